@@ -1,0 +1,38 @@
+// `npm run setup`: installs dependencies on any machine, with or without access to Electron's
+// binary downloads. Plain `npm install` fails outright where the Electron binary cannot be fetched
+// (CI, sandboxes, offline mirrors), so we install with the download skipped and then try the
+// download ourselves; when it fails, `npm start` opens the web desk instead of the window.
+// Uses only Node built-ins: it runs before node_modules exists.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const installEnv = { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' };
+if (process.platform === 'linux' && !installEnv.npm_config_nodedir && existsSync('/usr/include/node/node.h')) {
+  // Build native addons against the system's Node headers instead of downloading them.
+  installEnv.npm_config_nodedir = '/usr';
+}
+const command = existsSync(join(root, 'package-lock.json')) ? 'ci' : 'install';
+const install = spawnSync(npm, [command], { cwd: root, env: installEnv, stdio: 'inherit', shell: process.platform === 'win32' });
+if (install.status !== 0) process.exit(install.status ?? 1);
+
+if (process.env.CI || process.env.ELECTRON_SKIP_BINARY_DOWNLOAD === '1') {
+  console.log('setup: Electron binary download skipped (CI or ELECTRON_SKIP_BINARY_DOWNLOAD=1).');
+  process.exit(0);
+}
+const downloadEnv = { ...process.env };
+delete downloadEnv.ELECTRON_SKIP_BINARY_DOWNLOAD;
+const download = spawnSync(process.execPath, [join(root, 'node_modules', 'electron', 'install.js')], {
+  cwd: join(root, 'node_modules', 'electron'),
+  env: downloadEnv,
+  stdio: 'ignore',
+  timeout: 180_000,
+});
+if (download.status === 0 && existsSync(join(root, 'node_modules', 'electron', 'path.txt'))) {
+  console.log('setup: Electron binary ready.');
+} else {
+  console.log('setup: the Electron binary could not be downloaded; `npm start` will open the web desk instead.');
+}
