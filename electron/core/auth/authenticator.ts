@@ -1,0 +1,110 @@
+// One place decides who may call what: the endpoint table says what each endpoint requires
+// (shared/registry/endpoints.ts), this module checks the Authorization header against it.
+import { endpoints, type EndpointAuth, type EndpointId } from '../../../shared/registry/endpoints';
+import type { InstallationPermissions, RequiredPermission } from '../../../shared/registry/vocabulary';
+import type { RegistryContext } from '../registry/context';
+import { forbidden, RegistryError, unauthorized } from '../registry/errors';
+import type { Authenticator, Caller } from '../http/types';
+import { looksLikeJwt, verifyAppJwt } from './app-jwt';
+import { findToken, looksLikeAccessToken } from './tokens';
+import { RateLimiter, type RateLimitOptions } from './rate-limit';
+
+export type { RateLimitOptions } from './rate-limit';
+
+export function bearerOf(authorization: string | undefined): string {
+  if (!authorization) throw unauthorized('Missing Authorization header');
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+  if (!match) throw unauthorized('The Authorization header must be "Bearer <token>"');
+  return match[1]!;
+}
+
+interface TokenCallerRow {
+  id: string;
+  app_id: string;
+  installation_id: string | null;
+  expires_at: number;
+  revoked_at: number | null;
+  app_name: string;
+  examiner_read: number;
+  organization_id: string | null;
+  permissions: string | null;
+  installation_status: string | null;
+}
+
+/** Resolves an access token to its caller, or throws 401 (unknown, expired, revoked, suspended). */
+export function callerOfToken(ctx: RegistryContext, token: string): Extract<Caller, { kind: 'token' }> {
+  if (looksLikeJwt(token)) throw unauthorized('Expected an access token, not an app JWT');
+  if (!looksLikeAccessToken(token)) throw unauthorized('Invalid access token');
+  const stored = findToken(ctx, token);
+  if (!stored) throw unauthorized('Invalid access token');
+  const row = ctx.db
+    .prepare(
+      `SELECT t.id, t.app_id, t.installation_id, t.expires_at, t.revoked_at, a.name AS app_name, a.examiner_read,
+              i.organization_id, i.permissions, i.status AS installation_status
+       FROM access_tokens t JOIN apps a ON a.id = t.app_id LEFT JOIN installations i ON i.id = t.installation_id
+       WHERE t.id = ?`,
+    )
+    .get(stored.id) as TokenCallerRow | undefined;
+  if (!row) throw unauthorized('Invalid access token');
+  if (row.revoked_at !== null) throw unauthorized('The access token has been revoked');
+  if (row.expires_at <= ctx.clock.now()) throw unauthorized('The access token has expired');
+  if (row.installation_id !== null && row.installation_status !== 'active') {
+    throw unauthorized(row.installation_status === null ? 'The installation was removed' : 'The installation is suspended');
+  }
+  return {
+    kind: 'token',
+    tokenId: row.id,
+    appId: row.app_id,
+    appName: row.app_name,
+    examinerRead: row.examiner_read === 1,
+    installationId: row.installation_id,
+    organizationId: row.organization_id,
+    permissions: row.permissions ? (JSON.parse(row.permissions) as InstallationPermissions) : {},
+  };
+}
+
+/** Whether a caller's grants meet one required permission (compatibility.md, permission levels). */
+export function hasPermission(caller: Extract<Caller, { kind: 'token' }>, permission: RequiredPermission): boolean {
+  switch (permission) {
+    case 'examiner:read':
+      return caller.examinerRead;
+    case 'organization_info:read':
+      return caller.permissions.organization_info === 'VIEW';
+    case 'organization_warehouse:read':
+      return caller.permissions.organization_warehouse === 'VIEW' || caller.permissions.organization_warehouse === 'WRITE';
+    case 'organization_warehouse:write':
+      return caller.permissions.organization_warehouse === 'WRITE';
+  }
+}
+
+export function authorize(caller: Extract<Caller, { kind: 'token' }>, auth: Extract<EndpointAuth, { kind: 'accessToken' }>, pathParams: Record<string, string>): void {
+  if (auth.organizationParam) {
+    if (caller.installationId === null) throw forbidden('This endpoint acts on an organization: use an installation access token');
+    if (pathParams[auth.organizationParam] !== caller.organizationId) {
+      throw forbidden("The access token's installation belongs to another organization");
+    }
+  }
+  if (auth.permission && !hasPermission(caller, auth.permission)) throw forbidden(`Missing permission ${auth.permission}`);
+}
+
+export function createAuthenticator(ctx: RegistryContext, options: { rateLimit?: RateLimitOptions } = {}): Authenticator {
+  const limiter = options.rateLimit ? new RateLimiter(options.rateLimit, () => ctx.clock.now()) : undefined;
+  return {
+    async authenticate({ authorization, endpointId, pathParams }) {
+      const auth = endpoints[endpointId as EndpointId].auth as EndpointAuth;
+      const bearer = bearerOf(authorization);
+      if (auth.kind === 'appJwt') {
+        if (looksLikeAccessToken(bearer)) throw unauthorized('Expected an app JWT, not an access token');
+        const appId = await verifyAppJwt(ctx, bearer);
+        limiter?.take(`app:${appId}`);
+        return { kind: 'app', appId };
+      }
+      const caller = callerOfToken(ctx, bearer);
+      limiter?.take(`token:${caller.tokenId}`);
+      authorize(caller, auth, pathParams);
+      return caller;
+    },
+  };
+}
+
+export { RegistryError };

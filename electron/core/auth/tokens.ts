@@ -1,0 +1,81 @@
+// Opaque access tokens: a short prefix and 48 hex digits of randomness, handed out once and stored
+// only as their SHA-256 hash. Lifetimes: installation tokens 2 hours (compatibility.md), app tokens
+// 1 hour (our choice: they read public data only). Expired tokens are purged by housekeeping.
+import { createHash, randomBytes } from 'node:crypto';
+import type { AccessToken } from '../../../shared/registry/resources';
+import { iso } from '../clock';
+import type { RegistryContext } from '../registry/context';
+import type { BackgroundService } from '../registry/background';
+
+export const TOKEN_PREFIX = 'rdt_';
+export const INSTALLATION_TOKEN_TTL_MS = 2 * 60 * 60 * 1000;
+export const APP_TOKEN_TTL_MS = 60 * 60 * 1000;
+/** Revoked and expired tokens are kept this long (to answer "revoked" rather than "unknown"), then purged. */
+export const TOKEN_RETENTION_MS = 24 * 60 * 60 * 1000;
+
+export const hashToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
+
+export function looksLikeAccessToken(value: string): boolean {
+  return /^rdt_[0-9a-f]{48}$/.test(value);
+}
+
+export interface TokenGrant {
+  appId: string;
+  installationId: string | null;
+  permissions: Record<string, string>;
+}
+
+export function issueAccessToken(ctx: RegistryContext, grant: TokenGrant): AccessToken {
+  const token = `${TOKEN_PREFIX}${randomBytes(24).toString('hex')}`;
+  const id = ctx.newId();
+  const now = ctx.clock.now();
+  const expiresAt = now + (grant.installationId ? INSTALLATION_TOKEN_TTL_MS : APP_TOKEN_TTL_MS);
+  ctx.db
+    .prepare('INSERT INTO access_tokens (id, token_hash, app_id, installation_id, created_at, expires_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, NULL)')
+    .run(id, hashToken(token), grant.appId, grant.installationId, now, expiresAt);
+  return {
+    id,
+    createdAt: iso(now),
+    updatedAt: iso(now),
+    token,
+    expiresAt: iso(expiresAt),
+    isActive: true,
+    permissions: grant.permissions,
+    appId: grant.appId,
+  };
+}
+
+export interface StoredToken {
+  id: string;
+  app_id: string;
+  installation_id: string | null;
+  expires_at: number;
+  revoked_at: number | null;
+}
+
+export function findToken(ctx: RegistryContext, token: string): StoredToken | undefined {
+  return ctx.db
+    .prepare('SELECT id, app_id, installation_id, expires_at, revoked_at FROM access_tokens WHERE token_hash = ?')
+    .get(hashToken(token)) as StoredToken | undefined;
+}
+
+export function revokeToken(ctx: RegistryContext, tokenId: string): void {
+  const now = ctx.clock.now();
+  ctx.db.prepare('UPDATE access_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now, tokenId);
+}
+
+/** Deletes tokens that expired or were revoked more than TOKEN_RETENTION_MS ago. */
+export function purgeTokens(ctx: RegistryContext): number {
+  const cutoff = ctx.clock.now() - TOKEN_RETENTION_MS;
+  return ctx.db.prepare('DELETE FROM access_tokens WHERE expires_at < ? OR revoked_at < ?').run(cutoff, cutoff).changes;
+}
+
+export const tokenHousekeeping: BackgroundService = {
+  name: 'token-housekeeping',
+  start(ctx) {
+    purgeTokens(ctx);
+    const timer = setInterval(() => purgeTokens(ctx), 10 * 60 * 1000);
+    timer.unref();
+    return { stop: () => clearInterval(timer) };
+  },
+};

@@ -1,0 +1,137 @@
+// The registry's HTTP interface, built from the shared endpoint table: one route per endpoint, each
+// running the same pipeline (version header, authentication and permission, validation of params,
+// query and body, handler), and every error answered with the JSON body of compatibility.md.
+import { Hono, type Context } from 'hono';
+import { cors } from 'hono/cors';
+import { STATUS_CODES } from 'node:http';
+import type { z } from 'zod';
+import { endpointIds, endpoints, type EndpointDefinition, type EndpointId } from '../../../shared/registry/endpoints';
+import { API_VERSION, API_VERSION_HEADER } from '../../../shared/registry/vocabulary';
+import { RegistryError, zodMessages } from '../registry/errors';
+import type { RegistryContext } from '../registry/context';
+import type { Authenticator, FileAnswer, Handler, Handlers } from './types';
+
+export interface RegistryAppOptions {
+  registry: RegistryContext;
+  handlers: Handlers;
+  authenticator: Authenticator;
+  /** Extra routes mounted before the contract's (e.g. /openapi.json). */
+  extraRoutes?: (app: Hono) => void;
+  /** Called with every unexpected error (a 500); never with request secrets. */
+  onInternalError?: (error: unknown, where: string) => void;
+}
+
+export function errorBody(status: number, message: string | string[]) {
+  return { statusCode: status, message, error: STATUS_CODES[status] ?? 'Error' };
+}
+
+function errorResponse(c: Context, status: number, message: string | string[], headers: Record<string, string> = {}) {
+  for (const [name, value] of Object.entries(headers)) c.header(name, value);
+  return c.json(errorBody(status, message), status as 400);
+}
+
+/** `/a/{b}/c` to a RegExp matching concrete paths, for the 405 check. */
+const pathPattern = (path: string) => new RegExp(`^${path.replace(/\{\w+\}/g, '[^/]+')}/?$`);
+
+/** Contract paths to hono's `:param` syntax. */
+const honoPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
+
+/**
+ * Static segments must win over parameters (`/projects/internal` before `/projects/{id}`): hono
+ * runs matching routes in registration order, so register the most specific paths first.
+ */
+function routeOrder(a: EndpointDefinition, b: EndpointDefinition): number {
+  const score = (p: string) => p.split('/').map((s) => (s.startsWith('{') ? '1' : '0')).join('');
+  const sa = score(a.path);
+  const sb = score(b.path);
+  return sa === sb ? 0 : sa < sb ? -1 : 1;
+}
+
+function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, where: string): z.output<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new RegistryError('bad_request', zodMessages(result.error.issues, where));
+  return result.data;
+}
+
+async function readJsonBody(c: Context): Promise<unknown> {
+  const text = await c.req.text();
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new RegistryError('bad_request', 'body: not valid JSON');
+  }
+}
+
+export function createRegistryApp(options: RegistryAppOptions): Hono {
+  const { registry, handlers, authenticator } = options;
+  const app = new Hono();
+
+  app.use(
+    '*',
+    cors({
+      origin: '*',
+      allowMethods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
+      allowHeaders: ['Authorization', 'Content-Type', API_VERSION_HEADER],
+      exposeHeaders: ['Content-Disposition', 'Retry-After'],
+      maxAge: 600,
+    }),
+  );
+
+  // The version header is optional; when present it must name the one supported version.
+  app.use('*', async (c, next) => {
+    const version = c.req.header(API_VERSION_HEADER);
+    if (version !== undefined && version.trim() !== API_VERSION) {
+      return errorResponse(c, 400, `Unsupported ${API_VERSION_HEADER} "${version}"; the supported version is ${API_VERSION}`);
+    }
+    await next();
+  });
+
+  options.extraRoutes?.(app);
+
+  const ordered = endpointIds.map((id) => [id, endpoints[id] as EndpointDefinition] as const).sort((a, b) => routeOrder(a[1], b[1]));
+  for (const [id, endpoint] of ordered) {
+    app.on(endpoint.method, honoPath(endpoint.path), async (c) => {
+      const pathParams = c.req.param() as Record<string, string>;
+      const caller = await authenticator.authenticate({
+        authorization: c.req.header('authorization'),
+        endpointId: id,
+        pathParams,
+      });
+      const params = parseOrThrow(endpoint.params, pathParams, 'params');
+      const query = parseOrThrow(endpoint.query, c.req.query(), 'query');
+      const body = endpoint.body ? parseOrThrow(endpoint.body, await readJsonBody(c), 'body') : undefined;
+      const handler = handlers[id] as Handler<EndpointId>;
+      const result = await handler({ params, query, body, caller, registry } as Parameters<Handler<EndpointId>>[0]);
+      if (isFileAnswer(result)) {
+        c.header('Content-Type', result.contentType);
+        c.header('Content-Disposition', `attachment; filename=${result.filename}`);
+        c.header('Cache-Control', 'no-store');
+        return c.body(result.bytes as Uint8Array<ArrayBuffer>);
+      }
+      return c.json(result as object);
+    });
+  }
+
+  app.notFound((c) => {
+    const path = c.req.path;
+    const allowed = endpointIds.filter((id) => pathPattern(endpoints[id].path).test(path)).map((id) => endpoints[id].method);
+    if (allowed.length > 0) {
+      c.header('Allow', [...new Set([...allowed, 'OPTIONS'])].join(', '));
+      return errorResponse(c, 405, `Cannot ${c.req.method} ${path}`);
+    }
+    return errorResponse(c, 404, `Cannot ${c.req.method} ${path}`);
+  });
+
+  app.onError((error, c) => {
+    if (error instanceof RegistryError) return errorResponse(c, error.status, error.messages.length === 1 ? error.messages[0]! : error.messages, error.headers);
+    options.onInternalError?.(error, `${c.req.method} ${c.req.path}`);
+    return errorResponse(c, 500, 'Internal server error');
+  });
+
+  return app;
+}
+
+function isFileAnswer(value: unknown): value is FileAnswer {
+  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'file' && 'bytes' in value;
+}

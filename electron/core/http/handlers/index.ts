@@ -1,0 +1,19 @@
+import type { Handlers } from '../types';
+import { appHandlers } from './apps';
+import { creditHandlers } from './credits';
+import { organizationHandlers } from './organizations';
+import { projectHandlers } from './projects';
+import { retirementReadHandlers } from './retirements-read';
+import { retirementWriteHandlers } from './retirements-write';
+import { warehouseHandlers } from './warehouse';
+
+/** Every endpoint's handler; the type makes a missing one a compile error. */
+export const handlers: Handlers = {
+  ...projectHandlers,
+  ...creditHandlers,
+  ...organizationHandlers,
+  ...retirementReadHandlers,
+  ...retirementWriteHandlers,
+  ...warehouseHandlers,
+  ...appHandlers,
+};

@@ -1,0 +1,6 @@
+import type { Handlers } from '../types';
+import { notImplemented } from './not-implemented';
+
+export const organizationHandlers: Pick<Handlers, 'getOrganizationV1'> = {
+  getOrganizationV1: notImplemented('getOrganizationV1'),
+};

@@ -1,0 +1,77 @@
+// Runs the registry as an HTTP server on a loopback (or given) address: the headless registry of
+// `npm run serve`, the embedded registry of the desk, and every HTTP test.
+import { serve, type ServerType } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
+import type { Hono } from 'hono';
+import { createRegistryApp } from './app';
+import { handlers } from './handlers';
+import { serveOpenApi } from './openapi';
+import { createAuthenticator, type RateLimitOptions } from '../auth/authenticator';
+import type { RegistryContext } from '../registry/context';
+import { startBackgroundServices, type BackgroundServices } from '../registry/background';
+
+export interface RegistryServerOptions {
+  registry: RegistryContext;
+  port?: number;
+  host?: string;
+  /** Per-token rate limit; off when omitted. */
+  rateLimit?: RateLimitOptions;
+  /** Extra routes (tests mount a clock control here). */
+  extraRoutes?: (app: Hono) => void;
+  /** Start the transaction worker and housekeeping (default true). */
+  background?: boolean;
+  log?: (line: string) => void;
+}
+
+export interface RunningRegistryServer {
+  url: string;
+  port: number;
+  app: Hono;
+  close(): Promise<void>;
+}
+
+export function buildRegistryHttpApp(options: Omit<RegistryServerOptions, 'port' | 'host'>): Hono {
+  const authenticator = createAuthenticator(options.registry, options.rateLimit ? { rateLimit: options.rateLimit } : {});
+  return createRegistryApp({
+    registry: options.registry,
+    handlers,
+    authenticator,
+    extraRoutes: (app) => {
+      serveOpenApi(app);
+      options.extraRoutes?.(app);
+    },
+    onInternalError: (error, where) => {
+      // Never log request headers or bodies here: they may carry tokens.
+      const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+      (options.log ?? ((line) => process.stderr.write(`${line}\n`)))(`internal error in ${where}: ${message}`);
+    },
+  });
+}
+
+export async function startRegistryServer(options: RegistryServerOptions): Promise<RunningRegistryServer> {
+  const app = buildRegistryHttpApp(options);
+  const host = options.host ?? '127.0.0.1';
+  const server: ServerType = await new Promise((resolve, reject) => {
+    const s = serve({ fetch: app.fetch, port: options.port ?? 0, hostname: host }, () => resolve(s));
+    s.once('error', reject);
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  if (options.registry.urls.apiBaseUrl === 'http://127.0.0.1' || options.registry.urls.apiBaseUrl === '') {
+    options.registry.urls.apiBaseUrl = url;
+  }
+  const background: BackgroundServices | undefined = options.background === false ? undefined : startBackgroundServices(options.registry);
+  return {
+    url,
+    port,
+    app,
+    async close() {
+      await background?.stop();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // keep-alive connections would hold close() open
+        (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+      });
+    },
+  };
+}

@@ -1,0 +1,53 @@
+import type {
+  EndpointBody,
+  EndpointId,
+  EndpointParams,
+  EndpointQuery,
+  EndpointResponse,
+} from '../../../shared/registry/endpoints';
+import type { InstallationPermissions } from '../../../shared/registry/vocabulary';
+import type { RegistryContext } from '../registry/context';
+
+/** Who is calling, once the Authorization header has been checked. */
+export type Caller =
+  /** An app proved itself with its signed JWT (app endpoints only). */
+  | { kind: 'app'; appId: string }
+  /** An access token; installation tokens carry their organization and permissions. */
+  | {
+      kind: 'token';
+      tokenId: string;
+      appId: string;
+      appName: string;
+      examinerRead: boolean;
+      installationId: string | null;
+      organizationId: string | null;
+      permissions: InstallationPermissions;
+    };
+
+/** A file answer (certificates). */
+export interface FileAnswer {
+  kind: 'file';
+  bytes: Uint8Array;
+  contentType: string;
+  /** Sent as `Content-Disposition: attachment; filename=<filename>` (unquoted, see compatibility.md). */
+  filename: string;
+}
+
+export interface HandlerInput<K extends EndpointId> {
+  params: EndpointParams<K>;
+  query: EndpointQuery<K>;
+  body: EndpointBody<K>;
+  caller: Caller;
+  registry: RegistryContext;
+}
+
+export type Handler<K extends EndpointId> = (
+  input: HandlerInput<K>,
+) => EndpointResponse<K> | FileAnswer | Promise<EndpointResponse<K> | FileAnswer>;
+
+export type Handlers = { [K in EndpointId]: Handler<K> };
+
+/** Checks the Authorization header of a request for one endpoint; throws RegistryError (401/403/429). */
+export interface Authenticator {
+  authenticate(request: { authorization: string | undefined; endpointId: EndpointId; pathParams: Record<string, string> }): Caller | Promise<Caller>;
+}

@@ -1,0 +1,25 @@
+import { randomUUID } from 'node:crypto';
+import type { SqliteDatabase } from '../db/database';
+import type { Clock } from '../clock';
+import type { RegistrySchema } from './schema';
+
+export type RegistryDb = SqliteDatabase<RegistrySchema>;
+
+/** What every registry module works with: the database, the clock and the id source. */
+export interface RegistryContext {
+  db: RegistryDb;
+  clock: Clock;
+  /** New UUIDs; the demo seed swaps in a deterministic source. */
+  newId: () => string;
+  /** Public addresses used in the records the registry hands out. */
+  urls: RegistryUrls;
+}
+
+export interface RegistryUrls {
+  /** Base of this service's API, for `url` fields (e.g. http://127.0.0.1:8080). */
+  apiBaseUrl: string;
+  /** Base of the registry's public website, for `publicUrl` fields and certificate check links. */
+  publicBaseUrl: string;
+}
+
+export const defaultNewId = (): string => randomUUID();

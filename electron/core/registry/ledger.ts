@@ -1,0 +1,93 @@
+// The only way holdings change: rows appended to `movements`. Balances follow by trigger in the
+// same transaction (see migration 0001), so they are derived from the ledger and cannot disagree.
+import type { RegistryContext } from './context';
+import type { AccountKind, MovementKind } from './schema';
+import { conflict, notFound } from './errors';
+
+export type AccountRef =
+  | { kind: 'inventory' | 'warehouse'; organizationId: string }
+  | { kind: 'buffer' | 'adjustment' | 'registry' }
+  | { kind: 'wallet'; address: string };
+
+export function describeAccount(ref: AccountRef): string {
+  switch (ref.kind) {
+    case 'inventory':
+    case 'warehouse':
+      return `${ref.kind} of organization ${ref.organizationId}`;
+    case 'wallet':
+      return `wallet ${ref.address}`;
+    default:
+      return `registry ${ref.kind} account`;
+  }
+}
+
+/** The account's id, creating the account on first use (organization accounts need the organization). */
+export function accountId(ctx: RegistryContext, ref: AccountRef): string {
+  const { db } = ctx;
+  let row: { id: string } | undefined;
+  if (ref.kind === 'inventory' || ref.kind === 'warehouse') {
+    row = db.prepare('SELECT id FROM accounts WHERE organization_id = ? AND kind = ?').get(ref.organizationId, ref.kind) as typeof row;
+    if (row) return row.id;
+    const org = db.prepare('SELECT id FROM organizations WHERE id = ?').get(ref.organizationId);
+    if (!org) throw notFound(`Organization ${ref.organizationId} not found`);
+  } else if (ref.kind === 'wallet') {
+    row = db.prepare('SELECT id FROM accounts WHERE wallet_address = ?').get(ref.address.toLowerCase()) as typeof row;
+    if (row) return row.id;
+  } else {
+    row = db.prepare('SELECT id FROM accounts WHERE kind = ?').get(ref.kind) as typeof row;
+    if (row) return row.id;
+  }
+  const id = ctx.newId();
+  db.prepare('INSERT INTO accounts (id, kind, organization_id, wallet_address, created_at) VALUES (?, ?, ?, ?, ?)').run(
+    id,
+    ref.kind satisfies AccountKind,
+    'organizationId' in ref ? ref.organizationId : null,
+    ref.kind === 'wallet' ? ref.address.toLowerCase() : null,
+    ctx.clock.now(),
+  );
+  return id;
+}
+
+/** The existing account's id, or undefined when nothing was ever held there. */
+export function findAccountId(ctx: RegistryContext, ref: AccountRef): string | undefined {
+  const { db } = ctx;
+  const row =
+    ref.kind === 'inventory' || ref.kind === 'warehouse'
+      ? db.prepare('SELECT id FROM accounts WHERE organization_id = ? AND kind = ?').get(ref.organizationId, ref.kind)
+      : ref.kind === 'wallet'
+        ? db.prepare('SELECT id FROM accounts WHERE wallet_address = ?').get(ref.address.toLowerCase())
+        : db.prepare('SELECT id FROM accounts WHERE kind = ?').get(ref.kind);
+  return (row as { id: string } | undefined)?.id;
+}
+
+export function balanceOf(ctx: RegistryContext, account: string, creditId: string): number {
+  const row = ctx.db.prepare('SELECT amount FROM balances WHERE account_id = ? AND credit_id = ?').get(account, creditId) as
+    | { amount: number }
+    | undefined;
+  return row?.amount ?? 0;
+}
+
+export interface MovementInput {
+  creditId: string;
+  kind: MovementKind;
+  from?: string;
+  to?: string;
+  /** Grams, > 0. */
+  amount: number;
+  reference?: string;
+}
+
+/** Appends one movement; an overdraft aborts it (and the caller's transaction) with a 409. */
+export function appendMovement(ctx: RegistryContext, m: MovementInput): number {
+  try {
+    const result = ctx.db
+      .prepare('INSERT INTO movements (credit_id, kind, from_account, to_account, amount, created_at, reference) VALUES (?, ?, ?, ?, ?, ?, ?)')
+      .run(m.creditId, m.kind, m.from ?? null, m.to ?? null, m.amount, ctx.clock.now(), m.reference ?? null);
+    return Number(result.lastInsertRowid);
+  } catch (error) {
+    if (error instanceof Error && /insufficient balance/.test(error.message)) {
+      throw conflict(`Not enough credits of ${m.creditId} in the source account`);
+    }
+    throw error;
+  }
+}

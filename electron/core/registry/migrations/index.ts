@@ -1,0 +1,5 @@
+import type { Migration } from '../../db/migrate';
+import { migration0001 } from './0001-initial';
+
+/** Every registry migration, in order. Add a file per step; never edit a released one. */
+export const registryMigrations: readonly Migration[] = [migration0001];

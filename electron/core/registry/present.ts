@@ -1,0 +1,130 @@
+// Rows to the wire resources of section 2 that several parts of the registry hand out: project
+// references, organization summaries and records, retirements (with the redaction rule).
+import type { Organization, OrganizationSummary, ProjectReference, Retirement } from '../../../shared/registry/resources';
+import { gramsToTonnes } from '../../../shared/registry/amounts';
+import { iso } from '../clock';
+import type { RegistryContext } from './context';
+import type { RegistrySchema } from './schema';
+import { notFound } from './errors';
+
+type OrganizationRow = RegistrySchema['organizations'];
+
+export function projectUrls(ctx: RegistryContext, id: string) {
+  return {
+    url: `${ctx.urls.apiBaseUrl}/projects/${id}`,
+    publicUrl: `${ctx.urls.publicBaseUrl}/projects/${id}`,
+  };
+}
+
+export function presentProjectReference(ctx: RegistryContext, row: { id: string; full_name: string; num: string }): ProjectReference {
+  return { id: row.id, fullName: row.full_name, ...projectUrls(ctx, row.id), num: row.num };
+}
+
+const projectReferenceCache = new WeakMap<RegistryContext, Map<string, ProjectReference>>();
+
+/** Project references by id; names and numbers never change once created, so they are cached. */
+export function projectReferenceOf(ctx: RegistryContext, projectId: string): ProjectReference {
+  let cache = projectReferenceCache.get(ctx);
+  if (!cache) projectReferenceCache.set(ctx, (cache = new Map()));
+  let ref = cache.get(projectId);
+  if (!ref) {
+    const row = ctx.db.prepare('SELECT id, full_name, num FROM projects WHERE id = ?').get(projectId) as
+      | { id: string; full_name: string; num: string }
+      | undefined;
+    if (!row) throw notFound(`Project ${projectId} not found`);
+    ref = presentProjectReference(ctx, row);
+    cache.set(projectId, ref);
+  }
+  return ref;
+}
+
+export function presentOrganizationSummary(ctx: RegistryContext, row: Pick<OrganizationRow, 'id' | 'full_name' | 'logo'>): OrganizationSummary {
+  return { fullName: row.full_name, logo: row.logo, id: row.id, publicUrl: `${ctx.urls.publicBaseUrl}/organizations/${row.id}` };
+}
+
+export function presentOrganization(ctx: RegistryContext, row: OrganizationRow): Organization {
+  return {
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+    fullName: row.full_name,
+    countryCode: row.country_code,
+    city: row.city,
+    zip: row.zip,
+    physicalAddress: row.physical_address,
+    registrationNumber: row.registration_number,
+    website: row.website,
+    logo: row.logo,
+    id: row.id,
+    organizationIndustries: { code: row.industry_code, name: row.industry_name },
+    type: row.type,
+    isPublic: row.is_public === 1,
+    url: `${ctx.urls.apiBaseUrl}/v1/organizations/${row.id}`,
+  };
+}
+
+export function organizationRow(ctx: RegistryContext, id: string): OrganizationRow | undefined {
+  return ctx.db.prepare('SELECT * FROM organizations WHERE id = ?').get(id) as OrganizationRow | undefined;
+}
+
+/** The columns `presentRetirement` needs; select them with RETIREMENT_COLUMNS. */
+export interface RetirementRow {
+  id: string;
+  credit_id: string;
+  amount: number;
+  created_at: number;
+  source: string;
+  organization_id: string | null;
+  owner_wallet: string | null;
+  beneficiary: string | null;
+  reason: string | null;
+  comment: string | null;
+  finalized_at: number | null;
+  project_id: string;
+  serialization: string;
+  vintage: string;
+  org_full_name: string | null;
+  org_logo: string | null;
+  org_verified: number | null;
+}
+
+export const RETIREMENT_COLUMNS = `r.id, r.credit_id, r.amount, r.created_at, r.source, r.organization_id, r.owner_wallet, r.beneficiary,
+  r.reason, r.comment, r.finalized_at, c.project_id, c.serialization, c.vintage,
+  o.full_name AS org_full_name, o.logo AS org_logo, o.is_verified AS org_verified`;
+export const RETIREMENT_FROM = `retirements r JOIN credits c ON c.id = r.credit_id LEFT JOIN organizations o ON o.id = r.organization_id`;
+
+/**
+ * A retirement is claimed when a business-verified organization made it, or when its owner wallet
+ * finalized it (compatibility.md). Claimed ones are shown in full and have a certificate.
+ */
+export function isRetirementClaimed(row: Pick<RetirementRow, 'source' | 'finalized_at' | 'org_verified'>): boolean {
+  return row.source === 'onchain' ? row.finalized_at !== null : row.org_verified === 1;
+}
+
+export function presentRetirement(ctx: RegistryContext, row: RetirementRow): Retirement {
+  const project = projectReferenceOf(ctx, row.project_id);
+  const base = { id: row.id, createdAt: iso(row.created_at), amount: gramsToTonnes(row.amount), project };
+  if (!isRetirementClaimed(row)) return { ...base, isClaimed: false };
+  const owner: OrganizationSummary =
+    row.organization_id && row.org_full_name !== null
+      ? presentOrganizationSummary(ctx, { id: row.organization_id, full_name: row.org_full_name, logo: row.org_logo ?? '' })
+      : // a finalized on-chain retirement: its owner is the wallet, shown as a summary of it
+        { fullName: row.owner_wallet ?? '', logo: '', id: row.owner_wallet ?? '', publicUrl: `${ctx.urls.publicBaseUrl}/wallets/${row.owner_wallet ?? ''}` };
+  return {
+    createdAt: base.createdAt,
+    id: row.id,
+    isClaimed: true,
+    reason: row.reason ?? '',
+    comment: row.comment ?? '',
+    beneficiary: row.beneficiary ?? '',
+    organizationId: row.organization_id ?? row.owner_wallet ?? '',
+    organizationOwner: owner,
+    serialization: row.serialization,
+    vintage: row.vintage,
+    amount: base.amount,
+    project,
+  };
+}
+
+export function retirementRow(ctx: RegistryContext, id: string): RetirementRow | undefined {
+  return ctx.db.prepare(`SELECT ${RETIREMENT_COLUMNS} FROM ${RETIREMENT_FROM} WHERE r.id = ?`).get(id) as RetirementRow | undefined;
+}

@@ -1,0 +1,463 @@
+// The one table of the registry's HTTP interface. The server builds its routes, validation and
+// permission checks from it; the desk's typed client builds its calls from it; /openapi.json is
+// generated from it. Adding an endpoint anywhere else is a bug.
+import { z } from 'zod';
+import type { ResourceSchemas } from './resources';
+import { DEFAULT_PAGE_SIZE, FINISH_ACTIONS, MAX_PAGE_SIZE, type RequiredPermission } from './vocabulary';
+
+export type HttpMethod = 'GET' | 'POST' | 'DELETE';
+
+/**
+ * Who may call an endpoint.
+ * - `appJwt`: the app's own signed JWT (section 5.1).
+ * - `accessToken`: any access token; `permission` narrows it (section 5.5); `organizationParam` names
+ *   the path parameter holding the organization an installation token must belong to.
+ */
+export type EndpointAuth =
+  | { kind: 'appJwt' }
+  | { kind: 'accessToken'; permission?: RequiredPermission; organizationParam?: string };
+
+export interface EndpointDefinition<
+  P extends z.ZodType = z.ZodType,
+  Q extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+> {
+  method: HttpMethod;
+  /** The contract's path, with `{name}` parameters. */
+  path: string;
+  summary: string;
+  params: P;
+  query: Q;
+  /** `undefined` when the endpoint takes no body. */
+  body?: B;
+  /** The success body, built from either the strict or the tolerant resource schemas. */
+  response: (s: ResourceSchemas) => z.ZodType;
+  /** `application/pdf` answers are files; everything else is JSON. */
+  responseType?: 'json' | 'pdf';
+  auth: EndpointAuth;
+  tags: string[];
+}
+
+// ---- parameter helpers -------------------------------------------------------------------------
+
+/** A query-string integer: accepts the decimal text clients send, rejects anything else. */
+const queryInt = (min: number) =>
+  z
+    .string()
+    .trim()
+    .regex(/^-?\d+$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(Number.MAX_SAFE_INTEGER));
+
+/** `limit` is clamped to the cap rather than refused: clients ask for large pages and page on. */
+const limitParam = queryInt(1)
+  .transform((n) => Math.min(n, MAX_PAGE_SIZE))
+  .optional()
+  .default(DEFAULT_PAGE_SIZE);
+const pageParam = queryInt(0).optional().default(0);
+
+export const pageQuery = z.object({ limit: limitParam, page: pageParam });
+const optionalPageQuery = pageQuery;
+const noQuery = z.object({});
+const noParams = z.object({});
+const idString = (name: string) => z.string().trim().min(1, `${name} must not be empty`).max(200);
+
+const developmentQuery = z.object({ development: z.string().optional() });
+
+// ---- bodies --------------------------------------------------------------------------------------
+
+/** Tonnes as a JSON number; exactness (whole grams) is checked where it is converted. */
+const tonnes = z.number({ error: 'must be a number' }).finite().positive('must be greater than 0');
+
+export const reserveBody = z.object({
+  creditId: idString('creditId'),
+  amount: tonnes,
+});
+
+export const finishBody = z.object({
+  receiverId: idString('receiverId'),
+  receiverAddress: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 40-hex-digit wallet address')
+    .optional(),
+  transferComment: z.string().max(2000).optional(),
+  priceInfo: z
+    .object({ price: z.number().finite().nonnegative(), currency: z.string().trim().min(1).max(10) })
+    .optional(),
+  retirementData: z
+    .object({
+      reason: z.string().trim().min(1, 'must not be empty').max(500),
+      beneficiaryName: z.string().trim().min(1, 'must not be empty').max(300),
+      comment: z.string().max(2000).optional(),
+    })
+    .optional(),
+});
+
+export const finalizeBody = z.object({
+  signer: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 40-hex-digit wallet address'),
+  signature: z.string().regex(/^0x[0-9a-fA-F]+$/, 'must be a 0x-prefixed hex signature'),
+  signedData: z.object({
+    beneficiary: z.string().trim().min(1, 'must not be empty').max(300),
+    comment: z.string().max(2000),
+    reason: z.string().trim().min(1, 'must not be empty').max(500),
+    projectAddress: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed contract address'),
+    tokenId: z.string().regex(/^\d+$/, 'must be a decimal token id'),
+  }),
+});
+
+/** The app endpoints take no body; a `{}` (or anything) sent is ignored. */
+const emptyBody = z.unknown().optional();
+
+// ---- the table -----------------------------------------------------------------------------------
+
+const define = <P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(
+  e: EndpointDefinition<P, Q, B>,
+): EndpointDefinition<P, Q, B> => e;
+
+const anyToken: EndpointAuth = { kind: 'accessToken' };
+
+export const endpoints = {
+  // 4.1 Projects
+  listProjects: define({
+    method: 'GET',
+    path: '/projects',
+    summary: 'Public projects with a verified organization',
+    params: noParams,
+    query: pageQuery,
+    response: (s) => s.object({ pagination: s.pagination, projects: z.array(s.project) }),
+    auth: anyToken,
+    tags: ['projects'],
+  }),
+  listInternalProjects: define({
+    method: 'GET',
+    path: '/projects/internal',
+    summary: 'All projects as seen in the registry application',
+    params: noParams,
+    query: pageQuery,
+    response: (s) => s.object({ pagination: s.pagination, projects: z.array(s.project) }),
+    auth: { kind: 'accessToken', permission: 'examiner:read' },
+    tags: ['projects'],
+  }),
+  getInternalProject: define({
+    method: 'GET',
+    path: '/projects/internal/{projectId}',
+    summary: 'One project with its events',
+    params: z.object({ projectId: idString('projectId') }),
+    query: noQuery,
+    response: (s) => s.object({ project: s.internalProject }),
+    auth: { kind: 'accessToken', permission: 'examiner:read' },
+    tags: ['projects'],
+  }),
+  findProject: define({
+    method: 'GET',
+    path: '/projects/find/project',
+    summary: 'The project that issued a credit, by serialization or credit id',
+    params: noParams,
+    query: z
+      .object({ serialization: z.string().trim().min(1).optional(), creditId: z.string().trim().min(1).optional() })
+      .refine((q) => q.serialization !== undefined || q.creditId !== undefined, {
+        message: 'serialization or creditId is required',
+      }),
+    response: (s) => s.project,
+    auth: anyToken,
+    tags: ['projects'],
+  }),
+  getProject: define({
+    method: 'GET',
+    path: '/projects/{id}',
+    summary: 'A public project by id, in the list envelope the interface shows',
+    params: z.object({ id: idString('id') }),
+    query: noQuery,
+    response: (s) => s.object({ pagination: s.pagination, projects: z.array(s.project) }),
+    auth: anyToken,
+    tags: ['projects'],
+  }),
+
+  // 4.2 Retirements, v1
+  listRetirementsV1: define({
+    method: 'GET',
+    path: '/v1/retirements',
+    summary: 'Retirements, newest first',
+    params: noParams,
+    query: optionalPageQuery,
+    response: (s) => s.object({ retirements: z.array(s.retirement), pagination: s.pagination }),
+    auth: anyToken,
+    tags: ['retirements'],
+  }),
+  getRetirementV1: define({
+    method: 'GET',
+    path: '/v1/retirements/{id}',
+    summary: 'One retirement',
+    params: z.object({ id: idString('id') }),
+    query: noQuery,
+    response: (s) => s.object({ retirement: s.retirement }),
+    auth: anyToken,
+    tags: ['retirements'],
+  }),
+  listEntityRetirementsV1: define({
+    method: 'GET',
+    path: '/v1/{id}/retirements',
+    summary: 'Retirements of an entity: an organization, a project or a wallet address',
+    params: z.object({ id: idString('id') }),
+    query: noQuery,
+    response: (s) => s.object({ retirements: z.array(s.retirement) }),
+    auth: anyToken,
+    tags: ['retirements'],
+  }),
+
+  // 4.3 Retirements, unversioned
+  listRetirements: define({
+    method: 'GET',
+    path: '/retirements/list',
+    summary: 'Retirements, newest first, by skip and first',
+    params: noParams,
+    query: z.object({
+      skip: queryInt(0).optional().default(0),
+      first: queryInt(1)
+        .transform((n) => Math.min(n, MAX_PAGE_SIZE))
+        .optional()
+        .default(DEFAULT_PAGE_SIZE),
+    }),
+    response: (s) => s.object({ retirements: z.array(s.retirement) }),
+    auth: anyToken,
+    tags: ['retirements'],
+  }),
+  getRetirement: define({
+    method: 'GET',
+    path: '/retirements',
+    summary: 'One retirement by id (query parameter)',
+    params: noParams,
+    query: z.object({ id: idString('id') }),
+    response: (s) => s.retirement,
+    auth: anyToken,
+    tags: ['retirements'],
+  }),
+  getRetirementPdf: define({
+    method: 'GET',
+    path: '/retirements/{retirementId}/pdf',
+    summary: 'The retirement certificate as a PDF download',
+    params: z.object({ retirementId: idString('retirementId') }),
+    query: noQuery,
+    response: () => z.instanceof(Uint8Array),
+    responseType: 'pdf',
+    auth: anyToken,
+    tags: ['retirements'],
+  }),
+  finalizeRetirement: define({
+    method: 'POST',
+    path: '/retirements/finalize',
+    summary: 'Claim an on-chain retirement with a wallet signature',
+    params: noParams,
+    query: noQuery,
+    body: finalizeBody,
+    response: (s) => s.retirement,
+    auth: anyToken,
+    tags: ['retirements'],
+  }),
+
+  // 4.4 Credits
+  getProjectCredits: define({
+    method: 'GET',
+    path: '/carbonCredits/projects/{id}',
+    summary: 'Credit summary and issuance events of a project, by vintage',
+    params: z.object({ id: idString('id') }),
+    query: noQuery,
+    response: (s) =>
+      s.object({
+        summary: s.creditSummary,
+        vintages: z.array(s.object({ events: z.array(s.creditEvent), vintage: z.string(), summary: s.creditSummary })),
+        project: s.projectReference,
+      }),
+    auth: anyToken,
+    tags: ['credits'],
+  }),
+  getBufferInventory: define({
+    method: 'GET',
+    path: '/carbonCredits/icr/inventory/buffer',
+    summary: 'The registry buffer account',
+    params: noParams,
+    query: noQuery,
+    response: (s) => inventoryResponse(s),
+    auth: anyToken,
+    tags: ['credits'],
+  }),
+  getAdjustmentInventory: define({
+    method: 'GET',
+    path: '/carbonCredits/icr/inventory/adjustment',
+    summary: 'The registry adjustment account',
+    params: noParams,
+    query: noQuery,
+    response: (s) => inventoryResponse(s),
+    auth: anyToken,
+    tags: ['credits'],
+  }),
+  getOrganizationInventory: define({
+    method: 'GET',
+    path: '/carbonCredits/icr/inventory/organization',
+    summary: "The registry's own organization account",
+    params: noParams,
+    query: noQuery,
+    response: (s) => inventoryResponse(s),
+    auth: anyToken,
+    tags: ['credits'],
+  }),
+
+  // 4.5 Organization warehouse
+  getWarehouseInventory: define({
+    method: 'GET',
+    path: '/organizations/{id}/warehouse/inventory',
+    summary: "Credits available in an organization's warehouse",
+    params: z.object({ id: idString('id') }),
+    query: developmentQuery,
+    response: (s) => s.object({ credits: z.array(s.warehouseInventoryCredit), organizationId: z.string() }),
+    auth: { kind: 'accessToken', permission: 'organization_warehouse:read', organizationParam: 'id' },
+    tags: ['warehouse'],
+  }),
+  listReservations: define({
+    method: 'GET',
+    path: '/organizations/{id}/warehouse/inventory/reservations',
+    summary: 'All reservations: active, expired and finished, newest first',
+    params: z.object({ id: idString('id') }),
+    query: pageQuery,
+    response: (s) => s.object({ pagination: s.pagination, reservations: z.array(s.reservation) }),
+    auth: { kind: 'accessToken', permission: 'organization_warehouse:read', organizationParam: 'id' },
+    tags: ['warehouse'],
+  }),
+  createReservation: define({
+    method: 'POST',
+    path: '/organizations/{id}/warehouse/inventory/reservations',
+    summary: 'Reserve credits for 10 minutes',
+    params: z.object({ id: idString('id') }),
+    query: developmentQuery,
+    body: reserveBody,
+    response: (s) =>
+      s.object({ id: z.string(), creditId: z.string(), serialization: z.string(), amount: z.number() }),
+    auth: { kind: 'accessToken', permission: 'organization_warehouse:write', organizationParam: 'id' },
+    tags: ['warehouse'],
+  }),
+  getReservation: define({
+    method: 'GET',
+    path: '/organizations/{id}/warehouse/inventory/reservations/{reservationId}',
+    summary: 'One reservation',
+    params: z.object({ id: idString('id'), reservationId: idString('reservationId') }),
+    query: noQuery,
+    response: (s) => s.reservation,
+    auth: { kind: 'accessToken', permission: 'organization_warehouse:read', organizationParam: 'id' },
+    tags: ['warehouse'],
+  }),
+  cancelReservation: define({
+    method: 'DELETE',
+    path: '/organizations/{id}/warehouse/inventory/reservations/{reservationId}',
+    summary: 'Cancel an active reservation',
+    params: z.object({ id: idString('id'), reservationId: idString('reservationId') }),
+    query: noQuery,
+    response: (s) => s.reservation,
+    auth: { kind: 'accessToken', permission: 'organization_warehouse:write', organizationParam: 'id' },
+    tags: ['warehouse'],
+  }),
+  finishReservation: define({
+    method: 'POST',
+    path: '/organizations/{id}/warehouse/inventory/reservations/{reservationId}/{action}',
+    summary: 'Finish a reservation: transfer, or transfer and retire',
+    params: z.object({
+      id: idString('id'),
+      reservationId: idString('reservationId'),
+      action: z.enum(FINISH_ACTIONS, { error: `action must be one of ${FINISH_ACTIONS.join(', ')}` }),
+    }),
+    query: noQuery,
+    body: finishBody,
+    response: (s) => s.object({ success: z.boolean(), transactionId: z.string(), state: z.string() }),
+    auth: { kind: 'accessToken', permission: 'organization_warehouse:write', organizationParam: 'id' },
+    tags: ['warehouse'],
+  }),
+
+  // 4.6 Apps
+  createAppAccessToken: define({
+    method: 'POST',
+    path: '/app/accessTokens',
+    summary: 'An app access token, for endpoints that do not touch organization resources',
+    params: noParams,
+    query: noQuery,
+    body: emptyBody,
+    response: (s) => s.accessToken,
+    auth: { kind: 'appJwt' },
+    tags: ['apps'],
+  }),
+  createInstallationAccessToken: define({
+    method: 'POST',
+    path: '/app/installations/{installationId}/accessTokens',
+    summary: 'An installation access token for one organization',
+    params: z.object({ installationId: idString('installationId') }),
+    query: noQuery,
+    body: emptyBody,
+    response: (s) => s.accessToken,
+    auth: { kind: 'appJwt' },
+    tags: ['apps'],
+  }),
+  revokeAccessToken: define({
+    method: 'DELETE',
+    path: '/app/installations/token',
+    summary: 'Revoke the access token sent in the Authorization header',
+    params: noParams,
+    query: noQuery,
+    response: (s) => s.object({ success: z.literal(true) }),
+    auth: anyToken,
+    tags: ['apps'],
+  }),
+  listInstallations: define({
+    method: 'GET',
+    path: '/app/installations',
+    summary: "The app's installations",
+    params: noParams,
+    query: pageQuery,
+    response: (s) => s.object({ pagination: s.pagination, installations: z.array(s.installation) }),
+    auth: { kind: 'appJwt' },
+    tags: ['apps'],
+  }),
+  getInstallation: define({
+    method: 'GET',
+    path: '/app/installations/{installationId}',
+    summary: 'One installation of the app',
+    params: z.object({ installationId: idString('installationId') }),
+    query: noQuery,
+    response: (s) => s.installation,
+    auth: { kind: 'appJwt' },
+    tags: ['apps'],
+  }),
+
+  // 4.7 Organizations
+  getOrganizationV1: define({
+    method: 'GET',
+    path: '/v1/organizations/{id}',
+    summary: 'An organization record',
+    params: z.object({ id: idString('id') }),
+    query: noQuery,
+    response: (s) => s.object({ organization: s.organization }),
+    auth: anyToken,
+    tags: ['organizations'],
+  }),
+} as const;
+
+function inventoryResponse(s: ResourceSchemas) {
+  return s.object({ summary: s.inventorySummary, organization: s.organizationSummary, credits: z.array(s.inventoryCredit) });
+}
+
+export type Endpoints = typeof endpoints;
+export type EndpointId = keyof Endpoints;
+export const endpointIds = Object.keys(endpoints) as EndpointId[];
+
+export type EndpointParams<K extends EndpointId> = z.output<Endpoints[K]['params']>;
+export type EndpointQuery<K extends EndpointId> = z.output<Endpoints[K]['query']>;
+export type EndpointBody<K extends EndpointId> = Endpoints[K] extends { body: infer B extends z.ZodType } ? z.output<B> : undefined;
+export type EndpointResponse<K extends EndpointId> = z.output<ReturnType<Endpoints[K]['response']>>;
+/** What a client sends as query: the wire form before defaults and coercion. */
+export type EndpointQueryInput<K extends EndpointId> = z.input<Endpoints[K]['query']>;
+
+/** Fills `{name}` parameters of a contract path. */
+export function fillPath(path: string, params: Record<string, string>): string {
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`missing path parameter ${name}`);
+    return encodeURIComponent(value);
+  });
+}

@@ -1,0 +1,67 @@
+// The enumerated values of the registry, where the interface shows only samples. Each list starts
+// with the values the interface shows; the rest are this registry's choices, documented in the
+// README's API section.
+
+export const API_VERSION = '2023-06-16';
+export const API_VERSION_HEADER = 'x-reg-api-version';
+
+/** Page size used when a list request gives no `limit`. */
+export const DEFAULT_PAGE_SIZE = 10;
+/** Largest page a list answers; a larger `limit` is clamped to it. */
+export const MAX_PAGE_SIZE = 100;
+
+export const PROJECT_STATUSES = ['draft', 'submitted', 'validated', 'registered', 'rejected', 'withdrawn'] as const;
+export type ProjectStatus = (typeof PROJECT_STATUSES)[number];
+
+/** Allowed project status changes; every change records a `status_change` project event. */
+export const PROJECT_STATUS_TRANSITIONS: Record<ProjectStatus, readonly ProjectStatus[]> = {
+  draft: ['submitted', 'withdrawn'],
+  submitted: ['validated', 'rejected', 'draft'],
+  validated: ['registered', 'withdrawn'],
+  registered: ['withdrawn'],
+  rejected: ['draft'],
+  withdrawn: [],
+};
+
+/** Statuses whose projects may be listed publicly (with a verified proponent organization). */
+export const PUBLIC_PROJECT_STATUSES: readonly ProjectStatus[] = ['validated', 'registered'];
+/** Statuses under which credits may be issued. */
+export const ISSUABLE_PROJECT_STATUSES: readonly ProjectStatus[] = ['validated', 'registered'];
+
+export const CREDIT_TYPES = ['exPost', 'exAnte'] as const;
+export type CreditType = (typeof CREDIT_TYPES)[number];
+
+export const RESERVATION_STATES = ['pending', 'cancelled', 'expired', 'pending_queue', 'processed', 'failed'] as const;
+export type ReservationState = (typeof RESERVATION_STATES)[number];
+
+export const TRANSACTION_STATES = ['pending_queue', 'processed', 'failed'] as const;
+export type TransactionState = (typeof TRANSACTION_STATES)[number];
+
+export const FINISH_ACTIONS = ['transfer', 'transfer_retire'] as const;
+export type FinishAction = (typeof FINISH_ACTIONS)[number];
+
+export const ORGANIZATION_TYPES = ['projectProponent', 'validationVerificationBody', 'buyer', 'registryOperator'] as const;
+export type OrganizationType = (typeof ORGANIZATION_TYPES)[number];
+
+export const DOCUMENT_TYPES = ['monitoringReport', 'projectDesign', 'validationReport', 'verificationReport', 'kml', 'other'] as const;
+
+/** Installation permission keys and the levels each accepts (compatibility.md). */
+export const PERMISSION_LEVELS = {
+  organization_info: ['VIEW'],
+  organization_warehouse: ['VIEW', 'WRITE'],
+  organization_inventory: ['VIEW', 'REQUEST', 'WRITE'],
+} as const;
+export type PermissionKey = keyof typeof PERMISSION_LEVELS;
+export type InstallationPermissions = Partial<{ [K in PermissionKey]: (typeof PERMISSION_LEVELS)[K][number] }>;
+
+/** Permissions an endpoint may require (section 5). */
+export const REQUIRED_PERMISSIONS = [
+  'examiner:read',
+  'organization_info:read',
+  'organization_warehouse:read',
+  'organization_warehouse:write',
+] as const;
+export type RequiredPermission = (typeof REQUIRED_PERMISSIONS)[number];
+
+/** Sub-units per tonne: credit accounting is done in whole grams. */
+export const GRAMS_PER_TONNE = 1_000_000;

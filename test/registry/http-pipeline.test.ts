@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { strict } from '../../shared/registry/resources';
+import { appToken, createTestApp, startTestRegistry, type TestRegistry } from '../support/registry';
+import { buildFixture } from '../support/fixture';
+
+let t: TestRegistry;
+let token: string;
+
+beforeAll(async () => {
+  t = await startTestRegistry({ setup: (r) => void buildFixture(r) });
+  token = await appToken(t, createTestApp(t.registry));
+});
+afterAll(() => t.close());
+
+async function expectError(res: Response, status: number) {
+  expect(res.status).toBe(status);
+  const body = strict.errorBody.parse(await res.json());
+  expect(body.statusCode).toBe(status);
+  return body;
+}
+
+describe('the HTTP pipeline every endpoint shares', () => {
+  it('answers unknown routes with a JSON 404', async () => {
+    const body = await expectError(await t.call('/nope', { token }), 404);
+    expect(body.error).toBe('Not Found');
+  });
+
+  it('answers a known path with the wrong method with a JSON 405 and Allow', async () => {
+    const res = await t.call('/projects', { method: 'DELETE', token });
+    await expectError(res, 405);
+    expect(res.headers.get('allow')).toContain('GET');
+  });
+
+  it('refuses an unsupported version header and accepts the supported one in any header case', async () => {
+    await expectError(await t.call('/projects', { token, headers: { 'X-Reg-Api-Version': '2099-01-01' } }), 400);
+    const res = await t.call('/openapi.json', { headers: { 'X-REG-API-VERSION': '2023-06-16' } });
+    expect(res.status).toBe(200);
+  });
+
+  it('refuses requests without credentials with 401', async () => {
+    await expectError(await t.call('/carbonCredits/icr/inventory/buffer'), 401);
+  });
+
+  it('answers CORS preflights and exposes Content-Disposition', async () => {
+    const res = await fetch(`${t.url}/retirements/x/pdf`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://example.org', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+    });
+    expect(res.status).toBeLessThan(300);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    const get = await t.call('/nope', { token, headers: { origin: 'https://example.org' } });
+    expect(get.headers.get('access-control-expose-headers')).toMatch(/Content-Disposition/i);
+  });
+
+  it('serves an OpenAPI 3.1 document with every path of the contract', async () => {
+    const doc = (await (await t.call('/openapi.json')).json()) as { openapi: string; paths: Record<string, unknown> };
+    expect(doc.openapi).toBe('3.1.0');
+    expect(Object.keys(doc.paths)).toContain('/organizations/{id}/warehouse/inventory/reservations/{reservationId}/{action}');
+    expect(Object.keys(doc.paths)).toHaveLength(26);
+  });
+});

@@ -1,0 +1,112 @@
+// Test support: a real registry on a real SQLite file in its own temporary folder, served over
+// loopback HTTP, with helpers to make apps, sign their JWTs and get tokens.
+import { generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SignJWT } from 'jose';
+import { AdjustableClock, type Clock } from '../../electron/core/clock';
+import { startRegistryServer, type RegistryServerOptions, type RunningRegistryServer } from '../../electron/core/http/server';
+import { openRegistry, type OpenedRegistry } from '../../electron/core/registry/open';
+import * as ops from '../../electron/core/registry/operations';
+
+export function makeDataDir(prefix = 'registry-test-'): { dir: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export interface TestRegistry {
+  dir: string;
+  registry: OpenedRegistry;
+  server: RunningRegistryServer;
+  url: string;
+  clock: AdjustableClock;
+  /** fetch against the server with a path. */
+  call(path: string, init?: RequestInit & { token?: string }): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export async function startTestRegistry(
+  options: { dataDir?: string; clock?: Clock; setup?: (registry: OpenedRegistry) => void | Promise<void> } & Omit<RegistryServerOptions, 'registry'> = {},
+): Promise<TestRegistry> {
+  const data = options.dataDir ? { dir: options.dataDir, remove: () => {} } : makeDataDir();
+  const clock = new AdjustableClock(options.clock);
+  const registry = openRegistry({ dataDir: data.dir, clock });
+  await options.setup?.(registry);
+  const server = await startRegistryServer({ ...options, registry });
+  return {
+    dir: data.dir,
+    registry,
+    server,
+    url: server.url,
+    clock,
+    call(path, init = {}) {
+      const { token, ...rest } = init;
+      const headers = new Headers(rest.headers);
+      if (token) headers.set('authorization', `Bearer ${token}`);
+      if (rest.body !== undefined && !headers.has('content-type')) headers.set('content-type', 'application/json');
+      return fetch(`${server.url}${path}`, { ...rest, headers });
+    },
+    async close() {
+      await server.close();
+      registry.close();
+      data.remove();
+    },
+  };
+}
+
+export interface TestApp {
+  id: string;
+  privateKey: KeyObject;
+  publicKeyPem: string;
+  /** A valid RS256 app JWT; `claims` and `iatOffsetS`/`lifetimeS` let tests break it. */
+  jwt(options?: { now?: number; iatOffsetS?: number; lifetimeS?: number; claims?: Record<string, unknown> }): Promise<string>;
+}
+
+const keyPairs: { privateKey: KeyObject; publicKeyPem: string }[] = [];
+/** RSA keys are slow to make; tests reuse a few. */
+export function rsaKeyPair(index = 0): { privateKey: KeyObject; publicKeyPem: string } {
+  while (keyPairs.length <= index) {
+    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    keyPairs.push({ privateKey, publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString() });
+  }
+  return keyPairs[index]!;
+}
+
+export function createTestApp(registry: OpenedRegistry, options: { name?: string; examinerRead?: boolean; keyIndex?: number } = {}): TestApp {
+  const keys = rsaKeyPair(options.keyIndex ?? 0);
+  const app = ops.createApp(registry, {
+    name: options.name ?? `Test app ${registry.newId().slice(0, 8)}`,
+    publicKeyPem: keys.publicKeyPem,
+    examinerRead: options.examinerRead ?? false,
+  });
+  return {
+    id: app.id,
+    privateKey: keys.privateKey,
+    publicKeyPem: keys.publicKeyPem,
+    async jwt({ now, iatOffsetS = -60, lifetimeS = 660, claims = {} } = {}) {
+      const nowS = Math.floor((now ?? registry.clock.now()) / 1000);
+      const iat = nowS + iatOffsetS;
+      return new SignJWT({ ...claims })
+        .setProtectedHeader({ alg: 'RS256', typ: 'JWT' })
+        .setIssuer(app.id)
+        .setIssuedAt(iat)
+        .setExpirationTime(iat + lifetimeS)
+        .sign(keys.privateKey);
+    },
+  };
+}
+
+/** Gets an app token (no installation) over HTTP. */
+export async function appToken(t: TestRegistry, app: TestApp): Promise<string> {
+  const res = await t.call('/app/accessTokens', { method: 'POST', token: await app.jwt(), body: '{}' });
+  if (res.status !== 200) throw new Error(`app token: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { token: string }).token;
+}
+
+/** Gets an installation token over HTTP. */
+export async function installationToken(t: TestRegistry, app: TestApp, installationId: string): Promise<string> {
+  const res = await t.call(`/app/installations/${installationId}/accessTokens`, { method: 'POST', token: await app.jwt(), body: '{}' });
+  if (res.status !== 200) throw new Error(`installation token: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { token: string }).token;
+}
