@@ -1,0 +1,319 @@
+// The desk API: everything the renderer asks of the main process, as one table of methods with
+// zod schemas for input and output. It is the IPC contract (Electron preload) and the loopback web
+// host's contract alike: both carry `invoke(method, input)` and a stream of events, and both sides
+// validate against this file.
+import { z } from 'zod';
+import { tolerant } from '../registry/resources';
+import { FINISH_ACTIONS, PROJECT_STATUSES } from '../registry/vocabulary';
+import { finalizeBody, finishBody } from '../registry/endpoints';
+
+const id = z.string().trim().min(1).max(200);
+const isoTime = z.string();
+
+/** Every read says how fresh it is and whether it came from the cache because the registry is unreachable. */
+const freshness = { asOf: isoTime.nullable(), offline: z.boolean() };
+
+export const themeSchema = z.enum(['light', 'dark', 'system']);
+export type Theme = z.infer<typeof themeSchema>;
+
+// ---- connections -----------------------------------------------------------------------------------
+
+export const installationInfo = z.object({
+  id: z.string(),
+  organizationId: z.string(),
+  organizationName: z.string(),
+  permissions: z.record(z.string(), z.string()),
+});
+
+export const connectionInfo = z.object({
+  id: z.string(),
+  name: z.string(),
+  kind: z.enum(['embedded', 'remote']),
+  baseUrl: z.string(),
+  appId: z.string(),
+  /** Whether the app's private key could be read from the secret store. */
+  keyStatus: z.enum(['ok', 'missing', 'unreadable', 'invalid']),
+  keyMessage: z.string().optional(),
+  /** Where the key lives: the OS keychain or the passphrase-encrypted file. */
+  secretStore: z.enum(['keychain', 'encrypted-file', 'memory']),
+  examinerRead: z.boolean(),
+  installations: z.array(installationInfo),
+});
+export type ConnectionInfo = z.infer<typeof connectionInfo>;
+
+// ---- sync ----------------------------------------------------------------------------------------
+
+export const SYNC_RESOURCES = [
+  'projects',
+  'internalProjects',
+  'projectDetails',
+  'credits',
+  'inventories',
+  'retirements',
+  'warehouses',
+  'organizations',
+] as const;
+export const syncResource = z.enum(SYNC_RESOURCES);
+export type SyncResource = z.infer<typeof syncResource>;
+
+export const syncProgress = z.object({
+  resource: syncResource,
+  done: z.number().int().nonnegative(),
+  total: z.number().int().nonnegative().nullable(),
+  /** Estimated milliseconds left for the whole run, when it can be estimated. */
+  etaMs: z.number().nonnegative().nullable(),
+});
+export type SyncProgress = z.infer<typeof syncProgress>;
+
+export const syncStatus = z.object({
+  running: z.boolean(),
+  progress: syncProgress.nullable(),
+  lastSuccess: z.record(z.string(), isoTime.nullable()),
+  lastError: z.string().nullable(),
+  online: z.boolean(),
+  /** The oldest successful sync time among the resources shown, i.e. how old the data may be. */
+  dataAsOf: isoTime.nullable(),
+});
+export type SyncStatus = z.infer<typeof syncStatus>;
+
+// ---- lists ---------------------------------------------------------------------------------------
+
+const paging = { offset: z.number().int().min(0).default(0), limit: z.number().int().min(1).max(500).default(100) };
+const sortDirection = z.enum(['asc', 'desc']).default('asc');
+
+export const projectFilters = z.object({
+  status: z.enum(PROJECT_STATUSES).optional(),
+  countryCode: z.string().length(2).optional(),
+  sectorId: z.string().optional(),
+  methodologyId: z.string().optional(),
+  typeId: z.string().optional(),
+  vintage: z.string().regex(/^\d{4}$/).optional(),
+});
+
+export const projectSearchInput = z.object({
+  query: z.string().max(200).default(''),
+  scope: z.enum(['public', 'internal']).default('public'),
+  filters: projectFilters.default({}),
+  sort: z
+    .object({ field: z.enum(['relevance', 'num', 'name', 'status', 'country', 'startDate']).default('num'), direction: sortDirection })
+    .default({ field: 'num', direction: 'asc' }),
+  ...paging,
+});
+export type ProjectSearchInput = z.input<typeof projectSearchInput>;
+
+/** One row of the project list: the fields the list shows and filters on. */
+export const projectRow = z.object({
+  id: z.string(),
+  num: z.string(),
+  fullName: z.string(),
+  shortDescription: z.string(),
+  status: z.string(),
+  countryCode: z.string().nullable(),
+  sector: z.string(),
+  methodology: z.string(),
+  type: z.string(),
+  proponents: z.string(),
+  startDate: isoTime,
+  isPublic: z.boolean(),
+});
+export type ProjectRow = z.infer<typeof projectRow>;
+
+export const facetValue = z.object({ value: z.string(), label: z.string(), count: z.number().int() });
+export const projectFacets = z.object({
+  statuses: z.array(facetValue),
+  countries: z.array(facetValue),
+  sectors: z.array(facetValue),
+  methodologies: z.array(facetValue),
+  types: z.array(facetValue),
+  vintages: z.array(facetValue),
+});
+
+export const retirementFilters = z.object({
+  claimed: z.boolean().optional(),
+  vintage: z.string().regex(/^\d{4}$/).optional(),
+  projectId: z.string().optional(),
+});
+
+export const retirementSearchInput = z.object({
+  query: z.string().max(200).default(''),
+  filters: retirementFilters.default({}),
+  sort: z
+    .object({ field: z.enum(['relevance', 'createdAt', 'amount', 'beneficiary', 'project']).default('createdAt'), direction: z.enum(['asc', 'desc']).default('desc') })
+    .default({ field: 'createdAt', direction: 'desc' }),
+  ...paging,
+});
+export type RetirementSearchInput = z.input<typeof retirementSearchInput>;
+
+export const retirementRow = z.object({
+  id: z.string(),
+  createdAt: isoTime,
+  isClaimed: z.boolean(),
+  amount: z.number(),
+  beneficiary: z.string().nullable(),
+  reason: z.string().nullable(),
+  organizationName: z.string().nullable(),
+  projectId: z.string(),
+  projectName: z.string(),
+  projectNum: z.string(),
+  serialization: z.string().nullable(),
+  vintage: z.string().nullable(),
+});
+export type RetirementRow = z.infer<typeof retirementRow>;
+
+export const INVENTORY_ACCOUNTS = ['buffer', 'adjustment', 'organization'] as const;
+export const inventoryAccount = z.enum(INVENTORY_ACCOUNTS);
+
+export const inventoryView = z.object({
+  summary: tolerant.inventorySummary,
+  organization: tolerant.organizationSummary,
+  credits: z.array(tolerant.inventoryCredit),
+});
+
+export const projectCredits = z.object({
+  summary: tolerant.creditSummary,
+  vintages: z.array(z.object({ events: z.array(tolerant.creditEvent), vintage: z.string(), summary: tolerant.creditSummary })),
+  project: tolerant.projectReference,
+});
+
+/** A file for the renderer to save (native save dialog in Electron, a download in the browser). */
+export const fileOutput = z.object({ filename: z.string(), mimeType: z.string(), base64: z.string() });
+export type FileOutput = z.infer<typeof fileOutput>;
+
+export const csvExportInput = z.discriminatedUnion('list', [
+  z.object({ list: z.literal('projects'), search: projectSearchInput }),
+  z.object({ list: z.literal('retirements'), search: retirementSearchInput }),
+  z.object({ list: z.literal('inventory'), account: inventoryAccount }),
+  z.object({ list: z.literal('warehouse'), organizationId: id }),
+]);
+
+export const warehouseView = z.object({
+  organizationId: z.string(),
+  organizationName: z.string(),
+  canWrite: z.boolean(),
+  credits: z.array(tolerant.warehouseInventoryCredit),
+  reservations: z.array(tolerant.reservation),
+  /** registry clock − desk clock, in ms, measured from the registry's Date header; countdowns use it. */
+  clockOffsetMs: z.number(),
+  ...freshness,
+});
+export type WarehouseView = z.infer<typeof warehouseView>;
+
+// ---- the method table ----------------------------------------------------------------------------
+
+const method = <I extends z.ZodType, O extends z.ZodType>(input: I, output: O, options: { write?: boolean } = {}) => ({
+  input,
+  output,
+  /** Writes need the registry: offline they fail with code `offline` and change nothing. */
+  write: options.write ?? false,
+});
+
+const none = z.object({}).default({});
+const ok = z.object({ ok: z.literal(true) });
+
+export const deskApi = {
+  'system.info': method(none, z.object({ version: z.string(), host: z.enum(['electron', 'web']), dataDir: z.string() })),
+
+  'settings.get': method(none, z.object({ theme: themeSchema, syncIntervalMinutes: z.number().int() })),
+  'settings.set': method(
+    z.object({ theme: themeSchema.optional(), syncIntervalMinutes: z.number().int().min(1).max(24 * 60).optional() }),
+    z.object({ theme: themeSchema, syncIntervalMinutes: z.number().int() }),
+  ),
+
+  'connections.list': method(none, z.object({ activeId: z.string().nullable(), connections: z.array(connectionInfo), keychain: z.object({ available: z.boolean(), reason: z.string().optional() }) })),
+  'connections.addRemote': method(
+    z.object({
+      name: z.string().trim().min(1).max(100),
+      baseUrl: z.url({ protocol: /^https?$/ }),
+      appId: id,
+      privateKeyPem: z.string().min(100).max(20_000),
+      /** Store the key in a passphrase-encrypted file because no OS keychain is available (user confirmed). */
+      encryptedFileFallback: z.object({ passphrase: z.string().min(8).max(1000), userConfirmed: z.literal(true) }).optional(),
+    }),
+    connectionInfo,
+  ),
+  'connections.activate': method(z.object({ id }), connectionInfo),
+  'connections.remove': method(z.object({ id }), ok),
+  'connections.reimportKey': method(z.object({ id, privateKeyPem: z.string().min(100).max(20_000) }), connectionInfo),
+  'connections.refreshInstallations': method(z.object({ id }), connectionInfo, { write: true }),
+
+  'sync.status': method(none, syncStatus),
+  'sync.run': method(z.object({ resources: z.array(syncResource).optional() }).default({}), z.object({ started: z.boolean() })),
+
+  'projects.search': method(projectSearchInput, z.object({ total: z.number().int(), rows: z.array(projectRow), ...freshness })),
+  'projects.facets': method(z.object({ scope: z.enum(['public', 'internal']).default('public') }), projectFacets),
+  'projects.get': method(
+    z.object({ id }),
+    z.object({ project: tolerant.internalProject.or(tolerant.project), credits: projectCredits.nullable(), ...freshness }),
+  ),
+
+  'inventories.get': method(z.object({ account: inventoryAccount }), inventoryView.extend(freshness)),
+
+  'retirements.search': method(retirementSearchInput, z.object({ total: z.number().int(), rows: z.array(retirementRow), ...freshness })),
+  'retirements.get': method(z.object({ id }), z.object({ retirement: tolerant.retirement, ...freshness })),
+  'retirements.finalize': method(finalizeBody.extend({ retirementId: id }), z.object({ retirement: tolerant.retirement }), { write: true }),
+  'retirements.certificate': method(z.object({ id }), fileOutput, { write: true }),
+
+  'organizations.list': method(none, z.object({ organizations: z.array(tolerant.organization.extend({ installed: z.boolean() })), ...freshness })),
+
+  'warehouse.get': method(z.object({ organizationId: id }), warehouseView),
+  'warehouse.reserve': method(
+    z.object({ organizationId: id, creditId: id, amount: z.number().positive() }),
+    z.object({ id: z.string(), creditId: z.string(), serialization: z.string(), amount: z.number() }),
+    { write: true },
+  ),
+  'warehouse.cancel': method(z.object({ organizationId: id, reservationId: id }), tolerant.reservation, { write: true }),
+  'warehouse.finish': method(
+    z.object({ organizationId: id, reservationId: id, action: z.enum(FINISH_ACTIONS), body: finishBody }),
+    z.object({ success: z.boolean(), transactionId: z.string(), state: z.string() }),
+    { write: true },
+  ),
+  'warehouse.reservation': method(z.object({ organizationId: id, reservationId: id }), tolerant.reservation, { write: true }),
+
+  'export.csv': method(csvExportInput, fileOutput),
+} as const;
+
+export type DeskApi = typeof deskApi;
+export type DeskMethod = keyof DeskApi;
+export const deskMethods = Object.keys(deskApi) as DeskMethod[];
+export type DeskInput<M extends DeskMethod> = z.input<DeskApi[M]['input']>;
+export type DeskOutput<M extends DeskMethod> = z.output<DeskApi[M]['output']>;
+
+// ---- errors and events ---------------------------------------------------------------------------
+
+/** Every failure reaches the renderer as one of these, with a message a user can read. */
+export const DESK_ERROR_CODES = [
+  'invalid_input', // the renderer sent something the contract refuses
+  'offline', // a write while the registry is unreachable; nothing happened
+  'not_found',
+  'conflict', // the registry refused because of state (e.g. reservation expired)
+  'forbidden',
+  'unauthorized', // the registry refused the app's credentials
+  'key_unavailable', // the app's private key cannot be read: re-import it
+  'registry_error', // any other registry answer
+  'internal',
+] as const;
+export const deskError = z.object({ code: z.enum(DESK_ERROR_CODES), message: z.string(), details: z.array(z.string()).optional() });
+export type DeskError = z.infer<typeof deskError>;
+
+export const deskResult = <O extends z.ZodType>(output: O) =>
+  z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), value: output }), z.object({ ok: z.literal(false), error: deskError })]);
+export type DeskResult<T> = { ok: true; value: T } | { ok: false; error: DeskError };
+
+export const deskEvent = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('sync.progress'), progress: syncProgress }),
+  z.object({ type: z.literal('sync.finished'), status: syncStatus }),
+  z.object({ type: z.literal('sync.failed'), status: syncStatus, message: z.string() }),
+  z.object({ type: z.literal('online.changed'), online: z.boolean() }),
+  z.object({ type: z.literal('connections.changed') }),
+  z.object({ type: z.literal('reservation.updated'), organizationId: z.string(), reservationId: z.string(), state: z.string() }),
+]);
+export type DeskEvent = z.infer<typeof deskEvent>;
+
+/** What the preload (or the web host's page script) puts on `window.registryDesk`. */
+export interface DeskBridge {
+  host: 'electron' | 'web';
+  invoke<M extends DeskMethod>(method: M, input: DeskInput<M>): Promise<DeskResult<DeskOutput<M>>>;
+  onEvent(listener: (event: DeskEvent) => void): () => void;
+  /** Saves a file the desk produced: native save dialog in Electron, a download in the browser. */
+  saveFile(file: FileOutput): Promise<{ saved: boolean; path?: string }>;
+}
