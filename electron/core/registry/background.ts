@@ -2,6 +2,7 @@
 // housekeeping). Each service starts with the server and stops before the database closes.
 import type { RegistryContext } from './context';
 import { tokenHousekeeping } from '../auth/tokens';
+import { warehouseTransactionWorker } from './warehouse/worker';
 
 export interface BackgroundService {
   name: string;
@@ -9,7 +10,7 @@ export interface BackgroundService {
 }
 
 /** Every background service, in start order. */
-export const backgroundServices: BackgroundService[] = [tokenHousekeeping];
+export const backgroundServices: BackgroundService[] = [tokenHousekeeping, warehouseTransactionWorker];
 
 export interface BackgroundServices {
   stop(): Promise<void>;

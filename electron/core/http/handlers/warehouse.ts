@@ -1,14 +1,43 @@
+// 4.5 Organization warehouse. The authenticator has already checked, from the endpoint table, that
+// the caller holds an installation token of the organization in the path with the permission the
+// endpoint needs; the registry's warehouse module does the rest.
+import type { z } from 'zod';
+import type { finishBody, reserveBody } from '../../../../shared/registry/endpoints';
 import type { Handlers } from '../types';
-import { notImplemented } from './not-implemented';
+import { pageOf } from '../pagination';
+import { warehouseInventory } from '../../registry/warehouse/inventory';
+import { cancelReservation, countReservations, getReservation, listReservations, reserveCredits } from '../../registry/warehouse/reservations';
+import { finishReservation } from '../../registry/warehouse/finish';
 
 export const warehouseHandlers: Pick<
   Handlers,
   'getWarehouseInventory' | 'listReservations' | 'createReservation' | 'getReservation' | 'cancelReservation' | 'finishReservation'
 > = {
-  getWarehouseInventory: notImplemented('getWarehouseInventory'),
-  listReservations: notImplemented('listReservations'),
-  createReservation: notImplemented('createReservation'),
-  getReservation: notImplemented('getReservation'),
-  cancelReservation: notImplemented('cancelReservation'),
-  finishReservation: notImplemented('finishReservation'),
+  // `development` is accepted and ignored: the interface does not say what it means.
+  getWarehouseInventory: ({ params, registry }) => ({ credits: warehouseInventory(registry, params.id), organizationId: params.id }),
+
+  listReservations: ({ params, query, registry }) => {
+    const { pagination, offset } = pageOf(countReservations(registry, params.id), query.page, query.limit);
+    return { pagination, reservations: listReservations(registry, params.id, { offset, limit: query.limit }) };
+  },
+
+  createReservation: ({ params, body, caller, registry }) => {
+    const { creditId, amount } = bodyOf<typeof reserveBody>(body);
+    return reserveCredits(registry, { organizationId: params.id, appId: caller.kind === 'token' ? caller.appId : '', creditId, amount });
+  },
+
+  getReservation: ({ params, registry }) => getReservation(registry, params.id, params.reservationId),
+
+  cancelReservation: ({ params, registry }) => cancelReservation(registry, params.id, params.reservationId),
+
+  finishReservation: ({ params, body, registry }) =>
+    finishReservation(registry, { organizationId: params.id, reservationId: params.reservationId, action: params.action, body: bodyOf<typeof finishBody>(body) }),
 };
+
+/**
+ * The pipeline has already parsed the body with the endpoint's schema, but `EndpointBody` types it
+ * as undefined (the table's `body` is optional). The warehouse functions validate again anyway.
+ */
+function bodyOf<S extends z.ZodType>(body: unknown): z.output<S> {
+  return body as z.output<S>;
+}

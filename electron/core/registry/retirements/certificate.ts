@@ -1,0 +1,44 @@
+// What a retirement's certificate shows, from its row (the PDF itself is drawn by
+// electron/core/certificates). Only claimed retirements have a certificate (compatibility.md).
+import { formatTonnes } from '../../../../shared/registry/amounts';
+import { iso } from '../../clock';
+import type { CertificateInput } from '../../certificates/types';
+import type { RegistryContext } from '../context';
+import { conflict, notFound } from '../errors';
+import { isRetirementClaimed, projectReferenceOf, retirementRow, type RetirementRow } from '../present';
+import { readSettings } from '../settings';
+
+export function certificateInputOf(ctx: RegistryContext, row: RetirementRow): CertificateInput {
+  const project = projectReferenceOf(ctx, row.project_id);
+  return {
+    registryName: readSettings(ctx).name,
+    retirementId: row.id,
+    retiredAt: iso(row.created_at),
+    amountTonnes: formatTonnes(row.amount),
+    beneficiary: row.beneficiary ?? '',
+    reason: row.reason ?? '',
+    comment: row.comment ?? '',
+    // a finalized on-chain retirement was made by its owner wallet
+    retiringOrganization: row.org_full_name ?? row.owner_wallet ?? '',
+    projectName: project.fullName,
+    projectNum: project.num,
+    serialization: row.serialization,
+    vintage: row.vintage,
+    verifyUrl: `${ctx.urls.publicBaseUrl}/retirements/${row.id}`,
+  };
+}
+
+/** The certificate input of a retirement that may have one: unknown → 404, unclaimed → 409. */
+export function certificateInputFor(ctx: RegistryContext, retirementId: string): CertificateInput {
+  const row = retirementRow(ctx, retirementId);
+  if (!row) throw notFound(`Retirement ${retirementId} not found`);
+  if (!isRetirementClaimed(row)) {
+    throw conflict(`Retirement ${retirementId} is not claimed by a verified organization or its owner wallet, so it has no certificate`);
+  }
+  return certificateInputOf(ctx, row);
+}
+
+/** `retirement-<id>.pdf`: ids are UUIDs, so the name needs no quoting in Content-Disposition. */
+export function certificateFilename(retirementId: string): string {
+  return `retirement-${retirementId.replace(/[^A-Za-z0-9-]/g, '')}.pdf`;
+}

@@ -1,0 +1,62 @@
+// Claiming an on-chain retirement with a wallet signature (4.3, POST /retirements/finalize).
+//
+// The signed message is [beneficiary, comment, reason, projectAddress, tokenId].join(';;') as an
+// EIP-191 personal message. The recovered address must be `signer`; the retirement is then the
+// signer's own on-chain retirement of that token. When the wallet has several unfinalized ones of
+// the same token, the oldest is finalized (a wallet signs for the token, not for one retirement id;
+// oldest-first makes repeated finalizes claim them one by one in a stable order).
+import { verifyMessage } from 'ethers';
+import type { z } from 'zod';
+import { finalizeBody } from '../../../../shared/registry/endpoints';
+import type { Retirement } from '../../../../shared/registry/resources';
+import type { RegistryContext } from '../context';
+import { badRequest, conflict, notFound } from '../errors';
+import { parseInput } from '../operations';
+import { presentRetirement, retirementRow } from '../present';
+
+export type FinalizeInput = z.input<typeof finalizeBody>;
+
+export function finalizeMessage(data: { beneficiary: string; comment: string; reason: string; projectAddress: string; tokenId: string }): string {
+  return [data.beneficiary, data.comment, data.reason, data.projectAddress, data.tokenId].join(';;');
+}
+
+/** The address that signed `message`, or a 400 when the signature is not a valid secp256k1 signature. */
+function recoverSigner(message: string, signature: string): string {
+  try {
+    return verifyMessage(message, signature);
+  } catch {
+    throw badRequest('signature: not a valid Ethereum message signature (65 bytes r, s, v as 0x hex)');
+  }
+}
+
+export function finalizeOnchainRetirement(ctx: RegistryContext, input: FinalizeInput): Retirement {
+  const o = parseInput(finalizeBody, input);
+  const signer = o.signer.toLowerCase();
+  // 400, not 401: the access token is fine, the proof in the body is not. A 401 would make clients
+  // throw their token away and retry with a new one, which can never help.
+  if (recoverSigner(finalizeMessage(o.signedData), o.signature).toLowerCase() !== signer) {
+    throw badRequest('signature: does not prove that signer signed signedData');
+  }
+  const projectAddress = o.signedData.projectAddress.toLowerCase();
+  const id = ctx.db.transaction(() => {
+    const candidates = ctx.db
+      .prepare(
+        `SELECT id, finalized_at FROM retirements
+         WHERE source = 'onchain' AND owner_wallet = ? AND project_address = ? AND token_id = ?
+         ORDER BY created_at, id`,
+      )
+      .all(signer, projectAddress, o.signedData.tokenId) as { id: string; finalized_at: number | null }[];
+    if (candidates.length === 0) {
+      throw notFound(`No on-chain retirement of token ${o.signedData.tokenId} of ${projectAddress} by wallet ${signer}`);
+    }
+    const open = candidates.find((c) => c.finalized_at === null);
+    if (!open) throw conflict(`Every on-chain retirement of token ${o.signedData.tokenId} of ${projectAddress} by wallet ${signer} is already finalized`);
+    ctx.db
+      .prepare('UPDATE retirements SET beneficiary = ?, reason = ?, comment = ?, finalized_at = ? WHERE id = ? AND finalized_at IS NULL')
+      .run(o.signedData.beneficiary, o.signedData.reason, o.signedData.comment, ctx.clock.now(), open.id);
+    return open.id;
+  });
+  const row = retirementRow(ctx, id);
+  if (!row) throw new Error(`retirement ${id} vanished after finalize`);
+  return presentRetirement(ctx, row);
+}

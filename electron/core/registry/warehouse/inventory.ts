@@ -1,0 +1,56 @@
+// What a warehouse can still hand out: its balance of each credit minus what reservations hold
+// (holds.ts: active reservations and finished ones the worker has not processed yet).
+import type { WarehouseInventoryCredit } from '../../../../shared/registry/resources';
+import { gramsToTonnes } from '../../../../shared/registry/amounts';
+import type { RegistryContext } from '../context';
+import { heldByCredit, heldInWarehouse } from '../holds';
+import { balanceOf, findAccountId } from '../ledger';
+import { projectReferenceOf } from '../present';
+
+export function warehouseAccountOf(ctx: RegistryContext, organizationId: string): string | undefined {
+  return findAccountId(ctx, { kind: 'warehouse', organizationId });
+}
+
+/** Grams of one credit that a new reservation may take now. */
+export function availableInWarehouse(ctx: RegistryContext, organizationId: string, creditId: string): number {
+  const account = warehouseAccountOf(ctx, organizationId);
+  if (!account) return 0;
+  return balanceOf(ctx, account, creditId) - heldInWarehouse(ctx, organizationId, creditId);
+}
+
+interface WarehouseBalanceRow {
+  credit_id: string;
+  amount: number;
+  serialization: string;
+  type: string;
+  project_id: string;
+}
+
+/** One entry per credit with something available; `inventoryId` is the warehouse account's id. */
+export function warehouseInventory(ctx: RegistryContext, organizationId: string): WarehouseInventoryCredit[] {
+  const account = warehouseAccountOf(ctx, organizationId);
+  if (!account) return [];
+  const rows = ctx.db
+    .prepare(
+      `SELECT b.credit_id, b.amount, c.serialization, c.type, c.project_id
+       FROM balances b JOIN credits c ON c.id = b.credit_id
+       WHERE b.account_id = ? AND b.amount > 0 ORDER BY c.serialization`,
+    )
+    .all(account) as WarehouseBalanceRow[];
+  const held = heldByCredit(ctx, organizationId);
+  const credits: WarehouseInventoryCredit[] = [];
+  for (const row of rows) {
+    const available = row.amount - (held.get(row.credit_id) ?? 0);
+    if (available <= 0) continue;
+    credits.push({
+      id: row.credit_id,
+      inventoryId: account,
+      organizationId,
+      project: projectReferenceOf(ctx, row.project_id),
+      serialization: row.serialization,
+      amount: gramsToTonnes(available),
+      type: row.type,
+    });
+  }
+  return credits;
+}

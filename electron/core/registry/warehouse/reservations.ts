@@ -1,0 +1,102 @@
+// Reserving, reading and cancelling warehouse reservations (4.5). Each change is one synchronous
+// IMMEDIATE transaction: the availability check and the insert cannot interleave with another
+// request, so concurrent reservations never take more than the warehouse holds.
+import { z } from 'zod';
+import type { Reservation } from '../../../../shared/registry/resources';
+import { AmountError, formatTonnes, gramsToTonnes, tonnesToGrams } from '../../../../shared/registry/amounts';
+import { reserveBody } from '../../../../shared/registry/endpoints';
+import type { RegistryContext } from '../context';
+import { badRequest, conflict, notFound } from '../errors';
+import { parseInput } from '../operations';
+import { availableInWarehouse } from './inventory';
+import { effectiveState, isActive, RESERVATION_LIFETIME_MS } from './lifecycle';
+import { findReservationRow, presentReservation, RESERVATION_SELECT, type ReservationRow } from './present';
+
+/** Tonnes from the wire to whole grams; finer than a gram is bad input (400). */
+export function exactGrams(tonnes: number, field = 'amount'): number {
+  try {
+    return tonnesToGrams(tonnes);
+  } catch (error) {
+    if (error instanceof AmountError) throw badRequest(`${field}: ${error.message}`);
+    throw error;
+  }
+}
+
+export const reserveInput = reserveBody.extend({
+  organizationId: z.string().min(1),
+  /** The app that reserves: the record's `reserver`. */
+  appId: z.string().min(1),
+});
+
+export interface ReserveAnswer {
+  id: string;
+  creditId: string;
+  serialization: string;
+  amount: number;
+}
+
+export function reserveCredits(ctx: RegistryContext, input: z.input<typeof reserveInput>): ReserveAnswer {
+  const o = parseInput(reserveInput, input);
+  const amount = exactGrams(o.amount);
+  if (amount <= 0) throw badRequest('amount: must be at least 1 gram (0.000001 t)');
+  return ctx.db.transaction(() => {
+    const credit = ctx.db.prepare('SELECT id, serialization FROM credits WHERE id = ?').get(o.creditId) as
+      | { id: string; serialization: string }
+      | undefined;
+    if (!credit) throw notFound(`Credit ${o.creditId} not found`);
+    // a known credit that this warehouse does not hold (or no longer has free) is a 409 with the figure
+    const available = availableInWarehouse(ctx, o.organizationId, credit.id);
+    if (amount > available) {
+      throw conflict(`Not enough credits: ${formatTonnes(Math.max(available, 0))} t of ${credit.id} available in the warehouse, ${formatTonnes(amount)} t requested`);
+    }
+    const id = ctx.newId();
+    const now = ctx.clock.now();
+    ctx.db
+      .prepare(
+        `INSERT INTO reservations (id, organization_id, credit_id, amount, app_id, created_at, reserved_to, state, is_complete,
+           retirement_id, transaction_id, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, NULL, NULL, ?)`,
+      )
+      .run(id, o.organizationId, credit.id, amount, o.appId, now, now + RESERVATION_LIFETIME_MS, now);
+    return { id, creditId: credit.id, serialization: credit.serialization, amount: gramsToTonnes(amount) };
+  });
+}
+
+export function getReservation(ctx: RegistryContext, organizationId: string, reservationId: string): Reservation {
+  const row = findReservationRow(ctx, organizationId, reservationId);
+  if (!row) throw notFound(`Reservation ${reservationId} not found`);
+  return presentReservation(ctx, row);
+}
+
+export function countReservations(ctx: RegistryContext, organizationId: string): number {
+  return (ctx.db.prepare('SELECT COUNT(*) AS n FROM reservations WHERE organization_id = ?').get(organizationId) as { n: number }).n;
+}
+
+/** A window of the organization's reservations (active, expired, finished), newest first. */
+export function listReservations(ctx: RegistryContext, organizationId: string, window: { offset: number; limit: number }): Reservation[] {
+  const rows = ctx.db
+    .prepare(`${RESERVATION_SELECT} WHERE r.organization_id = ? ORDER BY r.created_at DESC, r.id DESC LIMIT ? OFFSET ?`)
+    .all(organizationId, window.limit, window.offset) as ReservationRow[];
+  const now = ctx.clock.now();
+  return rows.map((row) => presentReservation(ctx, row, now));
+}
+
+/** Cancels an active reservation; its credits are available again at once. */
+export function cancelReservation(ctx: RegistryContext, organizationId: string, reservationId: string): Reservation {
+  return ctx.db.transaction(() => {
+    const row = findReservationRow(ctx, organizationId, reservationId);
+    if (!row) throw notFound(`Reservation ${reservationId} not found`);
+    const now = ctx.clock.now();
+    if (!isActive(row, now)) {
+      throw conflict(`Reservation ${reservationId} is ${effectiveState(row, now)}; only an active (pending) reservation can be cancelled`);
+    }
+    ctx.db.prepare(`UPDATE reservations SET state = 'cancelled', updated_at = ? WHERE id = ?`).run(now, reservationId);
+    return presentReservation(ctx, { ...row, state: 'cancelled', updated_at: now }, now);
+  });
+}
+
+/** Stores 'expired' for lapsed reservations. Housekeeping only: readers derive expiry themselves. */
+export function persistExpiredReservations(ctx: RegistryContext): number {
+  return ctx.db
+    .prepare(`UPDATE reservations SET state = 'expired', updated_at = reserved_to WHERE state = 'pending' AND reserved_to <= ?`)
+    .run(ctx.clock.now()).changes;
+}
