@@ -3,7 +3,7 @@ import type { Installation } from '../../../../shared/registry/resources';
 import { iso } from '../../clock';
 import { issueAccessToken, revokeToken } from '../../auth/tokens';
 import type { RegistryContext } from '../../registry/context';
-import { notFound, unauthorized } from '../../registry/errors';
+import { forbidden, notFound, unauthorized } from '../../registry/errors';
 import { organizationRow, presentOrganization } from '../../registry/present';
 import { pageOf } from '../pagination';
 import type { Caller, Handlers } from '../types';
@@ -61,7 +61,7 @@ export const appHandlers: Pick<
   createInstallationAccessToken({ caller, registry, params }) {
     const appId = appIdOf(caller);
     const installation = ownInstallation(registry, appId, params.installationId);
-    if (installation.status !== 'active') throw unauthorized('The installation is suspended');
+    if (installation.status !== 'active') throw forbidden('The installation is suspended');
     return issueAccessToken(registry, {
       appId,
       installationId: installation.id,
