@@ -1,0 +1,127 @@
+// Test support for the warehouse: a fixture registry with apps installed on organization A (one
+// with warehouse WRITE, one VIEW only), typed calls that parse every success answer with the
+// strict contract schemas, and ledger read-outs to check what moved.
+import { expect } from 'vitest';
+import { endpoints, fillPath, type EndpointId } from '../../shared/registry/endpoints';
+import { strict } from '../../shared/registry/resources';
+import type { OpenedRegistry } from '../../electron/core/registry/open';
+import type { RegistryContext } from '../../electron/core/registry/context';
+import * as ops from '../../electron/core/registry/operations';
+import { findAccountId, balanceOf } from '../../electron/core/registry/ledger';
+import { buildFixture, type Fixture } from './fixture';
+import { appToken, createTestApp, installationToken, startTestRegistry, type TestApp, type TestRegistry } from './registry';
+
+export interface WarehouseWorld {
+  t: TestRegistry;
+  f: Fixture;
+  writer: TestApp;
+  writerInstallation: string;
+  viewerInstallation: string;
+  /** Installation token of organization A with organization_warehouse WRITE. */
+  writeToken: string;
+  /** Installation token of organization A with organization_warehouse VIEW. */
+  viewToken: string;
+  /** Installation token of organization B (WRITE on B's warehouse). */
+  otherOrgToken: string;
+  /** An app token: no organization. */
+  appOnlyToken: string;
+}
+
+export async function startWarehouseWorld(options: { background?: boolean } = {}): Promise<WarehouseWorld> {
+  let f!: Fixture;
+  let writer!: TestApp;
+  let viewer!: TestApp;
+  let writerInstallation = '';
+  let viewerInstallation = '';
+  let otherInstallation = '';
+  const t = await startTestRegistry({
+    ...(options.background === undefined ? {} : { background: options.background }),
+    setup: (r) => {
+      f = buildFixture(r);
+      writer = createTestApp(r, { name: 'Marketplace' });
+      viewer = createTestApp(r, { name: 'Dashboard', keyIndex: 0 });
+      writerInstallation = ops.installApp(r, { appId: writer.id, organizationId: f.orgA, permissions: { organization_warehouse: 'WRITE' } }).id;
+      viewerInstallation = ops.installApp(r, { appId: viewer.id, organizationId: f.orgA, permissions: { organization_warehouse: 'VIEW' } }).id;
+      otherInstallation = ops.installApp(r, { appId: writer.id, organizationId: f.orgB, permissions: { organization_warehouse: 'WRITE' } }).id;
+    },
+  });
+  return {
+    t,
+    f,
+    writer,
+    writerInstallation,
+    viewerInstallation,
+    writeToken: await installationToken(t, writer, writerInstallation),
+    viewToken: await installationToken(t, viewer, viewerInstallation),
+    otherOrgToken: await installationToken(t, writer, otherInstallation),
+    appOnlyToken: await appToken(t, writer),
+  };
+}
+
+/** Calls one endpoint of the table over HTTP; returns the raw response. */
+export function callEndpoint(
+  t: TestRegistry,
+  id: EndpointId,
+  options: { token: string; params?: Record<string, string>; query?: Record<string, string>; body?: unknown },
+): Promise<Response> {
+  const e = endpoints[id];
+  const path = fillPath(e.path, options.params ?? {});
+  const qs = options.query ? `?${new URLSearchParams(options.query).toString()}` : '';
+  return t.call(`${path}${qs}`, {
+    method: e.method,
+    token: options.token,
+    ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
+  });
+}
+
+/** Expects a 200 and parses it with the endpoint's strict response schema. */
+export async function ok<K extends EndpointId>(id: K, res: Response) {
+  const text = await res.text();
+  expect(res.status, text).toBe(200);
+  return endpoints[id].response(strict).parse(JSON.parse(text)) as ReturnType<ReturnType<(typeof endpoints)[K]['response']>['parse']>;
+}
+
+/** Expects an error status with the JSON error body of compatibility.md; returns its messages. */
+export async function fails(res: Response, status: number): Promise<string[]> {
+  const text = await res.text();
+  expect(res.status, text).toBe(status);
+  const body = strict.errorBody.parse(JSON.parse(text));
+  expect(body.statusCode).toBe(status);
+  return Array.isArray(body.message) ? body.message : [body.message];
+}
+
+export function warehouseBalance(ctx: RegistryContext, organizationId: string, creditId: string): number {
+  const account = findAccountId(ctx, { kind: 'warehouse', organizationId });
+  return account ? balanceOf(ctx, account, creditId) : 0;
+}
+
+export function inventoryBalance(ctx: RegistryContext, organizationId: string, creditId: string): number {
+  const account = findAccountId(ctx, { kind: 'inventory', organizationId });
+  return account ? balanceOf(ctx, account, creditId) : 0;
+}
+
+/** A fingerprint of everything the warehouse can change: to prove a refused request changed nothing. */
+export function registrySnapshot(registry: OpenedRegistry): string {
+  const rows = (sql: string) => registry.db.raw.prepare(sql).all();
+  return JSON.stringify({
+    movements: rows('SELECT * FROM movements ORDER BY id'),
+    balances: rows('SELECT * FROM balances ORDER BY account_id, credit_id'),
+    reservations: rows('SELECT * FROM reservations ORDER BY id'),
+    transactions: rows('SELECT * FROM transactions ORDER BY id'),
+    retirements: rows('SELECT * FROM retirements ORDER BY id'),
+  });
+}
+
+/** Polls a reservation until the worker has dealt with its finish. */
+export async function untilComplete(world: WarehouseWorld, reservationId: string, timeoutMs = 5_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const reservation = await ok(
+      'getReservation',
+      await callEndpoint(world.t, 'getReservation', { token: world.writeToken, params: { id: world.f.orgA, reservationId } }),
+    );
+    if (reservation.isComplete) return reservation;
+    if (Date.now() > deadline) throw new Error(`reservation ${reservationId} still ${reservation.state} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
