@@ -1,0 +1,40 @@
+// Issue 2 bench: GET /projects?limit=100 on a --scale 100 registry (about 10,000 projects) with 32
+// concurrent connections, beside the floor: a route on the same server sending the same bytes from
+// memory. The server runs in its own process so the load generator does not share its event loop.
+import autocannon from 'autocannon';
+import type { BenchFigure, BenchSuite } from './types';
+import { scaledRegistryCopy } from './support/scaled-registry';
+import { startScript } from './support/processes';
+
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
+
+async function load(url: string, token: string) {
+  const result = await autocannon({ url, connections: 32, duration: DURATION_S, headers: { authorization: `Bearer ${token}` } });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+export const suite: BenchSuite = {
+  name: 'registry: GET /projects?limit=100 at --scale 100',
+  async run() {
+    const data = await scaledRegistryCopy(100);
+    const server = await startScript<{ url: string; token: string; bytes: number }>('bench/support/registry-server.ts', [data.dir]);
+    try {
+      const { url, token, bytes } = server.info;
+      await load(`${url}/projects?limit=100&page=0`, token); // warm-up is part of neither figure
+      const floor = await load(`${url}/__floor__/projects`, token);
+      const real = await load(`${url}/projects?limit=100&page=0`, token);
+      const s = 'projects';
+      const figures: BenchFigure[] = [
+        { suite: s, name: `throughput (${(bytes / 1024).toFixed(0)} KiB answers, 32 connections)`, value: real.rps, unit: 'req/s', floor: floor.rps, ratio: real.rps / floor.rps, target: '>= 0.20 of floor', pass: real.rps / floor.rps >= 0.2 },
+        { suite: s, name: 'latency p50', value: real.p50, unit: 'ms', floor: floor.p50 },
+        { suite: s, name: 'latency p99', value: real.p99, unit: 'ms', floor: floor.p99, target: '< 100 ms', pass: real.p99 < 100 },
+      ];
+      if (data.seedSeconds !== null) figures.push({ suite: s, name: 'seed --scale 100 (uncached run only)', value: data.seedSeconds, unit: 's', target: '< 60 s', pass: data.seedSeconds < 60 });
+      return figures;
+    } finally {
+      await server.stop();
+      data.remove();
+    }
+  },
+};
