@@ -1,0 +1,128 @@
+// POST /retirements/finalize over real HTTP, signed by real ethers wallets (EIP-191 personal
+// messages), against on-chain retirements recorded with the operator operation.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Wallet } from 'ethers';
+import * as ops from '../../electron/core/registry/operations';
+import { finalizeMessage } from '../../electron/core/registry/retirements/finalize';
+import { callEndpoint, fails, ok, registrySnapshot } from '../support/warehouse';
+import { buildFixture, type Fixture } from '../support/fixture';
+import { appToken, createTestApp, startTestRegistry, type TestRegistry } from '../support/registry';
+
+let t: TestRegistry;
+let f: Fixture;
+let token: string;
+
+beforeAll(async () => {
+  t = await startTestRegistry({ setup: (r) => void (f = buildFixture(r)) });
+  token = await appToken(t, createTestApp(t.registry));
+});
+afterAll(() => t.close());
+
+/** A wallet that retired `amount` t of the fixture credit on chain. */
+function walletWithRetirement(amount = 1, createdAt?: string) {
+  const wallet = Wallet.createRandom();
+  const recorded = ops.recordOnchainRetirement(t.registry, {
+    walletAddress: wallet.address,
+    creditId: f.creditId,
+    amount,
+    fromOrganizationId: f.orgA,
+    ...(createdAt ? { createdAt } : {}),
+  });
+  return { wallet, ...recorded };
+}
+
+async function signedBody(wallet: { signMessage(m: string): Promise<string> }, signer: string, data: Partial<Record<string, string>> & { projectAddress: string; tokenId: string }) {
+  const signedData = { beneficiary: 'Ada Lovelace', comment: 'Offsetting 2024 travel', reason: 'Voluntary offset', ...data };
+  return { signer, signature: await wallet.signMessage(finalizeMessage(signedData)), signedData };
+}
+
+const finalize = (body: unknown) => callEndpoint(t, 'finalizeRetirement', { token, body });
+
+function stored(id: string) {
+  return t.registry.db.raw.prepare('SELECT beneficiary, reason, comment, finalized_at FROM retirements WHERE id = ?').get(id);
+}
+
+describe('finalize', () => {
+  it('claims the signer’s on-chain retirement and answers it in full; a second finalize is 409', async () => {
+    const { wallet, retirementId, projectAddress, tokenId } = walletWithRetirement(1.5);
+    expect(stored(retirementId)).toEqual({ beneficiary: null, reason: null, comment: null, finalized_at: null });
+    // a checksummed signer and an upper-case project address still match (addresses compare case-insensitively)
+    const body = await signedBody(wallet, wallet.address, { projectAddress: projectAddress.toUpperCase().replace('0X', '0x'), tokenId });
+    const retirement = await ok('finalizeRetirement', await finalize(body));
+    expect(retirement).toMatchObject({
+      id: retirementId,
+      isClaimed: true,
+      beneficiary: 'Ada Lovelace',
+      reason: 'Voluntary offset',
+      comment: 'Offsetting 2024 travel',
+      amount: 1.5,
+      serialization: f.serialization,
+      organizationId: wallet.address.toLowerCase(),
+    });
+    expect(stored(retirementId)).toMatchObject({ beneficiary: 'Ada Lovelace', finalized_at: expect.any(Number) });
+    const before = registrySnapshot(t.registry);
+    await fails(await finalize(body), 409);
+    expect(registrySnapshot(t.registry)).toBe(before);
+  });
+
+  it('finalizes the oldest unfinalized retirement when a wallet has several of the same token', async () => {
+    const wallet = Wallet.createRandom();
+    const newer = ops.recordOnchainRetirement(t.registry, { walletAddress: wallet.address, creditId: f.creditId, amount: 1, fromOrganizationId: f.orgA, createdAt: '2024-06-01T00:00:00Z' });
+    const older = ops.recordOnchainRetirement(t.registry, { walletAddress: wallet.address, creditId: f.creditId, amount: 2, fromOrganizationId: f.orgA, createdAt: '2024-01-01T00:00:00Z' });
+    const first = await ok('finalizeRetirement', await finalize(await signedBody(wallet, wallet.address, { projectAddress: older.projectAddress, tokenId: older.tokenId, beneficiary: 'First' })));
+    expect(first.id).toBe(older.retirementId);
+    const second = await ok('finalizeRetirement', await finalize(await signedBody(wallet, wallet.address, { projectAddress: older.projectAddress, tokenId: older.tokenId, beneficiary: 'Second' })));
+    expect(second.id).toBe(newer.retirementId);
+    await fails(await finalize(await signedBody(wallet, wallet.address, { projectAddress: older.projectAddress, tokenId: older.tokenId })), 409);
+  });
+
+  it('refuses, changing nothing: wrong signer, tampered fields, another wallet’s retirement, bad signatures, bad bodies', async () => {
+    const { wallet, retirementId, projectAddress, tokenId } = walletWithRetirement(1);
+    const other = walletWithRetirement(1);
+    const stranger = Wallet.createRandom();
+    const before = registrySnapshot(t.registry);
+
+    // signed by a stranger but claiming to be the owner: the signature does not prove `signer`
+    const wrongSigner = await signedBody(stranger, wallet.address, { projectAddress, tokenId });
+    expect((await fails(await finalize(wrongSigner), 400)).join(' ')).toMatch(/signature/);
+
+    // every signed field is covered: changing any one after signing breaks the proof
+    const good = await signedBody(wallet, wallet.address, { projectAddress, tokenId });
+    for (const field of ['beneficiary', 'comment', 'reason'] as const) {
+      await fails(await finalize({ ...good, signedData: { ...good.signedData, [field]: `${good.signedData[field]}!` } }), 400);
+    }
+    await fails(await finalize({ ...good, signedData: { ...good.signedData, tokenId: `${tokenId}0` } }), 400);
+
+    // the stranger proves their own address, but owns no retirement of this token: 404
+    await fails(await finalize(await signedBody(stranger, stranger.address, { projectAddress, tokenId })), 404);
+    // the other wallet's retirement cannot be claimed with this wallet's signature
+    await fails(await finalize(await signedBody(wallet, other.wallet.address, { projectAddress, tokenId })), 400);
+
+    // malformed signatures and bodies
+    await fails(await finalize({ ...good, signature: '0x1234' }), 400);
+    await fails(await finalize({ ...good, signature: 'not hex' }), 400);
+    const all = await fails(await finalize({ signer: 'nope', signature: '', signedData: { beneficiary: '', reason: '', comment: 1, projectAddress: 'x', tokenId: 'one' } }), 400);
+    expect(all.length).toBeGreaterThanOrEqual(6);
+    await fails(await finalize({}), 400);
+
+    expect(registrySnapshot(t.registry)).toBe(before);
+    expect(stored(retirementId)).toMatchObject({ finalized_at: null });
+    // and the owner can still claim it afterwards
+    await ok('finalizeRetirement', await finalize(good));
+  });
+
+  it('does not finalize a retirement made by an organization (only on-chain ones)', async () => {
+    const wallet = Wallet.createRandom();
+    ops.retireFromInventory(t.registry, { organizationId: f.orgA, creditId: f.creditId, amount: 1, beneficiary: 'B', reason: 'R' });
+    const credit = t.registry.db.raw.prepare('SELECT token_address, token_id FROM credits WHERE id = ?').get(f.creditId) as { token_address: string; token_id: number };
+    await fails(await finalize(await signedBody(wallet, wallet.address, { projectAddress: credit.token_address, tokenId: String(credit.token_id) })), 404);
+  });
+});
+
+describe('certificate PDF rules', () => {
+  it('answers 404 for an unknown retirement and 409 for an unclaimed one', async () => {
+    const { retirementId } = walletWithRetirement(0.5);
+    await fails(await callEndpoint(t, 'getRetirementPdf', { token, params: { retirementId: 'no-such-retirement' } }), 404);
+    await fails(await callEndpoint(t, 'getRetirementPdf', { token, params: { retirementId } }), 409);
+  });
+});
