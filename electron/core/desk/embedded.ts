@@ -1,0 +1,78 @@
+// The embedded registry: a full registry in <dataDir>/embedded-registry, seeded with demo data on
+// first start and served on 127.0.0.1 (port chosen by the OS), so the desk talks to it through
+// exactly the same HTTP client as to a remote registry and the registry's background worker
+// (transfers, expiry) runs as it would in production.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { Clock } from '../clock';
+import { startRegistryServer, type RunningRegistryServer } from '../http/server';
+import { openRegistry, type OpenedRegistry } from '../registry/open';
+import { zodMessages } from '../registry/errors';
+
+export const DEMO_CREDENTIALS_FILE = 'demo-credentials.json';
+
+/** What the demo seed writes beside the registry database (electron/core/registry/seed). */
+export const demoCredentialsSchema = z.object({
+  app: z.object({ id: z.string().min(1), name: z.string(), privateKeyPem: z.string().min(100) }),
+  installations: z.array(z.object({ id: z.string(), organizationId: z.string(), permissions: z.record(z.string(), z.string()) })),
+  wallets: z.array(z.unknown()).default([]),
+});
+export type DemoCredentials = z.infer<typeof demoCredentialsSchema>;
+
+/** Seeds an empty registry with demo data and writes demo-credentials.json into `dataDir`. */
+export type DemoSeeder = (registry: OpenedRegistry, options: { scale: number; dataDir: string }) => void | Promise<void>;
+
+export interface EmbeddedRegistry {
+  url: string;
+  credentials: DemoCredentials;
+  registry: OpenedRegistry;
+  /** Stops the server (and its worker) and closes the database. */
+  stop(): Promise<void>;
+}
+
+export function readDemoCredentials(dataDir: string): DemoCredentials {
+  const path = join(dataDir, DEMO_CREDENTIALS_FILE);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new Error(`${path} cannot be read: ${(error as Error).message}`);
+  }
+  const parsed = demoCredentialsSchema.safeParse(raw);
+  if (!parsed.success) throw new Error(`${path} is not valid demo credentials: ${zodMessages(parsed.error.issues).join('; ')}`);
+  return parsed.data;
+}
+
+export async function startEmbeddedRegistry(options: {
+  dataDir: string;
+  clock: Clock;
+  seed: DemoSeeder;
+  scale?: number;
+  log?: (line: string) => void;
+}): Promise<EmbeddedRegistry> {
+  const registry = openRegistry({ dataDir: options.dataDir, clock: options.clock });
+  let server: RunningRegistryServer | undefined;
+  try {
+    if (!existsSync(join(options.dataDir, DEMO_CREDENTIALS_FILE))) {
+      options.log?.('seeding the embedded registry with demo data (first start)');
+      await options.seed(registry, { scale: options.scale ?? 1, dataDir: options.dataDir });
+    }
+    const credentials = readDemoCredentials(options.dataDir);
+    server = await startRegistryServer({ registry, host: '127.0.0.1', port: 0, ...(options.log ? { log: options.log } : {}) });
+    const running = server;
+    return {
+      url: running.url,
+      credentials,
+      registry,
+      async stop() {
+        await running.close();
+        registry.close();
+      },
+    };
+  } catch (error) {
+    await server?.close();
+    registry.close();
+    throw error;
+  }
+}

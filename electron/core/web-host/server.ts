@@ -1,0 +1,191 @@
+// The web desk: the built renderer and the desk API over loopback HTTP, for machines without the
+// Electron binary. Binds 127.0.0.1 only; access.ts decides who may drive it.
+//   GET  /?launch=<secret>        the page (spends the launch secret, sets the session)
+//   GET  /assets/...              the renderer's files
+//   POST /api/invoke/<method>     one desk API call, JSON in, DeskResult out
+//   GET  /api/events              DeskEvents as server-sent events
+//   POST /api/test/clock/advance  only with --test-clock: moves the registry's and desk's clock
+import { serve, type ServerType } from '@hono/node-server';
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { streamSSE } from 'hono/streaming';
+import { z } from 'zod';
+import type { AdjustableClock } from '../clock';
+import type { DeskDispatcher } from '../desk/dispatcher';
+import { PAGE_SECURITY_HEADERS } from '../desk/page-security';
+import { CSRF_HEADER, CSRF_META, createAccessGate, type AccessGate, type DeskSession } from './access';
+import { contentTypeFor, resolveStaticPath } from './static-files';
+
+export interface WebHostOptions {
+  desk: DeskDispatcher;
+  /** The built renderer (out/renderer). */
+  rendererDir: string;
+  /** 0 (default) picks a free port. */
+  port?: number;
+  /** With --test-clock: the clock POST /api/test/clock/advance moves. */
+  testClock?: AdjustableClock;
+  /** How often an idle event stream gets a keep-alive comment. */
+  keepAliveMs?: number;
+}
+
+export interface RunningWebHost {
+  url: string;
+  launchUrl: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+const MAX_BODY_BYTES = 1024 * 1024;
+const clockAdvanceBody = z.object({ ms: z.number().int().min(0).max(366 * 24 * 3600 * 1000) });
+
+function securityHeaders(c: Context): void {
+  for (const [name, value] of Object.entries(PAGE_SECURITY_HEADERS)) c.header(name, value);
+}
+
+function refuse(c: Context, status: 403 | 404 | 421, message: string) {
+  return c.json({ ok: false, error: { code: 'forbidden', message } }, status);
+}
+
+const escapeAttribute = (value: string) => value.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');
+
+/** The page, with the CSRF token only on the launch load (see access.ts). */
+function pageHtml(rendererDir: string, csrfToken: string | undefined): string | undefined {
+  const found = resolveStaticPath(rendererDir, '/index.html');
+  if (found.kind !== 'file') return undefined;
+  const html = readFileSync(found.path, 'utf8');
+  const metas = [`<meta name="desk-host" content="web">`];
+  if (csrfToken) metas.push(`<meta name="${CSRF_META}" content="${escapeAttribute(csrfToken)}">`);
+  return html.includes('</head>') ? html.replace('</head>', `${metas.join('')}</head>`) : `${metas.join('')}${html}`;
+}
+
+export function buildWebHostApp(options: WebHostOptions, gateOf: () => AccessGate | undefined): Hono<{ Variables: { session: DeskSession } }> {
+  const app = new Hono<{ Variables: { session: DeskSession } }>();
+  const keepAliveMs = options.keepAliveMs ?? 20_000;
+
+  // DNS rebinding: a foreign name resolving to 127.0.0.1 still carries its own Host header.
+  app.use('*', async (c, next) => {
+    securityHeaders(c);
+    const gate = gateOf();
+    if (!gate) return c.text('starting', 503);
+    if (!gate.hostAllowed(c.req.header('host'))) return refuse(c, 421, 'this desk answers only to its own address');
+    return next();
+  });
+
+  app.use('/api/*', async (c, next) => {
+    const gate = gateOf()!;
+    c.header('cache-control', 'no-store');
+    const site = c.req.header('sec-fetch-site');
+    if (site !== undefined && site !== 'same-origin') return refuse(c, 403, 'cross-site requests are refused');
+    if (!gate.originAllowed(c.req.header('origin'))) return refuse(c, 403, 'foreign origin refused');
+    const session = gate.sessionOf(c.req.header('cookie'));
+    if (!session) return refuse(c, 403, 'no desk session: open the desk from its launch address');
+    if (!gate.csrfMatches(session, c.req.header(CSRF_HEADER))) return refuse(c, 403, 'missing or wrong desk token');
+    c.set('session', session);
+    return next();
+  });
+
+  app.post(
+    '/api/invoke/:method',
+    bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json({ ok: false, error: { code: 'invalid_input', message: 'request body too large' } }, 413) }),
+    async (c) => {
+      const text = await c.req.text();
+      let input: unknown = undefined;
+      if (text.trim() !== '') {
+        try {
+          input = JSON.parse(text);
+        } catch {
+          return c.json({ ok: false, error: { code: 'invalid_input', message: 'the request body is not JSON' } }, 400);
+        }
+      }
+      return c.json(await options.desk.dispatch(c.req.param('method'), input));
+    },
+  );
+
+  app.get('/api/events', (c) =>
+    streamSSE(c, async (stream) => {
+      const unsubscribe = options.desk.onEvent((event) => {
+        void stream.writeSSE({ event: 'desk', data: JSON.stringify(event) });
+      });
+      let open = true;
+      stream.onAbort(() => {
+        open = false;
+        unsubscribe();
+      });
+      // The first comment lets the client know the stream is live before any event happens.
+      await stream.write(': connected\n\n');
+      while (open) {
+        await stream.sleep(keepAliveMs);
+        if (open) await stream.write(': keep-alive\n\n');
+      }
+    }),
+  );
+
+  if (options.testClock) {
+    const clock = options.testClock;
+    app.post('/api/test/clock/advance', async (c) => {
+      const parsed = clockAdvanceBody.safeParse(await c.req.json().catch(() => undefined));
+      if (!parsed.success) return c.json({ ok: false, error: { code: 'invalid_input', message: 'body must be { "ms": <non-negative integer> }' } }, 400);
+      clock.advance(parsed.data.ms);
+      return c.json({ ok: true, offsetMs: clock.offset });
+    });
+  }
+
+  app.all('/api/*', (c) => refuse(c, 404, 'no such desk API route'));
+
+  const servePage = (c: Context) => {
+    const gate = gateOf()!;
+    c.header('cache-control', 'no-store');
+    const launch = c.req.query('launch');
+    const redeemed = launch ? gate.redeemLaunch(launch) : undefined;
+    const session = redeemed ?? gate.sessionOf(c.req.header('cookie'));
+    if (!session) {
+      return c.html(
+        '<!doctype html><title>Registry Desk</title><p>This address cannot be opened directly. Open the desk from the launch address printed where it was started (each launch address works once).</p>',
+        403,
+      );
+    }
+    const html = pageHtml(options.rendererDir, redeemed?.csrfToken);
+    if (html === undefined) return c.text('The desk page is not built: run `npm run build`.', 500);
+    if (redeemed) c.header('set-cookie', gate.sessionCookie(redeemed));
+    return c.html(html);
+  };
+
+  app.get('*', (c) => {
+    const path = c.req.path;
+    if (path === '/' || path === '/index.html') return servePage(c);
+    const found = resolveStaticPath(options.rendererDir, path);
+    if (found.kind === 'refused') return c.text('refused', 403);
+    if (found.kind === 'missing') {
+      // Client-side routes (no file extension) get the page; missing files are 404.
+      return /\.[a-z0-9]+$/i.test(path) ? c.text('not found', 404) : servePage(c);
+    }
+    c.header('content-type', contentTypeFor(found.path));
+    return c.body(readFileSync(found.path));
+  });
+
+  app.all('*', (c) => c.text('method not allowed', 405));
+  return app;
+}
+
+export async function startWebHost(options: WebHostOptions): Promise<RunningWebHost> {
+  let gate: AccessGate | undefined;
+  const app = buildWebHostApp(options, () => gate);
+  const server: ServerType = await new Promise((resolve, reject) => {
+    const s = serve({ fetch: app.fetch, port: options.port ?? 0, hostname: '127.0.0.1' }, () => resolve(s));
+    s.once('error', reject);
+  });
+  const port = (server.address() as AddressInfo).port;
+  gate = createAccessGate(port);
+  return {
+    url: `http://127.0.0.1:${port}`,
+    launchUrl: gate.launchUrl,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+      }),
+  };
+}
