@@ -1,0 +1,136 @@
+// The shipped fonts and the fallback order used to give every character a glyph. Coverage is read
+// with fontkit (the copy pdfkit itself depends on) straight from the font files, outside any PDF
+// document, so asking "who has this glyph" never changes what a document contains.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+
+export type FontWeight = 'regular' | 'bold';
+
+/** The part of a fontkit font this module uses. */
+interface FontkitFace {
+  hasGlyphForCodePoint(codePoint: number): boolean;
+}
+
+interface ShippedFont {
+  /** Name the font is registered under in each PDF document. */
+  name: string;
+  file: string;
+  /** Right-to-left script: words set in it are ordered right to left within a line. */
+  rightToLeft?: boolean;
+}
+
+const SERIF: ShippedFont = { name: 'Serif', file: 'DejaVuSerif.ttf' };
+const SERIF_BOLD: ShippedFont = { name: 'Serif-Bold', file: 'DejaVuSerif-Bold.ttf' };
+const HEBREW: ShippedFont = { name: 'Hebrew', file: 'NotoSerifHebrew-Regular.ttf', rightToLeft: true };
+const HEBREW_BOLD: ShippedFont = { name: 'Hebrew-Bold', file: 'NotoSerifHebrew-Bold.ttf', rightToLeft: true };
+const ARABIC: ShippedFont = { name: 'Arabic', file: 'NotoNaskhArabic-Regular.ttf', rightToLeft: true };
+const ARABIC_BOLD: ShippedFont = { name: 'Arabic-Bold', file: 'NotoNaskhArabic-Bold.ttf', rightToLeft: true };
+// Only one CJK weight is shipped (size); bold CJK text uses it too.
+const CJK: ShippedFont = { name: 'CJK', file: 'NotoSansCJKsc-Regular-subset.otf' };
+
+/** First font first: the primary face, then fallbacks by script. */
+const FALLBACK_ORDER: Record<FontWeight, ShippedFont[]> = {
+  regular: [SERIF, HEBREW, ARABIC, CJK],
+  bold: [SERIF_BOLD, HEBREW_BOLD, ARABIC_BOLD, CJK],
+};
+
+const ALL_FONTS = [SERIF, SERIF_BOLD, HEBREW, HEBREW_BOLD, ARABIC, ARABIC_BOLD, CJK];
+
+/** A stretch of text that one font can set entirely. */
+export interface FontRun {
+  text: string;
+  font: string;
+  rightToLeft: boolean;
+}
+
+// Characters every font can be asked to set without checking: spaces and invisible joiners/marks
+// that shaping handles or that have no ink.
+const NEUTRAL = /[\s\u200B-\u200F\uFE00-\uFE0F]/u;
+
+export class FontCatalogue {
+  private readonly buffers = new Map<string, Buffer>();
+  private readonly faces = new Map<string, FontkitFace>();
+  private readonly byName = new Map<string, ShippedFont>();
+
+  constructor(readonly fontsDir: string) {
+    const fontkit = loadFontkit();
+    for (const font of ALL_FONTS) {
+      const buffer = readFileSync(join(fontsDir, font.file));
+      this.buffers.set(font.name, buffer);
+      this.faces.set(font.name, fontkit.create(buffer));
+      this.byName.set(font.name, font);
+    }
+  }
+
+  /** Registers every shipped font in a document under its catalogue name (nothing is embedded until used). */
+  registerAll(doc: PDFKit.PDFDocument): void {
+    for (const [name, buffer] of this.buffers) doc.registerFont(name, buffer);
+  }
+
+  primaryFont(weight: FontWeight): string {
+    return FALLBACK_ORDER[weight][0]!.name;
+  }
+
+  /**
+   * Splits text into runs, each set in the first font of the weight's fallback order that has a glyph
+   * for every character of the run. Text the primary font covers stays in one run.
+   */
+  runs(text: string, weight: FontWeight): FontRun[] {
+    const order = FALLBACK_ORDER[weight];
+    const whole = order.find((font) => this.covers(font.name, text));
+    if (whole) return [this.run(text, whole)];
+    const runs: FontRun[] = [];
+    let current: { font: ShippedFont; text: string } | undefined;
+    for (const char of text) {
+      const keepCurrent = current && (NEUTRAL.test(char) || this.covers(current.font.name, char));
+      if (current && keepCurrent) {
+        current.text += char;
+        continue;
+      }
+      // A character no shipped font has goes to the primary font, which prints its missing-glyph box.
+      const font = order.find((candidate) => this.covers(candidate.name, char)) ?? order[0]!;
+      if (current) runs.push(this.run(current.text, current.font));
+      current = { font, text: char };
+    }
+    if (current) runs.push(this.run(current.text, current.font));
+    return runs;
+  }
+
+  isRightToLeft(fontName: string): boolean {
+    return this.byName.get(fontName)?.rightToLeft === true;
+  }
+
+  private run(text: string, font: ShippedFont): FontRun {
+    return { text, font: font.name, rightToLeft: font.rightToLeft === true };
+  }
+
+  private covers(fontName: string, text: string): boolean {
+    const face = this.faces.get(fontName)!;
+    for (const char of text) {
+      if (NEUTRAL.test(char)) continue;
+      if (!face.hasGlyphForCodePoint(char.codePointAt(0)!)) return false;
+    }
+    return true;
+  }
+}
+
+const catalogues = new Map<string, FontCatalogue>();
+
+/** One catalogue per fonts folder for the life of the process: the files are read and parsed once. */
+export function fontCatalogue(fontsDir: string): FontCatalogue {
+  let catalogue = catalogues.get(fontsDir);
+  if (!catalogue) {
+    catalogue = new FontCatalogue(fontsDir);
+    catalogues.set(fontsDir, catalogue);
+  }
+  return catalogue;
+}
+
+function loadFontkit(): { create(buffer: Buffer): FontkitFace } {
+  // fontkit is pdfkit's own dependency; resolving it from pdfkit's location finds the very copy pdfkit
+  // uses even when the package manager does not hoist it.
+  const requireHere = createRequire(import.meta.url);
+  const requireFromPdfkit = createRequire(requireHere.resolve('pdfkit'));
+  return requireFromPdfkit('fontkit') as { create(buffer: Buffer): FontkitFace };
+}
