@@ -1,0 +1,79 @@
+// The registry's own accounts (4.4): buffer, adjustment and the registry operator's organization
+// account ('registry'). Each is answered as the operator organization's summary, the account's
+// inventory summary and its non-zero holdings as inventory credits (2.9).
+import type { InventoryCredit, InventorySummary, OrganizationSummary } from '../../../../shared/registry/resources';
+import { gramsToTonnes } from '../../../../shared/registry/amounts';
+import type { CreditType } from '../../../../shared/registry/vocabulary';
+import type { RegistryContext } from '../context';
+import { notFound } from '../errors';
+import { findAccountId } from '../ledger';
+import { presentOrganizationSummary, projectReferenceOf } from '../present';
+import { summarizeInventory } from './credit-summaries';
+
+export type RegistryAccountKind = 'buffer' | 'adjustment' | 'registry';
+
+export interface RegistryInventory {
+  summary: InventorySummary;
+  organization: OrganizationSummary;
+  credits: InventoryCredit[];
+}
+
+interface HoldingRow {
+  credit_id: string;
+  balance: number;
+  type: CreditType;
+  vintage: string;
+  serialization: string;
+  token_id: number;
+  token_address: string;
+  project_id: string;
+  supply: number;
+}
+
+export function registryInventory(ctx: RegistryContext, kind: RegistryAccountKind): RegistryInventory {
+  const operator = ctx.db.prepare('SELECT id, full_name, logo FROM organizations WHERE is_registry = 1').get() as
+    | { id: string; full_name: string; logo: string }
+    | undefined;
+  // Without an operator organization the registry is not set up; there is no owner to show.
+  if (!operator) throw notFound('The registry operator organization has not been set up');
+
+  // An account is created on first use: one that never held anything is an empty inventory.
+  const account = findAccountId(ctx, { kind });
+  const holdings =
+    account === undefined
+      ? []
+      : (ctx.db
+          .prepare(
+            `SELECT b.credit_id, b.amount AS balance, c.type, c.vintage, c.serialization, c.token_id, c.token_address, c.project_id,
+               (SELECT COALESCE(SUM(m.amount), 0) FROM movements m WHERE m.credit_id = b.credit_id AND m.kind = 'issue') AS supply
+             FROM balances b JOIN credits c ON c.id = b.credit_id
+             WHERE b.account_id = ? AND b.amount > 0
+             ORDER BY c.serialization`,
+          )
+          .all(account) as HoldingRow[]);
+  const retired =
+    account === undefined
+      ? 0
+      : (ctx.db.prepare(`SELECT COALESCE(SUM(amount), 0) AS grams FROM movements WHERE from_account = ? AND kind = 'retire'`).get(account) as { grams: number })
+          .grams;
+
+  return {
+    summary: summarizeInventory(holdings, retired),
+    organization: presentOrganizationSummary(ctx, operator),
+    credits: holdings.map(
+      (h): InventoryCredit => ({
+        organizationId: operator.id,
+        id: h.credit_id,
+        tokenId: String(h.token_id),
+        tokenAddress: h.token_address,
+        project: projectReferenceOf(ctx, h.project_id),
+        serialization: h.serialization,
+        vintage: h.vintage,
+        supply: gramsToTonnes(h.supply),
+        unit: 'tonne',
+        amount: gramsToTonnes(h.balance),
+        type: h.type,
+      }),
+    ),
+  };
+}

@@ -1,0 +1,169 @@
+// Project rows to the project resource (2.5). A whole page is presented with one batched query per
+// related table (organizations, documents, benefits), never one query per project.
+import type { Document, OrganizationSummary, Project } from '../../../../shared/registry/resources';
+import { iso } from '../../clock';
+import type { RegistryContext } from '../context';
+import { presentOrganizationSummary, projectUrls } from '../present';
+import { groupBy, IN_ID_LIST, idListParam } from './id-list';
+
+/** The projects columns plus the lookup titles: SELECT PROJECT_COLUMNS FROM projects p PROJECT_LOOKUPS. */
+export interface ProjectRow {
+  id: string;
+  num: string;
+  full_name: string;
+  description: string;
+  short_description: string;
+  registry: string;
+  status: string;
+  start_date: number;
+  crediting_period_start_date: number;
+  estimated_annual_mitigations: string;
+  city: string | null;
+  thumbnail: string | null;
+  country_code: string | null;
+  state: string | null;
+  lat: number | null;
+  lng: number | null;
+  sector_id: string;
+  sector_title: string;
+  methodology_id: string;
+  methodology_title: string;
+  type_id: string;
+  type_title: string;
+  type_description: string;
+}
+
+export const PROJECT_COLUMNS = `p.id, p.num, p.full_name, p.description, p.short_description, p.registry, p.status, p.start_date,
+  p.crediting_period_start_date, p.estimated_annual_mitigations, p.city, p.thumbnail, p.country_code, p.state, p.lat, p.lng,
+  p.sector_id, s.title AS sector_title, p.methodology_id, m.title AS methodology_title,
+  p.type_id, t.title AS type_title, t.description AS type_description`;
+
+export const PROJECT_LOOKUPS = `
+  JOIN sectors s ON s.id = p.sector_id
+  JOIN methodologies m ON m.id = p.methodology_id
+  JOIN project_types t ON t.id = p.type_id`;
+
+/**
+ * Which documents a view shows. The public views hide documents marked non-public (their URIs are
+ * not for everyone); the internal views of examiners show all of them.
+ */
+export type DocumentVisibility = 'public' | 'all';
+
+interface ProjectOrganizationRow {
+  project_id: string;
+  role: 'proponent' | 'validator';
+  id: string;
+  full_name: string;
+  logo: string;
+}
+
+interface DocumentRow {
+  id: string;
+  project_id: string;
+  uri: string;
+  type: string;
+  name: string;
+  is_public: number;
+  is_kml: number;
+}
+
+interface BenefitRow {
+  project_id: string;
+  benefit_id: number;
+  title: string;
+  checked: number;
+  description: string;
+}
+
+function presentDocument(row: DocumentRow): Document {
+  return { id: row.id, uri: row.uri, type: row.type, name: row.name, isPublic: row.is_public === 1 };
+}
+
+function parseMitigations(json: string): (string | null)[] {
+  try {
+    const value = JSON.parse(json) as unknown;
+    // stored by createProject as an array of strings or nulls; anything else would be a bad row
+    if (Array.isArray(value)) return value.map((v) => (v === null ? null : String(v)));
+  } catch {
+    // fall through: a malformed column shows as no estimates rather than failing the whole page
+  }
+  return [];
+}
+
+export function presentProjects(ctx: RegistryContext, rows: readonly ProjectRow[], documents: DocumentVisibility): Project[] {
+  if (rows.length === 0) return [];
+  const ids = idListParam(rows.map((r) => r.id));
+  const { db } = ctx;
+
+  const organizations = groupBy(
+    db
+      .prepare(
+        `SELECT po.project_id, po.role, o.id, o.full_name, o.logo
+         FROM project_organizations po JOIN organizations o ON o.id = po.organization_id
+         WHERE po.project_id ${IN_ID_LIST}
+         ORDER BY po.project_id, po.role, po.position`,
+      )
+      .all(ids) as ProjectOrganizationRow[],
+    (r) => r.project_id,
+  );
+  const documentRows = groupBy(
+    db
+      .prepare(
+        `SELECT id, project_id, uri, type, name, is_public, is_kml FROM project_documents
+         WHERE project_id ${IN_ID_LIST} AND (is_public = 1 OR ? = 'all')
+         ORDER BY project_id, position`,
+      )
+      .all(ids, documents) as DocumentRow[],
+    (r) => r.project_id,
+  );
+  const benefits = groupBy(
+    db
+      .prepare(
+        `SELECT project_id, benefit_id, title, checked, description FROM project_benefits
+         WHERE project_id ${IN_ID_LIST} ORDER BY project_id, position`,
+      )
+      .all(ids) as BenefitRow[],
+    (r) => r.project_id,
+  );
+
+  return rows.map((row) => {
+    const orgs = organizations.get(row.id) ?? [];
+    const summaries = (role: ProjectOrganizationRow['role']): OrganizationSummary[] =>
+      orgs.filter((o) => o.role === role).map((o) => presentOrganizationSummary(ctx, o));
+    const docs = documentRows.get(row.id) ?? [];
+    const kml = docs.find((d) => d.is_kml === 1);
+    // Key order follows the table of 2.5; optional fields are left out when the column is null.
+    const project: Project = {
+      id: row.id,
+      num: row.num,
+      fullName: row.full_name,
+      description: row.description,
+      shortDescription: row.short_description,
+      publicUrl: projectUrls(ctx, row.id).publicUrl,
+      registry: row.registry,
+      status: row.status,
+      startDate: iso(row.start_date),
+      creditingPeriodStartDate: iso(row.crediting_period_start_date),
+      estimatedAnnualMitigations: parseMitigations(row.estimated_annual_mitigations),
+      ...(row.city !== null ? { city: row.city } : {}),
+      ...(row.thumbnail !== null ? { thumbnail: row.thumbnail } : {}),
+      ...(row.country_code !== null ? { countryCode: row.country_code } : {}),
+      ...(row.state !== null ? { state: row.state } : {}),
+      sector: { id: row.sector_id, title: row.sector_title },
+      otherBenefits: (benefits.get(row.id) ?? []).map((b) => ({
+        title: b.title,
+        checked: b.checked === 1,
+        id: b.benefit_id,
+        description: b.description,
+      })),
+      proponents: summaries('proponent'),
+      validators: summaries('validator'),
+      methodology: { id: row.methodology_id, title: row.methodology_title },
+      type: { id: row.type_id, title: row.type_title, description: row.type_description },
+      ...(row.lat !== null && row.lng !== null ? { location: { lat: row.lat, lng: row.lng } } : {}),
+      ...(kml ? { kmlFile: presentDocument(kml) } : {}),
+      documentation: docs.filter((d) => d.is_kml === 0).map(presentDocument),
+    };
+    return project;
+  });
+}
