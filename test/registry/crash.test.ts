@@ -1,0 +1,188 @@
+// Crash safety of the transaction worker with a real server process killed with SIGKILL in the
+// middle of a burst of finishes, then restarted on the same data folder: every finish that was
+// answered 200 ends processed exactly once; nothing moves twice; the books balance.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openRegistry } from '../../electron/core/registry/open';
+import * as ops from '../../electron/core/registry/operations';
+import { buildFixture, type Fixture } from '../support/fixture';
+import { createTestApp, makeDataDir, type TestApp } from '../support/registry';
+import { warehouseBalance } from '../support/warehouse';
+
+const SERVER_SCRIPT = join(import.meta.dirname, '../support/warehouse-server.ts');
+const G = 1_000_000;
+const children: ChildProcess[] = [];
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
+  for (const c of cleanups.splice(0)) c();
+});
+
+interface Prepared {
+  dir: string;
+  f: Fixture;
+  app: TestApp;
+  installationId: string;
+}
+
+function prepare(): Prepared {
+  const data = makeDataDir('warehouse-crash-');
+  cleanups.push(data.remove);
+  const registry = openRegistry({ dataDir: data.dir });
+  const f = buildFixture(registry);
+  const app = createTestApp(registry, { name: 'Crash test app' });
+  const installationId = ops.installApp(registry, { appId: app.id, organizationId: f.orgA, permissions: { organization_warehouse: 'WRITE' } }).id;
+  registry.close();
+  return { dir: data.dir, f, app, installationId };
+}
+
+async function startServer(dir: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', SERVER_SCRIPT, dir], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const line = await new Promise<string>((resolve, reject) => {
+    const rl = createInterface({ input: child.stdout! });
+    rl.once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${stderr}`)));
+  });
+  return { child, url: (JSON.parse(line) as { url: string }).url };
+}
+
+async function kill(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGKILL');
+  await exited;
+}
+
+async function tokenFor(url: string, p: Prepared): Promise<string> {
+  const res = await fetch(`${url}/app/installations/${p.installationId}/accessTokens`, { method: 'POST', headers: { authorization: `Bearer ${await p.app.jwt()}` } });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { token: string }).token;
+}
+
+async function reserveMany(url: string, token: string, p: Prepared, n: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const res = await fetch(`${url}/organizations/${p.f.orgA}/warehouse/inventory/reservations`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ creditId: p.f.creditId, amount: 1 }),
+    });
+    expect(res.status).toBe(200);
+    ids.push(((await res.json()) as { id: string }).id);
+  }
+  return ids;
+}
+
+type FinishResult = { reservationId: string; status: number | 'no answer'; transactionId?: string };
+
+function finish(url: string, token: string, p: Prepared, reservationId: string): Promise<FinishResult> {
+  return fetch(`${url}/organizations/${p.f.orgA}/warehouse/inventory/reservations/${reservationId}/transfer`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ receiverId: p.f.orgB }),
+  }).then(
+    async (res) => ({ reservationId, status: res.status, ...(res.status === 200 ? { transactionId: ((await res.json()) as { transactionId: string }).transactionId } : {}) }),
+    () => ({ reservationId, status: 'no answer' as const }),
+  );
+}
+
+/** Waits (over HTTP, against the restarted server) until no transaction is queued. */
+async function untilQueueEmpty(dir: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const r = openRegistry({ dataDir: dir });
+    const { n } = r.db.raw.prepare(`SELECT COUNT(*) AS n FROM transactions WHERE state = 'pending_queue'`).get() as { n: number };
+    r.close();
+    if (n === 0) return;
+    if (Date.now() > deadline) throw new Error(`${n} transactions still queued`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The books after everything settled: each transaction processed once, nothing else moved. */
+function checkBooks(p: Prepared, results: FinishResult[], warehouseBefore: number) {
+  const r = openRegistry({ dataDir: p.dir });
+  try {
+    const db = r.db.raw;
+    for (const result of results.filter((x) => x.status === 200)) {
+      const tx = db.prepare('SELECT state, reservation_id FROM transactions WHERE id = ?').get(result.transactionId) as { state: string; reservation_id: string };
+      expect(tx).toEqual({ state: 'processed', reservation_id: result.reservationId });
+    }
+    const transactions = db.prepare('SELECT id, reservation_id, state FROM transactions').all() as { id: string; reservation_id: string; state: string }[];
+    for (const tx of transactions) {
+      expect(tx.state).toBe('processed');
+      const moves = db.prepare(`SELECT kind, amount FROM movements WHERE reference = ?`).all(tx.id);
+      expect(moves).toEqual([{ kind: 'transfer', amount: G }]);
+      expect(db.prepare('SELECT state, is_complete FROM reservations WHERE id = ?').get(tx.reservation_id)).toEqual({ state: 'processed', is_complete: 1 });
+    }
+    // finishes that never reached the database left their reservation pending, with no movement
+    const finished = new Set(transactions.map((t) => t.reservation_id));
+    for (const result of results.filter((x) => !finished.has(x.reservationId))) {
+      expect(result.status).not.toBe(200);
+      expect(db.prepare('SELECT state, transaction_id FROM reservations WHERE id = ?').get(result.reservationId)).toEqual({ state: 'pending', transaction_id: null });
+    }
+    expect(warehouseBalance(r, p.f.orgA, p.f.creditId)).toBe(warehouseBefore - transactions.length * G);
+    const transfers = (db.prepare(`SELECT COUNT(*) AS n FROM movements WHERE kind = 'transfer' AND reference IS NOT NULL`).get() as { n: number }).n;
+    expect(transfers).toBe(transactions.length);
+    return { answered: results.filter((x) => x.status === 200).length, unanswered: results.filter((x) => x.status === 'no answer').length, processed: transactions.length };
+  } finally {
+    r.close();
+  }
+}
+
+describe('the worker across a SIGKILL', () => {
+  it('processes every accepted finish exactly once after a kill in the middle of a burst', async () => {
+    const p = prepare();
+    const first = await startServer(p.dir);
+    const token = await tokenFor(first.url, p);
+    const ids = await reserveMany(first.url, token, p, 120);
+    const warehouseBefore = 500 * G;
+    // fire the burst; kill the process as soon as a quarter of the answers are back
+    let answered = 0;
+    let killed: Promise<void> | undefined;
+    const results = await Promise.all(
+      ids.map((id) =>
+        finish(first.url, token, p, id).then((r) => {
+          if (r.status !== 'no answer' && ++answered === 30) killed = kill(first.child);
+          return r;
+        }),
+      ),
+    );
+    await killed;
+    await kill(first.child);
+    expect(results.filter((r) => r.status === 200).length).toBeGreaterThanOrEqual(30);
+    const second = await startServer(p.dir);
+    await untilQueueEmpty(p.dir);
+    await kill(second.child);
+    const counts = checkBooks(p, results, warehouseBefore);
+    console.log(`crash mid-burst: ${counts.answered} answered 200, ${counts.unanswered} without answer, ${counts.processed} processed once`);
+  });
+
+  it('resumes a queue left by a process killed before its worker ran', async () => {
+    const p = prepare();
+    const first = await startServer(p.dir, { WAREHOUSE_WORKER: 'off' });
+    const token = await tokenFor(first.url, p);
+    const ids = await reserveMany(first.url, token, p, 25);
+    const results = await Promise.all(ids.map((id) => finish(first.url, token, p, id)));
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    await kill(first.child);
+    const r = openRegistry({ dataDir: p.dir });
+    expect(r.db.raw.prepare(`SELECT COUNT(*) AS n FROM transactions WHERE state = 'pending_queue'`).get()).toEqual({ n: 25 });
+    expect(r.db.raw.prepare(`SELECT COUNT(*) AS n FROM movements WHERE kind = 'transfer'`).get()).toEqual({ n: 0 });
+    r.close();
+    const second = await startServer(p.dir);
+    await untilQueueEmpty(p.dir);
+    await kill(second.child);
+    // a third life changes nothing more
+    const third = await startServer(p.dir);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await kill(third.child);
+    const counts = checkBooks(p, results, 500 * G);
+    expect(counts.processed).toBe(25);
+  });
+});

@@ -1,0 +1,21 @@
+// A registry server in its own process, for the crash test: `node --import tsx
+// test/support/warehouse-server.ts <dataDir>`. Prints one JSON line {"url": …} once it listens.
+// WAREHOUSE_WORKER=off starts it without background services, so finished reservations stay queued.
+import { startRegistryServer } from '../../electron/core/http/server';
+import { openRegistry } from '../../electron/core/registry/open';
+
+const dataDir = process.argv[2];
+if (!dataDir) {
+  process.stderr.write('usage: warehouse-server.ts <dataDir>\n');
+  process.exit(2);
+}
+const registry = openRegistry({ dataDir });
+const server = await startRegistryServer({ registry, background: process.env.WAREHOUSE_WORKER !== 'off' });
+process.stdout.write(`${JSON.stringify({ url: server.url })}\n`);
+
+process.on('SIGTERM', () => {
+  void server.close().then(() => {
+    registry.close();
+    process.exit(0);
+  });
+});
