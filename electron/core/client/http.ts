@@ -1,0 +1,98 @@
+// One HTTP exchange with the registry, no retries: builds the URL, sends with a timeout, and turns
+// transport failures and error answers into RegistryClientError. Retrying is the caller's policy.
+import { API_VERSION, API_VERSION_HEADER } from '../../../shared/registry/vocabulary';
+import { RegistryClientError } from './errors';
+
+export type FetchLike = (input: Request | string | URL, init?: RequestInit) => Promise<Response>;
+
+export interface HttpRequest {
+  method: string;
+  /** Path relative to the base URL, already filled. */
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+  bearer?: string;
+  timeoutMs: number;
+  /** For error messages: which endpoint this was. */
+  endpoint: string;
+}
+
+/** Error codes meaning the request never left this machine, so even a POST may be sent again. */
+const NEVER_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'ERR_INVALID_URL']);
+
+function errorCode(error: unknown): string | undefined {
+  // undici wraps the socket error: TypeError('fetch failed', { cause: { code } }), sometimes nested.
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+export class NetworkError extends RegistryClientError {
+  constructor(
+    message: string,
+    readonly neverSent: boolean,
+    details: { endpoint: string; cause: unknown },
+  ) {
+    super('network', message, details);
+  }
+}
+
+export function buildUrl(baseUrl: string, path: string, query?: HttpRequest['query']): string {
+  const url = new URL(baseUrl.replace(/\/+$/, '') + path);
+  for (const [name, value] of Object.entries(query ?? {})) {
+    if (value !== undefined) url.searchParams.set(name, String(value));
+  }
+  return url.toString();
+}
+
+export async function sendHttp(fetchFn: FetchLike, baseUrl: string, request: HttpRequest): Promise<Response> {
+  const headers: Record<string, string> = { accept: 'application/json, application/pdf', [API_VERSION_HEADER]: API_VERSION };
+  if (request.bearer) headers.authorization = `Bearer ${request.bearer}`;
+  let body: string | undefined;
+  if (request.body !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(request.body);
+  }
+  const where = `${request.method} ${request.path}`;
+  const url = buildUrl(baseUrl, request.path, request.query);
+  try {
+    return await fetchFn(url, { method: request.method, headers, body, signal: AbortSignal.timeout(request.timeoutMs) });
+  } catch (error) {
+    const name = (error as { name?: string } | null)?.name;
+    if (name === 'TimeoutError' || name === 'AbortError') {
+      throw new RegistryClientError('timeout', `${where}: the registry did not answer within ${request.timeoutMs} ms`, { endpoint: request.endpoint, cause: error });
+    }
+    const code = errorCode(error);
+    throw new NetworkError(`${where}: the registry is unreachable (${code ?? (error instanceof Error ? error.message : 'network error')})`, code !== undefined && NEVER_SENT_CODES.has(code), {
+      endpoint: request.endpoint,
+      cause: error,
+    });
+  }
+}
+
+/** Reads an error answer (compatibility.md: `{ statusCode, message, error }`) into a RegistryClientError. */
+export async function httpError(response: Response, request: Pick<HttpRequest, 'method' | 'path' | 'endpoint'>): Promise<RegistryClientError> {
+  let messages: string[] = [];
+  let reason: string | undefined;
+  try {
+    const body = (await response.json()) as { message?: unknown; error?: unknown };
+    if (typeof body.message === 'string') messages = [body.message];
+    else if (Array.isArray(body.message)) messages = body.message.filter((m): m is string => typeof m === 'string');
+    if (typeof body.error === 'string') reason = body.error;
+  } catch {
+    // Not JSON (a proxy's HTML page, say): the status alone has to do.
+  }
+  const retryAfter = Number(response.headers.get('retry-after'));
+  const summary = messages.length > 0 ? messages.join('; ') : (reason ?? response.statusText ?? 'error');
+  return new RegistryClientError('http', `${request.method} ${request.path}: ${response.status} ${summary}`, {
+    endpoint: request.endpoint,
+    status: response.status,
+    messages,
+    ...(reason ? { error: reason } : {}),
+    ...(Number.isFinite(retryAfter) && response.headers.has('retry-after') ? { retryAfterS: retryAfter } : {}),
+  });
+}

@@ -1,0 +1,219 @@
+// The desk's typed registry client, built from the shared endpoint table: it fills paths, checks
+// what it sends against the table's schemas, picks the right token, retries what is safe to retry,
+// and checks every answer against the tolerant resource schemas (unknown fields are dropped).
+import type { z } from 'zod';
+import { endpoints, fillPath, type EndpointDefinition, type EndpointId } from '../../../shared/registry/endpoints';
+import { tolerant } from '../../../shared/registry/resources';
+import type { Clock } from '../clock';
+import { RegistryClientError } from './errors';
+import { httpError, sendHttp, type FetchLike, type HttpRequest } from './http';
+import type { ClientResponse, DownloadedFile } from './responses';
+import { DEFAULT_RETRY_POLICY, isRetryable, retryDelayMs, type RetryPolicy } from './retry';
+import type { TokenManager, TokenScope } from './tokens';
+
+type QueryInputOf<K extends EndpointId> = z.input<(typeof endpoints)[K]['query']>;
+type BodyOf<K extends EndpointId> = (typeof endpoints)[K] extends { body: infer B extends z.ZodType } ? z.input<B> : never;
+
+export interface CallInput<K extends EndpointId> {
+  params?: z.input<(typeof endpoints)[K]['params']>;
+  /** Query values as numbers or strings; they are sent as text. */
+  query?: { [P in keyof QueryInputOf<K>]?: string | number };
+  body?: BodyOf<K>;
+  /** Call with this installation's token (required where the endpoint names an organization). */
+  installationId?: string;
+}
+
+/** What `callRaw` returns: the answer's text, before JSON parsing and validation. */
+export interface RawAnswer {
+  text: string;
+  status: number;
+  headers: Headers;
+}
+
+export interface RegistryClientOptions {
+  baseUrl: string;
+  tokens: TokenManager;
+  clock: Clock;
+  fetch?: FetchLike;
+  timeoutMs?: number;
+  retry?: Partial<RetryPolicy>;
+  /** Waits between attempts; injectable so tests can observe the waits. */
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+}
+
+export interface RegistryClient {
+  call<K extends EndpointId>(id: K, input?: CallInput<K>): Promise<ClientResponse<K>>;
+  /** The answer's text, for callers that hash pages before parsing them (the sync engine). */
+  callRaw<K extends EndpointId>(id: K, input?: CallInput<K>): Promise<RawAnswer>;
+  /** Parses and checks text from `callRaw` as endpoint `id` answers it. */
+  parse<K extends EndpointId>(id: K, text: string): ClientResponse<K>;
+  /** registry clock − desk clock in ms, from the Date header of recent answers; null before any. */
+  clockOffsetMs(): number | null;
+  readonly tokens: TokenManager;
+  readonly baseUrl: string;
+}
+
+const sleepReal = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function formatIssues(issues: readonly z.core.$ZodIssue[], limit = 10): string[] {
+  const lines = issues.slice(0, limit).map((i) => `${i.path.length > 0 ? i.path.join('.') : '(root)'}: ${i.message}`);
+  if (issues.length > limit) lines.push(`… and ${issues.length - limit} more`);
+  return lines;
+}
+
+function invalidRequest(id: EndpointId, where: string, issues: readonly z.core.$ZodIssue[]): RegistryClientError {
+  const messages = formatIssues(issues).map((m) => `${where}.${m}`);
+  return new RegistryClientError('invalid_request', `${id}: invalid ${where}: ${messages.join('; ')}`, { endpoint: id, messages });
+}
+
+/** `attachment; filename=name.pdf` or `filename="name.pdf"` or RFC 5987 `filename*=UTF-8''name.pdf`. */
+export function filenameFromDisposition(header: string | null, fallback: string): string {
+  if (!header) return fallback;
+  const extended = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(header);
+  const plain = /filename\s*=\s*(?:"([^"]*)"|([^;\s]+))/.exec(header);
+  let name: string | undefined;
+  try {
+    name = extended ? decodeURIComponent(extended[1]!.trim()) : (plain?.[1] ?? plain?.[2]);
+  } catch {
+    name = plain?.[1] ?? plain?.[2];
+  }
+  // Only a base name: the file is saved where the user chooses, never where the server says.
+  const base = name?.split(/[\\/]/).pop()?.trim();
+  return base && base !== '.' && base !== '..' ? base : fallback;
+}
+
+export function createRegistryClient(options: RegistryClientOptions): RegistryClient {
+  const fetchFn = options.fetch ?? fetch;
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+  const sleep = options.sleep ?? sleepReal;
+  const random = options.random ?? Math.random;
+  const offsets: number[] = [];
+
+  function recordClockOffset(response: Response, sentAt: number, receivedAt: number) {
+    const date = response.headers.get('date');
+    const registryTime = date ? Date.parse(date) : NaN;
+    if (!Number.isFinite(registryTime)) return;
+    // The Date header has whole seconds: take the middle of the exchange and keep a few samples.
+    offsets.push(registryTime + 500 - (sentAt + receivedAt) / 2);
+    if (offsets.length > 7) offsets.shift();
+  }
+
+  function prepare<K extends EndpointId>(id: K, input: CallInput<K>) {
+    const endpoint = endpoints[id] as unknown as EndpointDefinition;
+    const params = endpoint.params.safeParse(input.params ?? {});
+    if (!params.success) throw invalidRequest(id, 'params', params.error.issues);
+    const wireQuery: Record<string, string> = {};
+    for (const [name, value] of Object.entries(input.query ?? {})) if (value !== undefined) wireQuery[name] = String(value);
+    const query = endpoint.query.safeParse(wireQuery);
+    if (!query.success) throw invalidRequest(id, 'query', query.error.issues);
+    let body: unknown;
+    if (endpoint.body) {
+      const parsed = endpoint.body.safeParse(input.body ?? {});
+      if (!parsed.success) throw invalidRequest(id, 'body', parsed.error.issues);
+      body = parsed.data ?? {};
+    }
+    const path = fillPath(endpoint.path, params.data as Record<string, string>);
+    const auth = endpoint.auth;
+    let scope: TokenScope | 'jwt';
+    if (auth.kind === 'appJwt') scope = 'jwt';
+    else if (input.installationId) scope = { kind: 'installation', installationId: input.installationId };
+    else if (auth.organizationParam) {
+      throw new RegistryClientError('invalid_request', `${id}: needs the installationId of the organization`, { endpoint: id });
+    } else scope = { kind: 'app' };
+    const request: Omit<HttpRequest, 'bearer'> = { method: endpoint.method, path, query: wireQuery, body, timeoutMs, endpoint: id };
+    return { endpoint, request, scope };
+  }
+
+  async function attempt(request: Omit<HttpRequest, 'bearer'>, scope: TokenScope | 'jwt'): Promise<{ response: Response; bearer: string }> {
+    const bearer = scope === 'jwt' ? await options.tokens.appJwt() : await options.tokens.get(scope);
+    const sentAt = options.clock.now();
+    const response = await sendHttp(fetchFn, options.baseUrl, { ...request, bearer });
+    recordClockOffset(response, sentAt, options.clock.now());
+    if (!response.ok) throw Object.assign(await httpError(response, request), { bearerUsed: bearer });
+    return { response, bearer };
+  }
+
+  async function exchange(id: EndpointId, input: CallInput<EndpointId>): Promise<{ response: Response; endpoint: EndpointDefinition; scope: TokenScope | 'jwt' }> {
+    const { endpoint, request, scope } = prepare(id, input);
+    let authRetried = false;
+    for (let attemptNo = 1; ; attemptNo++) {
+      try {
+        const { response } = await attempt(request, scope);
+        return { response, endpoint, scope };
+      } catch (error) {
+        if (!(error instanceof RegistryClientError)) throw error;
+        // A refused access token (expired early, revoked): drop it and try once with a new one.
+        if (error.kind === 'http' && error.status === 401 && scope !== 'jwt' && !authRetried) {
+          authRetried = true;
+          options.tokens.invalidate(scope, (error as { bearerUsed?: string }).bearerUsed);
+          attemptNo--;
+          continue;
+        }
+        if (attemptNo >= policy.maxAttempts || !isRetryable(error, request.method)) throw error;
+        const delay = retryDelayMs(error, attemptNo, policy, random);
+        if (delay === undefined) throw error;
+        await sleep(delay);
+      }
+    }
+  }
+
+  function parse<K extends EndpointId>(id: K, text: string): ClientResponse<K> {
+    const endpoint = endpoints[id] as unknown as EndpointDefinition;
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new RegistryClientError('invalid_response', `${endpoint.method} ${endpoint.path}: the answer is not JSON`, { endpoint: id });
+    }
+    const result = endpoint.response(tolerant).safeParse(json);
+    if (!result.success) {
+      const messages = formatIssues(result.error.issues);
+      throw new RegistryClientError('invalid_response', `${endpoint.method} ${endpoint.path}: the answer does not match the contract: ${messages.join('; ')}`, {
+        endpoint: id,
+        messages,
+      });
+    }
+    return result.data as ClientResponse<K>;
+  }
+
+  async function readText(response: Response, id: EndpointId): Promise<string> {
+    try {
+      return await response.text();
+    } catch (error) {
+      throw new RegistryClientError('network', `${id}: the answer was cut off`, { endpoint: id, cause: error });
+    }
+  }
+
+  return {
+    tokens: options.tokens,
+    baseUrl: options.baseUrl,
+    parse,
+    clockOffsetMs() {
+      if (offsets.length === 0) return null;
+      const sorted = [...offsets].sort((a, b) => a - b);
+      return Math.round(sorted[Math.floor(sorted.length / 2)]!);
+    },
+    async callRaw(id, input = {}) {
+      const { response } = await exchange(id, input as CallInput<EndpointId>);
+      return { text: await readText(response, id), status: response.status, headers: response.headers };
+    },
+    async call(id, input = {}) {
+      const { response, endpoint, scope } = await exchange(id, input as CallInput<EndpointId>);
+      if (endpoint.responseType === 'pdf') {
+        const bytes = new Uint8Array(await response.arrayBuffer());
+        const file: DownloadedFile = {
+          bytes,
+          filename: filenameFromDisposition(response.headers.get('content-disposition'), 'certificate.pdf'),
+          contentType: response.headers.get('content-type') ?? 'application/pdf',
+        };
+        return file as ClientResponse<typeof id>;
+      }
+      const answer = parse(id, await readText(response, id));
+      // A revoked token must not be handed out again.
+      if (id === 'revokeAccessToken' && scope !== 'jwt') options.tokens.invalidate(scope);
+      return answer;
+    },
+  };
+}

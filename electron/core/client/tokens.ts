@@ -1,0 +1,130 @@
+// Access tokens for the desk: an app token (public data, examiner:read when granted) and one
+// installation token per organization. Each is cached until shortly before it expires, concurrent
+// callers share one request, and `invalidate` lets the client drop a token the registry refused.
+import type { Clock } from '../clock';
+import { tolerant, type AccessToken } from '../../../shared/registry/resources';
+import { mintAppJwt, type PrivateKeyLoader } from './app-jwt';
+import { RegistryClientError } from './errors';
+import { httpError, sendHttp, type FetchLike } from './http';
+
+export type TokenScope = { kind: 'app' } | { kind: 'installation'; installationId: string };
+
+export interface TokenGrant {
+  token: string;
+  /** Desk-clock time after which the token is no longer used. */
+  expiresAtLocal: number;
+  /** What the registry says the token may do (e.g. `{ examiner: 'READ' }` on an app token). */
+  permissions: Record<string, string>;
+}
+
+export interface TokenManagerOptions {
+  baseUrl: string;
+  appId: string;
+  /** Called whenever a JWT must be signed; the key is never kept by the manager. */
+  loadPrivateKey: PrivateKeyLoader;
+  clock: Clock;
+  fetch?: FetchLike;
+  /** Tokens with less than this left are replaced before use (default 5 minutes). */
+  refreshAheadMs?: number;
+  timeoutMs?: number;
+}
+
+export interface TokenManager {
+  /** A usable access token for the scope, from cache or freshly obtained. */
+  get(scope: TokenScope): Promise<string>;
+  /** The cached grant (permissions, expiry), obtaining one if needed. */
+  grant(scope: TokenScope): Promise<TokenGrant>;
+  /**
+   * Forgets the cached token of a scope so the next `get` obtains a new one. With `token`, only
+   * when that is still the cached one: a 401 on an old token must not discard a newer one.
+   */
+  invalidate(scope: TokenScope, token?: string): void;
+  /** A fresh app JWT, for the app endpoints (installations). */
+  appJwt(): Promise<string>;
+  /** Drops every cached token (e.g. when the connection's key is re-imported). */
+  clear(): void;
+}
+
+export const DEFAULT_REFRESH_AHEAD_MS = 5 * 60 * 1000;
+
+export const scopeKey = (scope: TokenScope): string => (scope.kind === 'app' ? 'app' : `installation:${scope.installationId}`);
+
+export function createTokenManager(options: TokenManagerOptions): TokenManager {
+  const fetchFn = options.fetch ?? fetch;
+  const refreshAheadMs = options.refreshAheadMs ?? DEFAULT_REFRESH_AHEAD_MS;
+  const timeoutMs = options.timeoutMs ?? 15_000;
+  const cache = new Map<string, TokenGrant>();
+  const inFlight = new Map<string, Promise<TokenGrant>>();
+  // Bumped by clear() so a request started before it cannot repopulate the cache.
+  const generation = new Map<string, number>();
+
+  const appJwt = () => mintAppJwt({ appId: options.appId, clock: options.clock, loadPrivateKey: options.loadPrivateKey });
+
+  async function obtain(scope: TokenScope): Promise<TokenGrant> {
+    const path = scope.kind === 'app' ? '/app/accessTokens' : `/app/installations/${encodeURIComponent(scope.installationId)}/accessTokens`;
+    const endpoint = scope.kind === 'app' ? 'createAppAccessToken' : 'createInstallationAccessToken';
+    const request = { method: 'POST', path, endpoint, body: {}, timeoutMs, bearer: await appJwt() };
+    const sentAt = options.clock.now();
+    const response = await sendHttp(fetchFn, options.baseUrl, request);
+    if (!response.ok) throw await httpError(response, request);
+    let parsed: AccessToken;
+    try {
+      const result = tolerant.accessToken.safeParse(await response.json());
+      if (!result.success) throw new Error(result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+      parsed = result.data as AccessToken;
+    } catch (error) {
+      throw new RegistryClientError('invalid_response', `POST ${path}: the token answer is not an access token (${(error as Error).message})`, { endpoint });
+    }
+    // Measure the lifetime on the registry's clock (createdAt → expiresAt) and count it from when
+    // we asked, on ours: a skew between the two clocks then cannot make us use an expired token.
+    const lifetime = Date.parse(parsed.expiresAt) - Date.parse(parsed.createdAt);
+    return { token: parsed.token, expiresAtLocal: sentAt + lifetime, permissions: parsed.permissions };
+  }
+
+  function fresh(grant: TokenGrant | undefined): grant is TokenGrant {
+    return grant !== undefined && grant.expiresAtLocal - options.clock.now() > refreshAheadMs;
+  }
+
+  function grant(scope: TokenScope): Promise<TokenGrant> {
+    const key = scopeKey(scope);
+    const cached = cache.get(key);
+    if (fresh(cached)) return Promise.resolve(cached);
+    const pending = inFlight.get(key);
+    if (pending) return pending;
+    const startedGeneration = generation.get(key) ?? 0;
+    const request = obtain(scope)
+      .then((obtained) => {
+        if ((generation.get(key) ?? 0) === startedGeneration) cache.set(key, obtained);
+        return obtained;
+      })
+      .catch((error: unknown) => {
+        // A refresh ahead of expiry that fails leaves the old token usable until it really expires.
+        const stillValid = cache.get(key);
+        if (stillValid && stillValid.expiresAtLocal > options.clock.now()) return stillValid;
+        throw error;
+      })
+      .finally(() => {
+        if (inFlight.get(key) === request) inFlight.delete(key);
+      });
+    inFlight.set(key, request);
+    return request;
+  }
+
+  return {
+    grant,
+    get: async (scope) => (await grant(scope)).token,
+    invalidate(scope, token) {
+      const key = scopeKey(scope);
+      const cached = cache.get(key);
+      if (token !== undefined && cached !== undefined && cached.token !== token) return;
+      // A request already in flight is newer than the refused token: let it land in the cache.
+      cache.delete(key);
+    },
+    appJwt,
+    clear() {
+      for (const key of new Set([...cache.keys(), ...inFlight.keys()])) generation.set(key, (generation.get(key) ?? 0) + 1);
+      cache.clear();
+      inFlight.clear();
+    },
+  };
+}

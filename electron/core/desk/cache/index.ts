@@ -1,0 +1,39 @@
+// The desk's local cache of registry data: its own SQLite file and migrations, the writers the
+// sync engine uses, and the read queries the desk service answers the renderer with.
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { openSqlite } from '../../db/open';
+import type { MigrateResult } from '../../db/migrate';
+import type { SqliteDatabase } from '../../db/database';
+import { systemClock, type Clock } from '../../clock';
+import { cacheMigrations } from './migrations';
+import { createCacheQueries, type CacheQueries } from './queries';
+import { createCacheWriters, type CacheWriters } from './writers';
+
+export { CacheInputError } from './queries';
+export type { ProjectFacets, FacetValue } from './queries';
+export { toFtsPrefixQuery } from './fts-query';
+export type { CacheResource, ProjectScope } from './types';
+
+export const CACHE_DB_FILE = 'desk-cache.sqlite';
+
+export interface DeskCache extends CacheQueries {
+  readonly db: SqliteDatabase<unknown>;
+  readonly write: CacheWriters;
+  readonly migration: MigrateResult;
+  close(): void;
+}
+
+/** Opens (creating) the cache file; throws DatabaseTooNewError for a cache made by a newer desk. */
+export function openDeskCache(file: string, options: { clock?: Clock } = {}): DeskCache {
+  const clock = options.clock ?? systemClock;
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const { db, migration } = openSqlite<unknown>(file, { migrations: cacheMigrations, now: () => clock.now() });
+  return {
+    db,
+    migration,
+    write: createCacheWriters(db, () => clock.now()),
+    ...createCacheQueries(db),
+    close: () => db.close(),
+  };
+}

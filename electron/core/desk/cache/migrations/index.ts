@@ -1,0 +1,6 @@
+import type { Migration } from '../../../db/migrate';
+import { migration0001 } from './0001-resources';
+import { migration0002 } from './0002-search';
+
+/** The desk cache's schema steps, in order; a cache newer than the last is refused. */
+export const cacheMigrations: readonly Migration[] = [migration0001, migration0002];

@@ -1,0 +1,362 @@
+// Reads for the desk service: each returns exactly a shared/desk/api.ts shape (minus `offline`,
+// which only the service knows), with `asOf` = when the resource behind it last synced.
+import { z } from 'zod';
+import {
+  projectSearchInput,
+  retirementSearchInput,
+  SYNC_RESOURCES,
+  type ProjectRow,
+  type ProjectSearchInput,
+  type RetirementRow,
+  type RetirementSearchInput,
+  type SyncResource,
+} from '../../../../shared/desk/api';
+import type { InternalProject, Organization, Project, Reservation, Retirement, WarehouseInventoryCredit } from '../../../../shared/registry/resources';
+import type { SqliteDatabase } from '../../db/database';
+import type { InventoryAnswer, ProjectCreditsAnswer } from '../../client/responses';
+import { toFtsPrefixQuery } from './fts-query';
+import type { ProjectScope } from './types';
+
+/** The renderer (or a caller) asked for something the desk API does not allow; nothing was read. */
+export class CacheInputError extends Error {
+  override readonly name = 'CacheInputError';
+  constructor(readonly issues: string[]) {
+    super(`invalid search: ${issues.join('; ')}`);
+  }
+}
+
+function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input ?? {});
+  if (!result.success) throw new CacheInputError(result.error.issues.map((i) => `${i.path.join('.') || '(input)'}: ${i.message}`));
+  return result.data;
+}
+
+const isoOrNull = (ms: number | null | undefined): string | null => (ms === null || ms === undefined ? null : new Date(ms).toISOString());
+
+export interface FacetValue {
+  value: string;
+  label: string;
+  count: number;
+}
+export interface ProjectFacets {
+  statuses: FacetValue[];
+  countries: FacetValue[];
+  sectors: FacetValue[];
+  methodologies: FacetValue[];
+  types: FacetValue[];
+  vintages: FacetValue[];
+}
+
+const PROJECT_SORTS = {
+  num: ['p.num_sort', 'p.id'],
+  name: ['p.full_name COLLATE NOCASE', 'p.id'],
+  status: ['p.status', 'p.num_sort'],
+  country: ['p.country_name', 'p.num_sort'],
+  startDate: ['p.start_date', 'p.id'],
+} as const;
+
+const RETIREMENT_SORTS = {
+  createdAt: ['r.created_at', 'r.id'],
+  amount: ['r.amount', 'r.created_at'],
+  beneficiary: ['r.beneficiary COLLATE NOCASE', 'r.created_at'],
+  project: ['r.project_name COLLATE NOCASE', 'r.created_at'],
+} as const;
+
+const orderBy = (columns: readonly string[], direction: 'asc' | 'desc') => columns.map((c) => `${c} ${direction.toUpperCase()}`).join(', ');
+
+interface ProjectRowRecord {
+  id: string;
+  num: string;
+  full_name: string;
+  short_description: string;
+  status: string;
+  country_code: string | null;
+  sector_title: string;
+  methodology_title: string;
+  type_title: string;
+  proponents: string;
+  start_date: string;
+  is_public: number;
+}
+
+interface RetirementRecord {
+  id: string;
+  created_at: string;
+  is_claimed: number;
+  amount: number;
+  beneficiary: string | null;
+  reason: string | null;
+  organization_name: string | null;
+  project_id: string;
+  project_name: string;
+  project_num: string;
+  serialization: string | null;
+  vintage: string | null;
+}
+
+export function createCacheQueries(db: SqliteDatabase<unknown>) {
+  const lastSuccessOf = (resource: SyncResource): number | null =>
+    ((db.prepare('SELECT last_success_at FROM sync_state WHERE resource = ?').pluck().get(resource) as number | null | undefined) ?? null);
+
+  function searchProjects(rawInput: ProjectSearchInput): { total: number; rows: ProjectRow[]; asOf: string | null } {
+    const input = parseInput(projectSearchInput, rawInput);
+    const params: Record<string, unknown> = { scope: input.scope };
+    const where = ['p.scope = @scope'];
+    const f = input.filters;
+    if (f.status) (where.push('p.status = @status'), (params.status = f.status));
+    if (f.countryCode) (where.push('p.country_code = @country'), (params.country = f.countryCode.toUpperCase()));
+    if (f.sectorId) (where.push('p.sector_id = @sector'), (params.sector = f.sectorId));
+    if (f.methodologyId) (where.push('p.methodology_id = @methodology'), (params.methodology = f.methodologyId));
+    if (f.typeId) (where.push('p.type_id = @type'), (params.type = f.typeId));
+    if (f.vintage) (where.push('EXISTS (SELECT 1 FROM project_vintages v WHERE v.project_id = p.id AND v.vintage = @vintage)'), (params.vintage = f.vintage));
+    const match = toFtsPrefixQuery(input.query);
+    const relevance = input.sort.field === 'relevance' && match !== null;
+    let from = 'projects p';
+    if (match !== null) {
+      params.match = match;
+      if (relevance) from = 'projects_fts f JOIN projects p ON p.rowid = f.rowid';
+      where.push(relevance ? 'projects_fts MATCH @match' : 'p.rowid IN (SELECT rowid FROM projects_fts WHERE projects_fts MATCH @match)');
+    }
+    const whereSql = where.join(' AND ');
+    const total = db.prepare(`SELECT count(*) FROM ${from} WHERE ${whereSql}`).pluck().get(params) as number;
+    const sortField = input.sort.field === 'relevance' ? 'num' : input.sort.field;
+    // bm25: lower is better; name and number weigh most.
+    const order = relevance ? `bm25(projects_fts, 10.0, 8.0, 1.0, 2.0, 2.0, 3.0), p.num_sort` : orderBy(PROJECT_SORTS[sortField], input.sort.direction);
+    const isPublic = input.scope === 'public' ? '1' : "EXISTS (SELECT 1 FROM projects q WHERE q.scope = 'public' AND q.id = p.id)";
+    const records = db
+      .prepare(
+        `SELECT p.id, p.num, p.full_name, p.short_description, p.status, p.country_code, p.sector_title, p.methodology_title,
+                p.type_title, p.proponents, p.start_date, ${isPublic} AS is_public
+         FROM ${from} WHERE ${whereSql} ORDER BY ${order} LIMIT @limit OFFSET @offset`,
+      )
+      .all({ ...params, limit: input.limit, offset: input.offset }) as ProjectRowRecord[];
+    return {
+      total,
+      rows: records.map((r) => ({
+        id: r.id,
+        num: r.num,
+        fullName: r.full_name,
+        shortDescription: r.short_description,
+        status: r.status,
+        countryCode: r.country_code,
+        sector: r.sector_title,
+        methodology: r.methodology_title,
+        type: r.type_title,
+        proponents: r.proponents,
+        startDate: r.start_date,
+        isPublic: r.is_public === 1,
+      })),
+      asOf: isoOrNull(lastSuccessOf(input.scope === 'public' ? 'projects' : 'internalProjects')),
+    };
+  }
+
+  function projectFacets(scope: ProjectScope = 'public'): ProjectFacets {
+    if (scope !== 'public' && scope !== 'internal') throw new CacheInputError([`scope: must be public or internal`]);
+    const facet = (value: string, label: string) =>
+      db
+        .prepare(
+          `SELECT ${value} AS value, ${label} AS label, count(*) AS count FROM projects WHERE scope = ? AND ${value} IS NOT NULL
+           GROUP BY ${value} ORDER BY count DESC, label`,
+        )
+        .all(scope) as FacetValue[];
+    return {
+      statuses: facet('status', 'status'),
+      countries: facet('country_code', 'coalesce(max(country_name), country_code)'),
+      sectors: facet('sector_id', 'max(sector_title)'),
+      methodologies: facet('methodology_id', 'max(methodology_title)'),
+      types: facet('type_id', 'max(type_title)'),
+      vintages: db
+        .prepare(
+          `SELECT v.vintage AS value, v.vintage AS label, count(*) AS count FROM project_vintages v
+           JOIN projects p ON p.scope = ? AND p.id = v.project_id GROUP BY v.vintage ORDER BY v.vintage DESC`,
+        )
+        .all(scope) as FacetValue[],
+    };
+  }
+
+  function getProject(id: string): { project: InternalProject | Project; credits: ProjectCreditsAnswer | null; asOf: string | null } | null {
+    const detail = db.prepare('SELECT json FROM project_details WHERE id = ?').pluck().get(id) as string | undefined;
+    const listed = detail
+      ? undefined
+      : (db.prepare(`SELECT json, scope FROM projects WHERE id = ? ORDER BY scope = 'internal' DESC LIMIT 1`).get(id) as { json: string; scope: ProjectScope } | undefined);
+    if (!detail && !listed) return null;
+    const credits = db.prepare('SELECT json FROM project_credits WHERE project_id = ?').pluck().get(id) as string | undefined;
+    const resource: SyncResource = detail ? 'projectDetails' : listed!.scope === 'public' ? 'projects' : 'internalProjects';
+    return {
+      project: JSON.parse(detail ?? listed!.json) as InternalProject | Project,
+      credits: credits ? (JSON.parse(credits) as ProjectCreditsAnswer) : null,
+      asOf: isoOrNull(lastSuccessOf(resource)),
+    };
+  }
+
+  function getInventory(account: 'buffer' | 'adjustment' | 'organization'): (InventoryAnswer & { asOf: string | null }) | null {
+    const json = db.prepare('SELECT json FROM inventories WHERE account = ?').pluck().get(account) as string | undefined;
+    return json ? { ...(JSON.parse(json) as InventoryAnswer), asOf: isoOrNull(lastSuccessOf('inventories')) } : null;
+  }
+
+  function searchRetirements(rawInput: RetirementSearchInput): { total: number; rows: RetirementRow[]; asOf: string | null } {
+    const input = parseInput(retirementSearchInput, rawInput);
+    const params: Record<string, unknown> = {};
+    const where: string[] = [];
+    const f = input.filters;
+    if (f.claimed !== undefined) (where.push('r.is_claimed = @claimed'), (params.claimed = f.claimed ? 1 : 0));
+    if (f.vintage) (where.push('r.vintage = @vintage'), (params.vintage = f.vintage));
+    if (f.projectId) (where.push('r.project_id = @project'), (params.project = f.projectId));
+    const match = toFtsPrefixQuery(input.query);
+    const relevance = input.sort.field === 'relevance' && match !== null;
+    let from = 'retirements r';
+    if (match !== null) {
+      params.match = match;
+      if (relevance) from = 'retirements_fts f JOIN retirements r ON r.rowid = f.rowid';
+      where.push(relevance ? 'retirements_fts MATCH @match' : 'r.rowid IN (SELECT rowid FROM retirements_fts WHERE retirements_fts MATCH @match)');
+    }
+    const whereSql = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+    const total = db.prepare(`SELECT count(*) FROM ${from} ${whereSql}`).pluck().get(params) as number;
+    const sortField = input.sort.field === 'relevance' ? 'createdAt' : input.sort.field;
+    const order = relevance ? 'bm25(retirements_fts, 5.0, 3.0, 1.0), r.created_at DESC' : orderBy(RETIREMENT_SORTS[sortField], input.sort.direction);
+    const records = db
+      .prepare(
+        `SELECT r.id, r.created_at, r.is_claimed, r.amount, r.beneficiary, r.reason, r.organization_name, r.project_id,
+                r.project_name, r.project_num, r.serialization, r.vintage
+         FROM ${from} ${whereSql} ORDER BY ${order} LIMIT @limit OFFSET @offset`,
+      )
+      .all({ ...params, limit: input.limit, offset: input.offset }) as RetirementRecord[];
+    return {
+      total,
+      rows: records.map((r) => ({
+        id: r.id,
+        createdAt: r.created_at,
+        isClaimed: r.is_claimed === 1,
+        amount: r.amount,
+        beneficiary: r.beneficiary,
+        reason: r.reason,
+        organizationName: r.organization_name,
+        projectId: r.project_id,
+        projectName: r.project_name,
+        projectNum: r.project_num,
+        serialization: r.serialization,
+        vintage: r.vintage,
+      })),
+      asOf: isoOrNull(lastSuccessOf('retirements')),
+    };
+  }
+
+  function getRetirement(id: string): { retirement: Retirement; asOf: string | null } | null {
+    const json = db.prepare('SELECT json FROM retirements WHERE id = ?').pluck().get(id) as string | undefined;
+    return json ? { retirement: JSON.parse(json) as Retirement, asOf: isoOrNull(lastSuccessOf('retirements')) } : null;
+  }
+
+  function listOrganizations(): { organizations: (Organization & { installed: boolean })[]; asOf: string | null } {
+    const rows = db.prepare('SELECT json, installed FROM organizations ORDER BY installed DESC, full_name COLLATE NOCASE, id').all() as {
+      json: string;
+      installed: number;
+    }[];
+    return {
+      organizations: rows.map((r) => ({ ...(JSON.parse(r.json) as Organization), installed: r.installed === 1 })),
+      asOf: isoOrNull(lastSuccessOf('organizations')),
+    };
+  }
+
+  function getWarehouse(organizationId: string): {
+    organizationId: string;
+    organizationName: string;
+    canWrite: boolean;
+    credits: WarehouseInventoryCredit[];
+    reservations: Reservation[];
+    asOf: string | null;
+  } | null {
+    const row = db.prepare('SELECT * FROM warehouses WHERE organization_id = ?').get(organizationId) as
+      | { organization_id: string; organization_name: string; can_write: number; credits_json: string; reservations_json: string; fetched_at: number }
+      | undefined;
+    if (!row) return null;
+    return {
+      organizationId: row.organization_id,
+      organizationName: row.organization_name,
+      canWrite: row.can_write === 1,
+      credits: JSON.parse(row.credits_json) as WarehouseInventoryCredit[],
+      reservations: JSON.parse(row.reservations_json) as Reservation[],
+      asOf: isoOrNull(row.fetched_at),
+    };
+  }
+
+  /** Last successful sync per resource (ISO), null for never. */
+  function lastSuccess(): Record<SyncResource, string | null> {
+    const rows = db.prepare('SELECT resource, last_success_at FROM sync_state').all() as { resource: string; last_success_at: number | null }[];
+    const byResource = new Map(rows.map((r) => [r.resource, r.last_success_at]));
+    return Object.fromEntries(SYNC_RESOURCES.map((r) => [r, isoOrNull(byResource.get(r))])) as Record<SyncResource, string | null>;
+  }
+
+  function syncState(resource: SyncResource) {
+    return (db.prepare('SELECT * FROM sync_state WHERE resource = ?').get(resource) ?? null) as {
+      resource: string;
+      last_success_at: number | null;
+      last_attempt_at: number | null;
+      last_error: string | null;
+      last_full_at: number | null;
+      watermark: string | null;
+      total: number | null;
+    } | null;
+  }
+
+  // ---- for the sync engine ----
+
+  function pageHash(resource: SyncResource, page: number): { hash: string; ids: string[] } | null {
+    const row = db.prepare('SELECT hash, ids FROM page_hashes WHERE resource = ? AND page = ?').get(resource, page) as { hash: string; ids: string } | undefined;
+    return row ? { hash: row.hash, ids: JSON.parse(row.ids) as string[] } : null;
+  }
+
+  /** id → row hash of the cached list rows of a resource. */
+  function listRowHashes(resource: 'projects' | 'internalProjects' | 'retirements', ids: readonly string[]): Map<string, string> {
+    if (ids.length === 0) return new Map();
+    const placeholders = ids.map(() => '?').join(',');
+    const rows = (
+      resource === 'retirements'
+        ? db.prepare(`SELECT id, row_hash FROM retirements WHERE id IN (${placeholders})`).all(...ids)
+        : db.prepare(`SELECT id, row_hash FROM projects WHERE scope = ? AND id IN (${placeholders})`).all(resource === 'projects' ? 'public' : 'internal', ...ids)
+    ) as { id: string; row_hash: string }[];
+    return new Map(rows.map((r) => [r.id, r.row_hash]));
+  }
+
+  /** Every project of a scope with its list row hash. */
+  function projectHashes(scope: ProjectScope): Map<string, string> {
+    const rows = db.prepare('SELECT id, row_hash FROM projects WHERE scope = ?').all(scope) as { id: string; row_hash: string }[];
+    return new Map(rows.map((r) => [r.id, r.row_hash]));
+  }
+
+  /** project id → the list hash the per-project answer was fetched for. */
+  function perProjectHashes(resource: 'projectDetails' | 'credits'): Map<string, string> {
+    const sql = resource === 'projectDetails' ? 'SELECT id, list_hash FROM project_details' : 'SELECT project_id AS id, list_hash FROM project_credits';
+    return new Map((db.prepare(sql).all() as { id: string; list_hash: string }[]).map((r) => [r.id, r.list_hash]));
+  }
+
+  const countRetirements = () => db.prepare('SELECT count(*) FROM retirements').pluck().get() as number;
+
+  /** Organization ids the cache knows as proponents of projects. */
+  function proponentIds(): string[] {
+    return db
+      .prepare(`SELECT DISTINCT json_extract(o.value, '$.id') FROM projects p, json_each(p.json, '$.proponents') o`)
+      .pluck()
+      .all() as string[];
+  }
+
+  return {
+    searchProjects,
+    projectFacets,
+    getProject,
+    getInventory,
+    searchRetirements,
+    getRetirement,
+    listOrganizations,
+    getWarehouse,
+    lastSuccess,
+    syncState,
+    pageHash,
+    listRowHashes,
+    projectHashes,
+    perProjectHashes,
+    countRetirements,
+    proponentIds,
+  };
+}
+
+export type CacheQueries = ReturnType<typeof createCacheQueries>;

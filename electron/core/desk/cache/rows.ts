@@ -1,0 +1,89 @@
+// From validated registry resources to the cache's columns (what lists filter, sort and search on).
+import { createHash } from 'node:crypto';
+import { countryName } from '../../../../shared/registry/countries';
+import type { Project, Retirement } from '../../../../shared/registry/resources';
+
+/** Content hash of a value as the client validated it: equal hashes mean nothing to write. */
+export const hashJson = (json: string): string => createHash('sha1').update(json).digest('base64url');
+
+export interface ProjectColumns {
+  num: string;
+  num_sort: number;
+  full_name: string;
+  short_description: string;
+  status: string;
+  country_code: string | null;
+  country_name: string | null;
+  sector_id: string;
+  sector_title: string;
+  methodology_id: string;
+  methodology_title: string;
+  type_id: string;
+  type_title: string;
+  proponents: string;
+  start_date: string;
+}
+
+export function projectColumns(p: Project): ProjectColumns {
+  return {
+    num: p.num,
+    num_sort: Number(p.num),
+    full_name: p.fullName,
+    short_description: p.shortDescription,
+    status: p.status,
+    country_code: p.countryCode ?? null,
+    country_name: p.countryCode ? (countryName(p.countryCode) ?? null) : null,
+    sector_id: p.sector.id,
+    sector_title: p.sector.title,
+    methodology_id: p.methodology.id,
+    methodology_title: p.methodology.title,
+    type_id: p.type.id,
+    type_title: p.type.title,
+    proponents: p.proponents.map((o) => o.fullName).join(', '),
+    start_date: p.startDate,
+  };
+}
+
+export function projectSearchText(p: Project, c: ProjectColumns) {
+  return {
+    name: p.fullName,
+    num: p.num,
+    description: `${p.shortDescription}\n${p.description}`,
+    country: [c.country_name, c.country_code].filter(Boolean).join(' '),
+    methodology: `${p.methodology.title} ${p.methodology.id}`,
+    proponents: c.proponents,
+  };
+}
+
+export interface RetirementColumns {
+  created_at: string;
+  is_claimed: number;
+  amount: number;
+  beneficiary: string | null;
+  reason: string | null;
+  organization_name: string | null;
+  project_id: string;
+  project_name: string;
+  project_num: string;
+  serialization: string | null;
+  vintage: string | null;
+}
+
+export function retirementColumns(r: Retirement): RetirementColumns {
+  // A redacted retirement (unclaimed, or of an unverified organization) has only id, isClaimed,
+  // createdAt, amount and project: its other columns stay NULL.
+  const full = 'beneficiary' in r ? r : undefined;
+  return {
+    created_at: r.createdAt,
+    is_claimed: r.isClaimed ? 1 : 0,
+    amount: r.amount,
+    beneficiary: full?.beneficiary ?? null,
+    reason: full?.reason ?? null,
+    organization_name: full?.organizationOwner.fullName ?? null,
+    project_id: r.project.id,
+    project_name: r.project.fullName,
+    project_num: r.project.num,
+    serialization: full?.serialization ?? null,
+    vintage: full?.vintage ?? null,
+  };
+}
