@@ -102,6 +102,21 @@ describe('renderCertificatePdf', () => {
     expect(poppler('pdffonts', latinOnly.path)).not.toMatch(/Noto/);
   });
 
+  it('gives the same bytes in a fresh process (nothing depends on the clock, randomness or caches)', async () => {
+    const here = await renderCertificatePdf(varied);
+    const script = join(workDir, 'render-in-child.mts');
+    const indexPath = join(import.meta.dirname, '..', '..', 'electron', 'core', 'certificates', 'index.ts');
+    writeFileSync(
+      script,
+      `import { renderCertificatePdf } from ${JSON.stringify(indexPath)};\n` +
+        `const bytes = await renderCertificatePdf(${JSON.stringify(varied)});\n` +
+        `process.stdout.write(Buffer.from(bytes).toString('base64'));\n`,
+    );
+    const projectRoot = join(import.meta.dirname, '..', '..');
+    const child = execFileSync(process.execPath, ['--import', 'tsx', script], { cwd: projectRoot, encoding: 'utf8' });
+    expect(Buffer.from(child, 'base64').equals(Buffer.from(here))).toBe(true);
+  });
+
   it('makes the verify URL a clickable link and fills the metadata from the input', async () => {
     const { path, bytes } = await renderToFile(varied);
     const raw = Buffer.from(bytes).toString('latin1');

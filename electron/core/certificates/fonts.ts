@@ -49,23 +49,23 @@ export interface FontRun {
 const NEUTRAL = /[\s\u200B-\u200F\uFE00-\uFE0F]/u;
 
 export class FontCatalogue {
-  private readonly buffers = new Map<string, Buffer>();
   private readonly faces = new Map<string, FontkitFace>();
   private readonly byName = new Map<string, ShippedFont>();
 
   constructor(readonly fontsDir: string) {
     const fontkit = loadFontkit();
     for (const font of ALL_FONTS) {
-      const buffer = readFileSync(join(fontsDir, font.file));
-      this.buffers.set(font.name, buffer);
-      this.faces.set(font.name, fontkit.create(buffer));
+      this.faces.set(font.name, fontkit.create(readFileSync(join(fontsDir, font.file))));
       this.byName.set(font.name, font);
     }
   }
 
   /** Registers every shipped font in a document under its catalogue name (nothing is embedded until used). */
   registerAll(doc: PDFKit.PDFDocument): void {
-    for (const [name, buffer] of this.buffers) doc.registerFont(name, buffer);
+    // pdfkit 0.20 takes an already parsed fontkit font as a font source (PDFFontFactory.open checks
+    // for .layout); the type definitions only list files and buffers. Handing over the parsed faces
+    // saves re-parsing every font table for every certificate, most of the time a render takes.
+    for (const [name, face] of this.faces) doc.registerFont(name, face as unknown as PDFKit.Mixins.PDFFontSource);
   }
 
   primaryFont(weight: FontWeight): string {
