@@ -12,7 +12,7 @@ import { DEFAULT_RETRY_POLICY, isRetryable, retryDelayMs, type RetryPolicy } fro
 import type { TokenManager, TokenScope } from './tokens';
 
 type QueryInputOf<K extends EndpointId> = z.input<(typeof endpoints)[K]['query']>;
-type BodyOf<K extends EndpointId> = (typeof endpoints)[K] extends { body: infer B extends z.ZodType } ? z.input<B> : never;
+type BodyOf<K extends EndpointId> = z.input<NonNullable<(typeof endpoints)[K]['body']>>;
 
 export interface CallInput<K extends EndpointId> {
   params?: z.input<(typeof endpoints)[K]['params']>;

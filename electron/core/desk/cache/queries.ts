@@ -323,10 +323,14 @@ export function createCacheQueries(db: SqliteDatabase<unknown>) {
     return new Map(rows.map((r) => [r.id, r.row_hash]));
   }
 
-  /** project id → the list hash the per-project answer was fetched for. */
-  function perProjectHashes(resource: 'projectDetails' | 'credits'): Map<string, string> {
-    const sql = resource === 'projectDetails' ? 'SELECT id, list_hash FROM project_details' : 'SELECT project_id AS id, list_hash FROM project_credits';
-    return new Map((db.prepare(sql).all() as { id: string; list_hash: string }[]).map((r) => [r.id, r.list_hash]));
+  /** project id → the list hash the per-project answer was fetched for, and when. */
+  function perProjectHashes(resource: 'projectDetails' | 'credits'): Map<string, { hash: string; fetchedAt: number }> {
+    const sql =
+      resource === 'projectDetails'
+        ? 'SELECT id, list_hash, fetched_at FROM project_details'
+        : 'SELECT project_id AS id, list_hash, fetched_at FROM project_credits';
+    const rows = db.prepare(sql).all() as { id: string; list_hash: string; fetched_at: number }[];
+    return new Map(rows.map((r) => [r.id, { hash: r.list_hash, fetchedAt: r.fetched_at }]));
   }
 
   const countRetirements = () => db.prepare('SELECT count(*) FROM retirements').pluck().get() as number;

@@ -1,0 +1,39 @@
+import type { SyncProgress, SyncResource } from '../../../../shared/desk/api';
+import type { Clock } from '../../clock';
+import type { RegistryClient } from '../../client/registry-client';
+import type { DeskCache } from '../cache';
+
+/** An installation of the app, as the connection knows it (shared/desk/api.ts installationInfo). */
+export interface InstallationRef {
+  id: string;
+  organizationId: string;
+  organizationName: string;
+  permissions: Record<string, string>;
+}
+
+export interface SyncTuning {
+  /** List page size asked of the registry (its cap is 100). */
+  pageSize: number;
+  /** Per-project requests in flight at once. */
+  concurrency: number;
+  /** Per-project answers older than this are fetched again even when the project row is unchanged. */
+  perProjectMaxAgeMs: number;
+  /** Retirements are re-read in full (not only the newest) at least this often. */
+  retirementsFullEveryMs: number;
+}
+
+/** What one resource step gets: the client, the cache, and a way to report progress. */
+export interface StepContext {
+  client: RegistryClient;
+  cache: DeskCache;
+  clock: Clock;
+  tuning: SyncTuning;
+  installations: InstallationRef[];
+  /** Whether the app holds examiner:read (from its app token's permissions). */
+  examinerRead: boolean;
+  progress(resource: SyncResource, done: number, total: number | null): void;
+}
+
+export type StepOutcome = { status: 'ok'; written: number; deleted: number; note?: string } | { status: 'skipped'; reason: string };
+
+export type ProgressListener = (progress: SyncProgress) => void;

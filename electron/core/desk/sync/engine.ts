@@ -1,0 +1,255 @@
+// The sync engine: brings the desk cache up to date with the registry, resource by resource, on
+// demand and on an interval. Runs never overlap: run() while a run is going joins it when it
+// already covers the resources asked for, and otherwise queues one follow-up run (requests made
+// meanwhile are merged into that same follow-up). A resource that fails keeps its previous data;
+// when the registry is unreachable the run stops, the engine reports offline, and the cache keeps
+// serving reads with their asOf times.
+import { SYNC_RESOURCES, type SyncProgress, type SyncResource, type SyncStatus } from '../../../../shared/desk/api';
+import type { Clock } from '../../clock';
+import { RegistryClientError } from '../../client/errors';
+import type { RegistryClient } from '../../client/registry-client';
+import type { DeskCache } from '../cache';
+import type { InstallationRef, StepContext, StepOutcome, SyncTuning } from './context';
+import { syncProjectList, syncRetirements } from './paged-lists';
+import { syncPerProject } from './per-project';
+import { syncInventories, syncOrganizations, syncWarehouses } from './small-resources';
+
+export type { InstallationRef, SyncTuning } from './context';
+
+export interface SyncEngineOptions {
+  client: RegistryClient;
+  cache: DeskCache;
+  clock: Clock;
+  /** The app's installations now (the connection may gain or lose some between runs). */
+  installations: () => InstallationRef[] | Promise<InstallationRef[]>;
+  tuning?: Partial<SyncTuning>;
+}
+
+export type ResourceResult = StepOutcome | { status: 'failed'; error: string } | { status: 'not_run'; reason: string };
+
+export interface SyncRunResult {
+  ok: boolean;
+  offline: boolean;
+  startedAt: string;
+  finishedAt: string;
+  results: Partial<Record<SyncResource, ResourceResult>>;
+}
+
+export type SyncEngineEvent =
+  | { type: 'progress'; progress: SyncProgress }
+  | { type: 'finished'; result: SyncRunResult; status: SyncStatus }
+  | { type: 'online'; online: boolean };
+
+export interface SyncEngine {
+  /** Syncs the given resources (default all); see the file comment for overlapping calls. */
+  run(resources?: readonly SyncResource[]): Promise<SyncRunResult>;
+  status(): SyncStatus;
+  subscribe(listener: (event: SyncEngineEvent) => void): () => void;
+  /** Runs every `intervalMs` in the background (and once now unless `immediately` is false). */
+  start(intervalMs: number, options?: { immediately?: boolean }): void;
+  stop(): void;
+  /** Stops the interval and waits for a run in progress. */
+  close(): Promise<void>;
+}
+
+export const DEFAULT_TUNING: SyncTuning = {
+  pageSize: 100,
+  concurrency: 8,
+  perProjectMaxAgeMs: 24 * 60 * 60 * 1000,
+  retirementsFullEveryMs: 24 * 60 * 60 * 1000,
+};
+
+/** Resources run in this order: details and credits read the project lists, organizations the proponents. */
+const ORDER: readonly SyncResource[] = ['projects', 'internalProjects', 'projectDetails', 'credits', 'inventories', 'retirements', 'warehouses', 'organizations'];
+
+const unreachable = (error: unknown) => error instanceof RegistryClientError && error.unreachable;
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
+  const tuning: SyncTuning = { ...DEFAULT_TUNING, ...options.tuning };
+  const { client, cache, clock } = options;
+  const listeners = new Set<(event: SyncEngineEvent) => void>();
+  let current: { resources: Set<SyncResource>; promise: Promise<SyncRunResult> } | null = null;
+  let queued: { resources: Set<SyncResource>; promise: Promise<SyncRunResult> } | null = null;
+  let progress: SyncProgress | null = null;
+  let lastError: string | null = null;
+  let online = true;
+  let timer: ReturnType<typeof setInterval> | null = null;
+
+  const emit = (event: SyncEngineEvent) => {
+    for (const listener of listeners) {
+      try {
+        listener(event);
+      } catch {
+        // A listener's failure is its own; the sync goes on.
+      }
+    }
+  };
+
+  const setOnline = (value: boolean) => {
+    if (online === value) return;
+    online = value;
+    emit({ type: 'online', online });
+  };
+
+  function status(): SyncStatus {
+    const lastSuccess = cache.lastSuccess();
+    const times = Object.values(lastSuccess).filter((t): t is string => t !== null);
+    return {
+      running: current !== null,
+      progress,
+      lastSuccess,
+      lastError,
+      online,
+      dataAsOf: times.length > 0 ? times.reduce((a, b) => (a < b ? a : b)) : null,
+    };
+  }
+
+  async function runStep(ctx: StepContext, resource: SyncResource): Promise<StepOutcome> {
+    switch (resource) {
+      case 'projects':
+        return syncProjectList(ctx, 'public');
+      case 'internalProjects':
+        if (!ctx.examinerRead) {
+          // Internal data the app may no longer see must not linger: commit an empty internal list.
+          cache.write.beginStaging('internalProjects');
+          cache.write.commitProjects('internal', { full: true, pageHashes: [] });
+          return { status: 'skipped', reason: 'the app lacks examiner:read' };
+        }
+        try {
+          return await syncProjectList(ctx, 'internal');
+        } catch (error) {
+          if (error instanceof RegistryClientError && error.status === 403) return { status: 'skipped', reason: error.message };
+          throw error;
+        }
+      case 'projectDetails':
+      case 'credits':
+        return syncPerProject(ctx, resource);
+      case 'inventories':
+        return syncInventories(ctx);
+      case 'retirements':
+        return syncRetirements(ctx);
+      case 'warehouses':
+        return syncWarehouses(ctx);
+      case 'organizations':
+        return syncOrganizations(ctx);
+    }
+  }
+
+  async function execute(resources: Set<SyncResource>): Promise<SyncRunResult> {
+    const startedAt = clock.now();
+    const results: SyncRunResult['results'] = {};
+    let offline = false;
+    let resourceStart = startedAt;
+    const ctxBase = {
+      client,
+      cache,
+      clock,
+      tuning,
+      progress(resource: SyncResource, done: number, total: number | null) {
+        const elapsed = clock.now() - resourceStart;
+        const etaMs = total !== null && done > 0 && total >= done ? Math.round((elapsed / done) * (total - done)) : null;
+        progress = { resource, done, total, etaMs };
+        emit({ type: 'progress', progress });
+      },
+    };
+    let ctx: StepContext | null = null;
+    try {
+      const installations = await options.installations();
+      const grant = await client.tokens.grant({ kind: 'app' });
+      ctx = { ...ctxBase, installations, examinerRead: grant.permissions.examiner === 'READ' };
+      setOnline(true);
+    } catch (error) {
+      offline = unreachable(error);
+      if (offline) setOnline(false);
+      lastError = messageOf(error);
+      for (const r of resources) results[r] = { status: 'failed', error: lastError };
+    }
+    if (ctx) {
+      let runError: string | null = null;
+      for (const resource of ORDER.filter((r) => resources.has(r))) {
+        if (offline) {
+          results[resource] = { status: 'not_run', reason: 'the registry is unreachable' };
+          continue;
+        }
+        resourceStart = clock.now();
+        try {
+          const outcome = await runStep(ctx, resource);
+          if (outcome.status === 'skipped') cache.write.markSkipped(resource);
+          results[resource] = outcome;
+        } catch (error) {
+          const message = `${resource}: ${messageOf(error)}`;
+          runError = message;
+          results[resource] = { status: 'failed', error: message };
+          cache.write.markFailure(resource, message);
+          if (unreachable(error)) {
+            offline = true;
+            setOnline(false);
+          }
+        }
+      }
+      lastError = runError;
+    }
+    progress = null;
+    const ok = Object.values(results).every((r) => r.status === 'ok' || r.status === 'skipped');
+    return { ok, offline, startedAt: new Date(startedAt).toISOString(), finishedAt: new Date(clock.now()).toISOString(), results };
+  }
+
+  function launch(resources: Set<SyncResource>): Promise<SyncRunResult> {
+    const promise = execute(resources).then((result) => {
+      current = null;
+      emit({ type: 'finished', result, status: status() });
+      return result;
+    });
+    current = { resources, promise };
+    return promise;
+  }
+
+  function run(requested: readonly SyncResource[] = SYNC_RESOURCES): Promise<SyncRunResult> {
+    const wanted = new Set(requested.filter((r) => (SYNC_RESOURCES as readonly string[]).includes(r)));
+    if (wanted.size === 0) return Promise.reject(new Error(`nothing to sync: known resources are ${SYNC_RESOURCES.join(', ')}`));
+    if (!current) return launch(wanted);
+    if ([...wanted].every((r) => current!.resources.has(r))) return current.promise;
+    if (queued) {
+      for (const r of wanted) queued.resources.add(r);
+      return queued.promise;
+    }
+    // The follow-up starts once the current run has finished; until then its set may still grow.
+    const follow = { resources: wanted, promise: null as unknown as Promise<SyncRunResult> };
+    follow.promise = current.promise.then(() => {
+      queued = null;
+      return launch(follow.resources);
+    });
+    queued = follow;
+    return follow.promise;
+  }
+
+  return {
+    run,
+    status,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    start(intervalMs, startOptions = {}) {
+      if (!(intervalMs >= 1000)) throw new Error('the sync interval must be at least 1 second');
+      if (timer) clearInterval(timer);
+      const tick = () => {
+        // Errors are in the status and the finished event; an unhandled rejection would crash.
+        run().catch(() => {});
+      };
+      timer = setInterval(tick, intervalMs);
+      timer.unref?.();
+      if (startOptions.immediately !== false) tick();
+    },
+    stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+    },
+    async close() {
+      this.stop();
+      await queued?.promise.catch(() => {});
+      await current?.promise.catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,106 @@
+// List resources read page by page: public and internal projects, retirements. A page whose text
+// hashes as last time is not parsed (its ids are known); a changed page is validated and only its
+// new or changed rows carry JSON into staging. Everything is swapped in at the end in one transaction.
+import type { EndpointId } from '../../../../shared/registry/endpoints';
+import { hashJson } from '../cache/rows';
+import type { PageHash, StagedRow } from '../cache/writers';
+import type { StepContext, StepOutcome } from './context';
+
+type ListResource = 'projects' | 'internalProjects' | 'retirements';
+
+interface PageResult {
+  ids: string[];
+  /** Whether every row was already in the cache unchanged. */
+  allKnown: boolean;
+  total: number | null;
+  newest: string | null;
+}
+
+async function readPage(ctx: StepContext, resource: ListResource, endpoint: EndpointId, page: number, pageHashes: PageHash[]): Promise<PageResult> {
+  const answer = await ctx.client.callRaw(endpoint, { query: { page, limit: ctx.tuning.pageSize } } as never);
+  const hash = hashJson(answer.text);
+  const previous = ctx.cache.pageHash(resource, page);
+  if (previous && previous.hash === hash) {
+    ctx.cache.write.stage(resource, previous.ids.map((id) => ({ id, hash: '', json: null })));
+    pageHashes.push({ page, hash, ids: previous.ids });
+    return { ids: previous.ids, allKnown: true, total: null, newest: null };
+  }
+  const parsed = ctx.client.parse(endpoint, answer.text) as {
+    pagination: { total: number };
+    projects?: { id: string }[];
+    retirements?: { id: string; createdAt: string }[];
+  };
+  const items = (resource === 'retirements' ? parsed.retirements : parsed.projects) ?? [];
+  const known = ctx.cache.listRowHashes(resource, items.map((i) => i.id));
+  const rows: StagedRow[] = [];
+  let allKnown = true;
+  for (const item of items) {
+    const json = JSON.stringify(item);
+    const rowHash = hashJson(json);
+    const unchanged = known.get(item.id) === rowHash;
+    if (!unchanged) allKnown = false;
+    rows.push({ id: item.id, hash: rowHash, json: unchanged ? null : json });
+  }
+  ctx.cache.write.stage(resource, rows);
+  const ids = items.map((i) => i.id);
+  pageHashes.push({ page, hash, ids });
+  const first = parsed.retirements?.[0];
+  return { ids, allKnown, total: parsed.pagination.total, newest: first ? `${first.createdAt}|${first.id}` : null };
+}
+
+/** Reads every page of a list until a short page, staging as it goes. */
+async function readAllPages(ctx: StepContext, resource: ListResource, endpoint: EndpointId, options: { stopWhenKnown: boolean }) {
+  const pageHashes: PageHash[] = [];
+  const previousTotal = ctx.cache.syncState(resource)?.total ?? null;
+  let total: number | null = null;
+  let newest: string | null = null;
+  let stoppedEarly = false;
+  for (let page = 0; ; page++) {
+    const result = await readPage(ctx, resource, endpoint, page, pageHashes);
+    total ??= result.total;
+    if (page === 0) newest = result.newest;
+    const expected = total ?? previousTotal;
+    ctx.progress(resource, page + 1, expected === null ? null : Math.max(page + 1, Math.ceil(expected / ctx.tuning.pageSize)));
+    if (result.ids.length < ctx.tuning.pageSize) break;
+    if (options.stopWhenKnown && result.allKnown) {
+      stoppedEarly = true;
+      break;
+    }
+  }
+  return { pageHashes, total, newest, stoppedEarly };
+}
+
+export async function syncProjectList(ctx: StepContext, scope: 'public' | 'internal'): Promise<StepOutcome> {
+  const resource = scope === 'public' ? 'projects' : 'internalProjects';
+  const endpoint = scope === 'public' ? 'listProjects' : 'listInternalProjects';
+  ctx.cache.write.beginStaging(resource);
+  const { pageHashes, total } = await readAllPages(ctx, resource, endpoint, { stopWhenKnown: false });
+  const { written, deleted } = ctx.cache.write.commitProjects(scope, { full: true, pageHashes, total });
+  return { status: 'ok', written, deleted };
+}
+
+/**
+ * Retirements are listed newest first and rarely change once made, so a run normally reads only
+ * until a page holds nothing new. A full pass (which also sees finalized or removed ones further
+ * down) runs the first time, every `retirementsFullEveryMs`, and whenever the counts disagree.
+ */
+export async function syncRetirements(ctx: StepContext, options: { forceFull?: boolean } = {}): Promise<StepOutcome> {
+  const state = ctx.cache.syncState('retirements');
+  const now = ctx.clock.now();
+  const full =
+    options.forceFull === true || !state?.last_full_at || state.last_success_at === null || now - state.last_full_at >= ctx.tuning.retirementsFullEveryMs;
+  ctx.cache.write.beginStaging('retirements');
+  const read = await readAllPages(ctx, 'retirements', 'listRetirementsV1', { stopWhenKnown: !full });
+  const { written, deleted } = ctx.cache.write.commitRetirements({
+    full,
+    pageHashes: read.pageHashes,
+    watermark: read.newest,
+    total: read.total,
+  });
+  if (!full && read.total !== null && ctx.cache.countRetirements() !== read.total) {
+    // Something changed below the newest pages (or was removed): read it all once.
+    const again = await syncRetirements(ctx, { forceFull: true });
+    return again.status === 'ok' ? { ...again, written: again.written + written, note: 'counts differed: full pass' } : again;
+  }
+  return { status: 'ok', written, deleted, ...(full ? { note: 'full pass' } : {}) };
+}

@@ -1,0 +1,54 @@
+// Per-project answers: the internal project with its events, and the project's credits. There is
+// one request per project, so a run fetches only projects whose list row changed since their answer
+// was fetched (or whose answer is older than perProjectMaxAgeMs), `concurrency` at a time. Answers
+// are staged as they arrive and kept across an interrupted run, so the next run resumes.
+import { RegistryClientError } from '../../client/errors';
+import { forEachLimited } from './concurrency';
+import type { StepContext, StepOutcome } from './context';
+import type { StagedRow } from '../cache/writers';
+
+const STAGE_BATCH = 50;
+
+export async function syncPerProject(ctx: StepContext, resource: 'projectDetails' | 'credits'): Promise<StepOutcome> {
+  // Credits follow what the app may see: every project with examiner:read, else the public ones.
+  const scope = resource === 'projectDetails' || ctx.examinerRead ? 'internal' : 'public';
+  if (resource === 'projectDetails' && !ctx.examinerRead) return { status: 'skipped', reason: 'the app lacks examiner:read' };
+  const listed = ctx.cache.projectHashes(scope);
+  const fetched = ctx.cache.perProjectHashes(resource);
+  const staged = ctx.cache.write.stagedHashes(resource);
+  const now = ctx.clock.now();
+  const todo = [...listed].filter(([id, hash]) => {
+    if (staged.get(id) === hash) return false;
+    const have = fetched.get(id);
+    return have === undefined || have.hash !== hash || now - have.fetchedAt >= ctx.tuning.perProjectMaxAgeMs;
+  });
+
+  let batch: StagedRow[] = [];
+  const flush = () => {
+    if (batch.length > 0) ctx.cache.write.stage(resource, batch);
+    batch = [];
+  };
+  let done = 0;
+  ctx.progress(resource, 0, todo.length);
+  try {
+    await forEachLimited(todo, ctx.tuning.concurrency, async ([id, listHash]) => {
+      try {
+        const answer =
+          resource === 'projectDetails'
+            ? (await ctx.client.call('getInternalProject', { params: { projectId: id } })).project
+            : await ctx.client.call('getProjectCredits', { params: { id } });
+        batch.push({ id, hash: listHash, json: JSON.stringify(answer) });
+        if (batch.length >= STAGE_BATCH) flush();
+      } catch (error) {
+        // A project removed (or hidden) between the list and this request: nothing to keep.
+        if (!(error instanceof RegistryClientError && error.kind === 'http' && error.status === 404)) throw error;
+      }
+      ctx.progress(resource, ++done, todo.length);
+    });
+  } finally {
+    // What arrived is kept for the next run even when this one fails.
+    flush();
+  }
+  const { written, deleted } = ctx.cache.write.commitPerProject(resource, [...listed.keys()]);
+  return { status: 'ok', written, deleted };
+}
