@@ -1,6 +1,7 @@
 // Page-based lists at their edges (compatibility.md, Pagination) on a registry with more projects
 // and retirements than one page of the largest size, and the cap of the entity retirement list.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AdjustableClock } from '../../electron/core/clock';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../shared/registry/vocabulary';
 import { ENTITY_RETIREMENTS_MAX } from '../../electron/core/registry/queries/retirements';
 import * as ops from '../../electron/core/registry/operations';
@@ -31,7 +32,7 @@ beforeAll(async () => {
         // tiny retirements one millisecond apart: more than the entity list answers
         for (let i = 0; i < RETIREMENTS; i++) {
           ops.retireFromInventory(r, { organizationId: f.orgA, creditId: f.creditId, amount: 0.000001, beneficiary: 'B', reason: 'R' });
-          (r.clock as { advance(ms: number): void }).advance(1);
+          (r.clock as AdjustableClock).advance(1);
         }
       });
     },

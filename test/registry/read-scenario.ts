@@ -4,9 +4,23 @@
 // amount is kept here so the tests compute their expectations from what was done, never from what
 // the server answered.
 import { expect } from 'vitest';
-import { endpoints, type EndpointId, type EndpointResponse } from '../../shared/registry/endpoints';
+import { endpoints } from '../../shared/registry/endpoints';
 import { gramsToTonnes, tonnesToGrams } from '../../shared/registry/amounts';
-import { strict, type ErrorBody } from '../../shared/registry/resources';
+import {
+  strict,
+  type CreditEvent,
+  type CreditSummary,
+  type ErrorBody,
+  type InternalProject,
+  type InventoryCredit,
+  type InventorySummary,
+  type Organization,
+  type OrganizationSummary,
+  type Pagination,
+  type Project,
+  type ProjectReference,
+  type Retirement,
+} from '../../shared/registry/resources';
 import { AdjustableClock } from '../../electron/core/clock';
 import type { TestRegistry } from '../support/registry';
 import type { OpenedRegistry } from '../../electron/core/registry/open';
@@ -42,12 +56,40 @@ export interface ReadScenario extends Fixture {
   hiddenDocumentName: string;
 }
 
+type Inventory = { summary: InventorySummary; organization: OrganizationSummary; credits: InventoryCredit[] };
+
+/**
+ * The success bodies of the read endpoints, as static types (the endpoint table's response
+ * builders are typed loosely); getOk checks each body at run time with the strict schema.
+ */
+export interface ReadResponses {
+  listProjects: { pagination: Pagination; projects: Project[] };
+  listInternalProjects: { pagination: Pagination; projects: Project[] };
+  getInternalProject: { project: InternalProject };
+  findProject: Project;
+  getProject: { pagination: Pagination; projects: Project[] };
+  listRetirementsV1: { retirements: Retirement[]; pagination: Pagination };
+  getRetirementV1: { retirement: Retirement };
+  listEntityRetirementsV1: { retirements: Retirement[] };
+  listRetirements: { retirements: Retirement[] };
+  getRetirement: Retirement;
+  getProjectCredits: {
+    summary: CreditSummary;
+    vintages: { events: CreditEvent[]; vintage: string; summary: CreditSummary }[];
+    project: ProjectReference;
+  };
+  getBufferInventory: Inventory;
+  getAdjustmentInventory: Inventory;
+  getOrganizationInventory: Inventory;
+  getOrganizationV1: { organization: Organization };
+}
+
 /** GETs a path expecting 200 and parses the body with the endpoint's strict response schema. */
-export async function getOk<K extends EndpointId>(t: TestRegistry, id: K, path: string, token: string): Promise<EndpointResponse<K>> {
+export async function getOk<K extends keyof ReadResponses>(t: TestRegistry, id: K, path: string, token: string): Promise<ReadResponses[K]> {
   const res = await t.call(path, { token });
   const body: unknown = await res.json();
   expect(res.status, JSON.stringify(body)).toBe(200);
-  return endpoints[id].response(strict).parse(body) as EndpointResponse<K>;
+  return endpoints[id].response(strict).parse(body) as ReadResponses[K];
 }
 
 /** GETs a path expecting an error status with the JSON error body of compatibility.md. */
