@@ -46,6 +46,21 @@ export function createCacheWriters(db: SqliteDatabase<unknown>, now: () => numbe
     for (const p of pages) insert.run(resource, p.page, p.hash, JSON.stringify(p.ids));
   }
 
+  /**
+   * Staged rows with JSON, in chunks: better-sqlite3 cannot write while a statement iterates, and
+   * reading all at once would hold a whole resource's JSON in memory.
+   */
+  function* changedRows(resource: CacheResource): Generator<{ id: string; row_hash: string; json: string }> {
+    const chunk = db.prepare('SELECT id, row_hash, json FROM staging WHERE resource = ? AND json IS NOT NULL AND id > ? ORDER BY id LIMIT 500');
+    let after = '';
+    for (;;) {
+      const rows = chunk.all(resource, after) as { id: string; row_hash: string; json: string }[];
+      yield* rows;
+      if (rows.length < 500) return;
+      after = rows[rows.length - 1]!.id;
+    }
+  }
+
   const writers = {
     /** Starts collecting a resource afresh (rows staged by an interrupted run are dropped). */
     beginStaging(resource: CacheResource): void {
@@ -87,10 +102,9 @@ export function createCacheWriters(db: SqliteDatabase<unknown>, now: () => numbe
       const ftsInsert = db.prepare(
         'INSERT INTO projects_fts (rowid, name, num, description, country, methodology, proponents) VALUES (@rowid, @name, @num, @description, @country, @methodology, @proponents)',
       );
-      const changed = db.prepare('SELECT id, row_hash, json FROM staging WHERE resource = ? AND json IS NOT NULL');
       return db.transaction(() => {
         let written = 0;
-        for (const row of changed.iterate(resource) as Iterable<{ id: string; row_hash: string; json: string }>) {
+        for (const row of changedRows(resource)) {
           const project = JSON.parse(row.json) as Project;
           const columns = projectColumns(project);
           const values = { scope, id: row.id, ...columns, row_hash: row.row_hash, json: row.json };
@@ -134,10 +148,9 @@ export function createCacheWriters(db: SqliteDatabase<unknown>, now: () => numbe
       );
       const ftsDelete = db.prepare('DELETE FROM retirements_fts WHERE rowid = ?');
       const ftsInsert = db.prepare('INSERT INTO retirements_fts (rowid, beneficiary, serialization, project) VALUES (?, ?, ?, ?)');
-      const changed = db.prepare('SELECT id, row_hash, json FROM staging WHERE resource = ? AND json IS NOT NULL');
       return db.transaction(() => {
         let written = 0;
-        for (const row of changed.iterate(resource) as Iterable<{ id: string; row_hash: string; json: string }>) {
+        for (const row of changedRows(resource)) {
           const columns = retirementColumns(JSON.parse(row.json) as Retirement);
           const values = { id: row.id, ...columns, row_hash: row.row_hash, json: row.json };
           const rowid = existing.get(row.id) as number | undefined;
