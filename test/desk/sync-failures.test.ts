@@ -1,0 +1,68 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { Hono } from 'hono';
+import { createTokenManager } from '../../electron/core/client/tokens';
+import { createRegistryClient } from '../../electron/core/client/registry-client';
+import { createSyncEngine } from '../../electron/core/desk/sync/engine';
+import type { FetchLike } from '../../electron/core/client/http';
+import { startDeskWorld, type DeskWorld } from './support';
+
+let world: DeskWorld | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+describe('sync with a misbehaving or absent registry', () => {
+  it('rejects a resource whose answer has the wrong shape, keeps its cached data, and syncs the others', async () => {
+    world = await startDeskWorld({ retirements: 5 });
+    const { cache, t } = world;
+    expect((await world.engine.run()).ok).toBe(true);
+    const inventoryBefore = cache.getInventory('buffer');
+    const retirementsBefore = cache.searchRetirements({});
+
+    // A tiny app answers the buffer inventory and the retirement list with wrong shapes; every
+    // other path goes to the real registry over loopback.
+    const liar = new Hono();
+    liar.get('/carbonCredits/icr/inventory/buffer', (c) => c.json({ summary: { exPost: 'lots' }, credits: null }));
+    liar.get('/v1/retirements', (c) => c.json({ retirements: [{ id: 1 }], pagination: { total: 1, currentPage: 0, pageCount: 1, nextPage: null, prevPage: null } }));
+    const routed: FetchLike = (input, init) => {
+      const url = new URL(String(input));
+      return ['/carbonCredits/icr/inventory/buffer', '/v1/retirements'].includes(url.pathname) ? liar.fetch(new Request(url, init)) : fetch(input, init);
+    };
+    const tokens = createTokenManager({ baseUrl: t.url, appId: world.app.id, loadPrivateKey: async () => world!.app.privateKey, clock: t.clock });
+    const client = createRegistryClient({ baseUrl: t.url, tokens, clock: t.clock, fetch: routed });
+    const engine = createSyncEngine({ client, cache, clock: t.clock, installations: () => world!.installations });
+    const result = await engine.run();
+    expect(result.ok).toBe(false);
+    expect(result.offline).toBe(false);
+    const inventory = result.results.inventories;
+    expect(inventory?.status).toBe('failed');
+    expect(inventory?.status === 'failed' && inventory.error).toMatch(/does not match the contract.*summary\.exPost/);
+    expect(result.results.retirements?.status).toBe('failed');
+    expect(result.results.projects?.status).toBe('ok');
+    expect(result.results.warehouses?.status).toBe('ok');
+    expect(engine.status().lastError).toMatch(/retirements/);
+    expect(engine.status().online).toBe(true);
+    // The cache still holds exactly the previous answers.
+    expect(cache.getInventory('buffer')).toEqual(inventoryBefore);
+    expect(cache.searchRetirements({})).toEqual(retirementsBefore);
+    expect(cache.syncState('inventories')?.last_error).toMatch(/summary\.exPost/);
+  });
+
+  it('reports offline when the registry is down from the start, and the cache keeps answering', async () => {
+    world = await startDeskWorld({ projects: 3 });
+    const { engine, cache, t } = world;
+    await engine.run();
+    const asOf = cache.searchProjects({}).asOf;
+    await t.server.close();
+    world.tokens.clear();
+    const result = await engine.run();
+    expect(result.offline).toBe(true);
+    expect(engine.status().online).toBe(false);
+    expect(engine.status().lastError).toMatch(/unreachable/);
+    const reads = cache.searchProjects({ query: 'coastal' });
+    expect(reads.total).toBe(1);
+    expect(reads.asOf).toBe(asOf);
+    expect(cache.getWarehouse(world.f.orgA)?.credits).toHaveLength(1);
+  });
+});

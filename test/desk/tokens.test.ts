@@ -1,0 +1,76 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTokenManager } from '../../electron/core/client/tokens';
+import type { FetchLike } from '../../electron/core/client/http';
+import { rsaKeyPair } from '../support/registry';
+import { startDeskWorld, type DeskWorld } from './support';
+
+let world: DeskWorld | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+function counting() {
+  const calls: string[] = [];
+  const fetchFn: FetchLike = (input, init) => {
+    calls.push(new URL(String(input)).pathname);
+    return fetch(input, init);
+  };
+  return { calls, fetchFn };
+}
+
+describe('token manager', () => {
+  it('caches tokens per scope, shares one request among concurrent callers, and refreshes ahead of expiry', async () => {
+    world = await startDeskWorld();
+    // Desk and registry share one clock here, so the JWTs minted after moving it stay valid.
+    const deskClock = world.t.clock;
+    const { calls, fetchFn } = counting();
+    let keyReads = 0;
+    const tokens = createTokenManager({ baseUrl: world.t.url, appId: world.app.id, loadPrivateKey: async () => (keyReads++, world!.app.privateKey), clock: deskClock, fetch: fetchFn });
+    const [a, b, c] = await Promise.all([tokens.get({ kind: 'app' }), tokens.get({ kind: 'app' }), tokens.get({ kind: 'app' })]);
+    expect(new Set([a, b, c]).size).toBe(1);
+    expect(calls).toEqual(['/app/accessTokens']);
+    expect((await tokens.grant({ kind: 'app' })).permissions).toEqual({ examiner: 'READ' });
+    const inst = await tokens.get({ kind: 'installation', installationId: world.installationId });
+    expect(inst).not.toBe(a);
+    expect(await tokens.get({ kind: 'installation', installationId: world.installationId })).toBe(inst);
+    expect(calls).toHaveLength(2);
+    expect(keyReads).toBe(2); // the key is read for each JWT, never kept
+
+    // The installation token lives 2 h: 1 h 54 min later it is still used, at 1 h 56 min it is replaced.
+    deskClock.advance(114 * 60 * 1000);
+    expect(await tokens.get({ kind: 'installation', installationId: world.installationId })).toBe(inst);
+    deskClock.advance(2 * 60 * 1000);
+    const renewed = await tokens.get({ kind: 'installation', installationId: world.installationId });
+    expect(renewed).not.toBe(inst);
+    // and the registry accepts the new one
+    const res = await world.t.call(`/organizations/${world.f.orgA}/warehouse/inventory`, { token: renewed });
+    expect(res.status).toBe(200);
+  });
+
+  it('invalidate drops only the refused token', async () => {
+    world = await startDeskWorld();
+    const tokens = createTokenManager({ baseUrl: world.t.url, appId: world.app.id, loadPrivateKey: async () => world!.app.privateKey, clock: world.t.clock });
+    const first = await tokens.get({ kind: 'app' });
+    tokens.invalidate({ kind: 'app' }, 'rdt_some_other_token');
+    expect(await tokens.get({ kind: 'app' })).toBe(first);
+    tokens.invalidate({ kind: 'app' }, first);
+    expect(await tokens.get({ kind: 'app' })).not.toBe(first);
+  });
+
+  it('reports an unreadable or wrong key clearly, without the key in the message', async () => {
+    world = await startDeskWorld();
+    const pem = rsaKeyPair(0).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const broken = createTokenManager({ baseUrl: world.t.url, appId: world.app.id, loadPrivateKey: async () => pem.slice(0, 200), clock: world.t.clock });
+    const e1 = (await broken.get({ kind: 'app' }).catch((e: unknown) => e)) as Error & { kind: string };
+    expect(e1.kind).toBe('key_unavailable');
+    expect(e1.message).not.toContain(pem.slice(30, 80));
+    const locked = createTokenManager({ baseUrl: world.t.url, appId: world.app.id, loadPrivateKey: async () => { throw new Error('keychain locked'); }, clock: world.t.clock });
+    await expect(locked.get({ kind: 'app' })).rejects.toMatchObject({ kind: 'key_unavailable', message: expect.stringContaining('keychain locked') });
+    // A PEM string is accepted; a key the registry does not know is a 401.
+    const stranger = createTokenManager({ baseUrl: world.t.url, appId: world.app.id, loadPrivateKey: async () => rsaKeyPair(1).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), clock: world.t.clock });
+    await expect(stranger.get({ kind: 'app' })).rejects.toMatchObject({ kind: 'http', status: 401 });
+    const good = createTokenManager({ baseUrl: world.t.url, appId: world.app.id, loadPrivateKey: async () => pem, clock: world.t.clock });
+    expect(await good.get({ kind: 'app' })).toMatch(/^rdt_/);
+  });
+});
