@@ -1,0 +1,94 @@
+// export.csv: the rows a list shows, with the list's own filters and sort, all of them (the search
+// is paged through from offset 0, whatever page the renderer was on), as a CSV file.
+import { z } from 'zod';
+import { csvExportInput, type FileOutput, type ProjectRow, type RetirementRow } from '../../../shared/desk/api';
+import type { InventoryCredit, WarehouseInventoryCredit } from '../../../shared/registry/resources';
+import { toCsv, type CsvColumn } from './csv';
+
+const PAGE = 500; // the search API's largest page
+
+export interface CsvSources {
+  searchProjects(input: z.input<typeof csvExportInput.options[0]>['search'] & { offset: number; limit: number }): { total: number; rows: ProjectRow[] };
+  searchRetirements(input: z.input<typeof csvExportInput.options[1]>['search'] & { offset: number; limit: number }): { total: number; rows: RetirementRow[] };
+  inventoryCredits(account: 'buffer' | 'adjustment' | 'organization'): InventoryCredit[];
+  warehouseCredits(organizationId: string): Promise<{ organizationName: string; credits: WarehouseInventoryCredit[] }>;
+}
+
+function* allPages<Row>(fetchPage: (offset: number) => { total: number; rows: Row[] }): Generator<Row> {
+  for (let offset = 0; ; offset += PAGE) {
+    const page = fetchPage(offset);
+    yield* page.rows;
+    if (page.rows.length < PAGE || offset + PAGE >= page.total) return;
+  }
+}
+
+const projectColumns: CsvColumn<ProjectRow>[] = [
+  { header: 'Number', value: (r) => r.num },
+  { header: 'Name', value: (r) => r.fullName },
+  { header: 'Status', value: (r) => r.status },
+  { header: 'Country', value: (r) => r.countryCode },
+  { header: 'Sector', value: (r) => r.sector },
+  { header: 'Methodology', value: (r) => r.methodology },
+  { header: 'Type', value: (r) => r.type },
+  { header: 'Proponents', value: (r) => r.proponents },
+  { header: 'Start date', value: (r) => r.startDate },
+  { header: 'Public', value: (r) => (r.isPublic ? 'yes' : 'no') },
+  { header: 'Id', value: (r) => r.id },
+];
+
+const retirementColumns: CsvColumn<RetirementRow>[] = [
+  { header: 'Date', value: (r) => r.createdAt },
+  { header: 'Amount (tCO2e)', value: (r) => r.amount },
+  { header: 'Beneficiary', value: (r) => r.beneficiary },
+  { header: 'Reason', value: (r) => r.reason },
+  { header: 'Organization', value: (r) => r.organizationName },
+  { header: 'Project number', value: (r) => r.projectNum },
+  { header: 'Project', value: (r) => r.projectName },
+  { header: 'Serialization', value: (r) => r.serialization },
+  { header: 'Vintage', value: (r) => r.vintage },
+  { header: 'Claimed', value: (r) => (r.isClaimed ? 'yes' : 'no') },
+  { header: 'Id', value: (r) => r.id },
+];
+
+const inventoryColumns: CsvColumn<InventoryCredit>[] = [
+  { header: 'Credit', value: (c) => c.id },
+  { header: 'Project number', value: (c) => c.project.num },
+  { header: 'Project', value: (c) => c.project.fullName },
+  { header: 'Serialization', value: (c) => c.serialization },
+  { header: 'Vintage', value: (c) => c.vintage },
+  { header: 'Type', value: (c) => c.type },
+  { header: 'Amount (tCO2e)', value: (c) => c.amount },
+  { header: 'Supply', value: (c) => c.supply },
+  { header: 'Unit', value: (c) => c.unit },
+];
+
+const warehouseColumns: CsvColumn<WarehouseInventoryCredit>[] = [
+  { header: 'Credit', value: (c) => c.id },
+  { header: 'Project number', value: (c) => c.project.num },
+  { header: 'Project', value: (c) => c.project.fullName },
+  { header: 'Serialization', value: (c) => c.serialization },
+  { header: 'Type', value: (c) => c.type },
+  { header: 'Amount (tCO2e)', value: (c) => c.amount },
+];
+
+const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'export';
+
+function file(name: string, csv: string): FileOutput {
+  // A UTF-8 byte order mark makes spreadsheet programs read accented names correctly.
+  return { filename: `${name}.csv`, mimeType: 'text/csv', base64: Buffer.from(`\uFEFF${csv}`, 'utf8').toString('base64') };
+}
+
+export async function exportCsv(sources: CsvSources, input: z.output<typeof csvExportInput>, today: string): Promise<FileOutput> {
+  switch (input.list) {
+    case 'projects':
+      return file(`projects-${input.search.scope}-${today}`, toCsv(projectColumns, allPages((offset) => sources.searchProjects({ ...input.search, offset, limit: PAGE }))));
+    case 'retirements':
+      return file(`retirements-${today}`, toCsv(retirementColumns, allPages((offset) => sources.searchRetirements({ ...input.search, offset, limit: PAGE }))));
+    case 'inventory':
+      return file(`inventory-${input.account}-${today}`, toCsv(inventoryColumns, sources.inventoryCredits(input.account)));
+    case 'warehouse': {
+      const warehouse = await sources.warehouseCredits(input.organizationId);
+      return file(`warehouse-${slug(warehouse.organizationName)}-${today}`, toCsv(warehouseColumns, warehouse.credits));
+    }
+  }
+}

@@ -1,0 +1,238 @@
+// The desk service over a real embedded registry in a temporary data folder: first start seeds,
+// provisions the embedded connection and syncs; reads come from the cache; bad input and offline
+// writes change nothing; registry refusals arrive as DeskErrors; finishing a reservation is
+// followed to its end with events; CSV export holds exactly what the list shows.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deskApi, type DeskEvent, type DeskMethod, type DeskOutput, type DeskResult } from '../../shared/desk/api';
+import { createDeskService, EMBEDDED_CONNECTION_ID, type DeskService } from '../../electron/core/desk/service';
+import { seedDemo } from '../../electron/core/registry/seed';
+import { REGISTRY_DB_FILE } from '../../electron/core/registry/open';
+import { makeDataDir } from '../support/registry';
+
+let data: { dir: string; remove(): void };
+let desk: DeskService;
+const events: DeskEvent[] = [];
+
+function waitForEvent(match: (e: DeskEvent) => boolean, timeoutMs = 60_000): Promise<DeskEvent> {
+  const seen = events.find(match);
+  if (seen) return Promise.resolve(seen);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('event did not come')), timeoutMs);
+    const off = desk.onEvent((e) => {
+      if (!match(e)) return;
+      clearTimeout(timer);
+      off();
+      resolve(e);
+    });
+  });
+}
+
+/** Calls the desk and checks the answer against the contract's output schema. */
+async function ok<M extends DeskMethod>(method: M, input: unknown): Promise<DeskOutput<M>> {
+  const result = await desk.dispatch(method, input);
+  if (!result.ok) throw new Error(`${method}: ${result.error.code} ${result.error.message}`);
+  return deskApi[method].output.parse(result.value) as DeskOutput<M>;
+}
+
+async function fails(method: DeskMethod, input: unknown): Promise<Extract<DeskResult<unknown>, { ok: false }>['error']> {
+  const result = await desk.dispatch(method, input);
+  expect(result.ok).toBe(false);
+  return (result as Extract<DeskResult<unknown>, { ok: false }>).error;
+}
+
+function reservationCount(): number {
+  const db = new Database(join(desk.paths.embeddedRegistryDir, REGISTRY_DB_FILE), { readonly: true });
+  try {
+    return (db.prepare('SELECT COUNT(*) AS n FROM reservations').get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
+beforeAll(async () => {
+  data = makeDataDir('desk-service-');
+  desk = await createDeskService({
+    dataDir: data.dir,
+    host: 'web',
+    version: 'test',
+    seedDemo: (registry, options) => seedDemo(registry, options),
+    follow: { intervalMs: 100, timeoutMs: 20_000 },
+  });
+  desk.onEvent((e) => events.push(e));
+  await waitForEvent((e) => e.type === 'sync.finished' || e.type === 'sync.failed', 120_000);
+}, 180_000);
+
+afterAll(async () => {
+  await desk?.close();
+  data?.remove();
+});
+
+describe('first start', () => {
+  it('provisions the embedded connection from the seeded registry, without writing the key to disk', async () => {
+    const list = await ok('connections.list', {});
+    expect(list.activeId).toBe(EMBEDDED_CONNECTION_ID);
+    const embedded = list.connections.find((c) => c.id === EMBEDDED_CONNECTION_ID)!;
+    expect(embedded.kind).toBe('embedded');
+    expect(embedded.keyStatus).toBe('ok');
+    expect(embedded.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(embedded.installations.length).toBeGreaterThan(0);
+    expect(embedded.examinerRead).toBe(true);
+    const onDisk = readFileSync(join(data.dir, 'connections.json'), 'utf8');
+    expect(onDisk).not.toContain('PRIVATE KEY');
+    expect(existsSync(join(data.dir, 'cache', `${EMBEDDED_CONNECTION_ID}.sqlite`))).toBe(true);
+  });
+
+  it('synced: the first run finished and every resource has a success time', async () => {
+    expect(events.some((e) => e.type === 'sync.progress')).toBe(true);
+    expect(events.find((e) => e.type === 'sync.finished' || e.type === 'sync.failed')?.type).toBe('sync.finished');
+    const status = await ok('sync.status', {});
+    expect(status.online).toBe(true);
+    expect(status.lastError).toBeNull();
+    expect(Object.values(status.lastSuccess).every((v) => v !== null)).toBe(true);
+  });
+});
+
+describe('reads', () => {
+  it('searches projects from the cache with freshness', async () => {
+    const page = await ok('projects.search', { limit: 5 });
+    expect(page.total).toBeGreaterThan(20);
+    expect(page.rows).toHaveLength(5);
+    expect(page.offline).toBe(false);
+    expect(page.asOf).not.toBeNull();
+    const one = await ok('projects.get', { id: page.rows[0]!.id });
+    expect(one.project.id).toBe(page.rows[0]!.id);
+  });
+
+  it('answers unknown ids with not_found', async () => {
+    expect((await fails('projects.get', { id: 'no-such-project' })).code).toBe('not_found');
+  });
+
+  it('reads a warehouse live, with a clock offset', async () => {
+    const list = await ok('connections.list', {});
+    const writable = list.connections[0]!.installations.find((i) => i.permissions.organization_warehouse === 'WRITE')!;
+    const view = await ok('warehouse.get', { organizationId: writable.organizationId });
+    expect(view.canWrite).toBe(true);
+    expect(view.credits.length).toBeGreaterThan(0);
+    expect(view.offline).toBe(false);
+    expect(Math.abs(view.clockOffsetMs)).toBeLessThan(5_000);
+  });
+});
+
+describe('invalid input', () => {
+  it('lists every problem and changes nothing', async () => {
+    const before = reservationCount();
+    const error = await fails('warehouse.reserve', { organizationId: '', creditId: 42, amount: -1 });
+    expect(error.code).toBe('invalid_input');
+    expect(error.details).toHaveLength(3);
+    expect(error.details!.join('\n')).toMatch(/organizationId/);
+    expect(error.details!.join('\n')).toMatch(/creditId/);
+    expect(error.details!.join('\n')).toMatch(/amount/);
+    expect(reservationCount()).toBe(before);
+  });
+
+  it('refuses unknown methods and bad search input', async () => {
+    expect((await fails('nope' as DeskMethod, {})).code).toBe('invalid_input');
+    const error = await fails('projects.search', { limit: 0, sort: { field: 'bogus' } });
+    expect(error.code).toBe('invalid_input');
+    expect(error.details!.length).toBe(2);
+  });
+});
+
+describe('warehouse writes', () => {
+  it('reserves, is refused with the registry message on an impossible amount, and follows a finish to processed', async () => {
+    const list = await ok('connections.list', {});
+    const connection = list.connections[0]!;
+    const writable = connection.installations.find((i) => i.permissions.organization_warehouse === 'WRITE')!;
+    const view = await ok('warehouse.get', { organizationId: writable.organizationId });
+    const credit = view.credits.find((c) => c.amount >= 2)!;
+
+    const tooMuch = await fails('warehouse.reserve', { organizationId: writable.organizationId, creditId: credit.id, amount: credit.amount + 1_000_000 });
+    expect(tooMuch.code).toBe('conflict');
+    expect(tooMuch.message).toMatch(/registry/i);
+
+    const reservation = await ok('warehouse.reserve', { organizationId: writable.organizationId, creditId: credit.id, amount: 1 });
+    expect(reservation.amount).toBe(1);
+    const receiver = (await ok('organizations.list', {})).organizations.find((o) => o.id !== writable.organizationId)!;
+    const finished = await ok('warehouse.finish', {
+      organizationId: writable.organizationId,
+      reservationId: reservation.id,
+      action: 'transfer',
+      body: { receiverId: receiver.id },
+    });
+    expect(finished.success).toBe(true);
+    const done = await waitForEvent(
+      (e) => e.type === 'reservation.updated' && e.reservationId === reservation.id && (e.state === 'processed' || e.state === 'failed'),
+      20_000,
+    );
+    expect(done).toMatchObject({ state: 'processed' });
+
+    const again = await fails('warehouse.finish', { organizationId: writable.organizationId, reservationId: reservation.id, action: 'transfer', body: { receiverId: receiver.id } });
+    expect(again.code).toBe('conflict');
+  });
+
+  it('refuses organizations the app is not installed in', async () => {
+    const error = await fails('warehouse.reserve', { organizationId: 'not-installed', creditId: 'x', amount: 1 });
+    expect(error.code).toBe('forbidden');
+  });
+});
+
+describe('certificate', () => {
+  it('downloads a claimed retirement certificate as a PDF file', async () => {
+    const claimed = await ok('retirements.search', { filters: { claimed: true }, limit: 1 });
+    const file = await ok('retirements.certificate', { id: claimed.rows[0]!.id });
+    expect(file.mimeType).toBe('application/pdf');
+    expect(file.filename).toMatch(/\.pdf$/);
+    expect(Buffer.from(file.base64, 'base64').subarray(0, 5).toString()).toBe('%PDF-');
+  });
+});
+
+describe('export.csv', () => {
+  it('holds every row of the filtered list, in its order, from offset 0 whatever page was shown', async () => {
+    const search = { query: '', filters: { status: 'registered' as const }, sort: { field: 'name' as const, direction: 'desc' as const }, offset: 20, limit: 10 };
+    const all = await ok('projects.search', { ...search, offset: 0, limit: 500 });
+    expect(all.total).toBeGreaterThan(10);
+    const file = await ok('export.csv', { list: 'projects', search });
+    expect(file.mimeType).toBe('text/csv');
+    const text = Buffer.from(file.base64, 'base64').toString('utf8').replace(/^\uFEFF/, '');
+    expect(text.endsWith('\r\n')).toBe(true);
+    const lines = text.trimEnd().split('\r\n');
+    expect(lines[0]).toBe('Number,Name,Status,Country,Sector,Methodology,Type,Proponents,Start date,Public,Id');
+    expect(lines).toHaveLength(all.total + 1);
+    expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(all.rows.map((r) => r.num));
+  });
+
+  it('exports retirements with the list filter', async () => {
+    const unclaimed = await ok('retirements.search', { filters: { claimed: false }, limit: 500 });
+    const file = await ok('export.csv', { list: 'retirements', search: { filters: { claimed: false } } });
+    const lines = Buffer.from(file.base64, 'base64').toString('utf8').trimEnd().split('\r\n');
+    expect(lines).toHaveLength(unclaimed.total + 1);
+    expect(lines.slice(1).every((l) => l.split(',').at(-2) === 'no')).toBe(true);
+  });
+});
+
+describe('offline (registry stopped)', () => {
+  it('writes fail with offline and change nothing; reads still answer, marked offline', async () => {
+    const list = await ok('connections.list', {});
+    const writable = list.connections[0]!.installations.find((i) => i.permissions.organization_warehouse === 'WRITE')!;
+    const view = await ok('warehouse.get', { organizationId: writable.organizationId });
+    const credit = view.credits[0]!;
+    await desk.embedded!.stop();
+    const before = reservationCount();
+
+    const error = await fails('warehouse.reserve', { organizationId: writable.organizationId, creditId: credit.id, amount: 1 });
+    expect(error.code).toBe('offline');
+    expect(error.message).toBe('Reserving credits needs the registry, which cannot be reached; nothing was changed');
+    expect(reservationCount()).toBe(before);
+    await waitForEvent((e) => e.type === 'online.changed' && !e.online, 1_000);
+
+    const page = await ok('projects.search', { limit: 3 });
+    expect(page.rows).toHaveLength(3);
+    expect(page.offline).toBe(true);
+    const cachedWarehouse = await ok('warehouse.get', { organizationId: writable.organizationId });
+    expect(cachedWarehouse.offline).toBe(true);
+    expect((await fails('retirements.certificate', { id: 'any' })).code).toBe('offline');
+  });
+});
