@@ -1,0 +1,49 @@
+// The desk's shell: navigation, the offline banner, and the current screen.
+import { useEffect } from 'react';
+import { OfflineBanner } from './components/OfflineBanner';
+import { Sidebar } from './components/Sidebar';
+import { useKeyboardShortcuts } from './keyboard';
+import { SCREENS, useNavigation, type ScreenId } from './stores/navigation';
+import { useSync } from './stores/sync';
+import { useSettings } from './stores/settings';
+import { useConnections } from './stores/connections';
+import { ProjectsScreen } from './screens/projects/ProjectsScreen';
+import { InventoriesScreen } from './screens/inventories/InventoriesScreen';
+import { RetirementsScreen } from './screens/retirements/RetirementsScreen';
+import { WarehouseScreen } from './screens/warehouse/WarehouseScreen';
+import { OrganizationsScreen } from './screens/organizations/OrganizationsScreen';
+import { SettingsScreen } from './screens/settings/SettingsScreen';
+import { announce, setPageState } from './lib/signals';
+
+const SCREEN_COMPONENTS: Record<ScreenId, () => React.JSX.Element> = {
+  projects: ProjectsScreen,
+  inventories: InventoriesScreen,
+  retirements: RetirementsScreen,
+  warehouse: WarehouseScreen,
+  organizations: OrganizationsScreen,
+  settings: SettingsScreen,
+};
+
+export function App() {
+  const screen = useNavigation((s) => s.screen);
+  useKeyboardShortcuts();
+  useEffect(() => {
+    const stopSync = useSync.getState().start();
+    // Settings and connections failing to load is shown on their screen; the theme keeps "system".
+    void useSettings.getState().load().catch(() => undefined);
+    void useConnections.getState().load();
+    setPageState('deskReady', 'true');
+    announce('desk:ready');
+    return stopSync;
+  }, []);
+  const Screen = SCREEN_COMPONENTS[screen];
+  return (
+    <div className="app">
+      <Sidebar />
+      <main className="content" aria-label={SCREENS.find((s) => s.id === screen)?.label}>
+        <OfflineBanner />
+        <Screen />
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,38 @@
+// The main navigation: one button per screen, with its keyboard shortcut.
+import { SCREENS, useNavigation } from '../stores/navigation';
+import { SyncIndicator } from './SyncIndicator';
+
+const IS_MAC = typeof navigator !== 'undefined' && /Mac/.test(navigator.platform);
+export const MOD_LABEL = IS_MAC ? '⌘' : 'Ctrl+';
+
+export function Sidebar() {
+  const screen = useNavigation((s) => s.screen);
+  const go = useNavigation((s) => s.go);
+  return (
+    <aside className="sidebar">
+      <div className="brand">
+        <span className="brand-mark" aria-hidden="true" />
+        <span>Registry Desk</span>
+      </div>
+      <nav aria-label="Main">
+        <ul>
+          {SCREENS.map((item, index) => (
+            <li key={item.id}>
+              <button
+                type="button"
+                className="nav-item"
+                aria-current={screen === item.id ? 'page' : undefined}
+                aria-keyshortcuts={`Control+${index + 1}`}
+                onClick={() => go(item.id)}
+              >
+                <span>{item.label}</span>
+                <kbd aria-hidden="true">{`${MOD_LABEL}${index + 1}`}</kbd>
+              </button>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <SyncIndicator />
+    </aside>
+  );
+}

@@ -1,0 +1,49 @@
+// Sync status in the sidebar: progress with counts while running, when data was last synced,
+// the last error in words, and "Sync now".
+import { useSync } from '../stores/sync';
+import { formatAge, formatCount, humanize } from '../lib/format';
+import { useNow } from '../lib/hooks';
+
+function ProgressLine() {
+  const progress = useSync((s) => s.progress);
+  if (!progress) return <span>Syncing…</span>;
+  const counts = progress.total !== null ? `${formatCount(progress.done)} of ${formatCount(progress.total)}` : formatCount(progress.done);
+  const eta = progress.etaMs !== null && progress.etaMs > 1500 ? `, about ${Math.ceil(progress.etaMs / 1000)} s left` : '';
+  return (
+    <>
+      <span>
+        Syncing {humanize(progress.resource).toLowerCase()}: {counts}
+        {eta}
+      </span>
+      {progress.total !== null && progress.total > 0 && (
+        <progress max={progress.total} value={Math.min(progress.done, progress.total)} aria-label="Sync progress" />
+      )}
+    </>
+  );
+}
+
+export function SyncIndicator() {
+  const running = useSync((s) => s.running);
+  const status = useSync((s) => s.status);
+  const lastError = useSync((s) => s.lastError);
+  const runError = useSync((s) => s.runError);
+  const run = useSync((s) => s.run);
+  useNow(); // re-render each second so "synced 2 minutes ago" stays true
+  return (
+    <section className="sync-indicator" aria-label="Sync status">
+      <div className="sync-line" role="status" aria-live="polite">
+        <span className={`sync-dot ${running ? 'sync-dot-running' : lastError ? 'sync-dot-error' : status?.online === false ? 'sync-dot-offline' : ''}`} aria-hidden="true" />
+        {running ? <ProgressLine /> : <span>Last synced {formatAge(status?.dataAsOf)}</span>}
+      </div>
+      {!running && lastError && <p className="sync-error">Last sync failed: {lastError}</p>}
+      {runError && (
+        <p className="sync-error" role="alert">
+          {runError}
+        </p>
+      )}
+      <button type="button" className="button button-small" onClick={() => void run()} disabled={running} aria-keyshortcuts="Control+R">
+        {running ? 'Syncing…' : 'Sync now'}
+      </button>
+    </section>
+  );
+}

@@ -1,0 +1,70 @@
+// Display formatting in one place so every screen writes dates, amounts and ages the same way.
+
+const dateFormat = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+const dateTimeFormat = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+const countFormat = new Intl.NumberFormat();
+// Amounts are tonnes with up to 6 decimals (whole grams); show every significant decimal.
+const tonneFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 6 });
+
+function parse(iso: string | null | undefined): Date | null {
+  if (!iso) return null;
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+export function formatDate(iso: string | null | undefined): string {
+  const date = parse(iso);
+  return date ? dateFormat.format(date) : '—';
+}
+
+export function formatDateTime(iso: string | null | undefined): string {
+  const date = parse(iso);
+  return date ? dateTimeFormat.format(date) : '—';
+}
+
+export function formatCount(n: number): string {
+  return countFormat.format(n);
+}
+
+export function formatTonnesValue(n: number): string {
+  return `${tonneFormat.format(n)} t`;
+}
+
+/** "just now", "5 minutes ago", "3 hours ago", "2 days ago". */
+export function formatAge(iso: string | null | undefined, now = Date.now()): string {
+  const date = parse(iso);
+  if (!date) return 'never';
+  const seconds = Math.max(0, Math.round((now - date.getTime()) / 1000));
+  if (seconds < 45) return 'just now';
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `${minutes} minute${minutes === 1 ? '' : 's'} ago`;
+  const hours = Math.round(minutes / 60);
+  if (hours < 48) return `${hours} hour${hours === 1 ? '' : 's'} ago`;
+  const days = Math.round(hours / 24);
+  return `${days} days ago`;
+}
+
+/** mm:ss for a countdown; hours are added when needed. */
+export function formatCountdown(ms: number): string {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const hours = Math.floor(total / 3600);
+  const minutes = Math.floor((total % 3600) / 60);
+  const seconds = total % 60;
+  const mmss = `${String(minutes).padStart(2, '0')}:${String(seconds).padStart(2, '0')}`;
+  return hours > 0 ? `${hours}:${mmss}` : mmss;
+}
+
+export function countryName(code: string | null | undefined): string {
+  if (!code) return '—';
+  try {
+    return new Intl.DisplayNames(undefined, { type: 'region' }).of(code.toUpperCase()) ?? code;
+  } catch {
+    return code;
+  }
+}
+
+export function humanize(value: string | null | undefined): string {
+  if (!value) return '—';
+  const spaced = value.replace(/_/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2');
+  return spaced.charAt(0).toUpperCase() + spaced.slice(1).toLowerCase();
+}

@@ -1,0 +1,66 @@
+// Small React hooks shared by screens.
+import { useCallback, useEffect, useRef, useState } from 'react';
+
+/** The value, but only after it has stopped changing for `delayMs` (search as you type). */
+export function useDebounced<T>(value: T, delayMs: number): T {
+  const [debounced, setDebounced] = useState(value);
+  useEffect(() => {
+    const timer = window.setTimeout(() => setDebounced(value), delayMs);
+    return () => window.clearTimeout(timer);
+  }, [value, delayMs]);
+  return debounced;
+}
+
+// One shared one-second ticker for every countdown on screen, aligned to whole seconds so all
+// countdowns change together instead of drifting apart.
+const tickListeners = new Set<(now: number) => void>();
+let tickTimer: number | null = null;
+function scheduleTick() {
+  tickTimer = window.setTimeout(() => {
+    const now = Date.now();
+    for (const listener of tickListeners) listener(now);
+    scheduleTick();
+  }, 1000 - (Date.now() % 1000) + 5);
+}
+
+export function useNow(): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    tickListeners.add(setNow);
+    if (tickTimer === null) scheduleTick();
+    return () => {
+      tickListeners.delete(setNow);
+      if (tickListeners.size === 0 && tickTimer !== null) {
+        window.clearTimeout(tickTimer);
+        tickTimer = null;
+      }
+    };
+  }, []);
+  return now;
+}
+
+/**
+ * Runs an async loader when its deps change and keeps {data, error, loading}; ignores stale answers.
+ * A reload keeps the data on screen while it refreshes; a change of deps (another record) clears it.
+ */
+export function useLoader<T>(load: () => Promise<T>, deps: readonly unknown[]): { data: T | null; error: unknown; loading: boolean; reload: () => void } {
+  const [state, setState] = useState<{ data: T | null; error: unknown; loading: boolean }>({ data: null, error: null, loading: true });
+  const [attempt, setAttempt] = useState(0);
+  const lastAttempt = useRef(attempt);
+  useEffect(() => {
+    let current = true;
+    const isReload = lastAttempt.current !== attempt;
+    lastAttempt.current = attempt;
+    setState((previous) => ({ data: isReload ? previous.data : null, error: null, loading: true }));
+    load().then(
+      (data) => current && setState({ data, error: null, loading: false }),
+      (error: unknown) => current && setState((previous) => ({ data: previous.data, error, loading: false })),
+    );
+    return () => {
+      current = false;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [...deps, attempt]);
+  const reload = useCallback(() => setAttempt((n) => n + 1), []);
+  return { ...state, reload };
+}

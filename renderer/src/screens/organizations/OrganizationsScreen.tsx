@@ -1,0 +1,98 @@
+// Organizations known to the registry, with their details; the ones that installed this app are marked.
+import { useMemo, useState } from 'react';
+import { desk, describeError } from '../../lib/desk';
+import { useLoader } from '../../lib/hooks';
+import { countryName, formatDate, humanize } from '../../lib/format';
+import { useSync } from '../../stores/sync';
+import { Facts } from '../../components/DefinitionList';
+import { ExternalLink } from '../../components/ExternalLink';
+import { EmptyState, ErrorMessage, Loading } from '../../components/feedback';
+import { StatusBadge } from '../../components/StatusBadge';
+
+export function OrganizationsScreen() {
+  const dataVersion = useSync((s) => s.dataVersion);
+  const list = useLoader(() => desk('organizations.list', {}), [dataVersion]);
+  const [filter, setFilter] = useState('');
+  const [openId, setOpenId] = useState<string | null>(null);
+  const organizations = useMemo(() => {
+    const words = filter.trim().toLowerCase();
+    const all = [...(list.data?.organizations ?? [])].sort((a, b) => a.fullName.localeCompare(b.fullName));
+    return words ? all.filter((o) => `${o.fullName} ${o.city} ${o.countryCode} ${o.type}`.toLowerCase().includes(words)) : all;
+  }, [list.data, filter]);
+  const open = organizations.find((o) => o.id === openId) ?? null;
+
+  return (
+    <div className="screen">
+      <header className="screen-header">
+        <div>
+          <h1>Organizations</h1>
+          <p className="screen-subtitle">{list.data ? `${list.data.organizations.length} organizations` : 'Loading organizations…'}</p>
+        </div>
+      </header>
+      <div className="toolbar" role="search">
+        <input type="search" className="search-input" aria-label="Filter organizations" placeholder="Filter by name, city, country or type" value={filter} data-search-field onChange={(e) => setFilter(e.target.value)} />
+      </div>
+      <ErrorMessage error={list.error ? describeError(list.error) : null} onRetry={list.reload} />
+      {list.loading && !list.data ? (
+        <Loading />
+      ) : organizations.length === 0 ? (
+        <EmptyState title={filter ? 'No organization matches' : 'No organizations yet'}>{filter ? 'Try other words.' : 'Sync to fetch the organizations this app may see.'}</EmptyState>
+      ) : (
+        <div className={open ? 'split' : undefined}>
+          <div className="table-wrap">
+            <table className="simple-table" aria-label="Organizations">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Type</th>
+                  <th scope="col">Country</th>
+                  <th scope="col">City</th>
+                  <th scope="col">This app</th>
+                </tr>
+              </thead>
+              <tbody>
+                {organizations.map((o) => (
+                  <tr key={o.id} className={o.id === openId ? 'row-current' : undefined} onClick={() => setOpenId(o.id)}>
+                    <td>
+                      <button type="button" className="button-link" onClick={() => setOpenId(o.id)}>
+                        {o.fullName}
+                      </button>
+                    </td>
+                    <td>{humanize(o.type)}</td>
+                    <td>{countryName(o.countryCode)}</td>
+                    <td>{o.city || '—'}</td>
+                    <td>{o.installed ? <StatusBadge value="active" label="Installed" /> : <span className="muted">—</span>}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {open && (
+            <aside className="card details" aria-label="Organization details">
+              <header className="details-header">
+                <h2>{open.fullName}</h2>
+                <button type="button" className="icon-button" aria-label="Close details" onClick={() => setOpenId(null)}>
+                  ×
+                </button>
+              </header>
+              <Facts
+                items={[
+                  ['Type', humanize(open.type)],
+                  ['Industry', open.organizationIndustries.name ? `${open.organizationIndustries.name} (${open.organizationIndustries.code})` : null],
+                  ['Registration number', open.registrationNumber],
+                  ['Address', [open.physicalAddress, open.zip, open.city].filter(Boolean).join(', ')],
+                  ['Country', countryName(open.countryCode)],
+                  ['Website', <ExternalLink href={open.website}>{open.website}</ExternalLink>],
+                  ['Registry page', <ExternalLink href={open.url}>{open.url}</ExternalLink>],
+                  ['Public', open.isPublic ? 'Yes' : 'No'],
+                  ['Installed this app', open.installed ? 'Yes' : 'No'],
+                  ['Member since', formatDate(open.createdAt)],
+                ]}
+              />
+            </aside>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}

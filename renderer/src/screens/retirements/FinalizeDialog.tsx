@@ -1,0 +1,142 @@
+// Finalizing an unclaimed on-chain retirement: open the owner's wallet, fill in the certificate's
+// beneficiary, reason and comment and the on-chain reference, read the exact message, sign it
+// locally, and send only {retirementId, signer, signature, signedData}.
+import { useState } from 'react';
+import { desk } from '../../lib/desk';
+import { formatTonnesValue } from '../../lib/format';
+import { useWallet } from '../../stores/wallet';
+import { finalizeMessage, type FinalizeFields } from '../../wallet/signedMessage';
+import { Dialog } from '../../components/Dialog';
+import { Field } from '../../components/Field';
+import { ErrorMessage } from '../../components/feedback';
+import { useAction } from '../../components/useAction';
+import { WalletImport } from './WalletImport';
+
+const EMPTY: FinalizeFields = { beneficiary: '', comment: '', reason: '', projectAddress: '', tokenId: '' };
+
+function validate(fields: FinalizeFields): Partial<Record<keyof FinalizeFields, string>> {
+  const problems: Partial<Record<keyof FinalizeFields, string>> = {};
+  if (!fields.beneficiary.trim()) problems.beneficiary = 'Enter the name the certificate is for.';
+  if (!fields.reason.trim()) problems.reason = 'Enter why the credits were retired.';
+  if (!/^0x[0-9a-fA-F]{40}$/.test(fields.projectAddress.trim())) problems.projectAddress = 'Enter the project contract address: 0x followed by 40 hexadecimal characters.';
+  if (!/^\d+$/.test(fields.tokenId.trim())) problems.tokenId = 'Enter the token id: a whole number.';
+  return problems;
+}
+
+function trimmed(fields: FinalizeFields): FinalizeFields {
+  return { beneficiary: fields.beneficiary.trim(), comment: fields.comment, reason: fields.reason.trim(), projectAddress: fields.projectAddress.trim(), tokenId: fields.tokenId.trim() };
+}
+
+function DetailsForm({ fields, onChange, onReview }: { fields: FinalizeFields; onChange: (f: FinalizeFields) => void; onReview: () => void }) {
+  const [showProblems, setShowProblems] = useState(false);
+  const problems = showProblems ? validate(fields) : {};
+  const set = (key: keyof FinalizeFields) => (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => onChange({ ...fields, [key]: e.target.value });
+  return (
+    <form
+      className="form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        setShowProblems(true);
+        if (Object.keys(validate(fields)).length === 0) onReview();
+      }}
+    >
+      <Field label="Beneficiary" error={problems.beneficiary}>
+        <input value={fields.beneficiary} onChange={set('beneficiary')} />
+      </Field>
+      <Field label="Reason" error={problems.reason}>
+        <input value={fields.reason} onChange={set('reason')} />
+      </Field>
+      <Field label="Comment">
+        <textarea rows={2} value={fields.comment} onChange={set('comment')} />
+      </Field>
+      <Field label="Project contract address" hint="From the wallet's retirement transaction." error={problems.projectAddress}>
+        <input className="mono" spellCheck={false} value={fields.projectAddress} onChange={set('projectAddress')} />
+      </Field>
+      <Field label="Token id" error={problems.tokenId}>
+        <input className="mono" inputMode="numeric" value={fields.tokenId} onChange={set('tokenId')} />
+      </Field>
+      <div className="actions">
+        <button type="submit" className="button button-primary">
+          Review what will be signed
+        </button>
+      </div>
+    </form>
+  );
+}
+
+export function FinalizeDialog({ retirementId, projectName, amount, onClose, onFinalized }: { retirementId: string; projectName: string; amount: number; onClose: () => void; onFinalized: () => void }) {
+  const address = useWallet((s) => s.address);
+  const sign = useWallet((s) => s.sign);
+  const forget = useWallet((s) => s.forget);
+  const [fields, setFields] = useState<FinalizeFields>(EMPTY);
+  const [step, setStep] = useState<'details' | 'review' | 'done'>('details');
+  const message = finalizeMessage(trimmed(fields));
+
+  const finalize = useAction(async () => {
+    const signedData = trimmed(fields);
+    const { signer, signature } = await sign(finalizeMessage(signedData));
+    await desk('retirements.finalize', { retirementId, signer, signature, signedData });
+    setStep('done');
+    onFinalized();
+  });
+
+  return (
+    <Dialog title="Finalize retirement" onClose={onClose} wide>
+      <p className="muted">
+        {formatTonnesValue(amount)} of {projectName}. Finalizing proves you own the wallet that retired these credits and sets who the certificate is for.
+      </p>
+      {step === 'done' ? (
+        <div className="success" role="status">
+          <p>
+            <strong>Finalized.</strong> The retirement is now claimed for {fields.beneficiary.trim()} and its certificate can be downloaded.
+          </p>
+          <div className="actions">
+            <button type="button" className="button button-primary" onClick={onClose}>
+              Done
+            </button>
+          </div>
+        </div>
+      ) : !address ? (
+        <section aria-label="Wallet">
+          <h3>1. Open the owner's wallet</h3>
+          <WalletImport />
+        </section>
+      ) : (
+        <>
+          <p className="wallet-line">
+            Signing with wallet <span className="mono">{address}</span>{' '}
+            <button type="button" className="button-link" onClick={() => void forget()}>
+              Use another wallet
+            </button>
+          </p>
+          {step === 'details' ? (
+            <section aria-label="Certificate details">
+              <h3>2. Certificate details</h3>
+              <DetailsForm fields={fields} onChange={setFields} onReview={() => setStep('review')} />
+            </section>
+          ) : (
+            <section aria-label="Review and sign">
+              <h3>3. Review and sign</h3>
+              <p>Your wallet will sign exactly this text (fields joined by “;;”):</p>
+              <pre className="signed-message" aria-label="Message to sign">
+                {message}
+              </pre>
+              <p className="muted">
+                Only the wallet address <span className="mono">{address}</span>, the signature and these five fields are sent to the registry. The key never leaves this computer.
+              </p>
+              <ErrorMessage error={finalize.error ? `Finalizing failed: ${finalize.error}` : null} />
+              <div className="actions">
+                <button type="button" className="button" onClick={() => setStep('details')} disabled={finalize.busy}>
+                  Back
+                </button>
+                <button type="button" className="button button-primary" onClick={() => void finalize.run()} disabled={finalize.busy}>
+                  {finalize.busy ? 'Signing and sending…' : 'Sign and finalize'}
+                </button>
+              </div>
+            </section>
+          )}
+        </>
+      )}
+    </Dialog>
+  );
+}

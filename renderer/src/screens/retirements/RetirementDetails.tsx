@@ -1,0 +1,89 @@
+// One retirement's details, its certificate, and "Finalize" when it is an unclaimed on-chain one.
+import { useState } from 'react';
+import { desk, describeError } from '../../lib/desk';
+import { useLoader } from '../../lib/hooks';
+import { formatDateTime, formatTonnesValue } from '../../lib/format';
+import { useNavigation } from '../../stores/navigation';
+import { useSync } from '../../stores/sync';
+import { Facts } from '../../components/DefinitionList';
+import { StatusBadge } from '../../components/StatusBadge';
+import { ExternalLink } from '../../components/ExternalLink';
+import { ErrorMessage, Loading } from '../../components/feedback';
+import { useAction } from '../../components/useAction';
+import { downloadCertificate } from './certificates';
+import { FinalizeDialog } from './FinalizeDialog';
+
+export function RetirementDetails({ id }: { id: string }) {
+  const openRetirement = useNavigation((s) => s.openRetirement);
+  const openProject = useNavigation((s) => s.openProject);
+  const dataVersion = useSync((s) => s.dataVersion);
+  const [finalizing, setFinalizing] = useState(false);
+  const details = useLoader(() => desk('retirements.get', { id }), [id, dataVersion]);
+  const certificate = useAction(() => downloadCertificate(id));
+  const retirement = details.data?.retirement;
+  const full = retirement && 'beneficiary' in retirement ? retirement : null;
+
+  return (
+    <aside className="card details" aria-label="Retirement details">
+      <header className="details-header">
+        <h2>Retirement</h2>
+        <button type="button" className="icon-button" aria-label="Close details" onClick={() => openRetirement(null)}>
+          ×
+        </button>
+      </header>
+      {details.loading && !retirement && <Loading />}
+      <ErrorMessage error={details.error ? describeError(details.error) : null} onRetry={details.reload} />
+      {retirement && (
+        <>
+          <p>
+            <StatusBadge value={retirement.isClaimed ? 'claimed' : 'unclaimed'} /> {formatTonnesValue(retirement.amount)} on {formatDateTime(retirement.createdAt)}
+          </p>
+          <Facts
+            items={[
+              ['Retirement id', <span className="mono">{retirement.id}</span>],
+              ['Project', <button type="button" className="button-link" onClick={() => openProject(retirement.project.id)}>{`${retirement.project.fullName} (No. ${retirement.project.num})`}</button>],
+              ['Beneficiary', full?.beneficiary],
+              ['Reason', full?.reason],
+              ['Comment', full?.comment],
+              ['Retired by', full ? <ExternalLink href={full.organizationOwner.publicUrl}>{full.organizationOwner.fullName}</ExternalLink> : null],
+              ['Serialization', full ? <span className="mono">{full.serialization}</span> : null],
+              ['Vintage', full?.vintage],
+            ]}
+          />
+          {!full && (
+            <p className="muted">
+              {retirement.isClaimed
+                ? 'The organization behind this retirement has not passed business verification, so only the amount and project are public and there is no certificate.'
+                : 'This retirement was made on chain and its owner has not claimed it yet. The owner can finalize it by signing with the wallet that retired the credits.'}
+            </p>
+          )}
+          <div className="actions">
+            {full && (
+              <button type="button" className="button button-primary" disabled={certificate.busy} onClick={() => void certificate.run()}>
+                {certificate.busy ? 'Preparing certificate…' : 'Download certificate (PDF)'}
+              </button>
+            )}
+            {!retirement.isClaimed && (
+              <button type="button" className="button button-primary" onClick={() => setFinalizing(true)}>
+                Finalize with wallet…
+              </button>
+            )}
+          </div>
+          <ErrorMessage error={certificate.error ? `The certificate could not be saved: ${certificate.error}` : null} />
+          {finalizing && (
+            <FinalizeDialog
+              retirementId={retirement.id}
+              projectName={retirement.project.fullName}
+              amount={retirement.amount}
+              onClose={() => setFinalizing(false)}
+              onFinalized={() => {
+                details.reload();
+                void useSync.getState().run();
+              }}
+            />
+          )}
+        </>
+      )}
+    </aside>
+  );
+}

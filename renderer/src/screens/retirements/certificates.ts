@@ -1,0 +1,10 @@
+// Saving a retirement's PDF certificate: the desk fetches it from the registry, the bridge saves it.
+import { desk, saveFile } from '../../lib/desk';
+import { announce } from '../../lib/signals';
+
+export async function downloadCertificate(id: string): Promise<{ filename: string; saved: boolean }> {
+  const file = await desk('retirements.certificate', { id });
+  const { saved } = await saveFile(file);
+  announce('desk:file-saved', { filename: file.filename, saved, retirementId: id });
+  return { filename: file.filename, saved };
+}

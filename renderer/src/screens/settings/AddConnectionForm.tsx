@@ -1,0 +1,80 @@
+// Adding a remote registry: its address, the app id registered there, and the app's private key.
+// Without an OS keychain the key can go to a passphrase-encrypted file, if the user agrees.
+import { useState } from 'react';
+import { desk } from '../../lib/desk';
+import { useConnections } from '../../stores/connections';
+import { Field } from '../../components/Field';
+import { ErrorMessage } from '../../components/feedback';
+import { useAction } from '../../components/useAction';
+import { KeyFileInput } from './KeyFileInput';
+
+export function AddConnectionForm({ onDone }: { onDone: () => void }) {
+  const keychain = useConnections((s) => s.list?.keychain);
+  const [name, setName] = useState('');
+  const [baseUrl, setBaseUrl] = useState('https://');
+  const [appId, setAppId] = useState('');
+  const [pem, setPem] = useState<string | null>(null);
+  const [passphrase, setPassphrase] = useState('');
+  const [confirmed, setConfirmed] = useState(false);
+  const needsFile = keychain ? !keychain.available : false;
+
+  const add = useAction(async () => {
+    if (!pem) throw new Error('Choose the private key file of the app.');
+    if (needsFile && (!confirmed || passphrase.length < 8)) throw new Error('Without a keychain, the key is stored encrypted with a passphrase of at least 8 characters: enter one and confirm.');
+    await desk('connections.addRemote', {
+      name: name.trim(),
+      baseUrl: baseUrl.trim(),
+      appId: appId.trim(),
+      privateKeyPem: pem,
+      ...(needsFile ? { encryptedFileFallback: { passphrase, userConfirmed: true as const } } : {}),
+    });
+    await useConnections.getState().load();
+    onDone();
+  });
+
+  return (
+    <form
+      className="form card"
+      aria-label="Add a remote connection"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void add.run();
+      }}
+    >
+      <h3>Add a remote registry</h3>
+      <Field label="Connection name">
+        <input value={name} onChange={(e) => setName(e.target.value)} required />
+      </Field>
+      <Field label="Registry address" hint="For example https://registry.example.org">
+        <input type="url" value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} required />
+      </Field>
+      <Field label="App id" hint="The id the registry gave this app when it was registered.">
+        <input className="mono" value={appId} onChange={(e) => setAppId(e.target.value)} required />
+      </Field>
+      <KeyFileInput label="Private key file" onKey={setPem} />
+      {needsFile && (
+        <>
+          <p className="notice">
+            No system keychain is available{keychain?.reason ? ` (${keychain.reason})` : ''}. The key can instead be stored in a file encrypted with a passphrase you enter each time the desk starts.
+          </p>
+          <Field label="Passphrase for the key file">
+            <input type="password" autoComplete="new-password" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} />
+          </Field>
+          <label className="checkbox">
+            <input type="checkbox" checked={confirmed} onChange={(e) => setConfirmed(e.target.checked)} />
+            Store the key in a passphrase-encrypted file
+          </label>
+        </>
+      )}
+      <ErrorMessage error={add.error ? `The connection was not added: ${add.error}` : null} />
+      <div className="actions">
+        <button type="button" className="button" onClick={onDone}>
+          Cancel
+        </button>
+        <button type="submit" className="button button-primary" disabled={add.busy}>
+          {add.busy ? 'Connecting…' : 'Add connection'}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,119 @@
+// One connection: where it points, whether its key is usable, its installations and permissions,
+// and what can be done with it.
+import { useState } from 'react';
+import type { ConnectionInfo } from '../../../../shared/desk/api';
+import { desk } from '../../lib/desk';
+import { useConnections } from '../../stores/connections';
+import { useSync } from '../../stores/sync';
+import { Facts } from '../../components/DefinitionList';
+import { StatusBadge } from '../../components/StatusBadge';
+import { ErrorMessage } from '../../components/feedback';
+import { useAction } from '../../components/useAction';
+import { KeyFileInput } from './KeyFileInput';
+
+const KEY_STATUS: Record<ConnectionInfo['keyStatus'], string> = {
+  ok: 'Available',
+  missing: 'Missing: re-import the key',
+  unreadable: 'Cannot be read: re-import the key',
+  invalid: 'Not a valid key: re-import the key',
+};
+const SECRET_STORE: Record<ConnectionInfo['secretStore'], string> = {
+  keychain: 'System keychain',
+  'encrypted-file': 'Passphrase-encrypted file',
+  memory: 'Memory only (this session)',
+};
+
+export function ConnectionCard({ connection, active }: { connection: ConnectionInfo; active: boolean }) {
+  const [reimporting, setReimporting] = useState(false);
+  const reload = () => useConnections.getState().load();
+  const activate = useAction(async () => {
+    await desk('connections.activate', { id: connection.id });
+    await reload();
+    await useSync.getState().run();
+  });
+  const refresh = useAction(async () => {
+    await desk('connections.refreshInstallations', { id: connection.id });
+    await reload();
+  });
+  const remove = useAction(async () => {
+    if (!window.confirm(`Remove the connection “${connection.name}”? Its saved key is deleted from this computer.`)) return;
+    await desk('connections.remove', { id: connection.id });
+    await reload();
+  });
+  const reimport = useAction(async (pem: string) => {
+    await desk('connections.reimportKey', { id: connection.id, privateKeyPem: pem });
+    setReimporting(false);
+    await reload();
+  });
+  const error = activate.error ?? refresh.error ?? remove.error ?? reimport.error;
+
+  return (
+    <section className="card connection" aria-label={`Connection ${connection.name}`}>
+      <header className="panel-header">
+        <h3>
+          {connection.name} {active && <StatusBadge value="active" label="In use" />}
+        </h3>
+        <div className="header-actions">
+          {!active && (
+            <button type="button" className="button button-small button-primary" onClick={() => void activate.run()} disabled={activate.busy}>
+              Use this connection
+            </button>
+          )}
+          <button type="button" className="button button-small" onClick={() => void refresh.run()} disabled={refresh.busy}>
+            {refresh.busy ? 'Refreshing…' : 'Refresh installations'}
+          </button>
+          {connection.kind === 'remote' && (
+            <>
+              <button type="button" className="button button-small" onClick={() => setReimporting((v) => !v)}>
+                Re-import key
+              </button>
+              <button type="button" className="button button-small button-danger" onClick={() => void remove.run()} disabled={remove.busy || active}>
+                Remove
+              </button>
+            </>
+          )}
+        </div>
+      </header>
+      <Facts
+        items={[
+          ['Kind', connection.kind === 'embedded' ? 'Embedded registry (on this computer)' : 'Remote registry'],
+          ['Address', <span className="mono">{connection.baseUrl}</span>],
+          ['App id', <span className="mono">{connection.appId}</span>],
+          ['Private key', <StatusBadge value={connection.keyStatus === 'ok' ? 'validated' : 'failed'} label={KEY_STATUS[connection.keyStatus]} />],
+          ['Key stored in', SECRET_STORE[connection.secretStore]],
+          ['Internal projects (examiner)', connection.examinerRead ? 'Allowed' : 'Not allowed'],
+        ]}
+      />
+      {connection.keyMessage && <p className="notice">{connection.keyMessage}</p>}
+      {reimporting && <KeyFileInput label="New private key file" onKey={(pem) => pem && void reimport.run(pem)} />}
+      <ErrorMessage error={error} />
+      <h4>Installations</h4>
+      {connection.installations.length === 0 ? (
+        <p className="muted">No organization has installed this app yet.</p>
+      ) : (
+        <table className="simple-table" aria-label={`Installations of ${connection.name}`}>
+          <thead>
+            <tr>
+              <th scope="col">Organization</th>
+              <th scope="col">Permissions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {connection.installations.map((i) => (
+              <tr key={i.id}>
+                <td>{i.organizationName}</td>
+                <td>
+                  {Object.entries(i.permissions).map(([key, level]) => (
+                    <span key={key} className="permission">
+                      {key.replace(/_/g, ' ')}: <strong>{level.toLowerCase()}</strong>
+                    </span>
+                  ))}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

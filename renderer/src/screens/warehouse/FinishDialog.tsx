@@ -1,0 +1,147 @@
+// Finishing a reservation: choose transfer or transfer-and-retire, fill in the receiver (and the
+// retirement), read a confirmation that states exactly what will happen, then follow the outcome.
+import { useState } from 'react';
+import type { Reservation } from '../../../../shared/registry/resources';
+import { desk } from '../../lib/desk';
+import { useLoader } from '../../lib/hooks';
+import { Dialog } from '../../components/Dialog';
+import { Field } from '../../components/Field';
+import { ErrorMessage } from '../../components/feedback';
+import { useAction } from '../../components/useAction';
+import { Countdown } from './Countdown';
+import { EMPTY_FINISH_FORM, describeFinish, finishBody, validateFinish, type FinishForm } from './finishPlan';
+import { OutcomeTracker } from './OutcomeTracker';
+
+interface Props {
+  organizationId: string;
+  organizationName: string;
+  reservation: Reservation;
+  clockOffsetMs: number;
+  onClose: () => void;
+  onFinished: () => void;
+}
+
+export function FinishDialog({ organizationId, organizationName, reservation, clockOffsetMs, onClose, onFinished }: Props) {
+  const [form, setForm] = useState<FinishForm>(EMPTY_FINISH_FORM);
+  const [step, setStep] = useState<'form' | 'confirm' | 'outcome'>('form');
+  const [showProblems, setShowProblems] = useState(false);
+  const [transaction, setTransaction] = useState<{ id: string; state: string } | null>(null);
+  const organizations = useLoader(() => desk('organizations.list', {}), []);
+  const receivers = (organizations.data?.organizations ?? []).filter((o) => o.id !== organizationId).sort((a, b) => a.fullName.localeCompare(b.fullName));
+  const receiverName = receivers.find((o) => o.id === form.receiverId)?.fullName ?? '';
+  const problems = showProblems ? validateFinish(form) : {};
+  const set = (key: keyof FinishForm) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>) => setForm({ ...form, [key]: e.target.value });
+
+  const finish = useAction(async () => {
+    const result = await desk('warehouse.finish', { organizationId, reservationId: reservation.id, action: form.action, body: finishBody(form) });
+    setTransaction({ id: result.transactionId, state: result.state });
+    setStep('outcome');
+    onFinished();
+  });
+
+  const title = form.action === 'transfer_retire' ? 'Transfer and retire' : 'Transfer';
+  return (
+    <Dialog title={step === 'outcome' ? 'Outcome' : `Finish reservation: ${title.toLowerCase()}`} onClose={onClose} wide>
+      {step !== 'outcome' && (
+        <p className="muted">
+          {reservation.amount} t of <span className="mono">{reservation.serialization}</span> ({reservation.project.fullName}). Reservation ends in{' '}
+          <Countdown until={reservation.reservedToDate} clockOffsetMs={clockOffsetMs} />.
+        </p>
+      )}
+      {step === 'form' && (
+        <form
+          className="form form-columns"
+          onSubmit={(e) => {
+            e.preventDefault();
+            setShowProblems(true);
+            if (Object.keys(validateFinish(form)).length === 0) setStep('confirm');
+          }}
+        >
+          <fieldset className="segmented span-all">
+            <legend>Action</legend>
+            <label className={form.action === 'transfer' ? 'segment segment-on' : 'segment'}>
+              <input type="radio" name="finish-action" checked={form.action === 'transfer'} onChange={() => setForm({ ...form, action: 'transfer' })} />
+              Transfer
+            </label>
+            <label className={form.action === 'transfer_retire' ? 'segment segment-on' : 'segment'}>
+              <input type="radio" name="finish-action" checked={form.action === 'transfer_retire'} onChange={() => setForm({ ...form, action: 'transfer_retire' })} />
+              Transfer and retire
+            </label>
+          </fieldset>
+          <Field label="Receiving organization" error={problems.receiverId}>
+            <select value={form.receiverId} onChange={set('receiverId')} disabled={!organizations.data}>
+              <option value="">{organizations.data ? 'Choose an organization' : 'Loading organizations…'}</option>
+              {receivers.map((o) => (
+                <option key={o.id} value={o.id}>
+                  {o.fullName}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field label="Receiving wallet address (optional)" error={problems.receiverAddress}>
+            <input className="mono" spellCheck={false} placeholder="0x…" value={form.receiverAddress} onChange={set('receiverAddress')} />
+          </Field>
+          <Field label="Price (optional)" error={problems.price}>
+            <input inputMode="decimal" value={form.price} onChange={set('price')} />
+          </Field>
+          <Field label="Currency" error={problems.currency}>
+            <input maxLength={10} value={form.currency} onChange={set('currency')} />
+          </Field>
+          <div className="span-all">
+            <Field label="Transfer comment (optional)">
+              <textarea rows={2} value={form.transferComment} onChange={set('transferComment')} />
+            </Field>
+          </div>
+          {form.action === 'transfer_retire' && (
+            <>
+              <Field label="Beneficiary" error={problems.beneficiaryName}>
+                <input value={form.beneficiaryName} onChange={set('beneficiaryName')} />
+              </Field>
+              <Field label="Retirement reason" error={problems.reason}>
+                <input value={form.reason} onChange={set('reason')} />
+              </Field>
+              <div className="span-all">
+                <Field label="Retirement comment (optional)">
+                  <textarea rows={2} value={form.retirementComment} onChange={set('retirementComment')} />
+                </Field>
+              </div>
+            </>
+          )}
+          <ErrorMessage error={organizations.error ? 'The organizations could not be loaded, so no receiver can be chosen.' : null} onRetry={organizations.reload} />
+          <div className="actions span-all">
+            <button type="button" className="button" onClick={onClose}>
+              Cancel
+            </button>
+            <button type="submit" className="button button-primary">
+              Review
+            </button>
+          </div>
+        </form>
+      )}
+      {step === 'confirm' && (
+        <section aria-label="Confirmation">
+          <p>
+            <strong>Please confirm. When you press “{title}”:</strong>
+          </p>
+          <ol className="confirmation">
+            {describeFinish(form, { amount: reservation.amount, serialization: reservation.serialization, projectName: reservation.project.fullName, fromName: organizationName, receiverName }).map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ol>
+          <ErrorMessage error={finish.error ? `Nothing was transferred: ${finish.error}` : null} />
+          <div className="actions">
+            <button type="button" className="button" onClick={() => setStep('form')} disabled={finish.busy}>
+              Back
+            </button>
+            <button type="button" className="button button-primary" onClick={() => void finish.run()} disabled={finish.busy}>
+              {finish.busy ? 'Sending…' : title}
+            </button>
+          </div>
+        </section>
+      )}
+      {step === 'outcome' && transaction && (
+        <OutcomeTracker organizationId={organizationId} reservationId={reservation.id} transactionId={transaction.id} initialState={transaction.state} retire={form.action === 'transfer_retire'} onClose={onClose} />
+      )}
+    </Dialog>
+  );
+}

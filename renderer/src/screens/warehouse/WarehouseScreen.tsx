@@ -1,0 +1,233 @@
+// The warehouse of an organization that installed this app: what it holds, reserving credits,
+// and every reservation with a live countdown, finish and cancel.
+import { useEffect, useState } from 'react';
+import type { Reservation, WarehouseInventoryCredit } from '../../../../shared/registry/resources';
+import type { WarehouseView } from '../../../../shared/desk/api';
+import { desk, describeError, onDeskEvent } from '../../lib/desk';
+import { useLoader, useNow } from '../../lib/hooks';
+import { formatDateTime, formatTonnesValue } from '../../lib/format';
+import { announce, setPageState } from '../../lib/signals';
+import { useConnections, warehouseInstallations } from '../../stores/connections';
+import { useSync } from '../../stores/sync';
+import { StatusBadge } from '../../components/StatusBadge';
+import { EmptyState, ErrorMessage, Loading } from '../../components/feedback';
+import { ExportCsvButton } from '../../components/ExportCsvButton';
+import { useAction } from '../../components/useAction';
+import { Countdown } from './Countdown';
+import { ReserveDialog } from './ReserveDialog';
+import { FinishDialog } from './FinishDialog';
+import { PHASE_LABELS, registryNow, reservationPhase } from './reservationPhase';
+
+function CreditsTable({ view, onReserve }: { view: WarehouseView; onReserve: (c: WarehouseInventoryCredit) => void }) {
+  if (view.credits.length === 0) return <EmptyState title="The warehouse is empty">Credits deposited by the organization appear here.</EmptyState>;
+  return (
+    <div className="table-wrap">
+      <table className="simple-table" aria-label="Warehouse credits">
+        <thead>
+          <tr>
+            <th scope="col">Project</th>
+            <th scope="col">Serialization</th>
+            <th scope="col">Type</th>
+            <th scope="col" className="numeric">
+              Available
+            </th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {view.credits.map((c) => (
+            <tr key={c.id}>
+              <td>
+                {c.project.fullName}
+                <span className="cell-secondary">No. {c.project.num}</span>
+              </td>
+              <td className="mono">{c.serialization}</td>
+              <td>{c.type === 'exPost' ? 'Ex-post' : c.type === 'exAnte' ? 'Ex-ante' : c.type}</td>
+              <td className="numeric">{formatTonnesValue(c.amount)}</td>
+              <td className="row-actions">
+                {view.canWrite && (
+                  <button type="button" className="button button-small" disabled={c.amount <= 0 || view.offline} aria-label={`Reserve ${c.serialization}`} onClick={() => onReserve(c)}>
+                    Reserve…
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function ReservationRow({ r, view, onFinish, onChanged }: { r: Reservation; view: WarehouseView; onFinish: (r: Reservation) => void; onChanged: () => void }) {
+  const now = useNow();
+  const phase = reservationPhase(r, registryNow(view.clockOffsetMs, now));
+  const cancel = useAction(async () => {
+    await desk('warehouse.cancel', { organizationId: view.organizationId, reservationId: r.id });
+    onChanged();
+  });
+  return (
+    <tr data-reservation-id={r.id} data-phase={phase} aria-label={`Reservation of ${r.amount} t of ${r.serialization}`}>
+      <td>
+        {r.project.fullName}
+        <span className="cell-secondary mono">{r.serialization}</span>
+      </td>
+      <td className="numeric">{formatTonnesValue(r.amount)}</td>
+      <td>{formatDateTime(r.createdAt)}</td>
+      <td>
+        <StatusBadge value={phase} label={PHASE_LABELS[phase]} />
+      </td>
+      <td>{phase === 'active' ? <Countdown until={r.reservedToDate} clockOffsetMs={view.clockOffsetMs} /> : <span className="muted">—</span>}</td>
+      <td className="row-actions">
+        {phase === 'active' && view.canWrite && (
+          <>
+            <button type="button" className="button button-small button-primary" onClick={() => onFinish(r)} disabled={view.offline}>
+              Finish…
+            </button>
+            <button type="button" className="button button-small" onClick={() => void cancel.run()} disabled={cancel.busy || view.offline}>
+              {cancel.busy ? 'Cancelling…' : 'Cancel reservation'}
+            </button>
+          </>
+        )}
+        {cancel.error && (
+          <span className="inline-error" role="alert">
+            Not cancelled: {cancel.error}
+          </span>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+function ReservationsTable({ view, onFinish, onChanged }: { view: WarehouseView; onFinish: (r: Reservation) => void; onChanged: () => void }) {
+  if (view.reservations.length === 0) return <EmptyState title="No reservations yet">Reserve credits above to transfer or retire them.</EmptyState>;
+  const ordered = [...view.reservations].sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
+  return (
+    <div className="table-wrap">
+      <table className="simple-table" aria-label="Reservations">
+        <thead>
+          <tr>
+            <th scope="col">Credit</th>
+            <th scope="col" className="numeric">
+              Amount
+            </th>
+            <th scope="col">Reserved</th>
+            <th scope="col">State</th>
+            <th scope="col">Time left</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {ordered.map((r) => (
+            <ReservationRow key={r.id} r={r} view={view} onFinish={onFinish} onChanged={onChanged} />
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function OrganizationWarehouse({ organizationId }: { organizationId: string }) {
+  const dataVersion = useSync((s) => s.dataVersion);
+  const warehouse = useLoader(() => desk('warehouse.get', { organizationId }), [organizationId, dataVersion]);
+  const [reserving, setReserving] = useState<WarehouseInventoryCredit | null>(null);
+  const [finishing, setFinishing] = useState<Reservation | null>(null);
+  const { reload } = warehouse;
+  const view = warehouse.data;
+
+  // Another window, the background worker or the registry moved a reservation on: show it.
+  useEffect(
+    () =>
+      onDeskEvent((event) => {
+        if (event.type === 'reservation.updated' && event.organizationId === organizationId) reload();
+      }),
+    [organizationId, reload],
+  );
+  useEffect(() => {
+    if (!view) return;
+    setPageState('warehouseVersion', String(Date.now()));
+    announce('desk:warehouse-loaded', { organizationId, reservations: view.reservations.length });
+  }, [view, organizationId]);
+
+  if (warehouse.loading && !view) return <Loading label="Loading the warehouse…" />;
+  if (!view) return <ErrorMessage error={describeError(warehouse.error)} onRetry={reload} />;
+  return (
+    <>
+      <ErrorMessage error={warehouse.error ? describeError(warehouse.error) : null} onRetry={reload} />
+      {!view.canWrite && <p className="notice">This app may only view this warehouse: reserving, finishing and cancelling need the warehouse write permission.</p>}
+      <section className="card" aria-label="Warehouse inventory">
+        <div className="panel-header">
+          <h2>Inventory</h2>
+          <div className="header-actions">
+            <button type="button" className="button button-small" onClick={reload} disabled={warehouse.loading}>
+              {warehouse.loading ? 'Refreshing…' : 'Refresh'}
+            </button>
+            <ExportCsvButton request={{ list: 'warehouse', organizationId }} disabled={view.credits.length === 0} />
+          </div>
+        </div>
+        <CreditsTable view={view} onReserve={setReserving} />
+      </section>
+      <section className="card" aria-label="Reservations">
+        <h2>Reservations</h2>
+        <ReservationsTable view={view} onFinish={setFinishing} onChanged={reload} />
+      </section>
+      {reserving && <ReserveDialog organizationId={organizationId} credit={reserving} onClose={() => setReserving(null)} onReserved={reload} />}
+      {finishing && (
+        <FinishDialog
+          organizationId={organizationId}
+          organizationName={view.organizationName}
+          reservation={finishing}
+          clockOffsetMs={view.clockOffsetMs}
+          onClose={() => {
+            setFinishing(null);
+            reload();
+          }}
+          onFinished={reload}
+        />
+      )}
+    </>
+  );
+}
+
+export function WarehouseScreen() {
+  const connection = useConnections((s) => s.active());
+  const loading = useConnections((s) => s.list === null && s.error === null);
+  const error = useConnections((s) => s.error);
+  const installations = warehouseInstallations(connection);
+  const [chosen, setChosen] = useState<string | null>(null);
+  const organizationId = chosen && installations.some((i) => i.organizationId === chosen) ? chosen : (installations[0]?.organizationId ?? null);
+  return (
+    <div className="screen">
+      <header className="screen-header">
+        <div>
+          <h1>Warehouse</h1>
+          <p className="screen-subtitle">Reserve credits for 10 minutes, then transfer or retire them.</p>
+        </div>
+        {installations.length > 0 && (
+          <label className="inline-field">
+            <span>Organization</span>
+            <select value={organizationId ?? ''} onChange={(e) => setChosen(e.target.value)}>
+              {installations.map((i) => (
+                <option key={i.organizationId} value={i.organizationId}>
+                  {i.organizationName}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+      </header>
+      <ErrorMessage error={error} onRetry={() => void useConnections.getState().load()} />
+      {loading ? (
+        <Loading />
+      ) : organizationId ? (
+        <OrganizationWarehouse key={organizationId} organizationId={organizationId} />
+      ) : (
+        <EmptyState title="No warehouse to show">No organization has installed this app with access to its warehouse. Installations appear under Connections & settings.</EmptyState>
+      )}
+    </div>
+  );
+}

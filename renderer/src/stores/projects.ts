@@ -1,0 +1,108 @@
+// The project list: the applied search (text, scope, filters, sort) and a cache of the pages of
+// rows fetched so far. The virtualized table asks for the rows it is about to show; pages of
+// PAGE_SIZE rows are fetched with projects.search offset/limit, each page once.
+import { create } from 'zustand';
+import type { ProjectRow, ProjectSearchInput } from '../../../shared/desk/api';
+import { desk, describeError } from '../lib/desk';
+
+export const PROJECT_PAGE_SIZE = 100;
+
+export type ProjectScope = 'public' | 'internal';
+export type ProjectSortField = 'relevance' | 'num' | 'name' | 'status' | 'country' | 'startDate';
+export interface ProjectFilterValues {
+  status?: string;
+  countryCode?: string;
+  sectorId?: string;
+  methodologyId?: string;
+  typeId?: string;
+  vintage?: string;
+}
+export interface ProjectQuery {
+  text: string;
+  scope: ProjectScope;
+  filters: ProjectFilterValues;
+  sort: { field: ProjectSortField; direction: 'asc' | 'desc' };
+}
+
+interface ProjectListState {
+  query: ProjectQuery;
+  /** Bumped whenever the query changes, so late answers for an older query are dropped. */
+  generation: number;
+  total: number | null;
+  pages: Record<number, ProjectRow[]>;
+  requested: Record<number, true>;
+  error: string | null;
+  setQuery(change: Partial<ProjectQuery>): void;
+  setFilter(key: keyof ProjectFilterValues, value: string): void;
+  /** Makes sure rows [first, last] are loaded or on their way. */
+  ensureRows(first: number, last: number): void;
+  refresh(): void;
+}
+
+/** The search input the desk expects, from the list's query (used by the list and its CSV export). */
+export function toSearchInput(query: ProjectQuery, offset = 0, limit = PROJECT_PAGE_SIZE): ProjectSearchInput {
+  const filters = Object.fromEntries(Object.entries(query.filters).filter(([, v]) => v !== undefined && v !== '')) as ProjectSearchInput['filters'];
+  return { query: query.text.trim(), scope: query.scope, filters, sort: query.sort, offset, limit };
+}
+
+export function rowAt(state: Pick<ProjectListState, 'pages'>, index: number): ProjectRow | undefined {
+  return state.pages[Math.floor(index / PROJECT_PAGE_SIZE)]?.[index % PROJECT_PAGE_SIZE];
+}
+
+export const useProjectList = create<ProjectListState>()((set, get) => {
+  async function loadPage(page: number) {
+    const { generation, query } = get();
+    set((s) => ({ requested: { ...s.requested, [page]: true } }));
+    try {
+      const result = await desk('projects.search', toSearchInput(query, page * PROJECT_PAGE_SIZE));
+      if (get().generation !== generation) return;
+      set((s) => ({ total: result.total, pages: { ...s.pages, [page]: result.rows }, error: null }));
+    } catch (error) {
+      if (get().generation !== generation) return;
+      // Forget the request so scrolling back asks again.
+      set((s) => {
+        const requested = { ...s.requested };
+        delete requested[page];
+        return { requested, error: describeError(error), total: s.total ?? 0 };
+      });
+    }
+  }
+
+  function restart(query: ProjectQuery) {
+    set((s) => ({ query, generation: s.generation + 1, total: null, pages: {}, requested: {}, error: null }));
+    void loadPage(0);
+  }
+
+  return {
+    query: { text: '', scope: 'public', filters: {}, sort: { field: 'num', direction: 'asc' } },
+    generation: 0,
+    total: null,
+    pages: {},
+    requested: {},
+    error: null,
+    setQuery: (change) => {
+      const current = get().query;
+      const next = { ...current, ...change };
+      // Typing a search sorts by relevance; clearing it goes back to the number order.
+      if (change.text !== undefined && change.sort === undefined) {
+        if (next.text.trim() && !current.text.trim() && current.sort.field === 'num') next.sort = { field: 'relevance', direction: 'asc' };
+        if (!next.text.trim() && current.sort.field === 'relevance') next.sort = { field: 'num', direction: 'asc' };
+      }
+      restart(next);
+    },
+    setFilter: (key, value) => {
+      const filters = { ...get().query.filters };
+      if (value) filters[key] = value;
+      else delete filters[key];
+      restart({ ...get().query, filters });
+    },
+    ensureRows: (first, last) => {
+      const { requested, total } = get();
+      const lastIndex = total === null ? last : Math.min(last, total - 1);
+      for (let page = Math.floor(Math.max(0, first) / PROJECT_PAGE_SIZE); page <= Math.floor(lastIndex / PROJECT_PAGE_SIZE); page++) {
+        if (!requested[page]) void loadPage(page);
+      }
+    },
+    refresh: () => restart(get().query),
+  };
+});
