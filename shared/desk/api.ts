@@ -306,6 +306,8 @@ export const deskEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('online.changed'), online: z.boolean() }),
   z.object({ type: z.literal('connections.changed') }),
   z.object({ type: z.literal('reservation.updated'), organizationId: z.string(), reservationId: z.string(), state: z.string() }),
+  /** A menu item or its keyboard accelerator (Electron): Find (Ctrl/Cmd+F), go to view 1..6 (Ctrl/Cmd+1..6). */
+  z.object({ type: z.literal('menu.command'), command: z.enum(['find', 'navigate']), view: z.number().int().min(1).max(6).optional() }),
 ]);
 export type DeskEvent = z.infer<typeof deskEvent>;
 
