@@ -1,0 +1,42 @@
+// `npm run build` (electron-vite build) writes out/main (the Electron shell), out/preload (the
+// sandboxed bridge, CommonJS as sandboxed preloads must be) and out/renderer (the React page,
+// served by the app:// protocol in Electron and by the loopback web host in a browser).
+import { resolve } from 'node:path';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'electron-vite';
+
+const root = import.meta.dirname;
+
+export default defineConfig({
+  main: {
+    build: {
+      outDir: 'out/main',
+      // Native and server-side modules stay in node_modules (better-sqlite3 must be rebuilt for Electron's ABI).
+      externalizeDeps: true,
+      rollupOptions: { input: { index: resolve(root, 'electron/main/index.ts') } },
+    },
+  },
+  preload: {
+    build: {
+      outDir: 'out/preload',
+      // The sandbox allows a preload to require only 'electron': bundle everything else in.
+      externalizeDeps: false,
+      rollupOptions: {
+        input: { index: resolve(root, 'electron/preload/index.ts') },
+        external: ['electron'],
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: resolve(root, 'renderer'),
+    plugins: [react()],
+    build: {
+      outDir: resolve(root, 'out/renderer'),
+      emptyOutDir: true,
+      // No inline scripts or data: URLs for scripts: the CSP forbids them.
+      assetsInlineLimit: 0,
+      rollupOptions: { input: resolve(root, 'renderer/index.html') },
+    },
+  },
+});

@@ -1,0 +1,65 @@
+// `npm run web -- [--data <dir>] [--port <p>] [--registry-url <url> --app-id <id> --key-file <pem>] [--test-clock]`
+// Starts the desk service and the loopback web host, builds the renderer first if it is missing,
+// and prints one line `desk ready at <launch URL>`. Stops cleanly on SIGINT and SIGTERM.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { AdjustableClock, systemClock } from '../clock';
+import { deskDefaults } from '../desk/defaults';
+import { LaunchOptionsError, parseLaunchOptions } from '../desk/launch-options';
+import { createDeskService } from '../desk/service';
+import { startWebHost } from './server';
+
+const projectRoot = resolve(import.meta.dirname, '../../..');
+export const RENDERER_DIR = join(projectRoot, 'out', 'renderer');
+
+export function ensureRendererBuilt(log: (line: string) => void): void {
+  if (existsSync(join(RENDERER_DIR, 'index.html'))) return;
+  log('the renderer is not built yet: running `npm run build` first');
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const build = spawnSync(npm, ['run', 'build'], { cwd: projectRoot, stdio: ['ignore', 'inherit', 'inherit'], shell: process.platform === 'win32' });
+  if (build.status !== 0 || !existsSync(join(RENDERER_DIR, 'index.html'))) throw new Error('building the renderer failed; see the output above');
+}
+
+export async function runWebDesk(argv: readonly string[]): Promise<void> {
+  const log = (line: string) => process.stderr.write(`[desk] ${line}\n`);
+  const options = parseLaunchOptions(argv);
+  ensureRendererBuilt(log);
+  const clock = options.testClock ? new AdjustableClock() : systemClock;
+  const desk = await createDeskService({
+    dataDir: resolve(options.dataDir ?? join(projectRoot, '.data', 'desk')),
+    host: 'web',
+    version: process.env.npm_package_version ?? '0.1.0',
+    clock,
+    ...deskDefaults(),
+    ...(options.remote ? { remote: options.remote } : {}),
+    log,
+  });
+  const host = await startWebHost({
+    desk,
+    rendererDir: RENDERER_DIR,
+    port: options.port,
+    ...(clock instanceof AdjustableClock ? { testClock: clock } : {}),
+  });
+  process.stdout.write(`desk ready at ${host.launchUrl}\n`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log(`${signal}: stopping`);
+    await host.close();
+    await desk.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
+  runWebDesk(process.argv.slice(2)).catch((error: unknown) => {
+    const message = error instanceof LaunchOptionsError || error instanceof Error ? error.message : String(error);
+    process.stderr.write(`the web desk could not start: ${message}\n`);
+    process.exit(1);
+  });
+}

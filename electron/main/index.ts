@@ -1,0 +1,122 @@
+// The Electron shell: one window on the desk page (app://desk/), the desk service in this process,
+// IPC wiring, menus, the save dialog, the taskbar progress. Everything with logic lives in
+// electron/core/ (tested under plain Node); this file only connects it to Electron.
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, session, shell } from 'electron';
+import { AdjustableClock, systemClock } from '../core/clock';
+import { deskDefaults } from '../core/desk/defaults';
+import { parseLaunchOptions } from '../core/desk/launch-options';
+import { DESK_CSP } from '../core/desk/page-security';
+import { createDeskService, type DeskService } from '../core/desk/service';
+import { EVENT_CHANNEL, registerDeskIpc } from './ipc';
+import { deskMenuTemplate } from './menu';
+import { APP_ORIGIN, APP_SCHEME, APP_START_URL, appSchemePrivileges, createAppProtocolHandler } from './protocol';
+import { saveFileWithDialog } from './save-file';
+import { progressBarFor } from './sync-progress';
+import { guardWebContents, mainWindowOptions } from './window';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const RENDERER_DIR = join(here, '../renderer');
+const PRELOAD = join(here, '../preload/index.cjs');
+
+// Must happen before `ready`.
+protocol.registerSchemesAsPrivileged(appSchemePrivileges);
+
+let desk: DeskService | undefined;
+let mainWindow: BrowserWindow | undefined;
+
+function log(line: string): void {
+  process.stderr.write(`[desk] ${line}\n`);
+}
+
+function createWindow(service: DeskService): BrowserWindow {
+  const saved = service.settings.get().window;
+  const win = new BrowserWindow(mainWindowOptions({ preloadPath: PRELOAD, state: saved }));
+  if (saved?.maximized) win.maximize();
+  win.once('ready-to-show', () => win.show());
+  // Remember where the window was; the normal bounds, so un-maximizing next time lands right.
+  win.on('close', () => {
+    const bounds = win.getNormalBounds();
+    service.settings.update({ window: { bounds, maximized: win.isMaximized() } });
+  });
+  void win.loadURL(APP_START_URL);
+  return win;
+}
+
+async function start(): Promise<void> {
+  const options = parseLaunchOptions(process.argv.slice(app.isPackaged ? 1 : 2));
+  const clock = options.testClock ? new AdjustableClock() : systemClock;
+  desk = await createDeskService({
+    dataDir: options.dataDir ?? join(app.getPath('userData'), 'desk'),
+    host: 'electron',
+    version: app.getVersion(),
+    clock,
+    ...deskDefaults(),
+    ...(options.remote ? { remote: options.remote } : {}),
+    log,
+  });
+  const service = desk;
+
+  protocol.handle(APP_SCHEME, createAppProtocolHandler(RENDERER_DIR));
+  // The protocol answers carry the CSP already; this covers anything else the session loads.
+  session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
+    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [DESK_CSP] } });
+  });
+  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+
+  registerDeskIpc({
+    ipcMain,
+    desk: service,
+    saveFile: (file) => saveFileWithDialog(dialog, mainWindow, app.getPath('downloads'), file),
+  });
+
+  mainWindow = createWindow(service);
+  service.onEvent((event) => {
+    const win = mainWindow;
+    if (!win || win.isDestroyed()) return;
+    win.webContents.send(EVENT_CHANNEL, event);
+    const bar = progressBarFor(event);
+    if (bar) win.setProgressBar(bar.value, { mode: bar.mode });
+  });
+
+  Menu.setApplicationMenu(
+    Menu.buildFromTemplate(
+      deskMenuTemplate({
+        platform: process.platform,
+        withDevTools: !app.isPackaged,
+        syncNow: () => void service.dispatch('sync.run', {}),
+        sendToPage: (event) => mainWindow?.webContents.send(EVENT_CHANNEL, event),
+      }),
+    ),
+  );
+}
+
+if (!app.requestSingleInstanceLock()) {
+  // Another desk is running: it gets focus (second-instance below) and this one leaves.
+  app.quit();
+} else {
+  app.on('second-instance', () => {
+    if (!mainWindow) return;
+    if (mainWindow.isMinimized()) mainWindow.restore();
+    mainWindow.focus();
+  });
+  app.on('web-contents-created', (_event, contents) => guardWebContents(contents, (url) => shell.openExternal(url)));
+  app.on('window-all-closed', () => app.quit());
+  let closing = false;
+  app.on('before-quit', (event) => {
+    if (closing || !desk) return;
+    closing = true;
+    event.preventDefault();
+    void desk.close().finally(() => app.quit());
+  });
+  app
+    .whenReady()
+    .then(start)
+    .catch((error: unknown) => {
+      dialog.showErrorBox('Registry Desk could not start', error instanceof Error ? error.message : String(error));
+      app.exit(1);
+    });
+}
+
+export { APP_ORIGIN };

@@ -1,0 +1,46 @@
+// The IPC half of the desk API: `desk:invoke` carries one call, `desk:save-file` one file to save,
+// `desk:event` the event stream. Every message is checked: it must come from the app's own page
+// (app://desk/), the method must be a DeskMethod, and the input is validated by the service itself.
+import type { IpcMain, IpcMainInvokeEvent } from 'electron';
+import { deskMethods, fileOutput, type DeskResult, type FileOutput } from '../../shared/desk/api';
+import type { DeskDispatcher } from '../core/desk/dispatcher';
+import { zodMessages } from '../core/registry/errors';
+import { APP_ORIGIN } from './protocol';
+
+export const INVOKE_CHANNEL = 'desk:invoke';
+export const SAVE_FILE_CHANNEL = 'desk:save-file';
+export const EVENT_CHANNEL = 'desk:event';
+
+const knownMethods = new Set<string>(deskMethods);
+
+export function isTrustedSender(event: Pick<IpcMainInvokeEvent, 'senderFrame'>): boolean {
+  const url = event.senderFrame?.url;
+  return typeof url === 'string' && url.startsWith(`${APP_ORIGIN}/`);
+}
+
+const refused = (message: string): DeskResult<never> => ({ ok: false, error: { code: 'forbidden', message } });
+
+export function registerDeskIpc(options: {
+  ipcMain: Pick<IpcMain, 'handle' | 'removeHandler'>;
+  desk: DeskDispatcher;
+  saveFile: (file: FileOutput) => Promise<{ saved: boolean; path?: string }>;
+}): () => void {
+  const { ipcMain, desk } = options;
+  ipcMain.handle(INVOKE_CHANNEL, async (event, method: unknown, input: unknown) => {
+    if (!isTrustedSender(event)) return refused('desk calls are accepted only from the desk page');
+    if (typeof method !== 'string' || !knownMethods.has(method)) {
+      return { ok: false, error: { code: 'invalid_input', message: `unknown desk method ${JSON.stringify(method)}` } } satisfies DeskResult<never>;
+    }
+    return desk.dispatch(method, input);
+  });
+  ipcMain.handle(SAVE_FILE_CHANNEL, async (event, file: unknown) => {
+    if (!isTrustedSender(event)) return refused('files are saved only for the desk page');
+    const parsed = fileOutput.safeParse(file);
+    if (!parsed.success) return { ok: false, error: { code: 'invalid_input', message: zodMessages(parsed.error.issues).join('; ') } };
+    return { ok: true, value: await options.saveFile(parsed.data) };
+  });
+  return () => {
+    ipcMain.removeHandler(INVOKE_CHANNEL);
+    ipcMain.removeHandler(SAVE_FILE_CHANNEL);
+  };
+}

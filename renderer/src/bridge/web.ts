@@ -1,0 +1,112 @@
+// The DeskBridge of the web desk (no Electron): calls go to the loopback web host as
+// POST /api/invoke/<method>, events come from GET /api/events as server-sent events. Both carry
+// the session cookie (automatic, same origin) and the CSRF token the host put in a <meta> tag on
+// the launch load only; the token is kept in sessionStorage so a reload of the tab still works.
+// EventSource cannot send headers, so events are read from a streamed fetch instead.
+import type { DeskBridge, DeskEvent, DeskResult, FileOutput } from '../../../shared/desk/api';
+
+const CSRF_META = 'desk-csrf';
+const CSRF_HEADER = 'x-desk-csrf';
+const STORAGE_KEY = 'registry-desk.csrf';
+
+function csrfToken(): string {
+  const fromMeta = document.querySelector<HTMLMetaElement>(`meta[name="${CSRF_META}"]`)?.content;
+  if (fromMeta) {
+    sessionStorage.setItem(STORAGE_KEY, fromMeta);
+    // The launch secret in the address is spent; drop it so it is not bookmarked or shared.
+    if (location.search.includes('launch=')) history.replaceState(null, '', location.pathname + location.hash);
+    return fromMeta;
+  }
+  return sessionStorage.getItem(STORAGE_KEY) ?? '';
+}
+
+const failure = (message: string): DeskResult<never> => ({ ok: false, error: { code: 'internal', message } });
+
+/** Splits an SSE byte stream into the JSON payloads of its `data:` lines. */
+export function createSseParser(onData: (data: string) => void): (chunk: string) => void {
+  let buffer = '';
+  return (chunk) => {
+    buffer += chunk.replaceAll('\r\n', '\n');
+    let end: number;
+    while ((end = buffer.indexOf('\n\n')) !== -1) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const data = block
+        .split('\n')
+        .filter((line) => line.startsWith('data:'))
+        .map((line) => line.slice(5).replace(/^ /, ''))
+        .join('\n');
+      if (data !== '') onData(data);
+    }
+  };
+}
+
+export function createWebBridge(): DeskBridge {
+  const token = csrfToken();
+  const listeners = new Set<(event: DeskEvent) => void>();
+  let streaming = false;
+
+  async function streamEvents(): Promise<void> {
+    streaming = true;
+    for (let attempt = 0; listeners.size > 0; attempt++) {
+      try {
+        const response = await fetch('/api/events', { headers: { [CSRF_HEADER]: token }, credentials: 'same-origin', cache: 'no-store' });
+        if (!response.ok || !response.body) throw new Error(`events: ${response.status}`);
+        attempt = 0;
+        const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+        const parse = createSseParser((data) => {
+          const event = JSON.parse(data) as DeskEvent;
+          for (const listener of [...listeners]) listener(event);
+        });
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          parse(value);
+        }
+      } catch {
+        // The host restarted or the network hiccuped: wait a little and reconnect.
+      }
+      await new Promise((resolve) => setTimeout(resolve, Math.min(10_000, 500 * 2 ** attempt)));
+    }
+    streaming = false;
+  }
+
+  return {
+    host: 'web',
+    async invoke(method, input) {
+      try {
+        const response = await fetch(`/api/invoke/${encodeURIComponent(method)}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', [CSRF_HEADER]: token },
+          credentials: 'same-origin',
+          body: JSON.stringify(input ?? {}),
+        });
+        const body = (await response.json().catch(() => undefined)) as DeskResult<never> | undefined;
+        if (body && typeof body === 'object' && 'ok' in body) return body;
+        return failure(`the desk host answered ${response.status}`);
+      } catch (error) {
+        return failure(`the desk host cannot be reached: ${(error as Error).message}`);
+      }
+    },
+    onEvent(listener) {
+      listeners.add(listener);
+      if (!streaming) void streamEvents();
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+    async saveFile(file: FileOutput) {
+      const bytes = Uint8Array.from(atob(file.base64), (c) => c.charCodeAt(0));
+      const url = URL.createObjectURL(new Blob([bytes], { type: file.mimeType }));
+      const link = document.createElement('a');
+      link.href = url;
+      link.download = file.filename;
+      link.rel = 'noopener';
+      document.body.append(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      return { saved: true };
+    },
+  };
+}
