@@ -27,7 +27,7 @@ describe('sync with a misbehaving or absent registry', () => {
     liar.get('/v1/retirements', (c) => c.json({ retirements: [{ id: 1 }], pagination: { total: 1, currentPage: 0, pageCount: 1, nextPage: null, prevPage: null } }));
     const routed: FetchLike = (input, init) => {
       const url = new URL(String(input));
-      return ['/carbonCredits/icr/inventory/buffer', '/v1/retirements'].includes(url.pathname) ? liar.fetch(new Request(url, init)) : fetch(input, init);
+      return ['/carbonCredits/icr/inventory/buffer', '/v1/retirements'].includes(url.pathname) ? Promise.resolve(liar.fetch(new Request(url, init))) : fetch(input, init);
     };
     const tokens = createTokenManager({ baseUrl: t.url, appId: world.app.id, loadPrivateKey: async () => world!.app.privateKey, clock: t.clock });
     const client = createRegistryClient({ baseUrl: t.url, tokens, clock: t.clock, fetch: routed });

@@ -1,0 +1,217 @@
+// Sync benchmark: the first full sync of a --scale N demo registry (default 100: ~10,000 projects,
+// ~100,000 retirements) over loopback into an empty desk cache, in a child process so its peak RSS
+// is its own; beside a floor measured in the same run (the same requests downloaded without
+// processing, and the same rows inserted with one prepared statement in one transaction); then a
+// no-change re-sync and search latency on the synced cache.
+// `SYNC_BENCH_SCALE=5 npm run bench -- sync` for a quick run.
+import { spawn } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import type { BenchFigure, BenchSuite } from './types';
+import { systemClock } from '../electron/core/clock';
+import { createTokenManager } from '../electron/core/client/tokens';
+import { createRegistryClient } from '../electron/core/client/registry-client';
+import { openDeskCache } from '../electron/core/desk/cache';
+import { createSyncEngine, type InstallationRef } from '../electron/core/desk/sync/engine';
+import { forEachLimited } from '../electron/core/desk/sync/concurrency';
+
+interface ChildJob {
+  mode: 'sync' | 'floor';
+  url: string;
+  appId: string;
+  privateKeyPem: string;
+  cacheFile: string;
+  installations: InstallationRef[];
+}
+interface ChildResult {
+  wallMs: number;
+  maxRssMb: number;
+  requests: number;
+  rows: number;
+  ok: boolean;
+  error?: string;
+}
+
+// ---- the child side ------------------------------------------------------------------------------
+
+async function childSync(job: ChildJob): Promise<Omit<ChildResult, 'maxRssMb'>> {
+  let requests = 0;
+  const counting: typeof fetch = (input, init) => ((requests++, fetch(input, init)));
+  const tokens = createTokenManager({ baseUrl: job.url, appId: job.appId, loadPrivateKey: async () => job.privateKeyPem, clock: systemClock, fetch: counting });
+  const client = createRegistryClient({ baseUrl: job.url, tokens, clock: systemClock, fetch: counting });
+  const cache = openDeskCache(job.cacheFile);
+  const engine = createSyncEngine({ client, cache, clock: systemClock, installations: () => job.installations });
+  const started = performance.now();
+  const result = await engine.run();
+  const wallMs = performance.now() - started;
+  const rows = (cache.db.raw.prepare('SELECT (SELECT count(*) FROM projects) + (SELECT count(*) FROM retirements)').pluck().get() as number);
+  cache.close();
+  const failed = Object.entries(result.results).filter(([, r]) => r.status === 'failed');
+  return { wallMs, requests, rows, ok: result.ok, ...(failed.length ? { error: JSON.stringify(failed) } : {}) };
+}
+
+/** The floor: the same requests, bodies kept as text, rows inserted raw with one statement in one transaction. */
+async function childFloor(job: ChildJob): Promise<Omit<ChildResult, 'maxRssMb'>> {
+  const tokens = createTokenManager({ baseUrl: job.url, appId: job.appId, loadPrivateKey: async () => job.privateKeyPem, clock: systemClock });
+  const token = await tokens.get({ kind: 'app' });
+  const installationToken = job.installations[0] ? await tokens.get({ kind: 'installation', installationId: job.installations[0].id }) : token;
+  let requests = 0;
+  const get = async (path: string, bearer = token) => {
+    requests++;
+    const res = await fetch(`${job.url}${path}`, { headers: { authorization: `Bearer ${bearer}` } });
+    if (!res.ok) throw new Error(`${path}: ${res.status}`);
+    return res.text();
+  };
+  const started = performance.now();
+  const rows: [string, string][] = [];
+  const pages = async (path: string, key: string) => {
+    for (let page = 0; ; page++) {
+      const items = (JSON.parse(await get(`${path}?limit=100&page=${page}`)) as Record<string, { id: string }[]>)[key]!;
+      for (const item of items) rows.push([item.id, JSON.stringify(item)]);
+      if (items.length < 100) return items;
+    }
+  };
+  await pages('/projects', 'projects');
+  const before = rows.length;
+  await pages('/projects/internal', 'projects');
+  const ids = rows.slice(before).map(([id]) => id);
+  await forEachLimited(ids, 8, async (id) => {
+    rows.push([`d:${id}`, await get(`/projects/internal/${id}`)]);
+    rows.push([`c:${id}`, await get(`/carbonCredits/projects/${id}`)]);
+  });
+  for (const account of ['buffer', 'adjustment', 'organization']) rows.push([account, await get(`/carbonCredits/icr/inventory/${account}`)]);
+  await pages('/v1/retirements', 'retirements');
+  for (const i of job.installations) {
+    rows.push([`w:${i.organizationId}`, await get(`/organizations/${i.organizationId}/warehouse/inventory`, installationToken)]);
+    await pages(`/organizations/${i.organizationId}/warehouse/inventory/reservations`, 'reservations').catch(() => []);
+  }
+  const db = new BetterSqlite3(job.cacheFile);
+  db.pragma('journal_mode = WAL');
+  db.exec('CREATE TABLE rows (id TEXT, json TEXT)');
+  const insert = db.prepare('INSERT INTO rows (id, json) VALUES (?, ?)');
+  db.transaction(() => {
+    for (const [id, json] of rows) insert.run(id, json);
+  })();
+  db.close();
+  return { wallMs: performance.now() - started, requests, rows: rows.length, ok: true };
+}
+
+if (process.argv[2] === '--sync-bench-child') {
+  let input = '';
+  for await (const chunk of process.stdin) input += chunk;
+  const job = JSON.parse(input) as ChildJob;
+  const result = await (job.mode === 'sync' ? childSync(job) : childFloor(job)).catch((e: unknown) => ({ wallMs: 0, requests: 0, rows: 0, ok: false, error: String(e) }));
+  process.stdout.write(`${JSON.stringify({ ...result, maxRssMb: process.resourceUsage().maxRSS / 1024 })}\n`);
+  process.exit(0);
+}
+
+// ---- the parent side -----------------------------------------------------------------------------
+
+function runChild(job: ChildJob): Promise<ChildResult> {
+  return new Promise((resolve, reject) => {
+    // The key goes through stdin, never the command line.
+    const child = spawn(process.execPath, ['--import', 'tsx', import.meta.filename, '--sync-bench-child'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('exit', (code) => {
+      try {
+        resolve(JSON.parse(out.trim().split('\n').pop()!) as ChildResult);
+      } catch {
+        reject(new Error(`sync bench child exited with ${code}: ${out.slice(0, 500)}`));
+      }
+    });
+    child.stdin.end(JSON.stringify(job));
+  });
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/** Search latency on a synced cache: typing sequences, filters, sorts, deep pages. */
+function searchTimes(cacheFile: string): number[] {
+  const cache = openDeskCache(cacheFile);
+  const times: number[] = [];
+  const time = (fn: () => unknown) => {
+    const t0 = performance.now();
+    fn();
+    times.push(performance.now() - t0);
+  };
+  const words = ['k', 'ki', 'kil', 'fore', 'forest', 'solar', 'm', 'ma', 'man', 'mangrove', 'a', 'an', 'ann', 'anna', 'mü', 'mull', 'icr', 'icr-', '20', '2022', 'brazil', 'ken', 'cook', 'wind'];
+  for (let round = 0; round < 3; round++) {
+    for (const q of words) {
+      time(() => cache.searchProjects({ query: q, scope: 'internal', limit: 100 }));
+      time(() => cache.searchProjects({ query: q, sort: { field: 'relevance', direction: 'asc' } }));
+      time(() => cache.searchRetirements({ query: q, limit: 100 }));
+      time(() => cache.searchRetirements({ query: q, sort: { field: 'amount', direction: 'desc' } }));
+    }
+    for (const field of ['num', 'name', 'status', 'country', 'startDate'] as const) {
+      time(() => cache.searchProjects({ sort: { field, direction: 'desc' }, offset: 5000, limit: 100 }));
+      time(() => cache.searchProjects({ filters: { countryCode: 'BR' }, sort: { field, direction: 'asc' } }));
+    }
+    for (const field of ['createdAt', 'amount', 'beneficiary', 'project'] as const) {
+      time(() => cache.searchRetirements({ sort: { field, direction: 'asc' }, offset: 50_000, limit: 100 }));
+      time(() => cache.searchRetirements({ filters: { claimed: true, vintage: '2020' }, sort: { field, direction: 'desc' } }));
+    }
+    time(() => cache.searchProjects({ filters: { vintage: '2021' } }));
+    time(() => cache.projectFacets('internal'));
+  }
+  cache.close();
+  return times;
+}
+
+export const suite: BenchSuite = {
+  name: 'sync',
+  async run(): Promise<BenchFigure[]> {
+    const scale = Number(process.env.SYNC_BENCH_SCALE ?? 100);
+    const { scaledRegistryCopy } = await import('./support/scaled-registry');
+    const { openRegistry } = await import('../electron/core/registry/open');
+    const { startRegistryServer } = await import('../electron/core/http/server');
+    const ops = await import('../electron/core/registry/operations');
+    const { makeDataDir } = await import('../test/support/registry');
+
+    const copy = await scaledRegistryCopy(scale);
+    const registry = openRegistry({ dataDir: copy.dir });
+    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const app = ops.createApp(registry, { name: `Sync bench ${process.pid}`, publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(), examinerRead: true });
+    const org = registry.db.prepare('SELECT id, full_name FROM organizations WHERE is_verified = 1 ORDER BY id LIMIT 1').get() as { id: string; full_name: string };
+    const installation = ops.installApp(registry, { appId: app.id, organizationId: org.id, permissions: { organization_warehouse: 'WRITE' } });
+    const server = await startRegistryServer({ registry, background: false });
+    const work = makeDataDir('sync-bench-');
+    const job = (mode: ChildJob['mode'], cacheFile: string): ChildJob => ({
+      mode,
+      url: server.url,
+      appId: app.id,
+      privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+      cacheFile,
+      installations: [{ id: installation.id, organizationId: org.id, organizationName: org.full_name, permissions: { organization_warehouse: 'WRITE' } }],
+    });
+    try {
+      const cacheFile = join(work.dir, 'cache.sqlite');
+      const floor = await runChild(job('floor', join(work.dir, 'floor.sqlite')));
+      const first = await runChild(job('sync', cacheFile));
+      if (!first.ok) throw new Error(`first sync failed: ${first.error}`);
+      const again = await runChild(job('sync', cacheFile));
+      if (!again.ok) throw new Error(`re-sync failed: ${again.error}`);
+      const times = searchTimes(cacheFile);
+      console.log(`scale ${scale}: ${first.rows} project+retirement rows, ${first.requests} requests (floor ${floor.requests}); re-sync ${again.requests} requests`);
+      const ratio = first.wallMs / floor.wallMs;
+      const p95 = percentile(times, 95);
+      return [
+        { suite: 'sync', name: `first full sync, scale ${scale} (wall)`, value: first.wallMs / 1000, unit: 's', floor: floor.wallMs / 1000, ratio, target: '<= 2x floor', pass: ratio <= 2 },
+        { suite: 'sync', name: 'first full sync peak RSS', value: first.maxRssMb, unit: 'MB', floor: floor.maxRssMb, target: '< 400 MB', pass: first.maxRssMb < 400 },
+        { suite: 'sync', name: 'no-change re-sync (wall)', value: again.wallMs / 1000, unit: 's', ratio: again.wallMs / first.wallMs, target: '< 30% of first', pass: again.wallMs < 0.3 * first.wallMs },
+        { suite: 'sync', name: `cache search p95 (${times.length} queries)`, value: p95, unit: 'ms', target: '< 20 ms', pass: p95 < 20 },
+        { suite: 'sync', name: 'cache search p50', value: percentile(times, 50), unit: 'ms' },
+        { suite: 'sync', name: 'cache search max', value: Math.max(...times), unit: 'ms' },
+      ];
+    } finally {
+      await server.close();
+      registry.close();
+      copy.remove();
+      work.remove();
+    }
+  },
+};
