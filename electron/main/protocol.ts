@@ -28,9 +28,9 @@ export function createAppProtocolHandler(rendererDir: string): (request: Request
     }
     if (url.host !== APP_HOST) return answer(403, 'refused');
     if (request.method !== 'GET' && request.method !== 'HEAD') return answer(405, 'method not allowed');
-    let found = resolveStaticPath(rendererDir, url.pathname);
-    // Client-side routes (no file extension) get the page.
-    if (found.kind === 'missing' && !/\.[a-z0-9]+$/i.test(url.pathname)) found = resolveStaticPath(rendererDir, '/index.html');
+    // No fallback to the page for unknown paths: the renderer does not route by path, and a
+    // refused or missing file must look refused or missing.
+    const found = resolveStaticPath(rendererDir, url.pathname);
     if (found.kind === 'refused') return answer(403, 'refused');
     if (found.kind === 'missing') return answer(404, 'not found');
     const body = await readFile(found.path);

@@ -157,10 +157,8 @@ export function buildWebHostApp(options: WebHostOptions, gateOf: () => AccessGat
     if (path === '/' || path === '/index.html') return servePage(c);
     const found = resolveStaticPath(options.rendererDir, path);
     if (found.kind === 'refused') return c.text('refused', 403);
-    if (found.kind === 'missing') {
-      // Client-side routes (no file extension) get the page; missing files are 404.
-      return /\.[a-z0-9]+$/i.test(path) ? c.text('not found', 404) : servePage(c);
-    }
+    // The renderer does not route by path: anything but a file is 404.
+    if (found.kind === 'missing') return c.text('not found', 404);
     c.header('content-type', contentTypeFor(found.path));
     return c.body(readFileSync(found.path));
   });

@@ -1,0 +1,299 @@
+// The Electron shell with `electron` mocked (there is no Electron binary here): the real
+// electron/main/index.ts is loaded and its wiring is checked: window options, the app:// protocol
+// (traversal refused), IPC reaching the real desk service (and refusing bad methods, inputs and
+// senders), navigation and new windows denied, CSP on responses, window state remembered.
+import { EventEmitter } from 'node:events';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { makeDataDir } from '../support/registry';
+
+const electron = vi.hoisted(() => {
+  const state = {
+    userData: '',
+    schemes: [] as unknown[],
+    protocolHandlers: new Map<string, (request: Request) => Promise<Response>>(),
+    ipcHandlers: new Map<string, (event: unknown, ...args: unknown[]) => Promise<unknown>>(),
+    appListeners: new Map<string, (...args: unknown[]) => unknown>(),
+    windows: [] as { options: Record<string, unknown>; emitter: import('node:events').EventEmitter; loaded: string[]; sent: unknown[][]; progress: unknown[][] }[],
+    headersHook: undefined as undefined | ((details: { responseHeaders: Record<string, string[]> }, cb: (r: unknown) => void) => void),
+    permissionHook: undefined as undefined | ((wc: unknown, permission: string, cb: (granted: boolean) => void) => void),
+    menuTemplate: [] as unknown[],
+    opened: [] as string[],
+    exposed: new Map<string, unknown>(),
+    rendererInvokes: [] as unknown[][],
+    ready: undefined as undefined | Promise<void>,
+  };
+  return state;
+});
+
+vi.mock('electron', async () => {
+  const { EventEmitter: Emitter } = await import('node:events');
+  let resolveReady!: () => void;
+  electron.ready = new Promise<void>((resolve) => (resolveReady = resolve));
+  class BrowserWindow {
+    webContents: { send: (...args: unknown[]) => void; mainFrame: unknown };
+    private emitter = new Emitter();
+    constructor(options: Record<string, unknown>) {
+      const record = { options, emitter: this.emitter, loaded: [] as string[], sent: [] as unknown[][], progress: [] as unknown[][] };
+      electron.windows.push(record);
+      this.webContents = { send: (...args: unknown[]) => record.sent.push(args), mainFrame: {} };
+    }
+    on(name: string, listener: (...args: unknown[]) => void) {
+      this.emitter.on(name, listener);
+      return this;
+    }
+    once(name: string, listener: (...args: unknown[]) => void) {
+      this.emitter.once(name, listener);
+      return this;
+    }
+    async loadURL(url: string) {
+      electron.windows.at(-1)!.loaded.push(url);
+    }
+    maximize() {}
+    show() {}
+    focus() {}
+    restore() {}
+    isMinimized() {
+      return false;
+    }
+    isMaximized() {
+      return true;
+    }
+    isDestroyed() {
+      return false;
+    }
+    getNormalBounds() {
+      return { x: 10, y: 20, width: 1111, height: 777 };
+    }
+    setProgressBar(...args: unknown[]) {
+      electron.windows.at(-1)!.progress.push(args);
+    }
+  }
+  return {
+    app: {
+      isPackaged: false,
+      getPath: (name: string) => join(electron.userData, name),
+      getVersion: () => '9.9.9',
+      requestSingleInstanceLock: () => true,
+      on: (name: string, listener: (...args: unknown[]) => unknown) => electron.appListeners.set(name, listener),
+      whenReady: () => {
+        resolveReady();
+        return Promise.resolve();
+      },
+      quit: vi.fn(),
+      exit: vi.fn(),
+    },
+    BrowserWindow,
+    protocol: {
+      registerSchemesAsPrivileged: (schemes: unknown[]) => electron.schemes.push(...schemes),
+      handle: (scheme: string, handler: (request: Request) => Promise<Response>) => electron.protocolHandlers.set(scheme, handler),
+    },
+    session: {
+      defaultSession: {
+        webRequest: { onHeadersReceived: (hook: typeof electron.headersHook) => (electron.headersHook = hook) },
+        setPermissionRequestHandler: (hook: typeof electron.permissionHook) => (electron.permissionHook = hook),
+      },
+    },
+    ipcMain: {
+      handle: (channel: string, handler: (event: unknown, ...args: unknown[]) => Promise<unknown>) => electron.ipcHandlers.set(channel, handler),
+      removeHandler: (channel: string) => electron.ipcHandlers.delete(channel),
+    },
+    shell: { openExternal: async (url: string) => void electron.opened.push(url) },
+    dialog: { showSaveDialog: vi.fn(), showErrorBox: vi.fn() },
+    Menu: {
+      buildFromTemplate: (template: unknown[]) => (electron.menuTemplate = template),
+      setApplicationMenu: vi.fn(),
+    },
+    contextBridge: { exposeInMainWorld: (key: string, api: unknown) => electron.exposed.set(key, api) },
+    ipcRenderer: {
+      invoke: async (...args: unknown[]) => {
+        electron.rendererInvokes.push(args);
+        return { ok: true, value: { saved: false } };
+      },
+      on: vi.fn(),
+      removeListener: vi.fn(),
+    },
+  };
+});
+
+let data: { dir: string; remove(): void };
+const APP_FRAME = { senderFrame: { url: 'app://desk/index.html' } };
+
+async function waitFor<T>(get: () => T | undefined, timeoutMs = 120_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = get();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const invoke = (event: unknown, method: unknown, input: unknown) => electron.ipcHandlers.get('desk:invoke')!(event, method, input) as Promise<{ ok: boolean; value?: any; error?: any }>;
+
+beforeAll(async () => {
+  data = makeDataDir('desk-shell-');
+  electron.userData = data.dir;
+  await import('../../electron/main/index');
+  // start() runs after whenReady: the window appears once the desk service is up.
+  await waitFor(() => electron.windows[0]);
+}, 180_000);
+
+afterAll(async () => {
+  const beforeQuit = electron.appListeners.get('before-quit');
+  if (beforeQuit) {
+    beforeQuit({ preventDefault: () => {} });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  data?.remove();
+});
+
+describe('start-up', () => {
+  it('registers app:// as a privileged standard, secure scheme before ready, and asks for the single-instance lock', () => {
+    expect(electron.schemes).toEqual([{ scheme: 'app', privileges: expect.objectContaining({ standard: true, secure: true }) }]);
+    expect(electron.appListeners.has('second-instance')).toBe(true);
+  });
+
+  it('opens one window with isolation, no Node, the sandbox and the preload, on the app:// page', () => {
+    expect(electron.windows).toHaveLength(1);
+    const { options, loaded } = electron.windows[0]!;
+    expect(options.webPreferences).toMatchObject({ contextIsolation: true, nodeIntegration: false, sandbox: true, webSecurity: true, webviewTag: false });
+    expect(String((options.webPreferences as { preload: string }).preload)).toMatch(/preload[\\/]index\.cjs$/);
+    expect(loaded).toEqual(['app://desk/index.html']);
+  });
+
+  it('puts the CSP on every response and refuses every permission request', () => {
+    let answered: { responseHeaders: Record<string, string[]> } | undefined;
+    electron.headersHook!({ responseHeaders: { 'content-type': ['text/html'] } }, (r) => (answered = r as typeof answered));
+    expect(answered!.responseHeaders['Content-Security-Policy']![0]).toMatch(/default-src 'self'.*object-src 'none'/);
+    let granted: boolean | undefined;
+    electron.permissionHook!({}, 'media', (g) => (granted = g));
+    expect(granted).toBe(false);
+  });
+
+  it('has menu accelerators for Sync now, Find and the six views', () => {
+    const items = (electron.menuTemplate as { submenu?: { label?: string; accelerator?: string }[] }[]).flatMap((m) => m.submenu ?? []);
+    const accelerators = items.filter((i) => i.accelerator).map((i) => `${i.label}=${i.accelerator}`);
+    expect(accelerators).toEqual(expect.arrayContaining(['Sync now=CmdOrCtrl+R', 'Find=CmdOrCtrl+F', 'View 1=CmdOrCtrl+1', 'View 6=CmdOrCtrl+6']));
+    const find = items.find((i) => i.label === 'Find') as { click: () => void };
+    find.click();
+    expect(electron.windows[0]!.sent).toContainEqual(['desk:event', { type: 'menu.command', command: 'find' }]);
+  });
+});
+
+describe('app:// protocol', () => {
+  let renderer: string;
+  let handler: (request: Request) => Promise<Response>;
+  beforeAll(async () => {
+    const { createAppProtocolHandler } = await import('../../electron/main/protocol');
+    renderer = join(data.dir, 'renderer');
+    mkdirSync(join(renderer, 'assets'), { recursive: true });
+    writeFileSync(join(renderer, 'index.html'), '<!doctype html><title>desk</title>');
+    writeFileSync(join(renderer, 'assets', 'app.js'), 'void 0');
+    writeFileSync(join(data.dir, 'secret.txt'), 'outside');
+    handler = createAppProtocolHandler(renderer);
+  });
+
+  it('is the handler the shell registered', () => {
+    expect(electron.protocolHandlers.has('app')).toBe(true);
+  });
+
+  it('serves files inside the renderer folder with the CSP', async () => {
+    const page = await handler(new Request('app://desk/index.html'));
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect((await handler(new Request('app://desk/assets/app.js'))).headers.get('content-type')).toMatch(/javascript/);
+    expect((await handler(new Request('app://desk/no-such-file'))).status).toBe(404);
+  });
+
+  it('refuses path traversal in every spelling, and other hosts', async () => {
+    for (const url of [
+      'app://desk/../../etc/passwd',
+      'app://desk/%2e%2e/%2e%2e/etc/passwd',
+      'app://desk/..%2f..%2fsecret.txt',
+      'app://desk/assets/..%2f..%2fsecret.txt',
+      'app://desk/..%5csecret.txt',
+      'app://desk/%2e%2e%2fsecret.txt',
+      'app://desk/assets/%252e%252e/secret.txt',
+      'app://desk/index.html%00.js',
+    ]) {
+      const res = await handler(new Request(url));
+      expect(res.status, url).toBeGreaterThanOrEqual(400);
+      const body = await res.text();
+      expect(body, url).not.toContain('root:');
+      expect(body, url).not.toContain('outside');
+    }
+    expect((await handler(new Request('app://elsewhere/index.html'))).status).toBe(403);
+  });
+});
+
+describe('IPC', () => {
+  it('carries a call from the app page to the real desk service', async () => {
+    const info = await invoke(APP_FRAME, 'system.info', {});
+    expect(info).toMatchObject({ ok: true, value: { host: 'electron', version: '9.9.9', dataDir: join(data.dir, 'userData', 'desk') } });
+    const list = await invoke(APP_FRAME, 'connections.list', {});
+    expect(list.ok).toBe(true);
+    expect(list.value.activeId).toBe('embedded');
+  });
+
+  it('refuses unknown methods, invalid input and other senders', async () => {
+    expect(await invoke(APP_FRAME, 'fs.readFile', {})).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(await invoke(APP_FRAME, { toString: () => 'system.info' }, {})).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    const bad = await invoke(APP_FRAME, 'warehouse.reserve', { organizationId: 'x', amount: 'lots' });
+    expect(bad).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(bad.error.details.length).toBe(2);
+    for (const frame of [{ senderFrame: { url: 'https://evil.example/' } }, { senderFrame: { url: 'file:///tmp/x.html' } }, { senderFrame: null }]) {
+      expect(await invoke(frame, 'system.info', {})).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    }
+  });
+
+  it('validates files to save', async () => {
+    const save = electron.ipcHandlers.get('desk:save-file')!;
+    expect(await save(APP_FRAME, { filename: 'a.csv' })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(await save({ senderFrame: { url: 'https://evil.example/' } }, { filename: 'a.csv', mimeType: 'text/csv', base64: '' })).toMatchObject({ ok: false });
+  });
+});
+
+describe('navigation', () => {
+  it('denies navigation, redirects, webviews and new windows; https links go to the OS browser', async () => {
+    const contents = Object.assign(new EventEmitter(), {
+      openHandler: undefined as undefined | ((d: { url: string }) => { action: string }),
+      setWindowOpenHandler(h: (d: { url: string }) => { action: string }) {
+        this.openHandler = h;
+      },
+    });
+    electron.appListeners.get('web-contents-created')!({}, contents);
+    for (const name of ['will-navigate', 'will-redirect', 'will-attach-webview']) {
+      const event = { preventDefault: vi.fn() };
+      contents.emit(name, event, 'https://evil.example/');
+      expect(event.preventDefault, name).toHaveBeenCalled();
+    }
+    expect(contents.openHandler!({ url: 'https://example.org/project' })).toEqual({ action: 'deny' });
+    expect(contents.openHandler!({ url: 'http://example.org/' })).toEqual({ action: 'deny' });
+    expect(contents.openHandler!({ url: 'file:///etc/passwd' })).toEqual({ action: 'deny' });
+    expect(contents.openHandler!({ url: 'javascript:alert(1)' })).toEqual({ action: 'deny' });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(electron.opened).toEqual(['https://example.org/project']);
+  });
+});
+
+describe('window state', () => {
+  it('remembers bounds and maximized in settings.json when the window closes', () => {
+    electron.windows[0]!.emitter.emit('close');
+    const settings = JSON.parse(readFileSync(join(data.dir, 'userData', 'desk', 'settings.json'), 'utf8'));
+    expect(settings.window).toEqual({ bounds: { x: 10, y: 20, width: 1111, height: 777 }, maximized: true });
+  });
+});
+
+describe('preload', () => {
+  it('exposes only window.registryDesk, which forwards calls over desk:invoke', async () => {
+    await import('../../electron/preload/index');
+    expect([...electron.exposed.keys()]).toEqual(['registryDesk']);
+    const bridge = electron.exposed.get('registryDesk') as { host: string; invoke: (m: string, i: unknown) => Promise<unknown> };
+    expect(bridge.host).toBe('electron');
+    await bridge.invoke('system.info', {});
+    expect(electron.rendererInvokes.at(-1)).toEqual(['desk:invoke', 'system.info', {}]);
+    expect(Object.keys(bridge).sort()).toEqual(['host', 'invoke', 'onEvent', 'saveFile']);
+  });
+});
