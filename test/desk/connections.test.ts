@@ -1,0 +1,221 @@
+// Connections: the command-line remote (the e2e tests' path), adding a remote registry (key and app
+// id proven before anything is stored, the key only in the secret store), activating, re-importing,
+// removing; corrupt desk files are clear errors that change nothing.
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DeskEvent, DeskMethod, DeskResult } from '../../shared/desk/api';
+import { createDeskService, COMMAND_LINE_CONNECTION_ID, type DeskService } from '../../electron/core/desk/service';
+import type { KeyVault } from '../../electron/core/desk/key-vault';
+import * as ops from '../../electron/core/registry/operations';
+import { createTestApp, makeDataDir, rsaKeyPair, startTestRegistry, type TestApp, type TestRegistry } from '../support/registry';
+
+const noSeed = () => {
+  throw new Error('these tests start against a remote registry; the embedded one must not be seeded');
+};
+
+/** Stand-in for the passphrase-encrypted file store (electron/core/secrets), recording what it is given. */
+function recordingVault(): KeyVault & { keys: Map<string, string>; passphrases: string[] } {
+  const keys = new Map<string, string>();
+  const passphrases: string[] = [];
+  return {
+    kind: 'encrypted-file',
+    keys,
+    passphrases,
+    async readPrivateKey(id) {
+      const pem = keys.get(id);
+      if (!pem) throw new Error('no key stored for this connection');
+      return pem;
+    },
+    async importPrivateKey(id, pem) {
+      keys.set(id, pem);
+    },
+    async deletePrivateKey(id) {
+      keys.delete(id);
+    },
+  };
+}
+
+const pemOf = (index: number) => rsaKeyPair(index).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+
+let registry: TestRegistry;
+let app: TestApp;
+let organizationId: string;
+
+beforeAll(async () => {
+  registry = await startTestRegistry({
+    setup: (r) => {
+      organizationId = ops.createOrganization(r, { fullName: 'Remote Org', countryCode: 'DE', verified: true }).id;
+      app = createTestApp(r, { name: 'Remote desk app', keyIndex: 0 });
+      ops.installApp(r, { appId: app.id, organizationId, permissions: { organization_warehouse: 'WRITE' } });
+    },
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await registry?.close();
+});
+
+describe('corrupt desk files', () => {
+  it('a broken connections.json stops the start with a clear error and is left as it was', async () => {
+    const data = makeDataDir('desk-corrupt-');
+    try {
+      const broken = '{ "version": 1, "activeId": 5, "connections": "many" }';
+      writeFileSync(join(data.dir, 'connections.json'), broken);
+      await expect(createDeskService({ dataDir: data.dir, host: 'web', version: 't', seedDemo: noSeed })).rejects.toThrow(
+        /connections\.json is not a valid desk file \(activeId: .*; connections: .*\); fix or delete it/,
+      );
+      expect(readFileSync(join(data.dir, 'connections.json'), 'utf8')).toBe(broken);
+    } finally {
+      data.remove();
+    }
+  });
+
+  it('a settings.json that is not JSON is a clear error too', async () => {
+    const data = makeDataDir('desk-corrupt-');
+    try {
+      mkdirSync(data.dir, { recursive: true });
+      writeFileSync(join(data.dir, 'settings.json'), '{"theme": "dark",');
+      await expect(createDeskService({ dataDir: data.dir, host: 'web', version: 't', seedDemo: noSeed })).rejects.toThrow(/settings\.json is not a valid desk file \(not JSON/);
+    } finally {
+      data.remove();
+    }
+  });
+});
+
+describe('a desk started with --registry-url', () => {
+  let data: { dir: string; remove(): void };
+  let desk: DeskService;
+  let vault: ReturnType<typeof recordingVault>;
+  const events: DeskEvent[] = [];
+
+  const call = (method: DeskMethod, input: unknown) => desk.dispatch(method, input) as Promise<DeskResult<any>>;
+
+  beforeAll(async () => {
+    data = makeDataDir('desk-remote-');
+    vault = recordingVault();
+    desk = await createDeskService({
+      dataDir: data.dir,
+      host: 'web',
+      version: 't',
+      seedDemo: noSeed,
+      remote: { baseUrl: registry.url, appId: app.id, privateKeyPem: pemOf(0) },
+      secretStoreFactory: (kind, options) => {
+        if (kind !== 'encrypted-file') throw new Error(`unexpected store ${kind}`);
+        if (options?.passphrase) vault.passphrases.push(options.passphrase);
+        return vault;
+      },
+      probeKeychain: async () => ({ available: false, reason: 'no keychain in tests' }),
+      autoSync: false,
+    });
+    desk.onEvent((e) => events.push(e));
+  }, 60_000);
+
+  afterAll(async () => {
+    await desk?.close();
+    data?.remove();
+  });
+
+  it('uses the remote registry, with its installations, and no embedded registry', async () => {
+    expect(desk.embedded).toBeNull();
+    const list = await call('connections.list', {});
+    expect(list.value.activeId).toBe(COMMAND_LINE_CONNECTION_ID);
+    expect(list.value.keychain).toEqual({ available: false, reason: 'no keychain in tests' });
+    const connection = list.value.connections[0];
+    expect(connection).toMatchObject({ kind: 'remote', baseUrl: registry.url, appId: app.id, keyStatus: 'ok', secretStore: 'memory' });
+    expect(connection.installations).toEqual([{ id: expect.any(String), organizationId, organizationName: 'Remote Org', permissions: { organization_warehouse: 'WRITE' } }]);
+    expect(readFileSync(join(data.dir, 'connections.json'), 'utf8')).not.toContain('PRIVATE KEY');
+  });
+
+  it('without a keychain, adding a remote needs the confirmed encrypted-file fallback; nothing is stored before', async () => {
+    const before = readFileSync(join(data.dir, 'connections.json'), 'utf8');
+    const refused = await call('connections.addRemote', { name: 'Second', baseUrl: registry.url, appId: app.id, privateKeyPem: pemOf(0) });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(refused.error.message).toMatch(/keychain/);
+    const notAKey = await call('connections.addRemote', {
+      name: 'Second',
+      baseUrl: registry.url,
+      appId: app.id,
+      privateKeyPem: `-----BEGIN PRIVATE KEY-----\n${'A'.repeat(200)}\n-----END PRIVATE KEY-----`,
+      encryptedFileFallback: { passphrase: 'correct horse battery', userConfirmed: true },
+    });
+    expect(notAKey).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(notAKey.error.message).not.toContain('AAAA');
+    expect(readFileSync(join(data.dir, 'connections.json'), 'utf8')).toBe(before);
+    expect(vault.keys.size).toBe(0);
+  });
+
+  it('a key that is not the app\'s is refused by the registry and nothing is stored', async () => {
+    const before = readFileSync(join(data.dir, 'connections.json'), 'utf8');
+    const wrong = await call('connections.addRemote', {
+      name: 'Second',
+      baseUrl: registry.url,
+      appId: app.id,
+      privateKeyPem: pemOf(1),
+      encryptedFileFallback: { passphrase: 'correct horse battery', userConfirmed: true },
+    });
+    expect(wrong).toMatchObject({ ok: false, error: { code: 'unauthorized' } });
+    expect(readFileSync(join(data.dir, 'connections.json'), 'utf8')).toBe(before);
+    expect(vault.keys.size).toBe(0);
+  });
+
+  it('adds, activates, re-imports and removes a remote connection', async () => {
+    const added = await call('connections.addRemote', {
+      name: 'Second',
+      baseUrl: registry.url,
+      appId: app.id,
+      privateKeyPem: pemOf(0),
+      encryptedFileFallback: { passphrase: 'correct horse battery', userConfirmed: true },
+    });
+    expect(added.ok).toBe(true);
+    expect(added.value).toMatchObject({ name: 'Second', kind: 'remote', secretStore: 'encrypted-file', keyStatus: 'ok' });
+    expect(added.value.installations).toHaveLength(1);
+    expect(vault.passphrases).toEqual(['correct horse battery']);
+    expect(vault.keys.get(added.value.id)).toBe(pemOf(0));
+    const file = readFileSync(join(data.dir, 'connections.json'), 'utf8');
+    expect(file).not.toContain('PRIVATE KEY');
+    expect(file).not.toContain('correct horse');
+    expect(events.some((e) => e.type === 'connections.changed')).toBe(true);
+
+    const activated = await call('connections.activate', { id: added.value.id });
+    expect(activated.ok).toBe(true);
+    expect((await call('connections.list', {})).value.activeId).toBe(added.value.id);
+    expect((await call('system.info', {})).ok).toBe(true);
+    const warehouse = await call('warehouse.get', { organizationId });
+    expect(warehouse).toMatchObject({ ok: true, value: { organizationName: 'Remote Org', canWrite: true, offline: false } });
+
+    expect(await call('connections.reimportKey', { id: added.value.id, privateKeyPem: 'x'.repeat(120) })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(vault.keys.get(added.value.id)).toBe(pemOf(0));
+
+    expect(await call('connections.remove', { id: added.value.id })).toMatchObject({ ok: true });
+    expect(vault.keys.has(added.value.id)).toBe(false);
+    const after = (await call('connections.list', {})).value;
+    expect(after.connections.map((c: { id: string }) => c.id)).toEqual([COMMAND_LINE_CONNECTION_ID]);
+    expect(after.activeId).toBe(COMMAND_LINE_CONNECTION_ID);
+    expect(await call('connections.remove', { id: 'nope' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+  });
+});
+
+describe('a desk started with --registry-url while that registry is down', () => {
+  it('starts, answers reads from its (empty) cache marked offline, and refuses writes with offline', async () => {
+    const data = makeDataDir('desk-down-');
+    const desk = await createDeskService({
+      dataDir: data.dir,
+      host: 'web',
+      version: 't',
+      seedDemo: noSeed,
+      remote: { baseUrl: 'http://127.0.0.1:9', appId: app.id, privateKeyPem: pemOf(0) },
+      autoSync: false,
+    });
+    try {
+      const search = await desk.dispatch('projects.search', {});
+      expect(search).toMatchObject({ ok: true, value: { total: 0, rows: [] } });
+      const refresh = await desk.dispatch('connections.refreshInstallations', { id: COMMAND_LINE_CONNECTION_ID });
+      expect(refresh).toMatchObject({ ok: false, error: { code: 'offline', message: 'Refreshing the installations needs the registry, which cannot be reached; nothing was changed' } });
+      expect(await desk.dispatch('projects.search', {})).toMatchObject({ ok: true, value: { offline: true } });
+    } finally {
+      await desk.close();
+      data.remove();
+    }
+  });
+});
