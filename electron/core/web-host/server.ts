@@ -157,6 +157,8 @@ export function buildWebHostApp(options: WebHostOptions, gateOf: () => AccessGat
     if (path === '/' || path === '/index.html') return servePage(c);
     const found = resolveStaticPath(options.rendererDir, path);
     if (found.kind === 'refused') return c.text('refused', 403);
+    // Browsers ask for a favicon on their own; without one, answer "nothing" rather than an error.
+    if (found.kind === 'missing' && path === '/favicon.ico') return c.body(null, 204);
     // The renderer does not route by path: anything but a file is 404.
     if (found.kind === 'missing') return c.text('not found', 404);
     c.header('content-type', contentTypeFor(found.path));
