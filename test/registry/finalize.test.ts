@@ -119,10 +119,28 @@ describe('finalize', () => {
   });
 });
 
-describe('certificate PDF rules', () => {
-  it('answers 404 for an unknown retirement and 409 for an unclaimed one', async () => {
-    const { retirementId } = walletWithRetirement(0.5);
+describe('certificate PDF', () => {
+  it('answers 404 for an unknown retirement, 409 while unclaimed, and the PDF once finalized', async () => {
+    const { wallet, retirementId, projectAddress, tokenId } = walletWithRetirement(0.5);
     await fails(await callEndpoint(t, 'getRetirementPdf', { token, params: { retirementId: 'no-such-retirement' } }), 404);
     await fails(await callEndpoint(t, 'getRetirementPdf', { token, params: { retirementId } }), 409);
+    await ok('finalizeRetirement', await finalize(await signedBody(wallet, wallet.address, { projectAddress, tokenId })));
+    const res = await callEndpoint(t, 'getRetirementPdf', { token, params: { retirementId } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/pdf');
+    expect(res.headers.get('content-disposition')).toBe(`attachment; filename=retirement-${retirementId}.pdf`);
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    expect(new TextDecoder().decode(bytes.slice(0, 5))).toBe('%PDF-');
+  });
+
+  it('answers 409 for a retirement made by an organization without business verification', async () => {
+    const { retirementId } = ops.retireFromInventory(t.registry, { organizationId: f.orgA, creditId: f.creditId, amount: 0.1, beneficiary: 'B', reason: 'R' });
+    expect((await callEndpoint(t, 'getRetirementPdf', { token, params: { retirementId } })).status).toBe(200);
+    ops.setOrganizationVerified(t.registry, { organizationId: f.orgA, verified: false });
+    try {
+      await fails(await callEndpoint(t, 'getRetirementPdf', { token, params: { retirementId } }), 409);
+    } finally {
+      ops.setOrganizationVerified(t.registry, { organizationId: f.orgA, verified: true });
+    }
   });
 });

@@ -3,7 +3,7 @@
 // strict contract schemas, and ledger read-outs to check what moved.
 import { expect } from 'vitest';
 import { endpoints, fillPath, type EndpointId } from '../../shared/registry/endpoints';
-import { strict } from '../../shared/registry/resources';
+import { strict, type Pagination, type Reservation, type Retirement, type WarehouseInventoryCredit } from '../../shared/registry/resources';
 import type { OpenedRegistry } from '../../electron/core/registry/open';
 import type { RegistryContext } from '../../electron/core/registry/context';
 import * as ops from '../../electron/core/registry/operations';
@@ -74,11 +74,25 @@ export function callEndpoint(
   });
 }
 
+/**
+ * The success bodies these tests read. The table's `response` is typed as a plain ZodType, so the
+ * static types are spelled out here; at run time every body is parsed with the strict schema.
+ */
+interface Answers {
+  getWarehouseInventory: { credits: WarehouseInventoryCredit[]; organizationId: string };
+  listReservations: { pagination: Pagination; reservations: Reservation[] };
+  createReservation: { id: string; creditId: string; serialization: string; amount: number };
+  getReservation: Reservation;
+  cancelReservation: Reservation;
+  finishReservation: { success: boolean; transactionId: string; state: string };
+  finalizeRetirement: Retirement;
+}
+
 /** Expects a 200 and parses it with the endpoint's strict response schema. */
-export async function ok<K extends EndpointId>(id: K, res: Response) {
+export async function ok<K extends keyof Answers & EndpointId>(id: K, res: Response): Promise<Answers[K]> {
   const text = await res.text();
   expect(res.status, text).toBe(200);
-  return endpoints[id].response(strict).parse(JSON.parse(text)) as ReturnType<ReturnType<(typeof endpoints)[K]['response']>['parse']>;
+  return endpoints[id].response(strict).parse(JSON.parse(text)) as Answers[K];
 }
 
 /** Expects an error status with the JSON error body of compatibility.md; returns its messages. */

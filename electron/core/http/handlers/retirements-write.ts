@@ -1,15 +1,21 @@
 // 4.3 Retirements that write or render: finalize (wallet claim) and the certificate PDF.
 import type { Handlers } from '../types';
+import { renderCertificatePdf } from '../../certificates';
 import { finalizeOnchainRetirement, type FinalizeInput } from '../../registry/retirements/finalize';
 import { certificateFilename, certificateInputFor } from '../../registry/retirements/certificate';
 
 export const retirementWriteHandlers: Pick<Handlers, 'getRetirementPdf' | 'finalizeRetirement'> = {
-  getRetirementPdf: ({ params, registry }) => {
+  // unknown → 404; unclaimed (or made by an unverified organization) → 409; claimed → the certificate
+  getRetirementPdf: async ({ params, registry }) => {
     const input = certificateInputFor(registry, params.retirementId);
-    // Rendering lands with electron/core/certificates/index.ts (renderCertificatePdf).
-    void certificateFilename(input.retirementId);
-    throw new Error('certificate rendering is not available yet');
+    return {
+      kind: 'file',
+      bytes: await renderCertificatePdf(input),
+      contentType: 'application/pdf',
+      filename: certificateFilename(input.retirementId),
+    };
   },
 
+  // The pipeline has parsed the body with finalizeBody; `EndpointBody` types it as undefined (see warehouse.ts).
   finalizeRetirement: ({ body, registry }) => finalizeOnchainRetirement(registry, body as unknown as FinalizeInput),
 };
