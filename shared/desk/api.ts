@@ -234,6 +234,8 @@ export const deskApi = {
   'connections.activate': method(z.object({ id }), connectionInfo),
   'connections.remove': method(z.object({ id }), ok),
   'connections.reimportKey': method(z.object({ id, privateKeyPem: z.string().min(100).max(20_000) }), connectionInfo),
+  /** Opens a passphrase-encrypted key file for this run (after a restart its key is locked). */
+  'connections.unlock': method(z.object({ id, passphrase: z.string().min(8).max(1000) }), connectionInfo),
   'connections.refreshInstallations': method(z.object({ id }), connectionInfo, { write: true }),
 
   'sync.status': method(none, syncStatus),

@@ -4,9 +4,9 @@
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DeskEvent, DeskMethod, DeskResult } from '../../shared/desk/api';
+import type { DeskEvent, DeskMethod } from '../../shared/desk/api';
 import { createDeskService, COMMAND_LINE_CONNECTION_ID, type DeskService } from '../../electron/core/desk/service';
-import type { KeyVault } from '../../electron/core/desk/key-vault';
+import type { KeyVault, SecretStoreFactory } from '../../electron/core/desk/key-vault';
 import * as ops from '../../electron/core/registry/operations';
 import { createTestApp, makeDataDir, rsaKeyPair, startTestRegistry, type TestApp, type TestRegistry } from '../support/registry';
 
@@ -14,26 +14,32 @@ const noSeed = () => {
   throw new Error('these tests start against a remote registry; the embedded one must not be seeded');
 };
 
-/** Stand-in for the passphrase-encrypted file store (electron/core/secrets), recording what it is given. */
-function recordingVault(): KeyVault & { keys: Map<string, string>; passphrases: string[] } {
-  const keys = new Map<string, string>();
-  const passphrases: string[] = [];
-  return {
-    kind: 'encrypted-file',
-    keys,
-    passphrases,
-    async readPrivateKey(id) {
-      const pem = keys.get(id);
-      if (!pem) throw new Error('no key stored for this connection');
-      return pem;
-    },
-    async importPrivateKey(id, pem) {
-      keys.set(id, pem);
-    },
-    async deletePrivateKey(id) {
-      keys.delete(id);
-    },
+/**
+ * Stand-in for the passphrase-encrypted file store (electron/core/secrets): one "file" per
+ * connection, readable only with the passphrase it was written with.
+ */
+function fakeEncryptedFiles() {
+  const files = new Map<string, { passphrase: string; pem: string }>();
+  const factory: SecretStoreFactory = (kind, options) => {
+    if (kind !== 'encrypted-file') throw new Error(`unexpected store ${kind}`);
+    const vault: KeyVault = {
+      kind: 'encrypted-file',
+      async readPrivateKey(id) {
+        const file = files.get(id);
+        if (!file) throw new Error('no key file for this connection');
+        if (file.passphrase !== options.passphrase) throw new Error('wrong passphrase');
+        return file.pem;
+      },
+      async importPrivateKey(id, pem) {
+        files.set(id, { passphrase: options.passphrase ?? '', pem });
+      },
+      async deletePrivateKey(id) {
+        files.delete(id);
+      },
+    };
+    return vault;
   };
+  return { files, factory };
 }
 
 const pemOf = (index: number) => rsaKeyPair(index).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
@@ -86,28 +92,26 @@ describe('corrupt desk files', () => {
 describe('a desk started with --registry-url', () => {
   let data: { dir: string; remove(): void };
   let desk: DeskService;
-  let vault: ReturnType<typeof recordingVault>;
+  let store: ReturnType<typeof fakeEncryptedFiles>;
   const events: DeskEvent[] = [];
 
-  const call = (method: DeskMethod, input: unknown) => desk.dispatch(method, input) as Promise<DeskResult<any>>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const call = (method: DeskMethod, input: unknown) => desk.dispatch(method, input) as Promise<any>;
+  const options = () => ({
+    dataDir: data.dir,
+    host: 'web' as const,
+    version: 't',
+    seedDemo: noSeed,
+    remote: { baseUrl: registry.url, appId: app.id, privateKeyPem: pemOf(0) },
+    secretStoreFactory: store.factory,
+    probeKeychain: async () => ({ available: false, reason: 'no keychain in tests' }),
+    autoSync: false,
+  });
 
   beforeAll(async () => {
     data = makeDataDir('desk-remote-');
-    vault = recordingVault();
-    desk = await createDeskService({
-      dataDir: data.dir,
-      host: 'web',
-      version: 't',
-      seedDemo: noSeed,
-      remote: { baseUrl: registry.url, appId: app.id, privateKeyPem: pemOf(0) },
-      secretStoreFactory: (kind, options) => {
-        if (kind !== 'encrypted-file') throw new Error(`unexpected store ${kind}`);
-        if (options?.passphrase) vault.passphrases.push(options.passphrase);
-        return vault;
-      },
-      probeKeychain: async () => ({ available: false, reason: 'no keychain in tests' }),
-      autoSync: false,
-    });
+    store = fakeEncryptedFiles();
+    desk = await createDeskService(options());
     desk.onEvent((e) => events.push(e));
   }, 60_000);
 
@@ -142,7 +146,7 @@ describe('a desk started with --registry-url', () => {
     expect(notAKey).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
     expect(notAKey.error.message).not.toContain('AAAA');
     expect(readFileSync(join(data.dir, 'connections.json'), 'utf8')).toBe(before);
-    expect(vault.keys.size).toBe(0);
+    expect(store.files.size).toBe(0);
   });
 
   it('a key that is not the app\'s is refused by the registry and nothing is stored', async () => {
@@ -156,7 +160,7 @@ describe('a desk started with --registry-url', () => {
     });
     expect(wrong).toMatchObject({ ok: false, error: { code: 'unauthorized' } });
     expect(readFileSync(join(data.dir, 'connections.json'), 'utf8')).toBe(before);
-    expect(vault.keys.size).toBe(0);
+    expect(store.files.size).toBe(0);
   });
 
   it('adds, activates, re-imports and removes a remote connection', async () => {
@@ -170,8 +174,7 @@ describe('a desk started with --registry-url', () => {
     expect(added.ok).toBe(true);
     expect(added.value).toMatchObject({ name: 'Second', kind: 'remote', secretStore: 'encrypted-file', keyStatus: 'ok' });
     expect(added.value.installations).toHaveLength(1);
-    expect(vault.passphrases).toEqual(['correct horse battery']);
-    expect(vault.keys.get(added.value.id)).toBe(pemOf(0));
+    expect(store.files.get(added.value.id)).toEqual({ passphrase: 'correct horse battery', pem: pemOf(0) });
     const file = readFileSync(join(data.dir, 'connections.json'), 'utf8');
     expect(file).not.toContain('PRIVATE KEY');
     expect(file).not.toContain('correct horse');
@@ -185,10 +188,20 @@ describe('a desk started with --registry-url', () => {
     expect(warehouse).toMatchObject({ ok: true, value: { organizationName: 'Remote Org', canWrite: true, offline: false } });
 
     expect(await call('connections.reimportKey', { id: added.value.id, privateKeyPem: 'x'.repeat(120) })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
-    expect(vault.keys.get(added.value.id)).toBe(pemOf(0));
+    expect(store.files.get(added.value.id)!.pem).toBe(pemOf(0));
+
+    // After a restart the key file is locked until the user gives its passphrase.
+    await desk.close();
+    desk = await createDeskService(options());
+    const locked = (await call('connections.list', {})).value.connections.find((c: { id: string }) => c.id === added.value.id);
+    expect(locked).toMatchObject({ keyStatus: 'unreadable', keyMessage: expect.stringMatching(/locked/) });
+    expect(await call('connections.unlock', { id: added.value.id, passphrase: 'wrong passphrase' })).toMatchObject({ ok: false, error: { code: 'key_unavailable' } });
+    expect(await call('connections.unlock', { id: added.value.id, passphrase: 'correct horse battery' })).toMatchObject({ ok: true, value: { keyStatus: 'ok' } });
+    await call('connections.activate', { id: added.value.id });
+    expect(await call('warehouse.get', { organizationId })).toMatchObject({ ok: true, value: { canWrite: true } });
 
     expect(await call('connections.remove', { id: added.value.id })).toMatchObject({ ok: true });
-    expect(vault.keys.has(added.value.id)).toBe(false);
+    expect(store.files.has(added.value.id)).toBe(false);
     const after = (await call('connections.list', {})).value;
     expect(after.connections.map((c: { id: string }) => c.id)).toEqual([COMMAND_LINE_CONNECTION_ID]);
     expect(after.activeId).toBe(COMMAND_LINE_CONNECTION_ID);

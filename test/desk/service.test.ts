@@ -58,7 +58,7 @@ beforeAll(async () => {
     dataDir: data.dir,
     host: 'web',
     version: 'test',
-    seedDemo: (registry, options) => seedDemo(registry, options),
+    seedDemo: (registry, options) => void seedDemo(registry, options),
     follow: { intervalMs: 100, timeoutMs: 20_000 },
   });
   desk.onEvent((e) => events.push(e));

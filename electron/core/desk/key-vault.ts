@@ -18,8 +18,17 @@ export interface KeychainAvailability {
   reason?: string;
 }
 
-/** Opens the vault of one kind; the encrypted file needs the passphrase the user gave. */
-export type SecretStoreFactory = (kind: SecretStoreKind, options?: { passphrase?: string }) => KeyVault | Promise<KeyVault>;
+export interface OpenStoreOptions {
+  /** The connection whose key the store is opened for (an encrypted file holds one key). */
+  connectionId: string;
+  /** Where encrypted key files live (<dataDir>/secrets). */
+  directory: string;
+  /** For the encrypted file: the passphrase the user gave. */
+  passphrase?: string;
+}
+
+/** Opens the store of one kind (the keychain, or one connection's passphrase-encrypted file). */
+export type SecretStoreFactory = (kind: Exclude<SecretStoreKind, 'memory'>, options: OpenStoreOptions) => KeyVault | Promise<KeyVault>;
 
 export function createMemoryVault(): KeyVault {
   const keys = new Map<string, string>();

@@ -79,7 +79,6 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
   const connections: ConnectionStore = openConnectionStore(paths.connectionsFile);
   const hub = createEventHub((error) => log(`event listener failed: ${(error as Error).message}`));
   const memoryVault = createMemoryVault();
-  const vaults = new Map<SecretStoreKind, KeyVault>([['memory', memoryVault]]);
   const keychain: KeychainAvailability = (await options.probeKeychain?.()) ?? { available: false, reason: 'no keychain support in this build' };
 
   let embedded: EmbeddedRegistry | null = null;
@@ -97,17 +96,25 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
     },
   };
 
-  async function vaultFor(kind: SecretStoreKind, passphrase?: string): Promise<KeyVault> {
-    if (kind === 'memory') return memoryVault;
-    const known = vaults.get(kind);
-    if (known && passphrase === undefined) return known;
+  let keychainVault: KeyVault | undefined;
+  // Passphrase-encrypted stores are per connection and stay unlocked for this run only.
+  const unlockedFiles = new Map<string, KeyVault>();
+
+  async function openStore(kind: Exclude<SecretStoreKind, 'memory'>, connectionId: string, passphrase?: string): Promise<KeyVault> {
     if (!options.secretStoreFactory) throw new DeskFailure('key_unavailable', `The ${kind} secret store is not available in this build`);
-    const vault = await options.secretStoreFactory(kind, passphrase === undefined ? {} : { passphrase });
-    vaults.set(kind, vault);
-    return vault;
+    return options.secretStoreFactory(kind, { connectionId, directory: paths.secretsDir, ...(passphrase === undefined ? {} : { passphrase }) });
   }
 
-  const keyLoader = (connection: StoredConnection) => async () => (await vaultFor(connection.secretStore)).readPrivateKey(connection.id);
+  /** The store holding a connection's key; an encrypted file must have been unlocked (or just created). */
+  async function vaultFor(kind: SecretStoreKind, connectionId: string): Promise<KeyVault> {
+    if (kind === 'memory') return memoryVault;
+    if (kind === 'keychain') return (keychainVault ??= await openStore('keychain', connectionId));
+    const unlocked = unlockedFiles.get(connectionId);
+    if (!unlocked) throw new DeskFailure('key_unavailable', "The app's key is in a passphrase-encrypted file that is locked: unlock it with its passphrase in Connections");
+    return unlocked;
+  }
+
+  const keyLoader = (connection: StoredConnection) => async () => (await vaultFor(connection.secretStore, connection.id)).readPrivateKey(connection.id);
 
   function onSyncEvent(event: SyncEngineEvent): void {
     switch (event.type) {
@@ -172,7 +179,7 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
       log(`no OS keychain (${keychain.reason ?? 'unavailable'}): the embedded demo app's key is kept in memory and re-read from the demo credentials at every start`);
     }
     // The demo key is re-imported at every start: it is demo data, and a memory store forgets it.
-    await (await vaultFor(secretStore)).importPrivateKey(EMBEDDED_CONNECTION_ID, embedded.credentials.app.privateKeyPem);
+    await (await vaultFor(secretStore, EMBEDDED_CONNECTION_ID)).importPrivateKey(EMBEDDED_CONNECTION_ID, embedded.credentials.app.privateKeyPem);
     const connection: StoredConnection = {
       id: EMBEDDED_CONNECTION_ID,
       name: existing?.name ?? 'Embedded demo registry',
@@ -236,7 +243,7 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
     let keyStatus: ConnectionInfo['keyStatus'] = 'ok';
     let keyMessage: string | undefined;
     try {
-      const pem = await (await vaultFor(connection.secretStore)).readPrivateKey(connection.id);
+      const pem = await (await vaultFor(connection.secretStore, connection.id)).readPrivateKey(connection.id);
       try {
         createPrivateKey(pem);
       } catch {
@@ -360,7 +367,11 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
         if (!isUnreachable(error)) throw translateClientError(error, 'Adding the connection');
         log(`${draft.baseUrl} cannot be reached: the connection is added without its installations`);
       }
-      const vault = await vaultFor(secretStore, input.encryptedFileFallback?.passphrase);
+      let vault: KeyVault;
+      if (secretStore === 'encrypted-file') {
+        vault = await openStore('encrypted-file', id, input.encryptedFileFallback!.passphrase);
+        unlockedFiles.set(id, vault);
+      } else vault = await vaultFor(secretStore, id);
       await vault.importPrivateKey(id, input.privateKeyPem);
       connections.put(connection);
       hub.publish({ type: 'connections.changed' });
@@ -382,7 +393,8 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
         active = null;
         await closing.close();
       }
-      await (await vaultFor(connection.secretStore)).deletePrivateKey(connection.id).catch(() => {});
+      await (await vaultFor(connection.secretStore, connection.id)).deletePrivateKey(connection.id).catch(() => {});
+      unlockedFiles.delete(connection.id);
       connections.remove(connection.id);
       const fallback = connections.get(EMBEDDED_CONNECTION_ID) ?? connections.list()[0];
       if (!active && fallback) await activate(fallback);
@@ -393,7 +405,22 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
       const connection = connections.get(input.id);
       if (!connection) throw new DeskFailure('not_found', `No connection ${input.id}`);
       checkPrivateKey(input.privateKeyPem);
-      await (await vaultFor(connection.secretStore)).importPrivateKey(connection.id, input.privateKeyPem);
+      await (await vaultFor(connection.secretStore, connection.id)).importPrivateKey(connection.id, input.privateKeyPem);
+      if (active?.connection.id === connection.id) active.client.tokens.clear();
+      hub.publish({ type: 'connections.changed' });
+      return connectionInfo(connection);
+    },
+    'connections.unlock': async (input) => {
+      const connection = connections.get(input.id);
+      if (!connection) throw new DeskFailure('not_found', `No connection ${input.id}`);
+      if (connection.secretStore !== 'encrypted-file') throw new DeskFailure('invalid_input', 'Only a key in a passphrase-encrypted file needs unlocking', ['id: not an encrypted-file connection']);
+      const vault = await openStore('encrypted-file', connection.id, input.passphrase);
+      try {
+        checkPrivateKey(await vault.readPrivateKey(connection.id));
+      } catch {
+        throw new DeskFailure('key_unavailable', 'The key file cannot be opened with this passphrase');
+      }
+      unlockedFiles.set(connection.id, vault);
       if (active?.connection.id === connection.id) active.client.tokens.clear();
       hub.publish({ type: 'connections.changed' });
       return connectionInfo(connection);
