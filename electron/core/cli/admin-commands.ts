@@ -1,0 +1,173 @@
+// The operator CLI's commands: each maps one name to one function of operations.ts and that
+// function's own input schema. Adding a command is adding a row here; admin.ts does the rest
+// (flags, validation, output) the same way for all of them.
+import { z } from 'zod';
+import type { RegistryContext } from '../registry/context';
+import * as ops from '../registry/operations';
+import { seedDemo, seedDemoOptions } from '../registry/seed';
+
+export interface CommandSpec {
+  summary: string;
+  /** The operation's input schema; every field is a flag (`organizationId` → `--organization-id`). */
+  input: z.ZodObject;
+  run(ctx: RegistryContext, input: Record<string, unknown>, env: { dataDir: string }): unknown;
+  /** Short flags for fields: `--organization` for `organizationId`. */
+  aliases?: Record<string, string>;
+  /** Flags whose value names a file whose text fills the field: `--public-key` for `publicKeyPem`. */
+  fileFlags?: Record<string, string>;
+  /** Fields the command fixes (verify / unverify share one operation); not flags. */
+  fixed?: Record<string, unknown>;
+  example?: string;
+  /** May start a new registry in a data folder that does not exist yet. */
+  startsRegistry?: boolean;
+}
+
+/** Keeps each row's `run` typed against its own schema while the table holds them side by side. */
+function command<S extends z.ZodObject>(spec: Omit<CommandSpec, 'input' | 'run'> & { input: S; run(ctx: RegistryContext, input: z.input<S>, env: { dataDir: string }): unknown }): CommandSpec {
+  return spec as unknown as CommandSpec;
+}
+
+const organization = { organization: 'organizationId' };
+const credit = { credit: 'creditId' };
+
+export const COMMANDS: Record<string, CommandSpec> = {
+  'create-organization': command({
+    summary: 'Create an organization (proponent, verification body, buyer, or the registry operator itself).',
+    input: ops.createOrganizationInput,
+    run: ops.createOrganization,
+    startsRegistry: true,
+    example: '--full-name "Alpha Forests Ltd" --country-code KE --type projectProponent --verified',
+  }),
+  'verify-organization': command({
+    summary: 'Record that an organization passed business verification.',
+    input: ops.setOrganizationVerifiedInput,
+    run: ops.setOrganizationVerified,
+    aliases: organization,
+    fixed: { verified: true },
+  }),
+  'unverify-organization': command({
+    summary: 'Withdraw an organization’s business verification.',
+    input: ops.setOrganizationVerifiedInput,
+    run: ops.setOrganizationVerified,
+    aliases: organization,
+    fixed: { verified: false },
+  }),
+  'create-project': command({
+    summary: 'Create a project from a JSON file (--file project.json); flags override its fields.',
+    input: ops.createProjectInput,
+    run: ops.createProject,
+    aliases: organization,
+    example: '--file project.json',
+  }),
+  'set-project-status': command({
+    summary: 'Move a project to another status (records a status_change event).',
+    input: ops.changeProjectStatusInput,
+    run: ops.changeProjectStatus,
+    aliases: { project: 'projectId' },
+    example: '--project <id> --status submitted',
+  }),
+  'issue-credits': command({
+    summary: 'Issue credits of a vintage to the project owner’s inventory, with the buffer share.',
+    input: ops.issueCreditsInput,
+    run: ops.issueCredits,
+    aliases: { project: 'projectId', 'verification-body': 'verificationBodyId' },
+    example: '--project <id> --vintage 2023 --amount 1000 --monitoring-period-start 2023-01-01 --monitoring-period-end 2023-12-31 --verification-body <org id>',
+  }),
+  deposit: command({
+    summary: 'Move credits from an organization’s inventory into its warehouse.',
+    input: ops.warehouseMoveInput,
+    run: ops.depositToWarehouse,
+    aliases: { ...organization, ...credit },
+  }),
+  withdraw: command({
+    summary: 'Move unreserved credits from an organization’s warehouse back to its inventory.',
+    input: ops.warehouseMoveInput,
+    run: ops.withdrawFromWarehouse,
+    aliases: { ...organization, ...credit },
+  }),
+  transfer: command({
+    summary: 'Move credits between accounts: inventory:<org>, wallet:<address>, buffer, adjustment, registry.',
+    input: ops.transferCreditsInput,
+    run: ops.transferCredits,
+    aliases: credit,
+    example: '--from inventory:<org id> --to adjustment --credit <credit id> --amount 10',
+  }),
+  'cancel-credits': command({
+    summary: 'Cancel credits held in an account (they leave circulation without a retirement).',
+    input: ops.cancelCreditsInput,
+    run: ops.cancelCredits,
+    aliases: credit,
+    example: '--from adjustment --credit <credit id> --amount 10',
+  }),
+  retire: command({
+    summary: 'Retire credits from an organization’s inventory for a beneficiary.',
+    input: ops.retireFromInventoryInput,
+    run: ops.retireFromInventory,
+    aliases: { ...organization, ...credit },
+  }),
+  'record-onchain-retirement': command({
+    summary: 'Record a retirement a wallet made on chain (unclaimed until the wallet finalizes it).',
+    input: ops.recordOnchainRetirementInput,
+    run: ops.recordOnchainRetirement,
+    aliases: { wallet: 'walletAddress', 'from-organization': 'fromOrganizationId', ...credit },
+  }),
+  'create-app': command({
+    summary: 'Register an app with its RSA public key (PEM file).',
+    input: ops.createAppInput,
+    run: ops.createApp,
+    fileFlags: { 'public-key': 'publicKeyPem' },
+    example: '--name "Acme Marketplace" --public-key ./acme.pub.pem',
+  }),
+  'grant-examiner': command({
+    summary: 'Grant an app examiner:read (internal project views).',
+    input: ops.grantExaminerInput,
+    run: ops.grantExaminer,
+    aliases: { app: 'appId' },
+    fixed: { granted: true },
+  }),
+  'revoke-examiner': command({
+    summary: 'Revoke an app’s examiner:read.',
+    input: ops.grantExaminerInput,
+    run: ops.grantExaminer,
+    aliases: { app: 'appId' },
+    fixed: { granted: false },
+  }),
+  'install-app': command({
+    summary: 'Install an app on an organization with permissions.',
+    input: ops.installAppInput,
+    run: ops.installApp,
+    aliases: { app: 'appId', ...organization },
+    example: `--app <app id> --organization <org id> --permissions '{"organization_warehouse":"WRITE"}'`,
+  }),
+  'suspend-installation': command({
+    summary: 'Suspend an installation: its tokens stop working at once.',
+    input: ops.setInstallationStatusInput,
+    run: ops.setInstallationStatus,
+    aliases: { installation: 'installationId' },
+    fixed: { status: 'suspended' },
+  }),
+  'resume-installation': command({
+    summary: 'Resume a suspended installation.',
+    input: ops.setInstallationStatusInput,
+    run: ops.setInstallationStatus,
+    aliases: { installation: 'installationId' },
+    fixed: { status: 'active' },
+  }),
+  'remove-installation': command({
+    summary: 'Remove an installation and its tokens.',
+    input: ops.removeInstallationInput,
+    run: ops.removeInstallation,
+    aliases: { installation: 'installationId' },
+  }),
+  'seed-demo': command({
+    summary: 'Fill an EMPTY registry with the demo data and write demo-credentials.json (demo only).',
+    input: seedDemoOptions.omit({ dataDir: true }),
+    run: (ctx, input, env) => {
+      const { credentials, ...result } = seedDemo(ctx, { ...input, dataDir: env.dataDir });
+      // the private keys stay in the 0600 file; the output names what was made
+      return { ...result, app: { id: credentials.app.id, name: credentials.app.name }, installations: credentials.installations.length, wallets: credentials.wallets.length };
+    },
+    startsRegistry: true,
+    example: '--scale 1',
+  }),
+};

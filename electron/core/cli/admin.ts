@@ -1,0 +1,111 @@
+// The registry operator's CLI: `npm run admin -- <command> --data <dir> [flags]`.
+// Prints the operation's result as JSON on stdout; any error as {"error": "..."} on stderr with
+// exit code 1. Every operation validates its whole input before it changes anything and runs in
+// one transaction, so a failed command leaves the registry as it was.
+import { existsSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { openRegistry } from '../registry/open';
+import { COMMANDS, type CommandSpec } from './admin-commands';
+import { CliError, coerceFlag, expandBareBooleans, fail, fieldKind, kebab, parseJson, printJson, readTextInput, type FieldKind } from './args';
+
+interface Flag {
+  field: string;
+  kind: FieldKind | 'file';
+}
+
+/** Every flag of a command: one per schema field (not fixed), plus its aliases and file flags. */
+function flagsOf(spec: CommandSpec): Map<string, Flag> {
+  const flags = new Map<string, Flag>();
+  for (const [field, schema] of Object.entries(spec.input.shape)) {
+    if (spec.fixed && field in spec.fixed) continue;
+    flags.set(kebab(field), { field, kind: fieldKind(schema as never) });
+  }
+  for (const [alias, field] of Object.entries(spec.aliases ?? {})) flags.set(alias, { ...flags.get(kebab(field))!, field });
+  for (const [flag, field] of Object.entries(spec.fileFlags ?? {})) flags.set(flag, { field, kind: 'file' });
+  return flags;
+}
+
+const GLOBAL_FLAGS = {
+  data: 'the registry data folder (holds registry.sqlite)',
+  json: 'read the whole input as a JSON object from a file, or - for standard input; flags override it',
+  file: 'same as --json',
+} as const;
+
+function usage(name?: string): string {
+  if (name && COMMANDS[name]) {
+    const spec = COMMANDS[name];
+    const lines = [`npm run admin -- ${name} --data <dir> [flags]`, '', spec.summary, '', 'Flags:'];
+    for (const [flag, { field, kind }] of flagsOf(spec)) lines.push(`  --${flag} <${kind === 'file' ? 'file' : kind === 'account' ? 'account' : kind}>${kebab(field) === flag ? '' : `  (${field})`}`);
+    for (const [flag, text] of Object.entries(GLOBAL_FLAGS)) lines.push(`  --${flag}  ${text}`);
+    if (spec.example) lines.push('', `Example: npm run admin -- ${name} --data ./data ${spec.example}`);
+    return lines.join('\n');
+  }
+  const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
+  return [
+    'npm run admin -- <command> --data <dir> [flags]     (npm run admin -- help <command> for its flags)',
+    '',
+    ...Object.entries(COMMANDS).map(([c, spec]) => `  ${c.padEnd(width)}  ${spec.summary}`),
+    '',
+    'Output is JSON on stdout; errors are {"error": "..."} on stderr with exit code 1.',
+  ].join('\n');
+}
+
+function buildInput(spec: CommandSpec, args: string[]): { dataDir: string; input: Record<string, unknown> } {
+  const flags = flagsOf(spec);
+  const booleans = new Set([...flags].filter(([, f]) => f.kind === 'boolean').map(([name]) => name));
+  const options = Object.fromEntries([...flags.keys(), ...Object.keys(GLOBAL_FLAGS)].map((name) => [name, { type: 'string' as const }]));
+  let values: Record<string, string | undefined>;
+  try {
+    ({ values } = parseArgs({ args: expandBareBooleans(args, booleans), options, strict: true, allowPositionals: false }) as { values: Record<string, string | undefined> });
+  } catch (error) {
+    throw new CliError(`${(error as Error).message}. See: npm run admin -- help <command>`);
+  }
+  const dataDir = values.data;
+  if (!dataDir) throw new CliError('--data <dir> is required (the registry data folder)');
+  if (values.json !== undefined && values.file !== undefined) throw new CliError('give --json or --file, not both');
+
+  const whole = values.json ?? values.file;
+  let input: Record<string, unknown> = {};
+  if (whole !== undefined) {
+    const parsed = parseJson(readTextInput(whole, '--json'), '--json');
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new CliError('--json: must hold a JSON object');
+    input = { ...(parsed as Record<string, unknown>) };
+  }
+  for (const [name, flag] of flags) {
+    const raw = values[name];
+    if (raw === undefined) continue;
+    input[flag.field] = flag.kind === 'file' ? readTextInput(raw, `--${name}`) : coerceFlag(flag.kind, raw, name);
+  }
+  return { dataDir, input: { ...input, ...spec.fixed } };
+}
+
+function main(argv: string[]): void {
+  const [name, ...args] = argv;
+  if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
+    process.stdout.write(`${usage(args[0])}\n`);
+    return;
+  }
+  const spec = COMMANDS[name];
+  if (!spec) throw new CliError(`unknown command "${name}"; commands: ${Object.keys(COMMANDS).join(', ')}`);
+  if (args.includes('--help')) {
+    process.stdout.write(`${usage(name)}\n`);
+    return;
+  }
+  const { dataDir, input } = buildInput(spec, args);
+  // a mistyped --data must not leave a new empty registry behind
+  if (!spec.startsRegistry && !existsSync(dataDir)) {
+    throw new CliError(`data folder ${dataDir} does not exist (create-organization or seed-demo start a new registry)`);
+  }
+  const registry = openRegistry({ dataDir });
+  try {
+    printJson(spec.run(registry, input, { dataDir }));
+  } finally {
+    registry.close();
+  }
+}
+
+try {
+  main(process.argv.slice(2));
+} catch (error) {
+  fail(error);
+}

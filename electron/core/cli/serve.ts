@@ -1,0 +1,133 @@
+// The headless registry: `npm run serve -- --data <dir> [--port <p>] [--host <h>]
+// [--seed demo [--scale <n>]] [--rate-limit <requests>/<seconds>] [--public-url <url>] [--test-clock]`.
+// Prints `listening on http://<host>:<port>` on its own line once it accepts requests (the desk and
+// the tests wait for that line), and stops cleanly on SIGINT / SIGTERM.
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { AdjustableClock, systemClock } from '../clock';
+import { startRegistryServer } from '../http/server';
+import { openRegistry } from '../registry/open';
+import { isRegistryEmpty, seedDemo } from '../registry/seed';
+import { CliError, fail } from './args';
+import { mountTestClock } from './test-clock-route';
+
+const serveOptions = z.object({
+  data: z.string({ error: '--data <dir> is required (the registry data folder)' }).min(1),
+  port: z.coerce.number().int().min(0, '--port: 0 to 65535 (0 = any free port)').max(65535, '--port: 0 to 65535 (0 = any free port)').default(8080),
+  host: z.string().min(1).default('127.0.0.1'),
+  seed: z.enum(['demo'], { error: '--seed: the only seed is "demo"' }).optional(),
+  scale: z.coerce.number().int('--scale: a whole number').min(1).max(500).default(1),
+  rateLimit: z
+    .string()
+    .regex(/^\d+\/\d+$/, '--rate-limit: <requests>/<seconds>, e.g. 100/60')
+    .transform((s) => {
+      const [requests, seconds] = s.split('/').map(Number) as [number, number];
+      return { requests, windowMs: seconds * 1000 };
+    })
+    .refine((r) => r.requests > 0 && r.windowMs > 0, '--rate-limit: both numbers must be above 0')
+    .optional(),
+  publicUrl: z.url({ protocol: /^https?$/, error: '--public-url: an http(s) URL' }).transform((u) => u.replace(/\/+$/, '')).optional(),
+  testClock: z.boolean().default(false),
+});
+
+const say = (line: string) => process.stdout.write(`${line}\n`);
+const warn = (line: string) => process.stderr.write(`${line}\n`);
+
+function readOptions(argv: string[]) {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        data: { type: 'string' },
+        port: { type: 'string' },
+        host: { type: 'string' },
+        seed: { type: 'string' },
+        scale: { type: 'string' },
+        'rate-limit': { type: 'string' },
+        'public-url': { type: 'string' },
+        'test-clock': { type: 'boolean' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    throw new CliError((error as Error).message);
+  }
+  const parsed = serveOptions.safeParse({
+    data: values.data,
+    port: values.port,
+    host: values.host,
+    seed: values.seed,
+    scale: values.scale,
+    rateLimit: values['rate-limit'],
+    publicUrl: values['public-url'],
+    testClock: values['test-clock'],
+  });
+  if (!parsed.success) throw new CliError(parsed.error.issues.map((i) => i.message).join('; '));
+  if (values.scale !== undefined && !parsed.data.seed) throw new CliError('--scale goes with --seed demo');
+  return parsed.data;
+}
+
+async function main(): Promise<void> {
+  const options = readOptions(process.argv.slice(2));
+  const testClock = options.testClock ? new AdjustableClock() : undefined;
+  if (testClock) warn(`WARNING: --test-clock is for end-to-end tests only: anyone who can reach this server can move its clock (POST /__test__/clock/advance).`);
+
+  const registry = openRegistry({
+    dataDir: options.data,
+    clock: testClock ?? systemClock,
+    ...(options.publicUrl ? { urls: { publicBaseUrl: options.publicUrl } } : {}),
+  });
+  try {
+    if (options.seed === 'demo') {
+      if (isRegistryEmpty(registry)) {
+        say(`seeding the demo registry (scale ${options.scale})…`);
+        const seeded = seedDemo(registry, { scale: options.scale, dataDir: options.data });
+        const c = seeded.counts;
+        say(`seeded in ${(seeded.elapsedMs / 1000).toFixed(1)} s: ${c.organizations} organizations, ${c.projects} projects, ${c.credits} credits, ${c.retirements} retirements`);
+        say(`demo credentials (DEMO ONLY: keys for this throwaway registry, file mode 0600): ${seeded.credentialsFile}`);
+      } else {
+        say(`${options.data} already holds a registry: keeping the existing data (not seeding)`);
+      }
+    }
+  } catch (error) {
+    registry.close();
+    throw error;
+  }
+
+  const server = await startRegistryServer({
+    registry,
+    port: options.port,
+    host: options.host,
+    ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
+    ...(testClock ? { extraRoutes: (app) => mountTestClock(app, testClock) } : {}),
+    log: warn,
+  }).catch((error: unknown) => {
+    registry.close();
+    throw new CliError(`cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`);
+  });
+  say(`listening on ${server.url}`);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    say(`${signal}: stopping`);
+    server
+      .close()
+      .then(() => {
+        registry.close();
+        process.exit(0);
+      })
+      .catch((error: unknown) => {
+        warn(`error while stopping: ${(error as Error).message}`);
+        registry.close();
+        process.exit(1);
+      });
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch(fail);

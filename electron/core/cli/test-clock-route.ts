@@ -1,0 +1,30 @@
+// POST /__test__/clock/advance {"ms": number} → {"now": ISO}: lets end-to-end tests move the
+// registry's clock (reservation expiry, token lifetimes) without sleeping. Mounted only by
+// `npm run serve -- --test-clock`; a registry started without the flag has no such route.
+import type { Hono } from 'hono';
+import { z } from 'zod';
+import { iso, type AdjustableClock } from '../clock';
+import { errorBody } from '../http/app';
+import { zodMessages } from '../registry/errors';
+
+export const TEST_CLOCK_PATH = '/__test__/clock/advance';
+
+const advanceBody = z.object({ ms: z.number({ error: 'must be a number of milliseconds' }).finite().nonnegative('the clock only moves forward') });
+
+export function mountTestClock(app: Hono, clock: AdjustableClock): void {
+  app.post(TEST_CLOCK_PATH, async (c) => {
+    let body: unknown;
+    try {
+      body = JSON.parse(await c.req.text());
+    } catch {
+      return c.json(errorBody(400, 'body: not valid JSON'), 400);
+    }
+    const parsed = advanceBody.safeParse(body);
+    if (!parsed.success) {
+      const messages = zodMessages(parsed.error.issues, 'body');
+      return c.json(errorBody(400, messages.length === 1 ? messages[0]! : messages), 400);
+    }
+    clock.advance(parsed.data.ms);
+    return c.json({ now: iso(clock.now()) });
+  });
+}
