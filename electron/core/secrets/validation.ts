@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { InvalidSecretInputError } from './errors';
 
 // Control characters in service/account names would end up in keychain UIs and file keys.
-const NAME = /^[^\u0000-\u001f\u007f]+$/;
+const NAME = /^[^\u0000-\u001f\u007f]*$/; // emptiness is min(1)'s job, with its own message
 
 export const serviceNameSchema = z.string().min(1).max(200).regex(NAME, 'must not contain control characters');
 export const accountNameSchema = z.string().min(1).max(200).regex(NAME, 'must not contain control characters');
