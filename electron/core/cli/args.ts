@@ -45,16 +45,24 @@ export function parseJson(text: string, what: string): unknown {
   }
 }
 
-/** The zod type a field finally holds, under optional / default / nullable wrappers. */
-function baseType(schema: z.ZodType): string {
-  let def = (schema as unknown as { def: { type: string; innerType?: z.ZodType; in?: z.ZodType } }).def;
+interface SchemaDef {
+  type: string;
+  innerType?: z.ZodType;
+  in?: z.ZodType;
+  options?: readonly z.ZodType[];
+}
+const defOf = (schema: z.ZodType) => (schema as unknown as { def: SchemaDef }).def;
+
+/** The definition a field finally holds, under optional / default / nullable wrappers and transforms. */
+function baseDef(schema: z.ZodType): SchemaDef {
+  let def = defOf(schema);
   for (;;) {
     if ((def.type === 'optional' || def.type === 'default' || def.type === 'nullable' || def.type === 'prefault') && def.innerType) {
-      def = (def.innerType as unknown as { def: typeof def }).def;
+      def = defOf(def.innerType);
     } else if (def.type === 'pipe' && def.in) {
-      def = (def.in as unknown as { def: typeof def }).def;
+      def = defOf(def.in);
     } else {
-      return def.type;
+      return def;
     }
   }
 }
@@ -62,12 +70,12 @@ function baseType(schema: z.ZodType): string {
 export type FieldKind = 'string' | 'number' | 'boolean' | 'json' | 'account';
 
 export function fieldKind(schema: z.ZodType): FieldKind {
-  const type = baseType(schema);
-  if (type === 'number' || type === 'int') return 'number';
-  if (type === 'boolean') return 'boolean';
-  if (type === 'object' || type === 'array' || type === 'record') return 'json';
-  // the only union of objects among the operations' fields: account references (from / to)
-  if (type === 'union') return 'account';
+  const def = baseDef(schema);
+  if (def.type === 'number' || def.type === 'int') return 'number';
+  if (def.type === 'boolean') return 'boolean';
+  if (def.type === 'object' || def.type === 'array' || def.type === 'record') return 'json';
+  // A union of objects is an account reference (from / to); a union of string formats (dates) is text.
+  if (def.type === 'union' && (def.options ?? []).every((option) => baseDef(option).type === 'object')) return 'account';
   return 'string';
 }
 

@@ -1,0 +1,306 @@
+// The operator CLI and the serve CLI as real child processes against real data folders.
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import BetterSqlite3 from 'better-sqlite3';
+import { SignJWT, importPKCS8 } from 'jose';
+import { afterAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { strict } from '../../shared/registry/resources';
+import { makeDataDir } from '../support/registry';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const ADMIN = join(ROOT, 'electron/core/cli/admin.ts');
+const SERVE = join(ROOT, 'electron/core/cli/serve.ts');
+const NODE_ARGS = ['--import', 'tsx'];
+
+interface CliResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function admin(args: string[], input?: string): CliResult {
+  const result = spawnSync(process.execPath, [...NODE_ARGS, ADMIN, ...args], { cwd: ROOT, input, encoding: 'utf8', timeout: 30_000 });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Runs an admin command that must succeed; returns its parsed JSON output. */
+function ok<T = Record<string, unknown>>(args: string[], input?: string): T {
+  const result = admin(args, input);
+  expect(result.stderr, `${args[0]} failed`).toBe('');
+  expect(result.status).toBe(0);
+  return JSON.parse(result.stdout) as T;
+}
+
+const errorOutput = z.strictObject({ error: z.string().min(1) });
+
+/** Runs an admin command that must fail: exit 1, nothing on stdout, {"error"} on stderr. */
+function refused(args: string[]): string {
+  const result = admin(args);
+  expect(result.status).toBe(1);
+  expect(result.stdout).toBe('');
+  return errorOutput.parse(JSON.parse(result.stderr)).error;
+}
+
+/** Row counts of every table: equal before and after means nothing changed. */
+function rowCounts(dataDir: string): Record<string, number> {
+  const db = new BetterSqlite3(join(dataDir, 'registry.sqlite'), { readonly: true });
+  try {
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as { name: string }[];
+    return Object.fromEntries(tables.map(({ name }) => [name, (db.prepare(`SELECT COUNT(*) AS n FROM ${name}`).get() as { n: number }).n]));
+  } finally {
+    db.close();
+  }
+}
+
+function balance(dataDir: string, kind: string, organizationId: string | null, creditId: string): number {
+  const db = new BetterSqlite3(join(dataDir, 'registry.sqlite'), { readonly: true });
+  try {
+    const row = db
+      .prepare('SELECT b.amount FROM balances b JOIN accounts a ON a.id = b.account_id WHERE a.kind = ? AND a.organization_id IS ? AND b.credit_id = ?')
+      .get(kind, organizationId, creditId) as { amount: number } | undefined;
+    return row?.amount ?? 0;
+  } finally {
+    db.close();
+  }
+}
+
+// Each command is a fresh process (tsx startup ~1-3 s on a busy machine), hence the generous timeout.
+describe('the operator CLI', { timeout: 120_000 }, () => {
+  const data = makeDataDir('cli-admin-');
+  const dir = data.dir;
+  afterAll(() => data.remove());
+
+  let proponentId: string;
+  let verifierId: string;
+  let projectId: string;
+  let creditId: string;
+
+  it('lists its commands', () => {
+    const result = admin(['help']);
+    expect(result.status).toBe(0);
+    for (const command of ['create-organization', 'create-project', 'set-project-status', 'issue-credits', 'deposit', 'transfer', 'install-app', 'remove-installation']) {
+      expect(result.stdout).toContain(command);
+    }
+  });
+
+  it('creates organizations and a project from a JSON file, and moves it to validated', () => {
+    proponentId = ok<{ id: string }>(['create-organization', '--data', dir, '--full-name', 'Alpha Forests Ltd', '--country-code', 'KE', '--verified']).id;
+    verifierId = ok<{ id: string }>(['create-organization', '--data', dir, '--json', '-'], JSON.stringify({ fullName: 'Valid Verifiers', type: 'validationVerificationBody', countryCode: 'GB', verified: true })).id;
+    expect(proponentId).toMatch(/^[0-9a-f-]{36}$/);
+
+    const projectFile = join(dir, 'project.json');
+    writeFileSync(
+      projectFile,
+      JSON.stringify({
+        fullName: 'Kilimanjaro Reforestation',
+        description: 'Native forest restoration on degraded farmland.',
+        startDate: '2020-01-01',
+        creditingPeriodStartDate: '2020-06-01T00:00:00.000Z',
+        countryCode: 'KE',
+        sector: { id: 'forestry', title: 'Forestry and land use' },
+        methodology: { id: 'RDR-AR-001', title: 'Afforestation, reforestation and revegetation' },
+        type: { id: 'removal', title: 'Removal', description: 'Removes CO2' },
+        organizationId: proponentId,
+        validatorIds: [verifierId],
+        location: { lat: -3.07, lng: 37.35 },
+      }),
+    );
+    const project = ok<{ id: string; num: string; contractAddress: string }>(['create-project', '--data', dir, '--file', projectFile]);
+    projectId = project.id;
+    expect(project.num).toBe('1');
+    expect(project.contractAddress).toMatch(/^0x[0-9a-f]{40}$/);
+
+    expect(ok(['set-project-status', '--data', dir, '--project', projectId, '--status', 'submitted'])).toMatchObject({ status: 'submitted', previousStatus: 'draft' });
+    expect(ok(['set-project-status', '--data', dir, '--project', projectId, '--status', 'validated'])).toMatchObject({ status: 'validated', previousStatus: 'submitted' });
+    expect(rowCounts(dir).project_events).toBe(2);
+  });
+
+  it('issues credits and deposits part of them in the warehouse', () => {
+    const issued = ok<{ creditId: string; serialization: string; toInventory: number; toBuffer: number }>([
+      'issue-credits', '--data', dir, '--project', projectId, '--vintage', '2022', '--amount', '1000.5', '--buffer-basis-points', '1000',
+      '--monitoring-period-start', '2022-01-01', '--monitoring-period-end', '2022-12-31', '--verification-body', verifierId,
+    ]);
+    creditId = issued.creditId;
+    expect(creditId).toMatch(/^exPost-1-0x[0-9a-f]{40}$/);
+    expect(issued.serialization.split('-').at(-1)).toBe('2022');
+    expect(issued).toMatchObject({ toInventory: 900_450_000, toBuffer: 100_050_000 });
+
+    expect(ok(['deposit', '--data', dir, '--organization', proponentId, '--credit', creditId, '--amount', '250.25'])).toHaveProperty('movementId');
+    expect(balance(dir, 'warehouse', proponentId, creditId)).toBe(250_250_000);
+    expect(balance(dir, 'inventory', proponentId, creditId)).toBe(900_450_000 - 250_250_000);
+  });
+
+  it('moves credits to the adjustment account and retires some', () => {
+    ok(['transfer', '--data', dir, '--from', `inventory:${proponentId}`, '--to', 'adjustment', '--credit', creditId, '--amount', '10']);
+    expect(balance(dir, 'adjustment', null, creditId)).toBe(10_000_000);
+    const retired = ok<{ retirementId: string }>(['retire', '--data', dir, '--organization', proponentId, '--credit', creditId, '--amount', '1.5', '--beneficiary', 'Alpha Forests Ltd', '--reason', 'Offsetting travel']);
+    expect(retired.retirementId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('refuses bad input with exit 1 and a JSON error, changing nothing', () => {
+    const before = rowCounts(dir);
+    expect(refused(['issue-credits', '--data', dir, '--project', projectId, '--vintage', '22', '--amount', '0.0000001',
+      '--monitoring-period-start', '2022-01-01', '--monitoring-period-end', '2022-12-31', '--verification-body', verifierId])).toMatch(/vintage: must be a four-digit year/);
+    expect(refused(['issue-credits', '--data', dir, '--project', projectId, '--vintage', '2023', '--amount', '0.0000001',
+      '--monitoring-period-start', '2023-01-01', '--monitoring-period-end', '2023-12-31', '--verification-body', verifierId])).toMatch(/finer than/);
+    // more than the inventory holds: found out in the middle of the operation, rolled back
+    expect(refused(['transfer', '--data', dir, '--from', `inventory:${proponentId}`, '--to', 'registry', '--credit', creditId, '--amount', '1000000'])).toMatch(/Not enough/);
+    expect(refused(['deposit', '--data', dir, '--organization', proponentId, '--credit', creditId, '--amount', 'lots'])).toMatch(/amount/);
+    expect(refused(['create-organization', '--data', dir, '--full-name', 'X', '--country-code', 'ZZ'])).toMatch(/countryCode/);
+    expect(refused(['set-project-status', '--data', dir, '--project', projectId, '--status', 'draft'])).toMatch(/cannot become draft/);
+    expect(refused(['install-app', '--data', dir, '--app', 'nope', '--organization', proponentId, '--permissions', '{"organization_warehouse":"ADMIN"}'])).toMatch(/organization_warehouse accepts VIEW or WRITE/);
+    expect(refused(['deposit', '--data', dir, '--organisation', proponentId])).toMatch(/organisation/);
+    expect(refused(['no-such-command', '--data', dir])).toMatch(/unknown command/);
+    expect(refused(['verify-organization', '--organization', proponentId])).toMatch(/--data/);
+    expect(refused(['verify-organization', '--data', join(dir, 'typo'), '--organization', proponentId])).toMatch(/does not exist/);
+    expect(rowCounts(dir)).toEqual(before);
+    expect(balance(dir, 'inventory', proponentId, creditId)).toBe(900_450_000 - 250_250_000 - 10_000_000 - 1_500_000);
+  });
+
+  it('registers an app from a PEM file and installs it with permissions', () => {
+    const pem = join(dir, 'app.pub.pem');
+    writeFileSync(pem, generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'pem' }).toString());
+    const app = ok<{ id: string; nameId: string }>(['create-app', '--data', dir, '--name', 'Acme Marketplace', '--public-key', pem]);
+    expect(app.nameId).toBe('acme-marketplace');
+    expect(ok(['grant-examiner', '--data', dir, '--app', app.id])).toEqual({ appId: app.id, examinerRead: true });
+    const installation = ok<{ id: string }>(['install-app', '--data', dir, '--app', app.id, '--organization', proponentId, '--permissions', '{"organization_warehouse":"WRITE"}']);
+    expect(ok(['suspend-installation', '--data', dir, '--installation', installation.id])).toEqual({ id: installation.id, status: 'suspended' });
+    expect(ok(['remove-installation', '--data', dir, '--installation', installation.id])).toEqual({ id: installation.id, removed: true });
+    expect(rowCounts(dir).installations).toBe(0);
+  });
+});
+
+// ---- npm run serve ----
+
+interface ServeProcess {
+  child: ChildProcessWithoutNullStreams;
+  url: string;
+  lines: string[];
+  stderr: string[];
+}
+
+/** Starts serve and resolves with its URL once it prints `listening on http://<host>:<port>`. */
+function startServe(args: string[]): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [...NODE_ARGS, SERVE, ...args], { cwd: ROOT });
+  const lines: string[] = [];
+  const stderr: string[] = [];
+  createInterface({ input: child.stderr }).on('line', (line) => stderr.push(line));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${lines.join('\n')} ${stderr.join('\n')}`)), 45_000);
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      lines.push(line);
+      const match = /^listening on (http:\/\/127\.0\.0\.1:\d+)$/.exec(line);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, url: match[1]!, lines, stderr });
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`serve exited with ${code}: ${stderr.join('\n')}`));
+    });
+  });
+}
+
+/** Sends a signal and resolves with the exit code (rejects after `withinMs`). */
+function stopServe(serve: ServeProcess, signal: NodeJS.Signals, withinMs = 5_000): Promise<number | null> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not stop within ${withinMs} ms`)), withinMs);
+    serve.child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve(code);
+    });
+    serve.child.kill(signal);
+  });
+}
+
+const credentialsSchema = z.object({
+  app: z.object({ id: z.string(), privateKeyPem: z.string() }),
+  installations: z.array(z.object({ id: z.string(), organizationId: z.string() })),
+});
+
+async function appJwt(appId: string, privateKeyPem: string, nowMs = Date.now()): Promise<string> {
+  const now = Math.floor(nowMs / 1000);
+  return new SignJWT({})
+    .setProtectedHeader({ alg: 'RS256', typ: 'JWT' })
+    .setIssuer(appId)
+    .setIssuedAt(now - 60)
+    .setExpirationTime(now + 600)
+    .sign(await importPKCS8(privateKeyPem, 'RS256'));
+}
+
+describe('npm run serve', { timeout: 120_000 }, () => {
+  const data = makeDataDir('cli-serve-');
+  let serve: ServeProcess | undefined;
+  afterAll(() => {
+    serve?.child.kill('SIGKILL');
+    data.remove();
+  });
+
+  it('seeds the demo registry, serves it with the demo credentials, and stops cleanly on SIGTERM', async () => {
+    serve = await startServe(['--data', data.dir, '--port', '0', '--seed', 'demo']);
+    expect(serve.lines.join('\n')).toMatch(/DEMO ONLY/);
+    const credentials = credentialsSchema.parse(JSON.parse(readFileSync(join(data.dir, 'demo-credentials.json'), 'utf8')));
+    const jwt = await appJwt(credentials.app.id, credentials.app.privateKeyPem);
+
+    const tokenRes = await fetch(`${serve.url}/app/installations/${credentials.installations[0]!.id}/accessTokens`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${jwt}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(tokenRes.status).toBe(200);
+    const token = strict.accessToken.parse(await tokenRes.json());
+    expect(token.permissions).toEqual({ organization_info: 'VIEW', organization_warehouse: 'WRITE' });
+
+    const listRes = await fetch(`${serve.url}/app/installations`, { headers: { authorization: `Bearer ${jwt}` } });
+    expect(listRes.status).toBe(200);
+    const list = (await listRes.json()) as { installations: { id: string; organization: { id: string } }[] };
+    expect(list.installations.map((i) => [i.id, i.organization.id])).toEqual(credentials.installations.map((i) => [i.id, i.organizationId]));
+
+    // without --test-clock there is no clock control
+    const clockRes = await fetch(`${serve.url}/__test__/clock/advance`, { method: 'POST', body: '{"ms":1000}', headers: { 'content-type': 'application/json' } });
+    expect(clockRes.status).toBe(404);
+
+    expect(await stopServe(serve, 'SIGTERM')).toBe(0);
+    serve = undefined;
+  });
+
+  it('keeps an existing registry instead of seeding it again; --test-clock moves the registry clock', async () => {
+    const before = rowCounts(data.dir);
+    serve = await startServe(['--data', data.dir, '--port', '0', '--seed', 'demo', '--test-clock']);
+    expect(serve.lines.join('\n')).toMatch(/keeping the existing data/);
+    expect(serve.stderr.join('\n')).toMatch(/--test-clock is for end-to-end tests only/);
+    expect(rowCounts(data.dir)).toEqual(before);
+
+    const credentials = credentialsSchema.parse(JSON.parse(readFileSync(join(data.dir, 'demo-credentials.json'), 'utf8')));
+    const jwt = await appJwt(credentials.app.id, credentials.app.privateKeyPem);
+    const list = () => fetch(`${serve!.url}/app/installations`, { headers: { authorization: `Bearer ${jwt}` } });
+    expect((await list()).status).toBe(200);
+
+    const bad = await fetch(`${serve.url}/__test__/clock/advance`, { method: 'POST', body: '{"ms":-5}', headers: { 'content-type': 'application/json' } });
+    expect(bad.status).toBe(400);
+    expect(strict.errorBody.parse(await bad.json()).statusCode).toBe(400);
+
+    const advanced = await fetch(`${serve.url}/__test__/clock/advance`, { method: 'POST', body: JSON.stringify({ ms: 3_600_000 }), headers: { 'content-type': 'application/json' } });
+    expect(advanced.status).toBe(200);
+    const { now } = z.object({ now: z.iso.datetime() }).parse(await advanced.json());
+    expect(Date.parse(now) - Date.now()).toBeGreaterThan(3_500_000);
+    // an hour later for the registry, the JWT signed for "now" has expired
+    expect((await list()).status).toBe(401);
+
+    expect(await stopServe(serve, 'SIGINT')).toBe(0);
+    serve = undefined;
+  });
+
+  it('refuses bad options with exit 1 and a JSON error', () => {
+    const result = spawnSync(process.execPath, [...NODE_ARGS, SERVE, '--data', data.dir, '--port', '70000', '--rate-limit', 'often'], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
+    expect(result.status).toBe(1);
+    const { error } = errorOutput.parse(JSON.parse(result.stderr));
+    expect(error).toMatch(/--port/);
+    expect(error).toMatch(/--rate-limit/);
+  });
+});
