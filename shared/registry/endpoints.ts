@@ -21,6 +21,7 @@ export interface EndpointDefinition<
   P extends z.ZodType = z.ZodType,
   Q extends z.ZodType = z.ZodType,
   B extends z.ZodType = z.ZodType,
+  R extends z.ZodType = z.ZodType,
 > {
   method: HttpMethod;
   /** The contract's path, with `{name}` parameters. */
@@ -31,7 +32,7 @@ export interface EndpointDefinition<
   /** `undefined` when the endpoint takes no body. */
   body?: B;
   /** The success body, built from either the strict or the tolerant resource schemas. */
-  response: (s: ResourceSchemas) => z.ZodType;
+  response: (s: ResourceSchemas) => R;
   /** `application/pdf` answers are files; everything else is JSON. */
   responseType?: 'json' | 'pdf';
   auth: EndpointAuth;
@@ -110,9 +111,9 @@ const emptyBody = z.unknown().optional();
 
 // ---- the table -----------------------------------------------------------------------------------
 
-const define = <P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(
-  e: EndpointDefinition<P, Q, B>,
-): EndpointDefinition<P, Q, B> => e;
+const define = <P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(
+  e: EndpointDefinition<P, Q, B, R>,
+): EndpointDefinition<P, Q, B, R> => e;
 
 const anyToken: EndpointAuth = { kind: 'accessToken' };
 
