@@ -19,7 +19,8 @@ const FILTERS: Array<{ key: keyof ProjectFilterValues; facet: FacetKey; label: s
 ];
 
 function optionLabel(facet: FacetKey, value: string, label: string): string {
-  if (facet === 'countries') return label && label !== value ? label : countryName(value);
+  // The list shows country names from the code (Intl), so the filter names them the same way.
+  if (facet === 'countries') return countryName(value);
   if (facet === 'statuses') return humanize(label || value);
   return label || value;
 }

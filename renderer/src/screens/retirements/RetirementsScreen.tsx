@@ -117,7 +117,7 @@ function RetirementTable() {
         </thead>
         <tbody>
           {rows.map((r) => (
-            <tr key={r.id} aria-selected={retirementId === r.id} className={retirementId === r.id ? 'row-current' : undefined} onClick={() => openRetirement(r.id)}>
+            <tr key={r.id} data-retirement-id={r.id} aria-selected={retirementId === r.id} className={retirementId === r.id ? 'row-current' : undefined} onClick={() => openRetirement(r.id)}>
               <td onClick={(e) => e.stopPropagation()}>
                 <input
                   type="checkbox"

@@ -1,0 +1,136 @@
+// The desk under test, per test: a fresh temp data folder, the web desk (`npm run web`) over the
+// real desk core, and either its embedded registry (seeded with demo data) or, for tests that need
+// to stop the registry or move its clock, a separate `npm run serve -- --seed demo --test-clock`
+// registry the desk connects to as a remote. The page is opened at the launch URL and the fixture
+// waits for the app's own "sync finished" signal before the test starts.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { test as base, expect, type Page } from '@playwright/test';
+import { startProcess, type Started } from './processes';
+
+export const PROJECT_ROOT = resolve(import.meta.dirname, '../..');
+
+export interface DemoCredentials {
+  app: { id: string; name: string; privateKeyPem: string };
+  installations: Array<{ id: string; organizationId: string; permissions: Record<string, string> }>;
+  wallets: Array<{ address: string; privateKey: string; retirements: Array<{ id: string; projectAddress: string; tokenId: string }> }>;
+}
+
+export interface TestRegistry {
+  url: string;
+  dataDir: string;
+  credentials: DemoCredentials;
+  /** Moves the registry's test clock forward. */
+  advanceClock(ms: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface DeskUnderTest {
+  launchUrl: string;
+  dataDir: string;
+  credentials: DemoCredentials;
+  /** Present when the registry runs as its own process (registry: 'remote'). */
+  registry: TestRegistry | null;
+}
+
+export interface DeskOptions {
+  registry: 'embedded' | 'remote';
+  /** Demo seed scale of a remote registry (1 = the small demo). */
+  scale: number;
+}
+
+const STARTUP_MS = 120_000;
+
+function npmRun(script: string, args: string[]): [string, string[]] {
+  return ['npm', ['run', '--silent', script, '--', ...args]];
+}
+
+export async function startRegistry(dataDir: string, scale = 1): Promise<TestRegistry> {
+  const [command, args] = npmRun('serve', ['--data', dataDir, '--port', '0', '--seed', 'demo', '--scale', String(scale), '--test-clock']);
+  const server: Started = await startProcess('registry', command, args, { cwd: PROJECT_ROOT, ready: /listening on (http:\/\/\S+)/, timeoutMs: STARTUP_MS });
+  const url = server.match[1]!;
+  const credentials = JSON.parse(readFileSync(join(dataDir, 'demo-credentials.json'), 'utf8')) as DemoCredentials;
+  return {
+    url,
+    dataDir,
+    credentials,
+    async advanceClock(ms) {
+      const response = await fetch(`${url}/__test__/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ms }) });
+      if (!response.ok) throw new Error(`advancing the registry clock failed: ${response.status} ${await response.text()}`);
+    },
+    stop: server.stop,
+  };
+}
+
+export async function startDesk(dataDir: string, remote: TestRegistry | null): Promise<Started> {
+  const remoteArgs: string[] = [];
+  if (remote) {
+    const keyFile = join(dataDir, '..', 'app-key.pem');
+    writeFileSync(keyFile, remote.credentials.app.privateKeyPem, { mode: 0o600 });
+    remoteArgs.push('--registry-url', remote.url, '--app-id', remote.credentials.app.id, '--key-file', keyFile);
+  }
+  const [command, args] = npmRun('web', ['--data', dataDir, '--port', '0', ...remoteArgs, ...(remote ? [] : ['--test-clock'])]);
+  return startProcess('web desk', command, args, { cwd: PROJECT_ROOT, ready: /desk ready at (http:\/\/\S+)/, timeoutMs: STARTUP_MS });
+}
+
+/** Waits for the app's named signal that a sync run has finished (data-sync-state="done"). */
+export async function waitForSyncDone(page: Page, timeout = 150_000): Promise<void> {
+  await page.waitForFunction(() => document.documentElement.dataset.syncState === 'done', null, { timeout });
+}
+
+/** Resolves when the page next dispatches `name` on window (register before causing it). */
+export function nextAppEvent(page: Page, name: string): Promise<unknown> {
+  return page.evaluate((eventName) => new Promise((resolve) => window.addEventListener(eventName, (e) => resolve((e as CustomEvent).detail), { once: true })), name);
+}
+
+export const test = base.extend<{ deskOptions: DeskOptions; desk: DeskUnderTest; app: Page; pageProblems: string[] }>({
+  deskOptions: [{ registry: 'embedded', scale: 1 }, { option: true }],
+
+  desk: async ({ deskOptions }, use, testInfo) => {
+    const root = mkdtempSync(join(tmpdir(), 'registry-desk-e2e-'));
+    const deskDir = join(root, 'desk');
+    let registry: TestRegistry | null = null;
+    let desk: Started | null = null;
+    try {
+      if (deskOptions.registry === 'remote') registry = await startRegistry(join(root, 'registry'), deskOptions.scale);
+      desk = await startDesk(deskDir, registry);
+      const credentials = registry?.credentials ?? (JSON.parse(readFileSync(join(deskDir, 'embedded-registry', 'demo-credentials.json'), 'utf8')) as DemoCredentials);
+      await use({ launchUrl: desk.match[1]!, dataDir: deskDir, credentials, registry });
+    } finally {
+      if (testInfo.status !== testInfo.expectedStatus) {
+        if (desk) await testInfo.attach('web desk output', { body: desk.output(), contentType: 'text/plain' });
+      }
+      await desk?.stop();
+      await registry?.stop();
+      rmSync(root, { recursive: true, force: true });
+    }
+  },
+
+  pageProblems: async ({}, use) => {
+    await use([]);
+  },
+
+  app: async ({ page, desk, pageProblems }, use) => {
+    // Uncaught errors and CSP violations fail the test: the page must run clean under its policy.
+    page.on('pageerror', (error) => pageProblems.push(`page error: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error') pageProblems.push(`console error: ${message.text()} at ${message.location().url}`);
+    });
+    await page.goto(desk.launchUrl);
+    await waitForSyncDone(page);
+    await use(page);
+    expect(pageProblems, 'the page logged errors').toEqual([]);
+  },
+});
+
+export { expect };
+
+/** Writes a screenshot of the page in the light and dark theme (via the system colour scheme). */
+export async function screenshotBothThemes(page: Page, name: string): Promise<void> {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    await page.screenshot({ path: join(PROJECT_ROOT, 'test-results', 'screenshots', `${name}-${colorScheme}.png`) });
+  }
+  await page.emulateMedia({ colorScheme: null });
+}
