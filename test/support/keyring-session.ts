@@ -20,7 +20,7 @@ export async function runWithSecretService<N extends ScenarioName>(name: N, args
   // A throwaway keyring directory: the developer's own login keyring (another password, maybe
   // locked) is neither needed nor touched, and every run starts from an empty keyring.
   const keyringHome = mkdtempSync(join(tmpdir(), 'registry-desk-keyring-'));
-  const env = { ...process.env, XDG_DATA_HOME: keyringHome };
+  const env: NodeJS.ProcessEnv = { ...process.env, XDG_DATA_HOME: keyringHome };
   delete env.DBUS_SESSION_BUS_ADDRESS;
   try {
     return (await runChild('dbus-run-session', ['--', 'sh', '-c', command], env)) as ScenarioResult<N>;
@@ -31,7 +31,7 @@ export async function runWithSecretService<N extends ScenarioName>(name: N, args
 
 /** Runs a scenario in a plain node child with the given D-Bus address (e.g. one where nothing listens). */
 export async function runWithBusAddress<N extends ScenarioName>(busAddress: string, name: N, args: object = {}): Promise<ScenarioResult<N>> {
-  const env = { ...process.env, DBUS_SESSION_BUS_ADDRESS: busAddress };
+  const env: NodeJS.ProcessEnv = { ...process.env, DBUS_SESSION_BUS_ADDRESS: busAddress };
   // No $DISPLAY: otherwise libdbus may try to autolaunch a bus through X11.
   delete env.DISPLAY;
   return (await runChild(process.execPath, ['--import', 'tsx', PROBE_SCRIPT, name, JSON.stringify(args)], env)) as ScenarioResult<N>;
