@@ -9,7 +9,7 @@ import { endpointIds, endpoints, type EndpointDefinition, type EndpointId } from
 import { API_VERSION, API_VERSION_HEADER } from '../../../shared/registry/vocabulary';
 import { RegistryError, zodMessages } from '../registry/errors';
 import type { RegistryContext } from '../registry/context';
-import type { Authenticator, FileAnswer, Handler, Handlers } from './types';
+import type { Authenticator, FileAnswer, Handler, Handlers, JsonText } from './types';
 
 export interface RegistryAppOptions {
   registry: RegistryContext;
@@ -109,6 +109,10 @@ export function createRegistryApp(options: RegistryAppOptions): Hono {
         c.header('Cache-Control', 'no-store');
         return c.body(result.bytes as Uint8Array<ArrayBuffer>);
       }
+      if (isJsonText(result)) {
+        c.header('Content-Type', 'application/json');
+        return c.body(result.text);
+      }
       return c.json(result as object);
     });
   }
@@ -130,6 +134,10 @@ export function createRegistryApp(options: RegistryAppOptions): Hono {
   });
 
   return app;
+}
+
+function isJsonText(value: unknown): value is JsonText<unknown> {
+  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'json-text' && 'text' in value;
 }
 
 function isFileAnswer(value: unknown): value is FileAnswer {

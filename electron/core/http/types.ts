@@ -33,6 +33,19 @@ export interface FileAnswer {
   filename: string;
 }
 
+/**
+ * A JSON answer already serialized, for hot answers that are cached: sending the cached text skips
+ * JSON.stringify of a large body on every request. `T` keeps the handler's answer type checked.
+ */
+export interface JsonText<T> {
+  kind: 'json-text';
+  text: string;
+  /** Type witness only; never set. */
+  readonly answer?: T;
+}
+
+export const jsonText = <T>(value: T): JsonText<T> => ({ kind: 'json-text', text: JSON.stringify(value) });
+
 export interface HandlerInput<K extends EndpointId> {
   params: EndpointParams<K>;
   query: EndpointQuery<K>;
@@ -43,7 +56,11 @@ export interface HandlerInput<K extends EndpointId> {
 
 export type Handler<K extends EndpointId> = (
   input: HandlerInput<K>,
-) => EndpointResponse<K> | FileAnswer | Promise<EndpointResponse<K> | FileAnswer>;
+) =>
+  | EndpointResponse<K>
+  | FileAnswer
+  | JsonText<EndpointResponse<K>>
+  | Promise<EndpointResponse<K> | FileAnswer | JsonText<EndpointResponse<K>>>;
 
 export type Handlers = { [K in EndpointId]: Handler<K> };
 

@@ -6,13 +6,13 @@ import { countProjects, internalProjectById, listProjects, projectById, projectO
 import type { ProjectVisibility } from '../../registry/queries/project-visibility';
 import type { RegistryContext } from '../../registry/context';
 import { pageOf } from '../pagination';
-import type { Handlers } from '../types';
+import { jsonText, type Handlers } from '../types';
 
 /** Pages of the project lists, the hottest read of the registry (see read-cache.ts for validity). */
-const projectPages = new ReadCache<ReturnType<typeof computeProjectPage>>(32);
+const projectPages = new ReadCache<ReturnType<typeof jsonText<ReturnType<typeof computeProjectPage>>>>(32);
 
 function projectPage(registry: RegistryContext, visibility: ProjectVisibility, page: number, limit: number) {
-  return projectPages.get(registry, `${visibility}:${page}:${limit}`, () => computeProjectPage(registry, visibility, page, limit));
+  return projectPages.get(registry, `${visibility}:${page}:${limit}`, () => jsonText(computeProjectPage(registry, visibility, page, limit)));
 }
 
 function computeProjectPage(registry: RegistryContext, visibility: ProjectVisibility, page: number, limit: number) {
