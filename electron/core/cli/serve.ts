@@ -30,6 +30,14 @@ const serveOptions = z.object({
   testClock: z.boolean().default(false),
 });
 
+const USAGE = `npm run serve -- --data <dir> [options]
+  --port <p>                    port to listen on (default 8080; 0 = any free port)
+  --host <h>                    address to listen on (default 127.0.0.1)
+  --seed demo [--scale <n>]     fill an EMPTY data folder with the demo registry (scale 1 = ~100 projects)
+  --rate-limit <n>/<seconds>    per-token rate limit, e.g. 100/60 (off by default)
+  --public-url <url>            base of the registry's public website, used in publicUrl fields
+  --test-clock                  END-TO-END TESTS ONLY: mount POST /__test__/clock/advance {"ms": n}`;
+
 const say = (line: string) => process.stdout.write(`${line}\n`);
 const warn = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -47,12 +55,17 @@ function readOptions(argv: string[]) {
         'rate-limit': { type: 'string' },
         'public-url': { type: 'string' },
         'test-clock': { type: 'boolean' },
+        help: { type: 'boolean' },
       },
       strict: true,
       allowPositionals: false,
     }));
   } catch (error) {
     throw new CliError((error as Error).message);
+  }
+  if (values.help) {
+    say(USAGE);
+    process.exit(0);
   }
   const parsed = serveOptions.safeParse({
     data: values.data,
