@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeychainStore, InvalidSecretInputError, KeychainOperationError, probeKeychain, type KeytarApi } from '../../electron/core/secrets';
-import { runWithBusAddress, runWithSecretService } from '../support/keyring-session';
+import { runWithBusAddress, runWithoutKeytar, runWithSecretService } from '../support/keyring-session';
 
 describe('keychain store on a real Secret Service', () => {
   it('stores, reads, overwrites and deletes; unknown accounts are null; services are isolated', async () => {
@@ -56,6 +56,16 @@ describe('no Secret Service', () => {
     }
     expect(r.read).toMatchObject({ ok: false, reason: 'unreadable' });
     expect(r.read.ok === false && r.read.message).toMatch(/No OS keychain is available.*Re-import the key/);
+  });
+});
+
+describe('keytar cannot be loaded', () => {
+  it('probe and store report it instead of crashing at import', async () => {
+    const probe = await runWithoutKeytar('probe');
+    expect(probe.result).toEqual({ available: false, reason: "The OS keychain module (keytar) could not be loaded: Cannot find module 'keytar'" });
+    const r = await runWithoutKeytar('unusableKeychain');
+    expect(r.setError).toBe("KeychainUnavailableError: The OS keychain module (keytar) could not be loaded: Cannot find module 'keytar'");
+    expect(r.read).toMatchObject({ ok: false, reason: 'unreadable', message: expect.stringMatching(/could not be loaded/) });
   });
 });
 

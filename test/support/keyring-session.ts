@@ -37,6 +37,12 @@ export async function runWithBusAddress<N extends ScenarioName>(busAddress: stri
   return (await runChild(process.execPath, ['--import', 'tsx', PROBE_SCRIPT, name, JSON.stringify(args)], env)) as ScenarioResult<N>;
 }
 
+/** Runs a scenario in a node child where importing keytar fails as if it were not installed. */
+export async function runWithoutKeytar<N extends ScenarioName>(name: N, args: object = {}): Promise<ScenarioResult<N>> {
+  const nodeArgs = ['--import', 'tsx', '--import', './test/support/keyring-hide-keytar.ts', PROBE_SCRIPT, name, JSON.stringify(args)];
+  return (await runChild(process.execPath, nodeArgs, process.env)) as ScenarioResult<N>;
+}
+
 /**
  * Resolves with the scenario's JSON as soon as it is printed. A child whose native keychain call
  * is still stuck cannot exit by itself (Node waits for its worker threads), so it is killed if it
