@@ -34,7 +34,8 @@ export function accountId(ctx: RegistryContext, ref: AccountRef): string {
     row = db.prepare('SELECT id FROM accounts WHERE wallet_address = ?').get(ref.address.toLowerCase()) as typeof row;
     if (row) return row.id;
   } else {
-    row = db.prepare('SELECT id FROM accounts WHERE kind = ?').get(ref.kind) as typeof row;
+    // the literal IN list lets SQLite use the partial unique index on the registry's accounts
+    row = db.prepare("SELECT id FROM accounts WHERE kind = ? AND kind IN ('buffer', 'adjustment', 'registry')").get(ref.kind) as typeof row;
     if (row) return row.id;
   }
   const id = ctx.newId();
@@ -56,7 +57,7 @@ export function findAccountId(ctx: RegistryContext, ref: AccountRef): string | u
       ? db.prepare('SELECT id FROM accounts WHERE organization_id = ? AND kind = ?').get(ref.organizationId, ref.kind)
       : ref.kind === 'wallet'
         ? db.prepare('SELECT id FROM accounts WHERE wallet_address = ?').get(ref.address.toLowerCase())
-        : db.prepare('SELECT id FROM accounts WHERE kind = ?').get(ref.kind);
+        : db.prepare("SELECT id FROM accounts WHERE kind = ? AND kind IN ('buffer', 'adjustment', 'registry')").get(ref.kind);
   return (row as { id: string } | undefined)?.id;
 }
 
@@ -75,6 +76,8 @@ export interface MovementInput {
   /** Grams, > 0. */
   amount: number;
   reference?: string;
+  /** When the movement happened, if not now (records of what happened on chain earlier). */
+  createdAt?: number;
 }
 
 /** Appends one movement; an overdraft aborts it (and the caller's transaction) with a 409. */
@@ -82,7 +85,7 @@ export function appendMovement(ctx: RegistryContext, m: MovementInput): number {
   try {
     const result = ctx.db
       .prepare('INSERT INTO movements (credit_id, kind, from_account, to_account, amount, created_at, reference) VALUES (?, ?, ?, ?, ?, ?, ?)')
-      .run(m.creditId, m.kind, m.from ?? null, m.to ?? null, m.amount, ctx.clock.now(), m.reference ?? null);
+      .run(m.creditId, m.kind, m.from ?? null, m.to ?? null, m.amount, m.createdAt ?? ctx.clock.now(), m.reference ?? null);
     return Number(result.lastInsertRowid);
   } catch (error) {
     if (error instanceof Error && /insufficient balance/.test(error.message)) {

@@ -477,7 +477,14 @@ export function insertRetirement(
   },
 ): string {
   const id = r.id ?? ctx.newId();
-  const movementId = appendMovement(ctx, { creditId: r.creditId, kind: 'retire', from: r.fromAccount, amount: r.amount, reference: id });
+  const movementId = appendMovement(ctx, {
+    creditId: r.creditId,
+    kind: 'retire',
+    from: r.fromAccount,
+    amount: r.amount,
+    reference: id,
+    ...(r.createdAt !== undefined ? { createdAt: r.createdAt } : {}),
+  });
   ctx.db
     .prepare(
       `INSERT INTO retirements (id, credit_id, amount, created_at, source, organization_id, owner_wallet, project_address, token_id,
@@ -527,6 +534,7 @@ export function recordOnchainRetirement(
         from: accountId(ctx, { kind: 'inventory', organizationId: o.fromOrganizationId }),
         to: walletAccount,
         amount,
+        ...(o.createdAt !== undefined ? { createdAt: o.createdAt } : {}),
       });
     }
     const retirementId = insertRetirement(ctx, {
