@@ -41,17 +41,18 @@ export function useNow(): number {
 
 /**
  * Runs an async loader when its deps change and keeps {data, error, loading}; ignores stale answers.
- * A reload keeps the data on screen while it refreshes; a change of deps (another record) clears it.
+ * A change of deps (another record) clears what is shown; a reload, or a new `refreshKey` (a sync
+ * brought new data), keeps the data on screen while it refreshes, so open dialogs stay put.
  */
-export function useLoader<T>(load: () => Promise<T>, deps: readonly unknown[]): { data: T | null; error: unknown; loading: boolean; reload: () => void } {
+export function useLoader<T>(load: () => Promise<T>, deps: readonly unknown[], refreshKey: unknown = 0): { data: T | null; error: unknown; loading: boolean; reload: () => void } {
   const [state, setState] = useState<{ data: T | null; error: unknown; loading: boolean }>({ data: null, error: null, loading: true });
   const [attempt, setAttempt] = useState(0);
-  const lastAttempt = useRef(attempt);
+  const lastDeps = useRef<readonly unknown[] | null>(null);
   useEffect(() => {
     let current = true;
-    const isReload = lastAttempt.current !== attempt;
-    lastAttempt.current = attempt;
-    setState((previous) => ({ data: isReload ? previous.data : null, error: null, loading: true }));
+    const sameRecord = lastDeps.current !== null && lastDeps.current.length === deps.length && deps.every((d, i) => Object.is(d, lastDeps.current![i]));
+    lastDeps.current = deps;
+    setState((previous) => ({ data: sameRecord ? previous.data : null, error: null, loading: true }));
     load().then(
       (data) => current && setState({ data, error: null, loading: false }),
       (error: unknown) => current && setState((previous) => ({ data: previous.data, error, loading: false })),
@@ -60,7 +61,7 @@ export function useLoader<T>(load: () => Promise<T>, deps: readonly unknown[]): 
       current = false;
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [...deps, attempt]);
+  }, [...deps, attempt, refreshKey]);
   const reload = useCallback(() => setAttempt((n) => n + 1), []);
   return { ...state, reload };
 }

@@ -36,7 +36,10 @@ interface ProjectListState {
   setFilter(key: keyof ProjectFilterValues, value: string): void;
   /** Makes sure rows [first, last] are loaded or on their way. */
   ensureRows(first: number, last: number): void;
-  refresh(): void;
+  /** Reloads the same query; with keepRows the rows on screen stay until their fresh copy arrives (after a sync). */
+  refresh(options?: { keepRows: boolean }): void;
+  /** Bumped only when the query itself changes: the table scrolls back to the top then. */
+  queryGeneration: number;
 }
 
 /** The search input the desk expects, from the list's query (used by the list and its CSV export). */
@@ -69,13 +72,14 @@ export const useProjectList = create<ProjectListState>()((set, get) => {
   }
 
   function restart(query: ProjectQuery) {
-    set((s) => ({ query, generation: s.generation + 1, total: null, pages: {}, requested: {}, error: null }));
+    set((s) => ({ query, generation: s.generation + 1, queryGeneration: s.queryGeneration + 1, total: null, pages: {}, requested: {}, error: null }));
     void loadPage(0);
   }
 
   return {
     query: { text: '', scope: 'public', filters: {}, sort: { field: 'num', direction: 'asc' } },
     generation: 0,
+    queryGeneration: 0,
     total: null,
     pages: {},
     requested: {},
@@ -103,6 +107,11 @@ export const useProjectList = create<ProjectListState>()((set, get) => {
         if (!requested[page]) void loadPage(page);
       }
     },
-    refresh: () => restart(get().query),
+    refresh: (options) => {
+      if (!options?.keepRows || get().total === null) return restart(get().query);
+      // Same query, fresh data: forget which pages were fetched; the table asks again for the rows in view.
+      set((s) => ({ generation: s.generation + 1, requested: {}, error: null }));
+      void loadPage(0);
+    },
   };
 });

@@ -32,7 +32,7 @@ function AccountTabs({ account, onChange }: { account: Account; onChange: (a: Ac
 function InventoryPanel({ account }: { account: Account }) {
   const dataVersion = useSync((s) => s.dataVersion);
   const openProject = useNavigation((s) => s.openProject);
-  const inventory = useLoader(() => desk('inventories.get', { account }), [account, dataVersion]);
+  const inventory = useLoader(() => desk('inventories.get', { account }), [account], dataVersion);
   if (inventory.loading && !inventory.data) return <Loading label="Loading the inventory…" />;
   if (!inventory.data) return <ErrorMessage error={describeError(inventory.error)} onRetry={inventory.reload} />;
   const { summary, organization, credits } = inventory.data;

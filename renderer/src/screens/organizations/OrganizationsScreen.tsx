@@ -11,7 +11,7 @@ import { StatusBadge } from '../../components/StatusBadge';
 
 export function OrganizationsScreen() {
   const dataVersion = useSync((s) => s.dataVersion);
-  const list = useLoader(() => desk('organizations.list', {}), [dataVersion]);
+  const list = useLoader(() => desk('organizations.list', {}), [], dataVersion);
   const [filter, setFilter] = useState('');
   const [openId, setOpenId] = useState<string | null>(null);
   const organizations = useMemo(() => {

@@ -31,7 +31,7 @@ export function ProjectFilters() {
   const setFilter = useProjectList((s) => s.setFilter);
   const setQuery = useProjectList((s) => s.setQuery);
   const dataVersion = useSync((s) => s.dataVersion);
-  const facets = useLoader(() => desk('projects.facets', { scope }), [scope, dataVersion]);
+  const facets = useLoader(() => desk('projects.facets', { scope }), [scope], dataVersion);
   const anyFilter = Object.values(filters).some(Boolean);
 
   return (

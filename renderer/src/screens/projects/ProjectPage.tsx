@@ -168,7 +168,7 @@ function ProjectBody({ project, credits }: { project: ProjectData; credits: Desk
 export function ProjectPage({ id }: { id: string }) {
   const openProject = useNavigation((s) => s.openProject);
   const dataVersion = useSync((s) => s.dataVersion);
-  const page = useLoader(() => desk('projects.get', { id }), [id, dataVersion]);
+  const page = useLoader(() => desk('projects.get', { id }), [id], dataVersion);
   const project = page.data?.project;
   return (
     <div className="screen">

@@ -45,6 +45,7 @@ export function ProjectTable() {
   const total = useProjectList((s) => s.total);
   const pages = useProjectList((s) => s.pages);
   const generation = useProjectList((s) => s.generation);
+  const queryGeneration = useProjectList((s) => s.queryGeneration);
   const error = useProjectList((s) => s.error);
   const queryText = useProjectList((s) => s.query.text);
   const openProject = useNavigation((s) => s.openProject);
@@ -66,7 +67,7 @@ export function ProjectTable() {
   // A new search starts at the top.
   useEffect(() => {
     scrollRef.current?.scrollTo({ top: 0 });
-  }, [generation]);
+  }, [queryGeneration]);
 
   // Announce the first rows of each search once they are on screen (tests and the bench wait on it).
   const firstPageShown = pages[0] !== undefined;

@@ -23,7 +23,7 @@ function ProjectListView() {
     // as it is. Coming back from a project page keeps the rows (and the scroll position) as they were.
     if (loadedDataVersion !== dataVersion) {
       loadedDataVersion = dataVersion;
-      useProjectList.getState().refresh();
+      useProjectList.getState().refresh({ keepRows: true });
     }
   }, [dataVersion]);
   return (

@@ -18,7 +18,7 @@ export function RetirementDetails({ id }: { id: string }) {
   const openProject = useNavigation((s) => s.openProject);
   const dataVersion = useSync((s) => s.dataVersion);
   const [finalizing, setFinalizing] = useState(false);
-  const details = useLoader(() => desk('retirements.get', { id }), [id, dataVersion]);
+  const details = useLoader(() => desk('retirements.get', { id }), [id], dataVersion);
   const certificate = useAction(() => downloadCertificate(id));
   const retirement = details.data?.retirement;
   const full = retirement && 'beneficiary' in retirement ? retirement : null;

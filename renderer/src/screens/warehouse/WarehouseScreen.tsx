@@ -133,7 +133,7 @@ function ReservationsTable({ view, onFinish, onChanged }: { view: WarehouseView;
 
 function OrganizationWarehouse({ organizationId }: { organizationId: string }) {
   const dataVersion = useSync((s) => s.dataVersion);
-  const warehouse = useLoader(() => desk('warehouse.get', { organizationId }), [organizationId, dataVersion]);
+  const warehouse = useLoader(() => desk('warehouse.get', { organizationId }), [organizationId], dataVersion);
   const [reserving, setReserving] = useState<WarehouseInventoryCredit | null>(null);
   const [finishing, setFinishing] = useState<Reservation | null>(null);
   const { reload } = warehouse;

@@ -1,0 +1,132 @@
+// The warehouse against a separate registry process (so its clock can be moved): reserve with the
+// amount checked exactly, a live countdown, finish as transfer-and-retire with a confirmation, the
+// outcome followed to the end, the retirement and its PDF certificate; cancel; expiry by the clock.
+import { execFileSync } from 'node:child_process';
+import type { Page } from '@playwright/test';
+import { expect, nextAppEvent, screenshotBothThemes, test, waitForSyncDone } from './fixtures';
+import { downloadText } from './helpers';
+
+test.use({ deskOptions: { registry: 'remote', scale: 1 } });
+
+async function openWarehouse(page: Page) {
+  await page.keyboard.press('Control+4');
+  await expect(page.getByRole('heading', { level: 1, name: 'Warehouse' })).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Warehouse credits' })).toBeVisible();
+}
+
+/** Reserves `amount` t of the first credit with enough available; returns its serialization. */
+async function reserveFirstCredit(page: Page, amount: string): Promise<{ serialization: string; availableBefore: string }> {
+  const row = page.getByRole('table', { name: 'Warehouse credits' }).getByRole('row').nth(1);
+  const serialization = (await row.getByRole('cell').nth(1).textContent())!;
+  const availableBefore = (await row.getByRole('cell').nth(3).textContent())!;
+  await row.getByRole('button', { name: /^Reserve/ }).click();
+  const dialog = page.getByRole('dialog', { name: 'Reserve credits' });
+  await dialog.getByLabel('Amount to reserve (tonnes)').fill(amount);
+  await dialog.getByRole('button', { name: 'Reserve' }).click();
+  await expect(dialog).toBeHidden();
+  return { serialization, availableBefore };
+}
+
+function reservationRow(page: Page, serialization: string, amount: string) {
+  return page.getByRole('table', { name: 'Reservations' }).getByRole('row', { name: `Reservation of ${amount} t of ${serialization}` }).first();
+}
+
+test('reserve, watch the countdown, transfer and retire, then find the retirement and its certificate', async ({ app }) => {
+  await openWarehouse(app);
+  const credits = app.getByRole('table', { name: 'Warehouse credits' });
+  const firstRow = credits.getByRole('row').nth(1);
+  const available = Number((await firstRow.getByRole('cell').nth(3).textContent())!.replace(/[^\d.]/g, ''));
+
+  // The amount is checked before anything is sent: too much, and finer than a gram.
+  await firstRow.getByRole('button', { name: /^Reserve/ }).click();
+  const reserveDialog = app.getByRole('dialog', { name: 'Reserve credits' });
+  const amountInput = reserveDialog.getByLabel('Amount to reserve (tonnes)');
+  await amountInput.fill(String(available + 1));
+  await expect(reserveDialog.getByText(/^Only .* t are available\.$/)).toBeVisible();
+  await amountInput.fill('0.0000001');
+  await expect(reserveDialog.getByText(/at most 6 decimals/)).toBeVisible();
+  await reserveDialog.getByRole('button', { name: 'Cancel' }).click();
+
+  const { serialization } = await reserveFirstCredit(app, '1.25');
+  const reservation = reservationRow(app, serialization, '1.25');
+  await expect(reservation).toHaveAttribute('data-phase', 'active');
+  const timer = reservation.getByRole('timer');
+  await expect(timer).toHaveText(/^(09:\d\d|10:00) left$/);
+  const firstReading = await timer.textContent();
+  await expect(timer).not.toHaveText(firstReading!); // it ticks
+  await screenshotBothThemes(app, 'warehouse');
+
+  // Finish: transfer and retire, with a confirmation that says exactly what will happen.
+  const beneficiary = `E2E Beneficiary ${Date.now()}`;
+  await reservation.getByRole('button', { name: 'Finish…' }).click();
+  const finish = app.getByRole('dialog', { name: /Finish reservation/ });
+  await expect(finish.getByRole('radio', { name: 'Transfer and retire' })).toBeChecked();
+  await finish.getByRole('button', { name: 'Review' }).click();
+  await expect(finish.getByText('Choose the organization that receives the credits.')).toBeVisible();
+  const receiver = finish.getByLabel('Receiving organization');
+  await expect(receiver.locator('option').nth(1)).toBeAttached();
+  const receiverName = (await receiver.locator('option').nth(1).textContent())!;
+  await receiver.selectOption({ index: 1 });
+  await finish.getByLabel('Beneficiary').fill(beneficiary);
+  await finish.getByLabel('Retirement reason').fill('Offsetting 2025 business travel');
+  await finish.getByLabel('Price (optional)').fill('12.50');
+  await finish.getByRole('button', { name: 'Review' }).click();
+  const confirmation = finish.getByRole('region', { name: 'Confirmation' });
+  await expect(confirmation).toContainText(`1.25 t of ${serialization}`);
+  await expect(confirmation).toContainText(`transferred to ${receiverName}`);
+  await expect(confirmation).toContainText(`retired for ${beneficiary}, reason “Offsetting 2025 business travel”`);
+  await expect(confirmation).toContainText('Price recorded: 12.50 USD.');
+  await screenshotBothThemes(app, 'warehouse-finish-confirmation');
+  const settled = nextAppEvent(app, 'desk:reservation-settled');
+  await confirmation.getByRole('button', { name: 'Transfer and retire' }).click();
+
+  // The outcome is followed until the registry has processed it.
+  const outcome = app.getByRole('region', { name: 'Transfer outcome' });
+  await expect(outcome).toBeVisible();
+  expect(await settled).toMatchObject({ state: 'processed' });
+  await expect(outcome).toContainText('The credits were transferred and retired.');
+  await outcome.getByRole('button', { name: 'View the retirement' }).click();
+
+  // The retirement's details, and its PDF certificate naming the beneficiary.
+  const details = app.getByRole('complementary', { name: 'Retirement details' });
+  await expect(details).toContainText(beneficiary);
+  const { filename, path } = await downloadText(app, details.getByRole('button', { name: 'Download certificate (PDF)' }));
+  expect(filename).toMatch(/\.pdf$/);
+  const pdfText = execFileSync('pdftotext', [path, '-'], { encoding: 'utf8' });
+  expect(pdfText).toContain(beneficiary);
+  expect(pdfText).toContain(serialization);
+
+  // After a sync (Ctrl+R), the retirement is in the list, found by searching its beneficiary.
+  const synced = nextAppEvent(app, 'desk:sync-finished');
+  await app.keyboard.press('Control+r');
+  await synced;
+  await app.getByRole('searchbox', { name: 'Search retirements' }).fill(beneficiary);
+  await app.waitForFunction((b) => document.documentElement.dataset.retirementsQuery === b, beneficiary);
+  await expect(app.getByRole('table', { name: 'Retirements' }).getByRole('row', { name: new RegExp(beneficiary) })).toBeVisible();
+});
+
+test('cancel a reservation: the credits are available again', async ({ app }) => {
+  await openWarehouse(app);
+  const { serialization, availableBefore } = await reserveFirstCredit(app, '2');
+  const firstRow = app.getByRole('table', { name: 'Warehouse credits' }).getByRole('row').nth(1);
+  await expect(firstRow.getByRole('cell').nth(3)).not.toHaveText(availableBefore);
+  const reservation = reservationRow(app, serialization, '2');
+  await reservation.getByRole('button', { name: 'Cancel reservation' }).click();
+  await expect(reservation).toHaveAttribute('data-phase', 'cancelled');
+  await expect(reservation.getByText('Cancelled')).toBeVisible();
+  await expect(firstRow.getByRole('cell').nth(3)).toHaveText(availableBefore);
+});
+
+test('a reservation expires when the registry clock passes its 10 minutes', async ({ app, desk }) => {
+  await openWarehouse(app);
+  const { serialization } = await reserveFirstCredit(app, '1');
+  const reservation = reservationRow(app, serialization, '1');
+  await expect(reservation).toHaveAttribute('data-phase', 'active');
+  await desk.registry!.advanceClock(10 * 60_000 + 1000);
+  // The desk learns the registry's time from its answers: refresh once and the row has expired.
+  await app.getByRole('button', { name: 'Refresh' }).click();
+  await expect(reservation).toHaveAttribute('data-phase', 'expired');
+  await expect(reservation.getByText('Expired')).toBeVisible();
+  await expect(reservation.getByRole('button', { name: 'Finish…' })).toHaveCount(0);
+  await waitForSyncDone(app);
+});
