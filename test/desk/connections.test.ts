@@ -1,12 +1,13 @@
 // Connections: the command-line remote (the e2e tests' path), adding a remote registry (key and app
 // id proven before anything is stored, the key only in the secret store), activating, re-importing,
 // removing; corrupt desk files are clear errors that change nothing.
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeskEvent, DeskMethod } from '../../shared/desk/api';
 import { createDeskService, COMMAND_LINE_CONNECTION_ID, type DeskService } from '../../electron/core/desk/service';
-import type { KeyVault, SecretStoreFactory } from '../../electron/core/desk/key-vault';
+import type { SecretStoreFactory } from '../../electron/core/desk/key-vault';
+import { encryptedKeyFile, openSecretStore } from '../../electron/core/desk/secret-stores';
 import * as ops from '../../electron/core/registry/operations';
 import { createTestApp, makeDataDir, rsaKeyPair, startTestRegistry, type TestApp, type TestRegistry } from '../support/registry';
 
@@ -14,33 +15,11 @@ const noSeed = () => {
   throw new Error('these tests start against a remote registry; the embedded one must not be seeded');
 };
 
-/**
- * Stand-in for the passphrase-encrypted file store (electron/core/secrets): one "file" per
- * connection, readable only with the passphrase it was written with.
- */
-function fakeEncryptedFiles() {
-  const files = new Map<string, { passphrase: string; pem: string }>();
-  const factory: SecretStoreFactory = (kind, options) => {
-    if (kind !== 'encrypted-file') throw new Error(`unexpected store ${kind}`);
-    const vault: KeyVault = {
-      kind: 'encrypted-file',
-      async readPrivateKey(id) {
-        const file = files.get(id);
-        if (!file) throw new Error('no key file for this connection');
-        if (file.passphrase !== options.passphrase) throw new Error('wrong passphrase');
-        return file.pem;
-      },
-      async importPrivateKey(id, pem) {
-        files.set(id, { passphrase: options.passphrase ?? '', pem });
-      },
-      async deletePrivateKey(id) {
-        files.delete(id);
-      },
-    };
-    return vault;
-  };
-  return { files, factory };
-}
+/** The real encrypted-file store; no keychain in these tests (the probe says so). */
+const secretStoreFactory: SecretStoreFactory = (kind, options) => {
+  if (kind !== 'encrypted-file') throw new Error(`unexpected store ${kind}`);
+  return openSecretStore(kind, options);
+};
 
 const pemOf = (index: number) => rsaKeyPair(index).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 
@@ -92,7 +71,6 @@ describe('corrupt desk files', () => {
 describe('a desk started with --registry-url', () => {
   let data: { dir: string; remove(): void };
   let desk: DeskService;
-  let store: ReturnType<typeof fakeEncryptedFiles>;
   const events: DeskEvent[] = [];
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -103,14 +81,13 @@ describe('a desk started with --registry-url', () => {
     version: 't',
     seedDemo: noSeed,
     remote: { baseUrl: registry.url, appId: app.id, privateKeyPem: pemOf(0) },
-    secretStoreFactory: store.factory,
+    secretStoreFactory,
     probeKeychain: async () => ({ available: false, reason: 'no keychain in tests' }),
     autoSync: false,
   });
 
   beforeAll(async () => {
     data = makeDataDir('desk-remote-');
-    store = fakeEncryptedFiles();
     desk = await createDeskService(options());
     desk.onEvent((e) => events.push(e));
   }, 60_000);
@@ -146,7 +123,7 @@ describe('a desk started with --registry-url', () => {
     expect(notAKey).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
     expect(notAKey.error.message).not.toContain('AAAA');
     expect(readFileSync(join(data.dir, 'connections.json'), 'utf8')).toBe(before);
-    expect(store.files.size).toBe(0);
+    expect(existsSync(join(data.dir, 'secrets'))).toBe(false);
   });
 
   it('a key that is not the app\'s is refused by the registry and nothing is stored', async () => {
@@ -160,7 +137,7 @@ describe('a desk started with --registry-url', () => {
     });
     expect(wrong).toMatchObject({ ok: false, error: { code: 'unauthorized' } });
     expect(readFileSync(join(data.dir, 'connections.json'), 'utf8')).toBe(before);
-    expect(store.files.size).toBe(0);
+    expect(existsSync(join(data.dir, 'secrets'))).toBe(false);
   });
 
   it('adds, activates, re-imports and removes a remote connection', async () => {
@@ -174,7 +151,10 @@ describe('a desk started with --registry-url', () => {
     expect(added.ok).toBe(true);
     expect(added.value).toMatchObject({ name: 'Second', kind: 'remote', secretStore: 'encrypted-file', keyStatus: 'ok' });
     expect(added.value.installations).toHaveLength(1);
-    expect(store.files.get(added.value.id)).toEqual({ passphrase: 'correct horse battery', pem: pemOf(0) });
+    const keyFile = encryptedKeyFile(join(data.dir, 'secrets'), added.value.id);
+    const onDisk = readFileSync(keyFile, 'utf8');
+    expect(onDisk).not.toContain('PRIVATE KEY');
+    expect(onDisk).not.toContain(pemOf(0).split('\n')[1]!);
     const file = readFileSync(join(data.dir, 'connections.json'), 'utf8');
     expect(file).not.toContain('PRIVATE KEY');
     expect(file).not.toContain('correct horse');
@@ -188,7 +168,7 @@ describe('a desk started with --registry-url', () => {
     expect(warehouse).toMatchObject({ ok: true, value: { organizationName: 'Remote Org', canWrite: true, offline: false } });
 
     expect(await call('connections.reimportKey', { id: added.value.id, privateKeyPem: 'x'.repeat(120) })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
-    expect(store.files.get(added.value.id)!.pem).toBe(pemOf(0));
+    expect((await call('connections.list', {})).value.connections.find((c: { id: string }) => c.id === added.value.id).keyStatus).toBe('ok');
 
     // After a restart the key file is locked until the user gives its passphrase.
     await desk.close();
@@ -201,7 +181,8 @@ describe('a desk started with --registry-url', () => {
     expect(await call('warehouse.get', { organizationId })).toMatchObject({ ok: true, value: { canWrite: true } });
 
     expect(await call('connections.remove', { id: added.value.id })).toMatchObject({ ok: true });
-    expect(store.files.has(added.value.id)).toBe(false);
+    const reopened = await openSecretStore('encrypted-file', { connectionId: added.value.id, directory: join(data.dir, 'secrets'), passphrase: 'correct horse battery' });
+    await expect(reopened.readPrivateKey(added.value.id)).rejects.toMatchObject({ reason: 'missing' });
     const after = (await call('connections.list', {})).value;
     expect(after.connections.map((c: { id: string }) => c.id)).toEqual([COMMAND_LINE_CONNECTION_ID]);
     expect(after.activeId).toBe(COMMAND_LINE_CONNECTION_ID);

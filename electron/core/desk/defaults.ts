@@ -3,6 +3,7 @@
 import { seedDemo } from '../registry/seed';
 import type { DemoSeeder } from './embedded';
 import type { KeychainAvailability, SecretStoreFactory } from './key-vault';
+import { keychainAvailability, openSecretStore } from './secret-stores';
 
 export interface DeskDefaults {
   seedDemo: DemoSeeder;
@@ -15,5 +16,7 @@ export function deskDefaults(): DeskDefaults {
     seedDemo: (registry, options) => {
       seedDemo(registry, options);
     },
+    secretStoreFactory: openSecretStore,
+    probeKeychain: keychainAvailability,
   };
 }

@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import type { DeskError } from '../../../shared/desk/api';
 import { zodMessages } from '../registry/errors';
 import { CorruptFileError } from './json-file';
+import { InvalidPrivateKeyError, InvalidSecretInputError, SecretStoreError } from '../secrets';
 
 export type DeskErrorCode = DeskError['code'];
 
@@ -68,6 +69,9 @@ export function fromRegistryAnswer(error: RegistryAnswerError): DeskFailure {
 export function toDeskError(error: unknown): DeskError {
   if (error instanceof DeskFailure) return error.toDeskError();
   if (error instanceof CorruptFileError) return { code: 'internal', message: error.message };
+  // The secret stores' messages are written for users and never carry a secret.
+  if (error instanceof InvalidPrivateKeyError || error instanceof InvalidSecretInputError) return { code: 'invalid_input', message: error.message };
+  if (error instanceof SecretStoreError) return { code: 'key_unavailable', message: error.message };
   const message = error instanceof Error ? error.message : String(error);
   return { code: 'internal', message: `Something went wrong inside the desk: ${message}` };
 }

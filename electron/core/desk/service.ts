@@ -33,6 +33,8 @@ import { isUnreachable, translateClientError, withRegistry, type OnlineTracker }
 import { openSettingsStore, type SettingsStore } from './settings';
 import * as writes from './writes';
 import type { DeskDispatcher } from './dispatcher';
+import { SecretStoreError } from '../secrets';
+import { KeyReadError } from './secret-stores';
 
 export const EMBEDDED_CONNECTION_ID = 'embedded';
 export const COMMAND_LINE_CONNECTION_ID = 'command-line';
@@ -252,7 +254,7 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
       }
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      keyStatus = /not found|missing|no key|gone/i.test(message) ? 'missing' : 'unreadable';
+      keyStatus = error instanceof KeyReadError ? error.reason : /not found|missing|no key|gone/i.test(message) ? 'missing' : 'unreadable';
       keyMessage = message;
     }
     if (keyStatus === 'ok' && connection.secretStore === 'memory') {
@@ -414,11 +416,13 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
       const connection = connections.get(input.id);
       if (!connection) throw new DeskFailure('not_found', `No connection ${input.id}`);
       if (connection.secretStore !== 'encrypted-file') throw new DeskFailure('invalid_input', 'Only a key in a passphrase-encrypted file needs unlocking', ['id: not an encrypted-file connection']);
-      const vault = await openStore('encrypted-file', connection.id, input.passphrase);
+      let vault: KeyVault;
       try {
+        vault = await openStore('encrypted-file', connection.id, input.passphrase);
         checkPrivateKey(await vault.readPrivateKey(connection.id));
-      } catch {
-        throw new DeskFailure('key_unavailable', 'The key file cannot be opened with this passphrase');
+      } catch (error) {
+        // The secret stores' messages are written to be shown (and never carry the key).
+        throw new DeskFailure('key_unavailable', `The key file cannot be opened with this passphrase${error instanceof SecretStoreError || error instanceof KeyReadError ? `: ${error.message}` : ''}`);
       }
       unlockedFiles.set(connection.id, vault);
       if (active?.connection.id === connection.id) active.client.tokens.clear();
