@@ -1,6 +1,7 @@
 // A registry server in its own process, for the crash test: `node --import tsx
 // test/support/warehouse-server.ts <dataDir>`. Prints one JSON line {"url": …} once it listens.
 // WAREHOUSE_WORKER=off starts it without background services, so finished reservations stay queued.
+// GET /__floor__/ping answers a constant without authentication: the floor of the warehouse bench.
 import { startRegistryServer } from '../../electron/core/http/server';
 import { openRegistry } from '../../electron/core/registry/open';
 
@@ -10,7 +11,11 @@ if (!dataDir) {
   process.exit(2);
 }
 const registry = openRegistry({ dataDir });
-const server = await startRegistryServer({ registry, background: process.env.WAREHOUSE_WORKER !== 'off' });
+const server = await startRegistryServer({
+  registry,
+  background: process.env.WAREHOUSE_WORKER !== 'off',
+  extraRoutes: (app) => app.get('/__floor__/ping', (c) => c.json({ ok: true })),
+});
 process.stdout.write(`${JSON.stringify({ url: server.url })}\n`);
 
 process.on('SIGTERM', () => {
