@@ -449,7 +449,10 @@ export const endpointIds = Object.keys(endpoints) as EndpointId[];
 
 export type EndpointParams<K extends EndpointId> = z.output<Endpoints[K]['params']>;
 export type EndpointQuery<K extends EndpointId> = z.output<Endpoints[K]['query']>;
-export type EndpointBody<K extends EndpointId> = Endpoints[K] extends { body: infer B extends z.ZodType } ? z.output<B> : undefined;
+/** The parsed body of an endpoint that takes one (`undefined` for those that take none). */
+export type EndpointBody<K extends EndpointId> = Endpoints[K] extends { body?: infer B } ? (B extends z.ZodType ? z.output<B> : undefined) : undefined;
+/** What a client sends as body: the wire form before defaults. */
+export type EndpointBodyInput<K extends EndpointId> = Endpoints[K] extends { body?: infer B } ? (B extends z.ZodType ? z.input<B> : undefined) : undefined;
 export type EndpointResponse<K extends EndpointId> = z.output<ReturnType<Endpoints[K]['response']>>;
 /** What a client sends as query: the wire form before defaults and coercion. */
 export type EndpointQueryInput<K extends EndpointId> = z.input<Endpoints[K]['query']>;
