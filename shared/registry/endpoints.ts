@@ -97,10 +97,11 @@ export const finishBody = z.object({
 export const finalizeBody = z.object({
   signer: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 40-hex-digit wallet address'),
   signature: z.string().regex(/^0x[0-9a-fA-F]+$/, 'must be a 0x-prefixed hex signature'),
+  // Never trimmed or otherwise transformed: the signature covers these exact strings.
   signedData: z.object({
-    beneficiary: z.string().trim().min(1, 'must not be empty').max(300),
+    beneficiary: z.string().max(300).refine((s) => s.trim() !== '', 'must not be empty'),
     comment: z.string().max(2000),
-    reason: z.string().trim().min(1, 'must not be empty').max(500),
+    reason: z.string().max(500).refine((s) => s.trim() !== '', 'must not be empty'),
     projectAddress: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed contract address'),
     tokenId: z.string().regex(/^\d+$/, 'must be a decimal token id'),
   }),

@@ -65,6 +65,14 @@ describe('finalize', () => {
     expect(registrySnapshot(t.registry)).toBe(before);
   });
 
+  it('verifies the signature over the exact strings signed, spaces included, and stores them as signed', async () => {
+    const { wallet, retirementId, projectAddress, tokenId } = walletWithRetirement(0.25);
+    const body = await signedBody(wallet, wallet.address, { beneficiary: ' Ada  Lovelace ', comment: ' ', projectAddress, tokenId });
+    const retirement = await ok('finalizeRetirement', await finalize(body));
+    expect(retirement).toMatchObject({ id: retirementId, beneficiary: ' Ada  Lovelace ', comment: ' ' });
+    expect(stored(retirementId)).toMatchObject({ beneficiary: ' Ada  Lovelace ', comment: ' ' });
+  });
+
   it('finalizes the oldest unfinalized retirement when a wallet has several of the same token', async () => {
     const wallet = Wallet.createRandom();
     const newer = ops.recordOnchainRetirement(t.registry, { walletAddress: wallet.address, creditId: f.creditId, amount: 1, fromOrganizationId: f.orgA, createdAt: '2024-06-01T00:00:00Z' });
