@@ -2,6 +2,7 @@
 // beneficiary, reason and comment and the on-chain reference, read the exact message, sign it
 // locally, and send only {retirementId, signer, signature, signedData}.
 import { useState } from 'react';
+import type { Retirement } from '../../../../shared/registry/resources';
 import { desk } from '../../lib/desk';
 import { formatTonnesValue } from '../../lib/format';
 import { useWallet } from '../../stores/wallet';
@@ -64,7 +65,7 @@ function DetailsForm({ fields, onChange, onReview }: { fields: FinalizeFields; o
   );
 }
 
-export function FinalizeDialog({ retirementId, projectName, amount, onClose, onFinalized }: { retirementId: string; projectName: string; amount: number; onClose: () => void; onFinalized: () => void }) {
+export function FinalizeDialog({ retirementId, projectName, amount, onClose, onFinalized }: { retirementId: string; projectName: string; amount: number; onClose: () => void; onFinalized: (retirement: Retirement) => void }) {
   const address = useWallet((s) => s.address);
   const sign = useWallet((s) => s.sign);
   const forget = useWallet((s) => s.forget);
@@ -75,9 +76,9 @@ export function FinalizeDialog({ retirementId, projectName, amount, onClose, onF
   const finalize = useAction(async () => {
     const signedData = trimmed(fields);
     const { signer, signature } = await sign(finalizeMessage(signedData));
-    await desk('retirements.finalize', { retirementId, signer, signature, signedData });
+    const { retirement } = await desk('retirements.finalize', { retirementId, signer, signature, signedData });
     setStep('done');
-    onFinalized();
+    onFinalized(retirement);
   });
 
   return (

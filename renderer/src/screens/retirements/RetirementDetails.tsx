@@ -1,5 +1,6 @@
 // One retirement's details, its certificate, and "Finalize" when it is an unclaimed on-chain one.
 import { useState } from 'react';
+import type { FullRetirement, Retirement } from '../../../../shared/registry/resources';
 import { desk, describeError } from '../../lib/desk';
 import { useLoader } from '../../lib/hooks';
 import { formatDateTime, formatTonnesValue } from '../../lib/format';
@@ -20,8 +21,12 @@ export function RetirementDetails({ id }: { id: string }) {
   const [finalizing, setFinalizing] = useState(false);
   const details = useLoader(() => desk('retirements.get', { id }), [id], dataVersion);
   const certificate = useAction(() => downloadCertificate(id));
-  const retirement = details.data?.retirement;
-  const full = retirement && 'beneficiary' in retirement ? retirement : null;
+  // The registry's answer to finalize is the retirement as it now is; show it at once rather than
+  // the cached copy, which catches up at the next sync.
+  const [finalized, setFinalized] = useState<Retirement | null>(null);
+  const retirement = finalized?.id === id ? finalized : details.data?.retirement;
+  // Only a claimed retirement of a verified organization is shown in full (and has a certificate).
+  const full = retirement && 'beneficiary' in retirement ? (retirement as FullRetirement) : null;
 
   return (
     <aside className="card details" aria-label="Retirement details">
@@ -76,8 +81,8 @@ export function RetirementDetails({ id }: { id: string }) {
               projectName={retirement.project.fullName}
               amount={retirement.amount}
               onClose={() => setFinalizing(false)}
-              onFinalized={() => {
-                details.reload();
+              onFinalized={(updated) => {
+                setFinalized(updated);
                 void useSync.getState().run();
               }}
             />

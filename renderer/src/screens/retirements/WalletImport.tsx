@@ -103,7 +103,7 @@ export function WalletImport() {
       </fieldset>
       {method === 'keystore' ? (
         <>
-          <Field label="Keystore file" hint="An encrypted JSON keystore (version 3), as wallets export it." error={keystoreError}>
+          <Field label="Keystore file (JSON)" hint="An encrypted JSON keystore (version 3), as wallets export it." error={keystoreError}>
             <input
               type="file"
               accept=".json,application/json"
@@ -127,7 +127,7 @@ export function WalletImport() {
           </Field>
         </>
       ) : (
-        <Field label="Private key" hint="64 hexadecimal characters. It stays on this computer: only signatures leave it.">
+        <Field label="Private key (hex)" hint="64 hexadecimal characters. It stays on this computer: only signatures leave it.">
           <input type="password" autoComplete="off" spellCheck={false} value={privateKey} onChange={(e) => setPrivateKey(e.target.value)} />
         </Field>
       )}

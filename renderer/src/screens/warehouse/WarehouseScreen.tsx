@@ -159,6 +159,11 @@ function OrganizationWarehouse({ organizationId }: { organizationId: string }) {
     <>
       <ErrorMessage error={warehouse.error ? describeError(warehouse.error) : null} onRetry={reload} />
       {!view.canWrite && <p className="notice">This app may only view this warehouse: reserving, finishing and cancelling need the warehouse write permission.</p>}
+      <section className="card" aria-label="Reservations">
+        <h2>Reservations</h2>
+        <p className="muted">Newest first. Active reservations can be finished or cancelled until their time runs out.</p>
+        <ReservationsTable view={view} onFinish={setFinishing} onChanged={reload} />
+      </section>
       <section className="card" aria-label="Warehouse inventory">
         <div className="panel-header">
           <h2>Inventory</h2>
@@ -170,10 +175,6 @@ function OrganizationWarehouse({ organizationId }: { organizationId: string }) {
           </div>
         </div>
         <CreditsTable view={view} onReserve={setReserving} />
-      </section>
-      <section className="card" aria-label="Reservations">
-        <h2>Reservations</h2>
-        <ReservationsTable view={view} onFinish={setFinishing} onChanged={reload} />
       </section>
       {reserving && <ReserveDialog organizationId={organizationId} credit={reserving} onClose={() => setReserving(null)} onReserved={reload} />}
       {finishing && (

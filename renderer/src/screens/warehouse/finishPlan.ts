@@ -59,10 +59,13 @@ export function finishBody(form: FinishForm): DeskInput<'warehouse.finish'>['bod
 }
 
 /** The confirmation's statements, one per line, in the order things happen. */
+/** Ends a sentence with one full stop even when the name already ends with one ("Ltd."). */
+const sentence = (text: string) => (text.endsWith('.') ? text : `${text}.`);
+
 export function describeFinish(form: FinishForm, context: { amount: number; serialization: string; projectName: string; fromName: string; receiverName: string }): string[] {
   const lines = [
-    `${formatTonnesValue(context.amount)} of ${context.serialization} (${context.projectName}) leave the warehouse of ${context.fromName}.`,
-    `They are transferred to ${context.receiverName}${form.receiverAddress.trim() ? `, wallet ${form.receiverAddress.trim()}` : ''}.`,
+    sentence(`${formatTonnesValue(context.amount)} of ${context.serialization} (${context.projectName}) leave the warehouse of ${context.fromName}`),
+    sentence(`They are transferred to ${context.receiverName}${form.receiverAddress.trim() ? `, wallet ${form.receiverAddress.trim()}` : ''}`),
   ];
   if (form.price.trim()) lines.push(`Price recorded: ${form.price.trim()} ${form.currency.trim().toUpperCase()}.`);
   if (form.transferComment.trim()) lines.push(`Transfer comment: “${form.transferComment.trim()}”.`);
