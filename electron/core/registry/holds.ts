@@ -1,27 +1,26 @@
 // What reservations hold in a warehouse. A pending reservation holds until its reservedToDate, read
 // against the clock at every call, so expiry needs no background job; a finished one (pending_queue)
 // holds until the worker has moved its credits.
+//
+// The queries repeat the partial index's `state IN (…)` so SQLite picks reservations_holding (an OR
+// of the two states alone scans every reservation of the organization); since migration 0003 that
+// index also carries the amount, so a sum reads the index only. The reserve hot path runs this on
+// every request.
 import type { RegistryContext } from './context';
+
+const HOLDING = `state IN ('pending', 'pending_queue') AND (state = 'pending_queue' OR reserved_to > @now)`;
 
 export function heldInWarehouse(ctx: RegistryContext, organizationId: string, creditId: string): number {
   const row = ctx.db
-    .prepare(
-      `SELECT COALESCE(SUM(amount), 0) AS held FROM reservations
-       WHERE organization_id = ? AND credit_id = ?
-         AND ((state = 'pending' AND reserved_to > ?) OR state = 'pending_queue')`,
-    )
-    .get(organizationId, creditId, ctx.clock.now()) as { held: number };
+    .prepare(`SELECT COALESCE(SUM(amount), 0) AS held FROM reservations WHERE organization_id = @org AND credit_id = @credit AND ${HOLDING}`)
+    .get({ org: organizationId, credit: creditId, now: ctx.clock.now() }) as { held: number };
   return row.held;
 }
 
 /** Held amounts per credit for a whole warehouse. */
 export function heldByCredit(ctx: RegistryContext, organizationId: string): Map<string, number> {
   const rows = ctx.db
-    .prepare(
-      `SELECT credit_id, SUM(amount) AS held FROM reservations
-       WHERE organization_id = ? AND ((state = 'pending' AND reserved_to > ?) OR state = 'pending_queue')
-       GROUP BY credit_id`,
-    )
-    .all(organizationId, ctx.clock.now()) as { credit_id: string; held: number }[];
+    .prepare(`SELECT credit_id, SUM(amount) AS held FROM reservations WHERE organization_id = @org AND ${HOLDING} GROUP BY credit_id`)
+    .all({ org: organizationId, now: ctx.clock.now() }) as { credit_id: string; held: number }[];
   return new Map(rows.map((r) => [r.credit_id, r.held]));
 }

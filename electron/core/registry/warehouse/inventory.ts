@@ -3,7 +3,7 @@
 import type { WarehouseInventoryCredit } from '../../../../shared/registry/resources';
 import { gramsToTonnes } from '../../../../shared/registry/amounts';
 import type { RegistryContext } from '../context';
-import { heldByCredit } from '../holds';
+import { heldByCredit, heldInWarehouse } from '../holds';
 import { balanceOf, findAccountId } from '../ledger';
 import { projectReferenceOf } from '../present';
 
@@ -11,32 +11,11 @@ export function warehouseAccountOf(ctx: RegistryContext, organizationId: string)
   return findAccountId(ctx, { kind: 'warehouse', organizationId });
 }
 
-/**
- * holds.ts's rule for one credit, phrased so SQLite can use the partial index reservations_holding
- * (a query must repeat the index's `state IN (…)` for the planner to pick it; holds.ts's OR form
- * scans every reservation of the organization). The reserve hot path runs it on every request;
- * the property test checks it against heldInWarehouse after every step.
- */
-function heldForCredit(ctx: RegistryContext, organizationId: string, creditId: string): number {
-  const row = ctx.db
-    .prepare(
-      `SELECT
-         (SELECT COALESCE(SUM(amount), 0) FROM reservations
-          WHERE organization_id = @org AND credit_id = @credit AND state IN ('pending', 'pending_queue')
-            AND state = 'pending' AND reserved_to > @now)
-       + (SELECT COALESCE(SUM(amount), 0) FROM reservations
-          WHERE organization_id = @org AND credit_id = @credit AND state IN ('pending', 'pending_queue')
-            AND state = 'pending_queue') AS held`,
-    )
-    .get({ org: organizationId, credit: creditId, now: ctx.clock.now() }) as { held: number };
-  return row.held;
-}
-
 /** Grams of one credit that a new reservation may take now. */
 export function availableInWarehouse(ctx: RegistryContext, organizationId: string, creditId: string): number {
   const account = warehouseAccountOf(ctx, organizationId);
   if (!account) return 0;
-  return balanceOf(ctx, account, creditId) - heldForCredit(ctx, organizationId, creditId);
+  return balanceOf(ctx, account, creditId) - heldInWarehouse(ctx, organizationId, creditId);
 }
 
 interface WarehouseBalanceRow {
