@@ -128,7 +128,7 @@ function RetirementTable() {
                   onChange={() => toggleSelected(r.id)}
                 />
               </td>
-              <td>{formatDate(r.createdAt)}</td>
+              <td className="nowrap">{formatDate(r.createdAt)}</td>
               <td>
                 <button type="button" className="button-link" onClick={() => openRetirement(r.id)}>
                   {r.beneficiary ?? 'Unclaimed'}
