@@ -1,12 +1,22 @@
 // List resources read page by page: public and internal projects, retirements. A page whose text
 // hashes as last time is not parsed (its ids are known); a changed page is validated and only its
 // new or changed rows carry JSON into staging. Everything is swapped in at the end in one transaction.
+//
+// A full pass asks for the next page while it processes the current one (at most one request ahead):
+// the registry prepares page n+1 while we hash, validate and stage page n, so a pass costs about the
+// registry's time for its pages rather than that plus ours. Staged rows are written in batches of
+// pages, not one transaction per page: each commit costs a WAL write, and a thousand small ones
+// cost more than the rows themselves.
 import type { EndpointId } from '../../../../shared/registry/endpoints';
+import type { RawAnswer } from '../../client/registry-client';
 import { hashJson } from '../cache/rows';
 import type { PageHash, StagedRow } from '../cache/writers';
 import type { StepContext, StepOutcome } from './context';
 
 type ListResource = 'projects' | 'internalProjects' | 'retirements';
+
+/** Staged rows are written once this many are pending (a few MB of JSON at most). */
+export const STAGE_BATCH_ROWS = 2000;
 
 interface PageResult {
   ids: string[];
@@ -16,16 +26,30 @@ interface PageResult {
   newest: string | null;
 }
 
-async function readPage(ctx: StepContext, resource: ListResource, endpoint: EndpointId, page: number, pageHashes: PageHash[]): Promise<PageResult> {
-  const answer = await ctx.client.callRaw(endpoint, { query: { page, limit: ctx.tuning.pageSize } } as never);
-  const hash = hashJson(answer.text);
+/** Collects staged rows and writes them in batches (one transaction per batch). */
+function stagingBuffer(ctx: StepContext, resource: ListResource) {
+  let pending: StagedRow[] = [];
+  return {
+    add(rows: readonly StagedRow[]) {
+      for (const row of rows) pending.push(row);
+      if (pending.length >= STAGE_BATCH_ROWS) this.flush();
+    },
+    flush() {
+      if (pending.length > 0) ctx.cache.write.stage(resource, pending);
+      pending = [];
+    },
+  };
+}
+
+function processPage(ctx: StepContext, resource: ListResource, endpoint: EndpointId, page: number, text: string, pageHashes: PageHash[], staging: ReturnType<typeof stagingBuffer>): PageResult {
+  const hash = hashJson(text);
   const previous = ctx.cache.pageHash(resource, page);
   if (previous && previous.hash === hash) {
-    ctx.cache.write.stage(resource, previous.ids.map((id) => ({ id, hash: '', json: null })));
+    staging.add(previous.ids.map((id) => ({ id, hash: '', json: null })));
     pageHashes.push({ page, hash, ids: previous.ids });
     return { ids: previous.ids, allKnown: true, total: null, newest: null };
   }
-  const parsed = ctx.client.parse(endpoint, answer.text) as {
+  const parsed = ctx.client.parse(endpoint, text) as {
     pagination: { total: number };
     projects?: { id: string }[];
     retirements?: { id: string; createdAt: string }[];
@@ -41,7 +65,7 @@ async function readPage(ctx: StepContext, resource: ListResource, endpoint: Endp
     if (!unchanged) allKnown = false;
     rows.push({ id: item.id, hash: rowHash, json: unchanged ? null : json });
   }
-  ctx.cache.write.stage(resource, rows);
+  staging.add(rows);
   const ids = items.map((i) => i.id);
   pageHashes.push({ page, hash, ids });
   const first = parsed.retirements?.[0];
@@ -52,20 +76,38 @@ async function readPage(ctx: StepContext, resource: ListResource, endpoint: Endp
 async function readAllPages(ctx: StepContext, resource: ListResource, endpoint: EndpointId, options: { stopWhenKnown: boolean }) {
   const pageHashes: PageHash[] = [];
   const previousTotal = ctx.cache.syncState(resource)?.total ?? null;
+  const staging = stagingBuffer(ctx, resource);
+  const fetchPage = (page: number): Promise<RawAnswer> => ctx.client.callRaw(endpoint, { query: { page, limit: ctx.tuning.pageSize } } as never);
   let total: number | null = null;
   let newest: string | null = null;
   let stoppedEarly = false;
-  for (let page = 0; ; page++) {
-    const result = await readPage(ctx, resource, endpoint, page, pageHashes);
-    total ??= result.total;
-    if (page === 0) newest = result.newest;
-    const expected = total ?? previousTotal;
-    ctx.progress(resource, page + 1, expected === null ? null : Math.max(page + 1, Math.ceil(expected / ctx.tuning.pageSize)));
-    if (result.ids.length < ctx.tuning.pageSize) break;
-    if (options.stopWhenKnown && result.allKnown) {
-      stoppedEarly = true;
-      break;
+  let next: Promise<RawAnswer> | null = fetchPage(0);
+  try {
+    for (let page = 0; ; page++) {
+      const answer: RawAnswer = await next!;
+      next = null;
+      const expected = total ?? previousTotal;
+      // An incremental pass usually stops after its first page: asking ahead would be wasted.
+      // A full pass reads on, unless the expected total says this was the last page.
+      const likelyMore = expected === null || (page + 1) * ctx.tuning.pageSize < expected;
+      if (!options.stopWhenKnown && likelyMore) next = fetchPage(page + 1);
+      const result = processPage(ctx, resource, endpoint, page, answer.text, pageHashes, staging);
+      total ??= result.total;
+      if (page === 0) newest = result.newest;
+      const shown = total ?? previousTotal;
+      ctx.progress(resource, page + 1, shown === null ? null : Math.max(page + 1, Math.ceil(shown / ctx.tuning.pageSize)));
+      if (result.ids.length < ctx.tuning.pageSize) break;
+      if (options.stopWhenKnown && result.allKnown) {
+        stoppedEarly = true;
+        break;
+      }
+      next ??= fetchPage(page + 1);
     }
+    staging.flush();
+  } finally {
+    // A request asked ahead and not needed (or left by a failure) must settle before we return,
+    // so nothing of this pass is still in flight when the caller commits or reports.
+    if (next) await next.catch(() => undefined);
   }
   return { pageHashes, total, newest, stoppedEarly };
 }

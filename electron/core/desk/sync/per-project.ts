@@ -7,7 +7,9 @@ import { forEachLimited } from './concurrency';
 import type { StepContext, StepOutcome } from './context';
 import type { StagedRow } from '../cache/writers';
 
-const STAGE_BATCH = 50;
+// Answers are written in batches: one transaction (one WAL commit) per few hundred answers rather
+// than per handful. A failed run still keeps what arrived (see the finally below).
+const STAGE_BATCH = 400;
 
 export async function syncPerProject(ctx: StepContext, resource: 'projectDetails' | 'credits'): Promise<StepOutcome> {
   // Credits follow what the app may see: every project with examiner:read, else the public ones.
