@@ -160,6 +160,13 @@ export const retirementRow = z.object({
 });
 export type RetirementRow = z.infer<typeof retirementRow>;
 
+/**
+ * Set when a search matched more rows than the cache counts exactly (SEARCH_COUNT_LIMIT): `total`
+ * is then that limit, a lower bound ("10,000+"); more pages can still be read past it.
+ */
+export const totalIsLowerBound = z.boolean().optional();
+export const SEARCH_COUNT_LIMIT = 10_000;
+
 export const INVENTORY_ACCOUNTS = ['buffer', 'adjustment', 'organization'] as const;
 export const inventoryAccount = z.enum(INVENTORY_ACCOUNTS);
 
@@ -241,7 +248,7 @@ export const deskApi = {
   'sync.status': method(none, syncStatus),
   'sync.run': method(z.object({ resources: z.array(syncResource).optional() }).default({}), z.object({ started: z.boolean() })),
 
-  'projects.search': method(projectSearchInput, z.object({ total: z.number().int(), rows: z.array(projectRow), ...freshness })),
+  'projects.search': method(projectSearchInput, z.object({ total: z.number().int(), totalIsLowerBound, rows: z.array(projectRow), ...freshness })),
   'projects.facets': method(z.object({ scope: z.enum(['public', 'internal']).default('public') }), projectFacets),
   'projects.get': method(
     z.object({ id }),
@@ -250,7 +257,7 @@ export const deskApi = {
 
   'inventories.get': method(z.object({ account: inventoryAccount }), inventoryView.extend(freshness)),
 
-  'retirements.search': method(retirementSearchInput, z.object({ total: z.number().int(), rows: z.array(retirementRow), ...freshness })),
+  'retirements.search': method(retirementSearchInput, z.object({ total: z.number().int(), totalIsLowerBound, rows: z.array(retirementRow), ...freshness })),
   'retirements.get': method(z.object({ id }), z.object({ retirement: tolerant.retirement, ...freshness })),
   'retirements.finalize': method(finalizeBody.extend({ retirementId: id }), z.object({ retirement: tolerant.retirement }), { write: true }),
   'retirements.certificate': method(z.object({ id }), fileOutput, { write: true }),

@@ -17,3 +17,22 @@ export function toFtsPrefixQuery(input: string): string | null {
   }
   return phrases.length > 0 ? phrases.join(' ') : null;
 }
+
+/** What a search box's text asks for: nothing, names starting with one character, or an FTS match. */
+export type SearchText = { kind: 'none' } | { kind: 'initial'; range: { from: string; to: string } } | { kind: 'match'; match: string };
+
+/**
+ * A single letter or digit is not prefix-matched: `k*` matches a large share of every indexed word,
+ * so as-you-type search would count and sort most of the cache on the first keystroke. It selects
+ * names that start with it instead (an index range: NOCASE, so ASCII letters in either case).
+ */
+export function searchText(input: string): SearchText {
+  const runs = input.normalize('NFKC').match(/[\p{L}\p{N}]+/gu);
+  const letters = runs?.join('') ?? '';
+  if ([...letters].length === 1) {
+    const from = letters.toLowerCase();
+    return { kind: 'initial', range: { from, to: String.fromCodePoint(from.codePointAt(0)! + 1) } };
+  }
+  const match = toFtsPrefixQuery(input);
+  return match === null ? { kind: 'none' } : { kind: 'match', match };
+}

@@ -12,7 +12,7 @@ import { createCacheWriters, type CacheWriters } from './writers';
 
 export { CacheInputError } from './queries';
 export type { ProjectFacets, FacetValue } from './queries';
-export { toFtsPrefixQuery } from './fts-query';
+export { toFtsPrefixQuery, searchText } from './fts-query';
 export type { CacheResource, ProjectScope } from './types';
 
 export const CACHE_DB_FILE = 'desk-cache.sqlite';
@@ -29,6 +29,12 @@ export function openDeskCache(file: string, options: { clock?: Clock } = {}): De
   const clock = options.clock ?? systemClock;
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const { db, migration } = openSqlite<unknown>(file, { migrations: cacheMigrations, now: () => clock.now() });
+  // A bounded page cache (16 MB, SQLite's default made explicit: the sync's peak memory counts it),
+  // a WAL file trimmed back after the large swap-in transactions, and ANALYZE sampling a bounded
+  // number of index rows so refreshing planner statistics after a sync takes milliseconds.
+  db.raw.pragma('cache_size = -16000');
+  db.raw.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
+  db.raw.pragma('analysis_limit = 1000');
   return {
     db,
     migration,

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import {
   projectSearchInput,
   retirementSearchInput,
+  SEARCH_COUNT_LIMIT,
   SYNC_RESOURCES,
   type ProjectRow,
   type ProjectSearchInput,
@@ -14,7 +15,7 @@ import {
 import type { InternalProject, Organization, Project, Reservation, Retirement, WarehouseInventoryCredit } from '../../../../shared/registry/resources';
 import type { SqliteDatabase } from '../../db/database';
 import type { InventoryAnswer, ProjectCreditsAnswer } from '../../client/responses';
-import { toFtsPrefixQuery } from './fts-query';
+import { searchText } from './fts-query';
 import type { ProjectScope } from './types';
 
 /** The renderer (or a caller) asked for something the desk API does not allow; nothing was read. */
@@ -55,12 +56,20 @@ const PROJECT_SORTS = {
   startDate: ['p.start_date', 'p.id'],
 } as const;
 
+// Each retirement sort walks its own index (migration 0003), which also holds the filter columns.
 const RETIREMENT_SORTS = {
-  createdAt: ['r.created_at', 'r.id'],
-  amount: ['r.amount', 'r.created_at'],
-  beneficiary: ['r.beneficiary COLLATE NOCASE', 'r.created_at'],
-  project: ['r.project_name COLLATE NOCASE', 'r.created_at'],
+  createdAt: { columns: ['r.created_at', 'r.id'], index: 'retirements_by_time' },
+  amount: { columns: ['r.amount', 'r.created_at'], index: 'retirements_by_amount' },
+  beneficiary: { columns: ['r.beneficiary COLLATE NOCASE', 'r.created_at'], index: 'retirements_by_beneficiary' },
+  project: { columns: ['r.project_name COLLATE NOCASE', 'r.created_at'], index: 'retirements_by_project_name' },
 } as const;
+
+/**
+ * When at least this share of the rows match, a sorted page walks the sort index and checks each
+ * entry against the matches (it finds a page within a few hundred entries); below it, the matches
+ * are few enough to fetch and sort.
+ */
+const DENSE_MATCH_SHARE = 0.05;
 
 const orderBy = (columns: readonly string[], direction: 'asc' | 'desc') => columns.map((c) => `${c} ${direction.toUpperCase()}`).join(', ');
 
@@ -98,40 +107,72 @@ export function createCacheQueries(db: SqliteDatabase<unknown>) {
   const lastSuccessOf = (resource: SyncResource): number | null =>
     ((db.prepare('SELECT last_success_at FROM sync_state WHERE resource = ?').pluck().get(resource) as number | null | undefined) ?? null);
 
-  function searchProjects(rawInput: ProjectSearchInput): { total: number; rows: ProjectRow[]; asOf: string | null } {
+  /** Counts up to SEARCH_COUNT_LIMIT rows of a query; more than that is reported as a lower bound. */
+  function boundedCount(fromWhere: string, params: Record<string, unknown>): { total: number; totalIsLowerBound?: true } {
+    const counted = db.prepare(`SELECT count(*) FROM (SELECT 1 FROM ${fromWhere} LIMIT ${SEARCH_COUNT_LIMIT + 1})`).pluck().get(params) as number;
+    return counted > SEARCH_COUNT_LIMIT ? { total: SEARCH_COUNT_LIMIT, totalIsLowerBound: true } : { total: counted };
+  }
+
+  function searchProjects(rawInput: ProjectSearchInput): { total: number; totalIsLowerBound?: boolean; rows: ProjectRow[]; asOf: string | null } {
     const input = parseInput(projectSearchInput, rawInput);
     const params: Record<string, unknown> = { scope: input.scope };
-    const where = ['p.scope = @scope'];
+    const filters = [];
     const f = input.filters;
-    if (f.status) (where.push('p.status = @status'), (params.status = f.status));
-    if (f.countryCode) (where.push('p.country_code = @country'), (params.country = f.countryCode.toUpperCase()));
-    if (f.sectorId) (where.push('p.sector_id = @sector'), (params.sector = f.sectorId));
-    if (f.methodologyId) (where.push('p.methodology_id = @methodology'), (params.methodology = f.methodologyId));
-    if (f.typeId) (where.push('p.type_id = @type'), (params.type = f.typeId));
-    if (f.vintage) (where.push('EXISTS (SELECT 1 FROM project_vintages v WHERE v.project_id = p.id AND v.vintage = @vintage)'), (params.vintage = f.vintage));
-    const match = toFtsPrefixQuery(input.query);
-    const relevance = input.sort.field === 'relevance' && match !== null;
-    let from = 'projects p';
-    if (match !== null) {
-      params.match = match;
-      if (relevance) from = 'projects_fts f JOIN projects p ON p.rowid = f.rowid';
-      where.push(relevance ? 'projects_fts MATCH @match' : 'p.rowid IN (SELECT rowid FROM projects_fts WHERE projects_fts MATCH @match)');
+    if (f.status) (filters.push('p.status = @status'), (params.status = f.status));
+    if (f.countryCode) (filters.push('p.country_code = @country'), (params.country = f.countryCode.toUpperCase()));
+    if (f.sectorId) (filters.push('p.sector_id = @sector'), (params.sector = f.sectorId));
+    if (f.methodologyId) (filters.push('p.methodology_id = @methodology'), (params.methodology = f.methodologyId));
+    if (f.typeId) (filters.push('p.type_id = @type'), (params.type = f.typeId));
+    if (f.vintage) (filters.push('p.id IN (SELECT v.project_id FROM project_vintages v WHERE v.vintage = @vintage)'), (params.vintage = f.vintage));
+    const where = ['p.scope = @scope', ...filters];
+    const fts = `projects_${input.scope}_fts`;
+    const text = searchText(input.query);
+    if (text.kind === 'initial') {
+      // One character: names starting with it (a one-letter prefix would match most of the cache).
+      Object.assign(params, text.range);
+      where.push('p.full_name >= @from COLLATE NOCASE AND p.full_name < @to COLLATE NOCASE');
+    } else if (text.kind === 'match') {
+      params.match = text.match;
+      where.push(`p.rowid IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH @match)`);
     }
     const whereSql = where.join(' AND ');
-    const total = db.prepare(`SELECT count(*) FROM ${from} WHERE ${whereSql}`).pluck().get(params) as number;
-    const sortField = input.sort.field === 'relevance' ? 'num' : input.sort.field;
-    // bm25: lower is better; name and number weigh most.
-    const order = relevance ? `bm25(projects_fts, 10.0, 8.0, 1.0, 2.0, 2.0, 3.0), p.num_sort` : orderBy(PROJECT_SORTS[sortField], input.sort.direction);
+    const relevance = input.sort.field === 'relevance' && text.kind === 'match';
+    // Without filters, the scope's FTS table alone holds the count.
+    const counted =
+      text.kind === 'match' && filters.length === 0
+        ? { total: db.prepare(`SELECT count(*) FROM ${fts} WHERE ${fts} MATCH @match`).pluck().get(params) as number }
+        : boundedCount(`projects p WHERE ${whereSql}`, params);
     const isPublic = input.scope === 'public' ? '1' : "EXISTS (SELECT 1 FROM projects q WHERE q.scope = 'public' AND q.id = p.id)";
-    const records = db
-      .prepare(
-        `SELECT p.id, p.num, p.full_name, p.short_description, p.status, p.country_code, p.sector_title, p.methodology_title,
-                p.type_title, p.proponents, p.start_date, ${isPublic} AS is_public
-         FROM ${from} WHERE ${whereSql} ORDER BY ${order} LIMIT @limit OFFSET @offset`,
-      )
-      .all({ ...params, limit: input.limit, offset: input.offset }) as ProjectRowRecord[];
+    const columns = `p.id, p.num, p.full_name, p.short_description, p.status, p.country_code, p.sector_title, p.methodology_title,
+                p.type_title, p.proponents, p.start_date, ${isPublic} AS is_public`;
+    let records: ProjectRowRecord[];
+    if (relevance) {
+      // bm25: lower is better; name and number weigh most. Ranked inside FTS5; only the page's
+      // rows are read from projects (filters, when given, are checked on the ranked matches).
+      const ranked = `SELECT f.rowid AS rowid, bm25(${fts}, 10.0, 8.0, 1.0, 2.0, 2.0, 3.0) AS score FROM ${fts} f WHERE ${fts} MATCH @match`;
+      const filterSql = filters.length > 0 ? `AND ${filters.join(' AND ')}` : '';
+      records = db
+        .prepare(
+          `SELECT ${columns} FROM (${ranked} ORDER BY score, f.rowid ${filterSql ? '' : 'LIMIT @limit OFFSET @offset'}) m
+           JOIN projects p ON p.rowid = m.rowid WHERE p.scope = @scope ${filterSql}
+           ORDER BY m.score, m.rowid ${filterSql ? 'LIMIT @limit OFFSET @offset' : ''}`,
+        )
+        .all({ ...params, limit: input.limit, offset: input.offset }) as ProjectRowRecord[];
+    } else {
+      const sortField = input.sort.field === 'relevance' ? 'num' : input.sort.field;
+      const order = orderBy(PROJECT_SORTS[sortField], input.sort.direction);
+      // The page's rowids come from the sort index alone; only those rows are then read whole,
+      // so a deep offset skips index entries, not wide rows.
+      records = db
+        .prepare(
+          `SELECT ${columns} FROM projects p WHERE p.rowid IN (
+             SELECT p.rowid FROM projects p WHERE ${whereSql} ORDER BY ${order} LIMIT @limit OFFSET @offset
+           ) ORDER BY ${order}`,
+        )
+        .all({ ...params, limit: input.limit, offset: input.offset }) as ProjectRowRecord[];
+    }
     return {
-      total,
+      ...counted,
       rows: records.map((r) => ({
         id: r.id,
         num: r.num,
@@ -152,19 +193,22 @@ export function createCacheQueries(db: SqliteDatabase<unknown>) {
 
   function projectFacets(scope: ProjectScope = 'public'): ProjectFacets {
     if (scope !== 'public' && scope !== 'internal') throw new CacheInputError([`scope: must be public or internal`]);
+    // Counted on the (scope, value) index alone; the label is read from one row of each group
+    // (rows with the same id carry the same title), not from every row.
     const facet = (value: string, label: string) =>
       db
         .prepare(
-          `SELECT ${value} AS value, ${label} AS label, count(*) AS count FROM projects WHERE scope = ? AND ${value} IS NOT NULL
-           GROUP BY ${value} ORDER BY count DESC, label`,
+          `SELECT g.value, coalesce((SELECT ${label} FROM projects l WHERE l.scope = @scope AND l.${value} = g.value LIMIT 1), g.value) AS label, g.count
+           FROM (SELECT ${value} AS value, count(*) AS count FROM projects WHERE scope = @scope AND ${value} IS NOT NULL GROUP BY ${value}) g
+           ORDER BY g.count DESC, label`,
         )
-        .all(scope) as FacetValue[];
+        .all({ scope }) as FacetValue[];
     return {
       statuses: facet('status', 'status'),
-      countries: facet('country_code', 'coalesce(max(country_name), country_code)'),
-      sectors: facet('sector_id', 'max(sector_title)'),
-      methodologies: facet('methodology_id', 'max(methodology_title)'),
-      types: facet('type_id', 'max(type_title)'),
+      countries: facet('country_code', 'l.country_name'),
+      sectors: facet('sector_id', 'l.sector_title'),
+      methodologies: facet('methodology_id', 'l.methodology_title'),
+      types: facet('type_id', 'l.type_title'),
       vintages: db
         .prepare(
           `SELECT v.vintage AS value, v.vintage AS label, count(*) AS count FROM project_vintages v
@@ -194,35 +238,65 @@ export function createCacheQueries(db: SqliteDatabase<unknown>) {
     return json ? { ...(JSON.parse(json) as InventoryAnswer), asOf: isoOrNull(lastSuccessOf('inventories')) } : null;
   }
 
-  function searchRetirements(rawInput: RetirementSearchInput): { total: number; rows: RetirementRow[]; asOf: string | null } {
+  function searchRetirements(rawInput: RetirementSearchInput): { total: number; totalIsLowerBound?: boolean; rows: RetirementRow[]; asOf: string | null } {
     const input = parseInput(retirementSearchInput, rawInput);
     const params: Record<string, unknown> = {};
-    const where: string[] = [];
+    const filters: string[] = [];
     const f = input.filters;
-    if (f.claimed !== undefined) (where.push('r.is_claimed = @claimed'), (params.claimed = f.claimed ? 1 : 0));
-    if (f.vintage) (where.push('r.vintage = @vintage'), (params.vintage = f.vintage));
-    if (f.projectId) (where.push('r.project_id = @project'), (params.project = f.projectId));
-    const match = toFtsPrefixQuery(input.query);
-    const relevance = input.sort.field === 'relevance' && match !== null;
-    let from = 'retirements r';
-    if (match !== null) {
-      params.match = match;
-      if (relevance) from = 'retirements_fts f JOIN retirements r ON r.rowid = f.rowid';
-      where.push(relevance ? 'retirements_fts MATCH @match' : 'r.rowid IN (SELECT rowid FROM retirements_fts WHERE retirements_fts MATCH @match)');
+    if (f.claimed !== undefined) (filters.push('r.is_claimed = @claimed'), (params.claimed = f.claimed ? 1 : 0));
+    if (f.vintage) (filters.push('r.vintage = @vintage'), (params.vintage = f.vintage));
+    if (f.projectId) (filters.push('r.project_id = @project'), (params.project = f.projectId));
+    const where = [...filters];
+    const text = searchText(input.query);
+    if (text.kind === 'initial') {
+      Object.assign(params, text.range);
+      where.push(
+        '((r.beneficiary >= @from COLLATE NOCASE AND r.beneficiary < @to COLLATE NOCASE) OR (r.project_name >= @from COLLATE NOCASE AND r.project_name < @to COLLATE NOCASE))',
+      );
+    } else if (text.kind === 'match') {
+      params.match = text.match;
+      where.push('r.rowid IN (SELECT rowid FROM retirements_fts WHERE retirements_fts MATCH @match)');
     }
     const whereSql = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
-    const total = db.prepare(`SELECT count(*) FROM ${from} ${whereSql}`).pluck().get(params) as number;
-    const sortField = input.sort.field === 'relevance' ? 'createdAt' : input.sort.field;
-    const order = relevance ? 'bm25(retirements_fts, 5.0, 3.0, 1.0), r.created_at DESC' : orderBy(RETIREMENT_SORTS[sortField], input.sort.direction);
-    const records = db
-      .prepare(
-        `SELECT r.id, r.created_at, r.is_claimed, r.amount, r.beneficiary, r.reason, r.organization_name, r.project_id,
-                r.project_name, r.project_num, r.serialization, r.vintage
-         FROM ${from} ${whereSql} ORDER BY ${order} LIMIT @limit OFFSET @offset`,
-      )
-      .all({ ...params, limit: input.limit, offset: input.offset }) as RetirementRecord[];
+    // Exact counts where they are cheap: the whole table, or the FTS table alone for text without
+    // filters; otherwise counted up to the limit.
+    const counted =
+      where.length === 0
+        ? { total: countRetirements() }
+        : text.kind === 'match' && filters.length === 0
+          ? { total: db.prepare('SELECT count(*) FROM retirements_fts WHERE retirements_fts MATCH @match').pluck().get(params) as number }
+          : boundedCount(`retirements r ${whereSql}`, params);
+    const relevance = input.sort.field === 'relevance' && text.kind === 'match';
+    const columns = `r.id, r.created_at, r.is_claimed, r.amount, r.beneficiary, r.reason, r.organization_name, r.project_id,
+                r.project_name, r.project_num, r.serialization, r.vintage`;
+    let records: RetirementRecord[];
+    const page = { ...params, limit: input.limit, offset: input.offset };
+    if (relevance) {
+      const filterSql = filters.length > 0 ? `WHERE ${filters.join(' AND ')}` : '';
+      records = db
+        .prepare(
+          `SELECT ${columns} FROM (SELECT f.rowid AS rowid, bm25(retirements_fts, 5.0, 3.0, 1.0) AS score FROM retirements_fts f WHERE retirements_fts MATCH @match) m
+           JOIN retirements r ON r.rowid = m.rowid ${filterSql} ORDER BY m.score, r.created_at DESC LIMIT @limit OFFSET @offset`,
+        )
+        .all(page) as RetirementRecord[];
+    } else {
+      const sort = RETIREMENT_SORTS[input.sort.field === 'relevance' ? 'createdAt' : input.sort.field];
+      const order = orderBy(sort.columns, input.sort.direction);
+      // Many matches (or only filters the sort index holds): walk the sort index in order and stop
+      // after the page. Few matches: let SQLite fetch them and sort.
+      // (A project's retirements are few and have their own index: never dense.)
+      const dense = f.projectId === undefined && (where.length === 0 || counted.total >= DENSE_MATCH_SHARE * countRetirements());
+      const source = dense ? `retirements r INDEXED BY ${sort.index}` : 'retirements r';
+      records = db
+        .prepare(
+          `SELECT ${columns} FROM retirements r WHERE r.rowid IN (
+             SELECT r.rowid FROM ${source} ${whereSql} ORDER BY ${order} LIMIT @limit OFFSET @offset
+           ) ORDER BY ${order}`,
+        )
+        .all(page) as RetirementRecord[];
+    }
     return {
-      total,
+      ...counted,
       rows: records.map((r) => ({
         id: r.id,
         createdAt: r.created_at,
@@ -333,7 +407,9 @@ export function createCacheQueries(db: SqliteDatabase<unknown>) {
     return new Map(rows.map((r) => [r.id, { hash: r.list_hash, fetchedAt: r.fetched_at }]));
   }
 
-  const countRetirements = () => db.prepare('SELECT count(*) FROM retirements').pluck().get() as number;
+  function countRetirements(): number {
+    return db.prepare('SELECT count(*) FROM retirements').pluck().get() as number;
+  }
 
   /** Organization ids the cache knows as proponents of projects. */
   function proponentIds(): string[] {
@@ -343,7 +419,26 @@ export function createCacheQueries(db: SqliteDatabase<unknown>) {
       .all() as string[];
   }
 
+  /** What the cache knows of each organization it holds or was refused, for staleness checks. */
+  function organizationFreshness(): {
+    cached: Map<string, { fetchedAt: number; installed: boolean; needsRefresh: boolean }>;
+    unseen: Map<string, number>;
+  } {
+    const rows = db.prepare('SELECT id, fetched_at, installed, needs_refresh FROM organizations').all() as {
+      id: string;
+      fetched_at: number;
+      installed: number;
+      needs_refresh: number;
+    }[];
+    const unseen = db.prepare('SELECT id, checked_at FROM organizations_unseen').all() as { id: string; checked_at: number }[];
+    return {
+      cached: new Map(rows.map((r) => [r.id, { fetchedAt: r.fetched_at, installed: r.installed === 1, needsRefresh: r.needs_refresh === 1 }])),
+      unseen: new Map(unseen.map((u) => [u.id, u.checked_at])),
+    };
+  }
+
   return {
+    organizationFreshness,
     searchProjects,
     projectFacets,
     getProject,

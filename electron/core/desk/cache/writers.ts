@@ -61,6 +61,15 @@ export function createCacheWriters(db: SqliteDatabase<unknown>, now: () => numbe
     }
   }
 
+  /**
+   * Re-samples a table's index statistics (bounded by the connection's analysis_limit, so a few
+   * milliseconds): without them the planner cannot tell a selective filter (one vintage) from a
+   * broad one (claimed) and may walk tens of thousands of rows.
+   */
+  function refreshPlannerStatistics(table: 'projects' | 'retirements') {
+    db.raw.exec(`ANALYZE ${table}`);
+  }
+
   const writers = {
     /** Starts collecting a resource afresh (rows staged by an interrupted run are dropped). */
     beginStaging(resource: CacheResource): void {
@@ -98,14 +107,21 @@ export function createCacheWriters(db: SqliteDatabase<unknown>, now: () => numbe
            row_hash = @row_hash, json = @json
          WHERE rowid = @rowid`,
       );
-      const ftsDelete = db.prepare('DELETE FROM projects_fts WHERE rowid = ?');
+      // Each scope has its own FTS table (migration 0003): its matches are counted without a join.
+      const fts = `projects_${scope}_fts`;
+      const ftsDelete = db.prepare(`DELETE FROM ${fts} WHERE rowid = ?`);
       const ftsInsert = db.prepare(
-        'INSERT INTO projects_fts (rowid, name, num, description, country, methodology, proponents) VALUES (@rowid, @name, @num, @description, @country, @methodology, @proponents)',
+        `INSERT INTO ${fts} (rowid, name, num, description, country, methodology, proponents) VALUES (@rowid, @name, @num, @description, @country, @methodology, @proponents)`,
       );
+      // A changed project row may carry a changed proponent: those organizations are fetched again.
+      const refreshOrganization = db.prepare('UPDATE organizations SET needs_refresh = 1 WHERE id = ? AND needs_refresh = 0');
+      const forgetUnseen = db.prepare('DELETE FROM organizations_unseen WHERE id = ?');
       return db.transaction(() => {
         let written = 0;
+        const proponents = new Set<string>();
         for (const row of changedRows(resource)) {
           const project = JSON.parse(row.json) as Project;
+          for (const organization of project.proponents) proponents.add(organization.id);
           const columns = projectColumns(project);
           const values = { scope, id: row.id, ...columns, row_hash: row.row_hash, json: row.json };
           const rowid = existing.get(scope, row.id) as number | undefined;
@@ -119,12 +135,17 @@ export function createCacheWriters(db: SqliteDatabase<unknown>, now: () => numbe
           ftsInsert.run({ rowid: target, ...projectSearchText(project, columns) });
           written++;
         }
+        for (const id of proponents) {
+          refreshOrganization.run(id);
+          forgetUnseen.run(id);
+        }
         let deleted = 0;
         if (options.full) {
           const gone = `SELECT rowid FROM projects WHERE scope = ? AND id NOT IN (SELECT id FROM staging WHERE resource = ?)`;
-          db.prepare(`DELETE FROM projects_fts WHERE rowid IN (${gone})`).run(scope, resource);
+          db.prepare(`DELETE FROM ${fts} WHERE rowid IN (${gone})`).run(scope, resource);
           deleted = db.prepare(`DELETE FROM projects WHERE rowid IN (${gone})`).run(scope, resource).changes;
         }
+        if (written + deleted > 0) refreshPlannerStatistics('projects');
         db.prepare('DELETE FROM staging WHERE resource = ?').run(resource);
         replacePageHashes(resource, options.pageHashes, options.full);
         markSuccess(resource, { full: options.full, total: options.total ?? null });
@@ -170,6 +191,7 @@ export function createCacheWriters(db: SqliteDatabase<unknown>, now: () => numbe
           db.prepare(`DELETE FROM retirements_fts WHERE rowid IN (${gone})`).run();
           deleted = db.prepare(`DELETE FROM retirements WHERE rowid IN (${gone})`).run().changes;
         }
+        if (written + deleted > 0) refreshPlannerStatistics('retirements');
         db.prepare('DELETE FROM staging WHERE resource = ?').run(resource);
         replacePageHashes(resource, options.pageHashes, options.full);
         markSuccess(resource, { full: options.full, watermark: options.watermark ?? null, total: options.total ?? null });
@@ -233,6 +255,41 @@ export function createCacheWriters(db: SqliteDatabase<unknown>, now: () => numbe
           put.run(organization.id, organization.fullName, installed ? 1 : 0, JSON.stringify(organization), at);
         }
         markSuccess('organizations', { full: options.full });
+      });
+    },
+
+    /**
+     * Applies an incremental organizations pass: `fetched` are upserted (and no longer need a
+     * refresh), `unseen` were not visible to the app (404) and are remembered as such, and every
+     * organization or unseen id not in `keepIds` (no longer installed nor a proponent) is dropped.
+     */
+    updateOrganizations(update: { fetched: readonly { organization: Organization; installed: boolean }[]; unseen: readonly string[]; keepIds: readonly string[] }): void {
+      const at = now();
+      const put = db.prepare(
+        `INSERT INTO organizations (id, full_name, installed, json, fetched_at, needs_refresh) VALUES (?, ?, ?, ?, ?, 0)
+         ON CONFLICT (id) DO UPDATE SET full_name = excluded.full_name, installed = excluded.installed, json = excluded.json,
+           fetched_at = excluded.fetched_at, needs_refresh = 0`,
+      );
+      const dropOrganization = db.prepare('DELETE FROM organizations WHERE id = ?');
+      const putUnseen = db.prepare('INSERT OR REPLACE INTO organizations_unseen (id, checked_at) VALUES (?, ?)');
+      const forgetUnseen = db.prepare('DELETE FROM organizations_unseen WHERE id = ?');
+      db.transaction(() => {
+        for (const { organization, installed } of update.fetched) {
+          put.run(organization.id, organization.fullName, installed ? 1 : 0, JSON.stringify(organization), at);
+          forgetUnseen.run(organization.id);
+        }
+        for (const id of update.unseen) {
+          dropOrganization.run(id);
+          putUnseen.run(id, at);
+        }
+        db.raw.exec('CREATE TEMP TABLE IF NOT EXISTS keep_ids (id TEXT PRIMARY KEY) WITHOUT ROWID');
+        db.raw.exec('DELETE FROM temp.keep_ids');
+        const keep = db.prepare('INSERT OR IGNORE INTO temp.keep_ids (id) VALUES (?)');
+        for (const id of update.keepIds) keep.run(id);
+        db.prepare('DELETE FROM organizations WHERE id NOT IN (SELECT id FROM temp.keep_ids)').run();
+        db.prepare('DELETE FROM organizations_unseen WHERE id NOT IN (SELECT id FROM temp.keep_ids)').run();
+        db.raw.exec('DELETE FROM temp.keep_ids');
+        markSuccess('organizations', { full: true });
       });
     },
 

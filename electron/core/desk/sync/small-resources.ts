@@ -60,24 +60,42 @@ export async function syncWarehouses(ctx: StepContext): Promise<StepOutcome> {
   return { status: 'ok', written: warehouses.length, deleted: 0, ...(refused.length > 0 ? { note: `refused: ${refused.join('; ')}` } : {}) };
 }
 
-/** Installed organizations (with their installation's token, so a non-public one is visible) and every proponent seen. */
+/**
+ * Installed organizations (with their installation's token, so a non-public one is visible) and
+ * every proponent seen. Like per-project answers, an organization is fetched again only when it is
+ * new to the cache, older than perProjectMaxAgeMs, named by a project row that changed since
+ * (needs_refresh), or installed/uninstalled since; a proponent the app may not see (404) is
+ * remembered and asked again under the same rule.
+ */
 export async function syncOrganizations(ctx: StepContext): Promise<StepOutcome> {
   const installedBy = new Map(ctx.installations.map((i) => [i.organizationId, i.id]));
   const ids = [...new Set([...installedBy.keys(), ...ctx.cache.proponentIds()])];
-  const found: { organization: Organization; installed: boolean }[] = [];
+  const { cached, unseen } = ctx.cache.organizationFreshness();
+  const now = ctx.clock.now();
+  const maxAge = ctx.tuning.perProjectMaxAgeMs;
+  const todo = ids.filter((id) => {
+    const have = cached.get(id);
+    if (have) return have.needsRefresh || now - have.fetchedAt >= maxAge || have.installed !== installedBy.has(id);
+    const checkedAt = unseen.get(id);
+    // An installation may show what the app alone could not.
+    return checkedAt === undefined || now - checkedAt >= maxAge || installedBy.has(id);
+  });
+  const fetched: { organization: Organization; installed: boolean }[] = [];
+  const notVisible: string[] = [];
   let done = 0;
-  ctx.progress('organizations', 0, ids.length);
-  await forEachLimited(ids, ctx.tuning.concurrency, async (id) => {
+  ctx.progress('organizations', 0, todo.length);
+  await forEachLimited(todo, ctx.tuning.concurrency, async (id) => {
     const installationId = installedBy.get(id);
     try {
       const { organization } = await ctx.client.call('getOrganizationV1', { params: { id }, ...(installationId ? { installationId } : {}) });
-      found.push({ organization, installed: installationId !== undefined });
+      fetched.push({ organization, installed: installationId !== undefined });
     } catch (error) {
       // Not visible to this app (non-public) or gone: simply not listed.
       if (!(error instanceof RegistryClientError && error.kind === 'http' && error.status === 404)) throw error;
+      notVisible.push(id);
     }
-    ctx.progress('organizations', ++done, ids.length);
+    ctx.progress('organizations', ++done, todo.length);
   });
-  ctx.cache.write.replaceOrganizations(found, { full: true });
-  return { status: 'ok', written: found.length, deleted: 0 };
+  ctx.cache.write.updateOrganizations({ fetched, unseen: notVisible, keepIds: ids });
+  return { status: 'ok', written: fetched.length, deleted: 0 };
 }

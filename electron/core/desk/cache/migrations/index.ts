@@ -1,6 +1,7 @@
 import type { Migration } from '../../../db/migrate';
 import { migration0001 } from './0001-resources';
 import { migration0002 } from './0002-search';
+import { migration0003 } from './0003-fast-search';
 
 /** The desk cache's schema steps, in order; a cache newer than the last is refused. */
-export const cacheMigrations: readonly Migration[] = [migration0001, migration0002];
+export const cacheMigrations: readonly Migration[] = [migration0001, migration0002, migration0003];
