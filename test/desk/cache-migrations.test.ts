@@ -6,6 +6,7 @@ import { openDeskCache } from '../../electron/core/desk/cache';
 import { cacheMigrations } from '../../electron/core/desk/cache/migrations';
 import { migration0001 } from '../../electron/core/desk/cache/migrations/0001-resources';
 import { migration0002 } from '../../electron/core/desk/cache/migrations/0002-search';
+import { migration0003 } from '../../electron/core/desk/cache/migrations/0003-fast-search';
 import { makeDataDir } from '../support/registry';
 
 const dirs: { remove(): void }[] = [];
@@ -38,6 +39,26 @@ describe('desk cache migrations', () => {
     db.prepare("INSERT INTO retirements_fts (rowid, beneficiary, serialization, project) VALUES (1, 'Jonas Müller', 'ICR-KEN-1-7-1-S-1-2022', 'Kilimanjaro 7')").run();
     expect(db.prepare(`SELECT rowid FROM retirements_fts WHERE retirements_fts MATCH '"mull"*'`).pluck().all()).toEqual([1]);
     expect(db.prepare(`SELECT rowid FROM retirements_fts WHERE retirements_fts MATCH '"ICR KEN 1"*'`).pluck().all()).toEqual([1]);
+    db.close();
+  });
+
+  it('0003 splits project search per scope (keeping what a version-2 cache held) and adds organization freshness', () => {
+    const db = new BetterSqlite3(':memory:');
+    migrate(db, [migration0001, migration0002]);
+    const insert = db.prepare("INSERT INTO projects (scope, id, num, num_sort, full_name, short_description, status, sector_id, sector_title, methodology_id, methodology_title, type_id, type_title, proponents, start_date, row_hash, json) VALUES (?, ?, '1', 1, ?, '', 'draft', 's', 'S', 'm', 'M', 't', 'T', '', '2020', 'h', '{}')");
+    const fts = db.prepare("INSERT INTO projects_fts (rowid, name, num, description, country, methodology, proponents) VALUES (?, ?, '1', '', '', '', '')");
+    fts.run(insert.run('public', 'p1', 'Kilimanjaro Reforestation').lastInsertRowid, 'Kilimanjaro Reforestation');
+    fts.run(insert.run('internal', 'p1', 'Kilimanjaro Reforestation').lastInsertRowid, 'Kilimanjaro Reforestation');
+    fts.run(insert.run('internal', 'p2', 'Kiln Draft').lastInsertRowid, 'Kiln Draft');
+    db.prepare("INSERT INTO organizations (id, full_name, installed, json, fetched_at) VALUES ('o', 'O', 0, '{}', 1)").run();
+    migrate(db, [migration0001, migration0002, migration0003]);
+    const names = (scope: string) =>
+      db.prepare(`SELECT p.full_name FROM projects_${scope}_fts f JOIN projects p ON p.rowid = f.rowid WHERE projects_${scope}_fts MATCH '"kil"*' ORDER BY p.full_name`).pluck().all();
+    expect(names('public')).toEqual(['Kilimanjaro Reforestation']);
+    expect(names('internal')).toEqual(['Kilimanjaro Reforestation', 'Kiln Draft']);
+    expect(tables(db)).not.toContain('projects_fts');
+    expect(tables(db)).toContain('organizations_unseen');
+    expect(db.prepare("SELECT needs_refresh FROM organizations WHERE id = 'o'").pluck().get()).toBe(0);
     db.close();
   });
 

@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDeskCache, CacheInputError, toFtsPrefixQuery, type DeskCache } from '../../electron/core/desk/cache';
+import { openDeskCache, CacheInputError, searchText, toFtsPrefixQuery, type DeskCache } from '../../electron/core/desk/cache';
+import { walkSortIndex } from '../../electron/core/desk/cache/queries';
+import { SEARCH_COUNT_LIMIT } from '../../shared/desk/api';
 import { hashJson } from '../../electron/core/desk/cache/rows';
 import type { Project, Retirement } from '../../shared/registry/resources';
 import { makeDataDir } from '../support/registry';
@@ -94,6 +96,22 @@ describe('cache search', () => {
     expect(cache.projectFacets('internal').statuses.find((s) => s.value === 'draft')?.count).toBe(1);
   });
 
+  it('matches a one-character query as the start of the project name', () => {
+    expect(cache.searchProjects({ query: 'K' }).rows.map((r) => r.fullName)).toEqual(['Kilimanjaro Reforestation', 'Kilifi Mangroves']);
+    expect(cache.searchProjects({ scope: 'internal', query: 's', sort: { field: 'relevance', direction: 'asc' } }).rows.map((r) => r.id)).toEqual(['p200']);
+  });
+
+  it('keeps facets until the cache is written, then counts again', () => {
+    const before = cache.projectFacets('internal');
+    before.statuses.length = 0; // a caller changing its copy changes nothing kept
+    expect(cache.projectFacets('internal').statuses.find((s) => s.value === 'draft')?.count).toBe(1);
+    put('internal', [project(300, { status: 'draft' }), project(301, { status: 'draft' })]);
+    expect(cache.projectFacets('internal').statuses.find((s) => s.value === 'draft')?.count).toBe(2);
+    expect(cache.searchProjects({ scope: 'internal' }).total).toBe(2);
+    put('internal', [...Array.from({ length: 30 }, (_, i) => project(i + 1)), project(100, { fullName: 'Kilimanjaro Reforestation', description: 'Trees on "the" mountain*', countryCode: 'TZ' }), project(101, { fullName: 'Kilifi Mangroves', status: 'registered' }), project(200, { fullName: 'Secret Kiln Draft', status: 'draft' })]);
+    expect(cache.projectFacets('internal').statuses.find((s) => s.value === 'draft')?.count).toBe(1);
+  });
+
   it('searches retirements by beneficiary (diacritics folded), serialization and project, with filters and sorts', () => {
     expect(cache.searchRetirements({ query: 'muller' }).rows.map((r) => r.id)).toEqual(['r1']);
     expect(cache.searchRetirements({ query: 'ICR-KEN-1-3' }).rows.map((r) => r.id)).toEqual(['r3']);
@@ -106,5 +124,99 @@ describe('cache search', () => {
     ]);
     expect(cache.searchRetirements({ filters: { projectId: 'p100', vintage: '2022' } }).total).toBe(4);
     expect(cache.getRetirement('r1')?.retirement).toMatchObject({ beneficiary: 'Jonas Müller' });
+  });
+});
+
+describe('cache search on a larger cache', () => {
+  // 16,000 retirements: beyond the count limit, dense and sparse text, both paging strategies.
+  const bigDir = makeDataDir('desk-search-big-');
+  let big: DeskCache;
+  const count = 16_000;
+  const made: Retirement[] = [];
+  beforeAll(() => {
+    big = openDeskCache(join(bigDir.dir, 'cache.sqlite'));
+    for (let i = 0; i < count; i++) {
+      const day = new Date(Date.UTC(2020, 0, 1) + (i % 1500) * 86_400_000).toISOString();
+      const claimed = i % 3 !== 0;
+      const project = i % 400 === 7 ? { id: 'p-rare', fullName: 'Rare Wetland', url: '', publicUrl: '', num: '400' } : { id: `p${i % 40}`, fullName: `Common Forest ${i % 40}`, url: '', publicUrl: '', num: String(i % 40) };
+      made.push(
+        claimed
+          ? { id: `r${String(i).padStart(5, '0')}`, createdAt: day, isClaimed: true, reason: 'r', comment: '', beneficiary: `${['Kim', 'Ana', 'Zoe'][i % 3]} ${i}`, organizationId: 'o', organizationOwner: { id: 'o', fullName: 'Beta', logo: '', publicUrl: '' }, serialization: `ICR-${i}`, vintage: String(2015 + (i % 10)), amount: (i * 7919) % 1000, project }
+          : { id: `r${String(i).padStart(5, '0')}`, createdAt: day, isClaimed: false, amount: (i * 7919) % 1000, project },
+      );
+    }
+    big.write.beginStaging('retirements');
+    big.write.stage('retirements', made.map((r) => { const json = JSON.stringify(r); return { id: r.id, hash: hashJson(json), json }; }));
+    big.write.commitRetirements({ full: true, pageHashes: [] });
+  });
+  afterAll(() => {
+    big.close();
+    bigDir.remove();
+  });
+
+  // The reference: the same filter and order computed here from the rows put in.
+  const byCreatedDesc = (a: Retirement, b: Retirement) => (a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1);
+  const byAmountDesc = (a: Retirement, b: Retirement) => (a.amount === b.amount ? byCreatedDesc(a, b) : b.amount - a.amount);
+
+  it('pages dense and sparse matches, shallow and deep, exactly like a full sort of the matches', () => {
+    const cases: { query: string; keep: (r: Retirement) => boolean }[] = [
+      { query: 'common', keep: (r) => r.project.fullName.startsWith('Common') }, // dense: walks the sort index
+      { query: 'rare wetland', keep: (r) => r.project.fullName === 'Rare Wetland' }, // sparse: fetched and sorted
+    ];
+    expect(walkSortIndex(made.filter(cases[0]!.keep).length, count, 150, 50)).toBe(true);
+    expect(walkSortIndex(made.filter(cases[1]!.keep).length, count, 0, 50)).toBe(false);
+    for (const { query, keep } of cases) {
+      const expected = made.filter(keep);
+      for (const [sort, compare] of [['createdAt', byCreatedDesc], ['amount', byAmountDesc]] as const) {
+        const sorted = [...expected].sort(compare);
+        for (const offset of [0, 150, 25]) {
+          const got = big.searchRetirements({ query, sort: { field: sort, direction: 'desc' }, offset, limit: 50 });
+          expect(got.rows.map((r) => r.id), `${query} ${sort} ${offset}`).toEqual(sorted.slice(offset, offset + 50).map((r) => r.id));
+          expect(got.total).toBe(expected.length);
+        }
+      }
+    }
+    // Filters the sort index carries (claimed, vintage), on a deep page.
+    const filtered = made.filter((r) => r.isClaimed && 'vintage' in r && r.vintage === '2020').sort(byAmountDesc);
+    const page = big.searchRetirements({ filters: { claimed: true, vintage: '2020' }, sort: { field: 'amount', direction: 'desc' }, offset: 300, limit: 100 });
+    expect(page.rows.map((r) => r.id)).toEqual(filtered.slice(300, 400).map((r) => r.id));
+    expect(page.total).toBe(filtered.length);
+    expect(page.totalIsLowerBound).toBeUndefined();
+  });
+
+  it('counts exactly where cheap and reports a lower bound past the count limit', () => {
+    expect(big.searchRetirements({}).total).toBe(count);
+    expect(big.searchRetirements({ query: 'common' }).total).toBe(made.filter((r) => r.project.fullName.startsWith('Common')).length);
+    const claimed = big.searchRetirements({ filters: { claimed: true } });
+    expect(made.filter((r) => r.isClaimed).length).toBeGreaterThan(SEARCH_COUNT_LIMIT);
+    expect(claimed.total).toBe(SEARCH_COUNT_LIMIT);
+    expect(claimed.totalIsLowerBound).toBe(true);
+    // Reading on past the bound still works.
+    const past = big.searchRetirements({ filters: { claimed: true }, sort: { field: 'createdAt', direction: 'desc' }, offset: SEARCH_COUNT_LIMIT - 10, limit: 100 });
+    expect(past.rows.map((r) => r.id)).toEqual(made.filter((r) => r.isClaimed).sort(byCreatedDesc).slice(SEARCH_COUNT_LIMIT - 10, SEARCH_COUNT_LIMIT + 90).map((r) => r.id));
+  });
+
+  it('matches one character as the start of a beneficiary or project name, not as a prefix of every word', () => {
+    const expected = made.filter((r) => ('beneficiary' in r && r.beneficiary.toLowerCase().startsWith('z')) || r.project.fullName.toLowerCase().startsWith('z'));
+    const got = big.searchRetirements({ query: 'Z', limit: 20 });
+    expect(got.total).toBe(expected.length);
+    expect(got.rows.map((r) => r.id)).toEqual([...expected].sort(byCreatedDesc).slice(0, 20).map((r) => r.id));
+    // "ICR-5" holds the word "5": a two-character query is a prefix match again.
+    expect(big.searchRetirements({ query: 'ICR-5' }).total).toBeGreaterThan(0);
+  });
+});
+
+describe('search text', () => {
+  it('treats one letter or digit as a name initial and longer text as an FTS prefix match', () => {
+    expect(searchText(' k ')).toEqual({ kind: 'initial', range: { from: 'k', to: 'l' } });
+    expect(searchText('K-')).toEqual({ kind: 'initial', range: { from: 'k', to: 'l' } });
+    expect(searchText('ki')).toEqual({ kind: 'match', match: '"ki"*' });
+    expect(searchText('"*')).toEqual({ kind: 'none' });
+  });
+
+  it('decides to walk the sort index only when matches are many for the page asked', () => {
+    expect(walkSortIndex(60_000, 100_000, 0, 100)).toBe(true);
+    expect(walkSortIndex(100, 100_000, 0, 100)).toBe(false);
+    expect(walkSortIndex(1_000, 100_000, 50_000, 100)).toBe(false);
   });
 });

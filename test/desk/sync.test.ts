@@ -47,6 +47,8 @@ describe('sync engine against the real registry', () => {
     expect([...requests.keys()].some((p) => p.startsWith('/projects/internal/'))).toBe(false);
     expect([...requests.keys()].some((p) => p.startsWith('/carbonCredits/projects/'))).toBe(false);
     expect(requests.get('/v1/retirements')).toBe(1); // the newest page was known: stop
+    expect([...requests.keys()].some((p) => p.startsWith('/v1/organizations/'))).toBe(false); // none is stale yet
+    expect(again.results.organizations).toMatchObject({ status: 'ok', written: 0 });
   });
 
   it('picks up a new retirement, a changed project and a removed installation incrementally', async () => {
@@ -64,6 +66,48 @@ describe('sync engine against the real registry', () => {
     // only the changed project's detail was fetched again
     const detailPaths = [...world.requests.keys()].filter((p) => p.startsWith('/projects/internal/'));
     expect(detailPaths).toEqual([`/projects/internal/${f.draftProjectId}`]);
+  });
+
+  it('fetches an organization again only when new, a day old, or named by a changed project row, and remembers one it may not see', async () => {
+    // Without examiner:read the non-public orgC answers 404 to this app.
+    world = await startDeskWorld({
+      examinerRead: false,
+      setup: (r, f) => {
+        // orgB's project with orgC as co-proponent.
+        ops.createProject(r, {
+          fullName: 'Shared Wetlands', description: 'Shared.', shortDescription: 'Shared', status: 'validated', startDate: '2021-01-01T00:00:00.000Z',
+          creditingPeriodStartDate: '2021-06-01T00:00:00.000Z', countryCode: 'BR', sector: { id: 'energy', title: 'Energy' },
+          methodology: { id: 'icr-re-002', title: 'Renewable energy' }, type: { id: 'avoidance', title: 'Avoidance', description: '' },
+          organizationId: f.orgB, proponentIds: [f.orgC], validatorIds: [f.validatorId],
+        });
+      },
+    });
+    const { engine, cache, f, t, requests } = world;
+    const organizationRequests = () =>
+      [...requests.keys()].filter((p) => p.startsWith('/v1/organizations/')).map((p) => p.slice('/v1/organizations/'.length)).sort();
+    const listed = () => cache.listOrganizations().organizations.map((o) => o.id).sort();
+    expect((await engine.run()).ok).toBe(true);
+    expect(organizationRequests()).toEqual([f.orgA, f.orgB, f.orgC].sort());
+    expect(listed()).toEqual([f.orgA, f.orgB].sort());
+
+    requests.clear();
+    expect((await engine.run()).ok).toBe(true);
+    expect(organizationRequests()).toEqual([]);
+    expect(listed()).toEqual([f.orgA, f.orgB].sort());
+
+    // orgA's public project changes: orgA is asked again, nobody else.
+    ops.changeProjectStatus(t.registry, { projectId: f.projectId, status: 'registered' });
+    requests.clear();
+    expect((await engine.run()).ok).toBe(true);
+    expect(organizationRequests()).toEqual([f.orgA]);
+
+    // A day later every organization still referenced is asked again, the invisible one too.
+    t.clock.advance(24 * 60 * 60 * 1000 + 1000);
+    requests.clear();
+    const later = await engine.run();
+    expect(later.ok, JSON.stringify(later.results)).toBe(true);
+    expect(organizationRequests()).toEqual([f.orgA, f.orgB, f.orgC].sort());
+    expect(listed()).toEqual([f.orgA, f.orgB].sort());
   });
 
   it('skips internal projects without examiner:read and still syncs the rest', async () => {

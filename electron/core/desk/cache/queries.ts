@@ -48,28 +48,32 @@ export interface ProjectFacets {
   vintages: FacetValue[];
 }
 
+// Each project sort has an index starting with the scope (migrations 0001 and 0003).
 const PROJECT_SORTS = {
-  num: ['p.num_sort', 'p.id'],
-  name: ['p.full_name COLLATE NOCASE', 'p.id'],
-  status: ['p.status', 'p.num_sort'],
-  country: ['p.country_name', 'p.num_sort'],
-  startDate: ['p.start_date', 'p.id'],
+  num: { columns: ['p.num_sort', 'p.id'], index: 'projects_by_num' },
+  name: { columns: ['p.full_name COLLATE NOCASE', 'p.id'], index: 'projects_by_name' },
+  status: { columns: ['p.status', 'p.num_sort'], index: 'projects_by_status' },
+  country: { columns: ['p.country_name', 'p.num_sort'], index: 'projects_by_country_name' },
+  startDate: { columns: ['p.start_date', 'p.id'], index: 'projects_by_start' },
 } as const;
 
 // Each retirement sort walks its own index (migration 0003), which also holds the filter columns.
 const RETIREMENT_SORTS = {
   createdAt: { columns: ['r.created_at', 'r.id'], index: 'retirements_by_time' },
-  amount: { columns: ['r.amount', 'r.created_at'], index: 'retirements_by_amount' },
-  beneficiary: { columns: ['r.beneficiary COLLATE NOCASE', 'r.created_at'], index: 'retirements_by_beneficiary' },
-  project: { columns: ['r.project_name COLLATE NOCASE', 'r.created_at'], index: 'retirements_by_project_name' },
+  amount: { columns: ['r.amount', 'r.created_at', 'r.id'], index: 'retirements_by_amount' },
+  beneficiary: { columns: ['r.beneficiary COLLATE NOCASE', 'r.created_at', 'r.id'], index: 'retirements_by_beneficiary' },
+  project: { columns: ['r.project_name COLLATE NOCASE', 'r.created_at', 'r.id'], index: 'retirements_by_project_name' },
 } as const;
 
 /**
- * When at least this share of the rows match, a sorted page walks the sort index and checks each
- * entry against the matches (it finds a page within a few hundred entries); below it, the matches
- * are few enough to fetch and sort.
+ * Whether a sorted page should walk the sort index (checking each entry against the matches) rather
+ * than read every match and sort. Walking reads about (offset + limit) × rows / matches index
+ * entries, each cheap; reading the matches costs a lookup of a wide row each, roughly 30 times as
+ * much. So walk once matches² × 30 ≥ (offset + limit) × rows.
  */
-const DENSE_MATCH_SHARE = 0.05;
+export function walkSortIndex(matches: number, rows: number, offset: number, limit: number): boolean {
+  return matches * matches * 30 >= (offset + limit) * rows;
+}
 
 const orderBy = (columns: readonly string[], direction: 'asc' | 'desc') => columns.map((c) => `${c} ${direction.toUpperCase()}`).join(', ');
 
@@ -159,14 +163,16 @@ export function createCacheQueries(db: SqliteDatabase<unknown>) {
         )
         .all({ ...params, limit: input.limit, offset: input.offset }) as ProjectRowRecord[];
     } else {
-      const sortField = input.sort.field === 'relevance' ? 'num' : input.sort.field;
-      const order = orderBy(PROJECT_SORTS[sortField], input.sort.direction);
-      // The page's rowids come from the sort index alone; only those rows are then read whole,
+      const sort = PROJECT_SORTS[input.sort.field === 'relevance' ? 'num' : input.sort.field];
+      const order = orderBy(sort.columns, input.sort.direction);
+      // Many matches: walk the sort index and stop after the page (SQLite would otherwise read and
+      // sort every match). The page's rowids come from the index; only those rows are read whole,
       // so a deep offset skips index entries, not wide rows.
+      const dense = where.length > 1 && walkSortIndex(counted.total, countProjects(input.scope), input.offset, input.limit);
       records = db
         .prepare(
           `SELECT ${columns} FROM projects p WHERE p.rowid IN (
-             SELECT p.rowid FROM projects p WHERE ${whereSql} ORDER BY ${order} LIMIT @limit OFFSET @offset
+             SELECT p.rowid FROM projects p ${dense ? `INDEXED BY ${sort.index}` : ''} WHERE ${whereSql} ORDER BY ${order} LIMIT @limit OFFSET @offset
            ) ORDER BY ${order}`,
         )
         .all({ ...params, limit: input.limit, offset: input.offset }) as ProjectRowRecord[];
@@ -191,8 +197,22 @@ export function createCacheQueries(db: SqliteDatabase<unknown>) {
     };
   }
 
+  // Facets change only when the cache is written: they are kept until this connection changes a
+  // row (total_changes) or another connection commits (data_version).
+  const facetsMemo = new Map<ProjectScope, { version: string; facets: ProjectFacets }>();
+  const cacheVersion = () => `${db.prepare('SELECT total_changes()').pluck().get() as number}:${db.raw.pragma('data_version', { simple: true }) as number}`;
+
   function projectFacets(scope: ProjectScope = 'public'): ProjectFacets {
     if (scope !== 'public' && scope !== 'internal') throw new CacheInputError([`scope: must be public or internal`]);
+    const version = cacheVersion();
+    const memo = facetsMemo.get(scope);
+    if (memo?.version === version) return structuredClone(memo.facets);
+    const facets = computeFacets(scope);
+    facetsMemo.set(scope, { version, facets });
+    return structuredClone(facets);
+  }
+
+  function computeFacets(scope: ProjectScope): ProjectFacets {
     // Counted on the (scope, value) index alone; the label is read from one row of each group
     // (rows with the same id carry the same title), not from every row.
     const facet = (value: string, label: string) =>
@@ -248,11 +268,12 @@ export function createCacheQueries(db: SqliteDatabase<unknown>) {
     if (f.projectId) (filters.push('r.project_id = @project'), (params.project = f.projectId));
     const where = [...filters];
     const text = searchText(input.query);
+    const beneficiaryInitial = 'r.beneficiary >= @from COLLATE NOCASE AND r.beneficiary < @to COLLATE NOCASE';
+    const projectInitial = 'r.project_name >= @from COLLATE NOCASE AND r.project_name < @to COLLATE NOCASE';
     if (text.kind === 'initial') {
+      // Beneficiaries or projects starting with the character.
       Object.assign(params, text.range);
-      where.push(
-        '((r.beneficiary >= @from COLLATE NOCASE AND r.beneficiary < @to COLLATE NOCASE) OR (r.project_name >= @from COLLATE NOCASE AND r.project_name < @to COLLATE NOCASE))',
-      );
+      where.push(`((${beneficiaryInitial}) OR (${projectInitial}))`);
     } else if (text.kind === 'match') {
       params.match = text.match;
       where.push('r.rowid IN (SELECT rowid FROM retirements_fts WHERE retirements_fts MATCH @match)');
@@ -265,7 +286,14 @@ export function createCacheQueries(db: SqliteDatabase<unknown>) {
         ? { total: countRetirements() }
         : text.kind === 'match' && filters.length === 0
           ? { total: db.prepare('SELECT count(*) FROM retirements_fts WHERE retirements_fts MATCH @match').pluck().get(params) as number }
-          : boundedCount(`retirements r ${whereSql}`, params);
+          : text.kind === 'initial'
+            ? // Two index ranges merged (a plain OR would scan every row).
+              boundedCount(
+                `(SELECT r.rowid FROM retirements r WHERE ${[beneficiaryInitial, ...filters].join(' AND ')}
+                  UNION SELECT r.rowid FROM retirements r WHERE ${[projectInitial, ...filters].join(' AND ')})`,
+                params,
+              )
+            : boundedCount(`retirements r ${whereSql}`, params);
     const relevance = input.sort.field === 'relevance' && text.kind === 'match';
     const columns = `r.id, r.created_at, r.is_claimed, r.amount, r.beneficiary, r.reason, r.organization_name, r.project_id,
                 r.project_name, r.project_num, r.serialization, r.vintage`;
@@ -276,16 +304,16 @@ export function createCacheQueries(db: SqliteDatabase<unknown>) {
       records = db
         .prepare(
           `SELECT ${columns} FROM (SELECT f.rowid AS rowid, bm25(retirements_fts, 5.0, 3.0, 1.0) AS score FROM retirements_fts f WHERE retirements_fts MATCH @match) m
-           JOIN retirements r ON r.rowid = m.rowid ${filterSql} ORDER BY m.score, r.created_at DESC LIMIT @limit OFFSET @offset`,
+           JOIN retirements r ON r.rowid = m.rowid ${filterSql} ORDER BY m.score, r.created_at DESC, r.id DESC LIMIT @limit OFFSET @offset`,
         )
         .all(page) as RetirementRecord[];
     } else {
       const sort = RETIREMENT_SORTS[input.sort.field === 'relevance' ? 'createdAt' : input.sort.field];
       const order = orderBy(sort.columns, input.sort.direction);
-      // Many matches (or only filters the sort index holds): walk the sort index in order and stop
-      // after the page. Few matches: let SQLite fetch them and sort.
+      // Many matches: walk the sort index in order and stop after the page (see walkSortIndex).
+      // Few matches: let SQLite fetch them and sort.
       // (A project's retirements are few and have their own index: never dense.)
-      const dense = f.projectId === undefined && (where.length === 0 || counted.total >= DENSE_MATCH_SHARE * countRetirements());
+      const dense = f.projectId === undefined && (where.length === 0 || walkSortIndex(counted.total, countRetirements(), input.offset, input.limit));
       const source = dense ? `retirements r INDEXED BY ${sort.index}` : 'retirements r';
       records = db
         .prepare(
@@ -405,6 +433,10 @@ export function createCacheQueries(db: SqliteDatabase<unknown>) {
         : 'SELECT project_id AS id, list_hash, fetched_at FROM project_credits';
     const rows = db.prepare(sql).all() as { id: string; list_hash: string; fetched_at: number }[];
     return new Map(rows.map((r) => [r.id, { hash: r.list_hash, fetchedAt: r.fetched_at }]));
+  }
+
+  function countProjects(scope: ProjectScope): number {
+    return db.prepare('SELECT count(*) FROM projects WHERE scope = ?').pluck().get(scope) as number;
   }
 
   function countRetirements(): number {

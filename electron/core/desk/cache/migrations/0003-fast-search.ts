@@ -3,7 +3,8 @@
 //   without reading project rows (the old shared table needed a join to tell the scopes apart);
 // - retirement indexes that carry the filter columns (claimed, vintage) beside each sort column,
 //   so filtering, counting and skipping to a deep offset read only the index, never the wide rows
-//   that hold the JSON;
+//   that hold the JSON; each sort ends with the id, so equal amounts (or names) and times still
+//   have one order and offset paging neither repeats nor skips rows;
 // - a country sort index for projects;
 // - organizations remember when a changed project row pointed at them (needs_refresh) and which
 //   proponents this app cannot see, so a re-sync fetches only stale ones.
@@ -38,9 +39,9 @@ export const migration0003: Migration = {
       DROP INDEX retirements_by_vintage;
       DROP INDEX retirements_by_claimed;
       CREATE INDEX retirements_by_time ON retirements (created_at, id, is_claimed, vintage);
-      CREATE INDEX retirements_by_amount ON retirements (amount, created_at, is_claimed, vintage);
-      CREATE INDEX retirements_by_beneficiary ON retirements (beneficiary COLLATE NOCASE, created_at, is_claimed, vintage);
-      CREATE INDEX retirements_by_project_name ON retirements (project_name COLLATE NOCASE, created_at, is_claimed, vintage);
+      CREATE INDEX retirements_by_amount ON retirements (amount, created_at, id, is_claimed, vintage);
+      CREATE INDEX retirements_by_beneficiary ON retirements (beneficiary COLLATE NOCASE, created_at, id, is_claimed, vintage);
+      CREATE INDEX retirements_by_project_name ON retirements (project_name COLLATE NOCASE, created_at, id, is_claimed, vintage);
       CREATE INDEX retirements_by_vintage ON retirements (vintage, is_claimed, created_at);
       CREATE INDEX retirements_by_claimed ON retirements (is_claimed, created_at);
 
