@@ -108,6 +108,9 @@ interface RetirementRecord {
 }
 
 export function createCacheQueries(db: SqliteDatabase<unknown>) {
+  /** Changes whenever this connection changes a row (total_changes) or another one commits (data_version). */
+  const cacheVersion = () => `${db.prepare('SELECT total_changes()').pluck().get() as number}:${db.raw.pragma('data_version', { simple: true }) as number}`;
+
   const lastSuccessOf = (resource: SyncResource): number | null =>
     ((db.prepare('SELECT last_success_at FROM sync_state WHERE resource = ?').pluck().get(resource) as number | null | undefined) ?? null);
 
@@ -200,7 +203,6 @@ export function createCacheQueries(db: SqliteDatabase<unknown>) {
   // Facets change only when the cache is written: they are kept until this connection changes a
   // row (total_changes) or another connection commits (data_version).
   const facetsMemo = new Map<ProjectScope, { version: string; facets: ProjectFacets }>();
-  const cacheVersion = () => `${db.prepare('SELECT total_changes()').pluck().get() as number}:${db.raw.pragma('data_version', { simple: true }) as number}`;
 
   function projectFacets(scope: ProjectScope = 'public'): ProjectFacets {
     if (scope !== 'public' && scope !== 'internal') throw new CacheInputError([`scope: must be public or internal`]);
@@ -268,12 +270,11 @@ export function createCacheQueries(db: SqliteDatabase<unknown>) {
     if (f.projectId) (filters.push('r.project_id = @project'), (params.project = f.projectId));
     const where = [...filters];
     const text = searchText(input.query);
-    const beneficiaryInitial = 'r.beneficiary >= @from COLLATE NOCASE AND r.beneficiary < @to COLLATE NOCASE';
-    const projectInitial = 'r.project_name >= @from COLLATE NOCASE AND r.project_name < @to COLLATE NOCASE';
     if (text.kind === 'initial') {
-      // Beneficiaries or projects starting with the character.
+      // Beneficiaries starting with the character: a range of the beneficiary index, which holds
+      // every sort column, so neither the count nor the page reads a row.
       Object.assign(params, text.range);
-      where.push(`((${beneficiaryInitial}) OR (${projectInitial}))`);
+      where.push('r.beneficiary >= @from COLLATE NOCASE AND r.beneficiary < @to COLLATE NOCASE');
     } else if (text.kind === 'match') {
       params.match = text.match;
       where.push('r.rowid IN (SELECT rowid FROM retirements_fts WHERE retirements_fts MATCH @match)');
@@ -286,14 +287,7 @@ export function createCacheQueries(db: SqliteDatabase<unknown>) {
         ? { total: countRetirements() }
         : text.kind === 'match' && filters.length === 0
           ? { total: db.prepare('SELECT count(*) FROM retirements_fts WHERE retirements_fts MATCH @match').pluck().get(params) as number }
-          : text.kind === 'initial'
-            ? // Two index ranges merged (a plain OR would scan every row).
-              boundedCount(
-                `(SELECT r.rowid FROM retirements r WHERE ${[beneficiaryInitial, ...filters].join(' AND ')}
-                  UNION SELECT r.rowid FROM retirements r WHERE ${[projectInitial, ...filters].join(' AND ')})`,
-                params,
-              )
-            : boundedCount(`retirements r ${whereSql}`, params);
+          : boundedCount(`retirements r ${whereSql}`, params);
     const relevance = input.sort.field === 'relevance' && text.kind === 'match';
     const columns = `r.id, r.created_at, r.is_claimed, r.amount, r.beneficiary, r.reason, r.organization_name, r.project_id,
                 r.project_name, r.project_num, r.serialization, r.vintage`;
@@ -314,7 +308,12 @@ export function createCacheQueries(db: SqliteDatabase<unknown>) {
       // Few matches: let SQLite fetch them and sort.
       // (A project's retirements are few and have their own index: never dense.)
       const dense = f.projectId === undefined && (where.length === 0 || walkSortIndex(counted.total, countRetirements(), input.offset, input.limit));
-      const source = dense ? `retirements r INDEXED BY ${sort.index}` : 'retirements r';
+      const source =
+        text.kind === 'initial' && f.projectId === undefined
+          ? 'retirements r INDEXED BY retirements_by_beneficiary'
+          : dense
+            ? `retirements r INDEXED BY ${sort.index}`
+            : 'retirements r';
       records = db
         .prepare(
           `SELECT ${columns} FROM retirements r WHERE r.rowid IN (
@@ -435,12 +434,23 @@ export function createCacheQueries(db: SqliteDatabase<unknown>) {
     return new Map(rows.map((r) => [r.id, { hash: r.list_hash, fetchedAt: r.fetched_at }]));
   }
 
+  // Row counts (a full index scan each) are kept until the cache changes, like facets.
+  const countsMemo = new Map<string, { version: string; count: number }>();
+  function memoCount(key: string, sql: string, ...args: unknown[]): number {
+    const version = cacheVersion();
+    const memo = countsMemo.get(key);
+    if (memo?.version === version) return memo.count;
+    const count = db.prepare(sql).pluck().get(...args) as number;
+    countsMemo.set(key, { version, count });
+    return count;
+  }
+
   function countProjects(scope: ProjectScope): number {
-    return db.prepare('SELECT count(*) FROM projects WHERE scope = ?').pluck().get(scope) as number;
+    return memoCount(`projects:${scope}`, 'SELECT count(*) FROM projects WHERE scope = ?', scope);
   }
 
   function countRetirements(): number {
-    return db.prepare('SELECT count(*) FROM retirements').pluck().get() as number;
+    return memoCount('retirements', 'SELECT count(*) FROM retirements');
   }
 
   /** Organization ids the cache knows as proponents of projects. */
