@@ -35,6 +35,9 @@ describe('sync engine against the real registry', () => {
     expect(orgs.find((o) => o.id === f.orgA)?.installed).toBe(true);
     expect(orgs.some((o) => o.id === f.orgC)).toBe(false); // not public: not visible
     expect(Object.values(engine.status().lastSuccess).every((t) => t !== null)).toBe(true);
+    // A full pass asks one page ahead, but not past the total: 250 retirements are 13 pages of 20
+    // (the last one short), and exactly those 13 were asked for.
+    expect(requests.get('/v1/retirements')).toBe(13);
 
     requests.clear();
     const again = await engine.run();
