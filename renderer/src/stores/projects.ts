@@ -52,6 +52,20 @@ export function rowAt(state: Pick<ProjectListState, 'pages'>, index: number): Pr
   return state.pages[Math.floor(index / PROJECT_PAGE_SIZE)]?.[index % PROJECT_PAGE_SIZE];
 }
 
+// The list's query (scope, filters, sort, text) survives a reload of the window, like a desk app's
+// view state; sessionStorage, so it does not outlive the session.
+const QUERY_KEY = 'registryDesk.projectQuery';
+const DEFAULT_QUERY: ProjectQuery = { text: '', scope: 'public', filters: {}, sort: { field: 'num', direction: 'asc' } };
+
+function savedQuery(): ProjectQuery {
+  try {
+    const saved = JSON.parse(sessionStorage.getItem(QUERY_KEY) ?? 'null') as Partial<ProjectQuery> | null;
+    return saved ? { ...DEFAULT_QUERY, ...saved } : DEFAULT_QUERY;
+  } catch {
+    return DEFAULT_QUERY;
+  }
+}
+
 export const useProjectList = create<ProjectListState>()((set, get) => {
   async function loadPage(page: number) {
     const { generation, query } = get();
@@ -72,12 +86,17 @@ export const useProjectList = create<ProjectListState>()((set, get) => {
   }
 
   function restart(query: ProjectQuery) {
+    try {
+      sessionStorage.setItem(QUERY_KEY, JSON.stringify(query));
+    } catch {
+      // Storage unavailable: the query is simply not kept across a reload.
+    }
     set((s) => ({ query, generation: s.generation + 1, queryGeneration: s.queryGeneration + 1, total: null, pages: {}, requested: {}, error: null }));
     void loadPage(0);
   }
 
   return {
-    query: { text: '', scope: 'public', filters: {}, sort: { field: 'num', direction: 'asc' } },
+    query: savedQuery(),
     generation: 0,
     queryGeneration: 0,
     total: null,
