@@ -156,6 +156,7 @@ export function createCacheQueries(db: SqliteDatabase<unknown>) {
     if (relevance) {
       // bm25: lower is better; name and number weigh most. Ranked inside FTS5; only the page's
       // rows are read from projects (filters, when given, are checked on the ranked matches).
+      // Equal scores keep cache order (rowid): ordering them by number would read every match.
       const ranked = `SELECT f.rowid AS rowid, bm25(${fts}, 10.0, 8.0, 1.0, 2.0, 2.0, 3.0) AS score FROM ${fts} f WHERE ${fts} MATCH @match`;
       const filterSql = filters.length > 0 ? `AND ${filters.join(' AND ')}` : '';
       records = db
