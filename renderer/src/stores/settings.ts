@@ -27,14 +27,18 @@ export const useSettings = create<SettingsState>()((set, get) => ({
   },
   save: async (change) => {
     const previous = get().theme;
-    // Show the theme at once; put it back if the desk refuses to store it.
-    if (change.theme) applyTheme(change.theme);
+    // Show the theme (and the picker's choice) at once; put both back if the desk refuses to store it.
+    if (change.theme) {
+      applyTheme(change.theme);
+      set({ theme: change.theme });
+    }
     try {
       const settings = await desk('settings.set', change);
       applyTheme(settings.theme);
       set({ ...settings, loaded: true });
     } catch (error) {
       applyTheme(previous);
+      set({ theme: previous });
       throw error;
     }
   },
