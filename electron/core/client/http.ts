@@ -59,9 +59,29 @@ export async function sendHttp(fetchFn: FetchLike, baseUrl: string, request: Htt
   }
   const where = `${request.method} ${request.path}`;
   const url = buildUrl(baseUrl, request.path, request.query);
+  // Our own timer rather than AbortSignal.timeout(): that one stays armed for the whole timeout
+  // after the answer has arrived, keeping its signal and (through fetch's abort listener) the
+  // finished exchange alive; at hundreds of requests a second that holds hundreds of MB for
+  // nothing. This timer is cleared as soon as the body has been read (or the request failed).
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException(`${where}: timed out`, 'TimeoutError')), request.timeoutMs);
   try {
-    return await fetchFn(url, { method: request.method, headers, body, signal: AbortSignal.timeout(request.timeoutMs) });
+    const response = await fetchFn(url, { method: request.method, headers, body, signal: controller.signal });
+    for (const read of ['text', 'json', 'arrayBuffer'] as const) {
+      const original = response[read].bind(response) as () => Promise<unknown>;
+      Object.defineProperty(response, read, {
+        value: async () => {
+          try {
+            return await original();
+          } finally {
+            clearTimeout(timer);
+          }
+        },
+      });
+    }
+    return response;
   } catch (error) {
+    clearTimeout(timer);
     const name = (error as { name?: string } | null)?.name;
     if (name === 'TimeoutError' || name === 'AbortError') {
       throw new RegistryClientError('timeout', `${where}: the registry did not answer within ${request.timeoutMs} ms`, { endpoint: request.endpoint, cause: error });

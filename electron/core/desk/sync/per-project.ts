@@ -7,9 +7,10 @@ import { forEachLimited } from './concurrency';
 import type { StepContext, StepOutcome } from './context';
 import type { StagedRow } from '../cache/writers';
 
-// Answers are written in batches: one transaction (one WAL commit) per few hundred answers rather
-// than per handful. A failed run still keeps what arrived (see the finally below).
-const STAGE_BATCH = 400;
+// Answers are written in batches: one transaction (one WAL commit) per hundred answers rather than
+// per handful, yet few enough that they are written before V8 promotes them to its old generation
+// (see STAGE_BATCH_ROWS). A failed run still keeps what arrived (see the finally below).
+const STAGE_BATCH = 100;
 
 export async function syncPerProject(ctx: StepContext, resource: 'projectDetails' | 'credits'): Promise<StepOutcome> {
   // Credits follow what the app may see: every project with examiner:read, else the public ones.
