@@ -54,7 +54,9 @@ export interface SyncEngine {
 
 export const DEFAULT_TUNING: SyncTuning = {
   pageSize: 100,
-  concurrency: 8,
+  // Enough to keep a loopback or LAN registry busy from a 2-core desk; each request in flight also
+  // holds its answer while it is checked, so more only raises the memory peak.
+  concurrency: 4,
   perProjectMaxAgeMs: 24 * 60 * 60 * 1000,
   retirementsFullEveryMs: 24 * 60 * 60 * 1000,
 };
