@@ -11,6 +11,8 @@ import { createDeskService, EMBEDDED_CONNECTION_ID, type DeskService } from '../
 import { seedDemo } from '../../electron/core/registry/seed';
 import { REGISTRY_DB_FILE } from '../../electron/core/registry/open';
 import { makeDataDir } from '../support/registry';
+import { Wallet } from 'ethers';
+import { finalizeMessage } from '../../electron/core/registry/retirements/finalize';
 
 let data: { dir: string; remove(): void };
 let desk: DeskService;
@@ -186,6 +188,30 @@ describe('certificate', () => {
     expect(file.mimeType).toBe('application/pdf');
     expect(file.filename).toMatch(/\.pdf$/);
     expect(Buffer.from(file.base64, 'base64').subarray(0, 5).toString()).toBe('%PDF-');
+  });
+});
+
+describe('retirements.finalize', () => {
+  it('finalizes with a wallet signature and shows the claimed retirement from the cache at once', async () => {
+    const credentials = JSON.parse(readFileSync(join(desk.paths.embeddedRegistryDir, 'demo-credentials.json'), 'utf8')) as {
+      wallets: { address: string; privateKey: string; retirements: { id: string; projectAddress: string; tokenId: string }[] }[];
+    };
+    // the oldest of the wallets' retirements: an incremental sync (newest first) would not reach it
+    const candidates = credentials.wallets.flatMap((w) => w.retirements.map((r) => ({ wallet: w, r })));
+    const dated = await Promise.all(candidates.map(async (c) => ({ ...c, at: (await ok('retirements.get', { id: c.r.id })).retirement.createdAt })));
+    const { wallet, r } = dated.sort((a, b) => a.at.localeCompare(b.at))[0]!;
+    const before = await ok('retirements.get', { id: r.id });
+    expect(before.retirement.isClaimed).toBe(false);
+
+    const signedData = { beneficiary: 'Service Test Beneficiary Ltd', comment: 'desk test', reason: 'Voluntary offset', projectAddress: r.projectAddress, tokenId: r.tokenId };
+    const signature = await new Wallet(wallet.privateKey).signMessage(finalizeMessage(signedData));
+    const done = await ok('retirements.finalize', { retirementId: r.id, signer: wallet.address, signature, signedData });
+    expect(done.retirement).toMatchObject({ id: r.id, isClaimed: true, beneficiary: signedData.beneficiary });
+
+    const cached = await ok('retirements.get', { id: r.id });
+    expect(cached.retirement).toMatchObject({ isClaimed: true, beneficiary: signedData.beneficiary });
+    const found = await ok('retirements.search', { query: 'Service Test Beneficiary' });
+    expect(found.rows.map((row) => row.id)).toContain(r.id);
   });
 });
 

@@ -120,6 +120,8 @@ export async function finalize(ctx: WriteContext, input: DeskInput<'retirements.
     // The registry finds the retirement from the signed data; a mismatch means the renderer signed another one.
     throw new DeskFailure('conflict', `The signature finalized retirement ${retirement.id}, not ${retirementId}`);
   }
+  // Write it through: the next incremental sync reads only the newest retirements.
+  ctx.runtime.cache.write.putRetirement(retirement);
   void ctx.runtime.sync.run(['retirements']).catch(() => {});
   return { retirement };
 }

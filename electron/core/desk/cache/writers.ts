@@ -5,7 +5,7 @@
 import type { SqliteDatabase } from '../../db/database';
 import type { InventoryAnswer } from '../../client/responses';
 import type { Organization, Project, Reservation, Retirement, WarehouseInventoryCredit } from '../../../../shared/registry/resources';
-import { projectColumns, projectSearchText, retirementColumns } from './rows';
+import { hashJson, projectColumns, projectSearchText, retirementColumns } from './rows';
 import type { CacheResource, ProjectScope } from './types';
 
 export interface StagedRow {
@@ -59,6 +59,37 @@ export function createCacheWriters(db: SqliteDatabase<unknown>, now: () => numbe
       if (rows.length < 500) return;
       after = rows[rows.length - 1]!.id;
     }
+  }
+
+  /** Writes one retirement row (columns, JSON and its search entry), inserting or replacing it. */
+  function retirementRowWriter() {
+    const existing = db.prepare('SELECT rowid FROM retirements WHERE id = ?').pluck();
+    const columnsSql = 'created_at, is_claimed, amount, beneficiary, reason, organization_name, project_id, project_name, project_num, serialization, vintage, row_hash, json';
+    const insert = db.prepare(
+      `INSERT INTO retirements (id, ${columnsSql}) VALUES (@id, @created_at, @is_claimed, @amount, @beneficiary, @reason,
+         @organization_name, @project_id, @project_name, @project_num, @serialization, @vintage, @row_hash, @json)`,
+    );
+    const update = db.prepare(
+      `UPDATE retirements SET created_at = @created_at, is_claimed = @is_claimed, amount = @amount, beneficiary = @beneficiary,
+         reason = @reason, organization_name = @organization_name, project_id = @project_id, project_name = @project_name,
+         project_num = @project_num, serialization = @serialization, vintage = @vintage, row_hash = @row_hash, json = @json
+       WHERE rowid = @rowid`,
+    );
+    const ftsDelete = db.prepare('DELETE FROM retirements_fts WHERE rowid = ?');
+    const ftsInsert = db.prepare('INSERT INTO retirements_fts (rowid, beneficiary, serialization, project) VALUES (?, ?, ?, ?)');
+    return (row: { id: string; row_hash: string; json: string }) => {
+      const columns = retirementColumns(JSON.parse(row.json) as Retirement);
+      const values = { id: row.id, ...columns, row_hash: row.row_hash, json: row.json };
+      const rowid = existing.get(row.id) as number | undefined;
+      let target: number | bigint;
+      if (rowid === undefined) target = insert.run(values).lastInsertRowid;
+      else {
+        update.run({ ...values, rowid });
+        ftsDelete.run(rowid);
+        target = rowid;
+      }
+      ftsInsert.run(target, columns.beneficiary ?? '', columns.serialization ?? '', `${columns.project_name} ${columns.project_num}`);
+    };
   }
 
   /**
@@ -155,34 +186,11 @@ export function createCacheWriters(db: SqliteDatabase<unknown>, now: () => numbe
 
     commitRetirements(options: CommitOptions): { written: number; deleted: number } {
       const resource: CacheResource = 'retirements';
-      const existing = db.prepare('SELECT rowid FROM retirements WHERE id = ?').pluck();
-      const columnsSql = 'created_at, is_claimed, amount, beneficiary, reason, organization_name, project_id, project_name, project_num, serialization, vintage, row_hash, json';
-      const insert = db.prepare(
-        `INSERT INTO retirements (id, ${columnsSql}) VALUES (@id, @created_at, @is_claimed, @amount, @beneficiary, @reason,
-           @organization_name, @project_id, @project_name, @project_num, @serialization, @vintage, @row_hash, @json)`,
-      );
-      const update = db.prepare(
-        `UPDATE retirements SET created_at = @created_at, is_claimed = @is_claimed, amount = @amount, beneficiary = @beneficiary,
-           reason = @reason, organization_name = @organization_name, project_id = @project_id, project_name = @project_name,
-           project_num = @project_num, serialization = @serialization, vintage = @vintage, row_hash = @row_hash, json = @json
-         WHERE rowid = @rowid`,
-      );
-      const ftsDelete = db.prepare('DELETE FROM retirements_fts WHERE rowid = ?');
-      const ftsInsert = db.prepare('INSERT INTO retirements_fts (rowid, beneficiary, serialization, project) VALUES (?, ?, ?, ?)');
+      const write = retirementRowWriter();
       return db.transaction(() => {
         let written = 0;
         for (const row of changedRows(resource)) {
-          const columns = retirementColumns(JSON.parse(row.json) as Retirement);
-          const values = { id: row.id, ...columns, row_hash: row.row_hash, json: row.json };
-          const rowid = existing.get(row.id) as number | undefined;
-          let target: number | bigint;
-          if (rowid === undefined) target = insert.run(values).lastInsertRowid;
-          else {
-            update.run({ ...values, rowid });
-            ftsDelete.run(rowid);
-            target = rowid;
-          }
-          ftsInsert.run(target, columns.beneficiary ?? '', columns.serialization ?? '', `${columns.project_name} ${columns.project_num}`);
+          write(row);
           written++;
         }
         let deleted = 0;
@@ -197,6 +205,17 @@ export function createCacheWriters(db: SqliteDatabase<unknown>, now: () => numbe
         markSuccess(resource, { full: options.full, watermark: options.watermark ?? null, total: options.total ?? null });
         return { written, deleted };
       });
+    },
+
+    /**
+     * Writes one retirement the registry just answered (after a finalize): incremental syncs read
+     * the newest retirements only, so an older one that changed would otherwise wait for the next
+     * full pass.
+     */
+    putRetirement(retirement: Retirement): void {
+      const json = JSON.stringify(retirement);
+      const write = retirementRowWriter();
+      db.transaction(() => write({ id: retirement.id, row_hash: hashJson(json), json }));
     },
 
     /**
