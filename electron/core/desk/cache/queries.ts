@@ -17,6 +17,7 @@ import type { SqliteDatabase } from '../../db/database';
 import type { InventoryAnswer, ProjectCreditsAnswer } from '../../client/responses';
 import { searchText } from './fts-query';
 import type { ProjectScope } from './types';
+import type { RetirementColumns } from './rows';
 
 /** The renderer (or a caller) asked for something the desk API does not allow; nothing was read. */
 export class CacheInputError extends Error {
@@ -92,20 +93,8 @@ interface ProjectRowRecord {
   is_public: number;
 }
 
-interface RetirementRecord {
-  id: string;
-  created_at: string;
-  is_claimed: number;
-  amount: number;
-  beneficiary: string | null;
-  reason: string | null;
-  organization_name: string | null;
-  project_id: string;
-  project_name: string;
-  project_num: string;
-  serialization: string | null;
-  vintage: string | null;
-}
+/** A retirements row as the lists read it: its id and the columns rows.ts derives. */
+type RetirementRecord = { id: string } & RetirementColumns;
 
 export function createCacheQueries(db: SqliteDatabase<unknown>) {
   /** Changes whenever this connection changes a row (total_changes) or another one commits (data_version). */

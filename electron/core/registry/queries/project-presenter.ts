@@ -3,35 +3,17 @@
 import type { Document, OrganizationSummary, Project } from '../../../../shared/registry/resources';
 import { iso } from '../../clock';
 import type { RegistryContext } from '../context';
+import type { RegistrySchema } from '../schema';
 import { presentOrganizationSummary, projectUrls } from '../present';
 import { groupBy, IN_ID_LIST, idListParam } from './id-list';
 
 /** The projects columns plus the lookup titles: SELECT PROJECT_COLUMNS FROM projects p PROJECT_LOOKUPS. */
-export interface ProjectRow {
-  id: string;
-  num: string;
-  full_name: string;
-  description: string;
-  short_description: string;
-  registry: string;
-  status: string;
-  start_date: number;
-  crediting_period_start_date: number;
-  estimated_annual_mitigations: string;
-  city: string | null;
-  thumbnail: string | null;
-  country_code: string | null;
-  state: string | null;
-  lat: number | null;
-  lng: number | null;
-  sector_id: string;
-  sector_title: string;
-  methodology_id: string;
-  methodology_title: string;
-  type_id: string;
-  type_title: string;
-  type_description: string;
-}
+export type ProjectRow = Pick<
+  RegistrySchema['projects'],
+  | 'id' | 'num' | 'full_name' | 'description' | 'short_description' | 'registry' | 'status' | 'start_date'
+  | 'crediting_period_start_date' | 'estimated_annual_mitigations' | 'city' | 'thumbnail' | 'country_code' | 'state'
+  | 'lat' | 'lng' | 'sector_id' | 'methodology_id' | 'type_id'
+> & { sector_title: string; methodology_title: string; type_title: string; type_description: string };
 
 export const PROJECT_COLUMNS = `p.id, p.num, p.full_name, p.description, p.short_description, p.registry, p.status, p.start_date,
   p.crediting_period_start_date, p.estimated_annual_mitigations, p.city, p.thumbnail, p.country_code, p.state, p.lat, p.lng,
