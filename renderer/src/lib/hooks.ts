@@ -11,6 +11,24 @@ export function useDebounced<T>(value: T, delayMs: number): T {
   return debounced;
 }
 
+/** How long typing must pause before a search runs. */
+export const SEARCH_DEBOUNCE_MS = 150;
+
+/**
+ * The text of a search box bound to a list store: the box shows what is typed at once, and the
+ * store's query follows once typing pauses (`current` is read fresh so a store change made
+ * elsewhere, e.g. a reload restoring the query, is not overwritten).
+ */
+export function useSearchText(initial: string, current: () => string, apply: (text: string) => void): [string, (text: string) => void] {
+  const [text, setText] = useState(initial);
+  const debounced = useDebounced(text, SEARCH_DEBOUNCE_MS);
+  useEffect(() => {
+    if (debounced !== current()) apply(debounced);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [debounced, apply]);
+  return [text, setText];
+}
+
 // One shared one-second ticker for every countdown on screen, aligned to whole seconds so all
 // countdowns change together instead of drifting apart.
 const tickListeners = new Set<(now: number) => void>();

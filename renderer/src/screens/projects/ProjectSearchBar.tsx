@@ -1,7 +1,7 @@
 // Search as you type (applied 150 ms after the last key, or at once on Enter), the public/internal
 // scope and the sort order.
-import { useEffect, useState } from 'react';
-import { useDebounced } from '../../lib/hooks';
+import { useCallback } from 'react';
+import { useSearchText } from '../../lib/hooks';
 import { useProjectList, type ProjectSortField } from '../../stores/projects';
 import { MOD_LABEL } from '../../components/Sidebar';
 
@@ -14,17 +14,11 @@ const SORT_FIELDS: Array<{ value: ProjectSortField; label: string }> = [
   { value: 'startDate', label: 'Start date' },
 ];
 
-export const SEARCH_DEBOUNCE_MS = 150;
-
 export function ProjectSearchBar() {
   const query = useProjectList((s) => s.query);
   const setQuery = useProjectList((s) => s.setQuery);
-  const [text, setText] = useState(query.text);
-  const debouncedText = useDebounced(text, SEARCH_DEBOUNCE_MS);
-
-  useEffect(() => {
-    if (debouncedText !== useProjectList.getState().query.text) setQuery({ text: debouncedText });
-  }, [debouncedText, setQuery]);
+  const apply = useCallback((text: string) => setQuery({ text }), [setQuery]);
+  const [text, setText] = useSearchText(query.text, () => useProjectList.getState().query.text, apply);
 
   return (
     <div className="toolbar" role="search">

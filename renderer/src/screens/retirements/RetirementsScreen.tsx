@@ -1,7 +1,7 @@
 // Retirements: search and filter the list, open one for its details, download certificates (one or
 // all selected), and finalize unclaimed on-chain retirements by signing with the owner's wallet.
-import { useEffect, useState } from 'react';
-import { useDebounced } from '../../lib/hooks';
+import { useCallback, useEffect } from 'react';
+import { useSearchText } from '../../lib/hooks';
 import { formatCount, formatDate, formatTonnesValue } from '../../lib/format';
 import { useNavigation } from '../../stores/navigation';
 import { useRetirementList, toRetirementSearch, type ClaimFilter, type RetirementSortField } from '../../stores/retirements';
@@ -18,11 +18,8 @@ let loadedDataVersion = -1;
 function RetirementToolbar() {
   const query = useRetirementList((s) => s.query);
   const setQuery = useRetirementList((s) => s.setQuery);
-  const [text, setText] = useState(query.text);
-  const debounced = useDebounced(text, 150);
-  useEffect(() => {
-    if (debounced !== useRetirementList.getState().query.text) setQuery({ text: debounced });
-  }, [debounced, setQuery]);
+  const apply = useCallback((text: string) => setQuery({ text }), [setQuery]);
+  const [text, setText] = useSearchText(query.text, () => useRetirementList.getState().query.text, apply);
   return (
     <div className="toolbar" role="search">
       <input
