@@ -111,7 +111,7 @@ export function createRegistryApp(options: RegistryAppOptions): Hono {
       }
       if (isJsonText(result)) {
         c.header('Content-Type', 'application/json');
-        return c.body(result.text);
+        return c.body(result.bytes as Uint8Array<ArrayBuffer>);
       }
       return c.json(result as object);
     });
@@ -137,7 +137,7 @@ export function createRegistryApp(options: RegistryAppOptions): Hono {
 }
 
 function isJsonText(value: unknown): value is JsonText<unknown> {
-  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'json-text' && 'text' in value;
+  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'json-text' && 'bytes' in value;
 }
 
 function isFileAnswer(value: unknown): value is FileAnswer {

@@ -34,17 +34,18 @@ export interface FileAnswer {
 }
 
 /**
- * A JSON answer already serialized, for hot answers that are cached: sending the cached text skips
- * JSON.stringify of a large body on every request. `T` keeps the handler's answer type checked.
+ * A JSON answer already serialized, for hot answers that are cached: sending the cached bytes skips
+ * JSON.stringify and UTF-8 encoding of a large body on every request. `T` keeps the handler's answer type checked.
  */
 export interface JsonText<T> {
   kind: 'json-text';
-  text: string;
+  /** UTF-8 bytes, encoded once: a cached answer is then sent without re-encoding. */
+  bytes: Uint8Array;
   /** Type witness only; never set. */
   readonly answer?: T;
 }
 
-export const jsonText = <T>(value: T): JsonText<T> => ({ kind: 'json-text', text: JSON.stringify(value) });
+export const jsonText = <T>(value: T): JsonText<T> => ({ kind: 'json-text', bytes: Buffer.from(JSON.stringify(value), 'utf8') });
 
 export interface HandlerInput<K extends EndpointId> {
   params: EndpointParams<K>;
