@@ -28,6 +28,9 @@ export async function renderCertificatePdf(input: CertificateInput, options: Ren
     info: documentInfo(input, moment),
     displayTitle: true,
     lang: 'en',
+    // No default font: pdfkit would otherwise parse Helvetica's AFM metrics for every document
+    // (about a third of a certificate's time); every text run picks a shipped font first.
+    font: null as unknown as string,
   });
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
