@@ -5,6 +5,7 @@ import { gramsToTonnes } from '../../../../shared/registry/amounts';
 import type { CreditType } from '../../../../shared/registry/vocabulary';
 import { iso } from '../../clock';
 import type { RegistryContext } from '../context';
+import type { RegistrySchema } from '../schema';
 import { projectReferenceOf } from '../present';
 import { summarizeCredits, type CreditTotals } from './credit-summaries';
 import { groupBy } from './id-list';
@@ -37,14 +38,7 @@ interface CreditEventRow {
   verification_body_name: string;
 }
 
-interface EventFileRow {
-  id: string;
-  event_id: string;
-  file_name: string;
-  size: number;
-  url: string;
-  type: string;
-}
+type EventFileRow = Omit<RegistrySchema['credit_event_files'], 'position'>;
 
 export function projectCredits(ctx: RegistryContext, projectId: string): ProjectCredits {
   const { db } = ctx;
