@@ -3,7 +3,7 @@
 import { endpoints, type EndpointAuth, type EndpointId } from '../../../shared/registry/endpoints';
 import type { InstallationPermissions, RequiredPermission } from '../../../shared/registry/vocabulary';
 import type { RegistryContext } from '../registry/context';
-import { forbidden, RegistryError, unauthorized } from '../registry/errors';
+import { forbidden, unauthorized } from '../registry/errors';
 import type { Authenticator, Caller } from '../http/types';
 import { looksLikeJwt, verifyAppJwt } from './app-jwt';
 import { findToken, looksLikeAccessToken } from './tokens';
@@ -107,4 +107,3 @@ export function createAuthenticator(ctx: RegistryContext, options: { rateLimit?:
   };
 }
 
-export { RegistryError };
