@@ -42,13 +42,45 @@ async function childSync(job: ChildJob): Promise<Omit<ChildResult, 'maxRssMb'>> 
   const client = createRegistryClient({ baseUrl: job.url, tokens, clock: systemClock, fetch: counting });
   const cache = openDeskCache(job.cacheFile);
   const engine = createSyncEngine({ client, cache, clock: systemClock, installations: () => job.installations });
+  const stopTrace = process.env.SYNC_BENCH_TRACE ? traceMemory(engine) : () => {};
   const started = performance.now();
   const result = await engine.run();
+  stopTrace();
   const wallMs = performance.now() - started;
   const rows = (cache.db.raw.prepare('SELECT (SELECT count(*) FROM projects) + (SELECT count(*) FROM retirements)').pluck().get() as number);
   cache.close();
   const failed = Object.entries(result.results).filter(([, r]) => r.status === 'failed');
   return { wallMs, requests, rows, ok: result.ok, ...(failed.length ? { error: JSON.stringify(failed) } : {}) };
+}
+
+/**
+ * `SYNC_BENCH_TRACE=1`: samples the child's memory every 100 ms and prints, per resource, the
+ * largest RSS, V8 heap (used / reserved) and memory outside the heap, to find where a peak comes from.
+ */
+function traceMemory(engine: ReturnType<typeof createSyncEngine>): () => void {
+  let resource = 'start';
+  const peaks = new Map<string, Record<string, number>>();
+  const sample = () => {
+    const m = process.memoryUsage();
+    const mb = (n: number) => Math.round(n / 1048576);
+    const now = { rss: mb(m.rss), heapUsed: mb(m.heapUsed), heapTotal: mb(m.heapTotal), external: mb(m.external), arrayBuffers: mb(m.arrayBuffers) };
+    const peak = peaks.get(resource) ?? {};
+    for (const [k, v] of Object.entries(now)) peak[k] = Math.max(peak[k] ?? 0, v);
+    peaks.set(resource, peak);
+  };
+  const unsubscribe = engine.subscribe((event) => {
+    if (event.type === 'progress' && event.progress.resource !== resource) {
+      sample();
+      resource = event.progress.resource;
+    }
+  });
+  const timer = setInterval(sample, 100);
+  return () => {
+    sample();
+    clearInterval(timer);
+    unsubscribe();
+    for (const [name, peak] of peaks) console.error(`memory ${name.padEnd(18)} ${Object.entries(peak).map(([k, v]) => `${k} ${v} MB`).join(', ')}`);
+  };
 }
 
 /** The floor: the same requests, bodies kept as text, rows inserted raw with one statement in one transaction. */
@@ -111,7 +143,9 @@ if (process.argv[2] === '--sync-bench-child') {
 function runChild(job: ChildJob): Promise<ChildResult> {
   return new Promise((resolve, reject) => {
     // The key goes through stdin, never the command line.
-    const child = spawn(process.execPath, ['--import', 'tsx', import.meta.filename, '--sync-bench-child'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    // SYNC_BENCH_NODE_FLAGS (e.g. "--max-semi-space-size=32") tries V8 settings on the child only.
+    const flags = (process.env.SYNC_BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+    const child = spawn(process.execPath, [...flags, '--import', 'tsx', import.meta.filename, '--sync-bench-child'], { stdio: ['pipe', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.on('exit', (code) => {
@@ -190,7 +224,10 @@ export const suite: BenchSuite = {
     });
     try {
       const cacheFile = join(work.dir, 'cache.sqlite');
-      const floor = await runChild(job('floor', join(work.dir, 'floor.sqlite')));
+      // SYNC_BENCH_NO_FLOOR=1 skips the floor while investigating the sync itself (no ratio then).
+      const floor = process.env.SYNC_BENCH_NO_FLOOR
+        ? { wallMs: NaN, maxRssMb: NaN, requests: 0, rows: 0, ok: true }
+        : await runChild(job('floor', join(work.dir, 'floor.sqlite')));
       const first = await runChild(job('sync', cacheFile));
       if (!first.ok) throw new Error(`first sync failed: ${first.error}`);
       const again = await runChild(job('sync', cacheFile));
