@@ -13,7 +13,10 @@ export default defineConfig({
       outDir: 'out/main',
       // Native and server-side modules stay in node_modules (better-sqlite3 must be rebuilt for Electron's ABI).
       externalizeDeps: true,
-      rollupOptions: { input: { index: resolve(root, 'electron/main/index.ts') } },
+      // The sync engine's worker thread is its own entry: out/main/sync-worker.js (see electron/main/index.ts).
+      rollupOptions: {
+        input: { index: resolve(root, 'electron/main/index.ts'), 'sync-worker': resolve(root, 'electron/core/desk/sync/worker/entry.ts') },
+      },
     },
   },
   preload: {

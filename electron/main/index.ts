@@ -54,6 +54,8 @@ async function start(): Promise<void> {
     clock,
     ...deskDefaults(),
     ...(options.remote ? { remote: options.remote } : {}),
+    // electron-vite builds the sync worker beside this file (electron.vite.config.ts).
+    syncWorker: { workerFile: join(here, 'sync-worker.js') },
     log,
   });
   const service = desk;

@@ -8,7 +8,9 @@ import { createTokenManager } from '../client/tokens';
 import { openDeskCache, type DeskCache } from './cache';
 import type { StoredConnection } from './connections';
 import type { DeskPaths } from './paths';
+import { DESK_CLIENT_SETTINGS } from './client-settings';
 import { createSyncEngine, type SyncEngine, type SyncEngineEvent, type SyncTuning } from './sync/engine';
+import { createWorkerSyncEngine, type SyncWorkerSettings } from './sync/worker/host';
 
 export interface ConnectionRuntime {
   connection: StoredConnection;
@@ -31,9 +33,7 @@ export function clientFor(options: { baseUrl: string; appId: string; loadPrivate
     baseUrl: options.baseUrl,
     tokens,
     clock: options.clock,
-    // A desk call waits for at most a few quick retries; a long outage is reported as offline.
-    retry: { maxAttempts: 2, baseDelayMs: 150, maxDelayMs: 500 },
-    timeoutMs: 15_000,
+    ...DESK_CLIENT_SETTINGS,
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
 }
@@ -45,19 +45,37 @@ export function openConnectionRuntime(options: {
   loadPrivateKey: () => Promise<string>;
   fetch?: FetchLike;
   syncTuning?: Partial<SyncTuning>;
+  /**
+   * Where the sync runs: a worker thread (the default; see sync/worker/host.ts) or, with false, on
+   * this thread — which an injected `fetch` requires, since a function cannot reach another thread.
+   */
+  syncWorker?: SyncWorkerSettings | false;
   onSyncEvent: (event: SyncEngineEvent) => void;
+  log?: (line: string) => void;
 }): ConnectionRuntime {
   const { connection } = options;
   const client = clientFor({ baseUrl: connection.baseUrl, appId: connection.appId, loadPrivateKey: options.loadPrivateKey, clock: options.clock, ...(options.fetch ? { fetch: options.fetch } : {}) });
-  const cache = openDeskCache(options.paths.cacheFile(connection.id), { clock: options.clock });
-  const sync = createSyncEngine({
-    client,
+  const cacheFile = options.paths.cacheFile(connection.id);
+  const cache = openDeskCache(cacheFile, { clock: options.clock });
+  const common = {
     cache,
     clock: options.clock,
     // Read at every run: refreshing the installations changes what the next run covers.
     installations: () => runtime.connection.installations,
     ...(options.syncTuning ? { tuning: options.syncTuning } : {}),
-  });
+  };
+  if (options.fetch && options.syncWorker !== false) throw new Error('an injected fetch needs the sync on this thread (syncWorker: false)');
+  const sync =
+    options.syncWorker === false
+      ? createSyncEngine({ ...common, client })
+      : createWorkerSyncEngine({
+          ...common,
+          ...options.syncWorker,
+          cacheFile,
+          baseUrl: connection.baseUrl,
+          tokens: client.tokens,
+          ...(options.log ? { log: options.log } : {}),
+        });
   const unsubscribe = sync.subscribe(options.onSyncEvent);
   const runtime: ConnectionRuntime = {
     connection,

@@ -19,6 +19,7 @@ import {
 import { systemClock, type Clock } from '../clock';
 import type { FetchLike } from '../client/http';
 import type { SyncEngineEvent, SyncTuning } from './sync/engine';
+import type { SyncWorkerSettings } from './sync/worker/host';
 import { clientFor, openConnectionRuntime, type ConnectionRuntime } from './connection-runtime';
 import { keyServiceName, openConnectionStore, type ConnectionStore, type SecretStoreKind, type StoredConnection } from './connections';
 import { exportCsv } from './csv-export';
@@ -54,6 +55,8 @@ export interface DeskServiceOptions {
   remote?: RemoteLaunch;
   fetch?: FetchLike;
   syncTuning?: Partial<SyncTuning>;
+  /** The sync's worker thread (default) or false to sync on this thread (needed with `fetch`). */
+  syncWorker?: SyncWorkerSettings | false;
   /** Run the sync at start and on the settings interval (default true). */
   autoSync?: boolean;
   follow?: { intervalMs: number; timeoutMs: number };
@@ -148,7 +151,9 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
       loadPrivateKey: keyLoader(connection),
       ...(options.fetch ? { fetch: options.fetch } : {}),
       ...(options.syncTuning ? { syncTuning: options.syncTuning } : {}),
+      ...(options.syncWorker !== undefined ? { syncWorker: options.syncWorker } : {}),
       onSyncEvent,
+      log,
     });
     active = runtime;
     online = true;

@@ -61,6 +61,12 @@ export const DEFAULT_TUNING: SyncTuning = {
   retirementsFullEveryMs: 24 * 60 * 60 * 1000,
 };
 
+/** The status from the engine's own state and the cache's last success per resource (dataAsOf is the oldest). */
+export function syncStatusOf(state: Pick<SyncStatus, 'running' | 'progress' | 'lastError' | 'online'>, lastSuccess: SyncStatus['lastSuccess']): SyncStatus {
+  const times = Object.values(lastSuccess).filter((t): t is string => t !== null);
+  return { ...state, lastSuccess, dataAsOf: times.length > 0 ? times.reduce((a, b) => (a < b ? a : b)) : null };
+}
+
 /** Resources run in this order: details and credits read the project lists, organizations the proponents. */
 const ORDER: readonly SyncResource[] = ['projects', 'internalProjects', 'projectDetails', 'credits', 'inventories', 'retirements', 'warehouses', 'organizations'];
 
@@ -95,16 +101,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   };
 
   function status(): SyncStatus {
-    const lastSuccess = cache.lastSuccess();
-    const times = Object.values(lastSuccess).filter((t): t is string => t !== null);
-    return {
-      running: current !== null,
-      progress,
-      lastSuccess,
-      lastError,
-      online,
-      dataAsOf: times.length > 0 ? times.reduce((a, b) => (a < b ? a : b)) : null,
-    };
+    return syncStatusOf({ running: current !== null, progress, lastError, online }, cache.lastSuccess());
   }
 
   async function runStep(ctx: StepContext, resource: SyncResource): Promise<StepOutcome> {

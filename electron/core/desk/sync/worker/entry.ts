@@ -1,0 +1,93 @@
+// The sync worker thread: runs the sync engine (electron/core/desk/sync/engine.ts) with its own
+// connection to the desk cache, so the SQL and JSON work of a sync never blocks the main thread
+// (IPC, the web host, menus) and its memory is bounded by the worker's own heap limit.
+//
+// The app's private key stays on the main thread: the worker's registry client asks the host for
+// access tokens (get/grant/invalidate) over the message port, and never sees a JWT key.
+import { parentPort, workerData } from 'node:worker_threads';
+import type { Clock } from '../../../clock';
+import { createRegistryClient } from '../../../client/registry-client';
+import type { TokenGrant, TokenManager, TokenScope } from '../../../client/tokens';
+import { openDeskCache } from '../../cache';
+import { DESK_CLIENT_SETTINGS } from '../../client-settings';
+import { createSyncEngine, type SyncEngine } from '../engine';
+import type { InstallationRef } from '../context';
+import type { EngineState, HostToWorker, SyncWorkerData, WorkerToHost } from './protocol';
+import { fromWireError, toWireError } from './wire-error';
+
+const port = parentPort;
+if (!port) throw new Error('the sync worker must run in a worker thread');
+const data = workerData as SyncWorkerData;
+const post = (message: WorkerToHost) => port.postMessage(message);
+
+// The host's clock, as an offset from this thread's Date.now(): each run brings it afresh, so a
+// test clock moved forward on the host moves the worker too.
+let clockOffsetMs = data.clockOffsetMs;
+const clock: Clock = { now: () => Date.now() + clockOffsetMs };
+
+let nextTokenRequest = 0;
+const tokenRequests = new Map<number, { resolve: (value: string | TokenGrant) => void; reject: (error: Error) => void }>();
+function askHost(op: 'get' | 'grant' | 'appJwt', scope?: TokenScope): Promise<string | TokenGrant> {
+  const id = ++nextTokenRequest;
+  return new Promise((resolve, reject) => {
+    tokenRequests.set(id, { resolve, reject });
+    post({ type: 'token', id, op, ...(scope ? { scope } : {}) });
+  });
+}
+const tokens: TokenManager = {
+  get: (scope) => askHost('get', scope) as Promise<string>,
+  grant: (scope) => askHost('grant', scope) as Promise<TokenGrant>,
+  appJwt: () => askHost('appJwt') as Promise<string>,
+  invalidate: (scope, token) => post({ type: 'token-invalidate', scope, ...(token !== undefined ? { token } : {}) }),
+  clear: () => post({ type: 'token-clear' }),
+};
+
+const cache = openDeskCache(data.cacheFile, { clock });
+const client = createRegistryClient({ baseUrl: data.baseUrl, tokens, clock, ...DESK_CLIENT_SETTINGS });
+let installations: InstallationRef[] = [];
+const engine: SyncEngine = createSyncEngine({
+  client,
+  cache,
+  clock,
+  installations: () => installations,
+  ...(data.tuning ? { tuning: data.tuning } : {}),
+});
+
+function state(): EngineState {
+  const { running, progress, lastError, online } = engine.status();
+  return { running, progress, lastError, online };
+}
+
+engine.subscribe((event) => post({ type: 'event', event, state: state() }));
+
+port.on('message', (message: HostToWorker) => {
+  switch (message.type) {
+    case 'run': {
+      clockOffsetMs = message.clockOffsetMs;
+      installations = message.installations;
+      const running = engine.run(message.resources);
+      post({ type: 'state', state: state() });
+      running.then(
+        (result) => post({ type: 'run-done', id: message.id, result }),
+        (error: unknown) => post({ type: 'run-failed', id: message.id, error: toWireError(error) }),
+      );
+      break;
+    }
+    case 'token-reply': {
+      const waiting = tokenRequests.get(message.id);
+      tokenRequests.delete(message.id);
+      if (!waiting) break;
+      if (message.ok) waiting.resolve(message.value);
+      else waiting.reject(fromWireError(message.error));
+      break;
+    }
+    case 'close':
+      // Transactions are synchronous, so none is open between messages. When no run is going the
+      // cache closes cleanly here; otherwise the host terminates the thread, better-sqlite3 closes
+      // the connection as the thread ends, and the run's staged rows wait for the next run.
+      engine.stop();
+      if (!engine.status().running) cache.close();
+      post({ type: 'closed' });
+      break;
+  }
+});

@@ -1,0 +1,254 @@
+// The sync engine as the desk uses it: the same SyncEngine interface as createSyncEngine, but the
+// engine runs in a worker thread (entry.ts) with its own cache connection. Why:
+// - the end-of-run swap-in of a large registry is seconds of synchronous SQL; on the main thread it
+//   would stall every IPC call, menu and web-host request meanwhile;
+// - the worker's heap has its own limit, so V8 collects the sync's garbage early instead of letting
+//   the whole process grow (a first sync at --scale 100 otherwise peaks far above its live data);
+// - a sync that runs out of memory ends the worker, not the app: the run is retried once in a new
+//   worker with twice the heap (up to maxHeapLimitMb), and otherwise reported as failed with the
+//   cache intact (every resource is swapped in by one transaction; staged rows wait for the next run).
+// The app's key stays here: the worker asks this side for access tokens over the message port.
+import { Worker } from 'node:worker_threads';
+import { SYNC_RESOURCES, type SyncResource, type SyncStatus } from '../../../../../shared/desk/api';
+import type { Clock } from '../../../clock';
+import type { TokenManager } from '../../../client/tokens';
+import type { DeskCache } from '../../cache';
+import type { InstallationRef, SyncTuning } from '../context';
+import { syncStatusOf, type SyncEngine, type SyncEngineEvent, type SyncRunResult } from '../engine';
+import type { EngineState, HostToWorker, SyncWorkerData, WorkerToHost } from './protocol';
+import { fromWireError, toWireError } from './wire-error';
+
+/** The worker's V8 old-generation limit: several times a --scale 100 sync's live data. */
+export const DEFAULT_SYNC_HEAP_MB = 192;
+/** After an out-of-memory the limit doubles for the retry, up to this. */
+export const MAX_SYNC_HEAP_MB = 1024;
+
+export interface SyncWorkerSettings {
+  /** The worker's V8 old-generation limit to start with (default DEFAULT_SYNC_HEAP_MB). */
+  heapLimitMb?: number;
+  /** The most it may grow to after running out of memory (default MAX_SYNC_HEAP_MB). */
+  maxHeapLimitMb?: number;
+  /**
+   * The built worker script (electron-vite writes out/main/sync-worker.js). Without it the worker
+   * starts from this folder's TypeScript source through tsx (the web desk and the tests).
+   */
+  workerFile?: string;
+}
+
+export interface WorkerSyncEngineOptions extends SyncWorkerSettings {
+  cacheFile: string;
+  baseUrl: string;
+  /** The main thread's token manager: it alone reads the app's key. */
+  tokens: TokenManager;
+  /** The main thread's connection to the same cache, for the status's last-success times. */
+  cache: DeskCache;
+  clock: Clock;
+  installations: () => InstallationRef[] | Promise<InstallationRef[]>;
+  tuning?: Partial<SyncTuning>;
+  log?: (line: string) => void;
+}
+
+interface PendingRun {
+  resources: SyncResource[];
+  installations: InstallationRef[];
+  resolve: (result: SyncRunResult) => void;
+  reject: (error: Error) => void;
+}
+
+export function createWorkerSyncEngine(options: WorkerSyncEngineOptions): SyncEngine {
+  const { clock, cache } = options;
+  const listeners = new Set<(event: SyncEngineEvent) => void>();
+  const pending = new Map<number, PendingRun>();
+  let heapLimitMb = options.heapLimitMb ?? DEFAULT_SYNC_HEAP_MB;
+  const maxHeapLimitMb = Math.max(heapLimitMb, options.maxHeapLimitMb ?? MAX_SYNC_HEAP_MB);
+  let worker: Worker | null = null;
+  let state: EngineState = { running: false, progress: null, lastError: null, online: true };
+  let nextRunId = 0;
+  let timer: ReturnType<typeof setInterval> | null = null;
+  let closed = false;
+
+  const emit = (event: SyncEngineEvent) => {
+    for (const listener of listeners) {
+      try {
+        listener(event);
+      } catch {
+        // A listener's failure is its own; the sync goes on.
+      }
+    }
+  };
+  const status = (): SyncStatus => syncStatusOf(state, cache.lastSuccess());
+  const clockOffsetMs = () => clock.now() - Date.now();
+
+  function spawn(): Worker {
+    const data: SyncWorkerData = {
+      cacheFile: options.cacheFile,
+      baseUrl: options.baseUrl,
+      clockOffsetMs: clockOffsetMs(),
+      ...(options.tuning ? { tuning: options.tuning } : {}),
+    };
+    const resourceLimits = { maxOldGenerationSizeMb: heapLimitMb };
+    const started = options.workerFile
+      ? new Worker(options.workerFile, { workerData: data, resourceLimits })
+      : new Worker(new URL('./tsx-bootstrap.mjs', import.meta.url), {
+          workerData: { ...data, entryUrl: new URL('./entry.ts', import.meta.url).href },
+          resourceLimits,
+        });
+    let failure: Error | null = null;
+    started.on('message', (message: WorkerToHost) => onMessage(started, message));
+    started.on('error', (error) => {
+      failure = error;
+    });
+    started.on('exit', () => {
+      if (worker === started) worker = null;
+      onWorkerGone(failure);
+    });
+    return started;
+  }
+
+  function ensureWorker(): Worker {
+    worker ??= spawn();
+    return worker;
+  }
+
+  function send(target: Worker, message: HostToWorker) {
+    target.postMessage(message);
+  }
+
+  function onMessage(from: Worker, message: WorkerToHost) {
+    switch (message.type) {
+      case 'event': {
+        state = message.state;
+        // The finished event's status is recomputed here so its last-success times are current.
+        emit(message.event.type === 'finished' ? { ...message.event, status: status() } : message.event);
+        break;
+      }
+      case 'state':
+        state = message.state;
+        break;
+      case 'run-done':
+      case 'run-failed': {
+        const run = pending.get(message.id);
+        pending.delete(message.id);
+        if (!run) break;
+        if (message.type === 'run-done') run.resolve(message.result);
+        else run.reject(fromWireError(message.error));
+        break;
+      }
+      case 'token': {
+        const scope = message.scope ?? { kind: 'app' as const };
+        const answer: Promise<string | Awaited<ReturnType<TokenManager['grant']>>> =
+          message.op === 'get' ? options.tokens.get(scope) : message.op === 'grant' ? options.tokens.grant(scope) : options.tokens.appJwt();
+        answer.then(
+          (value) => send(from, { type: 'token-reply', id: message.id, ok: true, value }),
+          (error: unknown) => send(from, { type: 'token-reply', id: message.id, ok: false, error: toWireError(error) }),
+        );
+        break;
+      }
+      case 'token-invalidate':
+        options.tokens.invalidate(message.scope, message.token);
+        break;
+      case 'token-clear':
+        options.tokens.clear();
+        break;
+      case 'closed':
+        void from.terminate();
+        break;
+    }
+  }
+
+  /** The worker ended: runs it still owed are retried (out of memory, with a larger heap) or reported failed. */
+  function onWorkerGone(failure: Error | null) {
+    const outOfMemory = (failure as NodeJS.ErrnoException | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY';
+    const runs = [...pending.entries()];
+    if (runs.length === 0) return;
+    if (outOfMemory && !closed && heapLimitMb < maxHeapLimitMb) {
+      // The larger limit stays for later runs: this registry needs it.
+      const previous = heapLimitMb;
+      heapLimitMb = Math.min(maxHeapLimitMb, heapLimitMb * 2);
+      options.log?.(`the sync ran out of its ${previous} MB heap; retrying in a new worker with ${heapLimitMb} MB`);
+      const next = ensureWorker();
+      for (const [id, run] of runs) {
+        send(next, { type: 'run', id, resources: run.resources, installations: run.installations, clockOffsetMs: clockOffsetMs() });
+      }
+      return;
+    }
+    pending.clear();
+    const reason = closed
+      ? 'the sync was stopped: its connection was closed'
+      : outOfMemory
+        ? `the sync ran out of memory (heap limit ${heapLimitMb} MB)`
+        : `the sync worker stopped${failure ? `: ${failure.message}` : ''}`;
+    const at = new Date(clock.now()).toISOString();
+    const everyResource = new Set(runs.flatMap(([, run]) => run.resources));
+    if (!closed) {
+      // Recorded per resource as a failed step would be; the data and its success times stay.
+      for (const resource of everyResource) cache.write.markFailure(resource, reason);
+    }
+    state = { ...state, running: false, progress: null, lastError: reason };
+    for (const [, run] of runs) {
+      const results = Object.fromEntries(run.resources.map((r) => [r, { status: 'failed' as const, error: reason }]));
+      const result: SyncRunResult = { ok: false, offline: false, startedAt: at, finishedAt: at, results };
+      run.resolve(result);
+      if (!closed) emit({ type: 'finished', result, status: status() });
+    }
+  }
+
+  async function run(requested: readonly SyncResource[] = SYNC_RESOURCES): Promise<SyncRunResult> {
+    const resources = [...new Set(requested.filter((r) => (SYNC_RESOURCES as readonly string[]).includes(r)))];
+    if (resources.length === 0) throw new Error(`nothing to sync: known resources are ${SYNC_RESOURCES.join(', ')}`);
+    if (closed) throw new Error('the sync engine is closed');
+    // Running from now on, as the in-process engine would say; the worker's own state follows.
+    state = { ...state, running: true };
+    let installations: InstallationRef[];
+    try {
+      installations = await options.installations();
+    } catch (error) {
+      if (pending.size === 0) state = { ...state, running: false };
+      throw error;
+    }
+    if (closed) throw new Error('the sync engine is closed');
+    const target = ensureWorker();
+    const id = ++nextRunId;
+    return new Promise<SyncRunResult>((resolve, reject) => {
+      pending.set(id, { resources, installations, resolve, reject });
+      send(target, { type: 'run', id, resources, installations, clockOffsetMs: clockOffsetMs() });
+    });
+  }
+
+  return {
+    run,
+    status,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    start(intervalMs, startOptions = {}) {
+      if (!(intervalMs >= 1000)) throw new Error('the sync interval must be at least 1 second');
+      if (timer) clearInterval(timer);
+      const tick = () => {
+        // Errors are in the status and the finished event; an unhandled rejection would crash.
+        run().catch(() => {});
+      };
+      timer = setInterval(tick, intervalMs);
+      timer.unref?.();
+      if (startOptions.immediately !== false) tick();
+    },
+    stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+    },
+    /** Stops the interval and the worker. A run in progress is abandoned (and reported failed): the cache keeps its previous data. */
+    async close() {
+      this.stop();
+      closed = true;
+      const current = worker;
+      if (!current) return;
+      const gone = new Promise<void>((resolve) => current.once('exit', () => resolve()));
+      send(current, { type: 'close' });
+      // The worker answers 'closed' at once (then is terminated); one that does not is ended anyway.
+      const deadline = setTimeout(() => void current.terminate(), 2000);
+      await gone;
+      clearTimeout(deadline);
+    },
+  };
+}

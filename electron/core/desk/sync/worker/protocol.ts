@@ -1,0 +1,47 @@
+// Messages between the sync engine's host (the main thread, electron/core/desk/sync/worker/host.ts)
+// and the worker thread that runs the engine (entry.ts). Both ends are our own code in one process,
+// so the messages are typed rather than validated; what crosses is plain data (structured clone).
+import type { SyncResource, SyncStatus } from '../../../../../shared/desk/api';
+import type { RegistryClientErrorKind } from '../../../client/errors';
+import type { TokenGrant, TokenScope } from '../../../client/tokens';
+import type { InstallationRef, SyncTuning } from '../context';
+import type { SyncEngineEvent, SyncRunResult } from '../engine';
+
+/** What the worker is started with (worker_threads workerData). */
+export interface SyncWorkerData {
+  cacheFile: string;
+  baseUrl: string;
+  tuning?: Partial<SyncTuning>;
+  /** host clock − Date.now() when the worker starts; each run brings a fresh one. */
+  clockOffsetMs: number;
+}
+
+/** An error that crossed the thread boundary: a client error keeps its kind, so "unreachable" still reads. */
+export interface WireError {
+  message: string;
+  kind?: RegistryClientErrorKind;
+  status?: number;
+  endpoint?: string;
+  messages?: string[];
+  retryAfterS?: number;
+  reason?: string;
+}
+
+export type HostToWorker =
+  | { type: 'run'; id: number; resources: SyncResource[]; installations: InstallationRef[]; clockOffsetMs: number }
+  | { type: 'token-reply'; id: number; ok: true; value: string | TokenGrant }
+  | { type: 'token-reply'; id: number; ok: false; error: WireError }
+  | { type: 'close' };
+
+/** The engine's status fields that only the worker knows (lastSuccess is read by the host from the cache). */
+export type EngineState = Pick<SyncStatus, 'running' | 'progress' | 'lastError' | 'online'>;
+
+export type WorkerToHost =
+  | { type: 'event'; event: SyncEngineEvent; state: EngineState }
+  | { type: 'state'; state: EngineState }
+  | { type: 'run-done'; id: number; result: SyncRunResult }
+  | { type: 'run-failed'; id: number; error: WireError }
+  | { type: 'token'; id: number; op: 'get' | 'grant' | 'appJwt'; scope?: TokenScope }
+  | { type: 'token-invalidate'; scope: TokenScope; token?: string }
+  | { type: 'token-clear' }
+  | { type: 'closed' };

@@ -1,0 +1,8 @@
+// Starts the sync worker from its TypeScript source where there is no build of it (the web desk
+// under tsx, tests under vitest): registers tsx's loader in this thread, then imports the entry.
+// A bundled app (electron-vite) starts its built sync-worker.js directly instead.
+import { workerData } from 'node:worker_threads';
+import { register } from 'tsx/esm/api';
+
+register();
+await import(workerData.entryUrl);

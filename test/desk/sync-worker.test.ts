@@ -1,0 +1,141 @@
+// The sync engine in its worker thread (electron/core/desk/sync/worker): the same results as on
+// the main thread, tokens asked of the main thread, out-of-memory retried with a larger heap or
+// reported with the cache intact, and a close in the middle of a run leaving the cache usable.
+import { afterEach, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import type { TokenManager } from '../../electron/core/client/tokens';
+import type { SyncEngine, SyncEngineEvent } from '../../electron/core/desk/sync/engine';
+import { createWorkerSyncEngine, type SyncWorkerSettings } from '../../electron/core/desk/sync/worker/host';
+import { startDeskWorld, type DeskWorld } from './support';
+
+let world: DeskWorld | undefined;
+const engines: SyncEngine[] = [];
+afterEach(async () => {
+  for (const engine of engines.splice(0)) await engine.close();
+  await world?.close();
+  world = undefined;
+});
+
+function workerEngine(w: DeskWorld, settings: SyncWorkerSettings & { tokens?: TokenManager; log?: (line: string) => void } = {}): SyncEngine {
+  const engine = createWorkerSyncEngine({
+    cacheFile: join(w.cacheDir.dir, 'cache.sqlite'),
+    baseUrl: w.t.url,
+    tokens: settings.tokens ?? w.tokens,
+    cache: w.cache,
+    clock: w.t.clock,
+    installations: () => w.installations,
+    tuning: { pageSize: 20 },
+    ...settings,
+  });
+  engines.push(engine);
+  return engine;
+}
+
+describe('the sync in a worker thread', () => {
+  it('fills every resource as the in-process engine does, asking the main thread for tokens', async () => {
+    world = await startDeskWorld({ projects: 30, retirements: 250 });
+    const asked: string[] = [];
+    const tokens: TokenManager = {
+      ...world.tokens,
+      get: (scope) => (asked.push(scope.kind), world!.tokens.get(scope)),
+      grant: (scope) => (asked.push(`grant:${scope.kind}`), world!.tokens.grant(scope)),
+    };
+    const engine = workerEngine(world, { tokens });
+    const events: SyncEngineEvent[] = [];
+    engine.subscribe((e) => events.push(e));
+
+    const running = engine.run();
+    expect(engine.status().running).toBe(true);
+    const result = await running;
+    expect(result.ok, JSON.stringify(result.results)).toBe(true);
+
+    // The main thread's cache connection sees what the worker wrote.
+    const { cache, f } = world;
+    expect(cache.searchProjects({ scope: 'public', limit: 500 }).total).toBe(31);
+    expect(cache.searchProjects({ scope: 'internal', limit: 500 }).total).toBe(32);
+    expect(cache.searchRetirements({ limit: 10 }).total).toBe(250);
+    expect(cache.getWarehouse(f.orgA)?.canWrite).toBe(true);
+    expect(cache.getProject(f.projectId)?.credits?.vintages.map((v) => v.vintage)).toEqual(['2022']);
+    expect(asked).toContain('grant:app');
+    expect(asked).toContain('installation');
+
+    const progress = new Set(events.flatMap((e) => (e.type === 'progress' ? [e.progress.resource] : [])));
+    expect(progress).toEqual(new Set(['projects', 'internalProjects', 'projectDetails', 'credits', 'inventories', 'retirements', 'warehouses', 'organizations']));
+    const finished = events.find((e) => e.type === 'finished');
+    expect(finished?.type === 'finished' && finished.status.running).toBe(false);
+    expect(Object.values(engine.status().lastSuccess).every((t) => t !== null)).toBe(true);
+    expect(engine.status().running).toBe(false);
+
+    // A second run reuses the worker and finds nothing to write.
+    const again = await engine.run(['projects', 'retirements']);
+    expect(again.results.projects).toMatchObject({ status: 'ok', written: 0 });
+    expect(again.results.retirements).toMatchObject({ status: 'ok', written: 0 });
+  });
+
+  it('retries a run that ran out of memory in a new worker with twice the heap', async () => {
+    world = await startDeskWorld({ projects: 5, retirements: 20 });
+    const log: string[] = [];
+    // 2 MB cannot even load the engine: the worker dies of it, and the run goes on at 4, 8, 16 … MB.
+    const engine = workerEngine(world, { heapLimitMb: 2, maxHeapLimitMb: 256, log: (line) => log.push(line) });
+    const result = await engine.run(['projects', 'retirements']);
+    expect(result.ok, JSON.stringify(result.results)).toBe(true);
+    expect(log[0]).toMatch(/ran out of its 2 MB heap; retrying in a new worker with 4 MB/);
+    expect(world.cache.searchRetirements({}).total).toBe(20);
+  });
+
+  it('reports a run that runs out of memory at the largest heap as failed, and keeps the cache and its success times', async () => {
+    world = await startDeskWorld({ projects: 5, retirements: 20 });
+    const good = workerEngine(world);
+    expect((await good.run(['retirements'])).ok).toBe(true);
+    const before = world.cache.lastSuccess().retirements;
+    await good.close();
+
+    const starved = workerEngine(world, { heapLimitMb: 2, maxHeapLimitMb: 4 });
+    const events: SyncEngineEvent[] = [];
+    starved.subscribe((e) => events.push(e));
+    const result = await starved.run(['retirements']);
+    expect(result.ok).toBe(false);
+    expect(result.results.retirements).toMatchObject({ status: 'failed', error: expect.stringMatching(/ran out of memory \(heap limit 4 MB\)/) });
+    expect(starved.status()).toMatchObject({ running: false, lastError: expect.stringMatching(/ran out of memory/) });
+    expect(events.some((e) => e.type === 'finished' && !e.result.ok)).toBe(true);
+    expect(world.cache.searchRetirements({}).total).toBe(20);
+    expect(world.cache.lastSuccess().retirements).toBe(before);
+    expect(world.cache.syncState('retirements')?.last_error).toMatch(/ran out of memory/);
+  });
+
+  it('abandons a run when closed in the middle, leaving the cache writable and complete for the next run', async () => {
+    world = await startDeskWorld({ projects: 40, retirements: 300 });
+    const first = workerEngine(world);
+    const midway = new Promise<void>((resolve) => first.subscribe((e) => e.type === 'progress' && e.progress.resource === 'projectDetails' && e.progress.done >= 5 && resolve()));
+    const running = first.run();
+    await midway;
+    await first.close();
+    const abandoned = await running;
+    expect(abandoned.ok).toBe(false);
+    expect(Object.values(abandoned.results).every((r) => r.status === 'failed' && /stopped/.test(r.error))).toBe(true);
+
+    // No transaction of the ended thread holds the database: the main thread writes at once.
+    world.cache.write.markFailure('organizations', 'written after the worker ended');
+    const next = workerEngine(world);
+    const completed = await next.run();
+    expect(completed.ok, JSON.stringify(completed.results)).toBe(true);
+    expect(world.cache.searchRetirements({}).total).toBe(300);
+    expect(world.cache.searchProjects({ scope: 'internal', limit: 1 }).total).toBe(42);
+  });
+
+  it('reports offline when the registry cannot be reached, and the run changes nothing', async () => {
+    world = await startDeskWorld({ projects: 3, retirements: 5 });
+    const engine = workerEngine(world);
+    expect((await engine.run()).ok).toBe(true);
+    const before = world.cache.lastSuccess();
+    const online: boolean[] = [];
+    engine.subscribe((e) => e.type === 'online' && online.push(e.online));
+    world.tokens.clear();
+    await world.t.server.close();
+    const result = await engine.run();
+    expect(result).toMatchObject({ ok: false, offline: true });
+    expect(online).toEqual([false]);
+    expect(engine.status().online).toBe(false);
+    expect(world.cache.lastSuccess()).toEqual(before);
+  });
+});
