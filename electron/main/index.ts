@@ -1,6 +1,7 @@
 // The Electron shell: one window on the desk page (app://desk/), the desk service in this process,
 // IPC wiring, menus, the save dialog, the taskbar progress. Everything with logic lives in
 // electron/core/ (tested under plain Node); this file only connects it to Electron.
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, session, shell } from 'electron';
@@ -18,6 +19,7 @@ import { guardWebContents, mainWindowOptions } from './window';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const RENDERER_DIR = join(here, '../renderer');
+const BUILT_SYNC_WORKER = join(here, 'sync-worker.js');
 const PRELOAD = join(here, '../preload/index.cjs');
 
 // Must happen before `ready`.
@@ -54,8 +56,9 @@ async function start(): Promise<void> {
     clock,
     ...deskDefaults(),
     ...(options.remote ? { remote: options.remote } : {}),
-    // electron-vite builds the sync worker beside this file (electron.vite.config.ts).
-    syncWorker: { workerFile: join(here, 'sync-worker.js') },
+    // electron-vite builds the sync worker beside this file (electron.vite.config.ts); run from
+    // source (the shell tests) the worker starts from its TypeScript entry instead.
+    syncWorker: existsSync(BUILT_SYNC_WORKER) ? { workerFile: BUILT_SYNC_WORKER } : {},
     log,
   });
   const service = desk;

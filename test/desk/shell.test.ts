@@ -237,6 +237,17 @@ describe('IPC', () => {
     expect(list.value.activeId).toBe('embedded');
   });
 
+  it('syncs the embedded registry in the sync worker and reports it to the window', async () => {
+    const window = electron.windows[0]!;
+    const started = await invoke(APP_FRAME, 'sync.run', {});
+    expect(started).toMatchObject({ ok: true });
+    const finished = await waitFor(() => window.sent.find(([channel, event]) => channel === 'desk:event' && (event as { type: string }).type === 'sync.finished'));
+    expect((finished[1] as { status: { running: boolean } }).status.running).toBe(false);
+    const projects = await invoke(APP_FRAME, 'projects.search', { scope: 'internal', limit: 5 });
+    expect(projects.ok).toBe(true);
+    expect(projects.value.total).toBeGreaterThan(0);
+  });
+
   it('refuses unknown methods, invalid input and other senders', async () => {
     expect(await invoke(APP_FRAME, 'fs.readFile', {})).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
     expect(await invoke(APP_FRAME, { toString: () => 'system.info' }, {})).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
