@@ -6,6 +6,7 @@
 // `SYNC_BENCH_SCALE=5 npm run bench -- sync` for a quick run.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { generateKeyPairSync } from 'node:crypto';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
@@ -32,6 +33,8 @@ interface ChildResult {
   maxRssMb: number;
   /** Requests made (the floor's; the sync's worker makes its own and is not counted). */
   requests: number;
+  /** Event-loop delay of the main thread during the sync (ms). */
+  mainThreadStallMs?: { p99: number; max: number };
   rows: number;
   ok: boolean;
   error?: string;
@@ -53,8 +56,12 @@ async function childSync(job: ChildJob): Promise<Omit<ChildResult, 'maxRssMb'>> 
     workerFile: job.workerFile,
   });
   const stopTrace = process.env.SYNC_BENCH_TRACE ? traceMemory(engine) : () => {};
+  // How long the main thread (IPC, the web host) is kept from answering while the worker syncs.
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  loopDelay.enable();
   const started = performance.now();
   const result = await engine.run();
+  loopDelay.disable();
   stopTrace();
   const wallMs = performance.now() - started;
   await engine.close();
@@ -62,7 +69,14 @@ async function childSync(job: ChildJob): Promise<Omit<ChildResult, 'maxRssMb'>> 
   cache.close();
   const failed = Object.entries(result.results).filter(([, r]) => r.status === 'failed');
   // Requests are counted by the server (the worker's fetch is its own).
-  return { wallMs, requests: 0, rows, ok: result.ok, ...(failed.length ? { error: JSON.stringify(failed) } : {}) };
+  return {
+    wallMs,
+    requests: 0,
+    rows,
+    ok: result.ok,
+    mainThreadStallMs: { p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 },
+    ...(failed.length ? { error: JSON.stringify(failed) } : {}),
+  };
 }
 
 /**
@@ -263,6 +277,8 @@ export const suite: BenchSuite = {
       return [
         { suite: 'sync', name: `first full sync, scale ${scale} (wall)`, value: first.wallMs / 1000, unit: 's', floor: floor.wallMs / 1000, ratio, target: '<= 2x floor', pass: ratio <= 2 },
         { suite: 'sync', name: 'first full sync peak RSS', value: first.maxRssMb, unit: 'MB', floor: floor.maxRssMb, target: '< 400 MB', pass: first.maxRssMb < 400 },
+        { suite: 'sync', name: 'main-thread stall during the first sync, p99', value: first.mainThreadStallMs?.p99 ?? NaN, unit: 'ms' },
+        { suite: 'sync', name: 'main-thread stall during the first sync, max', value: first.mainThreadStallMs?.max ?? NaN, unit: 'ms' },
         { suite: 'sync', name: 'no-change re-sync (wall)', value: again.wallMs / 1000, unit: 's', ratio: again.wallMs / first.wallMs, target: '< 30% of first', pass: again.wallMs < 0.3 * first.wallMs },
         { suite: 'sync', name: `cache search p95 (${times.length} queries)`, value: p95, unit: 'ms', target: '< 20 ms', pass: p95 < 20 },
         { suite: 'sync', name: 'cache search p50', value: percentile(times, 50), unit: 'ms' },
