@@ -68,3 +68,12 @@ export function humanize(value: string | null | undefined): string {
   const spaced = value.replace(/_/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2');
   return spaced.charAt(0).toUpperCase() + spaced.slice(1).toLowerCase();
 }
+
+/**
+ * A list's size in words: "1 project", "2,345 projects", or, when the desk only counted up to a
+ * limit (a lower bound), "10,000+ projects". Never an exact-looking number for a lower bound.
+ */
+export function formatTotal(total: number, noun: { one: string; other: string }, isLowerBound = false): string {
+  if (isLowerBound) return `${formatCount(total)}+ ${noun.other}`;
+  return `${formatCount(total)} ${total === 1 ? noun.one : noun.other}`;
+}
