@@ -2,7 +2,7 @@
 // export of a filtered list that matches the rows on screen.
 import { csvRecords } from './csv';
 import { expect, screenshotBothThemes, test } from './fixtures';
-import { downloadText, optionLabels, projectsTotal, shownProjectRows } from './helpers';
+import { downloadText, optionLabels, projectsGeneration, projectsTotal, shownProjectRows, waitForProjectsAfter } from './helpers';
 
 test('search and filter projects, then open one and its credits', async ({ app }) => {
   const allTotal = await projectsTotal(app);
@@ -65,4 +65,93 @@ test('export a filtered project list as CSV with exactly the rows shown', async 
   expect(filename).toMatch(/\.csv$/);
   const records = csvRecords(text);
   expect(records.map((r) => ({ num: r.Number, name: r.Name }))).toEqual(shown.map((r) => ({ num: r.num, name: r.name })));
+});
+
+/** SQLite's NOCASE order (ASCII letters folded, then code units), which the desk sorts names by. */
+function noCaseOrder(a: string, b: string): number {
+  const fold = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
+  return fold(a) < fold(b) ? -1 : fold(a) > fold(b) ? 1 : 0;
+}
+
+test('sort projects from the column headers, by keyboard too, and keep the order across screens and a reload', async ({ app }) => {
+  const table = app.getByRole('table', { name: 'Projects' });
+  const header = (name: string) => table.getByRole('columnheader', { name, exact: true });
+  const sortBy = async (name: string) => {
+    const generation = await projectsGeneration(app);
+    await header(name).getByRole('button').click();
+    await waitForProjectsAfter(app, generation);
+  };
+  // Project number order by default.
+  await expect(header('No.')).toHaveAttribute('aria-sort', 'ascending');
+  await expect(table.locator('[role="columnheader"][aria-sort]')).toHaveCount(1);
+
+  // Name: A to Z, then a second click reverses.
+  await sortBy('Project');
+  await expect(header('Project')).toHaveAttribute('aria-sort', 'ascending');
+  await expect(header('No.')).not.toHaveAttribute('aria-sort');
+  const aToZ = (await shownProjectRows(app)).map((r) => r.name);
+  expect(aToZ.length).toBeGreaterThan(5);
+  expect(aToZ).toEqual([...aToZ].sort(noCaseOrder));
+  await sortBy('Project');
+  await expect(header('Project')).toHaveAttribute('aria-sort', 'descending');
+  const zToA = (await shownProjectRows(app)).map((r) => r.name);
+  expect(zToA).toEqual([...zToA].sort(noCaseOrder).reverse());
+
+  // The keyboard: the header's button takes Enter and Space; dates start newest first.
+  const start = header('Start').getByRole('button');
+  let generation = await projectsGeneration(app);
+  await start.focus();
+  await app.keyboard.press('Enter');
+  await waitForProjectsAfter(app, generation);
+  await expect(header('Start')).toHaveAttribute('aria-sort', 'descending');
+  const newestFirst = (await shownProjectRows(app)).map((r) => Date.parse(r.start));
+  expect(newestFirst.every((t) => !Number.isNaN(t))).toBe(true);
+  expect(newestFirst).toEqual([...newestFirst].sort((a, b) => b - a));
+  generation = await projectsGeneration(app);
+  await app.keyboard.press('Space');
+  await waitForProjectsAfter(app, generation);
+  await expect(header('Start')).toHaveAttribute('aria-sort', 'ascending');
+  await expect(start).toBeFocused();
+  await screenshotBothThemes(app, 'projects-sorted');
+
+  // Typing a search from the default order sorts by relevance; a column header leaves it; the
+  // toggle goes back to it; clearing the search leaves relevance for the default order.
+  const relevance = app.getByRole('button', { name: 'Sort by relevance' });
+  await expect(relevance).toBeDisabled();
+  await sortBy('No.');
+  await expect(header('No.')).toHaveAttribute('aria-sort', 'ascending');
+  const word = aToZ[0]!.split(/\s+/).sort((a, b) => b.length - a.length)[0]!;
+  await app.getByRole('searchbox', { name: 'Search projects' }).fill(word);
+  await app.waitForFunction((w) => document.documentElement.dataset.projectsQuery === w, word);
+  await expect(relevance).toHaveAttribute('aria-pressed', 'true');
+  await expect(table.locator('[role="columnheader"][aria-sort]')).toHaveCount(0);
+  await sortBy('Country');
+  await expect(header('Country')).toHaveAttribute('aria-sort', 'ascending');
+  await expect(relevance).toHaveAttribute('aria-pressed', 'false');
+  await relevance.click();
+  await expect(relevance).toHaveAttribute('aria-pressed', 'true');
+  await expect(table.locator('[role="columnheader"][aria-sort]')).toHaveCount(0);
+  await app.getByRole('searchbox', { name: 'Search projects' }).fill('');
+  await app.waitForFunction(() => document.documentElement.dataset.projectsQuery === '');
+  await expect(header('No.')).toHaveAttribute('aria-sort', 'ascending');
+  await expect(relevance).toBeDisabled();
+
+  // The chosen order survives another screen, a project's page and a reload of the window.
+  await sortBy('Status');
+  await sortBy('Status');
+  await expect(header('Status')).toHaveAttribute('aria-sort', 'descending');
+  const chosen = (await shownProjectRows(app)).slice(0, 5);
+  await app.keyboard.press('Control+3');
+  await expect(app.getByRole('heading', { level: 1, name: 'Retirements' })).toBeVisible();
+  await app.keyboard.press('Control+1');
+  await expect(header('Status')).toHaveAttribute('aria-sort', 'descending');
+  expect((await shownProjectRows(app)).slice(0, 5)).toEqual(chosen);
+  await app.getByRole('row', { name: new RegExp(chosen[0]!.name) }).first().click();
+  await expect(app.getByRole('heading', { level: 1, name: chosen[0]!.name })).toBeVisible();
+  await app.getByRole('button', { name: '← All projects' }).click();
+  await expect(header('Status')).toHaveAttribute('aria-sort', 'descending');
+  await app.reload();
+  await expect(header('Status')).toHaveAttribute('aria-sort', 'descending');
+  await app.waitForFunction(() => document.documentElement.dataset.projectsGeneration !== undefined);
+  expect((await shownProjectRows(app)).slice(0, 5)).toEqual(chosen);
 });

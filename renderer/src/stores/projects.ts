@@ -1,9 +1,11 @@
 // The project list: the applied search (text, scope, filters, sort) and a cache of the pages of
 // rows fetched so far. The virtualized table asks for the rows it is about to show; pages of
-// PAGE_SIZE rows are fetched with projects.search offset/limit, each page once.
+// PAGE_SIZE rows are fetched with projects.search offset/limit, each page once. When the desk's
+// count is a lower bound ("10,000+"), the list reaches on past it page by page (see listExtent).
 import { create } from 'zustand';
 import type { ProjectRow, ProjectSearchInput } from '../../../shared/desk/api';
 import { desk, describeError } from '../lib/desk';
+import { listExtent, pagesSpanning, rowInPages, type ListExtent } from './paging';
 
 export const PROJECT_PAGE_SIZE = 100;
 
@@ -29,6 +31,10 @@ interface ProjectListState {
   /** Bumped whenever the query changes, so late answers for an older query are dropped. */
   generation: number;
   total: number | null;
+  /** The desk stopped counting at `total` (SEARCH_COUNT_LIMIT): there are more. */
+  totalIsLowerBound: boolean;
+  /** How far the table may scroll: `total`, or past a lower bound the rows read so far and a page more. */
+  extent: ListExtent;
   pages: Record<number, ProjectRow[]>;
   requested: Record<number, true>;
   error: string | null;
@@ -49,13 +55,17 @@ export function toSearchInput(query: ProjectQuery, offset = 0, limit = PROJECT_P
 }
 
 export function rowAt(state: Pick<ProjectListState, 'pages'>, index: number): ProjectRow | undefined {
-  return state.pages[Math.floor(index / PROJECT_PAGE_SIZE)]?.[index % PROJECT_PAGE_SIZE];
+  return rowInPages(state.pages, PROJECT_PAGE_SIZE, index);
 }
+
+/** The list's default order (project number); typing a search switches it to relevance. */
+export const DEFAULT_PROJECT_SORT: ProjectQuery['sort'] = { field: 'num', direction: 'asc' };
+export const RELEVANCE_SORT: ProjectQuery['sort'] = { field: 'relevance', direction: 'asc' };
 
 // The list's query (scope, filters, sort, text) survives a reload of the window, like a desk app's
 // view state; sessionStorage, so it does not outlive the session.
 const QUERY_KEY = 'registryDesk.projectQuery';
-const DEFAULT_QUERY: ProjectQuery = { text: '', scope: 'public', filters: {}, sort: { field: 'num', direction: 'asc' } };
+const DEFAULT_QUERY: ProjectQuery = { text: '', scope: 'public', filters: {}, sort: DEFAULT_PROJECT_SORT };
 
 function savedQuery(): ProjectQuery {
   try {
@@ -73,14 +83,19 @@ export const useProjectList = create<ProjectListState>()((set, get) => {
     try {
       const result = await desk('projects.search', toSearchInput(query, page * PROJECT_PAGE_SIZE));
       if (get().generation !== generation) return;
-      set((s) => ({ total: result.total, pages: { ...s.pages, [page]: result.rows }, error: null }));
+      set((s) => {
+        const pages = { ...s.pages, [page]: result.rows };
+        const totalIsLowerBound = result.totalIsLowerBound === true;
+        return { total: result.total, totalIsLowerBound, pages, extent: listExtent(result.total, totalIsLowerBound, pages, PROJECT_PAGE_SIZE), error: null };
+      });
     } catch (error) {
       if (get().generation !== generation) return;
       // Forget the request so scrolling back asks again.
       set((s) => {
         const requested = { ...s.requested };
         delete requested[page];
-        return { requested, error: describeError(error), total: s.total ?? 0 };
+        const total = s.total ?? 0;
+        return { requested, error: describeError(error), total, extent: listExtent(total, s.totalIsLowerBound, s.pages, PROJECT_PAGE_SIZE) };
       });
     }
   }
@@ -91,7 +106,17 @@ export const useProjectList = create<ProjectListState>()((set, get) => {
     } catch {
       // Storage unavailable: the query is simply not kept across a reload.
     }
-    set((s) => ({ query, generation: s.generation + 1, queryGeneration: s.queryGeneration + 1, total: null, pages: {}, requested: {}, error: null }));
+    set((s) => ({
+      query,
+      generation: s.generation + 1,
+      queryGeneration: s.queryGeneration + 1,
+      total: null,
+      totalIsLowerBound: false,
+      extent: { rows: 0, exact: false },
+      pages: {},
+      requested: {},
+      error: null,
+    }));
     void loadPage(0);
   }
 
@@ -100,16 +125,19 @@ export const useProjectList = create<ProjectListState>()((set, get) => {
     generation: 0,
     queryGeneration: 0,
     total: null,
+    totalIsLowerBound: false,
+    extent: { rows: 0, exact: false },
     pages: {},
     requested: {},
     error: null,
     setQuery: (change) => {
       const current = get().query;
       const next = { ...current, ...change };
-      // Typing a search sorts by relevance; clearing it goes back to the number order.
+      // Typing a search sorts by relevance when the list is in its default order (another order was
+      // chosen on purpose and stays); clearing the search leaves relevance for the default order.
       if (change.text !== undefined && change.sort === undefined) {
-        if (next.text.trim() && !current.text.trim() && current.sort.field === 'num') next.sort = { field: 'relevance', direction: 'asc' };
-        if (!next.text.trim() && current.sort.field === 'relevance') next.sort = { field: 'num', direction: 'asc' };
+        if (next.text.trim() && !current.text.trim() && current.sort.field === DEFAULT_PROJECT_SORT.field && current.sort.direction === DEFAULT_PROJECT_SORT.direction) next.sort = RELEVANCE_SORT;
+        if (!next.text.trim() && current.sort.field === 'relevance') next.sort = DEFAULT_PROJECT_SORT;
       }
       restart(next);
     },
@@ -120,9 +148,8 @@ export const useProjectList = create<ProjectListState>()((set, get) => {
       restart({ ...get().query, filters });
     },
     ensureRows: (first, last) => {
-      const { requested, total } = get();
-      const lastIndex = total === null ? last : Math.min(last, total - 1);
-      for (let page = Math.floor(Math.max(0, first) / PROJECT_PAGE_SIZE); page <= Math.floor(lastIndex / PROJECT_PAGE_SIZE); page++) {
+      const { requested, total, extent } = get();
+      for (const page of pagesSpanning(first, last, total === null ? last + 1 : extent.rows, PROJECT_PAGE_SIZE)) {
         if (!requested[page]) void loadPage(page);
       }
     },

@@ -1,18 +1,10 @@
 // Search as you type (applied 150 ms after the last key, or at once on Enter), the public/internal
-// scope and the sort order.
+// scope and, while a search is typed, sorting by relevance (the columns sort from their headers).
 import { useCallback } from 'react';
 import { useSearchText } from '../../lib/hooks';
-import { useProjectList, type ProjectSortField } from '../../stores/projects';
+import { DEFAULT_PROJECT_SORT, RELEVANCE_SORT, useProjectList } from '../../stores/projects';
 import { MOD_LABEL } from '../../components/Sidebar';
-
-const SORT_FIELDS: Array<{ value: ProjectSortField; label: string }> = [
-  { value: 'relevance', label: 'Relevance' },
-  { value: 'num', label: 'Project number' },
-  { value: 'name', label: 'Name' },
-  { value: 'status', label: 'Status' },
-  { value: 'country', label: 'Country' },
-  { value: 'startDate', label: 'Start date' },
-];
+import { RelevanceToggle } from '../../components/SortControls';
 
 export function ProjectSearchBar() {
   const query = useProjectList((s) => s.query);
@@ -44,24 +36,11 @@ export function ProjectSearchBar() {
           </label>
         ))}
       </fieldset>
-      <label className="inline-field">
-        <span>Sort by</span>
-        <select value={query.sort.field} onChange={(event) => setQuery({ sort: { ...query.sort, field: event.target.value as ProjectSortField } })}>
-          {SORT_FIELDS.filter((f) => f.value !== 'relevance' || query.text.trim()).map((f) => (
-            <option key={f.value} value={f.value}>
-              {f.label}
-            </option>
-          ))}
-        </select>
-      </label>
-      <button
-        type="button"
-        className="button button-small"
-        aria-label={query.sort.direction === 'asc' ? 'Sort ascending (switch to descending)' : 'Sort descending (switch to ascending)'}
-        onClick={() => setQuery({ sort: { ...query.sort, direction: query.sort.direction === 'asc' ? 'desc' : 'asc' } })}
-      >
-        {query.sort.direction === 'asc' ? '↑ Asc' : '↓ Desc'}
-      </button>
+      <RelevanceToggle
+        active={query.sort.field === 'relevance'}
+        available={query.text.trim() !== ''}
+        onChange={(relevance) => setQuery({ sort: relevance ? RELEVANCE_SORT : DEFAULT_PROJECT_SORT })}
+      />
     </div>
   );
 }

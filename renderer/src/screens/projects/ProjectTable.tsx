@@ -1,17 +1,50 @@
 // The virtualized project table: only the rows in view (plus a few) are in the DOM, and the pages
-// they fall in are fetched as the user scrolls, so 10,000+ projects scroll smoothly.
+// they fall in are fetched as the user scrolls, so 10,000+ projects scroll smoothly (past a
+// lower-bound count too: the list reaches on as pages are read). Column headers sort the list.
 import { useEffect, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { ProjectRow } from '../../../../shared/desk/api';
-import { rowAt, useProjectList } from '../../stores/projects';
+import { rowAt, useProjectList, type ProjectSortField } from '../../stores/projects';
 import { useNavigation } from '../../stores/navigation';
 import { announce, setPageState } from '../../lib/signals';
 import { countryName, formatDate } from '../../lib/format';
 import { StatusBadge } from '../../components/StatusBadge';
 import { EmptyState, ErrorMessage, Loading } from '../../components/feedback';
+import { ariaSort, SortButton, type SortDirection } from '../../components/SortControls';
 
 const ROW_HEIGHT = 52;
-const COLUMNS = ['No.', 'Project', 'Status', 'Country', 'Sector', 'Methodology', 'Type', 'Proponents', 'Start'];
+const COLUMNS: Array<{ label: string; sort?: Exclude<ProjectSortField, 'relevance'>; first?: SortDirection }> = [
+  { label: 'No.', sort: 'num' },
+  { label: 'Project', sort: 'name' },
+  { label: 'Status', sort: 'status' },
+  { label: 'Country', sort: 'country' },
+  { label: 'Sector' },
+  { label: 'Methodology' },
+  { label: 'Type' },
+  { label: 'Proponents' },
+  // Dates start newest first.
+  { label: 'Start', sort: 'startDate', first: 'desc' },
+];
+
+function ProjectTableHead() {
+  const sort = useProjectList((s) => s.query.sort);
+  const setQuery = useProjectList((s) => s.setQuery);
+  return (
+    <div role="rowgroup" className="table-head">
+      <div role="row" className="table-row" aria-rowindex={1}>
+        {COLUMNS.map((column) => (
+          <span key={column.label} role="columnheader" aria-sort={ariaSort(sort, column.sort)}>
+            {column.sort ? (
+              <SortButton field={column.sort} label={column.label} sort={sort} firstDirection={column.first} onSort={(next) => setQuery({ sort: next })} />
+            ) : (
+              column.label
+            )}
+          </span>
+        ))}
+      </div>
+    </div>
+  );
+}
 
 function ProjectCells({ row }: { row: ProjectRow }) {
   return (
@@ -43,6 +76,8 @@ function ProjectCells({ row }: { row: ProjectRow }) {
 export function ProjectTable() {
   const scrollRef = useRef<HTMLDivElement>(null);
   const total = useProjectList((s) => s.total);
+  const totalIsLowerBound = useProjectList((s) => s.totalIsLowerBound);
+  const extent = useProjectList((s) => s.extent);
   const pages = useProjectList((s) => s.pages);
   const generation = useProjectList((s) => s.generation);
   const queryGeneration = useProjectList((s) => s.queryGeneration);
@@ -51,7 +86,7 @@ export function ProjectTable() {
   const openProject = useNavigation((s) => s.openProject);
 
   const virtualizer = useVirtualizer({
-    count: total ?? 0,
+    count: extent.rows,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 12,
@@ -61,8 +96,8 @@ export function ProjectTable() {
   const lastIndex = items[items.length - 1]?.index ?? 0;
 
   useEffect(() => {
-    if (total !== null && total > 0) useProjectList.getState().ensureRows(firstIndex, lastIndex);
-  }, [firstIndex, lastIndex, total, generation]);
+    if (extent.rows > 0) useProjectList.getState().ensureRows(firstIndex, lastIndex);
+  }, [firstIndex, lastIndex, extent.rows, generation]);
 
   // A new search starts at the top.
   useEffect(() => {
@@ -75,23 +110,19 @@ export function ProjectTable() {
     if (total === null || (!firstPageShown && total > 0)) return;
     setPageState('projectsQuery', queryText);
     setPageState('projectsTotal', String(total));
+    setPageState('projectsTotalIsLowerBound', String(totalIsLowerBound));
     setPageState('projectsGeneration', String(generation));
-    announce('desk:projects-loaded', { query: queryText, total, generation });
-  }, [generation, firstPageShown, total, queryText]);
+    announce('desk:projects-loaded', { query: queryText, total, totalIsLowerBound, generation });
+  }, [generation, firstPageShown, total, totalIsLowerBound, queryText]);
 
-  if (total === null && !error) return <Loading label="Loading projects…" />;
+  // The table (and its header, where focus may be after sorting) stays while a new search loads.
+  const loading = total === null && !error;
   return (
-    <div className="table table-projects" role="table" aria-label="Projects" aria-rowcount={(total ?? 0) + 1}>
-      <div role="rowgroup" className="table-head">
-        <div role="row" className="table-row" aria-rowindex={1}>
-          {COLUMNS.map((name) => (
-            <span key={name} role="columnheader">
-              {name}
-            </span>
-          ))}
-        </div>
-      </div>
+    // aria-rowcount -1: the number of rows is not known yet (loading, or past a lower-bound count).
+    <div className="table table-projects" role="table" aria-label="Projects" aria-busy={loading} aria-rowcount={extent.exact ? extent.rows + 1 : -1}>
+      <ProjectTableHead />
       <ErrorMessage error={error} onRetry={() => useProjectList.getState().refresh()} />
+      {loading && <Loading label="Loading projects…" />}
       {total === 0 && !error ? (
         <EmptyState title="No projects match">Try other words or clear some filters.</EmptyState>
       ) : (
