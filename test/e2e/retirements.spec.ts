@@ -4,9 +4,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { encryptKeystoreJson, Wallet } from 'ethers';
-import type { Page } from '@playwright/test';
+import type { Download, Page } from '@playwright/test';
 import { expect, screenshotBothThemes, test, type DemoCredentials } from './fixtures';
-import { downloadText } from './helpers';
+import { downloadText, scrollRetirementsTo, scrollToRetirement, shownRetirementRows, waitForRowsInView } from './helpers';
 
 /** A demo wallet retirement whose (project, token) pair is unique, so finalize claims exactly it. */
 function uniqueRetirement(credentials: DemoCredentials, walletIndex: number) {
@@ -20,12 +20,8 @@ async function openUnclaimedRetirement(page: Page, id: string) {
   await page.keyboard.press('Control+3');
   await expect(page.getByRole('heading', { level: 1, name: 'Retirements' })).toBeVisible();
   await page.getByRole('combobox', { name: 'Claim' }).selectOption('unclaimed');
-  const row = page.locator(`tr[data-retirement-id="${id}"]`);
-  // The list pages on with "Show more" until the retirement is there.
-  for (let i = 0; i < 20 && !(await row.isVisible()); i++) {
-    await page.getByRole('button', { name: /^Show more/ }).click();
-    await expect(page.getByRole('button', { name: /^Show more/ }).or(row)).toBeVisible();
-  }
+  // The virtualized list reads its pages as it scrolls, until the retirement is there.
+  const row = await scrollToRetirement(page, id);
   await row.click();
   const details = page.getByRole('complementary', { name: 'Retirement details' });
   await expect(details).toContainText(id);
@@ -106,4 +102,151 @@ test('finalize with an encrypted keystore kept for the session, decrypted off th
   await expect(dialog.getByLabel('Message to sign')).toHaveText(['Grace Hopper Trust', '', 'Net zero 2030', retirement.projectAddress, retirement.tokenId].join(';;'));
   await dialog.getByRole('button', { name: 'Sign and finalize' }).click();
   await expect(dialog.getByText('Finalized.')).toBeVisible();
+});
+
+/** The count under the Retirements heading. */
+const retirementCount = (page: Page) => page.getByRole('heading', { level: 1, name: 'Retirements' }).locator('xpath=following-sibling::p');
+
+test('sort retirements from the column headers, by keyboard too, and keep the order when coming back', async ({ app }) => {
+  await app.keyboard.press('Control+3');
+  const table = app.getByRole('table', { name: 'Retirements' });
+  await waitForRowsInView(app, 'Retirements');
+  const header = (name: string) => table.getByRole('columnheader', { name });
+  // Newest first by default.
+  await expect(header('Date')).toHaveAttribute('aria-sort', 'descending');
+  await expect(header('Amount')).not.toHaveAttribute('aria-sort');
+
+  // Amount: largest first, then a second click reverses. (The header changes as the new order is
+  // asked for; the rows in view are then those of the new order once they are drawn.)
+  await header('Amount').getByRole('button').click();
+  await expect(header('Amount')).toHaveAttribute('aria-sort', 'descending');
+  await expect(header('Date')).not.toHaveAttribute('aria-sort');
+  await waitForRowsInView(app, 'Retirements');
+  const largestFirst = (await shownRetirementRows(app)).map((r) => r.amount);
+  expect(largestFirst.length).toBeGreaterThan(5);
+  expect(largestFirst).toEqual([...largestFirst].sort((a, b) => b - a));
+  await header('Amount').getByRole('button').click();
+  await expect(header('Amount')).toHaveAttribute('aria-sort', 'ascending');
+  await waitForRowsInView(app, 'Retirements');
+  const smallestFirst = (await shownRetirementRows(app)).map((r) => r.amount);
+  expect(smallestFirst).toEqual([...smallestFirst].sort((a, b) => a - b));
+
+  // The keyboard: Tab reaches the header buttons, Enter sorts.
+  await header('Date').getByRole('button').focus();
+  await app.keyboard.press('Enter');
+  await expect(header('Date')).toHaveAttribute('aria-sort', 'descending');
+  await app.keyboard.press('Enter');
+  await expect(header('Date')).toHaveAttribute('aria-sort', 'ascending');
+  await expect(header('Date').getByRole('button')).toBeFocused();
+  await screenshotBothThemes(app, 'retirements-sorted');
+
+  // Typing a search from the default order sorts by relevance; a column header leaves it; the
+  // toggle goes back to it; clearing the search leaves relevance for the default order.
+  const relevance = app.getByRole('button', { name: 'Sort by relevance' });
+  await expect(relevance).toBeDisabled();
+  await header('Date').getByRole('button').click(); // back to the default: newest first
+  await expect(header('Date')).toHaveAttribute('aria-sort', 'descending');
+  const [first] = await shownRetirementRows(app).then((rows) => rows.filter((r) => r.claimed));
+  const word = first!.beneficiary.split(/\s+/).sort((a, b) => b.length - a.length)[0]!;
+  await app.getByRole('searchbox', { name: 'Search retirements' }).fill(word);
+  await app.waitForFunction((w) => document.documentElement.dataset.retirementsQuery === w, word);
+  await expect(relevance).toHaveAttribute('aria-pressed', 'true');
+  await expect(table.locator('th[aria-sort]')).toHaveCount(0);
+  await header('Beneficiary').getByRole('button').click();
+  await expect(header('Beneficiary')).toHaveAttribute('aria-sort', 'ascending');
+  await expect(relevance).toHaveAttribute('aria-pressed', 'false');
+  await relevance.click();
+  await expect(relevance).toHaveAttribute('aria-pressed', 'true');
+  await expect(table.locator('th[aria-sort]')).toHaveCount(0);
+  await app.getByRole('searchbox', { name: 'Search retirements' }).fill('');
+  await app.waitForFunction(() => document.documentElement.dataset.retirementsQuery === '');
+  await expect(header('Date')).toHaveAttribute('aria-sort', 'descending');
+  await expect(relevance).toBeDisabled();
+
+  // The chosen order survives going to another screen and back.
+  await header('Amount').getByRole('button').click();
+  await expect(header('Amount')).toHaveAttribute('aria-sort', 'descending');
+  await waitForRowsInView(app, 'Retirements');
+  const before = await shownRetirementRows(app);
+  await app.keyboard.press('Control+1');
+  await expect(app.getByRole('heading', { level: 1, name: 'Projects' })).toBeVisible();
+  await app.keyboard.press('Control+3');
+  await expect(header('Amount')).toHaveAttribute('aria-sort', 'descending');
+  await waitForRowsInView(app, 'Retirements');
+  expect((await shownRetirementRows(app)).slice(0, 5).map((r) => r.id)).toEqual(before.slice(0, 5).map((r) => r.id));
+});
+
+test('download certificates of retirements selected far apart in the virtualized list', async ({ app }) => {
+  await app.keyboard.press('Control+3');
+  await app.getByRole('combobox', { name: 'Claim' }).selectOption('claimed');
+  await app.waitForFunction(() => document.documentElement.dataset.retirementsTotal !== undefined);
+  await waitForRowsInView(app, 'Retirements');
+  const table = app.getByRole('table', { name: 'Retirements' });
+  // Only the rows in view (and a few more) are in the page.
+  expect(await table.locator('tbody tr[data-retirement-id]').count()).toBeLessThan(60);
+
+  const checkbox = (id: string) => table.locator(`tr[data-retirement-id="${id}"] input[type="checkbox"]`);
+  const [a, b] = await shownRetirementRows(app);
+  await checkbox(a!.id).check();
+  await checkbox(b!.id).check();
+  // Far down the list: the first two rows are no longer drawn.
+  await scrollRetirementsTo(app, 'bottom');
+  const far = (await shownRetirementRows(app)).at(-1)!;
+  expect(far.index).toBeGreaterThan(200);
+  await expect(table.locator(`tr[data-retirement-id="${a!.id}"]`)).toHaveCount(0);
+  await checkbox(far.id).check();
+  await expect(app.getByRole('button', { name: 'Download certificates (3)' })).toBeVisible();
+  // Back at the top the first two are still selected.
+  await scrollRetirementsTo(app, 'top');
+  await expect(checkbox(a!.id)).toBeChecked();
+  await expect(checkbox(b!.id)).toBeChecked();
+
+  const downloads: Download[] = [];
+  app.on('download', (download) => downloads.push(download));
+  await app.getByRole('button', { name: 'Download certificates (3)' }).click();
+  // The selection is cleared once every certificate was saved.
+  await expect(app.getByRole('button', { name: /^Download certificates/ })).toHaveCount(0);
+  await expect(checkbox(a!.id)).not.toBeChecked();
+  expect(downloads.map((d) => d.suggestedFilename()).sort()).toEqual([a!.id, b!.id, far.id].map((id) => `retirement-${id}.pdf`).sort());
+  for (const [download, row] of [[downloads.find((d) => d.suggestedFilename().includes(far.id))!, far]] as const) {
+    expect(execFileSync('pdftotext', [await download.path(), '-'], { encoding: 'utf8' })).toContain(row.beneficiary);
+  }
+});
+
+test.describe('a list larger than the desk counts', () => {
+  // About 16,000 retirements, over 10,000 of them claimed: more than the desk counts exactly when filtered.
+  test.use({ deskOptions: { registry: 'remote', scale: 16 } });
+
+  test('shows 10,000+ claimed retirements and scrolls on past 10,000 to the exact end', async ({ app }) => {
+    await app.keyboard.press('Control+3');
+    await app.waitForFunction(() => document.documentElement.dataset.retirementsQuery === '');
+    // Unfiltered, the count is exact.
+    const all = Number(await app.evaluate(() => document.documentElement.dataset.retirementsTotal));
+    expect(all).toBeGreaterThan(15_000);
+    await expect(retirementCount(app)).toHaveText(`${all.toLocaleString('en-US')} retirements`);
+    await app.getByRole('combobox', { name: 'Claim' }).selectOption('unclaimed');
+    await expect(retirementCount(app)).not.toHaveText(`${all.toLocaleString('en-US')} retirements`);
+    await expect(retirementCount(app)).toHaveText(/^[\d,]+ retirements$/);
+    const unclaimed = Number(await app.evaluate(() => document.documentElement.dataset.retirementsTotal));
+    expect(unclaimed).toBeLessThan(10_000);
+
+    // Claimed: more than the desk counts, so a lower bound, never shown as an exact number.
+    await app.getByRole('combobox', { name: 'Claim' }).selectOption('claimed');
+    await expect(retirementCount(app)).toHaveText('10,000+ retirements');
+    await expect(app.locator('html')).toHaveAttribute('data-retirements-total-is-lower-bound', 'true');
+    const table = app.getByRole('table', { name: 'Retirements' });
+    await expect(table).toHaveAttribute('aria-rowcount', '-1');
+    await screenshotBothThemes(app, 'retirements-lower-bound');
+
+    // Scrolling to the end reads page after page past 10,000 until the list ends; then the exact
+    // number is known and shown.
+    for (let i = 0; i < 40 && (await retirementCount(app).textContent())?.includes('+'); i++) await scrollRetirementsTo(app, 'bottom');
+    const claimed = all - unclaimed;
+    await expect(retirementCount(app)).toHaveText(`${claimed.toLocaleString('en-US')} retirements`);
+    await expect(table).toHaveAttribute('aria-rowcount', String(claimed + 1));
+    await scrollRetirementsTo(app, 'bottom');
+    const last = (await shownRetirementRows(app)).at(-1)!;
+    expect(last.index).toBe(claimed - 1);
+    expect(last.claimed).toBe(true);
+  });
 });

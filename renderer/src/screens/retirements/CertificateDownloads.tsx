@@ -1,7 +1,7 @@
 // "Download certificates (n)": one PDF per selected retirement, one after the other, with progress
 // and, for any that fail, which one and why.
 import { useState } from 'react';
-import { useRetirementList } from '../../stores/retirements';
+import { findRetirementRow, useRetirementList } from '../../stores/retirements';
 import { describeError } from '../../lib/desk';
 import { downloadCertificate } from './certificates';
 
@@ -19,7 +19,7 @@ export function CertificateDownloads() {
       try {
         await downloadCertificate(id);
       } catch (error) {
-        const row = useRetirementList.getState().rows.find((r) => r.id === id);
+        const row = findRetirementRow(useRetirementList.getState(), id);
         failed.push(`${row?.beneficiary ?? id}: ${describeError(error)}`);
       }
     }

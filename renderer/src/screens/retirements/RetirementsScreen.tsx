@@ -1,15 +1,27 @@
-// Retirements: search and filter the list, open one for its details, download certificates (one or
-// all selected), and finalize unclaimed on-chain retirements by signing with the owner's wallet.
-import { useCallback, useEffect } from 'react';
+// Retirements: search, filter and sort the list (column headers), open one for its details,
+// download certificates (one or all selected), and finalize unclaimed on-chain retirements by
+// signing with the owner's wallet.
+import { useCallback, useEffect, useRef } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import type { RetirementRow } from '../../../../shared/desk/api';
 import { useSearchText } from '../../lib/hooks';
-import { formatCount, formatDate, formatTonnesValue } from '../../lib/format';
+import { formatDate, formatTonnesValue, formatTotal } from '../../lib/format';
 import { useNavigation } from '../../stores/navigation';
-import { useRetirementList, toRetirementSearch, type ClaimFilter, type RetirementSortField } from '../../stores/retirements';
+import {
+  DEFAULT_RETIREMENT_SORT,
+  RETIREMENT_RELEVANCE_SORT,
+  retirementAt,
+  toRetirementSearch,
+  useRetirementList,
+  type ClaimFilter,
+  type RetirementSortField,
+} from '../../stores/retirements';
 import { useSync } from '../../stores/sync';
 import { StatusBadge } from '../../components/StatusBadge';
 import { EmptyState, ErrorMessage, Loading } from '../../components/feedback';
 import { ExportCsvButton } from '../../components/ExportCsvButton';
 import { MOD_LABEL } from '../../components/Sidebar';
+import { ariaSort, RelevanceToggle, SortButton, type SortDirection } from '../../components/SortControls';
 import { RetirementDetails } from './RetirementDetails';
 import { CertificateDownloads } from './CertificateDownloads';
 
@@ -57,24 +69,11 @@ function RetirementToolbar() {
           }}
         />
       </label>
-      <label className="inline-field">
-        <span>Sort by</span>
-        <select value={query.sort.field} onChange={(e) => setQuery({ sort: { ...query.sort, field: e.target.value as RetirementSortField } })}>
-          <option value="createdAt">Date</option>
-          <option value="amount">Amount</option>
-          <option value="beneficiary">Beneficiary</option>
-          <option value="project">Project</option>
-          {query.text.trim() && <option value="relevance">Relevance</option>}
-        </select>
-      </label>
-      <button
-        type="button"
-        className="button button-small"
-        aria-label={query.sort.direction === 'asc' ? 'Sort ascending (switch to descending)' : 'Sort descending (switch to ascending)'}
-        onClick={() => setQuery({ sort: { ...query.sort, direction: query.sort.direction === 'asc' ? 'desc' : 'asc' } })}
-      >
-        {query.sort.direction === 'asc' ? '↑ Asc' : '↓ Desc'}
-      </button>
+      <RelevanceToggle
+        active={query.sort.field === 'relevance'}
+        available={query.text.trim() !== ''}
+        onChange={(relevance) => setQuery({ sort: relevance ? RETIREMENT_RELEVANCE_SORT : DEFAULT_RETIREMENT_SORT })}
+      />
       {query.projectId && (
         <button type="button" className="button-link" onClick={() => setQuery({ projectId: null })}>
           Show all projects
@@ -84,74 +83,169 @@ function RetirementToolbar() {
   );
 }
 
-function RetirementTable() {
-  const rows = useRetirementList((s) => s.rows);
-  const total = useRetirementList((s) => s.total);
-  const loading = useRetirementList((s) => s.loading);
-  const selected = useRetirementList((s) => s.selected);
-  const toggleSelected = useRetirementList((s) => s.toggleSelected);
-  const retirementId = useNavigation((s) => s.retirementId);
-  const openRetirement = useNavigation((s) => s.openRetirement);
-  if (total === null) return loading ? <Loading label="Loading retirements…" /> : null;
-  if (total === 0) return <EmptyState title="No retirements match">Try other words or another filter.</EmptyState>;
+const ROW_HEIGHT = 56;
+const COLUMN_COUNT = 7;
+
+const RETIREMENTS = { one: 'retirement', other: 'retirements' };
+
+/** "2,345 retirements"; past a lower bound "10,000+ retirements", until scrolling to the end found the exact number. */
+function retirementCount(total: number, isLowerBound: boolean, exactRows: number | null): string {
+  if (isLowerBound && exactRows !== null) return formatTotal(exactRows, RETIREMENTS);
+  return formatTotal(total, RETIREMENTS, isLowerBound);
+}
+
+type SortableField = Exclude<RetirementSortField, 'relevance'>;
+
+function SortableHeader({ field, label, first, className }: { field: SortableField; label: string; first: SortDirection; className?: string }) {
+  const sort = useRetirementList((s) => s.query.sort);
+  const setQuery = useRetirementList((s) => s.setQuery);
   return (
-    <div className="table-wrap">
-      <table className="simple-table selectable" aria-label="Retirements">
+    <th scope="col" className={className} aria-sort={ariaSort(sort, field)}>
+      <SortButton field={field} label={label} sort={sort} firstDirection={first} onSort={(next) => setQuery({ sort: next })} />
+    </th>
+  );
+}
+
+function RetirementTableRow({ row, index }: { row: RetirementRow | undefined; index: number }) {
+  const current = useNavigation((s) => s.retirementId === row?.id);
+  const openRetirement = useNavigation((s) => s.openRetirement);
+  const checked = useRetirementList((s) => (row ? Boolean(s.selected[row.id]) : false));
+  const toggleSelected = useRetirementList((s) => s.toggleSelected);
+  if (!row) {
+    return (
+      <tr aria-rowindex={index + 2} className="row-placeholder">
+        <td colSpan={COLUMN_COUNT} className="muted">
+          Loading…
+        </td>
+      </tr>
+    );
+  }
+  return (
+    <tr aria-rowindex={index + 2} data-retirement-id={row.id} aria-selected={current} className={current ? 'row-current' : undefined} onClick={() => openRetirement(row.id)}>
+      <td onClick={(e) => e.stopPropagation()}>
+        <input
+          type="checkbox"
+          aria-label={`Select retirement of ${formatTonnesValue(row.amount)} for ${row.beneficiary ?? 'an unclaimed owner'}`}
+          checked={checked}
+          disabled={!row.isClaimed}
+          title={row.isClaimed ? undefined : 'No certificate until the owner finalizes it'}
+          onChange={() => toggleSelected(row.id)}
+        />
+      </td>
+      <td>{formatDate(row.createdAt)}</td>
+      <td>
+        <button type="button" className="button-link" onClick={() => openRetirement(row.id)}>
+          {row.beneficiary ?? 'Unclaimed'}
+        </button>
+        {row.organizationName && <span className="cell-secondary">{row.organizationName}</span>}
+      </td>
+      <td title={row.projectName}>
+        {row.projectName}
+        <span className="cell-secondary">No. {row.projectNum}</span>
+      </td>
+      <td>{row.vintage ?? '—'}</td>
+      <td className="numeric">{formatTonnesValue(row.amount)}</td>
+      <td>
+        <StatusBadge value={row.isClaimed ? 'claimed' : 'unclaimed'} />
+      </td>
+    </tr>
+  );
+}
+
+/**
+ * The virtualized retirement table: a real table whose rows in view (plus a few) are in the DOM,
+ * between two spacer rows standing for the rest; the pages they fall in are fetched as the user
+ * scrolls, so 100,000 retirements scroll smoothly. The header stays in view.
+ */
+function RetirementTable() {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const total = useRetirementList((s) => s.total);
+  const extent = useRetirementList((s) => s.extent);
+  const pages = useRetirementList((s) => s.pages);
+  const generation = useRetirementList((s) => s.generation);
+  const queryGeneration = useRetirementList((s) => s.queryGeneration);
+  const error = useRetirementList((s) => s.error);
+
+  const virtualizer = useVirtualizer({
+    count: extent.rows,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 10,
+  });
+  const items = virtualizer.getVirtualItems();
+  const firstIndex = items[0]?.index ?? 0;
+  const lastIndex = items[items.length - 1]?.index ?? 0;
+
+  useEffect(() => {
+    if (extent.rows > 0) useRetirementList.getState().ensureRows(firstIndex, lastIndex);
+  }, [firstIndex, lastIndex, extent.rows, generation]);
+
+  // A new search starts at the top.
+  useEffect(() => {
+    scrollRef.current?.scrollTo({ top: 0 });
+  }, [queryGeneration]);
+
+  // The table (and its header, where focus may be after sorting) stays while a new search loads.
+  if (total === null && error) return null;
+  const paddingTop = items[0]?.start ?? 0;
+  const paddingBottom = items.length > 0 ? virtualizer.getTotalSize() - items[items.length - 1]!.end : 0;
+  return (
+    <div ref={scrollRef} className="table-wrap virtual-table-scroll">
+      {/* aria-rowcount -1: the number of rows is not known yet (loading, or past a lower-bound count). */}
+      <table className="simple-table selectable virtual-table" aria-label="Retirements" aria-busy={total === null} aria-rowcount={extent.exact ? extent.rows + 1 : -1}>
+        <colgroup>
+          <col className="col-select" />
+          <col className="col-date" />
+          <col className="col-beneficiary" />
+          <col className="col-project" />
+          <col className="col-vintage" />
+          <col className="col-amount" />
+          <col className="col-claim" />
+        </colgroup>
         <thead>
-          <tr>
+          <tr aria-rowindex={1}>
             <th scope="col">
               <span className="visually-hidden">Select</span>
             </th>
-            <th scope="col">Date</th>
-            <th scope="col">Beneficiary</th>
-            <th scope="col">Project</th>
+            {/* Dates and amounts start newest / largest first; names A to Z. */}
+            <SortableHeader field="createdAt" label="Date" first="desc" />
+            <SortableHeader field="beneficiary" label="Beneficiary" first="asc" />
+            <SortableHeader field="project" label="Project" first="asc" />
             <th scope="col">Vintage</th>
-            <th scope="col" className="numeric">
-              Amount
-            </th>
+            <SortableHeader field="amount" label="Amount" first="desc" className="numeric" />
             <th scope="col">Claim</th>
           </tr>
         </thead>
         <tbody>
-          {rows.map((r) => (
-            <tr key={r.id} data-retirement-id={r.id} aria-selected={retirementId === r.id} className={retirementId === r.id ? 'row-current' : undefined} onClick={() => openRetirement(r.id)}>
-              <td onClick={(e) => e.stopPropagation()}>
-                <input
-                  type="checkbox"
-                  aria-label={`Select retirement of ${formatTonnesValue(r.amount)} for ${r.beneficiary ?? 'an unclaimed owner'}`}
-                  checked={Boolean(selected[r.id])}
-                  disabled={!r.isClaimed}
-                  title={r.isClaimed ? undefined : 'No certificate until the owner finalizes it'}
-                  onChange={() => toggleSelected(r.id)}
-                />
-              </td>
-              <td className="nowrap">{formatDate(r.createdAt)}</td>
-              <td>
-                <button type="button" className="button-link" onClick={() => openRetirement(r.id)}>
-                  {r.beneficiary ?? 'Unclaimed'}
-                </button>
-                {r.organizationName && <span className="cell-secondary">{r.organizationName}</span>}
-              </td>
-              <td>
-                {r.projectName}
-                <span className="cell-secondary">No. {r.projectNum}</span>
-              </td>
-              <td>{r.vintage ?? '—'}</td>
-              <td className="numeric">{formatTonnesValue(r.amount)}</td>
-              <td>
-                <StatusBadge value={r.isClaimed ? 'claimed' : 'unclaimed'} />
+          {total === null && (
+            <tr className="row-message">
+              <td colSpan={COLUMN_COUNT}>
+                <Loading label="Loading retirements…" />
               </td>
             </tr>
+          )}
+          {total === 0 && !error && (
+            <tr className="row-message">
+              <td colSpan={COLUMN_COUNT}>
+                <EmptyState title="No retirements match">Try other words or another filter.</EmptyState>
+              </td>
+            </tr>
+          )}
+          {paddingTop > 0 && (
+            <tr className="spacer-row" aria-hidden="true">
+              <td colSpan={COLUMN_COUNT} style={{ height: paddingTop }} />
+            </tr>
+          )}
+          {items.map((item) => (
+            <RetirementTableRow key={item.key} row={retirementAt({ pages }, item.index)} index={item.index} />
           ))}
+          {paddingBottom > 0 && (
+            <tr className="spacer-row" aria-hidden="true">
+              <td colSpan={COLUMN_COUNT} style={{ height: paddingBottom }} />
+            </tr>
+          )}
         </tbody>
       </table>
-      {rows.length < total && (
-        <div className="table-footer">
-          <button type="button" className="button" disabled={loading} onClick={() => void useRetirementList.getState().loadMore()}>
-            {loading ? 'Loading…' : `Show more (${formatCount(total - rows.length)} left)`}
-          </button>
-        </div>
-      )}
     </div>
   );
 }
@@ -159,6 +253,8 @@ function RetirementTable() {
 export function RetirementsScreen() {
   const dataVersion = useSync((s) => s.dataVersion);
   const total = useRetirementList((s) => s.total);
+  const totalIsLowerBound = useRetirementList((s) => s.totalIsLowerBound);
+  const extent = useRetirementList((s) => s.extent);
   const error = useRetirementList((s) => s.error);
   const query = useRetirementList((s) => s.query);
   const retirementId = useNavigation((s) => s.retirementId);
@@ -169,12 +265,12 @@ export function RetirementsScreen() {
     }
   }, [dataVersion]);
   return (
-    <div className="screen">
+    <div className="screen screen-fill">
       <header className="screen-header">
         <div>
           <h1>Retirements</h1>
           <p className="screen-subtitle" aria-live="polite">
-            {total === null ? 'Loading retirements…' : `${formatCount(total)} retirement${total === 1 ? '' : 's'}`}
+            {total === null ? 'Loading retirements…' : retirementCount(total, totalIsLowerBound, extent.exact ? extent.rows : null)}
           </p>
         </div>
         <div className="header-actions">
@@ -184,7 +280,7 @@ export function RetirementsScreen() {
       </header>
       <RetirementToolbar />
       <ErrorMessage error={error} onRetry={() => useRetirementList.getState().refresh()} />
-      <div className={retirementId ? 'split' : undefined}>
+      <div className={retirementId ? 'retirements-body split' : 'retirements-body'}>
         <RetirementTable />
         {retirementId && <RetirementDetails id={retirementId} />}
       </div>
