@@ -1,16 +1,19 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { SqliteDatabase } from './database';
 import { migrate, type MigrateResult, type Migration } from './migrate';
+import { firstLine, NativeModuleError, nativeModules, rebuildMessage, type NativeModules, type RuntimeTarget } from './native-modules';
 
 export interface OpenOptions {
   migrations: readonly Migration[];
   readonly?: boolean;
   now?: () => number;
+  /** Which better-sqlite3 binary to load; defaults to this process's choice (native-modules.ts). */
+  native?: NativeModules;
 }
 
 /** Opens (creating if needed) a SQLite file in WAL mode and brings its schema up to date. */
 export function openSqlite<Schema>(file: string, options: OpenOptions): { db: SqliteDatabase<Schema>; migration: MigrateResult } {
-  const raw = new BetterSqlite3(file, { readonly: options.readonly ?? false });
+  const raw = openBetterSqlite3(file, { readonly: options.readonly ?? false }, options.native);
   try {
     raw.pragma('journal_mode = WAL');
     raw.pragma('synchronous = NORMAL');
@@ -22,4 +25,33 @@ export function openSqlite<Schema>(file: string, options: OpenOptions): { db: Sq
     raw.close();
     throw error;
   }
+}
+
+/**
+ * `new BetterSqlite3(file, options)` with the binary `native` names. Under plain Node that is
+ * better-sqlite3's own. Under Electron the binary is first loaded alone (once per process), so a
+ * binary that cannot load is reported as such, with what to run, and never confused with a file that
+ * cannot be opened.
+ */
+export function openBetterSqlite3(file: string, options: BetterSqlite3.Options = {}, native: NativeModules = nativeModules()): BetterSqlite3.Database {
+  const target = native.target;
+  if (!target) return new BetterSqlite3(file, options);
+  const nativeBinding = native.betterSqlite3Binding;
+  assertLoadable(native, target);
+  return new BetterSqlite3(file, nativeBinding ? { ...options, nativeBinding } : options);
+}
+
+const loadable = new Set<string>();
+
+function assertLoadable(native: NativeModules, target: RuntimeTarget): void {
+  if (native.problem) throw new NativeModuleError(rebuildMessage('better-sqlite3', target, native.problem));
+  const binding = native.betterSqlite3Binding ?? '';
+  if (loadable.has(binding)) return;
+  try {
+    // An in-memory database cannot fail to open: anything thrown here is the binary not loading.
+    new BetterSqlite3(':memory:', binding ? { nativeBinding: binding } : {}).close();
+  } catch (error) {
+    throw new NativeModuleError(rebuildMessage('better-sqlite3', target, firstLine(error)), { cause: error });
+  }
+  loadable.add(binding);
 }

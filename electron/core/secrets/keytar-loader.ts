@@ -1,6 +1,9 @@
 // Loads keytar (a native module) only when a keychain is first used, so a missing or broken build
 // becomes a KeychainUnavailableError the desk can show, not a crash when the main process starts.
+// Under Electron it is the Electron-ABI copy when there is one (see ../db/native-modules.ts).
+import { createRequire } from 'node:module';
 import type * as KeytarModule from 'keytar';
+import { firstLine, nativeModules, rebuildMessage, type NativeModules } from '../db/native-modules';
 import { KeychainUnavailableError } from './errors';
 
 /** The part of keytar 7.9 the stores use (getPassword resolves null for an unknown account). */
@@ -10,25 +13,28 @@ let loaded: Promise<KeytarApi> | undefined;
 
 export function loadKeytar(): Promise<KeytarApi> {
   // Only a success is remembered: after a failed load the next call tries again.
-  loaded ??= importKeytar().catch((error: unknown) => {
+  loaded ??= loadKeytarFrom(nativeModules()).catch((error: unknown) => {
     loaded = undefined;
     throw error;
   });
   return loaded;
 }
 
-async function importKeytar(): Promise<KeytarApi> {
+/** Loads the keytar `native` names: the copy's folder, or `import('keytar')`. */
+export async function loadKeytarFrom(native: NativeModules): Promise<KeytarApi> {
+  const what = 'The OS keychain module (keytar)';
   let mod: unknown;
   try {
-    mod = await import('keytar');
+    if (native.problem) throw new Error(native.problem);
+    mod = native.keytarDir ? createRequire(import.meta.url)(native.keytarDir) : await import('keytar');
   } catch (error) {
-    const why = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    throw new KeychainUnavailableError(`The OS keychain module (keytar) could not be loaded: ${why}`);
+    const why = firstLine(error);
+    throw new KeychainUnavailableError(native.target ? rebuildMessage(what, native.target, why) : `${what} could not be loaded: ${why}`);
   }
   // keytar is CommonJS: under ESM its functions sit on `default`.
   const api = ((mod as { default?: unknown }).default ?? mod) as Partial<KeytarApi>;
   if (typeof api.getPassword !== 'function' || typeof api.setPassword !== 'function' || typeof api.deletePassword !== 'function') {
-    throw new KeychainUnavailableError('The OS keychain module (keytar) loaded but does not provide getPassword/setPassword/deletePassword.');
+    throw new KeychainUnavailableError(`${what} loaded but does not provide getPassword/setPassword/deletePassword.`);
   }
   return api as KeytarApi;
 }
