@@ -1,8 +1,10 @@
 // `npm run setup`: installs dependencies on any machine, with or without access to Electron's
 // binary downloads. Plain `npm install` fails outright where the Electron binary cannot be fetched
 // (CI, sandboxes, offline mirrors), so we install with the download skipped and then try the
-// download ourselves; when it fails, `npm start` opens the web desk instead of the window.
-// Uses only Node built-ins: it runs before node_modules exists.
+// download ourselves; when it fails, `npm start` opens the web desk instead of the window. When it
+// succeeds, the native addons get Electron-ABI copies beside node_modules (scripts/electron-native.mjs),
+// while node_modules keeps the Node builds the tests and the web desk use.
+// Uses only Node built-ins until the install is done: it runs before node_modules exists.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -19,8 +21,10 @@ const command = existsSync(join(root, 'package-lock.json')) ? 'ci' : 'install';
 const install = spawnSync(npm, [command], { cwd: root, env: installEnv, stdio: 'inherit', shell: process.platform === 'win32' });
 if (install.status !== 0) process.exit(install.status ?? 1);
 
+const NO_COPIES = 'setup: native modules not built for Electron: there is no Electron binary to run them (`npm run rebuild:electron` builds them).';
 if (process.env.CI || process.env.ELECTRON_SKIP_BINARY_DOWNLOAD === '1') {
   console.log('setup: Electron binary download skipped (CI or ELECTRON_SKIP_BINARY_DOWNLOAD=1).');
+  console.log(NO_COPIES);
   process.exit(0);
 }
 const downloadEnv = { ...process.env };
@@ -33,6 +37,13 @@ const download = spawnSync(process.execPath, [join(root, 'node_modules', 'electr
 });
 if (download.status === 0 && existsSync(join(root, 'node_modules', 'electron', 'path.txt'))) {
   console.log('setup: Electron binary ready.');
+  // Copies of better-sqlite3 and keytar built for Electron's ABI (skipped when they already match).
+  // A failure leaves the install usable (the tests and the web desk use node_modules); the window
+  // then reports what to run when it opens its first database.
+  const { ensureElectronCopies } = await import('./electron-native.mjs');
+  const status = await ensureElectronCopies({ root, log: (line) => console.log(line.replace(/^electron-native:/, 'setup:')) });
+  if (status !== 0) console.log('setup: the desk window needs them: fix the cause above, then run `npm run rebuild:electron`.');
 } else {
   console.log('setup: the Electron binary could not be downloaded; `npm start` will open the web desk instead.');
+  console.log(NO_COPIES);
 }
