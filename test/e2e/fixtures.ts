@@ -3,7 +3,7 @@
 // to stop the registry or move its clock, a separate `npm run serve -- --seed demo --test-clock`
 // registry the desk connects to as a remote. The page is opened at the launch URL and the fixture
 // waits for the app's own "sync finished" signal before the test starts.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
@@ -38,7 +38,17 @@ export interface DeskOptions {
   registry: 'embedded' | 'remote';
   /** Demo seed scale of a remote registry (1 = the small demo). */
   scale: number;
+  /**
+   * Where the desk can keep app keys. 'inherit' (the default): whatever this environment offers
+   * (.ci/run runs the suite inside a D-Bus session with an unlocked gnome-keyring; a bare shell has
+   * none). 'keychain': the desk gets its own D-Bus session and a throwaway unlocked gnome-keyring,
+   * wherever the tests run. 'none': no Secret Service can be reached, so keys of added connections
+   * go to passphrase-encrypted files.
+   */
+  secretService?: SecretService;
 }
+
+export type SecretService = 'inherit' | 'keychain' | 'none';
 
 const STARTUP_MS = 120_000;
 
@@ -63,7 +73,7 @@ export async function startRegistry(dataDir: string, scale = 1): Promise<TestReg
   };
 }
 
-export async function startDesk(dataDir: string, remote: TestRegistry | null): Promise<Started> {
+export async function startDesk(dataDir: string, remote: TestRegistry | null, secretService: SecretService = 'inherit'): Promise<Started> {
   const remoteArgs: string[] = [];
   if (remote) {
     const keyFile = join(dataDir, '..', 'app-key.pem');
@@ -71,7 +81,25 @@ export async function startDesk(dataDir: string, remote: TestRegistry | null): P
     remoteArgs.push('--registry-url', remote.url, '--app-id', remote.credentials.app.id, '--key-file', keyFile);
   }
   const [command, args] = npmRun('web', ['--data', dataDir, '--port', '0', ...remoteArgs, ...(remote ? [] : ['--test-clock'])]);
-  return startProcess('web desk', command, args, { cwd: PROJECT_ROOT, ready: /desk ready at (http:\/\/\S+)/, timeoutMs: STARTUP_MS });
+  const run = withSecretService(secretService, command, args, join(dataDir, '..', 'keyring'));
+  return startProcess('web desk', run.command, run.args, { cwd: PROJECT_ROOT, ready: /desk ready at (http:\/\/\S+)/, timeoutMs: STARTUP_MS, env: run.env });
+}
+
+const shellQuote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * The desk's command with the Secret Service asked for. 'keychain' runs it under its own
+ * dbus-run-session with gnome-keyring unlocked on a keyring folder of this test (the machine's own
+ * keyrings are neither needed nor touched); the daemon and the bus end with the desk's process
+ * group. 'none' points it at a bus address where nothing listens (and no $DISPLAY, so libdbus cannot
+ * autolaunch one).
+ */
+function withSecretService(mode: SecretService, command: string, args: string[], keyringHome: string): { command: string; args: string[]; env: NodeJS.ProcessEnv } {
+  if (mode === 'inherit') return { command, args, env: {} };
+  mkdirSync(keyringHome, { recursive: true });
+  if (mode === 'none') return { command, args, env: { DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(keyringHome, 'no-bus-here')}`, DISPLAY: undefined } };
+  const script = `echo -n e2e-keyring | gnome-keyring-daemon --unlock --components=secrets >/dev/null && exec ${[command, ...args].map(shellQuote).join(' ')}`;
+  return { command: 'dbus-run-session', args: ['--', 'sh', '-c', script], env: { XDG_DATA_HOME: keyringHome, DBUS_SESSION_BUS_ADDRESS: undefined } };
 }
 
 /** Waits for the app's named signal that a sync run has finished (data-sync-state="done"). */
@@ -94,7 +122,7 @@ export const test = base.extend<{ deskOptions: DeskOptions; desk: DeskUnderTest;
     let desk: Started | null = null;
     try {
       if (deskOptions.registry === 'remote') registry = await startRegistry(join(root, 'registry'), deskOptions.scale);
-      desk = await startDesk(deskDir, registry);
+      desk = await startDesk(deskDir, registry, deskOptions.secretService);
       const credentials = registry?.credentials ?? (JSON.parse(readFileSync(join(deskDir, 'embedded-registry', 'demo-credentials.json'), 'utf8')) as DemoCredentials);
       await use({ launchUrl: desk.match[1]!, dataDir: deskDir, credentials, registry });
     } finally {
