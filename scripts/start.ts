@@ -1,7 +1,7 @@
 // `npm start [-- <desk options>]`: the desk window when Electron can run here, the web desk otherwise.
 // Electron needs its binary (downloaded by `npm run setup` when possible) and, on Linux, a display.
-// Note: better-sqlite3 is compiled for Node; inside Electron it must be rebuilt for Electron's ABI
-// (`npx @electron/rebuild -f -w better-sqlite3`, or electron-builder install-app-deps).
+// The native modules Electron loads are separate Electron-ABI copies in .electron-native, built by
+// setup after the download (`npm run rebuild:electron` redoes it); node_modules stays built for Node.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
