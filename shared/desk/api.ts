@@ -169,12 +169,57 @@ export const SEARCH_COUNT_LIMIT = 10_000;
 
 export const INVENTORY_ACCOUNTS = ['buffer', 'adjustment', 'organization'] as const;
 export const inventoryAccount = z.enum(INVENTORY_ACCOUNTS);
+export type InventoryAccount = z.infer<typeof inventoryAccount>;
 
+/** An account's summary and holder; its credits are read page by page with inventories.credits. */
 export const inventoryView = z.object({
   summary: tolerant.inventorySummary,
   organization: tolerant.organizationSummary,
-  credits: z.array(tolerant.inventoryCredit),
+  /** How many credits the account holds (the registry's answer as last synced). */
+  creditCount: z.number().int().nonnegative(),
 });
+
+export const INVENTORY_SORT_FIELDS = ['project', 'serialization', 'vintage', 'type', 'amount', 'supply'] as const;
+export type InventorySortField = (typeof INVENTORY_SORT_FIELDS)[number];
+
+export const inventoryCreditFilters = z.object({
+  vintage: z.string().regex(/^\d{4}$/).optional(),
+  /** A credit type as the registry names it (exPost, exAnte). */
+  type: z.string().trim().min(1).max(40).optional(),
+  projectId: id.optional(),
+});
+
+/** What narrows and orders an account's credit list: the list and its CSV export share it. */
+const inventoryCreditQuery = {
+  query: z.string().max(200).default(''),
+  filters: inventoryCreditFilters.default({}),
+  sort: z
+    .object({ field: z.enum(INVENTORY_SORT_FIELDS).default('project'), direction: sortDirection })
+    .default({ field: 'project', direction: 'asc' }),
+};
+
+export const inventoryCreditSearchInput = z.object({ account: inventoryAccount, ...inventoryCreditQuery, ...paging });
+export type InventoryCreditSearchInput = z.input<typeof inventoryCreditSearchInput>;
+
+/** One credit of an account's list: the columns the list shows, filters and sorts on. */
+export const inventoryCreditRow = z.object({
+  id: z.string(),
+  projectId: z.string(),
+  projectName: z.string(),
+  projectNum: z.string(),
+  serialization: z.string(),
+  vintage: z.string(),
+  type: z.string(),
+  amount: z.number(),
+  supply: z.number(),
+  unit: z.string(),
+  tokenId: z.string(),
+  tokenAddress: z.string(),
+});
+export type InventoryCreditRow = z.infer<typeof inventoryCreditRow>;
+
+export const inventoryFacets = z.object({ vintages: z.array(facetValue), types: z.array(facetValue) });
+export type InventoryFacets = z.infer<typeof inventoryFacets>;
 
 export const projectCredits = z.object({
   summary: tolerant.creditSummary,
@@ -189,7 +234,8 @@ export type FileOutput = z.infer<typeof fileOutput>;
 export const csvExportInput = z.discriminatedUnion('list', [
   z.object({ list: z.literal('projects'), search: projectSearchInput }),
   z.object({ list: z.literal('retirements'), search: retirementSearchInput }),
-  z.object({ list: z.literal('inventory'), account: inventoryAccount }),
+  // The account's list as shown: its search text, filters and sort (every row, not one page).
+  z.object({ list: z.literal('inventory'), account: inventoryAccount, ...inventoryCreditQuery }),
   z.object({ list: z.literal('warehouse'), organizationId: id }),
 ]);
 
@@ -256,6 +302,11 @@ export const deskApi = {
   ),
 
   'inventories.get': method(z.object({ account: inventoryAccount }), inventoryView.extend(freshness)),
+  'inventories.credits': method(
+    inventoryCreditSearchInput,
+    z.object({ total: z.number().int(), totalIsLowerBound, rows: z.array(inventoryCreditRow), ...freshness }),
+  ),
+  'inventories.facets': method(z.object({ account: inventoryAccount }), inventoryFacets),
 
   'retirements.search': method(retirementSearchInput, z.object({ total: z.number().int(), totalIsLowerBound, rows: z.array(retirementRow), ...freshness })),
   'retirements.get': method(z.object({ id }), z.object({ retirement: tolerant.retirement, ...freshness })),

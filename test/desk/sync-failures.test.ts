@@ -18,6 +18,8 @@ describe('sync with a misbehaving or absent registry', () => {
     const { cache, t } = world;
     expect((await world.engine.run()).ok).toBe(true);
     const inventoryBefore = cache.getInventory('buffer');
+    const creditsBefore = cache.searchInventoryCredits({ account: 'buffer', limit: 500 });
+    expect(creditsBefore.total).toBeGreaterThan(0);
     const retirementsBefore = cache.searchRetirements({});
 
     // A tiny app answers the buffer inventory and the retirement list with wrong shapes; every
@@ -45,6 +47,7 @@ describe('sync with a misbehaving or absent registry', () => {
     expect(engine.status().online).toBe(true);
     // The cache still holds exactly the previous answers.
     expect(cache.getInventory('buffer')).toEqual(inventoryBefore);
+    expect(cache.searchInventoryCredits({ account: 'buffer', limit: 500 })).toEqual(creditsBefore);
     expect(cache.searchRetirements({})).toEqual(retirementsBefore);
     expect(cache.syncState('inventories')?.last_error).toMatch(/summary\.exPost/);
   });

@@ -27,7 +27,7 @@ describe('sync engine against the real registry', () => {
     expect('events' in detail.project && detail.project.events.length).toBeGreaterThan(0);
     expect(detail.credits?.vintages.map((v) => v.vintage)).toEqual(['2022']);
     expect(cache.searchRetirements({ limit: 10 }).total).toBe(250);
-    expect(cache.getInventory('buffer')?.credits.length).toBeGreaterThan(0);
+    expect(cache.getInventory('buffer')?.creditCount).toBeGreaterThan(0);
     const warehouse = cache.getWarehouse(f.orgA)!;
     expect(warehouse.canWrite).toBe(true);
     expect(warehouse.credits[0]?.amount).toBe(500);

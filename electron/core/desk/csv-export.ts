@@ -1,8 +1,8 @@
 // export.csv: the rows a list shows, with the list's own filters and sort, all of them (the search
 // is paged through from offset 0, whatever page the renderer was on), as a CSV file.
 import { z } from 'zod';
-import { csvExportInput, type FileOutput, type ProjectRow, type RetirementRow } from '../../../shared/desk/api';
-import type { InventoryCredit, WarehouseInventoryCredit } from '../../../shared/registry/resources';
+import { csvExportInput, type FileOutput, type InventoryCreditRow, type InventoryCreditSearchInput, type ProjectRow, type RetirementRow } from '../../../shared/desk/api';
+import type { WarehouseInventoryCredit } from '../../../shared/registry/resources';
 import { toCsv, type CsvColumn } from './csv';
 
 const PAGE = 500; // the search API's largest page
@@ -10,7 +10,8 @@ const PAGE = 500; // the search API's largest page
 export interface CsvSources {
   searchProjects(input: z.input<typeof csvExportInput.options[0]>['search'] & { offset: number; limit: number }): { total: number; rows: ProjectRow[] };
   searchRetirements(input: z.input<typeof csvExportInput.options[1]>['search'] & { offset: number; limit: number }): { total: number; rows: RetirementRow[] };
-  inventoryCredits(account: 'buffer' | 'adjustment' | 'organization'): InventoryCredit[];
+  /** Every credit of an account's search, in its order (a stream: rows are read as they are written). */
+  inventoryCredits(search: Omit<InventoryCreditSearchInput, 'offset' | 'limit'>): Iterable<InventoryCreditRow>;
   warehouseCredits(organizationId: string): Promise<{ organizationName: string; credits: WarehouseInventoryCredit[] }>;
 }
 
@@ -50,16 +51,18 @@ const retirementColumns: CsvColumn<RetirementRow>[] = [
   { header: 'Id', value: (r) => r.id },
 ];
 
-const inventoryColumns: CsvColumn<InventoryCredit>[] = [
+const inventoryColumns: CsvColumn<InventoryCreditRow>[] = [
   { header: 'Credit', value: (c) => c.id },
-  { header: 'Project number', value: (c) => c.project.num },
-  { header: 'Project', value: (c) => c.project.fullName },
+  { header: 'Project number', value: (c) => c.projectNum },
+  { header: 'Project', value: (c) => c.projectName },
   { header: 'Serialization', value: (c) => c.serialization },
   { header: 'Vintage', value: (c) => c.vintage },
   { header: 'Type', value: (c) => c.type },
   { header: 'Amount (tCO2e)', value: (c) => c.amount },
   { header: 'Supply', value: (c) => c.supply },
   { header: 'Unit', value: (c) => c.unit },
+  { header: 'Token id', value: (c) => c.tokenId },
+  { header: 'Token address', value: (c) => c.tokenAddress },
 ];
 
 const warehouseColumns: CsvColumn<WarehouseInventoryCredit>[] = [
@@ -84,8 +87,10 @@ export async function exportCsv(sources: CsvSources, input: z.output<typeof csvE
       return file(`projects-${input.search.scope}-${today}`, toCsv(projectColumns, allPages((offset) => sources.searchProjects({ ...input.search, offset, limit: PAGE }))));
     case 'retirements':
       return file(`retirements-${today}`, toCsv(retirementColumns, allPages((offset) => sources.searchRetirements({ ...input.search, offset, limit: PAGE }))));
-    case 'inventory':
-      return file(`inventory-${input.account}-${today}`, toCsv(inventoryColumns, sources.inventoryCredits(input.account)));
+    case 'inventory': {
+      const { list: _list, ...search } = input;
+      return file(`inventory-${input.account}-${today}`, toCsv(inventoryColumns, sources.inventoryCredits(search)));
+    }
     case 'warehouse': {
       const warehouse = await sources.warehouseCredits(input.organizationId);
       return file(`warehouse-${slug(warehouse.organizationName)}-${today}`, toCsv(warehouseColumns, warehouse.credits));

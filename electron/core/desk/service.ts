@@ -463,6 +463,8 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
       if (!found) throw new DeskFailure('not_found', `The ${input.account} account has not been synced yet`);
       return fresh(found);
     },
+    'inventories.credits': (input) => fresh(requireActive().cache.searchInventoryCredits(input)),
+    'inventories.facets': (input) => requireActive().cache.inventoryFacets(input.account),
     'retirements.search': (input) => fresh(requireActive().cache.searchRetirements(input)),
     'retirements.get': (input) => {
       const found = requireActive().cache.getRetirement(input.id);
@@ -486,7 +488,7 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
         {
           searchProjects: (search) => runtime.cache.searchProjects(search),
           searchRetirements: (search) => runtime.cache.searchRetirements(search),
-          inventoryCredits: (account) => runtime.cache.getInventory(account)?.credits ?? [],
+          inventoryCredits: (search) => runtime.cache.inventoryCreditsOf(search),
           warehouseCredits: (organizationId) => warehouseView(organizationId),
         },
         input,

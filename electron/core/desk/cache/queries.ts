@@ -14,7 +14,8 @@ import {
 } from '../../../../shared/desk/api';
 import type { InternalProject, Organization, Project, Reservation, Retirement, WarehouseInventoryCredit } from '../../../../shared/registry/resources';
 import type { SqliteDatabase } from '../../db/database';
-import type { InventoryAnswer, ProjectCreditsAnswer } from '../../client/responses';
+import type { ProjectCreditsAnswer } from '../../client/responses';
+import { createInventoryQueries } from './inventory-queries';
 import { searchText } from './fts-query';
 import type { ProjectScope } from './types';
 import type { RetirementColumns } from './rows';
@@ -245,11 +246,6 @@ export function createCacheQueries(db: SqliteDatabase<unknown>) {
     };
   }
 
-  function getInventory(account: 'buffer' | 'adjustment' | 'organization'): (InventoryAnswer & { asOf: string | null }) | null {
-    const json = db.prepare('SELECT json FROM inventories WHERE account = ?').pluck().get(account) as string | undefined;
-    return json ? { ...(JSON.parse(json) as InventoryAnswer), asOf: isoOrNull(lastSuccessOf('inventories')) } : null;
-  }
-
   function searchRetirements(rawInput: RetirementSearchInput): { total: number; totalIsLowerBound?: boolean; rows: RetirementRow[]; asOf: string | null } {
     const input = parseInput(retirementSearchInput, rawInput);
     const params: Record<string, unknown> = {};
@@ -469,12 +465,15 @@ export function createCacheQueries(db: SqliteDatabase<unknown>) {
     };
   }
 
+  // The registry accounts' inventories (inventory-queries.ts).
+  const inventories = createInventoryQueries(db, { parseInput, cacheVersion, walkSortIndex, lastSuccessAt: () => lastSuccessOf('inventories') });
+
   return {
     organizationFreshness,
     searchProjects,
     projectFacets,
     getProject,
-    getInventory,
+    ...inventories,
     searchRetirements,
     getRetirement,
     listOrganizations,

@@ -3,9 +3,9 @@
 // a reader sees either the previous resource or the new one, never a mix, and a run that dies
 // half-way leaves the previous data (and page hashes) exactly as they were.
 import type { SqliteDatabase } from '../../db/database';
-import type { InventoryAnswer } from '../../client/responses';
 import type { Organization, Project, Reservation, Retirement, WarehouseInventoryCredit } from '../../../../shared/registry/resources';
 import { hashJson, projectColumns, projectSearchText, retirementColumns } from './rows';
+import { createInventoryWriters } from './inventory-writers';
 import type { CacheResource, ProjectScope } from './types';
 
 export interface StagedRow {
@@ -102,6 +102,9 @@ export function createCacheWriters(db: SqliteDatabase<unknown>, now: () => numbe
   }
 
   const writers = {
+    // The registry accounts' inventories: staged per account, swapped in together (inventory-writers.ts).
+    ...createInventoryWriters(db, now, () => markSuccess('inventories', { full: true })),
+
     /** Starts collecting a resource afresh (rows staged by an interrupted run are dropped). */
     beginStaging(resource: CacheResource): void {
       db.prepare('DELETE FROM staging WHERE resource = ?').run(resource);
@@ -253,15 +256,6 @@ export function createCacheWriters(db: SqliteDatabase<unknown>, now: () => numbe
         db.prepare('DELETE FROM staging WHERE resource = ?').run(resource);
         markSuccess(resource, { full: true });
         return { written, deleted };
-      });
-    },
-
-    replaceInventories(answers: Record<'buffer' | 'adjustment' | 'organization', InventoryAnswer>): void {
-      const at = now();
-      const put = db.prepare('INSERT OR REPLACE INTO inventories (account, json, fetched_at) VALUES (?, ?, ?)');
-      db.transaction(() => {
-        for (const [account, answer] of Object.entries(answers)) put.run(account, JSON.stringify(answer), at);
-        markSuccess('inventories', { full: true });
       });
     },
 

@@ -1,20 +1,104 @@
 // Resources read whole each run: the three registry inventories, the warehouses of installed
 // organizations, and organization records. Each is written in one transaction.
-import type { Organization, Reservation } from '../../../../shared/registry/resources';
+import { z } from 'zod';
+import { INVENTORY_ACCOUNTS, type InventoryAccount } from '../../../../shared/desk/api';
+import { endpoints, type EndpointId } from '../../../../shared/registry/endpoints';
+import { tolerant, type Organization, type Reservation } from '../../../../shared/registry/resources';
+import { zodMessages } from '../../registry/errors';
 import { RegistryClientError } from '../../client/errors';
+import { hashJson } from '../cache/rows';
+import type { ChangedInventory } from '../cache/inventory-writers';
+import type { StagedRow } from '../cache/writers';
 import { forEachLimited } from './concurrency';
 import type { InstallationRef, StepContext, StepOutcome } from './context';
+import { STAGE_BATCH_ROWS } from './paged-lists';
 
+const INVENTORY_ENDPOINTS: Record<InventoryAccount, EndpointId> = {
+  buffer: 'getBufferInventory',
+  adjustment: 'getAdjustmentInventory',
+  organization: 'getOrganizationInventory',
+};
+
+/**
+ * The answer's envelope, checked without its credits: zod would copy every credit of a 21 MB
+ * answer at once. The credits are checked one by one as they are staged.
+ */
+const inventoryEnvelope = z.object({ summary: tolerant.inventorySummary, organization: tolerant.organizationSummary, credits: z.array(z.unknown()) });
+
+/** The failure the client reports for an answer that breaks the contract, with the same wording. */
+function contractMismatch(endpoint: EndpointId, issues: readonly z.core.$ZodIssue[], prefix = ''): RegistryClientError {
+  const { method, path } = endpoints[endpoint];
+  const all = zodMessages(issues, prefix);
+  const messages = all.length > 10 ? [...all.slice(0, 10), `… and ${all.length - 10} more`] : all;
+  return new RegistryClientError('invalid_response', `${method} ${path}: the answer does not match the contract: ${messages.join('; ')}`, { endpoint, messages });
+}
+
+/**
+ * Reads one account's answer. Its text hashing as last time means nothing changed: not parsed, not
+ * written. Otherwise it is parsed once, and its credits are checked, hashed and staged in batches
+ * (with JSON only when new or changed), each let go once staged, so the answer's text, its parsed
+ * graph and a validated copy of all of it are never held together.
+ */
+async function readInventory(ctx: StepContext, account: InventoryAccount): Promise<ChangedInventory | null> {
+  const endpoint = INVENTORY_ENDPOINTS[account];
+  let text: string | null = (await ctx.client.callRaw(endpoint)).text;
+  const answerHash = hashJson(text);
+  if (ctx.cache.inventoryAnswerHash(account) === answerHash) return null;
+  let parsed: { credits?: unknown } | null;
+  try {
+    parsed = JSON.parse(text) as { credits?: unknown } | null;
+  } catch {
+    const { method, path } = endpoints[endpoint];
+    throw new RegistryClientError('invalid_response', `${method} ${path}: the answer is not JSON`, { endpoint });
+  }
+  text = null;
+  const envelope = inventoryEnvelope.safeParse(parsed);
+  if (!envelope.success) throw contractMismatch(endpoint, envelope.error.issues);
+  const { summary, organization, credits } = envelope.data;
+  // From here `credits` holds the only references to the parsed credits.
+  parsed = null;
+
+  const known = ctx.cache.inventoryRowHashes(account);
+  let batch: StagedRow[] = [];
+  for (let i = 0; i < credits.length; i++) {
+    const checked = tolerant.inventoryCredit.safeParse(credits[i]);
+    credits[i] = undefined;
+    if (!checked.success) throw contractMismatch(endpoint, checked.error.issues, `credits.${i}`);
+    const json = JSON.stringify(checked.data);
+    const hash = hashJson(json);
+    batch.push({ id: checked.data.id, hash, json: known.get(checked.data.id) === hash ? null : json });
+    if (batch.length >= STAGE_BATCH_ROWS) {
+      ctx.cache.write.stageInventoryCredits(account, batch);
+      batch = [];
+    }
+  }
+  if (batch.length > 0) ctx.cache.write.stageInventoryCredits(account, batch);
+  return { account, answerHash, summary, organization, creditCount: credits.length };
+}
+
+/**
+ * The three registry accounts. Each answer is read whole (the interface does not page them), but
+ * an unchanged one is skipped unparsed, and a changed one is staged credit by credit; all changed
+ * accounts are swapped in by one transaction at the end, so readers never see a half-written
+ * inventory and a run that fails leaves the previous inventories intact.
+ */
 export async function syncInventories(ctx: StepContext): Promise<StepOutcome> {
-  ctx.progress('inventories', 0, 3);
-  const buffer = await ctx.client.call('getBufferInventory');
-  ctx.progress('inventories', 1, 3);
-  const adjustment = await ctx.client.call('getAdjustmentInventory');
-  ctx.progress('inventories', 2, 3);
-  const organization = await ctx.client.call('getOrganizationInventory');
-  ctx.progress('inventories', 3, 3);
-  ctx.cache.write.replaceInventories({ buffer, adjustment, organization });
-  return { status: 'ok', written: 3, deleted: 0 };
+  ctx.cache.write.beginInventoryStaging();
+  const changed: ChangedInventory[] = [];
+  try {
+    ctx.progress('inventories', 0, INVENTORY_ACCOUNTS.length);
+    for (const [i, account] of INVENTORY_ACCOUNTS.entries()) {
+      const change = await readInventory(ctx, account);
+      if (change) changed.push(change);
+      ctx.progress('inventories', i + 1, INVENTORY_ACCOUNTS.length);
+    }
+  } catch (error) {
+    ctx.cache.write.discardInventoryStaging();
+    throw error;
+  }
+  const { written, deleted } = ctx.cache.write.commitInventories(changed);
+  const unchanged = INVENTORY_ACCOUNTS.filter((a) => !changed.some((c) => c.account === a));
+  return { status: 'ok', written, deleted, ...(unchanged.length > 0 ? { note: `unchanged: ${unchanged.join(', ')}` } : {}) };
 }
 
 const warehouseLevel = (i: InstallationRef) => i.permissions.organization_warehouse;

@@ -32,7 +32,11 @@ function AccountTabs({ account, onChange }: { account: Account; onChange: (a: Ac
 function InventoryPanel({ account }: { account: Account }) {
   const dataVersion = useSync((s) => s.dataVersion);
   const openProject = useNavigation((s) => s.openProject);
-  const inventory = useLoader(() => desk('inventories.get', { account }), [account], dataVersion);
+  const inventory = useLoader(
+    async () => ({ ...(await desk('inventories.get', { account })), credits: (await desk('inventories.credits', { account, limit: 500 })).rows }),
+    [account],
+    dataVersion,
+  );
   if (inventory.loading && !inventory.data) return <Loading label="Loading the inventory…" />;
   if (!inventory.data) return <ErrorMessage error={describeError(inventory.error)} onRetry={inventory.reload} />;
   const { summary, organization, credits } = inventory.data;
@@ -83,10 +87,10 @@ function InventoryPanel({ account }: { account: Account }) {
               {credits.map((c) => (
                 <tr key={c.id}>
                   <td>
-                    <button type="button" className="button-link" onClick={() => openProject(c.project.id)}>
-                      {c.project.fullName}
+                    <button type="button" className="button-link" onClick={() => openProject(c.projectId)}>
+                      {c.projectName}
                     </button>
-                    <span className="cell-secondary">No. {c.project.num}</span>
+                    <span className="cell-secondary">No. {c.projectNum}</span>
                   </td>
                   <td className="mono">{c.serialization}</td>
                   <td>{c.vintage}</td>

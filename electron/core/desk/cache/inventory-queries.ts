@@ -1,0 +1,294 @@
+// Reads of the registry accounts' inventories (migration 0004): an account's summary, its credits
+// searched, filtered, sorted and paged, the facets of its filter menus, and every row of a search
+// for the CSV export (streamed from SQLite, never one big array). Also what the sync reads to skip
+// unchanged answers and credits.
+import type { z } from 'zod';
+import {
+  inventoryCreditSearchInput,
+  SEARCH_COUNT_LIMIT,
+  type InventoryAccount,
+  type InventoryCreditRow,
+  type InventoryCreditSearchInput,
+  type InventoryFacets,
+  type InventorySortField,
+} from '../../../../shared/desk/api';
+import type { InventorySummary, OrganizationSummary } from '../../../../shared/registry/resources';
+import type { SqliteDatabase } from '../../db/database';
+import { searchText } from './fts-query';
+import { inventoryFacetTerm, inventoryFtsTable } from './inventory-fts';
+
+export interface InventoryQueryHelpers {
+  /** Validates input against a desk schema; throws CacheInputError listing every problem. */
+  parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S>;
+  lastSuccessAt(): number | null;
+  /** Changes whenever the cache does (memo key). */
+  cacheVersion(): string;
+  walkSortIndex(matches: number, rows: number, offset: number, limit: number): boolean;
+}
+
+// Each sort walks its own index (migration 0004): account first, the sort columns, the credit id
+// last (one order), then the filter and text columns, so a filtered walk never reads a wide row.
+// Equal values (amounts, vintages, names) follow serialization order.
+const INVENTORY_SORTS: Record<InventorySortField, { columns: readonly string[]; index: string }> = {
+  project: { columns: ['c.project_name COLLATE NOCASE', 'c.serialization COLLATE NOCASE', 'c.id'], index: 'inventory_credits_by_project' },
+  serialization: { columns: ['c.serialization COLLATE NOCASE', 'c.id'], index: 'inventory_credits_by_serialization' },
+  vintage: { columns: ['c.vintage', 'c.serialization COLLATE NOCASE', 'c.id'], index: 'inventory_credits_by_vintage' },
+  type: { columns: ['c.type', 'c.serialization COLLATE NOCASE', 'c.id'], index: 'inventory_credits_by_type' },
+  amount: { columns: ['c.amount', 'c.serialization COLLATE NOCASE', 'c.id'], index: 'inventory_credits_by_amount' },
+  supply: { columns: ['c.supply', 'c.serialization COLLATE NOCASE', 'c.id'], index: 'inventory_credits_by_supply' },
+};
+
+const ROW_COLUMNS = `c.id, c.project_id, c.project_name, c.project_num, c.serialization, c.vintage, c.type, c.amount, c.supply, c.unit,
+  c.token_id, c.token_address`;
+
+interface CreditRecord {
+  id: string;
+  project_id: string;
+  project_name: string;
+  project_num: string;
+  serialization: string;
+  vintage: string;
+  type: string;
+  amount: number;
+  supply: number;
+  unit: string;
+  token_id: string;
+  token_address: string;
+}
+
+const toRow = (r: CreditRecord): InventoryCreditRow => ({
+  id: r.id,
+  projectId: r.project_id,
+  projectName: r.project_name,
+  projectNum: r.project_num,
+  serialization: r.serialization,
+  vintage: r.vintage,
+  type: r.type,
+  amount: r.amount,
+  supply: r.supply,
+  unit: r.unit,
+  tokenId: r.token_id,
+  tokenAddress: r.token_address,
+});
+
+const isoOrNull = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+export function createInventoryQueries(db: SqliteDatabase<unknown>, helpers: InventoryQueryHelpers) {
+  const { parseInput } = helpers;
+
+  const memo = new Map<string, { version: string; value: unknown }>();
+  function memoized<T>(key: string, compute: () => T): T {
+    const version = helpers.cacheVersion();
+    const hit = memo.get(key);
+    if (hit?.version === version) return structuredClone(hit.value as T);
+    const value = compute();
+    memo.set(key, { version, value });
+    return structuredClone(value);
+  }
+
+  /** Credits an account holds (an index count, kept until the cache changes). */
+  const countCredits = (account: InventoryAccount): number =>
+    memoized(`count:${account}`, () => db.prepare('SELECT count(*) FROM inventory_credits WHERE account = ?').pluck().get(account) as number);
+
+  /**
+   * The parts of a search's WHERE clause (shared by the page, its count and the export). Text
+   * matches a credit whose project name or number has words starting with the typed words (FTS5),
+   * or whose serialization starts with the text as typed (case-insensitive, an index range); a
+   * single character selects project names starting with it.
+   */
+  function searchPlan(input: ReturnType<typeof parseSearch>) {
+    const params: Record<string, unknown> = { account: input.account };
+    const filters: string[] = [];
+    const f = input.filters;
+    // Which filter's index leads is decided here, not left to planner statistics sampled from a
+    // few rows: a project's credits are few (its own index), a vintage holds a few thousand at
+    // most, a type may hold nearly all. The others are checked on the entries (a unary + keeps
+    // SQLite from choosing their index).
+    const byProject = f.projectId !== undefined;
+    if (f.projectId) (filters.push('c.project_id = @project'), (params.project = f.projectId));
+    if (f.vintage) (filters.push(`${byProject ? '+' : ''}c.vintage = @vintage`), (params.vintage = f.vintage));
+    if (f.type) (filters.push(`${byProject || f.vintage ? '+' : ''}c.type = @type`), (params.type = f.type));
+    const base = ['c.account = @account', ...filters].join(' AND ');
+    const fts = inventoryFtsTable(input.account);
+    const text = searchText(input.query);
+    let textSql: string | null = null;
+    let serial: string | null = null;
+    let match: { set: string; driven: string; checked: string; holdsFilters: boolean } | null = null;
+    if (text.kind === 'initial') {
+      Object.assign(params, text.range);
+      const name = byProject ? '+c.project_name' : 'c.project_name';
+      textSql = `${name} >= @from COLLATE NOCASE AND ${name} < @to COLLATE NOCASE`;
+    } else if (text.kind === 'match') {
+      // The vintage and type filters are FTS terms too (facet tokens), so FTS5 alone finds and
+      // counts the matches that pass them.
+      const terms = [`{project num} : (${text.match})`];
+      if (!byProject) {
+        if (f.vintage) terms.push(inventoryFacetTerm('vintage', f.vintage));
+        if (f.type) terms.push(inventoryFacetTerm('type', f.type));
+      }
+      params.match = terms.join(' AND ');
+      const set = `(SELECT rowid FROM ${fts} WHERE ${fts} MATCH @match)`;
+      // The matches either drive the query (a row lookup each) or are built once as a set that
+      // entries read from an index are checked against (the unary + keeps SQLite from driving by
+      // rowid): with the project filter, its index leads.
+      match = { set, driven: `c.rowid IN ${set}`, checked: `+c.rowid IN ${set}`, holdsFilters: !byProject };
+      const typed = input.query.trim();
+      // A serialization has no spaces: text with one cannot start one.
+      if (!/\s/u.test(typed)) {
+        const column = byProject ? '+c.serialization' : 'c.serialization';
+        serial = `${column} >= @serialFrom COLLATE NOCASE AND ${column} < @serialTo COLLATE NOCASE`;
+        params.serialFrom = typed;
+        params.serialTo = `${typed}\u{10FFFF}`;
+      }
+    }
+    const sort = INVENTORY_SORTS[input.sort.field];
+    const order = sort.columns.map((c) => `${c} ${input.sort.direction.toUpperCase()}`).join(', ');
+    return {
+      params,
+      filters,
+      base,
+      /** The condition of a search without text, or with a single character. */
+      where: textSql ? `${base} AND ${textSql}` : base,
+      text,
+      fts,
+      serial,
+      match,
+      sort,
+      order,
+    };
+  }
+  type SearchPlan = ReturnType<typeof searchPlan>;
+
+  /** Rows of `fromWhere` counted up to SEARCH_COUNT_LIMIT + 1 (more: the caller reports a lower bound). */
+  const boundedCount = (fromWhere: string, params: Record<string, unknown>): number =>
+    db.prepare(`SELECT count(*) FROM (SELECT 1 FROM ${fromWhere} LIMIT ${SEARCH_COUNT_LIMIT + 1})`).pluck().get(params) as number;
+
+  /** What a text search's two halves hold, each counted on its own: an index range, an FTS query. */
+  function textShape(plan: SearchPlan): { inRange: number; ftsMatches: number } {
+    const { params, base, serial, fts } = plan;
+    return {
+      inRange: serial ? boundedCount(`inventory_credits c WHERE ${base} AND ${serial}`, params) : 0,
+      ftsMatches: boundedCount(`${fts} WHERE ${fts} MATCH @match`, params),
+    };
+  }
+  type TextShape = ReturnType<typeof textShape>;
+
+  /** The FTS half of a text search as rows of inventory_credits: driven by FTS, or checked against the project index. */
+  const ftsRows = (plan: SearchPlan) => `SELECT c.rowid FROM inventory_credits c WHERE ${plan.base} AND ${plan.match!.holdsFilters ? plan.match!.driven : plan.match!.checked}`;
+
+  /** The rowids a text search matches: the serialization range and the FTS matches, each read its cheapest way. */
+  function matchedRowids(plan: SearchPlan, shape: TextShape): string {
+    const parts: string[] = [];
+    if (plan.serial && shape.inRange > 0) parts.push(`SELECT c.rowid FROM inventory_credits c WHERE ${plan.base} AND ${plan.serial}`);
+    if (shape.ftsMatches > 0) parts.push(ftsRows(plan));
+    return parts.length > 0 ? parts.join(' UNION ') : 'SELECT NULL WHERE 0';
+  }
+
+  /**
+   * The whole condition of a text search, as checked entry by entry while a sort index is walked:
+   * only the halves that match anything (a serialization range alone stays a range of the index).
+   * Null when nothing can match.
+   */
+  function textCondition(plan: SearchPlan, shape: TextShape): string | null {
+    const halves: string[] = [];
+    if (plan.serial && shape.inRange > 0) halves.push(plan.serial);
+    if (shape.ftsMatches > 0) halves.push(plan.match!.checked);
+    if (halves.length === 0) return null;
+    return `${plan.base} AND ${halves.length === 1 ? halves[0] : `((${halves[0]}) OR ${halves[1]})`}`;
+  }
+
+  /**
+   * How many credits a search matches: exact for the whole account (one index count), otherwise up
+   * to past SEARCH_COUNT_LIMIT. Text adds the serialization range and the FTS matches, less those
+   * in both (read off the range, checked against the matches as a set).
+   */
+  function countMatches(input: ReturnType<typeof parseSearch>, plan: SearchPlan, shape: TextShape | null): number {
+    const { params, base, serial, match } = plan;
+    if (plan.text.kind === 'none' && plan.filters.length === 0) return countCredits(input.account);
+    if (!shape || !match) return boundedCount(`inventory_credits c WHERE ${plan.where}`, params);
+    const { inRange, ftsMatches } = shape;
+    if (inRange > SEARCH_COUNT_LIMIT || ftsMatches === 0) return inRange;
+    if (!match.holdsFilters) {
+      // The project filter: its index leads, the matches are checked as a set.
+      return inRange + boundedCount(`inventory_credits c WHERE ${base} AND ${match.checked}${serial && inRange > 0 ? ` AND NOT (${serial})` : ''}`, params);
+    }
+    if (inRange === 0) return ftsMatches;
+    return inRange + ftsMatches - boundedCount(`inventory_credits c WHERE ${base} AND ${serial} AND ${match.checked}`, params);
+  }
+
+  function parseSearch(rawInput: Omit<InventoryCreditSearchInput, 'offset' | 'limit'> & { offset?: number; limit?: number }) {
+    return parseInput(inventoryCreditSearchInput, rawInput);
+  }
+
+  function getInventory(account: InventoryAccount): { summary: InventorySummary; organization: OrganizationSummary; creditCount: number; asOf: string | null } | null {
+    const row = db.prepare('SELECT json, credit_count FROM inventories WHERE account = ?').get(account) as { json: string; credit_count: number } | undefined;
+    if (!row) return null;
+    const { summary, organization } = JSON.parse(row.json) as { summary: InventorySummary; organization: OrganizationSummary };
+    return { summary, organization, creditCount: row.credit_count, asOf: isoOrNull(helpers.lastSuccessAt()) };
+  }
+
+  function searchInventoryCredits(rawInput: InventoryCreditSearchInput): { total: number; totalIsLowerBound?: boolean; rows: InventoryCreditRow[]; asOf: string | null } {
+    const input = parseSearch(rawInput);
+    const plan = searchPlan(input);
+    const { params, sort, order } = plan;
+    const shape = plan.match ? textShape(plan) : null;
+    const matches = countMatches(input, plan, shape);
+    const whole = plan.text.kind === 'none' && plan.filters.length === 0;
+    const counted = matches > SEARCH_COUNT_LIMIT && !whole ? { total: SEARCH_COUNT_LIMIT, totalIsLowerBound: true as const } : { total: matches };
+    const asOf = isoOrNull(helpers.lastSuccessAt());
+    const where = shape ? textCondition(plan, shape) : plan.where;
+    if (where === null || matches === 0) return { ...counted, rows: [], asOf };
+    const page = { ...params, limit: input.limit, offset: input.offset };
+    // Many matches: walk the sort index in order, checking each entry (the filter and text columns
+    // are in it; FTS matches are one set), and stop after the page. Few: read the matches and sort
+    // them. A project's credits are few and have their own index: never walked.
+    const dense =
+      input.filters.projectId === undefined &&
+      (whole || helpers.walkSortIndex(counted.total, countCredits(input.account), input.offset, input.limit));
+    let pageRowids: string;
+    if (dense) pageRowids = `SELECT c.rowid FROM inventory_credits c INDEXED BY ${sort.index} WHERE ${where} ORDER BY ${order} LIMIT @limit OFFSET @offset`;
+    else if (shape) pageRowids = `SELECT c.rowid FROM inventory_credits c WHERE c.rowid IN (${matchedRowids(plan, shape)}) ORDER BY ${order} LIMIT @limit OFFSET @offset`;
+    else pageRowids = `SELECT c.rowid FROM inventory_credits c WHERE ${where} ORDER BY ${order} LIMIT @limit OFFSET @offset`;
+    const records = db.prepare(`SELECT ${ROW_COLUMNS} FROM inventory_credits c WHERE c.rowid IN (${pageRowids}) ORDER BY ${order}`).all(page) as CreditRecord[];
+    return { ...counted, rows: records.map(toRow), asOf };
+  }
+
+  /**
+   * Every credit a search matches, in its order, read row by row from SQLite (the CSV export).
+   * Consume it without other statements on this connection in between (it holds a read cursor).
+   */
+  function* inventoryCreditsOf(rawInput: Omit<InventoryCreditSearchInput, 'offset' | 'limit'>): Generator<InventoryCreditRow> {
+    const input = parseSearch(rawInput);
+    const plan = searchPlan(input);
+    // Its own statement (not the shared cache of prepared ones): it stays busy while iterated.
+    const where = plan.text.kind === 'match' ? `c.rowid IN (${matchedRowids(plan, textShape(plan))})` : plan.where;
+    const statement = db.raw.prepare(`SELECT ${ROW_COLUMNS} FROM inventory_credits c WHERE ${where} ORDER BY ${plan.order}`);
+    for (const record of statement.iterate(plan.params) as IterableIterator<CreditRecord>) yield toRow(record);
+  }
+
+  function inventoryFacets(account: InventoryAccount): InventoryFacets {
+    return memoized(`facets:${account}`, () => ({
+      vintages: db
+        .prepare('SELECT vintage AS value, vintage AS label, count(*) AS count FROM inventory_credits WHERE account = ? GROUP BY vintage ORDER BY vintage DESC')
+        .all(account) as InventoryFacets['vintages'],
+      types: db
+        .prepare('SELECT type AS value, type AS label, count(*) AS count FROM inventory_credits WHERE account = ? GROUP BY type ORDER BY count DESC, type')
+        .all(account) as InventoryFacets['types'],
+    }));
+  }
+
+  // ---- for the sync engine ----
+
+  /** The hash of the registry's answer for the account as last synced (null: never, or converted). */
+  function inventoryAnswerHash(account: InventoryAccount): string | null {
+    return (db.prepare('SELECT answer_hash FROM inventories WHERE account = ?').pluck().get(account) as string | null | undefined) ?? null;
+  }
+
+  /** credit id → row hash of the account's cached credits. */
+  function inventoryRowHashes(account: InventoryAccount): Map<string, string> {
+    const rows = db.prepare('SELECT id, row_hash FROM inventory_credits WHERE account = ?').raw().all(account) as [string, string][];
+    return new Map(rows);
+  }
+
+  return { getInventory, searchInventoryCredits, inventoryCreditsOf, inventoryFacets, inventoryAnswerHash, inventoryRowHashes };
+}

@@ -1,0 +1,114 @@
+// The inventory methods of the desk API through the real desk service (embedded registry seeded
+// with the scale-1 demo, synced into the cache): answers checked against the contract's output
+// schemas, bad input refused as `invalid_input` listing every problem, and the CSV export holding
+// exactly the rows the list shows with its search, filters and sort.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deskApi, type DeskEvent, type DeskMethod, type DeskOutput, type DeskResult } from '../../shared/desk/api';
+import { createDeskService, type DeskService } from '../../electron/core/desk/service';
+import { seedDemo } from '../../electron/core/registry/seed';
+import { makeDataDir } from '../support/registry';
+
+let data: { dir: string; remove(): void };
+let desk: DeskService;
+
+async function ok<M extends DeskMethod>(method: M, input: unknown): Promise<DeskOutput<M>> {
+  const result = await desk.dispatch(method, input);
+  if (!result.ok) throw new Error(`${method}: ${result.error.code} ${result.error.message}`);
+  return deskApi[method].output.parse(result.value) as DeskOutput<M>;
+}
+
+async function fails(method: DeskMethod, input: unknown): Promise<Extract<DeskResult<unknown>, { ok: false }>['error']> {
+  const result = await desk.dispatch(method, input);
+  expect(result.ok).toBe(false);
+  return (result as Extract<DeskResult<unknown>, { ok: false }>).error;
+}
+
+/** The CSV's lines without the byte order mark and the final line end. */
+const csvLines = (file: { base64: string }) => Buffer.from(file.base64, 'base64').toString('utf8').replace(/^\uFEFF/, '').trimEnd().split('\r\n');
+
+beforeAll(async () => {
+  data = makeDataDir('desk-inventory-service-');
+  desk = await createDeskService({ dataDir: data.dir, host: 'web', version: 'test', seedDemo: (registry, options) => void seedDemo(registry, options) });
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the first sync did not finish')), 120_000);
+    const off = desk.onEvent((e: DeskEvent) => {
+      if (e.type !== 'sync.finished' && e.type !== 'sync.failed') return;
+      clearTimeout(timer);
+      off();
+      if (e.type === 'sync.failed') reject(new Error(e.message));
+      else resolve();
+    });
+  });
+}, 180_000);
+
+afterAll(async () => {
+  await desk?.close();
+  data?.remove();
+});
+
+describe('inventories through the desk API', () => {
+  it('inventories.get answers the summary, holder and count, never the credits', async () => {
+    const buffer = await ok('inventories.get', { account: 'buffer' });
+    expect(buffer.creditCount).toBeGreaterThan(100);
+    expect(buffer.organization.fullName).toBeTruthy();
+    expect(buffer.offline).toBe(false);
+    expect(buffer.asOf).not.toBeNull();
+    expect(buffer).not.toHaveProperty('credits');
+  });
+
+  it('inventories.credits pages through an account with search, filters and sort', async () => {
+    const { creditCount } = await ok('inventories.get', { account: 'buffer' });
+    const all = await ok('inventories.credits', { account: 'buffer', limit: 500 });
+    expect(all.total).toBe(creditCount);
+    expect(all.rows).toHaveLength(Math.min(500, creditCount));
+    expect(all.offline).toBe(false);
+    const first = all.rows[0]!;
+    const byProject = await ok('inventories.credits', { account: 'buffer', query: first.projectName, limit: 500 });
+    expect(byProject.rows.some((r) => r.id === first.id)).toBe(true);
+    expect(byProject.total).toBeLessThan(all.total);
+    const vintage = await ok('inventories.credits', { account: 'buffer', filters: { vintage: first.vintage }, sort: { field: 'amount', direction: 'desc' }, limit: 500 });
+    expect(vintage.rows.every((r) => r.vintage === first.vintage)).toBe(true);
+    expect(vintage.rows.map((r) => r.amount)).toEqual([...vintage.rows.map((r) => r.amount)].sort((a, b) => b - a));
+    const page = await ok('inventories.credits', { account: 'buffer', filters: { vintage: first.vintage }, sort: { field: 'amount', direction: 'desc' }, offset: 2, limit: 3 });
+    expect(page.rows).toEqual(vintage.rows.slice(2, 5));
+  });
+
+  it('inventories.facets counts vintages and types', async () => {
+    const facets = await ok('inventories.facets', { account: 'buffer' });
+    const { creditCount } = await ok('inventories.get', { account: 'buffer' });
+    expect(facets.vintages.reduce((n, v) => n + v.count, 0)).toBe(creditCount);
+    expect(facets.types.map((t) => t.value).sort()).toEqual(['exAnte', 'exPost']);
+  });
+
+  it('refuses bad input as invalid_input, listing every problem', async () => {
+    const credits = await fails('inventories.credits', { account: 'treasury', limit: 0, sort: { field: 'relevance' }, filters: { vintage: '99' } });
+    expect(credits.code).toBe('invalid_input');
+    expect(credits.details).toHaveLength(4);
+    for (const field of ['account', 'limit', 'sort.field', 'filters.vintage']) expect(credits.details!.join('\n')).toContain(field);
+    expect((await fails('inventories.get', { account: 'nope' })).code).toBe('invalid_input');
+    expect((await fails('inventories.facets', {})).code).toBe('invalid_input');
+    const csv = await fails('export.csv', { list: 'inventory', account: 'buffer', filters: { type: '' }, sort: { field: 'amount', direction: 'sideways' } });
+    expect(csv.code).toBe('invalid_input');
+    expect(csv.details).toHaveLength(2);
+  });
+
+  it('exports exactly the rows the list shows with its search, filters and sort', async () => {
+    const listed = await ok('inventories.credits', { account: 'buffer', limit: 500 });
+    const vintage = listed.rows[0]!.vintage;
+    const search = { query: 'rdr', filters: { vintage, type: 'exPost' }, sort: { field: 'supply' as const, direction: 'desc' as const } };
+    const shown = await ok('inventories.credits', { account: 'buffer', ...search, limit: 500 });
+    expect(shown.total).toBeGreaterThan(0);
+    const file = await ok('export.csv', { list: 'inventory', account: 'buffer', ...search });
+    expect(file.mimeType).toBe('text/csv');
+    expect(file.filename).toMatch(/^inventory-buffer-\d{4}-\d{2}-\d{2}\.csv$/);
+    const lines = csvLines(file);
+    expect(lines[0]).toBe('Credit,Project number,Project,Serialization,Vintage,Type,Amount (tCO2e),Supply,Unit,Token id,Token address');
+    expect(lines).toHaveLength(shown.total + 1);
+    expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(shown.rows.map((r) => r.id));
+    expect(lines.slice(1).every((l) => l.includes(`,${vintage},exPost,`))).toBe(true);
+
+    // Without a search: every credit of the account.
+    const { creditCount } = await ok('inventories.get', { account: 'buffer' });
+    expect(csvLines(await ok('export.csv', { list: 'inventory', account: 'buffer' }))).toHaveLength(creditCount + 1);
+  });
+});
