@@ -1,23 +1,21 @@
-// Inventories of the registry's three accounts (buffer, adjustment, organization): the summary
-// and every credit held, with a CSV export of the same rows.
-import { useState } from 'react';
-import type { DeskInput } from '../../../../shared/desk/api';
+// Inventories of the registry's three accounts (buffer, adjustment, organization): each account's
+// summary and holder, and its credits as a virtualized list searched as you type, filtered by
+// vintage and type, sorted from the column headers, with a CSV export of exactly what is listed.
+import { useEffect } from 'react';
 import { desk, describeError } from '../../lib/desk';
 import { useLoader } from '../../lib/hooks';
-import { formatTonnesValue, humanize } from '../../lib/format';
+import { formatTonnesValue, formatTotal } from '../../lib/format';
 import { useSync } from '../../stores/sync';
-import { useNavigation } from '../../stores/navigation';
 import { ExportCsvButton } from '../../components/ExportCsvButton';
-import { EmptyState, ErrorMessage, Loading } from '../../components/feedback';
+import { ErrorMessage, Loading } from '../../components/feedback';
+import { ACCOUNT_LABELS, InventoryTable } from './InventoryTable';
+import { InventoryToolbar } from './InventoryToolbar';
+import { currentQuery, INVENTORY_ACCOUNTS, toSearch, useInventoryList, type InventoryAccount } from './inventoryList';
+import './inventories.css';
 
-type Account = DeskInput<'inventories.get'>['account'];
+const CREDITS = { one: 'credit', other: 'credits' };
 
-// Listed here rather than imported from the contract, whose runtime module would bring zod into the page.
-const INVENTORY_ACCOUNTS: readonly Account[] = ['buffer', 'adjustment', 'organization'];
-
-const ACCOUNT_LABELS: Record<Account, string> = { buffer: 'Buffer', adjustment: 'Adjustment', organization: 'Organization' };
-
-function AccountTabs({ account, onChange }: { account: Account; onChange: (a: Account) => void }) {
+function AccountTabs({ account, onChange }: { account: InventoryAccount; onChange: (a: InventoryAccount) => void }) {
   return (
     <div role="tablist" aria-label="Registry accounts" className="tabs">
       {INVENTORY_ACCOUNTS.map((a) => (
@@ -29,24 +27,34 @@ function AccountTabs({ account, onChange }: { account: Account; onChange: (a: Ac
   );
 }
 
-function InventoryPanel({ account }: { account: Account }) {
+/** "2,345 credits"; past a lower bound "10,000+ credits", until scrolling to the end found the exact number. */
+function CreditCount() {
+  const total = useInventoryList((s) => s.total);
+  const totalIsLowerBound = useInventoryList((s) => s.totalIsLowerBound);
+  const extent = useInventoryList((s) => s.extent);
+  const narrowed = useInventoryList((s) => {
+    const q = currentQuery(s);
+    return q.text.trim() !== '' || Object.values(q.filters).some(Boolean);
+  });
+  if (total === null) return <span className="muted">Counting…</span>;
+  const shown = totalIsLowerBound && extent.exact ? formatTotal(extent.rows, CREDITS) : formatTotal(total, CREDITS, totalIsLowerBound);
+  return <span className="inventory-count">{narrowed ? `${shown} match` : shown}</span>;
+}
+
+function InventoryPanel({ account }: { account: InventoryAccount }) {
   const dataVersion = useSync((s) => s.dataVersion);
-  const openProject = useNavigation((s) => s.openProject);
-  const inventory = useLoader(
-    async () => ({ ...(await desk('inventories.get', { account })), credits: (await desk('inventories.credits', { account, limit: 500 })).rows }),
-    [account],
-    dataVersion,
-  );
+  const inventory = useLoader(() => desk('inventories.get', { account }), [account], dataVersion);
+  const query = useInventoryList((s) => currentQuery(s));
+  const total = useInventoryList((s) => s.total);
   if (inventory.loading && !inventory.data) return <Loading label="Loading the inventory…" />;
   if (!inventory.data) return <ErrorMessage error={describeError(inventory.error)} onRetry={inventory.reload} />;
-  const { summary, organization, credits } = inventory.data;
+  const { summary, organization, creditCount } = inventory.data;
   return (
     <>
       <div className="panel-header">
         <p className="muted">
           Held by <strong>{organization.fullName}</strong>
         </p>
-        <ExportCsvButton request={{ list: 'inventory', account }} disabled={credits.length === 0} />
       </div>
       <dl className="tiles" aria-label="Inventory summary">
         <div className="tile">
@@ -63,59 +71,33 @@ function InventoryPanel({ account }: { account: Account }) {
         </div>
       </dl>
       <ErrorMessage error={inventory.error ? describeError(inventory.error) : null} onRetry={inventory.reload} />
-      {credits.length === 0 ? (
-        <EmptyState title={`The ${ACCOUNT_LABELS[account].toLowerCase()} account holds no credits`} />
-      ) : (
-        <div className="table-wrap">
-          <table className="simple-table" aria-label={`${ACCOUNT_LABELS[account]} credits`}>
-            <thead>
-              <tr>
-                <th scope="col">Project</th>
-                <th scope="col">Serialization</th>
-                <th scope="col">Vintage</th>
-                <th scope="col">Type</th>
-                <th scope="col" className="numeric">
-                  Amount
-                </th>
-                <th scope="col" className="numeric">
-                  Supply
-                </th>
-                <th scope="col">Token</th>
-              </tr>
-            </thead>
-            <tbody>
-              {credits.map((c) => (
-                <tr key={c.id}>
-                  <td>
-                    <button type="button" className="button-link" onClick={() => openProject(c.projectId)}>
-                      {c.projectName}
-                    </button>
-                    <span className="cell-secondary">No. {c.projectNum}</span>
-                  </td>
-                  <td className="mono">{c.serialization}</td>
-                  <td>{c.vintage}</td>
-                  <td>{humanize(c.type)}</td>
-                  <td className="numeric">{formatTonnesValue(c.amount)}</td>
-                  <td className="numeric">
-                    {formatTonnesValue(c.supply)} {c.unit !== 'tonne' ? c.unit : ''}
-                  </td>
-                  <td className="mono cell-clip" title={`${c.tokenAddress} #${c.tokenId}`}>
-                    #{c.tokenId}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <InventoryToolbar account={account} />
+      <div className="inventory-list-header">
+        <CreditCount />
+        <ExportCsvButton request={{ list: 'inventory', ...toSearch(account, query) }} label="Export CSV" disabled={!total} />
+      </div>
+      <InventoryTable accountHoldsCredits={creditCount > 0} />
     </>
   );
 }
 
+/** The sync generation the list was last loaded for. */
+let loadedDataVersion = -1;
+
 export function InventoriesScreen() {
-  const [account, setAccount] = useState<Account>('buffer');
+  const account = useInventoryList((s) => s.account);
+  const setAccount = useInventoryList((s) => s.setAccount);
+  const dataVersion = useSync((s) => s.dataVersion);
+  useEffect(() => {
+    // First visit, or a sync brought new data since the list was loaded: (re)load it as it is.
+    // Coming back from a project keeps the rows (and the scroll position) as they were.
+    if (loadedDataVersion !== dataVersion) {
+      loadedDataVersion = dataVersion;
+      useInventoryList.getState().refresh({ keepRows: true });
+    }
+  }, [dataVersion]);
   return (
-    <div className="screen">
+    <div className="screen screen-fill">
       <header className="screen-header">
         <div>
           <h1>Inventories</h1>
@@ -123,8 +105,8 @@ export function InventoriesScreen() {
         </div>
       </header>
       <AccountTabs account={account} onChange={setAccount} />
-      <div role="tabpanel" id="inventory-panel" aria-labelledby={`tab-${account}`} className="tab-panel">
-        <InventoryPanel account={account} />
+      <div role="tabpanel" id="inventory-panel" aria-labelledby={`tab-${account}`} className="tab-panel inventory-panel">
+        <InventoryPanel key={account} account={account} />
       </div>
     </div>
   );

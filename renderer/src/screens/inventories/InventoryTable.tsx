@@ -1,0 +1,167 @@
+// The virtualized credit table of one account: only the rows in view (plus a few) are in the DOM,
+// and the pages they fall in are fetched as the user scrolls, so tens of thousands of credits
+// scroll smoothly (past a lower-bound count too). Column headers sort the list; a project's name
+// opens the project.
+import { useEffect, useRef } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import type { InventoryCreditRow } from '../../../../shared/desk/api';
+import { useNavigation } from '../../stores/navigation';
+import { setPageState } from '../../lib/signals';
+import { formatTonnesValue, humanize } from '../../lib/format';
+import { EmptyState, ErrorMessage, Loading } from '../../components/feedback';
+import { ariaSort, SortButton, type SortDirection } from '../../components/SortControls';
+import { currentQuery, inventoryRowAt, useInventoryList, type InventoryAccount, type InventorySort } from './inventoryList';
+
+const ROW_HEIGHT = 52;
+
+export const ACCOUNT_LABELS: Record<InventoryAccount, string> = { buffer: 'Buffer', adjustment: 'Adjustment', organization: 'Organization' };
+
+const COLUMNS: Array<{ label: string; sort?: InventorySort['field']; first?: SortDirection; numeric?: boolean }> = [
+  { label: 'Project', sort: 'project' },
+  { label: 'Serialization', sort: 'serialization' },
+  { label: 'Vintage', sort: 'vintage', first: 'desc' },
+  { label: 'Type', sort: 'type' },
+  // Quantities start largest first.
+  { label: 'Amount', sort: 'amount', first: 'desc', numeric: true },
+  { label: 'Supply', sort: 'supply', first: 'desc', numeric: true },
+  { label: 'Token' },
+];
+
+/** The moment a list's first rows are on screen (tests and the bench wait on it). */
+export const INVENTORY_LOADED_EVENT = 'desk:inventory-loaded';
+
+function InventoryTableHead() {
+  const sort = useInventoryList((s) => currentQuery(s).sort);
+  const setQuery = useInventoryList((s) => s.setQuery);
+  return (
+    <div role="rowgroup" className="table-head">
+      <div role="row" className="table-row" aria-rowindex={1}>
+        {COLUMNS.map((column) => (
+          <span key={column.label} role="columnheader" aria-sort={ariaSort(sort, column.sort)} className={column.numeric ? 'numeric' : undefined}>
+            {column.sort ? (
+              <SortButton field={column.sort} label={column.label} sort={sort} firstDirection={column.first} onSort={(next) => setQuery({ sort: next })} />
+            ) : (
+              column.label
+            )}
+          </span>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+function CreditCells({ row, onOpenProject }: { row: InventoryCreditRow; onOpenProject: (id: string) => void }) {
+  return (
+    <>
+      <span role="cell" className="cell-title">
+        <button type="button" className="button-link cell-primary inventory-project" title={`Open ${row.projectName}`} onClick={() => onOpenProject(row.projectId)}>
+          {row.projectName}
+        </button>
+        <span className="cell-secondary">No. {row.projectNum}</span>
+      </span>
+      <span role="cell" className="mono" title={row.serialization}>
+        {row.serialization}
+      </span>
+      <span role="cell">{row.vintage}</span>
+      <span role="cell">{humanize(row.type)}</span>
+      <span role="cell" className="numeric">
+        {formatTonnesValue(row.amount)}
+      </span>
+      <span role="cell" className="numeric">
+        {formatTonnesValue(row.supply)}
+        {row.unit !== 'tonne' ? ` ${row.unit}` : ''}
+      </span>
+      <span role="cell" className="mono" title={`${row.tokenAddress} #${row.tokenId}`}>
+        #{row.tokenId}
+      </span>
+    </>
+  );
+}
+
+export function InventoryTable({ accountHoldsCredits }: { accountHoldsCredits: boolean }) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const account = useInventoryList((s) => s.account);
+  const total = useInventoryList((s) => s.total);
+  const totalIsLowerBound = useInventoryList((s) => s.totalIsLowerBound);
+  const extent = useInventoryList((s) => s.extent);
+  const pages = useInventoryList((s) => s.pages);
+  const generation = useInventoryList((s) => s.generation);
+  const queryGeneration = useInventoryList((s) => s.queryGeneration);
+  const error = useInventoryList((s) => s.error);
+  const query = useInventoryList((s) => currentQuery(s));
+  const openProject = useNavigation((s) => s.openProject);
+
+  const virtualizer = useVirtualizer({
+    count: extent.rows,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+  });
+  const items = virtualizer.getVirtualItems();
+  const firstIndex = items[0]?.index ?? 0;
+  const lastIndex = items[items.length - 1]?.index ?? 0;
+
+  useEffect(() => {
+    if (extent.rows > 0) useInventoryList.getState().ensureRows(firstIndex, lastIndex);
+  }, [firstIndex, lastIndex, extent.rows, generation]);
+
+  // Another account or search starts at the top.
+  useEffect(() => {
+    scrollRef.current?.scrollTo({ top: 0 });
+  }, [queryGeneration]);
+
+  // Announce each list once its first rows are on screen (or it is known to be empty).
+  const firstPageShown = pages[0] !== undefined;
+  useEffect(() => {
+    if (total === null || (!firstPageShown && total > 0)) return;
+    const detail = { account, query: query.text.trim(), vintage: query.filters.vintage ?? '', type: query.filters.type ?? '', sort: `${query.sort.field} ${query.sort.direction}`, total, totalIsLowerBound, generation };
+    setPageState('inventoryAccount', account);
+    setPageState('inventoryQuery', detail.query);
+    setPageState('inventoryTotal', String(total));
+    setPageState('inventoryTotalIsLowerBound', String(totalIsLowerBound));
+    setPageState('inventoryGeneration', String(generation));
+    window.dispatchEvent(new CustomEvent(INVENTORY_LOADED_EVENT, { detail }));
+  }, [generation, firstPageShown, total, totalIsLowerBound, account, query]);
+
+  if (total === null && !error) return <Loading label="Loading credits…" />;
+  const label = `${ACCOUNT_LABELS[account]} credits`;
+  return (
+    // aria-rowcount -1: the number of rows is not known yet (past a lower-bound count).
+    <div className="table table-inventory" role="table" aria-label={label} aria-rowcount={extent.exact ? extent.rows + 1 : -1}>
+      <InventoryTableHead />
+      <ErrorMessage error={error} onRetry={() => useInventoryList.getState().refresh()} />
+      {total === 0 && !error ? (
+        accountHoldsCredits ? (
+          <EmptyState title="No credits match">Try other words or clear the filters.</EmptyState>
+        ) : (
+          <EmptyState title={`The ${ACCOUNT_LABELS[account].toLowerCase()} account holds no credits`} />
+        )
+      ) : (
+        <div ref={scrollRef} className="table-scroll" role="rowgroup">
+          <div className="table-spacer" style={{ height: virtualizer.getTotalSize() }}>
+            {items.map((item) => {
+              const row = inventoryRowAt(pages, item.index);
+              return (
+                <div
+                  key={item.key}
+                  role="row"
+                  aria-rowindex={item.index + 2}
+                  className={row ? 'table-row' : 'table-row table-row-placeholder'}
+                  style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
+                >
+                  {row ? (
+                    <CreditCells row={row} onOpenProject={openProject} />
+                  ) : (
+                    <span role="cell" className="cell-loading">
+                      Loading…
+                    </span>
+                  )}
+                </div>
+              );
+            })}
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}

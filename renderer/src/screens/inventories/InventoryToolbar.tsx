@@ -1,0 +1,79 @@
+// Search as you type (applied 150 ms after the last key, or at once on Enter) and the vintage and
+// type filters, with the values (and counts) the account holds.
+import { useCallback } from 'react';
+import { desk } from '../../lib/desk';
+import { useLoader, useSearchText } from '../../lib/hooks';
+import { formatCount, humanize } from '../../lib/format';
+import { useSync } from '../../stores/sync';
+import { ErrorMessage } from '../../components/feedback';
+import { MOD_LABEL } from '../../components/Sidebar';
+import { currentQuery, useInventoryList, type InventoryAccount, type InventoryFilterValues } from './inventoryList';
+
+function SearchBox() {
+  const text = useInventoryList((s) => currentQuery(s).text);
+  const setQuery = useInventoryList((s) => s.setQuery);
+  const apply = useCallback((next: string) => setQuery({ text: next }), [setQuery]);
+  // Each account's panel is its own (keyed by account), so the box starts with that account's search.
+  const [typed, setTyped] = useSearchText(text, () => currentQuery(useInventoryList.getState()).text, apply);
+  return (
+    <input
+      type="search"
+      className="search-input"
+      aria-label="Search credits"
+      placeholder={`Search by project, project number or serialization…  (${MOD_LABEL}F)`}
+      value={typed}
+      data-search-field
+      aria-keyshortcuts="Control+F"
+      onChange={(event) => setTyped(event.target.value)}
+      onKeyDown={(event) => {
+        if (event.key === 'Enter' && typed !== currentQuery(useInventoryList.getState()).text) setQuery({ text: typed });
+      }}
+    />
+  );
+}
+
+const FILTERS: Array<{ key: keyof InventoryFilterValues; facet: 'vintages' | 'types'; label: string; all: string }> = [
+  { key: 'vintage', facet: 'vintages', label: 'Vintage', all: 'Any vintage' },
+  { key: 'type', facet: 'types', label: 'Type', all: 'Any type' },
+];
+
+function Filters({ account }: { account: InventoryAccount }) {
+  const filters = useInventoryList((s) => currentQuery(s).filters);
+  const setFilter = useInventoryList((s) => s.setFilter);
+  const setQuery = useInventoryList((s) => s.setQuery);
+  const dataVersion = useSync((s) => s.dataVersion);
+  const facets = useLoader(() => desk('inventories.facets', { account }), [account], dataVersion);
+  const anyFilter = Object.values(filters).some(Boolean);
+  return (
+    <div className="filters" aria-label="Filters" role="group">
+      {FILTERS.map(({ key, facet, label, all }) => (
+        <label key={key} className="filter">
+          <span>{label}</span>
+          <select value={filters[key] ?? ''} onChange={(event) => setFilter(key, event.target.value)} disabled={!facets.data && !filters[key]}>
+            <option value="">{all}</option>
+            {(facets.data?.[facet] ?? []).map((v) => (
+              <option key={v.value} value={v.value}>
+                {`${key === 'type' ? humanize(v.label) : v.label} (${formatCount(v.count)})`}
+              </option>
+            ))}
+          </select>
+        </label>
+      ))}
+      {anyFilter && (
+        <button type="button" className="button-link" onClick={() => setQuery({ filters: {} })}>
+          Clear filters
+        </button>
+      )}
+      <ErrorMessage error={facets.error ? `Filter values could not be loaded: ${(facets.error as Error).message}` : null} onRetry={facets.reload} />
+    </div>
+  );
+}
+
+export function InventoryToolbar({ account }: { account: InventoryAccount }) {
+  return (
+    <div className="inventory-toolbar" role="search">
+      <SearchBox />
+      <Filters account={account} />
+    </div>
+  );
+}
