@@ -3,6 +3,7 @@
 // removing; corrupt desk files are clear errors that change nothing.
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeskEvent, DeskMethod } from '../../shared/desk/api';
 import { createDeskService, COMMAND_LINE_CONNECTION_ID, type DeskService } from '../../electron/core/desk/service';
@@ -136,6 +137,27 @@ describe('a desk started with --registry-url', () => {
       encryptedFileFallback: { passphrase: 'correct horse battery', userConfirmed: true },
     });
     expect(wrong).toMatchObject({ ok: false, error: { code: 'unauthorized' } });
+    expect(readFileSync(join(data.dir, 'connections.json'), 'utf8')).toBe(before);
+    expect(existsSync(join(data.dir, 'secrets'))).toBe(false);
+  });
+
+  it('an address that cannot be reached is refused and nothing is stored', async () => {
+    const before = readFileSync(join(data.dir, 'connections.json'), 'utf8');
+    const closed = await new Promise<number>((resolve) => {
+      const probe = createServer();
+      probe.listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    const nowhere = await call('connections.addRemote', {
+      name: 'Nowhere',
+      baseUrl: `http://127.0.0.1:${closed}`,
+      appId: app.id,
+      privateKeyPem: pemOf(0),
+      encryptedFileFallback: { passphrase: 'correct horse battery', userConfirmed: true },
+    });
+    expect(nowhere).toMatchObject({ ok: false, error: { code: 'offline', message: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+ cannot be reached: check the address/) } });
     expect(readFileSync(join(data.dir, 'connections.json'), 'utf8')).toBe(before);
     expect(existsSync(join(data.dir, 'secrets'))).toBe(false);
   });

@@ -366,13 +366,17 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
       }
       const id = crypto.randomUUID();
       const draft: StoredConnection = { id, name: input.name, kind: 'remote', baseUrl: input.baseUrl, appId: input.appId, secretStore, examinerRead: false, installations: [] };
-      // Prove the key and app id before anything is stored: a wrong pair is refused, not saved.
-      let connection = draft;
+      // Prove the address, the app id and the key before anything is stored: a wrong pair is
+      // refused, and so is an address that cannot be reached (a typo would otherwise be saved as a
+      // connection that can never sync, with a key nobody checked).
+      let connection: StoredConnection;
       try {
         connection = await refreshAppFacts(draft, clientFor({ baseUrl: draft.baseUrl, appId: draft.appId, loadPrivateKey: async () => input.privateKeyPem, clock, ...(options.fetch ? { fetch: options.fetch } : {}) }));
       } catch (error) {
-        if (!isUnreachable(error)) throw translateClientError(error, 'Adding the connection');
-        log(`${draft.baseUrl} cannot be reached: the connection is added without its installations`);
+        if (isUnreachable(error)) {
+          throw new DeskFailure('offline', `${draft.baseUrl} cannot be reached: check the address and that the registry is running, then add the connection again`);
+        }
+        throw translateClientError(error, 'Adding the connection');
       }
       let vault: KeyVault;
       if (secretStore === 'encrypted-file') {
