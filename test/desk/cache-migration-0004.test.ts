@@ -57,6 +57,7 @@ describe('desk cache migration 0004 (inventory credits)', () => {
         'inventory_buffer_fts',
         'inventory_adjustment_fts',
         'inventory_organization_fts',
+        'inventory_staging',
         ...['project', 'serialization', 'vintage', 'type', 'amount', 'supply', 'project_id'].map((s) => `inventory_credits_by_${s}`),
       ]),
     );

@@ -108,7 +108,7 @@ describe('inventories sync against a scale-1 demo registry', () => {
     await expectCacheEqualsRegistry();
     expect(outcome).toMatchObject({ written: cache.searchInventoryCredits({ account: 'buffer' }).total + cache.searchInventoryCredits({ account: 'adjustment' }).total + cache.searchInventoryCredits({ account: 'organization' }).total, deleted: 0 });
     // Nothing is left staged.
-    expect(cache.db.raw.prepare("SELECT count(*) FROM staging WHERE resource LIKE 'inventory:%'").pluck().get()).toBe(0);
+    expect(cache.db.raw.prepare("SELECT count(*) FROM inventory_staging").pluck().get()).toBe(0);
     expect(cache.syncState('inventories')?.last_error).toBeNull();
   });
 
@@ -185,7 +185,22 @@ describe('inventories sync against a scale-1 demo registry', () => {
     expect(cache.syncState('inventories')?.last_error).toMatch(/credits\.3\.amount/);
     // The buffer's real change was read and staged before the failure: none of it was kept.
     expect(snapshot()).toEqual(before);
-    expect(cache.db.raw.prepare("SELECT count(*) FROM staging WHERE resource LIKE 'inventory:%'").pluck().get()).toBe(0);
+    expect(cache.db.raw.prepare("SELECT count(*) FROM inventory_staging").pluck().get()).toBe(0);
+
+    // An answer cut short is not JSON: the same, with the client's wording.
+    const cut = new Hono();
+    cut.get(PATH.buffer, async (c) => {
+      const real = await (await fetch(`${t.url}${PATH.buffer}`, { headers: { authorization: c.req.header('authorization')! } })).text();
+      return c.body(real.slice(0, Math.floor(real.length / 2)), 200, { 'content-type': 'application/json' });
+    });
+    const cutting = wire((input, init) => {
+      const url = new URL(String(input));
+      return url.pathname === PATH.buffer ? Promise.resolve(cut.fetch(new Request(url, init))) : fetch(input, init);
+    });
+    const truncated = await cutting.engine.run(['inventories']);
+    await cutting.engine.close();
+    expect(truncated.results.inventories).toEqual({ status: 'failed', error: 'inventories: GET /carbonCredits/icr/inventory/buffer: the answer is not JSON' });
+    expect(snapshot()).toEqual(before);
 
     // The honest registry again: the next run brings everything up to date.
     const again = await engine.run(['inventories']);

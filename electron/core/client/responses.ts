@@ -21,6 +21,3 @@ export type RegistryResponses = { [K in EndpointId]: ClientResponse<K> };
 
 /** GET /carbonCredits/projects/{id}: a project's credit summary and vintages. */
 export type ProjectCreditsAnswer = EndpointResponse<'getProjectCredits'>;
-
-/** The buffer, adjustment and organization inventories share one answer shape. */
-export type InventoryAnswer = EndpointResponse<'getBufferInventory'>;

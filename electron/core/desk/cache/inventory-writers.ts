@@ -1,9 +1,9 @@
 // Writing the registry accounts' inventories (migration 0004). A sync stages each changed account's
-// credits in `staging` (resource `inventory:<account>`), in batches, with JSON only for credits that
-// are new or changed; then one transaction swaps every changed account in, together with the
-// accounts' summaries and sync_state: a reader sees the previous inventories or the new ones, and a
-// run that fails half-way leaves the previous ones exactly as they were.
-import { INVENTORY_ACCOUNTS, type InventoryAccount } from '../../../../shared/desk/api';
+// credits in `inventory_staging`, in batches, with JSON only for credits that are new or changed;
+// then one transaction swaps every changed account in, together with the accounts' summaries and
+// sync_state: a reader sees the previous inventories or the new ones, and a run that fails
+// half-way leaves the previous ones exactly as they were.
+import type { InventoryAccount } from '../../../../shared/desk/api';
 import type { InventorySummary, OrganizationSummary } from '../../../../shared/registry/resources';
 import type { SqliteDatabase } from '../../db/database';
 import { INVENTORY_FTS_COLUMNS, INVENTORY_FTS_VALUES_SQL, inventoryFtsTable } from './inventory-fts';
@@ -19,28 +19,23 @@ export interface ChangedInventory {
   creditCount: number;
 }
 
-const stagingResource = (account: InventoryAccount) => `inventory:${account}`;
-
 export function createInventoryWriters(db: SqliteDatabase<unknown>, now: () => number, markSuccess: () => void) {
   function discardInventoryStaging(): void {
-    const drop = db.prepare('DELETE FROM staging WHERE resource = ?');
-    db.transaction(() => {
-      for (const account of INVENTORY_ACCOUNTS) drop.run(stagingResource(account));
-    });
+    db.prepare('DELETE FROM inventory_staging').run();
   }
 
   /** Swaps in one account's staged credits; returns the credits written (new or changed) and removed. */
   function applyAccount(change: ChangedInventory): { written: number; deleted: number } {
-    const params = { account: change.account, resource: stagingResource(change.account) };
+    const params = { account: change.account };
     const fts = inventoryFtsTable(change.account);
     // Rows to replace: every cached credit of the account except those staged as unchanged
     // (json NULL): the ones no longer held and the ones whose new copy is staged.
     const replaced = `SELECT c.rowid FROM inventory_credits c WHERE c.account = @account
-      AND NOT EXISTS (SELECT 1 FROM staging s WHERE s.resource = @resource AND s.id = c.id AND s.json IS NULL)`;
+      AND NOT EXISTS (SELECT 1 FROM inventory_staging s WHERE s.account = @account AND s.id = c.id AND s.json IS NULL)`;
     const deleted = db
       .prepare(
         `SELECT count(*) FROM inventory_credits c WHERE c.account = @account
-         AND NOT EXISTS (SELECT 1 FROM staging s WHERE s.resource = @resource AND s.id = c.id)`,
+         AND NOT EXISTS (SELECT 1 FROM inventory_staging s WHERE s.account = @account AND s.id = c.id)`,
       )
       .pluck()
       .get(params) as number;
@@ -56,7 +51,7 @@ export function createInventoryWriters(db: SqliteDatabase<unknown>, now: () => n
          SELECT @account, s.id, s.json ->> '$.project.id', s.json ->> '$.project.fullName', s.json ->> '$.project.num',
            s.json ->> '$.serialization', s.json ->> '$.vintage', s.json ->> '$.type', s.json ->> '$.amount', s.json ->> '$.supply',
            s.json ->> '$.unit', s.json ->> '$.tokenId', s.json ->> '$.tokenAddress', s.row_hash, s.json
-         FROM staging s WHERE s.resource = @resource AND s.json IS NOT NULL`,
+         FROM inventory_staging s WHERE s.account = @account AND s.json IS NOT NULL ORDER BY s.rowid`,
       )
       .run(params).changes;
     db.prepare(
@@ -74,7 +69,7 @@ export function createInventoryWriters(db: SqliteDatabase<unknown>, now: () => n
       hash: change.answerHash,
       count: change.creditCount,
     });
-    db.prepare('DELETE FROM staging WHERE resource = @resource').run(params);
+    db.prepare('DELETE FROM inventory_staging WHERE account = @account').run(params);
     return { written, deleted };
   }
 
@@ -86,10 +81,9 @@ export function createInventoryWriters(db: SqliteDatabase<unknown>, now: () => n
 
     /** Adds a batch of an account's credits to the staging area, in one transaction. */
     stageInventoryCredits(account: InventoryAccount, rows: readonly StagedRow[]): void {
-      const insert = db.prepare('INSERT OR REPLACE INTO staging (resource, id, row_hash, json) VALUES (?, ?, ?, ?)');
-      const resource = stagingResource(account);
+      const insert = db.prepare('INSERT OR REPLACE INTO inventory_staging (account, id, row_hash, json) VALUES (?, ?, ?, ?)');
       db.transaction(() => {
-        for (const row of rows) insert.run(resource, row.id, row.hash, row.json);
+        for (const row of rows) insert.run(account, row.id, row.hash, row.json);
       });
     },
 

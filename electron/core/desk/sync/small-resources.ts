@@ -11,6 +11,7 @@ import type { ChangedInventory } from '../cache/inventory-writers';
 import type { StagedRow } from '../cache/writers';
 import { forEachLimited } from './concurrency';
 import type { InstallationRef, StepContext, StepOutcome } from './context';
+import { arrayElements, isArraySpan, JsonShapeError, objectMembers, parseSpan, rootSpan } from './json-spans';
 import { STAGE_BATCH_ROWS } from './paged-lists';
 
 const INVENTORY_ENDPOINTS: Record<InventoryAccount, EndpointId> = {
@@ -19,50 +20,75 @@ const INVENTORY_ENDPOINTS: Record<InventoryAccount, EndpointId> = {
   organization: 'getOrganizationInventory',
 };
 
-/**
- * The answer's envelope, checked without its credits: zod would copy every credit of a 21 MB
- * answer at once. The credits are checked one by one as they are staged.
- */
-const inventoryEnvelope = z.object({ summary: tolerant.inventorySummary, organization: tolerant.organizationSummary, credits: z.array(z.unknown()) });
+/** The answer without its credits (they are checked one by one as they are staged). */
+const inventoryHead = z.object({ summary: tolerant.inventorySummary, organization: tolerant.organizationSummary });
+const creditList = z.array(z.unknown());
 
 /** The failure the client reports for an answer that breaks the contract, with the same wording. */
-function contractMismatch(endpoint: EndpointId, issues: readonly z.core.$ZodIssue[], prefix = ''): RegistryClientError {
+function contractMismatch(endpoint: EndpointId, issues: readonly { path: readonly PropertyKey[]; message: string }[], prefix = ''): RegistryClientError {
   const { method, path } = endpoints[endpoint];
   const all = zodMessages(issues, prefix);
   const messages = all.length > 10 ? [...all.slice(0, 10), `… and ${all.length - 10} more`] : all;
   return new RegistryClientError('invalid_response', `${method} ${path}: the answer does not match the contract: ${messages.join('; ')}`, { endpoint, messages });
 }
 
+function notJson(endpoint: EndpointId): RegistryClientError {
+  const { method, path } = endpoints[endpoint];
+  return new RegistryClientError('invalid_response', `${method} ${path}: the answer is not JSON`, { endpoint });
+}
+
+/** Runs a step of reading the answer's text; malformed JSON becomes the client's "not JSON" failure. */
+function readingJson<T>(endpoint: EndpointId, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof JsonShapeError || error instanceof SyntaxError) throw notJson(endpoint);
+    throw error;
+  }
+}
+
 /**
  * Reads one account's answer. Its text hashing as last time means nothing changed: not parsed, not
- * written. Otherwise it is parsed once, and its credits are checked, hashed and staged in batches
- * (with JSON only when new or changed), each let go once staged, so the answer's text, its parsed
- * graph and a validated copy of all of it are never held together.
+ * written. Otherwise the summary and organization are parsed and checked, and the credits are
+ * parsed, checked, hashed and staged one at a time, straight from the text (json-spans.ts): the
+ * whole answer is never held as a parsed graph, nor as a validated copy, nor written back as text.
+ * Only new or changed credits carry their JSON into staging.
  */
 async function readInventory(ctx: StepContext, account: InventoryAccount): Promise<ChangedInventory | null> {
   const endpoint = INVENTORY_ENDPOINTS[account];
-  let text: string | null = (await ctx.client.callRaw(endpoint)).text;
+  const text = (await ctx.client.callRaw(endpoint)).text;
   const answerHash = hashJson(text);
   if (ctx.cache.inventoryAnswerHash(account) === answerHash) return null;
-  let parsed: { credits?: unknown } | null;
-  try {
-    parsed = JSON.parse(text) as { credits?: unknown } | null;
-  } catch {
-    const { method, path } = endpoints[endpoint];
-    throw new RegistryClientError('invalid_response', `${method} ${path}: the answer is not JSON`, { endpoint });
+
+  const root = readingJson(endpoint, () => rootSpan(text));
+  if (text.charCodeAt(root.start) !== 0x7b) {
+    // Not an object at all: the schema says what it is instead.
+    const whole = readingJson(endpoint, () => JSON.parse(text) as unknown);
+    throw contractMismatch(endpoint, z.object({}).safeParse(whole).error?.issues ?? []);
   }
-  text = null;
-  const envelope = inventoryEnvelope.safeParse(parsed);
-  if (!envelope.success) throw contractMismatch(endpoint, envelope.error.issues);
-  const { summary, organization, credits } = envelope.data;
-  // From here `credits` holds the only references to the parsed credits.
-  parsed = null;
+  const { head, creditSpans, creditsValue } = readingJson(endpoint, () => {
+    const members = objectMembers(text, root);
+    const parsed = (name: string) => {
+      const span = members.get(name);
+      return span ? parseSpan(text, span) : undefined;
+    };
+    const credits = members.get('credits');
+    const isList = credits !== undefined && isArraySpan(text, credits);
+    return {
+      head: { summary: parsed('summary'), organization: parsed('organization') },
+      creditSpans: isList ? arrayElements(text, credits) : null,
+      creditsValue: isList ? null : parsed('credits'),
+    };
+  });
+  const checkedHead = inventoryHead.safeParse(head);
+  const creditsIssues = creditSpans ? [] : (creditList.safeParse(creditsValue).error?.issues ?? []).map((i) => ({ ...i, path: ['credits', ...i.path] }));
+  if (!checkedHead.success || !creditSpans) throw contractMismatch(endpoint, [...(checkedHead.error?.issues ?? []), ...creditsIssues]);
+  const { summary, organization } = checkedHead.data;
 
   const known = ctx.cache.inventoryRowHashes(account);
   let batch: StagedRow[] = [];
-  for (let i = 0; i < credits.length; i++) {
-    const checked = tolerant.inventoryCredit.safeParse(credits[i]);
-    credits[i] = undefined;
+  for (const [i, span] of creditSpans.entries()) {
+    const checked = tolerant.inventoryCredit.safeParse(readingJson(endpoint, () => parseSpan(text, span)));
     if (!checked.success) throw contractMismatch(endpoint, checked.error.issues, `credits.${i}`);
     const json = JSON.stringify(checked.data);
     const hash = hashJson(json);
@@ -73,7 +99,7 @@ async function readInventory(ctx: StepContext, account: InventoryAccount): Promi
     }
   }
   if (batch.length > 0) ctx.cache.write.stageInventoryCredits(account, batch);
-  return { account, answerHash, summary, organization, creditCount: credits.length };
+  return { account, answerHash, summary, organization, creditCount: creditSpans.length };
 }
 
 /**

@@ -57,6 +57,19 @@ export const migration0004: Migration = {
       CREATE INDEX inventory_credits_by_supply ON inventory_credits (account, supply, serialization COLLATE NOCASE, id, vintage, type, project_name COLLATE NOCASE);
       -- The project filter: a project's credits are few, read by this index and sorted.
       CREATE INDEX inventory_credits_by_project_id ON inventory_credits (account, project_id, vintage, type);
+
+      -- Credits of a changed account collected during a sync, swapped in at its end (json NULL: the
+      -- cached row is unchanged, only its presence counts). Rows are appended in rowid order and
+      -- found by the small unique index: staging a 20 MB answer this way takes a third of the time
+      -- of the list resources' staging table, whose WITHOUT ROWID rows of JSON split pages at
+      -- every insert.
+      CREATE TABLE inventory_staging (
+        account TEXT NOT NULL,
+        id TEXT NOT NULL,
+        row_hash TEXT NOT NULL,
+        json TEXT
+      );
+      CREATE UNIQUE INDEX inventory_staging_by_id ON inventory_staging (account, id);
     `);
     for (const account of ACCOUNTS) {
       db.exec(`

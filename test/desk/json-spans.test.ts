@@ -1,0 +1,80 @@
+// Reading a large JSON answer member by member (electron/core/desk/sync/json-spans.ts): for any
+// text, reading it as spans and parsing each piece gives exactly what one JSON.parse gives, and
+// refuses exactly what JSON.parse refuses.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { arrayElements, isArraySpan, JsonShapeError, objectMembers, parseSpan, rootSpan } from '../../electron/core/desk/sync/json-spans';
+
+/** The text read as the inventory sync reads it: the root object's members, an array member element by element. */
+function readBySpans(text: string): unknown {
+  const root = rootSpan(text);
+  const value = (span: { start: number; end: number }) => (isArraySpan(text, span) ? arrayElements(text, span).map((e) => parseSpan(text, e)) : parseSpan(text, span));
+  if (text.charCodeAt(root.start) !== 0x7b) return value(root);
+  const out: Record<string, unknown> = {};
+  for (const [key, span] of objectMembers(text, root)) Object.defineProperty(out, key, { value: value(span), enumerable: true, configurable: true, writable: true });
+  return out;
+}
+
+const outcome = (read: () => unknown): { ok: true; value: unknown } | { ok: false } => {
+  try {
+    return { ok: true, value: read() };
+  } catch (error) {
+    if (error instanceof SyntaxError || error instanceof JsonShapeError) return { ok: false };
+    throw error;
+  }
+};
+
+describe('json spans', () => {
+  it('reads tricky strings: braces, brackets, quotes, backslashes and non-Latin text inside them', () => {
+    const answer = {
+      summary: { exPost: 1.5, exAnte: 0, retired: -2e-3 },
+      organization: { fullName: 'Brace { and ] "quoted" \\ back\\slash', id: '}]"' },
+      credits: [{ name: '[{"not": "structure"}]', n: null }, { name: 'Ḩarrat — 北京 — emoji 🌍', t: true }, [], {}, 'x', 3],
+    };
+    for (const text of [JSON.stringify(answer), JSON.stringify(answer, null, 2), `  \n${JSON.stringify(answer, null, '\t')}\r\n `]) {
+      expect(readBySpans(text)).toEqual(answer);
+      const root = rootSpan(text);
+      const credits = objectMembers(text, root).get('credits')!;
+      expect(arrayElements(text, credits)).toHaveLength(6);
+    }
+  });
+
+  it('keeps the last of a repeated member, as JSON.parse does', () => {
+    expect(readBySpans('{"a": 1, "a": [2, 3]}')).toEqual({ a: [2, 3] });
+  });
+
+  it('refuses what JSON.parse refuses at the levels it walks', () => {
+    for (const bad of ['', '   ', '{', '{"a":1', '{"a" 1}', '{"a":1,}', '{,"a":1}', '{"a":1}}', '{"a":1} x', '{"a":[1 2]}', '{"a":[1,]}', '{"a":[,1]}', '{"a":"x}', '{a:1}', '{"a":01}', '{"a":[{"b":1}}]}']) {
+      expect(outcome(() => readBySpans(bad)).ok, bad).toBe(false);
+      expect(outcome(() => JSON.parse(bad)).ok, bad).toBe(false);
+    }
+  });
+
+  it('agrees with JSON.parse on any JSON value, however it is spaced', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.constantFrom(undefined, 1, 2, '\t'), (value, indent) => {
+        const text = JSON.stringify(value, null, indent);
+        expect(readBySpans(text)).toEqual(JSON.parse(text));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('accepts exactly what JSON.parse accepts after any one-character edit of a valid text', () => {
+    const edits = fc.record({ at: fc.nat(), kind: fc.constantFrom('delete', 'insert', 'replace'), char: fc.constantFrom('{', '}', '[', ']', '"', '\\', ',', ':', ' ', '1', 'a', '-', '.', 'e') });
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 3 })), fc.array(edits, { minLength: 1, maxLength: 3 }), (object, changes) => {
+        let text = JSON.stringify(object);
+        for (const c of changes) {
+          const at = c.at % (text.length + 1);
+          text = c.kind === 'delete' ? text.slice(0, at) + text.slice(at + 1) : c.kind === 'insert' ? text.slice(0, at) + c.char + text.slice(at) : text.slice(0, at) + c.char + text.slice(at + 1);
+        }
+        const bySpans = outcome(() => readBySpans(text));
+        const whole = outcome(() => JSON.parse(text));
+        expect(bySpans.ok, text).toBe(whole.ok);
+        if (bySpans.ok && whole.ok) expect(bySpans.value, text).toEqual(whole.value);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
