@@ -107,6 +107,17 @@ export async function waitForSyncDone(page: Page, timeout = 150_000): Promise<vo
   await page.waitForFunction(() => document.documentElement.dataset.syncState === 'done', null, { timeout });
 }
 
+/**
+ * Waits until the project list (the desk's first screen) shows the data of the latest finished sync:
+ * right after a sync ends it still shows the rows it had, until their fresh copy arrives.
+ */
+export async function waitForProjectsOfLatestSync(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const state = document.documentElement.dataset;
+    return state.projectsDataVersion !== undefined && state.projectsDataVersion === state.dataVersion;
+  });
+}
+
 /** Resolves when the page next dispatches `name` on window (register before causing it). */
 export function nextAppEvent(page: Page, name: string): Promise<unknown> {
   return page.evaluate((eventName) => new Promise((resolve) => window.addEventListener(eventName, (e) => resolve((e as CustomEvent).detail), { once: true })), name);
@@ -147,6 +158,7 @@ export const test = base.extend<{ deskOptions: DeskOptions; desk: DeskUnderTest;
     });
     await page.goto(desk.launchUrl);
     await waitForSyncDone(page);
+    await waitForProjectsOfLatestSync(page);
     await use(page);
     expect(pageProblems, 'the page logged errors').toEqual([]);
   },

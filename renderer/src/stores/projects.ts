@@ -6,6 +6,7 @@ import { create } from 'zustand';
 import type { ProjectRow, ProjectSearchInput } from '../../../shared/desk/api';
 import { desk, describeError } from '../lib/desk';
 import { listExtent, pagesSpanning, rowInPages, type ListExtent } from './paging';
+import { useSync } from './sync';
 
 export const PROJECT_PAGE_SIZE = 100;
 
@@ -30,6 +31,10 @@ interface ProjectListState {
   query: ProjectQuery;
   /** Bumped whenever the query changes, so late answers for an older query are dropped. */
   generation: number;
+  /** The generation `total` and `pages` were last answered for; behind `generation` while a reload is on its way. */
+  loadedGeneration: number;
+  /** The sync data version (useSync's dataVersion) the current generation reads. */
+  dataVersion: number;
   total: number | null;
   /** The desk stopped counting at `total` (SEARCH_COUNT_LIMIT): there are more. */
   totalIsLowerBound: boolean;
@@ -86,7 +91,7 @@ export const useProjectList = create<ProjectListState>()((set, get) => {
       set((s) => {
         const pages = { ...s.pages, [page]: result.rows };
         const totalIsLowerBound = result.totalIsLowerBound === true;
-        return { total: result.total, totalIsLowerBound, pages, extent: listExtent(result.total, totalIsLowerBound, pages, PROJECT_PAGE_SIZE), error: null };
+        return { total: result.total, totalIsLowerBound, pages, extent: listExtent(result.total, totalIsLowerBound, pages, PROJECT_PAGE_SIZE), error: null, loadedGeneration: generation };
       });
     } catch (error) {
       if (get().generation !== generation) return;
@@ -95,7 +100,7 @@ export const useProjectList = create<ProjectListState>()((set, get) => {
         const requested = { ...s.requested };
         delete requested[page];
         const total = s.total ?? 0;
-        return { requested, error: describeError(error), total, extent: listExtent(total, s.totalIsLowerBound, s.pages, PROJECT_PAGE_SIZE) };
+        return { requested, error: describeError(error), total, extent: listExtent(total, s.totalIsLowerBound, s.pages, PROJECT_PAGE_SIZE), loadedGeneration: generation };
       });
     }
   }
@@ -109,6 +114,7 @@ export const useProjectList = create<ProjectListState>()((set, get) => {
     set((s) => ({
       query,
       generation: s.generation + 1,
+      dataVersion: useSync.getState().dataVersion,
       queryGeneration: s.queryGeneration + 1,
       total: null,
       totalIsLowerBound: false,
@@ -123,6 +129,8 @@ export const useProjectList = create<ProjectListState>()((set, get) => {
   return {
     query: savedQuery(),
     generation: 0,
+    loadedGeneration: -1,
+    dataVersion: 0,
     queryGeneration: 0,
     total: null,
     totalIsLowerBound: false,
@@ -156,7 +164,7 @@ export const useProjectList = create<ProjectListState>()((set, get) => {
     refresh: (options) => {
       if (!options?.keepRows || get().total === null) return restart(get().query);
       // Same query, fresh data: forget which pages were fetched; the table asks again for the rows in view.
-      set((s) => ({ generation: s.generation + 1, requested: {}, error: null }));
+      set((s) => ({ generation: s.generation + 1, dataVersion: useSync.getState().dataVersion, requested: {}, error: null }));
       void loadPage(0);
     },
   };

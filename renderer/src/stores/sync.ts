@@ -22,6 +22,11 @@ function hasEverSynced(status: SyncStatus): boolean {
   return Object.values(status.lastSuccess).some((time) => time !== null);
 }
 
+/** data-data-version on <html>: how many syncs have ended since the page loaded (lists say which one they show). */
+function publishDataVersion(dataVersion: number) {
+  setPageState('dataVersion', String(dataVersion));
+}
+
 /** data-sync-state on <html>: running | done | failed | idle, for tests and the bench. */
 function publish(status: SyncStatus) {
   if (status.running) setPageState('syncState', 'running');
@@ -39,6 +44,7 @@ export const useSync = create<SyncState>()((set, get) => ({
   dataVersion: 0,
 
   start: () => {
+    publishDataVersion(get().dataVersion);
     const stop = onDeskEvent((event) => {
       switch (event.type) {
         case 'sync.progress':
@@ -48,12 +54,14 @@ export const useSync = create<SyncState>()((set, get) => ({
         case 'sync.finished':
           publish(event.status);
           set((s) => ({ status: event.status, running: event.status.running, progress: null, lastError: event.status.lastError, dataVersion: s.dataVersion + 1 }));
+          publishDataVersion(get().dataVersion);
           useFreshness.getState().setOnline(event.status.online);
           announce('desk:sync-finished', { dataAsOf: event.status.dataAsOf });
           break;
         case 'sync.failed':
           setPageState('syncState', 'failed');
           set((s) => ({ status: event.status, running: false, progress: null, lastError: event.message, dataVersion: s.dataVersion + 1 }));
+          publishDataVersion(get().dataVersion);
           announce('desk:sync-failed', { message: event.message });
           break;
         case 'online.changed':

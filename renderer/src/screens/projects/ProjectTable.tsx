@@ -80,6 +80,8 @@ export function ProjectTable() {
   const extent = useProjectList((s) => s.extent);
   const pages = useProjectList((s) => s.pages);
   const generation = useProjectList((s) => s.generation);
+  const loadedGeneration = useProjectList((s) => s.loadedGeneration);
+  const dataVersion = useProjectList((s) => s.dataVersion);
   const queryGeneration = useProjectList((s) => s.queryGeneration);
   const error = useProjectList((s) => s.error);
   const queryText = useProjectList((s) => s.query.text);
@@ -104,16 +106,18 @@ export function ProjectTable() {
     scrollRef.current?.scrollTo({ top: 0 });
   }, [queryGeneration]);
 
-  // Announce the first rows of each search once they are on screen (tests and the bench wait on it).
+  // Announce the first rows of each search once they are on screen (tests and the bench wait on it),
+  // and only once they are its own: after a sync the previous rows stay on screen until the fresh ones land.
   const firstPageShown = pages[0] !== undefined;
   useEffect(() => {
-    if (total === null || (!firstPageShown && total > 0)) return;
+    if (total === null || loadedGeneration !== generation || (!firstPageShown && total > 0)) return;
     setPageState('projectsQuery', queryText);
     setPageState('projectsTotal', String(total));
     setPageState('projectsTotalIsLowerBound', String(totalIsLowerBound));
     setPageState('projectsGeneration', String(generation));
-    announce('desk:projects-loaded', { query: queryText, total, totalIsLowerBound, generation });
-  }, [generation, firstPageShown, total, totalIsLowerBound, queryText]);
+    setPageState('projectsDataVersion', String(dataVersion));
+    announce('desk:projects-loaded', { query: queryText, total, totalIsLowerBound, generation, dataVersion });
+  }, [generation, loadedGeneration, dataVersion, firstPageShown, total, totalIsLowerBound, queryText]);
 
   // The table (and its header, where focus may be after sorting) stays while a new search loads.
   const loading = total === null && !error;
