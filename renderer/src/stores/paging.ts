@@ -1,4 +1,4 @@
-// What the paged, virtualized lists (projects, retirements) share: rows cached by page, and how
+// What the paged, virtualized lists (projects, retirements, inventory credits) share: rows cached by page, and how
 // far the list reaches when the desk's count is only a lower bound.
 
 /** The row at `index`, if its page has been read. */

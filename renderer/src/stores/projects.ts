@@ -4,8 +4,9 @@
 // count is a lower bound ("10,000+"), the list reaches on past it page by page (see listExtent).
 import { create } from 'zustand';
 import type { ProjectRow, ProjectSearchInput } from '../../../shared/desk/api';
-import { desk, describeError } from '../lib/desk';
-import { listExtent, pagesSpanning, rowInPages, type ListExtent } from './paging';
+import { desk } from '../lib/desk';
+import { emptyPagedRows, pagedRowsActions, type PagedRows } from './pagedRows';
+import { rowInPages } from './paging';
 import { useSync } from './sync';
 
 export const PROJECT_PAGE_SIZE = 100;
@@ -27,30 +28,14 @@ export interface ProjectQuery {
   sort: { field: ProjectSortField; direction: 'asc' | 'desc' };
 }
 
-interface ProjectListState {
+interface ProjectListState extends PagedRows<ProjectRow> {
   query: ProjectQuery;
-  /** Bumped whenever the query changes, so late answers for an older query are dropped. */
-  generation: number;
-  /** The generation `total` and `pages` were last answered for; behind `generation` while a reload is on its way. */
-  loadedGeneration: number;
-  /** The sync data version (useSync's dataVersion) the current generation reads. */
-  dataVersion: number;
-  total: number | null;
-  /** The desk stopped counting at `total` (SEARCH_COUNT_LIMIT): there are more. */
-  totalIsLowerBound: boolean;
-  /** How far the table may scroll: `total`, or past a lower bound the rows read so far and a page more. */
-  extent: ListExtent;
-  pages: Record<number, ProjectRow[]>;
-  requested: Record<number, true>;
-  error: string | null;
   setQuery(change: Partial<ProjectQuery>): void;
   setFilter(key: keyof ProjectFilterValues, value: string): void;
   /** Makes sure rows [first, last] are loaded or on their way. */
   ensureRows(first: number, last: number): void;
   /** Reloads the same query; with keepRows the rows on screen stay until their fresh copy arrives (after a sync). */
   refresh(options?: { keepRows: boolean }): void;
-  /** Bumped only when the query itself changes: the table scrolls back to the top then. */
-  queryGeneration: number;
 }
 
 /** The search input the desk expects, from the list's query (used by the list and its CSV export). */
@@ -82,28 +67,11 @@ function savedQuery(): ProjectQuery {
 }
 
 export const useProjectList = create<ProjectListState>()((set, get) => {
-  async function loadPage(page: number) {
-    const { generation, query } = get();
-    set((s) => ({ requested: { ...s.requested, [page]: true } }));
-    try {
-      const result = await desk('projects.search', toSearchInput(query, page * PROJECT_PAGE_SIZE));
-      if (get().generation !== generation) return;
-      set((s) => {
-        const pages = { ...s.pages, [page]: result.rows };
-        const totalIsLowerBound = result.totalIsLowerBound === true;
-        return { total: result.total, totalIsLowerBound, pages, extent: listExtent(result.total, totalIsLowerBound, pages, PROJECT_PAGE_SIZE), error: null, loadedGeneration: generation };
-      });
-    } catch (error) {
-      if (get().generation !== generation) return;
-      // Forget the request so scrolling back asks again.
-      set((s) => {
-        const requested = { ...s.requested };
-        delete requested[page];
-        const total = s.total ?? 0;
-        return { requested, error: describeError(error), total, extent: listExtent(total, s.totalIsLowerBound, s.pages, PROJECT_PAGE_SIZE), loadedGeneration: generation };
-      });
-    }
-  }
+  const rows = pagedRowsActions<ProjectListState, ProjectRow>(set, get, {
+    pageSize: PROJECT_PAGE_SIZE,
+    fetchPage: (state, offset, limit) => desk('projects.search', toSearchInput(state.query, offset, limit)),
+    currentDataVersion: () => useSync.getState().dataVersion,
+  });
 
   function restart(query: ProjectQuery) {
     try {
@@ -111,33 +79,12 @@ export const useProjectList = create<ProjectListState>()((set, get) => {
     } catch {
       // Storage unavailable: the query is simply not kept across a reload.
     }
-    set((s) => ({
-      query,
-      generation: s.generation + 1,
-      dataVersion: useSync.getState().dataVersion,
-      queryGeneration: s.queryGeneration + 1,
-      total: null,
-      totalIsLowerBound: false,
-      extent: { rows: 0, exact: false },
-      pages: {},
-      requested: {},
-      error: null,
-    }));
-    void loadPage(0);
+    rows.restart({ query });
   }
 
   return {
+    ...emptyPagedRows<ProjectRow>(),
     query: savedQuery(),
-    generation: 0,
-    loadedGeneration: -1,
-    dataVersion: 0,
-    queryGeneration: 0,
-    total: null,
-    totalIsLowerBound: false,
-    extent: { rows: 0, exact: false },
-    pages: {},
-    requested: {},
-    error: null,
     setQuery: (change) => {
       const current = get().query;
       const next = { ...current, ...change };
@@ -155,17 +102,7 @@ export const useProjectList = create<ProjectListState>()((set, get) => {
       else delete filters[key];
       restart({ ...get().query, filters });
     },
-    ensureRows: (first, last) => {
-      const { requested, total, extent } = get();
-      for (const page of pagesSpanning(first, last, total === null ? last + 1 : extent.rows, PROJECT_PAGE_SIZE)) {
-        if (!requested[page]) void loadPage(page);
-      }
-    },
-    refresh: (options) => {
-      if (!options?.keepRows || get().total === null) return restart(get().query);
-      // Same query, fresh data: forget which pages were fetched; the table asks again for the rows in view.
-      set((s) => ({ generation: s.generation + 1, dataVersion: useSync.getState().dataVersion, requested: {}, error: null }));
-      void loadPage(0);
-    },
+    ensureRows: rows.ensureRows,
+    refresh: rows.reload,
   };
 });

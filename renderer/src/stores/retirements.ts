@@ -4,9 +4,11 @@
 // reaches on page by page), and the rows selected for a bulk certificate download.
 import { create } from 'zustand';
 import type { RetirementRow, RetirementSearchInput } from '../../../shared/desk/api';
-import { desk, describeError } from '../lib/desk';
+import { desk } from '../lib/desk';
 import { announce, setPageState } from '../lib/signals';
-import { listExtent, pagesSpanning, rowInPages, type ListExtent } from './paging';
+import { emptyPagedRows, pagedRowsActions, type PagedRows } from './pagedRows';
+import { rowInPages } from './paging';
+import { useSync } from './sync';
 
 export const RETIREMENT_PAGE_SIZE = 100;
 
@@ -25,25 +27,13 @@ export interface RetirementQuery {
 export const DEFAULT_RETIREMENT_SORT: RetirementQuery['sort'] = { field: 'createdAt', direction: 'desc' };
 export const RETIREMENT_RELEVANCE_SORT: RetirementQuery['sort'] = { field: 'relevance', direction: 'desc' };
 
-interface RetirementListState {
+interface RetirementListState extends PagedRows<RetirementRow> {
   query: RetirementQuery;
-  /** Bumped whenever the query changes or the list reloads, so late answers for an older one are dropped. */
-  generation: number;
-  /** Bumped only when the query itself changes: the table scrolls back to the top then. */
-  queryGeneration: number;
-  total: number | null;
-  /** The desk stopped counting at `total` (SEARCH_COUNT_LIMIT): there are more. */
-  totalIsLowerBound: boolean;
-  /** How far the table may scroll: `total`, or past a lower bound the rows read so far and a page more. */
-  extent: ListExtent;
-  pages: Record<number, RetirementRow[]>;
-  requested: Record<number, true>;
-  error: string | null;
   selected: Record<string, true>;
   setQuery(change: Partial<RetirementQuery>): void;
   /** Makes sure rows [first, last] are loaded or on their way. */
   ensureRows(first: number, last: number): void;
-  /** Reloads the same query; the rows on screen stay until their fresh copy arrives. */
+  /** Reloads the same query (a sync, a finished reservation); the rows on screen stay until their fresh copy arrives. */
   refresh(): void;
   toggleSelected(id: string): void;
   clearSelection(): void;
@@ -71,60 +61,24 @@ export function findRetirementRow(state: Pick<RetirementListState, 'pages'>, id:
 }
 
 export const useRetirementList = create<RetirementListState>()((set, get) => {
-  async function loadPage(page: number) {
-    const { generation, query } = get();
-    set((s) => ({ requested: { ...s.requested, [page]: true } }));
-    try {
-      const result = await desk('retirements.search', toRetirementSearch(query, page * RETIREMENT_PAGE_SIZE));
-      if (get().generation !== generation) return;
-      const totalIsLowerBound = result.totalIsLowerBound === true;
-      set((s) => {
-        const pages = { ...s.pages, [page]: result.rows };
-        return { total: result.total, totalIsLowerBound, pages, extent: listExtent(result.total, totalIsLowerBound, pages, RETIREMENT_PAGE_SIZE), error: null };
-      });
-      if (page === 0) {
-        setPageState('retirementsQuery', query.text);
-        setPageState('retirementsTotal', String(result.total));
-        setPageState('retirementsTotalIsLowerBound', String(totalIsLowerBound));
-        announce('desk:retirements-loaded', { query: query.text, total: result.total, totalIsLowerBound });
-      }
-    } catch (error) {
-      if (get().generation !== generation) return;
-      // Forget the request so scrolling back asks again.
-      set((s) => {
-        const requested = { ...s.requested };
-        delete requested[page];
-        const total = s.total ?? 0;
-        return { requested, error: describeError(error), total, extent: listExtent(total, s.totalIsLowerBound, s.pages, RETIREMENT_PAGE_SIZE) };
-      });
-    }
-  }
-
-  function restart(query: RetirementQuery) {
-    set((s) => ({
-      query,
-      generation: s.generation + 1,
-      queryGeneration: s.queryGeneration + 1,
-      total: null,
-      totalIsLowerBound: false,
-      extent: { rows: 0, exact: false },
-      pages: {},
-      requested: {},
-      error: null,
-    }));
-    void loadPage(0);
-  }
+  const rows = pagedRowsActions<RetirementListState, RetirementRow>(set, get, {
+    pageSize: RETIREMENT_PAGE_SIZE,
+    fetchPage: (state, offset, limit) => desk('retirements.search', toRetirementSearch(state.query, offset, limit)),
+    currentDataVersion: () => useSync.getState().dataVersion,
+    onPageLoaded: (state, page, answer) => {
+      if (page !== 0) return;
+      const totalIsLowerBound = answer.totalIsLowerBound === true;
+      setPageState('retirementsQuery', state.query.text);
+      setPageState('retirementsTotal', String(answer.total));
+      setPageState('retirementsTotalIsLowerBound', String(totalIsLowerBound));
+      setPageState('retirementsDataVersion', String(state.dataVersion));
+      announce('desk:retirements-loaded', { query: state.query.text, total: answer.total, totalIsLowerBound, dataVersion: state.dataVersion });
+    },
+  });
 
   return {
+    ...emptyPagedRows<RetirementRow>(),
     query: { text: '', claimed: 'all', vintage: '', projectId: null, sort: DEFAULT_RETIREMENT_SORT },
-    generation: 0,
-    queryGeneration: 0,
-    total: null,
-    totalIsLowerBound: false,
-    extent: { rows: 0, exact: false },
-    pages: {},
-    requested: {},
-    error: null,
     selected: {},
     setQuery: (change) => {
       const current = get().query;
@@ -136,21 +90,10 @@ export const useRetirementList = create<RetirementListState>()((set, get) => {
         if (next.text.trim() && !current.text.trim() && isDefault) next.sort = RETIREMENT_RELEVANCE_SORT;
         if (!next.text.trim() && current.sort.field === 'relevance') next.sort = DEFAULT_RETIREMENT_SORT;
       }
-      restart(next);
+      rows.restart({ query: next });
     },
-    ensureRows: (first, last) => {
-      const { requested, total, extent } = get();
-      for (const page of pagesSpanning(first, last, total === null ? last + 1 : extent.rows, RETIREMENT_PAGE_SIZE)) {
-        if (!requested[page]) void loadPage(page);
-      }
-    },
-    refresh: () => {
-      if (get().total === null) return restart(get().query);
-      // Same query, fresh data (a sync, a finished reservation): forget which pages were fetched;
-      // the table asks again for the rows in view.
-      set((s) => ({ generation: s.generation + 1, requested: {}, error: null }));
-      void loadPage(0);
-    },
+    ensureRows: rows.ensureRows,
+    refresh: () => rows.reload({ keepRows: true }),
     toggleSelected: (id) =>
       set((s) => {
         const selected = { ...s.selected };

@@ -86,6 +86,8 @@ export function InventoryTable({ accountHoldsCredits }: { accountHoldsCredits: b
   const extent = useInventoryList((s) => s.extent);
   const pages = useInventoryList((s) => s.pages);
   const generation = useInventoryList((s) => s.generation);
+  const loadedGeneration = useInventoryList((s) => s.loadedGeneration);
+  const dataVersion = useInventoryList((s) => s.dataVersion);
   const queryGeneration = useInventoryList((s) => s.queryGeneration);
   const error = useInventoryList((s) => s.error);
   const query = useInventoryList((s) => currentQuery(s));
@@ -110,18 +112,20 @@ export function InventoryTable({ accountHoldsCredits }: { accountHoldsCredits: b
     scrollRef.current?.scrollTo({ top: 0 });
   }, [queryGeneration]);
 
-  // Announce each list once its first rows are on screen (or it is known to be empty).
+  // Announce each list once its own first rows are on screen (or it is known to be empty); after a
+  // sync the previous rows stay on screen until the fresh ones land, and are not announced again.
   const firstPageShown = pages[0] !== undefined;
   useEffect(() => {
-    if (total === null || (!firstPageShown && total > 0)) return;
-    const detail = { account, query: query.text.trim(), vintage: query.filters.vintage ?? '', type: query.filters.type ?? '', sort: `${query.sort.field} ${query.sort.direction}`, total, totalIsLowerBound, generation };
+    if (total === null || loadedGeneration !== generation || (!firstPageShown && total > 0)) return;
+    const detail = { account, query: query.text.trim(), vintage: query.filters.vintage ?? '', type: query.filters.type ?? '', sort: `${query.sort.field} ${query.sort.direction}`, total, totalIsLowerBound, generation, dataVersion };
     setPageState('inventoryAccount', account);
     setPageState('inventoryQuery', detail.query);
     setPageState('inventoryTotal', String(total));
     setPageState('inventoryTotalIsLowerBound', String(totalIsLowerBound));
     setPageState('inventoryGeneration', String(generation));
+    setPageState('inventoryDataVersion', String(dataVersion));
     window.dispatchEvent(new CustomEvent(INVENTORY_LOADED_EVENT, { detail }));
-  }, [generation, firstPageShown, total, totalIsLowerBound, account, query]);
+  }, [generation, loadedGeneration, dataVersion, firstPageShown, total, totalIsLowerBound, account, query]);
 
   if (total === null && !error) return <Loading label="Loading credits…" />;
   const label = `${ACCOUNT_LABELS[account]} credits`;

@@ -6,8 +6,10 @@
 // from a project keeps the list as it was.
 import { create } from 'zustand';
 import type { DeskInput, InventoryCreditRow, InventorySortField } from '../../../../shared/desk/api';
-import { desk, describeError } from '../../lib/desk';
-import { listExtent, pagesSpanning, rowInPages, type ListExtent } from '../../stores/paging';
+import { desk } from '../../lib/desk';
+import { emptyPagedRows, pagedRowsActions, type PagedRows } from '../../stores/pagedRows';
+import { rowInPages } from '../../stores/paging';
+import { useSync } from '../../stores/sync';
 
 export const INVENTORY_PAGE_SIZE = 100;
 
@@ -32,20 +34,10 @@ export interface InventoryQuery {
 export const DEFAULT_INVENTORY_SORT: InventorySort = { field: 'project', direction: 'asc' };
 const DEFAULT_QUERY: InventoryQuery = { text: '', filters: {}, sort: DEFAULT_INVENTORY_SORT };
 
-interface InventoryListState {
+interface InventoryListState extends PagedRows<InventoryCreditRow> {
   account: InventoryAccount;
   /** Each account's own search, kept while another account is shown. */
   queries: Record<InventoryAccount, InventoryQuery>;
-  /** Bumped whenever what is listed changes, so late answers for an older list are dropped. */
-  generation: number;
-  /** Bumped only when the account or its query changes: the table scrolls back to the top then. */
-  queryGeneration: number;
-  total: number | null;
-  totalIsLowerBound: boolean;
-  extent: ListExtent;
-  pages: Record<number, InventoryCreditRow[]>;
-  requested: Record<number, true>;
-  error: string | null;
   setAccount(account: InventoryAccount): void;
   setQuery(change: Partial<InventoryQuery>): void;
   setFilter(key: keyof InventoryFilterValues, value: string): void;
@@ -68,78 +60,29 @@ export function inventoryRowAt(pages: Record<number, InventoryCreditRow[]>, inde
 export const currentQuery = (state: Pick<InventoryListState, 'account' | 'queries'>): InventoryQuery => state.queries[state.account];
 
 export const useInventoryList = create<InventoryListState>()((set, get) => {
-  async function loadPage(page: number) {
-    const { generation, account } = get();
-    set((s) => ({ requested: { ...s.requested, [page]: true } }));
-    try {
-      const result = await desk('inventories.credits', { ...toSearch(account, currentQuery(get())), offset: page * INVENTORY_PAGE_SIZE, limit: INVENTORY_PAGE_SIZE });
-      if (get().generation !== generation) return;
-      set((s) => {
-        const pages = { ...s.pages, [page]: result.rows };
-        const totalIsLowerBound = result.totalIsLowerBound === true;
-        return { total: result.total, totalIsLowerBound, pages, extent: listExtent(result.total, totalIsLowerBound, pages, INVENTORY_PAGE_SIZE), error: null };
-      });
-    } catch (error) {
-      if (get().generation !== generation) return;
-      // Forget the request so scrolling back asks again.
-      set((s) => {
-        const requested = { ...s.requested };
-        delete requested[page];
-        const total = s.total ?? 0;
-        return { requested, error: describeError(error), total, extent: listExtent(total, s.totalIsLowerBound, s.pages, INVENTORY_PAGE_SIZE) };
-      });
-    }
-  }
-
-  function restart(change: Partial<Pick<InventoryListState, 'account' | 'queries'>>) {
-    set((s) => ({
-      ...change,
-      generation: s.generation + 1,
-      queryGeneration: s.queryGeneration + 1,
-      total: null,
-      totalIsLowerBound: false,
-      extent: { rows: 0, exact: false },
-      pages: {},
-      requested: {},
-      error: null,
-    }));
-    void loadPage(0);
-  }
+  const rows = pagedRowsActions<InventoryListState, InventoryCreditRow>(set, get, {
+    pageSize: INVENTORY_PAGE_SIZE,
+    fetchPage: (state, offset, limit) => desk('inventories.credits', { ...toSearch(state.account, currentQuery(state)), offset, limit }),
+    currentDataVersion: () => useSync.getState().dataVersion,
+  });
 
   const withQuery = (query: InventoryQuery) => ({ queries: { ...get().queries, [get().account]: query } });
 
   return {
+    ...emptyPagedRows<InventoryCreditRow>(),
     account: 'buffer',
     queries: { buffer: DEFAULT_QUERY, adjustment: DEFAULT_QUERY, organization: DEFAULT_QUERY },
-    generation: 0,
-    queryGeneration: 0,
-    total: null,
-    totalIsLowerBound: false,
-    extent: { rows: 0, exact: false },
-    pages: {},
-    requested: {},
-    error: null,
     setAccount: (account) => {
-      if (account !== get().account) restart({ account });
+      if (account !== get().account) rows.restart({ account });
     },
-    setQuery: (change) => restart(withQuery({ ...currentQuery(get()), ...change })),
+    setQuery: (change) => rows.restart(withQuery({ ...currentQuery(get()), ...change })),
     setFilter: (key, value) => {
       const filters = { ...currentQuery(get()).filters };
       if (value) filters[key] = value;
       else delete filters[key];
-      restart(withQuery({ ...currentQuery(get()), filters }));
+      rows.restart(withQuery({ ...currentQuery(get()), filters }));
     },
-    ensureRows: (first, last) => {
-      const { requested, total, extent } = get();
-      for (const page of pagesSpanning(first, last, total === null ? last + 1 : extent.rows, INVENTORY_PAGE_SIZE)) {
-        if (!requested[page]) void loadPage(page);
-      }
-    },
-    refresh: (options) => {
-      if (!options?.keepRows || get().total === null) return restart({});
-      // Same list, fresh data: forget which pages were fetched; the table asks again for the rows in view.
-      set((s) => ({ generation: s.generation + 1, requested: {}, error: null }));
-      void loadPage(0);
-    },
+    ensureRows: rows.ensureRows,
+    refresh: rows.reload,
   };
 });
