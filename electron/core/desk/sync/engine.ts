@@ -13,6 +13,7 @@ import type { InstallationRef, StepContext, StepOutcome, SyncTuning } from './co
 import { syncProjectList, syncRetirements } from './paged-lists';
 import { syncPerProject } from './per-project';
 import { syncInventories, syncOrganizations, syncWarehouses } from './small-resources';
+import { syncInterval } from './interval';
 
 export type { InstallationRef, SyncTuning } from './context';
 
@@ -82,7 +83,6 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   let progress: SyncProgress | null = null;
   let lastError: string | null = null;
   let online = true;
-  let timer: ReturnType<typeof setInterval> | null = null;
 
   const emit = (event: SyncEngineEvent) => {
     for (const listener of listeners) {
@@ -223,6 +223,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     return follow.promise;
   }
 
+  const interval = syncInterval(() => run());
   return {
     run,
     status,
@@ -230,23 +231,10 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    start(intervalMs, startOptions = {}) {
-      if (!(intervalMs >= 1000)) throw new Error('the sync interval must be at least 1 second');
-      if (timer) clearInterval(timer);
-      const tick = () => {
-        // Errors are in the status and the finished event; an unhandled rejection would crash.
-        run().catch(() => {});
-      };
-      timer = setInterval(tick, intervalMs);
-      timer.unref?.();
-      if (startOptions.immediately !== false) tick();
-    },
-    stop() {
-      if (timer) clearInterval(timer);
-      timer = null;
-    },
+    start: interval.start,
+    stop: interval.stop,
     async close() {
-      this.stop();
+      interval.stop();
       await queued?.promise.catch(() => {});
       await current?.promise.catch(() => {});
     },

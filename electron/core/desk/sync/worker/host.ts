@@ -17,6 +17,7 @@ import type { InstallationRef, SyncTuning } from '../context';
 import { syncStatusOf, type SyncEngine, type SyncEngineEvent, type SyncRunResult } from '../engine';
 import type { EngineState, HostToWorker, SyncWorkerData, WorkerToHost } from './protocol';
 import { fromWireError, toWireError } from './wire-error';
+import { syncInterval } from '../interval';
 
 /** The worker's V8 old-generation limit: several times a --scale 100 sync's live data. */
 export const DEFAULT_SYNC_HEAP_MB = 192;
@@ -64,7 +65,6 @@ export function createWorkerSyncEngine(options: WorkerSyncEngineOptions): SyncEn
   let worker: Worker | null = null;
   let state: EngineState = { running: false, progress: null, lastError: null, online: true };
   let nextRunId = 0;
-  let timer: ReturnType<typeof setInterval> | null = null;
   let closed = false;
 
   const emit = (event: SyncEngineEvent) => {
@@ -215,6 +215,7 @@ export function createWorkerSyncEngine(options: WorkerSyncEngineOptions): SyncEn
     });
   }
 
+  const interval = syncInterval(() => run());
   return {
     run,
     status,
@@ -222,24 +223,11 @@ export function createWorkerSyncEngine(options: WorkerSyncEngineOptions): SyncEn
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    start(intervalMs, startOptions = {}) {
-      if (!(intervalMs >= 1000)) throw new Error('the sync interval must be at least 1 second');
-      if (timer) clearInterval(timer);
-      const tick = () => {
-        // Errors are in the status and the finished event; an unhandled rejection would crash.
-        run().catch(() => {});
-      };
-      timer = setInterval(tick, intervalMs);
-      timer.unref?.();
-      if (startOptions.immediately !== false) tick();
-    },
-    stop() {
-      if (timer) clearInterval(timer);
-      timer = null;
-    },
+    start: interval.start,
+    stop: interval.stop,
     /** Stops the interval and the worker. A run in progress is abandoned (and reported failed): the cache keeps its previous data. */
     async close() {
-      this.stop();
+      interval.stop();
       closed = true;
       const current = worker;
       if (!current) return;
