@@ -2,8 +2,8 @@
 // and the pages they fall in are fetched as the user scrolls, so tens of thousands of credits
 // scroll smoothly (past a lower-bound count too). Column headers sort the list; a project's name
 // opens the project.
-import { useEffect, useRef } from 'react';
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect } from 'react';
+import { useVirtualPagedRows } from '../../lib/useVirtualPagedRows';
 import type { InventoryCreditRow } from '../../../../shared/desk/api';
 import { useNavigation } from '../../stores/navigation';
 import { setPageState } from '../../lib/signals';
@@ -79,38 +79,18 @@ function CreditCells({ row, onOpenProject }: { row: InventoryCreditRow; onOpenPr
 }
 
 export function InventoryTable({ accountHoldsCredits }: { accountHoldsCredits: boolean }) {
-  const scrollRef = useRef<HTMLDivElement>(null);
   const account = useInventoryList((s) => s.account);
   const total = useInventoryList((s) => s.total);
   const totalIsLowerBound = useInventoryList((s) => s.totalIsLowerBound);
-  const extent = useInventoryList((s) => s.extent);
   const pages = useInventoryList((s) => s.pages);
   const generation = useInventoryList((s) => s.generation);
   const loadedGeneration = useInventoryList((s) => s.loadedGeneration);
   const dataVersion = useInventoryList((s) => s.dataVersion);
-  const queryGeneration = useInventoryList((s) => s.queryGeneration);
   const error = useInventoryList((s) => s.error);
   const query = useInventoryList((s) => currentQuery(s));
   const openProject = useNavigation((s) => s.openProject);
 
-  const virtualizer = useVirtualizer({
-    count: extent.rows,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 12,
-  });
-  const items = virtualizer.getVirtualItems();
-  const firstIndex = items[0]?.index ?? 0;
-  const lastIndex = items[items.length - 1]?.index ?? 0;
-
-  useEffect(() => {
-    if (extent.rows > 0) useInventoryList.getState().ensureRows(firstIndex, lastIndex);
-  }, [firstIndex, lastIndex, extent.rows, generation]);
-
-  // Another account or search starts at the top.
-  useEffect(() => {
-    scrollRef.current?.scrollTo({ top: 0 });
-  }, [queryGeneration]);
+  const { scrollRef, virtualizer, items, extent } = useVirtualPagedRows(useInventoryList, { rowHeight: ROW_HEIGHT, overscan: 12 });
 
   // Announce each list once its own first rows are on screen (or it is known to be empty); after a
   // sync the previous rows stay on screen until the fresh ones land, and are not announced again.

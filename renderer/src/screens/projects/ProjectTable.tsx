@@ -1,8 +1,8 @@
 // The virtualized project table: only the rows in view (plus a few) are in the DOM, and the pages
 // they fall in are fetched as the user scrolls, so 10,000+ projects scroll smoothly (past a
 // lower-bound count too: the list reaches on as pages are read). Column headers sort the list.
-import { useEffect, useRef } from 'react';
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect } from 'react';
+import { useVirtualPagedRows } from '../../lib/useVirtualPagedRows';
 import type { ProjectRow } from '../../../../shared/desk/api';
 import { rowAt, useProjectList, type ProjectSortField } from '../../stores/projects';
 import { useNavigation } from '../../stores/navigation';
@@ -74,37 +74,17 @@ function ProjectCells({ row }: { row: ProjectRow }) {
 }
 
 export function ProjectTable() {
-  const scrollRef = useRef<HTMLDivElement>(null);
   const total = useProjectList((s) => s.total);
   const totalIsLowerBound = useProjectList((s) => s.totalIsLowerBound);
-  const extent = useProjectList((s) => s.extent);
   const pages = useProjectList((s) => s.pages);
   const generation = useProjectList((s) => s.generation);
   const loadedGeneration = useProjectList((s) => s.loadedGeneration);
   const dataVersion = useProjectList((s) => s.dataVersion);
-  const queryGeneration = useProjectList((s) => s.queryGeneration);
   const error = useProjectList((s) => s.error);
   const queryText = useProjectList((s) => s.query.text);
   const openProject = useNavigation((s) => s.openProject);
 
-  const virtualizer = useVirtualizer({
-    count: extent.rows,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 12,
-  });
-  const items = virtualizer.getVirtualItems();
-  const firstIndex = items[0]?.index ?? 0;
-  const lastIndex = items[items.length - 1]?.index ?? 0;
-
-  useEffect(() => {
-    if (extent.rows > 0) useProjectList.getState().ensureRows(firstIndex, lastIndex);
-  }, [firstIndex, lastIndex, extent.rows, generation]);
-
-  // A new search starts at the top.
-  useEffect(() => {
-    scrollRef.current?.scrollTo({ top: 0 });
-  }, [queryGeneration]);
+  const { scrollRef, virtualizer, items, extent } = useVirtualPagedRows(useProjectList, { rowHeight: ROW_HEIGHT, overscan: 12 });
 
   // Announce the first rows of each search once they are on screen (tests and the bench wait on it),
   // and only once they are its own: after a sync the previous rows stay on screen until the fresh ones land.

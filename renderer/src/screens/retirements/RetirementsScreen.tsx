@@ -1,8 +1,8 @@
 // Retirements: search, filter and sort the list (column headers), open one for its details,
 // download certificates (one or all selected), and finalize unclaimed on-chain retirements by
 // signing with the owner's wallet.
-import { useCallback, useEffect, useRef } from 'react';
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { useCallback, useEffect } from 'react';
+import { useVirtualPagedRows } from '../../lib/useVirtualPagedRows';
 import type { RetirementRow } from '../../../../shared/desk/api';
 import { useSearchText } from '../../lib/hooks';
 import { formatDate, formatTonnesValue, formatTotal } from '../../lib/format';
@@ -158,32 +158,11 @@ function RetirementTableRow({ row, index }: { row: RetirementRow | undefined; in
  * scrolls, so 100,000 retirements scroll smoothly. The header stays in view.
  */
 function RetirementTable() {
-  const scrollRef = useRef<HTMLDivElement>(null);
   const total = useRetirementList((s) => s.total);
-  const extent = useRetirementList((s) => s.extent);
   const pages = useRetirementList((s) => s.pages);
-  const generation = useRetirementList((s) => s.generation);
-  const queryGeneration = useRetirementList((s) => s.queryGeneration);
   const error = useRetirementList((s) => s.error);
 
-  const virtualizer = useVirtualizer({
-    count: extent.rows,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 10,
-  });
-  const items = virtualizer.getVirtualItems();
-  const firstIndex = items[0]?.index ?? 0;
-  const lastIndex = items[items.length - 1]?.index ?? 0;
-
-  useEffect(() => {
-    if (extent.rows > 0) useRetirementList.getState().ensureRows(firstIndex, lastIndex);
-  }, [firstIndex, lastIndex, extent.rows, generation]);
-
-  // A new search starts at the top.
-  useEffect(() => {
-    scrollRef.current?.scrollTo({ top: 0 });
-  }, [queryGeneration]);
+  const { scrollRef, virtualizer, items, extent } = useVirtualPagedRows(useRetirementList, { rowHeight: ROW_HEIGHT, overscan: 10 });
 
   // The table (and its header, where focus may be after sorting) stays while a new search loads.
   if (total === null && error) return null;
