@@ -119,6 +119,7 @@ export const projectRow = z.object({
 export type ProjectRow = z.infer<typeof projectRow>;
 
 export const facetValue = z.object({ value: z.string(), label: z.string(), count: z.number().int() });
+export type FacetValue = z.infer<typeof facetValue>;
 export const projectFacets = z.object({
   statuses: z.array(facetValue),
   countries: z.array(facetValue),

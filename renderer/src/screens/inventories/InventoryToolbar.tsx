@@ -3,9 +3,10 @@
 import { useCallback } from 'react';
 import { desk } from '../../lib/desk';
 import { useLoader, useSearchText } from '../../lib/hooks';
-import { formatCount, humanize } from '../../lib/format';
+import { humanize } from '../../lib/format';
 import { useSync } from '../../stores/sync';
-import { ErrorMessage } from '../../components/feedback';
+import { FacetFilters } from '../../components/FacetFilters';
+import type { FacetValue } from '../../../../shared/desk/api';
 import { MOD_LABEL } from '../../components/Sidebar';
 import { currentQuery, useInventoryList, type InventoryAccount, type InventoryFilterValues } from './inventoryList';
 
@@ -38,35 +39,13 @@ const FILTERS: Array<{ key: keyof InventoryFilterValues; facet: 'vintages' | 'ty
 ];
 
 function Filters({ account }: { account: InventoryAccount }) {
-  const filters = useInventoryList((s) => currentQuery(s).filters);
+  const selected = useInventoryList((s) => currentQuery(s).filters);
   const setFilter = useInventoryList((s) => s.setFilter);
   const setQuery = useInventoryList((s) => s.setQuery);
   const dataVersion = useSync((s) => s.dataVersion);
   const facets = useLoader(() => desk('inventories.facets', { account }), [account], dataVersion);
-  const anyFilter = Object.values(filters).some(Boolean);
-  return (
-    <div className="filters" aria-label="Filters" role="group">
-      {FILTERS.map(({ key, facet, label, all }) => (
-        <label key={key} className="filter">
-          <span>{label}</span>
-          <select value={filters[key] ?? ''} onChange={(event) => setFilter(key, event.target.value)} disabled={!facets.data && !filters[key]}>
-            <option value="">{all}</option>
-            {(facets.data?.[facet] ?? []).map((v) => (
-              <option key={v.value} value={v.value}>
-                {`${key === 'type' ? humanize(v.label) : v.label} (${formatCount(v.count)})`}
-              </option>
-            ))}
-          </select>
-        </label>
-      ))}
-      {anyFilter && (
-        <button type="button" className="button-link" onClick={() => setQuery({ filters: {} })}>
-          Clear filters
-        </button>
-      )}
-      <ErrorMessage error={facets.error ? `Filter values could not be loaded: ${(facets.error as Error).message}` : null} onRetry={facets.reload} />
-    </div>
-  );
+  const filters = FILTERS.map(({ key, facet, label, all }) => ({ key, label, all, values: facets.data?.[facet], describe: (v: FacetValue) => (key === 'type' ? humanize(v.label) : v.label) }));
+  return <FacetFilters filters={filters} selected={selected} loaded={facets.data !== null} error={facets.error} onChange={setFilter} onClear={() => setQuery({ filters: {} })} onRetry={facets.reload} />;
 }
 
 export function InventoryToolbar({ account }: { account: InventoryAccount }) {

@@ -4,8 +4,9 @@ import { desk } from '../../lib/desk';
 import { useLoader } from '../../lib/hooks';
 import { useProjectList, type ProjectFilterValues } from '../../stores/projects';
 import { useSync } from '../../stores/sync';
-import { countryName, formatCount, humanize } from '../../lib/format';
-import { ErrorMessage } from '../../components/feedback';
+import { countryName, humanize } from '../../lib/format';
+import { FacetFilters } from '../../components/FacetFilters';
+import type { FacetValue } from '../../../../shared/desk/api';
 
 type FacetKey = 'statuses' | 'countries' | 'sectors' | 'methodologies' | 'types' | 'vintages';
 
@@ -27,34 +28,11 @@ function optionLabel(facet: FacetKey, value: string, label: string): string {
 
 export function ProjectFilters() {
   const scope = useProjectList((s) => s.query.scope);
-  const filters = useProjectList((s) => s.query.filters);
+  const selected = useProjectList((s) => s.query.filters);
   const setFilter = useProjectList((s) => s.setFilter);
   const setQuery = useProjectList((s) => s.setQuery);
   const dataVersion = useSync((s) => s.dataVersion);
   const facets = useLoader(() => desk('projects.facets', { scope }), [scope], dataVersion);
-  const anyFilter = Object.values(filters).some(Boolean);
-
-  return (
-    <div className="filters" aria-label="Filters" role="group">
-      {FILTERS.map(({ key, facet, label, all }) => (
-        <label key={key} className="filter">
-          <span>{label}</span>
-          <select value={filters[key] ?? ''} onChange={(event) => setFilter(key, event.target.value)} disabled={!facets.data && !filters[key]}>
-            <option value="">{all}</option>
-            {(facets.data?.[facet] ?? []).map((v) => (
-              <option key={v.value} value={v.value}>
-                {`${optionLabel(facet, v.value, v.label)} (${formatCount(v.count)})`}
-              </option>
-            ))}
-          </select>
-        </label>
-      ))}
-      {anyFilter && (
-        <button type="button" className="button-link" onClick={() => setQuery({ filters: {} })}>
-          Clear filters
-        </button>
-      )}
-      <ErrorMessage error={facets.error ? `Filter values could not be loaded: ${(facets.error as Error).message}` : null} onRetry={facets.reload} />
-    </div>
-  );
+  const filters = FILTERS.map(({ key, facet, label, all }) => ({ key, label, all, values: facets.data?.[facet], describe: (v: FacetValue) => optionLabel(facet, v.value, v.label) }));
+  return <FacetFilters filters={filters} selected={selected} loaded={facets.data !== null} error={facets.error} onChange={setFilter} onClear={() => setQuery({ filters: {} })} onRetry={facets.reload} />;
 }
