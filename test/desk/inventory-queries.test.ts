@@ -9,6 +9,7 @@ import { hashJson } from '../../electron/core/desk/cache/rows';
 import { INVENTORY_SORT_FIELDS, SEARCH_COUNT_LIMIT, type InventoryAccount, type InventoryCreditRow, type InventoryCreditSearchInput } from '../../shared/desk/api';
 import type { InventoryCredit } from '../../shared/registry/resources';
 import { makeDataDir } from '../support/registry';
+import { inventoryRowOf } from '../support/inventory-rows';
 
 const PROJECTS = [
   { id: 'p-kili', fullName: 'Kilimanjaro Reforestation', num: '1031', country: 'KEN' },
@@ -120,20 +121,7 @@ function reference(credits: InventoryCredit[], input: InventoryCreditSearchInput
     .sort(referenceSort(sort.field ?? 'project', sort.direction ?? 'asc'));
 }
 
-const asRow = (c: InventoryCredit): InventoryCreditRow => ({
-  id: c.id,
-  projectId: c.project.id,
-  projectName: c.project.fullName,
-  projectNum: c.project.num,
-  serialization: c.serialization,
-  vintage: c.vintage,
-  type: c.type,
-  amount: c.amount,
-  supply: c.supply,
-  unit: c.unit,
-  tokenId: c.tokenId,
-  tokenAddress: c.tokenAddress,
-});
+const asRow = inventoryRowOf;
 
 let data: { dir: string; remove(): void };
 let cache: DeskCache;

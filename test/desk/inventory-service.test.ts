@@ -3,25 +3,16 @@
 // schemas, bad input refused as `invalid_input` listing every problem, and the CSV export holding
 // exactly the rows the list shows with its search, filters and sort.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deskApi, type DeskEvent, type DeskMethod, type DeskOutput, type DeskResult } from '../../shared/desk/api';
+import type { DeskEvent } from '../../shared/desk/api';
 import { createDeskService, type DeskService } from '../../electron/core/desk/service';
 import { seedDemo } from '../../electron/core/registry/seed';
 import { makeDataDir } from '../support/registry';
+import { deskCalls } from '../support/desk-calls';
 
 let data: { dir: string; remove(): void };
 let desk: DeskService;
 
-async function ok<M extends DeskMethod>(method: M, input: unknown): Promise<DeskOutput<M>> {
-  const result = await desk.dispatch(method, input);
-  if (!result.ok) throw new Error(`${method}: ${result.error.code} ${result.error.message}`);
-  return deskApi[method].output.parse(result.value) as DeskOutput<M>;
-}
-
-async function fails(method: DeskMethod, input: unknown): Promise<Extract<DeskResult<unknown>, { ok: false }>['error']> {
-  const result = await desk.dispatch(method, input);
-  expect(result.ok).toBe(false);
-  return (result as Extract<DeskResult<unknown>, { ok: false }>).error;
-}
+const { ok, fails } = deskCalls(() => desk);
 
 /** The CSV's lines without the byte order mark and the final line end. */
 const csvLines = (file: { base64: string }) => Buffer.from(file.base64, 'base64').toString('utf8').replace(/^\uFEFF/, '').trimEnd().split('\r\n');

@@ -13,8 +13,8 @@ import { createSyncEngine, type SyncEngine } from '../../electron/core/desk/sync
 import * as ops from '../../electron/core/registry/operations';
 import { seedDemo, type DemoCredentials } from '../../electron/core/registry/seed';
 import { INVENTORY_ACCOUNTS, type InventoryAccount, type InventoryCreditRow } from '../../shared/desk/api';
-import type { InventoryCredit } from '../../shared/registry/resources';
 import { makeDataDir, startTestRegistry, type TestRegistry } from '../support/registry';
+import { inventoryRowOf } from '../support/inventory-rows';
 
 const ENDPOINT = { buffer: 'getBufferInventory', adjustment: 'getAdjustmentInventory', organization: 'getOrganizationInventory' } as const;
 const PATH = { buffer: '/carbonCredits/icr/inventory/buffer', adjustment: '/carbonCredits/icr/inventory/adjustment', organization: '/carbonCredits/icr/inventory/organization' };
@@ -38,20 +38,7 @@ function wire(fetchFn: FetchLike = fetch) {
   return { client: c, engine: createSyncEngine({ client: c, cache, clock: t.clock, installations: () => [] }) };
 }
 
-const asRow = (c: InventoryCredit): InventoryCreditRow => ({
-  id: c.id,
-  projectId: c.project.id,
-  projectName: c.project.fullName,
-  projectNum: c.project.num,
-  serialization: c.serialization,
-  vintage: c.vintage,
-  type: c.type,
-  amount: c.amount,
-  supply: c.supply,
-  unit: c.unit,
-  tokenId: c.tokenId,
-  tokenAddress: c.tokenAddress,
-});
+const asRow = inventoryRowOf;
 
 /** Every row of an account in serialization order (the registry answers in that order too). */
 function cachedRows(account: InventoryAccount): InventoryCreditRow[] {

@@ -6,11 +6,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deskApi, type DeskEvent, type DeskMethod, type DeskOutput, type DeskResult } from '../../shared/desk/api';
+import type { DeskEvent, DeskMethod } from '../../shared/desk/api';
 import { createDeskService, EMBEDDED_CONNECTION_ID, type DeskService } from '../../electron/core/desk/service';
 import { seedDemo } from '../../electron/core/registry/seed';
 import { REGISTRY_DB_FILE } from '../../electron/core/registry/open';
 import { makeDataDir } from '../support/registry';
+import { deskCalls } from '../support/desk-calls';
 import { Wallet } from 'ethers';
 import { finalizeMessage } from '../../electron/core/registry/retirements/finalize';
 
@@ -32,18 +33,7 @@ function waitForEvent(match: (e: DeskEvent) => boolean, timeoutMs = 60_000): Pro
   });
 }
 
-/** Calls the desk and checks the answer against the contract's output schema. */
-async function ok<M extends DeskMethod>(method: M, input: unknown): Promise<DeskOutput<M>> {
-  const result = await desk.dispatch(method, input);
-  if (!result.ok) throw new Error(`${method}: ${result.error.code} ${result.error.message}`);
-  return deskApi[method].output.parse(result.value) as DeskOutput<M>;
-}
-
-async function fails(method: DeskMethod, input: unknown): Promise<Extract<DeskResult<unknown>, { ok: false }>['error']> {
-  const result = await desk.dispatch(method, input);
-  expect(result.ok).toBe(false);
-  return (result as Extract<DeskResult<unknown>, { ok: false }>).error;
-}
+const { ok, fails } = deskCalls(() => desk);
 
 function reservationCount(): number {
   const db = new Database(join(desk.paths.embeddedRegistryDir, REGISTRY_DB_FILE), { readonly: true });
