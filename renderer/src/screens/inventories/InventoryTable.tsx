@@ -4,6 +4,7 @@
 // opens the project.
 import { useEffect } from 'react';
 import { useVirtualPagedRows } from '../../lib/useVirtualPagedRows';
+import { VirtualRowGroup } from '../../components/VirtualRowGroup';
 import type { InventoryCreditRow } from '../../../../shared/desk/api';
 import { useNavigation } from '../../stores/navigation';
 import { setPageState } from '../../lib/signals';
@@ -121,30 +122,14 @@ export function InventoryTable({ accountHoldsCredits }: { accountHoldsCredits: b
           <EmptyState title={`The ${ACCOUNT_LABELS[account].toLowerCase()} account holds no credits`} />
         )
       ) : (
-        <div ref={scrollRef} className="table-scroll" role="rowgroup">
-          <div className="table-spacer" style={{ height: virtualizer.getTotalSize() }}>
-            {items.map((item) => {
-              const row = inventoryRowAt(pages, item.index);
-              return (
-                <div
-                  key={item.key}
-                  role="row"
-                  aria-rowindex={item.index + 2}
-                  className={row ? 'table-row' : 'table-row table-row-placeholder'}
-                  style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
-                >
-                  {row ? (
-                    <CreditCells row={row} onOpenProject={openProject} />
-                  ) : (
-                    <span role="cell" className="cell-loading">
-                      Loading…
-                    </span>
-                  )}
-                </div>
-              );
-            })}
-          </div>
-        </div>
+        <VirtualRowGroup
+          scrollRef={scrollRef}
+          virtualizer={virtualizer}
+          items={items}
+          rowHeight={ROW_HEIGHT}
+          rowAt={(index) => inventoryRowAt(pages, index)}
+          cells={(row) => <CreditCells row={row} onOpenProject={openProject} />}
+        />
       )}
     </div>
   );

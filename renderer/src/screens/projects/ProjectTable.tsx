@@ -3,6 +3,7 @@
 // lower-bound count too: the list reaches on as pages are read). Column headers sort the list.
 import { useEffect } from 'react';
 import { useVirtualPagedRows } from '../../lib/useVirtualPagedRows';
+import { VirtualRowGroup } from '../../components/VirtualRowGroup';
 import type { ProjectRow } from '../../../../shared/desk/api';
 import { rowAt, useProjectList, type ProjectSortField } from '../../stores/projects';
 import { useNavigation } from '../../stores/navigation';
@@ -110,38 +111,15 @@ export function ProjectTable() {
       {total === 0 && !error ? (
         <EmptyState title="No projects match">Try other words or clear some filters.</EmptyState>
       ) : (
-        <div ref={scrollRef} className="table-scroll" role="rowgroup">
-          <div className="table-spacer" style={{ height: virtualizer.getTotalSize() }}>
-            {items.map((item) => {
-              const row = rowAt({ pages }, item.index);
-              return (
-                <div
-                  key={item.key}
-                  role="row"
-                  aria-rowindex={item.index + 2}
-                  className={row ? 'table-row table-row-link' : 'table-row table-row-placeholder'}
-                  style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
-                  tabIndex={row ? 0 : -1}
-                  onClick={row ? () => openProject(row.id) : undefined}
-                  onKeyDown={(event) => {
-                    if (row && (event.key === 'Enter' || event.key === ' ')) {
-                      event.preventDefault();
-                      openProject(row.id);
-                    }
-                  }}
-                >
-                  {row ? (
-                    <ProjectCells row={row} />
-                  ) : (
-                    <span role="cell" className="cell-loading">
-                      Loading…
-                    </span>
-                  )}
-                </div>
-              );
-            })}
-          </div>
-        </div>
+        <VirtualRowGroup
+          scrollRef={scrollRef}
+          virtualizer={virtualizer}
+          items={items}
+          rowHeight={ROW_HEIGHT}
+          rowAt={(index) => rowAt({ pages }, index)}
+          cells={(row) => <ProjectCells row={row} />}
+          onOpen={(row) => openProject(row.id)}
+        />
       )}
     </div>
   );

@@ -1,0 +1,57 @@
+// The scrolling body of a virtualized grid table (role="table" of divs): the rows in view (plus a
+// few) positioned inside a spacer as tall as the whole list, a "Loading…" placeholder where a row's
+// page has not arrived yet. A row that opens something is focusable and opens on Enter or Space.
+import type { ReactNode, RefObject } from 'react';
+import type { VirtualItem, Virtualizer } from '@tanstack/react-virtual';
+
+export function VirtualRowGroup<Row>(props: {
+  scrollRef: RefObject<HTMLDivElement | null>;
+  virtualizer: Virtualizer<HTMLDivElement, Element>;
+  items: VirtualItem[];
+  rowHeight: number;
+  rowAt(index: number): Row | undefined;
+  cells(row: Row): ReactNode;
+  onOpen?(row: Row): void;
+}) {
+  const { scrollRef, virtualizer, items, rowHeight, rowAt, cells, onOpen } = props;
+  return (
+    <div ref={scrollRef} className="table-scroll" role="rowgroup">
+      <div className="table-spacer" style={{ height: virtualizer.getTotalSize() }}>
+        {items.map((item) => {
+          const row = rowAt(item.index);
+          const opens = row !== undefined && onOpen !== undefined;
+          return (
+            <div
+              key={item.key}
+              role="row"
+              // Row 1 is the header.
+              aria-rowindex={item.index + 2}
+              className={row === undefined ? 'table-row table-row-placeholder' : opens ? 'table-row table-row-link' : 'table-row'}
+              style={{ transform: `translateY(${item.start}px)`, height: rowHeight }}
+              tabIndex={opens ? 0 : undefined}
+              onClick={opens ? () => onOpen(row) : undefined}
+              onKeyDown={
+                opens
+                  ? (event) => {
+                      if (event.key === 'Enter' || event.key === ' ') {
+                        event.preventDefault();
+                        onOpen(row);
+                      }
+                    }
+                  : undefined
+              }
+            >
+              {row !== undefined ? (
+                cells(row)
+              ) : (
+                <span role="cell" className="cell-loading">
+                  Loading…
+                </span>
+              )}
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}
