@@ -51,6 +51,30 @@ export function SortButton<F extends string>({
   );
 }
 
+export interface SortableColumn<F extends string> {
+  label: string;
+  /** The field its header sorts by; none for a column that cannot be sorted. */
+  sort?: F;
+  /** The direction of the first click (dates and amounts newest / largest first). */
+  first?: SortDirection;
+  numeric?: boolean;
+}
+
+/** The header row of a virtualized grid table (role="table" of divs) whose column headers sort it. */
+export function SortableGridHead<F extends string>({ columns, sort, onSort }: { columns: readonly SortableColumn<F>[]; sort: ListSort<F>; onSort: (sort: ListSort<F>) => void }) {
+  return (
+    <div role="rowgroup" className="table-head">
+      <div role="row" className="table-row" aria-rowindex={1}>
+        {columns.map((column) => (
+          <span key={column.label} role="columnheader" aria-sort={ariaSort(sort, column.sort)} className={column.numeric ? 'numeric' : undefined}>
+            {column.sort ? <SortButton field={column.sort} label={column.label} sort={sort} firstDirection={column.first} onSort={onSort} /> : column.label}
+          </span>
+        ))}
+      </div>
+    </div>
+  );
+}
+
 /**
  * "Sort by relevance": usable while a search is typed (the desk ranks matches only then). Pressed
  * while the list is in relevance order; pressing it again goes back to the list's default order.

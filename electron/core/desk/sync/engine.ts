@@ -14,6 +14,7 @@ import { syncProjectList, syncRetirements } from './paged-lists';
 import { syncPerProject } from './per-project';
 import { syncInventories, syncOrganizations, syncWarehouses } from './small-resources';
 import { syncInterval } from './interval';
+import { syncListeners } from './listeners';
 
 export type { InstallationRef, SyncTuning } from './context';
 
@@ -77,22 +78,13 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
 export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   const tuning: SyncTuning = { ...DEFAULT_TUNING, ...options.tuning };
   const { client, cache, clock } = options;
-  const listeners = new Set<(event: SyncEngineEvent) => void>();
+  const { emit, subscribe } = syncListeners();
   let current: { resources: Set<SyncResource>; promise: Promise<SyncRunResult> } | null = null;
   let queued: { resources: Set<SyncResource>; promise: Promise<SyncRunResult> } | null = null;
   let progress: SyncProgress | null = null;
   let lastError: string | null = null;
   let online = true;
 
-  const emit = (event: SyncEngineEvent) => {
-    for (const listener of listeners) {
-      try {
-        listener(event);
-      } catch {
-        // A listener's failure is its own; the sync goes on.
-      }
-    }
-  };
 
   const setOnline = (value: boolean) => {
     if (online === value) return;
@@ -227,10 +219,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   return {
     run,
     status,
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    subscribe,
     start: interval.start,
     stop: interval.stop,
     async close() {

@@ -10,14 +10,14 @@ import { useNavigation } from '../../stores/navigation';
 import { setPageState } from '../../lib/signals';
 import { formatTonnesValue, humanize } from '../../lib/format';
 import { EmptyState, ErrorMessage, Loading } from '../../components/feedback';
-import { ariaSort, SortButton, type SortDirection } from '../../components/SortControls';
+import { SortableGridHead, type SortableColumn } from '../../components/SortControls';
 import { currentQuery, inventoryRowAt, useInventoryList, type InventoryAccount, type InventorySort } from './inventoryList';
 
 const ROW_HEIGHT = 52;
 
 export const ACCOUNT_LABELS: Record<InventoryAccount, string> = { buffer: 'Buffer', adjustment: 'Adjustment', organization: 'Organization' };
 
-const COLUMNS: Array<{ label: string; sort?: InventorySort['field']; first?: SortDirection; numeric?: boolean }> = [
+const COLUMNS: SortableColumn<InventorySort['field']>[] = [
   { label: 'Project', sort: 'project' },
   { label: 'Serialization', sort: 'serialization' },
   { label: 'Vintage', sort: 'vintage', first: 'desc' },
@@ -34,21 +34,7 @@ export const INVENTORY_LOADED_EVENT = 'desk:inventory-loaded';
 function InventoryTableHead() {
   const sort = useInventoryList((s) => currentQuery(s).sort);
   const setQuery = useInventoryList((s) => s.setQuery);
-  return (
-    <div role="rowgroup" className="table-head">
-      <div role="row" className="table-row" aria-rowindex={1}>
-        {COLUMNS.map((column) => (
-          <span key={column.label} role="columnheader" aria-sort={ariaSort(sort, column.sort)} className={column.numeric ? 'numeric' : undefined}>
-            {column.sort ? (
-              <SortButton field={column.sort} label={column.label} sort={sort} firstDirection={column.first} onSort={(next) => setQuery({ sort: next })} />
-            ) : (
-              column.label
-            )}
-          </span>
-        ))}
-      </div>
-    </div>
-  );
+  return <SortableGridHead columns={COLUMNS} sort={sort} onSort={(next) => setQuery({ sort: next })} />;
 }
 
 function CreditCells({ row, onOpenProject }: { row: InventoryCreditRow; onOpenProject: (id: string) => void }) {

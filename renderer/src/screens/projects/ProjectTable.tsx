@@ -11,10 +11,10 @@ import { announce, setPageState } from '../../lib/signals';
 import { countryName, formatDate } from '../../lib/format';
 import { StatusBadge } from '../../components/StatusBadge';
 import { EmptyState, ErrorMessage, Loading } from '../../components/feedback';
-import { ariaSort, SortButton, type SortDirection } from '../../components/SortControls';
+import { SortableGridHead, type SortableColumn } from '../../components/SortControls';
 
 const ROW_HEIGHT = 52;
-const COLUMNS: Array<{ label: string; sort?: Exclude<ProjectSortField, 'relevance'>; first?: SortDirection }> = [
+const COLUMNS: SortableColumn<ProjectSortField>[] = [
   { label: 'No.', sort: 'num' },
   { label: 'Project', sort: 'name' },
   { label: 'Status', sort: 'status' },
@@ -30,21 +30,7 @@ const COLUMNS: Array<{ label: string; sort?: Exclude<ProjectSortField, 'relevanc
 function ProjectTableHead() {
   const sort = useProjectList((s) => s.query.sort);
   const setQuery = useProjectList((s) => s.setQuery);
-  return (
-    <div role="rowgroup" className="table-head">
-      <div role="row" className="table-row" aria-rowindex={1}>
-        {COLUMNS.map((column) => (
-          <span key={column.label} role="columnheader" aria-sort={ariaSort(sort, column.sort)}>
-            {column.sort ? (
-              <SortButton field={column.sort} label={column.label} sort={sort} firstDirection={column.first} onSort={(next) => setQuery({ sort: next })} />
-            ) : (
-              column.label
-            )}
-          </span>
-        ))}
-      </div>
-    </div>
-  );
+  return <SortableGridHead columns={COLUMNS} sort={sort} onSort={(next) => setQuery({ sort: next })} />;
 }
 
 function ProjectCells({ row }: { row: ProjectRow }) {

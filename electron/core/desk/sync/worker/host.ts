@@ -14,10 +14,11 @@ import type { Clock } from '../../../clock';
 import type { TokenManager } from '../../../client/tokens';
 import type { DeskCache } from '../../cache';
 import type { InstallationRef, SyncTuning } from '../context';
-import { syncStatusOf, type SyncEngine, type SyncEngineEvent, type SyncRunResult } from '../engine';
+import { syncStatusOf, type SyncEngine, type SyncRunResult } from '../engine';
 import type { EngineState, HostToWorker, SyncWorkerData, WorkerToHost } from './protocol';
 import { fromWireError, toWireError } from './wire-error';
 import { syncInterval } from '../interval';
+import { syncListeners } from '../listeners';
 
 /** The worker's V8 old-generation limit: several times a --scale 100 sync's live data. */
 export const DEFAULT_SYNC_HEAP_MB = 192;
@@ -58,7 +59,7 @@ interface PendingRun {
 
 export function createWorkerSyncEngine(options: WorkerSyncEngineOptions): SyncEngine {
   const { clock, cache } = options;
-  const listeners = new Set<(event: SyncEngineEvent) => void>();
+  const { emit, subscribe } = syncListeners();
   const pending = new Map<number, PendingRun>();
   let heapLimitMb = options.heapLimitMb ?? DEFAULT_SYNC_HEAP_MB;
   const maxHeapLimitMb = Math.max(heapLimitMb, options.maxHeapLimitMb ?? MAX_SYNC_HEAP_MB);
@@ -67,15 +68,6 @@ export function createWorkerSyncEngine(options: WorkerSyncEngineOptions): SyncEn
   let nextRunId = 0;
   let closed = false;
 
-  const emit = (event: SyncEngineEvent) => {
-    for (const listener of listeners) {
-      try {
-        listener(event);
-      } catch {
-        // A listener's failure is its own; the sync goes on.
-      }
-    }
-  };
   const status = (): SyncStatus => syncStatusOf(state, cache.lastSuccess());
   const clockOffsetMs = () => clock.now() - Date.now();
 
@@ -219,10 +211,7 @@ export function createWorkerSyncEngine(options: WorkerSyncEngineOptions): SyncEn
   return {
     run,
     status,
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    subscribe,
     start: interval.start,
     stop: interval.stop,
     /** Stops the interval and the worker. A run in progress is abandoned (and reported failed): the cache keeps its previous data. */
