@@ -39,13 +39,28 @@ test('every screen by shortcut, with its content, in both themes', async ({ app 
   await expect(connection.getByRole('table', { name: /^Installations of / })).toContainText('organization warehouse: write');
   await screenshotBothThemes(app, 'settings');
 
-  // The theme setting is applied at once and kept by the desk across a reload.
+  // The theme setting is applied at once, whatever the system's scheme, and kept by the desk across a reload.
+  const LIGHT_BG = 'rgb(245, 246, 244)';
+  const DARK_BG = 'rgb(18, 23, 21)';
+  const background = () => app.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  await app.emulateMedia({ colorScheme: 'light' });
+  await expect.poll(background).toBe(LIGHT_BG);
   await app.getByRole('radio', { name: 'Dark' }).check();
   await expect(app.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await expect.poll(background).toBe(DARK_BG);
   await app.reload();
   await expect(app.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await expect.poll(background).toBe(DARK_BG);
   await app.keyboard.press('Control+6');
   await expect(app.getByRole('radio', { name: 'Dark' })).toBeChecked();
+  await app.emulateMedia({ colorScheme: 'dark' });
   await app.getByRole('radio', { name: 'Light' }).check();
   await expect(app.locator('html')).toHaveAttribute('data-theme', 'light');
+  await expect.poll(background).toBe(LIGHT_BG);
+  // Same as system follows the system's scheme as it changes.
+  await app.getByRole('radio', { name: 'Same as system' }).check();
+  await expect.poll(background).toBe(DARK_BG);
+  await app.emulateMedia({ colorScheme: 'light' });
+  await expect.poll(background).toBe(LIGHT_BG);
+  await app.emulateMedia({ colorScheme: null });
 });
