@@ -30,6 +30,23 @@ export interface CommitOptions {
 }
 
 export function createCacheWriters(db: SqliteDatabase<unknown>, now: () => number) {
+  /**
+   * A row of a searchable table is inserted, or updated in place so it keeps its rowid (which its
+   * search entry shares) and its old search entry dropped; either way the caller then writes the
+   * entry anew. Answers the row's rowid.
+   */
+  function searchableUpsert(insertSql: string, updateSql: string, ftsTable: string) {
+    const insert = db.prepare(insertSql);
+    const update = db.prepare(updateSql);
+    const ftsDelete = db.prepare(`DELETE FROM ${ftsTable} WHERE rowid = ?`);
+    return (rowid: number | undefined, values: Record<string, unknown>): number | bigint => {
+      if (rowid === undefined) return insert.run(values).lastInsertRowid;
+      update.run({ ...values, rowid });
+      ftsDelete.run(rowid);
+      return rowid;
+    };
+  }
+
   function markSuccess(resource: CacheResource, extra: { full?: boolean; watermark?: string | null; total?: number | null } = {}) {
     const at = now();
     db.prepare(
@@ -65,29 +82,20 @@ export function createCacheWriters(db: SqliteDatabase<unknown>, now: () => numbe
   function retirementRowWriter() {
     const existing = db.prepare('SELECT rowid FROM retirements WHERE id = ?').pluck();
     const columnsSql = 'created_at, is_claimed, amount, beneficiary, reason, organization_name, project_id, project_name, project_num, serialization, vintage, row_hash, json';
-    const insert = db.prepare(
+    const upsert = searchableUpsert(
       `INSERT INTO retirements (id, ${columnsSql}) VALUES (@id, @created_at, @is_claimed, @amount, @beneficiary, @reason,
          @organization_name, @project_id, @project_name, @project_num, @serialization, @vintage, @row_hash, @json)`,
-    );
-    const update = db.prepare(
       `UPDATE retirements SET created_at = @created_at, is_claimed = @is_claimed, amount = @amount, beneficiary = @beneficiary,
          reason = @reason, organization_name = @organization_name, project_id = @project_id, project_name = @project_name,
          project_num = @project_num, serialization = @serialization, vintage = @vintage, row_hash = @row_hash, json = @json
        WHERE rowid = @rowid`,
+      'retirements_fts',
     );
-    const ftsDelete = db.prepare('DELETE FROM retirements_fts WHERE rowid = ?');
     const ftsInsert = db.prepare('INSERT INTO retirements_fts (rowid, beneficiary, serialization, project) VALUES (?, ?, ?, ?)');
     return (row: { id: string; row_hash: string; json: string }) => {
       const columns = retirementColumns(JSON.parse(row.json) as Retirement);
       const values = { id: row.id, ...columns, row_hash: row.row_hash, json: row.json };
-      const rowid = existing.get(row.id) as number | undefined;
-      let target: number | bigint;
-      if (rowid === undefined) target = insert.run(values).lastInsertRowid;
-      else {
-        update.run({ ...values, rowid });
-        ftsDelete.run(rowid);
-        target = rowid;
-      }
+      const target = upsert(existing.get(row.id) as number | undefined, values);
       ftsInsert.run(target, columns.beneficiary ?? '', columns.serialization ?? '', `${columns.project_name} ${columns.project_num}`);
     };
   }
@@ -127,23 +135,21 @@ export function createCacheWriters(db: SqliteDatabase<unknown>, now: () => numbe
     commitProjects(scope: ProjectScope, options: CommitOptions): { written: number; deleted: number } {
       const resource: CacheResource = scope === 'public' ? 'projects' : 'internalProjects';
       const existing = db.prepare('SELECT rowid FROM projects WHERE scope = ? AND id = ?').pluck();
-      const insert = db.prepare(
+      // Each scope has its own FTS table (migration 0003): its matches are counted without a join.
+      const fts = `projects_${scope}_fts`;
+      const upsert = searchableUpsert(
         `INSERT INTO projects (scope, id, num, num_sort, full_name, short_description, status, country_code, country_name,
            sector_id, sector_title, methodology_id, methodology_title, type_id, type_title, proponents, start_date, row_hash, json)
          VALUES (@scope, @id, @num, @num_sort, @full_name, @short_description, @status, @country_code, @country_name,
            @sector_id, @sector_title, @methodology_id, @methodology_title, @type_id, @type_title, @proponents, @start_date, @row_hash, @json)`,
-      );
-      const update = db.prepare(
         `UPDATE projects SET num = @num, num_sort = @num_sort, full_name = @full_name, short_description = @short_description,
            status = @status, country_code = @country_code, country_name = @country_name, sector_id = @sector_id,
            sector_title = @sector_title, methodology_id = @methodology_id, methodology_title = @methodology_title,
            type_id = @type_id, type_title = @type_title, proponents = @proponents, start_date = @start_date,
            row_hash = @row_hash, json = @json
          WHERE rowid = @rowid`,
+        fts,
       );
-      // Each scope has its own FTS table (migration 0003): its matches are counted without a join.
-      const fts = `projects_${scope}_fts`;
-      const ftsDelete = db.prepare(`DELETE FROM ${fts} WHERE rowid = ?`);
       const ftsInsert = db.prepare(
         `INSERT INTO ${fts} (rowid, name, num, description, country, methodology, proponents) VALUES (@rowid, @name, @num, @description, @country, @methodology, @proponents)`,
       );
@@ -158,14 +164,7 @@ export function createCacheWriters(db: SqliteDatabase<unknown>, now: () => numbe
           for (const organization of project.proponents) proponents.add(organization.id);
           const columns = projectColumns(project);
           const values = { scope, id: row.id, ...columns, row_hash: row.row_hash, json: row.json };
-          const rowid = existing.get(scope, row.id) as number | undefined;
-          let target: number | bigint;
-          if (rowid === undefined) target = insert.run(values).lastInsertRowid;
-          else {
-            update.run({ ...values, rowid });
-            ftsDelete.run(rowid);
-            target = rowid;
-          }
+          const target = upsert(existing.get(scope, row.id) as number | undefined, values);
           ftsInsert.run({ rowid: target, ...projectSearchText(project, columns) });
           written++;
         }
