@@ -1,9 +1,9 @@
 // Inventories of the registry's three accounts (buffer, adjustment, organization): each account's
 // summary and holder, and its credits as a virtualized list searched as you type, filtered by
 // vintage and type, sorted from the column headers, with a CSV export of exactly what is listed.
-import { useEffect } from 'react';
 import { desk, describeError } from '../../lib/desk';
 import { useLoader } from '../../lib/hooks';
+import { useListOfLatestSync } from '../../lib/useListOfLatestSync';
 import { formatTonnesValue, formatTotal } from '../../lib/format';
 import { useSync } from '../../stores/sync';
 import { ExportCsvButton } from '../../components/ExportCsvButton';
@@ -81,21 +81,10 @@ function InventoryPanel({ account }: { account: InventoryAccount }) {
   );
 }
 
-/** The sync generation the list was last loaded for. */
-let loadedDataVersion = -1;
-
 export function InventoriesScreen() {
   const account = useInventoryList((s) => s.account);
   const setAccount = useInventoryList((s) => s.setAccount);
-  const dataVersion = useSync((s) => s.dataVersion);
-  useEffect(() => {
-    // First visit, or a sync brought new data since the list was loaded: (re)load it as it is.
-    // Coming back from a project keeps the rows (and the scroll position) as they were.
-    if (loadedDataVersion !== dataVersion) {
-      loadedDataVersion = dataVersion;
-      useInventoryList.getState().refresh({ keepRows: true });
-    }
-  }, [dataVersion]);
+  useListOfLatestSync(useInventoryList);
   return (
     <div className="screen screen-fill">
       <header className="screen-header">

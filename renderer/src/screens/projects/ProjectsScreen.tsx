@@ -1,8 +1,7 @@
 // Projects: the searchable, filterable list of every project, or one project's page.
-import { useEffect } from 'react';
 import { useNavigation } from '../../stores/navigation';
 import { useProjectList } from '../../stores/projects';
-import { useSync } from '../../stores/sync';
+import { useListOfLatestSync } from '../../lib/useListOfLatestSync';
 import { ProjectPage } from './ProjectPage';
 import { ProjectSearchBar } from './ProjectSearchBar';
 import { ProjectFilters } from './ProjectFilters';
@@ -19,23 +18,12 @@ function projectCount(total: number, isLowerBound: boolean, exactRows: number | 
   return formatTotal(total, PROJECTS, isLowerBound);
 }
 
-/** The sync generation the list was last loaded for. */
-let loadedDataVersion = -1;
-
 function ProjectListView() {
-  const dataVersion = useSync((s) => s.dataVersion);
   const query = useProjectList((s) => s.query);
   const total = useProjectList((s) => s.total);
   const totalIsLowerBound = useProjectList((s) => s.totalIsLowerBound);
   const extent = useProjectList((s) => s.extent);
-  useEffect(() => {
-    // First visit, or a sync brought new data since the list was loaded: (re)load it with the query
-    // as it is. Coming back from a project page keeps the rows (and the scroll position) as they were.
-    if (loadedDataVersion !== dataVersion) {
-      loadedDataVersion = dataVersion;
-      useProjectList.getState().refresh({ keepRows: true });
-    }
-  }, [dataVersion]);
+  useListOfLatestSync(useProjectList);
   return (
     <div className="screen screen-fill">
       <header className="screen-header">

@@ -1,8 +1,9 @@
 // Retirements: search, filter and sort the list (column headers), open one for its details,
 // download certificates (one or all selected), and finalize unclaimed on-chain retirements by
 // signing with the owner's wallet.
-import { useCallback, useEffect } from 'react';
+import { useCallback } from 'react';
 import { useVirtualPagedRows } from '../../lib/useVirtualPagedRows';
+import { useListOfLatestSync } from '../../lib/useListOfLatestSync';
 import type { RetirementRow } from '../../../../shared/desk/api';
 import { useSearchText } from '../../lib/hooks';
 import { formatDate, formatTonnesValue, formatTotal } from '../../lib/format';
@@ -16,7 +17,6 @@ import {
   type ClaimFilter,
   type RetirementSortField,
 } from '../../stores/retirements';
-import { useSync } from '../../stores/sync';
 import { StatusBadge } from '../../components/StatusBadge';
 import { EmptyState, ErrorMessage, Loading } from '../../components/feedback';
 import { ExportCsvButton } from '../../components/ExportCsvButton';
@@ -24,8 +24,6 @@ import { MOD_LABEL } from '../../components/Sidebar';
 import { ariaSort, RelevanceToggle, SortButton, type SortDirection } from '../../components/SortControls';
 import { RetirementDetails } from './RetirementDetails';
 import { CertificateDownloads } from './CertificateDownloads';
-
-let loadedDataVersion = -1;
 
 function RetirementToolbar() {
   const query = useRetirementList((s) => s.query);
@@ -230,19 +228,13 @@ function RetirementTable() {
 }
 
 export function RetirementsScreen() {
-  const dataVersion = useSync((s) => s.dataVersion);
   const total = useRetirementList((s) => s.total);
   const totalIsLowerBound = useRetirementList((s) => s.totalIsLowerBound);
   const extent = useRetirementList((s) => s.extent);
   const error = useRetirementList((s) => s.error);
   const query = useRetirementList((s) => s.query);
   const retirementId = useNavigation((s) => s.retirementId);
-  useEffect(() => {
-    if (loadedDataVersion !== dataVersion) {
-      loadedDataVersion = dataVersion;
-      useRetirementList.getState().refresh();
-    }
-  }, [dataVersion]);
+  useListOfLatestSync(useRetirementList);
   return (
     <div className="screen screen-fill">
       <header className="screen-header">
