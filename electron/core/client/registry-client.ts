@@ -62,6 +62,19 @@ function formatIssues(issues: readonly z.core.$ZodIssue[], limit = 10): string[]
   return lines;
 }
 
+/** The failure for an answer that is not JSON (also used by the sync, which reads some answers piece by piece). */
+export function answerNotJson(id: EndpointId): RegistryClientError {
+  const { method, path } = endpoints[id];
+  return new RegistryClientError('invalid_response', `${method} ${path}: the answer is not JSON`, { endpoint: id });
+}
+
+/** The failure for an answer that breaks the contract, naming the first issues by their path. */
+export function answerBreaksContract(id: EndpointId, issues: readonly z.core.$ZodIssue[]): RegistryClientError {
+  const { method, path } = endpoints[id];
+  const messages = formatIssues(issues);
+  return new RegistryClientError('invalid_response', `${method} ${path}: the answer does not match the contract: ${messages.join('; ')}`, { endpoint: id, messages });
+}
+
 function invalidRequest(id: EndpointId, where: string, issues: readonly z.core.$ZodIssue[]): RegistryClientError {
   const messages = formatIssues(issues).map((m) => `${where}.${m}`);
   return new RegistryClientError('invalid_request', `${id}: invalid ${where}: ${messages.join('; ')}`, { endpoint: id, messages });
@@ -165,15 +178,11 @@ export function createRegistryClient(options: RegistryClientOptions): RegistryCl
     try {
       json = JSON.parse(text);
     } catch {
-      throw new RegistryClientError('invalid_response', `${endpoint.method} ${endpoint.path}: the answer is not JSON`, { endpoint: id });
+      throw answerNotJson(id);
     }
     const result = endpoint.response(tolerant).safeParse(json);
     if (!result.success) {
-      const messages = formatIssues(result.error.issues);
-      throw new RegistryClientError('invalid_response', `${endpoint.method} ${endpoint.path}: the answer does not match the contract: ${messages.join('; ')}`, {
-        endpoint: id,
-        messages,
-      });
+      throw answerBreaksContract(id, result.error.issues);
     }
     return result.data as ClientResponse<K>;
   }

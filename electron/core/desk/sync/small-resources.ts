@@ -2,10 +2,10 @@
 // organizations, and organization records. Each is written in one transaction.
 import { z } from 'zod';
 import { INVENTORY_ACCOUNTS, type InventoryAccount } from '../../../../shared/desk/api';
-import { endpoints, type EndpointId } from '../../../../shared/registry/endpoints';
+import type { EndpointId } from '../../../../shared/registry/endpoints';
 import { tolerant, type Organization, type Reservation } from '../../../../shared/registry/resources';
-import { zodMessages } from '../../registry/errors';
 import { RegistryClientError } from '../../client/errors';
+import { answerBreaksContract, answerNotJson } from '../../client/registry-client';
 import { hashJson } from '../cache/rows';
 import type { ChangedInventory } from '../cache/inventory-writers';
 import type { StagedRow } from '../cache/writers';
@@ -24,25 +24,15 @@ const INVENTORY_ENDPOINTS: Record<InventoryAccount, EndpointId> = {
 const inventoryHead = z.object({ summary: tolerant.inventorySummary, organization: tolerant.organizationSummary });
 const creditList = z.array(z.unknown());
 
-/** The failure the client reports for an answer that breaks the contract, with the same wording. */
-function contractMismatch(endpoint: EndpointId, issues: readonly { path: readonly PropertyKey[]; message: string }[], prefix = ''): RegistryClientError {
-  const { method, path } = endpoints[endpoint];
-  const all = zodMessages(issues, prefix);
-  const messages = all.length > 10 ? [...all.slice(0, 10), `… and ${all.length - 10} more`] : all;
-  return new RegistryClientError('invalid_response', `${method} ${path}: the answer does not match the contract: ${messages.join('; ')}`, { endpoint, messages });
-}
-
-function notJson(endpoint: EndpointId): RegistryClientError {
-  const { method, path } = endpoints[endpoint];
-  return new RegistryClientError('invalid_response', `${method} ${path}: the answer is not JSON`, { endpoint });
-}
+/** Issues of a part of the answer, with their paths from the answer's root. */
+const under = (prefix: readonly PropertyKey[], issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssue[] => issues.map((i) => ({ ...i, path: [...prefix, ...i.path] }));
 
 /** Runs a step of reading the answer's text; malformed JSON becomes the client's "not JSON" failure. */
 function readingJson<T>(endpoint: EndpointId, read: () => T): T {
   try {
     return read();
   } catch (error) {
-    if (error instanceof JsonShapeError || error instanceof SyntaxError) throw notJson(endpoint);
+    if (error instanceof JsonShapeError || error instanceof SyntaxError) throw answerNotJson(endpoint);
     throw error;
   }
 }
@@ -64,7 +54,7 @@ async function readInventory(ctx: StepContext, account: InventoryAccount): Promi
   if (text.charCodeAt(root.start) !== 0x7b) {
     // Not an object at all: the schema says what it is instead.
     const whole = readingJson(endpoint, () => JSON.parse(text) as unknown);
-    throw contractMismatch(endpoint, z.object({}).safeParse(whole).error?.issues ?? []);
+    throw answerBreaksContract(endpoint, z.object({}).safeParse(whole).error?.issues ?? []);
   }
   const { head, creditSpans, creditsValue } = readingJson(endpoint, () => {
     const members = objectMembers(text, root);
@@ -81,15 +71,15 @@ async function readInventory(ctx: StepContext, account: InventoryAccount): Promi
     };
   });
   const checkedHead = inventoryHead.safeParse(head);
-  const creditsIssues = creditSpans ? [] : (creditList.safeParse(creditsValue).error?.issues ?? []).map((i) => ({ ...i, path: ['credits', ...i.path] }));
-  if (!checkedHead.success || !creditSpans) throw contractMismatch(endpoint, [...(checkedHead.error?.issues ?? []), ...creditsIssues]);
+  const creditsIssues = creditSpans ? [] : under(['credits'], creditList.safeParse(creditsValue).error?.issues ?? []);
+  if (!checkedHead.success || !creditSpans) throw answerBreaksContract(endpoint, [...(checkedHead.error?.issues ?? []), ...creditsIssues]);
   const { summary, organization } = checkedHead.data;
 
   const known = ctx.cache.inventoryRowHashes(account);
   let batch: StagedRow[] = [];
   for (const [i, span] of creditSpans.entries()) {
     const checked = tolerant.inventoryCredit.safeParse(readingJson(endpoint, () => parseSpan(text, span)));
-    if (!checked.success) throw contractMismatch(endpoint, checked.error.issues, `credits.${i}`);
+    if (!checked.success) throw answerBreaksContract(endpoint, under(['credits', i], checked.error.issues));
     const json = JSON.stringify(checked.data);
     const hash = hashJson(json);
     batch.push({ id: checked.data.id, hash, json: known.get(checked.data.id) === hash ? null : json });
