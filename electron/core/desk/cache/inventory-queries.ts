@@ -16,13 +16,14 @@ import type { InventorySummary, OrganizationSummary } from '../../../../shared/r
 import type { SqliteDatabase } from '../../db/database';
 import { searchText } from './fts-query';
 import { inventoryFacetTerm, inventoryFtsTable } from './inventory-fts';
+import type { Memoized } from './memo';
 
 export interface InventoryQueryHelpers {
   /** Validates input against a desk schema; throws CacheInputError listing every problem. */
   parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S>;
   lastSuccessAt(): number | null;
-  /** Changes whenever the cache does (memo key). */
-  cacheVersion(): string;
+  /** Keeps an answer until the cache changes (the connection's shared memo). */
+  memoized: Memoized;
   walkSortIndex(matches: number, rows: number, offset: number, limit: number): boolean;
 }
 
@@ -74,21 +75,11 @@ const toRow = (r: CreditRecord): InventoryCreditRow => ({
 const isoOrNull = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
 export function createInventoryQueries(db: SqliteDatabase<unknown>, helpers: InventoryQueryHelpers) {
-  const { parseInput } = helpers;
-
-  const memo = new Map<string, { version: string; value: unknown }>();
-  function memoized<T>(key: string, compute: () => T): T {
-    const version = helpers.cacheVersion();
-    const hit = memo.get(key);
-    if (hit?.version === version) return structuredClone(hit.value as T);
-    const value = compute();
-    memo.set(key, { version, value });
-    return structuredClone(value);
-  }
+  const { parseInput, memoized } = helpers;
 
   /** Credits an account holds (an index count, kept until the cache changes). */
   const countCredits = (account: InventoryAccount): number =>
-    memoized(`count:${account}`, () => db.prepare('SELECT count(*) FROM inventory_credits WHERE account = ?').pluck().get(account) as number);
+    memoized(`inventory-count:${account}`, () => db.prepare('SELECT count(*) FROM inventory_credits WHERE account = ?').pluck().get(account) as number);
 
   /**
    * The parts of a search's WHERE clause (shared by the page, its count and the export). Text
@@ -267,7 +258,7 @@ export function createInventoryQueries(db: SqliteDatabase<unknown>, helpers: Inv
   }
 
   function inventoryFacets(account: InventoryAccount): InventoryFacets {
-    return memoized(`facets:${account}`, () => ({
+    return memoized(`inventory-facets:${account}`, () => ({
       vintages: db
         .prepare('SELECT vintage AS value, vintage AS label, count(*) AS count FROM inventory_credits WHERE account = ? GROUP BY vintage ORDER BY vintage DESC')
         .all(account) as InventoryFacets['vintages'],

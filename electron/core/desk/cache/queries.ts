@@ -16,6 +16,7 @@ import type { InternalProject, Organization, Project, Reservation, Retirement, W
 import type { SqliteDatabase } from '../../db/database';
 import type { ProjectCreditsAnswer } from '../../client/responses';
 import { createInventoryQueries } from './inventory-queries';
+import { versionedMemo } from './memo';
 import { searchText } from './fts-query';
 import type { ProjectScope } from './types';
 import type { RetirementColumns } from './rows';
@@ -100,6 +101,7 @@ type RetirementRecord = { id: string } & RetirementColumns;
 export function createCacheQueries(db: SqliteDatabase<unknown>) {
   /** Changes whenever this connection changes a row (total_changes) or another one commits (data_version). */
   const cacheVersion = () => `${db.prepare('SELECT total_changes()').pluck().get() as number}:${db.raw.pragma('data_version', { simple: true }) as number}`;
+  const memoized = versionedMemo(cacheVersion);
 
   const lastSuccessOf = (resource: SyncResource): number | null =>
     ((db.prepare('SELECT last_success_at FROM sync_state WHERE resource = ?').pluck().get(resource) as number | null | undefined) ?? null);
@@ -191,18 +193,9 @@ export function createCacheQueries(db: SqliteDatabase<unknown>) {
     };
   }
 
-  // Facets change only when the cache is written: they are kept until this connection changes a
-  // row (total_changes) or another connection commits (data_version).
-  const facetsMemo = new Map<ProjectScope, { version: string; facets: ProjectFacets }>();
-
   function projectFacets(scope: ProjectScope = 'public'): ProjectFacets {
     if (scope !== 'public' && scope !== 'internal') throw new CacheInputError([`scope: must be public or internal`]);
-    const version = cacheVersion();
-    const memo = facetsMemo.get(scope);
-    if (memo?.version === version) return structuredClone(memo.facets);
-    const facets = computeFacets(scope);
-    facetsMemo.set(scope, { version, facets });
-    return structuredClone(facets);
+    return memoized(`facets:${scope}`, () => computeFacets(scope));
   }
 
   function computeFacets(scope: ProjectScope): ProjectFacets {
@@ -421,15 +414,7 @@ export function createCacheQueries(db: SqliteDatabase<unknown>) {
   }
 
   // Row counts (a full index scan each) are kept until the cache changes, like facets.
-  const countsMemo = new Map<string, { version: string; count: number }>();
-  function memoCount(key: string, sql: string, ...args: unknown[]): number {
-    const version = cacheVersion();
-    const memo = countsMemo.get(key);
-    if (memo?.version === version) return memo.count;
-    const count = db.prepare(sql).pluck().get(...args) as number;
-    countsMemo.set(key, { version, count });
-    return count;
-  }
+  const memoCount = (key: string, sql: string, ...args: unknown[]): number => memoized(`count:${key}`, () => db.prepare(sql).pluck().get(...args) as number);
 
   function countProjects(scope: ProjectScope): number {
     return memoCount(`projects:${scope}`, 'SELECT count(*) FROM projects WHERE scope = ?', scope);
@@ -466,7 +451,7 @@ export function createCacheQueries(db: SqliteDatabase<unknown>) {
   }
 
   // The registry accounts' inventories (inventory-queries.ts).
-  const inventories = createInventoryQueries(db, { parseInput, cacheVersion, walkSortIndex, lastSuccessAt: () => lastSuccessOf('inventories') });
+  const inventories = createInventoryQueries(db, { parseInput, memoized, walkSortIndex, lastSuccessAt: () => lastSuccessOf('inventories') });
 
   return {
     organizationFreshness,
