@@ -77,3 +77,12 @@ export function formatTotal(total: number, noun: { one: string; other: string },
   if (isLowerBound) return `${formatCount(total)}+ ${noun.other}`;
   return `${formatCount(total)} ${total === 1 ? noun.one : noun.other}`;
 }
+
+/**
+ * A paged list's count: "2,345 projects"; past a lower bound "10,000+ projects", until scrolling to
+ * the end found the exact number (the list's extent is then exact).
+ */
+export function formatListTotal(list: { total: number; totalIsLowerBound: boolean; extent: { rows: number; exact: boolean } }, noun: { one: string; other: string }): string {
+  if (list.totalIsLowerBound && list.extent.exact) return formatTotal(list.extent.rows, noun);
+  return formatTotal(list.total, noun, list.totalIsLowerBound);
+}

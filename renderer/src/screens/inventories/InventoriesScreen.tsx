@@ -4,7 +4,7 @@
 import { desk, describeError } from '../../lib/desk';
 import { useLoader } from '../../lib/hooks';
 import { useListOfLatestSync } from '../../lib/useListOfLatestSync';
-import { formatTonnesValue, formatTotal } from '../../lib/format';
+import { formatListTotal, formatTonnesValue } from '../../lib/format';
 import { useSync } from '../../stores/sync';
 import { ExportCsvButton } from '../../components/ExportCsvButton';
 import { ErrorMessage, Loading } from '../../components/feedback';
@@ -27,7 +27,7 @@ function AccountTabs({ account, onChange }: { account: InventoryAccount; onChang
   );
 }
 
-/** "2,345 credits"; past a lower bound "10,000+ credits", until scrolling to the end found the exact number. */
+/** The list's count ("2,345 credits", "10,000+ credits"), with "match" while a search or filter narrows it. */
 function CreditCount() {
   const total = useInventoryList((s) => s.total);
   const totalIsLowerBound = useInventoryList((s) => s.totalIsLowerBound);
@@ -37,7 +37,7 @@ function CreditCount() {
     return q.text.trim() !== '' || Object.values(q.filters).some(Boolean);
   });
   if (total === null) return <span className="muted">Counting…</span>;
-  const shown = totalIsLowerBound && extent.exact ? formatTotal(extent.rows, CREDITS) : formatTotal(total, CREDITS, totalIsLowerBound);
+  const shown = formatListTotal({ total, totalIsLowerBound, extent }, CREDITS);
   return <span className="inventory-count">{narrowed ? `${shown} match` : shown}</span>;
 }
 

@@ -8,15 +8,10 @@ import { ProjectFilters } from './ProjectFilters';
 import { ProjectTable } from './ProjectTable';
 import { ExportCsvButton } from '../../components/ExportCsvButton';
 import { toSearchInput } from '../../stores/projects';
-import { formatTotal } from '../../lib/format';
+import { formatListTotal } from '../../lib/format';
 
 const PROJECTS = { one: 'project', other: 'projects' };
 
-/** "2,345 projects"; past a lower bound "10,000+ projects", until scrolling to the end found the exact number. */
-function projectCount(total: number, isLowerBound: boolean, exactRows: number | null): string {
-  if (isLowerBound && exactRows !== null) return formatTotal(exactRows, PROJECTS);
-  return formatTotal(total, PROJECTS, isLowerBound);
-}
 
 function ProjectListView() {
   const query = useProjectList((s) => s.query);
@@ -30,7 +25,7 @@ function ProjectListView() {
         <div>
           <h1>Projects</h1>
           <p className="screen-subtitle" aria-live="polite">
-            {total === null ? 'Loading projects…' : projectCount(total, totalIsLowerBound, extent.exact ? extent.rows : null)}
+            {total === null ? 'Loading projects…' : formatListTotal({ total, totalIsLowerBound, extent }, PROJECTS)}
           </p>
         </div>
         <ExportCsvButton request={{ list: 'projects', search: toSearchInput(query, 0, 500) }} disabled={!total} />

@@ -6,7 +6,7 @@ import { useVirtualPagedRows } from '../../lib/useVirtualPagedRows';
 import { useListOfLatestSync } from '../../lib/useListOfLatestSync';
 import type { RetirementRow } from '../../../../shared/desk/api';
 import { useSearchText } from '../../lib/hooks';
-import { formatDate, formatTonnesValue, formatTotal } from '../../lib/format';
+import { formatDate, formatListTotal, formatTonnesValue } from '../../lib/format';
 import { useNavigation } from '../../stores/navigation';
 import {
   DEFAULT_RETIREMENT_SORT,
@@ -86,11 +86,6 @@ const COLUMN_COUNT = 7;
 
 const RETIREMENTS = { one: 'retirement', other: 'retirements' };
 
-/** "2,345 retirements"; past a lower bound "10,000+ retirements", until scrolling to the end found the exact number. */
-function retirementCount(total: number, isLowerBound: boolean, exactRows: number | null): string {
-  if (isLowerBound && exactRows !== null) return formatTotal(exactRows, RETIREMENTS);
-  return formatTotal(total, RETIREMENTS, isLowerBound);
-}
 
 type SortableField = Exclude<RetirementSortField, 'relevance'>;
 
@@ -241,7 +236,7 @@ export function RetirementsScreen() {
         <div>
           <h1>Retirements</h1>
           <p className="screen-subtitle" aria-live="polite">
-            {total === null ? 'Loading retirements…' : retirementCount(total, totalIsLowerBound, extent.exact ? extent.rows : null)}
+            {total === null ? 'Loading retirements…' : formatListTotal({ total, totalIsLowerBound, extent }, RETIREMENTS)}
           </p>
         </div>
         <div className="header-actions">
