@@ -2,7 +2,14 @@
 // desk core and a real registry seeded with demo data (see test/e2e/fixtures.ts).
 import { defineConfig } from '@playwright/test';
 
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 export default defineConfig({
   testDir: 'test/e2e',

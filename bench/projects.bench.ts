@@ -22,7 +22,9 @@ function milliseconds(text: string): number {
  * autocannon (Node) is itself the bottleneck and caps even the floor. autocannon otherwise.
  */
 function loadWithWrk(url: string, token: string) {
-  const run = spawnSync('wrk', ['-t1', '-c32', `-d${DURATION_S}s`, '--latency', '-H', `authorization: Bearer ${token}`, url], { encoding: 'utf8' });
+  const run = spawnSync('wrk', ['-t1', '-c32', `-d${DURATION_S}s`, '--latency', '-H', `authorization: Bearer ${token}`, url], {
+    encoding: 'utf8',
+  });
   if (run.status !== 0) throw new Error(`wrk failed: ${run.stderr}`);
   const out = run.stdout;
   if (/Non-2xx or 3xx responses/.test(out) || /Socket errors/.test(out)) throw new Error(`${url}: wrk saw errors\n${out}`);
@@ -53,11 +55,28 @@ export const suite: BenchSuite = {
       const real = await load(`${url}/projects?limit=100&page=0`, token);
       const s = 'projects';
       const figures: BenchFigure[] = [
-        { suite: s, name: `throughput (${(bytes / 1024).toFixed(0)} KiB answers, 32 connections, ${hasWrk ? 'wrk' : 'autocannon'})`, value: real.rps, unit: 'req/s', floor: floor.rps, ratio: real.rps / floor.rps, target: '>= 0.20 of floor', pass: real.rps / floor.rps >= 0.2 },
+        {
+          suite: s,
+          name: `throughput (${(bytes / 1024).toFixed(0)} KiB answers, 32 connections, ${hasWrk ? 'wrk' : 'autocannon'})`,
+          value: real.rps,
+          unit: 'req/s',
+          floor: floor.rps,
+          ratio: real.rps / floor.rps,
+          target: '>= 0.20 of floor',
+          pass: real.rps / floor.rps >= 0.2,
+        },
         { suite: s, name: 'latency p50', value: real.p50, unit: 'ms', floor: floor.p50 },
         { suite: s, name: 'latency p99', value: real.p99, unit: 'ms', floor: floor.p99, target: '< 100 ms', pass: real.p99 < 100 },
       ];
-      if (data.seedSeconds !== null) figures.push({ suite: s, name: 'seed --scale 100 (uncached run only)', value: data.seedSeconds, unit: 's', target: '< 60 s', pass: data.seedSeconds < 60 });
+      if (data.seedSeconds !== null)
+        figures.push({
+          suite: s,
+          name: 'seed --scale 100 (uncached run only)',
+          value: data.seedSeconds,
+          unit: 's',
+          target: '< 60 s',
+          pass: data.seedSeconds < 60,
+        });
       return figures;
     } finally {
       await server.stop();

@@ -43,7 +43,12 @@ interface ChildResult {
 // ---- the child side ------------------------------------------------------------------------------
 
 async function childSync(job: ChildJob): Promise<Omit<ChildResult, 'maxRssMb'>> {
-  const tokens = createTokenManager({ baseUrl: job.url, appId: job.appId, loadPrivateKey: async () => job.privateKeyPem, clock: systemClock });
+  const tokens = createTokenManager({
+    baseUrl: job.url,
+    appId: job.appId,
+    loadPrivateKey: async () => job.privateKeyPem,
+    clock: systemClock,
+  });
   const cache = openDeskCache(job.cacheFile);
   // The engine as the desk runs it: in its worker thread, started from the built worker script.
   const engine = createWorkerSyncEngine({
@@ -65,7 +70,7 @@ async function childSync(job: ChildJob): Promise<Omit<ChildResult, 'maxRssMb'>> 
   stopTrace();
   const wallMs = performance.now() - started;
   await engine.close();
-  const rows = (cache.db.raw.prepare('SELECT (SELECT count(*) FROM projects) + (SELECT count(*) FROM retirements)').pluck().get() as number);
+  const rows = cache.db.raw.prepare('SELECT (SELECT count(*) FROM projects) + (SELECT count(*) FROM retirements)').pluck().get() as number;
   cache.close();
   const failed = Object.entries(result.results).filter(([, r]) => r.status === 'failed');
   // Requests are counted by the server (the worker's fetch is its own).
@@ -89,7 +94,13 @@ function traceMemory(engine: SyncEngine): () => void {
   const sample = () => {
     const m = process.memoryUsage();
     const mb = (n: number) => Math.round(n / 1048576);
-    const now = { rss: mb(m.rss), heapUsed: mb(m.heapUsed), heapTotal: mb(m.heapTotal), external: mb(m.external), arrayBuffers: mb(m.arrayBuffers) };
+    const now = {
+      rss: mb(m.rss),
+      heapUsed: mb(m.heapUsed),
+      heapTotal: mb(m.heapTotal),
+      external: mb(m.external),
+      arrayBuffers: mb(m.arrayBuffers),
+    };
     const peak = peaks.get(resource) ?? {};
     for (const [k, v] of Object.entries(now)) peak[k] = Math.max(peak[k] ?? 0, v);
     peaks.set(resource, peak);
@@ -105,15 +116,27 @@ function traceMemory(engine: SyncEngine): () => void {
     sample();
     clearInterval(timer);
     unsubscribe();
-    for (const [name, peak] of peaks) console.error(`memory ${name.padEnd(18)} ${Object.entries(peak).map(([k, v]) => `${k} ${v} MB`).join(', ')}`);
+    for (const [name, peak] of peaks)
+      console.error(
+        `memory ${name.padEnd(18)} ${Object.entries(peak)
+          .map(([k, v]) => `${k} ${v} MB`)
+          .join(', ')}`,
+      );
   };
 }
 
 /** The floor: the same requests, bodies kept as text, rows inserted raw with one statement in one transaction. */
 async function childFloor(job: ChildJob): Promise<Omit<ChildResult, 'maxRssMb'>> {
-  const tokens = createTokenManager({ baseUrl: job.url, appId: job.appId, loadPrivateKey: async () => job.privateKeyPem, clock: systemClock });
+  const tokens = createTokenManager({
+    baseUrl: job.url,
+    appId: job.appId,
+    loadPrivateKey: async () => job.privateKeyPem,
+    clock: systemClock,
+  });
   const token = await tokens.get({ kind: 'app' });
-  const installationToken = job.installations[0] ? await tokens.get({ kind: 'installation', installationId: job.installations[0].id }) : token;
+  const installationToken = job.installations[0]
+    ? await tokens.get({ kind: 'installation', installationId: job.installations[0].id })
+    : token;
   let requests = 0;
   const get = async (path: string, bearer = token) => {
     requests++;
@@ -138,7 +161,8 @@ async function childFloor(job: ChildJob): Promise<Omit<ChildResult, 'maxRssMb'>>
     rows.push([`d:${id}`, await get(`/projects/internal/${id}`)]);
     rows.push([`c:${id}`, await get(`/carbonCredits/projects/${id}`)]);
   });
-  for (const account of ['buffer', 'adjustment', 'organization']) rows.push([account, await get(`/carbonCredits/icr/inventory/${account}`)]);
+  for (const account of ['buffer', 'adjustment', 'organization'])
+    rows.push([account, await get(`/carbonCredits/icr/inventory/${account}`)]);
   await pages('/v1/retirements', 'retirements');
   for (const i of job.installations) {
     rows.push([`w:${i.organizationId}`, await get(`/organizations/${i.organizationId}/warehouse/inventory`, installationToken)]);
@@ -159,7 +183,13 @@ if (process.argv[2] === '--sync-bench-child') {
   let input = '';
   for await (const chunk of process.stdin) input += chunk;
   const job = JSON.parse(input) as ChildJob;
-  const result = await (job.mode === 'sync' ? childSync(job) : childFloor(job)).catch((e: unknown) => ({ wallMs: 0, requests: 0, rows: 0, ok: false, error: String(e) }));
+  const result = await (job.mode === 'sync' ? childSync(job) : childFloor(job)).catch((e: unknown) => ({
+    wallMs: 0,
+    requests: 0,
+    rows: 0,
+    ok: false,
+    error: String(e),
+  }));
   process.stdout.write(`${JSON.stringify({ ...result, maxRssMb: process.resourceUsage().maxRSS / 1024 })}\n`);
   process.exit(0);
 }
@@ -171,7 +201,9 @@ function runChild(job: ChildJob): Promise<ChildResult> {
     // The key goes through stdin, never the command line.
     // SYNC_BENCH_NODE_FLAGS (e.g. "--max-semi-space-size=32") tries V8 settings on the child only.
     const flags = (process.env.SYNC_BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-    const child = spawn(process.execPath, [...flags, '--import', 'tsx', import.meta.filename, '--sync-bench-child'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [...flags, '--import', 'tsx', import.meta.filename, '--sync-bench-child'], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.on('exit', (code) => {
@@ -188,7 +220,10 @@ function runChild(job: ChildJob): Promise<ChildResult> {
 /** Builds the app (electron-vite) so out/main/sync-worker.js is current, and returns its path. */
 function buildSyncWorker(): string {
   const root = join(import.meta.dirname, '..');
-  const built = spawnSync(process.execPath, [join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  const built = spawnSync(process.execPath, [join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const file = join(root, 'out', 'main', 'sync-worker.js');
   if (built.status !== 0 || !existsSync(file)) throw new Error('building the app (electron-vite build) failed; see above');
   return file;
@@ -208,7 +243,32 @@ function searchTimes(cacheFile: string): number[] {
     fn();
     times.push(performance.now() - t0);
   };
-  const words = ['k', 'ki', 'kil', 'fore', 'forest', 'solar', 'm', 'ma', 'man', 'mangrove', 'a', 'an', 'ann', 'anna', 'mü', 'mull', 'icr', 'icr-', '20', '2022', 'brazil', 'ken', 'cook', 'wind'];
+  const words = [
+    'k',
+    'ki',
+    'kil',
+    'fore',
+    'forest',
+    'solar',
+    'm',
+    'ma',
+    'man',
+    'mangrove',
+    'a',
+    'an',
+    'ann',
+    'anna',
+    'mü',
+    'mull',
+    'icr',
+    'icr-',
+    '20',
+    '2022',
+    'brazil',
+    'ken',
+    'cook',
+    'wind',
+  ];
   for (let round = 0; round < 3; round++) {
     for (const q of words) {
       time(() => cache.searchProjects({ query: q, scope: 'internal', limit: 100 }));
@@ -246,9 +306,20 @@ export const suite: BenchSuite = {
     const copy = await scaledRegistryCopy(scale);
     const registry = openRegistry({ dataDir: copy.dir });
     const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    const app = ops.createApp(registry, { name: `Sync bench ${process.pid}`, publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(), examinerRead: true });
-    const org = registry.db.prepare('SELECT id, full_name FROM organizations WHERE is_verified = 1 ORDER BY id LIMIT 1').get() as { id: string; full_name: string };
-    const installation = ops.installApp(registry, { appId: app.id, organizationId: org.id, permissions: { organization_warehouse: 'WRITE' } });
+    const app = ops.createApp(registry, {
+      name: `Sync bench ${process.pid}`,
+      publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+      examinerRead: true,
+    });
+    const org = registry.db.prepare('SELECT id, full_name FROM organizations WHERE is_verified = 1 ORDER BY id LIMIT 1').get() as {
+      id: string;
+      full_name: string;
+    };
+    const installation = ops.installApp(registry, {
+      appId: app.id,
+      organizationId: org.id,
+      permissions: { organization_warehouse: 'WRITE' },
+    });
     const server = await startRegistryServer({ registry, background: false });
     const work = makeDataDir('sync-bench-');
     const job = (mode: ChildJob['mode'], cacheFile: string): ChildJob => ({
@@ -258,7 +329,9 @@ export const suite: BenchSuite = {
       privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
       cacheFile,
       workerFile,
-      installations: [{ id: installation.id, organizationId: org.id, organizationName: org.full_name, permissions: { organization_warehouse: 'WRITE' } }],
+      installations: [
+        { id: installation.id, organizationId: org.id, organizationName: org.full_name, permissions: { organization_warehouse: 'WRITE' } },
+      ],
     });
     try {
       const cacheFile = join(work.dir, 'cache.sqlite');
@@ -275,11 +348,36 @@ export const suite: BenchSuite = {
       const ratio = first.wallMs / floor.wallMs;
       const p95 = percentile(times, 95);
       return [
-        { suite: 'sync', name: `first full sync, scale ${scale} (wall)`, value: first.wallMs / 1000, unit: 's', floor: floor.wallMs / 1000, ratio, target: '<= 2x floor', pass: ratio <= 2 },
-        { suite: 'sync', name: 'first full sync peak RSS', value: first.maxRssMb, unit: 'MB', floor: floor.maxRssMb, target: '< 400 MB', pass: first.maxRssMb < 400 },
+        {
+          suite: 'sync',
+          name: `first full sync, scale ${scale} (wall)`,
+          value: first.wallMs / 1000,
+          unit: 's',
+          floor: floor.wallMs / 1000,
+          ratio,
+          target: '<= 2x floor',
+          pass: ratio <= 2,
+        },
+        {
+          suite: 'sync',
+          name: 'first full sync peak RSS',
+          value: first.maxRssMb,
+          unit: 'MB',
+          floor: floor.maxRssMb,
+          target: '< 400 MB',
+          pass: first.maxRssMb < 400,
+        },
         { suite: 'sync', name: 'main-thread stall during the first sync, p99', value: first.mainThreadStallMs?.p99 ?? NaN, unit: 'ms' },
         { suite: 'sync', name: 'main-thread stall during the first sync, max', value: first.mainThreadStallMs?.max ?? NaN, unit: 'ms' },
-        { suite: 'sync', name: 'no-change re-sync (wall)', value: again.wallMs / 1000, unit: 's', ratio: again.wallMs / first.wallMs, target: '< 30% of first', pass: again.wallMs < 0.3 * first.wallMs },
+        {
+          suite: 'sync',
+          name: 'no-change re-sync (wall)',
+          value: again.wallMs / 1000,
+          unit: 's',
+          ratio: again.wallMs / first.wallMs,
+          target: '< 30% of first',
+          pass: again.wallMs < 0.3 * first.wallMs,
+        },
         { suite: 'sync', name: `cache search p95 (${times.length} queries)`, value: p95, unit: 'ms', target: '< 20 ms', pass: p95 < 20 },
         { suite: 'sync', name: 'cache search p50', value: percentile(times, 50), unit: 'ms' },
         { suite: 'sync', name: 'cache search max', value: Math.max(...times), unit: 'ms' },

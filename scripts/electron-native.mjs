@@ -98,7 +98,13 @@ export function whyStale(dest, wanted) {
  * copies there already match (or `force`). `compile(dest, target)` defaults to @electron/rebuild.
  * Returns whether it built and, when it did not, why not.
  */
-export async function buildNativeCopies({ root, target, dest = join(root, NATIVE_DIR_NAME), force = false, compile = compileWithElectronRebuild }) {
+export async function buildNativeCopies({
+  root,
+  target,
+  dest = join(root, NATIVE_DIR_NAME),
+  force = false,
+  compile = compileWithElectronRebuild,
+}) {
   const wanted = wantedRecord(root, target);
   const stale = whyStale(dest, wanted);
   if (!force && !stale) return { built: false, reason: 'up to date', dest, record: readRecord(dest) };
@@ -225,14 +231,20 @@ export async function ensureElectronCopies({ root, force = false, log = console.
       .map((name) => `${name} ${result.record.packages[name]}`)
       .join(' and ');
     if (!result.built) {
-      log(`electron-native: ${what} in ${where}${sep} are already built for Electron ${target.version} (npm run rebuild:electron rebuilds them).`);
+      log(
+        `electron-native: ${what} in ${where}${sep} are already built for Electron ${target.version} (npm run rebuild:electron rebuilds them).`,
+      );
     } else {
-      log(`electron-native: built ${what} for Electron ${target.version} in ${where}${sep} (${Math.round((Date.now() - started) / 1000)} s; ${result.reason}).`);
+      log(
+        `electron-native: built ${what} for Electron ${target.version} in ${where}${sep} (${Math.round((Date.now() - started) / 1000)} s; ${result.reason}).`,
+      );
     }
     return 0;
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
-    log(`electron-native: could not build the native modules for Electron ${target.version} (this downloads a prebuilt binary or Electron's headers, then compiles): ${why}`);
+    log(
+      `electron-native: could not build the native modules for Electron ${target.version} (this downloads a prebuilt binary or Electron's headers, then compiles): ${why}`,
+    );
     return 1;
   }
 }

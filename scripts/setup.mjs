@@ -21,7 +21,8 @@ const command = existsSync(join(root, 'package-lock.json')) ? 'ci' : 'install';
 const install = spawnSync(npm, [command], { cwd: root, env: installEnv, stdio: 'inherit', shell: process.platform === 'win32' });
 if (install.status !== 0) process.exit(install.status ?? 1);
 
-const NO_COPIES = 'setup: native modules not built for Electron: there is no Electron binary to run them (`npm run rebuild:electron` builds them).';
+const NO_COPIES =
+  'setup: native modules not built for Electron: there is no Electron binary to run them (`npm run rebuild:electron` builds them).';
 if (process.env.CI || process.env.ELECTRON_SKIP_BINARY_DOWNLOAD === '1') {
   console.log('setup: Electron binary download skipped (CI or ELECTRON_SKIP_BINARY_DOWNLOAD=1).');
   console.log(NO_COPIES);

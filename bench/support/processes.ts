@@ -6,7 +6,10 @@ const root = join(import.meta.dirname, '..', '..');
 
 /** Starts a TypeScript script in its own Node process and resolves with its first JSON stdout line. */
 export async function startScript<T>(script: string, args: string[]): Promise<{ child: ChildProcess; info: T; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, script), ...args], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, script), ...args], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const lines = createInterface({ input: child.stdout! });
   const info = await new Promise<T>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code} before it was ready`)));

@@ -12,7 +12,11 @@ if (!dataDir) throw new Error('usage: registry-server.ts <dataDir>');
 
 const registry = openRegistry({ dataDir });
 const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-const app = ops.createApp(registry, { name: `Bench ${process.pid}`, publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(), examinerRead: true });
+const app = ops.createApp(registry, {
+  name: `Bench ${process.pid}`,
+  publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+  examinerRead: true,
+});
 const { token } = issueAccessToken(registry, { appId: app.id, installationId: null, permissions: {} });
 
 let floorBody: Uint8Array | undefined;

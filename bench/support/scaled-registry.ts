@@ -24,13 +24,17 @@ function sourceHash(): string {
 }
 
 /** Returns a fresh copy of a seeded demo registry data dir at `scale`, and how to remove it. */
-export async function scaledRegistryCopy(scale: number, log = (line: string) => console.log(line)): Promise<{ dir: string; remove(): void; seedSeconds: number | null }> {
+export async function scaledRegistryCopy(
+  scale: number,
+  log = (line: string) => console.log(line),
+): Promise<{ dir: string; remove(): void; seedSeconds: number | null }> {
   const cacheRoot = join(root, 'bench', '.data');
   const cached = join(cacheRoot, `scale-${scale}-${sourceHash()}`);
   let seedSeconds: number | null = null;
   if (!existsSync(cached)) {
     mkdirSync(cacheRoot, { recursive: true });
-    for (const stale of readdirSync(cacheRoot).filter((n) => n.startsWith(`scale-${scale}-`))) rmSync(join(cacheRoot, stale), { recursive: true, force: true });
+    for (const stale of readdirSync(cacheRoot).filter((n) => n.startsWith(`scale-${scale}-`)))
+      rmSync(join(cacheRoot, stale), { recursive: true, force: true });
     const building = mkdtempSync(join(cacheRoot, 'building-'));
     log(`seeding a --scale ${scale} demo registry (cached for later runs)…`);
     const started = performance.now();

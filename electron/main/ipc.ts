@@ -29,7 +29,10 @@ export function registerDeskIpc(options: {
   ipcMain.handle(INVOKE_CHANNEL, async (event, method: unknown, input: unknown) => {
     if (!isTrustedSender(event)) return refused('desk calls are accepted only from the desk page');
     if (typeof method !== 'string' || !knownMethods.has(method)) {
-      return { ok: false, error: { code: 'invalid_input', message: `unknown desk method ${JSON.stringify(method)}` } } satisfies DeskResult<never>;
+      return {
+        ok: false,
+        error: { code: 'invalid_input', message: `unknown desk method ${JSON.stringify(method)}` },
+      } satisfies DeskResult<never>;
     }
     return desk.dispatch(method, input);
   });

@@ -20,7 +20,11 @@ export function deskMenuTemplate(options: {
     ...(options.platform === 'darwin' ? [{ role: 'appMenu' as const }] : []),
     {
       label: 'File',
-      submenu: [{ label: 'Sync now', accelerator: 'CmdOrCtrl+R', click: options.syncNow }, { type: 'separator' }, options.platform === 'darwin' ? { role: 'close' } : { role: 'quit' }],
+      submenu: [
+        { label: 'Sync now', accelerator: 'CmdOrCtrl+R', click: options.syncNow },
+        { type: 'separator' },
+        options.platform === 'darwin' ? { role: 'close' } : { role: 'quit' },
+      ],
     },
     {
       label: 'Edit',
@@ -42,7 +46,14 @@ export function deskMenuTemplate(options: {
     },
     {
       label: 'View',
-      submenu: [{ role: 'resetZoom' }, { role: 'zoomIn' }, { role: 'zoomOut' }, { type: 'separator' }, { role: 'togglefullscreen' }, ...(options.withDevTools ? [{ role: 'toggleDevTools' as const }] : [])],
+      submenu: [
+        { role: 'resetZoom' },
+        { role: 'zoomIn' },
+        { role: 'zoomOut' },
+        { type: 'separator' },
+        { role: 'togglefullscreen' },
+        ...(options.withDevTools ? [{ role: 'toggleDevTools' as const }] : []),
+      ],
     },
   ];
   return template;

@@ -13,7 +13,9 @@ export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
 export const APP_START_URL = `${APP_ORIGIN}/index.html`;
 
 /** Registered before the app is ready: standard (real origin, relative URLs), secure (like https). */
-export const appSchemePrivileges: CustomScheme[] = [{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }];
+export const appSchemePrivileges: CustomScheme[] = [
+  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+];
 
 const answer = (status: number, text: string) =>
   new Response(text, { status, headers: { 'content-type': 'text/plain; charset=utf-8', ...PAGE_SECURITY_HEADERS } });

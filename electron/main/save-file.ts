@@ -7,7 +7,9 @@ import type { BrowserWindow, Dialog } from 'electron';
 import type { FileOutput } from '../../shared/desk/api';
 
 export function safeFileName(name: string): string {
-  const base = basename(name.replaceAll('\\', '/')).replace(/[\u0000-\u001f<>:"|?*]/g, '_').trim();
+  const base = basename(name.replaceAll('\\', '/'))
+    .replace(/[\u0000-\u001f<>:"|?*]/g, '_')
+    .trim();
   return base === '' || base === '.' || base === '..' ? 'download' : base.slice(0, 200);
 }
 

@@ -30,7 +30,10 @@ export function App() {
   useEffect(() => {
     const stopSync = useSync.getState().start();
     // Settings and connections failing to load is shown on their screen; the theme keeps "system".
-    void useSettings.getState().load().catch(() => undefined);
+    void useSettings
+      .getState()
+      .load()
+      .catch(() => undefined);
     void useConnections.getState().load();
     setPageState('deskReady', 'true');
     announce('desk:ready');

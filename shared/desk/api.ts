@@ -87,7 +87,10 @@ export const projectFilters = z.object({
   sectorId: z.string().optional(),
   methodologyId: z.string().optional(),
   typeId: z.string().optional(),
-  vintage: z.string().regex(/^\d{4}$/).optional(),
+  vintage: z
+    .string()
+    .regex(/^\d{4}$/)
+    .optional(),
 });
 
 export const projectSearchInput = z.object({
@@ -131,7 +134,10 @@ export const projectFacets = z.object({
 
 export const retirementFilters = z.object({
   claimed: z.boolean().optional(),
-  vintage: z.string().regex(/^\d{4}$/).optional(),
+  vintage: z
+    .string()
+    .regex(/^\d{4}$/)
+    .optional(),
   projectId: z.string().optional(),
 });
 
@@ -139,7 +145,10 @@ export const retirementSearchInput = z.object({
   query: z.string().max(200).default(''),
   filters: retirementFilters.default({}),
   sort: z
-    .object({ field: z.enum(['relevance', 'createdAt', 'amount', 'beneficiary', 'project']).default('createdAt'), direction: z.enum(['asc', 'desc']).default('desc') })
+    .object({
+      field: z.enum(['relevance', 'createdAt', 'amount', 'beneficiary', 'project']).default('createdAt'),
+      direction: z.enum(['asc', 'desc']).default('desc'),
+    })
     .default({ field: 'createdAt', direction: 'desc' }),
   ...paging,
 });
@@ -184,7 +193,10 @@ export const INVENTORY_SORT_FIELDS = ['project', 'serialization', 'vintage', 'ty
 export type InventorySortField = (typeof INVENTORY_SORT_FIELDS)[number];
 
 export const inventoryCreditFilters = z.object({
-  vintage: z.string().regex(/^\d{4}$/).optional(),
+  vintage: z
+    .string()
+    .regex(/^\d{4}$/)
+    .optional(),
   /** A credit type as the registry names it (exPost, exAnte). */
   type: z.string().trim().min(1).max(40).optional(),
   projectId: id.optional(),
@@ -269,11 +281,26 @@ export const deskApi = {
 
   'settings.get': method(none, z.object({ theme: themeSchema, syncIntervalMinutes: z.number().int() })),
   'settings.set': method(
-    z.object({ theme: themeSchema.optional(), syncIntervalMinutes: z.number().int().min(1).max(24 * 60).optional() }),
+    z.object({
+      theme: themeSchema.optional(),
+      syncIntervalMinutes: z
+        .number()
+        .int()
+        .min(1)
+        .max(24 * 60)
+        .optional(),
+    }),
     z.object({ theme: themeSchema, syncIntervalMinutes: z.number().int() }),
   ),
 
-  'connections.list': method(none, z.object({ activeId: z.string().nullable(), connections: z.array(connectionInfo), keychain: z.object({ available: z.boolean(), reason: z.string().optional() }) })),
+  'connections.list': method(
+    none,
+    z.object({
+      activeId: z.string().nullable(),
+      connections: z.array(connectionInfo),
+      keychain: z.object({ available: z.boolean(), reason: z.string().optional() }),
+    }),
+  ),
   'connections.addRemote': method(
     z.object({
       name: z.string().trim().min(1).max(100),
@@ -295,7 +322,10 @@ export const deskApi = {
   'sync.status': method(none, syncStatus),
   'sync.run': method(z.object({ resources: z.array(syncResource).optional() }).default({}), z.object({ started: z.boolean() })),
 
-  'projects.search': method(projectSearchInput, z.object({ total: z.number().int(), totalIsLowerBound, rows: z.array(projectRow), ...freshness })),
+  'projects.search': method(
+    projectSearchInput,
+    z.object({ total: z.number().int(), totalIsLowerBound, rows: z.array(projectRow), ...freshness }),
+  ),
   'projects.facets': method(z.object({ scope: z.enum(['public', 'internal']).default('public') }), projectFacets),
   'projects.get': method(
     z.object({ id }),
@@ -309,12 +339,18 @@ export const deskApi = {
   ),
   'inventories.facets': method(z.object({ account: inventoryAccount }), inventoryFacets),
 
-  'retirements.search': method(retirementSearchInput, z.object({ total: z.number().int(), totalIsLowerBound, rows: z.array(retirementRow), ...freshness })),
+  'retirements.search': method(
+    retirementSearchInput,
+    z.object({ total: z.number().int(), totalIsLowerBound, rows: z.array(retirementRow), ...freshness }),
+  ),
   'retirements.get': method(z.object({ id }), z.object({ retirement: tolerant.retirement, ...freshness })),
   'retirements.finalize': method(finalizeBody.extend({ retirementId: id }), z.object({ retirement: tolerant.retirement }), { write: true }),
   'retirements.certificate': method(z.object({ id }), fileOutput, { write: true }),
 
-  'organizations.list': method(none, z.object({ organizations: z.array(tolerant.organization.extend({ installed: z.boolean() })), ...freshness })),
+  'organizations.list': method(
+    none,
+    z.object({ organizations: z.array(tolerant.organization.extend({ installed: z.boolean() })), ...freshness }),
+  ),
 
   'warehouse.get': method(z.object({ organizationId: id }), warehouseView),
   'warehouse.reserve': method(

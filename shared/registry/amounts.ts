@@ -34,7 +34,9 @@ export function gramsToTonnes(grams: number): number {
 /** Formats grams as a decimal tonne string without float artefacts, e.g. 1500000 -> "1.5". */
 export function formatTonnes(grams: number): string {
   const negative = grams < 0;
-  const abs = Math.abs(grams).toString().padStart(GRAM_DECIMALS + 1, '0');
+  const abs = Math.abs(grams)
+    .toString()
+    .padStart(GRAM_DECIMALS + 1, '0');
   const whole = abs.slice(0, abs.length - GRAM_DECIMALS);
   const frac = abs.slice(abs.length - GRAM_DECIMALS).replace(/0+$/, '');
   return `${negative ? '-' : ''}${whole}${frac ? `.${frac}` : ''}`;

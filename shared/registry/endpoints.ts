@@ -13,9 +13,7 @@ export type HttpMethod = 'GET' | 'POST' | 'DELETE';
  * - `accessToken`: any access token; `permission` narrows it (section 5.5); `organizationParam` names
  *   the path parameter holding the organization an installation token must belong to.
  */
-export type EndpointAuth =
-  | { kind: 'appJwt' }
-  | { kind: 'accessToken'; permission?: RequiredPermission; organizationParam?: string };
+export type EndpointAuth = { kind: 'appJwt' } | { kind: 'accessToken'; permission?: RequiredPermission; organizationParam?: string };
 
 export interface EndpointDefinition<
   P extends z.ZodType = z.ZodType,
@@ -82,9 +80,7 @@ export const finishBody = z.object({
     .regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 40-hex-digit wallet address')
     .optional(),
   transferComment: z.string().max(2000).optional(),
-  priceInfo: z
-    .object({ price: z.number().finite().nonnegative(), currency: z.string().trim().min(1).max(10) })
-    .optional(),
+  priceInfo: z.object({ price: z.number().finite().nonnegative(), currency: z.string().trim().min(1).max(10) }).optional(),
   retirementData: z
     .object({
       reason: z.string().trim().min(1, 'must not be empty').max(500),
@@ -99,9 +95,15 @@ export const finalizeBody = z.object({
   signature: z.string().regex(/^0x[0-9a-fA-F]+$/, 'must be a 0x-prefixed hex signature'),
   // Never trimmed or otherwise transformed: the signature covers these exact strings.
   signedData: z.object({
-    beneficiary: z.string().max(300).refine((s) => s.trim() !== '', 'must not be empty'),
+    beneficiary: z
+      .string()
+      .max(300)
+      .refine((s) => s.trim() !== '', 'must not be empty'),
     comment: z.string().max(2000),
-    reason: z.string().max(500).refine((s) => s.trim() !== '', 'must not be empty'),
+    reason: z
+      .string()
+      .max(500)
+      .refine((s) => s.trim() !== '', 'must not be empty'),
     projectAddress: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed contract address'),
     tokenId: z.string().regex(/^\d+$/, 'must be a decimal token id'),
   }),
@@ -332,8 +334,7 @@ export const endpoints = {
     params: z.object({ id: idString('id') }),
     query: developmentQuery,
     body: reserveBody,
-    response: (s) =>
-      s.object({ id: z.string(), creditId: z.string(), serialization: z.string(), amount: z.number() }),
+    response: (s) => s.object({ id: z.string(), creditId: z.string(), serialization: z.string(), amount: z.number() }),
     auth: { kind: 'accessToken', permission: 'organization_warehouse:write', organizationParam: 'id' },
     tags: ['warehouse'],
   }),
@@ -451,9 +452,17 @@ export const endpointIds = Object.keys(endpoints) as EndpointId[];
 export type EndpointParams<K extends EndpointId> = z.output<Endpoints[K]['params']>;
 export type EndpointQuery<K extends EndpointId> = z.output<Endpoints[K]['query']>;
 /** The parsed body of an endpoint that takes one (`undefined` for those that take none). */
-export type EndpointBody<K extends EndpointId> = Endpoints[K] extends { body?: infer B } ? (B extends z.ZodType ? z.output<B> : undefined) : undefined;
+export type EndpointBody<K extends EndpointId> = Endpoints[K] extends { body?: infer B }
+  ? B extends z.ZodType
+    ? z.output<B>
+    : undefined
+  : undefined;
 /** What a client sends as body: the wire form before defaults. */
-export type EndpointBodyInput<K extends EndpointId> = Endpoints[K] extends { body?: infer B } ? (B extends z.ZodType ? z.input<B> : undefined) : undefined;
+export type EndpointBodyInput<K extends EndpointId> = Endpoints[K] extends { body?: infer B }
+  ? B extends z.ZodType
+    ? z.input<B>
+    : undefined
+  : undefined;
 export type EndpointResponse<K extends EndpointId> = z.output<ReturnType<Endpoints[K]['response']>>;
 /** What a client sends as query: the wire form before defaults and coercion. */
 export type EndpointQueryInput<K extends EndpointId> = z.input<Endpoints[K]['query']>;

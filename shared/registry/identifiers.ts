@@ -32,7 +32,16 @@ export function formatSerialization(parts: {
   vintage: string;
 }): string {
   const letter = parts.type === 'exPost' ? 'P' : 'A';
-  return [parts.registryCode, parts.countryAlpha3, parts.category, parts.projectNum, parts.tokenId, letter, parts.batch, parts.vintage].join('-');
+  return [
+    parts.registryCode,
+    parts.countryAlpha3,
+    parts.category,
+    parts.projectNum,
+    parts.tokenId,
+    letter,
+    parts.batch,
+    parts.vintage,
+  ].join('-');
 }
 
 export function parseSerialization(serialization: string): { projectNum: string; vintage: string } | undefined {

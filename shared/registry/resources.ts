@@ -70,9 +70,7 @@ function buildResourceSchemas(object: ObjectFactory) {
     countryCode: z.string().length(2).optional(),
     state: z.string().optional(),
     sector: idTitle,
-    otherBenefits: z.array(
-      object({ title: z.string(), checked: z.boolean(), id: z.number(), description: z.string() }),
-    ),
+    otherBenefits: z.array(object({ title: z.string(), checked: z.boolean(), id: z.number(), description: z.string() })),
     proponents: z.array(organizationSummary),
     validators: z.array(organizationSummary),
     methodology: idTitle,
@@ -104,9 +102,7 @@ function buildResourceSchemas(object: ObjectFactory) {
     creditType: z.string(),
     monitoringPeriodStart: isoDateTime,
     monitoringPeriodEnd: isoDateTime,
-    files: z.array(
-      object({ fileName: z.string(), id: z.string(), size: z.number(), url: z.string(), type: z.string() }),
-    ),
+    files: z.array(object({ fileName: z.string(), id: z.string(), size: z.number(), url: z.string(), type: z.string() })),
     verificationBody: object({ id: z.string(), directoryUrl: z.string(), fullName: z.string() }),
   });
 

@@ -26,7 +26,8 @@ import {
 
 const REPO_ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const ELECTRON: Target = { runtime: 'electron', version: '41.7.1' };
-const installed = (name: string) => (JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+const installed = (name: string) =>
+  (JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
 
 const temp = mkdtempSync(join(tmpdir(), 'electron-native-'));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
@@ -43,7 +44,11 @@ interface Call {
 /** Stands in for the compiler: records the call and leaves a file where each binary goes. */
 function fakeCompile(calls: Call[]) {
   return async (dest: string, target: Target) => {
-    calls.push({ dest, target, hadBuildDir: existsSync(join(dest, 'node_modules/better-sqlite3/build')) || existsSync(join(dest, 'node_modules/keytar/build')) });
+    calls.push({
+      dest,
+      target,
+      hadBuildDir: existsSync(join(dest, 'node_modules/better-sqlite3/build')) || existsSync(join(dest, 'node_modules/keytar/build')),
+    });
     for (const file of Object.values(wantedRecord(REPO_ROOT, target).binaries)) {
       mkdirSync(dirname(join(dest, file)), { recursive: true });
       writeFileSync(join(dest, file), 'binary');
@@ -67,13 +72,23 @@ describe('copy, record and skip (any target)', () => {
       expect(JSON.parse(readFileSync(join(dest, 'node_modules', name, 'package.json'), 'utf8')).version).toBe(installed(name));
     }
     expect(existsSync(join(dest, 'node_modules/better-sqlite3/deps/sqlite3/sqlite3.c'))).toBe(true);
-    expect(JSON.parse(readFileSync(join(dest, 'package.json'), 'utf8')).dependencies).toEqual({ 'better-sqlite3': installed('better-sqlite3'), keytar: installed('keytar') });
+    expect(JSON.parse(readFileSync(join(dest, 'package.json'), 'utf8')).dependencies).toEqual({
+      'better-sqlite3': installed('better-sqlite3'),
+      keytar: installed('keytar'),
+    });
     expect(readRecord(dest)).toEqual({
       target: ELECTRON,
       platform: process.platform,
       arch: process.arch,
-      packages: { 'better-sqlite3': installed('better-sqlite3'), keytar: installed('keytar'), 'node-addon-api': installed('node-addon-api') },
-      binaries: { 'better-sqlite3': 'node_modules/better-sqlite3/build/Release/better_sqlite3.node', keytar: 'node_modules/keytar/build/Release/keytar.node' },
+      packages: {
+        'better-sqlite3': installed('better-sqlite3'),
+        keytar: installed('keytar'),
+        'node-addon-api': installed('node-addon-api'),
+      },
+      binaries: {
+        'better-sqlite3': 'node_modules/better-sqlite3/build/Release/better_sqlite3.node',
+        keytar: 'node_modules/keytar/build/Release/keytar.node',
+      },
       builtAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     });
     expect(whyStale(dest, wantedRecord(REPO_ROOT, ELECTRON))).toBeUndefined();
@@ -86,10 +101,17 @@ describe('copy, record and skip (any target)', () => {
     await buildNativeCopies({ root: REPO_ROOT, target: ELECTRON, dest, compile });
     const first = readRecord(dest);
 
-    expect(await buildNativeCopies({ root: REPO_ROOT, target: ELECTRON, dest, compile })).toMatchObject({ built: false, reason: 'up to date', record: first });
+    expect(await buildNativeCopies({ root: REPO_ROOT, target: ELECTRON, dest, compile })).toMatchObject({
+      built: false,
+      reason: 'up to date',
+      record: first,
+    });
     expect(calls).toHaveLength(1);
 
-    expect(await buildNativeCopies({ root: REPO_ROOT, target: ELECTRON, dest, compile, force: true })).toMatchObject({ built: true, reason: 'forced' });
+    expect(await buildNativeCopies({ root: REPO_ROOT, target: ELECTRON, dest, compile, force: true })).toMatchObject({
+      built: true,
+      reason: 'forced',
+    });
 
     const next: Target = { runtime: 'electron', version: '42.0.0' };
     const platform = `${process.platform}-${process.arch}`;
@@ -99,7 +121,10 @@ describe('copy, record and skip (any target)', () => {
     });
 
     rmSync(join(dest, 'node_modules/keytar/build/Release/keytar.node'));
-    expect(await buildNativeCopies({ root: REPO_ROOT, target: next, dest, compile })).toMatchObject({ built: true, reason: 'node_modules/keytar/build/Release/keytar.node is missing' });
+    expect(await buildNativeCopies({ root: REPO_ROOT, target: next, dest, compile })).toMatchObject({
+      built: true,
+      reason: 'node_modules/keytar/build/Release/keytar.node is missing',
+    });
     expect(calls).toHaveLength(4);
   });
 
@@ -107,7 +132,9 @@ describe('copy, record and skip (any target)', () => {
     const dest = freshDest();
     await buildNativeCopies({ root: REPO_ROOT, target: ELECTRON, dest, compile: fakeCompile([]) });
     const failing = () => Promise.reject(new Error('node-gyp failed'));
-    await expect(buildNativeCopies({ root: REPO_ROOT, target: ELECTRON, dest, compile: failing, force: true })).rejects.toThrow('node-gyp failed');
+    await expect(buildNativeCopies({ root: REPO_ROOT, target: ELECTRON, dest, compile: failing, force: true })).rejects.toThrow(
+      'node-gyp failed',
+    );
     expect(readRecord(dest)).toBeUndefined();
     expect(whyStale(dest, wantedRecord(REPO_ROOT, ELECTRON))).toBe('not built yet');
     expect(chooseNativeModules({ target: ELECTRON, nativeDir: dest }).source).toBe('node_modules');
@@ -154,7 +181,12 @@ describe('what @electron/rebuild is asked to do', () => {
 
   it('for this Node: its version, ABI and headers, from source', () => {
     const { options, env } = rebuildOptions('/d', currentNode('/usr'));
-    expect(options).toMatchObject({ electronVersion: process.versions.node, forceABI: Number(process.versions.modules), buildFromSource: true, projectRootPath: '/d' });
+    expect(options).toMatchObject({
+      electronVersion: process.versions.node,
+      forceABI: Number(process.versions.modules),
+      buildFromSource: true,
+      projectRootPath: '/d',
+    });
     expect(env.npm_config_nodedir).toBe('/usr');
   });
 });
@@ -163,7 +195,9 @@ describe('what @electron/rebuild is asked to do', () => {
 describe.runIf(process.env.REGISTRY_DESK_NATIVE_BUILD_TEST === '1')('the real build, for this Node', () => {
   const app = join(temp, 'app');
   const dest = join(app, '.electron-native');
-  const ownBinaries = ['better-sqlite3/build/Release/better_sqlite3.node', 'keytar/build/Release/keytar.node'].map((file) => join(REPO_ROOT, 'node_modules', file));
+  const ownBinaries = ['better-sqlite3/build/Release/better_sqlite3.node', 'keytar/build/Release/keytar.node'].map((file) =>
+    join(REPO_ROOT, 'node_modules', file),
+  );
   const hashes = () => ownBinaries.map((file) => createHash('sha256').update(readFileSync(file)).digest('hex'));
   let before: string[];
   let result: Awaited<ReturnType<typeof buildNativeCopies>>;
@@ -198,9 +232,15 @@ describe.runIf(process.env.REGISTRY_DESK_NATIVE_BUILD_TEST === '1')('the real bu
     db.close();
 
     const keytar = await loadKeytarFrom(native);
-    expect([typeof keytar.getPassword, typeof keytar.setPassword, typeof keytar.deletePassword]).toEqual(['function', 'function', 'function']);
+    expect([typeof keytar.getPassword, typeof keytar.setPassword, typeof keytar.deletePassword]).toEqual([
+      'function',
+      'function',
+      'function',
+    ]);
     const loaded = Object.keys(createRequire(import.meta.url).cache).filter((file) => file.endsWith('.node'));
-    expect(loaded).toEqual(expect.arrayContaining([native.betterSqlite3Binding, join(dest, 'node_modules/keytar/build/Release/keytar.node')]));
+    expect(loaded).toEqual(
+      expect.arrayContaining([native.betterSqlite3Binding, join(dest, 'node_modules/keytar/build/Release/keytar.node')]),
+    );
   });
 
   it('a second run finds the copies up to date', async () => {

@@ -63,7 +63,14 @@ describe('migrate', () => {
     const db = new BetterSqlite3(file);
     const failing: Migration[] = [
       steps[0]!,
-      { version: 2, name: 'bad', up: (d) => { d.exec('CREATE TABLE b (z INTEGER)'); throw new Error('boom'); } },
+      {
+        version: 2,
+        name: 'bad',
+        up: (d) => {
+          d.exec('CREATE TABLE b (z INTEGER)');
+          throw new Error('boom');
+        },
+      },
     ];
     migrate(db, steps.slice(0, 1));
     expect(() => migrate(db, failing)).toThrow('boom');

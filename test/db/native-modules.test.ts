@@ -34,7 +34,11 @@ function fakeCopies(record: { target?: RuntimeTarget; packages?: Record<string, 
   const root = join(temp, `app-${++count}`);
   const dir = join(root, NATIVE_DIR_NAME);
   const wanted = script.wantedRecord(REPO_ROOT, record.target ?? ELECTRON);
-  const full = { ...wanted, ...(record.packages ? { packages: { ...wanted.packages, ...record.packages } } : {}), builtAt: new Date(0).toISOString() };
+  const full = {
+    ...wanted,
+    ...(record.packages ? { packages: { ...wanted.packages, ...record.packages } } : {}),
+    builtAt: new Date(0).toISOString(),
+  };
   writeFile(join(root, 'package.json'), '{"name":"fake-app"}');
   writeFile(join(dir, RECORD_FILE), JSON.stringify(full));
   // What a copy looks like after a build, with binaries that cannot load.
@@ -53,8 +57,18 @@ describe('choosing the builds', () => {
   it('plain Node (no process.versions.electron): node_modules, even where copies exist', () => {
     expect(runningTarget()).toBeUndefined();
     const { root, dir } = fakeCopies();
-    for (const choice of [chooseNativeModules({ appRoot: root }), chooseNativeModules({ nativeDir: dir }), chooseNativeModules({ target: undefined, nativeDir: dir })]) {
-      expect(choice).toEqual({ target: undefined, source: 'node_modules', betterSqlite3Binding: undefined, keytarDir: undefined, problem: undefined });
+    for (const choice of [
+      chooseNativeModules({ appRoot: root }),
+      chooseNativeModules({ nativeDir: dir }),
+      chooseNativeModules({ target: undefined, nativeDir: dir }),
+    ]) {
+      expect(choice).toEqual({
+        target: undefined,
+        source: 'node_modules',
+        betterSqlite3Binding: undefined,
+        keytarDir: undefined,
+        problem: undefined,
+      });
     }
   });
 
@@ -78,8 +92,17 @@ describe('choosing the builds', () => {
   it('Electron without copies (a packaged app) or with an unfinished build (no record): node_modules, which load', async () => {
     const empty = join(temp, 'no-copies');
     mkdirSync(join(empty, NATIVE_DIR_NAME, 'node_modules'), { recursive: true });
-    for (const choice of [chooseNativeModules({ target: ELECTRON, appRoot: empty }), chooseNativeModules({ target: ELECTRON, nativeDir: join(temp, 'nowhere') })]) {
-      expect(choice).toEqual({ target: ELECTRON, source: 'node_modules', betterSqlite3Binding: undefined, keytarDir: undefined, problem: undefined });
+    for (const choice of [
+      chooseNativeModules({ target: ELECTRON, appRoot: empty }),
+      chooseNativeModules({ target: ELECTRON, nativeDir: join(temp, 'nowhere') }),
+    ]) {
+      expect(choice).toEqual({
+        target: ELECTRON,
+        source: 'node_modules',
+        betterSqlite3Binding: undefined,
+        keytarDir: undefined,
+        problem: undefined,
+      });
       // Under this Node the normal builds load: the fallback really is node_modules.
       const db = openBetterSqlite3(':memory:', {}, choice);
       expect(db.prepare('SELECT 1 AS one').get()).toEqual({ one: 1 });
@@ -123,7 +146,9 @@ describe('under Electron, what cannot load says what to run', () => {
     expect((error as Error).message).toMatch(/^better-sqlite3 could not be loaded .*better_sqlite3\.node.*\)\.$/);
     expect(existsSync(file)).toBe(false);
     await expect(loadKeytarFrom(choice)).rejects.toThrow(KeychainUnavailableError);
-    await expect(loadKeytarFrom(choice)).rejects.toThrow(/^The OS keychain module \(keytar\) could not be loaded in Electron 41\.7\.1; run `npm run rebuild:electron` .*keytar\.node.*\)\.$/);
+    await expect(loadKeytarFrom(choice)).rejects.toThrow(
+      /^The OS keychain module \(keytar\) could not be loaded in Electron 41\.7\.1; run `npm run rebuild:electron` .*keytar\.node.*\)\.$/,
+    );
   });
 
   it('copies built for another Electron are not loaded, and say so', async () => {
@@ -169,7 +194,17 @@ Module._load = function (request, ...rest) {
       console.log(JSON.stringify(out));`;
     const run = spawnSync(
       process.execPath,
-      ['--require', preload, '--import', 'tsx', '--import', './test/support/keyring-hide-keytar.ts', '--input-type=module', '--eval', child],
+      [
+        '--require',
+        preload,
+        '--import',
+        'tsx',
+        '--import',
+        './test/support/keyring-hide-keytar.ts',
+        '--input-type=module',
+        '--eval',
+        child,
+      ],
       { cwd: REPO_ROOT, encoding: 'utf8', timeout: 60_000 },
     );
     expect(run.stderr).toBe('');

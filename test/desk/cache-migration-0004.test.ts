@@ -16,7 +16,12 @@ import { makeDataDir } from '../support/registry';
 const dirs: { remove(): void }[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => d.remove()));
 
-const organization = { fullName: 'Registry Operator', logo: 'https://example.org/logo.png', id: 'op-1', publicUrl: 'https://example.org/op' };
+const organization = {
+  fullName: 'Registry Operator',
+  logo: 'https://example.org/logo.png',
+  id: 'op-1',
+  publicUrl: 'https://example.org/op',
+};
 
 function credit(n: number, overrides: Partial<InventoryCredit> = {}): InventoryCredit {
   const address = `0x${String(n).padStart(40, '0')}`;
@@ -25,7 +30,13 @@ function credit(n: number, overrides: Partial<InventoryCredit> = {}): InventoryC
     id: `exPost-${n}-${address}`,
     tokenId: String(n),
     tokenAddress: address,
-    project: { id: `project-${n % 3}`, fullName: ['Kilimanjaro Reforestation', 'Mangrove Delta', 'São Paulo Solar'][n % 3]!, url: 'u', publicUrl: 'p', num: String(1000 + (n % 3)) },
+    project: {
+      id: `project-${n % 3}`,
+      fullName: ['Kilimanjaro Reforestation', 'Mangrove Delta', 'São Paulo Solar'][n % 3]!,
+      url: 'u',
+      publicUrl: 'p',
+      num: String(1000 + (n % 3)),
+    },
     serialization: `RDR-KEN-1-${1000 + (n % 3)}-${n}-P-0-${2018 + (n % 4)}`,
     vintage: String(2018 + (n % 4)),
     supply: 100 + n,
@@ -42,7 +53,9 @@ function version3Cache(file: string, answers: Record<string, unknown>): void {
   migrate(db, [migration0001, migration0002, migration0003]);
   const put = db.prepare('INSERT INTO inventories (account, json, fetched_at) VALUES (?, ?, 1000)');
   for (const [account, answer] of Object.entries(answers)) put.run(account, typeof answer === 'string' ? answer : JSON.stringify(answer));
-  db.prepare("INSERT INTO sync_state (resource, last_success_at, last_attempt_at, last_full_at) VALUES ('inventories', 1000, 1000, 1000)").run();
+  db.prepare(
+    "INSERT INTO sync_state (resource, last_success_at, last_attempt_at, last_full_at) VALUES ('inventories', 1000, 1000, 1000)",
+  ).run();
   db.close();
 }
 
@@ -90,9 +103,16 @@ describe('desk cache migration 0004 (inventory credits)', () => {
     expect(cache.migration.backupFile).toBeDefined();
 
     // Every credit is a row, with the JSON it had and the hash a sync computes for that JSON.
-    const rows = cache.db.raw.prepare('SELECT account, id, json, row_hash FROM inventory_credits ORDER BY account, id').all() as { account: string; id: string; json: string; row_hash: string }[];
+    const rows = cache.db.raw.prepare('SELECT account, id, json, row_hash FROM inventory_credits ORDER BY account, id').all() as {
+      account: string;
+      id: string;
+      json: string;
+      row_hash: string;
+    }[];
     expect(rows.map((r) => [r.account, r.id])).toEqual(
-      [...buffer.map((c) => ['buffer', c.id]), ...organizationCredits.map((c) => ['organization', c.id])].sort((a, b) => `${a[0]} ${a[1]}`.localeCompare(`${b[0]} ${b[1]}`)),
+      [...buffer.map((c) => ['buffer', c.id]), ...organizationCredits.map((c) => ['organization', c.id])].sort((a, b) =>
+        `${a[0]} ${a[1]}`.localeCompare(`${b[0]} ${b[1]}`),
+      ),
     );
     for (const row of rows) {
       expect(JSON.parse(row.json)).toEqual([...buffer, ...organizationCredits].find((c) => c.id === row.id));
@@ -117,8 +137,12 @@ describe('desk cache migration 0004 (inventory credits)', () => {
       tokenAddress: buffer[0]!.tokenAddress,
     });
     expect(cache.searchInventoryCredits({ account: 'buffer', query: 'sao' }).rows.map((r) => r.id)).toEqual([buffer[1]!.id, buffer[4]!.id]);
-    expect(cache.searchInventoryCredits({ account: 'buffer', query: 'kilim', filters: { type: 'exAnte' } }).rows.map((r) => r.id)).toEqual([buffer[2]!.id]);
-    expect(cache.searchInventoryCredits({ account: 'organization', query: 'mangrove' }).rows.map((r) => r.id)).toEqual([organizationCredits[0]!.id]);
+    expect(cache.searchInventoryCredits({ account: 'buffer', query: 'kilim', filters: { type: 'exAnte' } }).rows.map((r) => r.id)).toEqual([
+      buffer[2]!.id,
+    ]);
+    expect(cache.searchInventoryCredits({ account: 'organization', query: 'mangrove' }).rows.map((r) => r.id)).toEqual([
+      organizationCredits[0]!.id,
+    ]);
 
     // The blobs keep the summary and organization only.
     expect(cache.getInventory('buffer')).toEqual({ summary, organization, creditCount: 5, asOf: new Date(1000).toISOString() });

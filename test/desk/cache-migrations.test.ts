@@ -16,16 +16,31 @@ const tempFile = () => {
   dirs.push(d);
   return join(d.dir, 'cache.sqlite');
 };
-const tables = (db: BetterSqlite3.Database) => (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all() as string[]);
+const tables = (db: BetterSqlite3.Database) =>
+  db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all() as string[];
 
 describe('desk cache migrations', () => {
   it('0001 creates the resource tables with their keys', () => {
     const db = new BetterSqlite3(':memory:');
     migrate(db, [migration0001]);
     expect(tables(db)).toEqual(
-      expect.arrayContaining(['projects', 'project_details', 'project_credits', 'project_vintages', 'inventories', 'retirements', 'organizations', 'warehouses', 'sync_state', 'page_hashes', 'staging']),
+      expect.arrayContaining([
+        'projects',
+        'project_details',
+        'project_credits',
+        'project_vintages',
+        'inventories',
+        'retirements',
+        'organizations',
+        'warehouses',
+        'sync_state',
+        'page_hashes',
+        'staging',
+      ]),
     );
-    const insert = db.prepare("INSERT INTO projects (scope, id, num, num_sort, full_name, short_description, status, sector_id, sector_title, methodology_id, methodology_title, type_id, type_title, proponents, start_date, row_hash, json) VALUES (?, 'p', '1', 1, 'n', '', 'draft', 's', 'S', 'm', 'M', 't', 'T', '', '2020', 'h', '{}')");
+    const insert = db.prepare(
+      "INSERT INTO projects (scope, id, num, num_sort, full_name, short_description, status, sector_id, sector_title, methodology_id, methodology_title, type_id, type_title, proponents, start_date, row_hash, json) VALUES (?, 'p', '1', 1, 'n', '', 'draft', 's', 'S', 'm', 'M', 't', 'T', '', '2020', 'h', '{}')",
+    );
     insert.run('public');
     insert.run('internal'); // the same project in both scopes
     expect(() => insert.run('public')).toThrow(/UNIQUE/);
@@ -36,7 +51,9 @@ describe('desk cache migrations', () => {
   it('0002 adds FTS5 search with diacritics folded', () => {
     const db = new BetterSqlite3(':memory:');
     migrate(db, [migration0001, migration0002]);
-    db.prepare("INSERT INTO retirements_fts (rowid, beneficiary, serialization, project) VALUES (1, 'Jonas Müller', 'ICR-KEN-1-7-1-S-1-2022', 'Kilimanjaro 7')").run();
+    db.prepare(
+      "INSERT INTO retirements_fts (rowid, beneficiary, serialization, project) VALUES (1, 'Jonas Müller', 'ICR-KEN-1-7-1-S-1-2022', 'Kilimanjaro 7')",
+    ).run();
     expect(db.prepare(`SELECT rowid FROM retirements_fts WHERE retirements_fts MATCH '"mull"*'`).pluck().all()).toEqual([1]);
     expect(db.prepare(`SELECT rowid FROM retirements_fts WHERE retirements_fts MATCH '"ICR KEN 1"*'`).pluck().all()).toEqual([1]);
     db.close();
@@ -45,15 +62,24 @@ describe('desk cache migrations', () => {
   it('0003 splits project search per scope (keeping what a version-2 cache held) and adds organization freshness', () => {
     const db = new BetterSqlite3(':memory:');
     migrate(db, [migration0001, migration0002]);
-    const insert = db.prepare("INSERT INTO projects (scope, id, num, num_sort, full_name, short_description, status, sector_id, sector_title, methodology_id, methodology_title, type_id, type_title, proponents, start_date, row_hash, json) VALUES (?, ?, '1', 1, ?, '', 'draft', 's', 'S', 'm', 'M', 't', 'T', '', '2020', 'h', '{}')");
-    const fts = db.prepare("INSERT INTO projects_fts (rowid, name, num, description, country, methodology, proponents) VALUES (?, ?, '1', '', '', '', '')");
+    const insert = db.prepare(
+      "INSERT INTO projects (scope, id, num, num_sort, full_name, short_description, status, sector_id, sector_title, methodology_id, methodology_title, type_id, type_title, proponents, start_date, row_hash, json) VALUES (?, ?, '1', 1, ?, '', 'draft', 's', 'S', 'm', 'M', 't', 'T', '', '2020', 'h', '{}')",
+    );
+    const fts = db.prepare(
+      "INSERT INTO projects_fts (rowid, name, num, description, country, methodology, proponents) VALUES (?, ?, '1', '', '', '', '')",
+    );
     fts.run(insert.run('public', 'p1', 'Kilimanjaro Reforestation').lastInsertRowid, 'Kilimanjaro Reforestation');
     fts.run(insert.run('internal', 'p1', 'Kilimanjaro Reforestation').lastInsertRowid, 'Kilimanjaro Reforestation');
     fts.run(insert.run('internal', 'p2', 'Kiln Draft').lastInsertRowid, 'Kiln Draft');
     db.prepare("INSERT INTO organizations (id, full_name, installed, json, fetched_at) VALUES ('o', 'O', 0, '{}', 1)").run();
     migrate(db, [migration0001, migration0002, migration0003]);
     const names = (scope: string) =>
-      db.prepare(`SELECT p.full_name FROM projects_${scope}_fts f JOIN projects p ON p.rowid = f.rowid WHERE projects_${scope}_fts MATCH '"kil"*' ORDER BY p.full_name`).pluck().all();
+      db
+        .prepare(
+          `SELECT p.full_name FROM projects_${scope}_fts f JOIN projects p ON p.rowid = f.rowid WHERE projects_${scope}_fts MATCH '"kil"*' ORDER BY p.full_name`,
+        )
+        .pluck()
+        .all();
     expect(names('public')).toEqual(['Kilimanjaro Reforestation']);
     expect(names('internal')).toEqual(['Kilimanjaro Reforestation', 'Kiln Draft']);
     expect(tables(db)).not.toContain('projects_fts');

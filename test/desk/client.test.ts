@@ -27,7 +27,16 @@ async function startFake(routes: (app: Hono) => void): Promise<{ url: string; hi
     await next();
   });
   app.post('/app/accessTokens', (c) =>
-    c.json({ id: 't1', createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z', token: 'rdt_fake', expiresAt: '2024-01-01T01:00:00.000Z', isActive: true, permissions: {}, appId: 'app' }),
+    c.json({
+      id: 't1',
+      createdAt: '2024-01-01T00:00:00.000Z',
+      updatedAt: '2024-01-01T00:00:00.000Z',
+      token: 'rdt_fake',
+      expiresAt: '2024-01-01T01:00:00.000Z',
+      isActive: true,
+      permissions: {},
+      appId: 'app',
+    }),
   );
   routes(app);
   const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
@@ -39,14 +48,36 @@ async function startFake(routes: (app: Hono) => void): Promise<{ url: string; hi
 function fakeClient(url: string, sleeps: number[] = []) {
   const clock = new ManualClock(Date.parse('2024-01-01T00:00:00.000Z'));
   const tokens = createTokenManager({ baseUrl: url, appId: 'app', loadPrivateKey: async () => rsaKeyPair(0).privateKey, clock });
-  return createRegistryClient({ baseUrl: url, tokens, clock, timeoutMs: 500, sleep: async (ms) => void sleeps.push(ms), retry: { maxAttempts: 3 } });
+  return createRegistryClient({
+    baseUrl: url,
+    tokens,
+    clock,
+    timeoutMs: 500,
+    sleep: async (ms) => void sleeps.push(ms),
+    retry: { maxAttempts: 3 },
+  });
 }
 
 const project = (extraFields: Record<string, unknown> = {}) => ({
-  id: 'p1', num: '7', fullName: 'P', description: '', shortDescription: '', publicUrl: 'u', registry: 'ICR', status: 'validated',
-  startDate: '2020-01-01T00:00:00.000Z', creditingPeriodStartDate: '2020-01-01T00:00:00.000Z', estimatedAnnualMitigations: [],
-  sector: { id: 's', title: 'S' }, otherBenefits: [], proponents: [], validators: [], methodology: { id: 'm', title: 'M' },
-  type: { id: 't', title: 'T', description: '' }, documentation: [], ...extraFields,
+  id: 'p1',
+  num: '7',
+  fullName: 'P',
+  description: '',
+  shortDescription: '',
+  publicUrl: 'u',
+  registry: 'ICR',
+  status: 'validated',
+  startDate: '2020-01-01T00:00:00.000Z',
+  creditingPeriodStartDate: '2020-01-01T00:00:00.000Z',
+  estimatedAnnualMitigations: [],
+  sector: { id: 's', title: 'S' },
+  otherBenefits: [],
+  proponents: [],
+  validators: [],
+  methodology: { id: 'm', title: 'M' },
+  type: { id: 't', title: 'T', description: '' },
+  documentation: [],
+  ...extraFields,
 });
 
 describe('typed registry client', () => {
@@ -54,7 +85,10 @@ describe('typed registry client', () => {
     world = await startDeskWorld();
     const page = await world.client.call('listProjects', { query: { page: 0, limit: 10 } });
     expect(page.projects.map((p) => p.id)).toEqual([world.f.projectId]);
-    const warehouse = await world.client.call('getWarehouseInventory', { params: { id: world.f.orgA }, installationId: world.installationId });
+    const warehouse = await world.client.call('getWarehouseInventory', {
+      params: { id: world.f.orgA },
+      installationId: world.installationId,
+    });
     expect(warehouse.credits[0]?.amount).toBe(500);
     expect(Math.abs(world.client.clockOffsetMs()!)).toBeLessThan(2000);
   });
@@ -62,10 +96,18 @@ describe('typed registry client', () => {
   it('refuses bad input before sending and needs an installation for organization endpoints', async () => {
     world = await startDeskWorld();
     const before = world.requests.size;
-    await expect(world.client.call('createReservation', { params: { id: world.f.orgA }, installationId: world.installationId, body: { creditId: 'x', amount: -1 } })).rejects.toMatchObject({
+    await expect(
+      world.client.call('createReservation', {
+        params: { id: world.f.orgA },
+        installationId: world.installationId,
+        body: { creditId: 'x', amount: -1 },
+      }),
+    ).rejects.toMatchObject({
       kind: 'invalid_request',
     });
-    await expect(world.client.call('getWarehouseInventory', { params: { id: world.f.orgA } })).rejects.toMatchObject({ kind: 'invalid_request' });
+    await expect(world.client.call('getWarehouseInventory', { params: { id: world.f.orgA } })).rejects.toMatchObject({
+      kind: 'invalid_request',
+    });
     expect(world.requests.size).toBe(before);
   });
 
@@ -89,13 +131,20 @@ describe('typed registry client', () => {
 
   it('tolerates unknown extra fields and rejects a wrong shape with the schema issues', async () => {
     const fake = await startFake((app) => {
-      app.get('/projects', (c) => c.json({ pagination: { total: 1, currentPage: 0, pageCount: 1, nextPage: null, prevPage: null, cursor: 'x' }, projects: [project({ brandNew: 1 })] }));
+      app.get('/projects', (c) =>
+        c.json({
+          pagination: { total: 1, currentPage: 0, pageCount: 1, nextPage: null, prevPage: null, cursor: 'x' },
+          projects: [project({ brandNew: 1 })],
+        }),
+      );
       app.get('/projects/internal', (c) => c.json({ pagination: { total: 1 }, projects: [{ id: 5 }] }));
     });
     const client = fakeClient(fake.url);
     const page = await client.call('listProjects', { query: { page: 0, limit: 10 } });
     expect(page.projects[0]).not.toHaveProperty('brandNew');
-    const error = (await client.call('listInternalProjects', { query: { page: 0, limit: 10 } }).catch((e: unknown) => e)) as RegistryClientError;
+    const error = (await client
+      .call('listInternalProjects', { query: { page: 0, limit: 10 } })
+      .catch((e: unknown) => e)) as RegistryClientError;
     expect(error.kind).toBe('invalid_response');
     expect(error.messages.join('\n')).toMatch(/projects\.0\.id/);
     expect(error.messages.join('\n')).toMatch(/pagination\.currentPage/);
@@ -106,7 +155,13 @@ describe('typed registry client', () => {
     const fake = await startFake((app) => {
       app.get('/carbonCredits/icr/inventory/buffer', (c) => {
         gets++;
-        return gets < 3 ? c.json({ statusCode: 503, message: 'busy', error: 'Service Unavailable' }, 503) : c.json({ summary: { exPost: 1, exAnte: 0, retired: 0 }, organization: { fullName: 'R', logo: '', id: 'r', publicUrl: '' }, credits: [] });
+        return gets < 3
+          ? c.json({ statusCode: 503, message: 'busy', error: 'Service Unavailable' }, 503)
+          : c.json({
+              summary: { exPost: 1, exAnte: 0, retired: 0 },
+              organization: { fullName: 'R', logo: '', id: 'r', publicUrl: '' },
+              credits: [],
+            });
       });
       app.post('/retirements/finalize', (c) => c.json({ statusCode: 500, message: 'boom', error: 'Internal Server Error' }, 500));
     });
@@ -117,7 +172,11 @@ describe('typed registry client', () => {
     expect(gets).toBe(3);
     expect(sleeps).toHaveLength(2);
     expect(sleeps[1]!).toBeGreaterThanOrEqual(sleeps[0]! / 2); // exponential, jittered
-    const body = { signer: `0x${'a'.repeat(40)}`, signature: '0xabcdef', signedData: { beneficiary: 'B', comment: '', reason: 'R', projectAddress: `0x${'b'.repeat(40)}`, tokenId: '1' } };
+    const body = {
+      signer: `0x${'a'.repeat(40)}`,
+      signature: '0xabcdef',
+      signedData: { beneficiary: 'B', comment: '', reason: 'R', projectAddress: `0x${'b'.repeat(40)}`, tokenId: '1' },
+    };
     await expect(client.call('finalizeRetirement', { body })).rejects.toMatchObject({ kind: 'http', status: 500 });
     expect(fake.hits.get('POST /retirements/finalize')).toBe(1);
   });
@@ -125,7 +184,13 @@ describe('typed registry client', () => {
   it('times out a hung request and reports a refused connection as network', async () => {
     const hung: Server = createServer(() => {});
     await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));
-    extra.push({ close: () => new Promise<void>((resolve) => { hung.closeAllConnections(); hung.close(() => resolve()); }) });
+    extra.push({
+      close: () =>
+        new Promise<void>((resolve) => {
+          hung.closeAllConnections();
+          hung.close(() => resolve());
+        }),
+    });
     const url = `http://127.0.0.1:${(hung.address() as AddressInfo).port}`;
     const fake = await startFake(() => {});
     // The token comes from the fake; the hung server only gets the data call.
@@ -139,7 +204,13 @@ describe('typed registry client', () => {
         s.close(() => resolve(port));
       });
     });
-    const refused = createRegistryClient({ baseUrl: `http://127.0.0.1:${closedPort}`, tokens, clock, sleep: async () => {}, retry: { maxAttempts: 2 } });
+    const refused = createRegistryClient({
+      baseUrl: `http://127.0.0.1:${closedPort}`,
+      tokens,
+      clock,
+      sleep: async () => {},
+      retry: { maxAttempts: 2 },
+    });
     const error = (await refused.call('getBufferInventory').catch((e: unknown) => e)) as RegistryClientError;
     expect(error.kind).toBe('network');
     expect(error.unreachable).toBe(true);

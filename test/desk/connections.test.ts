@@ -62,7 +62,9 @@ describe('corrupt desk files', () => {
     try {
       mkdirSync(data.dir, { recursive: true });
       writeFileSync(join(data.dir, 'settings.json'), '{"theme": "dark",');
-      await expect(createDeskService({ dataDir: data.dir, host: 'web', version: 't', seedDemo: noSeed })).rejects.toThrow(/settings\.json is not a valid desk file \(not JSON/);
+      await expect(createDeskService({ dataDir: data.dir, host: 'web', version: 't', seedDemo: noSeed })).rejects.toThrow(
+        /settings\.json is not a valid desk file \(not JSON/,
+      );
     } finally {
       data.remove();
     }
@@ -105,7 +107,9 @@ describe('a desk started with --registry-url', () => {
     expect(list.value.keychain).toEqual({ available: false, reason: 'no keychain in tests' });
     const connection = list.value.connections[0];
     expect(connection).toMatchObject({ kind: 'remote', baseUrl: registry.url, appId: app.id, keyStatus: 'ok', secretStore: 'memory' });
-    expect(connection.installations).toEqual([{ id: expect.any(String), organizationId, organizationName: 'Remote Org', permissions: { organization_warehouse: 'WRITE' } }]);
+    expect(connection.installations).toEqual([
+      { id: expect.any(String), organizationId, organizationName: 'Remote Org', permissions: { organization_warehouse: 'WRITE' } },
+    ]);
     expect(readFileSync(join(data.dir, 'connections.json'), 'utf8')).not.toContain('PRIVATE KEY');
   });
 
@@ -127,7 +131,7 @@ describe('a desk started with --registry-url', () => {
     expect(existsSync(join(data.dir, 'secrets'))).toBe(false);
   });
 
-  it('a key that is not the app\'s is refused by the registry and nothing is stored', async () => {
+  it("a key that is not the app's is refused by the registry and nothing is stored", async () => {
     const before = readFileSync(join(data.dir, 'connections.json'), 'utf8');
     const wrong = await call('connections.addRemote', {
       name: 'Second',
@@ -157,7 +161,10 @@ describe('a desk started with --registry-url', () => {
       privateKeyPem: pemOf(0),
       encryptedFileFallback: { passphrase: 'correct horse battery', userConfirmed: true },
     });
-    expect(nowhere).toMatchObject({ ok: false, error: { code: 'offline', message: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+ cannot be reached: check the address/) } });
+    expect(nowhere).toMatchObject({
+      ok: false,
+      error: { code: 'offline', message: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+ cannot be reached: check the address/) },
+    });
     expect(readFileSync(join(data.dir, 'connections.json'), 'utf8')).toBe(before);
     expect(existsSync(join(data.dir, 'secrets'))).toBe(false);
   });
@@ -189,21 +196,36 @@ describe('a desk started with --registry-url', () => {
     const warehouse = await call('warehouse.get', { organizationId });
     expect(warehouse).toMatchObject({ ok: true, value: { organizationName: 'Remote Org', canWrite: true, offline: false } });
 
-    expect(await call('connections.reimportKey', { id: added.value.id, privateKeyPem: 'x'.repeat(120) })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
-    expect((await call('connections.list', {})).value.connections.find((c: { id: string }) => c.id === added.value.id).keyStatus).toBe('ok');
+    expect(await call('connections.reimportKey', { id: added.value.id, privateKeyPem: 'x'.repeat(120) })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input' },
+    });
+    expect((await call('connections.list', {})).value.connections.find((c: { id: string }) => c.id === added.value.id).keyStatus).toBe(
+      'ok',
+    );
 
     // After a restart the key file is locked until the user gives its passphrase.
     await desk.close();
     desk = await createDeskService(options());
     const locked = (await call('connections.list', {})).value.connections.find((c: { id: string }) => c.id === added.value.id);
     expect(locked).toMatchObject({ keyStatus: 'unreadable', keyMessage: expect.stringMatching(/locked/) });
-    expect(await call('connections.unlock', { id: added.value.id, passphrase: 'wrong passphrase' })).toMatchObject({ ok: false, error: { code: 'key_unavailable' } });
-    expect(await call('connections.unlock', { id: added.value.id, passphrase: 'correct horse battery' })).toMatchObject({ ok: true, value: { keyStatus: 'ok' } });
+    expect(await call('connections.unlock', { id: added.value.id, passphrase: 'wrong passphrase' })).toMatchObject({
+      ok: false,
+      error: { code: 'key_unavailable' },
+    });
+    expect(await call('connections.unlock', { id: added.value.id, passphrase: 'correct horse battery' })).toMatchObject({
+      ok: true,
+      value: { keyStatus: 'ok' },
+    });
     await call('connections.activate', { id: added.value.id });
     expect(await call('warehouse.get', { organizationId })).toMatchObject({ ok: true, value: { canWrite: true } });
 
     expect(await call('connections.remove', { id: added.value.id })).toMatchObject({ ok: true });
-    const reopened = await openSecretStore('encrypted-file', { connectionId: added.value.id, directory: join(data.dir, 'secrets'), passphrase: 'correct horse battery' });
+    const reopened = await openSecretStore('encrypted-file', {
+      connectionId: added.value.id,
+      directory: join(data.dir, 'secrets'),
+      passphrase: 'correct horse battery',
+    });
     await expect(reopened.readPrivateKey(added.value.id)).rejects.toMatchObject({ reason: 'missing' });
     const after = (await call('connections.list', {})).value;
     expect(after.connections.map((c: { id: string }) => c.id)).toEqual([COMMAND_LINE_CONNECTION_ID]);
@@ -227,7 +249,13 @@ describe('a desk started with --registry-url while that registry is down', () =>
       const search = await desk.dispatch('projects.search', {});
       expect(search).toMatchObject({ ok: true, value: { total: 0, rows: [] } });
       const refresh = await desk.dispatch('connections.refreshInstallations', { id: COMMAND_LINE_CONNECTION_ID });
-      expect(refresh).toMatchObject({ ok: false, error: { code: 'offline', message: 'Refreshing the installations needs the registry, which cannot be reached; nothing was changed' } });
+      expect(refresh).toMatchObject({
+        ok: false,
+        error: {
+          code: 'offline',
+          message: 'Refreshing the installations needs the registry, which cannot be reached; nothing was changed',
+        },
+      });
       expect(await desk.dispatch('projects.search', {})).toMatchObject({ ok: true, value: { offline: true } });
     } finally {
       await desk.close();

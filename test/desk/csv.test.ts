@@ -13,13 +13,13 @@ function parseCsv(text: string): string[][] {
   while (i < text.length) {
     const ch = text[i]!;
     if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') (cell += '"'), (i += 2);
-      else if (ch === '"') (quoted = false), i++;
-      else (cell += ch), i++;
-    } else if (ch === '"' && cell === '') (quoted = true), i++;
-    else if (ch === ',') row.push(cell), (cell = ''), i++;
-    else if (ch === '\r' && text[i + 1] === '\n') row.push(cell), rows.push(row), (row = []), (cell = ''), (i += 2);
-    else (cell += ch), i++;
+      if (ch === '"' && text[i + 1] === '"') ((cell += '"'), (i += 2));
+      else if (ch === '"') ((quoted = false), i++);
+      else ((cell += ch), i++);
+    } else if (ch === '"' && cell === '') ((quoted = true), i++);
+    else if (ch === ',') (row.push(cell), (cell = ''), i++);
+    else if (ch === '\r' && text[i + 1] === '\n') (row.push(cell), rows.push(row), (row = []), (cell = ''), (i += 2));
+    else ((cell += ch), i++);
   }
   return rows;
 }
@@ -52,7 +52,13 @@ describe('csvCell', () => {
 
 describe('toCsv', () => {
   it('writes a header and CRLF-terminated rows', () => {
-    const csv = toCsv([{ header: 'Name', value: (r: { n: string }) => r.n }, { header: 'Len', value: (r) => r.n.length }], [{ n: 'a,b' }, { n: '=1' }]);
+    const csv = toCsv(
+      [
+        { header: 'Name', value: (r: { n: string }) => r.n },
+        { header: 'Len', value: (r) => r.n.length },
+      ],
+      [{ n: 'a,b' }, { n: '=1' }],
+    );
     expect(csv).toBe('Name,Len\r\n"a,b",3\r\n\'=1,2\r\n');
   });
 

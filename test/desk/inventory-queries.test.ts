@@ -6,7 +6,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CacheInputError, openDeskCache, type DeskCache } from '../../electron/core/desk/cache';
 import { hashJson } from '../../electron/core/desk/cache/rows';
-import { INVENTORY_SORT_FIELDS, SEARCH_COUNT_LIMIT, type InventoryAccount, type InventoryCreditRow, type InventoryCreditSearchInput } from '../../shared/desk/api';
+import {
+  INVENTORY_SORT_FIELDS,
+  SEARCH_COUNT_LIMIT,
+  type InventoryAccount,
+  type InventoryCreditRow,
+  type InventoryCreditSearchInput,
+} from '../../shared/desk/api';
 import type { InventoryCredit } from '../../shared/registry/resources';
 import { makeDataDir } from '../support/registry';
 import { inventoryRowOf } from '../support/inventory-rows';
@@ -50,8 +56,17 @@ function putInventory(cache: DeskCache, accounts: Partial<Record<InventoryAccoun
   cache.write.beginInventoryStaging();
   const changed = [];
   for (const [account, credits] of Object.entries(accounts) as [InventoryAccount, InventoryCredit[]][]) {
-    cache.write.stageInventoryCredits(account, credits.map((c) => ({ id: c.id, hash: hashJson(JSON.stringify(c)), json: JSON.stringify(c) })));
-    changed.push({ account, answerHash: `hash-${account}`, summary: { exPost: 1, exAnte: 2, retired: 3 }, organization: { fullName: 'Op', logo: '', id: 'op', publicUrl: '' }, creditCount: credits.length });
+    cache.write.stageInventoryCredits(
+      account,
+      credits.map((c) => ({ id: c.id, hash: hashJson(JSON.stringify(c)), json: JSON.stringify(c) })),
+    );
+    changed.push({
+      account,
+      answerHash: `hash-${account}`,
+      summary: { exPost: 1, exAnte: 2, retired: 3 },
+      organization: { fullName: 'Op', logo: '', id: 'op', publicUrl: '' },
+      creditCount: credits.length,
+    });
   }
   return cache.write.commitInventories(changed);
 }
@@ -70,7 +85,9 @@ function wordMatches(typed: string, column: string): boolean {
   const runs = words(typed);
   if (runs.length === 0) return true;
   const tokens = words(column);
-  return tokens.some((_, start) => runs.every((run, k) => (k === runs.length - 1 ? tokens[start + k]?.startsWith(run) : tokens[start + k] === run)));
+  return tokens.some((_, start) =>
+    runs.every((run, k) => (k === runs.length - 1 ? tokens[start + k]?.startsWith(run) : tokens[start + k] === run)),
+  );
 }
 
 function referenceMatch(c: InventoryCredit, query: string): boolean {
@@ -105,7 +122,16 @@ function referenceSort(field: (typeof INVENTORY_SORT_FIELDS)[number], direction:
   return (a: InventoryCredit, b: InventoryCredit) => {
     const [x, y] = [key(a), key(b)];
     for (let i = 0; i < x.length; i++) {
-      const d = typeof x[i] === 'number' ? (x[i] as number) - (y[i] as number) : i === x.length - 1 ? ((x[i] as string) < (y[i] as string) ? -1 : x[i]! > y[i]! ? 1 : 0) : nocase(x[i] as string, y[i] as string);
+      const d =
+        typeof x[i] === 'number'
+          ? (x[i] as number) - (y[i] as number)
+          : i === x.length - 1
+            ? (x[i] as string) < (y[i] as string)
+              ? -1
+              : x[i]! > y[i]!
+                ? 1
+                : 0
+            : nocase(x[i] as string, y[i] as string);
       if (d !== 0) return direction === 'asc' ? d : -d;
     }
     return 0;
@@ -116,7 +142,9 @@ function reference(credits: InventoryCredit[], input: InventoryCreditSearchInput
   const f = input.filters ?? {};
   const sort = input.sort ?? { field: 'project', direction: 'asc' };
   return credits
-    .filter((c) => (!f.vintage || c.vintage === f.vintage) && (!f.type || c.type === f.type) && (!f.projectId || c.project.id === f.projectId))
+    .filter(
+      (c) => (!f.vintage || c.vintage === f.vintage) && (!f.type || c.type === f.type) && (!f.projectId || c.project.id === f.projectId),
+    )
     .filter((c) => referenceMatch(c, input.query ?? ''))
     .sort(referenceSort(sort.field ?? 'project', sort.direction ?? 'asc'));
 }
@@ -137,8 +165,49 @@ afterAll(() => {
 });
 
 describe('inventory credits: search, filters, sorts', () => {
-  const QUERIES = ['', 'k', 'K', 'z', 'r', 'rd', 'rdr v', 'rdr-k', 'ki', 'kil', 'kilimanjaro', 'KILIMANJARO REFOR', 'refor kili', 'mangrove delta', 'delta', 'sao', 'são paulo', '1031', '10', '103', '9', 'ii', 'rdr', 'RDR-KEN', 'rdr-ken-1-1031-1', 'RDR-IDN-1-1032-2', 'RDR KEN', 'nothing', '"kil*', 'kil OR zeta', '-'];
-  const FILTERS: InventoryCreditSearchInput['filters'][] = [{}, { vintage: '2018' }, { type: 'exAnte' }, { type: 'exPost' }, { projectId: 'p-kili' }, { vintage: '2020', type: 'exPost' }, { vintage: '2019', projectId: 'p-sao' }, { vintage: '1999' }];
+  const QUERIES = [
+    '',
+    'k',
+    'K',
+    'z',
+    'r',
+    'rd',
+    'rdr v',
+    'rdr-k',
+    'ki',
+    'kil',
+    'kilimanjaro',
+    'KILIMANJARO REFOR',
+    'refor kili',
+    'mangrove delta',
+    'delta',
+    'sao',
+    'são paulo',
+    '1031',
+    '10',
+    '103',
+    '9',
+    'ii',
+    'rdr',
+    'RDR-KEN',
+    'rdr-ken-1-1031-1',
+    'RDR-IDN-1-1032-2',
+    'RDR KEN',
+    'nothing',
+    '"kil*',
+    'kil OR zeta',
+    '-',
+  ];
+  const FILTERS: InventoryCreditSearchInput['filters'][] = [
+    {},
+    { vintage: '2018' },
+    { type: 'exAnte' },
+    { type: 'exPost' },
+    { projectId: 'p-kili' },
+    { vintage: '2020', type: 'exPost' },
+    { vintage: '2019', projectId: 'p-sao' },
+    { vintage: '1999' },
+  ];
 
   it('answers exactly the reference rows, in order, for every query, filter and sort', () => {
     let checked = 0;
@@ -165,7 +234,11 @@ describe('inventory credits: search, filters, sorts', () => {
     const ids = (query: string) => cache.searchInventoryCredits({ account: 'buffer', query, limit: 500 }).rows;
     expect(new Set(ids('sao paulo').map((r) => r.projectId))).toEqual(new Set(['p-sao']));
     expect(new Set(ids('1031').map((r) => r.projectId))).toEqual(new Set(['p-kili']));
-    expect(ids('rdr-ken-1-1031-1').map((r) => r.serialization).every((s) => s.startsWith('RDR-KEN-1-1031-1'))).toBe(true);
+    expect(
+      ids('rdr-ken-1-1031-1')
+        .map((r) => r.serialization)
+        .every((s) => s.startsWith('RDR-KEN-1-1031-1')),
+    ).toBe(true);
     expect(ids('rdr-ken-1-1031-1').length).toBeGreaterThan(0);
     // A single character: project names starting with it.
     expect(new Set(ids('m').map((r) => r.projectName))).toEqual(new Set(['mangrove Delta Restoration']));
@@ -175,10 +248,18 @@ describe('inventory credits: search, filters, sorts', () => {
   });
 
   it('keeps the accounts apart', () => {
-    const organization = cache.searchInventoryCredits({ account: 'organization', sort: { field: 'amount', direction: 'desc' }, limit: 500 });
+    const organization = cache.searchInventoryCredits({
+      account: 'organization',
+      sort: { field: 'amount', direction: 'desc' },
+      limit: 500,
+    });
     expect(organization.total).toBe(ORGANIZATION.length);
-    expect(organization.rows).toEqual(reference(ORGANIZATION, { account: 'organization', sort: { field: 'amount', direction: 'desc' } }).map(asRow));
-    expect(cache.searchInventoryCredits({ account: 'organization', query: 'kili' }).total).toBe(reference(ORGANIZATION, { account: 'organization', query: 'kili' }).length);
+    expect(organization.rows).toEqual(
+      reference(ORGANIZATION, { account: 'organization', sort: { field: 'amount', direction: 'desc' } }).map(asRow),
+    );
+    expect(cache.searchInventoryCredits({ account: 'organization', query: 'kili' }).total).toBe(
+      reference(ORGANIZATION, { account: 'organization', query: 'kili' }).length,
+    );
     expect(cache.searchInventoryCredits({ account: 'adjustment' })).toMatchObject({ total: 0, rows: [] });
   });
 
@@ -196,11 +277,29 @@ describe('inventory credits: search, filters, sorts', () => {
     const last = cache.searchInventoryCredits({ account: 'buffer', offset: BUFFER.length - 1, limit: 10 });
     expect(last.rows).toHaveLength(1);
     expect(cache.searchInventoryCredits({ account: 'buffer', offset: BUFFER.length, limit: 10 }).rows).toEqual([]);
-    expect(cache.searchInventoryCredits({ account: 'buffer', offset: 100_000, limit: 500 })).toMatchObject({ total: BUFFER.length, rows: [] });
+    expect(cache.searchInventoryCredits({ account: 'buffer', offset: 100_000, limit: 500 })).toMatchObject({
+      total: BUFFER.length,
+      rows: [],
+    });
     expect(cache.searchInventoryCredits({ account: 'buffer', limit: 1 }).rows).toHaveLength(1);
     // A filtered search's pages too (read by the sparse path: few matches).
-    const kili = reference(BUFFER, { account: 'buffer', query: 'kili', filters: { vintage: '2017' }, sort: { field: 'supply', direction: 'asc' } }).map(asRow);
-    const pages = [0, 3, 6, 9].flatMap((offset) => cache.searchInventoryCredits({ account: 'buffer', query: 'kili', filters: { vintage: '2017' }, sort: { field: 'supply', direction: 'asc' }, offset, limit: 3 }).rows);
+    const kili = reference(BUFFER, {
+      account: 'buffer',
+      query: 'kili',
+      filters: { vintage: '2017' },
+      sort: { field: 'supply', direction: 'asc' },
+    }).map(asRow);
+    const pages = [0, 3, 6, 9].flatMap(
+      (offset) =>
+        cache.searchInventoryCredits({
+          account: 'buffer',
+          query: 'kili',
+          filters: { vintage: '2017' },
+          sort: { field: 'supply', direction: 'asc' },
+          offset,
+          limit: 3,
+        }).rows,
+    );
     expect(pages).toEqual(kili.slice(0, 12));
   });
 
@@ -221,7 +320,12 @@ describe('inventory credits: search, filters, sorts', () => {
   });
 
   it('streams every row of a search for the export, in the list order', () => {
-    const search = { account: 'buffer' as const, query: 'kil', filters: { type: 'exPost' }, sort: { field: 'amount' as const, direction: 'desc' as const } };
+    const search = {
+      account: 'buffer' as const,
+      query: 'kil',
+      filters: { type: 'exPost' },
+      sort: { field: 'amount' as const, direction: 'desc' as const },
+    };
     expect([...cache.inventoryCreditsOf(search)]).toEqual(reference(BUFFER, search).map(asRow));
     expect([...cache.inventoryCreditsOf({ account: 'buffer' })]).toHaveLength(BUFFER.length);
   });
@@ -269,13 +373,29 @@ describe('inventory credits: counts past the limit', () => {
       putInventory(big, { buffer: credits });
       expect(big.searchInventoryCredits({ account: 'buffer', limit: 5 })).toMatchObject({ total: credits.length });
       expect(big.searchInventoryCredits({ account: 'buffer', limit: 5 }).totalIsLowerBound).toBeUndefined();
-      const broad = big.searchInventoryCredits({ account: 'buffer', query: 'rdr', sort: { field: 'amount', direction: 'desc' }, offset: 10_050, limit: 100 });
+      const broad = big.searchInventoryCredits({
+        account: 'buffer',
+        query: 'rdr',
+        sort: { field: 'amount', direction: 'desc' },
+        offset: 10_050,
+        limit: 100,
+      });
       expect(broad).toMatchObject({ total: SEARCH_COUNT_LIMIT, totalIsLowerBound: true });
       // Pages past the lower bound still read on, in order.
-      expect(broad.rows).toEqual(reference(credits, { account: 'buffer', query: 'rdr', sort: { field: 'amount', direction: 'desc' } }).slice(10_050, 10_150).map(asRow));
-      expect(big.searchInventoryCredits({ account: 'buffer', filters: { type: 'exPost' }, limit: 1 })).toMatchObject({ total: SEARCH_COUNT_LIMIT, totalIsLowerBound: true });
+      expect(broad.rows).toEqual(
+        reference(credits, { account: 'buffer', query: 'rdr', sort: { field: 'amount', direction: 'desc' } })
+          .slice(10_050, 10_150)
+          .map(asRow),
+      );
+      expect(big.searchInventoryCredits({ account: 'buffer', filters: { type: 'exPost' }, limit: 1 })).toMatchObject({
+        total: SEARCH_COUNT_LIMIT,
+        totalIsLowerBound: true,
+      });
       const narrow = reference(credits, { account: 'buffer', query: 'kili', filters: { vintage: '2018' } });
-      expect(big.searchInventoryCredits({ account: 'buffer', query: 'kili', filters: { vintage: '2018' }, limit: 5 })).toMatchObject({ total: narrow.length, rows: narrow.slice(0, 5).map(asRow) });
+      expect(big.searchInventoryCredits({ account: 'buffer', query: 'kili', filters: { vintage: '2018' }, limit: 5 })).toMatchObject({
+        total: narrow.length,
+        rows: narrow.slice(0, 5).map(asRow),
+      });
     } finally {
       big.close();
       d.remove();

@@ -15,11 +15,21 @@ let desk: DeskService;
 const { ok, fails } = deskCalls(() => desk);
 
 /** The CSV's lines without the byte order mark and the final line end. */
-const csvLines = (file: { base64: string }) => Buffer.from(file.base64, 'base64').toString('utf8').replace(/^\uFEFF/, '').trimEnd().split('\r\n');
+const csvLines = (file: { base64: string }) =>
+  Buffer.from(file.base64, 'base64')
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .trimEnd()
+    .split('\r\n');
 
 beforeAll(async () => {
   data = makeDataDir('desk-inventory-service-');
-  desk = await createDeskService({ dataDir: data.dir, host: 'web', version: 'test', seedDemo: (registry, options) => void seedDemo(registry, options) });
+  desk = await createDeskService({
+    dataDir: data.dir,
+    host: 'web',
+    version: 'test',
+    seedDemo: (registry, options) => void seedDemo(registry, options),
+  });
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('the first sync did not finish')), 120_000);
     const off = desk.onEvent((e: DeskEvent) => {
@@ -57,10 +67,21 @@ describe('inventories through the desk API', () => {
     const byProject = await ok('inventories.credits', { account: 'buffer', query: first.projectName, limit: 500 });
     expect(byProject.rows.some((r) => r.id === first.id)).toBe(true);
     expect(byProject.total).toBeLessThan(all.total);
-    const vintage = await ok('inventories.credits', { account: 'buffer', filters: { vintage: first.vintage }, sort: { field: 'amount', direction: 'desc' }, limit: 500 });
+    const vintage = await ok('inventories.credits', {
+      account: 'buffer',
+      filters: { vintage: first.vintage },
+      sort: { field: 'amount', direction: 'desc' },
+      limit: 500,
+    });
     expect(vintage.rows.every((r) => r.vintage === first.vintage)).toBe(true);
     expect(vintage.rows.map((r) => r.amount)).toEqual([...vintage.rows.map((r) => r.amount)].sort((a, b) => b - a));
-    const page = await ok('inventories.credits', { account: 'buffer', filters: { vintage: first.vintage }, sort: { field: 'amount', direction: 'desc' }, offset: 2, limit: 3 });
+    const page = await ok('inventories.credits', {
+      account: 'buffer',
+      filters: { vintage: first.vintage },
+      sort: { field: 'amount', direction: 'desc' },
+      offset: 2,
+      limit: 3,
+    });
     expect(page.rows).toEqual(vintage.rows.slice(2, 5));
   });
 
@@ -72,13 +93,23 @@ describe('inventories through the desk API', () => {
   });
 
   it('refuses bad input as invalid_input, listing every problem', async () => {
-    const credits = await fails('inventories.credits', { account: 'treasury', limit: 0, sort: { field: 'relevance' }, filters: { vintage: '99' } });
+    const credits = await fails('inventories.credits', {
+      account: 'treasury',
+      limit: 0,
+      sort: { field: 'relevance' },
+      filters: { vintage: '99' },
+    });
     expect(credits.code).toBe('invalid_input');
     expect(credits.details).toHaveLength(4);
     for (const field of ['account', 'limit', 'sort.field', 'filters.vintage']) expect(credits.details!.join('\n')).toContain(field);
     expect((await fails('inventories.get', { account: 'nope' })).code).toBe('invalid_input');
     expect((await fails('inventories.facets', {})).code).toBe('invalid_input');
-    const csv = await fails('export.csv', { list: 'inventory', account: 'buffer', filters: { type: '' }, sort: { field: 'amount', direction: 'sideways' } });
+    const csv = await fails('export.csv', {
+      list: 'inventory',
+      account: 'buffer',
+      filters: { type: '' },
+      sort: { field: 'amount', direction: 'sideways' },
+    });
     expect(csv.code).toBe('invalid_input');
     expect(csv.details).toHaveLength(2);
   });

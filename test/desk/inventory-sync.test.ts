@@ -17,7 +17,11 @@ import { makeDataDir, startTestRegistry, type TestRegistry } from '../support/re
 import { inventoryRowOf } from '../support/inventory-rows';
 
 const ENDPOINT = { buffer: 'getBufferInventory', adjustment: 'getAdjustmentInventory', organization: 'getOrganizationInventory' } as const;
-const PATH = { buffer: '/carbonCredits/icr/inventory/buffer', adjustment: '/carbonCredits/icr/inventory/adjustment', organization: '/carbonCredits/icr/inventory/organization' };
+const PATH = {
+  buffer: '/carbonCredits/icr/inventory/buffer',
+  adjustment: '/carbonCredits/icr/inventory/adjustment',
+  organization: '/carbonCredits/icr/inventory/organization',
+};
 
 let t: TestRegistry;
 let credentials: DemoCredentials;
@@ -33,7 +37,13 @@ function wire(fetchFn: FetchLike = fetch) {
     requests.set(url.pathname, (requests.get(url.pathname) ?? 0) + 1);
     return fetchFn(input, init);
   };
-  const tokens = createTokenManager({ baseUrl: t.url, appId: credentials.app.id, loadPrivateKey: async () => credentials.app.privateKeyPem, clock: t.clock, fetch: counting });
+  const tokens = createTokenManager({
+    baseUrl: t.url,
+    appId: credentials.app.id,
+    loadPrivateKey: async () => credentials.app.privateKeyPem,
+    clock: t.clock,
+    fetch: counting,
+  });
   const c = createRegistryClient({ baseUrl: t.url, tokens, clock: t.clock, fetch: counting, retry: { baseDelayMs: 10 } });
   return { client: c, engine: createSyncEngine({ client: c, cache, clock: t.clock, installations: () => [] }) };
 }
@@ -59,7 +69,11 @@ async function expectCacheEqualsRegistry() {
     const json = storedJson(account);
     expect(json.size).toBe(answer.credits.length);
     for (const credit of answer.credits) expect(JSON.parse(json.get(credit.id)!), credit.id).toEqual(credit);
-    expect(cache.getInventory(account), account).toMatchObject({ summary: answer.summary, organization: answer.organization, creditCount: answer.credits.length });
+    expect(cache.getInventory(account), account).toMatchObject({
+      summary: answer.summary,
+      organization: answer.organization,
+      creditCount: answer.credits.length,
+    });
   }
 }
 
@@ -93,9 +107,15 @@ describe('inventories sync against a scale-1 demo registry', () => {
     const buffer = await client.call('getBufferInventory');
     expect(buffer.credits.length).toBeGreaterThan(100);
     await expectCacheEqualsRegistry();
-    expect(outcome).toMatchObject({ written: cache.searchInventoryCredits({ account: 'buffer' }).total + cache.searchInventoryCredits({ account: 'adjustment' }).total + cache.searchInventoryCredits({ account: 'organization' }).total, deleted: 0 });
+    expect(outcome).toMatchObject({
+      written:
+        cache.searchInventoryCredits({ account: 'buffer' }).total +
+        cache.searchInventoryCredits({ account: 'adjustment' }).total +
+        cache.searchInventoryCredits({ account: 'organization' }).total,
+      deleted: 0,
+    });
     // Nothing is left staged.
-    expect(cache.db.raw.prepare("SELECT count(*) FROM inventory_staging").pluck().get()).toBe(0);
+    expect(cache.db.raw.prepare('SELECT count(*) FROM inventory_staging').pluck().get()).toBe(0);
     expect(cache.syncState('inventories')?.last_error).toBeNull();
   });
 
@@ -106,7 +126,12 @@ describe('inventories sync against a scale-1 demo registry', () => {
     t.clock.advance(60_000);
     const result = await engine.run(['inventories']);
     expect(result.ok).toBe(true);
-    expect(result.results.inventories).toEqual({ status: 'ok', written: 0, deleted: 0, note: 'unchanged: buffer, adjustment, organization' });
+    expect(result.results.inventories).toEqual({
+      status: 'ok',
+      written: 0,
+      deleted: 0,
+      note: 'unchanged: buffer, adjustment, organization',
+    });
     for (const path of Object.values(PATH)) expect(requests.get(path)).toBe(1);
     // The one row written is the resource's sync_state (its success time).
     expect(totalChanges() - before).toBe(1);
@@ -117,7 +142,8 @@ describe('inventories sync against a scale-1 demo registry', () => {
     const buffer = await client.call('getBufferInventory');
     const moved = buffer.credits.find((c) => c.amount >= 2)!;
     const untouched = buffer.credits.find((c) => c.id !== moved.id)!;
-    const rowidOf = (account: InventoryAccount, id: string) => cache.db.raw.prepare('SELECT rowid FROM inventory_credits WHERE account = ? AND id = ?').pluck().get(account, id);
+    const rowidOf = (account: InventoryAccount, id: string) =>
+      cache.db.raw.prepare('SELECT rowid FROM inventory_credits WHERE account = ? AND id = ?').pluck().get(account, id);
     const untouchedRowid = rowidOf('buffer', untouched.id);
     const organizationRows = cachedRows('organization');
     // Half of one credit moves from the buffer into the adjustment account.
@@ -128,7 +154,10 @@ describe('inventories sync against a scale-1 demo registry', () => {
     // The buffer's moved credit changed; the adjustment account gained it (or its amount changed).
     expect(result.results.inventories).toEqual({ status: 'ok', written: 2, deleted: 0, note: 'unchanged: organization' });
     await expectCacheEqualsRegistry();
-    expect(cache.searchInventoryCredits({ account: 'buffer', query: moved.serialization }).rows[0]?.amount).toBeCloseTo(moved.amount - 1, 6);
+    expect(cache.searchInventoryCredits({ account: 'buffer', query: moved.serialization }).rows[0]?.amount).toBeCloseTo(
+      moved.amount - 1,
+      6,
+    );
     // An unchanged credit kept its row; the untouched account was not written at all.
     expect(rowidOf('buffer', untouched.id)).toBe(untouchedRowid);
     expect(cachedRows('organization')).toEqual(organizationRows);
@@ -148,13 +177,25 @@ describe('inventories sync against a scale-1 demo registry', () => {
   it('fails on a malformed credit with the contract message and leaves every account as it was', async () => {
     // Buffer changes for real; the organization account answers one credit with a wrong amount.
     const buffer = await client.call('getBufferInventory');
-    ops.transferCredits(t.registry, { from: { kind: 'buffer' }, to: { kind: 'adjustment' }, creditId: buffer.credits.at(-1)!.id, amount: 0.5 });
+    ops.transferCredits(t.registry, {
+      from: { kind: 'buffer' },
+      to: { kind: 'adjustment' },
+      creditId: buffer.credits.at(-1)!.id,
+      amount: 0.5,
+    });
     const snapshot = () =>
-      INVENTORY_ACCOUNTS.map((account) => ({ account, inventory: cache.getInventory(account), rows: cachedRows(account), facets: cache.inventoryFacets(account) }));
+      INVENTORY_ACCOUNTS.map((account) => ({
+        account,
+        inventory: cache.getInventory(account),
+        rows: cachedRows(account),
+        facets: cache.inventoryFacets(account),
+      }));
     const before = snapshot();
     const liar = new Hono();
     liar.get(PATH.organization, async (c) => {
-      const real = (await (await fetch(`${t.url}${PATH.organization}`, { headers: { authorization: c.req.header('authorization')! } })).json()) as { credits: Record<string, unknown>[] };
+      const real = (await (
+        await fetch(`${t.url}${PATH.organization}`, { headers: { authorization: c.req.header('authorization')! } })
+      ).json()) as { credits: Record<string, unknown>[] };
       real.credits[3] = { ...real.credits[3], amount: 'twelve' };
       return c.json(real);
     });
@@ -168,11 +209,13 @@ describe('inventories sync against a scale-1 demo registry', () => {
     expect(result.ok).toBe(false);
     const outcome = result.results.inventories;
     expect(outcome?.status).toBe('failed');
-    expect(outcome?.status === 'failed' && outcome.error).toMatch(/^inventories: GET \/carbonCredits\/icr\/inventory\/organization: the answer does not match the contract: credits\.3\.amount: /);
+    expect(outcome?.status === 'failed' && outcome.error).toMatch(
+      /^inventories: GET \/carbonCredits\/icr\/inventory\/organization: the answer does not match the contract: credits\.3\.amount: /,
+    );
     expect(cache.syncState('inventories')?.last_error).toMatch(/credits\.3\.amount/);
     // The buffer's real change was read and staged before the failure: none of it was kept.
     expect(snapshot()).toEqual(before);
-    expect(cache.db.raw.prepare("SELECT count(*) FROM inventory_staging").pluck().get()).toBe(0);
+    expect(cache.db.raw.prepare('SELECT count(*) FROM inventory_staging').pluck().get()).toBe(0);
 
     // An answer cut short is not JSON: the same, with the client's wording.
     const cut = new Hono();
@@ -186,7 +229,10 @@ describe('inventories sync against a scale-1 demo registry', () => {
     });
     const truncated = await cutting.engine.run(['inventories']);
     await cutting.engine.close();
-    expect(truncated.results.inventories).toEqual({ status: 'failed', error: 'inventories: GET /carbonCredits/icr/inventory/buffer: the answer is not JSON' });
+    expect(truncated.results.inventories).toEqual({
+      status: 'failed',
+      error: 'inventories: GET /carbonCredits/icr/inventory/buffer: the answer is not JSON',
+    });
     expect(snapshot()).toEqual(before);
 
     // The honest registry again: the next run brings everything up to date.

@@ -8,10 +8,12 @@ import { arrayElements, isArraySpan, JsonShapeError, objectMembers, parseSpan, r
 /** The text read as the inventory sync reads it: the root object's members, an array member element by element. */
 function readBySpans(text: string): unknown {
   const root = rootSpan(text);
-  const value = (span: { start: number; end: number }) => (isArraySpan(text, span) ? arrayElements(text, span).map((e) => parseSpan(text, e)) : parseSpan(text, span));
+  const value = (span: { start: number; end: number }) =>
+    isArraySpan(text, span) ? arrayElements(text, span).map((e) => parseSpan(text, e)) : parseSpan(text, span);
   if (text.charCodeAt(root.start) !== 0x7b) return value(root);
   const out: Record<string, unknown> = {};
-  for (const [key, span] of objectMembers(text, root)) Object.defineProperty(out, key, { value: value(span), enumerable: true, configurable: true, writable: true });
+  for (const [key, span] of objectMembers(text, root))
+    Object.defineProperty(out, key, { value: value(span), enumerable: true, configurable: true, writable: true });
   return out;
 }
 
@@ -44,7 +46,24 @@ describe('json spans', () => {
   });
 
   it('refuses what JSON.parse refuses at the levels it walks', () => {
-    for (const bad of ['', '   ', '{', '{"a":1', '{"a" 1}', '{"a":1,}', '{,"a":1}', '{"a":1}}', '{"a":1} x', '{"a":[1 2]}', '{"a":[1,]}', '{"a":[,1]}', '{"a":"x}', '{a:1}', '{"a":01}', '{"a":[{"b":1}}]}']) {
+    for (const bad of [
+      '',
+      '   ',
+      '{',
+      '{"a":1',
+      '{"a" 1}',
+      '{"a":1,}',
+      '{,"a":1}',
+      '{"a":1}}',
+      '{"a":1} x',
+      '{"a":[1 2]}',
+      '{"a":[1,]}',
+      '{"a":[,1]}',
+      '{"a":"x}',
+      '{a:1}',
+      '{"a":01}',
+      '{"a":[{"b":1}}]}',
+    ]) {
       expect(outcome(() => readBySpans(bad)).ok, bad).toBe(false);
       expect(outcome(() => JSON.parse(bad)).ok, bad).toBe(false);
     }
@@ -61,19 +80,32 @@ describe('json spans', () => {
   });
 
   it('accepts exactly what JSON.parse accepts after any one-character edit of a valid text', () => {
-    const edits = fc.record({ at: fc.nat(), kind: fc.constantFrom('delete', 'insert', 'replace'), char: fc.constantFrom('{', '}', '[', ']', '"', '\\', ',', ':', ' ', '1', 'a', '-', '.', 'e') });
+    const edits = fc.record({
+      at: fc.nat(),
+      kind: fc.constantFrom('delete', 'insert', 'replace'),
+      char: fc.constantFrom('{', '}', '[', ']', '"', '\\', ',', ':', ' ', '1', 'a', '-', '.', 'e'),
+    });
     fc.assert(
-      fc.property(fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 3 })), fc.array(edits, { minLength: 1, maxLength: 3 }), (object, changes) => {
-        let text = JSON.stringify(object);
-        for (const c of changes) {
-          const at = c.at % (text.length + 1);
-          text = c.kind === 'delete' ? text.slice(0, at) + text.slice(at + 1) : c.kind === 'insert' ? text.slice(0, at) + c.char + text.slice(at) : text.slice(0, at) + c.char + text.slice(at + 1);
-        }
-        const bySpans = outcome(() => readBySpans(text));
-        const whole = outcome(() => JSON.parse(text));
-        expect(bySpans.ok, text).toBe(whole.ok);
-        if (bySpans.ok && whole.ok) expect(bySpans.value, text).toEqual(whole.value);
-      }),
+      fc.property(
+        fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 3 })),
+        fc.array(edits, { minLength: 1, maxLength: 3 }),
+        (object, changes) => {
+          let text = JSON.stringify(object);
+          for (const c of changes) {
+            const at = c.at % (text.length + 1);
+            text =
+              c.kind === 'delete'
+                ? text.slice(0, at) + text.slice(at + 1)
+                : c.kind === 'insert'
+                  ? text.slice(0, at) + c.char + text.slice(at)
+                  : text.slice(0, at) + c.char + text.slice(at + 1);
+          }
+          const bySpans = outcome(() => readBySpans(text));
+          const whole = outcome(() => JSON.parse(text));
+          expect(bySpans.ok, text).toBe(whole.ok);
+          if (bySpans.ok && whole.ok) expect(bySpans.value, text).toEqual(whole.value);
+        },
+      ),
       { numRuns: 3000 },
     );
   });

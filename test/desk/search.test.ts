@@ -11,17 +11,38 @@ const dir = makeDataDir('desk-search-');
 let cache: DeskCache;
 
 const project = (i: number, over: Partial<Project> = {}): Project => ({
-  id: `p${i}`, num: String(i), fullName: `Project ${i}`, description: 'plain', shortDescription: 'short', publicUrl: '', registry: 'ICR', status: 'validated',
-  startDate: `20${10 + (i % 10)}-01-01T00:00:00.000Z`, creditingPeriodStartDate: '2020-01-01T00:00:00.000Z', estimatedAnnualMitigations: [],
-  countryCode: i % 3 === 0 ? 'KE' : 'BR', sector: { id: 'energy', title: 'Energy' }, otherBenefits: [],
-  proponents: [{ id: 'o1', fullName: 'Alpha Forests Ltd', logo: '', publicUrl: '' }], validators: [],
-  methodology: { id: i % 2 ? 'ar' : 're', title: i % 2 ? 'Afforestation' : 'Renewables' }, type: { id: 'removal', title: 'Removal', description: '' }, documentation: [], ...over,
+  id: `p${i}`,
+  num: String(i),
+  fullName: `Project ${i}`,
+  description: 'plain',
+  shortDescription: 'short',
+  publicUrl: '',
+  registry: 'ICR',
+  status: 'validated',
+  startDate: `20${10 + (i % 10)}-01-01T00:00:00.000Z`,
+  creditingPeriodStartDate: '2020-01-01T00:00:00.000Z',
+  estimatedAnnualMitigations: [],
+  countryCode: i % 3 === 0 ? 'KE' : 'BR',
+  sector: { id: 'energy', title: 'Energy' },
+  otherBenefits: [],
+  proponents: [{ id: 'o1', fullName: 'Alpha Forests Ltd', logo: '', publicUrl: '' }],
+  validators: [],
+  methodology: { id: i % 2 ? 'ar' : 're', title: i % 2 ? 'Afforestation' : 'Renewables' },
+  type: { id: 'removal', title: 'Removal', description: '' },
+  documentation: [],
+  ...over,
 });
 
 function put(scope: 'public' | 'internal', projects: Project[]) {
   const resource = scope === 'public' ? 'projects' : 'internalProjects';
   cache.write.beginStaging(resource);
-  cache.write.stage(resource, projects.map((p) => { const json = JSON.stringify(p); return { id: p.id, hash: hashJson(json), json }; }));
+  cache.write.stage(
+    resource,
+    projects.map((p) => {
+      const json = JSON.stringify(p);
+      return { id: p.id, hash: hashJson(json), json };
+    }),
+  );
   cache.write.commitProjects(scope, { full: true, pageHashes: [] });
 }
 
@@ -34,10 +55,35 @@ beforeAll(() => {
   put('internal', [...list, project(200, { fullName: 'Secret Kiln Draft', status: 'draft' })]);
   const r = (i: number, claimed: boolean): Retirement =>
     claimed
-      ? { id: `r${i}`, createdAt: `2024-01-${String(10 + i).padStart(2, '0')}T00:00:00.000Z`, isClaimed: true, reason: 'r', comment: '', beneficiary: i === 1 ? 'Jonas Müller' : `Buyer ${i}`, organizationId: 'o', organizationOwner: { id: 'o', fullName: 'Beta', logo: '', publicUrl: '' }, serialization: `ICR-KEN-1-${i}-1-S-1-2022`, vintage: '2022', amount: i, project: { id: 'p100', fullName: 'Kilimanjaro Reforestation', url: '', publicUrl: '', num: '100' } }
-      : { id: `r${i}`, createdAt: `2024-01-${String(10 + i).padStart(2, '0')}T00:00:00.000Z`, isClaimed: false, amount: i, project: { id: 'p1', fullName: 'Project 1', url: '', publicUrl: '', num: '1' } };
+      ? {
+          id: `r${i}`,
+          createdAt: `2024-01-${String(10 + i).padStart(2, '0')}T00:00:00.000Z`,
+          isClaimed: true,
+          reason: 'r',
+          comment: '',
+          beneficiary: i === 1 ? 'Jonas Müller' : `Buyer ${i}`,
+          organizationId: 'o',
+          organizationOwner: { id: 'o', fullName: 'Beta', logo: '', publicUrl: '' },
+          serialization: `ICR-KEN-1-${i}-1-S-1-2022`,
+          vintage: '2022',
+          amount: i,
+          project: { id: 'p100', fullName: 'Kilimanjaro Reforestation', url: '', publicUrl: '', num: '100' },
+        }
+      : {
+          id: `r${i}`,
+          createdAt: `2024-01-${String(10 + i).padStart(2, '0')}T00:00:00.000Z`,
+          isClaimed: false,
+          amount: i,
+          project: { id: 'p1', fullName: 'Project 1', url: '', publicUrl: '', num: '1' },
+        };
   cache.write.beginStaging('retirements');
-  cache.write.stage('retirements', [1, 2, 3, 4, 5].map((i) => { const json = JSON.stringify(r(i, i !== 5)); return { id: `r${i}`, hash: hashJson(json), json }; }));
+  cache.write.stage(
+    'retirements',
+    [1, 2, 3, 4, 5].map((i) => {
+      const json = JSON.stringify(r(i, i !== 5));
+      return { id: `r${i}`, hash: hashJson(json), json };
+    }),
+  );
   cache.write.commitRetirements({ full: true, pageHashes: [] });
 });
 afterAll(() => {
@@ -63,7 +109,18 @@ describe('cache search', () => {
   });
 
   it('treats quotes, asterisks and FTS operators in the query as plain text', () => {
-    for (const q of ['"', '*', '"the" mountain*', 'kili"', 'NOT kili', 'name:kili', '(kili', 'kili OR', '^kili', "'; DROP TABLE projects; --"]) {
+    for (const q of [
+      '"',
+      '*',
+      '"the" mountain*',
+      'kili"',
+      'NOT kili',
+      'name:kili',
+      '(kili',
+      'kili OR',
+      '^kili',
+      "'; DROP TABLE projects; --",
+    ]) {
       expect(() => cache.searchProjects({ query: q }), q).not.toThrow();
     }
     expect(cache.searchProjects({ query: '"the" mountain*' }).rows.map((r) => r.id)).toEqual(['p100']);
@@ -77,11 +134,18 @@ describe('cache search', () => {
     expect(kenya.rows.map((r) => r.num)).toEqual(['30', '27', '24']);
     const page2 = cache.searchProjects({ filters: { countryCode: 'KE' }, sort: { field: 'num', direction: 'desc' }, limit: 3, offset: 3 });
     expect(page2.rows.map((r) => r.num)).toEqual(['21', '18', '15']);
-    expect(cache.searchProjects({ sort: { field: 'name', direction: 'asc' }, limit: 2 }).rows.map((r) => r.fullName)).toEqual(['Kilifi Mangroves', 'Kilimanjaro Reforestation']);
+    expect(cache.searchProjects({ sort: { field: 'name', direction: 'asc' }, limit: 2 }).rows.map((r) => r.fullName)).toEqual([
+      'Kilifi Mangroves',
+      'Kilimanjaro Reforestation',
+    ]);
     expect(cache.searchProjects({ filters: { status: 'registered' } }).rows.map((r) => r.id)).toEqual(['p101']);
     expect(cache.searchProjects({ query: 'kil', sort: { field: 'relevance', direction: 'asc' } }).total).toBe(2);
     const internal = cache.searchProjects({ scope: 'internal', query: 'kil' });
-    expect(internal.rows.map((r) => [r.id, r.isPublic])).toEqual([['p100', true], ['p101', true], ['p200', false]]);
+    expect(internal.rows.map((r) => [r.id, r.isPublic])).toEqual([
+      ['p100', true],
+      ['p101', true],
+      ['p200', false],
+    ]);
   });
 
   it('rejects input the desk API does not allow, with a clear error', () => {
@@ -92,13 +156,18 @@ describe('cache search', () => {
   it('counts facets per scope', () => {
     const facets = cache.projectFacets('public');
     expect(facets.countries.find((c) => c.value === 'KE')).toEqual({ value: 'KE', label: 'Kenya', count: 10 });
-    expect(facets.statuses).toEqual([{ value: 'validated', label: 'validated', count: 31 }, { value: 'registered', label: 'registered', count: 1 }]);
+    expect(facets.statuses).toEqual([
+      { value: 'validated', label: 'validated', count: 31 },
+      { value: 'registered', label: 'registered', count: 1 },
+    ]);
     expect(cache.projectFacets('internal').statuses.find((s) => s.value === 'draft')?.count).toBe(1);
   });
 
   it('matches a one-character query as the start of the project name', () => {
     expect(cache.searchProjects({ query: 'K' }).rows.map((r) => r.fullName)).toEqual(['Kilimanjaro Reforestation', 'Kilifi Mangroves']);
-    expect(cache.searchProjects({ scope: 'internal', query: 's', sort: { field: 'relevance', direction: 'asc' } }).rows.map((r) => r.id)).toEqual(['p200']);
+    expect(
+      cache.searchProjects({ scope: 'internal', query: 's', sort: { field: 'relevance', direction: 'asc' } }).rows.map((r) => r.id),
+    ).toEqual(['p200']);
   });
 
   it('keeps facets until the cache is written, then counts again', () => {
@@ -108,7 +177,12 @@ describe('cache search', () => {
     put('internal', [project(300, { status: 'draft' }), project(301, { status: 'draft' })]);
     expect(cache.projectFacets('internal').statuses.find((s) => s.value === 'draft')?.count).toBe(2);
     expect(cache.searchProjects({ scope: 'internal' }).total).toBe(2);
-    put('internal', [...Array.from({ length: 30 }, (_, i) => project(i + 1)), project(100, { fullName: 'Kilimanjaro Reforestation', description: 'Trees on "the" mountain*', countryCode: 'TZ' }), project(101, { fullName: 'Kilifi Mangroves', status: 'registered' }), project(200, { fullName: 'Secret Kiln Draft', status: 'draft' })]);
+    put('internal', [
+      ...Array.from({ length: 30 }, (_, i) => project(i + 1)),
+      project(100, { fullName: 'Kilimanjaro Reforestation', description: 'Trees on "the" mountain*', countryCode: 'TZ' }),
+      project(101, { fullName: 'Kilifi Mangroves', status: 'registered' }),
+      project(200, { fullName: 'Secret Kiln Draft', status: 'draft' }),
+    ]);
     expect(cache.projectFacets('internal').statuses.find((s) => s.value === 'draft')?.count).toBe(1);
   });
 
@@ -120,7 +194,20 @@ describe('cache search', () => {
     expect(cache.searchRetirements({ sort: { field: 'amount', direction: 'asc' }, limit: 2 }).rows.map((r) => r.amount)).toEqual([1, 2]);
     const unclaimed = cache.searchRetirements({ filters: { claimed: false } });
     expect(unclaimed.rows).toEqual([
-      { id: 'r5', createdAt: '2024-01-15T00:00:00.000Z', isClaimed: false, amount: 5, beneficiary: null, reason: null, organizationName: null, projectId: 'p1', projectName: 'Project 1', projectNum: '1', serialization: null, vintage: null },
+      {
+        id: 'r5',
+        createdAt: '2024-01-15T00:00:00.000Z',
+        isClaimed: false,
+        amount: 5,
+        beneficiary: null,
+        reason: null,
+        organizationName: null,
+        projectId: 'p1',
+        projectName: 'Project 1',
+        projectNum: '1',
+        serialization: null,
+        vintage: null,
+      },
     ]);
     expect(cache.searchRetirements({ filters: { projectId: 'p100', vintage: '2022' } }).total).toBe(4);
     expect(cache.getRetirement('r1')?.retirement).toMatchObject({ beneficiary: 'Jonas Müller' });
@@ -138,15 +225,37 @@ describe('cache search on a larger cache', () => {
     for (let i = 0; i < count; i++) {
       const day = new Date(Date.UTC(2020, 0, 1) + (i % 1500) * 86_400_000).toISOString();
       const claimed = i % 3 !== 0;
-      const project = i % 400 === 7 ? { id: 'p-rare', fullName: 'Rare Wetland', url: '', publicUrl: '', num: '400' } : { id: `p${i % 40}`, fullName: `Common Forest ${i % 40}`, url: '', publicUrl: '', num: String(i % 40) };
+      const project =
+        i % 400 === 7
+          ? { id: 'p-rare', fullName: 'Rare Wetland', url: '', publicUrl: '', num: '400' }
+          : { id: `p${i % 40}`, fullName: `Common Forest ${i % 40}`, url: '', publicUrl: '', num: String(i % 40) };
       made.push(
         claimed
-          ? { id: `r${String(i).padStart(5, '0')}`, createdAt: day, isClaimed: true, reason: 'r', comment: '', beneficiary: `${['Kim', 'Ana', 'Zoe'][i % 3]} ${i}`, organizationId: 'o', organizationOwner: { id: 'o', fullName: 'Beta', logo: '', publicUrl: '' }, serialization: `ICR-${i}`, vintage: String(2015 + (i % 10)), amount: (i * 7919) % 1000, project }
+          ? {
+              id: `r${String(i).padStart(5, '0')}`,
+              createdAt: day,
+              isClaimed: true,
+              reason: 'r',
+              comment: '',
+              beneficiary: `${['Kim', 'Ana', 'Zoe'][i % 3]} ${i}`,
+              organizationId: 'o',
+              organizationOwner: { id: 'o', fullName: 'Beta', logo: '', publicUrl: '' },
+              serialization: `ICR-${i}`,
+              vintage: String(2015 + (i % 10)),
+              amount: (i * 7919) % 1000,
+              project,
+            }
           : { id: `r${String(i).padStart(5, '0')}`, createdAt: day, isClaimed: false, amount: (i * 7919) % 1000, project },
       );
     }
     big.write.beginStaging('retirements');
-    big.write.stage('retirements', made.map((r) => { const json = JSON.stringify(r); return { id: r.id, hash: hashJson(json), json }; }));
+    big.write.stage(
+      'retirements',
+      made.map((r) => {
+        const json = JSON.stringify(r);
+        return { id: r.id, hash: hashJson(json), json };
+      }),
+    );
     big.write.commitRetirements({ full: true, pageHashes: [] });
   });
   afterAll(() => {
@@ -155,7 +264,8 @@ describe('cache search on a larger cache', () => {
   });
 
   // The reference: the same filter and order computed here from the rows put in.
-  const byCreatedDesc = (a: Retirement, b: Retirement) => (a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1);
+  const byCreatedDesc = (a: Retirement, b: Retirement) =>
+    a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1;
   const byAmountDesc = (a: Retirement, b: Retirement) => (a.amount === b.amount ? byCreatedDesc(a, b) : b.amount - a.amount);
 
   it('pages dense and sparse matches, shallow and deep, exactly like a full sort of the matches', () => {
@@ -167,18 +277,29 @@ describe('cache search on a larger cache', () => {
     expect(walkSortIndex(made.filter(cases[1]!.keep).length, count, 0, 50)).toBe(false);
     for (const { query, keep } of cases) {
       const expected = made.filter(keep);
-      for (const [sort, compare] of [['createdAt', byCreatedDesc], ['amount', byAmountDesc]] as const) {
+      for (const [sort, compare] of [
+        ['createdAt', byCreatedDesc],
+        ['amount', byAmountDesc],
+      ] as const) {
         const sorted = [...expected].sort(compare);
         for (const offset of [0, 150, 25]) {
           const got = big.searchRetirements({ query, sort: { field: sort, direction: 'desc' }, offset, limit: 50 });
-          expect(got.rows.map((r) => r.id), `${query} ${sort} ${offset}`).toEqual(sorted.slice(offset, offset + 50).map((r) => r.id));
+          expect(
+            got.rows.map((r) => r.id),
+            `${query} ${sort} ${offset}`,
+          ).toEqual(sorted.slice(offset, offset + 50).map((r) => r.id));
           expect(got.total).toBe(expected.length);
         }
       }
     }
     // Filters the sort index carries (claimed, vintage), on a deep page.
     const filtered = made.filter((r) => r.isClaimed && 'vintage' in r && r.vintage === '2020').sort(byAmountDesc);
-    const page = big.searchRetirements({ filters: { claimed: true, vintage: '2020' }, sort: { field: 'amount', direction: 'desc' }, offset: 300, limit: 100 });
+    const page = big.searchRetirements({
+      filters: { claimed: true, vintage: '2020' },
+      sort: { field: 'amount', direction: 'desc' },
+      offset: 300,
+      limit: 100,
+    });
     expect(page.rows.map((r) => r.id)).toEqual(filtered.slice(300, 400).map((r) => r.id));
     expect(page.total).toBe(filtered.length);
     expect(page.totalIsLowerBound).toBeUndefined();
@@ -192,17 +313,38 @@ describe('cache search on a larger cache', () => {
     expect(claimed.total).toBe(SEARCH_COUNT_LIMIT);
     expect(claimed.totalIsLowerBound).toBe(true);
     // Reading on past the bound still works.
-    const past = big.searchRetirements({ filters: { claimed: true }, sort: { field: 'createdAt', direction: 'desc' }, offset: SEARCH_COUNT_LIMIT - 10, limit: 100 });
-    expect(past.rows.map((r) => r.id)).toEqual(made.filter((r) => r.isClaimed).sort(byCreatedDesc).slice(SEARCH_COUNT_LIMIT - 10, SEARCH_COUNT_LIMIT + 90).map((r) => r.id));
+    const past = big.searchRetirements({
+      filters: { claimed: true },
+      sort: { field: 'createdAt', direction: 'desc' },
+      offset: SEARCH_COUNT_LIMIT - 10,
+      limit: 100,
+    });
+    expect(past.rows.map((r) => r.id)).toEqual(
+      made
+        .filter((r) => r.isClaimed)
+        .sort(byCreatedDesc)
+        .slice(SEARCH_COUNT_LIMIT - 10, SEARCH_COUNT_LIMIT + 90)
+        .map((r) => r.id),
+    );
   });
 
   it('matches one character as the start of the beneficiary, not as a prefix of every word', () => {
     const expected = made.filter((r) => 'beneficiary' in r && r.beneficiary.toLowerCase().startsWith('z'));
     const got = big.searchRetirements({ query: 'Z', limit: 20 });
     expect(got.total).toBe(expected.length);
-    expect(got.rows.map((r) => r.id)).toEqual([...expected].sort(byCreatedDesc).slice(0, 20).map((r) => r.id));
+    expect(got.rows.map((r) => r.id)).toEqual(
+      [...expected]
+        .sort(byCreatedDesc)
+        .slice(0, 20)
+        .map((r) => r.id),
+    );
     const byAmount = big.searchRetirements({ query: 'z', sort: { field: 'amount', direction: 'desc' }, offset: 40, limit: 20 });
-    expect(byAmount.rows.map((r) => r.id)).toEqual([...expected].sort(byAmountDesc).slice(40, 60).map((r) => r.id));
+    expect(byAmount.rows.map((r) => r.id)).toEqual(
+      [...expected]
+        .sort(byAmountDesc)
+        .slice(40, 60)
+        .map((r) => r.id),
+    );
     expect(big.searchRetirements({ query: 'c' }).total).toBe(0); // "Common Forest" is a project, not a beneficiary
     // "ICR-5" holds the word "5": a two-character query is a prefix match again.
     expect(big.searchRetirements({ query: 'ICR-5' }).total).toBeGreaterThan(0);

@@ -136,7 +136,12 @@ describe('nothing secret on disk', () => {
     for (const name of readdirSync(dir)) {
       const bytes = readFileSync(join(dir, name));
       for (const needle of [secret, PASSPHRASE]) {
-        const forms = [Buffer.from(needle, 'utf8'), Buffer.from(needle, 'utf16le'), Buffer.from(Buffer.from(needle).toString('base64')), Buffer.from(Buffer.from(needle).toString('hex'))];
+        const forms = [
+          Buffer.from(needle, 'utf8'),
+          Buffer.from(needle, 'utf16le'),
+          Buffer.from(Buffer.from(needle).toString('base64')),
+          Buffer.from(Buffer.from(needle).toString('hex')),
+        ];
         for (const form of forms) expect(bytes.includes(form)).toBe(false);
       }
     }
@@ -181,7 +186,10 @@ describe('file permissions and atomic replace', () => {
       }
     })();
     // Settle it now so a failing reader is reported by the assertion below, not as unhandled.
-    const readerFailure = readerLoop.then(() => null, (error: unknown) => error);
+    const readerFailure = readerLoop.then(
+      () => null,
+      (error: unknown) => error,
+    );
     for (let i = 2; i < 40; i++) await writer.set('app-key', big(i));
     writing = false;
     expect(await readerFailure).toBeNull();

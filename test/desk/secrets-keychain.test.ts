@@ -5,7 +5,13 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKeychainStore, InvalidSecretInputError, KeychainOperationError, probeKeychain, type KeytarApi } from '../../electron/core/secrets';
+import {
+  createKeychainStore,
+  InvalidSecretInputError,
+  KeychainOperationError,
+  probeKeychain,
+  type KeytarApi,
+} from '../../electron/core/secrets';
 import { runWithBusAddress, runWithoutKeytar, runWithSecretService } from '../support/keyring-session';
 
 describe('keychain store on a real Secret Service', () => {
@@ -51,7 +57,9 @@ describe('no Secret Service', () => {
   it('store operations fail with a clear error that never contains the secret; readPrivateKey reports unreadable', async () => {
     const r = await runWithBusAddress('unix:path=/nonexistent', 'unusableKeychain');
     for (const message of [r.setError, r.getError, r.deleteError, r.imported]) {
-      expect(message).toMatch(/^KeychainOperationError: Could not (store|read|delete) "app-key" in the OS keychain .*No OS keychain is available/);
+      expect(message).toMatch(
+        /^KeychainOperationError: Could not (store|read|delete) "app-key" in the OS keychain .*No OS keychain is available/,
+      );
       expect(message).not.toContain(r.secret);
     }
     expect(r.read).toMatchObject({ ok: false, reason: 'unreadable' });
@@ -62,7 +70,10 @@ describe('no Secret Service', () => {
 describe('keytar cannot be loaded', () => {
   it('probe and store report it instead of crashing at import', async () => {
     const probe = await runWithoutKeytar('probe');
-    expect(probe.result).toEqual({ available: false, reason: "The OS keychain module (keytar) could not be loaded: Cannot find module 'keytar'" });
+    expect(probe.result).toEqual({
+      available: false,
+      reason: "The OS keychain module (keytar) could not be loaded: Cannot find module 'keytar'",
+    });
     const r = await runWithoutKeytar('unusableKeychain');
     expect(r.setError).toBe("KeychainUnavailableError: The OS keychain module (keytar) could not be loaded: Cannot find module 'keytar'");
     expect(r.read).toMatchObject({ ok: false, reason: 'unreadable', message: expect.stringMatching(/could not be loaded/) });
@@ -122,7 +133,10 @@ describe('keychain driver edges (in process)', () => {
     await expect(store.get('app-key')).rejects.toThrow('No OS keychain is available (no Secret Service running on this Linux session');
     const never = new Promise<never>(() => undefined);
     const hung: KeytarApi = { getPassword: () => never, setPassword: () => never, deletePassword: () => never };
-    await expect(probeKeychain({ keytar: hung, timeoutMs: 50 })).resolves.toEqual({ available: false, reason: expect.stringMatching(/did not respond/) });
+    await expect(probeKeychain({ keytar: hung, timeoutMs: 50 })).resolves.toEqual({
+      available: false,
+      reason: expect.stringMatching(/did not respond/),
+    });
   });
 
   it('rejects bad service and account names without calling the keychain', async () => {

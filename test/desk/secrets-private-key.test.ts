@@ -56,10 +56,28 @@ describe('importPrivateKey', () => {
 
   it.each([
     ['a public key', rsa2048.publicPem, /This is a public key/],
-    ['a PKCS#1 public key', generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'pkcs1', format: 'pem' }).toString(), /This is a public key/],
-    ['a 1024-bit key', generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), /has 1024 bits; at least 2048/],
-    ['an EC key', generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), /The private key is ec; registry apps sign with RSA/],
-    ['a passphrase-protected key', generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem', cipher: 'aes-256-cbc', passphrase: 'pw-pw-pw-pw' }).toString(), /protected by a passphrase/],
+    [
+      'a PKCS#1 public key',
+      generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'pkcs1', format: 'pem' }).toString(),
+      /This is a public key/,
+    ],
+    [
+      'a 1024-bit key',
+      generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+      /has 1024 bits; at least 2048/,
+    ],
+    [
+      'an EC key',
+      generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+      /The private key is ec; registry apps sign with RSA/,
+    ],
+    [
+      'a passphrase-protected key',
+      generateKeyPairSync('rsa', { modulusLength: 2048 })
+        .privateKey.export({ type: 'pkcs8', format: 'pem', cipher: 'aes-256-cbc', passphrase: 'pw-pw-pw-pw' })
+        .toString(),
+      /protected by a passphrase/,
+    ],
     ['a damaged key', rsa2048.privatePem.replace(/\n[A-Za-z0-9+/]{20}/, '\n'), /could not be decoded/],
     ['garbage', 'hello, I am not a key', /not a PEM private key/],
     ['an empty string', '', /must be PEM text/],
@@ -121,6 +139,10 @@ describe('readPrivateKey', () => {
   });
 
   it('returns an unreadable result for an invalid account name rather than throwing', async () => {
-    expect(await readPrivateKey(createMemoryStore(), '')).toMatchObject({ ok: false, reason: 'unreadable', message: expect.stringMatching(/Invalid account/) });
+    expect(await readPrivateKey(createMemoryStore(), '')).toMatchObject({
+      ok: false,
+      reason: 'unreadable',
+      message: expect.stringMatching(/Invalid account/),
+    });
   });
 });

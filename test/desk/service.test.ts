@@ -141,7 +141,11 @@ describe('warehouse writes', () => {
     const view = await ok('warehouse.get', { organizationId: writable.organizationId });
     const credit = view.credits.find((c) => c.amount >= 2)!;
 
-    const tooMuch = await fails('warehouse.reserve', { organizationId: writable.organizationId, creditId: credit.id, amount: credit.amount + 1_000_000 });
+    const tooMuch = await fails('warehouse.reserve', {
+      organizationId: writable.organizationId,
+      creditId: credit.id,
+      amount: credit.amount + 1_000_000,
+    });
     expect(tooMuch.code).toBe('conflict');
     expect(tooMuch.message).toMatch(/registry/i);
 
@@ -161,7 +165,12 @@ describe('warehouse writes', () => {
     );
     expect(done).toMatchObject({ state: 'processed' });
 
-    const again = await fails('warehouse.finish', { organizationId: writable.organizationId, reservationId: reservation.id, action: 'transfer', body: { receiverId: receiver.id } });
+    const again = await fails('warehouse.finish', {
+      organizationId: writable.organizationId,
+      reservationId: reservation.id,
+      action: 'transfer',
+      body: { receiverId: receiver.id },
+    });
     expect(again.code).toBe('conflict');
   });
 
@@ -188,12 +197,20 @@ describe('retirements.finalize', () => {
     };
     // the oldest of the wallets' retirements: an incremental sync (newest first) would not reach it
     const candidates = credentials.wallets.flatMap((w) => w.retirements.map((r) => ({ wallet: w, r })));
-    const dated = await Promise.all(candidates.map(async (c) => ({ ...c, at: (await ok('retirements.get', { id: c.r.id })).retirement.createdAt })));
+    const dated = await Promise.all(
+      candidates.map(async (c) => ({ ...c, at: (await ok('retirements.get', { id: c.r.id })).retirement.createdAt })),
+    );
     const { wallet, r } = dated.sort((a, b) => a.at.localeCompare(b.at))[0]!;
     const before = await ok('retirements.get', { id: r.id });
     expect(before.retirement.isClaimed).toBe(false);
 
-    const signedData = { beneficiary: 'Service Test Beneficiary Ltd', comment: 'desk test', reason: 'Voluntary offset', projectAddress: r.projectAddress, tokenId: r.tokenId };
+    const signedData = {
+      beneficiary: 'Service Test Beneficiary Ltd',
+      comment: 'desk test',
+      reason: 'Voluntary offset',
+      projectAddress: r.projectAddress,
+      tokenId: r.tokenId,
+    };
     const signature = await new Wallet(wallet.privateKey).signMessage(finalizeMessage(signedData));
     const done = await ok('retirements.finalize', { retirementId: r.id, signer: wallet.address, signature, signedData });
     expect(done.retirement).toMatchObject({ id: r.id, isClaimed: true, beneficiary: signedData.beneficiary });
@@ -207,12 +224,20 @@ describe('retirements.finalize', () => {
 
 describe('export.csv', () => {
   it('holds every row of the filtered list, in its order, from offset 0 whatever page was shown', async () => {
-    const search = { query: '', filters: { status: 'registered' as const }, sort: { field: 'name' as const, direction: 'desc' as const }, offset: 20, limit: 10 };
+    const search = {
+      query: '',
+      filters: { status: 'registered' as const },
+      sort: { field: 'name' as const, direction: 'desc' as const },
+      offset: 20,
+      limit: 10,
+    };
     const all = await ok('projects.search', { ...search, offset: 0, limit: 500 });
     expect(all.total).toBeGreaterThan(10);
     const file = await ok('export.csv', { list: 'projects', search });
     expect(file.mimeType).toBe('text/csv');
-    const text = Buffer.from(file.base64, 'base64').toString('utf8').replace(/^\uFEFF/, '');
+    const text = Buffer.from(file.base64, 'base64')
+      .toString('utf8')
+      .replace(/^\uFEFF/, '');
     expect(text.endsWith('\r\n')).toBe(true);
     const lines = text.trimEnd().split('\r\n');
     expect(lines[0]).toBe('Number,Name,Status,Country,Sector,Methodology,Type,Proponents,Start date,Public,Id');

@@ -15,7 +15,13 @@ const electron = vi.hoisted(() => {
     protocolHandlers: new Map<string, (request: Request) => Promise<Response>>(),
     ipcHandlers: new Map<string, (event: unknown, ...args: unknown[]) => Promise<unknown>>(),
     appListeners: new Map<string, (...args: unknown[]) => unknown>(),
-    windows: [] as { options: Record<string, unknown>; emitter: import('node:events').EventEmitter; loaded: string[]; sent: unknown[][]; progress: unknown[][] }[],
+    windows: [] as {
+      options: Record<string, unknown>;
+      emitter: import('node:events').EventEmitter;
+      loaded: string[];
+      sent: unknown[][];
+      progress: unknown[][];
+    }[],
     headersHook: undefined as undefined | ((details: { responseHeaders: Record<string, string[]> }, cb: (r: unknown) => void) => void),
     permissionHook: undefined as undefined | ((wc: unknown, permission: string, cb: (granted: boolean) => void) => void),
     menuTemplate: [] as unknown[],
@@ -96,7 +102,8 @@ vi.mock('electron', async () => {
       },
     },
     ipcMain: {
-      handle: (channel: string, handler: (event: unknown, ...args: unknown[]) => Promise<unknown>) => electron.ipcHandlers.set(channel, handler),
+      handle: (channel: string, handler: (event: unknown, ...args: unknown[]) => Promise<unknown>) =>
+        electron.ipcHandlers.set(channel, handler),
       removeHandler: (channel: string) => electron.ipcHandlers.delete(channel),
     },
     shell: { openExternal: async (url: string) => void electron.opened.push(url) },
@@ -130,7 +137,8 @@ async function waitFor<T>(get: () => T | undefined, timeoutMs = 120_000): Promis
   }
 }
 
-const invoke = (event: unknown, method: unknown, input: unknown) => electron.ipcHandlers.get('desk:invoke')!(event, method, input) as Promise<{ ok: boolean; value?: any; error?: any }>;
+const invoke = (event: unknown, method: unknown, input: unknown) =>
+  electron.ipcHandlers.get('desk:invoke')!(event, method, input) as Promise<{ ok: boolean; value?: any; error?: any }>;
 
 beforeAll(async () => {
   data = makeDataDir('desk-shell-');
@@ -158,7 +166,13 @@ describe('start-up', () => {
   it('opens one window with isolation, no Node, the sandbox and the preload, on the app:// page', () => {
     expect(electron.windows).toHaveLength(1);
     const { options, loaded } = electron.windows[0]!;
-    expect(options.webPreferences).toMatchObject({ contextIsolation: true, nodeIntegration: false, sandbox: true, webSecurity: true, webviewTag: false });
+    expect(options.webPreferences).toMatchObject({
+      contextIsolation: true,
+      nodeIntegration: false,
+      sandbox: true,
+      webSecurity: true,
+      webviewTag: false,
+    });
     expect(String((options.webPreferences as { preload: string }).preload)).toMatch(/preload[\\/]index\.cjs$/);
     expect(loaded).toEqual(['app://desk/index.html']);
   });
@@ -175,7 +189,9 @@ describe('start-up', () => {
   it('has menu accelerators for Sync now, Find and the six views', () => {
     const items = (electron.menuTemplate as { submenu?: { label?: string; accelerator?: string }[] }[]).flatMap((m) => m.submenu ?? []);
     const accelerators = items.filter((i) => i.accelerator).map((i) => `${i.label}=${i.accelerator}`);
-    expect(accelerators).toEqual(expect.arrayContaining(['Sync now=CmdOrCtrl+R', 'Find=CmdOrCtrl+F', 'View 1=CmdOrCtrl+1', 'View 6=CmdOrCtrl+6']));
+    expect(accelerators).toEqual(
+      expect.arrayContaining(['Sync now=CmdOrCtrl+R', 'Find=CmdOrCtrl+F', 'View 1=CmdOrCtrl+1', 'View 6=CmdOrCtrl+6']),
+    );
     const find = items.find((i) => i.label === 'Find') as { click: () => void };
     find.click();
     expect(electron.windows[0]!.sent).toContainEqual(['desk:event', { type: 'menu.command', command: 'find' }]);
@@ -241,7 +257,9 @@ describe('IPC', () => {
     const window = electron.windows[0]!;
     const started = await invoke(APP_FRAME, 'sync.run', {});
     expect(started).toMatchObject({ ok: true });
-    const finished = await waitFor(() => window.sent.find(([channel, event]) => channel === 'desk:event' && (event as { type: string }).type === 'sync.finished'));
+    const finished = await waitFor(() =>
+      window.sent.find(([channel, event]) => channel === 'desk:event' && (event as { type: string }).type === 'sync.finished'),
+    );
     expect((finished[1] as { status: { running: boolean } }).status.running).toBe(false);
     const projects = await invoke(APP_FRAME, 'projects.search', { scope: 'internal', limit: 5 });
     expect(projects.ok).toBe(true);
@@ -254,7 +272,11 @@ describe('IPC', () => {
     const bad = await invoke(APP_FRAME, 'warehouse.reserve', { organizationId: 'x', amount: 'lots' });
     expect(bad).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
     expect(bad.error.details.length).toBe(2);
-    for (const frame of [{ senderFrame: { url: 'https://evil.example/' } }, { senderFrame: { url: 'file:///tmp/x.html' } }, { senderFrame: null }]) {
+    for (const frame of [
+      { senderFrame: { url: 'https://evil.example/' } },
+      { senderFrame: { url: 'file:///tmp/x.html' } },
+      { senderFrame: null },
+    ]) {
       expect(await invoke(frame, 'system.info', {})).toMatchObject({ ok: false, error: { code: 'forbidden' } });
     }
   });
@@ -262,7 +284,9 @@ describe('IPC', () => {
   it('validates files to save', async () => {
     const save = electron.ipcHandlers.get('desk:save-file')!;
     expect(await save(APP_FRAME, { filename: 'a.csv' })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
-    expect(await save({ senderFrame: { url: 'https://evil.example/' } }, { filename: 'a.csv', mimeType: 'text/csv', base64: '' })).toMatchObject({ ok: false });
+    expect(
+      await save({ senderFrame: { url: 'https://evil.example/' } }, { filename: 'a.csv', mimeType: 'text/csv', base64: '' }),
+    ).toMatchObject({ ok: false });
   });
 });
 

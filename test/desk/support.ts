@@ -34,7 +34,13 @@ export function addVolume(r: OpenedRegistry, f: Fixture, counts: { projects?: nu
       });
     }
     for (let i = 0; i < (counts.retirements ?? 0); i++) {
-      ops.retireFromInventory(r, { organizationId: f.orgA, creditId: f.creditId, amount: 0.001, beneficiary: `Beneficiary ${i}`, reason: 'Offsetting travel' });
+      ops.retireFromInventory(r, {
+        organizationId: f.orgA,
+        creditId: f.creditId,
+        amount: 0.001,
+        beneficiary: `Beneficiary ${i}`,
+        reason: 'Offsetting travel',
+      });
     }
   });
 }
@@ -78,7 +84,11 @@ export async function startDeskWorld(
       f = buildFixture(r);
       addVolume(r, f, options);
       app = createTestApp(r, { name: 'Registry Desk', examinerRead: options.examinerRead ?? true });
-      installationId = ops.installApp(r, { appId: app.id, organizationId: f.orgA, permissions: { organization_warehouse: 'WRITE', organization_info: 'VIEW' } }).id;
+      installationId = ops.installApp(r, {
+        appId: app.id,
+        organizationId: f.orgA,
+        permissions: { organization_warehouse: 'WRITE', organization_info: 'VIEW' },
+      }).id;
       options.setup?.(r, f);
     },
   });
@@ -89,14 +99,38 @@ export async function startDeskWorld(
     requests.set(url.pathname, (requests.get(url.pathname) ?? 0) + 1);
     return fetch(input, init);
   };
-  const tokens = createTokenManager({ baseUrl: t.url, appId: app.id, loadPrivateKey: async () => app.privateKey, clock, fetch: countingFetch });
-  const client = createRegistryClient({ baseUrl: t.url, tokens, clock, fetch: countingFetch, retry: { baseDelayMs: 20 }, ...options.client });
+  const tokens = createTokenManager({
+    baseUrl: t.url,
+    appId: app.id,
+    loadPrivateKey: async () => app.privateKey,
+    clock,
+    fetch: countingFetch,
+  });
+  const client = createRegistryClient({
+    baseUrl: t.url,
+    tokens,
+    clock,
+    fetch: countingFetch,
+    retry: { baseDelayMs: 20 },
+    ...options.client,
+  });
   const cacheDir = makeDataDir('desk-cache-');
   const cache = openDeskCache(join(cacheDir.dir, 'cache.sqlite'), { clock });
   const installations: InstallationRef[] = [
-    { id: installationId, organizationId: f.orgA, organizationName: 'Alpha Forests Ltd', permissions: { organization_warehouse: 'WRITE', organization_info: 'VIEW' } },
+    {
+      id: installationId,
+      organizationId: f.orgA,
+      organizationName: 'Alpha Forests Ltd',
+      permissions: { organization_warehouse: 'WRITE', organization_info: 'VIEW' },
+    },
   ];
-  const engine = createSyncEngine({ client, cache, clock, installations: () => installations, ...(options.tuning ? { tuning: options.tuning } : {}) });
+  const engine = createSyncEngine({
+    client,
+    cache,
+    clock,
+    installations: () => installations,
+    ...(options.tuning ? { tuning: options.tuning } : {}),
+  });
   return {
     t,
     f,

@@ -26,12 +26,21 @@ describe('sync with a misbehaving or absent registry', () => {
     // other path goes to the real registry over loopback.
     const liar = new Hono();
     liar.get('/carbonCredits/icr/inventory/buffer', (c) => c.json({ summary: { exPost: 'lots' }, credits: null }));
-    liar.get('/v1/retirements', (c) => c.json({ retirements: [{ id: 1 }], pagination: { total: 1, currentPage: 0, pageCount: 1, nextPage: null, prevPage: null } }));
+    liar.get('/v1/retirements', (c) =>
+      c.json({ retirements: [{ id: 1 }], pagination: { total: 1, currentPage: 0, pageCount: 1, nextPage: null, prevPage: null } }),
+    );
     const routed: FetchLike = (input, init) => {
       const url = new URL(String(input));
-      return ['/carbonCredits/icr/inventory/buffer', '/v1/retirements'].includes(url.pathname) ? Promise.resolve(liar.fetch(new Request(url, init))) : fetch(input, init);
+      return ['/carbonCredits/icr/inventory/buffer', '/v1/retirements'].includes(url.pathname)
+        ? Promise.resolve(liar.fetch(new Request(url, init)))
+        : fetch(input, init);
     };
-    const tokens = createTokenManager({ baseUrl: t.url, appId: world.app.id, loadPrivateKey: async () => world!.app.privateKey, clock: t.clock });
+    const tokens = createTokenManager({
+      baseUrl: t.url,
+      appId: world.app.id,
+      loadPrivateKey: async () => world!.app.privateKey,
+      clock: t.clock,
+    });
     const client = createRegistryClient({ baseUrl: t.url, tokens, clock: t.clock, fetch: routed });
     const engine = createSyncEngine({ client, cache, clock: t.clock, installations: () => world!.installations });
     const result = await engine.run();

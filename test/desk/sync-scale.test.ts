@@ -54,14 +54,27 @@ async function allPages<T>(path: string, key: string): Promise<T[]> {
   }
 }
 
-const cachedIds = (sql: string, ...params: unknown[]) => new Set(cacheDb.prepare(sql).pluck().all(...params) as string[]);
+const cachedIds = (sql: string, ...params: unknown[]) =>
+  new Set(
+    cacheDb
+      .prepare(sql)
+      .pluck()
+      .all(...params) as string[],
+  );
 
 beforeAll(async () => {
   copy = await scaledRegistryCopy(SCALE, () => {});
   registry = openRegistry({ dataDir: copy.dir });
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const app = ops.createApp(registry, { name: 'Scale sync test', publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(), examinerRead: true });
-  const org = registry.db.prepare('SELECT id, full_name FROM organizations WHERE is_verified = 1 ORDER BY id LIMIT 1').get() as { id: string; full_name: string };
+  const app = ops.createApp(registry, {
+    name: 'Scale sync test',
+    publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+    examinerRead: true,
+  });
+  const org = registry.db.prepare('SELECT id, full_name FROM organizations WHERE is_verified = 1 ORDER BY id LIMIT 1').get() as {
+    id: string;
+    full_name: string;
+  };
   organizationId = org.id;
   installationId = ops.installApp(registry, { appId: app.id, organizationId: org.id, permissions: { organization_warehouse: 'WRITE' } }).id;
   server = await startRegistryServer({ registry, background: false });
@@ -76,7 +89,9 @@ beforeAll(async () => {
     tokens,
     cache,
     clock: systemClock,
-    installations: () => [{ id: installationId, organizationId: org.id, organizationName: org.full_name, permissions: { organization_warehouse: 'WRITE' } }],
+    installations: () => [
+      { id: installationId, organizationId: org.id, organizationName: org.full_name, permissions: { organization_warehouse: 'WRITE' } },
+    ],
   });
   first = await engine.run();
   cacheDb = new BetterSqlite3(cacheFile, { readonly: true });
@@ -142,7 +157,9 @@ describe(`a first sync of a --scale ${SCALE} registry`, () => {
   it('holds every credit of the three inventories and of the warehouse', async () => {
     for (const account of ['buffer', 'adjustment', 'organization'] as const) {
       const answer = await registryGet<{ credits: { id: string }[] }>(`/carbonCredits/icr/inventory/${account}`);
-      expect(cachedIds('SELECT id FROM inventory_credits WHERE account = ?', account), account).toEqual(new Set(answer.credits.map((c) => c.id)));
+      expect(cachedIds('SELECT id FROM inventory_credits WHERE account = ?', account), account).toEqual(
+        new Set(answer.credits.map((c) => c.id)),
+      );
     }
     const warehouse = await registryGet<{ credits: unknown[] }>(`/organizations/${organizationId}/warehouse/inventory`, 'installation');
     expect(cache.getWarehouse(organizationId)?.credits).toEqual(warehouse.credits);
@@ -152,7 +169,9 @@ describe(`a first sync of a --scale ${SCALE} registry`, () => {
     const [project] = cache.searchProjects({ scope: 'internal', limit: 1 }).rows;
     const found = cache.searchProjects({ query: project!.fullName, scope: 'internal', limit: 20 });
     expect(found.rows.map((r) => r.id)).toContain(project!.id);
-    const retirement = cacheDb.prepare('SELECT id, serialization FROM retirements WHERE serialization IS NOT NULL ORDER BY id LIMIT 1').get() as { id: string; serialization: string };
+    const retirement = cacheDb
+      .prepare('SELECT id, serialization FROM retirements WHERE serialization IS NOT NULL ORDER BY id LIMIT 1')
+      .get() as { id: string; serialization: string };
     const bySerialization = cache.searchRetirements({ query: retirement.serialization, limit: 20 });
     expect(bySerialization.rows.map((r) => r.id)).toContain(retirement.id);
   });

@@ -16,7 +16,10 @@ afterEach(async () => {
   world = undefined;
 });
 
-function workerEngine(w: DeskWorld, settings: SyncWorkerSettings & { tokens?: TokenManager; log?: (line: string) => void } = {}): SyncEngine {
+function workerEngine(
+  w: DeskWorld,
+  settings: SyncWorkerSettings & { tokens?: TokenManager; log?: (line: string) => void } = {},
+): SyncEngine {
   const engine = createWorkerSyncEngine({
     cacheFile: join(w.cacheDir.dir, 'cache.sqlite'),
     baseUrl: w.t.url,
@@ -60,7 +63,9 @@ describe('the sync in a worker thread', () => {
     expect(asked).toContain('installation');
 
     const progress = new Set(events.flatMap((e) => (e.type === 'progress' ? [e.progress.resource] : [])));
-    expect(progress).toEqual(new Set(['projects', 'internalProjects', 'projectDetails', 'credits', 'inventories', 'retirements', 'warehouses', 'organizations']));
+    expect(progress).toEqual(
+      new Set(['projects', 'internalProjects', 'projectDetails', 'credits', 'inventories', 'retirements', 'warehouses', 'organizations']),
+    );
     const finished = events.find((e) => e.type === 'finished');
     expect(finished?.type === 'finished' && finished.status.running).toBe(false);
     expect(Object.values(engine.status().lastSuccess).every((t) => t !== null)).toBe(true);
@@ -95,7 +100,10 @@ describe('the sync in a worker thread', () => {
     starved.subscribe((e) => events.push(e));
     const result = await starved.run(['retirements']);
     expect(result.ok).toBe(false);
-    expect(result.results.retirements).toMatchObject({ status: 'failed', error: expect.stringMatching(/ran out of memory \(heap limit 4 MB\)/) });
+    expect(result.results.retirements).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(/ran out of memory \(heap limit 4 MB\)/),
+    });
     expect(starved.status()).toMatchObject({ running: false, lastError: expect.stringMatching(/ran out of memory/) });
     expect(events.some((e) => e.type === 'finished' && !e.result.ok)).toBe(true);
     expect(world.cache.searchRetirements({}).total).toBe(20);
@@ -106,7 +114,9 @@ describe('the sync in a worker thread', () => {
   it('abandons a run when closed in the middle, leaving the cache writable and complete for the next run', async () => {
     world = await startDeskWorld({ projects: 40, retirements: 300 });
     const first = workerEngine(world);
-    const midway = new Promise<void>((resolve) => first.subscribe((e) => e.type === 'progress' && e.progress.resource === 'projectDetails' && e.progress.done >= 5 && resolve()));
+    const midway = new Promise<void>((resolve) =>
+      first.subscribe((e) => e.type === 'progress' && e.progress.resource === 'projectDetails' && e.progress.done >= 5 && resolve()),
+    );
     const running = first.run();
     await midway;
     await first.close();

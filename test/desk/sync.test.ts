@@ -16,7 +16,9 @@ describe('sync engine against the real registry', () => {
     engine.subscribe((e) => e.type === 'progress' && progress.push(e.progress.resource));
     const first = await engine.run();
     expect(first.ok, JSON.stringify(first.results)).toBe(true);
-    expect(new Set(progress)).toEqual(new Set(['projects', 'internalProjects', 'projectDetails', 'credits', 'inventories', 'retirements', 'warehouses', 'organizations']));
+    expect(new Set(progress)).toEqual(
+      new Set(['projects', 'internalProjects', 'projectDetails', 'credits', 'inventories', 'retirements', 'warehouses', 'organizations']),
+    );
 
     const publicList = cache.searchProjects({ scope: 'public', limit: 500 });
     expect(publicList.total).toBe(31); // fixture's validated project + 30
@@ -58,7 +60,13 @@ describe('sync engine against the real registry', () => {
     world = await startDeskWorld({ projects: 5, retirements: 30, tuning: { pageSize: 10 } });
     const { engine, cache, f, t } = world;
     await engine.run();
-    ops.retireFromInventory(t.registry, { organizationId: f.orgA, creditId: f.creditId, amount: 1, beneficiary: 'Zelda Newcomer', reason: 'Gift' });
+    ops.retireFromInventory(t.registry, {
+      organizationId: f.orgA,
+      creditId: f.creditId,
+      amount: 1,
+      beneficiary: 'Zelda Newcomer',
+      reason: 'Gift',
+    });
     ops.changeProjectStatus(t.registry, { projectId: f.draftProjectId, status: 'submitted' });
     world.requests.clear();
     const result = await engine.run(['internalProjects', 'projectDetails', 'retirements']);
@@ -78,17 +86,33 @@ describe('sync engine against the real registry', () => {
       setup: (r, f) => {
         // orgB's project with orgC as co-proponent.
         ops.createProject(r, {
-          fullName: 'Shared Wetlands', description: 'Shared.', shortDescription: 'Shared', status: 'validated', startDate: '2021-01-01T00:00:00.000Z',
-          creditingPeriodStartDate: '2021-06-01T00:00:00.000Z', countryCode: 'BR', sector: { id: 'energy', title: 'Energy' },
-          methodology: { id: 'icr-re-002', title: 'Renewable energy' }, type: { id: 'avoidance', title: 'Avoidance', description: '' },
-          organizationId: f.orgB, proponentIds: [f.orgC], validatorIds: [f.validatorId],
+          fullName: 'Shared Wetlands',
+          description: 'Shared.',
+          shortDescription: 'Shared',
+          status: 'validated',
+          startDate: '2021-01-01T00:00:00.000Z',
+          creditingPeriodStartDate: '2021-06-01T00:00:00.000Z',
+          countryCode: 'BR',
+          sector: { id: 'energy', title: 'Energy' },
+          methodology: { id: 'icr-re-002', title: 'Renewable energy' },
+          type: { id: 'avoidance', title: 'Avoidance', description: '' },
+          organizationId: f.orgB,
+          proponentIds: [f.orgC],
+          validatorIds: [f.validatorId],
         });
       },
     });
     const { engine, cache, f, t, requests } = world;
     const organizationRequests = () =>
-      [...requests.keys()].filter((p) => p.startsWith('/v1/organizations/')).map((p) => p.slice('/v1/organizations/'.length)).sort();
-    const listed = () => cache.listOrganizations().organizations.map((o) => o.id).sort();
+      [...requests.keys()]
+        .filter((p) => p.startsWith('/v1/organizations/'))
+        .map((p) => p.slice('/v1/organizations/'.length))
+        .sort();
+    const listed = () =>
+      cache
+        .listOrganizations()
+        .organizations.map((o) => o.id)
+        .sort();
     expect((await engine.run()).ok).toBe(true);
     expect(organizationRequests()).toEqual([f.orgA, f.orgB, f.orgC].sort());
     expect(listed()).toEqual([f.orgA, f.orgB].sort());
@@ -131,12 +155,20 @@ describe('sync engine against the real registry', () => {
     const before = cache.searchProjects({ scope: 'internal', limit: 500 });
     // More data lands in the registry, then the server goes away half-way through the next run.
     ops.createProject(t.registry, {
-      fullName: 'Late Arrival Wetlands', status: 'draft', startDate: '2022-01-01', creditingPeriodStartDate: '2022-01-01', countryCode: 'KE',
-      sector: { id: 'forestry', title: 'Forestry' }, methodology: { id: 'm', title: 'M' }, type: { id: 'removal', title: 'Removal' }, organizationId: f.orgA,
+      fullName: 'Late Arrival Wetlands',
+      status: 'draft',
+      startDate: '2022-01-01',
+      creditingPeriodStartDate: '2022-01-01',
+      countryCode: 'KE',
+      sector: { id: 'forestry', title: 'Forestry' },
+      methodology: { id: 'm', title: 'M' },
+      type: { id: 'removal', title: 'Removal' },
+      organizationId: f.orgA,
     });
     let killed: Promise<void> | undefined;
     const unsubscribe = engine.subscribe((e) => {
-      if (e.type === 'progress' && e.progress.resource === 'internalProjects' && e.progress.done === 2 && !killed) killed = t.server.close();
+      if (e.type === 'progress' && e.progress.resource === 'internalProjects' && e.progress.done === 2 && !killed)
+        killed = t.server.close();
     });
     const onlineEvents: boolean[] = [];
     engine.subscribe((e) => e.type === 'online' && onlineEvents.push(e.online));
@@ -161,7 +193,12 @@ describe('sync engine against the real registry', () => {
     const { createRegistryClient } = await import('../../electron/core/client/registry-client');
     const { createTokenManager } = await import('../../electron/core/client/tokens');
     const { createSyncEngine } = await import('../../electron/core/desk/sync/engine');
-    const tokens = createTokenManager({ baseUrl: server.url, appId: world.app.id, loadPrivateKey: async () => world!.app.privateKey, clock: t.clock });
+    const tokens = createTokenManager({
+      baseUrl: server.url,
+      appId: world.app.id,
+      loadPrivateKey: async () => world!.app.privateKey,
+      clock: t.clock,
+    });
     const client = createRegistryClient({ baseUrl: server.url, tokens, clock: t.clock });
     const resumed = createSyncEngine({ client, cache, clock: t.clock, installations: () => world!.installations });
     const done = await resumed.run();
@@ -198,7 +235,11 @@ describe('sync engine against the real registry', () => {
       if (e.type === 'progress' && e.progress.resource === 'projects' && e.progress.done === 1 && !revoked) {
         revoked = true;
         // Revoke behind the token manager's back, as another process or the operator would.
-        void tokens.get({ kind: 'app' }).then((token) => fetch(`${world!.t.url}/app/installations/token`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } }));
+        void tokens
+          .get({ kind: 'app' })
+          .then((token) =>
+            fetch(`${world!.t.url}/app/installations/token`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } }),
+          );
       }
     });
     const result = await engine.run(['projects']);

@@ -26,7 +26,13 @@ describe('token manager', () => {
     const deskClock = world.t.clock;
     const { calls, fetchFn } = counting();
     let keyReads = 0;
-    const tokens = createTokenManager({ baseUrl: world.t.url, appId: world.app.id, loadPrivateKey: async () => (keyReads++, world!.app.privateKey), clock: deskClock, fetch: fetchFn });
+    const tokens = createTokenManager({
+      baseUrl: world.t.url,
+      appId: world.app.id,
+      loadPrivateKey: async () => (keyReads++, world!.app.privateKey),
+      clock: deskClock,
+      fetch: fetchFn,
+    });
     const [a, b, c] = await Promise.all([tokens.get({ kind: 'app' }), tokens.get({ kind: 'app' }), tokens.get({ kind: 'app' })]);
     expect(new Set([a, b, c]).size).toBe(1);
     expect(calls).toEqual(['/app/accessTokens']);
@@ -50,7 +56,12 @@ describe('token manager', () => {
 
   it('invalidate drops only the refused token', async () => {
     world = await startDeskWorld();
-    const tokens = createTokenManager({ baseUrl: world.t.url, appId: world.app.id, loadPrivateKey: async () => world!.app.privateKey, clock: world.t.clock });
+    const tokens = createTokenManager({
+      baseUrl: world.t.url,
+      appId: world.app.id,
+      loadPrivateKey: async () => world!.app.privateKey,
+      clock: world.t.clock,
+    });
     const first = await tokens.get({ kind: 'app' });
     tokens.invalidate({ kind: 'app' }, 'rdt_some_other_token');
     expect(await tokens.get({ kind: 'app' })).toBe(first);
@@ -61,14 +72,34 @@ describe('token manager', () => {
   it('reports an unreadable or wrong key clearly, without the key in the message', async () => {
     world = await startDeskWorld();
     const pem = rsaKeyPair(0).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-    const broken = createTokenManager({ baseUrl: world.t.url, appId: world.app.id, loadPrivateKey: async () => pem.slice(0, 200), clock: world.t.clock });
+    const broken = createTokenManager({
+      baseUrl: world.t.url,
+      appId: world.app.id,
+      loadPrivateKey: async () => pem.slice(0, 200),
+      clock: world.t.clock,
+    });
     const e1 = (await broken.get({ kind: 'app' }).catch((e: unknown) => e)) as Error & { kind: string };
     expect(e1.kind).toBe('key_unavailable');
     expect(e1.message).not.toContain(pem.slice(30, 80));
-    const locked = createTokenManager({ baseUrl: world.t.url, appId: world.app.id, loadPrivateKey: async () => { throw new Error('keychain locked'); }, clock: world.t.clock });
-    await expect(locked.get({ kind: 'app' })).rejects.toMatchObject({ kind: 'key_unavailable', message: expect.stringContaining('keychain locked') });
+    const locked = createTokenManager({
+      baseUrl: world.t.url,
+      appId: world.app.id,
+      loadPrivateKey: async () => {
+        throw new Error('keychain locked');
+      },
+      clock: world.t.clock,
+    });
+    await expect(locked.get({ kind: 'app' })).rejects.toMatchObject({
+      kind: 'key_unavailable',
+      message: expect.stringContaining('keychain locked'),
+    });
     // A PEM string is accepted; a key the registry does not know is a 401.
-    const stranger = createTokenManager({ baseUrl: world.t.url, appId: world.app.id, loadPrivateKey: async () => rsaKeyPair(1).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), clock: world.t.clock });
+    const stranger = createTokenManager({
+      baseUrl: world.t.url,
+      appId: world.app.id,
+      loadPrivateKey: async () => rsaKeyPair(1).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+      clock: world.t.clock,
+    });
     await expect(stranger.get({ kind: 'app' })).rejects.toMatchObject({ kind: 'http', status: 401 });
     const good = createTokenManager({ baseUrl: world.t.url, appId: world.app.id, loadPrivateKey: async () => pem, clock: world.t.clock });
     expect(await good.get({ kind: 'app' })).toMatch(/^rdt_/);

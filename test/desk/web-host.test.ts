@@ -47,10 +47,20 @@ beforeAll(async () => {
   data = makeDataDir('desk-web-host-');
   rendererDir = join(data.dir, 'renderer');
   mkdirSync(join(rendererDir, 'assets'), { recursive: true });
-  writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><html><head><title>desk</title></head><body><script type="module" src="/assets/app.js"></script></body></html>');
+  writeFileSync(
+    join(rendererDir, 'index.html'),
+    '<!doctype html><html><head><title>desk</title></head><body><script type="module" src="/assets/app.js"></script></body></html>',
+  );
   writeFileSync(join(rendererDir, 'assets', 'app.js'), 'console.log("desk")');
   testClock = new AdjustableClock();
-  desk = await createDeskService({ dataDir: join(data.dir, 'desk'), host: 'web', version: 'test', clock: testClock, seedDemo: (r, o) => void seedDemo(r, o), autoSync: false });
+  desk = await createDeskService({
+    dataDir: join(data.dir, 'desk'),
+    host: 'web',
+    version: 'test',
+    clock: testClock,
+    seedDemo: (r, o) => void seedDemo(r, o),
+    autoSync: false,
+  });
   host = await startWebHost({ desk, rendererDir });
   clockHost = await startWebHost({ desk, rendererDir, testClock });
 }, 120_000);
@@ -76,7 +86,14 @@ describe('the page', () => {
     expect(cookie).toContain('HttpOnly');
     expect(cookie).toContain('SameSite=Strict');
     const csp = first.headers.get('content-security-policy')!;
-    for (const directive of ["default-src 'self'", "script-src 'self'", "connect-src 'self'", "object-src 'none'", "frame-ancestors 'none'", "base-uri 'none'"]) {
+    for (const directive of [
+      "default-src 'self'",
+      "script-src 'self'",
+      "connect-src 'self'",
+      "object-src 'none'",
+      "frame-ancestors 'none'",
+      "base-uri 'none'",
+    ]) {
       expect(csp).toContain(directive);
     }
     expect(csp).not.toContain('unsafe-eval');
@@ -114,7 +131,11 @@ describe('the API', () => {
     session = await launch(clockHost);
   });
   const invoke = (h: RunningWebHost, method: string, body: unknown, headers: Record<string, string>) =>
-    fetch(`${h.url}/api/invoke/${method}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    fetch(`${h.url}/api/invoke/${method}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
 
   it('answers a call carrying the cookie and the CSRF header', async () => {
     const res = await invoke(clockHost, 'system.info', {}, { cookie: session.cookie, 'x-desk-csrf': session.csrf, origin: clockHost.url });
@@ -144,7 +165,11 @@ describe('the API', () => {
 
   it('refuses a wrong Host header (DNS rebinding)', async () => {
     const headers = { cookie: session.cookie, 'x-desk-csrf': session.csrf, 'content-type': 'application/json' };
-    const rebound = await raw(`${clockHost.url}/api/invoke/system.info`, { ...headers, host: `attacker.example:${clockHost.port}` }, 'POST');
+    const rebound = await raw(
+      `${clockHost.url}/api/invoke/system.info`,
+      { ...headers, host: `attacker.example:${clockHost.port}` },
+      'POST',
+    );
     expect(rebound.status).toBe(421);
     const page = await raw(`${clockHost.url}/`, { host: 'attacker.example' });
     expect(page.status).toBe(421);
@@ -154,12 +179,20 @@ describe('the API', () => {
 
   it('streams desk events: a sync started through the API reports over SSE', async () => {
     const controller = new AbortController();
-    const stream = await fetch(`${clockHost.url}/api/events`, { headers: { cookie: session.cookie, 'x-desk-csrf': session.csrf }, signal: controller.signal });
+    const stream = await fetch(`${clockHost.url}/api/events`, {
+      headers: { cookie: session.cookie, 'x-desk-csrf': session.csrf },
+      signal: controller.signal,
+    });
     expect(stream.status).toBe(200);
     expect(stream.headers.get('content-type')).toMatch(/text\/event-stream/);
     const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
     expect((await reader.read()).value).toContain(': connected');
-    const started = await invoke(clockHost, 'sync.run', { resources: ['organizations'] }, { cookie: session.cookie, 'x-desk-csrf': session.csrf });
+    const started = await invoke(
+      clockHost,
+      'sync.run',
+      { resources: ['organizations'] },
+      { cookie: session.cookie, 'x-desk-csrf': session.csrf },
+    );
     expect(await started.json()).toMatchObject({ ok: true, value: { started: true } });
     let text = '';
     while (!text.includes('"type":"sync.finished"')) {
@@ -184,10 +217,18 @@ describe('the API', () => {
   it('moves the test clock only where --test-clock was given', async () => {
     const good = { cookie: session.cookie, 'x-desk-csrf': session.csrf, 'content-type': 'application/json' };
     const before = testClock.offset;
-    const moved = await fetch(`${clockHost.url}/api/test/clock/advance`, { method: 'POST', headers: good, body: JSON.stringify({ ms: 60_000 }) });
+    const moved = await fetch(`${clockHost.url}/api/test/clock/advance`, {
+      method: 'POST',
+      headers: good,
+      body: JSON.stringify({ ms: 60_000 }),
+    });
     expect(await moved.json()).toMatchObject({ ok: true, offsetMs: before + 60_000 });
     const other = hostSession;
-    const refused = await fetch(`${host.url}/api/test/clock/advance`, { method: 'POST', headers: { ...good, cookie: other.cookie, 'x-desk-csrf': other.csrf }, body: '{"ms":1}' });
+    const refused = await fetch(`${host.url}/api/test/clock/advance`, {
+      method: 'POST',
+      headers: { ...good, cookie: other.cookie, 'x-desk-csrf': other.csrf },
+      body: '{"ms":1}',
+    });
     expect(refused.status).toBe(404);
     expect(testClock.offset).toBe(before + 60_000);
   });

@@ -35,7 +35,11 @@ test.afterAll(async () => {
 
 /** A valid RSA private key the second registry has never seen. */
 function strangerKey(): string {
-  return generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } }).privateKey;
+  return generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+  }).privateKey;
 }
 
 /** What the second registry itself lists first, and how many public projects it has (asked with an app token). */
@@ -71,7 +75,9 @@ async function fillForm(form: Locator, fields: { name: string; url: string; appI
   await form.getByLabel('Connection name').fill(fields.name);
   await form.getByLabel('Registry address').fill(fields.url);
   await form.getByLabel('App id').fill(fields.appId);
-  await form.getByLabel('Private key file').setInputFiles({ name: 'app-key.pem', mimeType: 'application/x-pem-file', buffer: Buffer.from(fields.pem) });
+  await form
+    .getByLabel('Private key file')
+    .setInputFiles({ name: 'app-key.pem', mimeType: 'application/x-pem-file', buffer: Buffer.from(fields.pem) });
 }
 
 const connectionCards = (page: Page) => page.getByRole('region', { name: /^Connection / });
@@ -107,7 +113,9 @@ async function expectSecondRegistryProjects(page: Page, embeddedTotal: number): 
 test.describe('with an OS keychain', () => {
   test.use({ deskOptions: { registry: 'embedded', scale: 1, secretService: 'keychain' } });
 
-  test('add a remote registry: a wrong key is refused, the right one is kept in the keychain, then activate and sync it', async ({ app }) => {
+  test('add a remote registry: a wrong key is refused, the right one is kept in the keychain, then activate and sync it', async ({
+    app,
+  }) => {
     const embeddedTotal = await projectsTotal(app);
     const { app: demoApp, installations } = second.credentials;
     let form = await openAddForm(app);
@@ -170,20 +178,26 @@ test.describe('without an OS keychain', () => {
     await form.getByRole('checkbox', { name: 'Store the key in a passphrase-encrypted file' }).check();
 
     // A wrong key is refused before any file is written.
-    await form.getByLabel('Private key file').setInputFiles({ name: 'other-key.pem', mimeType: 'application/x-pem-file', buffer: Buffer.from(strangerKey()) });
+    await form
+      .getByLabel('Private key file')
+      .setInputFiles({ name: 'other-key.pem', mimeType: 'application/x-pem-file', buffer: Buffer.from(strangerKey()) });
     await form.getByRole('button', { name: 'Add connection' }).click();
     await expect(form.getByRole('alert')).toContainText("The connection was not added: The registry refused this app's credentials");
     expect(keyFiles()).toEqual([]);
     await expect(connectionCards(app)).toHaveCount(1);
 
     // The right key: kept in one encrypted file that does not contain it in the clear.
-    await form.getByLabel('Private key file').setInputFiles({ name: 'app-key.pem', mimeType: 'application/x-pem-file', buffer: Buffer.from(demoApp.privateKeyPem) });
+    await form
+      .getByLabel('Private key file')
+      .setInputFiles({ name: 'app-key.pem', mimeType: 'application/x-pem-file', buffer: Buffer.from(demoApp.privateKeyPem) });
     await form.getByRole('button', { name: 'Add connection' }).click();
     await expect(form).toHaveCount(0);
     const card = app.getByRole('region', { name: 'Connection Second registry' });
     await expect(card.getByRole('definition').filter({ hasText: 'Passphrase-encrypted file' })).toBeVisible();
     await expect(card.getByText('Available', { exact: true })).toBeVisible();
-    await expect(card.getByRole('table', { name: 'Installations of Second registry' }).locator('tbody tr')).toHaveCount(second.credentials.installations.length);
+    await expect(card.getByRole('table', { name: 'Installations of Second registry' }).locator('tbody tr')).toHaveCount(
+      second.credentials.installations.length,
+    );
     const files = keyFiles();
     expect(files).toHaveLength(1);
     const stored = readFileSync(join(secretsDir, files[0]!), 'utf8');

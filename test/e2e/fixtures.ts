@@ -58,7 +58,11 @@ function npmRun(script: string, args: string[]): [string, string[]] {
 
 export async function startRegistry(dataDir: string, scale = 1): Promise<TestRegistry> {
   const [command, args] = npmRun('serve', ['--data', dataDir, '--port', '0', '--seed', 'demo', '--scale', String(scale), '--test-clock']);
-  const server: Started = await startProcess('registry', command, args, { cwd: PROJECT_ROOT, ready: /listening on (http:\/\/\S+)/, timeoutMs: STARTUP_MS });
+  const server: Started = await startProcess('registry', command, args, {
+    cwd: PROJECT_ROOT,
+    ready: /listening on (http:\/\/\S+)/,
+    timeoutMs: STARTUP_MS,
+  });
   const url = server.match[1]!;
   const credentials = JSON.parse(readFileSync(join(dataDir, 'demo-credentials.json'), 'utf8')) as DemoCredentials;
   return {
@@ -66,7 +70,11 @@ export async function startRegistry(dataDir: string, scale = 1): Promise<TestReg
     dataDir,
     credentials,
     async advanceClock(ms) {
-      const response = await fetch(`${url}/__test__/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ms }) });
+      const response = await fetch(`${url}/__test__/clock/advance`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ ms }),
+      });
       if (!response.ok) throw new Error(`advancing the registry clock failed: ${response.status} ${await response.text()}`);
     },
     stop: server.stop,
@@ -82,7 +90,12 @@ export async function startDesk(dataDir: string, remote: TestRegistry | null, se
   }
   const [command, args] = npmRun('web', ['--data', dataDir, '--port', '0', ...remoteArgs, ...(remote ? [] : ['--test-clock'])]);
   const run = withSecretService(secretService, command, args, join(dataDir, '..', 'keyring'));
-  return startProcess('web desk', run.command, run.args, { cwd: PROJECT_ROOT, ready: /desk ready at (http:\/\/\S+)/, timeoutMs: STARTUP_MS, env: run.env });
+  return startProcess('web desk', run.command, run.args, {
+    cwd: PROJECT_ROOT,
+    ready: /desk ready at (http:\/\/\S+)/,
+    timeoutMs: STARTUP_MS,
+    env: run.env,
+  });
 }
 
 const shellQuote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
@@ -94,12 +107,22 @@ const shellQuote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
  * group. 'none' points it at a bus address where nothing listens (and no $DISPLAY, so libdbus cannot
  * autolaunch one).
  */
-function withSecretService(mode: SecretService, command: string, args: string[], keyringHome: string): { command: string; args: string[]; env: NodeJS.ProcessEnv } {
+function withSecretService(
+  mode: SecretService,
+  command: string,
+  args: string[],
+  keyringHome: string,
+): { command: string; args: string[]; env: NodeJS.ProcessEnv } {
   if (mode === 'inherit') return { command, args, env: {} };
   mkdirSync(keyringHome, { recursive: true });
-  if (mode === 'none') return { command, args, env: { DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(keyringHome, 'no-bus-here')}`, DISPLAY: undefined } };
+  if (mode === 'none')
+    return { command, args, env: { DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(keyringHome, 'no-bus-here')}`, DISPLAY: undefined } };
   const script = `echo -n e2e-keyring | gnome-keyring-daemon --unlock --components=secrets >/dev/null && exec ${[command, ...args].map(shellQuote).join(' ')}`;
-  return { command: 'dbus-run-session', args: ['--', 'sh', '-c', script], env: { XDG_DATA_HOME: keyringHome, DBUS_SESSION_BUS_ADDRESS: undefined } };
+  return {
+    command: 'dbus-run-session',
+    args: ['--', 'sh', '-c', script],
+    env: { XDG_DATA_HOME: keyringHome, DBUS_SESSION_BUS_ADDRESS: undefined },
+  };
 }
 
 /** Waits for the app's named signal that a sync run has finished (data-sync-state="done"). */
@@ -120,7 +143,10 @@ export async function waitForProjectsOfLatestSync(page: Page): Promise<void> {
 
 /** Resolves when the page next dispatches `name` on window (register before causing it). */
 export function nextAppEvent(page: Page, name: string): Promise<unknown> {
-  return page.evaluate((eventName) => new Promise((resolve) => window.addEventListener(eventName, (e) => resolve((e as CustomEvent).detail), { once: true })), name);
+  return page.evaluate(
+    (eventName) => new Promise((resolve) => window.addEventListener(eventName, (e) => resolve((e as CustomEvent).detail), { once: true })),
+    name,
+  );
 }
 
 export const test = base.extend<{ deskOptions: DeskOptions; desk: DeskUnderTest; app: Page; pageProblems: string[] }>({
@@ -134,7 +160,9 @@ export const test = base.extend<{ deskOptions: DeskOptions; desk: DeskUnderTest;
     try {
       if (deskOptions.registry === 'remote') registry = await startRegistry(join(root, 'registry'), deskOptions.scale);
       desk = await startDesk(deskDir, registry, deskOptions.secretService);
-      const credentials = registry?.credentials ?? (JSON.parse(readFileSync(join(deskDir, 'embedded-registry', 'demo-credentials.json'), 'utf8')) as DemoCredentials);
+      const credentials =
+        registry?.credentials ??
+        (JSON.parse(readFileSync(join(deskDir, 'embedded-registry', 'demo-credentials.json'), 'utf8')) as DemoCredentials);
       await use({ launchUrl: desk.match[1]!, dataDir: deskDir, credentials, registry });
     } finally {
       if (testInfo.status !== testInfo.expectedStatus) {

@@ -12,17 +12,20 @@ export interface ShownProjectRow {
 
 /** The project rows currently rendered in the virtualized table, top to bottom. */
 export async function shownProjectRows(page: Page): Promise<ShownProjectRow[]> {
-  return page.getByRole('table', { name: 'Projects' }).locator('.table-scroll [role="row"]').evaluateAll((rows) =>
-    rows
-      .map((row) => {
-        const cells = [...row.querySelectorAll('[role="cell"]')].map((c) => c.textContent ?? '');
-        const name = row.querySelector('.cell-primary')?.textContent ?? '';
-        const top = Number(/translateY\((\d+(?:\.\d+)?)px\)/.exec((row as HTMLElement).style.transform)?.[1] ?? 0);
-        return { top, num: cells[0] ?? '', name, country: cells[3] ?? '', start: cells[8] ?? '' };
-      })
-      .sort((a, b) => a.top - b.top)
-      .map(({ num, name, country, start }) => ({ num, name, country, start })),
-  );
+  return page
+    .getByRole('table', { name: 'Projects' })
+    .locator('.table-scroll [role="row"]')
+    .evaluateAll((rows) =>
+      rows
+        .map((row) => {
+          const cells = [...row.querySelectorAll('[role="cell"]')].map((c) => c.textContent ?? '');
+          const name = row.querySelector('.cell-primary')?.textContent ?? '';
+          const top = Number(/translateY\((\d+(?:\.\d+)?)px\)/.exec((row as HTMLElement).style.transform)?.[1] ?? 0);
+          return { top, num: cells[0] ?? '', name, country: cells[3] ?? '', start: cells[8] ?? '' };
+        })
+        .sort((a, b) => a.top - b.top)
+        .map(({ num, name, country, start }) => ({ num, name, country, start })),
+    );
 }
 
 /** Resolves once the project list has shown the first rows of a search newer than `generation`. */
@@ -66,7 +69,9 @@ export async function waitForRowsInView(page: Page, tableName: string): Promise<
     const head = table.querySelector('thead')?.getBoundingClientRect().height ?? 0;
     const bottom = Math.min(view.bottom, table.getBoundingClientRect().bottom) - 2;
     const x = view.left + 60;
-    return [view.top + head + 2, bottom].every((y) => document.elementFromPoint(x, y)?.closest('tr')?.hasAttribute('data-retirement-id') === true);
+    return [view.top + head + 2, bottom].every(
+      (y) => document.elementFromPoint(x, y)?.closest('tr')?.hasAttribute('data-retirement-id') === true,
+    );
   }, tableName);
 }
 
@@ -102,22 +107,25 @@ export interface ShownRetirementRow {
 
 /** The retirement rows currently drawn in the virtualized table (read ones only), top to bottom. */
 export async function shownRetirementRows(page: Page): Promise<ShownRetirementRow[]> {
-  return page.getByRole('table', { name: 'Retirements' }).locator('tbody tr[data-retirement-id]').evaluateAll((rows) =>
-    rows
-      .map((row) => {
-        const cells = [...row.querySelectorAll('td')];
-        return {
-          index: Number(row.getAttribute('aria-rowindex')) - 2,
-          id: row.getAttribute('data-retirement-id') ?? '',
-          date: cells[1]?.textContent ?? '',
-          beneficiary: cells[2]?.querySelector('button')?.textContent ?? '',
-          amount: Number((cells[5]?.textContent ?? '').replace(/[^\d.]/g, '')),
-          claimed: (cells[6]?.textContent ?? '').trim() === 'Claimed',
-          checked: (cells[0]?.querySelector('input') as HTMLInputElement | null)?.checked ?? false,
-        };
-      })
-      .sort((a, b) => a.index - b.index),
-  );
+  return page
+    .getByRole('table', { name: 'Retirements' })
+    .locator('tbody tr[data-retirement-id]')
+    .evaluateAll((rows) =>
+      rows
+        .map((row) => {
+          const cells = [...row.querySelectorAll('td')];
+          return {
+            index: Number(row.getAttribute('aria-rowindex')) - 2,
+            id: row.getAttribute('data-retirement-id') ?? '',
+            date: cells[1]?.textContent ?? '',
+            beneficiary: cells[2]?.querySelector('button')?.textContent ?? '',
+            amount: Number((cells[5]?.textContent ?? '').replace(/[^\d.]/g, '')),
+            claimed: (cells[6]?.textContent ?? '').trim() === 'Claimed',
+            checked: (cells[0]?.querySelector('input') as HTMLInputElement | null)?.checked ?? false,
+          };
+        })
+        .sort((a, b) => a.index - b.index),
+    );
 }
 
 /** Sets the scroll position of the virtualized retirement table and waits for the rows in view. */

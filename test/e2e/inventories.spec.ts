@@ -45,7 +45,13 @@ async function shownCredits(page: Page, account = 'Buffer'): Promise<ShownCredit
 async function listState(page: Page): Promise<{ account: string; query: string; total: number; lowerBound: boolean; generation: number }> {
   return page.evaluate(() => {
     const d = document.documentElement.dataset;
-    return { account: d.inventoryAccount ?? '', query: d.inventoryQuery ?? '', total: Number(d.inventoryTotal), lowerBound: d.inventoryTotalIsLowerBound === 'true', generation: Number(d.inventoryGeneration ?? -1) };
+    return {
+      account: d.inventoryAccount ?? '',
+      query: d.inventoryQuery ?? '',
+      total: Number(d.inventoryTotal),
+      lowerBound: d.inventoryTotalIsLowerBound === 'true',
+      generation: Number(d.inventoryGeneration ?? -1),
+    };
   });
 }
 
@@ -58,7 +64,9 @@ async function waitForListAfter(page: Page, generation: number): Promise<void> {
 async function openInventories(page: Page): Promise<void> {
   await page.keyboard.press('Control+2');
   await expect(page.getByRole('heading', { level: 1, name: 'Inventories' })).toBeVisible();
-  await page.waitForFunction(() => document.documentElement.dataset.inventoryAccount === 'buffer' && document.documentElement.dataset.inventoryTotal !== undefined);
+  await page.waitForFunction(
+    () => document.documentElement.dataset.inventoryAccount === 'buffer' && document.documentElement.dataset.inventoryTotal !== undefined,
+  );
 }
 
 const countText = (n: number, match = false) => new RegExp(`^${n.toLocaleString('en-US')} credits?${match ? ' match' : ''}$`);
@@ -107,7 +115,9 @@ test('search, filter and sort an account’s credits, then open a credit’s pro
   await waitForListAfter(app, generation);
   const vintage = app.getByRole('combobox', { name: 'Vintage', exact: true });
   const options = await optionLabels(vintage);
-  const option = options.map((label) => ({ label, count: Number(/\(([\d,]+)\)$/.exec(label)?.[1]?.replace(/,/g, '')) })).find((o) => o.count > 3 && o.count < all.total)!;
+  const option = options
+    .map((label) => ({ label, count: Number(/\(([\d,]+)\)$/.exec(label)?.[1]?.replace(/,/g, '')) }))
+    .find((o) => o.count > 3 && o.count < all.total)!;
   expect(option, options.join(', ')).toBeDefined();
   generation = (await listState(app)).generation;
   await vintage.selectOption({ label: option.label });
@@ -178,8 +188,13 @@ test('export an account’s filtered credits as CSV with exactly the rows shown'
   const { filename, text } = await downloadText(app, app.getByRole('button', { name: 'Export CSV' }));
   expect(filename).toMatch(/^inventory-buffer-\d{4}-\d{2}-\d{2}\.csv$/);
   const records = csvRecords(text);
-  expect(records.map((r) => ({ serialization: r.Serialization, vintage: r.Vintage, projectNum: r['Project number'], amount: Number(r['Amount (tCO2e)']) }))).toEqual(
-    shown.map((r) => ({ serialization: r.serialization, vintage: r.vintage, projectNum: r.projectNum, amount: r.amount })),
-  );
+  expect(
+    records.map((r) => ({
+      serialization: r.Serialization,
+      vintage: r.Vintage,
+      projectNum: r['Project number'],
+      amount: Number(r['Amount (tCO2e)']),
+    })),
+  ).toEqual(shown.map((r) => ({ serialization: r.serialization, vintage: r.vintage, projectNum: r.projectNum, amount: r.amount })));
   expect(records.every((r) => r.Type === (first!.type === 'Ex ante' ? 'exAnte' : 'exPost'))).toBe(true);
 });

@@ -21,7 +21,10 @@ test('stop the registry and keep browsing offline with the banner shown', async 
   await app.waitForFunction((q) => document.documentElement.dataset.projectsQuery === q, first!.name);
   const banner = app.getByRole('status').filter({ hasText: 'Offline.' });
   await expect(banner).toContainText(/You are seeing data saved (just now|\d+ minutes? ago)/);
-  await app.getByRole('row', { name: new RegExp(first!.name) }).first().click();
+  await app
+    .getByRole('row', { name: new RegExp(first!.name) })
+    .first()
+    .click();
   await expect(app.getByRole('heading', { level: 1, name: first!.name })).toBeVisible();
   await expect(app.getByRole('region', { name: 'Credits' })).toBeVisible();
   await expect(banner).toBeVisible();

@@ -10,8 +10,18 @@ export interface Started {
   stop(): Promise<void>;
 }
 
-export function startProcess(name: string, command: string, args: string[], options: { cwd: string; ready: RegExp; timeoutMs: number; env?: NodeJS.ProcessEnv }): Promise<Started> {
-  const child = spawn(command, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startProcess(
+  name: string,
+  command: string,
+  args: string[],
+  options: { cwd: string; ready: RegExp; timeoutMs: number; env?: NodeJS.ProcessEnv },
+): Promise<Started> {
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    env: { ...process.env, ...options.env },
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   let stdout = '';
   const stop = async () => {

@@ -33,9 +33,21 @@ test('search and filter projects, then open one and its credits', async ({ app }
   expect(filtered.every((r) => r.country === first!.country)).toBe(true);
 
   // Open the project: its page shows every section and the credits by vintage.
-  await app.getByRole('row', { name: new RegExp(first!.name) }).first().click();
+  await app
+    .getByRole('row', { name: new RegExp(first!.name) })
+    .first()
+    .click();
   await expect(app.getByRole('heading', { level: 1, name: first!.name })).toBeVisible();
-  for (const section of ['Overview', 'Key facts', 'Location', 'Proponents and validators', 'Documents', 'Benefits', 'Status history', 'Credits']) {
+  for (const section of [
+    'Overview',
+    'Key facts',
+    'Location',
+    'Proponents and validators',
+    'Documents',
+    'Benefits',
+    'Status history',
+    'Credits',
+  ]) {
     await expect(app.getByRole('region', { name: section })).toBeVisible();
   }
   const credits = app.getByRole('region', { name: 'Credits' });
@@ -146,7 +158,10 @@ test('sort projects from the column headers, by keyboard too, and keep the order
   await app.keyboard.press('Control+1');
   await expect(header('Status')).toHaveAttribute('aria-sort', 'descending');
   expect((await shownProjectRows(app)).slice(0, 5)).toEqual(chosen);
-  await app.getByRole('row', { name: new RegExp(chosen[0]!.name) }).first().click();
+  await app
+    .getByRole('row', { name: new RegExp(chosen[0]!.name) })
+    .first()
+    .click();
   await expect(app.getByRole('heading', { level: 1, name: chosen[0]!.name })).toBeVisible();
   await app.getByRole('button', { name: '← All projects' }).click();
   await expect(header('Status')).toHaveAttribute('aria-sort', 'descending');

@@ -43,7 +43,13 @@ test('finalize an unclaimed retirement by signing locally with a private key', a
   await dialog.getByRole('button', { name: 'Open wallet' }).click();
   await expect(dialog.getByText(/Signing with wallet/)).toContainText(new Wallet(wallet.privateKey).address);
 
-  const fields = { beneficiary: 'Ada Lovelace Foundation', comment: 'Claimed from the desk', reason: 'Voluntary offsetting', projectAddress: retirement.projectAddress, tokenId: retirement.tokenId };
+  const fields = {
+    beneficiary: 'Ada Lovelace Foundation',
+    comment: 'Claimed from the desk',
+    reason: 'Voluntary offsetting',
+    projectAddress: retirement.projectAddress,
+    tokenId: retirement.tokenId,
+  };
   await dialog.getByLabel('Beneficiary').fill(fields.beneficiary);
   await dialog.getByLabel('Reason').fill(fields.reason);
   await dialog.getByLabel('Comment').fill(fields.comment);
@@ -71,7 +77,9 @@ test('finalize an unclaimed retirement by signing locally with a private key', a
 test('finalize with an encrypted keystore kept for the session, decrypted off the UI thread', async ({ app, desk }, testInfo) => {
   const { wallet, retirement } = uniqueRetirement(desk.credentials, 1);
   // A keystore as a wallet would export it (light scrypt so the test stays quick).
-  const keystore = await encryptKeystoreJson({ address: wallet.address, privateKey: wallet.privateKey }, 'correct horse battery', { scrypt: { N: 1 << 12 } });
+  const keystore = await encryptKeystoreJson({ address: wallet.address, privateKey: wallet.privateKey }, 'correct horse battery', {
+    scrypt: { N: 1 << 12 },
+  });
   const keystorePath = join(testInfo.outputDir, 'wallet-keystore.json');
   mkdirSync(testInfo.outputDir, { recursive: true });
   writeFileSync(keystorePath, keystore);
@@ -99,7 +107,9 @@ test('finalize with an encrypted keystore kept for the session, decrypted off th
   await dialog.getByLabel('Project contract address').fill(retirement.projectAddress);
   await dialog.getByLabel('Token id').fill(retirement.tokenId);
   await dialog.getByRole('button', { name: 'Review what will be signed' }).click();
-  await expect(dialog.getByLabel('Message to sign')).toHaveText(['Grace Hopper Trust', '', 'Net zero 2030', retirement.projectAddress, retirement.tokenId].join(';;'));
+  await expect(dialog.getByLabel('Message to sign')).toHaveText(
+    ['Grace Hopper Trust', '', 'Net zero 2030', retirement.projectAddress, retirement.tokenId].join(';;'),
+  );
   await dialog.getByRole('button', { name: 'Sign and finalize' }).click();
   await expect(dialog.getByText('Finalized.')).toBeVisible();
 });

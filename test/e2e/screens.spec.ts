@@ -16,7 +16,9 @@ test('every screen by shortcut, with its content, in both themes', async ({ app 
   await expect(app.getByRole('heading', { level: 1, name: 'Retirements' })).toBeVisible();
   const firstClaimed = app.getByRole('table', { name: 'Retirements' }).getByRole('row').filter({ hasText: 'Claimed' }).first();
   await firstClaimed.click();
-  await expect(app.getByRole('complementary', { name: 'Retirement details' }).getByRole('button', { name: 'Download certificate (PDF)' })).toBeVisible();
+  await expect(
+    app.getByRole('complementary', { name: 'Retirement details' }).getByRole('button', { name: 'Download certificate (PDF)' }),
+  ).toBeVisible();
   await screenshotBothThemes(app, 'retirements');
   // Ctrl+F focuses the screen's search field.
   await app.keyboard.press('Control+f');

@@ -28,7 +28,10 @@ async function reserveFirstCredit(page: Page, amount: string): Promise<{ seriali
 }
 
 function reservationRow(page: Page, serialization: string, amount: string) {
-  return page.getByRole('table', { name: 'Reservations' }).getByRole('row', { name: `Reservation of ${amount} t of ${serialization}` }).first();
+  return page
+    .getByRole('table', { name: 'Reservations' })
+    .getByRole('row', { name: `Reservation of ${amount} t of ${serialization}` })
+    .first();
 }
 
 test('reserve, watch the countdown, transfer and retire, then find the retirement and its certificate', async ({ app }) => {

@@ -22,7 +22,11 @@ beforeAll(async () => {
   t = await startTestRegistry({ setup: (r) => void (f = buildFixture(r)) });
   app = createTestApp(t.registry, { name: 'Desk app' });
   examinerApp = createTestApp(t.registry, { name: 'Examiner app', examinerRead: true, keyIndex: 1 });
-  installA = ops.installApp(t.registry, { appId: app.id, organizationId: f.orgA, permissions: { organization_info: 'VIEW', organization_warehouse: 'WRITE' } }).id;
+  installA = ops.installApp(t.registry, {
+    appId: app.id,
+    organizationId: f.orgA,
+    permissions: { organization_info: 'VIEW', organization_warehouse: 'WRITE' },
+  }).id;
   installB = ops.installApp(t.registry, { appId: app.id, organizationId: f.orgB, permissions: { organization_warehouse: 'VIEW' } }).id;
 });
 afterAll(() => t.close());
@@ -78,11 +82,18 @@ describe('app tokens and installation tokens', () => {
     expect(tokenCount()).toBeLessThan(before);
   });
 
-  it('lists only the app\'s own installations, page 0 and limit 10 by default', async () => {
+  it("lists only the app's own installations, page 0 and limit 10 by default", async () => {
     const other = createTestApp(t.registry, { name: 'Other app', keyIndex: 1 });
-    const otherInstall = ops.installApp(t.registry, { appId: other.id, organizationId: f.orgA, permissions: { organization_info: 'VIEW' } }).id;
+    const otherInstall = ops.installApp(t.registry, {
+      appId: other.id,
+      organizationId: f.orgA,
+      permissions: { organization_info: 'VIEW' },
+    }).id;
     const res = await t.call('/app/installations', { token: await app.jwt() });
-    const body = endpoints.listInstallations.response(strict).parse(await res.json()) as { pagination: { currentPage: number; total: number }; installations: { id: string; appId: string }[] };
+    const body = endpoints.listInstallations.response(strict).parse(await res.json()) as {
+      pagination: { currentPage: number; total: number };
+      installations: { id: string; appId: string }[];
+    };
     expect(body.pagination.currentPage).toBe(0);
     expect(body.installations.map((i) => i.id).sort()).toEqual([installA, installB].sort());
     expect(body.installations.every((i) => i.appId === app.id)).toBe(true);
@@ -129,7 +140,12 @@ describe('hostile and bad credentials (each 401/403, no trace)', () => {
 
   it('RS256 signed by another key', async () => {
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    const jwt = await new SignJWT({}).setProtectedHeader({ alg: 'RS256' }).setIssuer(app.id).setIssuedAt(now() - 60).setExpirationTime(now() + 600).sign(privateKey);
+    const jwt = await new SignJWT({})
+      .setProtectedHeader({ alg: 'RS256' })
+      .setIssuer(app.id)
+      .setIssuedAt(now() - 60)
+      .setExpirationTime(now() + 600)
+      .sign(privateKey);
     await expectNoTokenIssued(`Bearer ${jwt}`);
   });
 
@@ -145,7 +161,12 @@ describe('hostile and bad credentials (each 401/403, no trace)', () => {
   });
 
   it('unknown iss', async () => {
-    const jwt = await new SignJWT({}).setProtectedHeader({ alg: 'RS256' }).setIssuer('00000000-0000-4000-8000-000000000000').setIssuedAt(now() - 60).setExpirationTime(now() + 600).sign(app.privateKey);
+    const jwt = await new SignJWT({})
+      .setProtectedHeader({ alg: 'RS256' })
+      .setIssuer('00000000-0000-4000-8000-000000000000')
+      .setIssuedAt(now() - 60)
+      .setExpirationTime(now() + 600)
+      .sign(app.privateKey);
     await expectNoTokenIssued(`Bearer ${jwt}`);
   });
 
@@ -167,7 +188,14 @@ describe('hostile and bad credentials (each 401/403, no trace)', () => {
     const body = await expectError(await t.call(`/organizations/${f.orgB}/warehouse/inventory`, { token }), 403);
     expect(String(body.message)).toMatch(/another organization/);
     const before = t.registry.db.prepare('SELECT COUNT(*) AS n FROM reservations').get();
-    await expectError(await t.call(`/organizations/${f.orgB}/warehouse/inventory/reservations`, { method: 'POST', token, body: JSON.stringify({ creditId: f.creditId, amount: 1 }) }), 403);
+    await expectError(
+      await t.call(`/organizations/${f.orgB}/warehouse/inventory/reservations`, {
+        method: 'POST',
+        token,
+        body: JSON.stringify({ creditId: f.creditId, amount: 1 }),
+      }),
+      403,
+    );
     expect(t.registry.db.prepare('SELECT COUNT(*) AS n FROM reservations').get()).toEqual(before);
   });
 
@@ -179,7 +207,11 @@ describe('hostile and bad credentials (each 401/403, no trace)', () => {
   it('a VIEW installation cannot write the warehouse', async () => {
     const token = await installationToken(t, app, installB);
     const body = await expectError(
-      await t.call(`/organizations/${f.orgB}/warehouse/inventory/reservations`, { method: 'POST', token, body: JSON.stringify({ creditId: f.creditId, amount: 1 }) }),
+      await t.call(`/organizations/${f.orgB}/warehouse/inventory/reservations`, {
+        method: 'POST',
+        token,
+        body: JSON.stringify({ creditId: f.creditId, amount: 1 }),
+      }),
       403,
     );
     expect(body.message).toBe('Missing permission organization_warehouse:write');
@@ -204,7 +236,11 @@ describe('hostile and bad credentials (each 401/403, no trace)', () => {
   });
 
   it('a removed installation: its tokens stop working', async () => {
-    const temp = ops.installApp(t.registry, { appId: examinerApp.id, organizationId: f.orgC, permissions: { organization_warehouse: 'VIEW' } }).id;
+    const temp = ops.installApp(t.registry, {
+      appId: examinerApp.id,
+      organizationId: f.orgC,
+      permissions: { organization_warehouse: 'VIEW' },
+    }).id;
     const token = await installationToken(t, examinerApp, temp);
     ops.removeInstallation(t.registry, { installationId: temp });
     await expectError(await t.call(`/organizations/${f.orgC}/warehouse/inventory`, { token }), 401);
@@ -232,8 +268,12 @@ describe('operations refuse bad installs with a clear error and change nothing',
   it('unknown permission keys and levels', () => {
     const count = () => t.registry.db.prepare('SELECT COUNT(*) AS n FROM installations').get();
     const before = count();
-    expect(() => ops.installApp(t.registry, { appId: app.id, organizationId: f.orgC, permissions: { organization_warehouse: 'ADMIN' } })).toThrow(/accepts VIEW or WRITE/);
-    expect(() => ops.installApp(t.registry, { appId: app.id, organizationId: f.orgC, permissions: { wallet: 'VIEW' } })).toThrow(/unknown permission wallet/);
+    expect(() =>
+      ops.installApp(t.registry, { appId: app.id, organizationId: f.orgC, permissions: { organization_warehouse: 'ADMIN' } }),
+    ).toThrow(/accepts VIEW or WRITE/);
+    expect(() => ops.installApp(t.registry, { appId: app.id, organizationId: f.orgC, permissions: { wallet: 'VIEW' } })).toThrow(
+      /unknown permission wallet/,
+    );
     expect(() => ops.installApp(t.registry, { appId: app.id, organizationId: f.orgA, permissions: {} })).toThrow(/already installed/);
     expect(count()).toEqual(before);
   });

@@ -51,7 +51,10 @@ function normalise(text: string): string {
     text
       .replace(/[\u200E\u200F\u202A-\u202E\u2066-\u2069]/g, '')
       // A line break between Chinese or Japanese characters is no space: join them again.
-      .replace(/(?<=[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}])\s+(?=[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}])/gu, '')
+      .replace(
+        /(?<=[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}])\s+(?=[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}])/gu,
+        '',
+      )
       .replace(/\s+/g, ' ')
       .trim()
   );
@@ -138,7 +141,9 @@ describe('renderCertificatePdf', () => {
   });
 
   it('keeps a 300-character beneficiary and a long comment whole on one page', async () => {
-    const beneficiary = Array.from({ length: 30 }, (_, i) => `Bénéficiaire${String(i).padStart(2, '0')}`).join(' ').slice(0, 300);
+    const beneficiary = Array.from({ length: 30 }, (_, i) => `Bénéficiaire${String(i).padStart(2, '0')}`)
+      .join(' ')
+      .slice(0, 300);
     const comment = Array.from({ length: 40 }, (_, i) => `Sentence ${i} of a long remark about the retirement.`).join(' ');
     expect(beneficiary).toHaveLength(300);
     const { path } = await renderToFile({ ...varied, beneficiary, comment });

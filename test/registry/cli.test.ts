@@ -49,7 +49,9 @@ function refused(args: string[]): string {
 function rowCounts(dataDir: string): Record<string, number> {
   const db = new BetterSqlite3(join(dataDir, 'registry.sqlite'), { readonly: true });
   try {
-    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as { name: string }[];
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as {
+      name: string;
+    }[];
     return Object.fromEntries(tables.map(({ name }) => [name, (db.prepare(`SELECT COUNT(*) AS n FROM ${name}`).get() as { n: number }).n]));
   } finally {
     db.close();
@@ -60,7 +62,9 @@ function balance(dataDir: string, kind: string, organizationId: string | null, c
   const db = new BetterSqlite3(join(dataDir, 'registry.sqlite'), { readonly: true });
   try {
     const row = db
-      .prepare('SELECT b.amount FROM balances b JOIN accounts a ON a.id = b.account_id WHERE a.kind = ? AND a.organization_id IS ? AND b.credit_id = ?')
+      .prepare(
+        'SELECT b.amount FROM balances b JOIN accounts a ON a.id = b.account_id WHERE a.kind = ? AND a.organization_id IS ? AND b.credit_id = ?',
+      )
       .get(kind, organizationId, creditId) as { amount: number } | undefined;
     return row?.amount ?? 0;
   } finally {
@@ -82,14 +86,35 @@ describe('the operator CLI', { timeout: 120_000 }, () => {
   it('lists its commands', () => {
     const result = admin(['help']);
     expect(result.status).toBe(0);
-    for (const command of ['create-organization', 'create-project', 'set-project-status', 'issue-credits', 'deposit', 'transfer', 'install-app', 'remove-installation']) {
+    for (const command of [
+      'create-organization',
+      'create-project',
+      'set-project-status',
+      'issue-credits',
+      'deposit',
+      'transfer',
+      'install-app',
+      'remove-installation',
+    ]) {
       expect(result.stdout).toContain(command);
     }
   });
 
   it('creates organizations and a project from a JSON file, and moves it to validated', () => {
-    proponentId = ok<{ id: string }>(['create-organization', '--data', dir, '--full-name', 'Alpha Forests Ltd', '--country-code', 'KE', '--verified']).id;
-    verifierId = ok<{ id: string }>(['create-organization', '--data', dir, '--json', '-'], JSON.stringify({ fullName: 'Valid Verifiers', type: 'validationVerificationBody', countryCode: 'GB', verified: true })).id;
+    proponentId = ok<{ id: string }>([
+      'create-organization',
+      '--data',
+      dir,
+      '--full-name',
+      'Alpha Forests Ltd',
+      '--country-code',
+      'KE',
+      '--verified',
+    ]).id;
+    verifierId = ok<{ id: string }>(
+      ['create-organization', '--data', dir, '--json', '-'],
+      JSON.stringify({ fullName: 'Valid Verifiers', type: 'validationVerificationBody', countryCode: 'GB', verified: true }),
+    ).id;
     expect(proponentId).toMatch(/^[0-9a-f-]{36}$/);
 
     const projectFile = join(dir, 'project.json');
@@ -114,22 +139,45 @@ describe('the operator CLI', { timeout: 120_000 }, () => {
     expect(project.num).toBe('1');
     expect(project.contractAddress).toMatch(/^0x[0-9a-f]{40}$/);
 
-    expect(ok(['set-project-status', '--data', dir, '--project', projectId, '--status', 'submitted'])).toMatchObject({ status: 'submitted', previousStatus: 'draft' });
-    expect(ok(['set-project-status', '--data', dir, '--project', projectId, '--status', 'validated'])).toMatchObject({ status: 'validated', previousStatus: 'submitted' });
+    expect(ok(['set-project-status', '--data', dir, '--project', projectId, '--status', 'submitted'])).toMatchObject({
+      status: 'submitted',
+      previousStatus: 'draft',
+    });
+    expect(ok(['set-project-status', '--data', dir, '--project', projectId, '--status', 'validated'])).toMatchObject({
+      status: 'validated',
+      previousStatus: 'submitted',
+    });
     expect(rowCounts(dir).project_events).toBe(2);
   });
 
   it('issues credits and deposits part of them in the warehouse', () => {
     const issued = ok<{ creditId: string; serialization: string; toInventory: number; toBuffer: number }>([
-      'issue-credits', '--data', dir, '--project', projectId, '--vintage', '2022', '--amount', '1000.5', '--buffer-basis-points', '1000',
-      '--monitoring-period-start', '2022-01-01', '--monitoring-period-end', '2022-12-31', '--verification-body', verifierId,
+      'issue-credits',
+      '--data',
+      dir,
+      '--project',
+      projectId,
+      '--vintage',
+      '2022',
+      '--amount',
+      '1000.5',
+      '--buffer-basis-points',
+      '1000',
+      '--monitoring-period-start',
+      '2022-01-01',
+      '--monitoring-period-end',
+      '2022-12-31',
+      '--verification-body',
+      verifierId,
     ]);
     creditId = issued.creditId;
     expect(creditId).toMatch(/^exPost-1-0x[0-9a-f]{40}$/);
     expect(issued.serialization.split('-').at(-1)).toBe('2022');
     expect(issued).toMatchObject({ toInventory: 900_450_000, toBuffer: 100_050_000 });
 
-    expect(ok(['deposit', '--data', dir, '--organization', proponentId, '--credit', creditId, '--amount', '250.25'])).toHaveProperty('movementId');
+    expect(ok(['deposit', '--data', dir, '--organization', proponentId, '--credit', creditId, '--amount', '250.25'])).toHaveProperty(
+      'movementId',
+    );
     expect(balance(dir, 'warehouse', proponentId, creditId)).toBe(250_250_000);
     expect(balance(dir, 'inventory', proponentId, creditId)).toBe(900_450_000 - 250_250_000);
   });
@@ -137,22 +185,96 @@ describe('the operator CLI', { timeout: 120_000 }, () => {
   it('moves credits to the adjustment account and retires some', () => {
     ok(['transfer', '--data', dir, '--from', `inventory:${proponentId}`, '--to', 'adjustment', '--credit', creditId, '--amount', '10']);
     expect(balance(dir, 'adjustment', null, creditId)).toBe(10_000_000);
-    const retired = ok<{ retirementId: string }>(['retire', '--data', dir, '--organization', proponentId, '--credit', creditId, '--amount', '1.5', '--beneficiary', 'Alpha Forests Ltd', '--reason', 'Offsetting travel']);
+    const retired = ok<{ retirementId: string }>([
+      'retire',
+      '--data',
+      dir,
+      '--organization',
+      proponentId,
+      '--credit',
+      creditId,
+      '--amount',
+      '1.5',
+      '--beneficiary',
+      'Alpha Forests Ltd',
+      '--reason',
+      'Offsetting travel',
+    ]);
     expect(retired.retirementId).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('refuses bad input with exit 1 and a JSON error, changing nothing', () => {
     const before = rowCounts(dir);
-    expect(refused(['issue-credits', '--data', dir, '--project', projectId, '--vintage', '22', '--amount', '0.0000001',
-      '--monitoring-period-start', '2022-01-01', '--monitoring-period-end', '2022-12-31', '--verification-body', verifierId])).toMatch(/vintage: must be a four-digit year/);
-    expect(refused(['issue-credits', '--data', dir, '--project', projectId, '--vintage', '2023', '--amount', '0.0000001',
-      '--monitoring-period-start', '2023-01-01', '--monitoring-period-end', '2023-12-31', '--verification-body', verifierId])).toMatch(/finer than/);
+    expect(
+      refused([
+        'issue-credits',
+        '--data',
+        dir,
+        '--project',
+        projectId,
+        '--vintage',
+        '22',
+        '--amount',
+        '0.0000001',
+        '--monitoring-period-start',
+        '2022-01-01',
+        '--monitoring-period-end',
+        '2022-12-31',
+        '--verification-body',
+        verifierId,
+      ]),
+    ).toMatch(/vintage: must be a four-digit year/);
+    expect(
+      refused([
+        'issue-credits',
+        '--data',
+        dir,
+        '--project',
+        projectId,
+        '--vintage',
+        '2023',
+        '--amount',
+        '0.0000001',
+        '--monitoring-period-start',
+        '2023-01-01',
+        '--monitoring-period-end',
+        '2023-12-31',
+        '--verification-body',
+        verifierId,
+      ]),
+    ).toMatch(/finer than/);
     // more than the inventory holds: found out in the middle of the operation, rolled back
-    expect(refused(['transfer', '--data', dir, '--from', `inventory:${proponentId}`, '--to', 'registry', '--credit', creditId, '--amount', '1000000'])).toMatch(/Not enough/);
+    expect(
+      refused([
+        'transfer',
+        '--data',
+        dir,
+        '--from',
+        `inventory:${proponentId}`,
+        '--to',
+        'registry',
+        '--credit',
+        creditId,
+        '--amount',
+        '1000000',
+      ]),
+    ).toMatch(/Not enough/);
     expect(refused(['deposit', '--data', dir, '--organization', proponentId, '--credit', creditId, '--amount', 'lots'])).toMatch(/amount/);
     expect(refused(['create-organization', '--data', dir, '--full-name', 'X', '--country-code', 'ZZ'])).toMatch(/countryCode/);
     expect(refused(['set-project-status', '--data', dir, '--project', projectId, '--status', 'draft'])).toMatch(/cannot become draft/);
-    expect(refused(['install-app', '--data', dir, '--app', 'nope', '--organization', proponentId, '--permissions', '{"organization_warehouse":"ADMIN"}'])).toMatch(/organization_warehouse accepts VIEW or WRITE/);
+    expect(
+      refused([
+        'install-app',
+        '--data',
+        dir,
+        '--app',
+        'nope',
+        '--organization',
+        proponentId,
+        '--permissions',
+        '{"organization_warehouse":"ADMIN"}',
+      ]),
+    ).toMatch(/organization_warehouse accepts VIEW or WRITE/);
     expect(refused(['deposit', '--data', dir, '--organisation', proponentId])).toMatch(/organisation/);
     expect(refused(['no-such-command', '--data', dir])).toMatch(/unknown command/);
     expect(refused(['verify-organization', '--organization', proponentId])).toMatch(/--data/);
@@ -167,8 +289,21 @@ describe('the operator CLI', { timeout: 120_000 }, () => {
     const app = ok<{ id: string; nameId: string }>(['create-app', '--data', dir, '--name', 'Acme Marketplace', '--public-key', pem]);
     expect(app.nameId).toBe('acme-marketplace');
     expect(ok(['grant-examiner', '--data', dir, '--app', app.id])).toEqual({ appId: app.id, examinerRead: true });
-    const installation = ok<{ id: string }>(['install-app', '--data', dir, '--app', app.id, '--organization', proponentId, '--permissions', '{"organization_warehouse":"WRITE"}']);
-    expect(ok(['suspend-installation', '--data', dir, '--installation', installation.id])).toEqual({ id: installation.id, status: 'suspended' });
+    const installation = ok<{ id: string }>([
+      'install-app',
+      '--data',
+      dir,
+      '--app',
+      app.id,
+      '--organization',
+      proponentId,
+      '--permissions',
+      '{"organization_warehouse":"WRITE"}',
+    ]);
+    expect(ok(['suspend-installation', '--data', dir, '--installation', installation.id])).toEqual({
+      id: installation.id,
+      status: 'suspended',
+    });
     expect(ok(['remove-installation', '--data', dir, '--installation', installation.id])).toEqual({ id: installation.id, removed: true });
     expect(rowCounts(dir).installations).toBe(0);
   });
@@ -259,10 +394,16 @@ describe('npm run serve', { timeout: 120_000 }, () => {
     const listRes = await fetch(`${serve.url}/app/installations`, { headers: { authorization: `Bearer ${jwt}` } });
     expect(listRes.status).toBe(200);
     const list = (await listRes.json()) as { installations: { id: string; organization: { id: string } }[] };
-    expect(list.installations.map((i) => [i.id, i.organization.id])).toEqual(credentials.installations.map((i) => [i.id, i.organizationId]));
+    expect(list.installations.map((i) => [i.id, i.organization.id])).toEqual(
+      credentials.installations.map((i) => [i.id, i.organizationId]),
+    );
 
     // without --test-clock there is no clock control
-    const clockRes = await fetch(`${serve.url}/__test__/clock/advance`, { method: 'POST', body: '{"ms":1000}', headers: { 'content-type': 'application/json' } });
+    const clockRes = await fetch(`${serve.url}/__test__/clock/advance`, {
+      method: 'POST',
+      body: '{"ms":1000}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(clockRes.status).toBe(404);
 
     expect(await stopServe(serve, 'SIGTERM')).toBe(0);
@@ -281,11 +422,19 @@ describe('npm run serve', { timeout: 120_000 }, () => {
     const list = () => fetch(`${serve!.url}/app/installations`, { headers: { authorization: `Bearer ${jwt}` } });
     expect((await list()).status).toBe(200);
 
-    const bad = await fetch(`${serve.url}/__test__/clock/advance`, { method: 'POST', body: '{"ms":-5}', headers: { 'content-type': 'application/json' } });
+    const bad = await fetch(`${serve.url}/__test__/clock/advance`, {
+      method: 'POST',
+      body: '{"ms":-5}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(bad.status).toBe(400);
     expect(strict.errorBody.parse(await bad.json()).statusCode).toBe(400);
 
-    const advanced = await fetch(`${serve.url}/__test__/clock/advance`, { method: 'POST', body: JSON.stringify({ ms: 3_600_000 }), headers: { 'content-type': 'application/json' } });
+    const advanced = await fetch(`${serve.url}/__test__/clock/advance`, {
+      method: 'POST',
+      body: JSON.stringify({ ms: 3_600_000 }),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(advanced.status).toBe(200);
     const { now } = z.object({ now: z.iso.datetime() }).parse(await advanced.json());
     expect(Date.parse(now) - Date.now()).toBeGreaterThan(3_500_000);
@@ -297,7 +446,11 @@ describe('npm run serve', { timeout: 120_000 }, () => {
   });
 
   it('refuses bad options with exit 1 and a JSON error', () => {
-    const result = spawnSync(process.execPath, [...NODE_ARGS, SERVE, '--data', data.dir, '--port', '70000', '--rate-limit', 'often'], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
+    const result = spawnSync(process.execPath, [...NODE_ARGS, SERVE, '--data', data.dir, '--port', '70000', '--rate-limit', 'often'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     expect(result.status).toBe(1);
     const { error } = errorOutput.parse(JSON.parse(result.stderr));
     expect(error).toMatch(/--port/);

@@ -2,7 +2,15 @@
 // the change of every warehouse request are one synchronous SQLite transaction, so the outcome must
 // be as if the requests had come one by one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callEndpoint, ok, startWarehouseWorld, untilComplete, warehouseBalance, inventoryBalance, type WarehouseWorld } from '../support/warehouse';
+import {
+  callEndpoint,
+  ok,
+  startWarehouseWorld,
+  untilComplete,
+  warehouseBalance,
+  inventoryBalance,
+  type WarehouseWorld,
+} from '../support/warehouse';
 
 let w: WarehouseWorld;
 beforeAll(async () => {
@@ -20,7 +28,9 @@ async function availableGrams(): Promise<number> {
 
 function reserveAll(amounts: number[]) {
   return Promise.all(
-    amounts.map((amount) => callEndpoint(w.t, 'createReservation', { token: w.writeToken, params: A(), body: { creditId: w.f.creditId, amount } })),
+    amounts.map((amount) =>
+      callEndpoint(w.t, 'createReservation', { token: w.writeToken, params: A(), body: { creditId: w.f.creditId, amount } }),
+    ),
   );
 }
 
@@ -55,11 +65,18 @@ describe('concurrent reservations of one credit', () => {
 
 describe('concurrent finishes of one reservation', () => {
   it('50 parallel finishes: exactly one 200, the credits move once', async () => {
-    const cancelAll = await ok('listReservations', await callEndpoint(w.t, 'listReservations', { token: w.writeToken, params: A(), query: { limit: '100' } }));
+    const cancelAll = await ok(
+      'listReservations',
+      await callEndpoint(w.t, 'listReservations', { token: w.writeToken, params: A(), query: { limit: '100' } }),
+    );
     for (const r of cancelAll.reservations) {
-      if (r.state === 'pending') await callEndpoint(w.t, 'cancelReservation', { token: w.writeToken, params: { ...A(), reservationId: r.id } });
+      if (r.state === 'pending')
+        await callEndpoint(w.t, 'cancelReservation', { token: w.writeToken, params: { ...A(), reservationId: r.id } });
     }
-    const reservation = await ok('createReservation', await callEndpoint(w.t, 'createReservation', { token: w.writeToken, params: A(), body: { creditId: w.f.creditId, amount: 10 } }));
+    const reservation = await ok(
+      'createReservation',
+      await callEndpoint(w.t, 'createReservation', { token: w.writeToken, params: A(), body: { creditId: w.f.creditId, amount: 10 } }),
+    );
     const warehouseBefore = warehouseBalance(w.t.registry, w.f.orgA, w.f.creditId);
     const receiverBefore = inventoryBalance(w.t.registry, w.f.orgB, w.f.creditId);
     const responses = await Promise.all(
@@ -78,9 +95,13 @@ describe('concurrent finishes of one reservation', () => {
     const done = await untilComplete(w, reservation.id);
     expect(done.state).toBe('processed');
     expect(warehouseBalance(w.t.registry, w.f.orgA, w.f.creditId)).toBe(warehouseBefore - 10 * G);
-    const transfers = w.t.registry.db.raw.prepare(`SELECT COUNT(*) AS n FROM movements WHERE kind = 'transfer' AND reference = ?`).get(answer.transactionId);
+    const transfers = w.t.registry.db.raw
+      .prepare(`SELECT COUNT(*) AS n FROM movements WHERE kind = 'transfer' AND reference = ?`)
+      .get(answer.transactionId);
     expect(transfers).toEqual({ n: 1 });
-    expect(w.t.registry.db.raw.prepare('SELECT COUNT(*) AS n FROM transactions WHERE reservation_id = ?').get(reservation.id)).toEqual({ n: 1 });
+    expect(w.t.registry.db.raw.prepare('SELECT COUNT(*) AS n FROM transactions WHERE reservation_id = ?').get(reservation.id)).toEqual({
+      n: 1,
+    });
     // a transfer_retire winner retired what it received; a transfer winner kept it
     const received = inventoryBalance(w.t.registry, w.f.orgB, w.f.creditId) - receiverBefore;
     expect(received).toBe(done.retirementId ? 0 : 10 * G);
@@ -88,10 +109,17 @@ describe('concurrent finishes of one reservation', () => {
 
   it('cancel racing finish: exactly one of them wins', async () => {
     for (let round = 0; round < 10; round++) {
-      const r = await ok('createReservation', await callEndpoint(w.t, 'createReservation', { token: w.writeToken, params: A(), body: { creditId: w.f.creditId, amount: 1 } }));
+      const r = await ok(
+        'createReservation',
+        await callEndpoint(w.t, 'createReservation', { token: w.writeToken, params: A(), body: { creditId: w.f.creditId, amount: 1 } }),
+      );
       const [cancelled, finished] = await Promise.all([
         callEndpoint(w.t, 'cancelReservation', { token: w.writeToken, params: { ...A(), reservationId: r.id } }),
-        callEndpoint(w.t, 'finishReservation', { token: w.writeToken, params: { ...A(), reservationId: r.id, action: 'transfer' }, body: { receiverId: w.f.orgB } }),
+        callEndpoint(w.t, 'finishReservation', {
+          token: w.writeToken,
+          params: { ...A(), reservationId: r.id, action: 'transfer' },
+          body: { receiverId: w.f.orgB },
+        }),
       ]);
       expect([cancelled.status, finished.status].sort()).toEqual([200, 409]);
     }

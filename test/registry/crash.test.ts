@@ -33,13 +33,20 @@ function prepare(): Prepared {
   const registry = openRegistry({ dataDir: data.dir });
   const f = buildFixture(registry);
   const app = createTestApp(registry, { name: 'Crash test app' });
-  const installationId = ops.installApp(registry, { appId: app.id, organizationId: f.orgA, permissions: { organization_warehouse: 'WRITE' } }).id;
+  const installationId = ops.installApp(registry, {
+    appId: app.id,
+    organizationId: f.orgA,
+    permissions: { organization_warehouse: 'WRITE' },
+  }).id;
   registry.close();
   return { dir: data.dir, f, app, installationId };
 }
 
 async function startServer(dir: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVER_SCRIPT, dir], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', SERVER_SCRIPT, dir], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -59,7 +66,10 @@ async function kill(child: ChildProcess): Promise<void> {
 }
 
 async function tokenFor(url: string, p: Prepared): Promise<string> {
-  const res = await fetch(`${url}/app/installations/${p.installationId}/accessTokens`, { method: 'POST', headers: { authorization: `Bearer ${await p.app.jwt()}` } });
+  const res = await fetch(`${url}/app/installations/${p.installationId}/accessTokens`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${await p.app.jwt()}` },
+  });
   expect(res.status).toBe(200);
   return ((await res.json()) as { token: string }).token;
 }
@@ -86,7 +96,11 @@ function finish(url: string, token: string, p: Prepared, reservationId: string):
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ receiverId: p.f.orgB }),
   }).then(
-    async (res) => ({ reservationId, status: res.status, ...(res.status === 200 ? { transactionId: ((await res.json()) as { transactionId: string }).transactionId } : {}) }),
+    async (res) => ({
+      reservationId,
+      status: res.status,
+      ...(res.status === 200 ? { transactionId: ((await res.json()) as { transactionId: string }).transactionId } : {}),
+    }),
     () => ({ reservationId, status: 'no answer' as const }),
   );
 }
@@ -110,26 +124,45 @@ function checkBooks(p: Prepared, results: FinishResult[], warehouseBefore: numbe
   try {
     const db = r.db.raw;
     for (const result of results.filter((x) => x.status === 200)) {
-      const tx = db.prepare('SELECT state, reservation_id FROM transactions WHERE id = ?').get(result.transactionId) as { state: string; reservation_id: string };
+      const tx = db.prepare('SELECT state, reservation_id FROM transactions WHERE id = ?').get(result.transactionId) as {
+        state: string;
+        reservation_id: string;
+      };
       expect(tx).toEqual({ state: 'processed', reservation_id: result.reservationId });
     }
-    const transactions = db.prepare('SELECT id, reservation_id, state FROM transactions').all() as { id: string; reservation_id: string; state: string }[];
+    const transactions = db.prepare('SELECT id, reservation_id, state FROM transactions').all() as {
+      id: string;
+      reservation_id: string;
+      state: string;
+    }[];
     for (const tx of transactions) {
       expect(tx.state).toBe('processed');
       const moves = db.prepare(`SELECT kind, amount FROM movements WHERE reference = ?`).all(tx.id);
       expect(moves).toEqual([{ kind: 'transfer', amount: G }]);
-      expect(db.prepare('SELECT state, is_complete FROM reservations WHERE id = ?').get(tx.reservation_id)).toEqual({ state: 'processed', is_complete: 1 });
+      expect(db.prepare('SELECT state, is_complete FROM reservations WHERE id = ?').get(tx.reservation_id)).toEqual({
+        state: 'processed',
+        is_complete: 1,
+      });
     }
     // finishes that never reached the database left their reservation pending, with no movement
     const finished = new Set(transactions.map((t) => t.reservation_id));
     for (const result of results.filter((x) => !finished.has(x.reservationId))) {
       expect(result.status).not.toBe(200);
-      expect(db.prepare('SELECT state, transaction_id FROM reservations WHERE id = ?').get(result.reservationId)).toEqual({ state: 'pending', transaction_id: null });
+      expect(db.prepare('SELECT state, transaction_id FROM reservations WHERE id = ?').get(result.reservationId)).toEqual({
+        state: 'pending',
+        transaction_id: null,
+      });
     }
     expect(warehouseBalance(r, p.f.orgA, p.f.creditId)).toBe(warehouseBefore - transactions.length * G);
-    const transfers = (db.prepare(`SELECT COUNT(*) AS n FROM movements WHERE kind = 'transfer' AND reference IS NOT NULL`).get() as { n: number }).n;
+    const transfers = (
+      db.prepare(`SELECT COUNT(*) AS n FROM movements WHERE kind = 'transfer' AND reference IS NOT NULL`).get() as { n: number }
+    ).n;
     expect(transfers).toBe(transactions.length);
-    return { answered: results.filter((x) => x.status === 200).length, unanswered: results.filter((x) => x.status === 'no answer').length, processed: transactions.length };
+    return {
+      answered: results.filter((x) => x.status === 200).length,
+      unanswered: results.filter((x) => x.status === 'no answer').length,
+      processed: transactions.length,
+    };
   } finally {
     r.close();
   }
@@ -160,7 +193,9 @@ describe('the worker across a SIGKILL', () => {
     await untilQueueEmpty(p.dir);
     await kill(second.child);
     const counts = checkBooks(p, results, warehouseBefore);
-    console.log(`crash mid-burst: ${counts.answered} answered 200, ${counts.unanswered} without answer, ${counts.processed} processed once`);
+    console.log(
+      `crash mid-burst: ${counts.answered} answered 200, ${counts.unanswered} without answer, ${counts.processed} processed once`,
+    );
   });
 
   it('resumes a queue left by a process killed before its worker ran', async () => {

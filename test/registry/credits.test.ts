@@ -79,10 +79,19 @@ describe('GET /carbonCredits/projects/{id}', () => {
       creditType: 'carbon',
       monitoringPeriodStart: '2023-01-01T00:00:00.000Z',
       monitoringPeriodEnd: '2023-12-31T00:00:00.000Z',
-      verificationBody: { id: s.validatorId, directoryUrl: `${t.registry.urls.publicBaseUrl}/organizations/${s.validatorId}`, fullName: 'Valid Verifiers' },
+      verificationBody: {
+        id: s.validatorId,
+        directoryUrl: `${t.registry.urls.publicBaseUrl}/organizations/${s.validatorId}`,
+        fullName: 'Valid Verifiers',
+      },
     });
     expect(event.files).toHaveLength(1);
-    expect(event.files[0]).toMatchObject({ fileName: 'monitoring-2023.pdf', size: 123_456, url: 'https://files.example.org/mr-2023.pdf', type: 'monitoringReport' });
+    expect(event.files[0]).toMatchObject({
+      fileName: 'monitoring-2023.pdf',
+      size: 123_456,
+      url: 'https://files.example.org/mr-2023.pdf',
+      type: 'monitoringReport',
+    });
     expect(v2023.events[0]!.files).toEqual([]);
   });
 
@@ -144,7 +153,9 @@ describe('registry account inventories', () => {
   it("organization: the registry's own account", async () => {
     const body = await getOk(t, 'getOrganizationInventory', '/carbonCredits/icr/inventory/organization', token);
     expect(body.summary).toEqual({ exPost: s.inventoryToRegistry, exAnte: 0, retired: 0 });
-    expect(body.credits.map((c) => [c.id, c.amount, c.supply])).toEqual([[s.exPost2023.creditId, s.inventoryToRegistry, s.exPost2023.issued]]);
+    expect(body.credits.map((c) => [c.id, c.amount, c.supply])).toEqual([
+      [s.exPost2023.creditId, s.inventoryToRegistry, s.exPost2023.issued],
+    ]);
     expect(body.organization.id).toBe(s.registryOrgId);
   });
 
@@ -153,8 +164,13 @@ describe('registry account inventories', () => {
     const account = findAccountId(t.registry, { kind: 'registry' })!;
     t.registry.db.transaction(() =>
       insertRetirement(t.registry, {
-        creditId: s.exPost2023.creditId, fromAccount: account, amount: retiredHere * 1_000_000, source: 'inventory',
-        organizationId: s.registryOrgId, beneficiary: 'Registry', reason: 'Buffer release retirement',
+        creditId: s.exPost2023.creditId,
+        fromAccount: account,
+        amount: retiredHere * 1_000_000,
+        source: 'inventory',
+        organizationId: s.registryOrgId,
+        beneficiary: 'Registry',
+        reason: 'Buffer release retirement',
       }),
     );
     const body = await getOk(t, 'getOrganizationInventory', '/carbonCredits/icr/inventory/organization', token);
@@ -174,7 +190,13 @@ describe('a registry without its operator organization or accounts', () => {
       const bareToken = await appToken(bare, createTestApp(bare.registry));
       const error = await getError(bare, '/carbonCredits/icr/inventory/buffer', bareToken, 404);
       expect(error.message).toMatch(/registry operator organization/);
-      createOrganization(bare.registry, { fullName: 'Operator', type: 'registryOperator', countryCode: 'CH', isRegistry: true, verified: true });
+      createOrganization(bare.registry, {
+        fullName: 'Operator',
+        type: 'registryOperator',
+        countryCode: 'CH',
+        isRegistry: true,
+        verified: true,
+      });
       const body = await getOk(bare, 'getAdjustmentInventory', '/carbonCredits/icr/inventory/adjustment', bareToken);
       expect(body).toMatchObject({ summary: { exPost: 0, exAnte: 0, retired: 0 }, credits: [] });
     } finally {

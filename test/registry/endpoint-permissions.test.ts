@@ -67,11 +67,23 @@ async function credentialsFor(e: EndpointDefinition): Promise<{ exact: string; s
     case undefined:
       return { exact: await appToken(t, plainApp), organizationId: f.orgA };
     case 'examiner:read':
-      return { exact: await appToken(t, examinerApp), short: await installationToken(t, plainApp, installations.write), organizationId: f.orgA };
+      return {
+        exact: await appToken(t, examinerApp),
+        short: await installationToken(t, plainApp, installations.write),
+        organizationId: f.orgA,
+      };
     case 'organization_warehouse:read':
-      return { exact: await installationToken(t, plainApp, installations.view), short: await installationToken(t, plainApp, installations.info), organizationId: f.orgB };
+      return {
+        exact: await installationToken(t, plainApp, installations.view),
+        short: await installationToken(t, plainApp, installations.info),
+        organizationId: f.orgB,
+      };
     case 'organization_warehouse:write':
-      return { exact: await installationToken(t, plainApp, installations.write), short: await installationToken(t, plainApp, installations.view), organizationId: f.orgA };
+      return {
+        exact: await installationToken(t, plainApp, installations.write),
+        short: await installationToken(t, plainApp, installations.view),
+        organizationId: f.orgA,
+      };
     case 'organization_info:read':
       return { exact: await installationToken(t, plainApp, installations.info), organizationId: f.orgC };
   }

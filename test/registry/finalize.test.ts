@@ -31,7 +31,11 @@ function walletWithRetirement(amount = 1, createdAt?: string) {
   return { wallet, ...recorded };
 }
 
-async function signedBody(wallet: { signMessage(m: string): Promise<string> }, signer: string, data: Partial<Record<string, string>> & { projectAddress: string; tokenId: string }) {
+async function signedBody(
+  wallet: { signMessage(m: string): Promise<string> },
+  signer: string,
+  data: Partial<Record<string, string>> & { projectAddress: string; tokenId: string },
+) {
   const signedData = { beneficiary: 'Ada Lovelace', comment: 'Offsetting 2024 travel', reason: 'Voluntary offset', ...data };
   return { signer, signature: await wallet.signMessage(finalizeMessage(signedData)), signedData };
 }
@@ -75,13 +79,38 @@ describe('finalize', () => {
 
   it('finalizes the oldest unfinalized retirement when a wallet has several of the same token', async () => {
     const wallet = Wallet.createRandom();
-    const newer = ops.recordOnchainRetirement(t.registry, { walletAddress: wallet.address, creditId: f.creditId, amount: 1, fromOrganizationId: f.orgA, createdAt: '2024-06-01T00:00:00Z' });
-    const older = ops.recordOnchainRetirement(t.registry, { walletAddress: wallet.address, creditId: f.creditId, amount: 2, fromOrganizationId: f.orgA, createdAt: '2024-01-01T00:00:00Z' });
-    const first = await ok('finalizeRetirement', await finalize(await signedBody(wallet, wallet.address, { projectAddress: older.projectAddress, tokenId: older.tokenId, beneficiary: 'First' })));
+    const newer = ops.recordOnchainRetirement(t.registry, {
+      walletAddress: wallet.address,
+      creditId: f.creditId,
+      amount: 1,
+      fromOrganizationId: f.orgA,
+      createdAt: '2024-06-01T00:00:00Z',
+    });
+    const older = ops.recordOnchainRetirement(t.registry, {
+      walletAddress: wallet.address,
+      creditId: f.creditId,
+      amount: 2,
+      fromOrganizationId: f.orgA,
+      createdAt: '2024-01-01T00:00:00Z',
+    });
+    const first = await ok(
+      'finalizeRetirement',
+      await finalize(
+        await signedBody(wallet, wallet.address, { projectAddress: older.projectAddress, tokenId: older.tokenId, beneficiary: 'First' }),
+      ),
+    );
     expect(first.id).toBe(older.retirementId);
-    const second = await ok('finalizeRetirement', await finalize(await signedBody(wallet, wallet.address, { projectAddress: older.projectAddress, tokenId: older.tokenId, beneficiary: 'Second' })));
+    const second = await ok(
+      'finalizeRetirement',
+      await finalize(
+        await signedBody(wallet, wallet.address, { projectAddress: older.projectAddress, tokenId: older.tokenId, beneficiary: 'Second' }),
+      ),
+    );
     expect(second.id).toBe(newer.retirementId);
-    await fails(await finalize(await signedBody(wallet, wallet.address, { projectAddress: older.projectAddress, tokenId: older.tokenId })), 409);
+    await fails(
+      await finalize(await signedBody(wallet, wallet.address, { projectAddress: older.projectAddress, tokenId: older.tokenId })),
+      409,
+    );
   });
 
   it('refuses, changing nothing: wrong signer, tampered fields, another wallet’s retirement, bad signatures, bad bodies', async () => {
@@ -109,7 +138,14 @@ describe('finalize', () => {
     // malformed signatures and bodies
     await fails(await finalize({ ...good, signature: '0x1234' }), 400);
     await fails(await finalize({ ...good, signature: 'not hex' }), 400);
-    const all = await fails(await finalize({ signer: 'nope', signature: '', signedData: { beneficiary: '', reason: '', comment: 1, projectAddress: 'x', tokenId: 'one' } }), 400);
+    const all = await fails(
+      await finalize({
+        signer: 'nope',
+        signature: '',
+        signedData: { beneficiary: '', reason: '', comment: 1, projectAddress: 'x', tokenId: 'one' },
+      }),
+      400,
+    );
     expect(all.length).toBeGreaterThanOrEqual(6);
     await fails(await finalize({}), 400);
 
@@ -122,8 +158,14 @@ describe('finalize', () => {
   it('does not finalize a retirement made by an organization (only on-chain ones)', async () => {
     const wallet = Wallet.createRandom();
     ops.retireFromInventory(t.registry, { organizationId: f.orgA, creditId: f.creditId, amount: 1, beneficiary: 'B', reason: 'R' });
-    const credit = t.registry.db.raw.prepare('SELECT token_address, token_id FROM credits WHERE id = ?').get(f.creditId) as { token_address: string; token_id: number };
-    await fails(await finalize(await signedBody(wallet, wallet.address, { projectAddress: credit.token_address, tokenId: String(credit.token_id) })), 404);
+    const credit = t.registry.db.raw.prepare('SELECT token_address, token_id FROM credits WHERE id = ?').get(f.creditId) as {
+      token_address: string;
+      token_id: number;
+    };
+    await fails(
+      await finalize(await signedBody(wallet, wallet.address, { projectAddress: credit.token_address, tokenId: String(credit.token_id) })),
+      404,
+    );
   });
 });
 
@@ -142,7 +184,13 @@ describe('certificate PDF', () => {
   });
 
   it('answers 409 for a retirement made by an organization without business verification', async () => {
-    const { retirementId } = ops.retireFromInventory(t.registry, { organizationId: f.orgA, creditId: f.creditId, amount: 0.1, beneficiary: 'B', reason: 'R' });
+    const { retirementId } = ops.retireFromInventory(t.registry, {
+      organizationId: f.orgA,
+      creditId: f.creditId,
+      amount: 0.1,
+      beneficiary: 'B',
+      reason: 'R',
+    });
     expect((await callEndpoint(t, 'getRetirementPdf', { token, params: { retirementId } })).status).toBe(200);
     ops.setOrganizationVerified(t.registry, { organizationId: f.orgA, verified: false });
     try {

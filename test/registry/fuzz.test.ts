@@ -26,9 +26,29 @@ function nastyValue(): fc.Arbitrary<string> {
     fc.integer({ min: -1e6, max: 1e6 }).map(String),
     fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }).map(String),
     fc.double().map(String),
-    fc.constantFrom('', ' ', '0', '-0', '00', '1e309', 'NaN', 'Infinity', '0x', '%', '%00', "' OR 1=1 --", '..', '[]', '{}', 'null', '9007199254740993'),
+    fc.constantFrom(
+      '',
+      ' ',
+      '0',
+      '-0',
+      '00',
+      '1e309',
+      'NaN',
+      'Infinity',
+      '0x',
+      '%',
+      '%00',
+      "' OR 1=1 --",
+      '..',
+      '[]',
+      '{}',
+      'null',
+      '9007199254740993',
+    ),
     fc.constantFrom(s.projectId, s.orgA, s.orgC, s.creditId, s.serialization, s.claimed2023.id, WALLET),
-    fc.constantFrom(s.projectId, s.creditId, s.serialization, WALLET).chain((id) => fc.nat({ max: id.length }).map((cut) => id.slice(0, cut) + id.slice(cut + 1))),
+    fc
+      .constantFrom(s.projectId, s.creditId, s.serialization, WALLET)
+      .chain((id) => fc.nat({ max: id.length }).map((cut) => id.slice(0, cut) + id.slice(cut + 1))),
   );
 }
 

@@ -40,7 +40,12 @@ function buildWorld(): World {
   const data = makeDataDir('warehouse-invariants-');
   const clock = new ManualClock(Date.parse('2025-01-01T00:00:00Z'));
   const ctx = openRegistry({ dataDir: data.dir, clock });
-  const validator = ops.createOrganization(ctx, { fullName: 'Validator', type: 'validationVerificationBody', countryCode: 'GB', verified: true }).id;
+  const validator = ops.createOrganization(ctx, {
+    fullName: 'Validator',
+    type: 'validationVerificationBody',
+    countryCode: 'GB',
+    verified: true,
+  }).id;
   const orgs = [
     ops.createOrganization(ctx, { fullName: 'North', countryCode: 'KE', verified: true }).id,
     ops.createOrganization(ctx, { fullName: 'South', countryCode: 'BR', verified: true }).id,
@@ -61,8 +66,13 @@ function buildWorld(): World {
     });
     for (const vintage of ['2021', '2022']) {
       const issued = ops.issueCredits(ctx, {
-        projectId: project.id, vintage, amount: 100, bufferBasisPoints: 1000,
-        monitoringPeriodStart: `${vintage}-01-01`, monitoringPeriodEnd: `${vintage}-12-31`, verificationBodyId: validator,
+        projectId: project.id,
+        vintage,
+        amount: 100,
+        bufferBasisPoints: 1000,
+        monitoringPeriodStart: `${vintage}-01-01`,
+        monitoringPeriodEnd: `${vintage}-12-31`,
+        verificationBodyId: validator,
       });
       credits.push(issued.creditId);
       ops.depositToWarehouse(ctx, { organizationId: owner, creditId: issued.creditId, amount: 40 });
@@ -98,10 +108,13 @@ interface Model {
 }
 
 const key = (org: string, credit: string) => `${org}|${credit}`;
-const expectedState = (m: Model, r: ModelReservation): ReservationState => (r.stored === 'pending' && r.reservedTo <= m.now ? 'expired' : r.stored);
+const expectedState = (m: Model, r: ModelReservation): ReservationState =>
+  r.stored === 'pending' && r.reservedTo <= m.now ? 'expired' : r.stored;
 function modelHeld(m: Model, org: string, credit: string): number {
   return m.reservations
-    .filter((r) => r.org === org && r.credit === credit && (r.stored === 'pending_queue' || (r.stored === 'pending' && r.reservedTo > m.now)))
+    .filter(
+      (r) => r.org === org && r.credit === credit && (r.stored === 'pending_queue' || (r.stored === 'pending' && r.reservedTo > m.now)),
+    )
     .reduce((sum, r) => sum + r.grams, 0);
 }
 const modelAvailable = (m: Model, org: string, credit: string) => (m.warehouse.get(key(org, credit)) ?? 0) - modelHeld(m, org, credit);
@@ -141,7 +154,9 @@ function checkBooks(w: World, m: Model) {
        GROUP BY account_id, credit_id HAVING SUM(delta) <> 0 ORDER BY account_id, credit_id`,
     )
     .all();
-  expect(db.prepare('SELECT account_id, credit_id, amount FROM balances WHERE amount <> 0 ORDER BY account_id, credit_id').all()).toEqual(ledger);
+  expect(db.prepare('SELECT account_id, credit_id, amount FROM balances WHERE amount <> 0 ORDER BY account_id, credit_id').all()).toEqual(
+    ledger,
+  );
   for (const org of w.orgs) {
     for (const credit of w.credits) {
       const available = availableInWarehouse(w.ctx, org, credit);
@@ -167,7 +182,11 @@ function checkBooks(w: World, m: Model) {
 type Cmd = fc.Command<Model, World>;
 
 class Reserve implements Cmd {
-  constructor(readonly org: number, readonly credit: number, readonly grams: number) {}
+  constructor(
+    readonly org: number,
+    readonly credit: number,
+    readonly grams: number,
+  ) {}
   check = () => true;
   run(m: Model, w: World) {
     const org = w.orgs[this.org % 2]!;
@@ -176,7 +195,16 @@ class Reserve implements Cmd {
     if (this.grams <= modelAvailable(m, org, credit)) {
       const answer = reserveCredits(w.ctx, { organizationId: org, appId: w.appId, creditId: credit, amount });
       expect(Math.round(answer.amount * 1e6)).toBe(this.grams);
-      m.reservations.push({ id: answer.id, org, credit, grams: this.grams, reservedTo: m.now + RESERVATION_LIFETIME_MS, stored: 'pending', retire: false, receiver: '' });
+      m.reservations.push({
+        id: answer.id,
+        org,
+        credit,
+        grams: this.grams,
+        reservedTo: m.now + RESERVATION_LIFETIME_MS,
+        stored: 'pending',
+        retire: false,
+        receiver: '',
+      });
     } else {
       expectRefused(w, 'conflict', () => reserveCredits(w.ctx, { organizationId: org, appId: w.appId, creditId: credit, amount }));
     }
@@ -214,7 +242,11 @@ class Cancel implements Cmd {
 }
 
 class Finish implements Cmd {
-  constructor(readonly pick: number, readonly receiver: number, readonly retire: boolean) {}
+  constructor(
+    readonly pick: number,
+    readonly receiver: number,
+    readonly retire: boolean,
+  ) {}
   check = (m: Readonly<Model>) => m.reservations.length > 0;
   run(m: Model, w: World) {
     const r = m.reservations[this.pick % m.reservations.length]!;
@@ -264,7 +296,11 @@ class AdvanceClock implements Cmd {
 }
 
 class Deposit implements Cmd {
-  constructor(readonly org: number, readonly credit: number, readonly grams: number) {}
+  constructor(
+    readonly org: number,
+    readonly credit: number,
+    readonly grams: number,
+  ) {}
   check = () => true;
   run(m: Model, w: World) {
     const org = w.orgs[this.org % 2]!;
@@ -283,7 +319,11 @@ class Deposit implements Cmd {
 }
 
 class Withdraw implements Cmd {
-  constructor(readonly org: number, readonly credit: number, readonly grams: number) {}
+  constructor(
+    readonly org: number,
+    readonly credit: number,
+    readonly grams: number,
+  ) {}
   check = () => true;
   run(m: Model, w: World) {
     const org = w.orgs[this.org % 2]!;

@@ -22,9 +22,12 @@ function seedMinimal() {
 }
 
 const move = (kind: string, from: string | null, to: string | null, amount: number) =>
-  db.prepare('INSERT INTO movements (credit_id, kind, from_account, to_account, amount, created_at) VALUES (?, ?, ?, ?, ?, 0)').run('c1', kind, from, to, amount);
+  db
+    .prepare('INSERT INTO movements (credit_id, kind, from_account, to_account, amount, created_at) VALUES (?, ?, ?, ?, ?, 0)')
+    .run('c1', kind, from, to, amount);
 const balance = (account: string) =>
-  (db.prepare('SELECT amount FROM balances WHERE account_id = ? AND credit_id = ?').get(account, 'c1') as { amount: number } | undefined)?.amount ?? 0;
+  (db.prepare('SELECT amount FROM balances WHERE account_id = ? AND credit_id = ?').get(account, 'c1') as { amount: number } | undefined)
+    ?.amount ?? 0;
 
 describe('migration 0001 (initial registry schema)', () => {
   it('migrates an empty (version 0) database to version 1', () => {
@@ -33,7 +36,19 @@ describe('migration 0001 (initial registry schema)', () => {
     migrate(db, [migration0001]);
     expect(schemaVersion(db)).toBe(1);
     const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name);
-    for (const t of ['organizations', 'projects', 'credits', 'movements', 'balances', 'retirements', 'apps', 'installations', 'access_tokens', 'reservations', 'transactions']) {
+    for (const t of [
+      'organizations',
+      'projects',
+      'credits',
+      'movements',
+      'balances',
+      'retirements',
+      'apps',
+      'installations',
+      'access_tokens',
+      'reservations',
+      'transactions',
+    ]) {
       expect(tables).toContain(t);
     }
   });

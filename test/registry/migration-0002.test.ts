@@ -20,14 +20,26 @@ afterEach(() => cleanups.splice(0).forEach((c) => c()));
 function seedVersion1(dir: string): string[] {
   const { db, migration } = openSqlite<RegistrySchema>(join(dir, REGISTRY_DB_FILE), { migrations: [migration0001] });
   expect(migration.to).toBe(1);
-  const ctx: RegistryContext = { db, clock: new ManualClock(Date.parse('2024-01-01')), newId: defaultNewId, urls: { apiBaseUrl: 'http://127.0.0.1', publicBaseUrl: 'https://r.example' } };
+  const ctx: RegistryContext = {
+    db,
+    clock: new ManualClock(Date.parse('2024-01-01')),
+    newId: defaultNewId,
+    urls: { apiBaseUrl: 'http://127.0.0.1', publicBaseUrl: 'https://r.example' },
+  };
   const org = ops.createOrganization(ctx, { fullName: 'Proponent', countryCode: 'KE', verified: true }).id;
   const ids = [12, 3, 100].map(
     (n) =>
       ops.createProject(ctx, {
-        num: String(n), fullName: `Project ${n}`, status: 'validated', organizationId: org, countryCode: 'KE',
-        startDate: '2020-01-01', creditingPeriodStartDate: '2020-01-01',
-        sector: { id: 's', title: 'S' }, methodology: { id: 'm', title: 'M' }, type: { id: 'removal', title: 'Removal' },
+        num: String(n),
+        fullName: `Project ${n}`,
+        status: 'validated',
+        organizationId: org,
+        countryCode: 'KE',
+        startDate: '2020-01-01',
+        creditingPeriodStartDate: '2020-01-01',
+        sector: { id: 's', title: 'S' },
+        methodology: { id: 'm', title: 'M' },
+        type: { id: 'removal', title: 'Removal' },
       }).id,
   );
   db.close();
@@ -45,7 +57,9 @@ describe('migration 0002: project list indexes', () => {
     expect(registry.migration.from).toBe(1);
     expect(registry.migration.to).toBeGreaterThanOrEqual(2);
     expect(registry.migration.backupFile && existsSync(registry.migration.backupFile)).toBe(true);
-    const indexes = (registry.db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'projects'`).all() as { name: string }[]).map((r) => r.name);
+    const indexes = (
+      registry.db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'projects'`).all() as { name: string }[]
+    ).map((r) => r.name);
     expect(indexes).toEqual(expect.arrayContaining(['projects_by_number', 'projects_by_organization_status']));
 
     // numeric order, not text order ("100" < "12" < "3")
@@ -59,7 +73,8 @@ describe('migration 0002: project list indexes', () => {
     seedVersion1(data.dir);
     const registry = openRegistry({ dataDir: data.dir });
     cleanups.unshift(() => registry.close());
-    const plan = (sql: string) => (registry.db.raw.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((r) => r.detail).join(' | ');
+    const plan = (sql: string) =>
+      (registry.db.raw.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((r) => r.detail).join(' | ');
     const page = plan(`SELECT p.id FROM projects p WHERE ${PUBLIC_PROJECT_CONDITION} ORDER BY CAST(p.num AS INTEGER), p.id LIMIT 10`);
     expect(page).toContain('projects_by_number');
     expect(page).not.toContain('TEMP B-TREE');

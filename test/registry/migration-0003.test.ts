@@ -20,7 +20,12 @@ const NOW = Date.parse('2024-01-01T12:00:00Z');
 
 function seedVersion2(dir: string) {
   const { db } = openSqlite<RegistrySchema>(join(dir, REGISTRY_DB_FILE), { migrations: [migration0001, migration0002] });
-  const ctx: RegistryContext = { db, clock: new ManualClock(NOW), newId: defaultNewId, urls: { apiBaseUrl: 'http://127.0.0.1', publicBaseUrl: 'https://r.example' } };
+  const ctx: RegistryContext = {
+    db,
+    clock: new ManualClock(NOW),
+    newId: defaultNewId,
+    urls: { apiBaseUrl: 'http://127.0.0.1', publicBaseUrl: 'https://r.example' },
+  };
   const f = buildFixture(ctx as Parameters<typeof buildFixture>[0]);
   const app = ops.createApp(ctx, { name: 'App', publicKeyPem: rsaKeyPair().publicKeyPem });
   const insert = db.raw.prepare(
@@ -43,7 +48,9 @@ describe('migration 0003: covering holds index', () => {
     cleanups.unshift(() => registry.close());
     expect(registry.migration).toMatchObject({ from: 2, to: 3 });
 
-    const columns = (registry.db.raw.prepare("SELECT name FROM pragma_index_info('reservations_holding')").all() as { name: string }[]).map((c) => c.name);
+    const columns = (registry.db.raw.prepare("SELECT name FROM pragma_index_info('reservations_holding')").all() as { name: string }[]).map(
+      (c) => c.name,
+    );
     expect(columns).toEqual(['organization_id', 'credit_id', 'state', 'reserved_to', 'amount']);
     // the live pending one and the queued one hold; the lapsed pending one does not
     expect(heldInWarehouse(registry, f.orgA, f.creditId)).toBe(2_500_000);

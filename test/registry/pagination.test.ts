@@ -24,9 +24,15 @@ beforeAll(async () => {
       r.db.transaction(() => {
         for (let i = 0; i < EXTRA_PROJECTS; i++) {
           ops.createProject(r, {
-            fullName: `Paged project ${i}`, status: 'validated', organizationId: f.orgB, countryCode: 'DE',
-            startDate: '2020-01-01', creditingPeriodStartDate: '2020-01-01',
-            sector: { id: 'energy', title: 'Energy' }, methodology: { id: 'm', title: 'M' }, type: { id: 'avoidance', title: 'Avoidance' },
+            fullName: `Paged project ${i}`,
+            status: 'validated',
+            organizationId: f.orgB,
+            countryCode: 'DE',
+            startDate: '2020-01-01',
+            creditingPeriodStartDate: '2020-01-01',
+            sector: { id: 'energy', title: 'Energy' },
+            methodology: { id: 'm', title: 'M' },
+            type: { id: 'avoidance', title: 'Avoidance' },
           });
         }
         // tiny retirements one millisecond apart: more than the entity list answers
@@ -76,7 +82,13 @@ describe('page-based lists', () => {
   it('answer a page past the end with 200 and an empty list', async () => {
     const body = await getOk(t, 'listProjects', '/projects?limit=50&page=99', token);
     expect(body.projects).toEqual([]);
-    expect(body.pagination).toEqual({ total: publicTotal, currentPage: 99, pageCount: Math.ceil(publicTotal / 50), nextPage: null, prevPage: 98 });
+    expect(body.pagination).toEqual({
+      total: publicTotal,
+      currentPage: 99,
+      pageCount: Math.ceil(publicTotal / 50),
+      nextPage: null,
+      prevPage: 98,
+    });
     const huge = await getOk(t, 'listRetirementsV1', `/v1/retirements?page=${Number.MAX_SAFE_INTEGER}`, token);
     expect(huge.retirements).toEqual([]);
   });

@@ -63,7 +63,12 @@ describe('GET /projects', () => {
     expect(b.num).toMatch(/^\d+$/);
     // the owning organization first, then the other proponents, in position order
     expect(b.proponents.map((o) => o.id)).toEqual([s.orgB, s.orgA]);
-    expect(b.proponents[0]).toEqual({ fullName: 'Beta Buyers AG', logo: '', id: s.orgB, publicUrl: `${t.registry.urls.publicBaseUrl}/organizations/${s.orgB}` });
+    expect(b.proponents[0]).toEqual({
+      fullName: 'Beta Buyers AG',
+      logo: '',
+      id: s.orgB,
+      publicUrl: `${t.registry.urls.publicBaseUrl}/organizations/${s.orgB}`,
+    });
     expect(b.validators.map((o) => o.id)).toEqual([s.validatorId]);
     // benefits in the order they were given, not by id
     expect(b.otherBenefits).toEqual([
@@ -142,7 +147,12 @@ describe('GET /projects/find/project', () => {
 
   it('accepts a credit id with an upper-case contract address', async () => {
     const [type, tokenId, address] = s.creditId.split('-') as [string, string, string];
-    const body = await getOk(t, 'findProject', `/projects/find/project?creditId=${type}-${tokenId}-0x${address.slice(2).toUpperCase()}`, token);
+    const body = await getOk(
+      t,
+      'findProject',
+      `/projects/find/project?creditId=${type}-${tokenId}-0x${address.slice(2).toUpperCase()}`,
+      token,
+    );
     expect(body.id).toBe(s.projectId);
   });
 
@@ -170,7 +180,11 @@ describe('internal project endpoints', () => {
     expect(new Set(body.projects.map((p) => p.id))).toEqual(new Set([s.projectId, s.draftProjectId, s.publicProjectOfB, s.projectOfC]));
     expect(body.pagination.total).toBe(4);
     // examiners see non-public documents too
-    expect(byId(body.projects, s.publicProjectOfB).documentation.map((d) => d.name)).toEqual(['Project design', s.hiddenDocumentName, 'Validation report']);
+    expect(byId(body.projects, s.publicProjectOfB).documentation.map((d) => d.name)).toEqual([
+      'Project design',
+      s.hiddenDocumentName,
+      'Validation report',
+    ]);
   });
 
   it('answers one project with its events, oldest first', async () => {

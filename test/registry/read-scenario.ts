@@ -107,26 +107,60 @@ export function buildReadScenario(registry: OpenedRegistry): ReadScenario {
   const tick = () => (registry.clock instanceof AdjustableClock ? registry.clock.advance(1000) : undefined);
   const f = buildFixture(registry);
   tick();
-  const files = [{ fileName: 'monitoring-2023.pdf', size: 123_456, url: 'https://files.example.org/mr-2023.pdf', type: 'monitoringReport' }];
+  const files = [
+    { fileName: 'monitoring-2023.pdf', size: 123_456, url: 'https://files.example.org/mr-2023.pdf', type: 'monitoringReport' },
+  ];
   const exAnte = ops.issueCredits(registry, {
-    projectId: f.projectId, vintage: '2023', type: 'exAnte', amount: 200, bufferBasisPoints: 2500,
-    monitoringPeriodStart: '2023-01-01', monitoringPeriodEnd: '2023-12-31', verificationBodyId: f.validatorId,
+    projectId: f.projectId,
+    vintage: '2023',
+    type: 'exAnte',
+    amount: 200,
+    bufferBasisPoints: 2500,
+    monitoringPeriodStart: '2023-01-01',
+    monitoringPeriodEnd: '2023-12-31',
+    verificationBodyId: f.validatorId,
   });
   const exPost = ops.issueCredits(registry, {
-    projectId: f.projectId, vintage: '2023', type: 'exPost', amount: 300, bufferBasisPoints: 1000,
-    monitoringPeriodStart: '2023-01-01', monitoringPeriodEnd: '2023-12-31', verificationBodyId: f.validatorId, files,
+    projectId: f.projectId,
+    vintage: '2023',
+    type: 'exPost',
+    amount: 300,
+    bufferBasisPoints: 1000,
+    monitoringPeriodStart: '2023-01-01',
+    monitoringPeriodEnd: '2023-12-31',
+    verificationBodyId: f.validatorId,
+    files,
   });
 
-  const retire = (organizationId: string, creditId: string, amount: number) => (tick(), {
-    id: ops.retireFromInventory(registry, { organizationId, creditId, amount, beneficiary: 'Jane Doe', reason: 'Offsetting 2024 flights', comment: 'Thanks' }).retirementId,
-    amount,
-  });
+  const retire = (organizationId: string, creditId: string, amount: number) => (
+    tick(),
+    {
+      id: ops.retireFromInventory(registry, {
+        organizationId,
+        creditId,
+        amount,
+        beneficiary: 'Jane Doe',
+        reason: 'Offsetting 2024 flights',
+        comment: 'Thanks',
+      }).retirementId,
+      amount,
+    }
+  );
   const claimedSmall = [retire(f.orgA, f.creditId, 0.1), retire(f.orgA, f.creditId, 0.1), retire(f.orgA, f.creditId, 0.1)];
   const claimed2023 = retire(f.orgA, exPost.creditId, 10);
   tick();
-  const onchain = { id: ops.recordOnchainRetirement(registry, { walletAddress: WALLET, creditId: f.creditId, amount: 5, fromOrganizationId: f.orgA }).retirementId, amount: 5 };
+  const onchain = {
+    id: ops.recordOnchainRetirement(registry, { walletAddress: WALLET, creditId: f.creditId, amount: 5, fromOrganizationId: f.orgA })
+      .retirementId,
+    amount: 5,
+  };
   const transferredToC = 20;
-  ops.transferCredits(registry, { from: { kind: 'inventory', organizationId: f.orgA }, to: { kind: 'inventory', organizationId: f.orgC }, creditId: f.creditId, amount: transferredToC });
+  ops.transferCredits(registry, {
+    from: { kind: 'inventory', organizationId: f.orgA },
+    to: { kind: 'inventory', organizationId: f.orgC },
+    creditId: f.creditId,
+    amount: transferredToC,
+  });
   const redacted = retire(f.orgC, f.creditId, 2);
 
   const cancelledExPost2022 = 7;
@@ -136,7 +170,12 @@ export function buildReadScenario(registry: OpenedRegistry): ReadScenario {
   const bufferToAdjustment = 4;
   ops.transferCredits(registry, { from: { kind: 'buffer' }, to: { kind: 'adjustment' }, creditId: f.creditId, amount: bufferToAdjustment });
   const inventoryToRegistry = 6;
-  ops.transferCredits(registry, { from: { kind: 'inventory', organizationId: f.orgA }, to: { kind: 'registry' }, creditId: exPost.creditId, amount: inventoryToRegistry });
+  ops.transferCredits(registry, {
+    from: { kind: 'inventory', organizationId: f.orgA },
+    to: { kind: 'registry' },
+    creditId: exPost.creditId,
+    amount: inventoryToRegistry,
+  });
 
   const projectBase = {
     startDate: '2021-03-01T00:00:00.000Z',
@@ -147,8 +186,16 @@ export function buildReadScenario(registry: OpenedRegistry): ReadScenario {
   };
   const hiddenDocumentName = 'Internal due diligence';
   const publicProjectOfB = ops.createProject(registry, {
-    ...projectBase, fullName: 'Baltic Wind', countryCode: 'DE', status: 'submitted', organizationId: f.orgB,
-    proponentIds: [f.orgA], validatorIds: [f.validatorId], city: 'Rostock', state: 'MV', thumbnail: 'https://img.example.org/wind.png',
+    ...projectBase,
+    fullName: 'Baltic Wind',
+    countryCode: 'DE',
+    status: 'submitted',
+    organizationId: f.orgB,
+    proponentIds: [f.orgA],
+    validatorIds: [f.validatorId],
+    city: 'Rostock',
+    state: 'MV',
+    thumbnail: 'https://img.example.org/wind.png',
     estimatedAnnualMitigations: ['1500', null, '1700'],
     documentation: [
       { uri: 'https://files.example.org/pdd.pdf', type: 'projectDesign', name: 'Project design' },
@@ -163,7 +210,13 @@ export function buildReadScenario(registry: OpenedRegistry): ReadScenario {
   }).id;
   ops.changeProjectStatus(registry, { projectId: publicProjectOfB, status: 'validated' });
   ops.changeProjectStatus(registry, { projectId: publicProjectOfB, status: 'registered' });
-  const projectOfC = ops.createProject(registry, { ...projectBase, fullName: 'Cerrado Solar', countryCode: 'BR', status: 'submitted', organizationId: f.orgC }).id;
+  const projectOfC = ops.createProject(registry, {
+    ...projectBase,
+    fullName: 'Cerrado Solar',
+    countryCode: 'BR',
+    status: 'submitted',
+    organizationId: f.orgC,
+  }).id;
   ops.changeProjectStatus(registry, { projectId: projectOfC, status: 'validated' });
 
   return {

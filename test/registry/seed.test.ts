@@ -124,7 +124,15 @@ describe('the demo seed', () => {
            (SELECT COALESCE(SUM(amount), 0) FROM movements WHERE credit_id = c.id AND kind = 'cancel') AS cancelled
          FROM credits c`,
       )
-      .all() as { id: string; issued: number; issuance_events: number; held: number; retired: number; retirement_rows: number; cancelled: number }[];
+      .all() as {
+      id: string;
+      issued: number;
+      issuance_events: number;
+      held: number;
+      retired: number;
+      retirement_rows: number;
+      cancelled: number;
+    }[];
     expect(rows.length).toBeGreaterThan(100);
     for (const row of rows) {
       expect(row.issued, row.id).toBeGreaterThan(0);
@@ -139,42 +147,76 @@ describe('the demo seed', () => {
     expect(first.result.counts.organizations).toBe(31);
     expect(count(r, 'SELECT COUNT(*) AS n FROM organizations WHERE is_registry = 1 AND is_verified = 1')).toBe(1);
     expect(count(r, "SELECT COUNT(*) AS n FROM organizations WHERE type = 'projectProponent' AND is_verified = 0")).toBeGreaterThan(0);
-    expect(count(r, "SELECT COUNT(*) AS n FROM organizations WHERE is_public = 0")).toBeGreaterThan(0);
+    expect(count(r, 'SELECT COUNT(*) AS n FROM organizations WHERE is_public = 0')).toBeGreaterThan(0);
     expect(count(r, 'SELECT COUNT(DISTINCT country_code) AS n FROM projects')).toBeGreaterThanOrEqual(10);
     expect(count(r, 'SELECT COUNT(DISTINCT sector_id) AS n FROM projects')).toBeGreaterThanOrEqual(5);
     expect(count(r, "SELECT COUNT(DISTINCT type_id) AS n FROM projects WHERE type_id IN ('removal', 'avoidance')")).toBe(2);
 
     expect(first.result.counts.projects).toBe(100);
     const statuses = Object.fromEntries(
-      (r.db.raw.prepare('SELECT status, COUNT(*) AS n FROM projects GROUP BY status').all() as { status: string; n: number }[]).map((s) => [s.status, s.n]),
+      (r.db.raw.prepare('SELECT status, COUNT(*) AS n FROM projects GROUP BY status').all() as { status: string; n: number }[]).map((s) => [
+        s.status,
+        s.n,
+      ]),
     );
-    for (const status of ['draft', 'submitted', 'validated', 'registered', 'rejected']) expect(statuses[status], status).toBeGreaterThanOrEqual(2);
+    for (const status of ['draft', 'submitted', 'validated', 'registered', 'rejected'])
+      expect(statuses[status], status).toBeGreaterThanOrEqual(2);
     expect(statuses.registered).toBeGreaterThan(40);
     // every status other than draft was reached through status changes, each leaving an event
-    expect(count(r, "SELECT COUNT(*) AS n FROM projects p WHERE status <> 'draft' AND NOT EXISTS (SELECT 1 FROM project_events e WHERE e.project_id = p.id AND e.project_status = p.status)")).toBe(0);
+    expect(
+      count(
+        r,
+        "SELECT COUNT(*) AS n FROM projects p WHERE status <> 'draft' AND NOT EXISTS (SELECT 1 FROM project_events e WHERE e.project_id = p.id AND e.project_status = p.status)",
+      ),
+    ).toBe(0);
     expect(count(r, 'SELECT COUNT(*) AS n FROM project_documents WHERE is_kml = 1')).toBeGreaterThan(5);
     expect(count(r, 'SELECT COUNT(*) AS n FROM project_benefits')).toBeGreaterThan(100);
 
-    const vintages = r.db.raw.prepare('SELECT MIN(vintage) AS lo, MAX(vintage) AS hi, COUNT(DISTINCT vintage) AS n FROM credits').get() as { lo: string; hi: string; n: number };
+    const vintages = r.db.raw.prepare('SELECT MIN(vintage) AS lo, MAX(vintage) AS hi, COUNT(DISTINCT vintage) AS n FROM credits').get() as {
+      lo: string;
+      hi: string;
+      n: number;
+    };
     expect(vintages).toMatchObject({ lo: '2016', hi: '2025', n: 10 });
     expect(count(r, "SELECT COUNT(*) AS n FROM credits WHERE type = 'exAnte'")).toBeGreaterThan(0);
-    expect(count(r, "SELECT COUNT(*) AS n FROM credits c WHERE type = 'exAnte' AND EXISTS (SELECT 1 FROM movements m WHERE m.credit_id = c.id AND m.kind = 'cancel')")).toBeGreaterThan(0);
-    expect(count(r, "SELECT COUNT(*) AS n FROM balances b JOIN accounts a ON a.id = b.account_id WHERE a.kind = 'buffer' AND b.amount > 0")).toBeGreaterThan(100);
+    expect(
+      count(
+        r,
+        "SELECT COUNT(*) AS n FROM credits c WHERE type = 'exAnte' AND EXISTS (SELECT 1 FROM movements m WHERE m.credit_id = c.id AND m.kind = 'cancel')",
+      ),
+    ).toBeGreaterThan(0);
+    expect(
+      count(r, "SELECT COUNT(*) AS n FROM balances b JOIN accounts a ON a.id = b.account_id WHERE a.kind = 'buffer' AND b.amount > 0"),
+    ).toBeGreaterThan(100);
     for (const kind of ['adjustment', 'registry']) {
-      expect(count(r, 'SELECT COUNT(*) AS n FROM balances b JOIN accounts a ON a.id = b.account_id WHERE a.kind = ? AND b.amount > 0', kind), kind).toBeGreaterThan(0);
+      expect(
+        count(r, 'SELECT COUNT(*) AS n FROM balances b JOIN accounts a ON a.id = b.account_id WHERE a.kind = ? AND b.amount > 0', kind),
+        kind,
+      ).toBeGreaterThan(0);
     }
 
     expect(first.result.counts.retirements).toBeGreaterThanOrEqual(900);
     expect(first.result.counts.retirements).toBeLessThanOrEqual(1_100);
-    expect(count(r, "SELECT COUNT(*) AS n FROM retirements r JOIN organizations o ON o.id = r.organization_id WHERE o.is_verified = 1")).toBeGreaterThan(400);
+    expect(
+      count(r, 'SELECT COUNT(*) AS n FROM retirements r JOIN organizations o ON o.id = r.organization_id WHERE o.is_verified = 1'),
+    ).toBeGreaterThan(400);
     // retirements by organizations without business verification (shown redacted)
-    expect(count(r, "SELECT COUNT(*) AS n FROM retirements r JOIN organizations o ON o.id = r.organization_id WHERE o.is_verified = 0")).toBeGreaterThan(10);
-    expect(count(r, "SELECT COUNT(*) AS n FROM retirements WHERE source = 'onchain' AND beneficiary IS NULL AND finalized_at IS NULL")).toBeGreaterThan(50);
+    expect(
+      count(r, 'SELECT COUNT(*) AS n FROM retirements r JOIN organizations o ON o.id = r.organization_id WHERE o.is_verified = 0'),
+    ).toBeGreaterThan(10);
+    expect(
+      count(r, "SELECT COUNT(*) AS n FROM retirements WHERE source = 'onchain' AND beneficiary IS NULL AND finalized_at IS NULL"),
+    ).toBeGreaterThan(50);
     // fractional retirements, exact to the gram
     expect(count(r, 'SELECT COUNT(*) AS n FROM retirements WHERE amount % 1000000 <> 0')).toBeGreaterThan(100);
-    expect(count(r, "SELECT COUNT(DISTINCT a.organization_id) AS n FROM balances b JOIN accounts a ON a.id = b.account_id WHERE a.kind = 'warehouse' AND b.amount > 0")).toBeGreaterThanOrEqual(3);
+    expect(
+      count(
+        r,
+        "SELECT COUNT(DISTINCT a.organization_id) AS n FROM balances b JOIN accounts a ON a.id = b.account_id WHERE a.kind = 'warehouse' AND b.amount > 0",
+      ),
+    ).toBeGreaterThanOrEqual(3);
     // the story happened in the past: nothing dated after the seed's end
-    expect(count(r, "SELECT COUNT(*) AS n FROM movements WHERE created_at > ?", Date.UTC(2025, 9, 1))).toBe(0);
+    expect(count(r, 'SELECT COUNT(*) AS n FROM movements WHERE created_at > ?', Date.UTC(2025, 9, 1))).toBe(0);
   });
 
   it('writes demo-credentials.json in exactly the documented shape, readable by its owner only', () => {
@@ -183,9 +225,9 @@ describe('the demo seed', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const credentials = credentialsFileSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
     expect(credentials.app.name).toContain('Demo');
-    const app = first.registry.db.raw.prepare('SELECT name, public_key_pem, examiner_read FROM apps WHERE id = ?').get(credentials.app.id) as
-      | { name: string; public_key_pem: string; examiner_read: number }
-      | undefined;
+    const app = first.registry.db.raw
+      .prepare('SELECT name, public_key_pem, examiner_read FROM apps WHERE id = ?')
+      .get(credentials.app.id) as { name: string; public_key_pem: string; examiner_read: number } | undefined;
     expect(app).toMatchObject({ name: credentials.app.name, examiner_read: 1 });
     // the private key in the file belongs to the public key the registry verifies with
     const publicFromPrivate = createPublicKey(credentials.app.privateKeyPem).export({ type: 'spki', format: 'pem' }).toString();
@@ -201,9 +243,12 @@ describe('the demo seed', () => {
     expect(installations[0]!.permissions).toEqual({ organization_info: 'VIEW', organization_warehouse: 'WRITE' });
     for (const installation of installations) {
       const row = r.db.raw.prepare('SELECT organization_id, permissions, status FROM installations WHERE id = ?').get(installation.id) as
-        | { organization_id: string; permissions: string; status: string }
-        | undefined;
-      expect(row).toEqual({ organization_id: installation.organizationId, permissions: JSON.stringify(installation.permissions), status: 'active' });
+        { organization_id: string; permissions: string; status: string } | undefined;
+      expect(row).toEqual({
+        organization_id: installation.organizationId,
+        permissions: JSON.stringify(installation.permissions),
+        status: 'active',
+      });
     }
     const stock = count(
       r,
@@ -222,7 +267,9 @@ describe('the demo seed', () => {
       expect(new Wallet(wallet.privateKey).address).toBe(wallet.address);
       expect(wallet.retirements.length).toBeGreaterThanOrEqual(1);
       const stored = r.db.raw
-        .prepare('SELECT id, project_address, token_id FROM retirements WHERE owner_wallet = ? AND source = ? AND beneficiary IS NULL AND finalized_at IS NULL ORDER BY id')
+        .prepare(
+          'SELECT id, project_address, token_id FROM retirements WHERE owner_wallet = ? AND source = ? AND beneficiary IS NULL AND finalized_at IS NULL ORDER BY id',
+        )
         .all(wallet.address.toLowerCase(), 'onchain') as { id: string; project_address: string; token_id: string }[];
       const listed = [...wallet.retirements].sort((a, b) => a.id.localeCompare(b.id));
       expect(listed.map((x) => ({ id: x.id, project_address: x.projectAddress, token_id: x.tokenId }))).toEqual(stored);
@@ -231,7 +278,10 @@ describe('the demo seed', () => {
         const credit = r.db.raw
           .prepare('SELECT c.token_address, c.token_id FROM retirements t JOIN credits c ON c.id = t.credit_id WHERE t.id = ?')
           .get(retirement.id) as { token_address: string; token_id: number };
-        expect({ projectAddress: credit.token_address, tokenId: String(credit.token_id) }).toEqual({ projectAddress: retirement.projectAddress, tokenId: retirement.tokenId });
+        expect({ projectAddress: credit.token_address, tokenId: String(credit.token_id) }).toEqual({
+          projectAddress: retirement.projectAddress,
+          tokenId: retirement.tokenId,
+        });
       }
     }
   });

@@ -43,7 +43,13 @@ describe('processing a transaction', () => {
     const { transactionId } = finish(id, 'transfer_retire');
     // something outside the warehouse rules drained it (withdrawFromWarehouse itself refuses held credits)
     const balance = warehouseBalance(r, f.orgA, f.creditId);
-    appendMovement(r, { creditId: f.creditId, kind: 'withdraw', from: accountId(r, { kind: 'warehouse', organizationId: f.orgA }), to: accountId(r, { kind: 'inventory', organizationId: f.orgA }), amount: balance - 50_000_000 });
+    appendMovement(r, {
+      creditId: f.creditId,
+      kind: 'withdraw',
+      from: accountId(r, { kind: 'warehouse', organizationId: f.orgA }),
+      to: accountId(r, { kind: 'inventory', organizationId: f.orgA }),
+      amount: balance - 50_000_000,
+    });
     const movementsBefore = r.db.raw.prepare('SELECT COUNT(*) AS n FROM movements').get();
     const retirementsBefore = r.db.raw.prepare('SELECT COUNT(*) AS n FROM retirements').get();
     const receiverBefore = inventoryBalance(r, f.orgB, f.creditId);
@@ -51,7 +57,10 @@ describe('processing a transaction', () => {
     expect(r.db.raw.prepare('SELECT COUNT(*) AS n FROM movements').get()).toEqual(movementsBefore);
     expect(r.db.raw.prepare('SELECT COUNT(*) AS n FROM retirements').get()).toEqual(retirementsBefore);
     expect(inventoryBalance(r, f.orgB, f.creditId)).toBe(receiverBefore);
-    const tx = r.db.raw.prepare('SELECT state, failure_reason FROM transactions WHERE id = ?').get(transactionId) as { state: string; failure_reason: string };
+    const tx = r.db.raw.prepare('SELECT state, failure_reason FROM transactions WHERE id = ?').get(transactionId) as {
+      state: string;
+      failure_reason: string;
+    };
     expect(tx.state).toBe('failed');
     expect(tx.failure_reason).toMatch(/no longer holds/);
     expect(getReservation(r, f.orgA, id)).toMatchObject({ state: 'failed', isComplete: true, retirementId: null });

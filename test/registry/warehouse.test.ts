@@ -26,7 +26,8 @@ beforeAll(async () => {
 afterAll(() => w.t.close());
 
 const A = () => ({ id: w.f.orgA });
-const inventory = async () => ok('getWarehouseInventory', await callEndpoint(w.t, 'getWarehouseInventory', { token: w.writeToken, params: A() }));
+const inventory = async () =>
+  ok('getWarehouseInventory', await callEndpoint(w.t, 'getWarehouseInventory', { token: w.writeToken, params: A() }));
 const available = async () => (await inventory()).credits.find((c) => c.id === w.f.creditId)?.amount ?? 0;
 const reserve = async (amount: number, token = w.writeToken) =>
   ok('createReservation', await callEndpoint(w.t, 'createReservation', { token, params: A(), body: { creditId: w.f.creditId, amount } }));
@@ -34,7 +35,8 @@ const get = async (reservationId: string) =>
   ok('getReservation', await callEndpoint(w.t, 'getReservation', { token: w.writeToken, params: { ...A(), reservationId } }));
 const finish = (reservationId: string, action: string, body: unknown, token = w.writeToken) =>
   callEndpoint(w.t, 'finishReservation', { token, params: { ...A(), reservationId, action }, body });
-const cancel = (reservationId: string, token = w.writeToken) => callEndpoint(w.t, 'cancelReservation', { token, params: { ...A(), reservationId } });
+const cancel = (reservationId: string, token = w.writeToken) =>
+  callEndpoint(w.t, 'cancelReservation', { token, params: { ...A(), reservationId } });
 
 describe('warehouse inventory', () => {
   it('lists each credit with its available amount, the warehouse account as inventoryId, and ignores development', async () => {
@@ -48,7 +50,10 @@ describe('warehouse inventory', () => {
   });
 
   it('is empty for an organization whose warehouse holds nothing', async () => {
-    const body = await ok('getWarehouseInventory', await callEndpoint(w.t, 'getWarehouseInventory', { token: w.otherOrgToken, params: { id: w.f.orgB } }));
+    const body = await ok(
+      'getWarehouseInventory',
+      await callEndpoint(w.t, 'getWarehouseInventory', { token: w.otherOrgToken, params: { id: w.f.orgB } }),
+    );
     expect(body).toEqual({ credits: [], organizationId: w.f.orgB });
   });
 });
@@ -56,7 +61,9 @@ describe('warehouse inventory', () => {
 /** Grams held by active or queued reservations, read straight from the table. */
 function heldNow(): number {
   const row = w.t.registry.db.raw
-    .prepare(`SELECT COALESCE(SUM(amount), 0) AS held FROM reservations WHERE (state = 'pending' AND reserved_to > ?) OR state = 'pending_queue'`)
+    .prepare(
+      `SELECT COALESCE(SUM(amount), 0) AS held FROM reservations WHERE (state = 'pending' AND reserved_to > ?) OR state = 'pending_queue'`,
+    )
     .get(w.t.registry.clock.now()) as { held: number };
   return row.held;
 }
@@ -87,13 +94,22 @@ describe('reserve, get, list', () => {
 
   it('lists every reservation newest first, paginated from page 0', async () => {
     const ids = [(await reserve(0.001)).id, (await reserve(0.002)).id, (await reserve(0.003)).id];
-    const page0 = await ok('listReservations', await callEndpoint(w.t, 'listReservations', { token: w.viewToken, params: A(), query: { limit: '2', page: '0' } }));
+    const page0 = await ok(
+      'listReservations',
+      await callEndpoint(w.t, 'listReservations', { token: w.viewToken, params: A(), query: { limit: '2', page: '0' } }),
+    );
     expect(page0.reservations.map((r) => r.id)).toEqual([ids[2], ids[1]]);
     expect(page0.pagination).toMatchObject({ currentPage: 0, prevPage: null, nextPage: 1 });
     const total = page0.pagination.total;
-    const page1 = await ok('listReservations', await callEndpoint(w.t, 'listReservations', { token: w.viewToken, params: A(), query: { limit: '2', page: '1' } }));
+    const page1 = await ok(
+      'listReservations',
+      await callEndpoint(w.t, 'listReservations', { token: w.viewToken, params: A(), query: { limit: '2', page: '1' } }),
+    );
     expect(page1.reservations[0]!.id).toBe(ids[0]);
-    const past = await ok('listReservations', await callEndpoint(w.t, 'listReservations', { token: w.viewToken, params: A(), query: { page: '999' } }));
+    const past = await ok(
+      'listReservations',
+      await callEndpoint(w.t, 'listReservations', { token: w.viewToken, params: A(), query: { page: '999' } }),
+    );
     expect(past.reservations).toEqual([]);
     expect(past.pagination.total).toBe(total);
     expect(past.pagination.nextPage).toBeNull();
@@ -102,16 +118,34 @@ describe('reserve, get, list', () => {
   it('refuses more than is available with 409 naming the available figure, and changes nothing', async () => {
     const free = await available();
     const before = registrySnapshot(w.t.registry);
-    const messages = await fails(await callEndpoint(w.t, 'createReservation', { token: w.writeToken, params: A(), body: { creditId: w.f.creditId, amount: free + 0.000001 } }), 409);
+    const messages = await fails(
+      await callEndpoint(w.t, 'createReservation', {
+        token: w.writeToken,
+        params: A(),
+        body: { creditId: w.f.creditId, amount: free + 0.000001 },
+      }),
+      409,
+    );
     expect(messages.join(' ')).toContain(`${free} t`);
     expect(registrySnapshot(w.t.registry)).toBe(before);
   });
 
   it('answers 404 for an unknown credit and 409 for a credit this warehouse does not hold', async () => {
     const before = registrySnapshot(w.t.registry);
-    await fails(await callEndpoint(w.t, 'createReservation', { token: w.writeToken, params: A(), body: { creditId: 'exPost-99-0x0000000000000000000000000000000000000000', amount: 1 } }), 404);
+    await fails(
+      await callEndpoint(w.t, 'createReservation', {
+        token: w.writeToken,
+        params: A(),
+        body: { creditId: 'exPost-99-0x0000000000000000000000000000000000000000', amount: 1 },
+      }),
+      404,
+    );
     const messages = await fails(
-      await callEndpoint(w.t, 'createReservation', { token: w.otherOrgToken, params: { id: w.f.orgB }, body: { creditId: w.f.creditId, amount: 1 } }),
+      await callEndpoint(w.t, 'createReservation', {
+        token: w.otherOrgToken,
+        params: { id: w.f.orgB },
+        body: { creditId: w.f.creditId, amount: 1 },
+      }),
       409,
     );
     expect(messages.join(' ')).toMatch(/Not enough credits: 0 t/);
@@ -120,11 +154,17 @@ describe('reserve, get, list', () => {
 
   it('refuses bad bodies with 400 listing every problem, and amounts finer than a gram', async () => {
     const before = registrySnapshot(w.t.registry);
-    const both = await fails(await callEndpoint(w.t, 'createReservation', { token: w.writeToken, params: A(), body: { creditId: '', amount: 'ten' } }), 400);
+    const both = await fails(
+      await callEndpoint(w.t, 'createReservation', { token: w.writeToken, params: A(), body: { creditId: '', amount: 'ten' } }),
+      400,
+    );
     expect(both.some((m) => m.startsWith('body.creditId'))).toBe(true);
     expect(both.some((m) => m.startsWith('body.amount'))).toBe(true);
     for (const amount of [0, -1, 0.0000001, 1.0000005]) {
-      await fails(await callEndpoint(w.t, 'createReservation', { token: w.writeToken, params: A(), body: { creditId: w.f.creditId, amount } }), 400);
+      await fails(
+        await callEndpoint(w.t, 'createReservation', { token: w.writeToken, params: A(), body: { creditId: w.f.creditId, amount } }),
+        400,
+      );
     }
     await fails(await callEndpoint(w.t, 'createReservation', { token: w.writeToken, params: A(), body: {} }), 400);
     expect(registrySnapshot(w.t.registry)).toBe(before);
@@ -144,7 +184,10 @@ describe('reserve, get, list', () => {
     await fails(await callEndpoint(w.t, 'getReservation', { token: w.writeToken, params: { ...A(), reservationId: 'nope' } }), 404);
     await fails(await cancel('nope'), 404);
     await fails(await finish('nope', 'transfer', { receiverId: w.f.orgB }), 404);
-    await fails(await callEndpoint(w.t, 'getReservation', { token: w.otherOrgToken, params: { id: w.f.orgB, reservationId: mine.id } }), 404);
+    await fails(
+      await callEndpoint(w.t, 'getReservation', { token: w.otherOrgToken, params: { id: w.f.orgB, reservationId: mine.id } }),
+      404,
+    );
   });
 });
 
@@ -169,7 +212,10 @@ describe('finish', () => {
     const warehouseBefore = warehouseBalance(w.t.registry, w.f.orgA, w.f.creditId);
     const receiverBefore = inventoryBalance(w.t.registry, w.f.orgB, w.f.creditId);
     const r = await reserve(7.25);
-    const answer = await ok('finishReservation', await finish(r.id, 'transfer', { receiverId: w.f.orgB, transferComment: 'thanks', priceInfo: { price: 12.5, currency: 'USD' } }));
+    const answer = await ok(
+      'finishReservation',
+      await finish(r.id, 'transfer', { receiverId: w.f.orgB, transferComment: 'thanks', priceInfo: { price: 12.5, currency: 'USD' } }),
+    );
     expect(answer).toMatchObject({ success: true, state: 'pending_queue' });
     const done = await untilComplete(w, r.id);
     expect(done).toMatchObject({ state: 'processed', isComplete: true, retirementId: null });
@@ -177,7 +223,9 @@ describe('finish', () => {
     expect(inventoryBalance(w.t.registry, w.f.orgB, w.f.creditId)).toBe(receiverBefore + 7_250_000);
     const movements = w.t.registry.db.raw.prepare('SELECT kind, amount FROM movements WHERE reference = ?').all(answer.transactionId);
     expect(movements).toEqual([{ kind: 'transfer', amount: 7_250_000 }]);
-    const tx = w.t.registry.db.raw.prepare('SELECT state, price, currency, transfer_comment FROM transactions WHERE id = ?').get(answer.transactionId);
+    const tx = w.t.registry.db.raw
+      .prepare('SELECT state, price, currency, transfer_comment FROM transactions WHERE id = ?')
+      .get(answer.transactionId);
     expect(tx).toEqual({ state: 'processed', price: '12.5', currency: 'USD', transfer_comment: 'thanks' });
     // finishing twice is refused and moves nothing
     const snapshot = registrySnapshot(w.t.registry);
@@ -192,7 +240,10 @@ describe('finish', () => {
     const r = await reserve(2.5);
     const answer = await ok(
       'finishReservation',
-      await finish(r.id, 'transfer_retire', { receiverId: w.f.orgB, retirementData: { reason: 'Scope 3 offset', beneficiaryName: 'Jane Doe', comment: 'FY24' } }),
+      await finish(r.id, 'transfer_retire', {
+        receiverId: w.f.orgB,
+        retirementData: { reason: 'Scope 3 offset', beneficiaryName: 'Jane Doe', comment: 'FY24' },
+      }),
     );
     const done = await untilComplete(w, r.id);
     expect(done.state).toBe('processed');
@@ -201,7 +252,14 @@ describe('finish', () => {
     // transferred in and retired from the receiver's inventory: its balance is unchanged
     expect(inventoryBalance(w.t.registry, w.f.orgB, w.f.creditId)).toBe(receiverBefore);
     const retirement = presentRetirement(w.t.registry, retirementRow(w.t.registry, done.retirementId!)!);
-    expect(retirement).toMatchObject({ isClaimed: true, beneficiary: 'Jane Doe', reason: 'Scope 3 offset', comment: 'FY24', organizationId: w.f.orgB, amount: 2.5 });
+    expect(retirement).toMatchObject({
+      isClaimed: true,
+      beneficiary: 'Jane Doe',
+      reason: 'Scope 3 offset',
+      comment: 'FY24',
+      organizationId: w.f.orgB,
+      amount: 2.5,
+    });
     const kinds = w.t.registry.db.raw
       .prepare('SELECT kind FROM movements WHERE reference IN (?, ?) ORDER BY id')
       .all(answer.transactionId, done.retirementId) as { kind: string }[];
@@ -210,10 +268,19 @@ describe('finish', () => {
 
   it('transfer_retire to an unverified organization makes an unclaimed (redacted) retirement', async () => {
     const r = await reserve(1);
-    await ok('finishReservation', await finish(r.id, 'transfer_retire', { receiverId: w.f.orgC, retirementData: { reason: 'Offset', beneficiaryName: 'Gamma' } }));
+    await ok(
+      'finishReservation',
+      await finish(r.id, 'transfer_retire', { receiverId: w.f.orgC, retirementData: { reason: 'Offset', beneficiaryName: 'Gamma' } }),
+    );
     const done = await untilComplete(w, r.id);
     const retirement = presentRetirement(w.t.registry, retirementRow(w.t.registry, done.retirementId!)!);
-    expect(retirement).toEqual({ id: done.retirementId, isClaimed: false, createdAt: expect.any(String), amount: 1, project: expect.any(Object) });
+    expect(retirement).toEqual({
+      id: done.retirementId,
+      isClaimed: false,
+      createdAt: expect.any(String),
+      amount: 1,
+      project: expect.any(Object),
+    });
   });
 
   it('refuses bad finish requests with 400 at request time and changes nothing', async () => {
@@ -225,7 +292,10 @@ describe('finish', () => {
     const noReceiver = await fails(await finish(r.id, 'transfer', {}), 400);
     expect(noReceiver.join(' ')).toMatch(/receiverId/);
     await fails(await finish(r.id, 'transfer', { receiverId: '00000000-0000-4000-8000-000000000000' }), 400);
-    await fails(await finish(r.id, 'transfer', { receiverId: w.f.orgB, receiverAddress: 'nope', priceInfo: { price: -1, currency: '' } }), 400);
+    await fails(
+      await finish(r.id, 'transfer', { receiverId: w.f.orgB, receiverAddress: 'nope', priceInfo: { price: -1, currency: '' } }),
+      400,
+    );
     await fails(await finish(r.id, 'sell', { receiverId: w.f.orgB }), 400);
     expect(registrySnapshot(w.t.registry)).toBe(before);
     expect((await get(r.id)).state).toBe('pending');
@@ -247,7 +317,10 @@ describe('expiry, derived from the clock with no job', () => {
     // every reservation made earlier in this file lapsed too, so more than its 4 t came back
     expect(await available()).toBeGreaterThanOrEqual(before);
     expect(Math.round((await available()) * G)).toBe(warehouseBalance(w.t.registry, w.f.orgA, w.f.creditId) - heldNow());
-    const listed = await ok('listReservations', await callEndpoint(w.t, 'listReservations', { token: w.viewToken, params: A(), query: { limit: '100' } }));
+    const listed = await ok(
+      'listReservations',
+      await callEndpoint(w.t, 'listReservations', { token: w.viewToken, params: A(), query: { limit: '100' } }),
+    );
     expect(listed.reservations.find((x) => x.id === r.id)?.state).toBe('expired');
     const snapshot = registrySnapshot(w.t.registry);
     await fails(await finish(r.id, 'transfer', { receiverId: w.f.orgB }), 409);

@@ -17,11 +17,22 @@ export interface Fixture {
 }
 
 export function buildFixture(registry: OpenedRegistry): Fixture {
-  const registryOrgId = ops.createOrganization(registry, { fullName: 'Registry Operator', type: 'registryOperator', countryCode: 'CH', verified: true, isRegistry: true }).id;
+  const registryOrgId = ops.createOrganization(registry, {
+    fullName: 'Registry Operator',
+    type: 'registryOperator',
+    countryCode: 'CH',
+    verified: true,
+    isRegistry: true,
+  }).id;
   const orgA = ops.createOrganization(registry, { fullName: 'Alpha Forests Ltd', countryCode: 'KE', verified: true }).id;
   const orgB = ops.createOrganization(registry, { fullName: 'Beta Buyers AG', type: 'buyer', countryCode: 'DE', verified: true }).id;
   const orgC = ops.createOrganization(registry, { fullName: 'Gamma Unverified', countryCode: 'BR', verified: false, isPublic: false }).id;
-  const validatorId = ops.createOrganization(registry, { fullName: 'Valid Verifiers', type: 'validationVerificationBody', countryCode: 'GB', verified: true }).id;
+  const validatorId = ops.createOrganization(registry, {
+    fullName: 'Valid Verifiers',
+    type: 'validationVerificationBody',
+    countryCode: 'GB',
+    verified: true,
+  }).id;
   const base = {
     description: 'A reforestation project.',
     shortDescription: 'Reforestation',
@@ -34,7 +45,12 @@ export function buildFixture(registry: OpenedRegistry): Fixture {
     organizationId: orgA,
     validatorIds: [validatorId],
   };
-  const project = ops.createProject(registry, { ...base, fullName: 'Kilimanjaro Reforestation', status: 'submitted', location: { lat: -3.07, lng: 37.35 } });
+  const project = ops.createProject(registry, {
+    ...base,
+    fullName: 'Kilimanjaro Reforestation',
+    status: 'submitted',
+    location: { lat: -3.07, lng: 37.35 },
+  });
   ops.changeProjectStatus(registry, { projectId: project.id, status: 'validated' });
   const draft = ops.createProject(registry, { ...base, fullName: 'Draft Mangroves', status: 'draft' });
   const issued = ops.issueCredits(registry, {
@@ -47,5 +63,15 @@ export function buildFixture(registry: OpenedRegistry): Fixture {
     verificationBodyId: validatorId,
   });
   ops.depositToWarehouse(registry, { organizationId: orgA, creditId: issued.creditId, amount: 500 });
-  return { registryOrgId, orgA, orgB, orgC, validatorId, projectId: project.id, draftProjectId: draft.id, creditId: issued.creditId, serialization: issued.serialization };
+  return {
+    registryOrgId,
+    orgA,
+    orgB,
+    orgC,
+    validatorId,
+    projectId: project.id,
+    draftProjectId: draft.id,
+    creditId: issued.creditId,
+    serialization: issued.serialization,
+  };
 }

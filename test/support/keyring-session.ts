@@ -30,7 +30,11 @@ export async function runWithSecretService<N extends ScenarioName>(name: N, args
 }
 
 /** Runs a scenario in a plain node child with the given D-Bus address (e.g. one where nothing listens). */
-export async function runWithBusAddress<N extends ScenarioName>(busAddress: string, name: N, args: object = {}): Promise<ScenarioResult<N>> {
+export async function runWithBusAddress<N extends ScenarioName>(
+  busAddress: string,
+  name: N,
+  args: object = {},
+): Promise<ScenarioResult<N>> {
   const env: NodeJS.ProcessEnv = { ...process.env, DBUS_SESSION_BUS_ADDRESS: busAddress };
   // No $DISPLAY: otherwise libdbus may try to autolaunch a bus through X11.
   delete env.DISPLAY;

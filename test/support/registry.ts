@@ -27,7 +27,10 @@ export interface TestRegistry {
 }
 
 export async function startTestRegistry(
-  options: { dataDir?: string; clock?: Clock; setup?: (registry: OpenedRegistry) => void | Promise<void> } & Omit<RegistryServerOptions, 'registry'> = {},
+  options: { dataDir?: string; clock?: Clock; setup?: (registry: OpenedRegistry) => void | Promise<void> } & Omit<
+    RegistryServerOptions,
+    'registry'
+  > = {},
 ): Promise<TestRegistry> {
   const data = options.dataDir ? { dir: options.dataDir, remove: () => {} } : makeDataDir();
   const clock = new AdjustableClock(options.clock);
@@ -73,7 +76,10 @@ export function rsaKeyPair(index = 0): { privateKey: KeyObject; publicKeyPem: st
   return keyPairs[index]!;
 }
 
-export function createTestApp(registry: OpenedRegistry, options: { name?: string; examinerRead?: boolean; keyIndex?: number } = {}): TestApp {
+export function createTestApp(
+  registry: OpenedRegistry,
+  options: { name?: string; examinerRead?: boolean; keyIndex?: number } = {},
+): TestApp {
   const keys = rsaKeyPair(options.keyIndex ?? 0);
   const app = ops.createApp(registry, {
     name: options.name ?? `Test app ${registry.newId().slice(0, 8)}`,

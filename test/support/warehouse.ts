@@ -40,9 +40,21 @@ export async function startWarehouseWorld(options: { background?: boolean } = {}
       f = buildFixture(r);
       writer = createTestApp(r, { name: 'Marketplace' });
       viewer = createTestApp(r, { name: 'Dashboard', keyIndex: 0 });
-      writerInstallation = ops.installApp(r, { appId: writer.id, organizationId: f.orgA, permissions: { organization_warehouse: 'WRITE' } }).id;
-      viewerInstallation = ops.installApp(r, { appId: viewer.id, organizationId: f.orgA, permissions: { organization_warehouse: 'VIEW' } }).id;
-      otherInstallation = ops.installApp(r, { appId: writer.id, organizationId: f.orgB, permissions: { organization_warehouse: 'WRITE' } }).id;
+      writerInstallation = ops.installApp(r, {
+        appId: writer.id,
+        organizationId: f.orgA,
+        permissions: { organization_warehouse: 'WRITE' },
+      }).id;
+      viewerInstallation = ops.installApp(r, {
+        appId: viewer.id,
+        organizationId: f.orgA,
+        permissions: { organization_warehouse: 'VIEW' },
+      }).id;
+      otherInstallation = ops.installApp(r, {
+        appId: writer.id,
+        organizationId: f.orgB,
+        permissions: { organization_warehouse: 'WRITE' },
+      }).id;
     },
   });
   return {

@@ -77,7 +77,11 @@ export function hasPermission(caller: Extract<Caller, { kind: 'token' }>, permis
   }
 }
 
-export function authorize(caller: Extract<Caller, { kind: 'token' }>, auth: Extract<EndpointAuth, { kind: 'accessToken' }>, pathParams: Record<string, string>): void {
+export function authorize(
+  caller: Extract<Caller, { kind: 'token' }>,
+  auth: Extract<EndpointAuth, { kind: 'accessToken' }>,
+  pathParams: Record<string, string>,
+): void {
   if (auth.organizationParam) {
     if (caller.installationId === null) throw forbidden('This endpoint acts on an organization: use an installation access token');
     if (pathParams[auth.organizationParam] !== caller.organizationId) {
@@ -106,4 +110,3 @@ export function createAuthenticator(ctx: RegistryContext, options: { rateLimit?:
     },
   };
 }
-

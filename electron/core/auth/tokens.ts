@@ -31,7 +31,9 @@ export function issueAccessToken(ctx: RegistryContext, grant: TokenGrant): Acces
   const now = ctx.clock.now();
   const expiresAt = now + (grant.installationId ? INSTALLATION_TOKEN_TTL_MS : APP_TOKEN_TTL_MS);
   ctx.db
-    .prepare('INSERT INTO access_tokens (id, token_hash, app_id, installation_id, created_at, expires_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, NULL)')
+    .prepare(
+      'INSERT INTO access_tokens (id, token_hash, app_id, installation_id, created_at, expires_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, NULL)',
+    )
     .run(id, hashToken(token), grant.appId, grant.installationId, now, expiresAt);
   return {
     id,

@@ -25,12 +25,7 @@ interface Labelled {
   value: LaidOutText;
 }
 
-export function composeCertificate(
-  doc: PDFKit.PDFDocument,
-  setter: TextSetter,
-  input: CertificateInput,
-  moment: RetirementMoment,
-): void {
+export function composeCertificate(doc: PDFKit.PDFDocument, setter: TextSetter, input: CertificateInput, moment: RetirementMoment): void {
   const page: Box = { x: 0, y: 0, width: doc.page.width, height: doc.page.height };
   const width = page.width - 2 * MARGIN_X;
   drawFrame(doc, page);
@@ -90,12 +85,7 @@ function flowItems(
     text(amountText(input.amountTonnes), style(36, 'bold', PALETTE.ink, { leading: 1.15 }), 4, 2),
     text(WORDS.creditsFrom, sentence, 4),
     text(input.projectName, style(15, 'bold', PALETTE.text), 6, 3),
-    text(
-      `${WORDS.projectNumber} ${input.projectNum}`,
-      style(10.5, 'regular', PALETTE.muted),
-      3,
-      2,
-    ),
+    text(`${WORDS.projectNumber} ${input.projectNum}`, style(10.5, 'regular', PALETTE.muted), 3, 2),
     { kind: 'rule', gap: 16 * scale, height: 8 },
     text(WORDS.reason.toUpperCase(), label, 14, 1),
     text(input.reason, style(12, 'regular', PALETTE.text), 3, 4),
@@ -205,7 +195,10 @@ function drawFooter(
     doc.link(box.x, box.y, box.width, box.height, input.verifyUrl);
     // An underline says "this is a link" on screen and stays readable when printed.
     doc.save().lineWidth(0.4).strokeColor(PALETTE.link);
-    doc.moveTo(box.x, box.y + urlStyle.size * 1.15).lineTo(box.x + box.width, box.y + urlStyle.size * 1.15).stroke();
+    doc
+      .moveTo(box.x, box.y + urlStyle.size * 1.15)
+      .lineTo(box.x + box.width, box.y + urlStyle.size * 1.15)
+      .stroke();
     doc.restore();
   }
   y = setter.draw(url, MARGIN_X, y, width);

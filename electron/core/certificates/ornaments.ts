@@ -26,8 +26,14 @@ export function drawFrame(doc: PDFKit.PDFDocument, page: Box): void {
 export function drawRule(doc: PDFKit.PDFDocument, centerX: number, y: number, halfWidth: number): void {
   doc.save();
   doc.lineWidth(0.6).strokeColor(PALETTE.accent);
-  doc.moveTo(centerX - halfWidth, y).lineTo(centerX - 8, y).stroke();
-  doc.moveTo(centerX + 8, y).lineTo(centerX + halfWidth, y).stroke();
+  doc
+    .moveTo(centerX - halfWidth, y)
+    .lineTo(centerX - 8, y)
+    .stroke();
+  doc
+    .moveTo(centerX + 8, y)
+    .lineTo(centerX + halfWidth, y)
+    .stroke();
   diamond(doc, centerX, y, 3.2, PALETTE.accent);
   doc.restore();
 }
@@ -45,14 +51,29 @@ export function drawSeal(doc: PDFKit.PDFDocument, cx: number, cy: number, radius
     const r = i % 2 === 0 ? radius : radius * 0.93;
     points.push([cx + r * Math.cos(angle), cy + r * Math.sin(angle)]);
   }
-  doc.polygon(...points).fillColor(PALETTE.ink).fill();
-  doc.circle(cx, cy, radius * 0.86).fillColor(PALETTE.paper).fill();
-  doc.lineWidth(1).strokeColor(PALETTE.ink).circle(cx, cy, radius * 0.8).stroke();
-  doc.lineWidth(0.5).strokeColor(PALETTE.accent).circle(cx, cy, radius * 0.58).stroke();
+  doc
+    .polygon(...points)
+    .fillColor(PALETTE.ink)
+    .fill();
+  doc
+    .circle(cx, cy, radius * 0.86)
+    .fillColor(PALETTE.paper)
+    .fill();
+  doc
+    .lineWidth(1)
+    .strokeColor(PALETTE.ink)
+    .circle(cx, cy, radius * 0.8)
+    .stroke();
+  doc
+    .lineWidth(0.5)
+    .strokeColor(PALETTE.accent)
+    .circle(cx, cy, radius * 0.58)
+    .stroke();
   const dots = 28;
   for (let i = 0; i < dots; i += 1) {
     const angle = (2 * Math.PI * i) / dots;
-    doc.circle(cx + radius * 0.69 * Math.cos(angle), cy + radius * 0.69 * Math.sin(angle), radius * 0.025)
+    doc
+      .circle(cx + radius * 0.69 * Math.cos(angle), cy + radius * 0.69 * Math.sin(angle), radius * 0.025)
       .fillColor(PALETTE.accent)
       .fill();
   }
@@ -70,13 +91,26 @@ function drawLeaf(doc: PDFKit.PDFDocument, cx: number, cy: number, size: number)
     .bezierCurveTo(-size * 0.9, -size * 0.5, -size * 0.9, size * 0.5, 0, size)
     .fillColor(PALETTE.ink)
     .fill();
-  doc.lineWidth(size * 0.08).strokeColor(PALETTE.paper).moveTo(0, size * 0.85).lineTo(0, -size * 0.7).stroke();
-  doc.lineWidth(size * 0.1).strokeColor(PALETTE.ink).moveTo(0, size).lineTo(0, size * 1.35).stroke();
+  doc
+    .lineWidth(size * 0.08)
+    .strokeColor(PALETTE.paper)
+    .moveTo(0, size * 0.85)
+    .lineTo(0, -size * 0.7)
+    .stroke();
+  doc
+    .lineWidth(size * 0.1)
+    .strokeColor(PALETTE.ink)
+    .moveTo(0, size)
+    .lineTo(0, size * 1.35)
+    .stroke();
   doc.restore();
 }
 
 function diamond(doc: PDFKit.PDFDocument, cx: number, cy: number, r: number, color: string): void {
-  doc.polygon([cx, cy - r], [cx + r, cy], [cx, cy + r], [cx - r, cy]).fillColor(color).fill();
+  doc
+    .polygon([cx, cy - r], [cx + r, cy], [cx, cy + r], [cx - r, cy])
+    .fillColor(color)
+    .fill();
 }
 
 function inset(box: Box, by: number): Box {

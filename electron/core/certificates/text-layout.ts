@@ -143,9 +143,7 @@ export class TextSetter {
 
   private token(text: string, style: TextStyle): Token {
     const isSpace = /^\s+$/u.test(text);
-    const runs = isSpace
-      ? [{ text, font: this.fonts.primaryFont(style.weight), rightToLeft: false }]
-      : this.fonts.runs(text, style.weight);
+    const runs = isSpace ? [{ text, font: this.fonts.primaryFont(style.weight), rightToLeft: false }] : this.fonts.runs(text, style.weight);
     const pieces = runs.map((run) => ({ text: run.text, font: run.font, width: this.measure(run.text, run.font, style) }));
     return {
       pieces,

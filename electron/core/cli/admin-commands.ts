@@ -23,7 +23,9 @@ export interface CommandSpec {
 }
 
 /** Keeps each row's `run` typed against its own schema while the table holds them side by side. */
-function command<S extends z.ZodObject>(spec: Omit<CommandSpec, 'input' | 'run'> & { input: S; run(ctx: RegistryContext, input: z.input<S>, env: { dataDir: string }): unknown }): CommandSpec {
+function command<S extends z.ZodObject>(
+  spec: Omit<CommandSpec, 'input' | 'run'> & { input: S; run(ctx: RegistryContext, input: z.input<S>, env: { dataDir: string }): unknown },
+): CommandSpec {
   return spec as unknown as CommandSpec;
 }
 
@@ -71,7 +73,8 @@ export const COMMANDS: Record<string, CommandSpec> = {
     input: ops.issueCreditsInput,
     run: ops.issueCredits,
     aliases: { project: 'projectId', 'verification-body': 'verificationBodyId' },
-    example: '--project <id> --vintage 2023 --amount 1000 --monitoring-period-start 2023-01-01 --monitoring-period-end 2023-12-31 --verification-body <org id>',
+    example:
+      '--project <id> --vintage 2023 --amount 1000 --monitoring-period-start 2023-01-01 --monitoring-period-end 2023-12-31 --verification-body <org id>',
   }),
   deposit: command({
     summary: 'Move credits from an organization’s inventory into its warehouse.',
@@ -165,7 +168,12 @@ export const COMMANDS: Record<string, CommandSpec> = {
     run: (ctx, input, env) => {
       const { credentials, ...result } = seedDemo(ctx, { ...input, dataDir: env.dataDir });
       // the private keys stay in the 0600 file; the output names what was made
-      return { ...result, app: { id: credentials.app.id, name: credentials.app.name }, installations: credentials.installations.length, wallets: credentials.wallets.length };
+      return {
+        ...result,
+        app: { id: credentials.app.id, name: credentials.app.name },
+        installations: credentials.installations.length,
+        wallets: credentials.wallets.length,
+      };
     },
     startsRegistry: true,
     example: '--scale 1',

@@ -6,7 +6,18 @@ import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { openRegistry } from '../registry/open';
 import { COMMANDS, type CommandSpec } from './admin-commands';
-import { CliError, coerceFlag, expandBareBooleans, fail, fieldKind, kebab, parseJson, printJson, readTextInput, type FieldKind } from './args';
+import {
+  CliError,
+  coerceFlag,
+  expandBareBooleans,
+  fail,
+  fieldKind,
+  kebab,
+  parseJson,
+  printJson,
+  readTextInput,
+  type FieldKind,
+} from './args';
 
 interface Flag {
   field: string;
@@ -35,7 +46,10 @@ function usage(name?: string): string {
   if (name && COMMANDS[name]) {
     const spec = COMMANDS[name];
     const lines = [`npm run admin -- ${name} --data <dir> [flags]`, '', spec.summary, '', 'Flags:'];
-    for (const [flag, { field, kind }] of flagsOf(spec)) lines.push(`  --${flag} <${kind === 'file' ? 'file' : kind === 'account' ? 'account' : kind}>${kebab(field) === flag ? '' : `  (${field})`}`);
+    for (const [flag, { field, kind }] of flagsOf(spec))
+      lines.push(
+        `  --${flag} <${kind === 'file' ? 'file' : kind === 'account' ? 'account' : kind}>${kebab(field) === flag ? '' : `  (${field})`}`,
+      );
     for (const [flag, text] of Object.entries(GLOBAL_FLAGS)) lines.push(`  --${flag}  ${text}`);
     if (spec.example) lines.push('', `Example: npm run admin -- ${name} --data ./data ${spec.example}`);
     return lines.join('\n');
@@ -56,7 +70,9 @@ function buildInput(spec: CommandSpec, args: string[]): { dataDir: string; input
   const options = Object.fromEntries([...flags.keys(), ...Object.keys(GLOBAL_FLAGS)].map((name) => [name, { type: 'string' as const }]));
   let values: Record<string, string | undefined>;
   try {
-    ({ values } = parseArgs({ args: expandBareBooleans(args, booleans), options, strict: true, allowPositionals: false }) as { values: Record<string, string | undefined> });
+    ({ values } = parseArgs({ args: expandBareBooleans(args, booleans), options, strict: true, allowPositionals: false }) as {
+      values: Record<string, string | undefined>;
+    });
   } catch (error) {
     throw new CliError(`${(error as Error).message}. See: npm run admin -- help <command>`);
   }

@@ -33,7 +33,9 @@ export function readTextInput(pathOrDash: string, what: string): string {
   try {
     return readFileSync(pathOrDash === '-' ? 0 : pathOrDash, 'utf8');
   } catch (error) {
-    throw new CliError(`${what}: cannot read ${pathOrDash === '-' ? 'standard input' : pathOrDash} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    throw new CliError(
+      `${what}: cannot read ${pathOrDash === '-' ? 'standard input' : pathOrDash} (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+    );
   }
 }
 
@@ -101,7 +103,9 @@ export function parseAccountRef(raw: string, flag: string): unknown {
       if (value !== undefined) throw new CliError(`--${flag}: the ${kind} account takes no id`);
       return { kind };
     default:
-      throw new CliError(`--${flag}: unknown account kind "${kind}" (inventory:<org>, warehouse:<org>, wallet:<address>, buffer, adjustment, registry)`);
+      throw new CliError(
+        `--${flag}: unknown account kind "${kind}" (inventory:<org>, warehouse:<org>, wallet:<address>, buffer, adjustment, registry)`,
+      );
   }
 }
 

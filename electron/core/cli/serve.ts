@@ -13,7 +13,12 @@ import { mountTestClock } from './test-clock-route';
 
 const serveOptions = z.object({
   data: z.string({ error: '--data <dir> is required (the registry data folder)' }).min(1),
-  port: z.coerce.number().int().min(0, '--port: 0 to 65535 (0 = any free port)').max(65535, '--port: 0 to 65535 (0 = any free port)').default(8080),
+  port: z.coerce
+    .number()
+    .int()
+    .min(0, '--port: 0 to 65535 (0 = any free port)')
+    .max(65535, '--port: 0 to 65535 (0 = any free port)')
+    .default(8080),
   host: z.string().min(1).default('127.0.0.1'),
   seed: z.enum(['demo'], { error: '--seed: the only seed is "demo"' }).optional(),
   scale: z.coerce.number().int('--scale: a whole number').min(1).max(500).default(1),
@@ -26,7 +31,10 @@ const serveOptions = z.object({
     })
     .refine((r) => r.requests > 0 && r.windowMs > 0, '--rate-limit: both numbers must be above 0')
     .optional(),
-  publicUrl: z.url({ protocol: /^https?$/, error: '--public-url: an http(s) URL' }).transform((u) => u.replace(/\/+$/, '')).optional(),
+  publicUrl: z
+    .url({ protocol: /^https?$/, error: '--public-url: an http(s) URL' })
+    .transform((u) => u.replace(/\/+$/, ''))
+    .optional(),
   testClock: z.boolean().default(false),
 });
 
@@ -85,7 +93,10 @@ function readOptions(argv: string[]) {
 async function main(): Promise<void> {
   const options = readOptions(process.argv.slice(2));
   const testClock = options.testClock ? new AdjustableClock() : undefined;
-  if (testClock) warn(`WARNING: --test-clock is for end-to-end tests only: anyone who can reach this server can move its clock (POST /__test__/clock/advance).`);
+  if (testClock)
+    warn(
+      `WARNING: --test-clock is for end-to-end tests only: anyone who can reach this server can move its clock (POST /__test__/clock/advance).`,
+    );
 
   const registry = openRegistry({
     dataDir: options.data,
@@ -98,7 +109,9 @@ async function main(): Promise<void> {
         say(`seeding the demo registry (scale ${options.scale})…`);
         const seeded = seedDemo(registry, { scale: options.scale, dataDir: options.data });
         const c = seeded.counts;
-        say(`seeded in ${(seeded.elapsedMs / 1000).toFixed(1)} s: ${c.organizations} organizations, ${c.projects} projects, ${c.credits} credits, ${c.retirements} retirements`);
+        say(
+          `seeded in ${(seeded.elapsedMs / 1000).toFixed(1)} s: ${c.organizations} organizations, ${c.projects} projects, ${c.credits} credits, ${c.retirements} retirements`,
+        );
         say(`demo credentials (DEMO ONLY: keys for this throwaway registry, file mode 0600): ${seeded.credentialsFile}`);
       } else {
         say(`${options.data} already holds a registry: keeping the existing data (not seeding)`);

@@ -9,7 +9,9 @@ import { zodMessages } from '../registry/errors';
 
 export const TEST_CLOCK_PATH = '/__test__/clock/advance';
 
-const advanceBody = z.object({ ms: z.number({ error: 'must be a number of milliseconds' }).finite().nonnegative('the clock only moves forward') });
+const advanceBody = z.object({
+  ms: z.number({ error: 'must be a number of milliseconds' }).finite().nonnegative('the clock only moves forward'),
+});
 
 export function mountTestClock(app: Hono, clock: AdjustableClock): void {
   app.post(TEST_CLOCK_PATH, async (c) => {

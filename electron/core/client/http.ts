@@ -84,18 +84,28 @@ export async function sendHttp(fetchFn: FetchLike, baseUrl: string, request: Htt
     clearTimeout(timer);
     const name = (error as { name?: string } | null)?.name;
     if (name === 'TimeoutError' || name === 'AbortError') {
-      throw new RegistryClientError('timeout', `${where}: the registry did not answer within ${request.timeoutMs} ms`, { endpoint: request.endpoint, cause: error });
+      throw new RegistryClientError('timeout', `${where}: the registry did not answer within ${request.timeoutMs} ms`, {
+        endpoint: request.endpoint,
+        cause: error,
+      });
     }
     const code = errorCode(error);
-    throw new NetworkError(`${where}: the registry is unreachable (${code ?? (error instanceof Error ? error.message : 'network error')})`, code !== undefined && NEVER_SENT_CODES.has(code), {
-      endpoint: request.endpoint,
-      cause: error,
-    });
+    throw new NetworkError(
+      `${where}: the registry is unreachable (${code ?? (error instanceof Error ? error.message : 'network error')})`,
+      code !== undefined && NEVER_SENT_CODES.has(code),
+      {
+        endpoint: request.endpoint,
+        cause: error,
+      },
+    );
   }
 }
 
 /** Reads an error answer (compatibility.md: `{ statusCode, message, error }`) into a RegistryClientError. */
-export async function httpError(response: Response, request: Pick<HttpRequest, 'method' | 'path' | 'endpoint'>): Promise<RegistryClientError> {
+export async function httpError(
+  response: Response,
+  request: Pick<HttpRequest, 'method' | 'path' | 'endpoint'>,
+): Promise<RegistryClientError> {
   let messages: string[] = [];
   let reason: string | undefined;
   try {

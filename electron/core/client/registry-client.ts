@@ -72,7 +72,10 @@ export function answerNotJson(id: EndpointId): RegistryClientError {
 export function answerBreaksContract(id: EndpointId, issues: readonly z.core.$ZodIssue[]): RegistryClientError {
   const { method, path } = endpoints[id];
   const messages = formatIssues(issues);
-  return new RegistryClientError('invalid_response', `${method} ${path}: the answer does not match the contract: ${messages.join('; ')}`, { endpoint: id, messages });
+  return new RegistryClientError('invalid_response', `${method} ${path}: the answer does not match the contract: ${messages.join('; ')}`, {
+    endpoint: id,
+    messages,
+  });
 }
 
 function invalidRequest(id: EndpointId, where: string, issues: readonly z.core.$ZodIssue[]): RegistryClientError {
@@ -148,7 +151,10 @@ export function createRegistryClient(options: RegistryClientOptions): RegistryCl
     return { response, bearer };
   }
 
-  async function exchange(id: EndpointId, input: CallInput<EndpointId>): Promise<{ response: Response; endpoint: EndpointDefinition; scope: TokenScope | 'jwt' }> {
+  async function exchange(
+    id: EndpointId,
+    input: CallInput<EndpointId>,
+  ): Promise<{ response: Response; endpoint: EndpointDefinition; scope: TokenScope | 'jwt' }> {
     const { endpoint, request, scope } = prepare(id, input);
     let authRetried = false;
     for (let attemptNo = 1; ; attemptNo++) {

@@ -32,7 +32,12 @@ export function isRetryable(error: unknown, method: string): boolean {
 }
 
 /** Exponential backoff with jitter, or the registry's Retry-After; undefined means do not wait it out. */
-export function retryDelayMs(error: RegistryClientError, attempt: number, policy: RetryPolicy, random: () => number = Math.random): number | undefined {
+export function retryDelayMs(
+  error: RegistryClientError,
+  attempt: number,
+  policy: RetryPolicy,
+  random: () => number = Math.random,
+): number | undefined {
   if (error.status === 429 && error.retryAfterS !== undefined) {
     const wait = error.retryAfterS * 1000;
     if (wait > policy.maxRetryAfterMs) return undefined;

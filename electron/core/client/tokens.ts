@@ -73,7 +73,11 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
       if (!result.success) throw new Error(result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
       parsed = result.data as AccessToken;
     } catch (error) {
-      throw new RegistryClientError('invalid_response', `POST ${path}: the token answer is not an access token (${(error as Error).message})`, { endpoint });
+      throw new RegistryClientError(
+        'invalid_response',
+        `POST ${path}: the token answer is not an access token (${(error as Error).message})`,
+        { endpoint },
+      );
     }
     // Measure the lifetime on the registry's clock (createdAt → expiresAt) and count it from when
     // we asked, on ours: a skew between the two clocks then cannot make us use an expired token.

@@ -3,14 +3,7 @@
 // `transaction()`, so no other request can interleave with it on the event loop, and prepared
 // statements are cached by their SQL.
 import BetterSqlite3 from 'better-sqlite3';
-import {
-  DummyDriver,
-  Kysely,
-  SqliteAdapter,
-  SqliteIntrospector,
-  SqliteQueryCompiler,
-  type Compilable,
-} from 'kysely';
+import { DummyDriver, Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, type Compilable } from 'kysely';
 
 export type RawDatabase = BetterSqlite3.Database;
 

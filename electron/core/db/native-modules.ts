@@ -73,7 +73,13 @@ export interface ChooseOptions {
 /** Which builds to load (see the top of this file). */
 export function chooseNativeModules(options: ChooseOptions = {}): NativeModules {
   const target = 'target' in options ? options.target : runningTarget();
-  const normal: NativeModules = { target, source: 'node_modules', betterSqlite3Binding: undefined, keytarDir: undefined, problem: undefined };
+  const normal: NativeModules = {
+    target,
+    source: 'node_modules',
+    betterSqlite3Binding: undefined,
+    keytarDir: undefined,
+    problem: undefined,
+  };
   if (!target) return normal;
   const root = options.appRoot ?? appRootFrom(dirname(fileURLToPath(import.meta.url)));
   const dir = options.nativeDir ?? (root === undefined ? undefined : join(root, NATIVE_DIR_NAME));
@@ -83,7 +89,13 @@ export function chooseNativeModules(options: ChooseOptions = {}): NativeModules 
   if (!record) return normal;
   const problem = mismatch(record, target, dir);
   if (problem) return { ...normal, problem };
-  return { target, source: 'copies', betterSqlite3Binding: join(dir, ...BETTER_SQLITE3_BINARY), keytarDir: join(dir, ...KEYTAR_PACKAGE), problem: undefined };
+  return {
+    target,
+    source: 'copies',
+    betterSqlite3Binding: join(dir, ...BETTER_SQLITE3_BINARY),
+    keytarDir: join(dir, ...KEYTAR_PACKAGE),
+    problem: undefined,
+  };
 }
 
 let current: NativeModules | undefined;
@@ -124,7 +136,12 @@ function readRecord(dir: string): BuildRecord | undefined {
 
 function mismatch(record: BuildRecord, target: RuntimeTarget, dir: string): string | undefined {
   const built = record.target;
-  if (built?.runtime !== target.runtime || built.version !== target.version || record.platform !== process.platform || record.arch !== process.arch) {
+  if (
+    built?.runtime !== target.runtime ||
+    built.version !== target.version ||
+    record.platform !== process.platform ||
+    record.arch !== process.arch
+  ) {
     const builtFor = built?.runtime && built.version ? describeTarget(built as RuntimeTarget) : 'an unknown runtime';
     return `the copies in ${dir} were built for ${builtFor} on ${record.platform}-${record.arch}`;
   }

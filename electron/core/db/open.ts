@@ -33,7 +33,11 @@ export function openSqlite<Schema>(file: string, options: OpenOptions): { db: Sq
  * binary that cannot load is reported as such, with what to run, and never confused with a file that
  * cannot be opened.
  */
-export function openBetterSqlite3(file: string, options: BetterSqlite3.Options = {}, native: NativeModules = nativeModules()): BetterSqlite3.Database {
+export function openBetterSqlite3(
+  file: string,
+  options: BetterSqlite3.Options = {},
+  native: NativeModules = nativeModules(),
+): BetterSqlite3.Database {
   const target = native.target;
   if (!target) return new BetterSqlite3(file, options);
   const nativeBinding = native.betterSqlite3Binding;

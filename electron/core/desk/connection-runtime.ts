@@ -21,7 +21,13 @@ export interface ConnectionRuntime {
 }
 
 /** A client for a connection; used alone (before a connection is saved) and inside a runtime. */
-export function clientFor(options: { baseUrl: string; appId: string; loadPrivateKey: () => Promise<string>; clock: Clock; fetch?: FetchLike }): RegistryClient {
+export function clientFor(options: {
+  baseUrl: string;
+  appId: string;
+  loadPrivateKey: () => Promise<string>;
+  clock: Clock;
+  fetch?: FetchLike;
+}): RegistryClient {
   const tokens = createTokenManager({
     baseUrl: options.baseUrl,
     appId: options.appId,
@@ -54,7 +60,13 @@ export function openConnectionRuntime(options: {
   log?: (line: string) => void;
 }): ConnectionRuntime {
   const { connection } = options;
-  const client = clientFor({ baseUrl: connection.baseUrl, appId: connection.appId, loadPrivateKey: options.loadPrivateKey, clock: options.clock, ...(options.fetch ? { fetch: options.fetch } : {}) });
+  const client = clientFor({
+    baseUrl: connection.baseUrl,
+    appId: connection.appId,
+    loadPrivateKey: options.loadPrivateKey,
+    clock: options.clock,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
   const cacheFile = options.paths.cacheFile(connection.id);
   const cache = openDeskCache(cacheFile, { clock: options.clock });
   const common = {

@@ -1,15 +1,28 @@
 // export.csv: the rows a list shows, with the list's own filters and sort, all of them (the search
 // is paged through from offset 0, whatever page the renderer was on), as a CSV file.
 import { z } from 'zod';
-import { csvExportInput, type FileOutput, type InventoryCreditRow, type InventoryCreditSearchInput, type ProjectRow, type RetirementRow } from '../../../shared/desk/api';
+import {
+  csvExportInput,
+  type FileOutput,
+  type InventoryCreditRow,
+  type InventoryCreditSearchInput,
+  type ProjectRow,
+  type RetirementRow,
+} from '../../../shared/desk/api';
 import type { WarehouseInventoryCredit } from '../../../shared/registry/resources';
 import { toCsv, type CsvColumn } from './csv';
 
 const PAGE = 500; // the search API's largest page
 
 export interface CsvSources {
-  searchProjects(input: z.input<typeof csvExportInput.options[0]>['search'] & { offset: number; limit: number }): { total: number; rows: ProjectRow[] };
-  searchRetirements(input: z.input<typeof csvExportInput.options[1]>['search'] & { offset: number; limit: number }): { total: number; rows: RetirementRow[] };
+  searchProjects(input: z.input<(typeof csvExportInput.options)[0]>['search'] & { offset: number; limit: number }): {
+    total: number;
+    rows: ProjectRow[];
+  };
+  searchRetirements(input: z.input<(typeof csvExportInput.options)[1]>['search'] & { offset: number; limit: number }): {
+    total: number;
+    rows: RetirementRow[];
+  };
   /** Every credit of an account's search, in its order (a stream: rows are read as they are written). */
   inventoryCredits(search: Omit<InventoryCreditSearchInput, 'offset' | 'limit'>): Iterable<InventoryCreditRow>;
   warehouseCredits(organizationId: string): Promise<{ organizationName: string; credits: WarehouseInventoryCredit[] }>;
@@ -74,7 +87,12 @@ const warehouseColumns: CsvColumn<WarehouseInventoryCredit>[] = [
   { header: 'Amount (tCO2e)', value: (c) => c.amount },
 ];
 
-const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'export';
+const slug = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 60) || 'export';
 
 function file(name: string, csv: string): FileOutput {
   // A UTF-8 byte order mark makes spreadsheet programs read accented names correctly.
@@ -84,9 +102,21 @@ function file(name: string, csv: string): FileOutput {
 export async function exportCsv(sources: CsvSources, input: z.output<typeof csvExportInput>, today: string): Promise<FileOutput> {
   switch (input.list) {
     case 'projects':
-      return file(`projects-${input.search.scope}-${today}`, toCsv(projectColumns, allPages((offset) => sources.searchProjects({ ...input.search, offset, limit: PAGE }))));
+      return file(
+        `projects-${input.search.scope}-${today}`,
+        toCsv(
+          projectColumns,
+          allPages((offset) => sources.searchProjects({ ...input.search, offset, limit: PAGE })),
+        ),
+      );
     case 'retirements':
-      return file(`retirements-${today}`, toCsv(retirementColumns, allPages((offset) => sources.searchRetirements({ ...input.search, offset, limit: PAGE }))));
+      return file(
+        `retirements-${today}`,
+        toCsv(
+          retirementColumns,
+          allPages((offset) => sources.searchRetirements({ ...input.search, offset, limit: PAGE })),
+        ),
+      );
     case 'inventory': {
       const { list: _list, ...search } = input;
       return file(`inventory-${input.account}-${today}`, toCsv(inventoryColumns, sources.inventoryCredits(search)));

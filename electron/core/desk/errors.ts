@@ -19,7 +19,9 @@ export class DeskFailure extends Error {
     this.name = 'DeskFailure';
   }
   toDeskError(): DeskError {
-    return this.details && this.details.length > 0 ? { code: this.code, message: this.message, details: this.details } : { code: this.code, message: this.message };
+    return this.details && this.details.length > 0
+      ? { code: this.code, message: this.message, details: this.details }
+      : { code: this.code, message: this.message };
   }
 }
 
@@ -70,7 +72,8 @@ export function toDeskError(error: unknown): DeskError {
   if (error instanceof DeskFailure) return error.toDeskError();
   if (error instanceof CorruptFileError) return { code: 'internal', message: error.message };
   // The secret stores' messages are written for users and never carry a secret.
-  if (error instanceof InvalidPrivateKeyError || error instanceof InvalidSecretInputError) return { code: 'invalid_input', message: error.message };
+  if (error instanceof InvalidPrivateKeyError || error instanceof InvalidSecretInputError)
+    return { code: 'invalid_input', message: error.message };
   if (error instanceof SecretStoreError) return { code: 'key_unavailable', message: error.message };
   const message = error instanceof Error ? error.message : String(error);
   return { code: 'internal', message: `Something went wrong inside the desk: ${message}` };

@@ -25,20 +25,20 @@ export interface LaunchOptions {
 const schema = z
   .object({
     data: z.string().min(1).optional(),
-    port: z
-      .string()
-      .regex(/^\d+$/, 'must be a port number')
-      .transform(Number)
-      .pipe(z.number().int().min(0).max(65535))
-      .optional(),
+    port: z.string().regex(/^\d+$/, 'must be a port number').transform(Number).pipe(z.number().int().min(0).max(65535)).optional(),
     'registry-url': z.url({ protocol: /^https?$/ }).optional(),
     'app-id': z.string().min(1).optional(),
     'key-file': z.string().min(1).optional(),
     'test-clock': z.boolean().optional(),
   })
-  .refine((o) => [o['registry-url'], o['app-id'], o['key-file']].every((v) => v === undefined) || [o['registry-url'], o['app-id'], o['key-file']].every((v) => v !== undefined), {
-    message: '--registry-url, --app-id and --key-file go together',
-  });
+  .refine(
+    (o) =>
+      [o['registry-url'], o['app-id'], o['key-file']].every((v) => v === undefined) ||
+      [o['registry-url'], o['app-id'], o['key-file']].every((v) => v !== undefined),
+    {
+      message: '--registry-url, --app-id and --key-file go together',
+    },
+  );
 
 export class LaunchOptionsError extends Error {}
 

@@ -15,7 +15,10 @@ export function translateClientError(error: unknown, action: string): unknown {
   if (error.unreachable) return offlineFailure(action);
   switch (error.kind) {
     case 'http':
-      return fromRegistryAnswer({ status: error.status ?? 0, message: error.messages.length > 0 ? error.messages.join('; ') : (error.reason ?? error.message) });
+      return fromRegistryAnswer({
+        status: error.status ?? 0,
+        message: error.messages.length > 0 ? error.messages.join('; ') : (error.reason ?? error.message),
+      });
     case 'key_unavailable':
       return new DeskFailure('key_unavailable', `${error.message}. Re-import the app's private key in Connections.`);
     case 'invalid_request':

@@ -50,7 +50,9 @@ export const openSecretStore: SecretStoreFactory = async (kind, options) => {
   if (kind === 'keychain') return vaultOver('keychain', (connectionId) => createKeychainStore(serviceForConnection(connectionId)));
   if (options.passphrase === undefined) throw new KeyReadError('unreadable', 'The key file is locked: enter its passphrase');
   // Opening checks the passphrase at once (a wrong one throws here, before any use).
-  const store = await createEncryptedFileStore(encryptedKeyFile(options.directory, options.connectionId), options.passphrase, { userConfirmed: true });
+  const store = await createEncryptedFileStore(encryptedKeyFile(options.directory, options.connectionId), options.passphrase, {
+    userConfirmed: true,
+  });
   return vaultOver('encrypted-file', () => store);
 };
 

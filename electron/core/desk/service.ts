@@ -84,7 +84,10 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
   const connections: ConnectionStore = openConnectionStore(paths.connectionsFile);
   const hub = createEventHub((error) => log(`event listener failed: ${(error as Error).message}`));
   const memoryVault = createMemoryVault();
-  const keychain: KeychainAvailability = (await options.probeKeychain?.()) ?? { available: false, reason: 'no keychain support in this build' };
+  const keychain: KeychainAvailability = (await options.probeKeychain?.()) ?? {
+    available: false,
+    reason: 'no keychain support in this build',
+  };
 
   let embedded: EmbeddedRegistry | null = null;
   let active: ConnectionRuntime | null = null;
@@ -107,7 +110,11 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
 
   async function openStore(kind: Exclude<SecretStoreKind, 'memory'>, connectionId: string, passphrase?: string): Promise<KeyVault> {
     if (!options.secretStoreFactory) throw new DeskFailure('key_unavailable', `The ${kind} secret store is not available in this build`);
-    return options.secretStoreFactory(kind, { connectionId, directory: paths.secretsDir, ...(passphrase === undefined ? {} : { passphrase }) });
+    return options.secretStoreFactory(kind, {
+      connectionId,
+      directory: paths.secretsDir,
+      ...(passphrase === undefined ? {} : { passphrase }),
+    });
   }
 
   /** The store holding a connection's key; an encrypted file must have been unlocked (or just created). */
@@ -115,11 +122,16 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
     if (kind === 'memory') return memoryVault;
     if (kind === 'keychain') return (keychainVault ??= await openStore('keychain', connectionId));
     const unlocked = unlockedFiles.get(connectionId);
-    if (!unlocked) throw new DeskFailure('key_unavailable', "The app's key is in a passphrase-encrypted file that is locked: unlock it with its passphrase in Connections");
+    if (!unlocked)
+      throw new DeskFailure(
+        'key_unavailable',
+        "The app's key is in a passphrase-encrypted file that is locked: unlock it with its passphrase in Connections",
+      );
     return unlocked;
   }
 
-  const keyLoader = (connection: StoredConnection) => async () => (await vaultFor(connection.secretStore, connection.id)).readPrivateKey(connection.id);
+  const keyLoader = (connection: StoredConnection) => async () =>
+    (await vaultFor(connection.secretStore, connection.id)).readPrivateKey(connection.id);
 
   function onSyncEvent(event: SyncEngineEvent): void {
     switch (event.type) {
@@ -131,7 +143,12 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
         break;
       case 'finished':
         if (event.result.ok) hub.publish({ type: 'sync.finished', status: event.status });
-        else hub.publish({ type: 'sync.failed', status: event.status, message: event.status.lastError ?? (event.result.offline ? 'the registry cannot be reached' : 'the sync failed') });
+        else
+          hub.publish({
+            type: 'sync.failed',
+            status: event.status,
+            message: event.status.lastError ?? (event.result.offline ? 'the registry cannot be reached' : 'the sync failed'),
+          });
         break;
     }
   }
@@ -168,8 +185,19 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
   }
 
   /** Asks the registry which organizations the app is installed in, and whether it may read internal projects. */
-  async function refreshAppFacts(connection: StoredConnection, client = active?.connection.id === connection.id ? active.client : undefined): Promise<StoredConnection> {
-    const registryClient = client ?? clientFor({ baseUrl: connection.baseUrl, appId: connection.appId, loadPrivateKey: keyLoader(connection), clock, ...(options.fetch ? { fetch: options.fetch } : {}) });
+  async function refreshAppFacts(
+    connection: StoredConnection,
+    client = active?.connection.id === connection.id ? active.client : undefined,
+  ): Promise<StoredConnection> {
+    const registryClient =
+      client ??
+      clientFor({
+        baseUrl: connection.baseUrl,
+        appId: connection.appId,
+        loadPrivateKey: keyLoader(connection),
+        clock,
+        ...(options.fetch ? { fetch: options.fetch } : {}),
+      });
     const installations = await discoverInstallations(registryClient);
     const grant = await registryClient.tokens.grant({ kind: 'app' });
     return { ...connection, installations, examinerRead: hasExaminerRead(grant.permissions) };
@@ -183,10 +211,14 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
     let secretStore: SecretStoreKind = existing?.secretStore ?? (keychain.available ? 'keychain' : 'memory');
     if (secretStore === 'encrypted-file') secretStore = 'memory';
     if (secretStore === 'memory' && !existing) {
-      log(`no OS keychain (${keychain.reason ?? 'unavailable'}): the embedded demo app's key is kept in memory and re-read from the demo credentials at every start`);
+      log(
+        `no OS keychain (${keychain.reason ?? 'unavailable'}): the embedded demo app's key is kept in memory and re-read from the demo credentials at every start`,
+      );
     }
     // The demo key is re-imported at every start: it is demo data, and a memory store forgets it.
-    await (await vaultFor(secretStore, EMBEDDED_CONNECTION_ID)).importPrivateKey(EMBEDDED_CONNECTION_ID, embedded.credentials.app.privateKeyPem);
+    await (
+      await vaultFor(secretStore, EMBEDDED_CONNECTION_ID)
+    ).importPrivateKey(EMBEDDED_CONNECTION_ID, embedded.credentials.app.privateKeyPem);
     const connection: StoredConnection = {
       id: EMBEDDED_CONNECTION_ID,
       name: existing?.name ?? 'Embedded demo registry',
@@ -242,7 +274,9 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
       if (key.asymmetricKeyType !== 'rsa') throw new Error('not RSA');
     } catch {
       // Never echo the PEM (nor OpenSSL's view of it).
-      throw new DeskFailure('invalid_input', 'The private key is not a PEM-encoded RSA private key', ['privateKeyPem: not a PEM-encoded RSA private key']);
+      throw new DeskFailure('invalid_input', 'The private key is not a PEM-encoded RSA private key', [
+        'privateKeyPem: not a PEM-encoded RSA private key',
+      ]);
     }
   }
 
@@ -302,7 +336,11 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
       const reservations = [];
       for (let page = 0; page < 1000; page++) {
         const answer = await withRegistry(tracker, 'Reading the reservations', () =>
-          runtime.client.call('listReservations', { params: { id: organizationId }, query: { limit: 100, page }, installationId: installation.id }),
+          runtime.client.call('listReservations', {
+            params: { id: organizationId },
+            query: { limit: 100, page },
+            installationId: installation.id,
+          }),
         );
         reservations.push(...answer.reservations);
         if (answer.reservations.length < 100 || answer.pagination.nextPage === null) break;
@@ -320,7 +358,11 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
     } catch (error) {
       if (!isUnreachable(error)) throw error;
       const cached = runtime.cache.getWarehouse(organizationId);
-      if (!cached) throw new DeskFailure('offline', `The warehouse of ${installation.organizationName} has not been synced yet and the registry cannot be reached`);
+      if (!cached)
+        throw new DeskFailure(
+          'offline',
+          `The warehouse of ${installation.organizationName} has not been synced yet and the registry cannot be reached`,
+        );
       return { ...cached, clockOffsetMs: clockOffsetMs(), offline: true };
     }
   }
@@ -341,7 +383,10 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
     },
     'settings.set': (input) => {
       const before = settings.get().syncIntervalMinutes;
-      const next = settings.update({ ...(input.theme ? { theme: input.theme } : {}), ...(input.syncIntervalMinutes ? { syncIntervalMinutes: input.syncIntervalMinutes } : {}) });
+      const next = settings.update({
+        ...(input.theme ? { theme: input.theme } : {}),
+        ...(input.syncIntervalMinutes ? { syncIntervalMinutes: input.syncIntervalMinutes } : {}),
+      });
       if (active && next.syncIntervalMinutes !== before && options.autoSync !== false) {
         active.sync.stop();
         active.sync.start(syncIntervalMs(), { immediately: false });
@@ -360,21 +405,44 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
       if (keychain.available) secretStore = 'keychain';
       else if (input.encryptedFileFallback) secretStore = 'encrypted-file';
       else {
-        throw new DeskFailure('invalid_input', `No OS keychain is available (${keychain.reason ?? 'unknown reason'}): confirm storing the key in a passphrase-encrypted file`, [
-          'encryptedFileFallback: required when no keychain is available',
-        ]);
+        throw new DeskFailure(
+          'invalid_input',
+          `No OS keychain is available (${keychain.reason ?? 'unknown reason'}): confirm storing the key in a passphrase-encrypted file`,
+          ['encryptedFileFallback: required when no keychain is available'],
+        );
       }
       const id = crypto.randomUUID();
-      const draft: StoredConnection = { id, name: input.name, kind: 'remote', baseUrl: input.baseUrl, appId: input.appId, secretStore, examinerRead: false, installations: [] };
+      const draft: StoredConnection = {
+        id,
+        name: input.name,
+        kind: 'remote',
+        baseUrl: input.baseUrl,
+        appId: input.appId,
+        secretStore,
+        examinerRead: false,
+        installations: [],
+      };
       // Prove the address, the app id and the key before anything is stored: a wrong pair is
       // refused, and so is an address that cannot be reached (a typo would otherwise be saved as a
       // connection that can never sync, with a key nobody checked).
       let connection: StoredConnection;
       try {
-        connection = await refreshAppFacts(draft, clientFor({ baseUrl: draft.baseUrl, appId: draft.appId, loadPrivateKey: async () => input.privateKeyPem, clock, ...(options.fetch ? { fetch: options.fetch } : {}) }));
+        connection = await refreshAppFacts(
+          draft,
+          clientFor({
+            baseUrl: draft.baseUrl,
+            appId: draft.appId,
+            loadPrivateKey: async () => input.privateKeyPem,
+            clock,
+            ...(options.fetch ? { fetch: options.fetch } : {}),
+          }),
+        );
       } catch (error) {
         if (isUnreachable(error)) {
-          throw new DeskFailure('offline', `${draft.baseUrl} cannot be reached: check the address and that the registry is running, then add the connection again`);
+          throw new DeskFailure(
+            'offline',
+            `${draft.baseUrl} cannot be reached: check the address and that the registry is running, then add the connection again`,
+          );
         }
         throw translateClientError(error, 'Adding the connection');
       }
@@ -424,14 +492,20 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
     'connections.unlock': async (input) => {
       const connection = connections.get(input.id);
       if (!connection) throw new DeskFailure('not_found', `No connection ${input.id}`);
-      if (connection.secretStore !== 'encrypted-file') throw new DeskFailure('invalid_input', 'Only a key in a passphrase-encrypted file needs unlocking', ['id: not an encrypted-file connection']);
+      if (connection.secretStore !== 'encrypted-file')
+        throw new DeskFailure('invalid_input', 'Only a key in a passphrase-encrypted file needs unlocking', [
+          'id: not an encrypted-file connection',
+        ]);
       let vault: KeyVault;
       try {
         vault = await openStore('encrypted-file', connection.id, input.passphrase);
         checkPrivateKey(await vault.readPrivateKey(connection.id));
       } catch (error) {
         // The secret stores' messages are written to be shown (and never carry the key).
-        throw new DeskFailure('key_unavailable', `The key file cannot be opened with this passphrase${error instanceof SecretStoreError || error instanceof KeyReadError ? `: ${error.message}` : ''}`);
+        throw new DeskFailure(
+          'key_unavailable',
+          `The key file cannot be opened with this passphrase${error instanceof SecretStoreError || error instanceof KeyReadError ? `: ${error.message}` : ''}`,
+        );
       }
       unlockedFiles.set(connection.id, vault);
       if (active?.connection.id === connection.id) active.client.tokens.clear();
@@ -502,7 +576,8 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
   };
 
   async function dispatch(method: string, rawInput: unknown): Promise<DeskResult<unknown>> {
-    if (!knownMethods.has(method)) return { ok: false, error: { code: 'invalid_input', message: `Unknown desk method ${JSON.stringify(method)}` } };
+    if (!knownMethods.has(method))
+      return { ok: false, error: { code: 'invalid_input', message: `Unknown desk method ${JSON.stringify(method)}` } };
     const definition = deskApi[method as DeskMethod];
     const parsed = definition.input.safeParse(rawInput ?? {});
     if (!parsed.success) return { ok: false, error: invalidInput(parsed.error.issues, `Invalid input for ${method}`).toDeskError() };
@@ -511,7 +586,8 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
       return { ok: true, value };
     } catch (error) {
       const deskError = toDeskError(error);
-      if (deskError.code === 'internal') log(`${method} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      if (deskError.code === 'internal')
+        log(`${method} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       return { ok: false, error: deskError };
     }
   }

@@ -11,7 +11,12 @@ export type WindowState = z.infer<typeof windowStateSchema>;
 
 export const deskSettingsSchema = z.object({
   theme: themeSchema.default('system'),
-  syncIntervalMinutes: z.number().int().min(1).max(24 * 60).default(15),
+  syncIntervalMinutes: z
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .default(15),
   window: windowStateSchema.nullable().default(null),
 });
 export type DeskSettings = z.infer<typeof deskSettingsSchema>;

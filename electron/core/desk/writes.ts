@@ -28,18 +28,27 @@ const FINAL_STATES = new Set(['processed', 'failed', 'cancelled', 'expired']);
 export function installationFor(runtime: ConnectionRuntime, organizationId: string): InstallationInfo {
   const installation = runtime.connection.installations.find((i) => i.organizationId === organizationId);
   if (!installation) {
-    throw new DeskFailure('forbidden', `This app is not installed in organization ${organizationId}; refresh the installations in Connections if that changed`);
+    throw new DeskFailure(
+      'forbidden',
+      `This app is not installed in organization ${organizationId}; refresh the installations in Connections if that changed`,
+    );
   }
   return installation;
 }
 
 function requireWarehouseWrite(installation: InstallationInfo): void {
   if (installation.permissions.organization_warehouse !== 'WRITE') {
-    throw new DeskFailure('forbidden', `The installation in ${installation.organizationName} may not change its warehouse (organization_warehouse is ${installation.permissions.organization_warehouse ?? 'not granted'})`);
+    throw new DeskFailure(
+      'forbidden',
+      `The installation in ${installation.organizationName} may not change its warehouse (organization_warehouse is ${installation.permissions.organization_warehouse ?? 'not granted'})`,
+    );
   }
 }
 
-export async function reserve(ctx: WriteContext, input: DeskInput<'warehouse.reserve'> & { amount: number }): Promise<DeskOutput<'warehouse.reserve'>> {
+export async function reserve(
+  ctx: WriteContext,
+  input: DeskInput<'warehouse.reserve'> & { amount: number },
+): Promise<DeskOutput<'warehouse.reserve'>> {
   const installation = installationFor(ctx.runtime, input.organizationId);
   requireWarehouseWrite(installation);
   return withRegistry(ctx.tracker, 'Reserving credits', () =>
@@ -55,24 +64,37 @@ export async function cancel(ctx: WriteContext, input: { organizationId: string;
   const installation = installationFor(ctx.runtime, input.organizationId);
   requireWarehouseWrite(installation);
   return withRegistry(ctx.tracker, 'Cancelling a reservation', () =>
-    ctx.runtime.client.call('cancelReservation', { params: { id: input.organizationId, reservationId: input.reservationId }, installationId: installation.id }),
+    ctx.runtime.client.call('cancelReservation', {
+      params: { id: input.organizationId, reservationId: input.reservationId },
+      installationId: installation.id,
+    }),
   );
 }
 
 export async function getReservation(ctx: WriteContext, input: { organizationId: string; reservationId: string }): Promise<Reservation> {
   const installation = installationFor(ctx.runtime, input.organizationId);
   return withRegistry(ctx.tracker, 'Reading a reservation', () =>
-    ctx.runtime.client.call('getReservation', { params: { id: input.organizationId, reservationId: input.reservationId }, installationId: installation.id }),
+    ctx.runtime.client.call('getReservation', {
+      params: { id: input.organizationId, reservationId: input.reservationId },
+      installationId: installation.id,
+    }),
   );
 }
 
-type FinishInput = { organizationId: string; reservationId: string; action: 'transfer' | 'transfer_retire'; body: z.output<typeof finishBody> };
+type FinishInput = {
+  organizationId: string;
+  reservationId: string;
+  action: 'transfer' | 'transfer_retire';
+  body: z.output<typeof finishBody>;
+};
 
 export async function finish(ctx: WriteContext, input: FinishInput): Promise<DeskOutput<'warehouse.finish'>> {
   const installation = installationFor(ctx.runtime, input.organizationId);
   requireWarehouseWrite(installation);
   if (input.action === 'transfer_retire' && !input.body.retirementData) {
-    throw new DeskFailure('invalid_input', 'Transfer and retire needs the retirement data (reason and beneficiary name)', ['body.retirementData: required for transfer_retire']);
+    throw new DeskFailure('invalid_input', 'Transfer and retire needs the retirement data (reason and beneficiary name)', [
+      'body.retirementData: required for transfer_retire',
+    ]);
   }
   const result = await withRegistry(ctx.tracker, 'Finishing a reservation', () =>
     ctx.runtime.client.call('finishReservation', {
@@ -81,7 +103,12 @@ export async function finish(ctx: WriteContext, input: FinishInput): Promise<Des
       installationId: installation.id,
     }),
   );
-  ctx.publish({ type: 'reservation.updated', organizationId: input.organizationId, reservationId: input.reservationId, state: result.state });
+  ctx.publish({
+    type: 'reservation.updated',
+    organizationId: input.organizationId,
+    reservationId: input.reservationId,
+    state: result.state,
+  });
   void followReservation(ctx, input.organizationId, input.reservationId, installation.id, result.state);
   return result;
 }
@@ -90,7 +117,13 @@ export async function finish(ctx: WriteContext, input: FinishInput): Promise<Des
  * After a finish the registry queues the transfer; the desk polls the reservation until it is
  * processed or failed (at most a minute) and tells the renderer each change of state.
  */
-async function followReservation(ctx: WriteContext, organizationId: string, reservationId: string, installationId: string, lastState: string): Promise<void> {
+async function followReservation(
+  ctx: WriteContext,
+  organizationId: string,
+  reservationId: string,
+  installationId: string,
+  lastState: string,
+): Promise<void> {
   const { intervalMs, timeoutMs } = ctx.follow ?? { intervalMs: 300, timeoutMs: 60_000 };
   const deadline = Date.now() + timeoutMs;
   let state = lastState;
@@ -115,7 +148,9 @@ async function followReservation(ctx: WriteContext, organizationId: string, rese
 
 export async function finalize(ctx: WriteContext, input: DeskInput<'retirements.finalize'>): Promise<DeskOutput<'retirements.finalize'>> {
   const { retirementId, ...body } = input;
-  const retirement = await withRegistry(ctx.tracker, 'Finalizing the retirement', () => ctx.runtime.client.call('finalizeRetirement', { body: wireBody(body) }));
+  const retirement = await withRegistry(ctx.tracker, 'Finalizing the retirement', () =>
+    ctx.runtime.client.call('finalizeRetirement', { body: wireBody(body) }),
+  );
   if (retirement.id !== retirementId) {
     // The registry finds the retirement from the signed data; a mismatch means the renderer signed another one.
     throw new DeskFailure('conflict', `The signature finalized retirement ${retirement.id}, not ${retirementId}`);
@@ -127,6 +162,12 @@ export async function finalize(ctx: WriteContext, input: DeskInput<'retirements.
 }
 
 export async function certificate(ctx: WriteContext, input: { id: string }): Promise<FileOutput> {
-  const file = await withRegistry(ctx.tracker, 'Downloading the certificate', () => ctx.runtime.client.call('getRetirementPdf', { params: { retirementId: input.id } }));
-  return { filename: file.filename, mimeType: file.contentType.split(';')[0]!.trim() || 'application/pdf', base64: Buffer.from(file.bytes).toString('base64') };
+  const file = await withRegistry(ctx.tracker, 'Downloading the certificate', () =>
+    ctx.runtime.client.call('getRetirementPdf', { params: { retirementId: input.id } }),
+  );
+  return {
+    filename: file.filename,
+    mimeType: file.contentType.split(';')[0]!.trim() || 'application/pdf',
+    base64: Buffer.from(file.bytes).toString('base64'),
+  };
 }

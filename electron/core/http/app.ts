@@ -41,7 +41,11 @@ const honoPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
  * runs matching routes in registration order, so register the most specific paths first.
  */
 function routeOrder(a: EndpointDefinition, b: EndpointDefinition): number {
-  const score = (p: string) => p.split('/').map((s) => (s.startsWith('{') ? '1' : '0')).join('');
+  const score = (p: string) =>
+    p
+      .split('/')
+      .map((s) => (s.startsWith('{') ? '1' : '0'))
+      .join('');
   const sa = score(a.path);
   const sb = score(b.path);
   return sa === sb ? 0 : sa < sb ? -1 : 1;
@@ -128,7 +132,8 @@ export function createRegistryApp(options: RegistryAppOptions): Hono {
   });
 
   app.onError((error, c) => {
-    if (error instanceof RegistryError) return errorResponse(c, error.status, error.messages.length === 1 ? error.messages[0]! : error.messages, error.headers);
+    if (error instanceof RegistryError)
+      return errorResponse(c, error.status, error.messages.length === 1 ? error.messages[0]! : error.messages, error.headers);
     options.onInternalError?.(error, `${c.req.method} ${c.req.path}`);
     return errorResponse(c, 500, 'Internal server error');
   });

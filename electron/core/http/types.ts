@@ -1,10 +1,4 @@
-import type {
-  EndpointBody,
-  EndpointId,
-  EndpointParams,
-  EndpointQuery,
-  EndpointResponse,
-} from '../../../shared/registry/endpoints';
+import type { EndpointBody, EndpointId, EndpointParams, EndpointQuery, EndpointResponse } from '../../../shared/registry/endpoints';
 import type { InstallationPermissions } from '../../../shared/registry/vocabulary';
 import type { RegistryContext } from '../registry/context';
 
@@ -67,5 +61,9 @@ export type Handlers = { [K in EndpointId]: Handler<K> };
 
 /** Checks the Authorization header of a request for one endpoint; throws RegistryError (401/403/429). */
 export interface Authenticator {
-  authenticate(request: { authorization: string | undefined; endpointId: EndpointId; pathParams: Record<string, string> }): Caller | Promise<Caller>;
+  authenticate(request: {
+    authorization: string | undefined;
+    endpointId: EndpointId;
+    pathParams: Record<string, string>;
+  }): Caller | Promise<Caller>;
 }

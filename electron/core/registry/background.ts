@@ -16,7 +16,10 @@ export interface BackgroundServices {
   stop(): Promise<void>;
 }
 
-export function startBackgroundServices(ctx: RegistryContext, services: readonly BackgroundService[] = backgroundServices): BackgroundServices {
+export function startBackgroundServices(
+  ctx: RegistryContext,
+  services: readonly BackgroundService[] = backgroundServices,
+): BackgroundServices {
   const running = services.map((s) => s.start(ctx));
   return {
     async stop() {

@@ -12,7 +12,9 @@ const HOLDING = `state IN ('pending', 'pending_queue') AND (state = 'pending_que
 
 export function heldInWarehouse(ctx: RegistryContext, organizationId: string, creditId: string): number {
   const row = ctx.db
-    .prepare(`SELECT COALESCE(SUM(amount), 0) AS held FROM reservations WHERE organization_id = @org AND credit_id = @credit AND ${HOLDING}`)
+    .prepare(
+      `SELECT COALESCE(SUM(amount), 0) AS held FROM reservations WHERE organization_id = @org AND credit_id = @credit AND ${HOLDING}`,
+    )
     .get({ org: organizationId, credit: creditId, now: ctx.clock.now() }) as { held: number };
   return row.held;
 }

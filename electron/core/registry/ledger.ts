@@ -63,8 +63,7 @@ export function findAccountId(ctx: RegistryContext, ref: AccountRef): string | u
 
 export function balanceOf(ctx: RegistryContext, account: string, creditId: string): number {
   const row = ctx.db.prepare('SELECT amount FROM balances WHERE account_id = ? AND credit_id = ?').get(account, creditId) as
-    | { amount: number }
-    | undefined;
+    { amount: number } | undefined;
   return row?.amount ?? 0;
 }
 
@@ -84,7 +83,9 @@ export interface MovementInput {
 export function appendMovement(ctx: RegistryContext, m: MovementInput): number {
   try {
     const result = ctx.db
-      .prepare('INSERT INTO movements (credit_id, kind, from_account, to_account, amount, created_at, reference) VALUES (?, ?, ?, ?, ?, ?, ?)')
+      .prepare(
+        'INSERT INTO movements (credit_id, kind, from_account, to_account, amount, created_at, reference) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      )
       .run(m.creditId, m.kind, m.from ?? null, m.to ?? null, m.amount, m.createdAt ?? ctx.clock.now(), m.reference ?? null);
     return Number(result.lastInsertRowid);
   } catch (error) {

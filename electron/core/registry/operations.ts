@@ -28,7 +28,10 @@ const text = (max = 500) => z.string().trim().max(max);
 const requiredText = (max = 500) => z.string().trim().min(1, 'must not be empty').max(max);
 const dateInput = z.union([z.iso.datetime({ offset: true }), z.iso.date()]).transform((s) => Date.parse(s));
 const tonnesInput = z.number({ error: 'must be a number of tonnes' }).positive('must be greater than 0');
-const countryCode = z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code').refine((c) => alpha3Of(c) !== undefined, 'unknown country code');
+const countryCode = z
+  .string()
+  .regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code')
+  .refine((c) => alpha3Of(c) !== undefined, 'unknown country code');
 
 export const createOrganizationInput = z.object({
   id: z.uuid().optional(),
@@ -59,7 +62,10 @@ const documentInput = z.object({
 
 export const createProjectInput = z.object({
   id: z.uuid().optional(),
-  num: z.string().regex(/^\d{1,12}$/, 'must be a string of digits').optional(),
+  num: z
+    .string()
+    .regex(/^\d{1,12}$/, 'must be a string of digits')
+    .optional(),
   fullName: requiredText(300),
   description: text(20_000).default(''),
   shortDescription: text(1000).default(''),
@@ -142,20 +148,21 @@ export const recordOnchainRetirementInput = z.object({
 export const createAppInput = z.object({
   id: z.uuid().optional(),
   name: requiredText(120),
-  nameId: z.string().regex(/^[a-z0-9][a-z0-9-]{1,62}$/, 'must be a lowercase slug').optional(),
+  nameId: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{1,62}$/, 'must be a lowercase slug')
+    .optional(),
   publicKeyPem: requiredText(10_000),
   examinerRead: z.boolean().default(false),
 });
 
-const permissionsInput = z
-  .record(z.string(), z.string())
-  .superRefine((perms, ctx) => {
-    for (const [key, level] of Object.entries(perms)) {
-      const allowed = (PERMISSION_LEVELS as Record<string, readonly string[]>)[key];
-      if (!allowed) ctx.addIssue({ code: 'custom', message: `unknown permission ${key}`, path: [key] });
-      else if (!allowed.includes(level)) ctx.addIssue({ code: 'custom', message: `${key} accepts ${allowed.join(' or ')}`, path: [key] });
-    }
-  });
+const permissionsInput = z.record(z.string(), z.string()).superRefine((perms, ctx) => {
+  for (const [key, level] of Object.entries(perms)) {
+    const allowed = (PERMISSION_LEVELS as Record<string, readonly string[]>)[key];
+    if (!allowed) ctx.addIssue({ code: 'custom', message: `unknown permission ${key}`, path: [key] });
+    else if (!allowed.includes(level)) ctx.addIssue({ code: 'custom', message: `${key} accepts ${allowed.join(' or ')}`, path: [key] });
+  }
+});
 
 export const installAppInput = z.object({
   id: z.uuid().optional(),
@@ -186,13 +193,16 @@ function grams(tonnes: number, field = 'amount'): number {
 }
 
 function requireOrganization(ctx: RegistryContext, id: string): { id: string; is_verified: number } {
-  const row = ctx.db.prepare('SELECT id, is_verified FROM organizations WHERE id = ?').get(id) as { id: string; is_verified: number } | undefined;
+  const row = ctx.db.prepare('SELECT id, is_verified FROM organizations WHERE id = ?').get(id) as
+    { id: string; is_verified: number } | undefined;
   if (!row) throw notFound(`Organization ${id} not found`);
   return row;
 }
 
 function requireCredit(ctx: RegistryContext, id: string) {
-  const row = ctx.db.prepare('SELECT c.*, p.contract_address FROM credits c JOIN projects p ON p.id = c.project_id WHERE c.id = ?').get(id) as
+  const row = ctx.db
+    .prepare('SELECT c.*, p.contract_address FROM credits c JOIN projects p ON p.id = c.project_id WHERE c.id = ?')
+    .get(id) as
     | { id: string; project_id: string; token_id: number; token_address: string; type: string; vintage: string; serialization: string }
     | undefined;
   if (!row) throw notFound(`Credit ${id} not found`);
@@ -231,20 +241,45 @@ export function createOrganization(ctx: RegistryContext, input: z.input<typeof c
            industry_code, industry_name, is_public, is_verified, is_registry, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(id, o.fullName, o.type, o.countryCode, o.city, o.zip, o.physicalAddress, o.registrationNumber, o.website, o.logo,
-        o.organizationIndustries.code, o.organizationIndustries.name, o.isPublic ? 1 : 0, o.verified ? 1 : 0, o.isRegistry ? 1 : 0, now, now);
+      .run(
+        id,
+        o.fullName,
+        o.type,
+        o.countryCode,
+        o.city,
+        o.zip,
+        o.physicalAddress,
+        o.registrationNumber,
+        o.website,
+        o.logo,
+        o.organizationIndustries.code,
+        o.organizationIndustries.name,
+        o.isPublic ? 1 : 0,
+        o.verified ? 1 : 0,
+        o.isRegistry ? 1 : 0,
+        now,
+        now,
+      );
     return { id };
   });
 }
 
-export function setOrganizationVerified(ctx: RegistryContext, input: z.input<typeof setOrganizationVerifiedInput>): { id: string; verified: boolean } {
+export function setOrganizationVerified(
+  ctx: RegistryContext,
+  input: z.input<typeof setOrganizationVerifiedInput>,
+): { id: string; verified: boolean } {
   const o = parseInput(setOrganizationVerifiedInput, input);
   requireOrganization(ctx, o.organizationId);
-  ctx.db.prepare('UPDATE organizations SET is_verified = ?, updated_at = ? WHERE id = ?').run(o.verified ? 1 : 0, ctx.clock.now(), o.organizationId);
+  ctx.db
+    .prepare('UPDATE organizations SET is_verified = ?, updated_at = ? WHERE id = ?')
+    .run(o.verified ? 1 : 0, ctx.clock.now(), o.organizationId);
   return { id: o.organizationId, verified: o.verified };
 }
 
-export function createProject(ctx: RegistryContext, input: z.input<typeof createProjectInput>): { id: string; num: string; contractAddress: string } {
+export function createProject(
+  ctx: RegistryContext,
+  input: z.input<typeof createProjectInput>,
+): { id: string; num: string; contractAddress: string } {
   const p = parseInput(createProjectInput, input);
   const { db } = ctx;
   const id = p.id ?? ctx.newId();
@@ -255,14 +290,16 @@ export function createProject(ctx: RegistryContext, input: z.input<typeof create
     const proponents = [p.organizationId, ...p.proponentIds.filter((o) => o !== p.organizationId)];
     for (const orgId of [...proponents, ...p.validatorIds]) requireOrganization(ctx, orgId);
     const num =
-      p.num ??
-      String(((db.prepare('SELECT MAX(CAST(num AS INTEGER)) AS n FROM projects').get() as { n: number | null }).n ?? 0) + 1);
+      p.num ?? String(((db.prepare('SELECT MAX(CAST(num AS INTEGER)) AS n FROM projects').get() as { n: number | null }).n ?? 0) + 1);
     if (db.prepare('SELECT 1 FROM projects WHERE num = ?').get(num)) throw conflict(`Project number ${num} is already taken`);
     const contractAddress = p.contractAddress ?? contractAddressFor(id);
     if (db.prepare('SELECT 1 FROM projects WHERE contract_address = ?').get(contractAddress)) {
       throw conflict(`Contract address ${contractAddress} is already used by another project`);
     }
-    db.prepare('INSERT INTO sectors (id, title) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET title = excluded.title').run(p.sector.id, p.sector.title);
+    db.prepare('INSERT INTO sectors (id, title) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET title = excluded.title').run(
+      p.sector.id,
+      p.sector.title,
+    );
     db.prepare('INSERT INTO methodologies (id, title) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET title = excluded.title').run(
       p.methodology.id,
       p.methodology.title,
@@ -275,9 +312,31 @@ export function createProject(ctx: RegistryContext, input: z.input<typeof create
          estimated_annual_mitigations, city, thumbnail, country_code, state, sector_id, methodology_id, type_id, lat, lng,
          organization_id, contract_address, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(id, num, p.fullName, p.description, p.shortDescription, settings.name, p.status, p.startDate, p.creditingPeriodStartDate,
-      JSON.stringify(p.estimatedAnnualMitigations), p.city ?? null, p.thumbnail ?? null, p.countryCode, p.state ?? null,
-      p.sector.id, p.methodology.id, p.type.id, p.location?.lat ?? null, p.location?.lng ?? null, p.organizationId, contractAddress, now, now);
+    ).run(
+      id,
+      num,
+      p.fullName,
+      p.description,
+      p.shortDescription,
+      settings.name,
+      p.status,
+      p.startDate,
+      p.creditingPeriodStartDate,
+      JSON.stringify(p.estimatedAnnualMitigations),
+      p.city ?? null,
+      p.thumbnail ?? null,
+      p.countryCode,
+      p.state ?? null,
+      p.sector.id,
+      p.methodology.id,
+      p.type.id,
+      p.location?.lat ?? null,
+      p.location?.lng ?? null,
+      p.organizationId,
+      contractAddress,
+      now,
+      now,
+    );
     const addOrg = db.prepare('INSERT INTO project_organizations (project_id, organization_id, role, position) VALUES (?, ?, ?, ?)');
     proponents.forEach((orgId, i) => addOrg.run(id, orgId, 'proponent', i));
     [...new Set(p.validatorIds)].forEach((orgId, i) => addOrg.run(id, orgId, 'validator', i));
@@ -285,7 +344,8 @@ export function createProject(ctx: RegistryContext, input: z.input<typeof create
       'INSERT INTO project_documents (id, project_id, uri, type, name, is_public, is_kml, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     );
     p.documentation.forEach((d, i) => addDoc.run(d.id ?? ctx.newId(), id, d.uri, d.type, d.name, d.isPublic ? 1 : 0, 0, i));
-    if (p.kmlFile) addDoc.run(p.kmlFile.id ?? ctx.newId(), id, p.kmlFile.uri, p.kmlFile.type, p.kmlFile.name, p.kmlFile.isPublic ? 1 : 0, 1, -1);
+    if (p.kmlFile)
+      addDoc.run(p.kmlFile.id ?? ctx.newId(), id, p.kmlFile.uri, p.kmlFile.type, p.kmlFile.name, p.kmlFile.isPublic ? 1 : 0, 1, -1);
     const addBenefit = db.prepare(
       'INSERT INTO project_benefits (project_id, benefit_id, title, checked, description, position) VALUES (?, ?, ?, ?, ?, ?)',
     );
@@ -333,8 +393,18 @@ export function issueCredits(ctx: RegistryContext, input: z.input<typeof issueCr
   const { db } = ctx;
   const settings = readSettings(ctx);
   return db.transaction(() => {
-    const project = db.prepare('SELECT id, num, status, country_code, type_id, organization_id, contract_address FROM projects WHERE id = ?').get(o.projectId) as
-      | { id: string; num: string; status: ProjectStatus; country_code: string | null; type_id: string; organization_id: string; contract_address: string }
+    const project = db
+      .prepare('SELECT id, num, status, country_code, type_id, organization_id, contract_address FROM projects WHERE id = ?')
+      .get(o.projectId) as
+      | {
+          id: string;
+          num: string;
+          status: ProjectStatus;
+          country_code: string | null;
+          type_id: string;
+          organization_id: string;
+          contract_address: string;
+        }
       | undefined;
     if (!project) throw notFound(`Project ${o.projectId} not found`);
     if (!ISSUABLE_PROJECT_STATUSES.includes(project.status)) {
@@ -342,12 +412,14 @@ export function issueCredits(ctx: RegistryContext, input: z.input<typeof issueCr
     }
     requireOrganization(ctx, o.verificationBodyId);
     const now = ctx.clock.now();
-    let credit = db.prepare('SELECT id, serialization FROM credits WHERE project_id = ? AND vintage = ? AND type = ?').get(project.id, o.vintage, o.type) as
-      | { id: string; serialization: string }
-      | undefined;
+    let credit = db
+      .prepare('SELECT id, serialization FROM credits WHERE project_id = ? AND vintage = ? AND type = ?')
+      .get(project.id, o.vintage, o.type) as { id: string; serialization: string } | undefined;
     if (!credit) {
       const tokenId =
-        ((db.prepare('SELECT MAX(token_id) AS n FROM credits WHERE token_address = ?').get(project.contract_address) as { n: number | null }).n ?? 0) + 1;
+        ((
+          db.prepare('SELECT MAX(token_id) AS n FROM credits WHERE token_address = ?').get(project.contract_address) as { n: number | null }
+        ).n ?? 0) + 1;
       const id = formatCreditId(o.type, tokenId, project.contract_address);
       const serialization = formatSerialization({
         registryCode: settings.code,
@@ -379,14 +451,33 @@ export function issueCredits(ctx: RegistryContext, input: z.input<typeof issueCr
       });
     }
     if (toBuffer > 0) {
-      const bufferMovement = appendMovement(ctx, { creditId: credit.id, kind: 'issue', to: accountId(ctx, { kind: 'buffer' }), amount: toBuffer, reference: eventId });
+      const bufferMovement = appendMovement(ctx, {
+        creditId: credit.id,
+        kind: 'issue',
+        to: accountId(ctx, { kind: 'buffer' }),
+        amount: toBuffer,
+        reference: eventId,
+      });
       movementId ??= bufferMovement;
     }
     db.prepare(
       `INSERT INTO credit_events (id, credit_id, type, credit_type, amount, created_at, monitoring_period_start, monitoring_period_end,
          verification_body_id, movement_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(eventId, credit.id, 'issuance', 'carbon', amount, now, o.monitoringPeriodStart, o.monitoringPeriodEnd, o.verificationBodyId, movementId);
-    const addFile = db.prepare('INSERT INTO credit_event_files (id, event_id, file_name, size, url, type, position) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    ).run(
+      eventId,
+      credit.id,
+      'issuance',
+      'carbon',
+      amount,
+      now,
+      o.monitoringPeriodStart,
+      o.monitoringPeriodEnd,
+      o.verificationBodyId,
+      movementId,
+    );
+    const addFile = db.prepare(
+      'INSERT INTO credit_event_files (id, event_id, file_name, size, url, type, position) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
     o.files.forEach((f, i) => addFile.run(ctx.newId(), eventId, f.fileName, f.size, f.url, f.type, i));
     return { creditId: credit.id, serialization: credit.serialization, eventId, toInventory, toBuffer };
   });
@@ -441,7 +532,8 @@ export function transferCredits(ctx: RegistryContext, input: z.input<typeof tran
     requireCredit(ctx, o.creditId);
     const from = accountId(ctx, o.from as AccountRef);
     const to = accountId(ctx, o.to as AccountRef);
-    if (balanceOf(ctx, from, o.creditId) < amount) throw conflict(`Not enough ${o.creditId} in the ${describeAccount(o.from as AccountRef)}`);
+    if (balanceOf(ctx, from, o.creditId) < amount)
+      throw conflict(`Not enough ${o.creditId} in the ${describeAccount(o.from as AccountRef)}`);
     return { movementId: appendMovement(ctx, { creditId: o.creditId, kind: 'transfer', from, to, amount }) };
   });
 }
@@ -490,8 +582,21 @@ export function insertRetirement(
       `INSERT INTO retirements (id, credit_id, amount, created_at, source, organization_id, owner_wallet, project_address, token_id,
          beneficiary, reason, comment, finalized_at, movement_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)`,
     )
-    .run(id, r.creditId, r.amount, r.createdAt ?? ctx.clock.now(), r.source, r.organizationId, r.ownerWallet?.toLowerCase() ?? null,
-      r.projectAddress ?? null, r.tokenId ?? null, r.beneficiary ?? null, r.reason ?? null, r.comment ?? null, movementId);
+    .run(
+      id,
+      r.creditId,
+      r.amount,
+      r.createdAt ?? ctx.clock.now(),
+      r.source,
+      r.organizationId,
+      r.ownerWallet?.toLowerCase() ?? null,
+      r.projectAddress ?? null,
+      r.tokenId ?? null,
+      r.beneficiary ?? null,
+      r.reason ?? null,
+      r.comment ?? null,
+      movementId,
+    );
   return id;
 }
 
@@ -578,7 +683,9 @@ export function createApp(ctx: RegistryContext, input: z.input<typeof createAppI
 
 export function grantExaminer(ctx: RegistryContext, input: z.input<typeof grantExaminerInput>): { appId: string; examinerRead: boolean } {
   const o = parseInput(grantExaminerInput, input);
-  const result = ctx.db.prepare('UPDATE apps SET examiner_read = ?, updated_at = ? WHERE id = ?').run(o.granted ? 1 : 0, ctx.clock.now(), o.appId);
+  const result = ctx.db
+    .prepare('UPDATE apps SET examiner_read = ?, updated_at = ? WHERE id = ?')
+    .run(o.granted ? 1 : 0, ctx.clock.now(), o.appId);
   if (result.changes === 0) throw notFound(`App ${o.appId} not found`);
   return { appId: o.appId, examinerRead: o.granted };
 }
@@ -594,16 +701,23 @@ export function installApp(ctx: RegistryContext, input: z.input<typeof installAp
       throw conflict(`App ${o.appId} is already installed on organization ${o.organizationId}`);
     }
     ctx.db
-      .prepare('INSERT INTO installations (id, app_id, organization_id, permissions, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+      .prepare(
+        'INSERT INTO installations (id, app_id, organization_id, permissions, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      )
       .run(id, o.appId, o.organizationId, JSON.stringify(o.permissions), 'active', now, now);
     return { id };
   });
 }
 
 /** Suspending stops the installation's tokens at once (they are checked against it on every call). */
-export function setInstallationStatus(ctx: RegistryContext, input: z.input<typeof setInstallationStatusInput>): { id: string; status: string } {
+export function setInstallationStatus(
+  ctx: RegistryContext,
+  input: z.input<typeof setInstallationStatusInput>,
+): { id: string; status: string } {
   const o = parseInput(setInstallationStatusInput, input);
-  const result = ctx.db.prepare('UPDATE installations SET status = ?, updated_at = ? WHERE id = ?').run(o.status, ctx.clock.now(), o.installationId);
+  const result = ctx.db
+    .prepare('UPDATE installations SET status = ?, updated_at = ? WHERE id = ?')
+    .run(o.status, ctx.clock.now(), o.installationId);
   if (result.changes === 0) throw notFound(`Installation ${o.installationId} not found`);
   return { id: o.installationId, status: o.status };
 }
@@ -611,7 +725,8 @@ export function setInstallationStatus(ctx: RegistryContext, input: z.input<typeo
 export function removeInstallation(ctx: RegistryContext, input: z.input<typeof removeInstallationInput>): { id: string; removed: true } {
   const o = parseInput(removeInstallationInput, input);
   return ctx.db.transaction(() => {
-    if (!ctx.db.prepare('SELECT 1 FROM installations WHERE id = ?').get(o.installationId)) throw notFound(`Installation ${o.installationId} not found`);
+    if (!ctx.db.prepare('SELECT 1 FROM installations WHERE id = ?').get(o.installationId))
+      throw notFound(`Installation ${o.installationId} not found`);
     ctx.db.prepare('DELETE FROM access_tokens WHERE installation_id = ?').run(o.installationId);
     ctx.db.prepare('DELETE FROM installations WHERE id = ?').run(o.installationId);
     return { id: o.installationId, removed: true as const };

@@ -29,8 +29,7 @@ export function projectReferenceOf(ctx: RegistryContext, projectId: string): Pro
   let ref = cache.get(projectId);
   if (!ref) {
     const row = ctx.db.prepare('SELECT id, full_name, num FROM projects WHERE id = ?').get(projectId) as
-      | { id: string; full_name: string; num: string }
-      | undefined;
+      { id: string; full_name: string; num: string } | undefined;
     if (!row) throw notFound(`Project ${projectId} not found`);
     ref = presentProjectReference(ctx, row);
     cache.set(projectId, ref);
@@ -38,7 +37,10 @@ export function projectReferenceOf(ctx: RegistryContext, projectId: string): Pro
   return ref;
 }
 
-export function presentOrganizationSummary(ctx: RegistryContext, row: Pick<OrganizationRow, 'id' | 'full_name' | 'logo'>): OrganizationSummary {
+export function presentOrganizationSummary(
+  ctx: RegistryContext,
+  row: Pick<OrganizationRow, 'id' | 'full_name' | 'logo'>,
+): OrganizationSummary {
   return { fullName: row.full_name, logo: row.logo, id: row.id, publicUrl: `${ctx.urls.publicBaseUrl}/organizations/${row.id}` };
 }
 
@@ -108,7 +110,12 @@ export function presentRetirement(ctx: RegistryContext, row: RetirementRow): Ret
     row.organization_id && row.org_full_name !== null
       ? presentOrganizationSummary(ctx, { id: row.organization_id, full_name: row.org_full_name, logo: row.org_logo ?? '' })
       : // a finalized on-chain retirement: its owner is the wallet, shown as a summary of it
-        { fullName: row.owner_wallet ?? '', logo: '', id: row.owner_wallet ?? '', publicUrl: `${ctx.urls.publicBaseUrl}/wallets/${row.owner_wallet ?? ''}` };
+        {
+          fullName: row.owner_wallet ?? '',
+          logo: '',
+          id: row.owner_wallet ?? '',
+          publicUrl: `${ctx.urls.publicBaseUrl}/wallets/${row.owner_wallet ?? ''}`,
+        };
   return {
     createdAt: base.createdAt,
     id: row.id,

@@ -7,7 +7,15 @@
 // "file damaged": GCM alone cannot tell the two apart. The salt is random per file and kept across
 // rewrites (so the derived key can be cached); the IV is random for every write. The header
 // (v, kdf, check) is bound to the ciphertext as GCM additional data, so changing it is detected.
-import { createCipheriv, createDecipheriv, createHmac, randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHmac,
+  randomBytes,
+  scrypt as scryptCallback,
+  timingSafeEqual,
+  type ScryptOptions,
+} from 'node:crypto';
 import { z } from 'zod';
 import { SecretFileTamperedError, SecretFileUnreadableError, WrongPassphraseError } from './errors';
 
@@ -30,7 +38,12 @@ const base64Of = (bytes: number) =>
 
 const kdfSchema = z.strictObject({
   name: z.literal('scrypt'),
-  N: z.number().int().min(MIN_N).max(MAX_N).refine((n) => (n & (n - 1)) === 0, 'N must be a power of two'),
+  N: z
+    .number()
+    .int()
+    .min(MIN_N)
+    .max(MAX_N)
+    .refine((n) => (n & (n - 1)) === 0, 'N must be a power of two'),
   r: z.number().int().min(8).max(32),
   p: z.number().int().min(1).max(4),
   salt: base64Of(SALT_BYTES),
@@ -89,7 +102,9 @@ export function parseSecretsFile(text: string, file: string): SecretsFile {
     throw new SecretFileTamperedError(file, 'it is not valid JSON');
   }
   if (typeof json === 'object' && json !== null && 'v' in json && json.v !== FORMAT_VERSION) {
-    throw new SecretFileUnreadableError(`The secrets file ${file} has format version ${String(json.v)}; this desk reads version ${FORMAT_VERSION}. Update the desk.`);
+    throw new SecretFileUnreadableError(
+      `The secrets file ${file} has format version ${String(json.v)}; this desk reads version ${FORMAT_VERSION}. Update the desk.`,
+    );
   }
   const parsed = fileSchema.safeParse(json);
   if (!parsed.success) {
@@ -107,7 +122,12 @@ export function encryptSecrets(content: SecretsContent, keys: DerivedKeys): stri
   const plaintext = Buffer.from(JSON.stringify(content), 'utf8');
   const data = Buffer.concat([cipher.update(plaintext), cipher.final()]);
   plaintext.fill(0);
-  const file: SecretsFile = { ...header, iv: iv.toString('base64'), tag: cipher.getAuthTag().toString('base64'), data: data.toString('base64') };
+  const file: SecretsFile = {
+    ...header,
+    iv: iv.toString('base64'),
+    tag: cipher.getAuthTag().toString('base64'),
+    data: data.toString('base64'),
+  };
   return `${JSON.stringify(file, null, 2)}\n`;
 }
 

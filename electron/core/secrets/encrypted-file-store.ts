@@ -39,7 +39,7 @@ const optionsSchema = z.object({ userConfirmed: z.literal(true) });
 export async function createEncryptedFileStore(file: string, passphrase: string, options: EncryptedFileStoreOptions): Promise<SecretStore> {
   if (!optionsSchema.safeParse(options).success) {
     throw new InvalidSecretInputError(
-      'The encrypted-file store needs the user\'s explicit confirmation ({ userConfirmed: true }): its secrets are protected only by the passphrase, not by the OS keychain.',
+      "The encrypted-file store needs the user's explicit confirmation ({ userConfirmed: true }): its secrets are protected only by the passphrase, not by the OS keychain.",
     );
   }
   const path = parseInput(pathSchema, file, 'secrets file path');

@@ -16,4 +16,11 @@ export { probeKeychain, DEFAULT_PROBE_TIMEOUT_MS, type KeychainProbeResult, type
 export type { KeytarApi } from './keytar-loader';
 export { createEncryptedFileStore, type EncryptedFileStoreOptions } from './encrypted-file-store';
 export { createMemoryStore } from './memory-store';
-export { importPrivateKey, readPrivateKey, parseRsaPrivateKeyPem, MIN_RSA_BITS, type ReadPrivateKeyResult, type ImportedPrivateKey } from './private-key';
+export {
+  importPrivateKey,
+  readPrivateKey,
+  parseRsaPrivateKeyPem,
+  MIN_RSA_BITS,
+  type ReadPrivateKeyResult,
+  type ImportedPrivateKey,
+} from './private-key';

@@ -36,7 +36,9 @@ export function createKeychainStore(service: string, options: KeychainStoreOptio
       const name = parseInput(accountNameSchema, account, 'account');
       const value: unknown = await run('read', name, undefined, (api) => api.getPassword(serviceName, name));
       if (value !== null && typeof value !== 'string') {
-        throw new KeychainOperationError(`Could not read "${name}" in the OS keychain (${serviceName}): it returned a ${typeof value}, not text.`);
+        throw new KeychainOperationError(
+          `Could not read "${name}" in the OS keychain (${serviceName}): it returned a ${typeof value}, not text.`,
+        );
       }
       return value;
     },

@@ -9,9 +9,7 @@ import { z } from 'zod';
 
 export const MIN_RSA_BITS = 2048;
 
-export type ReadPrivateKeyResult =
-  | { ok: true; pem: string }
-  | { ok: false; reason: 'missing' | 'unreadable' | 'invalid'; message: string };
+export type ReadPrivateKeyResult = { ok: true; pem: string } | { ok: false; reason: 'missing' | 'unreadable' | 'invalid'; message: string };
 
 export interface ImportedPrivateKey {
   modulusLength: number;
@@ -30,19 +28,31 @@ export function parseRsaPrivateKeyPem(pem: unknown): { pkcs8Pem: string } & Impo
   if (!parsed.success) throw new InvalidPrivateKeyError(`The private key must be PEM text of 1 to ${MAX_SECRET_LENGTH} characters.`);
   const text = parsed.data;
   // Name the common mix-ups before asking OpenSSL, whose messages are not for users.
-  if (/-----BEGIN (RSA )?PUBLIC KEY-----/.test(text)) throw new InvalidPrivateKeyError('This is a public key. Import the private key (PEM starting with "-----BEGIN PRIVATE KEY-----" or "-----BEGIN RSA PRIVATE KEY-----").');
-  if (/-----BEGIN CERTIFICATE-----/.test(text)) throw new InvalidPrivateKeyError('This is a certificate, not a private key. Import the private key PEM.');
-  if (/-----BEGIN ENCRYPTED PRIVATE KEY-----|Proc-Type: 4,ENCRYPTED/.test(text)) throw new InvalidPrivateKeyError('This private key is protected by a passphrase. Export it without a passphrase and import that.');
-  if (!/-----BEGIN (RSA )?PRIVATE KEY-----/.test(text)) throw new InvalidPrivateKeyError('This is not a PEM private key (expected "-----BEGIN PRIVATE KEY-----" or "-----BEGIN RSA PRIVATE KEY-----").');
+  if (/-----BEGIN (RSA )?PUBLIC KEY-----/.test(text))
+    throw new InvalidPrivateKeyError(
+      'This is a public key. Import the private key (PEM starting with "-----BEGIN PRIVATE KEY-----" or "-----BEGIN RSA PRIVATE KEY-----").',
+    );
+  if (/-----BEGIN CERTIFICATE-----/.test(text))
+    throw new InvalidPrivateKeyError('This is a certificate, not a private key. Import the private key PEM.');
+  if (/-----BEGIN ENCRYPTED PRIVATE KEY-----|Proc-Type: 4,ENCRYPTED/.test(text))
+    throw new InvalidPrivateKeyError('This private key is protected by a passphrase. Export it without a passphrase and import that.');
+  if (!/-----BEGIN (RSA )?PRIVATE KEY-----/.test(text))
+    throw new InvalidPrivateKeyError(
+      'This is not a PEM private key (expected "-----BEGIN PRIVATE KEY-----" or "-----BEGIN RSA PRIVATE KEY-----").',
+    );
   let key: KeyObject;
   try {
     key = createPrivateKey({ key: text, format: 'pem' });
   } catch {
     throw new InvalidPrivateKeyError('The private key PEM could not be decoded (it is damaged or incomplete).');
   }
-  if (key.asymmetricKeyType !== 'rsa') throw new InvalidPrivateKeyError(`The private key is ${key.asymmetricKeyType ?? 'of an unknown type'}; registry apps sign with RSA keys.`);
+  if (key.asymmetricKeyType !== 'rsa')
+    throw new InvalidPrivateKeyError(
+      `The private key is ${key.asymmetricKeyType ?? 'of an unknown type'}; registry apps sign with RSA keys.`,
+    );
   const modulusLength = key.asymmetricKeyDetails?.modulusLength ?? 0;
-  if (modulusLength < MIN_RSA_BITS) throw new InvalidPrivateKeyError(`The RSA key has ${modulusLength} bits; at least ${MIN_RSA_BITS} are required.`);
+  if (modulusLength < MIN_RSA_BITS)
+    throw new InvalidPrivateKeyError(`The RSA key has ${modulusLength} bits; at least ${MIN_RSA_BITS} are required.`);
   return {
     pkcs8Pem: key.export({ type: 'pkcs8', format: 'pem' }).toString(),
     modulusLength,
@@ -67,10 +77,18 @@ export async function readPrivateKey(store: SecretStore, account: string): Promi
   } catch (error) {
     // Our stores' messages are written to be shown; anything else is not trusted to be secret-free.
     const why = error instanceof SecretStoreError ? error.message : 'an unexpected error occurred';
-    return { ok: false, reason: 'unreadable', message: `The private key could not be read from the ${storeLabel(store)}: ${why} Re-import the key or fix the ${storeLabel(store)}.` };
+    return {
+      ok: false,
+      reason: 'unreadable',
+      message: `The private key could not be read from the ${storeLabel(store)}: ${why} Re-import the key or fix the ${storeLabel(store)}.`,
+    };
   }
   if (stored === null) {
-    return { ok: false, reason: 'missing', message: `No private key is stored for this connection in the ${storeLabel(store)}. Import the app's private key.` };
+    return {
+      ok: false,
+      reason: 'missing',
+      message: `No private key is stored for this connection in the ${storeLabel(store)}. Import the app's private key.`,
+    };
   }
   try {
     parseRsaPrivateKeyPem(stored);

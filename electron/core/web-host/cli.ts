@@ -17,8 +17,13 @@ export function ensureRendererBuilt(log: (line: string) => void): void {
   if (existsSync(join(RENDERER_DIR, 'index.html'))) return;
   log('the renderer is not built yet: running `npm run build` first');
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const build = spawnSync(npm, ['run', 'build'], { cwd: projectRoot, stdio: ['ignore', 'inherit', 'inherit'], shell: process.platform === 'win32' });
-  if (build.status !== 0 || !existsSync(join(RENDERER_DIR, 'index.html'))) throw new Error('building the renderer failed; see the output above');
+  const build = spawnSync(npm, ['run', 'build'], {
+    cwd: projectRoot,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    shell: process.platform === 'win32',
+  });
+  if (build.status !== 0 || !existsSync(join(RENDERER_DIR, 'index.html')))
+    throw new Error('building the renderer failed; see the output above');
 }
 
 export async function runWebDesk(argv: readonly string[]): Promise<void> {

@@ -38,7 +38,13 @@ export interface RunningWebHost {
 }
 
 const MAX_BODY_BYTES = 1024 * 1024;
-const clockAdvanceBody = z.object({ ms: z.number().int().min(0).max(366 * 24 * 3600 * 1000) });
+const clockAdvanceBody = z.object({
+  ms: z
+    .number()
+    .int()
+    .min(0)
+    .max(366 * 24 * 3600 * 1000),
+});
 
 function securityHeaders(c: Context): void {
   for (const [name, value] of Object.entries(PAGE_SECURITY_HEADERS)) c.header(name, value);
@@ -60,7 +66,10 @@ function pageHtml(rendererDir: string, csrfToken: string | undefined): string | 
   return html.includes('</head>') ? html.replace('</head>', `${metas.join('')}</head>`) : `${metas.join('')}${html}`;
 }
 
-export function buildWebHostApp(options: WebHostOptions, gateOf: () => AccessGate | undefined): Hono<{ Variables: { session: DeskSession } }> {
+export function buildWebHostApp(
+  options: WebHostOptions,
+  gateOf: () => AccessGate | undefined,
+): Hono<{ Variables: { session: DeskSession } }> {
   const app = new Hono<{ Variables: { session: DeskSession } }>();
   const keepAliveMs = options.keepAliveMs ?? 20_000;
 
@@ -88,7 +97,10 @@ export function buildWebHostApp(options: WebHostOptions, gateOf: () => AccessGat
 
   app.post(
     '/api/invoke/:method',
-    bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json({ ok: false, error: { code: 'invalid_input', message: 'request body too large' } }, 413) }),
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (c) => c.json({ ok: false, error: { code: 'invalid_input', message: 'request body too large' } }, 413),
+    }),
     async (c) => {
       const text = await c.req.text();
       let input: unknown = undefined;
@@ -126,7 +138,8 @@ export function buildWebHostApp(options: WebHostOptions, gateOf: () => AccessGat
     const clock = options.testClock;
     app.post('/api/test/clock/advance', async (c) => {
       const parsed = clockAdvanceBody.safeParse(await c.req.json().catch(() => undefined));
-      if (!parsed.success) return c.json({ ok: false, error: { code: 'invalid_input', message: 'body must be { "ms": <non-negative integer> }' } }, 400);
+      if (!parsed.success)
+        return c.json({ ok: false, error: { code: 'invalid_input', message: 'body must be { "ms": <non-negative integer> }' } }, 400);
       clock.advance(parsed.data.ms);
       return c.json({ ok: true, offsetMs: clock.offset });
     });

@@ -4,7 +4,15 @@ import { desk, saveFile } from '../lib/desk';
 import { announce } from '../lib/signals';
 import { useAction } from './useAction';
 
-export function ExportCsvButton({ request, label = 'Export CSV', disabled }: { request: DeskInput<'export.csv'>; label?: string; disabled?: boolean }) {
+export function ExportCsvButton({
+  request,
+  label = 'Export CSV',
+  disabled,
+}: {
+  request: DeskInput<'export.csv'>;
+  label?: string;
+  disabled?: boolean;
+}) {
   const exportCsv = useAction(async () => {
     const file = await desk('export.csv', request);
     const result = await saveFile(file);

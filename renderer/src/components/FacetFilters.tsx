@@ -32,7 +32,11 @@ export function FacetFilters<Key extends string>(props: {
       {filters.map(({ key, label, all, values, describe }) => (
         <label key={key} className="filter">
           <span>{label}</span>
-          <select value={selected[key] ?? ''} onChange={(event) => props.onChange(key, event.target.value)} disabled={!loaded && !selected[key]}>
+          <select
+            value={selected[key] ?? ''}
+            onChange={(event) => props.onChange(key, event.target.value)}
+            disabled={!loaded && !selected[key]}
+          >
             <option value="">{all}</option>
             {(values ?? []).map((v) => (
               <option key={v.value} value={v.value}>

@@ -2,7 +2,17 @@
 import { useId, type ReactElement, type ReactNode } from 'react';
 import { cloneElement } from 'react';
 
-export function Field({ label, hint, error, children }: { label: string; hint?: ReactNode; error?: string | null; children: ReactElement<{ id?: string; 'aria-describedby'?: string; 'aria-invalid'?: boolean }> }) {
+export function Field({
+  label,
+  hint,
+  error,
+  children,
+}: {
+  label: string;
+  hint?: ReactNode;
+  error?: string | null;
+  children: ReactElement<{ id?: string; 'aria-describedby'?: string; 'aria-invalid'?: boolean }>;
+}) {
   const id = useId();
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;

@@ -61,13 +61,30 @@ export interface SortableColumn<F extends string> {
 }
 
 /** The header row of a virtualized grid table (role="table" of divs) whose column headers sort it. */
-export function SortableGridHead<F extends string>({ columns, sort, onSort }: { columns: readonly SortableColumn<F>[]; sort: ListSort<F>; onSort: (sort: ListSort<F>) => void }) {
+export function SortableGridHead<F extends string>({
+  columns,
+  sort,
+  onSort,
+}: {
+  columns: readonly SortableColumn<F>[];
+  sort: ListSort<F>;
+  onSort: (sort: ListSort<F>) => void;
+}) {
   return (
     <div role="rowgroup" className="table-head">
       <div role="row" className="table-row" aria-rowindex={1}>
         {columns.map((column) => (
-          <span key={column.label} role="columnheader" aria-sort={ariaSort(sort, column.sort)} className={column.numeric ? 'numeric' : undefined}>
-            {column.sort ? <SortButton field={column.sort} label={column.label} sort={sort} firstDirection={column.first} onSort={onSort} /> : column.label}
+          <span
+            key={column.label}
+            role="columnheader"
+            aria-sort={ariaSort(sort, column.sort)}
+            className={column.numeric ? 'numeric' : undefined}
+          >
+            {column.sort ? (
+              <SortButton field={column.sort} label={column.label} sort={sort} firstDirection={column.first} onSort={onSort} />
+            ) : (
+              column.label
+            )}
           </span>
         ))}
       </div>
@@ -79,7 +96,15 @@ export function SortableGridHead<F extends string>({ columns, sort, onSort }: { 
  * "Sort by relevance": usable while a search is typed (the desk ranks matches only then). Pressed
  * while the list is in relevance order; pressing it again goes back to the list's default order.
  */
-export function RelevanceToggle({ active, available, onChange }: { active: boolean; available: boolean; onChange: (relevance: boolean) => void }) {
+export function RelevanceToggle({
+  active,
+  available,
+  onChange,
+}: {
+  active: boolean;
+  available: boolean;
+  onChange: (relevance: boolean) => void;
+}) {
   return (
     <button
       type="button"

@@ -32,7 +32,10 @@ export function SyncIndicator() {
   return (
     <section className="sync-indicator" aria-label="Sync status">
       <div className="sync-line" role="status" aria-live="polite">
-        <span className={`sync-dot ${running ? 'sync-dot-running' : lastError ? 'sync-dot-error' : status?.online === false ? 'sync-dot-offline' : ''}`} aria-hidden="true" />
+        <span
+          className={`sync-dot ${running ? 'sync-dot-running' : lastError ? 'sync-dot-error' : status?.online === false ? 'sync-dot-offline' : ''}`}
+          aria-hidden="true"
+        />
         {running ? <ProgressLine /> : <span>Last synced {formatAge(status?.dataAsOf)}</span>}
       </div>
       {!running && lastError && <p className="sync-error">Last sync failed: {lastError}</p>}

@@ -1,7 +1,13 @@
 // Display formatting in one place so every screen writes dates, amounts and ages the same way.
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
-const dateTimeFormat = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+const dateTimeFormat = new Intl.DateTimeFormat(undefined, {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+});
 const countFormat = new Intl.NumberFormat();
 // Amounts are tonnes with up to 6 decimals (whole grams); show every significant decimal.
 const tonneFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 6 });
@@ -82,7 +88,10 @@ export function formatTotal(total: number, noun: { one: string; other: string },
  * A paged list's count: "2,345 projects"; past a lower bound "10,000+ projects", until scrolling to
  * the end found the exact number (the list's extent is then exact).
  */
-export function formatListTotal(list: { total: number; totalIsLowerBound: boolean; extent: { rows: number; exact: boolean } }, noun: { one: string; other: string }): string {
+export function formatListTotal(
+  list: { total: number; totalIsLowerBound: boolean; extent: { rows: number; exact: boolean } },
+  noun: { one: string; other: string },
+): string {
   if (list.totalIsLowerBound && list.extent.exact) return formatTotal(list.extent.rows, noun);
   return formatTotal(list.total, noun, list.totalIsLowerBound);
 }

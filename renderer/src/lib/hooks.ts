@@ -34,11 +34,14 @@ export function useSearchText(initial: string, current: () => string, apply: (te
 const tickListeners = new Set<(now: number) => void>();
 let tickTimer: number | null = null;
 function scheduleTick() {
-  tickTimer = window.setTimeout(() => {
-    const now = Date.now();
-    for (const listener of tickListeners) listener(now);
-    scheduleTick();
-  }, 1000 - (Date.now() % 1000) + 5);
+  tickTimer = window.setTimeout(
+    () => {
+      const now = Date.now();
+      for (const listener of tickListeners) listener(now);
+      scheduleTick();
+    },
+    1000 - (Date.now() % 1000) + 5,
+  );
 }
 
 export function useNow(): number {
@@ -62,13 +65,18 @@ export function useNow(): number {
  * A change of deps (another record) clears what is shown; a reload, or a new `refreshKey` (a sync
  * brought new data), keeps the data on screen while it refreshes, so open dialogs stay put.
  */
-export function useLoader<T>(load: () => Promise<T>, deps: readonly unknown[], refreshKey: unknown = 0): { data: T | null; error: unknown; loading: boolean; reload: () => void } {
+export function useLoader<T>(
+  load: () => Promise<T>,
+  deps: readonly unknown[],
+  refreshKey: unknown = 0,
+): { data: T | null; error: unknown; loading: boolean; reload: () => void } {
   const [state, setState] = useState<{ data: T | null; error: unknown; loading: boolean }>({ data: null, error: null, loading: true });
   const [attempt, setAttempt] = useState(0);
   const lastDeps = useRef<readonly unknown[] | null>(null);
   useEffect(() => {
     let current = true;
-    const sameRecord = lastDeps.current !== null && lastDeps.current.length === deps.length && deps.every((d, i) => Object.is(d, lastDeps.current![i]));
+    const sameRecord =
+      lastDeps.current !== null && lastDeps.current.length === deps.length && deps.every((d, i) => Object.is(d, lastDeps.current![i]));
     lastDeps.current = deps;
     setState((previous) => ({ data: sameRecord ? previous.data : null, error: null, loading: true }));
     load().then(

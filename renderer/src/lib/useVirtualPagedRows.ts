@@ -13,7 +13,10 @@ interface PagedList {
   ensureRows(first: number, last: number): void;
 }
 
-export function useVirtualPagedRows<S extends PagedList>(useList: UseBoundStore<StoreApi<S>>, options: { rowHeight: number; overscan: number }) {
+export function useVirtualPagedRows<S extends PagedList>(
+  useList: UseBoundStore<StoreApi<S>>,
+  options: { rowHeight: number; overscan: number },
+) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const extent = useList((s) => s.extent);
   const generation = useList((s) => s.generation);

@@ -27,5 +27,6 @@ export const useFreshness = create<FreshnessState>()((set) => ({
           ? { offline: false, offlineAsOf: null }
           : state,
     ),
-  setOnline: (online) => set((state) => (online ? { offline: false, offlineAsOf: null } : { offline: true, offlineAsOf: state.offlineAsOf })),
+  setOnline: (online) =>
+    set((state) => (online ? { offline: false, offlineAsOf: null } : { offline: true, offlineAsOf: state.offlineAsOf })),
 }));

@@ -33,7 +33,18 @@ export interface PagedRows<Row> {
 }
 
 export function emptyPagedRows<Row>(): PagedRows<Row> {
-  return { generation: 0, loadedGeneration: -1, queryGeneration: 0, dataVersion: 0, total: null, totalIsLowerBound: false, extent: { rows: 0, exact: false }, pages: {}, requested: {}, error: null };
+  return {
+    generation: 0,
+    loadedGeneration: -1,
+    queryGeneration: 0,
+    dataVersion: 0,
+    total: null,
+    totalIsLowerBound: false,
+    extent: { rows: 0, exact: false },
+    pages: {},
+    requested: {},
+    error: null,
+  };
 }
 
 type SetRows<Row> = (change: Partial<PagedRows<Row>> | ((state: PagedRows<Row>) => Partial<PagedRows<Row>>)) => void;
@@ -60,7 +71,11 @@ export interface PagedRowsActions<State, Row> {
   ensureRows(first: number, last: number): void;
 }
 
-export function pagedRowsActions<State extends PagedRows<Row>, Row>(set: SetRows<Row>, get: () => State, options: PagedRowsOptions<State, Row>): PagedRowsActions<State, Row> {
+export function pagedRowsActions<State extends PagedRows<Row>, Row>(
+  set: SetRows<Row>,
+  get: () => State,
+  options: PagedRowsOptions<State, Row>,
+): PagedRowsActions<State, Row> {
   const { pageSize } = options;
 
   async function loadPage(page: number) {
@@ -72,7 +87,14 @@ export function pagedRowsActions<State extends PagedRows<Row>, Row>(set: SetRows
       set((s) => {
         const pages = { ...s.pages, [page]: answer.rows };
         const totalIsLowerBound = answer.totalIsLowerBound === true;
-        return { total: answer.total, totalIsLowerBound, pages, extent: listExtent(answer.total, totalIsLowerBound, pages, pageSize), error: null, loadedGeneration: generation };
+        return {
+          total: answer.total,
+          totalIsLowerBound,
+          pages,
+          extent: listExtent(answer.total, totalIsLowerBound, pages, pageSize),
+          error: null,
+          loadedGeneration: generation,
+        };
       });
       options.onPageLoaded?.(get(), page, answer);
     } catch (error) {
@@ -82,7 +104,13 @@ export function pagedRowsActions<State extends PagedRows<Row>, Row>(set: SetRows
         const requested = { ...s.requested };
         delete requested[page];
         const total = s.total ?? 0;
-        return { requested, error: describeError(error), total, extent: listExtent(total, s.totalIsLowerBound, s.pages, pageSize), loadedGeneration: generation };
+        return {
+          requested,
+          error: describeError(error),
+          total,
+          extent: listExtent(total, s.totalIsLowerBound, s.pages, pageSize),
+          loadedGeneration: generation,
+        };
       });
     }
   }

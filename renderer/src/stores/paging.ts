@@ -27,7 +27,12 @@ export interface ListExtent {
  * been read, one more page after that: scrolling to the end reads on, page by page, until a page
  * comes back short, which gives the exact end.
  */
-export function listExtent(total: number | null, isLowerBound: boolean, pages: Record<number, readonly unknown[]>, pageSize: number): ListExtent {
+export function listExtent(
+  total: number | null,
+  isLowerBound: boolean,
+  pages: Record<number, readonly unknown[]>,
+  pageSize: number,
+): ListExtent {
   if (total === null) return { rows: 0, exact: false };
   if (!isLowerBound) return { rows: total, exact: true };
   let rows = total;

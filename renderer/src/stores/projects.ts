@@ -40,7 +40,9 @@ interface ProjectListState extends PagedRows<ProjectRow> {
 
 /** The search input the desk expects, from the list's query (used by the list and its CSV export). */
 export function toSearchInput(query: ProjectQuery, offset = 0, limit = PROJECT_PAGE_SIZE): ProjectSearchInput {
-  const filters = Object.fromEntries(Object.entries(query.filters).filter(([, v]) => v !== undefined && v !== '')) as ProjectSearchInput['filters'];
+  const filters = Object.fromEntries(
+    Object.entries(query.filters).filter(([, v]) => v !== undefined && v !== ''),
+  ) as ProjectSearchInput['filters'];
   return { query: query.text.trim(), scope: query.scope, filters, sort: query.sort, offset, limit };
 }
 
@@ -91,7 +93,13 @@ export const useProjectList = create<ProjectListState>()((set, get) => {
       // Typing a search sorts by relevance when the list is in its default order (another order was
       // chosen on purpose and stays); clearing the search leaves relevance for the default order.
       if (change.text !== undefined && change.sort === undefined) {
-        if (next.text.trim() && !current.text.trim() && current.sort.field === DEFAULT_PROJECT_SORT.field && current.sort.direction === DEFAULT_PROJECT_SORT.direction) next.sort = RELEVANCE_SORT;
+        if (
+          next.text.trim() &&
+          !current.text.trim() &&
+          current.sort.field === DEFAULT_PROJECT_SORT.field &&
+          current.sort.direction === DEFAULT_PROJECT_SORT.direction
+        )
+          next.sort = RELEVANCE_SORT;
         if (!next.text.trim() && current.sort.field === 'relevance') next.sort = DEFAULT_PROJECT_SORT;
       }
       restart(next);

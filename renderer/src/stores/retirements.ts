@@ -72,7 +72,12 @@ export const useRetirementList = create<RetirementListState>()((set, get) => {
       setPageState('retirementsTotal', String(answer.total));
       setPageState('retirementsTotalIsLowerBound', String(totalIsLowerBound));
       setPageState('retirementsDataVersion', String(state.dataVersion));
-      announce('desk:retirements-loaded', { query: state.query.text, total: answer.total, totalIsLowerBound, dataVersion: state.dataVersion });
+      announce('desk:retirements-loaded', {
+        query: state.query.text,
+        total: answer.total,
+        totalIsLowerBound,
+        dataVersion: state.dataVersion,
+      });
     },
   });
 
@@ -86,7 +91,8 @@ export const useRetirementList = create<RetirementListState>()((set, get) => {
       // As on the project list: typing a search sorts by relevance when the list is in its default
       // order; clearing the search leaves relevance for the default order.
       if (change.text !== undefined && change.sort === undefined) {
-        const isDefault = current.sort.field === DEFAULT_RETIREMENT_SORT.field && current.sort.direction === DEFAULT_RETIREMENT_SORT.direction;
+        const isDefault =
+          current.sort.field === DEFAULT_RETIREMENT_SORT.field && current.sort.direction === DEFAULT_RETIREMENT_SORT.direction;
         if (next.text.trim() && !current.text.trim() && isDefault) next.sort = RETIREMENT_RELEVANCE_SORT;
         if (!next.text.trim() && current.sort.field === 'relevance') next.sort = DEFAULT_RETIREMENT_SORT;
       }

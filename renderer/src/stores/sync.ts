@@ -53,7 +53,13 @@ export const useSync = create<SyncState>()((set, get) => ({
           break;
         case 'sync.finished':
           publish(event.status);
-          set((s) => ({ status: event.status, running: event.status.running, progress: null, lastError: event.status.lastError, dataVersion: s.dataVersion + 1 }));
+          set((s) => ({
+            status: event.status,
+            running: event.status.running,
+            progress: null,
+            lastError: event.status.lastError,
+            dataVersion: s.dataVersion + 1,
+          }));
           publishDataVersion(get().dataVersion);
           useFreshness.getState().setOnline(event.status.online);
           announce('desk:sync-finished', { dataAsOf: event.status.dataAsOf });

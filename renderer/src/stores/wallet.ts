@@ -58,7 +58,9 @@ export const useWallet = create<WalletState>()((set) => ({
     if (remember) {
       set({ progress: 0 });
       try {
-        const { keystoreJson } = await walletRequest({ kind: 'encryptForSession', password: remember.password }, (progress) => set({ progress }));
+        const { keystoreJson } = await walletRequest({ kind: 'encryptForSession', password: remember.password }, (progress) =>
+          set({ progress }),
+        );
         if (keystoreJson) {
           sessionStorage.setItem(SESSION_KEY, keystoreJson);
           set({ rememberedKeystore: keystoreJson });

@@ -17,7 +17,8 @@ function readableError(error: unknown, fallback: string): string {
   const message = error instanceof Error ? error.message : String(error);
   if (/incorrect password|invalid password/i.test(message)) return 'The password does not open this keystore.';
   if (/invalid JSON wallet|unsupported/i.test(message)) return 'This file is not an encrypted wallet keystore (JSON, version 3).';
-  if (/invalid private key|invalid BytesLike|private key/i.test(message)) return 'That is not a valid private key: expected 64 hexadecimal characters, optionally starting with 0x.';
+  if (/invalid private key|invalid BytesLike|private key/i.test(message))
+    return 'That is not a valid private key: expected 64 hexadecimal characters, optionally starting with 0x.';
   return `${fallback}: ${message}`;
 }
 

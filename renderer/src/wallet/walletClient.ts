@@ -30,7 +30,10 @@ function getWorker(): Worker {
   return worker;
 }
 
-export function walletRequest(command: WalletCommand, onProgress?: (progress: number) => void): Promise<Extract<WalletResponse, { kind: 'done' }>> {
+export function walletRequest(
+  command: WalletCommand,
+  onProgress?: (progress: number) => void,
+): Promise<Extract<WalletResponse, { kind: 'done' }>> {
   const id = nextId++;
   return new Promise((resolve, reject) => {
     pending.set(id, { resolve, reject, onProgress });

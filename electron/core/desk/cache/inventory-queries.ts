@@ -79,7 +79,10 @@ export function createInventoryQueries(db: SqliteDatabase<unknown>, helpers: Inv
 
   /** Credits an account holds (an index count, kept until the cache changes). */
   const countCredits = (account: InventoryAccount): number =>
-    memoized(`inventory-count:${account}`, () => db.prepare('SELECT count(*) FROM inventory_credits WHERE account = ?').pluck().get(account) as number);
+    memoized(
+      `inventory-count:${account}`,
+      () => db.prepare('SELECT count(*) FROM inventory_credits WHERE account = ?').pluck().get(account) as number,
+    );
 
   /**
    * The parts of a search's WHERE clause (shared by the page, its count and the export). Text
@@ -152,7 +155,10 @@ export function createInventoryQueries(db: SqliteDatabase<unknown>, helpers: Inv
 
   /** Rows of `fromWhere` counted up to SEARCH_COUNT_LIMIT + 1 (more: the caller reports a lower bound). */
   const boundedCount = (fromWhere: string, params: Record<string, unknown>): number =>
-    db.prepare(`SELECT count(*) FROM (SELECT 1 FROM ${fromWhere} LIMIT ${SEARCH_COUNT_LIMIT + 1})`).pluck().get(params) as number;
+    db
+      .prepare(`SELECT count(*) FROM (SELECT 1 FROM ${fromWhere} LIMIT ${SEARCH_COUNT_LIMIT + 1})`)
+      .pluck()
+      .get(params) as number;
 
   /** What a text search's two halves hold, each counted on its own: an index range, an FTS query. */
   function textShape(plan: SearchPlan): { inRange: number; ftsMatches: number } {
@@ -165,7 +171,8 @@ export function createInventoryQueries(db: SqliteDatabase<unknown>, helpers: Inv
   type TextShape = ReturnType<typeof textShape>;
 
   /** The FTS half of a text search as rows of inventory_credits: driven by FTS, or checked against the project index. */
-  const ftsRows = (plan: SearchPlan) => `SELECT c.rowid FROM inventory_credits c WHERE ${plan.base} AND ${plan.match!.holdsFilters ? plan.match!.driven : plan.match!.checked}`;
+  const ftsRows = (plan: SearchPlan) =>
+    `SELECT c.rowid FROM inventory_credits c WHERE ${plan.base} AND ${plan.match!.holdsFilters ? plan.match!.driven : plan.match!.checked}`;
 
   /** The rowids a text search matches: the serialization range and the FTS matches, each read its cheapest way. */
   function matchedRowids(plan: SearchPlan, shape: TextShape): string {
@@ -201,7 +208,10 @@ export function createInventoryQueries(db: SqliteDatabase<unknown>, helpers: Inv
     if (inRange > SEARCH_COUNT_LIMIT || ftsMatches === 0) return inRange;
     if (!match.holdsFilters) {
       // The project filter: its index leads, the matches are checked as a set.
-      return inRange + boundedCount(`inventory_credits c WHERE ${base} AND ${match.checked}${serial && inRange > 0 ? ` AND NOT (${serial})` : ''}`, params);
+      return (
+        inRange +
+        boundedCount(`inventory_credits c WHERE ${base} AND ${match.checked}${serial && inRange > 0 ? ` AND NOT (${serial})` : ''}`, params)
+      );
     }
     if (inRange === 0) return ftsMatches;
     return inRange + ftsMatches - boundedCount(`inventory_credits c WHERE ${base} AND ${serial} AND ${match.checked}`, params);
@@ -211,21 +221,30 @@ export function createInventoryQueries(db: SqliteDatabase<unknown>, helpers: Inv
     return parseInput(inventoryCreditSearchInput, rawInput);
   }
 
-  function getInventory(account: InventoryAccount): { summary: InventorySummary; organization: OrganizationSummary; creditCount: number; asOf: string | null } | null {
-    const row = db.prepare('SELECT json, credit_count FROM inventories WHERE account = ?').get(account) as { json: string; credit_count: number } | undefined;
+  function getInventory(
+    account: InventoryAccount,
+  ): { summary: InventorySummary; organization: OrganizationSummary; creditCount: number; asOf: string | null } | null {
+    const row = db.prepare('SELECT json, credit_count FROM inventories WHERE account = ?').get(account) as
+      { json: string; credit_count: number } | undefined;
     if (!row) return null;
     const { summary, organization } = JSON.parse(row.json) as { summary: InventorySummary; organization: OrganizationSummary };
     return { summary, organization, creditCount: row.credit_count, asOf: isoOrNull(helpers.lastSuccessAt()) };
   }
 
-  function searchInventoryCredits(rawInput: InventoryCreditSearchInput): { total: number; totalIsLowerBound?: boolean; rows: InventoryCreditRow[]; asOf: string | null } {
+  function searchInventoryCredits(rawInput: InventoryCreditSearchInput): {
+    total: number;
+    totalIsLowerBound?: boolean;
+    rows: InventoryCreditRow[];
+    asOf: string | null;
+  } {
     const input = parseSearch(rawInput);
     const plan = searchPlan(input);
     const { params, sort, order } = plan;
     const shape = plan.match ? textShape(plan) : null;
     const matches = countMatches(input, plan, shape);
     const whole = plan.text.kind === 'none' && plan.filters.length === 0;
-    const counted = matches > SEARCH_COUNT_LIMIT && !whole ? { total: SEARCH_COUNT_LIMIT, totalIsLowerBound: true as const } : { total: matches };
+    const counted =
+      matches > SEARCH_COUNT_LIMIT && !whole ? { total: SEARCH_COUNT_LIMIT, totalIsLowerBound: true as const } : { total: matches };
     const asOf = isoOrNull(helpers.lastSuccessAt());
     const where = shape ? textCondition(plan, shape) : plan.where;
     if (where === null || matches === 0) return { ...counted, rows: [], asOf };
@@ -237,10 +256,14 @@ export function createInventoryQueries(db: SqliteDatabase<unknown>, helpers: Inv
       input.filters.projectId === undefined &&
       (whole || helpers.walkSortIndex(counted.total, countCredits(input.account), input.offset, input.limit));
     let pageRowids: string;
-    if (dense) pageRowids = `SELECT c.rowid FROM inventory_credits c INDEXED BY ${sort.index} WHERE ${where} ORDER BY ${order} LIMIT @limit OFFSET @offset`;
-    else if (shape) pageRowids = `SELECT c.rowid FROM inventory_credits c WHERE c.rowid IN (${matchedRowids(plan, shape)}) ORDER BY ${order} LIMIT @limit OFFSET @offset`;
+    if (dense)
+      pageRowids = `SELECT c.rowid FROM inventory_credits c INDEXED BY ${sort.index} WHERE ${where} ORDER BY ${order} LIMIT @limit OFFSET @offset`;
+    else if (shape)
+      pageRowids = `SELECT c.rowid FROM inventory_credits c WHERE c.rowid IN (${matchedRowids(plan, shape)}) ORDER BY ${order} LIMIT @limit OFFSET @offset`;
     else pageRowids = `SELECT c.rowid FROM inventory_credits c WHERE ${where} ORDER BY ${order} LIMIT @limit OFFSET @offset`;
-    const records = db.prepare(`SELECT ${ROW_COLUMNS} FROM inventory_credits c WHERE c.rowid IN (${pageRowids}) ORDER BY ${order}`).all(page) as CreditRecord[];
+    const records = db
+      .prepare(`SELECT ${ROW_COLUMNS} FROM inventory_credits c WHERE c.rowid IN (${pageRowids}) ORDER BY ${order}`)
+      .all(page) as CreditRecord[];
     return { ...counted, rows: records.map(toRow), asOf };
   }
 
@@ -260,10 +283,14 @@ export function createInventoryQueries(db: SqliteDatabase<unknown>, helpers: Inv
   function inventoryFacets(account: InventoryAccount): InventoryFacets {
     return memoized(`inventory-facets:${account}`, () => ({
       vintages: db
-        .prepare('SELECT vintage AS value, vintage AS label, count(*) AS count FROM inventory_credits WHERE account = ? GROUP BY vintage ORDER BY vintage DESC')
+        .prepare(
+          'SELECT vintage AS value, vintage AS label, count(*) AS count FROM inventory_credits WHERE account = ? GROUP BY vintage ORDER BY vintage DESC',
+        )
         .all(account) as InventoryFacets['vintages'],
       types: db
-        .prepare('SELECT type AS value, type AS label, count(*) AS count FROM inventory_credits WHERE account = ? GROUP BY type ORDER BY count DESC, type')
+        .prepare(
+          'SELECT type AS value, type AS label, count(*) AS count FROM inventory_credits WHERE account = ? GROUP BY type ORDER BY count DESC, type',
+        )
         .all(account) as InventoryFacets['types'],
     }));
   }

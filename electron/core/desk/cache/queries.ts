@@ -12,7 +12,14 @@ import {
   type RetirementSearchInput,
   type SyncResource,
 } from '../../../../shared/desk/api';
-import type { InternalProject, Organization, Project, Reservation, Retirement, WarehouseInventoryCredit } from '../../../../shared/registry/resources';
+import type {
+  InternalProject,
+  Organization,
+  Project,
+  Reservation,
+  Retirement,
+  WarehouseInventoryCredit,
+} from '../../../../shared/registry/resources';
 import type { SqliteDatabase } from '../../db/database';
 import type { ProjectCreditsAnswer } from '../../client/responses';
 import { createInventoryQueries } from './inventory-queries';
@@ -100,19 +107,28 @@ type RetirementRecord = { id: string } & RetirementColumns;
 
 export function createCacheQueries(db: SqliteDatabase<unknown>) {
   /** Changes whenever this connection changes a row (total_changes) or another one commits (data_version). */
-  const cacheVersion = () => `${db.prepare('SELECT total_changes()').pluck().get() as number}:${db.raw.pragma('data_version', { simple: true }) as number}`;
+  const cacheVersion = () =>
+    `${db.prepare('SELECT total_changes()').pluck().get() as number}:${db.raw.pragma('data_version', { simple: true }) as number}`;
   const memoized = versionedMemo(cacheVersion);
 
   const lastSuccessOf = (resource: SyncResource): number | null =>
-    ((db.prepare('SELECT last_success_at FROM sync_state WHERE resource = ?').pluck().get(resource) as number | null | undefined) ?? null);
+    (db.prepare('SELECT last_success_at FROM sync_state WHERE resource = ?').pluck().get(resource) as number | null | undefined) ?? null;
 
   /** Counts up to SEARCH_COUNT_LIMIT rows of a query; more than that is reported as a lower bound. */
   function boundedCount(fromWhere: string, params: Record<string, unknown>): { total: number; totalIsLowerBound?: true } {
-    const counted = db.prepare(`SELECT count(*) FROM (SELECT 1 FROM ${fromWhere} LIMIT ${SEARCH_COUNT_LIMIT + 1})`).pluck().get(params) as number;
+    const counted = db
+      .prepare(`SELECT count(*) FROM (SELECT 1 FROM ${fromWhere} LIMIT ${SEARCH_COUNT_LIMIT + 1})`)
+      .pluck()
+      .get(params) as number;
     return counted > SEARCH_COUNT_LIMIT ? { total: SEARCH_COUNT_LIMIT, totalIsLowerBound: true } : { total: counted };
   }
 
-  function searchProjects(rawInput: ProjectSearchInput): { total: number; totalIsLowerBound?: boolean; rows: ProjectRow[]; asOf: string | null } {
+  function searchProjects(rawInput: ProjectSearchInput): {
+    total: number;
+    totalIsLowerBound?: boolean;
+    rows: ProjectRow[];
+    asOf: string | null;
+  } {
     const input = parseInput(projectSearchInput, rawInput);
     const params: Record<string, unknown> = { scope: input.scope };
     const filters = [];
@@ -122,7 +138,8 @@ export function createCacheQueries(db: SqliteDatabase<unknown>) {
     if (f.sectorId) (filters.push('p.sector_id = @sector'), (params.sector = f.sectorId));
     if (f.methodologyId) (filters.push('p.methodology_id = @methodology'), (params.methodology = f.methodologyId));
     if (f.typeId) (filters.push('p.type_id = @type'), (params.type = f.typeId));
-    if (f.vintage) (filters.push('p.id IN (SELECT v.project_id FROM project_vintages v WHERE v.vintage = @vintage)'), (params.vintage = f.vintage));
+    if (f.vintage)
+      (filters.push('p.id IN (SELECT v.project_id FROM project_vintages v WHERE v.vintage = @vintage)'), (params.vintage = f.vintage));
     const where = ['p.scope = @scope', ...filters];
     const fts = `projects_${input.scope}_fts`;
     const text = searchText(input.query);
@@ -224,11 +241,14 @@ export function createCacheQueries(db: SqliteDatabase<unknown>) {
     };
   }
 
-  function getProject(id: string): { project: InternalProject | Project; credits: ProjectCreditsAnswer | null; asOf: string | null } | null {
+  function getProject(
+    id: string,
+  ): { project: InternalProject | Project; credits: ProjectCreditsAnswer | null; asOf: string | null } | null {
     const detail = db.prepare('SELECT json FROM project_details WHERE id = ?').pluck().get(id) as string | undefined;
     const listed = detail
       ? undefined
-      : (db.prepare(`SELECT json, scope FROM projects WHERE id = ? ORDER BY scope = 'internal' DESC LIMIT 1`).get(id) as { json: string; scope: ProjectScope } | undefined);
+      : (db.prepare(`SELECT json, scope FROM projects WHERE id = ? ORDER BY scope = 'internal' DESC LIMIT 1`).get(id) as
+          { json: string; scope: ProjectScope } | undefined);
     if (!detail && !listed) return null;
     const credits = db.prepare('SELECT json FROM project_credits WHERE project_id = ?').pluck().get(id) as string | undefined;
     const resource: SyncResource = detail ? 'projectDetails' : listed!.scope === 'public' ? 'projects' : 'internalProjects';
@@ -239,7 +259,12 @@ export function createCacheQueries(db: SqliteDatabase<unknown>) {
     };
   }
 
-  function searchRetirements(rawInput: RetirementSearchInput): { total: number; totalIsLowerBound?: boolean; rows: RetirementRow[]; asOf: string | null } {
+  function searchRetirements(rawInput: RetirementSearchInput): {
+    total: number;
+    totalIsLowerBound?: boolean;
+    rows: RetirementRow[];
+    asOf: string | null;
+  } {
     const input = parseInput(retirementSearchInput, rawInput);
     const params: Record<string, unknown> = {};
     const filters: string[] = [];
@@ -286,7 +311,8 @@ export function createCacheQueries(db: SqliteDatabase<unknown>) {
       // Many matches: walk the sort index in order and stop after the page (see walkSortIndex).
       // Few matches: let SQLite fetch them and sort.
       // (A project's retirements are few and have their own index: never dense.)
-      const dense = f.projectId === undefined && (where.length === 0 || walkSortIndex(counted.total, countRetirements(), input.offset, input.limit));
+      const dense =
+        f.projectId === undefined && (where.length === 0 || walkSortIndex(counted.total, countRetirements(), input.offset, input.limit));
       const source =
         text.kind === 'initial' && f.projectId === undefined
           ? 'retirements r INDEXED BY retirements_by_beneficiary'
@@ -346,7 +372,14 @@ export function createCacheQueries(db: SqliteDatabase<unknown>) {
     asOf: string | null;
   } | null {
     const row = db.prepare('SELECT * FROM warehouses WHERE organization_id = ?').get(organizationId) as
-      | { organization_id: string; organization_name: string; can_write: number; credits_json: string; reservations_json: string; fetched_at: number }
+      | {
+          organization_id: string;
+          organization_name: string;
+          can_write: number;
+          credits_json: string;
+          reservations_json: string;
+          fetched_at: number;
+        }
       | undefined;
     if (!row) return null;
     return {
@@ -361,7 +394,10 @@ export function createCacheQueries(db: SqliteDatabase<unknown>) {
 
   /** Last successful sync per resource (ISO), null for never. */
   function lastSuccess(): Record<SyncResource, string | null> {
-    const rows = db.prepare('SELECT resource, last_success_at FROM sync_state').all() as { resource: string; last_success_at: number | null }[];
+    const rows = db.prepare('SELECT resource, last_success_at FROM sync_state').all() as {
+      resource: string;
+      last_success_at: number | null;
+    }[];
     const byResource = new Map(rows.map((r) => [r.resource, r.last_success_at]));
     return Object.fromEntries(SYNC_RESOURCES.map((r) => [r, isoOrNull(byResource.get(r))])) as Record<SyncResource, string | null>;
   }
@@ -381,7 +417,8 @@ export function createCacheQueries(db: SqliteDatabase<unknown>) {
   // ---- for the sync engine ----
 
   function pageHash(resource: SyncResource, page: number): { hash: string; ids: string[] } | null {
-    const row = db.prepare('SELECT hash, ids FROM page_hashes WHERE resource = ? AND page = ?').get(resource, page) as { hash: string; ids: string } | undefined;
+    const row = db.prepare('SELECT hash, ids FROM page_hashes WHERE resource = ? AND page = ?').get(resource, page) as
+      { hash: string; ids: string } | undefined;
     return row ? { hash: row.hash, ids: JSON.parse(row.ids) as string[] } : null;
   }
 
@@ -392,7 +429,9 @@ export function createCacheQueries(db: SqliteDatabase<unknown>) {
     const rows = (
       resource === 'retirements'
         ? db.prepare(`SELECT id, row_hash FROM retirements WHERE id IN (${placeholders})`).all(...ids)
-        : db.prepare(`SELECT id, row_hash FROM projects WHERE scope = ? AND id IN (${placeholders})`).all(resource === 'projects' ? 'public' : 'internal', ...ids)
+        : db
+            .prepare(`SELECT id, row_hash FROM projects WHERE scope = ? AND id IN (${placeholders})`)
+            .all(resource === 'projects' ? 'public' : 'internal', ...ids)
     ) as { id: string; row_hash: string }[];
     return new Map(rows.map((r) => [r.id, r.row_hash]));
   }
@@ -414,7 +453,15 @@ export function createCacheQueries(db: SqliteDatabase<unknown>) {
   }
 
   // Row counts (a full index scan each) are kept until the cache changes, like facets.
-  const memoCount = (key: string, sql: string, ...args: unknown[]): number => memoized(`count:${key}`, () => db.prepare(sql).pluck().get(...args) as number);
+  const memoCount = (key: string, sql: string, ...args: unknown[]): number =>
+    memoized(
+      `count:${key}`,
+      () =>
+        db
+          .prepare(sql)
+          .pluck()
+          .get(...args) as number,
+    );
 
   function countProjects(scope: ProjectScope): number {
     return memoCount(`projects:${scope}`, 'SELECT count(*) FROM projects WHERE scope = ?', scope);
@@ -445,13 +492,20 @@ export function createCacheQueries(db: SqliteDatabase<unknown>) {
     }[];
     const unseen = db.prepare('SELECT id, checked_at FROM organizations_unseen').all() as { id: string; checked_at: number }[];
     return {
-      cached: new Map(rows.map((r) => [r.id, { fetchedAt: r.fetched_at, installed: r.installed === 1, needsRefresh: r.needs_refresh === 1 }])),
+      cached: new Map(
+        rows.map((r) => [r.id, { fetchedAt: r.fetched_at, installed: r.installed === 1, needsRefresh: r.needs_refresh === 1 }]),
+      ),
       unseen: new Map(unseen.map((u) => [u.id, u.checked_at])),
     };
   }
 
   // The registry accounts' inventories (inventory-queries.ts).
-  const inventories = createInventoryQueries(db, { parseInput, memoized, walkSortIndex, lastSuccessAt: () => lastSuccessOf('inventories') });
+  const inventories = createInventoryQueries(db, {
+    parseInput,
+    memoized,
+    walkSortIndex,
+    lastSuccessAt: () => lastSuccessOf('inventories'),
+  });
 
   return {
     organizationFreshness,

@@ -68,7 +68,9 @@ export function createCacheWriters(db: SqliteDatabase<unknown>, now: () => numbe
    * reading all at once would hold a whole resource's JSON in memory.
    */
   function* changedRows(resource: CacheResource): Generator<{ id: string; row_hash: string; json: string }> {
-    const chunk = db.prepare('SELECT id, row_hash, json FROM staging WHERE resource = ? AND json IS NOT NULL AND id > ? ORDER BY id LIMIT 500');
+    const chunk = db.prepare(
+      'SELECT id, row_hash, json FROM staging WHERE resource = ? AND json IS NOT NULL AND id > ? ORDER BY id LIMIT 500',
+    );
     let after = '';
     for (;;) {
       const rows = chunk.all(resource, after) as { id: string; row_hash: string; json: string }[];
@@ -81,7 +83,8 @@ export function createCacheWriters(db: SqliteDatabase<unknown>, now: () => numbe
   /** Writes one retirement row (columns, JSON and its search entry), inserting or replacing it. */
   function retirementRowWriter() {
     const existing = db.prepare('SELECT rowid FROM retirements WHERE id = ?').pluck();
-    const columnsSql = 'created_at, is_claimed, amount, beneficiary, reason, organization_name, project_id, project_name, project_num, serialization, vintage, row_hash, json';
+    const columnsSql =
+      'created_at, is_claimed, amount, beneficiary, reason, organization_name, project_id, project_name, project_num, serialization, vintage, row_hash, json';
     const upsert = searchableUpsert(
       `INSERT INTO retirements (id, ${columnsSql}) VALUES (@id, @created_at, @is_claimed, @amount, @beneficiary, @reason,
          @organization_name, @project_id, @project_name, @project_num, @serialization, @vintage, @row_hash, @json)`,
@@ -244,7 +247,9 @@ export function createCacheWriters(db: SqliteDatabase<unknown>, now: () => numbe
         if (resource === 'credits') {
           // The vintage filter and facet read project_vintages: rebuild it for what changed.
           db.prepare(`DELETE FROM project_vintages WHERE project_id NOT IN (SELECT id FROM temp.keep_ids)`).run();
-          db.prepare(`DELETE FROM project_vintages WHERE project_id IN (SELECT id FROM staging WHERE resource = 'credits' AND json IS NOT NULL)`).run();
+          db.prepare(
+            `DELETE FROM project_vintages WHERE project_id IN (SELECT id FROM staging WHERE resource = 'credits' AND json IS NOT NULL)`,
+          ).run();
           db.prepare(
             `INSERT OR IGNORE INTO project_vintages (project_id, vintage)
              SELECT s.id, json_extract(v.value, '$.vintage') FROM staging s, json_each(s.json, '$.vintages') v
@@ -275,7 +280,11 @@ export function createCacheWriters(db: SqliteDatabase<unknown>, now: () => numbe
      * refresh), `unseen` were not visible to the app (404) and are remembered as such, and every
      * organization or unseen id not in `keepIds` (no longer installed nor a proponent) is dropped.
      */
-    updateOrganizations(update: { fetched: readonly { organization: Organization; installed: boolean }[]; unseen: readonly string[]; keepIds: readonly string[] }): void {
+    updateOrganizations(update: {
+      fetched: readonly { organization: Organization; installed: boolean }[];
+      unseen: readonly string[];
+      keepIds: readonly string[];
+    }): void {
       const at = now();
       const put = db.prepare(
         `INSERT INTO organizations (id, full_name, installed, json, fetched_at, needs_refresh) VALUES (?, ?, ?, ?, ?, 0)

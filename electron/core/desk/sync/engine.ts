@@ -64,13 +64,25 @@ export const DEFAULT_TUNING: SyncTuning = {
 };
 
 /** The status from the engine's own state and the cache's last success per resource (dataAsOf is the oldest). */
-export function syncStatusOf(state: Pick<SyncStatus, 'running' | 'progress' | 'lastError' | 'online'>, lastSuccess: SyncStatus['lastSuccess']): SyncStatus {
+export function syncStatusOf(
+  state: Pick<SyncStatus, 'running' | 'progress' | 'lastError' | 'online'>,
+  lastSuccess: SyncStatus['lastSuccess'],
+): SyncStatus {
   const times = Object.values(lastSuccess).filter((t): t is string => t !== null);
   return { ...state, lastSuccess, dataAsOf: times.length > 0 ? times.reduce((a, b) => (a < b ? a : b)) : null };
 }
 
 /** Resources run in this order: details and credits read the project lists, organizations the proponents. */
-const ORDER: readonly SyncResource[] = ['projects', 'internalProjects', 'projectDetails', 'credits', 'inventories', 'retirements', 'warehouses', 'organizations'];
+const ORDER: readonly SyncResource[] = [
+  'projects',
+  'internalProjects',
+  'projectDetails',
+  'credits',
+  'inventories',
+  'retirements',
+  'warehouses',
+  'organizations',
+];
 
 const unreachable = (error: unknown) => error instanceof RegistryClientError && error.unreachable;
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -84,7 +96,6 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   let progress: SyncProgress | null = null;
   let lastError: string | null = null;
   let online = true;
-
 
   const setOnline = (value: boolean) => {
     if (online === value) return;

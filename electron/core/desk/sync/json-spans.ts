@@ -25,7 +25,8 @@ function skipSpace(text: string, i: number): number {
 function skipString(text: string, i: number): number {
   for (let j = i + 1; j < text.length; j++) {
     const c = text.charCodeAt(j);
-    if (c === 0x5c) j++; // a backslash: the next character is escaped
+    if (c === 0x5c)
+      j++; // a backslash: the next character is escaped
     else if (c === 0x22) return j + 1;
   }
   throw new JsonShapeError('a string is not closed');

@@ -46,7 +46,15 @@ function stagingBuffer(ctx: StepContext, resource: ListResource) {
   };
 }
 
-function processPage(ctx: StepContext, resource: ListResource, endpoint: EndpointId, page: number, text: string, pageHashes: PageHash[], staging: ReturnType<typeof stagingBuffer>): PageResult {
+function processPage(
+  ctx: StepContext,
+  resource: ListResource,
+  endpoint: EndpointId,
+  page: number,
+  text: string,
+  pageHashes: PageHash[],
+  staging: ReturnType<typeof stagingBuffer>,
+): PageResult {
   const hash = hashJson(text);
   const previous = ctx.cache.pageHash(resource, page);
   if (previous && previous.hash === hash) {
@@ -60,7 +68,10 @@ function processPage(ctx: StepContext, resource: ListResource, endpoint: Endpoin
     retirements?: { id: string; createdAt: string }[];
   };
   const items = (resource === 'retirements' ? parsed.retirements : parsed.projects) ?? [];
-  const known = ctx.cache.listRowHashes(resource, items.map((i) => i.id));
+  const known = ctx.cache.listRowHashes(
+    resource,
+    items.map((i) => i.id),
+  );
   const rows: StagedRow[] = [];
   let allKnown = true;
   for (const item of items) {
@@ -82,7 +93,8 @@ async function readAllPages(ctx: StepContext, resource: ListResource, endpoint: 
   const pageHashes: PageHash[] = [];
   const previousTotal = ctx.cache.syncState(resource)?.total ?? null;
   const staging = stagingBuffer(ctx, resource);
-  const fetchPage = (page: number): Promise<RawAnswer> => ctx.client.callRaw(endpoint, { query: { page, limit: ctx.tuning.pageSize } } as never);
+  const fetchPage = (page: number): Promise<RawAnswer> =>
+    ctx.client.callRaw(endpoint, { query: { page, limit: ctx.tuning.pageSize } } as never);
   let total: number | null = null;
   let newest: string | null = null;
   let stoppedEarly = false;
@@ -135,7 +147,10 @@ export async function syncRetirements(ctx: StepContext, options: { forceFull?: b
   const state = ctx.cache.syncState('retirements');
   const now = ctx.clock.now();
   const full =
-    options.forceFull === true || !state?.last_full_at || state.last_success_at === null || now - state.last_full_at >= ctx.tuning.retirementsFullEveryMs;
+    options.forceFull === true ||
+    !state?.last_full_at ||
+    state.last_success_at === null ||
+    now - state.last_full_at >= ctx.tuning.retirementsFullEveryMs;
   ctx.cache.write.beginStaging('retirements');
   const read = await readAllPages(ctx, 'retirements', 'listRetirementsV1', { stopWhenKnown: !full });
   const { written, deleted } = ctx.cache.write.commitRetirements({

@@ -25,7 +25,8 @@ const inventoryHead = z.object({ summary: tolerant.inventorySummary, organizatio
 const creditList = z.array(z.unknown());
 
 /** Issues of a part of the answer, with their paths from the answer's root. */
-const under = (prefix: readonly PropertyKey[], issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssue[] => issues.map((i) => ({ ...i, path: [...prefix, ...i.path] }));
+const under = (prefix: readonly PropertyKey[], issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssue[] =>
+  issues.map((i) => ({ ...i, path: [...prefix, ...i.path] }));
 
 /** Runs a step of reading the answer's text; malformed JSON becomes the client's "not JSON" failure. */
 function readingJson<T>(endpoint: EndpointId, read: () => T): T {
@@ -157,7 +158,12 @@ export async function syncWarehouses(ctx: StepContext): Promise<StepOutcome> {
     ctx.progress('warehouses', ++done, targets.length);
   }
   ctx.cache.write.replaceWarehouses(warehouses);
-  return { status: 'ok', written: warehouses.length, deleted: 0, ...(refused.length > 0 ? { note: `refused: ${refused.join('; ')}` } : {}) };
+  return {
+    status: 'ok',
+    written: warehouses.length,
+    deleted: 0,
+    ...(refused.length > 0 ? { note: `refused: ${refused.join('; ')}` } : {}),
+  };
 }
 
 /**
@@ -187,7 +193,10 @@ export async function syncOrganizations(ctx: StepContext): Promise<StepOutcome> 
   await forEachLimited(todo, ctx.tuning.concurrency, async (id) => {
     const installationId = installedBy.get(id);
     try {
-      const { organization } = await ctx.client.call('getOrganizationV1', { params: { id }, ...(installationId ? { installationId } : {}) });
+      const { organization } = await ctx.client.call('getOrganizationV1', {
+        params: { id },
+        ...(installationId ? { installationId } : {}),
+      });
       fetched.push({ organization, installed: installationId !== undefined });
     } catch (error) {
       // Not visible to this app (non-public) or gone: simply not listed.

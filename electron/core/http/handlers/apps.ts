@@ -43,7 +43,8 @@ function appIdOf(caller: Caller): string {
 
 /** The app's own installation, or 404: an app cannot even learn that others' installations exist. */
 function ownInstallation(ctx: RegistryContext, appId: string, installationId: string): InstallationRow {
-  const row = ctx.db.prepare(`${INSTALLATION_SELECT} WHERE i.id = ? AND i.app_id = ?`).get(installationId, appId) as InstallationRow | undefined;
+  const row = ctx.db.prepare(`${INSTALLATION_SELECT} WHERE i.id = ? AND i.app_id = ?`).get(installationId, appId) as
+    InstallationRow | undefined;
   if (!row) throw notFound(`Installation ${installationId} not found`);
   return row;
 }

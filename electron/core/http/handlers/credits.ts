@@ -14,9 +14,13 @@ function canSeeAllProjects(caller: Caller): boolean {
   return caller.kind === 'token' && caller.examinerRead;
 }
 
-export const creditHandlers: Pick<Handlers, 'getProjectCredits' | 'getBufferInventory' | 'getAdjustmentInventory' | 'getOrganizationInventory'> = {
+export const creditHandlers: Pick<
+  Handlers,
+  'getProjectCredits' | 'getBufferInventory' | 'getAdjustmentInventory' | 'getOrganizationInventory'
+> = {
   getProjectCredits: ({ registry, params, caller }) => {
-    if (!projectVisibleAs(registry, params.id, canSeeAllProjects(caller) ? 'all' : 'public')) throw notFound(`Project ${params.id} not found`);
+    if (!projectVisibleAs(registry, params.id, canSeeAllProjects(caller) ? 'all' : 'public'))
+      throw notFound(`Project ${params.id} not found`);
     return projectCredits(registry, params.id);
   },
   getBufferInventory: ({ registry }) => registryInventory(registry, 'buffer'),

@@ -12,7 +12,9 @@ import { jsonText, type Handlers } from '../types';
 const projectPages = new ReadCache<ReturnType<typeof jsonText<ReturnType<typeof computeProjectPage>>>>(32);
 
 function projectPage(registry: RegistryContext, visibility: ProjectVisibility, page: number, limit: number) {
-  return projectPages.get(registry, `${visibility}:${page}:${limit}`, () => jsonText(computeProjectPage(registry, visibility, page, limit)));
+  return projectPages.get(registry, `${visibility}:${page}:${limit}`, () =>
+    jsonText(computeProjectPage(registry, visibility, page, limit)),
+  );
 }
 
 function computeProjectPage(registry: RegistryContext, visibility: ProjectVisibility, page: number, limit: number) {
@@ -23,7 +25,10 @@ function computeProjectPage(registry: RegistryContext, visibility: ProjectVisibi
   return { pagination, projects };
 }
 
-export const projectHandlers: Pick<Handlers, 'listProjects' | 'listInternalProjects' | 'getInternalProject' | 'findProject' | 'getProject'> = {
+export const projectHandlers: Pick<
+  Handlers,
+  'listProjects' | 'listInternalProjects' | 'getInternalProject' | 'findProject' | 'getProject'
+> = {
   listProjects: ({ registry, query }) => projectPage(registry, 'public', query.page, query.limit),
 
   listInternalProjects: ({ registry, query }) => projectPage(registry, 'all', query.page, query.limit),
@@ -37,7 +42,9 @@ export const projectHandlers: Pick<Handlers, 'listProjects' | 'listInternalProje
   findProject: ({ registry, query }) => {
     const project = projectOfCredit(registry, { creditId: query.creditId, serialization: query.serialization }, 'public');
     if (!project) {
-      const keys = [query.creditId && `creditId ${query.creditId}`, query.serialization && `serialization ${query.serialization}`].filter(Boolean);
+      const keys = [query.creditId && `creditId ${query.creditId}`, query.serialization && `serialization ${query.serialization}`].filter(
+        Boolean,
+      );
       throw notFound(`No public project issued a credit with ${keys.join(' and ')}`);
     }
     return project;

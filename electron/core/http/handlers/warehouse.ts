@@ -6,7 +6,13 @@ import type { finishBody, reserveBody } from '../../../../shared/registry/endpoi
 import type { Handlers } from '../types';
 import { pageOf } from '../pagination';
 import { warehouseInventory } from '../../registry/warehouse/inventory';
-import { cancelReservation, countReservations, getReservation, listReservations, reserveCredits } from '../../registry/warehouse/reservations';
+import {
+  cancelReservation,
+  countReservations,
+  getReservation,
+  listReservations,
+  reserveCredits,
+} from '../../registry/warehouse/reservations';
 import { finishReservation } from '../../registry/warehouse/finish';
 
 export const warehouseHandlers: Pick<
@@ -31,7 +37,12 @@ export const warehouseHandlers: Pick<
   cancelReservation: ({ params, registry }) => cancelReservation(registry, params.id, params.reservationId),
 
   finishReservation: ({ params, body, registry }) =>
-    finishReservation(registry, { organizationId: params.id, reservationId: params.reservationId, action: params.action, body: bodyOf<typeof finishBody>(body) }),
+    finishReservation(registry, {
+      organizationId: params.id,
+      reservationId: params.reservationId,
+      action: params.action,
+      body: bodyOf<typeof finishBody>(body),
+    }),
 };
 
 /**

@@ -32,8 +32,7 @@ interface HoldingRow {
 
 export function registryInventory(ctx: RegistryContext, kind: RegistryAccountKind): RegistryInventory {
   const operator = ctx.db.prepare('SELECT id, full_name, logo FROM organizations WHERE is_registry = 1').get() as
-    | { id: string; full_name: string; logo: string }
-    | undefined;
+    { id: string; full_name: string; logo: string } | undefined;
   // Without an operator organization the registry is not set up; there is no owner to show.
   if (!operator) throw notFound('The registry operator organization has not been set up');
 
@@ -54,26 +53,27 @@ export function registryInventory(ctx: RegistryContext, kind: RegistryAccountKin
   const retired =
     account === undefined
       ? 0
-      : (ctx.db.prepare(`SELECT COALESCE(SUM(amount), 0) AS grams FROM movements WHERE from_account = ? AND kind = 'retire'`).get(account) as { grams: number })
-          .grams;
+      : (
+          ctx.db
+            .prepare(`SELECT COALESCE(SUM(amount), 0) AS grams FROM movements WHERE from_account = ? AND kind = 'retire'`)
+            .get(account) as { grams: number }
+        ).grams;
 
   return {
     summary: summarizeInventory(holdings, retired),
     organization: presentOrganizationSummary(ctx, operator),
-    credits: holdings.map(
-      (h): InventoryCredit => ({
-        organizationId: operator.id,
-        id: h.credit_id,
-        tokenId: String(h.token_id),
-        tokenAddress: h.token_address,
-        project: projectReferenceOf(ctx, h.project_id),
-        serialization: h.serialization,
-        vintage: h.vintage,
-        supply: gramsToTonnes(h.supply),
-        unit: 'tonne',
-        amount: gramsToTonnes(h.balance),
-        type: h.type,
-      }),
-    ),
+    credits: holdings.map((h): InventoryCredit => ({
+      organizationId: operator.id,
+      id: h.credit_id,
+      tokenId: String(h.token_id),
+      tokenAddress: h.token_address,
+      project: projectReferenceOf(ctx, h.project_id),
+      serialization: h.serialization,
+      vintage: h.vintage,
+      supply: gramsToTonnes(h.supply),
+      unit: 'tonne',
+      amount: gramsToTonnes(h.balance),
+      type: h.type,
+    })),
   };
 }

@@ -10,9 +10,25 @@ import { groupBy, IN_ID_LIST, idListParam } from './id-list';
 /** The projects columns plus the lookup titles: SELECT PROJECT_COLUMNS FROM projects p PROJECT_LOOKUPS. */
 export type ProjectRow = Pick<
   RegistrySchema['projects'],
-  | 'id' | 'num' | 'full_name' | 'description' | 'short_description' | 'registry' | 'status' | 'start_date'
-  | 'crediting_period_start_date' | 'estimated_annual_mitigations' | 'city' | 'thumbnail' | 'country_code' | 'state'
-  | 'lat' | 'lng' | 'sector_id' | 'methodology_id' | 'type_id'
+  | 'id'
+  | 'num'
+  | 'full_name'
+  | 'description'
+  | 'short_description'
+  | 'registry'
+  | 'status'
+  | 'start_date'
+  | 'crediting_period_start_date'
+  | 'estimated_annual_mitigations'
+  | 'city'
+  | 'thumbnail'
+  | 'country_code'
+  | 'state'
+  | 'lat'
+  | 'lng'
+  | 'sector_id'
+  | 'methodology_id'
+  | 'type_id'
 > & { sector_title: string; methodology_title: string; type_title: string; type_description: string };
 
 export const PROJECT_COLUMNS = `p.id, p.num, p.full_name, p.description, p.short_description, p.registry, p.status, p.start_date,

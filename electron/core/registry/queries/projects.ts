@@ -91,15 +91,13 @@ export function internalProjectById(ctx: RegistryContext, id: string): InternalP
     .all(id) as ProjectEventRow[];
   return {
     ...project,
-    events: events.map(
-      (e): ProjectEvent => ({
-        id: e.id,
-        type: e.type,
-        createdAt: iso(e.created_at),
-        projectStatus: e.project_status,
-        previousProjectStatus: e.previous_project_status,
-      }),
-    ),
+    events: events.map((e): ProjectEvent => ({
+      id: e.id,
+      type: e.type,
+      createdAt: iso(e.created_at),
+      projectStatus: e.project_status,
+      previousProjectStatus: e.previous_project_status,
+    })),
   };
 }
 

@@ -16,7 +16,13 @@ import { presentRetirement, retirementRow } from '../present';
 
 export type FinalizeInput = z.input<typeof finalizeBody>;
 
-export function finalizeMessage(data: { beneficiary: string; comment: string; reason: string; projectAddress: string; tokenId: string }): string {
+export function finalizeMessage(data: {
+  beneficiary: string;
+  comment: string;
+  reason: string;
+  projectAddress: string;
+  tokenId: string;
+}): string {
   return [data.beneficiary, data.comment, data.reason, data.projectAddress, data.tokenId].join(';;');
 }
 
@@ -50,7 +56,10 @@ export function finalizeOnchainRetirement(ctx: RegistryContext, input: FinalizeI
       throw notFound(`No on-chain retirement of token ${o.signedData.tokenId} of ${projectAddress} by wallet ${signer}`);
     }
     const open = candidates.find((c) => c.finalized_at === null);
-    if (!open) throw conflict(`Every on-chain retirement of token ${o.signedData.tokenId} of ${projectAddress} by wallet ${signer} is already finalized`);
+    if (!open)
+      throw conflict(
+        `Every on-chain retirement of token ${o.signedData.tokenId} of ${projectAddress} by wallet ${signer} is already finalized`,
+      );
     ctx.db
       .prepare('UPDATE retirements SET beneficiary = ?, reason = ?, comment = ?, finalized_at = ? WHERE id = ? AND finalized_at IS NULL')
       .run(o.signedData.beneficiary, o.signedData.reason, o.signedData.comment, ctx.clock.now(), open.id);

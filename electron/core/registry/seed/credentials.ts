@@ -16,14 +16,14 @@ export const DEMO_APP_NAME = 'Registry Desk Demo App';
 
 export const demoCredentialsSchema = z.strictObject({
   app: z.strictObject({ id: z.uuid(), name: z.string().min(1), privateKeyPem: z.string().startsWith('-----BEGIN PRIVATE KEY-----') }),
-  installations: z
-    .array(z.strictObject({ id: z.uuid(), organizationId: z.uuid(), permissions: z.record(z.string(), z.string()) }))
-    .min(1),
+  installations: z.array(z.strictObject({ id: z.uuid(), organizationId: z.uuid(), permissions: z.record(z.string(), z.string()) })).min(1),
   wallets: z.array(
     z.strictObject({
       address: z.string().regex(/^0x[0-9a-fA-F]{40}$/),
       privateKey: z.string().regex(/^0x[0-9a-f]{64}$/),
-      retirements: z.array(z.strictObject({ id: z.uuid(), projectAddress: z.string().regex(/^0x[0-9a-f]{40}$/), tokenId: z.string().regex(/^\d+$/) })).min(1),
+      retirements: z
+        .array(z.strictObject({ id: z.uuid(), projectAddress: z.string().regex(/^0x[0-9a-f]{40}$/), tokenId: z.string().regex(/^\d+$/) }))
+        .min(1),
     }),
   ),
 });
@@ -50,7 +50,12 @@ export function createDemoApp(
   installations: readonly DemoInstallationPlan[],
   wallets: readonly DemoWallet[],
 ): DemoCredentials {
-  const app = ops.createApp(ctx, { name: DEMO_APP_NAME, nameId: 'registry-desk-demo', publicKeyPem: keys.publicKeyPem, examinerRead: true });
+  const app = ops.createApp(ctx, {
+    name: DEMO_APP_NAME,
+    nameId: 'registry-desk-demo',
+    publicKeyPem: keys.publicKeyPem,
+    examinerRead: true,
+  });
   return {
     app: { id: app.id, name: app.name, privateKeyPem: keys.privateKeyPem },
     installations: installations.map((i) => {

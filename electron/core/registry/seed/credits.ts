@@ -59,7 +59,14 @@ export function planDemoCredits(run: SeedRun, orgs: SeedOrganizations, projects:
   const defaultBuffer = readSettings(run.ctx).bufferBasisPoints;
   const credits: CreditPlan[] = [];
 
-  const schedule = (plan: CreditPlan, at: number, amountGrams: number, monitoring: [number, number], verificationBodyId: string, files: number) => {
+  const schedule = (
+    plan: CreditPlan,
+    at: number,
+    amountGrams: number,
+    monitoring: [number, number],
+    verificationBodyId: string,
+    files: number,
+  ) => {
     const bufferBasisPoints = plan.project.archetype.bufferBasisPoints ?? defaultBuffer;
     // the same split issueCredits makes (operations.ts), so the plan knows what lands where
     const toBuffer = Math.floor((amountGrams * bufferBasisPoints) / 10_000);
@@ -78,8 +85,22 @@ export function planDemoCredits(run: SeedRun, orgs: SeedOrganizations, projects:
       monitoringPeriodEnd: new Date(monitoring[1]).toISOString(),
       verificationBodyId,
       files: [
-        { fileName: `monitoring-report-${vintage}.pdf`, size: random.int(200_000, 9_000_000), url: `${url}/monitoring-report.pdf`, type: 'monitoringReport' },
-        ...(files > 1 ? [{ fileName: `verification-report-${vintage}.pdf`, size: random.int(100_000, 3_000_000), url: `${url}/verification-report.pdf`, type: 'verificationReport' }] : []),
+        {
+          fileName: `monitoring-report-${vintage}.pdf`,
+          size: random.int(200_000, 9_000_000),
+          url: `${url}/monitoring-report.pdf`,
+          type: 'monitoringReport',
+        },
+        ...(files > 1
+          ? [
+              {
+                fileName: `verification-report-${vintage}.pdf`,
+                size: random.int(100_000, 3_000_000),
+                url: `${url}/verification-report.pdf`,
+                type: 'verificationReport',
+              },
+            ]
+          : []),
       ],
     };
     run.timeline.at(at, () => {
@@ -100,10 +121,20 @@ export function planDemoCredits(run: SeedRun, orgs: SeedOrganizations, projects:
       for (let vintage = project.creditingYear; vintage <= 2025; vintage++) {
         const partial = vintage === 2025;
         if (partial ? !random.chance(0.35) : random.chance(0.1)) continue;
-        const natural = partial ? timeBetween(random, utc(2025, 8, 1), utc(2025, 9, 25)) : timeBetween(random, utc(vintage + 1, 2), utc(vintage + 1, 9));
+        const natural = partial
+          ? timeBetween(random, utc(2025, 8, 1), utc(2025, 9, 25))
+          : timeBetween(random, utc(vintage + 1, 2), utc(vintage + 1, 9));
         const at = Math.max(natural, project.registeredAt + random.int(15, 90) * DAY_MS);
         if (at > SEED_END) continue;
-        const plan: CreditPlan = { project, vintage, type: 'exPost', firstIssuedAt: at, lastIssuedAt: at, inventoryGrams: 0, bufferGrams: 0 };
+        const plan: CreditPlan = {
+          project,
+          vintage,
+          type: 'exPost',
+          firstIssuedAt: at,
+          lastIssuedAt: at,
+          inventoryGrams: 0,
+          bufferGrams: 0,
+        };
         const yearEnd = partial ? utc(2025, 6, 30) : utc(vintage, 12, 31);
         if (!partial && random.chance(0.2)) {
           // two monitoring periods, two issuance events on one credit
@@ -123,7 +154,15 @@ export function planDemoCredits(run: SeedRun, orgs: SeedOrganizations, projects:
       const at = laterThan(random, reviewedAt, 10, 60);
       const firstYear = new Date(at).getUTCFullYear() + 1;
       for (let vintage = firstYear; vintage <= Math.min(2025, firstYear + 2); vintage++) {
-        const plan: CreditPlan = { project, vintage, type: 'exAnte', firstIssuedAt: at, lastIssuedAt: at, inventoryGrams: 0, bufferGrams: 0 };
+        const plan: CreditPlan = {
+          project,
+          vintage,
+          type: 'exAnte',
+          firstIssuedAt: at,
+          lastIssuedAt: at,
+          inventoryGrams: 0,
+          bufferGrams: 0,
+        };
         schedule(plan, at, issuanceGrams(random, project, random.between(0.3, 0.6)), [utc(vintage), utc(vintage, 12, 31)], verifier(), 1);
         credits.push(plan);
         planExAnte(run, orgs, plan, exPostByVintage.get(vintage));
@@ -153,7 +192,10 @@ function planExAnte(run: SeedRun, orgs: SeedOrganizations, plan: CreditPlan, exP
     const deposit = wholeTonnes(pool * random.between(0.2, 0.4));
     if (deposit > 0) {
       spent += deposit;
-      timeline.at(laterThan(random, T, 3, 40), () => void ops.depositToWarehouse(ctx, { organizationId: owner.id, creditId: creditIdOf(plan), amount: tonnes(deposit) }));
+      timeline.at(
+        laterThan(random, T, 3, 40),
+        () => void ops.depositToWarehouse(ctx, { organizationId: owner.id, creditId: creditIdOf(plan), amount: tonnes(deposit) }),
+      );
     }
   }
   if (random.chance(0.5)) {
@@ -161,21 +203,29 @@ function planExAnte(run: SeedRun, orgs: SeedOrganizations, plan: CreditPlan, exP
     const buyer = random.pick(orgs.buyers);
     if (sale > 0) {
       spent += sale;
-      timeline.at(laterThan(random, T, 20, 300), () =>
-        void ops.transferCredits(ctx, {
-          from: { kind: 'inventory', organizationId: owner.id },
-          to: { kind: 'inventory', organizationId: buyer.id },
-          creditId: creditIdOf(plan),
-          amount: tonnes(sale),
-        }),
+      timeline.at(
+        laterThan(random, T, 20, 300),
+        () =>
+          void ops.transferCredits(ctx, {
+            from: { kind: 'inventory', organizationId: owner.id },
+            to: { kind: 'inventory', organizationId: buyer.id },
+            creditId: creditIdOf(plan),
+            amount: tonnes(sale),
+          }),
       );
     }
   }
   // Once the ex-post credits of the vintage are verified, the unsold ex-ante ones are cancelled.
   const rest = pool - spent;
   if (exPost && rest > 0) {
-    timeline.at(laterThan(random, Math.max(T, exPost.firstIssuedAt), 1, 20), () =>
-      void ops.cancelCredits(ctx, { from: { kind: 'inventory', organizationId: owner.id }, creditId: creditIdOf(plan), amount: tonnes(rest) }),
+    timeline.at(
+      laterThan(random, Math.max(T, exPost.firstIssuedAt), 1, 20),
+      () =>
+        void ops.cancelCredits(ctx, {
+          from: { kind: 'inventory', organizationId: owner.id },
+          creditId: creditIdOf(plan),
+          amount: tonnes(rest),
+        }),
     );
   }
 }
@@ -220,7 +270,10 @@ function planExPost(
     const fee = wholeTonnes(pool * 0.02);
     if (fee > 0) {
       remaining -= fee;
-      timeline.at(laterThan(random, T, 1, 10), () => void ops.transferCredits(ctx, { from: ownerInventory, to: { kind: 'registry' }, creditId: credit(), amount: tonnes(fee) }));
+      timeline.at(
+        laterThan(random, T, 1, 10),
+        () => void ops.transferCredits(ctx, { from: ownerInventory, to: { kind: 'registry' }, creditId: credit(), amount: tonnes(fee) }),
+      );
     }
   }
   // a correction after review: part of the issuance is cancelled
@@ -228,7 +281,10 @@ function planExPost(
     const cancelled = wholeTonnes(pool * random.between(0.005, 0.03));
     if (cancelled > 0) {
       remaining -= cancelled;
-      timeline.at(laterThan(random, T, 2, 60), () => void ops.cancelCredits(ctx, { from: ownerInventory, creditId: credit(), amount: tonnes(cancelled) }));
+      timeline.at(
+        laterThan(random, T, 2, 60),
+        () => void ops.cancelCredits(ctx, { from: ownerInventory, creditId: credit(), amount: tonnes(cancelled) }),
+      );
     }
   }
   // a reversal (fire, flood): buffer credits move to the adjustment account, part cancelled there
@@ -236,11 +292,23 @@ function planExPost(
     const moved = wholeTonnes(plan.bufferGrams * random.between(0.2, 0.6));
     if (moved > 0) {
       const movedAt = laterThan(random, T, 60, 500);
-      timeline.at(movedAt, () => void ops.transferCredits(ctx, { from: { kind: 'buffer' }, to: { kind: 'adjustment' }, creditId: credit(), amount: tonnes(moved) }));
+      timeline.at(
+        movedAt,
+        () =>
+          void ops.transferCredits(ctx, {
+            from: { kind: 'buffer' },
+            to: { kind: 'adjustment' },
+            creditId: credit(),
+            amount: tonnes(moved),
+          }),
+      );
       if (random.chance(0.5)) {
         const cancelled = wholeKilograms(moved * random.between(0.5, 1));
         if (cancelled > 0) {
-          timeline.at(laterThan(random, movedAt, 20, 120), () => void ops.cancelCredits(ctx, { from: { kind: 'adjustment' }, creditId: credit(), amount: tonnes(cancelled) }));
+          timeline.at(
+            laterThan(random, movedAt, 20, 120),
+            () => void ops.cancelCredits(ctx, { from: { kind: 'adjustment' }, creditId: credit(), amount: tonnes(cancelled) }),
+          );
         }
       }
     }
@@ -253,11 +321,16 @@ function planExPost(
     if (deposit <= remaining / 4) {
       remaining -= deposit;
       const depositAt = laterThan(random, T, 3, 60);
-      timeline.at(depositAt, () => run.ledger.move('deposit', credit(), ownerInventory, { kind: 'warehouse', organizationId: owner.id }, deposit));
+      timeline.at(depositAt, () =>
+        run.ledger.move('deposit', credit(), ownerInventory, { kind: 'warehouse', organizationId: owner.id }, deposit),
+      );
       if (!showcase && random.chance(0.1)) {
         const withdrawn = wholeTonnes(deposit / 2);
         if (withdrawn > 0) {
-          timeline.at(laterThan(random, depositAt, 10, 200), () => void ops.withdrawFromWarehouse(ctx, { organizationId: owner.id, creditId: credit(), amount: tonnes(withdrawn) }));
+          timeline.at(
+            laterThan(random, depositAt, 10, 200),
+            () => void ops.withdrawFromWarehouse(ctx, { organizationId: owner.id, creditId: credit(), amount: tonnes(withdrawn) }),
+          );
         }
       }
     }
@@ -274,18 +347,30 @@ function planExPost(
   const reasons = () => random.pick(RETIREMENT_REASONS);
 
   for (const amount of amounts) {
-    const channel = random.weighted([['buyer', 65], ['proponent', 15], ['onchain', 20]] as const);
+    const channel = random.weighted([
+      ['buyer', 65],
+      ['proponent', 15],
+      ['onchain', 20],
+    ] as const);
     if (channel === 'buyer') {
       buyerRetirements.push(amount);
     } else if (channel === 'proponent') {
-      const input = { organizationId: owner.id, grams: amount, beneficiary: beneficiaryFor(random, owner), reason: reasons(), comment: random.chance(0.3) ? 'Retired on behalf of a customer' : '' };
+      const input = {
+        organizationId: owner.id,
+        grams: amount,
+        beneficiary: beneficiaryFor(random, owner),
+        reason: reasons(),
+        comment: random.chance(0.3) ? 'Retired on behalf of a customer' : '',
+      };
       timeline.at(laterThan(random, T, 10, 900), () => void run.ledger.retireFromInventory({ ...input, creditId: credit() }));
     } else {
       // every wallet gets one before any gets a second
       const wallet = onchain.count < wallets.length ? wallets[onchain.count]! : random.pick(wallets);
       onchain.count++;
       timeline.at(laterThan(random, T, 5, 900), () => {
-        wallet.retirements.push(run.ledger.retireOnchain({ walletAddress: wallet.address, fromOrganizationId: owner.id, creditId: credit(), grams: amount }));
+        wallet.retirements.push(
+          run.ledger.retireOnchain({ walletAddress: wallet.address, fromOrganizationId: owner.id, creditId: credit(), grams: amount }),
+        );
       });
     }
   }
@@ -293,7 +378,7 @@ function planExPost(
   // Buyers purchase a block, then retire it in one to five retirements over the following year;
   // what they keep may go into their own warehouse.
   const buyers = buyerPicker(orgs);
-  for (let i = 0; i < buyerRetirements.length; ) {
+  for (let i = 0; i < buyerRetirements.length;) {
     const group = buyerRetirements.slice(i, i + random.int(1, 5));
     i += group.length;
     const buyer = buyers.pick(random);
@@ -303,12 +388,20 @@ function planExPost(
     const buyerInventory = { kind: 'inventory' as const, organizationId: buyer.id };
     timeline.at(purchasedAt, () => run.ledger.move('transfer', credit(), ownerInventory, buyerInventory, retired + kept));
     for (const amount of group) {
-      const input = { organizationId: buyer.id, grams: amount, beneficiary: beneficiaryFor(random, buyer), reason: reasons(), comment: random.chance(0.25) ? `FY${new Date(purchasedAt).getUTCFullYear()} climate programme` : '' };
+      const input = {
+        organizationId: buyer.id,
+        grams: amount,
+        beneficiary: beneficiaryFor(random, buyer),
+        reason: reasons(),
+        comment: random.chance(0.25) ? `FY${new Date(purchasedAt).getUTCFullYear()} climate programme` : '',
+      };
       timeline.at(laterThan(random, purchasedAt, 0.2, 365), () => void run.ledger.retireFromInventory({ ...input, creditId: credit() }));
     }
     const deposit = buyer.usesWarehouse ? wholeKilograms(kept * random.between(0.3, 1)) : 0;
     if (deposit > 0) {
-      timeline.at(laterThan(random, purchasedAt, 1, 30), () => run.ledger.move('deposit', credit(), buyerInventory, { kind: 'warehouse', organizationId: buyer.id }, deposit));
+      timeline.at(laterThan(random, purchasedAt, 1, 30), () =>
+        run.ledger.move('deposit', credit(), buyerInventory, { kind: 'warehouse', organizationId: buyer.id }, deposit),
+      );
     }
   }
 }

@@ -93,34 +93,38 @@ export function seedDemo(ctx: RegistryContext, options: SeedDemoOptions = {}): S
 
   let planned = started;
   let ran = started;
-  const credentials = withLargePageCache(ctx, () => ctx.db.transaction(() => {
-    const orgs = createDemoOrganizations(run);
-    const projects = planDemoProjects(run, orgs);
-    const wallets = makeDemoWallets(new Random(`${seed}/wallets`), Math.max(3, Math.ceil(scale / 2)));
-    planDemoCredits(run, orgs, projects, wallets);
-    planned = performance.now();
-    run.timeline.runAll(clock);
+  const credentials = withLargePageCache(ctx, () =>
+    ctx.db.transaction(() => {
+      const orgs = createDemoOrganizations(run);
+      const projects = planDemoProjects(run, orgs);
+      const wallets = makeDemoWallets(new Random(`${seed}/wallets`), Math.max(3, Math.ceil(scale / 2)));
+      planDemoCredits(run, orgs, projects, wallets);
+      planned = performance.now();
+      run.timeline.runAll(clock);
 
-    const showcaseStock = ctx.db
-      .prepare(`SELECT COALESCE(SUM(b.amount), 0) AS n FROM balances b JOIN accounts a ON a.id = b.account_id WHERE a.kind = 'warehouse' AND a.organization_id = ?`)
-      .get(orgs.showcaseProponent.id) as { n: number };
-    if (showcaseStock.n <= 0) throw new Error('seed: the showcase proponent ended with an empty warehouse');
-    const idle = wallets.filter((w) => w.retirements.length === 0);
-    if (idle.length > 0) throw new Error(`seed: ${idle.length} demo wallets made no on-chain retirement`);
+      const showcaseStock = ctx.db
+        .prepare(
+          `SELECT COALESCE(SUM(b.amount), 0) AS n FROM balances b JOIN accounts a ON a.id = b.account_id WHERE a.kind = 'warehouse' AND a.organization_id = ?`,
+        )
+        .get(orgs.showcaseProponent.id) as { n: number };
+      if (showcaseStock.n <= 0) throw new Error('seed: the showcase proponent ended with an empty warehouse');
+      const idle = wallets.filter((w) => w.retirements.length === 0);
+      if (idle.length > 0) throw new Error(`seed: ${idle.length} demo wallets made no on-chain retirement`);
 
-    clock.set(SEED_END);
-    const result = createDemoApp(
-      run.ctx,
-      keys,
-      [
-        { organizationId: orgs.showcaseProponent.id, permissions: { organization_info: 'VIEW', organization_warehouse: 'WRITE' } },
-        { organizationId: orgs.showcaseBuyer.id, permissions: { organization_info: 'VIEW', organization_warehouse: 'VIEW' } },
-      ],
-      wallets,
-    );
-    ran = performance.now();
-    return result;
-  }));
+      clock.set(SEED_END);
+      const result = createDemoApp(
+        run.ctx,
+        keys,
+        [
+          { organizationId: orgs.showcaseProponent.id, permissions: { organization_info: 'VIEW', organization_warehouse: 'WRITE' } },
+          { organizationId: orgs.showcaseBuyer.id, permissions: { organization_info: 'VIEW', organization_warehouse: 'VIEW' } },
+        ],
+        wallets,
+      );
+      ran = performance.now();
+      return result;
+    }),
+  );
   const committed = performance.now();
 
   const credentialsFile = dataDir ? writeDemoCredentials(dataDir, credentials) : undefined;

@@ -49,7 +49,16 @@ function uniqueName(run: SeedRun, taken: Set<string>, make: () => string): strin
 }
 
 function address(run: SeedRun, city: string): string {
-  const streets = ['Main Road', 'Station Street', 'Harbour Way', 'Park Avenue', 'Market Street', 'Riverside Drive', 'Hill Road', 'Mill Lane'];
+  const streets = [
+    'Main Road',
+    'Station Street',
+    'Harbour Way',
+    'Park Avenue',
+    'Market Street',
+    'Riverside Drive',
+    'Hill Road',
+    'Mill Lane',
+  ];
   return `${run.random.int(1, 240)} ${run.random.pick(streets)}, ${city}`;
 }
 
@@ -80,7 +89,11 @@ function create(
     city = random.pick(MARKET_COUNTRIES[countryCode]!);
     const suffix = LEGAL_SUFFIX[countryCode] ?? 'Ltd';
     if (kind === 'validationVerificationBody') {
-      fullName = uniqueName(run, taken, () => `${random.pick(NAME_PARTS.vvbLead)} ${random.pick(NAME_PARTS.vvbCore)} ${random.pick(NAME_PARTS.vvbTail)} ${suffix}`);
+      fullName = uniqueName(
+        run,
+        taken,
+        () => `${random.pick(NAME_PARTS.vvbLead)} ${random.pick(NAME_PARTS.vvbCore)} ${random.pick(NAME_PARTS.vvbTail)} ${suffix}`,
+      );
       industry = { code: 'M71', name: 'Technical testing and analysis' };
     } else {
       const core = random.pick(NAME_PARTS.buyerCore);

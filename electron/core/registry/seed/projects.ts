@@ -41,10 +41,24 @@ const STATUS_MIX: readonly (readonly [ProjectStatus, number])[] = [
 const PATHS: Record<ProjectStatus, readonly (readonly [ProjectStatus, number, number])[]> = {
   draft: [],
   submitted: [['submitted', 20, 90]],
-  validated: [['submitted', 20, 90], ['validated', 90, 270]],
-  registered: [['submitted', 20, 90], ['validated', 90, 270], ['registered', 30, 120]],
-  rejected: [['submitted', 20, 90], ['rejected', 90, 240]],
-  withdrawn: [['submitted', 20, 90], ['validated', 90, 270], ['withdrawn', 60, 400]],
+  validated: [
+    ['submitted', 20, 90],
+    ['validated', 90, 270],
+  ],
+  registered: [
+    ['submitted', 20, 90],
+    ['validated', 90, 270],
+    ['registered', 30, 120],
+  ],
+  rejected: [
+    ['submitted', 20, 90],
+    ['rejected', 90, 240],
+  ],
+  withdrawn: [
+    ['submitted', 20, 90],
+    ['validated', 90, 270],
+    ['withdrawn', 60, 400],
+  ],
 };
 
 /** When projects of each final status were created: later stages are older projects. */
@@ -70,7 +84,13 @@ function jitter(run: SeedRun, value: number, spread: number): number {
   return Math.round((value + run.random.between(-spread, spread)) * 10_000) / 10_000;
 }
 
-function describe(run: SeedRun, archetype: Archetype, place: Place, countryCode: string, owner: SeedOrganization): { description: string; short: string } {
+function describe(
+  run: SeedRun,
+  archetype: Archetype,
+  place: Place,
+  countryCode: string,
+  owner: SeedOrganization,
+): { description: string; short: string } {
   const size = archetype.size(run.random.int(10, 400));
   const country = countryName(countryCode) ?? countryCode;
   const short = `${archetype.name} covering ${size} near ${place.city}, ${country}.`;
@@ -109,7 +129,10 @@ export function planDemoProjects(run: SeedRun, orgs: SeedOrganizations): SeedPro
     const startDate = createdAt - random.int(30, 400) * DAY_MS;
     const creditingYear = Math.max(2016, new Date(startDate).getUTCFullYear() + (random.chance(0.3) ? 1 : 0));
     const base = `${FILES}/${num}`;
-    const hasKml = archetype.sector === 'forestry' || archetype.sector === 'coastal' || archetype.sector === 'agriculture' ? random.chance(0.6) : random.chance(0.1);
+    const hasKml =
+      archetype.sector === 'forestry' || archetype.sector === 'coastal' || archetype.sector === 'agriculture'
+        ? random.chance(0.6)
+        : random.chance(0.1);
     const benefitCount = random.int(2, 5);
 
     const project: SeedProject = {
@@ -167,12 +190,15 @@ export function planDemoProjects(run: SeedRun, orgs: SeedOrganizations): SeedPro
 /** Estimated annual mitigations: a few years of estimates, sometimes with a missing year (null), as real records have. */
 function estimates(run: SeedRun, annualTonnes: number): (string | null)[] {
   const years = run.random.int(3, 10);
-  return Array.from({ length: years }, () => (run.random.chance(0.08) ? null : String(Math.round(annualTonnes * run.random.between(0.8, 1.2)))));
+  return Array.from({ length: years }, () =>
+    run.random.chance(0.08) ? null : String(Math.round(annualTonnes * run.random.between(0.8, 1.2))),
+  );
 }
 
 function documentsFor(run: SeedRun, base: string, status: ProjectStatus) {
   const docs = [{ uri: `${base}/project-design.pdf`, type: 'projectDesign', name: 'Project design document', isPublic: true }];
-  if (status !== 'draft') docs.push({ uri: `${base}/land-tenure.pdf`, type: 'other', name: 'Land tenure and consent records', isPublic: false });
+  if (status !== 'draft')
+    docs.push({ uri: `${base}/land-tenure.pdf`, type: 'other', name: 'Land tenure and consent records', isPublic: false });
   if (status === 'validated' || status === 'registered' || status === 'withdrawn') {
     docs.push({ uri: `${base}/validation-report.pdf`, type: 'validationReport', name: 'Validation report', isPublic: true });
   }

@@ -15,7 +15,12 @@ export class SeedLedger {
   constructor(private readonly ctx: RegistryContext) {}
 
   account(ref: AccountRef): string {
-    const key = ref.kind === 'wallet' ? `wallet:${ref.address.toLowerCase()}` : 'organizationId' in ref ? `${ref.kind}:${ref.organizationId}` : ref.kind;
+    const key =
+      ref.kind === 'wallet'
+        ? `wallet:${ref.address.toLowerCase()}`
+        : 'organizationId' in ref
+          ? `${ref.kind}:${ref.organizationId}`
+          : ref.kind;
     let id = this.accounts.get(key);
     if (!id) this.accounts.set(key, (id = accountId(this.ctx, ref)));
     return id;
@@ -31,7 +36,14 @@ export class SeedLedger {
   }
 
   /** A claimed retirement from an organization's inventory (as operations.retireFromInventory). */
-  retireFromInventory(r: { organizationId: string; creditId: string; grams: number; beneficiary: string; reason: string; comment: string }): string {
+  retireFromInventory(r: {
+    organizationId: string;
+    creditId: string;
+    grams: number;
+    beneficiary: string;
+    reason: string;
+    comment: string;
+  }): string {
     return insertRetirement(this.ctx, {
       creditId: r.creditId,
       fromAccount: this.account({ kind: 'inventory', organizationId: r.organizationId }),
@@ -48,7 +60,11 @@ export class SeedLedger {
    * An unclaimed on-chain retirement: the organization's credits go to the wallet, which retires
    * them (as operations.recordOnchainRetirement with fromOrganizationId).
    */
-  retireOnchain(r: { walletAddress: string; fromOrganizationId: string; creditId: string; grams: number }): { id: string; projectAddress: string; tokenId: string } {
+  retireOnchain(r: { walletAddress: string; fromOrganizationId: string; creditId: string; grams: number }): {
+    id: string;
+    projectAddress: string;
+    tokenId: string;
+  } {
     const token = parseCreditId(r.creditId);
     if (!token) throw new Error(`seed: malformed credit id ${r.creditId}`);
     const wallet: AccountRef = { kind: 'wallet', address: r.walletAddress };

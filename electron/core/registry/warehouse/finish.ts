@@ -48,7 +48,9 @@ export function finishReservation(ctx: RegistryContext, input: z.input<typeof fi
     }
     const now = ctx.clock.now();
     if (!isActive(reservation, now)) {
-      throw conflict(`Reservation ${o.reservationId} is ${effectiveState(reservation, now)}; only an active (pending) reservation can be finished`);
+      throw conflict(
+        `Reservation ${o.reservationId} is ${effectiveState(reservation, now)}; only an active (pending) reservation can be finished`,
+      );
     }
     const transactionId = ctx.newId();
     const retirement = action === 'transfer_retire' ? o.body.retirementData : undefined;

@@ -37,6 +37,5 @@ export function presentReservation(ctx: RegistryContext, row: ReservationRow, no
 
 export function findReservationRow(ctx: RegistryContext, organizationId: string, reservationId: string): ReservationRow | undefined {
   return ctx.db.prepare(`${RESERVATION_SELECT} WHERE r.id = ? AND r.organization_id = ?`).get(reservationId, organizationId) as
-    | ReservationRow
-    | undefined;
+    ReservationRow | undefined;
 }

@@ -41,13 +41,14 @@ export function reserveCredits(ctx: RegistryContext, input: z.input<typeof reser
   if (amount <= 0) throw badRequest('amount: must be at least 1 gram (0.000001 t)');
   return ctx.db.transaction(() => {
     const credit = ctx.db.prepare('SELECT id, serialization FROM credits WHERE id = ?').get(o.creditId) as
-      | { id: string; serialization: string }
-      | undefined;
+      { id: string; serialization: string } | undefined;
     if (!credit) throw notFound(`Credit ${o.creditId} not found`);
     // a known credit that this warehouse does not hold (or no longer has free) is a 409 with the figure
     const available = availableInWarehouse(ctx, o.organizationId, credit.id);
     if (amount > available) {
-      throw conflict(`Not enough credits: ${formatTonnes(Math.max(available, 0))} t of ${credit.id} available in the warehouse, ${formatTonnes(amount)} t requested`);
+      throw conflict(
+        `Not enough credits: ${formatTonnes(Math.max(available, 0))} t of ${credit.id} available in the warehouse, ${formatTonnes(amount)} t requested`,
+      );
     }
     const id = ctx.newId();
     const now = ctx.clock.now();

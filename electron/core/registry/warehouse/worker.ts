@@ -79,9 +79,9 @@ export function processTransaction(ctx: RegistryContext, transactionId: string):
 /** Ids of queued transactions, oldest first. */
 export function queuedTransactionIds(ctx: RegistryContext, limit: number): string[] {
   return (
-    ctx.db
-      .prepare(`SELECT id FROM transactions WHERE state = 'pending_queue' ORDER BY created_at, id LIMIT ?`)
-      .all(limit) as { id: string }[]
+    ctx.db.prepare(`SELECT id FROM transactions WHERE state = 'pending_queue' ORDER BY created_at, id LIMIT ?`).all(limit) as {
+      id: string;
+    }[]
   ).map((r) => r.id);
 }
 

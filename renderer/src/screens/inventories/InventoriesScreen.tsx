@@ -19,7 +19,16 @@ function AccountTabs({ account, onChange }: { account: InventoryAccount; onChang
   return (
     <div role="tablist" aria-label="Registry accounts" className="tabs">
       {INVENTORY_ACCOUNTS.map((a) => (
-        <button key={a} type="button" role="tab" id={`tab-${a}`} aria-selected={a === account} aria-controls="inventory-panel" className="tab" onClick={() => onChange(a)}>
+        <button
+          key={a}
+          type="button"
+          role="tab"
+          id={`tab-${a}`}
+          aria-selected={a === account}
+          aria-controls="inventory-panel"
+          className="tab"
+          onClick={() => onChange(a)}
+        >
           {ACCOUNT_LABELS[a]}
         </button>
       ))}

@@ -15,7 +15,11 @@ import { currentQuery, inventoryRowAt, useInventoryList, type InventoryAccount, 
 
 const ROW_HEIGHT = 52;
 
-export const ACCOUNT_LABELS: Record<InventoryAccount, string> = { buffer: 'Buffer', adjustment: 'Adjustment', organization: 'Organization' };
+export const ACCOUNT_LABELS: Record<InventoryAccount, string> = {
+  buffer: 'Buffer',
+  adjustment: 'Adjustment',
+  organization: 'Organization',
+};
 
 const COLUMNS: SortableColumn<InventorySort['field']>[] = [
   { label: 'Project', sort: 'project' },
@@ -41,7 +45,12 @@ function CreditCells({ row, onOpenProject }: { row: InventoryCreditRow; onOpenPr
   return (
     <>
       <span role="cell" className="cell-title">
-        <button type="button" className="button-link cell-primary inventory-project" title={`Open ${row.projectName}`} onClick={() => onOpenProject(row.projectId)}>
+        <button
+          type="button"
+          className="button-link cell-primary inventory-project"
+          title={`Open ${row.projectName}`}
+          onClick={() => onOpenProject(row.projectId)}
+        >
           {row.projectName}
         </button>
         <span className="cell-secondary">No. {row.projectNum}</span>
@@ -84,7 +93,17 @@ export function InventoryTable({ accountHoldsCredits }: { accountHoldsCredits: b
   const firstPageShown = pages[0] !== undefined;
   useEffect(() => {
     if (total === null || loadedGeneration !== generation || (!firstPageShown && total > 0)) return;
-    const detail = { account, query: query.text.trim(), vintage: query.filters.vintage ?? '', type: query.filters.type ?? '', sort: `${query.sort.field} ${query.sort.direction}`, total, totalIsLowerBound, generation, dataVersion };
+    const detail = {
+      account,
+      query: query.text.trim(),
+      vintage: query.filters.vintage ?? '',
+      type: query.filters.type ?? '',
+      sort: `${query.sort.field} ${query.sort.direction}`,
+      total,
+      totalIsLowerBound,
+      generation,
+      dataVersion,
+    };
     setPageState('inventoryAccount', account);
     setPageState('inventoryQuery', detail.query);
     setPageState('inventoryTotal', String(total));

@@ -44,8 +44,24 @@ function Filters({ account }: { account: InventoryAccount }) {
   const setQuery = useInventoryList((s) => s.setQuery);
   const dataVersion = useSync((s) => s.dataVersion);
   const facets = useLoader(() => desk('inventories.facets', { account }), [account], dataVersion);
-  const filters = FILTERS.map(({ key, facet, label, all }) => ({ key, label, all, values: facets.data?.[facet], describe: (v: FacetValue) => (key === 'type' ? humanize(v.label) : v.label) }));
-  return <FacetFilters filters={filters} selected={selected} loaded={facets.data !== null} error={facets.error} onChange={setFilter} onClear={() => setQuery({ filters: {} })} onRetry={facets.reload} />;
+  const filters = FILTERS.map(({ key, facet, label, all }) => ({
+    key,
+    label,
+    all,
+    values: facets.data?.[facet],
+    describe: (v: FacetValue) => (key === 'type' ? humanize(v.label) : v.label),
+  }));
+  return (
+    <FacetFilters
+      filters={filters}
+      selected={selected}
+      loaded={facets.data !== null}
+      error={facets.error}
+      onChange={setFilter}
+      onClear={() => setQuery({ filters: {} })}
+      onRetry={facets.reload}
+    />
+  );
 }
 
 export function InventoryToolbar({ account }: { account: InventoryAccount }) {

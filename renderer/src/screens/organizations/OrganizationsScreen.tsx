@@ -30,13 +30,23 @@ export function OrganizationsScreen() {
         </div>
       </header>
       <div className="toolbar" role="search">
-        <input type="search" className="search-input" aria-label="Filter organizations" placeholder="Filter by name, city, country or type" value={filter} data-search-field onChange={(e) => setFilter(e.target.value)} />
+        <input
+          type="search"
+          className="search-input"
+          aria-label="Filter organizations"
+          placeholder="Filter by name, city, country or type"
+          value={filter}
+          data-search-field
+          onChange={(e) => setFilter(e.target.value)}
+        />
       </div>
       <ErrorMessage error={list.error ? describeError(list.error) : null} onRetry={list.reload} />
       {list.loading && !list.data ? (
         <Loading />
       ) : organizations.length === 0 ? (
-        <EmptyState title={filter ? 'No organization matches' : 'No organizations yet'}>{filter ? 'Try other words.' : 'Sync to fetch the organizations this app may see.'}</EmptyState>
+        <EmptyState title={filter ? 'No organization matches' : 'No organizations yet'}>
+          {filter ? 'Try other words.' : 'Sync to fetch the organizations this app may see.'}
+        </EmptyState>
       ) : (
         <div className={open ? 'split' : undefined}>
           <div className="table-wrap">
@@ -78,7 +88,10 @@ export function OrganizationsScreen() {
               <Facts
                 items={[
                   ['Type', humanize(open.type)],
-                  ['Industry', open.organizationIndustries.name ? `${open.organizationIndustries.name} (${open.organizationIndustries.code})` : null],
+                  [
+                    'Industry',
+                    open.organizationIndustries.name ? `${open.organizationIndustries.name} (${open.organizationIndustries.code})` : null,
+                  ],
                   ['Registration number', open.registrationNumber],
                   ['Address', [open.physicalAddress, open.zip, open.city].filter(Boolean).join(', ')],
                   ['Country', countryName(open.countryCode)],

@@ -27,7 +27,13 @@ export function CreditsChart({ bars }: { bars: VintageBars[] }) {
   const description = bars.map((b) => `${b.vintage}: ${formatCount(b.issued)} t issued, ${formatCount(b.retired)} t retired`).join('; ');
   return (
     <figure className="chart">
-      <svg role="img" aria-label={`Credits by vintage. ${description}`} viewBox={`0 0 ${width} ${HEIGHT + LABEL_SPACE}`} width={width} height={HEIGHT + LABEL_SPACE}>
+      <svg
+        role="img"
+        aria-label={`Credits by vintage. ${description}`}
+        viewBox={`0 0 ${width} ${HEIGHT + LABEL_SPACE}`}
+        width={width}
+        height={HEIGHT + LABEL_SPACE}
+      >
         <line x1={0} x2={width} y1={HEIGHT} y2={HEIGHT} className="chart-axis" />
         {bars.map((b, i) => {
           const x = GROUP_GAP + i * (groupWidth + GROUP_GAP);
@@ -38,7 +44,14 @@ export function CreditsChart({ bars }: { bars: VintageBars[] }) {
               <rect className="chart-bar-issued" x={x} y={HEIGHT - issuedHeight} width={BAR_WIDTH} height={issuedHeight} rx={2}>
                 <title>{`${b.vintage}: ${formatCount(b.issued)} t issued`}</title>
               </rect>
-              <rect className="chart-bar-retired" x={x + BAR_WIDTH + GAP} y={HEIGHT - retiredHeight} width={BAR_WIDTH} height={retiredHeight} rx={2}>
+              <rect
+                className="chart-bar-retired"
+                x={x + BAR_WIDTH + GAP}
+                y={HEIGHT - retiredHeight}
+                width={BAR_WIDTH}
+                height={retiredHeight}
+                rx={2}
+              >
                 <title>{`${b.vintage}: ${formatCount(b.retired)} t retired`}</title>
               </rect>
               <text className="chart-value" x={x + BAR_WIDTH / 2} y={HEIGHT - issuedHeight - 4} textAnchor="middle">

@@ -97,15 +97,19 @@ export function CreditsSection({ credits }: { credits: Credits | null }) {
       ) : (
         <>
           <SummaryTiles summary={credits.summary} label="Credit summary" />
-          <CreditsChart bars={[...credits.vintages].sort((a, b) => a.vintage.localeCompare(b.vintage)).map((v) => ({ vintage: v.vintage, issued: v.summary.exPost, retired: v.summary.retired }))} />
+          <CreditsChart
+            bars={[...credits.vintages]
+              .sort((a, b) => a.vintage.localeCompare(b.vintage))
+              .map((v) => ({ vintage: v.vintage, issued: v.summary.exPost, retired: v.summary.retired }))}
+          />
           {[...credits.vintages]
             .sort((a, b) => b.vintage.localeCompare(a.vintage))
             .map((v) => (
               <section key={v.vintage} className="vintage" aria-label={`Vintage ${v.vintage}`}>
                 <h3>Vintage {v.vintage}</h3>
                 <p className="muted">
-                  {formatTonnesValue(v.summary.exPost)} ex-post · {formatTonnesValue(v.summary.exAnte)} ex-ante · {formatTonnesValue(v.summary.retired)} retired ·{' '}
-                  {formatTonnesValue(v.summary.validated)} validated
+                  {formatTonnesValue(v.summary.exPost)} ex-post · {formatTonnesValue(v.summary.exAnte)} ex-ante ·{' '}
+                  {formatTonnesValue(v.summary.retired)} retired · {formatTonnesValue(v.summary.validated)} validated
                 </p>
                 <IssuanceEvents events={v.events} />
               </section>

@@ -33,6 +33,22 @@ export function ProjectFilters() {
   const setQuery = useProjectList((s) => s.setQuery);
   const dataVersion = useSync((s) => s.dataVersion);
   const facets = useLoader(() => desk('projects.facets', { scope }), [scope], dataVersion);
-  const filters = FILTERS.map(({ key, facet, label, all }) => ({ key, label, all, values: facets.data?.[facet], describe: (v: FacetValue) => optionLabel(facet, v.value, v.label) }));
-  return <FacetFilters filters={filters} selected={selected} loaded={facets.data !== null} error={facets.error} onChange={setFilter} onClear={() => setQuery({ filters: {} })} onRetry={facets.reload} />;
+  const filters = FILTERS.map(({ key, facet, label, all }) => ({
+    key,
+    label,
+    all,
+    values: facets.data?.[facet],
+    describe: (v: FacetValue) => optionLabel(facet, v.value, v.label),
+  }));
+  return (
+    <FacetFilters
+      filters={filters}
+      selected={selected}
+      loaded={facets.data !== null}
+      error={facets.error}
+      onChange={setFilter}
+      onClear={() => setQuery({ filters: {} })}
+      onRetry={facets.reload}
+    />
+  );
 }

@@ -70,7 +70,8 @@ function Documents({ documents }: { documents: Document[] }) {
 }
 
 function Timeline({ events }: { events: ProjectEvent[] | undefined }) {
-  if (!events) return <p className="muted">The status history is part of the internal view of the project (switch the list to Internal).</p>;
+  if (!events)
+    return <p className="muted">The status history is part of the internal view of the project (switch the list to Internal).</p>;
   if (events.length === 0) return <p className="muted">No status changes recorded.</p>;
   const ordered = [...events].sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
   return (

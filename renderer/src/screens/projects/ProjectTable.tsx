@@ -90,7 +90,13 @@ export function ProjectTable() {
   const loading = total === null && !error;
   return (
     // aria-rowcount -1: the number of rows is not known yet (loading, or past a lower-bound count).
-    <div className="table table-projects" role="table" aria-label="Projects" aria-busy={loading} aria-rowcount={extent.exact ? extent.rows + 1 : -1}>
+    <div
+      className="table table-projects"
+      role="table"
+      aria-label="Projects"
+      aria-busy={loading}
+      aria-rowcount={extent.exact ? extent.rows + 1 : -1}
+    >
       <ProjectTableHead />
       <ErrorMessage error={error} onRetry={() => useProjectList.getState().refresh()} />
       {loading && <Loading label="Loading projects…" />}

@@ -12,7 +12,6 @@ import { formatListTotal } from '../../lib/format';
 
 const PROJECTS = { one: 'project', other: 'projects' };
 
-
 function ProjectListView() {
   const query = useProjectList((s) => s.query);
   const total = useProjectList((s) => s.total);

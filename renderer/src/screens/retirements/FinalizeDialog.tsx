@@ -19,19 +19,35 @@ function validate(fields: FinalizeFields): Partial<Record<keyof FinalizeFields, 
   const problems: Partial<Record<keyof FinalizeFields, string>> = {};
   if (!fields.beneficiary.trim()) problems.beneficiary = 'Enter the name the certificate is for.';
   if (!fields.reason.trim()) problems.reason = 'Enter why the credits were retired.';
-  if (!/^0x[0-9a-fA-F]{40}$/.test(fields.projectAddress.trim())) problems.projectAddress = 'Enter the project contract address: 0x followed by 40 hexadecimal characters.';
+  if (!/^0x[0-9a-fA-F]{40}$/.test(fields.projectAddress.trim()))
+    problems.projectAddress = 'Enter the project contract address: 0x followed by 40 hexadecimal characters.';
   if (!/^\d+$/.test(fields.tokenId.trim())) problems.tokenId = 'Enter the token id: a whole number.';
   return problems;
 }
 
 function trimmed(fields: FinalizeFields): FinalizeFields {
-  return { beneficiary: fields.beneficiary.trim(), comment: fields.comment, reason: fields.reason.trim(), projectAddress: fields.projectAddress.trim(), tokenId: fields.tokenId.trim() };
+  return {
+    beneficiary: fields.beneficiary.trim(),
+    comment: fields.comment,
+    reason: fields.reason.trim(),
+    projectAddress: fields.projectAddress.trim(),
+    tokenId: fields.tokenId.trim(),
+  };
 }
 
-function DetailsForm({ fields, onChange, onReview }: { fields: FinalizeFields; onChange: (f: FinalizeFields) => void; onReview: () => void }) {
+function DetailsForm({
+  fields,
+  onChange,
+  onReview,
+}: {
+  fields: FinalizeFields;
+  onChange: (f: FinalizeFields) => void;
+  onReview: () => void;
+}) {
   const [showProblems, setShowProblems] = useState(false);
   const problems = showProblems ? validate(fields) : {};
-  const set = (key: keyof FinalizeFields) => (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => onChange({ ...fields, [key]: e.target.value });
+  const set = (key: keyof FinalizeFields) => (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
+    onChange({ ...fields, [key]: e.target.value });
   return (
     <form
       className="form"
@@ -65,7 +81,19 @@ function DetailsForm({ fields, onChange, onReview }: { fields: FinalizeFields; o
   );
 }
 
-export function FinalizeDialog({ retirementId, projectName, amount, onClose, onFinalized }: { retirementId: string; projectName: string; amount: number; onClose: () => void; onFinalized: (retirement: Retirement) => void }) {
+export function FinalizeDialog({
+  retirementId,
+  projectName,
+  amount,
+  onClose,
+  onFinalized,
+}: {
+  retirementId: string;
+  projectName: string;
+  amount: number;
+  onClose: () => void;
+  onFinalized: (retirement: Retirement) => void;
+}) {
   const address = useWallet((s) => s.address);
   const sign = useWallet((s) => s.sign);
   const forget = useWallet((s) => s.forget);
@@ -84,7 +112,8 @@ export function FinalizeDialog({ retirementId, projectName, amount, onClose, onF
   return (
     <Dialog title="Finalize retirement" onClose={onClose} wide>
       <p className="muted">
-        {formatTonnesValue(amount)} of {projectName}. Finalizing proves you own the wallet that retired these credits and sets who the certificate is for.
+        {formatTonnesValue(amount)} of {projectName}. Finalizing proves you own the wallet that retired these credits and sets who the
+        certificate is for.
       </p>
       {step === 'done' ? (
         <div className="success" role="status">
@@ -123,7 +152,8 @@ export function FinalizeDialog({ retirementId, projectName, amount, onClose, onF
                 {message}
               </pre>
               <p className="muted">
-                Only the wallet address <span className="mono">{address}</span>, the signature and these five fields are sent to the registry. The key never leaves this computer.
+                Only the wallet address <span className="mono">{address}</span>, the signature and these five fields are sent to the
+                registry. The key never leaves this computer.
               </p>
               <ErrorMessage error={finalize.error ? `Finalizing failed: ${finalize.error}` : null} />
               <div className="actions">

@@ -41,16 +41,27 @@ export function RetirementDetails({ id }: { id: string }) {
       {retirement && (
         <>
           <p>
-            <StatusBadge value={retirement.isClaimed ? 'claimed' : 'unclaimed'} /> {formatTonnesValue(retirement.amount)} on {formatDateTime(retirement.createdAt)}
+            <StatusBadge value={retirement.isClaimed ? 'claimed' : 'unclaimed'} /> {formatTonnesValue(retirement.amount)} on{' '}
+            {formatDateTime(retirement.createdAt)}
           </p>
           <Facts
             items={[
               ['Retirement id', <span className="mono">{retirement.id}</span>],
-              ['Project', <button type="button" className="button-link" onClick={() => openProject(retirement.project.id)}>{`${retirement.project.fullName} (No. ${retirement.project.num})`}</button>],
+              [
+                'Project',
+                <button
+                  type="button"
+                  className="button-link"
+                  onClick={() => openProject(retirement.project.id)}
+                >{`${retirement.project.fullName} (No. ${retirement.project.num})`}</button>,
+              ],
               ['Beneficiary', full?.beneficiary],
               ['Reason', full?.reason],
               ['Comment', full?.comment],
-              ['Retired by', full ? <ExternalLink href={full.organizationOwner.publicUrl}>{full.organizationOwner.fullName}</ExternalLink> : null],
+              [
+                'Retired by',
+                full ? <ExternalLink href={full.organizationOwner.publicUrl}>{full.organizationOwner.fullName}</ExternalLink> : null,
+              ],
               ['Serialization', full ? <span className="mono">{full.serialization}</span> : null],
               ['Vintage', full?.vintage],
             ]}

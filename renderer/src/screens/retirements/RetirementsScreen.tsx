@@ -86,10 +86,19 @@ const COLUMN_COUNT = 7;
 
 const RETIREMENTS = { one: 'retirement', other: 'retirements' };
 
-
 type SortableField = Exclude<RetirementSortField, 'relevance'>;
 
-function SortableHeader({ field, label, first, className }: { field: SortableField; label: string; first: SortDirection; className?: string }) {
+function SortableHeader({
+  field,
+  label,
+  first,
+  className,
+}: {
+  field: SortableField;
+  label: string;
+  first: SortDirection;
+  className?: string;
+}) {
   const sort = useRetirementList((s) => s.query.sort);
   const setQuery = useRetirementList((s) => s.setQuery);
   return (
@@ -114,7 +123,13 @@ function RetirementTableRow({ row, index }: { row: RetirementRow | undefined; in
     );
   }
   return (
-    <tr aria-rowindex={index + 2} data-retirement-id={row.id} aria-selected={current} className={current ? 'row-current' : undefined} onClick={() => openRetirement(row.id)}>
+    <tr
+      aria-rowindex={index + 2}
+      data-retirement-id={row.id}
+      aria-selected={current}
+      className={current ? 'row-current' : undefined}
+      onClick={() => openRetirement(row.id)}
+    >
       <td onClick={(e) => e.stopPropagation()}>
         <input
           type="checkbox"
@@ -164,7 +179,12 @@ function RetirementTable() {
   return (
     <div ref={scrollRef} className="table-wrap virtual-table-scroll">
       {/* aria-rowcount -1: the number of rows is not known yet (loading, or past a lower-bound count). */}
-      <table className="simple-table selectable virtual-table" aria-label="Retirements" aria-busy={total === null} aria-rowcount={extent.exact ? extent.rows + 1 : -1}>
+      <table
+        className="simple-table selectable virtual-table"
+        aria-label="Retirements"
+        aria-busy={total === null}
+        aria-rowcount={extent.exact ? extent.rows + 1 : -1}
+      >
         <colgroup>
           <col className="col-select" />
           <col className="col-date" />

@@ -71,7 +71,8 @@ export function WalletImport() {
       if (!keystore) throw new Error('Choose the keystore file first.');
       await unlockKeystore(keystore.json, password, remember);
     } else {
-      if (remember && rememberPassword.length < 8) throw new Error('To keep the wallet for this session, choose a password of at least 8 characters to encrypt it.');
+      if (remember && rememberPassword.length < 8)
+        throw new Error('To keep the wallet for this session, choose a password of at least 8 characters to encrypt it.');
       await importPrivateKey(privateKey, remember ? { password: rememberPassword } : null);
     }
     // Do not keep the secret in the form once the worker has it.
@@ -137,13 +138,22 @@ export function WalletImport() {
       </label>
       {remember && method === 'privateKey' && (
         <Field label="Password to encrypt the kept wallet">
-          <input type="password" autoComplete="new-password" value={rememberPassword} onChange={(e) => setRememberPassword(e.target.value)} />
+          <input
+            type="password"
+            autoComplete="new-password"
+            value={rememberPassword}
+            onChange={(e) => setRememberPassword(e.target.value)}
+          />
         </Field>
       )}
       <DecryptProgress />
       <ErrorMessage error={open.error} />
       <div className="actions">
-        <button type="submit" className="button button-primary" disabled={open.busy || (method === 'keystore' ? !keystore || !password : !privateKey)}>
+        <button
+          type="submit"
+          className="button button-primary"
+          disabled={open.busy || (method === 'keystore' ? !keystore || !password : !privateKey)}
+        >
           {open.busy ? 'Opening…' : 'Open wallet'}
         </button>
       </div>

@@ -20,7 +20,8 @@ export function AddConnectionForm({ onDone }: { onDone: () => void }) {
 
   const add = useAction(async () => {
     if (!pem) throw new Error('Choose the private key file of the app.');
-    if (needsFile && (!confirmed || passphrase.length < 8)) throw new Error('Without a keychain, the key is stored encrypted with a passphrase of at least 8 characters: enter one and confirm.');
+    if (needsFile && (!confirmed || passphrase.length < 8))
+      throw new Error('Without a keychain, the key is stored encrypted with a passphrase of at least 8 characters: enter one and confirm.');
     await desk('connections.addRemote', {
       name: name.trim(),
       baseUrl: baseUrl.trim(),
@@ -55,7 +56,8 @@ export function AddConnectionForm({ onDone }: { onDone: () => void }) {
       {needsFile && (
         <>
           <p className="notice">
-            No system keychain is available{keychain?.reason ? ` (${keychain.reason})` : ''}. The key can instead be stored in a file encrypted with a passphrase you enter each time the desk starts.
+            No system keychain is available{keychain?.reason ? ` (${keychain.reason})` : ''}. The key can instead be stored in a file
+            encrypted with a passphrase you enter each time the desk starts.
           </p>
           <Field label="Passphrase for the key file">
             <input type="password" autoComplete="new-password" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} />

@@ -55,7 +55,12 @@ export function ConnectionCard({ connection, active }: { connection: ConnectionI
         </h3>
         <div className="header-actions">
           {!active && (
-            <button type="button" className="button button-small button-primary" onClick={() => void activate.run()} disabled={activate.busy}>
+            <button
+              type="button"
+              className="button button-small button-primary"
+              onClick={() => void activate.run()}
+              disabled={activate.busy}
+            >
               Use this connection
             </button>
           )}
@@ -67,7 +72,12 @@ export function ConnectionCard({ connection, active }: { connection: ConnectionI
               <button type="button" className="button button-small" onClick={() => setReimporting((v) => !v)}>
                 Re-import key
               </button>
-              <button type="button" className="button button-small button-danger" onClick={() => void remove.run()} disabled={remove.busy || active}>
+              <button
+                type="button"
+                className="button button-small button-danger"
+                onClick={() => void remove.run()}
+                disabled={remove.busy || active}
+              >
                 Remove
               </button>
             </>
@@ -79,7 +89,10 @@ export function ConnectionCard({ connection, active }: { connection: ConnectionI
           ['Kind', connection.kind === 'embedded' ? 'Embedded registry (on this computer)' : 'Remote registry'],
           ['Address', <span className="mono">{connection.baseUrl}</span>],
           ['App id', <span className="mono">{connection.appId}</span>],
-          ['Private key', <StatusBadge value={connection.keyStatus === 'ok' ? 'validated' : 'failed'} label={KEY_STATUS[connection.keyStatus]} />],
+          [
+            'Private key',
+            <StatusBadge value={connection.keyStatus === 'ok' ? 'validated' : 'failed'} label={KEY_STATUS[connection.keyStatus]} />,
+          ],
           ['Key stored in', SECRET_STORE[connection.secretStore]],
           ['Internal projects (examiner)', connection.examinerRead ? 'Allowed' : 'Not allowed'],
         ]}

@@ -21,7 +21,8 @@ function SyncInterval() {
       onSubmit={(e) => {
         e.preventDefault();
         const value = Number(shown);
-        if (!Number.isInteger(value) || value < 1 || value > 1440) return save.setError('Enter a whole number of minutes between 1 and 1440.');
+        if (!Number.isInteger(value) || value < 1 || value > 1440)
+          return save.setError('Enter a whole number of minutes between 1 and 1440.');
         void save.run(value).then(() => setText(null));
       }}
     >
@@ -69,7 +70,9 @@ export function SettingsScreen() {
         {adding && <AddConnectionForm onDone={() => setAdding(false)} />}
         {!list && !error && <Loading />}
         {list && list.connections.length === 0 && <EmptyState title="No connection yet">Add a remote registry to start.</EmptyState>}
-        {list?.connections.map((c) => <ConnectionCard key={c.id} connection={c} active={c.id === list.activeId} />)}
+        {list?.connections.map((c) => (
+          <ConnectionCard key={c.id} connection={c} active={c.id === list.activeId} />
+        ))}
       </section>
     </div>
   );

@@ -27,13 +27,21 @@ export function FinishDialog({ organizationId, organizationName, reservation, cl
   const [showProblems, setShowProblems] = useState(false);
   const [transaction, setTransaction] = useState<{ id: string; state: string } | null>(null);
   const organizations = useLoader(() => desk('organizations.list', {}), []);
-  const receivers = (organizations.data?.organizations ?? []).filter((o) => o.id !== organizationId).sort((a, b) => a.fullName.localeCompare(b.fullName));
+  const receivers = (organizations.data?.organizations ?? [])
+    .filter((o) => o.id !== organizationId)
+    .sort((a, b) => a.fullName.localeCompare(b.fullName));
   const receiverName = receivers.find((o) => o.id === form.receiverId)?.fullName ?? '';
   const problems = showProblems ? validateFinish(form) : {};
-  const set = (key: keyof FinishForm) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>) => setForm({ ...form, [key]: e.target.value });
+  const set = (key: keyof FinishForm) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>) =>
+    setForm({ ...form, [key]: e.target.value });
 
   const finish = useAction(async () => {
-    const result = await desk('warehouse.finish', { organizationId, reservationId: reservation.id, action: form.action, body: finishBody(form) });
+    const result = await desk('warehouse.finish', {
+      organizationId,
+      reservationId: reservation.id,
+      action: form.action,
+      body: finishBody(form),
+    });
     setTransaction({ id: result.transactionId, state: result.state });
     setStep('outcome');
     onFinished();
@@ -44,8 +52,8 @@ export function FinishDialog({ organizationId, organizationName, reservation, cl
     <Dialog title={step === 'outcome' ? 'Outcome' : `Finish reservation: ${title.toLowerCase()}`} onClose={onClose} wide>
       {step !== 'outcome' && (
         <p className="muted">
-          {reservation.amount} t of <span className="mono">{reservation.serialization}</span> ({reservation.project.fullName}). Reservation ends in{' '}
-          <Countdown until={reservation.reservedToDate} clockOffsetMs={clockOffsetMs} />.
+          {reservation.amount} t of <span className="mono">{reservation.serialization}</span> ({reservation.project.fullName}). Reservation
+          ends in <Countdown until={reservation.reservedToDate} clockOffsetMs={clockOffsetMs} />.
         </p>
       )}
       {step === 'form' && (
@@ -60,11 +68,21 @@ export function FinishDialog({ organizationId, organizationName, reservation, cl
           <fieldset className="segmented span-all">
             <legend>Action</legend>
             <label className={form.action === 'transfer' ? 'segment segment-on' : 'segment'}>
-              <input type="radio" name="finish-action" checked={form.action === 'transfer'} onChange={() => setForm({ ...form, action: 'transfer' })} />
+              <input
+                type="radio"
+                name="finish-action"
+                checked={form.action === 'transfer'}
+                onChange={() => setForm({ ...form, action: 'transfer' })}
+              />
               Transfer
             </label>
             <label className={form.action === 'transfer_retire' ? 'segment segment-on' : 'segment'}>
-              <input type="radio" name="finish-action" checked={form.action === 'transfer_retire'} onChange={() => setForm({ ...form, action: 'transfer_retire' })} />
+              <input
+                type="radio"
+                name="finish-action"
+                checked={form.action === 'transfer_retire'}
+                onChange={() => setForm({ ...form, action: 'transfer_retire' })}
+              />
               Transfer and retire
             </label>
           </fieldset>
@@ -107,7 +125,10 @@ export function FinishDialog({ organizationId, organizationName, reservation, cl
               </div>
             </>
           )}
-          <ErrorMessage error={organizations.error ? 'The organizations could not be loaded, so no receiver can be chosen.' : null} onRetry={organizations.reload} />
+          <ErrorMessage
+            error={organizations.error ? 'The organizations could not be loaded, so no receiver can be chosen.' : null}
+            onRetry={organizations.reload}
+          />
           <div className="actions span-all">
             <button type="button" className="button" onClick={onClose}>
               Cancel
@@ -124,7 +145,13 @@ export function FinishDialog({ organizationId, organizationName, reservation, cl
             <strong>Please confirm. When you press “{title}”:</strong>
           </p>
           <ol className="confirmation">
-            {describeFinish(form, { amount: reservation.amount, serialization: reservation.serialization, projectName: reservation.project.fullName, fromName: organizationName, receiverName }).map((line) => (
+            {describeFinish(form, {
+              amount: reservation.amount,
+              serialization: reservation.serialization,
+              projectName: reservation.project.fullName,
+              fromName: organizationName,
+              receiverName,
+            }).map((line) => (
               <li key={line}>{line}</li>
             ))}
           </ol>
@@ -140,7 +167,14 @@ export function FinishDialog({ organizationId, organizationName, reservation, cl
         </section>
       )}
       {step === 'outcome' && transaction && (
-        <OutcomeTracker organizationId={organizationId} reservationId={reservation.id} transactionId={transaction.id} initialState={transaction.state} retire={form.action === 'transfer_retire'} onClose={onClose} />
+        <OutcomeTracker
+          organizationId={organizationId}
+          reservationId={reservation.id}
+          transactionId={transaction.id}
+          initialState={transaction.state}
+          retire={form.action === 'transfer_retire'}
+          onClose={onClose}
+        />
       )}
     </Dialog>
   );

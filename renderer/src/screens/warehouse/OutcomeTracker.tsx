@@ -59,7 +59,10 @@ export function OutcomeTracker({ organizationId, reservationId, transactionId, i
   return (
     <section aria-label="Transfer outcome" className="outcome">
       <p role="status" aria-live="polite">
-        <StatusBadge value={settled ? state : 'processing'} label={state === 'processed' ? 'Completed' : state === 'failed' ? 'Failed' : 'Processing'} />{' '}
+        <StatusBadge
+          value={settled ? state : 'processing'}
+          label={state === 'processed' ? 'Completed' : state === 'failed' ? 'Failed' : 'Processing'}
+        />{' '}
         {state === 'processed'
           ? retire
             ? 'The credits were transferred and retired.'

@@ -17,7 +17,17 @@ export function amountProblem(text: string, available: number): string | null {
   return null;
 }
 
-export function ReserveDialog({ organizationId, credit, onClose, onReserved }: { organizationId: string; credit: WarehouseInventoryCredit; onClose: () => void; onReserved: () => void }) {
+export function ReserveDialog({
+  organizationId,
+  credit,
+  onClose,
+  onReserved,
+}: {
+  organizationId: string;
+  credit: WarehouseInventoryCredit;
+  onClose: () => void;
+  onReserved: () => void;
+}) {
   const [amount, setAmount] = useState('');
   const [touched, setTouched] = useState(false);
   const problem = amountProblem(amount, credit.amount);
@@ -33,7 +43,10 @@ export function ReserveDialog({ organizationId, credit, onClose, onReserved }: {
       <p>
         {credit.project.fullName} · <span className="mono">{credit.serialization}</span>
       </p>
-      <p className="muted">Reserved credits are held for you for 10 minutes. Finish the reservation (transfer, or transfer and retire) before then, or they return to the warehouse.</p>
+      <p className="muted">
+        Reserved credits are held for you for 10 minutes. Finish the reservation (transfer, or transfer and retire) before then, or they
+        return to the warehouse.
+      </p>
       <form
         className="form"
         onSubmit={(e) => {
@@ -42,7 +55,11 @@ export function ReserveDialog({ organizationId, credit, onClose, onReserved }: {
           if (!problem) void reserve.run();
         }}
       >
-        <Field label="Amount to reserve (tonnes)" hint={`${formatGrams(gramsOf(credit.amount))} t available`} error={amount || touched ? problem : null}>
+        <Field
+          label="Amount to reserve (tonnes)"
+          hint={`${formatGrams(gramsOf(credit.amount))} t available`}
+          error={amount || touched ? problem : null}
+        >
           <input inputMode="decimal" autoFocus value={amount} onChange={(e) => setAmount(e.target.value)} />
         </Field>
         <ErrorMessage error={reserve.error ? `The reservation was not made: ${reserve.error}` : null} />

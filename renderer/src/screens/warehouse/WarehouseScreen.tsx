@@ -19,7 +19,8 @@ import { FinishDialog } from './FinishDialog';
 import { PHASE_LABELS, registryNow, reservationPhase } from './reservationPhase';
 
 function CreditsTable({ view, onReserve }: { view: WarehouseView; onReserve: (c: WarehouseInventoryCredit) => void }) {
-  if (view.credits.length === 0) return <EmptyState title="The warehouse is empty">Credits deposited by the organization appear here.</EmptyState>;
+  if (view.credits.length === 0)
+    return <EmptyState title="The warehouse is empty">Credits deposited by the organization appear here.</EmptyState>;
   return (
     <div className="table-wrap">
       <table className="simple-table" aria-label="Warehouse credits">
@@ -48,7 +49,13 @@ function CreditsTable({ view, onReserve }: { view: WarehouseView; onReserve: (c:
               <td className="numeric">{formatTonnesValue(c.amount)}</td>
               <td className="row-actions">
                 {view.canWrite && (
-                  <button type="button" className="button button-small" disabled={c.amount <= 0 || view.offline} aria-label={`Reserve ${c.serialization}`} onClick={() => onReserve(c)}>
+                  <button
+                    type="button"
+                    className="button button-small"
+                    disabled={c.amount <= 0 || view.offline}
+                    aria-label={`Reserve ${c.serialization}`}
+                    onClick={() => onReserve(c)}
+                  >
                     Reserve…
                   </button>
                 )}
@@ -61,7 +68,17 @@ function CreditsTable({ view, onReserve }: { view: WarehouseView; onReserve: (c:
   );
 }
 
-function ReservationRow({ r, view, onFinish, onChanged }: { r: Reservation; view: WarehouseView; onFinish: (r: Reservation) => void; onChanged: () => void }) {
+function ReservationRow({
+  r,
+  view,
+  onFinish,
+  onChanged,
+}: {
+  r: Reservation;
+  view: WarehouseView;
+  onFinish: (r: Reservation) => void;
+  onChanged: () => void;
+}) {
   const now = useNow();
   const phase = reservationPhase(r, registryNow(view.clockOffsetMs, now));
   const cancel = useAction(async () => {
@@ -79,7 +96,9 @@ function ReservationRow({ r, view, onFinish, onChanged }: { r: Reservation; view
       <td>
         <StatusBadge value={phase} label={PHASE_LABELS[phase]} />
       </td>
-      <td>{phase === 'active' ? <Countdown until={r.reservedToDate} clockOffsetMs={view.clockOffsetMs} /> : <span className="muted">—</span>}</td>
+      <td>
+        {phase === 'active' ? <Countdown until={r.reservedToDate} clockOffsetMs={view.clockOffsetMs} /> : <span className="muted">—</span>}
+      </td>
       <td className="row-actions">
         {phase === 'active' && view.canWrite && (
           <>
@@ -101,8 +120,17 @@ function ReservationRow({ r, view, onFinish, onChanged }: { r: Reservation; view
   );
 }
 
-function ReservationsTable({ view, onFinish, onChanged }: { view: WarehouseView; onFinish: (r: Reservation) => void; onChanged: () => void }) {
-  if (view.reservations.length === 0) return <EmptyState title="No reservations yet">Reserve credits above to transfer or retire them.</EmptyState>;
+function ReservationsTable({
+  view,
+  onFinish,
+  onChanged,
+}: {
+  view: WarehouseView;
+  onFinish: (r: Reservation) => void;
+  onChanged: () => void;
+}) {
+  if (view.reservations.length === 0)
+    return <EmptyState title="No reservations yet">Reserve credits above to transfer or retire them.</EmptyState>;
   const ordered = [...view.reservations].sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
   return (
     <div className="table-wrap">
@@ -158,7 +186,11 @@ function OrganizationWarehouse({ organizationId }: { organizationId: string }) {
   return (
     <>
       <ErrorMessage error={warehouse.error ? describeError(warehouse.error) : null} onRetry={reload} />
-      {!view.canWrite && <p className="notice">This app may only view this warehouse: reserving, finishing and cancelling need the warehouse write permission.</p>}
+      {!view.canWrite && (
+        <p className="notice">
+          This app may only view this warehouse: reserving, finishing and cancelling need the warehouse write permission.
+        </p>
+      )}
       <section className="card" aria-label="Reservations">
         <h2>Reservations</h2>
         <p className="muted">Newest first. Active reservations can be finished or cancelled until their time runs out.</p>
@@ -176,7 +208,9 @@ function OrganizationWarehouse({ organizationId }: { organizationId: string }) {
         </div>
         <CreditsTable view={view} onReserve={setReserving} />
       </section>
-      {reserving && <ReserveDialog organizationId={organizationId} credit={reserving} onClose={() => setReserving(null)} onReserved={reload} />}
+      {reserving && (
+        <ReserveDialog organizationId={organizationId} credit={reserving} onClose={() => setReserving(null)} onReserved={reload} />
+      )}
       {finishing && (
         <FinishDialog
           organizationId={organizationId}
@@ -200,7 +234,8 @@ export function WarehouseScreen() {
   const error = useConnections((s) => s.error);
   const installations = warehouseInstallations(connection);
   const [chosen, setChosen] = useState<string | null>(null);
-  const organizationId = chosen && installations.some((i) => i.organizationId === chosen) ? chosen : (installations[0]?.organizationId ?? null);
+  const organizationId =
+    chosen && installations.some((i) => i.organizationId === chosen) ? chosen : (installations[0]?.organizationId ?? null);
   return (
     <div className="screen">
       <header className="screen-header">
@@ -227,7 +262,9 @@ export function WarehouseScreen() {
       ) : organizationId ? (
         <OrganizationWarehouse key={organizationId} organizationId={organizationId} />
       ) : (
-        <EmptyState title="No warehouse to show">No organization has installed this app with access to its warehouse. Installations appear under Connections & settings.</EmptyState>
+        <EmptyState title="No warehouse to show">
+          No organization has installed this app with access to its warehouse. Installations appear under Connections & settings.
+        </EmptyState>
       )}
     </div>
   );

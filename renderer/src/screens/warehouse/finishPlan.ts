@@ -34,7 +34,8 @@ export type FinishProblems = Partial<Record<keyof FinishForm, string>>;
 export function validateFinish(form: FinishForm): FinishProblems {
   const problems: FinishProblems = {};
   if (!form.receiverId) problems.receiverId = 'Choose the organization that receives the credits.';
-  if (form.receiverAddress.trim() && !/^0x[0-9a-fA-F]{40}$/.test(form.receiverAddress.trim())) problems.receiverAddress = 'A wallet address is 0x followed by 40 hexadecimal characters.';
+  if (form.receiverAddress.trim() && !/^0x[0-9a-fA-F]{40}$/.test(form.receiverAddress.trim()))
+    problems.receiverAddress = 'A wallet address is 0x followed by 40 hexadecimal characters.';
   if (form.price.trim()) {
     if (!/^\d+(\.\d+)?$/.test(form.price.trim())) problems.price = 'Enter the price as a number, for example 12.50.';
     if (!form.currency.trim()) problems.currency = 'Enter the currency of the price, for example USD.';
@@ -62,10 +63,17 @@ export function finishBody(form: FinishForm): DeskInput<'warehouse.finish'>['bod
 /** Ends a sentence with one full stop even when the name already ends with one ("Ltd."). */
 const sentence = (text: string) => (text.endsWith('.') ? text : `${text}.`);
 
-export function describeFinish(form: FinishForm, context: { amount: number; serialization: string; projectName: string; fromName: string; receiverName: string }): string[] {
+export function describeFinish(
+  form: FinishForm,
+  context: { amount: number; serialization: string; projectName: string; fromName: string; receiverName: string },
+): string[] {
   const lines = [
-    sentence(`${formatTonnesValue(context.amount)} of ${context.serialization} (${context.projectName}) leave the warehouse of ${context.fromName}`),
-    sentence(`They are transferred to ${context.receiverName}${form.receiverAddress.trim() ? `, wallet ${form.receiverAddress.trim()}` : ''}`),
+    sentence(
+      `${formatTonnesValue(context.amount)} of ${context.serialization} (${context.projectName}) leave the warehouse of ${context.fromName}`,
+    ),
+    sentence(
+      `They are transferred to ${context.receiverName}${form.receiverAddress.trim() ? `, wallet ${form.receiverAddress.trim()}` : ''}`,
+    ),
   ];
   if (form.price.trim()) lines.push(`Price recorded: ${form.price.trim()} ${form.currency.trim().toUpperCase()}.`);
   if (form.transferComment.trim()) lines.push(`Transfer comment: “${form.transferComment.trim()}”.`);

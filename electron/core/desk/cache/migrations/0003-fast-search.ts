@@ -24,7 +24,9 @@ export const migration0003: Migration = {
           prefix = '1 2 3'
         );
         INSERT INTO projects_${scope}_fts (rowid, ${PROJECT_FTS_COLUMNS})
-          SELECT f.rowid, ${PROJECT_FTS_COLUMNS.split(', ').map((c) => `f.${c}`).join(', ')}
+          SELECT f.rowid, ${PROJECT_FTS_COLUMNS.split(', ')
+            .map((c) => `f.${c}`)
+            .join(', ')}
           FROM projects_fts f JOIN projects p ON p.rowid = f.rowid WHERE p.scope = '${scope}';
       `);
     }
