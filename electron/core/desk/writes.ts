@@ -19,10 +19,6 @@ export interface WriteContext {
   follow?: { intervalMs: number; timeoutMs: number };
 }
 
-// The client's body type resolves to `undefined` for optional-body endpoints (its BodyOf helper);
-// the client validates every body against the endpoint table at run time anyway.
-const wireBody = (body: unknown) => body as never;
-
 const FINAL_STATES = new Set(['processed', 'failed', 'cancelled', 'expired']);
 
 export function installationFor(runtime: ConnectionRuntime, organizationId: string): InstallationInfo {
@@ -54,7 +50,7 @@ export async function reserve(
   return withRegistry(ctx.tracker, 'Reserving credits', () =>
     ctx.runtime.client.call('createReservation', {
       params: { id: input.organizationId },
-      body: wireBody({ creditId: input.creditId, amount: input.amount }),
+      body: { creditId: input.creditId, amount: input.amount },
       installationId: installation.id,
     }),
   );
@@ -99,7 +95,7 @@ export async function finish(ctx: WriteContext, input: FinishInput): Promise<Des
   const result = await withRegistry(ctx.tracker, 'Finishing a reservation', () =>
     ctx.runtime.client.call('finishReservation', {
       params: { id: input.organizationId, reservationId: input.reservationId, action: input.action },
-      body: wireBody(input.body),
+      body: input.body,
       installationId: installation.id,
     }),
   );
@@ -149,7 +145,7 @@ async function followReservation(
 export async function finalize(ctx: WriteContext, input: DeskInput<'retirements.finalize'>): Promise<DeskOutput<'retirements.finalize'>> {
   const { retirementId, ...body } = input;
   const retirement = await withRegistry(ctx.tracker, 'Finalizing the retirement', () =>
-    ctx.runtime.client.call('finalizeRetirement', { body: wireBody(body) }),
+    ctx.runtime.client.call('finalizeRetirement', { body }),
   );
   if (retirement.id !== retirementId) {
     // The registry finds the retirement from the signed data; a mismatch means the renderer signed another one.

@@ -93,8 +93,7 @@ async function readAllPages(ctx: StepContext, resource: ListResource, endpoint: 
   const pageHashes: PageHash[] = [];
   const previousTotal = ctx.cache.syncState(resource)?.total ?? null;
   const staging = stagingBuffer(ctx, resource);
-  const fetchPage = (page: number): Promise<RawAnswer> =>
-    ctx.client.callRaw(endpoint, { query: { page, limit: ctx.tuning.pageSize } } as never);
+  const fetchPage = (page: number): Promise<RawAnswer> => ctx.client.callRaw(endpoint, { query: { page, limit: ctx.tuning.pageSize } });
   let total: number | null = null;
   let newest: string | null = null;
   let stoppedEarly = false;

@@ -1,7 +1,7 @@
 // 4.3 Retirements that write or render: finalize (wallet claim) and the certificate PDF.
 import type { Handlers } from '../types';
 import { renderCertificatePdf } from '../../certificates';
-import { finalizeOnchainRetirement, type FinalizeInput } from '../../registry/retirements/finalize';
+import { finalizeOnchainRetirement } from '../../registry/retirements/finalize';
 import { certificateFilename, certificateInputFor } from '../../registry/retirements/certificate';
 
 export const retirementWriteHandlers: Pick<Handlers, 'getRetirementPdf' | 'finalizeRetirement'> = {
@@ -16,6 +16,5 @@ export const retirementWriteHandlers: Pick<Handlers, 'getRetirementPdf' | 'final
     };
   },
 
-  // The pipeline has parsed the body with finalizeBody; `EndpointBody` types it as undefined (see warehouse.ts).
-  finalizeRetirement: ({ body, registry }) => finalizeOnchainRetirement(registry, body as unknown as FinalizeInput),
+  finalizeRetirement: ({ body, registry }) => finalizeOnchainRetirement(registry, body),
 };

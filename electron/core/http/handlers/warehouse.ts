@@ -1,8 +1,6 @@
 // 4.5 Organization warehouse. The authenticator has already checked, from the endpoint table, that
 // the caller holds an installation token of the organization in the path with the permission the
 // endpoint needs; the registry's warehouse module does the rest.
-import type { z } from 'zod';
-import type { finishBody, reserveBody } from '../../../../shared/registry/endpoints';
 import type { Handlers } from '../types';
 import { pageOf } from '../pagination';
 import { warehouseInventory } from '../../registry/warehouse/inventory';
@@ -28,7 +26,7 @@ export const warehouseHandlers: Pick<
   },
 
   createReservation: ({ params, body, caller, registry }) => {
-    const { creditId, amount } = bodyOf<typeof reserveBody>(body);
+    const { creditId, amount } = body;
     return reserveCredits(registry, { organizationId: params.id, appId: caller.kind === 'token' ? caller.appId : '', creditId, amount });
   },
 
@@ -41,14 +39,6 @@ export const warehouseHandlers: Pick<
       organizationId: params.id,
       reservationId: params.reservationId,
       action: params.action,
-      body: bodyOf<typeof finishBody>(body),
+      body,
     }),
 };
-
-/**
- * The pipeline has already parsed the body with the endpoint's schema, but `EndpointBody` types it
- * as undefined (the table's `body` is optional). The warehouse functions validate again anyway.
- */
-function bodyOf<S extends z.ZodType>(body: unknown): z.output<S> {
-  return body as z.output<S>;
-}
