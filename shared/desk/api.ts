@@ -392,8 +392,6 @@ export const DESK_ERROR_CODES = [
 export const deskError = z.object({ code: z.enum(DESK_ERROR_CODES), message: z.string(), details: z.array(z.string()).optional() });
 export type DeskError = z.infer<typeof deskError>;
 
-export const deskResult = <O extends z.ZodType>(output: O) =>
-  z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), value: output }), z.object({ ok: z.literal(false), error: deskError })]);
 export type DeskResult<T> = { ok: true; value: T } | { ok: false; error: DeskError };
 
 export const deskEvent = z.discriminatedUnion('type', [

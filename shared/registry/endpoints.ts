@@ -457,15 +457,7 @@ export type EndpointBody<K extends EndpointId> = Endpoints[K] extends { body?: i
     ? z.output<B>
     : undefined
   : undefined;
-/** What a client sends as body: the wire form before defaults. */
-export type EndpointBodyInput<K extends EndpointId> = Endpoints[K] extends { body?: infer B }
-  ? B extends z.ZodType
-    ? z.input<B>
-    : undefined
-  : undefined;
 export type EndpointResponse<K extends EndpointId> = z.output<ReturnType<Endpoints[K]['response']>>;
-/** What a client sends as query: the wire form before defaults and coercion. */
-export type EndpointQueryInput<K extends EndpointId> = z.input<Endpoints[K]['query']>;
 
 /** Fills `{name}` parameters of a contract path. */
 export function fillPath(path: string, params: Record<string, string>): string {

@@ -43,12 +43,3 @@ export function formatSerialization(parts: {
     parts.vintage,
   ].join('-');
 }
-
-export function parseSerialization(serialization: string): { projectNum: string; vintage: string } | undefined {
-  const parts = serialization.split('-');
-  if (parts.length !== 8) return undefined;
-  const projectNum = parts[3]!;
-  const vintage = parts[7]!;
-  if (!/^\d+$/.test(projectNum) || !/^\d{4}$/.test(vintage)) return undefined;
-  return { projectNum, vintage };
-}

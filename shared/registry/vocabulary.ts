@@ -43,8 +43,6 @@ export type FinishAction = (typeof FINISH_ACTIONS)[number];
 export const ORGANIZATION_TYPES = ['projectProponent', 'validationVerificationBody', 'buyer', 'registryOperator'] as const;
 export type OrganizationType = (typeof ORGANIZATION_TYPES)[number];
 
-export const DOCUMENT_TYPES = ['monitoringReport', 'projectDesign', 'validationReport', 'verificationReport', 'kml', 'other'] as const;
-
 /** Installation permission keys and the levels each accepts (compatibility.md). */
 export const PERMISSION_LEVELS = {
   organization_info: ['VIEW'],

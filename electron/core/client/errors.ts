@@ -45,5 +45,3 @@ export class RegistryClientError extends Error {
     return this.kind === 'network' || this.kind === 'timeout';
   }
 }
-
-export const isRegistryClientError = (e: unknown): e is RegistryClientError => e instanceof RegistryClientError;

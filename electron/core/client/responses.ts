@@ -16,8 +16,5 @@ type FileEndpoints = 'getRetirementPdf';
 
 export type ClientResponse<K extends EndpointId> = K extends FileEndpoints ? DownloadedFile : EndpointResponse<K>;
 
-/** Every endpoint's answer type, by endpoint id (kept for code that names the map). */
-export type RegistryResponses = { [K in EndpointId]: ClientResponse<K> };
-
 /** GET /carbonCredits/projects/{id}: a project's credit summary and vintages. */
 export type ProjectCreditsAnswer = EndpointResponse<'getProjectCredits'>;

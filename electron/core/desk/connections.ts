@@ -1,6 +1,5 @@
 // connections.json: the registries the desk knows, without any secret. The app's private key lives
 // in the secret store under `registry-desk:<connectionId>`; access tokens live only in memory.
-import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { installationInfo } from '../../../shared/desk/api';
 import { readJsonFile, writeJsonFile } from './json-file';
@@ -27,11 +26,6 @@ const connectionsFileSchema = z.object({
   connections: z.array(storedConnectionSchema),
 });
 type ConnectionsFile = z.infer<typeof connectionsFileSchema>;
-
-/** The secret-store service name of a connection's private key. */
-export const keyServiceName = (connectionId: string) => `registry-desk:${connectionId}`;
-
-export const newConnectionId = () => randomUUID();
 
 export interface ConnectionStore {
   list(): StoredConnection[];

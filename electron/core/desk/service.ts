@@ -21,7 +21,7 @@ import type { FetchLike } from '../client/http';
 import type { SyncEngineEvent, SyncTuning } from './sync/engine';
 import type { SyncWorkerSettings } from './sync/worker/host';
 import { clientFor, openConnectionRuntime, type ConnectionRuntime } from './connection-runtime';
-import { keyServiceName, openConnectionStore, type ConnectionStore, type SecretStoreKind, type StoredConnection } from './connections';
+import { openConnectionStore, type ConnectionStore, type SecretStoreKind, type StoredConnection } from './connections';
 import { exportCsv } from './csv-export';
 import { startEmbeddedRegistry, type DemoSeeder, type EmbeddedRegistry } from './embedded';
 import { DeskFailure, invalidInput, toDeskError } from './errors';
@@ -611,5 +611,3 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
     },
   };
 }
-
-export { keyServiceName };

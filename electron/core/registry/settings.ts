@@ -23,12 +23,3 @@ export function readSettings(ctx: RegistryContext): RegistrySettings {
   const stored = Object.fromEntries(rows.map((r) => [r.key, JSON.parse(r.value) as unknown]));
   return registrySettingsSchema.parse({ ...DEFAULT_SETTINGS, ...stored });
 }
-
-export function writeSettings(ctx: RegistryContext, patch: Partial<RegistrySettings>): RegistrySettings {
-  const next = registrySettingsSchema.parse({ ...readSettings(ctx), ...patch });
-  const upsert = ctx.db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
-  ctx.db.transaction(() => {
-    for (const [key, value] of Object.entries(next)) upsert.run(key, JSON.stringify(value));
-  });
-  return next;
-}

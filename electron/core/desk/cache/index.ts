@@ -11,11 +11,7 @@ import { createCacheQueries, type CacheQueries } from './queries';
 import { createCacheWriters, type CacheWriters } from './writers';
 
 export { CacheInputError } from './queries';
-export type { ProjectFacets, FacetValue } from './queries';
 export { toFtsPrefixQuery, searchText } from './fts-query';
-export type { CacheResource, ProjectScope } from './types';
-
-export const CACHE_DB_FILE = 'desk-cache.sqlite';
 
 export interface DeskCache extends CacheQueries {
   readonly db: SqliteDatabase<unknown>;

@@ -1,4 +1,4 @@
-import type { SyncProgress, SyncResource } from '../../../../shared/desk/api';
+import type { SyncResource } from '../../../../shared/desk/api';
 import type { Clock } from '../../clock';
 import type { RegistryClient } from '../../client/registry-client';
 import type { DeskCache } from '../cache';
@@ -35,5 +35,3 @@ export interface StepContext {
 }
 
 export type StepOutcome = { status: 'ok'; written: number; deleted: number; note?: string } | { status: 'skipped'; reason: string };
-
-export type ProgressListener = (progress: SyncProgress) => void;

@@ -447,8 +447,6 @@ export const ARCHETYPES: readonly Archetype[] = [
   },
 ];
 
-export const PROJECT_NAME_PLACES = ['Valley', 'Highlands', 'Basin', 'Coast', 'Delta', 'Plateau', 'Lowlands', 'Hills', 'River', 'Region'];
-
 export const OTHER_BENEFITS: readonly { id: number; title: string; description: string }[] = [
   { id: 1, title: 'No poverty', description: 'Income for local households from project jobs and revenue sharing.' },
   { id: 3, title: 'Good health and well-being', description: 'Less indoor smoke and cleaner air.' },

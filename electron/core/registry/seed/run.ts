@@ -69,7 +69,6 @@ export function timeBetween(random: Random, from: number, to: number): number {
 }
 
 export const utc = (year: number, month = 1, day = 1): number => Date.UTC(year, month - 1, day);
-export const isoDate = (ms: number): string => new Date(ms).toISOString();
 
 /** Whole grams to the tonnes number the operations take (exact: see shared/registry/amounts.ts). */
 export const tonnes = (grams: number): number => gramsToTonnes(grams);
