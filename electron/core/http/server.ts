@@ -7,8 +7,13 @@ import { createRegistryApp } from './app';
 import { handlers } from './handlers';
 import { serveOpenApi } from './openapi';
 import { createAuthenticator, type RateLimitOptions } from '../auth/authenticator';
+import { tokenHousekeeping } from '../auth/tokens';
 import type { RegistryContext } from '../registry/context';
-import { startBackgroundServices, type BackgroundServices } from '../registry/background';
+import { startBackgroundServices, type BackgroundService, type BackgroundServices } from '../registry/background';
+import { warehouseTransactionWorker } from '../registry/warehouse/worker';
+
+/** What a serving registry runs beside its routes, in start order. */
+const BACKGROUND_SERVICES: readonly BackgroundService[] = [tokenHousekeeping, warehouseTransactionWorker];
 
 export interface RegistryServerOptions {
   registry: RegistryContext;
@@ -60,7 +65,8 @@ export async function startRegistryServer(options: RegistryServerOptions): Promi
   if (options.registry.urls.apiBaseUrl === 'http://127.0.0.1' || options.registry.urls.apiBaseUrl === '') {
     options.registry.urls.apiBaseUrl = url;
   }
-  const background: BackgroundServices | undefined = options.background === false ? undefined : startBackgroundServices(options.registry);
+  const background: BackgroundServices | undefined =
+    options.background === false ? undefined : startBackgroundServices(options.registry, BACKGROUND_SERVICES);
   return {
     url,
     port,

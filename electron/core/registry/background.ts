@@ -1,25 +1,19 @@
-// Work the registry does on its own while it serves (the warehouse transaction worker, token
-// housekeeping). Each service starts with the server and stops before the database closes.
+// Work the registry does on its own while it serves. Each service starts with the server and stops
+// before the database closes; which services run is the server's choice (http/server.ts), so the
+// registry's modules define services without knowing of each other.
 import type { RegistryContext } from './context';
-import { tokenHousekeeping } from '../auth/tokens';
-import { warehouseTransactionWorker } from './warehouse/worker';
 
 export interface BackgroundService {
   name: string;
   start(ctx: RegistryContext): { stop(): Promise<void> | void };
 }
 
-/** Every background service, in start order. */
-export const backgroundServices: BackgroundService[] = [tokenHousekeeping, warehouseTransactionWorker];
-
 export interface BackgroundServices {
   stop(): Promise<void>;
 }
 
-export function startBackgroundServices(
-  ctx: RegistryContext,
-  services: readonly BackgroundService[] = backgroundServices,
-): BackgroundServices {
+/** Starts the services in order; stop() stops them in reverse order. */
+export function startBackgroundServices(ctx: RegistryContext, services: readonly BackgroundService[]): BackgroundServices {
   const running = services.map((s) => s.start(ctx));
   return {
     async stop() {
