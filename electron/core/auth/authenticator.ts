@@ -4,7 +4,7 @@ import { endpoints, type EndpointAuth, type EndpointId } from '../../../shared/r
 import type { InstallationPermissions, RequiredPermission } from '../../../shared/registry/vocabulary';
 import type { RegistryContext } from '../registry/context';
 import { forbidden, unauthorized } from '../registry/errors';
-import type { Authenticator, Caller } from '../http/types';
+import type { Authenticator, Caller } from './caller';
 import { looksLikeJwt, verifyAppJwt } from './app-jwt';
 import { findToken, looksLikeAccessToken } from './tokens';
 import { RateLimiter, type RateLimitOptions } from './rate-limit';

@@ -9,7 +9,8 @@ import { endpointIds, endpoints, type EndpointDefinition, type EndpointId } from
 import { API_VERSION, API_VERSION_HEADER } from '../../../shared/registry/vocabulary';
 import { RegistryError, zodMessages } from '../registry/errors';
 import type { RegistryContext } from '../registry/context';
-import type { Authenticator, FileAnswer, Handler, Handlers, JsonText } from './types';
+import type { Authenticator } from '../auth/caller';
+import type { FileAnswer, Handler, Handlers, JsonText } from './types';
 
 export interface RegistryAppOptions {
   registry: RegistryContext;

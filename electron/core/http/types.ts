@@ -1,22 +1,6 @@
 import type { EndpointBody, EndpointId, EndpointParams, EndpointQuery, EndpointResponse } from '../../../shared/registry/endpoints';
-import type { InstallationPermissions } from '../../../shared/registry/vocabulary';
+import type { Caller } from '../auth/caller';
 import type { RegistryContext } from '../registry/context';
-
-/** Who is calling, once the Authorization header has been checked. */
-export type Caller =
-  /** An app proved itself with its signed JWT (app endpoints only). */
-  | { kind: 'app'; appId: string }
-  /** An access token; installation tokens carry their organization and permissions. */
-  | {
-      kind: 'token';
-      tokenId: string;
-      appId: string;
-      appName: string;
-      examinerRead: boolean;
-      installationId: string | null;
-      organizationId: string | null;
-      permissions: InstallationPermissions;
-    };
 
 /** A file answer (certificates). */
 export interface FileAnswer {
@@ -58,12 +42,3 @@ export type Handler<K extends EndpointId> = (
   | Promise<EndpointResponse<K> | FileAnswer | JsonText<EndpointResponse<K>>>;
 
 export type Handlers = { [K in EndpointId]: Handler<K> };
-
-/** Checks the Authorization header of a request for one endpoint; throws RegistryError (401/403/429). */
-export interface Authenticator {
-  authenticate(request: {
-    authorization: string | undefined;
-    endpointId: EndpointId;
-    pathParams: Record<string, string>;
-  }): Caller | Promise<Caller>;
-}

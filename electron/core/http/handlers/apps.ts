@@ -6,7 +6,8 @@ import type { RegistryContext } from '../../registry/context';
 import { forbidden, notFound, unauthorized } from '../../registry/errors';
 import { organizationRow, presentOrganization } from '../../registry/present';
 import { pageOf } from '../pagination';
-import type { Caller, Handlers } from '../types';
+import type { Caller } from '../../auth/caller';
+import type { Handlers } from '../types';
 
 interface InstallationRow {
   id: string;

@@ -3,7 +3,8 @@ import { notFound } from '../../registry/errors';
 import { projectCredits } from '../../registry/queries/project-credits';
 import { registryInventory } from '../../registry/queries/inventory';
 import { projectVisibleAs } from '../../registry/queries/projects';
-import type { Caller, Handlers } from '../types';
+import type { Caller } from '../../auth/caller';
+import type { Handlers } from '../types';
 
 /**
  * Credit data follows project visibility: a public project's to anyone, any project's to an app
