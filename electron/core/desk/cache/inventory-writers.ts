@@ -7,7 +7,7 @@ import type { InventoryAccount } from '../../../../shared/desk/api';
 import type { InventorySummary, OrganizationSummary } from '../../../../shared/registry/resources';
 import type { SqliteDatabase } from '../../db/database';
 import { INVENTORY_FTS_COLUMNS, INVENTORY_FTS_VALUES_SQL, inventoryFtsTable } from './inventory-fts';
-import type { StagedRow } from './writers';
+import type { StagedRow } from './types';
 
 /** An account whose answer changed since the last sync: its staged credits and its envelope. */
 export interface ChangedInventory {

@@ -3,3 +3,11 @@ import type { SyncResource } from '../../../../shared/desk/api';
 /** Every resource the cache tracks in sync_state: the desk API's sync resources. */
 export type CacheResource = SyncResource;
 export type ProjectScope = 'public' | 'internal';
+
+/** A row a sync run has read, staged until the run commits the resource. */
+export interface StagedRow {
+  id: string;
+  hash: string;
+  /** The row's JSON when it is new or changed; null when the cache already holds it unchanged. */
+  json: string | null;
+}

@@ -6,14 +6,7 @@ import type { SqliteDatabase } from '../../db/database';
 import type { Organization, Project, Reservation, Retirement, WarehouseInventoryCredit } from '../../../../shared/registry/resources';
 import { hashJson, projectColumns, projectSearchText, retirementColumns } from './rows';
 import { createInventoryWriters } from './inventory-writers';
-import type { CacheResource, ProjectScope } from './types';
-
-export interface StagedRow {
-  id: string;
-  hash: string;
-  /** The row's JSON when it is new or changed; null when the cache already holds it unchanged. */
-  json: string | null;
-}
+import type { CacheResource, ProjectScope, StagedRow } from './types';
 
 export interface PageHash {
   page: number;

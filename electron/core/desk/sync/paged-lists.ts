@@ -10,7 +10,8 @@
 import type { EndpointId } from '../../../../shared/registry/endpoints';
 import type { RawAnswer } from '../../client/registry-client';
 import { hashJson } from '../cache/rows';
-import type { PageHash, StagedRow } from '../cache/writers';
+import type { StagedRow } from '../cache/types';
+import type { PageHash } from '../cache/writers';
 import type { StepContext, StepOutcome } from './context';
 
 type ListResource = 'projects' | 'internalProjects' | 'retirements';

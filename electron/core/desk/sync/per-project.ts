@@ -5,7 +5,7 @@
 import { RegistryClientError } from '../../client/errors';
 import { forEachLimited } from './concurrency';
 import type { StepContext, StepOutcome } from './context';
-import type { StagedRow } from '../cache/writers';
+import type { StagedRow } from '../cache/types';
 
 // Answers are written in batches: one transaction (one WAL commit) per hundred answers rather than
 // per handful, yet few enough that they are written before V8 promotes them to its old generation

@@ -8,7 +8,7 @@ import { RegistryClientError } from '../../client/errors';
 import { answerBreaksContract, answerNotJson } from '../../client/registry-client';
 import { hashJson } from '../cache/rows';
 import type { ChangedInventory } from '../cache/inventory-writers';
-import type { StagedRow } from '../cache/writers';
+import type { StagedRow } from '../cache/types';
 import { forEachLimited } from './concurrency';
 import type { InstallationRef, StepContext, StepOutcome } from './context';
 import { arrayElements, isArraySpan, JsonShapeError, objectMembers, parseSpan, rootSpan } from './json-spans';
