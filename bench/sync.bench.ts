@@ -14,7 +14,8 @@ import type { BenchFigure, BenchSuite } from './types';
 import { systemClock } from '../electron/core/clock';
 import { createTokenManager } from '../electron/core/client/tokens';
 import { openDeskCache } from '../electron/core/desk/cache';
-import type { InstallationRef, SyncEngine } from '../electron/core/desk/sync/engine';
+import type { InstallationRef } from '../electron/core/desk/sync/context';
+import type { SyncEngine } from '../electron/core/desk/sync/types';
 import { createWorkerSyncEngine } from '../electron/core/desk/sync/worker/host';
 import { forEachLimited } from '../electron/core/desk/sync/concurrency';
 

@@ -8,7 +8,9 @@ import { createTokenManager, type TokenManager } from '../../electron/core/clien
 import { createRegistryClient, type RegistryClient, type RegistryClientOptions } from '../../electron/core/client/registry-client';
 import type { FetchLike } from '../../electron/core/client/http';
 import { openDeskCache, type DeskCache } from '../../electron/core/desk/cache';
-import { createSyncEngine, type InstallationRef, type SyncEngine, type SyncTuning } from '../../electron/core/desk/sync/engine';
+import type { InstallationRef, SyncTuning } from '../../electron/core/desk/sync/context';
+import { createSyncEngine } from '../../electron/core/desk/sync/engine';
+import type { SyncEngine } from '../../electron/core/desk/sync/types';
 import type { Clock } from '../../electron/core/clock';
 import { buildFixture, type Fixture } from '../support/fixture';
 import { createTestApp, makeDataDir, startTestRegistry, type TestApp, type TestRegistry } from '../support/registry';

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../electron/core/clock';
 import { createTokenManager, type TokenManager } from '../../electron/core/client/tokens';
 import { openDeskCache, type DeskCache } from '../../electron/core/desk/cache';
-import type { SyncEngine, SyncRunResult } from '../../electron/core/desk/sync/engine';
+import type { SyncEngine, SyncRunResult } from '../../electron/core/desk/sync/types';
 import { createWorkerSyncEngine } from '../../electron/core/desk/sync/worker/host';
 import { startRegistryServer } from '../../electron/core/http/server';
 import { openRegistry, type OpenedRegistry } from '../../electron/core/registry/open';

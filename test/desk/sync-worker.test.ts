@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import type { TokenManager } from '../../electron/core/client/tokens';
-import type { SyncEngine, SyncEngineEvent } from '../../electron/core/desk/sync/engine';
+import type { SyncEngine, SyncEngineEvent } from '../../electron/core/desk/sync/types';
 import { createWorkerSyncEngine, type SyncWorkerSettings } from '../../electron/core/desk/sync/worker/host';
 import { startDeskWorld, type DeskWorld } from './support';
 

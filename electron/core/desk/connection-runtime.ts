@@ -9,7 +9,9 @@ import { openDeskCache, type DeskCache } from './cache';
 import type { StoredConnection } from './connections';
 import type { DeskPaths } from './paths';
 import { DESK_CLIENT_SETTINGS } from './client-settings';
-import { createSyncEngine, type SyncEngine, type SyncEngineEvent, type SyncTuning } from './sync/engine';
+import type { SyncTuning } from './sync/context';
+import { createSyncEngine } from './sync/engine';
+import type { SyncEngine, SyncEngineEvent } from './sync/types';
 import { createWorkerSyncEngine, type SyncWorkerSettings } from './sync/worker/host';
 
 export interface ConnectionRuntime {

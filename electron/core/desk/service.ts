@@ -18,7 +18,8 @@ import {
 } from '../../../shared/desk/api';
 import { systemClock, type Clock } from '../clock';
 import type { FetchLike } from '../client/http';
-import type { SyncEngineEvent, SyncTuning } from './sync/engine';
+import type { SyncTuning } from './sync/context';
+import type { SyncEngineEvent } from './sync/types';
 import type { SyncWorkerSettings } from './sync/worker/host';
 import { clientFor, openConnectionRuntime, type ConnectionRuntime } from './connection-runtime';
 import { openConnectionStore, type ConnectionStore, type SecretStoreKind, type StoredConnection } from './connections';

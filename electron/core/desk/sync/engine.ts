@@ -10,13 +10,12 @@ import { RegistryClientError } from '../../client/errors';
 import type { RegistryClient } from '../../client/registry-client';
 import type { DeskCache } from '../cache';
 import type { InstallationRef, StepContext, StepOutcome, SyncTuning } from './context';
+import type { SyncEngine, SyncRunResult } from './types';
 import { syncProjectList, syncRetirements } from './paged-lists';
 import { syncPerProject } from './per-project';
 import { syncInventories, syncOrganizations, syncWarehouses } from './small-resources';
 import { syncInterval } from './interval';
 import { syncListeners } from './listeners';
-
-export type { InstallationRef, SyncTuning } from './context';
 
 export interface SyncEngineOptions {
   client: RegistryClient;
@@ -25,33 +24,6 @@ export interface SyncEngineOptions {
   /** The app's installations now (the connection may gain or lose some between runs). */
   installations: () => InstallationRef[] | Promise<InstallationRef[]>;
   tuning?: Partial<SyncTuning>;
-}
-
-export type ResourceResult = StepOutcome | { status: 'failed'; error: string } | { status: 'not_run'; reason: string };
-
-export interface SyncRunResult {
-  ok: boolean;
-  offline: boolean;
-  startedAt: string;
-  finishedAt: string;
-  results: Partial<Record<SyncResource, ResourceResult>>;
-}
-
-export type SyncEngineEvent =
-  | { type: 'progress'; progress: SyncProgress }
-  | { type: 'finished'; result: SyncRunResult; status: SyncStatus }
-  | { type: 'online'; online: boolean };
-
-export interface SyncEngine {
-  /** Syncs the given resources (default all); see the file comment for overlapping calls. */
-  run(resources?: readonly SyncResource[]): Promise<SyncRunResult>;
-  status(): SyncStatus;
-  subscribe(listener: (event: SyncEngineEvent) => void): () => void;
-  /** Runs every `intervalMs` in the background (and once now unless `immediately` is false). */
-  start(intervalMs: number, options?: { immediately?: boolean }): void;
-  stop(): void;
-  /** Stops the interval and waits for a run in progress. */
-  close(): Promise<void>;
 }
 
 export const DEFAULT_TUNING: SyncTuning = {

@@ -1,5 +1,5 @@
 // Background syncing on an interval, the same for the in-thread engine and the worker's host.
-import type { SyncEngine } from './engine';
+import type { SyncEngine } from './types';
 
 export function syncInterval(run: () => Promise<unknown>): Pick<SyncEngine, 'start' | 'stop'> {
   let timer: ReturnType<typeof setInterval> | null = null;

@@ -1,5 +1,5 @@
 // The sync engine's listeners, the same for the in-thread engine and the worker's host.
-import type { SyncEngine, SyncEngineEvent } from './engine';
+import type { SyncEngine, SyncEngineEvent } from './types';
 
 export function syncListeners(): { emit(event: SyncEngineEvent): void } & Pick<SyncEngine, 'subscribe'> {
   const listeners = new Set<(event: SyncEngineEvent) => void>();

@@ -5,7 +5,7 @@ import type { SyncResource, SyncStatus } from '../../../../../shared/desk/api';
 import type { RegistryClientErrorKind } from '../../../client/errors';
 import type { TokenGrant, TokenScope } from '../../../client/tokens';
 import type { InstallationRef, SyncTuning } from '../context';
-import type { SyncEngineEvent, SyncRunResult } from '../engine';
+import type { SyncEngineEvent, SyncRunResult } from '../types';
 
 /** What the worker is started with (worker_threads workerData). */
 export interface SyncWorkerData {
