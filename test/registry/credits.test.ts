@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InventoryCredit } from '../../shared/registry/resources';
 import { findAccountId } from '../../electron/core/registry/ledger';
-import { createOrganization, insertRetirement } from '../../electron/core/registry/operations';
+import { createOrganization } from '../../electron/core/registry/operations';
+import { insertRetirement } from '../../electron/core/registry/ledger';
 import { appToken, createTestApp, startTestRegistry, type TestRegistry } from '../support/registry';
 import { buildReadScenario, getError, getOk, tonnes, type ReadScenario } from './read-scenario';
 

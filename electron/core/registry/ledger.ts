@@ -1,5 +1,7 @@
 // The only way holdings change: rows appended to `movements`. Balances follow by trigger in the
 // same transaction (see migration 0001), so they are derived from the ledger and cannot disagree.
+// A retirement is written here too, with its movement, since every way of retiring (operator,
+// warehouse worker, seed) must record both alike.
 import type { RegistryContext } from './context';
 import type { AccountKind, MovementKind } from './schema';
 import { conflict, notFound } from './errors';
@@ -94,4 +96,55 @@ export function appendMovement(ctx: RegistryContext, m: MovementInput): number {
     }
     throw error;
   }
+}
+
+/** Inserts a retirement row and its ledger movement; shared by every way a retirement is made. */
+export function insertRetirement(
+  ctx: RegistryContext,
+  r: {
+    id?: string;
+    creditId: string;
+    fromAccount: string;
+    amount: number;
+    source: 'warehouse' | 'inventory' | 'onchain';
+    organizationId: string | null;
+    ownerWallet?: string;
+    projectAddress?: string;
+    tokenId?: string;
+    beneficiary?: string;
+    reason?: string;
+    comment?: string;
+    createdAt?: number;
+  },
+): string {
+  const id = r.id ?? ctx.newId();
+  const movementId = appendMovement(ctx, {
+    creditId: r.creditId,
+    kind: 'retire',
+    from: r.fromAccount,
+    amount: r.amount,
+    reference: id,
+    ...(r.createdAt !== undefined ? { createdAt: r.createdAt } : {}),
+  });
+  ctx.db
+    .prepare(
+      `INSERT INTO retirements (id, credit_id, amount, created_at, source, organization_id, owner_wallet, project_address, token_id,
+         beneficiary, reason, comment, finalized_at, movement_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)`,
+    )
+    .run(
+      id,
+      r.creditId,
+      r.amount,
+      r.createdAt ?? ctx.clock.now(),
+      r.source,
+      r.organizationId,
+      r.ownerWallet?.toLowerCase() ?? null,
+      r.projectAddress ?? null,
+      r.tokenId ?? null,
+      r.beneficiary ?? null,
+      r.reason ?? null,
+      r.comment ?? null,
+      movementId,
+    );
+  return id;
 }

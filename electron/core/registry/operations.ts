@@ -18,7 +18,7 @@ import {
 import { alpha3Of } from '../../../shared/registry/countries';
 import type { RegistryContext } from './context';
 import { badRequest, conflict, notFound, zodMessages } from './errors';
-import { accountId, appendMovement, balanceOf, describeAccount, type AccountRef } from './ledger';
+import { accountId, appendMovement, balanceOf, describeAccount, insertRetirement, type AccountRef } from './ledger';
 import { readSettings } from './settings';
 import { heldInWarehouse } from './holds';
 
@@ -547,57 +547,6 @@ export function cancelCredits(ctx: RegistryContext, input: z.input<typeof cancel
     const from = accountId(ctx, o.from as AccountRef);
     return { movementId: appendMovement(ctx, { creditId: o.creditId, kind: 'cancel', from, amount }) };
   });
-}
-
-/** Inserts a retirement row and its ledger movement; shared by every way a retirement is made. */
-export function insertRetirement(
-  ctx: RegistryContext,
-  r: {
-    id?: string;
-    creditId: string;
-    fromAccount: string;
-    amount: number;
-    source: 'warehouse' | 'inventory' | 'onchain';
-    organizationId: string | null;
-    ownerWallet?: string;
-    projectAddress?: string;
-    tokenId?: string;
-    beneficiary?: string;
-    reason?: string;
-    comment?: string;
-    createdAt?: number;
-  },
-): string {
-  const id = r.id ?? ctx.newId();
-  const movementId = appendMovement(ctx, {
-    creditId: r.creditId,
-    kind: 'retire',
-    from: r.fromAccount,
-    amount: r.amount,
-    reference: id,
-    ...(r.createdAt !== undefined ? { createdAt: r.createdAt } : {}),
-  });
-  ctx.db
-    .prepare(
-      `INSERT INTO retirements (id, credit_id, amount, created_at, source, organization_id, owner_wallet, project_address, token_id,
-         beneficiary, reason, comment, finalized_at, movement_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)`,
-    )
-    .run(
-      id,
-      r.creditId,
-      r.amount,
-      r.createdAt ?? ctx.clock.now(),
-      r.source,
-      r.organizationId,
-      r.ownerWallet?.toLowerCase() ?? null,
-      r.projectAddress ?? null,
-      r.tokenId ?? null,
-      r.beneficiary ?? null,
-      r.reason ?? null,
-      r.comment ?? null,
-      movementId,
-    );
-  return id;
 }
 
 export function retireFromInventory(ctx: RegistryContext, input: z.input<typeof retireFromInventoryInput>): { retirementId: string } {

@@ -6,8 +6,7 @@
 // same organization, credit and account rows again and again (account ids are cached here).
 import { parseCreditId } from '../../../../shared/registry/identifiers';
 import type { RegistryContext } from '../context';
-import { accountId, appendMovement, type AccountRef } from '../ledger';
-import { insertRetirement } from '../operations';
+import { accountId, appendMovement, insertRetirement, type AccountRef } from '../ledger';
 
 export class SeedLedger {
   private readonly accounts = new Map<string, string>();

@@ -8,8 +8,7 @@
 import type { RegistryContext } from '../context';
 import type { BackgroundService } from '../background';
 import { RegistryError, conflict } from '../errors';
-import { accountId, appendMovement, balanceOf } from '../ledger';
-import { insertRetirement } from '../operations';
+import { accountId, appendMovement, balanceOf, insertRetirement } from '../ledger';
 import type { RegistrySchema } from '../schema';
 import { warehouseAccountOf } from './inventory';
 import { onTransactionQueued } from './queue-signal';
