@@ -25,6 +25,12 @@ export interface TokenGrant {
   permissions: Record<string, string>;
 }
 
+/** What an app token may do: read public data, and internal data once the operator granted examiner:read. */
+export function appTokenGrant(ctx: RegistryContext, appId: string): TokenGrant {
+  const app = ctx.db.prepare('SELECT examiner_read FROM apps WHERE id = ?').get(appId) as { examiner_read: number };
+  return { appId, installationId: null, permissions: app.examiner_read ? { examiner: 'READ' } : {} };
+}
+
 export function issueAccessToken(ctx: RegistryContext, grant: TokenGrant): AccessToken {
   const token = `${TOKEN_PREFIX}${randomBytes(24).toString('hex')}`;
   const id = ctx.newId();
