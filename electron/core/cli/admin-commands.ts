@@ -1,9 +1,14 @@
-// The operator CLI's commands: each maps one name to one function of operations.ts and that
-// function's own input schema. Adding a command is adding a row here; admin.ts does the rest
-// (flags, validation, output) the same way for all of them.
+// The operator CLI's commands: each maps one name to one operator operation (registry/operations/)
+// and that operation's own input schema. Adding a command is adding a row here; admin.ts does the
+// rest (flags, validation, output) the same way for all of them.
 import { z } from 'zod';
 import type { RegistryContext } from '../registry/context';
-import * as ops from '../registry/operations';
+import * as organizations from '../registry/operations/organizations';
+import * as projects from '../registry/operations/projects';
+import * as issuance from '../registry/operations/issuance';
+import * as transfers from '../registry/operations/transfers';
+import * as retirements from '../registry/operations/retirements';
+import * as apps from '../registry/operations/apps';
 import { seedDemo, seedDemoOptions } from '../registry/seed';
 
 export interface CommandSpec {
@@ -35,131 +40,131 @@ const credit = { credit: 'creditId' };
 export const COMMANDS: Record<string, CommandSpec> = {
   'create-organization': command({
     summary: 'Create an organization (proponent, verification body, buyer, or the registry operator itself).',
-    input: ops.createOrganizationInput,
-    run: ops.createOrganization,
+    input: organizations.createOrganizationInput,
+    run: organizations.createOrganization,
     startsRegistry: true,
     example: '--full-name "Alpha Forests Ltd" --country-code KE --type projectProponent --verified',
   }),
   'verify-organization': command({
     summary: 'Record that an organization passed business verification.',
-    input: ops.setOrganizationVerifiedInput,
-    run: ops.setOrganizationVerified,
+    input: organizations.setOrganizationVerifiedInput,
+    run: organizations.setOrganizationVerified,
     aliases: organization,
     fixed: { verified: true },
   }),
   'unverify-organization': command({
     summary: 'Withdraw an organization’s business verification.',
-    input: ops.setOrganizationVerifiedInput,
-    run: ops.setOrganizationVerified,
+    input: organizations.setOrganizationVerifiedInput,
+    run: organizations.setOrganizationVerified,
     aliases: organization,
     fixed: { verified: false },
   }),
   'create-project': command({
     summary: 'Create a project from a JSON file (--file project.json); flags override its fields.',
-    input: ops.createProjectInput,
-    run: ops.createProject,
+    input: projects.createProjectInput,
+    run: projects.createProject,
     aliases: organization,
     example: '--file project.json',
   }),
   'set-project-status': command({
     summary: 'Move a project to another status (records a status_change event).',
-    input: ops.changeProjectStatusInput,
-    run: ops.changeProjectStatus,
+    input: projects.changeProjectStatusInput,
+    run: projects.changeProjectStatus,
     aliases: { project: 'projectId' },
     example: '--project <id> --status submitted',
   }),
   'issue-credits': command({
     summary: 'Issue credits of a vintage to the project owner’s inventory, with the buffer share.',
-    input: ops.issueCreditsInput,
-    run: ops.issueCredits,
+    input: issuance.issueCreditsInput,
+    run: issuance.issueCredits,
     aliases: { project: 'projectId', 'verification-body': 'verificationBodyId' },
     example:
       '--project <id> --vintage 2023 --amount 1000 --monitoring-period-start 2023-01-01 --monitoring-period-end 2023-12-31 --verification-body <org id>',
   }),
   deposit: command({
     summary: 'Move credits from an organization’s inventory into its warehouse.',
-    input: ops.warehouseMoveInput,
-    run: ops.depositToWarehouse,
+    input: transfers.warehouseMoveInput,
+    run: transfers.depositToWarehouse,
     aliases: { ...organization, ...credit },
   }),
   withdraw: command({
     summary: 'Move unreserved credits from an organization’s warehouse back to its inventory.',
-    input: ops.warehouseMoveInput,
-    run: ops.withdrawFromWarehouse,
+    input: transfers.warehouseMoveInput,
+    run: transfers.withdrawFromWarehouse,
     aliases: { ...organization, ...credit },
   }),
   transfer: command({
     summary: 'Move credits between accounts: inventory:<org>, wallet:<address>, buffer, adjustment, registry.',
-    input: ops.transferCreditsInput,
-    run: ops.transferCredits,
+    input: transfers.transferCreditsInput,
+    run: transfers.transferCredits,
     aliases: credit,
     example: '--from inventory:<org id> --to adjustment --credit <credit id> --amount 10',
   }),
   'cancel-credits': command({
     summary: 'Cancel credits held in an account (they leave circulation without a retirement).',
-    input: ops.cancelCreditsInput,
-    run: ops.cancelCredits,
+    input: transfers.cancelCreditsInput,
+    run: transfers.cancelCredits,
     aliases: credit,
     example: '--from adjustment --credit <credit id> --amount 10',
   }),
   retire: command({
     summary: 'Retire credits from an organization’s inventory for a beneficiary.',
-    input: ops.retireFromInventoryInput,
-    run: ops.retireFromInventory,
+    input: retirements.retireFromInventoryInput,
+    run: retirements.retireFromInventory,
     aliases: { ...organization, ...credit },
   }),
   'record-onchain-retirement': command({
     summary: 'Record a retirement a wallet made on chain (unclaimed until the wallet finalizes it).',
-    input: ops.recordOnchainRetirementInput,
-    run: ops.recordOnchainRetirement,
+    input: retirements.recordOnchainRetirementInput,
+    run: retirements.recordOnchainRetirement,
     aliases: { wallet: 'walletAddress', 'from-organization': 'fromOrganizationId', ...credit },
   }),
   'create-app': command({
     summary: 'Register an app with its RSA public key (PEM file).',
-    input: ops.createAppInput,
-    run: ops.createApp,
+    input: apps.createAppInput,
+    run: apps.createApp,
     fileFlags: { 'public-key': 'publicKeyPem' },
     example: '--name "Acme Marketplace" --public-key ./acme.pub.pem',
   }),
   'grant-examiner': command({
     summary: 'Grant an app examiner:read (internal project views).',
-    input: ops.grantExaminerInput,
-    run: ops.grantExaminer,
+    input: apps.grantExaminerInput,
+    run: apps.grantExaminer,
     aliases: { app: 'appId' },
     fixed: { granted: true },
   }),
   'revoke-examiner': command({
     summary: 'Revoke an app’s examiner:read.',
-    input: ops.grantExaminerInput,
-    run: ops.grantExaminer,
+    input: apps.grantExaminerInput,
+    run: apps.grantExaminer,
     aliases: { app: 'appId' },
     fixed: { granted: false },
   }),
   'install-app': command({
     summary: 'Install an app on an organization with permissions.',
-    input: ops.installAppInput,
-    run: ops.installApp,
+    input: apps.installAppInput,
+    run: apps.installApp,
     aliases: { app: 'appId', ...organization },
     example: `--app <app id> --organization <org id> --permissions '{"organization_warehouse":"WRITE"}'`,
   }),
   'suspend-installation': command({
     summary: 'Suspend an installation: its tokens stop working at once.',
-    input: ops.setInstallationStatusInput,
-    run: ops.setInstallationStatus,
+    input: apps.setInstallationStatusInput,
+    run: apps.setInstallationStatus,
     aliases: { installation: 'installationId' },
     fixed: { status: 'suspended' },
   }),
   'resume-installation': command({
     summary: 'Resume a suspended installation.',
-    input: ops.setInstallationStatusInput,
-    run: ops.setInstallationStatus,
+    input: apps.setInstallationStatusInput,
+    run: apps.setInstallationStatus,
     aliases: { installation: 'installationId' },
     fixed: { status: 'active' },
   }),
   'remove-installation': command({
     summary: 'Remove an installation and its tokens.',
-    input: ops.removeInstallationInput,
-    run: ops.removeInstallation,
+    input: apps.removeInstallationInput,
+    run: apps.removeInstallation,
     aliases: { installation: 'installationId' },
   }),
   'seed-demo': command({

@@ -11,7 +11,7 @@ import { finalizeBody } from '../../../../shared/registry/endpoints';
 import type { Retirement } from '../../../../shared/registry/resources';
 import type { RegistryContext } from '../context';
 import { badRequest, conflict, notFound } from '../errors';
-import { parseInput } from '../operations';
+import { parseInput } from '../input';
 import { presentRetirement, retirementRow } from '../present';
 
 export type FinalizeInput = z.input<typeof finalizeBody>;

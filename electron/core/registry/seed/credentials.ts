@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { InstallationPermissions } from '../../../../shared/registry/vocabulary';
 import type { RegistryContext } from '../context';
-import * as ops from '../operations';
+import { createApp, installApp } from '../operations/apps';
 import type { DemoWallet } from './wallets';
 
 export const DEMO_CREDENTIALS_FILE = 'demo-credentials.json';
@@ -50,7 +50,7 @@ export function createDemoApp(
   installations: readonly DemoInstallationPlan[],
   wallets: readonly DemoWallet[],
 ): DemoCredentials {
-  const app = ops.createApp(ctx, {
+  const app = createApp(ctx, {
     name: DEMO_APP_NAME,
     nameId: 'registry-desk-demo',
     publicKeyPem: keys.publicKeyPem,
@@ -59,7 +59,7 @@ export function createDemoApp(
   return {
     app: { id: app.id, name: app.name, privateKeyPem: keys.privateKeyPem },
     installations: installations.map((i) => {
-      const { id } = ops.installApp(ctx, { appId: app.id, organizationId: i.organizationId, permissions: i.permissions });
+      const { id } = installApp(ctx, { appId: app.id, organizationId: i.organizationId, permissions: i.permissions });
       return { id, organizationId: i.organizationId, permissions: { ...i.permissions } as Record<string, string> };
     }),
     wallets: wallets.map((w) => ({ address: w.address, privateKey: w.privateKey, retirements: w.retirements.map((r) => ({ ...r })) })),

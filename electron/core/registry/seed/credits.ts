@@ -1,4 +1,4 @@
-// The demo registry's credits and their story on the ledger, all through operations.ts so that
+// The demo registry's credits and their story on the ledger, all through the operator operations so that
 // every balance is derived from movements:
 //   - ex-post issuances per vintage (2016-2025) with buffer contributions; ex-ante issuances that
 //     are sold forward or parked in a warehouse and cancelled once the ex-post credits arrive;
@@ -9,12 +9,13 @@
 //   - warehouse deposits (and a few withdrawals) for proponents and buyers.
 // Amounts are planned in whole grams; each plan spends at most what its issuance put there.
 // Records with events (issuances) and the rarer operator actions (registry share, corrections,
-// reversals, withdrawals, ex-ante handling) go through operations.ts; the high-volume moves
+// reversals, withdrawals, ex-ante handling) go through the operator operations; the high-volume moves
 // (retirements, sales to buyers, warehouse deposits) through SeedLedger, the same ledger functions
 // without per-call overhead (see seed-ledger.ts).
 import type { CreditType } from '../../../../shared/registry/vocabulary';
 import { readSettings } from '../settings';
-import * as ops from '../operations';
+import { issueCredits } from '../operations/issuance';
+import { cancelCredits, depositToWarehouse, transferCredits, withdrawFromWarehouse } from '../operations/transfers';
 import { BENEFICIARY_FIRST, BENEFICIARY_LAST, RETIREMENT_REASONS } from './catalog';
 import { organizationPicker, type SeedOrganization, type SeedOrganizations } from './organizations';
 import type { SeedProject } from './projects';
@@ -68,14 +69,14 @@ export function planDemoCredits(run: SeedRun, orgs: SeedOrganizations, projects:
     files: number,
   ) => {
     const bufferBasisPoints = plan.project.archetype.bufferBasisPoints ?? defaultBuffer;
-    // the same split issueCredits makes (operations.ts), so the plan knows what lands where
+    // the same split issueCredits makes (operations/issuance.ts), so the plan knows what lands where
     const toBuffer = Math.floor((amountGrams * bufferBasisPoints) / 10_000);
     plan.inventoryGrams += amountGrams - toBuffer;
     plan.bufferGrams += toBuffer;
     plan.lastIssuedAt = Math.max(plan.lastIssuedAt, at);
     const vintage = String(plan.vintage);
     const url = `https://files.rdr-demo.example/projects/${plan.project.num}/issuances/${vintage}-${plan.type}`;
-    const input: Parameters<typeof ops.issueCredits>[1] = {
+    const input: Parameters<typeof issueCredits>[1] = {
       projectId: plan.project.id,
       vintage,
       type: plan.type,
@@ -104,7 +105,7 @@ export function planDemoCredits(run: SeedRun, orgs: SeedOrganizations, projects:
       ],
     };
     run.timeline.at(at, () => {
-      const result = ops.issueCredits(run.ctx, input);
+      const result = issueCredits(run.ctx, input);
       if (plan.creditId && plan.creditId !== result.creditId) throw new Error('seed: an issuance landed on another credit');
       plan.creditId = result.creditId;
       if (result.toBuffer !== toBuffer) throw new Error('seed: the buffer split differs from issueCredits');
@@ -194,7 +195,7 @@ function planExAnte(run: SeedRun, orgs: SeedOrganizations, plan: CreditPlan, exP
       spent += deposit;
       timeline.at(
         laterThan(random, T, 3, 40),
-        () => void ops.depositToWarehouse(ctx, { organizationId: owner.id, creditId: creditIdOf(plan), amount: tonnes(deposit) }),
+        () => void depositToWarehouse(ctx, { organizationId: owner.id, creditId: creditIdOf(plan), amount: tonnes(deposit) }),
       );
     }
   }
@@ -206,7 +207,7 @@ function planExAnte(run: SeedRun, orgs: SeedOrganizations, plan: CreditPlan, exP
       timeline.at(
         laterThan(random, T, 20, 300),
         () =>
-          void ops.transferCredits(ctx, {
+          void transferCredits(ctx, {
             from: { kind: 'inventory', organizationId: owner.id },
             to: { kind: 'inventory', organizationId: buyer.id },
             creditId: creditIdOf(plan),
@@ -221,7 +222,7 @@ function planExAnte(run: SeedRun, orgs: SeedOrganizations, plan: CreditPlan, exP
     timeline.at(
       laterThan(random, Math.max(T, exPost.firstIssuedAt), 1, 20),
       () =>
-        void ops.cancelCredits(ctx, {
+        void cancelCredits(ctx, {
           from: { kind: 'inventory', organizationId: owner.id },
           creditId: creditIdOf(plan),
           amount: tonnes(rest),
@@ -272,7 +273,7 @@ function planExPost(
       remaining -= fee;
       timeline.at(
         laterThan(random, T, 1, 10),
-        () => void ops.transferCredits(ctx, { from: ownerInventory, to: { kind: 'registry' }, creditId: credit(), amount: tonnes(fee) }),
+        () => void transferCredits(ctx, { from: ownerInventory, to: { kind: 'registry' }, creditId: credit(), amount: tonnes(fee) }),
       );
     }
   }
@@ -283,7 +284,7 @@ function planExPost(
       remaining -= cancelled;
       timeline.at(
         laterThan(random, T, 2, 60),
-        () => void ops.cancelCredits(ctx, { from: ownerInventory, creditId: credit(), amount: tonnes(cancelled) }),
+        () => void cancelCredits(ctx, { from: ownerInventory, creditId: credit(), amount: tonnes(cancelled) }),
       );
     }
   }
@@ -295,7 +296,7 @@ function planExPost(
       timeline.at(
         movedAt,
         () =>
-          void ops.transferCredits(ctx, {
+          void transferCredits(ctx, {
             from: { kind: 'buffer' },
             to: { kind: 'adjustment' },
             creditId: credit(),
@@ -307,7 +308,7 @@ function planExPost(
         if (cancelled > 0) {
           timeline.at(
             laterThan(random, movedAt, 20, 120),
-            () => void ops.cancelCredits(ctx, { from: { kind: 'adjustment' }, creditId: credit(), amount: tonnes(cancelled) }),
+            () => void cancelCredits(ctx, { from: { kind: 'adjustment' }, creditId: credit(), amount: tonnes(cancelled) }),
           );
         }
       }
@@ -329,7 +330,7 @@ function planExPost(
         if (withdrawn > 0) {
           timeline.at(
             laterThan(random, depositAt, 10, 200),
-            () => void ops.withdrawFromWarehouse(ctx, { organizationId: owner.id, creditId: credit(), amount: tonnes(withdrawn) }),
+            () => void withdrawFromWarehouse(ctx, { organizationId: owner.id, creditId: credit(), amount: tonnes(withdrawn) }),
           );
         }
       }

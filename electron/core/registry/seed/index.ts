@@ -1,6 +1,6 @@
 // The demo seed: fills an empty registry with a deterministic, realistic carbon registry (about
 // 30 organizations, 100 projects and 1,000 retirements per scale unit) and writes
-// demo-credentials.json. Everything goes through operations.ts (so the ledger, events and
+// demo-credentials.json. Everything goes through the operator operations (so the ledger, events and
 // balances are exactly what operators' own actions would produce) inside ONE transaction: a seed
 // either completes or leaves the registry empty. Ids come from a seeded random stream and dates
 // from a seed clock, so two seeds give identical rows (except the demo app's RSA key, made fresh).

@@ -1,7 +1,7 @@
 // The demo registry's organizations: the registry operator, project proponents in many countries
 // (some without business verification, some not public), validation/verification bodies and
-// buyers. About 30 per scale unit. Created first, through operations.createOrganization.
-import * as ops from '../operations';
+// buyers. About 30 per scale unit. Created first, through createOrganization (operations/organizations.ts).
+import { createOrganization } from '../operations/organizations';
 import { BUYER_INDUSTRIES, HOST_COUNTRIES, LEGAL_SUFFIX, MARKET_COUNTRIES, NAME_PARTS } from './catalog';
 import { DAY_MS, slug, timeBetween, utc, type SeedRun } from './run';
 import { readSettings } from '../settings';
@@ -104,7 +104,7 @@ function create(
   const id = run.ctx.newId();
   const domain = slug(fullName.replace(/\b(GmbH|SAS|Ltd|B\.V\.|AB|AG|Inc\.|K\.K\.|Pte\. Ltd\.|AS|Pty Ltd|ApS|Oy|PT)\b/g, ''));
   run.clock.set(timeBetween(random, utc(2014, 2), utc(2015, 12, 20)));
-  ops.createOrganization(run.ctx, {
+  createOrganization(run.ctx, {
     id,
     fullName,
     type: kind,
@@ -128,7 +128,7 @@ export function createDemoOrganizations(run: SeedRun): SeedOrganizations {
 
   const registryOperatorId = run.ctx.newId();
   run.clock.set(utc(2014, 1, 6) + 9 * 60 * 60 * 1000);
-  ops.createOrganization(run.ctx, {
+  createOrganization(run.ctx, {
     id: registryOperatorId,
     fullName: readSettings(run.ctx).name,
     type: 'registryOperator',

@@ -1,9 +1,9 @@
 // The demo registry's projects: about 100 per scale unit, of many archetypes in many countries,
-// each created as a draft and moved through its review by operations.changeProjectStatus, so every
+// each created as a draft and moved through its review by changeProjectStatus (operations/projects.ts), so every
 // status carries its status_change events. Planned here, run in date order by the timeline.
 import { countryName } from '../../../../shared/registry/countries';
 import type { ProjectStatus } from '../../../../shared/registry/vocabulary';
-import * as ops from '../operations';
+import { changeProjectStatus, createProject } from '../operations/projects';
 import { ARCHETYPES, HOST_COUNTRIES, OTHER_BENEFITS, PROJECT_TYPES, SECTORS, type Archetype, type Place } from './catalog';
 import { organizationPicker, type SeedOrganization, type SeedOrganizations } from './organizations';
 import { DAY_MS, laterThan, timeBetween, utc, type SeedRun } from './run';
@@ -149,7 +149,7 @@ export function planDemoProjects(run: SeedRun, orgs: SeedOrganizations): SeedPro
     projects.push(project);
 
     // Every random choice is drawn now, while planning; the timeline only replays them.
-    const input: Parameters<typeof ops.createProject>[1] = {
+    const input: Parameters<typeof createProject>[1] = {
       id,
       num,
       fullName,
@@ -174,14 +174,14 @@ export function planDemoProjects(run: SeedRun, orgs: SeedOrganizations): SeedPro
       ...(hasKml ? { kmlFile: { uri: `${base}/boundary.kml`, type: 'kml', name: `${fullName} boundary`, isPublic: true } } : {}),
       otherBenefits: random.sample(OTHER_BENEFITS, benefitCount).map((b) => ({ ...b, checked: random.chance(0.8) })),
     };
-    timeline.at(createdAt, () => void ops.createProject(run.ctx, input));
+    timeline.at(createdAt, () => void createProject(run.ctx, input));
 
     let at = createdAt;
     for (const [status, minDays, maxDays] of PATHS[finalStatus]) {
       at = laterThan(random, at, minDays, maxDays);
       if (status === 'validated') project.validatedAt = at;
       if (status === 'registered') project.registeredAt = at;
-      timeline.at(at, () => void ops.changeProjectStatus(run.ctx, { projectId: id, status }));
+      timeline.at(at, () => void changeProjectStatus(run.ctx, { projectId: id, status }));
     }
   }
   return projects;

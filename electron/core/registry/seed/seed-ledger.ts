@@ -1,6 +1,6 @@
 // The seed's ledger moves at volume (a scale-100 seed makes ~300,000 of them). They are written
-// through the same functions the operations use — appendMovement (ledger.ts) and insertRetirement
-// (operations.ts) — so balances are still derived from movements by the triggers and an overdraft
+// through the same functions the operations use — appendMovement and insertRetirement
+// (ledger.ts) — so balances are still derived from movements by the triggers and an overdraft
 // still aborts. What is skipped is per-call work the seed does not need: zod parsing of inputs the
 // seed itself built, a savepoint per call inside the seed's single transaction, and looking up the
 // same organization, credit and account rows again and again (account ids are cached here).
@@ -34,7 +34,7 @@ export class SeedLedger {
     appendMovement(this.ctx, { creditId, kind: 'cancel', from: this.account(from), amount: positiveGrams(grams) });
   }
 
-  /** A claimed retirement from an organization's inventory (as operations.retireFromInventory). */
+  /** A claimed retirement from an organization's inventory (as retireFromInventory in operations/retirements.ts). */
   retireFromInventory(r: {
     organizationId: string;
     creditId: string;
@@ -57,7 +57,7 @@ export class SeedLedger {
 
   /**
    * An unclaimed on-chain retirement: the organization's credits go to the wallet, which retires
-   * them (as operations.recordOnchainRetirement with fromOrganizationId).
+   * them (as recordOnchainRetirement with fromOrganizationId).
    */
   retireOnchain(r: { walletAddress: string; fromOrganizationId: string; creditId: string; grams: number }): {
     id: string;

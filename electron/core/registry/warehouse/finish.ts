@@ -8,7 +8,7 @@ import { finishBody } from '../../../../shared/registry/endpoints';
 import { FINISH_ACTIONS, type FinishAction } from '../../../../shared/registry/vocabulary';
 import type { RegistryContext } from '../context';
 import { badRequest, conflict, notFound } from '../errors';
-import { parseInput } from '../operations';
+import { parseInput } from '../input';
 import { effectiveState, isActive } from './lifecycle';
 import { findReservationRow } from './present';
 import { signalTransactionQueued } from './queue-signal';

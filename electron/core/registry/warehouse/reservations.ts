@@ -7,7 +7,7 @@ import { AmountError, formatTonnes, gramsToTonnes, tonnesToGrams } from '../../.
 import { reserveBody } from '../../../../shared/registry/endpoints';
 import type { RegistryContext } from '../context';
 import { badRequest, conflict, notFound } from '../errors';
-import { parseInput } from '../operations';
+import { parseInput } from '../input';
 import { availableInWarehouse } from './inventory';
 import { effectiveState, isActive, RESERVATION_LIFETIME_MS } from './lifecycle';
 import { findReservationRow, presentReservation, RESERVATION_SELECT, type ReservationRow } from './present';

@@ -1,0 +1,130 @@
+// Apps and their installations: registering an app's RS256 public key, the examiner:read grant,
+// installing an app on an organization with its permissions, suspending, resuming and removing it.
+//
+// Every operation validates its whole input first (a clear error, nothing changed) and makes its
+// changes in one transaction; its input schema stands beside it (the CLI builds its flags from it).
+import { createPublicKey } from 'node:crypto';
+import { z } from 'zod';
+import { PERMISSION_LEVELS } from '../../../../shared/registry/vocabulary';
+import type { RegistryContext } from '../context';
+import { badRequest, conflict, notFound } from '../errors';
+import { parseInput, requiredText } from '../input';
+import { requireOrganization } from './lookups';
+
+export const createAppInput = z.object({
+  id: z.uuid().optional(),
+  name: requiredText(120),
+  nameId: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{1,62}$/, 'must be a lowercase slug')
+    .optional(),
+  publicKeyPem: requiredText(10_000),
+  examinerRead: z.boolean().default(false),
+});
+
+function slugify(name: string): string {
+  const slug = name
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60);
+  return slug.length >= 2 ? slug : `app-${slug}`;
+}
+
+export function createApp(ctx: RegistryContext, input: z.input<typeof createAppInput>): { id: string; name: string; nameId: string } {
+  const o = parseInput(createAppInput, input);
+  let key;
+  try {
+    key = createPublicKey(o.publicKeyPem);
+  } catch {
+    throw badRequest('publicKeyPem: not a PEM public key');
+  }
+  if (key.asymmetricKeyType !== 'rsa') throw badRequest('publicKeyPem: apps sign with RS256, so the key must be RSA');
+  if ((key.asymmetricKeyDetails?.modulusLength ?? 0) < 2048) throw badRequest('publicKeyPem: RSA keys must be at least 2048 bits');
+  const pem = key.export({ type: 'spki', format: 'pem' }).toString();
+  const id = o.id ?? ctx.newId();
+  const nameId = o.nameId ?? slugify(o.name);
+  const now = ctx.clock.now();
+  return ctx.db.transaction(() => {
+    if (ctx.db.prepare('SELECT 1 FROM apps WHERE id = ?').get(id)) throw conflict(`App ${id} already exists`);
+    if (ctx.db.prepare('SELECT 1 FROM apps WHERE name_id = ?').get(nameId)) throw conflict(`An app named ${nameId} already exists`);
+    ctx.db
+      .prepare('INSERT INTO apps (id, name, name_id, public_key_pem, examiner_read, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+      .run(id, o.name, nameId, pem, o.examinerRead ? 1 : 0, now, now);
+    return { id, name: o.name, nameId };
+  });
+}
+
+export const grantExaminerInput = z.object({ appId: requiredText(), granted: z.boolean().default(true) });
+
+export function grantExaminer(ctx: RegistryContext, input: z.input<typeof grantExaminerInput>): { appId: string; examinerRead: boolean } {
+  const o = parseInput(grantExaminerInput, input);
+  const result = ctx.db
+    .prepare('UPDATE apps SET examiner_read = ?, updated_at = ? WHERE id = ?')
+    .run(o.granted ? 1 : 0, ctx.clock.now(), o.appId);
+  if (result.changes === 0) throw notFound(`App ${o.appId} not found`);
+  return { appId: o.appId, examinerRead: o.granted };
+}
+
+const permissionsInput = z.record(z.string(), z.string()).superRefine((perms, ctx) => {
+  for (const [key, level] of Object.entries(perms)) {
+    const allowed = (PERMISSION_LEVELS as Record<string, readonly string[]>)[key];
+    if (!allowed) ctx.addIssue({ code: 'custom', message: `unknown permission ${key}`, path: [key] });
+    else if (!allowed.includes(level)) ctx.addIssue({ code: 'custom', message: `${key} accepts ${allowed.join(' or ')}`, path: [key] });
+  }
+});
+
+export const installAppInput = z.object({
+  id: z.uuid().optional(),
+  appId: requiredText(),
+  organizationId: requiredText(),
+  permissions: permissionsInput,
+});
+
+export function installApp(ctx: RegistryContext, input: z.input<typeof installAppInput>): { id: string } {
+  const o = parseInput(installAppInput, input);
+  const id = o.id ?? ctx.newId();
+  const now = ctx.clock.now();
+  return ctx.db.transaction(() => {
+    if (!ctx.db.prepare('SELECT 1 FROM apps WHERE id = ?').get(o.appId)) throw notFound(`App ${o.appId} not found`);
+    requireOrganization(ctx, o.organizationId);
+    if (ctx.db.prepare('SELECT 1 FROM installations WHERE app_id = ? AND organization_id = ?').get(o.appId, o.organizationId)) {
+      throw conflict(`App ${o.appId} is already installed on organization ${o.organizationId}`);
+    }
+    ctx.db
+      .prepare(
+        'INSERT INTO installations (id, app_id, organization_id, permissions, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      )
+      .run(id, o.appId, o.organizationId, JSON.stringify(o.permissions), 'active', now, now);
+    return { id };
+  });
+}
+
+export const setInstallationStatusInput = z.object({ installationId: requiredText(), status: z.enum(['active', 'suspended']) });
+
+/** Suspending stops the installation's tokens at once (they are checked against it on every call). */
+export function setInstallationStatus(
+  ctx: RegistryContext,
+  input: z.input<typeof setInstallationStatusInput>,
+): { id: string; status: string } {
+  const o = parseInput(setInstallationStatusInput, input);
+  const result = ctx.db
+    .prepare('UPDATE installations SET status = ?, updated_at = ? WHERE id = ?')
+    .run(o.status, ctx.clock.now(), o.installationId);
+  if (result.changes === 0) throw notFound(`Installation ${o.installationId} not found`);
+  return { id: o.installationId, status: o.status };
+}
+
+export const removeInstallationInput = z.object({ installationId: requiredText() });
+
+export function removeInstallation(ctx: RegistryContext, input: z.input<typeof removeInstallationInput>): { id: string; removed: true } {
+  const o = parseInput(removeInstallationInput, input);
+  return ctx.db.transaction(() => {
+    if (!ctx.db.prepare('SELECT 1 FROM installations WHERE id = ?').get(o.installationId))
+      throw notFound(`Installation ${o.installationId} not found`);
+    ctx.db.prepare('DELETE FROM access_tokens WHERE installation_id = ?').run(o.installationId);
+    ctx.db.prepare('DELETE FROM installations WHERE id = ?').run(o.installationId);
+    return { id: o.installationId, removed: true as const };
+  });
+}

@@ -1,0 +1,96 @@
+// Moving credits between accounts: into and out of an organization's warehouse, between any two
+// other accounts (adjustment, registry, wallets), and out of circulation by cancellation.
+//
+// Every operation validates its whole input first (a clear error, nothing changed) and makes its
+// changes in one transaction; its input schema stands beside it (the CLI builds its flags from it).
+import { z } from 'zod';
+import { WALLET_ADDRESS } from '../../../../shared/registry/identifiers';
+import type { RegistryContext } from '../context';
+import { badRequest, conflict } from '../errors';
+import { heldInWarehouse } from '../holds';
+import { grams, parseInput, requiredText, tonnesInput } from '../input';
+import { accountId, appendMovement, balanceOf, describeAccount, type AccountRef } from '../ledger';
+import { requireCredit, requireOrganization } from './lookups';
+
+const accountRefInput = z.discriminatedUnion('kind', [
+  z.object({ kind: z.enum(['inventory', 'warehouse']), organizationId: requiredText() }),
+  z.object({ kind: z.enum(['buffer', 'adjustment', 'registry']) }),
+  z.object({ kind: z.literal('wallet'), address: z.string().regex(WALLET_ADDRESS, 'must be a 0x wallet address') }),
+]);
+
+export const warehouseMoveInput = z.object({ organizationId: requiredText(), creditId: requiredText(), amount: tonnesInput });
+
+export function depositToWarehouse(ctx: RegistryContext, input: z.input<typeof warehouseMoveInput>): { movementId: number } {
+  const o = parseInput(warehouseMoveInput, input);
+  const amount = grams(o.amount);
+  return ctx.db.transaction(() => {
+    requireOrganization(ctx, o.organizationId);
+    requireCredit(ctx, o.creditId);
+    const movementId = appendMovement(ctx, {
+      creditId: o.creditId,
+      kind: 'deposit',
+      from: accountId(ctx, { kind: 'inventory', organizationId: o.organizationId }),
+      to: accountId(ctx, { kind: 'warehouse', organizationId: o.organizationId }),
+      amount,
+    });
+    return { movementId };
+  });
+}
+
+export function withdrawFromWarehouse(ctx: RegistryContext, input: z.input<typeof warehouseMoveInput>): { movementId: number } {
+  const o = parseInput(warehouseMoveInput, input);
+  const amount = grams(o.amount);
+  return ctx.db.transaction(() => {
+    requireOrganization(ctx, o.organizationId);
+    requireCredit(ctx, o.creditId);
+    const warehouse = accountId(ctx, { kind: 'warehouse', organizationId: o.organizationId });
+    const free = balanceOf(ctx, warehouse, o.creditId) - heldInWarehouse(ctx, o.organizationId, o.creditId);
+    if (amount > free) throw conflict(`Only ${free / 1e6} t of ${o.creditId} is free in the warehouse (the rest is reserved or absent)`);
+    const movementId = appendMovement(ctx, {
+      creditId: o.creditId,
+      kind: 'withdraw',
+      from: warehouse,
+      to: accountId(ctx, { kind: 'inventory', organizationId: o.organizationId }),
+      amount,
+    });
+    return { movementId };
+  });
+}
+
+export const transferCreditsInput = z.object({
+  from: accountRefInput,
+  to: accountRefInput,
+  creditId: requiredText(),
+  amount: tonnesInput,
+});
+
+/** Moves credits between any two accounts (e.g. into the adjustment account, or to a wallet on chain). */
+export function transferCredits(ctx: RegistryContext, input: z.input<typeof transferCreditsInput>): { movementId: number } {
+  const o = parseInput(transferCreditsInput, input);
+  const amount = grams(o.amount);
+  if (JSON.stringify(o.from) === JSON.stringify(o.to)) throw badRequest('from and to must be different accounts');
+  if (o.from.kind === 'warehouse' || o.to.kind === 'warehouse') {
+    throw badRequest('use deposit-to-warehouse / withdraw-from-warehouse for warehouse accounts');
+  }
+  return ctx.db.transaction(() => {
+    requireCredit(ctx, o.creditId);
+    const from = accountId(ctx, o.from as AccountRef);
+    const to = accountId(ctx, o.to as AccountRef);
+    if (balanceOf(ctx, from, o.creditId) < amount)
+      throw conflict(`Not enough ${o.creditId} in the ${describeAccount(o.from as AccountRef)}`);
+    return { movementId: appendMovement(ctx, { creditId: o.creditId, kind: 'transfer', from, to, amount }) };
+  });
+}
+
+export const cancelCreditsInput = z.object({ from: accountRefInput, creditId: requiredText(), amount: tonnesInput });
+
+export function cancelCredits(ctx: RegistryContext, input: z.input<typeof cancelCreditsInput>): { movementId: number } {
+  const o = parseInput(cancelCreditsInput, input);
+  const amount = grams(o.amount);
+  if (o.from.kind === 'warehouse') throw badRequest('withdraw credits from the warehouse before cancelling them');
+  return ctx.db.transaction(() => {
+    requireCredit(ctx, o.creditId);
+    const from = accountId(ctx, o.from as AccountRef);
+    return { movementId: appendMovement(ctx, { creditId: o.creditId, kind: 'cancel', from, amount }) };
+  });
+}
