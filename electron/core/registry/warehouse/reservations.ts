@@ -3,24 +3,14 @@
 // request, so concurrent reservations never take more than the warehouse holds.
 import { z } from 'zod';
 import type { Reservation } from '../../../../shared/registry/resources';
-import { AmountError, formatTonnes, gramsToTonnes, tonnesToGrams } from '../../../../shared/registry/amounts';
+import { formatTonnes, gramsToTonnes } from '../../../../shared/registry/amounts';
 import { reserveBody } from '../../../../shared/registry/endpoints';
 import type { RegistryContext } from '../context';
 import { badRequest, conflict, notFound } from '../errors';
-import { parseInput } from '../input';
+import { grams, parseInput } from '../input';
 import { availableInWarehouse } from './inventory';
 import { effectiveState, isActive, RESERVATION_LIFETIME_MS } from './lifecycle';
 import { findReservationRow, presentReservation, RESERVATION_SELECT, type ReservationRow } from './present';
-
-/** Tonnes from the wire to whole grams; finer than a gram is bad input (400). */
-export function exactGrams(tonnes: number, field = 'amount'): number {
-  try {
-    return tonnesToGrams(tonnes);
-  } catch (error) {
-    if (error instanceof AmountError) throw badRequest(`${field}: ${error.message}`);
-    throw error;
-  }
-}
 
 export const reserveInput = reserveBody.extend({
   organizationId: z.string().min(1),
@@ -37,7 +27,7 @@ export interface ReserveAnswer {
 
 export function reserveCredits(ctx: RegistryContext, input: z.input<typeof reserveInput>): ReserveAnswer {
   const o = parseInput(reserveInput, input);
-  const amount = exactGrams(o.amount);
+  const amount = grams(o.amount);
   if (amount <= 0) throw badRequest('amount: must be at least 1 gram (0.000001 t)');
   return ctx.db.transaction(() => {
     const credit = ctx.db.prepare('SELECT id, serialization FROM credits WHERE id = ?').get(o.creditId) as
