@@ -33,6 +33,7 @@ import type { RemoteLaunch } from './launch-options';
 import { deskPaths, type DeskPaths } from './paths';
 import { isUnreachable, translateClientError, withRegistry, type OnlineTracker } from './registry-calls';
 import { openSettingsStore, type SettingsStore } from './settings';
+import { warehouseView } from './warehouse-view';
 import * as writes from './writes';
 import type { DeskDispatcher } from './dispatcher';
 import { SecretStoreError } from '../secrets';
@@ -325,48 +326,7 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
     return { ...requireActive().sync.status(), online };
   }
 
-  async function warehouseView(organizationId: string) {
-    const runtime = requireActive();
-    const installation = writes.installationFor(runtime, organizationId);
-    const clockOffsetMs = () => runtime.client.clockOffsetMs() ?? 0;
-    try {
-      // Live first: reservations count down in minutes, a cached view would mislead.
-      const inventory = await withRegistry(tracker, 'Reading the warehouse', () =>
-        runtime.client.call('getWarehouseInventory', { params: { id: organizationId }, installationId: installation.id }),
-      );
-      const reservations = [];
-      for (let page = 0; page < 1000; page++) {
-        const answer = await withRegistry(tracker, 'Reading the reservations', () =>
-          runtime.client.call('listReservations', {
-            params: { id: organizationId },
-            query: { limit: 100, page },
-            installationId: installation.id,
-          }),
-        );
-        reservations.push(...answer.reservations);
-        if (answer.reservations.length < 100 || answer.pagination.nextPage === null) break;
-      }
-      return {
-        organizationId,
-        organizationName: installation.organizationName,
-        canWrite: installation.permissions.organization_warehouse === 'WRITE',
-        credits: inventory.credits,
-        reservations,
-        clockOffsetMs: clockOffsetMs(),
-        asOf: new Date(clock.now()).toISOString(),
-        offline: false,
-      };
-    } catch (error) {
-      if (!isUnreachable(error)) throw error;
-      const cached = runtime.cache.getWarehouse(organizationId);
-      if (!cached)
-        throw new DeskFailure(
-          'offline',
-          `The warehouse of ${installation.organizationName} has not been synced yet and the registry cannot be reached`,
-        );
-      return { ...cached, clockOffsetMs: clockOffsetMs(), offline: true };
-    }
-  }
+  const warehouseOf = (organizationId: string) => warehouseView(requireActive(), tracker, clock, organizationId);
 
   const writeContext = (): writes.WriteContext => ({
     runtime: requireActive(),
@@ -555,7 +515,7 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
 
     'organizations.list': () => fresh(requireActive().cache.listOrganizations()),
 
-    'warehouse.get': (input) => warehouseView(input.organizationId),
+    'warehouse.get': (input) => warehouseOf(input.organizationId),
     'warehouse.reserve': (input) => writes.reserve(writeContext(), input),
     'warehouse.cancel': (input) => writes.cancel(writeContext(), input),
     'warehouse.finish': (input) => writes.finish(writeContext(), input),
@@ -568,7 +528,7 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
           searchProjects: (search) => runtime.cache.searchProjects(search),
           searchRetirements: (search) => runtime.cache.searchRetirements(search),
           inventoryCredits: (search) => runtime.cache.inventoryCreditsOf(search),
-          warehouseCredits: (organizationId) => warehouseView(organizationId),
+          warehouseCredits: (organizationId) => warehouseView(runtime, tracker, clock, organizationId),
         },
         input,
         new Date(clock.now()).toISOString().slice(0, 10),
