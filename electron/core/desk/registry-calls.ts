@@ -10,6 +10,25 @@ export interface OnlineTracker {
   readonly online: boolean;
 }
 
+/** The tracker of the active connection: `onChange` hears every change of reachability. */
+export function createOnlineTracker(onChange: (online: boolean) => void): OnlineTracker & { assumeOnline(): void } {
+  let online = true;
+  return {
+    get online() {
+      return online;
+    },
+    report(reachable) {
+      if (reachable === online) return;
+      online = reachable;
+      onChange(online);
+    },
+    /** A newly activated connection starts as reachable, until a call says otherwise. */
+    assumeOnline() {
+      online = true;
+    },
+  };
+}
+
 export function translateClientError(error: unknown, action: string): unknown {
   if (!(error instanceof RegistryClientError)) return error;
   if (error.unreachable) return offlineFailure(action);

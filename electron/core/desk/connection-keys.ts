@@ -1,0 +1,109 @@
+// Where each connection's app private key is kept, for this run of the desk: the OS keychain (one
+// vault for every connection), a passphrase-encrypted file per connection (locked until the user
+// unlocks it, then kept open until the desk stops), or memory (the embedded demo without a
+// keychain, the command-line remote). The key is read only to mint tokens and to check it, and
+// never appears in a message.
+import { createPrivateKey } from 'node:crypto';
+import type { ConnectionInfo } from '../../../shared/desk/api';
+import type { SecretStoreKind, StoredConnection } from './connections';
+import { DeskFailure } from './errors';
+import { createMemoryVault, type KeyVault, type SecretStoreFactory } from './key-vault';
+import { KeyReadError } from './secret-stores';
+
+export interface ConnectionKeys {
+  /** The vault of keys kept in memory only. */
+  readonly memory: KeyVault;
+  /** The vault holding a connection's key; an encrypted file must have been unlocked (or just created). */
+  vaultFor(kind: SecretStoreKind, connectionId: string): Promise<KeyVault>;
+  /** Opens a connection's encrypted key file with its passphrase (a wrong one throws); see keepUnlocked. */
+  openEncryptedFile(connectionId: string, passphrase: string): Promise<KeyVault>;
+  /** Keeps an opened encrypted file unlocked for the rest of this run. */
+  keepUnlocked(connectionId: string, vault: KeyVault): void;
+  /** Forgets a removed connection's unlocked file. */
+  forget(connectionId: string): void;
+  /** Reads the connection's key when a token must be minted. */
+  loaderFor(connection: StoredConnection): () => Promise<string>;
+  /** Whether the connection's key can be read and used, and if not, why. */
+  keyStatus(connection: StoredConnection): Promise<Pick<ConnectionInfo, 'keyStatus' | 'keyMessage'>>;
+}
+
+export function createConnectionKeys(options: {
+  /** Opens the secret store of a kind (keychain, encrypted file); without it only memory is available. */
+  secretStoreFactory?: SecretStoreFactory;
+  /** Where encrypted key files live (<dataDir>/secrets). */
+  secretsDir: string;
+}): ConnectionKeys {
+  const memory = createMemoryVault();
+  let keychainVault: KeyVault | undefined;
+  // Passphrase-encrypted stores are per connection and stay unlocked for this run only.
+  const unlockedFiles = new Map<string, KeyVault>();
+
+  async function openStore(kind: Exclude<SecretStoreKind, 'memory'>, connectionId: string, passphrase?: string): Promise<KeyVault> {
+    if (!options.secretStoreFactory) throw new DeskFailure('key_unavailable', `The ${kind} secret store is not available in this build`);
+    return options.secretStoreFactory(kind, {
+      connectionId,
+      directory: options.secretsDir,
+      ...(passphrase === undefined ? {} : { passphrase }),
+    });
+  }
+
+  async function vaultFor(kind: SecretStoreKind, connectionId: string): Promise<KeyVault> {
+    if (kind === 'memory') return memory;
+    if (kind === 'keychain') return (keychainVault ??= await openStore('keychain', connectionId));
+    const unlocked = unlockedFiles.get(connectionId);
+    if (!unlocked)
+      throw new DeskFailure(
+        'key_unavailable',
+        "The app's key is in a passphrase-encrypted file that is locked: unlock it with its passphrase in Connections",
+      );
+    return unlocked;
+  }
+
+  return {
+    memory,
+    vaultFor,
+    openEncryptedFile: (connectionId, passphrase) => openStore('encrypted-file', connectionId, passphrase),
+    keepUnlocked: (connectionId, vault) => void unlockedFiles.set(connectionId, vault),
+    forget: (connectionId) => void unlockedFiles.delete(connectionId),
+    loaderFor: (connection) => async () => (await vaultFor(connection.secretStore, connection.id)).readPrivateKey(connection.id),
+
+    async keyStatus(connection) {
+      let keyStatus: ConnectionInfo['keyStatus'] = 'ok';
+      let keyMessage: string | undefined;
+      try {
+        const pem = await (await vaultFor(connection.secretStore, connection.id)).readPrivateKey(connection.id);
+        try {
+          createPrivateKey(pem);
+        } catch {
+          keyStatus = 'invalid';
+          keyMessage = 'The stored key is not a valid private key; re-import it';
+        }
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        keyStatus =
+          error instanceof KeyReadError ? error.reason : /not found|missing|no key|gone/i.test(message) ? 'missing' : 'unreadable';
+        keyMessage = message;
+      }
+      if (keyStatus === 'ok' && connection.secretStore === 'memory') {
+        keyMessage =
+          connection.kind === 'embedded'
+            ? 'No OS keychain here: the demo key is kept in memory and re-read from the demo data at every start'
+            : 'The key was read from --key-file and is kept in memory only';
+      }
+      return { keyStatus, ...(keyMessage ? { keyMessage } : {}) };
+    },
+  };
+}
+
+/** Refuses anything but a PEM-encoded RSA private key, without ever echoing the PEM. */
+export function checkPrivateKeyPem(pem: string): void {
+  try {
+    const key = createPrivateKey(pem);
+    if (key.asymmetricKeyType !== 'rsa') throw new Error('not RSA');
+  } catch {
+    // Never echo the PEM (nor OpenSSL's view of it).
+    throw new DeskFailure('invalid_input', 'The private key is not a PEM-encoded RSA private key', [
+      'privateKeyPem: not a PEM-encoded RSA private key',
+    ]);
+  }
+}

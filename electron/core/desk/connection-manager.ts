@@ -1,0 +1,357 @@
+// The desk's registry connections: which one is active (its runtime: client, cache, sync), the
+// embedded demo registry, the command-line remote, and the connections.* methods that add,
+// activate, re-key, unlock, refresh and remove them. Only one connection is active at a time;
+// activating another closes the previous runtime first.
+import type { ConnectionInfo, DeskEvent, DeskOutput } from '../../../shared/desk/api';
+import type { Clock } from '../clock';
+import type { FetchLike } from '../client/http';
+import type { SyncTuning } from './sync/context';
+import type { SyncEngineEvent } from './sync/types';
+import type { SyncWorkerSettings } from './sync/worker/host';
+import { clientFor, openConnectionRuntime, type ConnectionRuntime } from './connection-runtime';
+import { checkPrivateKeyPem, type ConnectionKeys } from './connection-keys';
+import type { ConnectionStore, SecretStoreKind, StoredConnection } from './connections';
+import { startEmbeddedRegistry, type DemoSeeder, type EmbeddedRegistry } from './embedded';
+import { DeskFailure } from './errors';
+import { discoverInstallations, hasExaminerRead } from './installations';
+import type { KeychainAvailability, KeyVault } from './key-vault';
+import type { RemoteLaunch } from './launch-options';
+import type { DeskPaths } from './paths';
+import { isUnreachable, translateClientError, withRegistry, type OnlineTracker } from './registry-calls';
+import type { ParsedDeskInput } from './types';
+import { SecretStoreError } from '../secrets';
+import { KeyReadError } from './secret-stores';
+
+export const EMBEDDED_CONNECTION_ID = 'embedded';
+export const COMMAND_LINE_CONNECTION_ID = 'command-line';
+
+export interface ConnectionManagerOptions {
+  connections: ConnectionStore;
+  paths: DeskPaths;
+  clock: Clock;
+  keys: ConnectionKeys;
+  keychain: KeychainAvailability;
+  /** Reachability of the active connection's registry; a newly activated one starts reachable. */
+  tracker: OnlineTracker & { assumeOnline(): void };
+  publish(event: DeskEvent): void;
+  onSyncEvent(event: SyncEngineEvent): void;
+  /** The sync interval now (from the settings). */
+  syncIntervalMs(): number;
+  /** Run the sync at activation and on the interval. */
+  autoSync: boolean;
+  seedDemo: DemoSeeder;
+  fetch?: FetchLike;
+  syncTuning?: Partial<SyncTuning>;
+  syncWorker?: SyncWorkerSettings | false;
+  log(line: string): void;
+}
+
+export interface ConnectionManager {
+  readonly active: ConnectionRuntime | null;
+  /** The embedded registry, while it runs. */
+  readonly embedded: EmbeddedRegistry | null;
+  requireActive(): ConnectionRuntime;
+  /** Start-up: the command-line remote if given, else the embedded registry; then the active connection. */
+  start(remote?: RemoteLaunch): Promise<void>;
+  list(): Promise<DeskOutput<'connections.list'>>;
+  addRemote(input: ParsedDeskInput<'connections.addRemote'>): Promise<ConnectionInfo>;
+  activate(input: ParsedDeskInput<'connections.activate'>): Promise<ConnectionInfo>;
+  remove(input: ParsedDeskInput<'connections.remove'>): Promise<{ ok: true }>;
+  reimportKey(input: ParsedDeskInput<'connections.reimportKey'>): Promise<ConnectionInfo>;
+  unlock(input: ParsedDeskInput<'connections.unlock'>): Promise<ConnectionInfo>;
+  refreshInstallations(input: ParsedDeskInput<'connections.refreshInstallations'>): Promise<ConnectionInfo>;
+  /** Closes the active runtime and stops the embedded registry. */
+  close(): Promise<void>;
+}
+
+export function createConnectionManager(options: ConnectionManagerOptions): ConnectionManager {
+  const { connections, paths, clock, keys, keychain, tracker, log } = options;
+  let embedded: EmbeddedRegistry | null = null;
+  let active: ConnectionRuntime | null = null;
+
+  async function activate(connection: StoredConnection): Promise<ConnectionRuntime> {
+    if (active) {
+      const previous = active;
+      active = null;
+      await previous.close();
+    }
+    const runtime = openConnectionRuntime({
+      connection,
+      paths,
+      clock,
+      loadPrivateKey: keys.loaderFor(connection),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(options.syncTuning ? { syncTuning: options.syncTuning } : {}),
+      ...(options.syncWorker !== undefined ? { syncWorker: options.syncWorker } : {}),
+      onSyncEvent: options.onSyncEvent,
+      log,
+    });
+    active = runtime;
+    tracker.assumeOnline();
+    if (connections.activeId() !== connection.id) connections.setActive(connection.id);
+    if (options.autoSync) runtime.sync.start(options.syncIntervalMs());
+    return runtime;
+  }
+
+  function requireActive(): ConnectionRuntime {
+    if (!active) throw new DeskFailure('not_found', 'No registry connection is active: add or activate one in Connections');
+    return active;
+  }
+
+  function requireConnection(id: string): StoredConnection {
+    const connection = connections.get(id);
+    if (!connection) throw new DeskFailure('not_found', `No connection ${id}`);
+    return connection;
+  }
+
+  /** Asks the registry which organizations the app is installed in, and whether it may read internal projects. */
+  async function refreshAppFacts(
+    connection: StoredConnection,
+    client = active?.connection.id === connection.id ? active.client : undefined,
+  ): Promise<StoredConnection> {
+    const registryClient =
+      client ??
+      clientFor({
+        baseUrl: connection.baseUrl,
+        appId: connection.appId,
+        loadPrivateKey: keys.loaderFor(connection),
+        clock,
+        ...(options.fetch ? { fetch: options.fetch } : {}),
+      });
+    const installations = await discoverInstallations(registryClient);
+    const grant = await registryClient.tokens.grant({ kind: 'app' });
+    return { ...connection, installations, examinerRead: hasExaminerRead(grant.permissions) };
+  }
+
+  async function connectionInfo(connection: StoredConnection): Promise<ConnectionInfo> {
+    const { keyStatus, keyMessage } = await keys.keyStatus(connection);
+    return {
+      id: connection.id,
+      name: connection.name,
+      kind: connection.kind,
+      baseUrl: connection.baseUrl,
+      appId: connection.appId,
+      keyStatus,
+      ...(keyMessage ? { keyMessage } : {}),
+      secretStore: connection.secretStore,
+      examinerRead: connection.examinerRead,
+      installations: connection.installations,
+    };
+  }
+
+  // ---- start-up: the embedded registry, the command-line remote, the active connection -------------
+
+  async function startEmbedded(): Promise<StoredConnection> {
+    embedded = await startEmbeddedRegistry({ dataDir: paths.embeddedRegistryDir, clock, seed: options.seedDemo, scale: 1, log });
+    const existing = connections.get(EMBEDDED_CONNECTION_ID);
+    let secretStore: SecretStoreKind = existing?.secretStore ?? (keychain.available ? 'keychain' : 'memory');
+    if (secretStore === 'encrypted-file') secretStore = 'memory';
+    if (secretStore === 'memory' && !existing) {
+      log(
+        `no OS keychain (${keychain.reason ?? 'unavailable'}): the embedded demo app's key is kept in memory and re-read from the demo credentials at every start`,
+      );
+    }
+    // The demo key is re-imported at every start: it is demo data, and a memory store forgets it.
+    await (
+      await keys.vaultFor(secretStore, EMBEDDED_CONNECTION_ID)
+    ).importPrivateKey(EMBEDDED_CONNECTION_ID, embedded.credentials.app.privateKeyPem);
+    const connection: StoredConnection = {
+      id: EMBEDDED_CONNECTION_ID,
+      name: existing?.name ?? 'Embedded demo registry',
+      kind: 'embedded',
+      baseUrl: embedded.url,
+      appId: embedded.credentials.app.id,
+      secretStore,
+      examinerRead: existing?.examinerRead ?? false,
+      installations: existing?.installations ?? [],
+    };
+    return connections.put(await refreshAppFacts(connection));
+  }
+
+  async function startCommandLineRemote(remote: RemoteLaunch): Promise<StoredConnection> {
+    checkPrivateKeyPem(remote.privateKeyPem);
+    await keys.memory.importPrivateKey(COMMAND_LINE_CONNECTION_ID, remote.privateKeyPem);
+    const existing = connections.get(COMMAND_LINE_CONNECTION_ID);
+    let connection: StoredConnection = {
+      id: COMMAND_LINE_CONNECTION_ID,
+      name: `Registry at ${new URL(remote.baseUrl).host}`,
+      kind: 'remote',
+      baseUrl: remote.baseUrl,
+      appId: remote.appId,
+      secretStore: 'memory',
+      examinerRead: existing?.appId === remote.appId ? existing.examinerRead : false,
+      installations: existing?.appId === remote.appId && existing.baseUrl === remote.baseUrl ? existing.installations : [],
+    };
+    try {
+      connection = await refreshAppFacts(connection);
+    } catch (error) {
+      // Starting against a registry that is down is allowed (the cache still answers reads).
+      if (!isUnreachable(error)) throw translateClientError(error, 'Connecting to the registry');
+      log(`the registry at ${remote.baseUrl} cannot be reached; starting from the cache`);
+    }
+    return connections.put(connection);
+  }
+
+  async function start(remote?: RemoteLaunch): Promise<void> {
+    if (remote) {
+      await activate(await startCommandLineRemote(remote));
+      return;
+    }
+    const hasEmbedded = connections.get(EMBEDDED_CONNECTION_ID) !== undefined;
+    const embeddedConnection = hasEmbedded || connections.list().length === 0 ? await startEmbedded() : undefined;
+    const activeId = connections.activeId();
+    const chosen = (activeId ? connections.get(activeId) : undefined) ?? embeddedConnection ?? connections.list()[0];
+    if (chosen) await activate(chosen);
+  }
+
+  // ---- the connections.* methods -----------------------------------------------------------------
+
+  return {
+    get active() {
+      return active;
+    },
+    get embedded() {
+      return embedded;
+    },
+    requireActive,
+    start,
+
+    list: async () => ({
+      activeId: active?.connection.id ?? null,
+      connections: await Promise.all(connections.list().map(connectionInfo)),
+      keychain,
+    }),
+
+    async addRemote(input) {
+      checkPrivateKeyPem(input.privateKeyPem);
+      let secretStore: SecretStoreKind;
+      if (keychain.available) secretStore = 'keychain';
+      else if (input.encryptedFileFallback) secretStore = 'encrypted-file';
+      else {
+        throw new DeskFailure(
+          'invalid_input',
+          `No OS keychain is available (${keychain.reason ?? 'unknown reason'}): confirm storing the key in a passphrase-encrypted file`,
+          ['encryptedFileFallback: required when no keychain is available'],
+        );
+      }
+      const id = crypto.randomUUID();
+      const draft: StoredConnection = {
+        id,
+        name: input.name,
+        kind: 'remote',
+        baseUrl: input.baseUrl,
+        appId: input.appId,
+        secretStore,
+        examinerRead: false,
+        installations: [],
+      };
+      // Prove the address, the app id and the key before anything is stored: a wrong pair is
+      // refused, and so is an address that cannot be reached (a typo would otherwise be saved as a
+      // connection that can never sync, with a key nobody checked).
+      let connection: StoredConnection;
+      try {
+        connection = await refreshAppFacts(
+          draft,
+          clientFor({
+            baseUrl: draft.baseUrl,
+            appId: draft.appId,
+            loadPrivateKey: async () => input.privateKeyPem,
+            clock,
+            ...(options.fetch ? { fetch: options.fetch } : {}),
+          }),
+        );
+      } catch (error) {
+        if (isUnreachable(error)) {
+          throw new DeskFailure(
+            'offline',
+            `${draft.baseUrl} cannot be reached: check the address and that the registry is running, then add the connection again`,
+          );
+        }
+        throw translateClientError(error, 'Adding the connection');
+      }
+      let vault: KeyVault;
+      if (secretStore === 'encrypted-file') {
+        vault = await keys.openEncryptedFile(id, input.encryptedFileFallback!.passphrase);
+        keys.keepUnlocked(id, vault);
+      } else vault = await keys.vaultFor(secretStore, id);
+      await vault.importPrivateKey(id, input.privateKeyPem);
+      connections.put(connection);
+      options.publish({ type: 'connections.changed' });
+      return connectionInfo(connection);
+    },
+
+    async activate(input) {
+      const connection = requireConnection(input.id);
+      if (active?.connection.id !== connection.id) await activate(connection);
+      options.publish({ type: 'connections.changed' });
+      return connectionInfo(connection);
+    },
+
+    async remove(input) {
+      const connection = requireConnection(input.id);
+      if (connection.kind === 'embedded') throw new DeskFailure('conflict', 'The embedded demo registry cannot be removed');
+      if (active?.connection.id === connection.id) {
+        const closing = active;
+        active = null;
+        await closing.close();
+      }
+      await (await keys.vaultFor(connection.secretStore, connection.id)).deletePrivateKey(connection.id).catch(() => {});
+      keys.forget(connection.id);
+      connections.remove(connection.id);
+      const fallback = connections.get(EMBEDDED_CONNECTION_ID) ?? connections.list()[0];
+      if (!active && fallback) await activate(fallback);
+      options.publish({ type: 'connections.changed' });
+      return { ok: true as const };
+    },
+
+    async reimportKey(input) {
+      const connection = requireConnection(input.id);
+      checkPrivateKeyPem(input.privateKeyPem);
+      await (await keys.vaultFor(connection.secretStore, connection.id)).importPrivateKey(connection.id, input.privateKeyPem);
+      if (active?.connection.id === connection.id) active.client.tokens.clear();
+      options.publish({ type: 'connections.changed' });
+      return connectionInfo(connection);
+    },
+
+    async unlock(input) {
+      const connection = requireConnection(input.id);
+      if (connection.secretStore !== 'encrypted-file')
+        throw new DeskFailure('invalid_input', 'Only a key in a passphrase-encrypted file needs unlocking', [
+          'id: not an encrypted-file connection',
+        ]);
+      let vault: KeyVault;
+      try {
+        vault = await keys.openEncryptedFile(connection.id, input.passphrase);
+        checkPrivateKeyPem(await vault.readPrivateKey(connection.id));
+      } catch (error) {
+        // The secret stores' messages are written to be shown (and never carry the key).
+        throw new DeskFailure(
+          'key_unavailable',
+          `The key file cannot be opened with this passphrase${error instanceof SecretStoreError || error instanceof KeyReadError ? `: ${error.message}` : ''}`,
+        );
+      }
+      keys.keepUnlocked(connection.id, vault);
+      if (active?.connection.id === connection.id) active.client.tokens.clear();
+      options.publish({ type: 'connections.changed' });
+      return connectionInfo(connection);
+    },
+
+    async refreshInstallations(input) {
+      const connection = requireConnection(input.id);
+      const refreshed = await withRegistry(tracker, 'Refreshing the installations', () => refreshAppFacts(connection));
+      connections.put(refreshed);
+      if (active?.connection.id === refreshed.id) active.connection = refreshed;
+      options.publish({ type: 'connections.changed' });
+      return connectionInfo(refreshed);
+    },
+
+    async close() {
+      const closing = active;
+      active = null;
+      await closing?.close();
+      const stopping = embedded;
+      embedded = null;
+      await stopping?.stop();
+    },
+  };
+}
