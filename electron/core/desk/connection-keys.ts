@@ -7,8 +7,8 @@ import { createPrivateKey } from 'node:crypto';
 import type { ConnectionInfo } from '../../../shared/desk/api';
 import type { SecretStoreKind, StoredConnection } from './connections';
 import { DeskFailure } from './errors';
-import { createMemoryVault, type KeyVault, type SecretStoreFactory } from './key-vault';
-import { KeyReadError } from './secret-stores';
+import { SecretStoreError } from '../secrets';
+import { createMemoryVault, KeyReadError, type KeyVault, type SecretStoreFactory } from './key-vault';
 
 export interface ConnectionKeys {
   /** The vault of keys kept in memory only. */
@@ -79,10 +79,7 @@ export function createConnectionKeys(options: {
           keyMessage = 'The stored key is not a valid private key; re-import it';
         }
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        keyStatus =
-          error instanceof KeyReadError ? error.reason : /not found|missing|no key|gone/i.test(message) ? 'missing' : 'unreadable';
-        keyMessage = message;
+        ({ keyStatus, keyMessage } = keyReadFailure(error));
       }
       if (keyStatus === 'ok' && connection.secretStore === 'memory') {
         keyMessage =
@@ -93,6 +90,18 @@ export function createConnectionKeys(options: {
       return { keyStatus, ...(keyMessage ? { keyMessage } : {}) };
     },
   };
+}
+
+/**
+ * Why a key cannot be read, by the type of what was thrown: a vault says so with a KeyReadError;
+ * the desk's own failures (a locked file, no such store in this build) and the secret stores'
+ * errors have messages written to be shown. Anything else may quote what it failed on, so its
+ * message is not passed on.
+ */
+function keyReadFailure(error: unknown): { keyStatus: Exclude<ConnectionInfo['keyStatus'], 'ok'>; keyMessage: string } {
+  if (error instanceof KeyReadError) return { keyStatus: error.reason, keyMessage: error.message };
+  if (error instanceof DeskFailure || error instanceof SecretStoreError) return { keyStatus: 'unreadable', keyMessage: error.message };
+  return { keyStatus: 'unreadable', keyMessage: 'The key could not be read: its secret store failed unexpectedly' };
 }
 
 /** Refuses anything but a PEM-encoded RSA private key, without ever echoing the PEM. */

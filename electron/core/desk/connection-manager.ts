@@ -14,13 +14,12 @@ import type { ConnectionStore, SecretStoreKind, StoredConnection } from './conne
 import { startEmbeddedRegistry, type DemoSeeder, type EmbeddedRegistry } from './embedded';
 import { DeskFailure } from './errors';
 import { discoverInstallations, hasExaminerRead } from './installations';
-import type { KeychainAvailability, KeyVault } from './key-vault';
+import { KeyReadError, type KeychainAvailability, type KeyVault } from './key-vault';
 import type { RemoteLaunch } from './launch-options';
 import type { DeskPaths } from './paths';
 import { isUnreachable, translateClientError, withRegistry, type OnlineTracker } from './registry-calls';
 import type { ParsedDeskInput } from './types';
 import { SecretStoreError } from '../secrets';
-import { KeyReadError } from './secret-stores';
 
 export const EMBEDDED_CONNECTION_ID = 'embedded';
 export const COMMAND_LINE_CONNECTION_ID = 'command-line';

@@ -5,9 +5,21 @@
 // command-line remote connection (--key-file is read at every start).
 import type { SecretStoreKind } from './connections';
 
+/** Why a vault cannot hand out a connection's key; `reason` becomes the connection's keyStatus. */
+export class KeyReadError extends Error {
+  constructor(
+    readonly reason: 'missing' | 'unreadable' | 'invalid',
+    /** Says why, for the user; never contains the key. */
+    message: string,
+  ) {
+    super(message);
+    this.name = 'KeyReadError';
+  }
+}
+
 export interface KeyVault {
   readonly kind: SecretStoreKind;
-  /** The PEM; throws an Error whose message says why it cannot be read (never the key). */
+  /** The PEM; throws a KeyReadError saying why it cannot be read (never the key). */
   readPrivateKey(connectionId: string): Promise<string>;
   importPrivateKey(connectionId: string, pem: string): Promise<void>;
   deletePrivateKey(connectionId: string): Promise<void>;
@@ -36,7 +48,8 @@ export function createMemoryVault(): KeyVault {
     kind: 'memory',
     async readPrivateKey(connectionId) {
       const pem = keys.get(connectionId);
-      if (pem === undefined) throw new Error('the key was kept in memory only and is gone since the desk restarted; re-import it');
+      if (pem === undefined)
+        throw new KeyReadError('missing', 'the key was kept in memory only and is gone since the desk restarted; re-import it');
       return pem;
     },
     async importPrivateKey(connectionId, pem) {

@@ -11,21 +11,10 @@ import {
   serviceForConnection,
   type SecretStore,
 } from '../secrets';
-import type { KeychainAvailability, KeyVault, SecretStoreFactory } from './key-vault';
+import { KeyReadError, type KeychainAvailability, type KeyVault, type SecretStoreFactory } from './key-vault';
 
 /** The account, inside a connection's service, that holds the app's private key. */
 export const PRIVATE_KEY_ACCOUNT = 'app-private-key';
-
-/** Thrown by a vault read; `reason` becomes the connection's keyStatus. */
-export class KeyReadError extends Error {
-  constructor(
-    readonly reason: 'missing' | 'unreadable' | 'invalid',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'KeyReadError';
-  }
-}
 
 function vaultOver(kind: 'keychain' | 'encrypted-file', storeOf: (connectionId: string) => SecretStore): KeyVault {
   return {

@@ -1,0 +1,97 @@
+// A connection's key status comes from the type of what its vault threw, never from the wording of
+// a message: the memory vault and the real encrypted-file vault say why with a KeyReadError; the
+// desk's own failures are shown as they are; anything else is 'unreadable' and not quoted.
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createConnectionKeys } from '../../electron/core/desk/connection-keys';
+import type { StoredConnection } from '../../electron/core/desk/connections';
+import { createMemoryVault, KeyReadError, type KeyVault } from '../../electron/core/desk/key-vault';
+import { encryptedKeyFile, openSecretStore, PRIVATE_KEY_ACCOUNT } from '../../electron/core/desk/secret-stores';
+import { createEncryptedFileStore } from '../../electron/core/secrets';
+
+const PASSPHRASE = 'correct horse battery staple';
+let secretsDir: string;
+let pem: string;
+
+beforeAll(() => {
+  secretsDir = mkdtempSync(join(tmpdir(), 'desk-connection-keys-'));
+  pem = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+});
+afterAll(() => rmSync(secretsDir, { recursive: true, force: true }));
+
+function connection(id: string, secretStore: StoredConnection['secretStore']): StoredConnection {
+  return { id, name: id, kind: 'remote', baseUrl: 'http://127.0.0.1:9', appId: 'app', secretStore, examinerRead: false, installations: [] };
+}
+
+/** A vault of the given kind whose every read fails with `error` (a store failing in a way of its own). */
+function failingVault(kind: KeyVault['kind'], error: unknown): KeyVault {
+  return {
+    kind,
+    readPrivateKey: () => Promise.reject(error),
+    importPrivateKey: () => Promise.resolve(),
+    deletePrivateKey: () => Promise.resolve(),
+  };
+}
+
+describe('the memory vault', () => {
+  it('reading a key it does not hold is a KeyReadError with reason missing', async () => {
+    const read = createMemoryVault().readPrivateKey('gone');
+    await expect(read).rejects.toBeInstanceOf(KeyReadError);
+    await expect(read).rejects.toMatchObject({ reason: 'missing', message: expect.stringMatching(/kept in memory only/) });
+  });
+});
+
+describe('key status', () => {
+  it('a key kept in memory and lost since the last start is missing', async () => {
+    const keys = createConnectionKeys({ secretsDir });
+    expect(await keys.keyStatus(connection('command-line', 'memory'))).toEqual({
+      keyStatus: 'missing',
+      keyMessage: 'the key was kept in memory only and is gone since the desk restarted; re-import it',
+    });
+  });
+
+  it('a key in memory is ok, with a note that it lives in memory only', async () => {
+    const keys = createConnectionKeys({ secretsDir });
+    await keys.memory.importPrivateKey('command-line', pem);
+    expect(await keys.keyStatus(connection('command-line', 'memory'))).toEqual({
+      keyStatus: 'ok',
+      keyMessage: 'The key was read from --key-file and is kept in memory only',
+    });
+  });
+
+  it('an encrypted file holding something that is not a private key is invalid (the real store says so by type)', async () => {
+    const id = 'damaged';
+    const store = await createEncryptedFileStore(encryptedKeyFile(secretsDir, id), PASSPHRASE, { userConfirmed: true });
+    await store.set(PRIVATE_KEY_ACCOUNT, 'not a key at all');
+    const keys = createConnectionKeys({ secretsDir, secretStoreFactory: openSecretStore });
+    keys.keepUnlocked(id, await keys.openEncryptedFile(id, PASSPHRASE));
+    expect(await keys.keyStatus(connection(id, 'encrypted-file'))).toMatchObject({
+      keyStatus: 'invalid',
+      keyMessage: expect.stringMatching(/^The stored private key is not usable/),
+    });
+  });
+
+  it('a locked encrypted file is unreadable, saying it is locked', async () => {
+    const keys = createConnectionKeys({ secretsDir, secretStoreFactory: openSecretStore });
+    expect(await keys.keyStatus(connection('locked', 'encrypted-file'))).toEqual({
+      keyStatus: 'unreadable',
+      keyMessage: expect.stringMatching(/locked: unlock it with its passphrase/),
+    });
+  });
+
+  it('a failure that is not a KeyReadError is unreadable whatever its wording, and its message is not passed on', async () => {
+    const thrown = new Error(`key not found near ${pem}`);
+    const keys = createConnectionKeys({ secretsDir, secretStoreFactory: () => failingVault('keychain', thrown) });
+    const status = await keys.keyStatus(connection('odd', 'keychain'));
+    expect(status).toEqual({ keyStatus: 'unreadable', keyMessage: 'The key could not be read: its secret store failed unexpectedly' });
+  });
+
+  it("a KeyReadError's reason is the status, whatever its message says", async () => {
+    const thrown = new KeyReadError('invalid', 'the keychain entry is missing its last line');
+    const keys = createConnectionKeys({ secretsDir, secretStoreFactory: () => failingVault('keychain', thrown) });
+    expect(await keys.keyStatus(connection('odd', 'keychain'))).toEqual({ keyStatus: 'invalid', keyMessage: thrown.message });
+  });
+});
