@@ -1,6 +1,8 @@
 // A connection's key status comes from the type of what its vault threw, never from the wording of
 // a message: the memory vault and the real encrypted-file vault say why with a KeyReadError; the
 // desk's own failures are shown as they are; anything else is 'unreadable' and not quoted.
+// Deleting the key of a removed connection never stops the removal: a failure is logged, never
+// with the key.
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,13 +28,13 @@ function connection(id: string, secretStore: StoredConnection['secretStore']): S
   return { id, name: id, kind: 'remote', baseUrl: 'http://127.0.0.1:9', appId: 'app', secretStore, examinerRead: false, installations: [] };
 }
 
-/** A vault of the given kind whose every read fails with `error` (a store failing in a way of its own). */
+/** A vault of the given kind whose reads and deletions fail with `error` (a store failing in a way of its own). */
 function failingVault(kind: KeyVault['kind'], error: unknown): KeyVault {
   return {
     kind,
     readPrivateKey: () => Promise.reject(error),
     importPrivateKey: () => Promise.resolve(),
-    deletePrivateKey: () => Promise.resolve(),
+    deletePrivateKey: () => Promise.reject(error),
   };
 }
 
@@ -93,5 +95,42 @@ describe('key status', () => {
     const thrown = new KeyReadError('invalid', 'the keychain entry is missing its last line');
     const keys = createConnectionKeys({ secretsDir, secretStoreFactory: () => failingVault('keychain', thrown) });
     expect(await keys.keyStatus(connection('odd', 'keychain'))).toEqual({ keyStatus: 'invalid', keyMessage: thrown.message });
+  });
+});
+
+describe('deleting the key of a removed connection', () => {
+  it('deletes it from its store and logs nothing', async () => {
+    const id = 'removed';
+    const logs: string[] = [];
+    const keys = createConnectionKeys({ secretsDir, secretStoreFactory: openSecretStore, log: (line) => logs.push(line) });
+    const vault = await keys.openEncryptedFile(id, PASSPHRASE);
+    await vault.importPrivateKey(id, pem);
+    keys.keepUnlocked(id, vault);
+    await keys.deleteKey(connection(id, 'encrypted-file'));
+    const reopened = await openSecretStore('encrypted-file', { connectionId: id, directory: secretsDir, passphrase: PASSPHRASE });
+    await expect(reopened.readPrivateKey(id)).rejects.toMatchObject({ reason: 'missing' });
+    expect(logs).toEqual([]);
+  });
+
+  it('a store that refuses is logged, naming the connection and the store, never quoting an untrusted message', async () => {
+    const logs: string[] = [];
+    const refusal = new Error(`EACCES while deleting ${pem}`);
+    const keys = createConnectionKeys({
+      secretsDir,
+      secretStoreFactory: () => failingVault('keychain', refusal),
+      log: (line) => logs.push(line),
+    });
+    await expect(keys.deleteKey(connection('refused', 'keychain'))).resolves.toBeUndefined();
+    expect(logs).toEqual([
+      'the key of removed connection refused could not be deleted from its keychain store: the store failed unexpectedly',
+    ]);
+  });
+
+  it('a locked encrypted file is logged with the reason, and forgotten', async () => {
+    const logs: string[] = [];
+    const keys = createConnectionKeys({ secretsDir, secretStoreFactory: openSecretStore, log: (line) => logs.push(line) });
+    await keys.deleteKey(connection('locked', 'encrypted-file'));
+    expect(logs).toHaveLength(1);
+    expect(logs[0]).toMatch(/^the key of removed connection locked could not be deleted from its encrypted-file store: .*locked/);
   });
 });

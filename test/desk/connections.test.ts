@@ -76,6 +76,7 @@ describe('a desk started with --registry-url', () => {
   let data: { dir: string; remove(): void };
   let desk: DeskService;
   const events: DeskEvent[] = [];
+  const logs: string[] = [];
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const call = (method: DeskMethod, input: unknown) => desk.dispatch(method, input) as Promise<any>;
@@ -88,6 +89,7 @@ describe('a desk started with --registry-url', () => {
     secretStoreFactory,
     probeKeychain: async () => ({ available: false, reason: 'no keychain in tests' }),
     autoSync: false,
+    log: (line: string) => logs.push(line),
   });
 
   beforeAll(async () => {
@@ -232,6 +234,33 @@ describe('a desk started with --registry-url', () => {
     expect(after.connections.map((c: { id: string }) => c.id)).toEqual([COMMAND_LINE_CONNECTION_ID]);
     expect(after.activeId).toBe(COMMAND_LINE_CONNECTION_ID);
     expect(await call('connections.remove', { id: 'nope' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+  });
+
+  it('removes a connection whose key file is locked, logging that its key could not be deleted', async () => {
+    const passphrase = 'correct horse battery';
+    const added = await call('connections.addRemote', {
+      name: 'Locked later',
+      baseUrl: registry.url,
+      appId: app.id,
+      privateKeyPem: pemOf(0),
+      encryptedFileFallback: { passphrase, userConfirmed: true },
+    });
+    expect(added.ok).toBe(true);
+    await desk.close();
+    desk = await createDeskService(options());
+
+    logs.length = 0;
+    expect(await call('connections.remove', { id: added.value.id })).toMatchObject({ ok: true });
+    expect((await call('connections.list', {})).value.connections.map((c: { id: string }) => c.id)).toEqual([COMMAND_LINE_CONNECTION_ID]);
+    expect(logs).toEqual([
+      expect.stringMatching(
+        new RegExp(`^the key of removed connection ${added.value.id} could not be deleted from its encrypted-file store: .*locked`),
+      ),
+    ]);
+    for (const line of logs) {
+      expect(line).not.toContain(passphrase);
+      expect(line).not.toContain(pemOf(0).split('\n')[1]!);
+    }
   });
 });
 

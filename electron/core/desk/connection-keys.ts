@@ -19,8 +19,11 @@ export interface ConnectionKeys {
   openEncryptedFile(connectionId: string, passphrase: string): Promise<KeyVault>;
   /** Keeps an opened encrypted file unlocked for the rest of this run. */
   keepUnlocked(connectionId: string, vault: KeyVault): void;
-  /** Forgets a removed connection's unlocked file. */
-  forget(connectionId: string): void;
+  /**
+   * Deletes a removed connection's key and forgets its unlocked file. A failure (a locked file, a
+   * keychain that refuses) does not stop the removal: it is logged, without the key.
+   */
+  deleteKey(connection: StoredConnection): Promise<void>;
   /** Reads the connection's key when a token must be minted. */
   loaderFor(connection: StoredConnection): () => Promise<string>;
   /** Whether the connection's key can be read and used, and if not, why. */
@@ -32,7 +35,9 @@ export function createConnectionKeys(options: {
   secretStoreFactory?: SecretStoreFactory;
   /** Where encrypted key files live (<dataDir>/secrets). */
   secretsDir: string;
+  log?: (line: string) => void;
 }): ConnectionKeys {
+  const log = options.log ?? (() => {});
   const memory = createMemoryVault();
   let keychainVault: KeyVault | undefined;
   // Passphrase-encrypted stores are per connection and stay unlocked for this run only.
@@ -64,7 +69,17 @@ export function createConnectionKeys(options: {
     vaultFor,
     openEncryptedFile: (connectionId, passphrase) => openStore('encrypted-file', connectionId, passphrase),
     keepUnlocked: (connectionId, vault) => void unlockedFiles.set(connectionId, vault),
-    forget: (connectionId) => void unlockedFiles.delete(connectionId),
+
+    async deleteKey(connection) {
+      try {
+        await (await vaultFor(connection.secretStore, connection.id)).deletePrivateKey(connection.id);
+      } catch (error) {
+        const why = shownMessage(error) ?? 'the store failed unexpectedly';
+        log(`the key of removed connection ${connection.id} could not be deleted from its ${connection.secretStore} store: ${why}`);
+      }
+      unlockedFiles.delete(connection.id);
+    },
+
     loaderFor: (connection) => async () => (await vaultFor(connection.secretStore, connection.id)).readPrivateKey(connection.id),
 
     async keyStatus(connection) {
@@ -93,15 +108,18 @@ export function createConnectionKeys(options: {
 }
 
 /**
- * Why a key cannot be read, by the type of what was thrown: a vault says so with a KeyReadError;
+ * The message of an error written to be shown and never carrying a secret: the vaults' KeyReadError,
  * the desk's own failures (a locked file, no such store in this build) and the secret stores'
- * errors have messages written to be shown. Anything else may quote what it failed on, so its
- * message is not passed on.
+ * errors. Anything else may quote what it failed on, so its message is not passed on.
  */
+function shownMessage(error: unknown): string | undefined {
+  return error instanceof KeyReadError || error instanceof DeskFailure || error instanceof SecretStoreError ? error.message : undefined;
+}
+
+/** Why a key cannot be read, by the type of what was thrown: a KeyReadError names its reason. */
 function keyReadFailure(error: unknown): { keyStatus: Exclude<ConnectionInfo['keyStatus'], 'ok'>; keyMessage: string } {
-  if (error instanceof KeyReadError) return { keyStatus: error.reason, keyMessage: error.message };
-  if (error instanceof DeskFailure || error instanceof SecretStoreError) return { keyStatus: 'unreadable', keyMessage: error.message };
-  return { keyStatus: 'unreadable', keyMessage: 'The key could not be read: its secret store failed unexpectedly' };
+  const keyMessage = shownMessage(error) ?? 'The key could not be read: its secret store failed unexpectedly';
+  return { keyStatus: error instanceof KeyReadError ? error.reason : 'unreadable', keyMessage };
 }
 
 /** Refuses anything but a PEM-encoded RSA private key, without ever echoing the PEM. */

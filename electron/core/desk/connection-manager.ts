@@ -294,8 +294,7 @@ export function createConnectionManager(options: ConnectionManagerOptions): Conn
         active = null;
         await closing.close();
       }
-      await (await keys.vaultFor(connection.secretStore, connection.id)).deletePrivateKey(connection.id).catch(() => {});
-      keys.forget(connection.id);
+      await keys.deleteKey(connection);
       connections.remove(connection.id);
       const fallback = connections.get(EMBEDDED_CONNECTION_ID) ?? connections.list()[0];
       if (!active && fallback) await activate(fallback);

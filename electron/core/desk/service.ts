@@ -94,6 +94,7 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
     clock,
     keys: createConnectionKeys({
       secretsDir: paths.secretsDir,
+      log,
       ...(options.secretStoreFactory ? { secretStoreFactory: options.secretStoreFactory } : {}),
     }),
     keychain,
