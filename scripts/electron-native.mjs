@@ -9,10 +9,11 @@
 //
 // `npm run setup` runs this after the Electron binary download (skipping when the copies already
 // match); `npm run rebuild:electron` (this file with --force) redoes it.
-// Node built-ins plus @electron/rebuild only.
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, renameSync } from 'node:fs';
+// Node built-ins, @electron/rebuild and the app's own atomic-write helper (plain JavaScript too).
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeFileAtomicSync } from '../electron/core/atomic-write.mjs';
 
 /** The copies' folder, under the app root (the folder with the app's package.json). */
 export const NATIVE_DIR_NAME = '.electron-native';
@@ -141,9 +142,7 @@ export async function buildNativeCopies({
     if (!existsSync(join(dest, file))) throw new Error(`the build finished without ${file}`);
   }
   const record = { ...wanted, builtAt: new Date().toISOString() };
-  const temporary = join(dest, `${RECORD_FILE}.${process.pid}.tmp`);
-  writeFileSync(temporary, `${JSON.stringify(record, null, 2)}\n`);
-  renameSync(temporary, join(dest, RECORD_FILE));
+  writeFileAtomicSync(join(dest, RECORD_FILE), `${JSON.stringify(record, null, 2)}\n`, { mode: 0o644 });
   return { built: true, reason: force && !stale ? 'forced' : stale, dest, record };
 }
 

@@ -1,9 +1,10 @@
 // Small JSON files of the desk (connections, settings): read through a zod schema so a hand-edited
 // or half-written file is a clear error naming the file, never a crash deep inside the app; written
-// atomically (temporary file + rename) so a crash mid-write leaves the previous version intact.
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+// atomically (atomic-write.mjs) so a crash mid-write leaves the previous version intact.
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { z } from 'zod';
+import { writeFileAtomicSync } from '../atomic-write.mjs';
 import { zodMessages } from '../registry/errors';
 
 export class CorruptFileError extends Error {
@@ -32,8 +33,6 @@ export function readJsonFile<S extends z.ZodType>(path: string, schema: S): z.ou
 
 export function writeJsonFile(path: string, value: unknown): void {
   mkdirSync(dirname(path), { recursive: true });
-  const temporary = `${path}.${process.pid}.tmp`;
   // 0o600: the files hold no secrets, but they describe the user's registries; keep them private.
-  writeFileSync(temporary, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
-  renameSync(temporary, path);
+  writeFileAtomicSync(path, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
 }

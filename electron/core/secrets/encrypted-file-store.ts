@@ -9,7 +9,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, isAbsolute } from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomic } from './atomic-write';
+import { writeFileAtomic } from '../atomic-write.mjs';
 import { InvalidSecretInputError, SecretFileUnreadableError, SecretStoreError } from './errors';
 import {
   decryptSecrets,
@@ -101,7 +101,7 @@ class EncryptedFileStore implements SecretStore {
     const text = encryptSecrets(content, keys);
     try {
       await mkdir(dirname(this.file), { recursive: true, mode: DIR_MODE });
-      await writeFileAtomic(this.file, text, FILE_MODE);
+      await writeFileAtomic(this.file, text, { mode: FILE_MODE });
     } catch (error) {
       throw new SecretFileUnreadableError(`Could not write the secrets file ${this.file}: ${systemReason(error)}`);
     }

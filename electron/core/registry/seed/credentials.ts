@@ -3,9 +3,9 @@
 // the app's name says "Demo", the file is written with mode 0600, and `npm run serve` says so.
 // The shape is fixed (the desk and the end-to-end tests read it), hence the strict schema.
 import { generateKeyPairSync } from 'node:crypto';
-import { chmodSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { writeFileAtomicSync } from '../../atomic-write.mjs';
 import type { InstallationPermissions } from '../../../../shared/registry/vocabulary';
 import type { RegistryContext } from '../context';
 import { createApp, installApp } from '../operations/apps';
@@ -66,12 +66,9 @@ export function createDemoApp(
   };
 }
 
-/** Writes the file readable by its owner only (0600), atomically (temp file, then rename). */
+/** Writes the file readable by its owner only (0600), atomically. */
 export function writeDemoCredentials(dataDir: string, credentials: DemoCredentials): string {
   const file = join(dataDir, DEMO_CREDENTIALS_FILE);
-  const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, `${JSON.stringify(demoCredentialsSchema.parse(credentials), null, 2)}\n`, { mode: 0o600 });
-  chmodSync(temp, 0o600); // the umask may have narrowed the mode, never widened it; be explicit
-  renameSync(temp, file);
+  writeFileAtomicSync(file, `${JSON.stringify(demoCredentialsSchema.parse(credentials), null, 2)}\n`, { mode: 0o600 });
   return file;
 }
