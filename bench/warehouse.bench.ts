@@ -93,7 +93,7 @@ interface LoadOptions {
 }
 
 async function load(options: LoadOptions) {
-  const result = await autocannon({ connections: 32, duration: DURATION_S, ...options } as Parameters<typeof autocannon>[0]);
+  const result = await autocannon({ connections: 32, duration: DURATION_S, ...options });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${options.url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
   return { rps: result.requests.average, total: result.requests.total, p99: result.latency.p99 };
 }

@@ -10,7 +10,7 @@ export async function startScript<T>(script: string, args: string[]): Promise<{ 
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const lines = createInterface({ input: child.stdout! });
+  const lines = createInterface({ input: child.stdout });
   const info = await new Promise<T>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code} before it was ready`)));
     lines.once('line', (line) => resolve(JSON.parse(line) as T));

@@ -40,7 +40,7 @@ export async function scaledRegistryCopy(
     const started = performance.now();
     const registry = openRegistry({ dataDir: building });
     try {
-      await seedDemo(registry, { scale });
+      seedDemo(registry, { scale });
       registry.db.raw.pragma('wal_checkpoint(TRUNCATE)');
     } finally {
       registry.close();

@@ -248,7 +248,7 @@ function buildResourceSchemas(object: ObjectFactory) {
 }
 
 export const strict = buildResourceSchemas(z.strictObject);
-export const tolerant = buildResourceSchemas(z.object as unknown as ObjectFactory);
+export const tolerant = buildResourceSchemas(z.object);
 export type ResourceSchemas = typeof strict;
 
 export type Pagination = z.infer<typeof strict.pagination>;

@@ -18,7 +18,7 @@ function appKey(ctx: RegistryContext, appId: string): KeyObject | undefined {
   const row = ctx.db.prepare('SELECT public_key_pem FROM apps WHERE id = ?').get(appId) as { public_key_pem: string } | undefined;
   if (!row) return undefined;
   let cache = keyCache.get(ctx);
-  if (!cache) keyCache.set(ctx, (cache = new Map()));
+  if (!cache) keyCache.set(ctx, (cache = new Map<string, { pem: string; key: KeyObject }>()));
   const cached = cache.get(appId);
   if (cached && cached.pem === row.public_key_pem) return cached.key;
   const key = createPublicKey(row.public_key_pem);

@@ -1,6 +1,6 @@
 // One place decides who may call what: the endpoint table says what each endpoint requires
 // (shared/registry/endpoints.ts), this module checks the Authorization header against it.
-import { endpoints, type EndpointAuth, type EndpointId } from '../../../shared/registry/endpoints';
+import { endpoints, type EndpointAuth } from '../../../shared/registry/endpoints';
 import type { InstallationPermissions, RequiredPermission } from '../../../shared/registry/vocabulary';
 import type { RegistryContext } from '../registry/context';
 import { forbidden, unauthorized } from '../registry/errors';
@@ -95,7 +95,7 @@ export function createAuthenticator(ctx: RegistryContext, options: { rateLimit?:
   const limiter = options.rateLimit ? new RateLimiter(options.rateLimit, () => ctx.clock.now()) : undefined;
   return {
     async authenticate({ authorization, endpointId, pathParams }) {
-      const auth = endpoints[endpointId as EndpointId].auth as EndpointAuth;
+      const auth = endpoints[endpointId].auth;
       const bearer = bearerOf(authorization);
       if (auth.kind === 'appJwt') {
         if (looksLikeAccessToken(bearer)) throw unauthorized('Expected an app JWT, not an access token');

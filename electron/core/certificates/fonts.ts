@@ -45,8 +45,9 @@ export interface FontRun {
 }
 
 // Characters every font can be asked to set without checking: spaces and invisible joiners/marks
-// that shaping handles or that have no ink.
-const NEUTRAL = /[\s\u200B-\u200F\uFE00-\uFE0F]/u;
+// that shaping handles or that have no ink. Two classes: in one, the joiners' range ending right
+// before the variation selectors' would read as a mark combined with its base character.
+const NEUTRAL = /[\s\u200B-\u200F]|[\uFE00-\uFE0F]/u;
 
 export class FontCatalogue {
   private readonly faces = new Map<string, FontkitFace>();

@@ -31,7 +31,7 @@ export interface CommandSpec {
 function command<S extends z.ZodObject>(
   spec: Omit<CommandSpec, 'input' | 'run'> & { input: S; run(ctx: RegistryContext, input: z.input<S>, env: { dataDir: string }): unknown },
 ): CommandSpec {
-  return spec as unknown as CommandSpec;
+  return spec;
 }
 
 const organization = { organization: 'organizationId' };

@@ -68,7 +68,7 @@ export async function sendHttp(fetchFn: FetchLike, baseUrl: string, request: Htt
   try {
     const response = await fetchFn(url, { method: request.method, headers, body, signal: controller.signal });
     for (const read of ['text', 'json', 'arrayBuffer'] as const) {
-      const original = response[read].bind(response) as () => Promise<unknown>;
+      const original: () => Promise<unknown> = response[read].bind(response);
       Object.defineProperty(response, read, {
         value: async () => {
           try {

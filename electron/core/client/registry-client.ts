@@ -121,7 +121,8 @@ export function createRegistryClient(options: RegistryClientOptions): RegistryCl
     const params = endpoint.params.safeParse(input.params ?? {});
     if (!params.success) throw invalidRequest(id, 'params', params.error.issues);
     const wireQuery: Record<string, string> = {};
-    for (const [name, value] of Object.entries(input.query ?? {})) if (value !== undefined) wireQuery[name] = String(value);
+    for (const [name, value] of Object.entries<string | number | undefined>(input.query ?? {}))
+      if (value !== undefined) wireQuery[name] = String(value);
     const query = endpoint.query.safeParse(wireQuery);
     if (!query.success) throw invalidRequest(id, 'query', query.error.issues);
     let body: unknown;
@@ -211,11 +212,11 @@ export function createRegistryClient(options: RegistryClientOptions): RegistryCl
       return Math.round(sorted[Math.floor(sorted.length / 2)]!);
     },
     async callRaw(id, input = {}) {
-      const { response } = await exchange(id, input as CallInput<EndpointId>);
+      const { response } = await exchange(id, input);
       return { text: await readText(response, id), status: response.status, headers: response.headers };
     },
     async call(id, input = {}) {
-      const { response, endpoint, scope } = await exchange(id, input as CallInput<EndpointId>);
+      const { response, endpoint, scope } = await exchange(id, input);
       if (endpoint.responseType === 'pdf') {
         const bytes = new Uint8Array(await response.arrayBuffer());
         const file: DownloadedFile = {

@@ -71,7 +71,7 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
     try {
       const result = tolerant.accessToken.safeParse(await response.json());
       if (!result.success) throw new Error(result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
-      parsed = result.data as AccessToken;
+      parsed = result.data;
     } catch (error) {
       throw new RegistryClientError(
         'invalid_response',

@@ -128,7 +128,7 @@ export function firstLine(error: unknown): string {
 function readRecord(dir: string): BuildRecord | undefined {
   try {
     const record = JSON.parse(readFileSync(join(dir, RECORD_FILE), 'utf8')) as unknown;
-    return typeof record === 'object' && record !== null ? (record as BuildRecord) : undefined;
+    return typeof record === 'object' && record !== null ? record : undefined;
   } catch {
     return undefined;
   }

@@ -37,7 +37,7 @@ export function readDemoCredentials(dataDir: string): DemoCredentials {
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
-    throw new Error(`${path} cannot be read: ${(error as Error).message}`);
+    throw new Error(`${path} cannot be read: ${(error as Error).message}`, { cause: error });
   }
   const parsed = demoCredentialsSchema.safeParse(raw);
   if (!parsed.success) throw new Error(`${path} is not valid demo credentials: ${zodMessages(parsed.error.issues).join('; ')}`);

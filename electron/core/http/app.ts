@@ -26,7 +26,7 @@ export function errorBody(status: number, message: string | string[]) {
   return { statusCode: status, message, error: STATUS_CODES[status] ?? 'Error' };
 }
 
-function errorResponse(c: Context, status: number, message: string | string[], headers: Record<string, string> = {}) {
+function errorResponse<C extends Context>(c: C, status: number, message: string | string[], headers: Record<string, string> = {}) {
   for (const [name, value] of Object.entries(headers)) c.header(name, value);
   return c.json(errorBody(status, message), status as 400);
 }

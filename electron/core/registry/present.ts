@@ -25,7 +25,7 @@ const projectReferenceCache = new WeakMap<RegistryContext, Map<string, ProjectRe
 /** Project references by id; names and numbers never change once created, so they are cached. */
 export function projectReferenceOf(ctx: RegistryContext, projectId: string): ProjectReference {
   let cache = projectReferenceCache.get(ctx);
-  if (!cache) projectReferenceCache.set(ctx, (cache = new Map()));
+  if (!cache) projectReferenceCache.set(ctx, (cache = new Map<string, ProjectReference>()));
   let ref = cache.get(projectId);
   if (!ref) {
     const row = ctx.db.prepare('SELECT id, full_name, num FROM projects WHERE id = ?').get(projectId) as

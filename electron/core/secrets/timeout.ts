@@ -12,15 +12,7 @@ export function withTimeout<T>(work: Promise<T>, timeoutMs: number): Promise<T> 
     // unref: a pending timer must not be what keeps a CLI or test process alive.
     const timer = setTimeout(() => reject(new TimeoutError(timeoutMs)), timeoutMs);
     timer.unref();
-    work.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
+    // The work's own rejection passes through as it is (whatever it was rejected with).
+    work.finally(() => clearTimeout(timer)).then(resolve, reject);
   });
 }

@@ -46,11 +46,11 @@ const clockAdvanceBody = z.object({
     .max(366 * 24 * 3600 * 1000),
 });
 
-function securityHeaders(c: Context): void {
+function securityHeaders<C extends Context>(c: C): void {
   for (const [name, value] of Object.entries(PAGE_SECURITY_HEADERS)) c.header(name, value);
 }
 
-function refuse(c: Context, status: 403 | 404 | 421, message: string) {
+function refuse<C extends Context>(c: C, status: 403 | 404 | 421, message: string) {
   return c.json({ ok: false, error: { code: 'forbidden', message } }, status);
 }
 

@@ -25,7 +25,7 @@ function bridge(): Promise<DeskBridge> {
 }
 
 function hasFreshness(value: unknown): value is { offline: boolean; asOf: string | null } {
-  return typeof value === 'object' && value !== null && 'offline' in value && typeof (value as { offline: unknown }).offline === 'boolean';
+  return typeof value === 'object' && value !== null && 'offline' in value && typeof value.offline === 'boolean';
 }
 
 export async function desk<M extends DeskMethod>(method: M, input: DeskInput<M>): Promise<DeskOutput<M>> {

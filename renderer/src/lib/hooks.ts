@@ -24,7 +24,7 @@ export function useSearchText(initial: string, current: () => string, apply: (te
   const debounced = useDebounced(text, SEARCH_DEBOUNCE_MS);
   useEffect(() => {
     if (debounced !== current()) apply(debounced);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- current() is read fresh when the text settles; it is not a trigger
   }, [debounced, apply]);
   return [text, setText];
 }
@@ -86,7 +86,7 @@ export function useLoader<T>(
     return () => {
       current = false;
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the caller's deps say when to load again; `load` is a new closure each render
   }, [...deps, attempt, refreshKey]);
   const reload = useCallback(() => setAttempt((n) => n + 1), []);
   return { ...state, reload };

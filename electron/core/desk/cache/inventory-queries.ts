@@ -99,9 +99,18 @@ export function createInventoryQueries(db: SqliteDatabase<unknown>, helpers: Inv
     // most, a type may hold nearly all. The others are checked on the entries (a unary + keeps
     // SQLite from choosing their index).
     const byProject = f.projectId !== undefined;
-    if (f.projectId) (filters.push('c.project_id = @project'), (params.project = f.projectId));
-    if (f.vintage) (filters.push(`${byProject ? '+' : ''}c.vintage = @vintage`), (params.vintage = f.vintage));
-    if (f.type) (filters.push(`${byProject || f.vintage ? '+' : ''}c.type = @type`), (params.type = f.type));
+    if (f.projectId) {
+      filters.push('c.project_id = @project');
+      params.project = f.projectId;
+    }
+    if (f.vintage) {
+      filters.push(`${byProject ? '+' : ''}c.vintage = @vintage`);
+      params.vintage = f.vintage;
+    }
+    if (f.type) {
+      filters.push(`${byProject || f.vintage ? '+' : ''}c.type = @type`);
+      params.type = f.type;
+    }
     const base = ['c.account = @account', ...filters].join(' AND ');
     const fts = inventoryFtsTable(input.account);
     const text = searchText(input.query);

@@ -133,13 +133,30 @@ export function createCacheQueries(db: SqliteDatabase<unknown>) {
     const params: Record<string, unknown> = { scope: input.scope };
     const filters = [];
     const f = input.filters;
-    if (f.status) (filters.push('p.status = @status'), (params.status = f.status));
-    if (f.countryCode) (filters.push('p.country_code = @country'), (params.country = f.countryCode.toUpperCase()));
-    if (f.sectorId) (filters.push('p.sector_id = @sector'), (params.sector = f.sectorId));
-    if (f.methodologyId) (filters.push('p.methodology_id = @methodology'), (params.methodology = f.methodologyId));
-    if (f.typeId) (filters.push('p.type_id = @type'), (params.type = f.typeId));
-    if (f.vintage)
-      (filters.push('p.id IN (SELECT v.project_id FROM project_vintages v WHERE v.vintage = @vintage)'), (params.vintage = f.vintage));
+    if (f.status) {
+      filters.push('p.status = @status');
+      params.status = f.status;
+    }
+    if (f.countryCode) {
+      filters.push('p.country_code = @country');
+      params.country = f.countryCode.toUpperCase();
+    }
+    if (f.sectorId) {
+      filters.push('p.sector_id = @sector');
+      params.sector = f.sectorId;
+    }
+    if (f.methodologyId) {
+      filters.push('p.methodology_id = @methodology');
+      params.methodology = f.methodologyId;
+    }
+    if (f.typeId) {
+      filters.push('p.type_id = @type');
+      params.type = f.typeId;
+    }
+    if (f.vintage) {
+      filters.push('p.id IN (SELECT v.project_id FROM project_vintages v WHERE v.vintage = @vintage)');
+      params.vintage = f.vintage;
+    }
     const where = ['p.scope = @scope', ...filters];
     const fts = `projects_${input.scope}_fts`;
     const text = searchText(input.query);
@@ -269,9 +286,18 @@ export function createCacheQueries(db: SqliteDatabase<unknown>) {
     const params: Record<string, unknown> = {};
     const filters: string[] = [];
     const f = input.filters;
-    if (f.claimed !== undefined) (filters.push('r.is_claimed = @claimed'), (params.claimed = f.claimed ? 1 : 0));
-    if (f.vintage) (filters.push('r.vintage = @vintage'), (params.vintage = f.vintage));
-    if (f.projectId) (filters.push('r.project_id = @project'), (params.project = f.projectId));
+    if (f.claimed !== undefined) {
+      filters.push('r.is_claimed = @claimed');
+      params.claimed = f.claimed ? 1 : 0;
+    }
+    if (f.vintage) {
+      filters.push('r.vintage = @vintage');
+      params.vintage = f.vintage;
+    }
+    if (f.projectId) {
+      filters.push('r.project_id = @project');
+      params.project = f.projectId;
+    }
     const where = [...filters];
     const text = searchText(input.query);
     if (text.kind === 'initial') {

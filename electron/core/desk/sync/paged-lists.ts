@@ -101,7 +101,7 @@ async function readAllPages(ctx: StepContext, resource: ListResource, endpoint: 
   let next: Promise<RawAnswer> | null = fetchPage(0);
   try {
     for (let page = 0; ; page++) {
-      const answer: RawAnswer = await next!;
+      const answer: RawAnswer = await next;
       next = null;
       const expected = total ?? previousTotal;
       // An incremental pass usually stops after its first page: asking ahead would be wasted.

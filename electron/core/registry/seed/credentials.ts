@@ -60,7 +60,7 @@ export function createDemoApp(
     app: { id: app.id, name: app.name, privateKeyPem: keys.privateKeyPem },
     installations: installations.map((i) => {
       const { id } = installApp(ctx, { appId: app.id, organizationId: i.organizationId, permissions: i.permissions });
-      return { id, organizationId: i.organizationId, permissions: { ...i.permissions } as Record<string, string> };
+      return { id, organizationId: i.organizationId, permissions: { ...i.permissions } };
     }),
     wallets: wallets.map((w) => ({ address: w.address, privateKey: w.privateKey, retirements: w.retirements.map((r) => ({ ...r })) })),
   };

@@ -95,7 +95,7 @@ function Timeline({ events }: { events: ProjectEvent[] | undefined }) {
 }
 
 function ProjectBody({ project, credits }: { project: ProjectData; credits: DeskOutput<'projects.get'>['credits'] }) {
-  const events = 'events' in project ? (project.events as ProjectEvent[]) : undefined;
+  const events = 'events' in project ? project.events : undefined;
   const mitigations = project.estimatedAnnualMitigations.filter((m): m is string => m !== null && m !== '');
   return (
     <div className="project-grid">

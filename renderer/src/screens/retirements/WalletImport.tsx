@@ -81,6 +81,19 @@ export function WalletImport() {
     setRememberPassword('');
   });
 
+  async function pickKeystore(file: File | undefined) {
+    setKeystoreError(null);
+    if (!file) return setKeystore(null);
+    try {
+      const json = await readFileText(file);
+      if (!keystoreAddress(json)) throw new Error(`${file.name} is not a wallet keystore (no address in it).`);
+      setKeystore({ name: file.name, json });
+    } catch (error) {
+      setKeystore(null);
+      setKeystoreError(error instanceof Error ? error.message : String(error));
+    }
+  }
+
   if (remembered && useRemembered) return <RememberedWallet keystoreJson={remembered} onUseAnother={() => setUseRemembered(false)} />;
 
   return (
@@ -105,23 +118,7 @@ export function WalletImport() {
       {method === 'keystore' ? (
         <>
           <Field label="Keystore file (JSON)" hint="An encrypted JSON keystore (version 3), as wallets export it." error={keystoreError}>
-            <input
-              type="file"
-              accept=".json,application/json"
-              onChange={async (e) => {
-                const file = e.target.files?.[0];
-                setKeystoreError(null);
-                if (!file) return setKeystore(null);
-                try {
-                  const json = await readFileText(file);
-                  if (!keystoreAddress(json)) throw new Error(`${file.name} is not a wallet keystore (no address in it).`);
-                  setKeystore({ name: file.name, json });
-                } catch (error) {
-                  setKeystore(null);
-                  setKeystoreError(error instanceof Error ? error.message : String(error));
-                }
-              }}
-            />
+            <input type="file" accept=".json,application/json" onChange={(e) => void pickKeystore(e.target.files?.[0])} />
           </Field>
           <Field label="Keystore password">
             <input type="password" autoComplete="off" value={password} onChange={(e) => setPassword(e.target.value)} />

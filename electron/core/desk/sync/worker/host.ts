@@ -86,7 +86,7 @@ export function createWorkerSyncEngine(options: WorkerSyncEngineOptions): SyncEn
           workerData: { ...data, entryUrl: new URL('./entry.ts', import.meta.url).href },
           resourceLimits,
         });
-    let failure: Error | null = null;
+    let failure: NodeJS.ErrnoException | null = null;
     started.on('message', (message: WorkerToHost) => onMessage(started, message));
     started.on('error', (error) => {
       failure = error;
@@ -150,8 +150,8 @@ export function createWorkerSyncEngine(options: WorkerSyncEngineOptions): SyncEn
   }
 
   /** The worker ended: runs it still owed are retried (out of memory, with a larger heap) or reported failed. */
-  function onWorkerGone(failure: Error | null) {
-    const outOfMemory = (failure as NodeJS.ErrnoException | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY';
+  function onWorkerGone(failure: NodeJS.ErrnoException | null) {
+    const outOfMemory = failure?.code === 'ERR_WORKER_OUT_OF_MEMORY';
     const runs = [...pending.entries()];
     if (runs.length === 0) return;
     if (outOfMemory && !closed && heapLimitMb < maxHeapLimitMb) {
