@@ -69,10 +69,11 @@ describe('copy, record and skip (any target)', () => {
     expect(result).toMatchObject({ built: true, reason: 'not built yet', dest });
     expect(calls).toEqual([{ dest, target: ELECTRON, hadBuildDir: false }]);
     for (const name of ['better-sqlite3', 'keytar', 'node-addon-api']) {
-      expect(JSON.parse(readFileSync(join(dest, 'node_modules', name, 'package.json'), 'utf8')).version).toBe(installed(name));
+      const manifest = JSON.parse(readFileSync(join(dest, 'node_modules', name, 'package.json'), 'utf8')) as { version: string };
+      expect(manifest.version).toBe(installed(name));
     }
     expect(existsSync(join(dest, 'node_modules/better-sqlite3/deps/sqlite3/sqlite3.c'))).toBe(true);
-    expect(JSON.parse(readFileSync(join(dest, 'package.json'), 'utf8')).dependencies).toEqual({
+    expect((JSON.parse(readFileSync(join(dest, 'package.json'), 'utf8')) as { dependencies: unknown }).dependencies).toEqual({
       'better-sqlite3': installed('better-sqlite3'),
       keytar: installed('keytar'),
     });

@@ -50,7 +50,7 @@ describe('migrate', () => {
     const result = migrate(db, steps);
     expect(result.from).toBe(1);
     expect(result.backupFile && existsSync(result.backupFile)).toBe(true);
-    const backup = new BetterSqlite3(result.backupFile!, { readonly: true });
+    const backup = new BetterSqlite3(result.backupFile, { readonly: true });
     expect(schemaVersion(backup)).toBe(1);
     expect(backup.prepare('SELECT x FROM a').all()).toEqual([{ x: 42 }]);
     backup.close();

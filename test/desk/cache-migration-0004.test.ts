@@ -149,7 +149,7 @@ describe('desk cache migration 0004 (inventory credits)', () => {
     expect(cache.getInventory('adjustment')?.creditCount).toBe(0);
     const blobs = cache.db.raw.prepare('SELECT json, answer_hash FROM inventories').all() as { json: string; answer_hash: string | null }[];
     for (const blob of blobs) {
-      expect(Object.keys(JSON.parse(blob.json)).sort()).toEqual(['organization', 'summary']);
+      expect(Object.keys(JSON.parse(blob.json) as object).sort()).toEqual(['organization', 'summary']);
       // No answer hash yet: the next sync reads every account (and rewrites only changed credits).
       expect(blob.answer_hash).toBeNull();
     }

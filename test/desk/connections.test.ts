@@ -5,13 +5,14 @@ import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DeskEvent, DeskMethod } from '../../shared/desk/api';
+import type { DeskEvent } from '../../shared/desk/api';
 import { createDeskService, type DeskService } from '../../electron/core/desk/service';
 import { COMMAND_LINE_CONNECTION_ID } from '../../electron/core/desk/connection-manager';
 import type { SecretStoreFactory } from '../../electron/core/desk/key-vault';
 import { encryptedKeyFile, openSecretStore } from '../../electron/core/desk/secret-stores';
 import * as ops from '../../electron/core/registry/operations';
 import { createTestApp, makeDataDir, rsaKeyPair, startTestRegistry, type TestApp, type TestRegistry } from '../support/registry';
+import { deskCalls } from '../support/desk-calls';
 
 const noSeed = () => {
   throw new Error('these tests start against a remote registry; the embedded one must not be seeded');
@@ -78,8 +79,7 @@ describe('a desk started with --registry-url', () => {
   const events: DeskEvent[] = [];
   const logs: string[] = [];
 
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const call = (method: DeskMethod, input: unknown) => desk.dispatch(method, input) as Promise<any>;
+  const { ok, fails } = deskCalls(() => desk);
   const options = () => ({
     dataDir: data.dir,
     host: 'web' as const,
@@ -105,10 +105,10 @@ describe('a desk started with --registry-url', () => {
 
   it('uses the remote registry, with its installations, and no embedded registry', async () => {
     expect(desk.embedded).toBeNull();
-    const list = await call('connections.list', {});
-    expect(list.value.activeId).toBe(COMMAND_LINE_CONNECTION_ID);
-    expect(list.value.keychain).toEqual({ available: false, reason: 'no keychain in tests' });
-    const connection = list.value.connections[0];
+    const list = await ok('connections.list', {});
+    expect(list.activeId).toBe(COMMAND_LINE_CONNECTION_ID);
+    expect(list.keychain).toEqual({ available: false, reason: 'no keychain in tests' });
+    const connection = list.connections[0]!;
     expect(connection).toMatchObject({ kind: 'remote', baseUrl: registry.url, appId: app.id, keyStatus: 'ok', secretStore: 'memory' });
     expect(connection.installations).toEqual([
       { id: expect.any(String), organizationId, organizationName: 'Remote Org', permissions: { organization_warehouse: 'WRITE' } },
@@ -118,32 +118,32 @@ describe('a desk started with --registry-url', () => {
 
   it('without a keychain, adding a remote needs the confirmed encrypted-file fallback; nothing is stored before', async () => {
     const before = readFileSync(join(data.dir, 'connections.json'), 'utf8');
-    const refused = await call('connections.addRemote', { name: 'Second', baseUrl: registry.url, appId: app.id, privateKeyPem: pemOf(0) });
-    expect(refused).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
-    expect(refused.error.message).toMatch(/keychain/);
-    const notAKey = await call('connections.addRemote', {
+    const refused = await fails('connections.addRemote', { name: 'Second', baseUrl: registry.url, appId: app.id, privateKeyPem: pemOf(0) });
+    expect(refused.code).toBe('invalid_input');
+    expect(refused.message).toMatch(/keychain/);
+    const notAKey = await fails('connections.addRemote', {
       name: 'Second',
       baseUrl: registry.url,
       appId: app.id,
       privateKeyPem: `-----BEGIN PRIVATE KEY-----\n${'A'.repeat(200)}\n-----END PRIVATE KEY-----`,
       encryptedFileFallback: { passphrase: 'correct horse battery', userConfirmed: true },
     });
-    expect(notAKey).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
-    expect(notAKey.error.message).not.toContain('AAAA');
+    expect(notAKey.code).toBe('invalid_input');
+    expect(notAKey.message).not.toContain('AAAA');
     expect(readFileSync(join(data.dir, 'connections.json'), 'utf8')).toBe(before);
     expect(existsSync(join(data.dir, 'secrets'))).toBe(false);
   });
 
   it("a key that is not the app's is refused by the registry and nothing is stored", async () => {
     const before = readFileSync(join(data.dir, 'connections.json'), 'utf8');
-    const wrong = await call('connections.addRemote', {
+    const wrong = await fails('connections.addRemote', {
       name: 'Second',
       baseUrl: registry.url,
       appId: app.id,
       privateKeyPem: pemOf(1),
       encryptedFileFallback: { passphrase: 'correct horse battery', userConfirmed: true },
     });
-    expect(wrong).toMatchObject({ ok: false, error: { code: 'unauthorized' } });
+    expect(wrong.code).toBe('unauthorized');
     expect(readFileSync(join(data.dir, 'connections.json'), 'utf8')).toBe(before);
     expect(existsSync(join(data.dir, 'secrets'))).toBe(false);
   });
@@ -157,7 +157,7 @@ describe('a desk started with --registry-url', () => {
         probe.close(() => resolve(port));
       });
     });
-    const nowhere = await call('connections.addRemote', {
+    const nowhere = await fails('connections.addRemote', {
       name: 'Nowhere',
       baseUrl: `http://127.0.0.1:${closed}`,
       appId: app.id,
@@ -165,25 +165,24 @@ describe('a desk started with --registry-url', () => {
       encryptedFileFallback: { passphrase: 'correct horse battery', userConfirmed: true },
     });
     expect(nowhere).toMatchObject({
-      ok: false,
-      error: { code: 'offline', message: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+ cannot be reached: check the address/) },
+      code: 'offline',
+      message: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+ cannot be reached: check the address/),
     });
     expect(readFileSync(join(data.dir, 'connections.json'), 'utf8')).toBe(before);
     expect(existsSync(join(data.dir, 'secrets'))).toBe(false);
   });
 
   it('adds, activates, re-imports and removes a remote connection', async () => {
-    const added = await call('connections.addRemote', {
+    const added = await ok('connections.addRemote', {
       name: 'Second',
       baseUrl: registry.url,
       appId: app.id,
       privateKeyPem: pemOf(0),
       encryptedFileFallback: { passphrase: 'correct horse battery', userConfirmed: true },
     });
-    expect(added.ok).toBe(true);
-    expect(added.value).toMatchObject({ name: 'Second', kind: 'remote', secretStore: 'encrypted-file', keyStatus: 'ok' });
-    expect(added.value.installations).toHaveLength(1);
-    const keyFile = encryptedKeyFile(join(data.dir, 'secrets'), added.value.id);
+    expect(added).toMatchObject({ name: 'Second', kind: 'remote', secretStore: 'encrypted-file', keyStatus: 'ok' });
+    expect(added.installations).toHaveLength(1);
+    const keyFile = encryptedKeyFile(join(data.dir, 'secrets'), added.id);
     const onDisk = readFileSync(keyFile, 'utf8');
     expect(onDisk).not.toContain('PRIVATE KEY');
     expect(onDisk).not.toContain(pemOf(0).split('\n')[1]!);
@@ -192,69 +191,58 @@ describe('a desk started with --registry-url', () => {
     expect(file).not.toContain('correct horse');
     expect(events.some((e) => e.type === 'connections.changed')).toBe(true);
 
-    const activated = await call('connections.activate', { id: added.value.id });
-    expect(activated.ok).toBe(true);
-    expect((await call('connections.list', {})).value.activeId).toBe(added.value.id);
-    expect((await call('system.info', {})).ok).toBe(true);
-    const warehouse = await call('warehouse.get', { organizationId });
-    expect(warehouse).toMatchObject({ ok: true, value: { organizationName: 'Remote Org', canWrite: true, offline: false } });
+    await ok('connections.activate', { id: added.id });
+    expect((await ok('connections.list', {})).activeId).toBe(added.id);
+    await ok('system.info', {});
+    const warehouse = await ok('warehouse.get', { organizationId });
+    expect(warehouse).toMatchObject({ organizationName: 'Remote Org', canWrite: true, offline: false });
 
-    expect(await call('connections.reimportKey', { id: added.value.id, privateKeyPem: 'x'.repeat(120) })).toMatchObject({
-      ok: false,
-      error: { code: 'invalid_input' },
+    expect(await fails('connections.reimportKey', { id: added.id, privateKeyPem: 'x'.repeat(120) })).toMatchObject({
+      code: 'invalid_input',
     });
-    expect((await call('connections.list', {})).value.connections.find((c: { id: string }) => c.id === added.value.id).keyStatus).toBe(
-      'ok',
-    );
+    expect((await ok('connections.list', {})).connections.find((c) => c.id === added.id)?.keyStatus).toBe('ok');
 
     // After a restart the key file is locked until the user gives its passphrase.
     await desk.close();
     desk = await createDeskService(options());
-    const locked = (await call('connections.list', {})).value.connections.find((c: { id: string }) => c.id === added.value.id);
+    const locked = (await ok('connections.list', {})).connections.find((c) => c.id === added.id);
     expect(locked).toMatchObject({ keyStatus: 'unreadable', keyMessage: expect.stringMatching(/locked/) });
-    expect(await call('connections.unlock', { id: added.value.id, passphrase: 'wrong passphrase' })).toMatchObject({
-      ok: false,
-      error: { code: 'key_unavailable' },
-    });
-    expect(await call('connections.unlock', { id: added.value.id, passphrase: 'correct horse battery' })).toMatchObject({
-      ok: true,
-      value: { keyStatus: 'ok' },
-    });
-    await call('connections.activate', { id: added.value.id });
-    expect(await call('warehouse.get', { organizationId })).toMatchObject({ ok: true, value: { canWrite: true } });
+    expect(await fails('connections.unlock', { id: added.id, passphrase: 'wrong passphrase' })).toMatchObject({ code: 'key_unavailable' });
+    expect(await ok('connections.unlock', { id: added.id, passphrase: 'correct horse battery' })).toMatchObject({ keyStatus: 'ok' });
+    await ok('connections.activate', { id: added.id });
+    expect(await ok('warehouse.get', { organizationId })).toMatchObject({ canWrite: true });
 
-    expect(await call('connections.remove', { id: added.value.id })).toMatchObject({ ok: true });
+    await ok('connections.remove', { id: added.id });
     const reopened = await openSecretStore('encrypted-file', {
-      connectionId: added.value.id,
+      connectionId: added.id,
       directory: join(data.dir, 'secrets'),
       passphrase: 'correct horse battery',
     });
-    await expect(reopened.readPrivateKey(added.value.id)).rejects.toMatchObject({ reason: 'missing' });
-    const after = (await call('connections.list', {})).value;
-    expect(after.connections.map((c: { id: string }) => c.id)).toEqual([COMMAND_LINE_CONNECTION_ID]);
+    await expect(reopened.readPrivateKey(added.id)).rejects.toMatchObject({ reason: 'missing' });
+    const after = await ok('connections.list', {});
+    expect(after.connections.map((c) => c.id)).toEqual([COMMAND_LINE_CONNECTION_ID]);
     expect(after.activeId).toBe(COMMAND_LINE_CONNECTION_ID);
-    expect(await call('connections.remove', { id: 'nope' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    expect(await fails('connections.remove', { id: 'nope' })).toMatchObject({ code: 'not_found' });
   });
 
   it('removes a connection whose key file is locked, logging that its key could not be deleted', async () => {
     const passphrase = 'correct horse battery';
-    const added = await call('connections.addRemote', {
+    const added = await ok('connections.addRemote', {
       name: 'Locked later',
       baseUrl: registry.url,
       appId: app.id,
       privateKeyPem: pemOf(0),
       encryptedFileFallback: { passphrase, userConfirmed: true },
     });
-    expect(added.ok).toBe(true);
     await desk.close();
     desk = await createDeskService(options());
 
     logs.length = 0;
-    expect(await call('connections.remove', { id: added.value.id })).toMatchObject({ ok: true });
-    expect((await call('connections.list', {})).value.connections.map((c: { id: string }) => c.id)).toEqual([COMMAND_LINE_CONNECTION_ID]);
+    await ok('connections.remove', { id: added.id });
+    expect((await ok('connections.list', {})).connections.map((c) => c.id)).toEqual([COMMAND_LINE_CONNECTION_ID]);
     expect(logs).toEqual([
       expect.stringMatching(
-        new RegExp(`^the key of removed connection ${added.value.id} could not be deleted from its encrypted-file store: .*locked`),
+        new RegExp(`^the key of removed connection ${added.id} could not be deleted from its encrypted-file store: .*locked`),
       ),
     ]);
     for (const line of logs) {

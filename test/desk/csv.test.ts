@@ -8,18 +8,26 @@ function parseCsv(text: string): string[][] {
   const rows: string[][] = [];
   let row: string[] = [];
   let cell = '';
-  let i = 0;
   let quoted = false;
-  while (i < text.length) {
+  for (let i = 0; i < text.length; i++) {
     const ch = text[i]!;
     if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') ((cell += '"'), (i += 2));
-      else if (ch === '"') ((quoted = false), i++);
-      else ((cell += ch), i++);
-    } else if (ch === '"' && cell === '') ((quoted = true), i++);
-    else if (ch === ',') (row.push(cell), (cell = ''), i++);
-    else if (ch === '\r' && text[i + 1] === '\n') (row.push(cell), rows.push(row), (row = []), (cell = ''), (i += 2));
-    else ((cell += ch), i++);
+      if (ch === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else cell += ch;
+    } else if (ch === '"' && cell === '') quoted = true;
+    else if (ch === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (ch === '\r' && text[i + 1] === '\n') {
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+      i++;
+    } else cell += ch;
   }
   return rows;
 }

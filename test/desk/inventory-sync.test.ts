@@ -201,7 +201,7 @@ describe('inventories sync against a scale-1 demo registry', () => {
       return c.json(real);
     });
     const routed: FetchLike = (input, init) => {
-      const url = new URL(String(input));
+      const url = new URL(input instanceof Request ? input.url : input);
       return url.pathname === PATH.organization ? Promise.resolve(liar.fetch(new Request(url, init))) : fetch(input, init);
     };
     const lying = wire(routed);
@@ -225,7 +225,7 @@ describe('inventories sync against a scale-1 demo registry', () => {
       return c.body(real.slice(0, Math.floor(real.length / 2)), 200, { 'content-type': 'application/json' });
     });
     const cutting = wire((input, init) => {
-      const url = new URL(String(input));
+      const url = new URL(input instanceof Request ? input.url : input);
       return url.pathname === PATH.buffer ? Promise.resolve(cut.fetch(new Request(url, init))) : fetch(input, init);
     });
     const truncated = await cutting.engine.run(['inventories']);

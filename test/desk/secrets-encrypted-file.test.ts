@@ -20,6 +20,17 @@ let root: string;
 let dir: string;
 let file: string;
 // Every error message a test saw; the last test (tests in a file run in order) checks them all.
+/** The stored file's fields as these tests read them back (the format module keeps its schema to itself). */
+interface StoredFile {
+  v: number;
+  kdf: { name: string; N: number; r: number; p: number; salt: string };
+  check: string;
+  iv: string;
+  tag: string;
+  data: string;
+}
+const storedFields = (text: string) => JSON.parse(text) as StoredFile;
+
 const seenMessages: string[] = [];
 const secretsUsed: string[] = [PASSPHRASE];
 
@@ -99,9 +110,9 @@ describe('round trip', () => {
   it('writes the versioned format: scrypt N >= 2^15, r=8, p=1, 16-byte salt kept per file, fresh 12-byte IV per write', async () => {
     const store = await createEncryptedFileStore(file, PASSPHRASE, CONFIRMED);
     await store.set('app-key', marker());
-    const before = JSON.parse(readFileSync(file, 'utf8'));
+    const before = storedFields(readFileSync(file, 'utf8'));
     await store.set('app-key', marker());
-    const after = JSON.parse(readFileSync(file, 'utf8'));
+    const after = storedFields(readFileSync(file, 'utf8'));
     expect(Object.keys(after).sort()).toEqual(['check', 'data', 'iv', 'kdf', 'tag', 'v']);
     expect(after.v).toBe(1);
     expect(after.kdf).toMatchObject({ name: 'scrypt', r: 8, p: 1 });
@@ -114,7 +125,7 @@ describe('round trip', () => {
     // A different file gets a different salt.
     const otherFile = join(dir, 'other.secrets.json');
     await (await createEncryptedFileStore(otherFile, PASSPHRASE, CONFIRMED)).set('app-key', marker());
-    expect(JSON.parse(readFileSync(otherFile, 'utf8')).kdf.salt).not.toBe(after.kdf.salt);
+    expect(storedFields(readFileSync(otherFile, 'utf8')).kdf.salt).not.toBe(after.kdf.salt);
   });
 
   it('keeps every update when sets run concurrently', async () => {
@@ -223,7 +234,7 @@ describe('wrong passphrase and tampering', () => {
   ] as const)('a flipped bit in the %s is a SecretFileTamperedError, for reads and writes', async (_label, field) => {
     const { original } = await storedFile();
     const store = await createEncryptedFileStore(file, PASSPHRASE, CONFIRMED);
-    const json = JSON.parse(original.toString('utf8'));
+    const json = storedFields(original.toString('utf8'));
     const bytes = Buffer.from(json[field], 'base64');
     bytes[0] = bytes[0]! ^ 0x01;
     json[field] = bytes.toString('base64');
@@ -241,7 +252,7 @@ describe('wrong passphrase and tampering', () => {
     const { original } = await storedFile();
     writeFileSync(file, original.subarray(0, original.length / 2));
     expect(await failure(() => createEncryptedFileStore(file, PASSPHRASE, CONFIRMED))).toBeInstanceOf(SecretFileTamperedError);
-    writeFileSync(file, JSON.stringify({ ...JSON.parse(original.toString('utf8')), v: 2 }));
+    writeFileSync(file, JSON.stringify({ ...storedFields(original.toString('utf8')), v: 2 }));
     const future = await failure(() => createEncryptedFileStore(file, PASSPHRASE, CONFIRMED));
     expect(future).toBeInstanceOf(SecretFileUnreadableError);
     expect(future.message).toMatch(/format version 2/);
@@ -249,7 +260,7 @@ describe('wrong passphrase and tampering', () => {
 
   it('refuses scrypt parameters weaker than N=2^15 (a downgraded file)', async () => {
     const { original } = await storedFile();
-    const json = JSON.parse(original.toString('utf8'));
+    const json = storedFields(original.toString('utf8'));
     writeFileSync(file, JSON.stringify({ ...json, kdf: { ...json.kdf, N: 2 ** 10 } }));
     const error = await failure(() => createEncryptedFileStore(file, PASSPHRASE, CONFIRMED));
     expect(error).toBeInstanceOf(SecretFileTamperedError);

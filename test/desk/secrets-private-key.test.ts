@@ -115,7 +115,7 @@ describe('readPrivateKey', () => {
       const file = join(dir, 'c.secrets.json');
       const store = await createEncryptedFileStore(file, 'correct horse battery staple', { userConfirmed: true });
       await importPrivateKey(store, 'app-key', rsa2048.privatePem);
-      const json = JSON.parse(readFileSync(file, 'utf8'));
+      const json = JSON.parse(readFileSync(file, 'utf8')) as { data: string };
       json.data = `${json.data.slice(0, -8)}AAAAAAA=`;
       writeFileSync(file, JSON.stringify(json));
       const result = await readPrivateKey(store, 'app-key');

@@ -30,7 +30,7 @@ describe('sync with a misbehaving or absent registry', () => {
       c.json({ retirements: [{ id: 1 }], pagination: { total: 1, currentPage: 0, pageCount: 1, nextPage: null, prevPage: null } }),
     );
     const routed: FetchLike = (input, init) => {
-      const url = new URL(String(input));
+      const url = new URL(input instanceof Request ? input.url : input);
       return ['/carbonCredits/icr/inventory/buffer', '/v1/retirements'].includes(url.pathname)
         ? Promise.resolve(liar.fetch(new Request(url, init)))
         : fetch(input, init);

@@ -13,7 +13,7 @@ afterEach(async () => {
 function counting() {
   const calls: string[] = [];
   const fetchFn: FetchLike = (input, init) => {
-    calls.push(new URL(String(input)).pathname);
+    calls.push(new URL(input instanceof Request ? input.url : input).pathname);
     return fetch(input, init);
   };
   return { calls, fetchFn };

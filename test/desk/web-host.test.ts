@@ -19,8 +19,6 @@ let rendererDir: string;
 /** The session the page tests obtained on `host` (its launch secret is spent there). */
 let hostSession: { cookie: string; csrf: string };
 
-const launchSecret = (h: RunningWebHost) => new URL(h.launchUrl).searchParams.get('launch')!;
-
 /** Opens the page with the launch address: the session cookie and the CSRF token of that one load. */
 async function launch(h: RunningWebHost): Promise<{ cookie: string; csrf: string }> {
   const response = await fetch(h.launchUrl);

@@ -47,7 +47,7 @@ export function startProcess(
       void stop();
       reject(new Error(`${name} did not become ready within ${options.timeoutMs} ms. Output:\n${output}`));
     }, options.timeoutMs);
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       output += chunk;
       stdout += chunk;
       const match = stdout.match(options.ready);
@@ -57,7 +57,7 @@ export function startProcess(
         resolve({ child, match, output: () => output, stop });
       }
     });
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       output += chunk;
     });
     child.once('exit', (code, signal) => {

@@ -49,9 +49,9 @@ async function startServer(dir: string, env: Record<string, string> = {}): Promi
   });
   children.push(child);
   let stderr = '';
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const line = await new Promise<string>((resolve, reject) => {
-    const rl = createInterface({ input: child.stdout! });
+    const rl = createInterface({ input: child.stdout });
     rl.once('line', resolve);
     child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${stderr}`)));
   });

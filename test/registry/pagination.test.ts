@@ -7,7 +7,7 @@ import { ENTITY_RETIREMENTS_MAX } from '../../electron/core/registry/queries/ret
 import * as ops from '../../electron/core/registry/operations';
 import { appToken, createTestApp, startTestRegistry, type TestRegistry } from '../support/registry';
 import { buildFixture, type Fixture } from '../support/fixture';
-import { getError, getOk } from './read-scenario';
+import { getError, getOk, type ReadResponses } from './read-scenario';
 
 const EXTRA_PROJECTS = MAX_PAGE_SIZE + 4;
 const RETIREMENTS = ENTITY_RETIREMENTS_MAX + 3;
@@ -65,7 +65,7 @@ describe('page-based lists', () => {
     const limit = 7;
     const seen: string[] = [];
     let page: number | null = 0;
-    let last;
+    let last: ReadResponses['listProjects'] | undefined;
     while (page !== null) {
       last = await getOk(t, 'listProjects', `/projects?limit=${limit}&page=${page}`, token);
       expect(last.pagination.prevPage).toBe(page === 0 ? null : page - 1);

@@ -16,7 +16,10 @@ import { inventoryBalance, warehouseBalance } from '../support/warehouse';
 
 const opened: { r: OpenedRegistry; remove(): void }[] = [];
 afterEach(() => {
-  for (const o of opened.splice(0)) (o.r.close(), o.remove());
+  for (const o of opened.splice(0)) {
+    o.r.close();
+    o.remove();
+  }
 });
 
 function world(clock = new ManualClock(Date.parse('2025-03-01T00:00:00Z'))) {
