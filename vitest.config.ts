@@ -1,11 +1,63 @@
+// Three tiers of vitest tests, plus Playwright's e2e (README, "Tests"):
+// - unit: no sockets, no child processes (test/support/unit-isolation.ts makes either fail), so the
+//   tier is fast and runs anywhere; every file not listed below is a unit test;
+// - integration: real servers on loopback, real processes, the keychain over D-Bus;
+// - scale: minutes each (the scale-100 sync, the native addon compile).
+// `vitest run` runs all three; `npm run test:unit` (or :integration, :scale) one.
 import { defineConfig } from 'vitest/config';
+
+const INTEGRATION = [
+  'test/db/native-modules.test.ts',
+  'test/desk/client.test.ts',
+  'test/desk/connections.test.ts',
+  'test/desk/inventory-service.test.ts',
+  'test/desk/inventory-sync.test.ts',
+  'test/desk/secrets-keychain.test.ts',
+  'test/desk/service.test.ts',
+  'test/desk/shell.test.ts',
+  'test/desk/sync-failures.test.ts',
+  'test/desk/sync-worker.test.ts',
+  'test/desk/sync.test.ts',
+  'test/desk/tokens.test.ts',
+  'test/desk/web-host.test.ts',
+  'test/guardrails/commit-history.test.ts',
+  'test/registry/auth.test.ts',
+  'test/registry/certificate.test.ts',
+  'test/registry/cli.test.ts',
+  'test/registry/concurrency.test.ts',
+  'test/registry/crash.test.ts',
+  'test/registry/credits.test.ts',
+  'test/registry/endpoint-permissions.test.ts',
+  'test/registry/finalize.test.ts',
+  'test/registry/fuzz.test.ts',
+  'test/registry/http-pipeline.test.ts',
+  'test/registry/organizations.test.ts',
+  'test/registry/pagination.test.ts',
+  'test/registry/projects.test.ts',
+  'test/registry/retirements-read.test.ts',
+  'test/registry/warehouse.test.ts',
+];
+
+const SCALE = ['test/desk/sync-scale.test.ts', 'test/db/electron-native-build.test.ts'];
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // Each test file gets its own data folder and loopback port, so files run in parallel safely.
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts'],
+          exclude: [...INTEGRATION, ...SCALE],
+          setupFiles: ['test/support/unit-isolation.ts'],
+        },
+      },
+      { extends: true, test: { name: 'integration', include: INTEGRATION } },
+      { extends: true, test: { name: 'scale', include: SCALE } },
+    ],
   },
 });
