@@ -30,6 +30,12 @@ const electron = vi.hoisted(() => {
     exposed: new Map<string, unknown>(),
     rendererInvokes: [] as unknown[][],
     ready: undefined as undefined | Promise<void>,
+    /** Called whenever a window opens or sends something: what waitFor waits on. */
+    changed: new Set<() => void>(),
+    notifyChanged() {
+      for (const listener of [...state.changed]) listener();
+    },
+    onQuit: undefined as undefined | (() => void),
   };
   return state;
 });
@@ -44,7 +50,14 @@ vi.mock('electron', async () => {
     constructor(options: Record<string, unknown>) {
       const record = { options, emitter: this.emitter, loaded: [] as string[], sent: [] as unknown[][], progress: [] as unknown[][] };
       electron.windows.push(record);
-      this.webContents = { send: (...args: unknown[]) => record.sent.push(args), mainFrame: {} };
+      this.webContents = {
+        send: (...args: unknown[]) => {
+          record.sent.push(args);
+          electron.notifyChanged();
+        },
+        mainFrame: {},
+      };
+      electron.notifyChanged();
     }
     on(name: string, listener: (...args: unknown[]) => void) {
       this.emitter.on(name, listener);
@@ -88,7 +101,7 @@ vi.mock('electron', async () => {
         resolveReady();
         return Promise.resolve();
       },
-      quit: vi.fn(),
+      quit: vi.fn(() => electron.onQuit?.()),
       exit: vi.fn(),
     },
     BrowserWindow,
@@ -128,14 +141,26 @@ vi.mock('electron', async () => {
 let data: { dir: string; remove(): void };
 const APP_FRAME = { senderFrame: { url: 'app://desk/index.html' } };
 
-async function waitFor<T>(get: () => T | undefined, timeoutMs = 120_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = get();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+/** Resolves with `get()` once it has a value, checked again each time a window opens or is sent something. */
+function waitFor<T>(get: () => T | undefined, timeoutMs = 120_000): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const check = () => {
+      const value = get();
+      if (value === undefined) return;
+      settle();
+      resolve(value);
+    };
+    const timer = setTimeout(() => {
+      settle();
+      reject(new Error('timed out'));
+    }, timeoutMs);
+    const settle = () => {
+      clearTimeout(timer);
+      electron.changed.delete(check);
+    };
+    electron.changed.add(check);
+    check();
+  });
 }
 
 const invoke = (event: unknown, method: unknown, input: unknown) =>
@@ -159,8 +184,10 @@ beforeAll(async () => {
 afterAll(async () => {
   const beforeQuit = electron.appListeners.get('before-quit');
   if (beforeQuit) {
+    // The shell closes the desk service, then quits.
+    const quit = new Promise<void>((resolve) => (electron.onQuit = resolve));
     beforeQuit({ preventDefault: () => {} });
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await quit;
   }
   data?.remove();
 });
@@ -312,7 +339,6 @@ describe('navigation', () => {
     expect(contents.openHandler!({ url: 'http://example.org/' })).toEqual({ action: 'deny' });
     expect(contents.openHandler!({ url: 'file:///etc/passwd' })).toEqual({ action: 'deny' });
     expect(contents.openHandler!({ url: 'javascript:alert(1)' })).toEqual({ action: 'deny' });
-    await new Promise((resolve) => setTimeout(resolve, 10));
     expect(electron.opened).toEqual(['https://example.org/project']);
   });
 });

@@ -2,7 +2,7 @@
 // middle of a burst of finishes, then restarted on the same data folder: every finish that was
 // answered 200 ends processed exactly once; nothing moves twice; the books balance.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createInterface } from 'node:readline';
+import { createInterface, type Interface } from 'node:readline';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openRegistry } from '../../electron/core/registry/open';
@@ -42,7 +42,14 @@ function prepare(): Prepared {
   return { dir: data.dir, f, app, installationId };
 }
 
-async function startServer(dir: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
+interface Server {
+  child: ChildProcess;
+  url: string;
+  /** The server's stdout, one line at a time (see test/support/warehouse-server.ts). */
+  lines: Interface;
+}
+
+async function startServer(dir: string, env: Record<string, string> = {}): Promise<Server> {
   const child = spawn(process.execPath, ['--import', 'tsx', SERVER_SCRIPT, dir], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -50,12 +57,12 @@ async function startServer(dir: string, env: Record<string, string> = {}): Promi
   children.push(child);
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const lines = createInterface({ input: child.stdout });
   const line = await new Promise<string>((resolve, reject) => {
-    const rl = createInterface({ input: child.stdout });
-    rl.once('line', resolve);
+    lines.once('line', resolve);
     child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${stderr}`)));
   });
-  return { child, url: (JSON.parse(line) as { url: string }).url };
+  return { child, url: (JSON.parse(line) as { url: string }).url, lines };
 }
 
 async function kill(child: ChildProcess): Promise<void> {
@@ -105,16 +112,31 @@ function finish(url: string, token: string, p: Prepared, reservationId: string):
   );
 }
 
-/** Waits (over HTTP, against the restarted server) until no transaction is queued. */
-async function untilQueueEmpty(dir: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const r = openRegistry({ dataDir: dir });
-    const { n } = r.db.raw.prepare(`SELECT COUNT(*) AS n FROM transactions WHERE state = 'pending_queue'`).get() as { n: number };
-    r.close();
-    if (n === 0) return;
-    if (Date.now() > deadline) throw new Error(`${n} transactions still queued`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+function queuedCount(dir: string): number {
+  const r = openRegistry({ dataDir: dir });
+  const { n } = r.db.raw.prepare(`SELECT COUNT(*) AS n FROM transactions WHERE state = 'pending_queue'`).get() as { n: number };
+  r.close();
+  return n;
+}
+
+/** Resolves once the restarted server has no transaction queued: at once, or when it says its worker emptied the queue. */
+async function untilQueueEmpty(dir: string, server: Server, timeoutMs = 15_000): Promise<void> {
+  let onLine!: (line: string) => void;
+  let timer: NodeJS.Timeout | undefined;
+  // Listening before counting: an emptying that happens in between is not missed.
+  const emptied = new Promise<void>((resolve, reject) => {
+    onLine = (line) => {
+      if ((JSON.parse(line) as { queueEmpty?: boolean }).queueEmpty) resolve();
+    };
+    server.lines.on('line', onLine);
+    timer = setTimeout(() => reject(new Error(`${queuedCount(dir)} transactions still queued after ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    if (queuedCount(dir) > 0) await emptied;
+  } finally {
+    clearTimeout(timer);
+    server.lines.off('line', onLine);
+    emptied.catch(() => {});
   }
 }
 
@@ -190,7 +212,7 @@ describe('the worker across a SIGKILL', () => {
     await kill(first.child);
     expect(results.filter((r) => r.status === 200).length).toBeGreaterThanOrEqual(30);
     const second = await startServer(p.dir);
-    await untilQueueEmpty(p.dir);
+    await untilQueueEmpty(p.dir, second);
     await kill(second.child);
     const counts = checkBooks(p, results, warehouseBefore);
     console.log(
@@ -211,11 +233,13 @@ describe('the worker across a SIGKILL', () => {
     expect(r.db.raw.prepare(`SELECT COUNT(*) AS n FROM movements WHERE kind = 'transfer'`).get()).toEqual({ n: 0 });
     r.close();
     const second = await startServer(p.dir);
-    await untilQueueEmpty(p.dir);
+    await untilQueueEmpty(p.dir, second);
     await kill(second.child);
     // a third life changes nothing more
+    // Its worker drains the queue on start, before the server prints its address; a request answered
+    // after that shows the process ran on past its start.
     const third = await startServer(p.dir);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await fetch(`${third.url}/__floor__/ping`)).status).toBe(200);
     await kill(third.child);
     const counts = checkBooks(p, results, 500 * G);
     expect(counts.processed).toBe(25);

@@ -12,7 +12,7 @@ import { finishReservation } from '../../electron/core/registry/warehouse/finish
 import { processQueue, processTransaction, startTransactionWorker } from '../../electron/core/registry/warehouse/worker';
 import { buildFixture, type Fixture } from '../support/fixture';
 import { makeDataDir, rsaKeyPair } from '../support/registry';
-import { inventoryBalance, warehouseBalance } from '../support/warehouse';
+import { afterTransactionsHandled, inventoryBalance, warehouseBalance } from '../support/warehouse';
 
 const opened: { r: OpenedRegistry; remove(): void }[] = [];
 afterEach(() => {
@@ -92,15 +92,12 @@ describe('the running worker', () => {
     const queuedBefore = finish(reserve(2)).transactionId;
     const worker = startTransactionWorker(r, { pollMs: 60_000 });
     try {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      expect(r.db.raw.prepare('SELECT state FROM transactions WHERE id = ?').get(queuedBefore)).toEqual({ state: 'processed' });
+      const stateOf = (id: string) => (r.db.raw.prepare('SELECT state FROM transactions WHERE id = ?').get(id) as { state: string }).state;
+      await afterTransactionsHandled(r, () => (stateOf(queuedBefore) === 'processed' ? true : undefined));
       const id = reserve(3);
-      const started = performance.now();
       finish(id);
-      while (getReservation(r, f.orgA, id).state !== 'processed') {
-        if (performance.now() - started > 1_000) throw new Error('the worker was not woken');
-        await new Promise((resolve) => setImmediate(resolve));
-      }
+      // The poll is a minute away: only the finish's doorbell can have woken it within the second.
+      await afterTransactionsHandled(r, () => (getReservation(r, f.orgA, id).state === 'processed' ? true : undefined), 1_000);
     } finally {
       await worker.stop();
     }

@@ -1,9 +1,12 @@
 // A registry server in its own process, for the crash test: `node --import tsx
-// test/support/warehouse-server.ts <dataDir>`. Prints one JSON line {"url": …} once it listens.
+// test/support/warehouse-server.ts <dataDir>`. Prints one JSON line {"url": …} once it listens,
+// then {"queueEmpty": true} each time its worker has handled a transaction and none is left queued.
 // WAREHOUSE_WORKER=off starts it without background services, so finished reservations stay queued.
 // GET /__floor__/ping answers a constant without authentication: the floor of the warehouse bench.
 import { startRegistryServer } from '../../electron/core/http/server';
 import { openRegistry } from '../../electron/core/registry/open';
+import { onTransactionHandled } from '../../electron/core/registry/warehouse/queue-signal';
+import { queuedTransactionIds } from '../../electron/core/registry/warehouse/worker';
 
 const dataDir = process.argv[2];
 if (!dataDir) {
@@ -17,6 +20,9 @@ const server = await startRegistryServer({
   extraRoutes: (app) => app.get('/__floor__/ping', (c) => c.json({ ok: true })),
 });
 process.stdout.write(`${JSON.stringify({ url: server.url })}\n`);
+onTransactionHandled(registry, () => {
+  if (queuedTransactionIds(registry, 1).length === 0) process.stdout.write(`${JSON.stringify({ queueEmpty: true })}\n`);
+});
 
 process.on('SIGTERM', () => {
   void server.close().then(() => {

@@ -8,6 +8,7 @@ import type { OpenedRegistry } from '../../electron/core/registry/open';
 import type { RegistryContext } from '../../electron/core/registry/context';
 import * as ops from '../../electron/core/registry/operations';
 import { findAccountId, balanceOf } from '../../electron/core/registry/ledger';
+import { onTransactionHandled } from '../../electron/core/registry/warehouse/queue-signal';
 import { buildFixture, type Fixture } from './fixture';
 import { appToken, createTestApp, installationToken, startTestRegistry, type TestApp, type TestRegistry } from './registry';
 
@@ -138,16 +139,51 @@ export function registrySnapshot(registry: OpenedRegistry): string {
   });
 }
 
-/** Polls a reservation until the worker has dealt with its finish. */
-export async function untilComplete(world: WarehouseWorld, reservationId: string, timeoutMs = 5_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const reservation = await ok(
-      'getReservation',
-      await callEndpoint(world.t, 'getReservation', { token: world.writeToken, params: { id: world.f.orgA, reservationId } }),
-    );
-    if (reservation.isComplete) return reservation;
-    if (Date.now() > deadline) throw new Error(`reservation ${reservationId} still ${reservation.state} after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
+/**
+ * Resolves once `check` answers something other than undefined: checked now, then each time the
+ * registry's worker has handled a transaction (no polling). Fails after `timeoutMs`.
+ */
+export async function afterTransactionsHandled<T>(
+  ctx: RegistryContext,
+  check: () => T | undefined | Promise<T | undefined>,
+  timeoutMs = 5_000,
+): Promise<T> {
+  let rang = 0;
+  let wake: (() => void) | undefined;
+  const unsubscribe = onTransactionHandled(ctx, () => {
+    rang++;
+    wake?.();
+  });
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`nothing the worker did settled it within ${timeoutMs} ms`)), timeoutMs);
+  });
+  timeout.catch(() => {}); // read by the race below, also when it fires while `check` runs
+  try {
+    for (;;) {
+      const seen = rang;
+      const value = await check();
+      if (value !== undefined) return value;
+      // A transaction handled while `check` ran counts: check again at once.
+      if (rang === seen) await Promise.race([new Promise<void>((resolve) => (wake = resolve)), timeout]);
+    }
+  } finally {
+    clearTimeout(timer);
+    unsubscribe();
   }
+}
+
+/** The reservation, once the worker has dealt with its finish. */
+export async function untilComplete(world: WarehouseWorld, reservationId: string, timeoutMs = 5_000) {
+  return afterTransactionsHandled(
+    world.t.registry,
+    async () => {
+      const reservation = await ok(
+        'getReservation',
+        await callEndpoint(world.t, 'getReservation', { token: world.writeToken, params: { id: world.f.orgA, reservationId } }),
+      );
+      return reservation.isComplete ? reservation : undefined;
+    },
+    timeoutMs,
+  );
 }

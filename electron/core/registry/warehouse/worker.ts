@@ -11,7 +11,7 @@ import { RegistryError, conflict } from '../errors';
 import { accountId, appendMovement, balanceOf, insertRetirement } from '../ledger';
 import type { RegistrySchema } from '../schema';
 import { warehouseAccountOf } from './inventory';
-import { onTransactionQueued } from './queue-signal';
+import { onTransactionQueued, signalTransactionHandled } from './queue-signal';
 import { persistExpiredReservations } from './reservations';
 
 type TransactionRow = RegistrySchema['transactions'];
@@ -51,7 +51,7 @@ function moveCredits(ctx: RegistryContext, tx: TransactionRow, reservation: Rese
 
 /** Processes one transaction if it is still queued. Unexpected errors roll everything back and propagate. */
 export function processTransaction(ctx: RegistryContext, transactionId: string): TransactionOutcome {
-  return ctx.db.transaction((): TransactionOutcome => {
+  const outcome = ctx.db.transaction((): TransactionOutcome => {
     const tx = ctx.db.prepare('SELECT * FROM transactions WHERE id = ?').get(transactionId) as TransactionRow | undefined;
     if (!tx || tx.state !== 'pending_queue') return 'not_queued';
     const reservation = ctx.db.prepare('SELECT * FROM reservations WHERE id = ?').get(tx.reservation_id) as ReservationRecord;
@@ -73,6 +73,8 @@ export function processTransaction(ctx: RegistryContext, transactionId: string):
       return 'failed';
     }
   });
+  if (outcome !== 'not_queued') signalTransactionHandled(ctx, transactionId);
+  return outcome;
 }
 
 /** Ids of queued transactions, oldest first. */
