@@ -10,6 +10,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+const SLEEP_MESSAGE = 'No wall-clock sleeps in tests: move the injected clock (electron/core/clock.ts) or wait for the event.';
 const CORE_MESSAGE = 'electron/core never imports Electron: it runs and is tested under plain Node.';
 
 /**
@@ -73,7 +74,10 @@ export const architecture = defineConfig(
     name: 'architecture/core-without-electron',
     files: ['electron/core/**'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: CORE_MESSAGE }], patterns: [{ regex: '^electron/', message: CORE_MESSAGE }] }],
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'electron', message: CORE_MESSAGE }], patterns: [{ regex: '^electron/', message: CORE_MESSAGE }] },
+      ],
     },
   },
   {
@@ -135,7 +139,10 @@ export default defineConfig(
       // (memory stores, key loaders, test stubs), and `async` turns a throw into a rejection. The
       // promise rules (no-floating-promises, no-misused-promises, await-thenable) catch the bugs.
       '@typescript-eslint/require-await': 'off',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
       // A `let` assigned once after a closure that reads it (a server's own handle) cannot be const.
       'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
       // Off: the patterns here that name control characters look for them on purpose (key names,
@@ -160,6 +167,18 @@ export default defineConfig(
       // …) as `any` so they fit any expected shape, and every assignment flagged in tests was one.
       // Member access, calls and arguments of `any` are still checked there.
       '@typescript-eslint/no-unsafe-assignment': 'off',
+      // No wall-clock sleeps: tests move the injected clock or wait for the event.
+      'no-restricted-syntax': [
+        'error',
+        { selector: "CallExpression[callee.name='setTimeout'][arguments.0.type='Identifier']", message: SLEEP_MESSAGE },
+      ],
+      'no-restricted-properties': ['error', { property: 'waitForTimeout', message: SLEEP_MESSAGE }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['timers/promises', 'node:timers/promises'].map((name) => ({ name, importNames: ['setTimeout'], message: SLEEP_MESSAGE })),
+        },
+      ],
     },
   },
   {

@@ -1,7 +1,8 @@
 // The architecture rules of eslint.config.js fail on a file that crosses a boundary. Each case lints
 // a snippet as if it stood at a path in the tree, with the real config (type-aware rules turned off:
 // the boundaries do not need types, and the snippets belong to no tsconfig), and expects exactly the
-// boundary rule to fire; the same place with an allowed import is clean.
+// boundary rule to fire; the same place with an allowed import is clean. The rule against sleeping
+// in tests is proven the same way.
 import { resolve } from 'node:path';
 import { ESLint } from 'eslint';
 import tseslint from 'typescript-eslint';
@@ -17,13 +18,15 @@ const eslint = new ESLint({
   overrideConfig: [{ files: ['**/*.ts', '**/*.tsx'], ...tseslint.configs.disableTypeChecked }],
 });
 
-/** The boundary rules that fire on `code` placed at `relativePath`. */
-async function boundaryProblems(relativePath: string, code: string): Promise<{ rule: string | null; message: string }[]> {
+/** The problems of the given rules on `code` placed at `relativePath`. */
+async function problems(relativePath: string, code: string, rules: string[]): Promise<{ rule: string | null; message: string }[]> {
   const [result] = await eslint.lintText(code, { filePath: resolve(root, relativePath) });
   const fatal = result!.messages.filter((m) => m.fatal);
   expect(fatal, 'the snippet parses').toEqual([]);
-  return result!.messages.filter((m) => BOUNDARY_RULES.includes(m.ruleId ?? '')).map((m) => ({ rule: m.ruleId, message: m.message }));
+  return result!.messages.filter((m) => rules.includes(m.ruleId ?? '')).map((m) => ({ rule: m.ruleId, message: m.message }));
 }
+
+const boundaryProblems = (relativePath: string, code: string) => problems(relativePath, code, BOUNDARY_RULES);
 
 const uses = (names: string) => `\nexport const used = [${names}];\n`;
 
@@ -79,6 +82,24 @@ describe('architecture rules', () => {
     ]);
     expect(await boundaryProblems('electron/preload/__check__.ts', `import * as c from '../core/clock';${uses('c')}`)).toEqual([
       { rule: 'import-x/no-restricted-paths', message: expect.stringContaining('preload') },
+    ]);
+  });
+
+  it('tests do not sleep', async () => {
+    const at = 'test/desk/__check__.test.ts';
+    const sleeps = async (code: string) =>
+      (await problems(at, code, ['no-restricted-syntax', 'no-restricted-properties', 'no-restricted-imports'])).map((p) => p.message);
+    expect(
+      await sleeps(`export const deadline = (reject: (e: Error) => void) => setTimeout(() => reject(new Error('late')), 10);\n`),
+    ).toEqual([]);
+    expect(await sleeps(`export const nap = () => new Promise((resolve) => setTimeout(resolve, 50));\n`)).toEqual([
+      expect.stringContaining('No wall-clock sleeps'),
+    ]);
+    expect(await sleeps(`import { setTimeout as wait } from 'node:timers/promises';\nexport const nap = () => wait(50);\n`)).toEqual([
+      expect.stringContaining('No wall-clock sleeps'),
+    ]);
+    expect(await sleeps(`export const nap = (page: { waitForTimeout(ms: number): Promise<void> }) => page.waitForTimeout(50);\n`)).toEqual([
+      expect.stringContaining('No wall-clock sleeps'),
     ]);
   });
 
