@@ -1,21 +1,34 @@
-// Random strings and numbers in every query and path parameter of every read endpoint built here:
-// the registry must never answer 500, and every answer must be a JSON body that parses, as the
-// endpoint's strict response on 200 and as the error body of compatibility.md otherwise.
+// Random strings and numbers in every query and path parameter of every read (GET) endpoint of the
+// endpoint table: the registry must never answer 500, and every answer must parse: a JSON success
+// as the endpoint's strict response (a PDF as a PDF), anything else as the error body of
+// compatibility.md. The targets are read from the table, so a new endpoint is fuzzed as it lands.
 import fc from 'fast-check';
+import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { endpoints, type EndpointId } from '../../shared/registry/endpoints';
+import { endpoints, type EndpointDefinition, type EndpointId } from '../../shared/registry/endpoints';
 import { strict } from '../../shared/registry/resources';
-import { appToken, createTestApp, startTestRegistry, type TestRegistry } from '../support/registry';
+import * as ops from '../../electron/core/registry/operations';
+import { appToken, createTestApp, installationToken, startTestRegistry, type TestApp, type TestRegistry } from '../support/registry';
 import { buildReadScenario, WALLET, type ReadScenario } from './read-scenario';
 
 let t: TestRegistry;
 let s: ReadScenario;
+let examiner: TestApp;
 let examinerToken: string;
+let warehouseToken: string;
 
 beforeAll(async () => {
   t = await startTestRegistry({ setup: (r) => void (s = buildReadScenario(r)) });
-  // an examiner reaches every endpoint, so the random input gets past the permission check
-  examinerToken = await appToken(t, createTestApp(t.registry, { examinerRead: true }));
+  // An examiner app reaches every endpoint that takes an app token or its JWT, and an installation
+  // of it on organization A every warehouse endpoint (for A), so random input gets past the checks.
+  examiner = createTestApp(t.registry, { examinerRead: true });
+  examinerToken = await appToken(t, examiner);
+  const installation = ops.installApp(t.registry, {
+    appId: examiner.id,
+    organizationId: s.orgA,
+    permissions: { organization_warehouse: 'WRITE' },
+  });
+  warehouseToken = await installationToken(t, examiner, installation.id);
 });
 afterAll(() => t.close());
 
@@ -54,34 +67,37 @@ function nastyValue(): fc.Arbitrary<string> {
 
 interface Target {
   id: EndpointId;
-  path: string;
+  endpoint: EndpointDefinition;
   pathParams: string[];
   queryParams: string[];
 }
 
-const targets: Target[] = [
-  { id: 'listProjects', path: '/projects', pathParams: [], queryParams: ['limit', 'page'] },
-  { id: 'listInternalProjects', path: '/projects/internal', pathParams: [], queryParams: ['limit', 'page'] },
-  { id: 'getInternalProject', path: '/projects/internal/{projectId}', pathParams: ['projectId'], queryParams: [] },
-  { id: 'findProject', path: '/projects/find/project', pathParams: [], queryParams: ['serialization', 'creditId'] },
-  { id: 'getProject', path: '/projects/{id}', pathParams: ['id'], queryParams: [] },
-  { id: 'listRetirementsV1', path: '/v1/retirements', pathParams: [], queryParams: ['limit', 'page'] },
-  { id: 'getRetirementV1', path: '/v1/retirements/{id}', pathParams: ['id'], queryParams: [] },
-  { id: 'listEntityRetirementsV1', path: '/v1/{id}/retirements', pathParams: ['id'], queryParams: [] },
-  { id: 'listRetirements', path: '/retirements/list', pathParams: [], queryParams: ['skip', 'first'] },
-  { id: 'getRetirement', path: '/retirements', pathParams: [], queryParams: ['id'] },
-  { id: 'getProjectCredits', path: '/carbonCredits/projects/{id}', pathParams: ['id'], queryParams: [] },
-  { id: 'getBufferInventory', path: '/carbonCredits/icr/inventory/buffer', pathParams: [], queryParams: [] },
-  { id: 'getAdjustmentInventory', path: '/carbonCredits/icr/inventory/adjustment', pathParams: [], queryParams: [] },
-  { id: 'getOrganizationInventory', path: '/carbonCredits/icr/inventory/organization', pathParams: [], queryParams: [] },
-  { id: 'getOrganizationV1', path: '/v1/organizations/{id}', pathParams: ['id'], queryParams: [] },
-];
+const keysOf = (schema: z.ZodType) => (schema instanceof z.ZodObject ? Object.keys(schema.shape) : []);
 
-const RUNS_PER_ENDPOINT = 20; // 15 endpoints: 300 requests in all
+/** Every read endpoint of the table, with the parameters its path and query schema name. */
+const targets: Target[] = (Object.entries(endpoints) as [EndpointId, EndpointDefinition][])
+  .filter(([, endpoint]) => endpoint.method === 'GET')
+  .map(([id, endpoint]) => ({
+    id,
+    endpoint,
+    pathParams: [...endpoint.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!),
+    queryParams: keysOf(endpoint.query),
+  }));
+
+/** The credential each kind of endpoint takes. */
+async function credentialFor({ auth }: EndpointDefinition): Promise<string> {
+  if (auth.kind === 'appJwt') return examiner.jwt();
+  return auth.organizationParam ? warehouseToken : examinerToken;
+}
+
+const RUNS_PER_ENDPOINT = 20;
 
 describe('fuzzing every read endpoint', () => {
-  it('covers every endpoint of this part of the table', () => {
-    for (const target of targets) expect(endpoints[target.id].path).toBe(target.path);
+  it('reads its targets from the table: every GET endpoint, with the parameters its schemas name', () => {
+    expect(targets.length).toBeGreaterThanOrEqual(21);
+    expect(targets.find((x) => x.id === 'findProject')).toMatchObject({ pathParams: [], queryParams: ['serialization', 'creditId'] });
+    expect(targets.find((x) => x.id === 'getReservation')?.pathParams).toEqual(['id', 'reservationId']);
+    for (const target of targets) expect(target.pathParams.sort()).toEqual(keysOf(target.endpoint.params).sort());
   });
 
   it.each(targets)('$id never answers 500 and always answers a parseable body', async (target) => {
@@ -93,19 +109,28 @@ describe('fuzzing every read endpoint', () => {
     });
     await fc.assert(
       fc.asyncProperty(input, async ({ path, query, extra }) => {
-        const filled = target.pathParams.reduce((p, name, i) => p.replace(`{${name}}`, encodeURIComponent(path[i]!)), target.path);
+        const filled = target.pathParams.reduce((p, name, i) => p.replace(`{${name}}`, encodeURIComponent(path[i]!)), target.endpoint.path);
         const search = new URLSearchParams();
         target.queryParams.forEach((name, i) => query[i] !== undefined && search.append(name, query[i]));
         if (extra) search.append(extra[0], extra[1]);
         const url = search.size > 0 ? `${filled}?${search}` : filled;
-        const res = await t.call(url, { token: examinerToken });
+        const res = await t.call(url, { token: await credentialFor(target.endpoint) });
+        expect(res.status, url).not.toBe(500);
+        if (res.status === 200 && target.endpoint.responseType === 'pdf') {
+          expect(res.headers.get('content-type')).toBe('application/pdf');
+          expect(
+            Buffer.from(await res.arrayBuffer())
+              .subarray(0, 5)
+              .toString('latin1'),
+          ).toBe('%PDF-');
+          return;
+        }
         const text = await res.text();
-        expect(res.status, `${url} -> ${text}`).not.toBe(500);
         const body: unknown = JSON.parse(text);
         if (res.status === 200) {
-          endpoints[target.id].response(strict).parse(body);
+          target.endpoint.response(strict).parse(body);
         } else {
-          expect(strict.errorBody.parse(body).statusCode).toBe(res.status);
+          expect(strict.errorBody.parse(body).statusCode, `${url} -> ${text}`).toBe(res.status);
         }
       }),
       { numRuns: RUNS_PER_ENDPOINT },
