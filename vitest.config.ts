@@ -4,7 +4,10 @@
 // - integration: real servers on loopback, real processes, the keychain over D-Bus;
 // - scale: minutes each (the scale-100 sync, the native addon compile).
 // `vitest run` runs all three; `npm run test:unit` (or :integration, :scale) one.
+import react from '@vitejs/plugin-react';
+import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
+import { CHROMIUM_ARGS } from './playwright.config.ts';
 
 const INTEGRATION = [
   'test/db/native-modules.test.ts',
@@ -57,6 +60,24 @@ export default defineConfig({
         },
       },
       { extends: true, test: { name: 'integration', include: INTEGRATION } },
+      {
+        // Renderer components in Debian's Chromium (the integration tier: a dev server and a browser).
+        plugins: [react()],
+        // Bundled before the first test, so no mid-run re-optimization reloads the page.
+        optimizeDeps: { include: ['react', 'react-dom/client', 'react/jsx-dev-runtime', 'zustand', 'ethers/wallet', 'ethers'] },
+        test: {
+          name: 'components',
+          include: ['test/components/**/*.test.tsx'],
+          testTimeout: 30_000,
+          browser: {
+            enabled: true,
+            headless: true,
+            provider: playwright({ launchOptions: { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS } }),
+            instances: [{ browser: 'chromium' }],
+            screenshotFailures: false,
+          },
+        },
+      },
       { extends: true, test: { name: 'scale', include: SCALE } },
     ],
   },

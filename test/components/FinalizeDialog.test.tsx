@@ -1,0 +1,135 @@
+// The retirements Finalize dialog in real Chromium, with the real wallet Web Worker signing and a
+// desk scripted through its bridge: its steps (wallet, details, review, done), what it refuses
+// before signing, and that it sends only {retirementId, signer, signature, signedData}, the
+// signature proving the signer over exactly the message shown.
+import { verifyMessage, Wallet } from 'ethers';
+import { beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
+import { page } from 'vitest/browser';
+import type { Retirement } from '../../shared/registry/resources';
+import { FinalizeDialog } from '../../renderer/src/screens/retirements/FinalizeDialog';
+import { useWallet } from '../../renderer/src/stores/wallet';
+import { render } from './render';
+import { deskError, installScriptedBridge } from './scripted-bridge';
+
+const desk = installScriptedBridge();
+
+const PRIVATE_KEY = '0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318';
+const OWNER = new Wallet(PRIVATE_KEY).address;
+const CONTRACT = '0x00000000000000000000000000000000000000c1';
+const NOW = new Date().toISOString();
+
+const claimed: Retirement = {
+  createdAt: NOW,
+  id: 'retirement-9',
+  isClaimed: true,
+  reason: 'Net zero 2030',
+  comment: '  kept as typed ',
+  beneficiary: 'Ada Lovelace',
+  organizationId: OWNER,
+  organizationOwner: { id: OWNER, fullName: OWNER, logo: '', publicUrl: '' },
+  serialization: 'RDR-KEN-1-12-7-P-1-2023',
+  vintage: '2023',
+  amount: 2,
+  project: { id: 'project-1', fullName: 'Kenya Cookstoves', url: '', publicUrl: '', num: '12' },
+};
+
+let finalized: Mock<(retirement: Retirement) => void>;
+
+function open() {
+  finalized = vi.fn();
+  render(
+    <FinalizeDialog retirementId="retirement-9" projectName="Kenya Cookstoves" amount={2} onClose={() => {}} onFinalized={finalized} />,
+  );
+}
+
+async function openWallet() {
+  await page.getByRole('radio', { name: 'Private key' }).click();
+  await page.getByLabelText('Private key (hex)').fill(PRIVATE_KEY);
+  await page.getByRole('button', { name: 'Open wallet' }).click();
+  await expect.element(page.getByText(`Signing with wallet ${OWNER}`, { exact: false })).toBeVisible();
+}
+
+async function fillDetails() {
+  await page.getByLabelText('Beneficiary').fill('  Ada Lovelace ');
+  await page.getByLabelText('Reason').fill('Net zero 2030 ');
+  await page.getByLabelText('Comment').fill('  kept as typed ');
+  await page.getByLabelText('Project contract address').fill(` ${CONTRACT}`);
+  await page.getByLabelText('Token id').fill('7 ');
+}
+
+beforeEach(async () => {
+  desk.reset();
+  await useWallet.getState().forget();
+});
+
+describe('the Finalize dialog', () => {
+  it('asks for the wallet first, then refuses incomplete details without signing or sending', async () => {
+    open();
+    await expect.element(page.getByRole('region', { name: 'Wallet' })).toBeVisible();
+    expect(page.getByLabelText('Beneficiary').query()).toBeNull();
+    await openWallet();
+
+    await page.getByLabelText('Project contract address').fill('0x12');
+    await page.getByLabelText('Token id').fill('seven');
+    await page.getByRole('button', { name: 'Review what will be signed' }).click();
+    for (const problem of [
+      'Enter the name the certificate is for.',
+      'Enter why the credits were retired.',
+      'Enter the project contract address: 0x followed by 40 hexadecimal characters.',
+      'Enter the token id: a whole number.',
+    ]) {
+      await expect.element(page.getByText(problem)).toBeVisible();
+    }
+    expect(page.getByRole('region', { name: 'Review and sign' }).query()).toBeNull();
+    expect(desk.calls).toEqual([]);
+  });
+
+  it('shows the exact message, signs it in the wallet worker and sends only the signature and the fields', async () => {
+    open();
+    await openWallet();
+    await fillDetails();
+    await page.getByRole('button', { name: 'Review what will be signed' }).click();
+
+    // Trimmed fields joined by ;; (the comment is signed exactly as typed).
+    const message = `Ada Lovelace;;  kept as typed ;;Net zero 2030;;${CONTRACT};;7`;
+    await expect.element(page.getByLabelText('Message to sign')).toHaveTextContent(message, { normalizeWhitespace: false });
+
+    // Back and forth keeps the details.
+    await page.getByRole('button', { name: 'Back' }).click();
+    await expect.element(page.getByLabelText('Beneficiary')).toHaveValue('  Ada Lovelace ');
+    await page.getByRole('button', { name: 'Review what will be signed' }).click();
+
+    desk.answer('retirements.finalize', () => ({ retirement: claimed }));
+    await page.getByRole('button', { name: 'Sign and finalize' }).click();
+    await expect.element(page.getByRole('status')).toHaveTextContent('Finalized. The retirement is now claimed for Ada Lovelace');
+
+    expect(desk.calls.map((c) => c.method)).toEqual(['retirements.finalize']);
+    const sent = desk.calls[0]!.input as { retirementId: string; signer: string; signature: string; signedData: Record<string, string> };
+    expect(Object.keys(sent).sort()).toEqual(['retirementId', 'signature', 'signedData', 'signer']);
+    expect(sent.retirementId).toBe('retirement-9');
+    expect(sent.signer).toBe(OWNER);
+    expect(sent.signedData).toEqual({
+      beneficiary: 'Ada Lovelace',
+      comment: '  kept as typed ',
+      reason: 'Net zero 2030',
+      projectAddress: CONTRACT,
+      tokenId: '7',
+    });
+    expect(verifyMessage(message, sent.signature)).toBe(OWNER);
+    expect(JSON.stringify(sent)).not.toContain(PRIVATE_KEY.slice(2));
+    expect(finalized).toHaveBeenCalledWith(claimed);
+  });
+
+  it('reports a refused finalization and stays on the review to try again', async () => {
+    open();
+    await openWallet();
+    await fillDetails();
+    await page.getByRole('button', { name: 'Review what will be signed' }).click();
+    desk.answer('retirements.finalize', () => deskError('not_found', 'No on-chain retirement of this wallet and token.'));
+    await page.getByRole('button', { name: 'Sign and finalize' }).click();
+    await expect.element(page.getByRole('alert')).toHaveTextContent('Finalizing failed: No on-chain retirement of this wallet and token.');
+    await expect.element(page.getByRole('region', { name: 'Review and sign' })).toBeVisible();
+    expect(finalized).not.toHaveBeenCalled();
+    expect(desk.calls).toHaveLength(1);
+  });
+});

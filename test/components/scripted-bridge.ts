@@ -1,0 +1,60 @@
+// The desk, as the dialogs under test see it: `window.registryDesk`, answering each method with what
+// the test scripted. Every call is checked against the desk contract (shared/desk/api.ts) on the
+// way in, and every scripted answer on the way out, so the dialogs are tested against the real
+// contract, and `calls` records exactly what they sent.
+import {
+  deskApi,
+  type DeskBridge,
+  type DeskError,
+  type DeskInput,
+  type DeskMethod,
+  type DeskOutput,
+  type DeskResult,
+} from '../../shared/desk/api';
+
+type Answer<M extends DeskMethod> = (input: unknown) => DeskOutput<M> | DeskError | Promise<DeskOutput<M> | DeskError>;
+
+export interface ScriptedBridge {
+  readonly calls: { method: DeskMethod; input: unknown }[];
+  /** What `method` answers from now on: a value (checked against the contract) or a DeskError. */
+  answer<M extends DeskMethod>(method: M, answer: Answer<M>): void;
+  /** Forgets every call and answer (between tests). */
+  reset(): void;
+}
+
+export const deskError = (code: DeskError['code'], message: string): DeskError => ({ code, message });
+const isDeskError = (value: unknown): value is DeskError =>
+  typeof value === 'object' && value !== null && 'code' in value && 'message' in value && !('ok' in value);
+
+/** Installs the bridge once per test file: the renderer's lib/desk keeps the first bridge it finds. */
+export function installScriptedBridge(): ScriptedBridge {
+  const calls: { method: DeskMethod; input: unknown }[] = [];
+  const answers = new Map<DeskMethod, Answer<DeskMethod>>();
+  const bridge: DeskBridge = {
+    host: 'web',
+    async invoke<M extends DeskMethod>(method: M, input: DeskInput<M>): Promise<DeskResult<DeskOutput<M>>> {
+      calls.push({ method, input });
+      const checked = deskApi[method].input.safeParse(input);
+      if (!checked.success) throw new Error(`${method} was sent input the desk contract refuses: ${checked.error.message}`);
+      const answer = answers.get(method);
+      if (!answer) throw new Error(`the test scripted no answer for ${method}`);
+      const value = await answer(input);
+      if (isDeskError(value)) return { ok: false, error: value };
+      return { ok: true, value: deskApi[method].output.parse(value) as DeskOutput<M> };
+    },
+    onEvent: () => () => {},
+    saveFile: async () => ({ saved: false }),
+  };
+  // Where the renderer's getBridge() finds the Electron preload's bridge.
+  (window as Window & { registryDesk?: DeskBridge }).registryDesk = bridge;
+  return {
+    calls,
+    answer(method, answer) {
+      answers.set(method, answer);
+    },
+    reset() {
+      calls.length = 0;
+      answers.clear();
+    },
+  };
+}
