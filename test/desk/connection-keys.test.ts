@@ -29,7 +29,7 @@ function connection(id: string, secretStore: StoredConnection['secretStore']): S
 }
 
 /** A vault of the given kind whose reads and deletions fail with `error` (a store failing in a way of its own). */
-function failingVault(kind: KeyVault['kind'], error: unknown): KeyVault {
+function failingVault(kind: KeyVault['kind'], error: Error): KeyVault {
   return {
     kind,
     readPrivateKey: () => Promise.reject(error),

@@ -71,7 +71,8 @@ export interface DeskService extends DeskDispatcher {
   close(): Promise<void>;
 }
 
-type Handler = (input: never) => Promise<unknown> | unknown;
+// A handler answers a value or a promise of one.
+type Handler = (input: never) => unknown;
 const knownMethods = new Set<string>(deskMethods);
 
 export async function createDeskService(options: DeskServiceOptions): Promise<DeskService> {

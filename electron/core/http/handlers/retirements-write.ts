@@ -16,6 +16,5 @@ export const retirementWriteHandlers: Pick<Handlers, 'getRetirementPdf' | 'final
     };
   },
 
-  // The pipeline has parsed the body with finalizeBody.
   finalizeRetirement: ({ body, registry }) => finalizeOnchainRetirement(registry, body),
 };

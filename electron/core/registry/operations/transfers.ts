@@ -9,7 +9,7 @@ import type { RegistryContext } from '../context';
 import { badRequest, conflict } from '../errors';
 import { heldInWarehouse } from '../holds';
 import { grams, parseInput, requiredText, tonnesInput } from '../input';
-import { accountId, appendMovement, balanceOf, describeAccount, type AccountRef } from '../ledger';
+import { accountId, appendMovement, balanceOf, describeAccount } from '../ledger';
 import { requireCredit, requireOrganization } from './lookups';
 
 const accountRefInput = z.discriminatedUnion('kind', [
@@ -74,10 +74,9 @@ export function transferCredits(ctx: RegistryContext, input: z.input<typeof tran
   }
   return ctx.db.transaction(() => {
     requireCredit(ctx, o.creditId);
-    const from = accountId(ctx, o.from as AccountRef);
-    const to = accountId(ctx, o.to as AccountRef);
-    if (balanceOf(ctx, from, o.creditId) < amount)
-      throw conflict(`Not enough ${o.creditId} in the ${describeAccount(o.from as AccountRef)}`);
+    const from = accountId(ctx, o.from);
+    const to = accountId(ctx, o.to);
+    if (balanceOf(ctx, from, o.creditId) < amount) throw conflict(`Not enough ${o.creditId} in the ${describeAccount(o.from)}`);
     return { movementId: appendMovement(ctx, { creditId: o.creditId, kind: 'transfer', from, to, amount }) };
   });
 }
@@ -90,7 +89,7 @@ export function cancelCredits(ctx: RegistryContext, input: z.input<typeof cancel
   if (o.from.kind === 'warehouse') throw badRequest('withdraw credits from the warehouse before cancelling them');
   return ctx.db.transaction(() => {
     requireCredit(ctx, o.creditId);
-    const from = accountId(ctx, o.from as AccountRef);
+    const from = accountId(ctx, o.from);
     return { movementId: appendMovement(ctx, { creditId: o.creditId, kind: 'cancel', from, amount }) };
   });
 }
