@@ -17,6 +17,7 @@ import type { SqliteDatabase } from '../../db/database';
 import { searchText } from './fts-query';
 import { inventoryFacetTerm, inventoryFtsTable } from './inventory-fts';
 import type { Memoized } from './memo';
+import { searchFilters } from './search-filters';
 
 export interface InventoryQueryHelpers {
   /** Validates input against a desk schema; throws CacheInputError listing every problem. */
@@ -91,26 +92,16 @@ export function createInventoryQueries(db: SqliteDatabase<unknown>, helpers: Inv
    * single character selects project names starting with it.
    */
   function searchPlan(input: ReturnType<typeof parseSearch>) {
-    const params: Record<string, unknown> = { account: input.account };
-    const filters: string[] = [];
+    const { conditions: filters, params, add } = searchFilters({ account: input.account });
     const f = input.filters;
     // Which filter's index leads is decided here, not left to planner statistics sampled from a
     // few rows: a project's credits are few (its own index), a vintage holds a few thousand at
     // most, a type may hold nearly all. The others are checked on the entries (a unary + keeps
     // SQLite from choosing their index).
     const byProject = f.projectId !== undefined;
-    if (f.projectId) {
-      filters.push('c.project_id = @project');
-      params.project = f.projectId;
-    }
-    if (f.vintage) {
-      filters.push(`${byProject ? '+' : ''}c.vintage = @vintage`);
-      params.vintage = f.vintage;
-    }
-    if (f.type) {
-      filters.push(`${byProject || f.vintage ? '+' : ''}c.type = @type`);
-      params.type = f.type;
-    }
+    if (f.projectId) add('c.project_id = @project', 'project', f.projectId);
+    if (f.vintage) add(`${byProject ? '+' : ''}c.vintage = @vintage`, 'vintage', f.vintage);
+    if (f.type) add(`${byProject || f.vintage ? '+' : ''}c.type = @type`, 'type', f.type);
     const base = ['c.account = @account', ...filters].join(' AND ');
     const fts = inventoryFtsTable(input.account);
     const text = searchText(input.query);

@@ -27,6 +27,7 @@ import { versionedMemo } from './memo';
 import { searchText } from './fts-query';
 import type { ProjectScope } from './types';
 import type { RetirementColumns } from './rows';
+import { searchFilters } from './search-filters';
 
 /** The renderer (or a caller) asked for something the desk API does not allow; nothing was read. */
 export class CacheInputError extends Error {
@@ -130,33 +131,14 @@ export function createCacheQueries(db: SqliteDatabase<unknown>) {
     asOf: string | null;
   } {
     const input = parseInput(projectSearchInput, rawInput);
-    const params: Record<string, unknown> = { scope: input.scope };
-    const filters = [];
+    const { conditions: filters, params, add } = searchFilters({ scope: input.scope });
     const f = input.filters;
-    if (f.status) {
-      filters.push('p.status = @status');
-      params.status = f.status;
-    }
-    if (f.countryCode) {
-      filters.push('p.country_code = @country');
-      params.country = f.countryCode.toUpperCase();
-    }
-    if (f.sectorId) {
-      filters.push('p.sector_id = @sector');
-      params.sector = f.sectorId;
-    }
-    if (f.methodologyId) {
-      filters.push('p.methodology_id = @methodology');
-      params.methodology = f.methodologyId;
-    }
-    if (f.typeId) {
-      filters.push('p.type_id = @type');
-      params.type = f.typeId;
-    }
-    if (f.vintage) {
-      filters.push('p.id IN (SELECT v.project_id FROM project_vintages v WHERE v.vintage = @vintage)');
-      params.vintage = f.vintage;
-    }
+    if (f.status) add('p.status = @status', 'status', f.status);
+    if (f.countryCode) add('p.country_code = @country', 'country', f.countryCode.toUpperCase());
+    if (f.sectorId) add('p.sector_id = @sector', 'sector', f.sectorId);
+    if (f.methodologyId) add('p.methodology_id = @methodology', 'methodology', f.methodologyId);
+    if (f.typeId) add('p.type_id = @type', 'type', f.typeId);
+    if (f.vintage) add('p.id IN (SELECT v.project_id FROM project_vintages v WHERE v.vintage = @vintage)', 'vintage', f.vintage);
     const where = ['p.scope = @scope', ...filters];
     const fts = `projects_${input.scope}_fts`;
     const text = searchText(input.query);
@@ -283,21 +265,11 @@ export function createCacheQueries(db: SqliteDatabase<unknown>) {
     asOf: string | null;
   } {
     const input = parseInput(retirementSearchInput, rawInput);
-    const params: Record<string, unknown> = {};
-    const filters: string[] = [];
+    const { conditions: filters, params, add } = searchFilters();
     const f = input.filters;
-    if (f.claimed !== undefined) {
-      filters.push('r.is_claimed = @claimed');
-      params.claimed = f.claimed ? 1 : 0;
-    }
-    if (f.vintage) {
-      filters.push('r.vintage = @vintage');
-      params.vintage = f.vintage;
-    }
-    if (f.projectId) {
-      filters.push('r.project_id = @project');
-      params.project = f.projectId;
-    }
+    if (f.claimed !== undefined) add('r.is_claimed = @claimed', 'claimed', f.claimed ? 1 : 0);
+    if (f.vintage) add('r.vintage = @vintage', 'vintage', f.vintage);
+    if (f.projectId) add('r.project_id = @project', 'project', f.projectId);
     const where = [...filters];
     const text = searchText(input.query);
     if (text.kind === 'initial') {
