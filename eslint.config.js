@@ -15,9 +15,9 @@ const CORE_MESSAGE = 'electron/core never imports Electron: it runs and is teste
 
 /**
  * Who may import whom. A rule here fails `npm run lint` on the file that crosses the line; each is
- * proven by test/guardrails/lint-boundaries.test.ts, which imports this export.
+ * proven by test/guardrails/lint-boundaries.test.ts, which lints a violating snippet with this config.
  */
-export const architecture = defineConfig(
+const architecture = defineConfig(
   {
     name: 'architecture/imports',
     plugins: { 'import-x': importX },
