@@ -1,11 +1,9 @@
 // @ts-check
-// `npm run lint` runs this config (with Prettier's check and the commit-message check). Two layers:
-// the architecture of README's "How it is built" as import rules, and typescript-eslint's
-// type-checked rules, which catch promises nobody awaits, `any` leaking through, and the like.
+// `npm run lint` runs this config (with Prettier's check, dependency-cruiser's architecture rules and
+// the commit-message check): typescript-eslint's type-checked rules, which catch promises nobody awaits, `any` leaking through, and the like.
 import js from '@eslint/js';
 import { defineConfig, globalIgnores } from 'eslint/config';
 import prettier from 'eslint-config-prettier';
-import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
@@ -14,81 +12,21 @@ const SLEEP_MESSAGE = 'No wall-clock sleeps in tests: move the injected clock (e
 const CORE_MESSAGE = 'electron/core never imports Electron: it runs and is tested under plain Node.';
 
 /**
- * Who may import whom. A rule here fails `npm run lint` on the file that crosses the line; each is
- * proven by test/guardrails/lint-boundaries.test.ts, which lints a violating snippet with this config.
+ * Who may import whom is dependency-cruiser's job (.dependency-cruiser.mjs, proven by
+ * test/guardrails/architecture.test.ts); ESLint keeps the one rule about a package name, which it
+ * sees without resolving anything: electron/core never imports Electron. Proven by
+ * test/guardrails/lint-boundaries.test.ts.
  */
-const architecture = defineConfig(
-  {
-    name: 'architecture/imports',
-    plugins: { 'import-x': importX },
-    settings: {
-      // Imports name .ts/.tsx files without an extension (moduleResolution "bundler"); the cycle
-      // rule reads the files it reaches with the TypeScript parser.
-      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.mts', '.js', '.mjs', '.json'] })],
-      'import-x/extensions': ['.ts', '.tsx', '.mts', '.js', '.mjs'],
-      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx', '.mts'] },
-    },
-    rules: {
-      // Type-only imports are erased at build time and are not followed.
-      'import-x/no-cycle': ['error', { ignoreExternal: true }],
-      'import-x/no-restricted-paths': [
-        'error',
-        {
-          zones: [
-            {
-              target: './electron/core',
-              from: ['./electron/main', './electron/preload', './renderer'],
-              message: CORE_MESSAGE,
-            },
-            {
-              target: './electron/core/registry',
-              from: ['./electron/core/http', './electron/core/desk', './electron/core/web-host'],
-              message: 'The registry is the bottom layer: HTTP, the desk and the web host build on it, never the reverse.',
-            },
-            {
-              target: './renderer',
-              from: ['./electron'],
-              message: 'The renderer reaches the desk only through the bridge (shared/desk/api.ts), never electron/*.',
-            },
-            {
-              target: './electron/main',
-              from: ['./renderer'],
-              message: 'The Electron shell serves the renderer; it does not import it.',
-            },
-            {
-              target: './electron/preload',
-              from: ['./renderer', './electron/main', './electron/core'],
-              message: 'The sandboxed preload may import only electron and shared/ (its bundle must stay tiny).',
-            },
-            {
-              target: './shared',
-              from: ['./electron', './renderer'],
-              message: 'shared/ is the contract both sides import; it imports neither side.',
-            },
-          ],
-        },
-      ],
-    },
+const architecture = defineConfig({
+  name: 'architecture/core-without-electron',
+  files: ['electron/core/**'],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      { paths: [{ name: 'electron', message: CORE_MESSAGE }], patterns: [{ regex: '^electron/', message: CORE_MESSAGE }] },
+    ],
   },
-  {
-    name: 'architecture/core-without-electron',
-    files: ['electron/core/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { paths: [{ name: 'electron', message: CORE_MESSAGE }], patterns: [{ regex: '^electron/', message: CORE_MESSAGE }] },
-      ],
-    },
-  },
-  {
-    name: 'architecture/renderer-without-node',
-    files: ['renderer/**'],
-    rules: {
-      // node:* and bare builtins alike: the renderer runs sandboxed in a browser page.
-      'import-x/no-nodejs-modules': 'error',
-    },
-  },
-);
+});
 
 export default defineConfig(
   globalIgnores([
@@ -102,8 +40,6 @@ export default defineConfig(
     'bench/.results/',
     'bench/.data/',
     'resources/',
-    // Files that break the rules on purpose, linted only by the test that proves the rules.
-    'test/guardrails/fixtures/',
   ]),
   js.configs.recommended,
   tseslint.configs.recommendedTypeChecked,
