@@ -39,12 +39,14 @@ export interface EndpointDefinition<
 
 // ---- parameter helpers -------------------------------------------------------------------------
 
-/** A query-string integer: accepts the decimal text clients send, rejects anything else. */
+/**
+ * A query-string integer: digits only, without sign, spaces or leading zeros (compatibility.md:
+ * `05`, ` 5` and `-0` are 400), so one number has one spelling.
+ */
 const queryInt = (min: number) =>
   z
     .string()
-    .trim()
-    .regex(/^-?\d+$/, 'must be a whole number')
+    .regex(/^(?:0|[1-9][0-9]*)$/, 'must be a whole number written in digits only (no sign, spaces or leading zeros)')
     .transform(Number)
     .pipe(z.number().int().min(min).max(Number.MAX_SAFE_INTEGER));
 

@@ -113,6 +113,19 @@ describe('page-based lists', () => {
     expect(String(error.message)).toMatch(/^query\.limit: /);
   });
 
+  // compatibility.md: integers in query strings are digits only (`05`, ` 5`, `-0` are 400)
+  it.each(['%205', '5%20', '05', '-0', '+5', '00', '5%0A'])('reject page=%s (and skip) with 400: digits only', async (value) => {
+    const error = await getError(t, `/projects?page=${value}`, token, 400);
+    expect(String(error.message)).toMatch(/^query\.page: /);
+    const skip = await getError(t, `/retirements/list?skip=${value}`, token, 400);
+    expect(String(skip.message)).toMatch(/^query\.skip: /);
+  });
+
+  it('accept 0 and plain digits', async () => {
+    expect((await getOk(t, 'listProjects', '/projects?page=0&limit=10', token)).pagination.currentPage).toBe(0);
+    expect((await getOk(t, 'listRetirements', '/retirements/list?skip=0&first=10', token)).retirements).toHaveLength(10);
+  });
+
   it('list every problem at once', async () => {
     for (const path of ['/projects?limit=abc&page=-1', '/v1/retirements?limit=0&page=x']) {
       const error = await getError(t, path, token, 400);
