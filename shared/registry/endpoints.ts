@@ -61,7 +61,8 @@ export const pageQuery = z.object({ limit: limitParam, page: pageParam });
 const optionalPageQuery = pageQuery;
 const noQuery = z.object({});
 const noParams = z.object({});
-const idString = (name: string) => z.string().trim().min(1, `${name} must not be empty`).max(200);
+/** An id, taken exactly as sent (never trimmed: ` x` is not `x`); empty is refused. */
+const idString = (name: string) => z.string().min(1, `${name} must not be empty`).max(200);
 
 const developmentQuery = z.object({ development: z.string().optional() });
 
@@ -160,7 +161,7 @@ export const endpoints = {
     summary: 'The project that issued a credit, by serialization or credit id',
     params: noParams,
     query: z
-      .object({ serialization: z.string().trim().min(1).optional(), creditId: z.string().trim().min(1).optional() })
+      .object({ serialization: idString('serialization').optional(), creditId: idString('creditId').optional() })
       .refine((q) => q.serialization !== undefined || q.creditId !== undefined, {
         message: 'serialization or creditId is required',
       }),

@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { strict } from '../../shared/registry/resources';
 import { appToken, createTestApp, startTestRegistry, type TestRegistry } from '../support/registry';
-import { buildFixture } from '../support/fixture';
+import { buildFixture, type Fixture } from '../support/fixture';
 
 let t: TestRegistry;
 let token: string;
+let f: Fixture;
 
 beforeAll(async () => {
-  t = await startTestRegistry({ setup: (r) => void buildFixture(r) });
+  t = await startTestRegistry({ setup: (r) => void (f = buildFixture(r)) });
   token = await appToken(t, createTestApp(t.registry));
 });
 afterAll(() => t.close());
@@ -39,6 +40,22 @@ describe('the HTTP pipeline every endpoint shares', () => {
 
   it('refuses requests without credentials with 401', async () => {
     await expectError(await t.call('/carbonCredits/icr/inventory/buffer'), 401);
+  });
+
+  // compatibility.md: path ids are taken exactly as sent, never trimmed
+  it('takes a path id exactly as sent: whitespace around an id names no resource', async () => {
+    expect((await t.call(`/projects/${f.projectId}`, { token })).status).toBe(200);
+    for (const path of [
+      `/projects/%20${f.projectId}`,
+      `/projects/${f.projectId}%20`,
+      `/v1/organizations/${f.orgA}%09`,
+      `/carbonCredits/projects/%0A${f.projectId}`,
+      '/projects/%20',
+      '/v1/retirements/%20%20',
+    ]) {
+      const body = await expectError(await t.call(path, { token }), 404);
+      expect(body.message, path).not.toMatch(/empty/);
+    }
   });
 
   it('answers CORS preflights and exposes Content-Disposition', async () => {
