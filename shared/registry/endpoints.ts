@@ -93,9 +93,17 @@ export const finishBody = z.object({
     .optional(),
 });
 
+/** A signature as hex: 64 or 65 bytes, `0x` optional. */
+export const SIGNATURE_PATTERN = /^(?:0x)?(?:[0-9a-fA-F]{2}){64,65}$/;
+
 export const finalizeBody = z.object({
   signer: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 40-hex-digit wallet address'),
-  signature: z.string().regex(/^0x[0-9a-fA-F]+$/, 'must be a 0x-prefixed hex signature'),
+  // 65 bytes (r, s, v) or the 64-byte compact form, as hex with or without `0x` (some client
+  // libraries print signatures bare); one normal form (`0x`, lower case) from here on.
+  signature: z
+    .string()
+    .regex(SIGNATURE_PATTERN, 'must be a 64- or 65-byte signature in hex, with or without 0x')
+    .transform((s) => `0x${s.replace(/^0x/, '').toLowerCase()}`),
   // Never trimmed or otherwise transformed: the signature covers these exact strings.
   signedData: z.object({
     beneficiary: z

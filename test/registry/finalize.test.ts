@@ -77,6 +77,24 @@ describe('finalize', () => {
     expect(stored(retirementId)).toMatchObject({ beneficiary: ' Ada  Lovelace ', comment: ' ' });
   });
 
+  // compatibility.md: signatures are accepted with or without the 0x prefix (some client libraries
+  // print them bare), in either case of hex digits
+  it('accepts a signature without its 0x prefix, and in upper-case hex', async () => {
+    const bare = walletWithRetirement(0.5);
+    const body = await signedBody(bare.wallet, bare.wallet.address, { projectAddress: bare.projectAddress, tokenId: bare.tokenId });
+    expect(body.signature.startsWith('0x')).toBe(true);
+    const retirement = await ok('finalizeRetirement', await finalize({ ...body, signature: body.signature.slice(2) }));
+    expect(retirement).toMatchObject({ id: bare.retirementId, isClaimed: true });
+
+    const upper = walletWithRetirement(0.5);
+    const upperBody = await signedBody(upper.wallet, upper.wallet.address, {
+      projectAddress: upper.projectAddress,
+      tokenId: upper.tokenId,
+    });
+    const signature = upperBody.signature.slice(2).toUpperCase();
+    expect((await ok('finalizeRetirement', await finalize({ ...upperBody, signature }))).id).toBe(upper.retirementId);
+  });
+
   it('finalizes the oldest unfinalized retirement when a wallet has several of the same token', async () => {
     const wallet = Wallet.createRandom();
     const newer = ops.recordOnchainRetirement(t.registry, {
@@ -138,6 +156,9 @@ describe('finalize', () => {
     // malformed signatures and bodies
     await fails(await finalize({ ...good, signature: '0x1234' }), 400);
     await fails(await finalize({ ...good, signature: 'not hex' }), 400);
+    await fails(await finalize({ ...good, signature: `0X${good.signature.slice(2)}` }), 400);
+    await fails(await finalize({ ...good, signature: `0x0x${good.signature.slice(2)}` }), 400);
+    await fails(await finalize({ ...good, signature: ` ${good.signature}` }), 400);
     const all = await fails(
       await finalize({
         signer: 'nope',
