@@ -61,6 +61,24 @@ describe('app tokens and installation tokens', () => {
     expect(record.permissions).toEqual({ organization_info: 'VIEW', organization_warehouse: 'WRITE' });
   });
 
+  it("shows the app's examiner grant in its installation tokens' permissions, as in its app tokens", async () => {
+    const install = ops.installApp(t.registry, {
+      appId: examinerApp.id,
+      organizationId: f.orgB,
+      permissions: { organization_warehouse: 'VIEW' },
+    }).id;
+    const res = await t.call(`/app/installations/${install}/accessTokens`, { method: 'POST', token: await examinerApp.jwt() });
+    const record = strict.accessToken.parse(await res.json());
+    expect(record.permissions).toEqual({ organization_warehouse: 'VIEW', examiner: 'READ' });
+    const appRecord = strict.accessToken.parse(
+      await (await t.call('/app/accessTokens', { method: 'POST', token: await examinerApp.jwt() })).json(),
+    );
+    expect(appRecord.permissions).toEqual({ examiner: 'READ' });
+    // what the permissions say is what the token may do
+    expect((await t.call('/projects/internal?limit=1', { token: record.token })).status).toBe(200);
+    ops.removeInstallation(t.registry, { installationId: install });
+  });
+
   it('keeps many live tokens per installation working, and revokes exactly the bearer token', async () => {
     const tokens = await Promise.all(Array.from({ length: 5 }, () => installationToken(t, app, installA)));
     for (const token of tokens) expect((await t.call(`/organizations/${f.orgA}/warehouse/inventory`, { token })).status).not.toBe(401);

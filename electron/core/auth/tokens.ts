@@ -25,10 +25,28 @@ export interface TokenGrant {
   permissions: Record<string, string>;
 }
 
+/** The app-level `examiner:read` grant, as it shows in every token's `permissions`. */
+function examinerPermissions(ctx: RegistryContext, appId: string): Record<string, string> {
+  const app = ctx.db.prepare('SELECT examiner_read FROM apps WHERE id = ?').get(appId) as { examiner_read: number };
+  return app.examiner_read ? { examiner: 'READ' } : {};
+}
+
 /** What an app token may do: read public data, and internal data once the operator granted examiner:read. */
 export function appTokenGrant(ctx: RegistryContext, appId: string): TokenGrant {
-  const app = ctx.db.prepare('SELECT examiner_read FROM apps WHERE id = ?').get(appId) as { examiner_read: number };
-  return { appId, installationId: null, permissions: app.examiner_read ? { examiner: 'READ' } : {} };
+  return { appId, installationId: null, permissions: examinerPermissions(ctx, appId) };
+}
+
+/**
+ * What an installation token may do: its installation's permissions on its organization, plus the
+ * app's examiner grant, which applies to all the app's tokens (so the token says what it can read).
+ */
+export function installationTokenGrant(
+  ctx: RegistryContext,
+  appId: string,
+  installationId: string,
+  permissions: Record<string, string>,
+): TokenGrant {
+  return { appId, installationId, permissions: { ...permissions, ...examinerPermissions(ctx, appId) } };
 }
 
 export function issueAccessToken(ctx: RegistryContext, grant: TokenGrant): AccessToken {

@@ -1,5 +1,5 @@
 // 4.6 Apps: tokens and installations (compatibility.md, Apps, installations, tokens).
-import { appTokenGrant, issueAccessToken, revokeToken } from '../../auth/tokens';
+import { appTokenGrant, installationTokenGrant, issueAccessToken, revokeToken } from '../../auth/tokens';
 import type { Caller } from '../../auth/caller';
 import { forbidden, unauthorized } from '../../registry/errors';
 import {
@@ -29,7 +29,7 @@ export const appHandlers: Pick<
     const appId = appIdOf(caller);
     const installation = ownInstallation(registry, appId, params.installationId);
     if (installation.status !== 'active') throw forbidden('The installation is suspended');
-    return issueAccessToken(registry, { appId, installationId: installation.id, permissions: installationPermissions(installation) });
+    return issueAccessToken(registry, installationTokenGrant(registry, appId, installation.id, installationPermissions(installation)));
   },
 
   revokeAccessToken({ caller, registry }) {
