@@ -153,7 +153,12 @@ function buildResourceSchemas(object: ObjectFactory) {
     organizationId: z.string(),
     project: projectReference,
     serialization: z.string(),
+    /** Available now: what a new reservation may take (held − reserved). */
     amount: z.number(),
+    // Beyond 2.11 (README, Warehouse): what the warehouse holds and what reservations hold of it.
+    // Optional so the desk still reads registries that do not send them.
+    held: z.number().nonnegative().optional(),
+    reserved: z.number().nonnegative().optional(),
     type: z.string(),
   });
 

@@ -49,6 +49,18 @@ describe('warehouse inventory', () => {
     expect(entry.amount * G).toBe(warehouseBalance(w.t.registry, w.f.orgA, w.f.creditId) - heldNow());
   });
 
+  it('keeps a wholly reserved credit listed: amount (available) 0, held and reserved say why', async () => {
+    const balance = warehouseBalance(w.t.registry, w.f.orgA, w.f.creditId);
+    const before = (await inventory()).credits.find((c) => c.id === w.f.creditId)!;
+    expect(before).toMatchObject({ held: balance / G, reserved: heldNow() / G, amount: (balance - heldNow()) / G });
+    const all = await reserve(before.amount);
+    const entry = (await inventory()).credits.find((c) => c.id === w.f.creditId);
+    expect(entry).toMatchObject({ id: w.f.creditId, amount: 0, held: balance / G, reserved: balance / G });
+    // "all reserved" is not "withdrawn": cancelling brings the same credit back as available
+    await ok('cancelReservation', await cancel(all.id));
+    expect((await inventory()).credits.find((c) => c.id === w.f.creditId)).toMatchObject({ amount: before.amount, held: balance / G });
+  });
+
   it('is empty for an organization whose warehouse holds nothing', async () => {
     const body = await ok(
       'getWarehouseInventory',

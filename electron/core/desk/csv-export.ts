@@ -85,6 +85,8 @@ const warehouseColumns: CsvColumn<WarehouseInventoryCredit>[] = [
   { header: 'Serialization', value: (c) => c.serialization },
   { header: 'Type', value: (c) => c.type },
   { header: 'Amount (tCO2e)', value: (c) => c.amount },
+  { header: 'Held (tCO2e)', value: (c) => c.held ?? '' },
+  { header: 'Reserved (tCO2e)', value: (c) => c.reserved ?? '' },
 ];
 
 const slug = (text: string) =>

@@ -26,7 +26,12 @@ interface WarehouseBalanceRow {
   project_id: string;
 }
 
-/** One entry per credit with something available; `inventoryId` is the warehouse account's id. */
+/**
+ * One entry per credit the warehouse holds (balance > 0), even when reservations hold all of it, so
+ * a client can tell "all reserved" from "withdrawn": `amount` is what a new reservation may take now
+ * (the contract's field, 0 when all is reserved), `held` the warehouse's balance and `reserved` what
+ * reservations hold of it (`amount = held - reserved`). `inventoryId` is the warehouse account's id.
+ */
 export function warehouseInventory(ctx: RegistryContext, organizationId: string): WarehouseInventoryCredit[] {
   const account = warehouseAccountOf(ctx, organizationId);
   if (!account) return [];
@@ -40,15 +45,18 @@ export function warehouseInventory(ctx: RegistryContext, organizationId: string)
   const held = heldByCredit(ctx, organizationId);
   const credits: WarehouseInventoryCredit[] = [];
   for (const row of rows) {
-    const available = row.amount - (held.get(row.credit_id) ?? 0);
-    if (available <= 0) continue;
+    // never negative: a hold larger than the balance cannot happen (reserve checks it), but the
+    // answer must not claim a negative amount if it ever did
+    const reserved = Math.min(held.get(row.credit_id) ?? 0, row.amount);
     credits.push({
       id: row.credit_id,
       inventoryId: account,
       organizationId,
       project: projectReferenceOf(ctx, row.project_id),
       serialization: row.serialization,
-      amount: gramsToTonnes(available),
+      amount: gramsToTonnes(row.amount - reserved),
+      held: gramsToTonnes(row.amount),
+      reserved: gramsToTonnes(reserved),
       type: row.type,
     });
   }

@@ -32,6 +32,9 @@ function CreditsTable({ view, onReserve }: { view: WarehouseView; onReserve: (c:
             <th scope="col" className="numeric">
               Available
             </th>
+            <th scope="col" className="numeric">
+              Held
+            </th>
             <th scope="col">
               <span className="visually-hidden">Actions</span>
             </th>
@@ -46,7 +49,11 @@ function CreditsTable({ view, onReserve }: { view: WarehouseView; onReserve: (c:
               </td>
               <td className="mono">{c.serialization}</td>
               <td>{c.type === 'exPost' ? 'Ex-post' : c.type === 'exAnte' ? 'Ex-ante' : c.type}</td>
-              <td className="numeric">{formatTonnesValue(c.amount)}</td>
+              <td className="numeric">
+                {formatTonnesValue(c.amount)}
+                {c.amount <= 0 && (c.reserved ?? 0) > 0 && <span className="cell-secondary">All reserved</span>}
+              </td>
+              <td className="numeric">{c.held === undefined ? '—' : formatTonnesValue(c.held)}</td>
               <td className="row-actions">
                 {view.canWrite && (
                   <button
