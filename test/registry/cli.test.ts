@@ -389,7 +389,8 @@ describe('npm run serve', { timeout: 120_000 }, () => {
     });
     expect(tokenRes.status).toBe(200);
     const token = strict.accessToken.parse(await tokenRes.json());
-    expect(token.permissions).toEqual({ organization_info: 'VIEW', organization_warehouse: 'WRITE' });
+    // The demo app holds the examiner grant, so its installation tokens show it beside their own.
+    expect(token.permissions).toEqual({ organization_info: 'VIEW', organization_warehouse: 'WRITE', examiner: 'READ' });
 
     const listRes = await fetch(`${serve.url}/app/installations`, { headers: { authorization: `Bearer ${jwt}` } });
     expect(listRes.status).toBe(200);
