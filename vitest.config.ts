@@ -34,6 +34,7 @@ const INTEGRATION = [
   'test/registry/finalize.test.ts',
   'test/registry/fuzz.test.ts',
   'test/registry/http-pipeline.test.ts',
+  'test/registry/openapi.test.ts',
   'test/registry/organizations.test.ts',
   'test/registry/pagination.test.ts',
   'test/registry/projects.test.ts',

@@ -2,6 +2,7 @@
 // permission checks from it; the desk's typed client builds its calls from it; /openapi.json is
 // generated from it. Adding an endpoint anywhere else is a bug.
 import { z } from 'zod';
+import { AmountError, tonnesToGrams } from './amounts';
 import type { ResourceSchemas } from './resources';
 import { DEFAULT_PAGE_SIZE, FINISH_ACTIONS, MAX_PAGE_SIZE, type RequiredPermission } from './vocabulary';
 
@@ -35,90 +36,162 @@ export interface EndpointDefinition<
   responseType?: 'json' | 'pdf';
   auth: EndpointAuth;
   tags: string[];
+  /**
+   * A body that depends on a path parameter's value (e.g. `transfer_retire` requires
+   * `retirementData`): the server validates with the value's schema, and /openapi.json lists one
+   * path per value.
+   */
+  bodyByParam?: { param: string; bodies: Record<string, z.ZodType> };
 }
 
 // ---- parameter helpers -------------------------------------------------------------------------
 
 /**
+ * What /openapi.json says of a query-string integer: on the wire it is text, but clients and tools
+ * should see an integer with its bounds (the generator puts these in place of the text schema).
+ */
+export const queryIntegers = z.registry<{ minimum: number; maximum: number; example: number; description: string }>();
+
+/**
  * A query-string integer: digits only, without sign, spaces or leading zeros (compatibility.md:
  * `05`, ` 5` and `-0` are 400), so one number has one spelling.
  */
-const queryInt = (min: number) =>
-  z
+const queryInt = (min: number, example: number, description: string) => {
+  const digits = z
     .string()
-    .regex(/^(?:0|[1-9][0-9]*)$/, 'must be a whole number written in digits only (no sign, spaces or leading zeros)')
-    .transform(Number)
-    .pipe(z.number().int().min(min).max(Number.MAX_SAFE_INTEGER));
+    .regex(/^(?:0|[1-9][0-9]*)$/, 'must be a whole number written in digits only (no sign, spaces or leading zeros)');
+  queryIntegers.add(digits, { minimum: min, maximum: Number.MAX_SAFE_INTEGER, example, description });
+  return digits.transform(Number).pipe(z.number().int().min(min).max(Number.MAX_SAFE_INTEGER));
+};
 
 /** `limit` is clamped to the cap rather than refused: clients ask for large pages and page on. */
-const limitParam = queryInt(1)
+const limitParam = queryInt(1, DEFAULT_PAGE_SIZE, `Page size; larger values are clamped to ${MAX_PAGE_SIZE}`)
   .transform((n) => Math.min(n, MAX_PAGE_SIZE))
   .optional()
   .default(DEFAULT_PAGE_SIZE);
-const pageParam = queryInt(0).optional().default(0);
+const pageParam = queryInt(0, 0, 'Page number, from 0').optional().default(0);
 
 export const pageQuery = z.object({ limit: limitParam, page: pageParam });
 const optionalPageQuery = pageQuery;
 const noQuery = z.object({});
 const noParams = z.object({});
+const EXAMPLE_UUID = '5fe79b21-6e82-4c4a-92c1-1ee309742f5f';
+const EXAMPLE_CREDIT_ID = 'exPost-1-0x5b1d2b3c4e5f60718293a4b5c6d7e8f901234567';
+
 /** An id, taken exactly as sent (never trimmed: ` x` is not `x`); empty is refused. */
-const idString = (name: string) => z.string().min(1, `${name} must not be empty`).max(200);
+const idString = (name: string, example = EXAMPLE_UUID) =>
+  z
+    .string()
+    .min(1, `${name} must not be empty`)
+    .max(200)
+    .meta({ examples: [example] });
 
 const developmentQuery = z.object({ development: z.string().optional() });
 
 // ---- bodies --------------------------------------------------------------------------------------
 
-/** Tonnes as a JSON number; exactness (whole grams) is checked where it is converted. */
-const tonnes = z.number({ error: 'must be a number' }).finite().positive('must be greater than 0');
+/** The largest amount one request may move: a billion tonnes, far below where grams lose precision. */
+export const MAX_AMOUNT_TONNES = 1_000_000_000;
 
-export const reserveBody = z.object({
-  creditId: idString('creditId'),
-  amount: tonnes,
+const wholeGrams = (tonnes: number) => {
+  try {
+    tonnesToGrams(tonnes);
+    return true;
+  } catch (error) {
+    if (error instanceof AmountError) return false;
+    throw error;
+  }
+};
+
+/** Tonnes as a JSON number: positive, at most MAX_AMOUNT_TONNES, in whole grams (0.000001 t). */
+const tonnes = z
+  .number({ error: 'must be a number' })
+  .finite()
+  .positive('must be greater than 0')
+  .max(MAX_AMOUNT_TONNES, `must be at most ${MAX_AMOUNT_TONNES}`)
+  // Checked exactly on the decimal digits (zod's multipleOf misjudges numbers like 1.5e-7);
+  // the document states it as multipleOf.
+  .refine(wholeGrams, 'must be a whole number of grams (a multiple of 0.000001 t)')
+  .meta({ examples: [12.5], multipleOf: 0.000001 });
+
+export const reserveBody = z
+  .object({
+    creditId: idString('creditId', EXAMPLE_CREDIT_ID),
+    amount: tonnes,
+  })
+  .meta({ examples: [{ creditId: EXAMPLE_CREDIT_ID, amount: 12.5 }] });
+
+/** Text that must say something: not empty, not only whitespace. */
+const someText = (max: number) => z.string().min(1, 'must not be empty').regex(/\S/, 'must not be blank').max(max);
+
+const walletAddress = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 40-hex-digit wallet address')
+  .meta({ examples: ['0x90Ccf5545F5f0EEb3Ca35b5a35040Eb756Ecc4f6'] });
+
+const retirementData = z.object({
+  reason: someText(500).trim(),
+  beneficiaryName: someText(300).trim(),
+  comment: z.string().max(2000).optional(),
 });
 
-export const finishBody = z.object({
+const finishFields = {
   receiverId: idString('receiverId'),
-  receiverAddress: z
-    .string()
-    .regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 40-hex-digit wallet address')
-    .optional(),
+  receiverAddress: walletAddress.optional(),
   transferComment: z.string().max(2000).optional(),
-  priceInfo: z.object({ price: z.number().finite().nonnegative(), currency: z.string().trim().min(1).max(10) }).optional(),
-  retirementData: z
-    .object({
-      reason: z.string().trim().min(1, 'must not be empty').max(500),
-      beneficiaryName: z.string().trim().min(1, 'must not be empty').max(300),
-      comment: z.string().max(2000).optional(),
-    })
+  priceInfo: z
+    .object({ price: z.number().finite().nonnegative(), currency: z.string().min(1).regex(/\S/, 'must not be blank').trim().max(10) })
     .optional(),
-});
+};
+const finishExample = { receiverId: EXAMPLE_UUID, transferComment: 'Sold to a client', priceInfo: { price: 12.3, currency: 'EUR' } };
+const retirementExample = { reason: 'Voluntary offset', beneficiaryName: 'Ada Lovelace', comment: 'Offsetting 2024 travel' };
+
+/** The finish body of either action; `transfer_retire` requires `retirementData` (finishRetireBody). */
+export const finishBody = z
+  .object({ ...finishFields, retirementData: retirementData.optional() })
+  .meta({ examples: [{ ...finishExample, retirementData: retirementExample }] });
+
+/** The finish body of `transfer_retire`: the retirement's data is required. */
+export const finishRetireBody = z
+  .object({ ...finishFields, retirementData })
+  .meta({ examples: [{ ...finishExample, retirementData: retirementExample }] });
 
 /** A signature as hex: 64 or 65 bytes, `0x` optional. */
 export const SIGNATURE_PATTERN = /^(?:0x)?(?:[0-9a-fA-F]{2}){64,65}$/;
 
-export const finalizeBody = z.object({
-  signer: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 40-hex-digit wallet address'),
-  // 65 bytes (r, s, v) or the 64-byte compact form, as hex with or without `0x` (some client
-  // libraries print signatures bare); one normal form (`0x`, lower case) from here on.
-  signature: z
-    .string()
-    .regex(SIGNATURE_PATTERN, 'must be a 64- or 65-byte signature in hex, with or without 0x')
-    .transform((s) => `0x${s.replace(/^0x/, '').toLowerCase()}`),
-  // Never trimmed or otherwise transformed: the signature covers these exact strings.
-  signedData: z.object({
-    beneficiary: z
+const finalizeExample = {
+  signer: '0x90Ccf5545F5f0EEb3Ca35b5a35040Eb756Ecc4f6',
+  // a real signature of the example's signedData by the example signer
+  signature:
+    '0x8e4d4f84dba6f356448982961f151c7ab7035a0406808e905f4db6f9b7935c9138f78a71525a01636ab87073bca5c27be64a0c88cffd2a1059cabb4b14ecba371b',
+  signedData: {
+    beneficiary: 'Ada Lovelace',
+    comment: 'Offsetting 2024 travel',
+    reason: 'Voluntary offset',
+    projectAddress: '0x5b1d2b3c4e5f60718293a4b5c6d7e8f901234567',
+    tokenId: '1',
+  },
+};
+
+export const finalizeBody = z
+  .object({
+    signer: walletAddress,
+    // 65 bytes (r, s, v) or the 64-byte compact form, as hex with or without `0x` (some client
+    // libraries print signatures bare); one normal form (`0x`, lower case) from here on.
+    signature: z
       .string()
-      .max(300)
-      .refine((s) => s.trim() !== '', 'must not be empty'),
-    comment: z.string().max(2000),
-    reason: z
-      .string()
-      .max(500)
-      .refine((s) => s.trim() !== '', 'must not be empty'),
-    projectAddress: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed contract address'),
-    tokenId: z.string().regex(/^\d+$/, 'must be a decimal token id'),
-  }),
-});
+      .regex(SIGNATURE_PATTERN, 'must be a 64- or 65-byte signature in hex, with or without 0x')
+      .transform((s) => `0x${s.replace(/^0x/, '').toLowerCase()}`),
+    // Never trimmed or otherwise transformed: the signature covers these exact strings.
+    signedData: z.object({
+      beneficiary: someText(300),
+      comment: z.string().max(2000),
+      reason: someText(500),
+      projectAddress: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed contract address'),
+      tokenId: z.string().regex(/^[0-9]+$/, 'must be a decimal token id'),
+    }),
+  })
+  .meta({ examples: [finalizeExample] });
 
 /** The app endpoints take no body; a `{}` (or anything) sent is ignored. */
 const emptyBody = z.unknown().optional();
@@ -169,10 +242,15 @@ export const endpoints = {
     summary: 'The project that issued a credit, by serialization or credit id',
     params: noParams,
     query: z
-      .object({ serialization: idString('serialization').optional(), creditId: idString('creditId').optional() })
+      .object({
+        serialization: idString('serialization', 'RDR-KEN-1-1-1-P-1-2021').optional(),
+        creditId: idString('creditId', EXAMPLE_CREDIT_ID).optional(),
+      })
       .refine((q) => q.serialization !== undefined || q.creditId !== undefined, {
         message: 'serialization or creditId is required',
-      }),
+      })
+      // the refinement, as the document states it
+      .meta({ anyOf: [{ required: ['serialization'] }, { required: ['creditId'] }] }),
     response: (s) => s.project,
     auth: anyToken,
     tags: ['projects'],
@@ -227,8 +305,8 @@ export const endpoints = {
     summary: 'Retirements, newest first, by skip and first',
     params: noParams,
     query: z.object({
-      skip: queryInt(0).optional().default(0),
-      first: queryInt(1)
+      skip: queryInt(0, 0, 'Retirements to skip, newest first').optional().default(0),
+      first: queryInt(1, DEFAULT_PAGE_SIZE, `How many to answer; larger values are clamped to ${MAX_PAGE_SIZE}`)
         .transform((n) => Math.min(n, MAX_PAGE_SIZE))
         .optional()
         .default(DEFAULT_PAGE_SIZE),
@@ -380,6 +458,7 @@ export const endpoints = {
     }),
     query: noQuery,
     body: finishBody,
+    bodyByParam: { param: 'action', bodies: { transfer: finishBody, transfer_retire: finishRetireBody } },
     response: (s) => s.object({ success: z.boolean(), transactionId: z.string(), state: z.string() }),
     auth: { kind: 'accessToken', permission: 'organization_warehouse:write', organizationParam: 'id' },
     tags: ['warehouse'],

@@ -174,7 +174,7 @@ describe('typed registry client', () => {
     expect(sleeps[1]!).toBeGreaterThanOrEqual(sleeps[0]! / 2); // exponential, jittered
     const body = {
       signer: `0x${'a'.repeat(40)}`,
-      signature: '0xabcdef',
+      signature: `0x${'ab'.repeat(65)}`, // 65 bytes, as the schema requires
       signedData: { beneficiary: 'B', comment: '', reason: 'R', projectAddress: `0x${'b'.repeat(40)}`, tokenId: '1' },
     };
     await expect(client.call('finalizeRetirement', { body })).rejects.toMatchObject({ kind: 'http', status: 500 });

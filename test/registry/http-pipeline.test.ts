@@ -72,7 +72,9 @@ describe('the HTTP pipeline every endpoint shares', () => {
   it('serves an OpenAPI 3.1 document with every path of the contract', async () => {
     const doc = (await (await t.call('/openapi.json')).json()) as { openapi: string; paths: Record<string, unknown> };
     expect(doc.openapi).toBe('3.1.0');
-    expect(Object.keys(doc.paths)).toContain('/organizations/{id}/warehouse/inventory/reservations/{reservationId}/{action}');
-    expect(Object.keys(doc.paths)).toHaveLength(26);
+    // finish is listed once per action: transfer_retire's body requires retirementData
+    expect(Object.keys(doc.paths)).toContain('/organizations/{id}/warehouse/inventory/reservations/{reservationId}/transfer');
+    expect(Object.keys(doc.paths)).toContain('/organizations/{id}/warehouse/inventory/reservations/{reservationId}/transfer_retire');
+    expect(Object.keys(doc.paths)).toHaveLength(27);
   });
 });

@@ -105,7 +105,9 @@ export function createRegistryApp(options: RegistryAppOptions): Hono {
       });
       const params = parseOrThrow(endpoint.params, pathParams, 'params');
       const query = parseOrThrow(endpoint.query, c.req.query(), 'query');
-      const body = endpoint.body ? parseOrThrow(endpoint.body, await readJsonBody(c), 'body') : undefined;
+      const bodySchema =
+        endpoint.bodyByParam?.bodies[String((params as Record<string, unknown>)[endpoint.bodyByParam.param])] ?? endpoint.body;
+      const body = bodySchema ? parseOrThrow(bodySchema, await readJsonBody(c), 'body') : undefined;
       const handler = handlers[id] as Handler<EndpointId>;
       const result = await handler({ params, query, body, caller, registry } as Parameters<Handler<EndpointId>>[0]);
       if (isFileAnswer(result)) {
