@@ -1,5 +1,6 @@
 // The headless registry: `npm run serve -- --data <dir> [--port <p>] [--host <h>]
-// [--seed demo [--scale <n>]] [--rate-limit <requests>/<seconds>] [--public-url <url>] [--test-clock]`.
+// [--seed demo [--scale <n>]] [--rate-limit <requests>/<seconds>] [--max-body <bytes>[k|m]] [--public-url <url>]
+// [--test-clock]`.
 // Prints `listening on http://<host>:<port>` on its own line once it accepts requests (the desk and
 // the tests wait for that line), and stops cleanly on SIGINT / SIGTERM.
 import { parseArgs } from 'node:util';
@@ -35,6 +36,12 @@ const serveOptions = z.object({
     .url({ protocol: /^https?$/, error: '--public-url: an http(s) URL' })
     .transform((u) => u.replace(/\/+$/, ''))
     .optional(),
+  maxBody: z
+    .string()
+    .regex(/^\d+(k|m)?$/i, '--max-body: bytes, or with a k or m suffix (e.g. 1m, 512k, 2000000)')
+    .transform((s) => Number(s.replace(/[km]$/i, '')) * ({ k: 1024, m: 1024 * 1024 }[s.slice(-1).toLowerCase()] ?? 1))
+    .refine((n) => n >= 1 && n <= 1024 * 1024 * 1024, '--max-body: from 1 byte to 1024m')
+    .optional(),
   testClock: z.boolean().default(false),
 });
 
@@ -43,6 +50,7 @@ const USAGE = `npm run serve -- --data <dir> [options]
   --host <h>                    address to listen on (default 127.0.0.1)
   --seed demo [--scale <n>]     fill an EMPTY data folder with the demo registry (scale 1 = ~100 projects)
   --rate-limit <n>/<seconds>    per-token rate limit, e.g. 100/60 (off by default)
+  --max-body <bytes>[k|m]       largest request body accepted (default 1m); larger is 413
   --public-url <url>            base of the registry's public website, used in publicUrl fields
   --test-clock                  END-TO-END TESTS ONLY: mount POST /__test__/clock/advance {"ms": n}`;
 
@@ -62,6 +70,7 @@ function readOptions(argv: string[]) {
         scale: { type: 'string' },
         'rate-limit': { type: 'string' },
         'public-url': { type: 'string' },
+        'max-body': { type: 'string' },
         'test-clock': { type: 'boolean' },
         help: { type: 'boolean' },
       },
@@ -83,6 +92,7 @@ function readOptions(argv: string[]) {
     scale: values.scale,
     rateLimit: values['rate-limit'],
     publicUrl: values['public-url'],
+    maxBody: values['max-body'],
     testClock: values['test-clock'],
   });
   if (!parsed.success) throw new CliError(parsed.error.issues.map((i) => i.message).join('; '));
@@ -127,6 +137,7 @@ async function main(): Promise<void> {
     port: options.port,
     host: options.host,
     ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
+    ...(options.maxBody !== undefined ? { maxBodyBytes: options.maxBody } : {}),
     ...(testClock ? { extraRoutes: (app) => mountTestClock(app, testClock) } : {}),
     log: warn,
   }).catch((error: unknown) => {

@@ -5,6 +5,7 @@ import type { Hono } from 'hono';
 import { z } from 'zod';
 import { iso, type AdjustableClock } from '../clock';
 import { errorBody } from '../http/app';
+import { DEFAULT_MAX_BODY_BYTES, readBodyText } from '../http/body';
 import { zodMessages } from '../registry/errors';
 
 export const TEST_CLOCK_PATH = '/__test__/clock/advance';
@@ -15,9 +16,10 @@ const advanceBody = z.object({
 
 export function mountTestClock(app: Hono, clock: AdjustableClock): void {
   app.post(TEST_CLOCK_PATH, async (c) => {
+    const text = await readBodyText(c, DEFAULT_MAX_BODY_BYTES);
     let body: unknown;
     try {
-      body = JSON.parse(await c.req.text());
+      body = JSON.parse(text);
     } catch {
       return c.json(errorBody(400, 'body: not valid JSON'), 400);
     }

@@ -10,6 +10,7 @@ import { API_VERSION, API_VERSION_HEADER } from '../../../shared/registry/vocabu
 import { RegistryError, zodMessages } from '../registry/errors';
 import type { RegistryContext } from '../registry/context';
 import type { Authenticator } from '../auth/caller';
+import { bodyCap, ClientAbortedError, DEFAULT_MAX_BODY_BYTES, readBodyText } from './body';
 import type { FileAnswer, Handler, Handlers, JsonText } from './types';
 
 export interface RegistryAppOptions {
@@ -20,6 +21,10 @@ export interface RegistryAppOptions {
   extraRoutes?: (app: Hono) => void;
   /** Called with every unexpected error (a 500); never with request secrets. */
   onInternalError?: (error: unknown, where: string) => void;
+  /** Called once per request whose client went away mid-upload (one line, no stack). */
+  onClientAborted?: (where: string) => void;
+  /** Largest request body in bytes (default 1 MB); larger is 413. */
+  maxBodyBytes?: number;
 }
 
 export function errorBody(status: number, message: string | string[]) {
@@ -58,8 +63,8 @@ function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, where: str
   return result.data;
 }
 
-async function readJsonBody(c: Context): Promise<unknown> {
-  const text = await c.req.text();
+async function readJsonBody(c: Context, maxBytes: number): Promise<unknown> {
+  const text = await readBodyText(c, maxBytes);
   if (text.trim() === '') return {};
   try {
     return JSON.parse(text) as unknown;
@@ -70,6 +75,7 @@ async function readJsonBody(c: Context): Promise<unknown> {
 
 export function createRegistryApp(options: RegistryAppOptions): Hono {
   const { registry, handlers, authenticator } = options;
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const app = new Hono();
 
   app.use(
@@ -82,6 +88,8 @@ export function createRegistryApp(options: RegistryAppOptions): Hono {
       maxAge: 600,
     }),
   );
+
+  app.use('*', bodyCap(maxBodyBytes));
 
   // The version header is optional; when present it must name the one supported version.
   app.use('*', async (c, next) => {
@@ -107,7 +115,7 @@ export function createRegistryApp(options: RegistryAppOptions): Hono {
       const query = parseOrThrow(endpoint.query, c.req.query(), 'query');
       const bodySchema =
         endpoint.bodyByParam?.bodies[String((params as Record<string, unknown>)[endpoint.bodyByParam.param])] ?? endpoint.body;
-      const body = bodySchema ? parseOrThrow(bodySchema, await readJsonBody(c), 'body') : undefined;
+      const body = bodySchema ? parseOrThrow(bodySchema, await readJsonBody(c, maxBodyBytes), 'body') : undefined;
       const handler = handlers[id] as Handler<EndpointId>;
       const result = await handler({ params, query, body, caller, registry } as Parameters<Handler<EndpointId>>[0]);
       if (isFileAnswer(result)) {
@@ -137,6 +145,11 @@ export function createRegistryApp(options: RegistryAppOptions): Hono {
   app.onError((error, c) => {
     if (error instanceof RegistryError)
       return errorResponse(c, error.status, error.messages.length === 1 ? error.messages[0]! : error.messages, error.headers);
+    if (error instanceof ClientAbortedError) {
+      // Nobody is left to read the answer; not a bug of ours, so no stack and no 500.
+      options.onClientAborted?.(`${c.req.method} ${c.req.path}`);
+      return errorResponse(c, 400, 'The request body was cut off before its end', { Connection: 'close' });
+    }
     options.onInternalError?.(error, `${c.req.method} ${c.req.path}`);
     return errorResponse(c, 500, 'Internal server error');
   });

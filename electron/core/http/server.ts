@@ -21,6 +21,8 @@ export interface RegistryServerOptions {
   host?: string;
   /** Per-token rate limit; off when omitted. */
   rateLimit?: RateLimitOptions;
+  /** Largest request body in bytes (default 1 MB, `--max-body`); larger is 413. */
+  maxBodyBytes?: number;
   /** Extra routes (tests mount a clock control here). */
   extraRoutes?: (app: Hono) => void;
   /** Start the transaction worker and housekeeping (default true). */
@@ -37,10 +39,12 @@ export interface RunningRegistryServer {
 
 export function buildRegistryHttpApp(options: Omit<RegistryServerOptions, 'port' | 'host'>): Hono {
   const authenticator = createAuthenticator(options.registry, options.rateLimit ? { rateLimit: options.rateLimit } : {});
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   return createRegistryApp({
     registry: options.registry,
     handlers,
     authenticator,
+    ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
     extraRoutes: (app) => {
       serveOpenApi(app);
       options.extraRoutes?.(app);
@@ -48,8 +52,9 @@ export function buildRegistryHttpApp(options: Omit<RegistryServerOptions, 'port'
     onInternalError: (error, where) => {
       // Never log request headers or bodies here: they may carry tokens.
       const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
-      (options.log ?? ((line) => process.stderr.write(`${line}\n`)))(`internal error in ${where}: ${message}`);
+      log(`internal error in ${where}: ${message}`);
     },
+    onClientAborted: (where) => log(`client went away mid-upload in ${where}`),
   });
 }
 

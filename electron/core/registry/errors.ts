@@ -1,6 +1,7 @@
 // Domain errors of the registry. The HTTP layer maps each kind to its status and the JSON error
 // body of compatibility.md; the CLI and the desk show the message as it is.
-export type RegistryErrorKind = 'bad_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'rate_limited';
+export type RegistryErrorKind =
+  'bad_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'payload_too_large' | 'rate_limited' | 'insufficient_storage';
 
 export const STATUS_OF: Record<RegistryErrorKind, number> = {
   bad_request: 400,
@@ -8,7 +9,9 @@ export const STATUS_OF: Record<RegistryErrorKind, number> = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  payload_too_large: 413,
   rate_limited: 429,
+  insufficient_storage: 507,
 };
 
 export class RegistryError extends Error {
