@@ -31,6 +31,7 @@ const INTEGRATION = [
   'test/registry/concurrency.test.ts',
   'test/registry/crash.test.ts',
   'test/registry/credits.test.ts',
+  'test/registry/disk-full.test.ts',
   'test/registry/endpoint-permissions.test.ts',
   'test/registry/finalize.test.ts',
   'test/registry/fuzz.test.ts',

@@ -23,6 +23,8 @@ export interface RegistryAppOptions {
   onInternalError?: (error: unknown, where: string) => void;
   /** Called once per request whose client went away mid-upload (one line, no stack). */
   onClientAborted?: (where: string) => void;
+  /** Called when writes start failing for a full disk, and again when one succeeds (once per episode). */
+  onDiskFull?: (full: boolean) => void;
   /** Largest request body in bytes (default 1 MB); larger is 413. */
   maxBodyBytes?: number;
 }
@@ -91,6 +93,19 @@ export function createRegistryApp(options: RegistryAppOptions): Hono {
 
   app.use('*', bodyCap(maxBodyBytes));
 
+  // A full disk is one episode for the operator: logged when the first write fails, and again when a
+  // write succeeds afterwards, never once per request.
+  let diskFull = false;
+  const setDiskFull = (full: boolean) => {
+    if (diskFull === full) return;
+    diskFull = full;
+    options.onDiskFull?.(full);
+  };
+  app.use('*', async (c, next) => {
+    await next();
+    if (diskFull && c.req.method !== 'GET' && c.req.method !== 'OPTIONS' && c.res.status < 400) setDiskFull(false);
+  });
+
   // The version header is optional; when present it must name the one supported version.
   app.use('*', async (c, next) => {
     const version = c.req.header(API_VERSION_HEADER);
@@ -145,6 +160,10 @@ export function createRegistryApp(options: RegistryAppOptions): Hono {
   app.onError((error, c) => {
     if (error instanceof RegistryError)
       return errorResponse(c, error.status, error.messages.length === 1 ? error.messages[0]! : error.messages, error.headers);
+    if (isDiskFull(error)) {
+      setDiskFull(true);
+      return errorResponse(c, 507, DISK_FULL_MESSAGE);
+    }
     if (error instanceof ClientAbortedError) {
       // Nobody is left to read the answer; not a bug of ours, so no stack and no 500.
       options.onClientAborted?.(`${c.req.method} ${c.req.path}`);
@@ -155,6 +174,14 @@ export function createRegistryApp(options: RegistryAppOptions): Hono {
   });
 
   return app;
+}
+
+export const DISK_FULL_MESSAGE =
+  "The registry's disk is full: nothing was changed. Reads still work; retry the change once the operator has freed space.";
+
+/** SQLite's "database or disk is full" (a full disk, or the database at its max_page_count). */
+function isDiskFull(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'SQLITE_FULL';
 }
 
 function isJsonText(value: unknown): value is JsonText<unknown> {

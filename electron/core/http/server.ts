@@ -55,6 +55,12 @@ export function buildRegistryHttpApp(options: Omit<RegistryServerOptions, 'port'
       log(`internal error in ${where}: ${message}`);
     },
     onClientAborted: (where) => log(`client went away mid-upload in ${where}`),
+    onDiskFull: (full) =>
+      log(
+        full
+          ? 'the database or disk is full: writes answer 507 until space is freed (reads keep working)'
+          : 'writes succeed again: the disk is no longer full',
+      ),
   });
 }
 
