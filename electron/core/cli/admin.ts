@@ -4,6 +4,7 @@
 // one transaction, so a failed command leaves the registry as it was.
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { backupRegistry, checkRegistryFile, restoreRegistry } from '../registry/maintenance';
 import { openRegistry } from '../registry/open';
 import { COMMANDS, type CommandSpec } from './admin-commands';
 import {
@@ -60,8 +61,49 @@ function usage(name?: string): string {
     '',
     ...Object.entries(COMMANDS).map(([c, spec]) => `  ${c.padEnd(width)}  ${spec.summary}`),
     '',
+    'The database file itself:',
+    ...Object.values(MAINTENANCE).map((m) => `  npm run admin -- ${m.usage.padEnd(28)}  ${m.summary}`),
+    '',
     'Output is JSON on stdout; errors are {"error": "..."} on stderr with exit code 1.',
   ].join('\n');
+}
+
+/** The file's own commands, outside the operations table: they work on the file, not through the registry. */
+const MAINTENANCE: Record<string, { usage: string; summary: string }> = {
+  check: { usage: 'check --data <dir>', summary: "SQLite's full integrity check of registry.sqlite (exit code 1 on damage)." },
+  backup: {
+    usage: 'backup <file> --data <dir>',
+    summary: 'Online backup of registry.sqlite into a new file (the registry may keep serving), then checked.',
+  },
+  restore: {
+    usage: 'restore <file> --data <dir>',
+    summary: 'With the registry stopped: check a backup and put it in place; the replaced file is kept beside it.',
+  },
+};
+
+async function runMaintenance(name: string, args: string[]): Promise<void> {
+  let values: { data?: string | undefined };
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({ args, options: { data: { type: 'string' } }, strict: true, allowPositionals: true }));
+  } catch (error) {
+    throw new CliError(`${(error as Error).message}. Usage: npm run admin -- ${MAINTENANCE[name]!.usage}`);
+  }
+  const dataDir = values.data;
+  if (!dataDir) throw new CliError('--data <dir> is required (the registry data folder)');
+  const expected = name === 'check' ? 0 : 1;
+  if (positionals.length !== expected) throw new CliError(`usage: npm run admin -- ${MAINTENANCE[name]!.usage}`);
+  if (!existsSync(dataDir)) throw new CliError(`data folder ${dataDir} does not exist`);
+  try {
+    if (name === 'check') {
+      const report = checkRegistryFile(dataDir);
+      printJson(report);
+      if (!report.ok) process.exitCode = 1;
+    } else if (name === 'backup') printJson(await backupRegistry(dataDir, positionals[0]!));
+    else printJson(await restoreRegistry(dataDir, positionals[0]!));
+  } catch (error) {
+    throw new CliError((error as Error).message);
+  }
 }
 
 function buildInput(spec: CommandSpec, args: string[]): { dataDir: string; input: Record<string, unknown> } {
@@ -95,12 +137,13 @@ function buildInput(spec: CommandSpec, args: string[]): { dataDir: string; input
   return { dataDir, input: { ...input, ...spec.fixed } };
 }
 
-function main(argv: string[]): void {
+async function main(argv: string[]): Promise<void> {
   const [name, ...args] = argv;
   if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
     process.stdout.write(`${usage(args[0])}\n`);
     return;
   }
+  if (name in MAINTENANCE) return runMaintenance(name, args);
   const spec = COMMANDS[name];
   if (!spec) throw new CliError(`unknown command "${name}"; commands: ${Object.keys(COMMANDS).join(', ')}`);
   if (args.includes('--help')) {
@@ -120,8 +163,4 @@ function main(argv: string[]): void {
   }
 }
 
-try {
-  main(process.argv.slice(2));
-} catch (error) {
-  fail(error);
-}
+main(process.argv.slice(2)).catch(fail);

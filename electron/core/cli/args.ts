@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
 import { RegistryError } from '../registry/errors';
+import { DamagedDatabaseError } from '../registry/maintenance';
 
 /** A usage error: printed like any other error, exit code 1, nothing touched. */
 export class CliError extends Error {}
@@ -17,7 +18,7 @@ export function printJson(value: unknown): void {
 /** Prints `{ "error": "..." }` to stderr and exits 1. */
 export function fail(error: unknown): never {
   const message =
-    error instanceof RegistryError || error instanceof CliError
+    error instanceof RegistryError || error instanceof CliError || error instanceof DamagedDatabaseError
       ? error.message
       : error instanceof Error
         ? `unexpected error: ${error.message}`

@@ -9,6 +9,8 @@ export interface OpenOptions {
   now?: () => number;
   /** Which better-sqlite3 binary to load; defaults to this process's choice (native-modules.ts). */
   native?: NativeModules;
+  /** Runs on the open file before any migration (e.g. SQLite's quick check). */
+  beforeMigrate?: (raw: BetterSqlite3.Database) => void;
 }
 
 /** Opens (creating if needed) a SQLite file in WAL mode and brings its schema up to date. */
@@ -19,6 +21,7 @@ export function openSqlite<Schema>(file: string, options: OpenOptions): { db: Sq
     raw.pragma('synchronous = NORMAL');
     raw.pragma('foreign_keys = ON');
     raw.pragma('busy_timeout = 5000');
+    options.beforeMigrate?.(raw);
     const migration = migrate(raw, options.migrations, options.now ? { now: options.now } : {});
     return { db: new SqliteDatabase<Schema>(raw), migration };
   } catch (error) {

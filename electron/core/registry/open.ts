@@ -6,8 +6,9 @@ import { systemClock, type Clock } from '../clock';
 import { defaultNewId, type RegistryContext, type RegistryUrls } from './context';
 import type { RegistrySchema } from './schema';
 import { registryMigrations } from './migrations';
+import { assertNotEmptied, assertQuickCheck, DamagedDatabaseError, isDamageError, REGISTRY_DB_FILE } from './maintenance';
 
-export const REGISTRY_DB_FILE = 'registry.sqlite';
+export { REGISTRY_DB_FILE } from './maintenance';
 
 export interface OpenRegistryOptions {
   /** Data folder; the database is `registry.sqlite` inside it. */
@@ -25,10 +26,21 @@ export interface OpenedRegistry extends RegistryContext {
 export function openRegistry(options: OpenRegistryOptions): OpenedRegistry {
   mkdirSync(options.dataDir, { recursive: true });
   const clock = options.clock ?? systemClock;
-  const { db, migration } = openSqlite<RegistrySchema>(join(options.dataDir, REGISTRY_DB_FILE), {
-    migrations: registryMigrations,
-    now: () => clock.now(),
-  });
+  const file = join(options.dataDir, REGISTRY_DB_FILE);
+  // A damaged or emptied file is refused before anything (a migration included) writes to it.
+  assertNotEmptied(options.dataDir);
+  let opened;
+  try {
+    opened = openSqlite<RegistrySchema>(file, {
+      migrations: registryMigrations,
+      now: () => clock.now(),
+      beforeMigrate: (raw) => assertQuickCheck(raw, options.dataDir),
+    });
+  } catch (error) {
+    if (isDamageError(error)) throw new DamagedDatabaseError(file, (error as Error).message.split('\n')[0]!, options.dataDir);
+    throw error;
+  }
+  const { db, migration } = opened;
   return {
     db,
     clock,
