@@ -1,7 +1,7 @@
 // POST /retirements/finalize over real HTTP, signed by real ethers wallets (EIP-191 personal
 // messages), against on-chain retirements recorded with the operator operation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Wallet } from 'ethers';
+import { Wallet, type HDNodeWallet } from 'ethers';
 import * as ops from '../../electron/core/registry/operations';
 import { finalizeMessage } from '../../electron/core/registry/retirements/finalize';
 import { callEndpoint, fails, ok, registrySnapshot } from '../support/warehouse';
@@ -29,6 +29,17 @@ function walletWithRetirement(amount = 1, createdAt?: string) {
     ...(createdAt ? { createdAt } : {}),
   });
   return { wallet, ...recorded };
+}
+
+/** One more on-chain retirement of the fixture credit by `wallet`. */
+function walletRetirement(wallet: Wallet | HDNodeWallet, createdAt: string) {
+  return ops.recordOnchainRetirement(t.registry, {
+    walletAddress: wallet.address,
+    creditId: f.creditId,
+    amount: 1,
+    fromOrganizationId: f.orgA,
+    createdAt,
+  });
 }
 
 async function signedBody(
@@ -129,6 +140,36 @@ describe('finalize', () => {
       await finalize(await signedBody(wallet, wallet.address, { projectAddress: older.projectAddress, tokenId: older.tokenId })),
       409,
     );
+  });
+
+  it('lets one signature finalize one retirement: a replay is 409, also written another way', async () => {
+    const wallet = Wallet.createRandom();
+    const first = walletRetirement(wallet, '2024-01-01T00:00:00Z');
+    const second = walletRetirement(wallet, '2024-02-01T00:00:00Z');
+    const body = await signedBody(wallet, wallet.address, { projectAddress: first.projectAddress, tokenId: first.tokenId });
+    expect((await ok('finalizeRetirement', await finalize(body))).id).toBe(first.retirementId);
+
+    const before = registrySnapshot(t.registry);
+    const replay = await fails(await finalize(body), 409);
+    expect(replay.join(' ')).toContain(first.retirementId);
+    // the same signature with v written as 0/1 instead of 27/28, and in upper case
+    const v = body.signature.slice(-2) === '1b' ? '00' : '01';
+    await fails(await finalize({ ...body, signature: `0x${body.signature.slice(2, -2).toUpperCase()}${v}` }), 409);
+    expect(registrySnapshot(t.registry)).toBe(before);
+    expect(stored(second.retirementId)).toMatchObject({ finalized_at: null });
+  });
+
+  it('finalizes one retirement when ten calls race with one signature', async () => {
+    const wallet = Wallet.createRandom();
+    const retirements = [walletRetirement(wallet, '2024-01-01T00:00:00Z'), walletRetirement(wallet, '2024-02-01T00:00:00Z')];
+    const body = await signedBody(wallet, wallet.address, {
+      projectAddress: retirements[0]!.projectAddress,
+      tokenId: retirements[0]!.tokenId,
+    });
+    const answers = await Promise.all(Array.from({ length: 10 }, () => finalize(body)));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, ...Array<number>(9).fill(409)]);
+    const finalized = retirements.filter((r) => (stored(r.retirementId) as { finalized_at: number | null }).finalized_at !== null);
+    expect(finalized).toHaveLength(1);
   });
 
   it('refuses, changing nothing: wrong signer, tampered fields, another wallet’s retirement, bad signatures, bad bodies', async () => {

@@ -4,8 +4,11 @@
 // EIP-191 personal message. The recovered address must be `signer`; the retirement is then the
 // signer's own on-chain retirement of that token. When the wallet has several unfinalized ones of
 // the same token, the oldest is finalized (a wallet signs for the token, not for one retirement id;
-// oldest-first makes repeated finalizes claim them one by one in a stable order).
-import { verifyMessage } from 'ethers';
+// oldest-first makes repeated finalizes claim them one by one in a stable order). A signature
+// finalizes at most one retirement: the sha256 of its canonical form is kept (used_signatures), and
+// using it again is 409, so a replay by anyone who saw it cannot claim the wallet's next retirement.
+import { createHash } from 'node:crypto';
+import { Signature, verifyMessage } from 'ethers';
 import type { z } from 'zod';
 import { finalizeBody } from '../../../../shared/registry/endpoints';
 import type { Retirement } from '../../../../shared/registry/resources';
@@ -35,6 +38,15 @@ function recoverSigner(message: string, signature: string): string {
   }
 }
 
+/**
+ * The digest a used signature is kept under: sha256 of its canonical 65-byte form, so the same
+ * signature written another way (v as 0/1 or 27/28, hex case, with or without 0x) is the same one.
+ */
+export function signatureDigest(signature: string): string {
+  const hex = /^0x/i.test(signature) ? signature : `0x${signature}`;
+  return createHash('sha256').update(Signature.from(hex.toLowerCase()).serialized.toLowerCase()).digest('hex');
+}
+
 export function finalizeOnchainRetirement(ctx: RegistryContext, input: FinalizeInput): Retirement {
   const o = parseInput(finalizeBody, input);
   const signer = o.signer.toLowerCase();
@@ -44,7 +56,11 @@ export function finalizeOnchainRetirement(ctx: RegistryContext, input: FinalizeI
     throw badRequest('signature: does not prove that signer signed signedData');
   }
   const projectAddress = o.signedData.projectAddress.toLowerCase();
+  const digest = signatureDigest(o.signature);
   const id = ctx.db.transaction(() => {
+    const used = ctx.db.prepare('SELECT retirement_id FROM used_signatures WHERE digest = ?').get(digest) as
+      { retirement_id: string } | undefined;
+    if (used) throw conflict(`This signature has already finalized retirement ${used.retirement_id}; a signature finalizes one retirement`);
     const candidates = ctx.db
       .prepare(
         `SELECT id, finalized_at FROM retirements
@@ -63,6 +79,7 @@ export function finalizeOnchainRetirement(ctx: RegistryContext, input: FinalizeI
     ctx.db
       .prepare('UPDATE retirements SET beneficiary = ?, reason = ?, comment = ?, finalized_at = ? WHERE id = ? AND finalized_at IS NULL')
       .run(o.signedData.beneficiary, o.signedData.reason, o.signedData.comment, ctx.clock.now(), open.id);
+    ctx.db.prepare('INSERT INTO used_signatures (digest, retirement_id, used_at) VALUES (?, ?, ?)').run(digest, open.id, ctx.clock.now());
     return open.id;
   });
   const row = retirementRow(ctx, id);
