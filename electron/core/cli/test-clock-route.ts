@@ -10,8 +10,15 @@ import { zodMessages } from '../registry/errors';
 
 export const TEST_CLOCK_PATH = '/__test__/clock/advance';
 
+/** As the web host's own clock route: at most 366 days per call, so the clock stays a real date. */
+export const MAX_ADVANCE_MS = 366 * 24 * 3600 * 1000;
+
 const advanceBody = z.object({
-  ms: z.number({ error: 'must be a number of milliseconds' }).finite().nonnegative('the clock only moves forward'),
+  ms: z
+    .number({ error: 'must be a number of milliseconds' })
+    .finite('must be a finite number of milliseconds')
+    .nonnegative('the clock only moves forward')
+    .max(MAX_ADVANCE_MS, `at most ${MAX_ADVANCE_MS} ms (366 days) per call`),
 });
 
 export function mountTestClock(app: Hono, clock: AdjustableClock): void {
