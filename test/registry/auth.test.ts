@@ -306,25 +306,48 @@ describe('operations refuse bad installs with a clear error and change nothing',
 });
 
 describe('rate limiting', () => {
-  it('answers 429 with Retry-After once a token spends its budget, per token', async () => {
-    const limited = await startTestRegistry({ rateLimit: { requests: 3, windowMs: 60_000 }, setup: (r) => void buildFixture(r) });
+  it('answers 429 with Retry-After once an app spends its budget, over all its tokens', async () => {
+    const limited = await startTestRegistry({ rateLimit: { requests: 6, windowMs: 60_000 }, setup: (r) => void buildFixture(r) });
     try {
       const limitedApp = createTestApp(limited.registry);
+      const otherApp = createTestApp(limited.registry, { keyIndex: 1 });
+      // minting is the app's too: two of its six requests
       const tokenA = await appToken(limited, limitedApp);
       const tokenB = await appToken(limited, limitedApp);
       const statuses: number[] = [];
-      for (let i = 0; i < 4; i++) statuses.push((await limited.call('/openapi.json', {})).status); // unauthenticated route: not limited
+      for (let i = 0; i < 8; i++) statuses.push((await limited.call('/openapi.json', {})).status); // unauthenticated route: not limited
       const path = '/carbonCredits/icr/inventory/buffer';
-      const answers = [];
-      for (let i = 0; i < 4; i++) answers.push(await limited.call(path, { token: tokenA }));
-      expect(answers.slice(0, 3).every((r) => r.status !== 429)).toBe(true);
-      const last = answers[3]!;
-      await expectError(last, 429);
+      for (const token of [tokenA, tokenB, tokenA, tokenB]) expect((await limited.call(path, { token })).status).toBe(200);
+      const last = await limited.call(path, { token: tokenA });
+      const body = await expectError(last, 429);
+      expect(body.message).toMatch(/this app/);
       expect(Number(last.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-      expect((await limited.call(path, { token: tokenB })).status).not.toBe(429);
+      // a fresh token of the same app buys nothing; another app has its own budget
+      await expectError(await limited.call(path, { token: tokenB }), 429);
+      await expectError(await limited.call('/app/accessTokens', { method: 'POST', token: await limitedApp.jwt(), body: '{}' }), 429);
+      expect((await limited.call(path, { token: await appToken(limited, otherApp) })).status).toBe(200);
       limited.clock.advance(60_000);
-      expect((await limited.call(path, { token: tokenA })).status).not.toBe(429);
+      expect((await limited.call(path, { token: tokenA })).status).toBe(200);
       expect(statuses.every((s) => s === 200)).toBe(true);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('limits failed authentication per client address, valid credentials included once it is spent', async () => {
+    const limited = await startTestRegistry({ rateLimit: { requests: 3, windowMs: 60_000 }, setup: (r) => void buildFixture(r) });
+    try {
+      const path = '/carbonCredits/icr/inventory/buffer';
+      const token = await appToken(limited, createTestApp(limited.registry));
+      // every guess is another unknown token: the per-token limit never saw them
+      for (let i = 0; i < 3; i++) await expectError(await limited.call(path, { token: `rdt_guess${i}${'x'.repeat(40)}` }), 401);
+      await expectError(await limited.call('/app/accessTokens', { method: 'POST', token: 'eyJhbGciOiJIUzI1NiJ9.e30.x', body: '{}' }), 429);
+      const blocked = await limited.call(path, { token });
+      const body = await expectError(blocked, 429);
+      expect(body.message).toMatch(/failed authentications from this address/);
+      expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      limited.clock.advance(20_000); // one failure's worth refills
+      expect((await limited.call(path, { token })).status).toBe(200);
     } finally {
       await limited.close();
     }

@@ -3,7 +3,7 @@
 import { endpoints, type EndpointAuth } from '../../../shared/registry/endpoints';
 import type { InstallationPermissions, RequiredPermission } from '../../../shared/registry/vocabulary';
 import type { RegistryContext } from '../registry/context';
-import { forbidden, unauthorized } from '../registry/errors';
+import { forbidden, RegistryError, unauthorized } from '../registry/errors';
 import type { Authenticator, Caller } from './caller';
 import { looksLikeJwt, verifyAppJwt } from './app-jwt';
 import { findToken, looksLikeAccessToken } from './tokens';
@@ -91,22 +91,43 @@ export function authorize(
   if (auth.permission && !hasPermission(caller, auth.permission)) throw forbidden(`Missing permission ${auth.permission}`);
 }
 
+/**
+ * With a rate limit, two budgets: each app's, spent by every authenticated request of the app (its
+ * JWT and all its tokens together, so minting more tokens buys nothing), and each client address's
+ * budget of failed authentications (401): once spent, every request from that address is 429 until
+ * it refills, so guessing tokens or JWTs cannot go faster than the limit.
+ */
 export function createAuthenticator(ctx: RegistryContext, options: { rateLimit?: RateLimitOptions } = {}): Authenticator {
-  const limiter = options.rateLimit ? new RateLimiter(options.rateLimit, () => ctx.clock.now()) : undefined;
+  const now = () => ctx.clock.now();
+  const perApp = options.rateLimit ? new RateLimiter(options.rateLimit, now) : undefined;
+  const failures = options.rateLimit ? new RateLimiter(options.rateLimit, now) : undefined;
+  const takeApp = (appId: string) => perApp?.take(`app:${appId}`, 'Too many requests for this app (over all its tokens); retry later');
+
+  async function resolve(authorization: string | undefined, endpointId: keyof typeof endpoints, pathParams: Record<string, string>) {
+    const auth = endpoints[endpointId].auth;
+    const bearer = bearerOf(authorization);
+    if (auth.kind === 'appJwt') {
+      if (looksLikeAccessToken(bearer)) throw unauthorized('Expected an app JWT, not an access token');
+      const appId = await verifyAppJwt(ctx, bearer);
+      takeApp(appId);
+      return { kind: 'app' as const, appId };
+    }
+    const caller = callerOfToken(ctx, bearer);
+    takeApp(caller.appId);
+    authorize(caller, auth, pathParams);
+    return caller;
+  }
+
   return {
-    async authenticate({ authorization, endpointId, pathParams }) {
-      const auth = endpoints[endpointId].auth;
-      const bearer = bearerOf(authorization);
-      if (auth.kind === 'appJwt') {
-        if (looksLikeAccessToken(bearer)) throw unauthorized('Expected an app JWT, not an access token');
-        const appId = await verifyAppJwt(ctx, bearer);
-        limiter?.take(`app:${appId}`);
-        return { kind: 'app', appId };
+    async authenticate({ authorization, endpointId, pathParams, clientAddress = 'unknown' }) {
+      const addressKey = `address:${clientAddress}`;
+      failures?.check(addressKey, 'Too many failed authentications from this address; retry later');
+      try {
+        return await resolve(authorization, endpointId, pathParams);
+      } catch (error) {
+        if (error instanceof RegistryError && error.kind === 'unauthorized') failures?.spend(addressKey);
+        throw error;
       }
-      const caller = callerOfToken(ctx, bearer);
-      limiter?.take(`token:${caller.tokenId}`);
-      authorize(caller, auth, pathParams);
-      return caller;
     },
   };
 }

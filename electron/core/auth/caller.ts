@@ -25,5 +25,7 @@ export interface Authenticator {
     authorization: string | undefined;
     endpointId: EndpointId;
     pathParams: Record<string, string>;
+    /** The client's address, for the failed-authentication limit ('unknown' when not known). */
+    clientAddress?: string;
   }): Caller | Promise<Caller>;
 }

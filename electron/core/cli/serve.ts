@@ -49,7 +49,7 @@ const USAGE = `npm run serve -- --data <dir> [options]
   --port <p>                    port to listen on (default 8080; 0 = any free port)
   --host <h>                    address to listen on (default 127.0.0.1)
   --seed demo [--scale <n>]     fill an EMPTY data folder with the demo registry (scale 1 = ~100 projects)
-  --rate-limit <n>/<seconds>    per-token rate limit, e.g. 100/60 (off by default)
+  --rate-limit <n>/<seconds>    per-app (and per-address failed-auth) limit, e.g. 100/60 (off by default)
   --max-body <bytes>[k|m]       largest request body accepted (default 1m); larger is 413
   --public-url <url>            base of the registry's public website, used in publicUrl fields
   --test-clock                  END-TO-END TESTS ONLY: mount POST /__test__/clock/advance {"ms": n}`;

@@ -125,6 +125,7 @@ export function createRegistryApp(options: RegistryAppOptions): Hono {
         authorization: c.req.header('authorization'),
         endpointId: id,
         pathParams,
+        clientAddress: clientAddressOf(c),
       });
       const params = parseOrThrow(endpoint.params, pathParams, 'params');
       const query = parseOrThrow(endpoint.query, c.req.query(), 'query');
@@ -174,6 +175,12 @@ export function createRegistryApp(options: RegistryAppOptions): Hono {
   });
 
   return app;
+}
+
+/** The peer's address from Node's socket (@hono/node-server puts the request in `c.env.incoming`). */
+function clientAddressOf(c: Context): string {
+  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
+  return env?.incoming?.socket?.remoteAddress ?? 'unknown';
 }
 
 export const DISK_FULL_MESSAGE =
