@@ -40,6 +40,7 @@ const INTEGRATION = [
   'test/registry/organizations.test.ts',
   'test/registry/pagination.test.ts',
   'test/registry/projects.test.ts',
+  'test/registry/raw-http.test.ts',
   'test/registry/retirements-read.test.ts',
   'test/registry/warehouse.test.ts',
 ];

@@ -107,8 +107,12 @@ export function createRegistryApp(options: RegistryAppOptions): Hono {
   });
 
   // The version header is optional; when present it must name the one supported version.
+  // Given twice (even with the same value) it is refused: a client sending it twice is confused about it.
   app.use('*', async (c, next) => {
     const version = c.req.header(API_VERSION_HEADER);
+    if (headerCount(c, API_VERSION_HEADER) > 1 || version?.includes(',')) {
+      return errorResponse(c, 400, `${API_VERSION_HEADER} is given more than once; send it once (${API_VERSION})`);
+    }
     if (version !== undefined && version.trim() !== API_VERSION) {
       return errorResponse(c, 400, `Unsupported ${API_VERSION_HEADER} "${version}"; the supported version is ${API_VERSION}`);
     }
@@ -177,8 +181,16 @@ export function createRegistryApp(options: RegistryAppOptions): Hono {
   return app;
 }
 
+/** How many times the request carries header `name` (Node's raw headers; 0 or 1 when not known). */
+function headerCount(c: { env: unknown; req: { header(name: string): string | undefined } }, name: string): number {
+  const raw = (c.env as { incoming?: { rawHeaders?: string[] } } | undefined)?.incoming?.rawHeaders;
+  if (!raw) return c.req.header(name) === undefined ? 0 : 1;
+  const lower = name.toLowerCase();
+  return raw.filter((value, i) => i % 2 === 0 && value.toLowerCase() === lower).length;
+}
+
 /** The peer's address from Node's socket (@hono/node-server puts the request in `c.env.incoming`). */
-function clientAddressOf(c: Context): string {
+function clientAddressOf(c: { env: unknown }): string {
   const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
   return env?.incoming?.socket?.remoteAddress ?? 'unknown';
 }

@@ -1,9 +1,11 @@
 // Runs the registry as an HTTP server on a loopback (or given) address: the headless registry of
 // `npm run serve`, the embedded registry of the desk, and every HTTP test.
 import { serve, type ServerType } from '@hono/node-server';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Hono } from 'hono';
 import { createRegistryApp } from './app';
+import { answerClientErrorsInShape } from './client-errors';
 import { handlers } from './handlers';
 import { serveOpenApi } from './openapi';
 import { createAuthenticator, type RateLimitOptions } from '../auth/authenticator';
@@ -71,6 +73,7 @@ export async function startRegistryServer(options: RegistryServerOptions): Promi
     const s = serve({ fetch: app.fetch, port: options.port ?? 0, hostname: host }, () => resolve(s));
     s.once('error', reject);
   });
+  answerClientErrorsInShape(server as Server);
   const port = (server.address() as AddressInfo).port;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   if (options.registry.urls.apiBaseUrl === 'http://127.0.0.1' || options.registry.urls.apiBaseUrl === '') {
