@@ -24,6 +24,8 @@ export const ADDONS = {
   'better-sqlite3': 'build/Release/better_sqlite3.node',
   keytar: 'build/Release/keytar.node',
 };
+/** Addons that are optional dependencies: left out of the copies when npm left them out (keytar without libsecret). */
+const OPTIONAL_ADDONS = new Set(['keytar']);
 /** Packages an addon's binding.gyp needs beside it to compile (keytar includes node-addon-api's headers). */
 const BUILD_DEPENDENCIES = { 'better-sqlite3': [], keytar: ['node-addon-api'] };
 /** Environment settings that would make node-gyp build for something other than the Electron we target. */
@@ -56,6 +58,7 @@ export function wantedRecord(root, target) {
   for (const name of Object.keys(ADDONS)) {
     const dir = join(root, 'node_modules', name);
     const version = packageVersion(dir);
+    if (!version && OPTIONAL_ADDONS.has(name)) continue;
     if (!version) throw new Error(`${name} is not installed in ${join(root, 'node_modules')} (run npm run setup first)`);
     packages[name] = version;
     for (const dependency of BUILD_DEPENDENCIES[name]) packages[dependency] = packageVersion(resolvePackageDir(dir, dependency));
@@ -65,7 +68,11 @@ export function wantedRecord(root, target) {
     platform: process.platform,
     arch: process.arch,
     packages,
-    binaries: Object.fromEntries(Object.entries(ADDONS).map(([name, file]) => [name, `node_modules/${name}/${file}`])),
+    binaries: Object.fromEntries(
+      Object.entries(ADDONS)
+        .filter(([name]) => name in packages)
+        .map(([name, file]) => [name, `node_modules/${name}/${file}`]),
+    ),
   };
 }
 
@@ -114,7 +121,7 @@ export async function buildNativeCopies({
   rmSync(join(dest, RECORD_FILE), { force: true });
   rmSync(join(dest, 'node_modules'), { recursive: true, force: true });
   mkdirSync(join(dest, 'node_modules'), { recursive: true });
-  for (const name of Object.keys(ADDONS)) {
+  for (const name of Object.keys(wanted.binaries)) {
     const source = join(root, 'node_modules', name);
     copyPackage(source, join(dest, 'node_modules', name));
     for (const dependency of BUILD_DEPENDENCIES[name]) {
@@ -129,7 +136,7 @@ export async function buildNativeCopies({
         name: 'registry-desk-electron-native',
         private: true,
         description: `Copies of the native addons built for ${target.runtime} ${target.version} by scripts/electron-native.mjs; regenerated, never edited.`,
-        dependencies: Object.fromEntries(Object.keys(ADDONS).map((name) => [name, wanted.packages[name]])),
+        dependencies: Object.fromEntries(Object.keys(wanted.binaries).map((name) => [name, wanted.packages[name]])),
       },
       null,
       2,

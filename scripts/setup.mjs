@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { keychainSetupNotice } from '../electron/core/secrets/keychain-install.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -20,6 +21,16 @@ if (process.platform === 'linux' && !installEnv.npm_config_nodedir && existsSync
 const command = existsSync(join(root, 'package-lock.json')) ? 'ci' : 'install';
 const install = spawnSync(npm, [command], { cwd: root, env: installEnv, stdio: 'inherit', shell: process.platform === 'win32' });
 if (install.status !== 0) process.exit(install.status ?? 1);
+
+// keytar is an optional dependency: where it cannot be built (no libsecret headers) npm leaves it out
+// and the install still succeeds; say so once, with what to install.
+const keytarDir = join(root, 'node_modules', 'keytar');
+const keychainNotice = keychainSetupNotice({
+  platform: process.platform,
+  installed: existsSync(join(keytarDir, 'package.json')),
+  built: existsSync(join(keytarDir, 'build', 'Release', 'keytar.node')),
+});
+if (keychainNotice) console.log(keychainNotice);
 
 const NO_COPIES =
   'setup: native modules not built for Electron: there is no Electron binary to run them (`npm run rebuild:electron` builds them).';

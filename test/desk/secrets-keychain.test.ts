@@ -5,6 +5,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keytarMissingSentence } from '../../electron/core/secrets/keychain-install.mjs';
 import {
   createKeychainStore,
   InvalidSecretInputError,
@@ -68,15 +69,14 @@ describe('no Secret Service', () => {
 });
 
 describe('keytar cannot be loaded', () => {
-  it('probe and store report it instead of crashing at import', async () => {
+  it('probe and store say in one sentence why and what to install, instead of crashing at import', async () => {
+    const sentence = keytarMissingSentence(process.platform);
+    expect(sentence).toMatch(/^The OS keychain is unavailable because .*libsecret-1-dev.*passphrase-encrypted file\.$/);
     const probe = await runWithoutKeytar('probe');
-    expect(probe.result).toEqual({
-      available: false,
-      reason: "The OS keychain module (keytar) could not be loaded: Cannot find module 'keytar'",
-    });
+    expect(probe.result).toEqual({ available: false, reason: sentence });
     const r = await runWithoutKeytar('unusableKeychain');
-    expect(r.setError).toBe("KeychainUnavailableError: The OS keychain module (keytar) could not be loaded: Cannot find module 'keytar'");
-    expect(r.read).toMatchObject({ ok: false, reason: 'unreadable', message: expect.stringMatching(/could not be loaded/) });
+    expect(r.setError).toBe(`KeychainUnavailableError: ${sentence}`);
+    expect(r.read).toMatchObject({ ok: false, reason: 'unreadable', message: expect.stringContaining('libsecret') });
   });
 });
 

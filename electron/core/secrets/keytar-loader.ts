@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import type * as KeytarModule from 'keytar';
 import { firstLine, nativeModules, rebuildMessage, type NativeModules } from '../db/native-modules';
 import { KeychainUnavailableError } from './errors';
+import { keytarMissingSentence } from './keychain-install.mjs';
 
 /** The part of keytar 7.9 the stores use (getPassword resolves null for an unknown account). */
 export type KeytarApi = Pick<typeof KeytarModule, 'getPassword' | 'setPassword' | 'deletePassword'>;
@@ -28,6 +29,8 @@ export async function loadKeytarFrom(native: NativeModules): Promise<KeytarApi> 
     if (native.problem) throw new Error(native.problem);
     mod = native.keytarDir ? createRequire(import.meta.url)(native.keytarDir) : await import('keytar');
   } catch (error) {
+    // Not installed at all: the optional dependency was left out because it could not be built.
+    if (!native.target && isModuleMissing(error)) throw new KeychainUnavailableError(keytarMissingSentence(process.platform));
     const why = firstLine(error);
     throw new KeychainUnavailableError(native.target ? rebuildMessage(what, native.target, why) : `${what} could not be loaded: ${why}`);
   }
@@ -37,4 +40,9 @@ export async function loadKeytarFrom(native: NativeModules): Promise<KeytarApi> 
     throw new KeychainUnavailableError(`${what} loaded but does not provide getPassword/setPassword/deletePassword.`);
   }
   return api as KeytarApi;
+}
+
+function isModuleMissing(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && /keytar/.test(firstLine(error));
 }
