@@ -11,14 +11,14 @@ import { openRegistry, REGISTRY_DB_FILE } from '../../electron/core/registry/ope
 import * as ops from '../../electron/core/registry/operations';
 import { countProjects, listProjects } from '../../electron/core/registry/queries/projects';
 import { COUNT_PUBLIC_PROJECTS, PUBLIC_PROJECT_CONDITION } from '../../electron/core/registry/queries/project-visibility';
-import type { RegistrySchema } from '../../electron/core/registry/schema';
+import type { RegistryTables } from '../../electron/core/registry/schema';
 import { makeDataDir } from '../support/registry';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => cleanups.splice(0).forEach((c) => c()));
 
 function seedVersion1(dir: string): string[] {
-  const { db, migration } = openSqlite<RegistrySchema>(join(dir, REGISTRY_DB_FILE), { migrations: [migration0001] });
+  const { db, migration } = openSqlite<RegistryTables>(join(dir, REGISTRY_DB_FILE), { migrations: [migration0001] });
   expect(migration.to).toBe(1);
   const ctx: RegistryContext = {
     db,

@@ -11,7 +11,7 @@ import { migration0002 } from '../../electron/core/registry/migrations/0002-proj
 import { registryMigrations } from '../../electron/core/registry/migrations';
 import { openRegistry, REGISTRY_DB_FILE } from '../../electron/core/registry/open';
 import * as ops from '../../electron/core/registry/operations';
-import type { RegistrySchema } from '../../electron/core/registry/schema';
+import type { RegistryTables } from '../../electron/core/registry/schema';
 import { buildFixture } from '../support/fixture';
 import { makeDataDir, rsaKeyPair } from '../support/registry';
 
@@ -20,7 +20,7 @@ afterEach(() => cleanups.splice(0).forEach((c) => c()));
 const NOW = Date.parse('2024-01-01T12:00:00Z');
 
 function seedVersion2(dir: string) {
-  const { db } = openSqlite<RegistrySchema>(join(dir, REGISTRY_DB_FILE), { migrations: [migration0001, migration0002] });
+  const { db } = openSqlite<RegistryTables>(join(dir, REGISTRY_DB_FILE), { migrations: [migration0001, migration0002] });
   const ctx: RegistryContext = {
     db,
     clock: new ManualClock(NOW),

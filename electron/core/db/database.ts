@@ -1,19 +1,46 @@
-// SQLite through better-sqlite3, with kysely as the typed query builder only. Queries are compiled
-// by kysely and executed synchronously by better-sqlite3: a multi-row change is one synchronous
-// `transaction()`, so no other request can interleave with it on the event loop, and prepared
-// statements are cached by their SQL.
+// SQLite through better-sqlite3, with kysely as the typed query builder only. Queries are built on
+// `q` against the store's table interfaces (RegistryTables, CacheTables), compiled by kysely and
+// executed synchronously by better-sqlite3 (`all`, `first`, `run`): a multi-row change is one
+// synchronous `transaction()`, so no other request can interleave with it on the event loop, and
+// prepared statements are cached by their SQL. Hand-tuned SQL goes through kysely's `sql` template
+// with its result type (`sql<Row>\`…\``) and runs the same way. A statement run many times in a
+// loop is compiled once with `prepared`, its varying values named as placeholders.
 import BetterSqlite3 from 'better-sqlite3';
-import { DummyDriver, Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, type Compilable } from 'kysely';
+import {
+  DummyDriver,
+  Kysely,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+  type Compilable,
+  type CompiledQuery,
+  type RawBuilder,
+} from 'kysely';
 
 export type RawDatabase = BetterSqlite3.Database;
 
-export class SqliteDatabase<Schema> {
+/** What the helpers run: a kysely query builder or a `sql` template, with its result row type. */
+export type Query<R> = Compilable<R> | RawBuilder<R>;
+
+/** A value that stands for the `key` parameter of a prepared query until it is run. */
+class Placeholder {
+  constructor(readonly key: string) {}
+}
+
+/** A query compiled once, run with named values (see `SqliteDatabase.prepared`). */
+export interface PreparedQuery<P, R> {
+  all(values: P): R[];
+  first(values: P): R | undefined;
+  run(values: P): BetterSqlite3.RunResult;
+}
+
+export class SqliteDatabase<Tables> {
   /** Builds queries; never executes them (its driver is a dummy). */
-  readonly q: Kysely<Schema>;
-  private readonly statements = new Map<string, BetterSqlite3.Statement>();
+  readonly q: Kysely<Tables>;
+  private readonly statements = new Map<string, BetterSqlite3.Statement<unknown[], unknown>>();
 
   constructor(readonly raw: RawDatabase) {
-    this.q = new Kysely<Schema>({
+    this.q = new Kysely<Tables>({
       dialect: {
         createAdapter: () => new SqliteAdapter(),
         createDriver: () => new DummyDriver(),
@@ -23,29 +50,53 @@ export class SqliteDatabase<Schema> {
     });
   }
 
-  /** A cached prepared statement for raw SQL (hot paths and aggregates kysely would only obscure). */
-  prepare(sql: string): BetterSqlite3.Statement {
+  /** A cached prepared statement for raw SQL (the read queries and hot paths not yet on kysely). */
+  prepare(sql: string): BetterSqlite3.Statement<unknown[], unknown> {
     let statement = this.statements.get(sql);
     if (!statement) {
-      statement = this.raw.prepare(sql);
+      statement = this.raw.prepare<unknown[], unknown>(sql);
       this.statements.set(sql, statement);
     }
     return statement;
   }
 
-  all<R>(query: Compilable<R>): R[] {
-    const { sql, parameters } = query.compile();
-    return this.prepare(sql).all(...(parameters as unknown[])) as R[];
+  compile<R>(query: Query<R>): CompiledQuery<R> {
+    return 'isRawBuilder' in query ? query.compile(this.q) : query.compile();
   }
 
-  first<R>(query: Compilable<R>): R | undefined {
-    const { sql, parameters } = query.compile();
-    return this.prepare(sql).get(...(parameters as unknown[])) as R | undefined;
+  /** Every row of the query, typed by it. */
+  all<R>(query: Query<R>): R[] {
+    const { sql, parameters } = this.compile(query);
+    return this.prepare(sql).all(...parameters) as R[];
   }
 
-  run(query: Compilable<unknown>): BetterSqlite3.RunResult {
-    const { sql, parameters } = query.compile();
-    return this.prepare(sql).run(...(parameters as unknown[]));
+  /** The query's first row, or undefined when there is none. */
+  first<R>(query: Query<R>): R | undefined {
+    const { sql, parameters } = this.compile(query);
+    return this.prepare(sql).get(...parameters) as R | undefined;
+  }
+
+  /** Runs a change; answers how many rows it changed and the last inserted rowid. */
+  run(query: Query<unknown>): BetterSqlite3.RunResult {
+    const { sql, parameters } = this.compile(query);
+    return this.prepare(sql).run(...parameters);
+  }
+
+  /**
+   * Compiles `build` once for a statement run many times (a loop over rows): `build` receives one
+   * placeholder per named value and uses them where the values go; each run binds that run's values
+   * in their places, with no compilation.
+   */
+  prepared<P extends Record<string, unknown>, R>(build: (values: P) => Query<R>): PreparedQuery<P, R> {
+    const placeholders = new Proxy({} as P, { get: (_target, key) => new Placeholder(String(key)) });
+    const { sql, parameters } = this.compile(build(placeholders));
+    const statement = this.prepare(sql);
+    const bind = (values: P): unknown[] => parameters.map((p) => (p instanceof Placeholder ? values[p.key] : p));
+    return {
+      all: (values) => statement.all(...bind(values)) as R[],
+      first: (values) => statement.get(...bind(values)) as R | undefined,
+      run: (values) => statement.run(...bind(values)),
+    };
   }
 
   /** Runs `fn` in one IMMEDIATE transaction (a savepoint when nested); a throw rolls all of it back. */

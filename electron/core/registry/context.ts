@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { SqliteDatabase } from '../db/database';
 import type { Clock } from '../clock';
-import type { RegistrySchema } from './schema';
+import type { RegistryTables } from './schema';
 
-export type RegistryDb = SqliteDatabase<RegistrySchema>;
+export type RegistryDb = SqliteDatabase<RegistryTables>;
 
 /** What every registry module works with: the database, the clock and the id source. */
 export interface RegistryContext {

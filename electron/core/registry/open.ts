@@ -4,7 +4,7 @@ import { openSqlite } from '../db/open';
 import type { MigrateResult } from '../db/migrate';
 import { systemClock, type Clock } from '../clock';
 import { defaultNewId, type RegistryContext, type RegistryUrls } from './context';
-import type { RegistrySchema } from './schema';
+import type { RegistryTables } from './schema';
 import { registryMigrations } from './migrations';
 import { assertNotEmptied, assertQuickCheck, DamagedDatabaseError, isDamageError, REGISTRY_DB_FILE } from './maintenance';
 
@@ -31,7 +31,7 @@ export function openRegistry(options: OpenRegistryOptions): OpenedRegistry {
   assertNotEmptied(options.dataDir);
   let opened;
   try {
-    opened = openSqlite<RegistrySchema>(file, {
+    opened = openSqlite<RegistryTables>(file, {
       migrations: registryMigrations,
       now: () => clock.now(),
       beforeMigrate: (raw) => assertQuickCheck(raw, options.dataDir),

@@ -4,10 +4,10 @@ import type { Organization, OrganizationSummary, ProjectReference, Retirement } 
 import { gramsToTonnes } from '../../../shared/registry/amounts';
 import { iso } from '../clock';
 import type { RegistryContext } from './context';
-import type { RegistrySchema } from './schema';
+import type { RegistryTables } from './schema';
 import { notFound } from './errors';
 
-type OrganizationRow = RegistrySchema['organizations'];
+type OrganizationRow = RegistryTables['organizations'];
 
 export function projectUrls(ctx: RegistryContext, id: string) {
   return {

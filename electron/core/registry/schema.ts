@@ -1,10 +1,11 @@
-// Row types of the registry database for kysely. Times are epoch milliseconds, amounts grams,
-// booleans 0/1 (see migrations/0001-initial.ts).
+// The registry database's tables for kysely, written once from the migrations; a unit test
+// (test/registry/schema-tables.test.ts) compares them with the migrated database, so they cannot
+// drift. Times are epoch milliseconds, amounts grams, booleans 0/1 (see migrations/0001-initial.ts).
 import type { Generated } from 'kysely';
 
 type Bool = 0 | 1;
 
-export interface RegistrySchema {
+export interface RegistryTables {
   settings: { key: string; value: string };
   organizations: {
     id: string;

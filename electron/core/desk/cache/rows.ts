@@ -57,7 +57,7 @@ export function projectSearchText(p: Project, c: ProjectColumns) {
 
 export interface RetirementColumns {
   created_at: string;
-  is_claimed: number;
+  is_claimed: 0 | 1;
   amount: number;
   beneficiary: string | null;
   reason: string | null;

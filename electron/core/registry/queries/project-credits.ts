@@ -5,7 +5,7 @@ import { gramsToTonnes } from '../../../../shared/registry/amounts';
 import type { CreditType } from '../../../../shared/registry/vocabulary';
 import { iso } from '../../clock';
 import type { RegistryContext } from '../context';
-import type { RegistrySchema } from '../schema';
+import type { RegistryTables } from '../schema';
 import { projectReferenceOf } from '../present';
 import { summarizeCredits, type CreditTotals } from './credit-summaries';
 import { groupBy } from './id-list';
@@ -38,7 +38,7 @@ interface CreditEventRow {
   verification_body_name: string;
 }
 
-type EventFileRow = Omit<RegistrySchema['credit_event_files'], 'position'>;
+type EventFileRow = Omit<RegistryTables['credit_event_files'], 'position'>;
 
 export function projectCredits(ctx: RegistryContext, projectId: string): ProjectCredits {
   const { db } = ctx;

@@ -3,13 +3,13 @@
 import type { Document, OrganizationSummary, Project } from '../../../../shared/registry/resources';
 import { iso } from '../../clock';
 import type { RegistryContext } from '../context';
-import type { RegistrySchema } from '../schema';
+import type { RegistryTables } from '../schema';
 import { presentOrganizationSummary, projectUrls } from '../present';
 import { groupBy, IN_ID_LIST, idListParam } from './id-list';
 
 /** The projects columns plus the lookup titles: SELECT PROJECT_COLUMNS FROM projects p PROJECT_LOOKUPS. */
 export type ProjectRow = Pick<
-  RegistrySchema['projects'],
+  RegistryTables['projects'],
   | 'id'
   | 'num'
   | 'full_name'

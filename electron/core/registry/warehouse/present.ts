@@ -3,13 +3,13 @@ import type { Reservation } from '../../../../shared/registry/resources';
 import { gramsToTonnes } from '../../../../shared/registry/amounts';
 import { iso } from '../../clock';
 import type { RegistryContext } from '../context';
-import type { RegistrySchema } from '../schema';
+import type { RegistryTables } from '../schema';
 import { projectReferenceOf } from '../present';
 import { effectiveState, effectiveUpdatedAt } from './lifecycle';
 
 /** A reservation with what its record shows of the credit and the reserving app. */
-export type ReservationRow = RegistrySchema['reservations'] &
-  Pick<RegistrySchema['credits'], 'token_id' | 'token_address' | 'type' | 'serialization' | 'project_id'> & { app_name: string };
+export type ReservationRow = RegistryTables['reservations'] &
+  Pick<RegistryTables['credits'], 'token_id' | 'token_address' | 'type' | 'serialization' | 'project_id'> & { app_name: string };
 
 export const RESERVATION_SELECT = `SELECT r.*, c.token_id, c.token_address, c.type, c.serialization, c.project_id, a.name AS app_name
   FROM reservations r JOIN credits c ON c.id = r.credit_id JOIN apps a ON a.id = r.app_id`;

@@ -9,13 +9,13 @@ import type { RegistryContext } from '../context';
 import type { BackgroundService } from '../background';
 import { RegistryError, conflict } from '../errors';
 import { accountId, appendMovement, balanceOf, insertRetirement } from '../ledger';
-import type { RegistrySchema } from '../schema';
+import type { RegistryTables } from '../schema';
 import { warehouseAccountOf } from './inventory';
 import { onTransactionQueued, signalTransactionHandled } from './queue-signal';
 import { persistExpiredReservations } from './reservations';
 
-type TransactionRow = RegistrySchema['transactions'];
-type ReservationRecord = RegistrySchema['reservations'];
+type TransactionRow = RegistryTables['transactions'];
+type ReservationRecord = RegistryTables['reservations'];
 
 export type TransactionOutcome = 'processed' | 'failed' | 'not_queued';
 
