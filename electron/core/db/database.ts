@@ -3,8 +3,8 @@
 // executed synchronously by better-sqlite3 (`all`, `first`, `run`): a multi-row change is one
 // synchronous `transaction()`, so no other request can interleave with it on the event loop, and
 // prepared statements are cached by their SQL. Hand-tuned SQL goes through kysely's `sql` template
-// with its result type (`sql<Row>\`…\``) and runs the same way. A statement run many times in a
-// loop is compiled once with `prepared`, its varying values named as placeholders.
+// with its result type (`sql<Row>\`…\``) and runs the same way. Compiling costs about as much as
+// running a small statement, so statements run often are compiled once with `prepared`.
 import BetterSqlite3 from 'better-sqlite3';
 import {
   DummyDriver,
@@ -38,6 +38,7 @@ export class SqliteDatabase<Tables> {
   /** Builds queries; never executes them (its driver is a dummy). */
   readonly q: Kysely<Tables>;
   private readonly statements = new Map<string, BetterSqlite3.Statement<unknown[], unknown>>();
+  private readonly preparedQueries = new WeakMap<object, PreparedQuery<never, unknown>>();
 
   constructor(readonly raw: RawDatabase) {
     this.q = new Kysely<Tables>({
@@ -83,20 +84,27 @@ export class SqliteDatabase<Tables> {
   }
 
   /**
-   * Compiles `build` once for a statement run many times (a loop over rows): `build` receives one
-   * placeholder per named value and uses them where the values go; each run binds that run's values
-   * in their places, with no compilation.
+   * A statement run often (a loop over rows, a ledger write), compiled once per connection: `build`
+   * (a function defined once, at module level: it is the cache key) receives one placeholder per
+   * named value and the query builder, and puts the placeholders where the values go (one by one:
+   * the placeholders object has no keys to spread); each run then binds that run's values in their
+   * places without compiling anything.
    */
-  prepared<P extends Record<string, unknown>, R>(build: (values: P) => Query<R>): PreparedQuery<P, R> {
-    const placeholders = new Proxy({} as P, { get: (_target, key) => new Placeholder(String(key)) });
-    const { sql, parameters } = this.compile(build(placeholders));
-    const statement = this.prepare(sql);
-    const bind = (values: P): unknown[] => parameters.map((p) => (p instanceof Placeholder ? values[p.key] : p));
-    return {
-      all: (values) => statement.all(...bind(values)) as R[],
-      first: (values) => statement.get(...bind(values)) as R | undefined,
-      run: (values) => statement.run(...bind(values)),
-    };
+  prepared<P extends Record<string, unknown>, R>(build: (values: P, q: Kysely<Tables>) => Query<R>): PreparedQuery<P, R> {
+    let prepared = this.preparedQueries.get(build) as PreparedQuery<P, R> | undefined;
+    if (!prepared) {
+      const placeholders = new Proxy({} as P, { get: (_target, key) => new Placeholder(String(key)) });
+      const { sql, parameters } = this.compile(build(placeholders, this.q));
+      const statement = this.prepare(sql);
+      const bind = (values: P): unknown[] => parameters.map((p) => (p instanceof Placeholder ? (values[p.key] ?? null) : p));
+      prepared = {
+        all: (values) => statement.all(...bind(values)) as R[],
+        first: (values) => statement.get(...bind(values)) as R | undefined,
+        run: (values) => statement.run(...bind(values)),
+      };
+      this.preparedQueries.set(build, prepared);
+    }
+    return prepared;
   }
 
   /** Runs `fn` in one IMMEDIATE transaction (a savepoint when nested); a throw rolls all of it back. */

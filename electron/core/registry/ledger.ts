@@ -3,7 +3,8 @@
 // A retirement is written here too, with its movement, since every way of retiring (operator,
 // warehouse worker, seed) must record both alike.
 import type { RegistryContext } from './context';
-import type { AccountKind, MovementKind } from './schema';
+import { sql, type Insertable, type Kysely } from 'kysely';
+import type { AccountKind, MovementKind, RegistryTables } from './schema';
 import { conflict, notFound } from './errors';
 
 export type AccountRef =
@@ -23,31 +24,75 @@ export function describeAccount(ref: AccountRef): string {
   }
 }
 
+// The ledger's statements, compiled once per connection (SqliteDatabase.prepared): the warehouse
+// worker and the seed run them for every movement.
+type Q = Kysely<RegistryTables>;
+const organizationExists = (v: { id: string }, q: Q) => q.selectFrom('organizations').select('id').where('id', '=', v.id);
+const organizationAccount = (v: { organizationId: string; kind: AccountKind }, q: Q) =>
+  q.selectFrom('accounts').select('id').where('organization_id', '=', v.organizationId).where('kind', '=', v.kind);
+const walletAccount = (v: { address: string }, q: Q) => q.selectFrom('accounts').select('id').where('wallet_address', '=', v.address);
+// The kinds are written into the SQL as literals, not parameters, so SQLite can use the partial
+// unique index on the registry's accounts.
+const registryAccount = (v: { kind: AccountKind }, q: Q) =>
+  q
+    .selectFrom('accounts')
+    .select('id')
+    .where('kind', '=', v.kind)
+    .where('kind', 'in', [sql.lit<AccountKind>('buffer'), sql.lit<AccountKind>('adjustment'), sql.lit<AccountKind>('registry')]);
+const insertAccount = (v: Insertable<RegistryTables['accounts']>, q: Q) =>
+  q.insertInto('accounts').values({
+    id: v.id,
+    kind: v.kind,
+    organization_id: v.organization_id,
+    wallet_address: v.wallet_address,
+    created_at: v.created_at,
+  });
+const balance = (v: { accountId: string; creditId: string }, q: Q) =>
+  q.selectFrom('balances').select('amount').where('account_id', '=', v.accountId).where('credit_id', '=', v.creditId);
+const insertMovement = (v: Insertable<RegistryTables['movements']>, q: Q) =>
+  q.insertInto('movements').values({
+    credit_id: v.credit_id,
+    kind: v.kind,
+    from_account: v.from_account,
+    to_account: v.to_account,
+    amount: v.amount,
+    created_at: v.created_at,
+    reference: v.reference,
+  });
+const insertRetirementRow = (v: Insertable<RegistryTables['retirements']>, q: Q) =>
+  q.insertInto('retirements').values({
+    id: v.id,
+    credit_id: v.credit_id,
+    amount: v.amount,
+    created_at: v.created_at,
+    source: v.source,
+    organization_id: v.organization_id,
+    owner_wallet: v.owner_wallet,
+    project_address: v.project_address,
+    token_id: v.token_id,
+    beneficiary: v.beneficiary,
+    reason: v.reason,
+    comment: v.comment,
+    finalized_at: v.finalized_at,
+    movement_id: v.movement_id,
+  });
+
 /** The account's id, creating the account on first use (organization accounts need the organization). */
 export function accountId(ctx: RegistryContext, ref: AccountRef): string {
   const { db } = ctx;
-  let row: { id: string } | undefined;
-  if (ref.kind === 'inventory' || ref.kind === 'warehouse') {
-    row = db.prepare('SELECT id FROM accounts WHERE organization_id = ? AND kind = ?').get(ref.organizationId, ref.kind) as typeof row;
-    if (row) return row.id;
-    const org = db.prepare('SELECT id FROM organizations WHERE id = ?').get(ref.organizationId);
-    if (!org) throw notFound(`Organization ${ref.organizationId} not found`);
-  } else if (ref.kind === 'wallet') {
-    row = db.prepare('SELECT id FROM accounts WHERE wallet_address = ?').get(ref.address.toLowerCase()) as typeof row;
-    if (row) return row.id;
-  } else {
-    // the literal IN list lets SQLite use the partial unique index on the registry's accounts
-    row = db.prepare("SELECT id FROM accounts WHERE kind = ? AND kind IN ('buffer', 'adjustment', 'registry')").get(ref.kind) as typeof row;
-    if (row) return row.id;
+  const found = findAccountId(ctx, ref);
+  if (found) return found;
+  if ((ref.kind === 'inventory' || ref.kind === 'warehouse') && !db.prepared(organizationExists).first({ id: ref.organizationId })) {
+    throw notFound(`Organization ${ref.organizationId} not found`);
   }
   const id = ctx.newId();
-  db.prepare('INSERT INTO accounts (id, kind, organization_id, wallet_address, created_at) VALUES (?, ?, ?, ?, ?)').run(
+  db.prepared(insertAccount).run({
     id,
-    ref.kind satisfies AccountKind,
-    'organizationId' in ref ? ref.organizationId : null,
-    ref.kind === 'wallet' ? ref.address.toLowerCase() : null,
-    ctx.clock.now(),
-  );
+    kind: ref.kind,
+    organization_id: 'organizationId' in ref ? ref.organizationId : null,
+    wallet_address: ref.kind === 'wallet' ? ref.address.toLowerCase() : null,
+    created_at: ctx.clock.now(),
+  });
   return id;
 }
 
@@ -56,17 +101,15 @@ export function findAccountId(ctx: RegistryContext, ref: AccountRef): string | u
   const { db } = ctx;
   const row =
     ref.kind === 'inventory' || ref.kind === 'warehouse'
-      ? db.prepare('SELECT id FROM accounts WHERE organization_id = ? AND kind = ?').get(ref.organizationId, ref.kind)
+      ? db.prepared(organizationAccount).first({ organizationId: ref.organizationId, kind: ref.kind })
       : ref.kind === 'wallet'
-        ? db.prepare('SELECT id FROM accounts WHERE wallet_address = ?').get(ref.address.toLowerCase())
-        : db.prepare("SELECT id FROM accounts WHERE kind = ? AND kind IN ('buffer', 'adjustment', 'registry')").get(ref.kind);
-  return (row as { id: string } | undefined)?.id;
+        ? db.prepared(walletAccount).first({ address: ref.address.toLowerCase() })
+        : db.prepared(registryAccount).first({ kind: ref.kind });
+  return row?.id;
 }
 
 export function balanceOf(ctx: RegistryContext, account: string, creditId: string): number {
-  const row = ctx.db.prepare('SELECT amount FROM balances WHERE account_id = ? AND credit_id = ?').get(account, creditId) as
-    { amount: number } | undefined;
-  return row?.amount ?? 0;
+  return ctx.db.prepared(balance).first({ accountId: account, creditId })?.amount ?? 0;
 }
 
 export interface MovementInput {
@@ -84,11 +127,15 @@ export interface MovementInput {
 /** Appends one movement; an overdraft aborts it (and the caller's transaction) with a 409. */
 export function appendMovement(ctx: RegistryContext, m: MovementInput): number {
   try {
-    const result = ctx.db
-      .prepare(
-        'INSERT INTO movements (credit_id, kind, from_account, to_account, amount, created_at, reference) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      )
-      .run(m.creditId, m.kind, m.from ?? null, m.to ?? null, m.amount, m.createdAt ?? ctx.clock.now(), m.reference ?? null);
+    const result = ctx.db.prepared(insertMovement).run({
+      credit_id: m.creditId,
+      kind: m.kind,
+      from_account: m.from ?? null,
+      to_account: m.to ?? null,
+      amount: m.amount,
+      created_at: m.createdAt ?? ctx.clock.now(),
+      reference: m.reference ?? null,
+    });
     return Number(result.lastInsertRowid);
   } catch (error) {
     if (error instanceof Error && /insufficient balance/.test(error.message)) {
@@ -126,25 +173,21 @@ export function insertRetirement(
     reference: id,
     ...(r.createdAt !== undefined ? { createdAt: r.createdAt } : {}),
   });
-  ctx.db
-    .prepare(
-      `INSERT INTO retirements (id, credit_id, amount, created_at, source, organization_id, owner_wallet, project_address, token_id,
-         beneficiary, reason, comment, finalized_at, movement_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)`,
-    )
-    .run(
-      id,
-      r.creditId,
-      r.amount,
-      r.createdAt ?? ctx.clock.now(),
-      r.source,
-      r.organizationId,
-      r.ownerWallet?.toLowerCase() ?? null,
-      r.projectAddress ?? null,
-      r.tokenId ?? null,
-      r.beneficiary ?? null,
-      r.reason ?? null,
-      r.comment ?? null,
-      movementId,
-    );
+  ctx.db.prepared(insertRetirementRow).run({
+    id,
+    credit_id: r.creditId,
+    amount: r.amount,
+    created_at: r.createdAt ?? ctx.clock.now(),
+    source: r.source,
+    organization_id: r.organizationId,
+    owner_wallet: r.ownerWallet?.toLowerCase() ?? null,
+    project_address: r.projectAddress ?? null,
+    token_id: r.tokenId ?? null,
+    beneficiary: r.beneficiary ?? null,
+    reason: r.reason ?? null,
+    comment: r.comment ?? null,
+    finalized_at: null,
+    movement_id: movementId,
+  });
   return id;
 }

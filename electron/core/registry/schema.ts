@@ -2,6 +2,7 @@
 // (test/registry/schema-tables.test.ts) compares them with the migrated database, so they cannot
 // drift. Times are epoch milliseconds, amounts grams, booleans 0/1 (see migrations/0001-initial.ts).
 import type { Generated } from 'kysely';
+import type { ProjectStatus } from '../../../shared/registry/vocabulary';
 
 type Bool = 0 | 1;
 
@@ -36,7 +37,7 @@ export interface RegistryTables {
     description: string;
     short_description: string;
     registry: string;
-    status: string;
+    status: ProjectStatus;
     start_date: number;
     crediting_period_start_date: number;
     estimated_annual_mitigations: string;

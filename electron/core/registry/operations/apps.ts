@@ -46,12 +46,23 @@ export function createApp(ctx: RegistryContext, input: z.input<typeof createAppI
   const id = o.id ?? ctx.newId();
   const nameId = o.nameId ?? slugify(o.name);
   const now = ctx.clock.now();
-  return ctx.db.transaction(() => {
-    if (ctx.db.prepare('SELECT 1 FROM apps WHERE id = ?').get(id)) throw conflict(`App ${id} already exists`);
-    if (ctx.db.prepare('SELECT 1 FROM apps WHERE name_id = ?').get(nameId)) throw conflict(`An app named ${nameId} already exists`);
-    ctx.db
-      .prepare('INSERT INTO apps (id, name, name_id, public_key_pem, examiner_read, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-      .run(id, o.name, nameId, pem, o.examinerRead ? 1 : 0, now, now);
+  const { db } = ctx;
+  return db.transaction(() => {
+    if (db.first(db.q.selectFrom('apps').select('id').where('id', '=', id))) throw conflict(`App ${id} already exists`);
+    if (db.first(db.q.selectFrom('apps').select('id').where('name_id', '=', nameId))) {
+      throw conflict(`An app named ${nameId} already exists`);
+    }
+    db.run(
+      db.q.insertInto('apps').values({
+        id,
+        name: o.name,
+        name_id: nameId,
+        public_key_pem: pem,
+        examiner_read: o.examinerRead ? 1 : 0,
+        created_at: now,
+        updated_at: now,
+      }),
+    );
     return { id, name: o.name, nameId };
   });
 }
@@ -60,9 +71,13 @@ export const grantExaminerInput = z.object({ appId: requiredText(), granted: z.b
 
 export function grantExaminer(ctx: RegistryContext, input: z.input<typeof grantExaminerInput>): { appId: string; examinerRead: boolean } {
   const o = parseInput(grantExaminerInput, input);
-  const result = ctx.db
-    .prepare('UPDATE apps SET examiner_read = ?, updated_at = ? WHERE id = ?')
-    .run(o.granted ? 1 : 0, ctx.clock.now(), o.appId);
+  const { db } = ctx;
+  const result = db.run(
+    db.q
+      .updateTable('apps')
+      .set({ examiner_read: o.granted ? 1 : 0, updated_at: ctx.clock.now() })
+      .where('id', '=', o.appId),
+  );
   if (result.changes === 0) throw notFound(`App ${o.appId} not found`);
   return { appId: o.appId, examinerRead: o.granted };
 }
@@ -86,17 +101,27 @@ export function installApp(ctx: RegistryContext, input: z.input<typeof installAp
   const o = parseInput(installAppInput, input);
   const id = o.id ?? ctx.newId();
   const now = ctx.clock.now();
-  return ctx.db.transaction(() => {
-    if (!ctx.db.prepare('SELECT 1 FROM apps WHERE id = ?').get(o.appId)) throw notFound(`App ${o.appId} not found`);
+  const { db } = ctx;
+  return db.transaction(() => {
+    if (!db.first(db.q.selectFrom('apps').select('id').where('id', '=', o.appId))) throw notFound(`App ${o.appId} not found`);
     requireOrganization(ctx, o.organizationId);
-    if (ctx.db.prepare('SELECT 1 FROM installations WHERE app_id = ? AND organization_id = ?').get(o.appId, o.organizationId)) {
-      throw conflict(`App ${o.appId} is already installed on organization ${o.organizationId}`);
-    }
-    ctx.db
-      .prepare(
-        'INSERT INTO installations (id, app_id, organization_id, permissions, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      )
-      .run(id, o.appId, o.organizationId, JSON.stringify(o.permissions), 'active', now, now);
+    const installed = db.q
+      .selectFrom('installations')
+      .select('id')
+      .where('app_id', '=', o.appId)
+      .where('organization_id', '=', o.organizationId);
+    if (db.first(installed)) throw conflict(`App ${o.appId} is already installed on organization ${o.organizationId}`);
+    db.run(
+      db.q.insertInto('installations').values({
+        id,
+        app_id: o.appId,
+        organization_id: o.organizationId,
+        permissions: JSON.stringify(o.permissions),
+        status: 'active',
+        created_at: now,
+        updated_at: now,
+      }),
+    );
     return { id };
   });
 }
@@ -109,9 +134,10 @@ export function setInstallationStatus(
   input: z.input<typeof setInstallationStatusInput>,
 ): { id: string; status: string } {
   const o = parseInput(setInstallationStatusInput, input);
-  const result = ctx.db
-    .prepare('UPDATE installations SET status = ?, updated_at = ? WHERE id = ?')
-    .run(o.status, ctx.clock.now(), o.installationId);
+  const { db } = ctx;
+  const result = db.run(
+    db.q.updateTable('installations').set({ status: o.status, updated_at: ctx.clock.now() }).where('id', '=', o.installationId),
+  );
   if (result.changes === 0) throw notFound(`Installation ${o.installationId} not found`);
   return { id: o.installationId, status: o.status };
 }
@@ -120,11 +146,13 @@ export const removeInstallationInput = z.object({ installationId: requiredText()
 
 export function removeInstallation(ctx: RegistryContext, input: z.input<typeof removeInstallationInput>): { id: string; removed: true } {
   const o = parseInput(removeInstallationInput, input);
-  return ctx.db.transaction(() => {
-    if (!ctx.db.prepare('SELECT 1 FROM installations WHERE id = ?').get(o.installationId))
+  const { db } = ctx;
+  return db.transaction(() => {
+    if (!db.first(db.q.selectFrom('installations').select('id').where('id', '=', o.installationId))) {
       throw notFound(`Installation ${o.installationId} not found`);
-    ctx.db.prepare('DELETE FROM access_tokens WHERE installation_id = ?').run(o.installationId);
-    ctx.db.prepare('DELETE FROM installations WHERE id = ?').run(o.installationId);
+    }
+    db.run(db.q.deleteFrom('access_tokens').where('installation_id', '=', o.installationId));
+    db.run(db.q.deleteFrom('installations').where('id', '=', o.installationId));
     return { id: o.installationId, removed: true as const };
   });
 }

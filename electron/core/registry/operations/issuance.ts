@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { alpha3Of } from '../../../../shared/registry/countries';
 import { formatCreditId, formatSerialization } from '../../../../shared/registry/identifiers';
-import { CREDIT_TYPES, ISSUABLE_PROJECT_STATUSES, type ProjectStatus } from '../../../../shared/registry/vocabulary';
+import { CREDIT_TYPES, ISSUABLE_PROJECT_STATUSES } from '../../../../shared/registry/vocabulary';
 import type { RegistryContext } from '../context';
 import { badRequest, conflict, notFound } from '../errors';
 import { dateInput, grams, parseInput, requiredText, tonnesInput } from '../input';
@@ -45,33 +45,34 @@ export function issueCredits(ctx: RegistryContext, input: z.input<typeof issueCr
   const { db } = ctx;
   const settings = readSettings(ctx);
   return db.transaction(() => {
-    const project = db
-      .prepare('SELECT id, num, status, country_code, type_id, organization_id, contract_address FROM projects WHERE id = ?')
-      .get(o.projectId) as
-      | {
-          id: string;
-          num: string;
-          status: ProjectStatus;
-          country_code: string | null;
-          type_id: string;
-          organization_id: string;
-          contract_address: string;
-        }
-      | undefined;
+    const project = db.first(
+      db.q
+        .selectFrom('projects')
+        .select(['id', 'num', 'status', 'country_code', 'type_id', 'organization_id', 'contract_address'])
+        .where('id', '=', o.projectId),
+    );
     if (!project) throw notFound(`Project ${o.projectId} not found`);
     if (!ISSUABLE_PROJECT_STATUSES.includes(project.status)) {
       throw conflict(`Credits can be issued only for ${ISSUABLE_PROJECT_STATUSES.join(' or ')} projects; this one is ${project.status}`);
     }
     requireOrganization(ctx, o.verificationBodyId);
     const now = ctx.clock.now();
-    let credit = db
-      .prepare('SELECT id, serialization FROM credits WHERE project_id = ? AND vintage = ? AND type = ?')
-      .get(project.id, o.vintage, o.type) as { id: string; serialization: string } | undefined;
+    let credit = db.first(
+      db.q
+        .selectFrom('credits')
+        .select(['id', 'serialization'])
+        .where('project_id', '=', project.id)
+        .where('vintage', '=', o.vintage)
+        .where('type', '=', o.type),
+    );
     if (!credit) {
-      const tokenId =
-        ((
-          db.prepare('SELECT MAX(token_id) AS n FROM credits WHERE token_address = ?').get(project.contract_address) as { n: number | null }
-        ).n ?? 0) + 1;
+      const highest = db.first(
+        db.q
+          .selectFrom('credits')
+          .select((eb) => eb.fn.max('token_id').as('n'))
+          .where('token_address', '=', project.contract_address),
+      );
+      const tokenId = (highest?.n ?? 0) + 1;
       const id = formatCreditId(o.type, tokenId, project.contract_address);
       const serialization = formatSerialization({
         registryCode: settings.code,
@@ -83,9 +84,18 @@ export function issueCredits(ctx: RegistryContext, input: z.input<typeof issueCr
         batch: 0,
         vintage: o.vintage,
       });
-      db.prepare(
-        'INSERT INTO credits (id, project_id, token_address, token_id, type, vintage, serialization, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-      ).run(id, project.id, project.contract_address, tokenId, o.type, o.vintage, serialization, now);
+      db.run(
+        db.q.insertInto('credits').values({
+          id,
+          project_id: project.id,
+          token_address: project.contract_address,
+          token_id: tokenId,
+          type: o.type,
+          vintage: o.vintage,
+          serialization,
+          created_at: now,
+        }),
+      );
       credit = { id, serialization };
     }
     const basisPoints = o.bufferBasisPoints ?? settings.bufferBasisPoints;
@@ -112,25 +122,27 @@ export function issueCredits(ctx: RegistryContext, input: z.input<typeof issueCr
       });
       movementId ??= bufferMovement;
     }
-    db.prepare(
-      `INSERT INTO credit_events (id, credit_id, type, credit_type, amount, created_at, monitoring_period_start, monitoring_period_end,
-         verification_body_id, movement_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
-      eventId,
-      credit.id,
-      'issuance',
-      'carbon',
-      amount,
-      now,
-      o.monitoringPeriodStart,
-      o.monitoringPeriodEnd,
-      o.verificationBodyId,
-      movementId,
+    db.run(
+      db.q.insertInto('credit_events').values({
+        id: eventId,
+        credit_id: credit.id,
+        type: 'issuance',
+        credit_type: 'carbon',
+        amount,
+        created_at: now,
+        monitoring_period_start: o.monitoringPeriodStart,
+        monitoring_period_end: o.monitoringPeriodEnd,
+        verification_body_id: o.verificationBodyId,
+        movement_id: movementId,
+      }),
     );
-    const addFile = db.prepare(
-      'INSERT INTO credit_event_files (id, event_id, file_name, size, url, type, position) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    );
-    o.files.forEach((f, i) => addFile.run(ctx.newId(), eventId, f.fileName, f.size, f.url, f.type, i));
+    o.files.forEach((f, i) => {
+      db.run(
+        db.q
+          .insertInto('credit_event_files')
+          .values({ id: ctx.newId(), event_id: eventId, file_name: f.fileName, size: f.size, url: f.url, type: f.type, position: i }),
+      );
+    });
     return { creditId: credit.id, serialization: credit.serialization, eventId, toInventory, toBuffer };
   });
 }

@@ -2,6 +2,7 @@
 //
 // Every operation validates its whole input first (a clear error, nothing changed) and makes its
 // changes in one transaction; its input schema stands beside it (the CLI builds its flags from it).
+import { sql } from 'kysely';
 import { z } from 'zod';
 import { ORGANIZATION_TYPES } from '../../../../shared/registry/vocabulary';
 import type { RegistryContext } from '../context';
@@ -30,36 +31,34 @@ export function createOrganization(ctx: RegistryContext, input: z.input<typeof c
   const o = parseInput(createOrganizationInput, input);
   const id = o.id ?? ctx.newId();
   const now = ctx.clock.now();
-  return ctx.db.transaction(() => {
-    if (o.isRegistry && ctx.db.prepare('SELECT 1 FROM organizations WHERE is_registry = 1').get()) {
+  const { db } = ctx;
+  return db.transaction(() => {
+    // a literal 1, so SQLite can use the partial unique index on the registry's organization
+    if (o.isRegistry && db.first(db.q.selectFrom('organizations').select('id').where('is_registry', '=', sql.lit(1)))) {
       throw conflict('The registry operator organization already exists');
     }
-    if (ctx.db.prepare('SELECT 1 FROM organizations WHERE id = ?').get(id)) throw conflict(`Organization ${id} already exists`);
-    ctx.db
-      .prepare(
-        `INSERT INTO organizations (id, full_name, type, country_code, city, zip, physical_address, registration_number, website, logo,
-           industry_code, industry_name, is_public, is_verified, is_registry, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
+    if (db.first(db.q.selectFrom('organizations').select('id').where('id', '=', id))) throw conflict(`Organization ${id} already exists`);
+    db.run(
+      db.q.insertInto('organizations').values({
         id,
-        o.fullName,
-        o.type,
-        o.countryCode,
-        o.city,
-        o.zip,
-        o.physicalAddress,
-        o.registrationNumber,
-        o.website,
-        o.logo,
-        o.organizationIndustries.code,
-        o.organizationIndustries.name,
-        o.isPublic ? 1 : 0,
-        o.verified ? 1 : 0,
-        o.isRegistry ? 1 : 0,
-        now,
-        now,
-      );
+        full_name: o.fullName,
+        type: o.type,
+        country_code: o.countryCode,
+        city: o.city,
+        zip: o.zip,
+        physical_address: o.physicalAddress,
+        registration_number: o.registrationNumber,
+        website: o.website,
+        logo: o.logo,
+        industry_code: o.organizationIndustries.code,
+        industry_name: o.organizationIndustries.name,
+        is_public: o.isPublic ? 1 : 0,
+        is_verified: o.verified ? 1 : 0,
+        is_registry: o.isRegistry ? 1 : 0,
+        created_at: now,
+        updated_at: now,
+      }),
+    );
     return { id };
   });
 }
@@ -72,8 +71,12 @@ export function setOrganizationVerified(
 ): { id: string; verified: boolean } {
   const o = parseInput(setOrganizationVerifiedInput, input);
   requireOrganization(ctx, o.organizationId);
-  ctx.db
-    .prepare('UPDATE organizations SET is_verified = ?, updated_at = ? WHERE id = ?')
-    .run(o.verified ? 1 : 0, ctx.clock.now(), o.organizationId);
+  const { db } = ctx;
+  db.run(
+    db.q
+      .updateTable('organizations')
+      .set({ is_verified: o.verified ? 1 : 0, updated_at: ctx.clock.now() })
+      .where('id', '=', o.organizationId),
+  );
   return { id: o.organizationId, verified: o.verified };
 }

@@ -4,6 +4,7 @@
 // Every operation validates its whole input first (a clear error, nothing changed) and makes its
 // changes in one transaction; its input schema stands beside it (the CLI builds its flags from it).
 import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
 import { z } from 'zod';
 import { CONTRACT_ADDRESS } from '../../../../shared/registry/identifiers';
 import { PROJECT_STATUSES, PROJECT_STATUS_TRANSITIONS, type ProjectStatus } from '../../../../shared/registry/vocabulary';
@@ -69,70 +70,106 @@ export function createProject(
   const now = ctx.clock.now();
   const settings = readSettings(ctx);
   return db.transaction(() => {
-    if (db.prepare('SELECT 1 FROM projects WHERE id = ?').get(id)) throw conflict(`Project ${id} already exists`);
+    const projectWhere = db.q.selectFrom('projects').select('id');
+    if (db.first(projectWhere.where('id', '=', id))) throw conflict(`Project ${id} already exists`);
     const proponents = [p.organizationId, ...p.proponentIds.filter((o) => o !== p.organizationId)];
     for (const orgId of [...proponents, ...p.validatorIds]) requireOrganization(ctx, orgId);
-    const num =
-      p.num ?? String(((db.prepare('SELECT MAX(CAST(num AS INTEGER)) AS n FROM projects').get() as { n: number | null }).n ?? 0) + 1);
-    if (db.prepare('SELECT 1 FROM projects WHERE num = ?').get(num)) throw conflict(`Project number ${num} is already taken`);
+    // Spelled as the projects_by_number index spells it (SQLite matches the CAST's type name by its
+    // text), so the highest number is read from the index's end instead of every project.
+    const highest = db.first(db.q.selectFrom('projects').select((eb) => eb.fn.max(sql<number>`CAST(num AS INTEGER)`).as('n')));
+    const num = p.num ?? String((highest?.n ?? 0) + 1);
+    if (db.first(projectWhere.where('num', '=', num))) throw conflict(`Project number ${num} is already taken`);
     const contractAddress = p.contractAddress ?? contractAddressFor(id);
-    if (db.prepare('SELECT 1 FROM projects WHERE contract_address = ?').get(contractAddress)) {
+    if (db.first(projectWhere.where('contract_address', '=', contractAddress))) {
       throw conflict(`Contract address ${contractAddress} is already used by another project`);
     }
-    db.prepare('INSERT INTO sectors (id, title) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET title = excluded.title').run(
-      p.sector.id,
-      p.sector.title,
+    db.run(
+      db.q
+        .insertInto('sectors')
+        .values({ id: p.sector.id, title: p.sector.title })
+        .onConflict((oc) => oc.column('id').doUpdateSet({ title: (eb) => eb.ref('excluded.title') })),
     );
-    db.prepare('INSERT INTO methodologies (id, title) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET title = excluded.title').run(
-      p.methodology.id,
-      p.methodology.title,
+    db.run(
+      db.q
+        .insertInto('methodologies')
+        .values({ id: p.methodology.id, title: p.methodology.title })
+        .onConflict((oc) => oc.column('id').doUpdateSet({ title: (eb) => eb.ref('excluded.title') })),
     );
-    db.prepare(
-      'INSERT INTO project_types (id, title, description) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET title = excluded.title, description = excluded.description',
-    ).run(p.type.id, p.type.title, p.type.description);
-    db.prepare(
-      `INSERT INTO projects (id, num, full_name, description, short_description, registry, status, start_date, crediting_period_start_date,
-         estimated_annual_mitigations, city, thumbnail, country_code, state, sector_id, methodology_id, type_id, lat, lng,
-         organization_id, contract_address, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
-      id,
-      num,
-      p.fullName,
-      p.description,
-      p.shortDescription,
-      settings.name,
-      p.status,
-      p.startDate,
-      p.creditingPeriodStartDate,
-      JSON.stringify(p.estimatedAnnualMitigations),
-      p.city ?? null,
-      p.thumbnail ?? null,
-      p.countryCode,
-      p.state ?? null,
-      p.sector.id,
-      p.methodology.id,
-      p.type.id,
-      p.location?.lat ?? null,
-      p.location?.lng ?? null,
-      p.organizationId,
-      contractAddress,
-      now,
-      now,
+    db.run(
+      db.q
+        .insertInto('project_types')
+        .values({ id: p.type.id, title: p.type.title, description: p.type.description })
+        .onConflict((oc) =>
+          oc.column('id').doUpdateSet({ title: (eb) => eb.ref('excluded.title'), description: (eb) => eb.ref('excluded.description') }),
+        ),
     );
-    const addOrg = db.prepare('INSERT INTO project_organizations (project_id, organization_id, role, position) VALUES (?, ?, ?, ?)');
-    proponents.forEach((orgId, i) => addOrg.run(id, orgId, 'proponent', i));
-    [...new Set(p.validatorIds)].forEach((orgId, i) => addOrg.run(id, orgId, 'validator', i));
-    const addDoc = db.prepare(
-      'INSERT INTO project_documents (id, project_id, uri, type, name, is_public, is_kml, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    db.run(
+      db.q.insertInto('projects').values({
+        id,
+        num,
+        full_name: p.fullName,
+        description: p.description,
+        short_description: p.shortDescription,
+        registry: settings.name,
+        status: p.status,
+        start_date: p.startDate,
+        crediting_period_start_date: p.creditingPeriodStartDate,
+        estimated_annual_mitigations: JSON.stringify(p.estimatedAnnualMitigations),
+        city: p.city ?? null,
+        thumbnail: p.thumbnail ?? null,
+        country_code: p.countryCode,
+        state: p.state ?? null,
+        sector_id: p.sector.id,
+        methodology_id: p.methodology.id,
+        type_id: p.type.id,
+        lat: p.location?.lat ?? null,
+        lng: p.location?.lng ?? null,
+        organization_id: p.organizationId,
+        contract_address: contractAddress,
+        created_at: now,
+        updated_at: now,
+      }),
     );
-    p.documentation.forEach((d, i) => addDoc.run(d.id ?? ctx.newId(), id, d.uri, d.type, d.name, d.isPublic ? 1 : 0, 0, i));
-    if (p.kmlFile)
-      addDoc.run(p.kmlFile.id ?? ctx.newId(), id, p.kmlFile.uri, p.kmlFile.type, p.kmlFile.name, p.kmlFile.isPublic ? 1 : 0, 1, -1);
-    const addBenefit = db.prepare(
-      'INSERT INTO project_benefits (project_id, benefit_id, title, checked, description, position) VALUES (?, ?, ?, ?, ?, ?)',
-    );
-    p.otherBenefits.forEach((b, i) => addBenefit.run(id, b.id, b.title, b.checked ? 1 : 0, b.description, i));
+    const organizations = [
+      ...proponents.map((orgId, i) => ({ project_id: id, organization_id: orgId, role: 'proponent' as const, position: i })),
+      ...[...new Set(p.validatorIds)].map((orgId, i) => ({
+        project_id: id,
+        organization_id: orgId,
+        role: 'validator' as const,
+        position: i,
+      })),
+    ];
+    for (const row of organizations) db.run(db.q.insertInto('project_organizations').values(row));
+    const documents = [
+      ...p.documentation.map((d, i) => ({ document: d, isKml: 0 as const, position: i })),
+      ...(p.kmlFile ? [{ document: p.kmlFile, isKml: 1 as const, position: -1 }] : []),
+    ];
+    for (const { document: d, isKml, position } of documents) {
+      db.run(
+        db.q.insertInto('project_documents').values({
+          id: d.id ?? ctx.newId(),
+          project_id: id,
+          uri: d.uri,
+          type: d.type,
+          name: d.name,
+          is_public: d.isPublic ? 1 : 0,
+          is_kml: isKml,
+          position,
+        }),
+      );
+    }
+    p.otherBenefits.forEach((b, i) => {
+      db.run(
+        db.q.insertInto('project_benefits').values({
+          project_id: id,
+          benefit_id: b.id,
+          title: b.title,
+          checked: b.checked ? 1 : 0,
+          description: b.description,
+          position: i,
+        }),
+      );
+    });
     return { id, num, contractAddress };
   });
 }
@@ -146,7 +183,7 @@ export function changeProjectStatus(
   const o = parseInput(changeProjectStatusInput, input);
   const { db } = ctx;
   return db.transaction(() => {
-    const row = db.prepare('SELECT status FROM projects WHERE id = ?').get(o.projectId) as { status: ProjectStatus } | undefined;
+    const row = db.first(db.q.selectFrom('projects').select('status').where('id', '=', o.projectId));
     if (!row) throw notFound(`Project ${o.projectId} not found`);
     const allowed = PROJECT_STATUS_TRANSITIONS[row.status] ?? [];
     if (!allowed.includes(o.status)) {
@@ -154,10 +191,17 @@ export function changeProjectStatus(
     }
     const now = ctx.clock.now();
     const eventId = ctx.newId();
-    db.prepare('UPDATE projects SET status = ?, updated_at = ? WHERE id = ?').run(o.status, now, o.projectId);
-    db.prepare(
-      'INSERT INTO project_events (id, project_id, type, created_at, project_status, previous_project_status) VALUES (?, ?, ?, ?, ?, ?)',
-    ).run(eventId, o.projectId, 'status_change', now, o.status, row.status);
+    db.run(db.q.updateTable('projects').set({ status: o.status, updated_at: now }).where('id', '=', o.projectId));
+    db.run(
+      db.q.insertInto('project_events').values({
+        id: eventId,
+        project_id: o.projectId,
+        type: 'status_change',
+        created_at: now,
+        project_status: o.status,
+        previous_project_status: row.status,
+      }),
+    );
     return { id: o.projectId, status: o.status, previousStatus: row.status, eventId };
   });
 }

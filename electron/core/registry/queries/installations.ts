@@ -1,23 +1,19 @@
 // 4.6 Installations as an app sees them: only its own (another app's installation id is 404, so an
 // app cannot even learn that others' installations exist), oldest first.
+import type { Selectable } from 'kysely';
 import type { Installation } from '../../../../shared/registry/resources';
 import { iso } from '../../clock';
 import type { RegistryContext } from '../context';
 import { notFound } from '../errors';
 import { organizationRow, presentOrganization } from '../present';
+import type { RegistryTables } from '../schema';
 
-export interface InstallationRow {
-  id: string;
-  app_id: string;
-  organization_id: string;
-  permissions: string;
-  status: string;
-  created_at: number;
-  updated_at: number;
-  name_id: string;
+/** An installation with its app's name id, as the queries below select it. */
+export type InstallationRow = Selectable<RegistryTables['installations']> & Pick<RegistryTables['apps'], 'name_id'>;
+
+function selectInstallations(ctx: RegistryContext) {
+  return ctx.db.q.selectFrom('installations as i').innerJoin('apps as a', 'a.id', 'i.app_id').selectAll('i').select('a.name_id');
 }
-
-const INSTALLATION_SELECT = `SELECT i.*, a.name_id FROM installations i JOIN apps a ON a.id = i.app_id`;
 
 export function presentInstallation(ctx: RegistryContext, row: InstallationRow): Installation {
   const org = organizationRow(ctx, row.organization_id);
@@ -39,19 +35,30 @@ export const installationPermissions = (row: InstallationRow): Record<string, st
 
 /** The app's own installation, or 404. */
 export function ownInstallation(ctx: RegistryContext, appId: string, installationId: string): InstallationRow {
-  const row = ctx.db.prepare(`${INSTALLATION_SELECT} WHERE i.id = ? AND i.app_id = ?`).get(installationId, appId) as
-    InstallationRow | undefined;
+  const row = ctx.db.first(selectInstallations(ctx).where('i.id', '=', installationId).where('i.app_id', '=', appId));
   if (!row) throw notFound(`Installation ${installationId} not found`);
   return row;
 }
 
 export function countInstallationsOfApp(ctx: RegistryContext, appId: string): number {
-  return (ctx.db.prepare('SELECT COUNT(*) AS n FROM installations WHERE app_id = ?').get(appId) as { n: number }).n;
+  const { db } = ctx;
+  const row = db.first(
+    db.q
+      .selectFrom('installations')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('app_id', '=', appId),
+  );
+  return row?.n ?? 0;
 }
 
 export function listInstallationsOfApp(ctx: RegistryContext, appId: string, options: { limit: number; offset: number }): Installation[] {
-  const rows = ctx.db
-    .prepare(`${INSTALLATION_SELECT} WHERE i.app_id = ? ORDER BY i.created_at, i.id LIMIT ? OFFSET ?`)
-    .all(appId, options.limit, options.offset) as InstallationRow[];
+  const rows = ctx.db.all(
+    selectInstallations(ctx)
+      .where('i.app_id', '=', appId)
+      .orderBy('i.created_at')
+      .orderBy('i.id')
+      .limit(options.limit)
+      .offset(options.offset),
+  );
   return rows.map((r) => presentInstallation(ctx, r));
 }
