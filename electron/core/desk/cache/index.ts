@@ -7,6 +7,7 @@ import type { MigrateResult } from '../../db/migrate';
 import type { SqliteDatabase } from '../../db/database';
 import { systemClock, type Clock } from '../../clock';
 import { cacheMigrations } from './migrations';
+import type { CacheTables } from './schema';
 import { createCacheQueries, type CacheQueries } from './queries';
 import { createCacheWriters, type CacheWriters } from './writers';
 
@@ -14,7 +15,7 @@ export { CacheInputError } from './queries';
 export { toFtsPrefixQuery, searchText } from './fts-query';
 
 export interface DeskCache extends CacheQueries {
-  readonly db: SqliteDatabase<unknown>;
+  readonly db: SqliteDatabase<CacheTables>;
   readonly write: CacheWriters;
   readonly migration: MigrateResult;
   close(): void;
@@ -24,7 +25,7 @@ export interface DeskCache extends CacheQueries {
 export function openDeskCache(file: string, options: { clock?: Clock } = {}): DeskCache {
   const clock = options.clock ?? systemClock;
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-  const { db, migration } = openSqlite<unknown>(file, { migrations: cacheMigrations, now: () => clock.now() });
+  const { db, migration } = openSqlite<CacheTables>(file, { migrations: cacheMigrations, now: () => clock.now() });
   // A bounded page cache (16 MB, SQLite's default made explicit: the sync's peak memory counts it),
   // a WAL file trimmed back after the large swap-in transactions, and ANALYZE sampling a bounded
   // number of index rows so refreshing planner statistics after a sync takes milliseconds.

@@ -14,6 +14,7 @@ import {
 } from '../../../../shared/desk/api';
 import type { InventorySummary, OrganizationSummary } from '../../../../shared/registry/resources';
 import type { SqliteDatabase } from '../../db/database';
+import type { CacheTables } from './schema';
 import { searchText } from './fts-query';
 import { inventoryFacetTerm, inventoryFtsTable } from './inventory-fts';
 import type { Memoized } from './memo';
@@ -75,7 +76,7 @@ const toRow = (r: CreditRecord): InventoryCreditRow => ({
 
 const isoOrNull = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
-export function createInventoryQueries(db: SqliteDatabase<unknown>, helpers: InventoryQueryHelpers) {
+export function createInventoryQueries(db: SqliteDatabase<CacheTables>, helpers: InventoryQueryHelpers) {
   const { parseInput, memoized } = helpers;
 
   /** Credits an account holds (an index count, kept until the cache changes). */

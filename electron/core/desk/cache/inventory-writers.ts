@@ -5,8 +5,10 @@
 // half-way leaves the previous ones exactly as they were.
 import type { InventoryAccount } from '../../../../shared/desk/api';
 import type { InventorySummary, OrganizationSummary } from '../../../../shared/registry/resources';
+import { sql, type Kysely } from 'kysely';
 import type { SqliteDatabase } from '../../db/database';
-import { INVENTORY_FTS_COLUMNS, INVENTORY_FTS_VALUES_SQL, inventoryFtsTable } from './inventory-fts';
+import type { CacheTables } from './schema';
+import { inventoryFtsFacets, inventoryFtsTable } from './inventory-fts';
 import type { StagedRow } from './types';
 
 /** An account whose answer changed since the last sync: its staged credits and its envelope. */
@@ -19,57 +21,153 @@ export interface ChangedInventory {
   creditCount: number;
 }
 
-export function createInventoryWriters(db: SqliteDatabase<unknown>, now: () => number, markSuccess: () => void) {
+type Q = Kysely<CacheTables>;
+type AccountValues = { account: InventoryAccount };
+
+// The statements, compiled once per connection (SqliteDatabase.prepared).
+const dropAllStaging = (_v: Record<string, never>, q: Q) => q.deleteFrom('inventory_staging');
+const dropAccountStaging = (v: AccountValues, q: Q) => q.deleteFrom('inventory_staging').where('account', '=', v.account);
+const putStaging = (v: { account: InventoryAccount; id: string; row_hash: string; json: string | null }, q: Q) =>
+  q.replaceInto('inventory_staging').values({ account: v.account, id: v.id, row_hash: v.row_hash, json: v.json });
+/** Cached credits of the account that the run did not stage at all: no longer held. */
+const countGone = (v: AccountValues, q: Q) =>
+  q
+    .selectFrom('inventory_credits as c')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('c.account', '=', v.account)
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('inventory_staging as s').select('s.id').where('s.account', '=', v.account).whereRef('s.id', '=', 'c.id'))),
+    );
+/**
+ * Rows to replace: every cached credit of the account except those staged as unchanged (json
+ * NULL): the ones no longer held and the ones whose new copy is staged.
+ */
+const replacedRowids = (v: AccountValues, q: Q) =>
+  q
+    .selectFrom('inventory_credits as c')
+    .select('c.rowid')
+    .where('c.account', '=', v.account)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('inventory_staging as s')
+            .select('s.id')
+            .where('s.account', '=', v.account)
+            .whereRef('s.id', '=', 'c.id')
+            .where('s.json', 'is', null),
+        ),
+      ),
+    );
+const dropReplaced = (v: AccountValues, q: Q) => q.deleteFrom('inventory_credits').where('rowid', 'in', replacedRowids(v, q));
+const highestRowid = (_v: Record<string, never>, q: Q) =>
+  q.selectFrom('inventory_credits').select((eb) => eb.fn.coalesce(eb.fn.max('rowid'), sql.lit(0)).as('n'));
+/** The staged new and changed credits, their columns read from the staged JSON by SQLite: no credit is parsed again in JS. */
+const insertStaged = (v: AccountValues, q: Q) =>
+  q
+    .insertInto('inventory_credits')
+    .columns([
+      'account',
+      'id',
+      'project_id',
+      'project_name',
+      'project_num',
+      'serialization',
+      'vintage',
+      'type',
+      'amount',
+      'supply',
+      'unit',
+      'token_id',
+      'token_address',
+      'row_hash',
+      'json',
+    ])
+    .expression(
+      q
+        .selectFrom('inventory_staging as s')
+        .select((eb) => [
+          eb.val(v.account).as('account'),
+          's.id',
+          sql<string>`s.json ->> '$.project.id'`.as('project_id'),
+          sql<string>`s.json ->> '$.project.fullName'`.as('project_name'),
+          sql<string>`s.json ->> '$.project.num'`.as('project_num'),
+          sql<string>`s.json ->> '$.serialization'`.as('serialization'),
+          sql<string>`s.json ->> '$.vintage'`.as('vintage'),
+          sql<string>`s.json ->> '$.type'`.as('type'),
+          sql<number>`s.json ->> '$.amount'`.as('amount'),
+          sql<number>`s.json ->> '$.supply'`.as('supply'),
+          sql<string>`s.json ->> '$.unit'`.as('unit'),
+          sql<string>`s.json ->> '$.tokenId'`.as('token_id'),
+          sql<string>`s.json ->> '$.tokenAddress'`.as('token_address'),
+          's.row_hash',
+          's.json',
+        ])
+        .where('s.account', '=', v.account)
+        .where('s.json', 'is not', null)
+        .orderBy('s.rowid'),
+    );
+const putSummary = (v: { account: InventoryAccount; json: string; at: number; hash: string; count: number }, q: Q) =>
+  q
+    .insertInto('inventories')
+    .values({ account: v.account, json: v.json, fetched_at: v.at, answer_hash: v.hash, credit_count: v.count })
+    .onConflict((oc) =>
+      oc.column('account').doUpdateSet((eb) => ({
+        json: eb.ref('excluded.json'),
+        fetched_at: eb.ref('excluded.fetched_at'),
+        answer_hash: eb.ref('excluded.answer_hash'),
+        credit_count: eb.ref('excluded.credit_count'),
+      })),
+    );
+
+/** Each account's FTS table and its statements (the table is the account's: no account in the query). */
+function accountSearch(account: InventoryAccount) {
+  const table = inventoryFtsTable(account) as 'inventory_buffer_fts';
+  return {
+    dropReplaced: (v: AccountValues, q: Q) => q.deleteFrom(table).where('rowid', 'in', replacedRowids(v, q)),
+    /** Entries for the rows inserted after `before` (new rows get rowids above every current one). */
+    putNew: (v: { account: InventoryAccount; before: number }, q: Q) =>
+      q
+        .insertInto(table)
+        .columns(['rowid', 'project', 'num', 'facets'])
+        .expression(
+          q
+            .selectFrom('inventory_credits')
+            .select(['rowid', 'project_name', 'project_num', inventoryFtsFacets.as('facets')])
+            .where('account', '=', v.account)
+            .where('rowid', '>', v.before),
+        ),
+  };
+}
+const ACCOUNT_SEARCH = {
+  buffer: accountSearch('buffer'),
+  adjustment: accountSearch('adjustment'),
+  organization: accountSearch('organization'),
+};
+
+export function createInventoryWriters(db: SqliteDatabase<CacheTables>, now: () => number, markSuccess: () => void) {
   function discardInventoryStaging(): void {
-    db.prepare('DELETE FROM inventory_staging').run();
+    db.prepared(dropAllStaging).run({});
   }
 
   /** Swaps in one account's staged credits; returns the credits written (new or changed) and removed. */
   function applyAccount(change: ChangedInventory): { written: number; deleted: number } {
-    const params = { account: change.account };
-    const fts = inventoryFtsTable(change.account);
-    // Rows to replace: every cached credit of the account except those staged as unchanged
-    // (json NULL): the ones no longer held and the ones whose new copy is staged.
-    const replaced = `SELECT c.rowid FROM inventory_credits c WHERE c.account = @account
-      AND NOT EXISTS (SELECT 1 FROM inventory_staging s WHERE s.account = @account AND s.id = c.id AND s.json IS NULL)`;
-    const deleted = db
-      .prepare(
-        `SELECT count(*) FROM inventory_credits c WHERE c.account = @account
-         AND NOT EXISTS (SELECT 1 FROM inventory_staging s WHERE s.account = @account AND s.id = c.id)`,
-      )
-      .pluck()
-      .get(params) as number;
-    db.prepare(`DELETE FROM ${fts} WHERE rowid IN (${replaced})`).run(params);
-    db.prepare(`DELETE FROM inventory_credits WHERE rowid IN (${replaced})`).run(params);
+    const values = { account: change.account };
+    const search = ACCOUNT_SEARCH[change.account];
+    const deleted = db.prepared(countGone).first(values)?.n ?? 0;
+    db.prepared(search.dropReplaced).run(values);
+    db.prepared(dropReplaced).run(values);
     // New rows get rowids above every current one: that is how their search entries are found.
-    const before = db.prepare('SELECT coalesce(max(rowid), 0) FROM inventory_credits').pluck().get() as number;
-    // The columns come from the staged JSON in SQL: no credit is parsed again in JS.
-    const written = db
-      .prepare(
-        `INSERT INTO inventory_credits (account, id, project_id, project_name, project_num, serialization, vintage, type,
-           amount, supply, unit, token_id, token_address, row_hash, json)
-         SELECT @account, s.id, s.json ->> '$.project.id', s.json ->> '$.project.fullName', s.json ->> '$.project.num',
-           s.json ->> '$.serialization', s.json ->> '$.vintage', s.json ->> '$.type', s.json ->> '$.amount', s.json ->> '$.supply',
-           s.json ->> '$.unit', s.json ->> '$.tokenId', s.json ->> '$.tokenAddress', s.row_hash, s.json
-         FROM inventory_staging s WHERE s.account = @account AND s.json IS NOT NULL ORDER BY s.rowid`,
-      )
-      .run(params).changes;
-    db.prepare(
-      `INSERT INTO ${fts} (rowid, ${INVENTORY_FTS_COLUMNS})
-       SELECT rowid, ${INVENTORY_FTS_VALUES_SQL} FROM inventory_credits WHERE account = @account AND rowid > @before`,
-    ).run({ ...params, before });
-    db.prepare(
-      `INSERT INTO inventories (account, json, fetched_at, answer_hash, credit_count) VALUES (@account, @json, @at, @hash, @count)
-       ON CONFLICT (account) DO UPDATE SET json = excluded.json, fetched_at = excluded.fetched_at, answer_hash = excluded.answer_hash,
-         credit_count = excluded.credit_count`,
-    ).run({
+    const before = db.prepared(highestRowid).first({})?.n ?? 0;
+    const written = db.prepared(insertStaged).run(values).changes;
+    db.prepared(search.putNew).run({ ...values, before });
+    db.prepared(putSummary).run({
       account: change.account,
       json: JSON.stringify({ summary: change.summary, organization: change.organization }),
       at: now(),
       hash: change.answerHash,
       count: change.creditCount,
     });
-    db.prepare('DELETE FROM inventory_staging WHERE account = @account').run(params);
+    db.prepared(dropAccountStaging).run(values);
     return { written, deleted };
   }
 
@@ -81,9 +179,9 @@ export function createInventoryWriters(db: SqliteDatabase<unknown>, now: () => n
 
     /** Adds a batch of an account's credits to the staging area, in one transaction. */
     stageInventoryCredits(account: InventoryAccount, rows: readonly StagedRow[]): void {
-      const insert = db.prepare('INSERT OR REPLACE INTO inventory_staging (account, id, row_hash, json) VALUES (?, ?, ?, ?)');
+      const insert = db.prepared(putStaging);
       db.transaction(() => {
-        for (const row of rows) insert.run(account, row.id, row.hash, row.json);
+        for (const row of rows) insert.run({ account, id: row.id, row_hash: row.hash, json: row.json });
       });
     },
 

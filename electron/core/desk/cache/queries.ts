@@ -21,6 +21,7 @@ import type {
   WarehouseInventoryCredit,
 } from '../../../../shared/registry/resources';
 import type { SqliteDatabase } from '../../db/database';
+import type { CacheTables } from './schema';
 import type { ProjectCreditsAnswer } from '../../client/responses';
 import { createInventoryQueries } from './inventory-queries';
 import { versionedMemo } from './memo';
@@ -106,7 +107,7 @@ interface ProjectRowRecord {
 /** A retirements row as the lists read it: its id and the columns rows.ts derives. */
 type RetirementRecord = { id: string } & RetirementColumns;
 
-export function createCacheQueries(db: SqliteDatabase<unknown>) {
+export function createCacheQueries(db: SqliteDatabase<CacheTables>) {
   /** Changes whenever this connection changes a row (total_changes) or another one commits (data_version). */
   const cacheVersion = () =>
     `${db.prepare('SELECT total_changes()').pluck().get() as number}:${db.raw.pragma('data_version', { simple: true }) as number}`;

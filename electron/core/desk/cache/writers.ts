@@ -2,7 +2,9 @@
 // by one transaction at the end of a run (commit*), together with their sync_state and page hashes:
 // a reader sees either the previous resource or the new one, never a mix, and a run that dies
 // half-way leaves the previous data (and page hashes) exactly as they were.
+import { sql, type Insertable, type Kysely } from 'kysely';
 import type { SqliteDatabase } from '../../db/database';
+import type { CacheTables } from './schema';
 import type { Organization, Project, Reservation, Retirement, WarehouseInventoryCredit } from '../../../../shared/registry/resources';
 import { hashJson, projectColumns, projectSearchText, retirementColumns } from './rows';
 import { createInventoryWriters } from './inventory-writers';
@@ -22,38 +24,300 @@ export interface CommitOptions {
   total?: number | null;
 }
 
-export function createCacheWriters(db: SqliteDatabase<unknown>, now: () => number) {
-  /**
-   * A row of a searchable table is inserted, or updated in place so it keeps its rowid (which its
-   * search entry shares) and its old search entry dropped; either way the caller then writes the
-   * entry anew. Answers the row's rowid.
-   */
-  function searchableUpsert(insertSql: string, updateSql: string, ftsTable: string) {
-    const insert = db.prepare(insertSql);
-    const update = db.prepare(updateSql);
-    const ftsDelete = db.prepare(`DELETE FROM ${ftsTable} WHERE rowid = ?`);
-    return (rowid: number | undefined, values: Record<string, unknown>): number | bigint => {
-      if (rowid === undefined) return insert.run(values).lastInsertRowid;
-      update.run({ ...values, rowid });
-      ftsDelete.run(rowid);
-      return rowid;
-    };
-  }
+type Q = Kysely<CacheTables>;
+type Db = SqliteDatabase<CacheTables>;
+type RetirementRow = Omit<Insertable<CacheTables['retirements']>, 'rowid'>;
+type ProjectRow = Omit<Insertable<CacheTables['projects']>, 'rowid'>;
 
+// The writers' statements, compiled once per connection (SqliteDatabase.prepared): a sync runs
+// them for every row.
+const syncSuccess = (
+  v: { resource: CacheResource; at: number; fullAt: number | null; watermark: string | null; total: number | null },
+  q: Q,
+) =>
+  q
+    .insertInto('sync_state')
+    .values({
+      resource: v.resource,
+      last_success_at: v.at,
+      last_attempt_at: v.at,
+      last_error: null,
+      last_full_at: v.fullAt,
+      watermark: v.watermark,
+      total: v.total,
+    })
+    .onConflict((oc) =>
+      oc.column('resource').doUpdateSet((eb) => ({
+        last_success_at: eb.ref('excluded.last_success_at'),
+        last_attempt_at: eb.ref('excluded.last_attempt_at'),
+        last_error: null,
+        last_full_at: eb.fn.coalesce('excluded.last_full_at', 'sync_state.last_full_at'),
+        watermark: eb.fn.coalesce('excluded.watermark', 'sync_state.watermark'),
+        total: eb.fn.coalesce('excluded.total', 'sync_state.total'),
+      })),
+    );
+const syncFailure = (v: { resource: CacheResource; at: number; message: string }, q: Q) =>
+  q
+    .insertInto('sync_state')
+    .values({ resource: v.resource, last_attempt_at: v.at, last_error: v.message })
+    .onConflict((oc) =>
+      oc
+        .column('resource')
+        .doUpdateSet((eb) => ({ last_attempt_at: eb.ref('excluded.last_attempt_at'), last_error: eb.ref('excluded.last_error') })),
+    );
+const dropPageHashes = (v: { resource: CacheResource }, q: Q) => q.deleteFrom('page_hashes').where('resource', '=', v.resource);
+const putPageHash = (v: { resource: CacheResource; page: number; hash: string; ids: string }, q: Q) =>
+  q.replaceInto('page_hashes').values({ resource: v.resource, page: v.page, hash: v.hash, ids: v.ids });
+const dropStaging = (v: { resource: CacheResource }, q: Q) => q.deleteFrom('staging').where('resource', '=', v.resource);
+const putStaging = (v: { resource: CacheResource; id: string; row_hash: string; json: string | null }, q: Q) =>
+  q.replaceInto('staging').values({ resource: v.resource, id: v.id, row_hash: v.row_hash, json: v.json });
+const stagedHashes = (v: { resource: CacheResource }, q: Q) =>
+  q.selectFrom('staging').select(['id', 'row_hash']).where('resource', '=', v.resource);
+const CHUNK = 500;
+const stagedChunk = (v: { resource: CacheResource; after: string }, q: Q) =>
+  q
+    .selectFrom('staging')
+    .select(['id', 'row_hash', 'json'])
+    .where('resource', '=', v.resource)
+    .where('json', 'is not', null)
+    .where('id', '>', v.after)
+    .orderBy('id')
+    .limit(CHUNK);
+
+const retirementRowid = (v: { id: string }, q: Q) => q.selectFrom('retirements').select('rowid').where('id', '=', v.id);
+const insertRetirement = (v: RetirementRow, q: Q) =>
+  q.insertInto('retirements').values({
+    id: v.id,
+    created_at: v.created_at,
+    is_claimed: v.is_claimed,
+    amount: v.amount,
+    beneficiary: v.beneficiary,
+    reason: v.reason,
+    organization_name: v.organization_name,
+    project_id: v.project_id,
+    project_name: v.project_name,
+    project_num: v.project_num,
+    serialization: v.serialization,
+    vintage: v.vintage,
+    row_hash: v.row_hash,
+    json: v.json,
+  });
+const updateRetirement = (v: RetirementRow & { rowid: number }, q: Q) =>
+  q
+    .updateTable('retirements')
+    .set({
+      created_at: v.created_at,
+      is_claimed: v.is_claimed,
+      amount: v.amount,
+      beneficiary: v.beneficiary,
+      reason: v.reason,
+      organization_name: v.organization_name,
+      project_id: v.project_id,
+      project_name: v.project_name,
+      project_num: v.project_num,
+      serialization: v.serialization,
+      vintage: v.vintage,
+      row_hash: v.row_hash,
+      json: v.json,
+    })
+    .where('rowid', '=', v.rowid);
+const dropRetirementSearch = (v: { rowid: number }, q: Q) => q.deleteFrom('retirements_fts').where('rowid', '=', v.rowid);
+const putRetirementSearch = (v: Insertable<CacheTables['retirements_fts']>, q: Q) =>
+  q
+    .insertInto('retirements_fts')
+    .values({ rowid: v.rowid, beneficiary: v.beneficiary, serialization: v.serialization, project: v.project });
+
+const projectRowid = (v: { scope: ProjectScope; id: string }, q: Q) =>
+  q.selectFrom('projects').select('rowid').where('scope', '=', v.scope).where('id', '=', v.id);
+const insertProject = (v: ProjectRow, q: Q) =>
+  q.insertInto('projects').values({
+    scope: v.scope,
+    id: v.id,
+    num: v.num,
+    num_sort: v.num_sort,
+    full_name: v.full_name,
+    short_description: v.short_description,
+    status: v.status,
+    country_code: v.country_code,
+    country_name: v.country_name,
+    sector_id: v.sector_id,
+    sector_title: v.sector_title,
+    methodology_id: v.methodology_id,
+    methodology_title: v.methodology_title,
+    type_id: v.type_id,
+    type_title: v.type_title,
+    proponents: v.proponents,
+    start_date: v.start_date,
+    row_hash: v.row_hash,
+    json: v.json,
+  });
+const updateProject = (v: ProjectRow & { rowid: number }, q: Q) =>
+  q
+    .updateTable('projects')
+    .set({
+      num: v.num,
+      num_sort: v.num_sort,
+      full_name: v.full_name,
+      short_description: v.short_description,
+      status: v.status,
+      country_code: v.country_code,
+      country_name: v.country_name,
+      sector_id: v.sector_id,
+      sector_title: v.sector_title,
+      methodology_id: v.methodology_id,
+      methodology_title: v.methodology_title,
+      type_id: v.type_id,
+      type_title: v.type_title,
+      proponents: v.proponents,
+      start_date: v.start_date,
+      row_hash: v.row_hash,
+      json: v.json,
+    })
+    .where('rowid', '=', v.rowid);
+
+const goneProjects = (v: { scope: ProjectScope; resource: CacheResource }, q: Q) =>
+  q
+    .selectFrom('projects')
+    .select('rowid')
+    .where('scope', '=', v.scope)
+    .where('id', 'not in', q.selectFrom('staging').select('id').where('resource', '=', v.resource));
+/** Each project scope's FTS table (migration 0003), and its statements. */
+function projectSearch<T extends 'projects_public_fts' | 'projects_internal_fts'>(table: T) {
+  return {
+    drop: (v: { rowid: number }, q: Q) => q.deleteFrom(table as 'projects_public_fts').where('rowid', '=', v.rowid),
+    put: (v: Insertable<CacheTables['projects_public_fts']>, q: Q) =>
+      q.insertInto(table as 'projects_public_fts').values({
+        rowid: v.rowid,
+        name: v.name,
+        num: v.num,
+        description: v.description,
+        country: v.country,
+        methodology: v.methodology,
+        proponents: v.proponents,
+      }),
+    /** Drops the entries of the scope's projects that the staged run did not see. */
+    dropGone: (v: { scope: ProjectScope; resource: CacheResource }, q: Q) =>
+      q.deleteFrom(table as 'projects_public_fts').where('rowid', 'in', goneProjects(v, q)),
+  };
+}
+const PROJECT_SEARCH = { public: projectSearch('projects_public_fts'), internal: projectSearch('projects_internal_fts') };
+const dropGoneProjects = (v: { scope: ProjectScope; resource: CacheResource }, q: Q) =>
+  q.deleteFrom('projects').where('rowid', 'in', goneProjects(v, q));
+const goneRetirements = (q: Q) =>
+  q
+    .selectFrom('retirements')
+    .select('rowid')
+    .where('id', 'not in', q.selectFrom('staging').select('id').where('resource', '=', sql.lit<CacheResource>('retirements')));
+const dropGoneRetirementSearch = (_v: Record<string, never>, q: Q) =>
+  q.deleteFrom('retirements_fts').where('rowid', 'in', goneRetirements(q));
+const dropGoneRetirements = (_v: Record<string, never>, q: Q) => q.deleteFrom('retirements').where('rowid', 'in', goneRetirements(q));
+const markOrganizationStale = (v: { id: string }, q: Q) =>
+  q.updateTable('organizations').set({ needs_refresh: 1 }).where('id', '=', v.id).where('needs_refresh', '=', 0);
+const forgetUnseen = (v: { id: string }, q: Q) => q.deleteFrom('organizations_unseen').where('id', '=', v.id);
+const putUnseen = (v: { id: string; at: number }, q: Q) => q.replaceInto('organizations_unseen').values({ id: v.id, checked_at: v.at });
+const dropOrganization = (v: { id: string }, q: Q) => q.deleteFrom('organizations').where('id', '=', v.id);
+const replaceOrganization = (v: { id: string; full_name: string; installed: 0 | 1; json: string; at: number }, q: Q) =>
+  q.replaceInto('organizations').values({ id: v.id, full_name: v.full_name, installed: v.installed, json: v.json, fetched_at: v.at });
+const upsertOrganization = (v: { id: string; full_name: string; installed: 0 | 1; json: string; at: number }, q: Q) =>
+  q
+    .insertInto('organizations')
+    .values({ id: v.id, full_name: v.full_name, installed: v.installed, json: v.json, fetched_at: v.at, needs_refresh: 0 })
+    .onConflict((oc) =>
+      oc.column('id').doUpdateSet((eb) => ({
+        full_name: eb.ref('excluded.full_name'),
+        installed: eb.ref('excluded.installed'),
+        json: eb.ref('excluded.json'),
+        fetched_at: eb.ref('excluded.fetched_at'),
+        needs_refresh: 0,
+      })),
+    );
+const putWarehouse = (v: Insertable<CacheTables['warehouses']>, q: Q) =>
+  q.insertInto('warehouses').values({
+    organization_id: v.organization_id,
+    organization_name: v.organization_name,
+    can_write: v.can_write,
+    credits_json: v.credits_json,
+    reservations_json: v.reservations_json,
+    fetched_at: v.fetched_at,
+  });
+
+// Per-project answers staged by a run, swapped in.
+const putStagedDetails = (v: { at: number }, q: Q) =>
+  q
+    .insertInto('project_details')
+    .columns(['id', 'json', 'list_hash', 'fetched_at'])
+    .expression(stagedAnswers(q, 'projectDetails', v.at))
+    .onConflict((oc) =>
+      oc.column('id').doUpdateSet((eb) => ({
+        json: eb.ref('excluded.json'),
+        list_hash: eb.ref('excluded.list_hash'),
+        fetched_at: eb.ref('excluded.fetched_at'),
+      })),
+    );
+const putStagedCredits = (v: { at: number }, q: Q) =>
+  q
+    .insertInto('project_credits')
+    .columns(['project_id', 'json', 'list_hash', 'fetched_at'])
+    .expression(stagedAnswers(q, 'credits', v.at))
+    .onConflict((oc) =>
+      oc.column('project_id').doUpdateSet((eb) => ({
+        json: eb.ref('excluded.json'),
+        list_hash: eb.ref('excluded.list_hash'),
+        fetched_at: eb.ref('excluded.fetched_at'),
+      })),
+    );
+const stagedAnswers = (q: Q, resource: CacheResource, at: number) =>
+  q
+    .selectFrom('staging')
+    .select((eb) => ['id', 'json', 'row_hash', eb.val(at).as('fetched_at')])
+    .where('resource', '=', sql.lit(resource))
+    .where('json', 'is not', null);
+const dropDetailsNotKept = (_v: Record<string, never>, q: Q) => q.deleteFrom('project_details').where('id', 'not in', keptIds(q));
+const dropCreditsNotKept = (_v: Record<string, never>, q: Q) => q.deleteFrom('project_credits').where('project_id', 'not in', keptIds(q));
+const dropVintagesNotKept = (_v: Record<string, never>, q: Q) => q.deleteFrom('project_vintages').where('project_id', 'not in', keptIds(q));
+const dropStagedVintages = (_v: Record<string, never>, q: Q) =>
+  q
+    .deleteFrom('project_vintages')
+    .where(
+      'project_id',
+      'in',
+      q.selectFrom('staging').select('id').where('resource', '=', sql.lit<CacheResource>('credits')).where('json', 'is not', null),
+    );
+// Each staged credits answer's vintages, read from its JSON by SQLite (json_each).
+const putStagedVintages = sql<never>`INSERT OR IGNORE INTO project_vintages (project_id, vintage)
+  SELECT s.id, json_extract(v.value, '$.vintage') FROM staging s, json_each(s.json, '$.vintages') v
+  WHERE s.resource = 'credits' AND s.json IS NOT NULL`;
+
+// The ids a pass keeps, in a temporary table (not part of the cache's schema).
+type KeepIds = { 'temp.keep_ids': { id: string } };
+const keepId = (v: { id: string }, q: Q) => q.withTables<KeepIds>().insertInto('temp.keep_ids').orIgnore().values({ id: v.id });
+const keptIds = (q: Q) => q.withTables<KeepIds>().selectFrom('temp.keep_ids').select('id');
+
+/** Fills temp.keep_ids with `ids` (emptied again by `forgetKeepIds`). */
+function rememberKeepIds(db: Db, ids: readonly string[]): void {
+  db.raw.exec('CREATE TEMP TABLE IF NOT EXISTS keep_ids (id TEXT PRIMARY KEY) WITHOUT ROWID');
+  db.raw.exec('DELETE FROM temp.keep_ids');
+  const keep = db.prepared(keepId);
+  for (const id of ids) keep.run({ id });
+}
+const forgetKeepIds = (db: Db) => db.raw.exec('DELETE FROM temp.keep_ids');
+
+export function createCacheWriters(db: Db, now: () => number) {
   function markSuccess(resource: CacheResource, extra: { full?: boolean; watermark?: string | null; total?: number | null } = {}) {
     const at = now();
-    db.prepare(
-      `INSERT INTO sync_state (resource, last_success_at, last_attempt_at, last_error, last_full_at, watermark, total)
-       VALUES (@resource, @at, @at, NULL, @fullAt, @watermark, @total)
-       ON CONFLICT (resource) DO UPDATE SET last_success_at = @at, last_attempt_at = @at, last_error = NULL,
-         last_full_at = COALESCE(@fullAt, last_full_at), watermark = COALESCE(@watermark, watermark), total = COALESCE(@total, total)`,
-    ).run({ resource, at, fullAt: extra.full ? at : null, watermark: extra.watermark ?? null, total: extra.total ?? null });
+    db.prepared(syncSuccess).run({
+      resource,
+      at,
+      fullAt: extra.full ? at : null,
+      watermark: extra.watermark ?? null,
+      total: extra.total ?? null,
+    });
   }
 
   function replacePageHashes(resource: CacheResource, pages: PageHash[], full: boolean) {
-    if (full) db.prepare('DELETE FROM page_hashes WHERE resource = ?').run(resource);
-    const insert = db.prepare('INSERT OR REPLACE INTO page_hashes (resource, page, hash, ids) VALUES (?, ?, ?, ?)');
-    for (const p of pages) insert.run(resource, p.page, p.hash, JSON.stringify(p.ids));
+    if (full) db.prepared(dropPageHashes).run({ resource });
+    const insert = db.prepared(putPageHash);
+    for (const p of pages) insert.run({ resource, page: p.page, hash: p.hash, ids: JSON.stringify(p.ids) });
   }
 
   /**
@@ -61,39 +325,40 @@ export function createCacheWriters(db: SqliteDatabase<unknown>, now: () => numbe
    * reading all at once would hold a whole resource's JSON in memory.
    */
   function* changedRows(resource: CacheResource): Generator<{ id: string; row_hash: string; json: string }> {
-    const chunk = db.prepare(
-      'SELECT id, row_hash, json FROM staging WHERE resource = ? AND json IS NOT NULL AND id > ? ORDER BY id LIMIT 500',
-    );
+    const chunk = db.prepared(stagedChunk);
     let after = '';
     for (;;) {
-      const rows = chunk.all(resource, after) as { id: string; row_hash: string; json: string }[];
+      // `json IS NOT NULL` is in the query: every row has its JSON
+      const rows = chunk.all({ resource, after }) as { id: string; row_hash: string; json: string }[];
       yield* rows;
-      if (rows.length < 500) return;
+      if (rows.length < CHUNK) return;
       after = rows[rows.length - 1]!.id;
     }
   }
 
-  /** Writes one retirement row (columns, JSON and its search entry), inserting or replacing it. */
-  function retirementRowWriter() {
-    const existing = db.prepare('SELECT rowid FROM retirements WHERE id = ?').pluck();
-    const columnsSql =
-      'created_at, is_claimed, amount, beneficiary, reason, organization_name, project_id, project_name, project_num, serialization, vintage, row_hash, json';
-    const upsert = searchableUpsert(
-      `INSERT INTO retirements (id, ${columnsSql}) VALUES (@id, @created_at, @is_claimed, @amount, @beneficiary, @reason,
-         @organization_name, @project_id, @project_name, @project_num, @serialization, @vintage, @row_hash, @json)`,
-      `UPDATE retirements SET created_at = @created_at, is_claimed = @is_claimed, amount = @amount, beneficiary = @beneficiary,
-         reason = @reason, organization_name = @organization_name, project_id = @project_id, project_name = @project_name,
-         project_num = @project_num, serialization = @serialization, vintage = @vintage, row_hash = @row_hash, json = @json
-       WHERE rowid = @rowid`,
-      'retirements_fts',
-    );
-    const ftsInsert = db.prepare('INSERT INTO retirements_fts (rowid, beneficiary, serialization, project) VALUES (?, ?, ?, ?)');
-    return (row: { id: string; row_hash: string; json: string }) => {
-      const columns = retirementColumns(JSON.parse(row.json) as Retirement);
-      const values = { id: row.id, ...columns, row_hash: row.row_hash, json: row.json };
-      const target = upsert(existing.get(row.id) as number | undefined, values);
-      ftsInsert.run(target, columns.beneficiary ?? '', columns.serialization ?? '', `${columns.project_name} ${columns.project_num}`);
-    };
+  /**
+   * A row of a searchable table is inserted, or updated in place so it keeps its rowid (which its
+   * search entry shares) and its old search entry dropped; either way the caller then writes the
+   * entry anew.
+   */
+  function writeRetirement(row: { id: string; row_hash: string; json: string }): void {
+    const columns = retirementColumns(JSON.parse(row.json) as Retirement);
+    const values = { id: row.id, ...columns, row_hash: row.row_hash, json: row.json };
+    const existing = db.prepared(retirementRowid).first({ id: row.id });
+    let rowid: number;
+    if (existing) {
+      rowid = existing.rowid;
+      db.prepared(updateRetirement).run({ ...values, rowid });
+      db.prepared(dropRetirementSearch).run({ rowid });
+    } else {
+      rowid = Number(db.prepared(insertRetirement).run(values).lastInsertRowid);
+    }
+    db.prepared(putRetirementSearch).run({
+      rowid,
+      beneficiary: columns.beneficiary ?? '',
+      serialization: columns.serialization ?? '',
+      project: `${columns.project_name} ${columns.project_num}`,
+    });
   }
 
   /**
@@ -111,47 +376,27 @@ export function createCacheWriters(db: SqliteDatabase<unknown>, now: () => numbe
 
     /** Starts collecting a resource afresh (rows staged by an interrupted run are dropped). */
     beginStaging(resource: CacheResource): void {
-      db.prepare('DELETE FROM staging WHERE resource = ?').run(resource);
+      db.prepared(dropStaging).run({ resource });
     },
 
     /** Adds one page of rows to the staging area, in one transaction. */
     stage(resource: CacheResource, rows: readonly StagedRow[]): void {
-      const insert = db.prepare('INSERT OR REPLACE INTO staging (resource, id, row_hash, json) VALUES (?, ?, ?, ?)');
+      const insert = db.prepared(putStaging);
       db.transaction(() => {
-        for (const row of rows) insert.run(resource, row.id, row.hash, row.json);
+        for (const row of rows) insert.run({ resource, id: row.id, row_hash: row.hash, json: row.json });
       });
     },
 
     /** Row hashes of staged rows (to resume per-project fetches an earlier run already did). */
     stagedHashes(resource: CacheResource): Map<string, string> {
-      const rows = db.prepare('SELECT id, row_hash FROM staging WHERE resource = ?').all(resource) as { id: string; row_hash: string }[];
+      const rows = db.prepared(stagedHashes).all({ resource });
       return new Map(rows.map((r) => [r.id, r.row_hash]));
     },
 
     commitProjects(scope: ProjectScope, options: CommitOptions): { written: number; deleted: number } {
       const resource: CacheResource = scope === 'public' ? 'projects' : 'internalProjects';
-      const existing = db.prepare('SELECT rowid FROM projects WHERE scope = ? AND id = ?').pluck();
       // Each scope has its own FTS table (migration 0003): its matches are counted without a join.
-      const fts = `projects_${scope}_fts`;
-      const upsert = searchableUpsert(
-        `INSERT INTO projects (scope, id, num, num_sort, full_name, short_description, status, country_code, country_name,
-           sector_id, sector_title, methodology_id, methodology_title, type_id, type_title, proponents, start_date, row_hash, json)
-         VALUES (@scope, @id, @num, @num_sort, @full_name, @short_description, @status, @country_code, @country_name,
-           @sector_id, @sector_title, @methodology_id, @methodology_title, @type_id, @type_title, @proponents, @start_date, @row_hash, @json)`,
-        `UPDATE projects SET num = @num, num_sort = @num_sort, full_name = @full_name, short_description = @short_description,
-           status = @status, country_code = @country_code, country_name = @country_name, sector_id = @sector_id,
-           sector_title = @sector_title, methodology_id = @methodology_id, methodology_title = @methodology_title,
-           type_id = @type_id, type_title = @type_title, proponents = @proponents, start_date = @start_date,
-           row_hash = @row_hash, json = @json
-         WHERE rowid = @rowid`,
-        fts,
-      );
-      const ftsInsert = db.prepare(
-        `INSERT INTO ${fts} (rowid, name, num, description, country, methodology, proponents) VALUES (@rowid, @name, @num, @description, @country, @methodology, @proponents)`,
-      );
-      // A changed project row may carry a changed proponent: those organizations are fetched again.
-      const refreshOrganization = db.prepare('UPDATE organizations SET needs_refresh = 1 WHERE id = ? AND needs_refresh = 0');
-      const forgetUnseen = db.prepare('DELETE FROM organizations_unseen WHERE id = ?');
+      const search = PROJECT_SEARCH[scope];
       return db.transaction(() => {
         let written = 0;
         const proponents = new Set<string>();
@@ -160,22 +405,30 @@ export function createCacheWriters(db: SqliteDatabase<unknown>, now: () => numbe
           for (const organization of project.proponents) proponents.add(organization.id);
           const columns = projectColumns(project);
           const values = { scope, id: row.id, ...columns, row_hash: row.row_hash, json: row.json };
-          const target = upsert(existing.get(scope, row.id) as number | undefined, values);
-          ftsInsert.run({ rowid: target, ...projectSearchText(project, columns) });
+          // Updated in place, a row keeps its rowid, which its search entry shares: the old entry goes.
+          const existing = db.prepared(projectRowid).first({ scope, id: row.id });
+          let rowid: number;
+          if (existing) {
+            rowid = existing.rowid;
+            db.prepared(updateProject).run({ ...values, rowid });
+            db.prepared(search.drop).run({ rowid });
+          } else {
+            rowid = Number(db.prepared(insertProject).run(values).lastInsertRowid);
+          }
+          db.prepared(search.put).run({ rowid, ...projectSearchText(project, columns) });
           written++;
         }
         for (const id of proponents) {
-          refreshOrganization.run(id);
-          forgetUnseen.run(id);
+          db.prepared(markOrganizationStale).run({ id });
+          db.prepared(forgetUnseen).run({ id });
         }
         let deleted = 0;
         if (options.full) {
-          const gone = `SELECT rowid FROM projects WHERE scope = ? AND id NOT IN (SELECT id FROM staging WHERE resource = ?)`;
-          db.prepare(`DELETE FROM ${fts} WHERE rowid IN (${gone})`).run(scope, resource);
-          deleted = db.prepare(`DELETE FROM projects WHERE rowid IN (${gone})`).run(scope, resource).changes;
+          db.prepared(search.dropGone).run({ scope, resource });
+          deleted = db.prepared(dropGoneProjects).run({ scope, resource }).changes;
         }
         if (written + deleted > 0) refreshPlannerStatistics('projects');
-        db.prepare('DELETE FROM staging WHERE resource = ?').run(resource);
+        db.prepared(dropStaging).run({ resource });
         replacePageHashes(resource, options.pageHashes, options.full);
         markSuccess(resource, { full: options.full, total: options.total ?? null });
         return { written, deleted };
@@ -184,21 +437,19 @@ export function createCacheWriters(db: SqliteDatabase<unknown>, now: () => numbe
 
     commitRetirements(options: CommitOptions): { written: number; deleted: number } {
       const resource: CacheResource = 'retirements';
-      const write = retirementRowWriter();
       return db.transaction(() => {
         let written = 0;
         for (const row of changedRows(resource)) {
-          write(row);
+          writeRetirement(row);
           written++;
         }
         let deleted = 0;
         if (options.full) {
-          const gone = `SELECT rowid FROM retirements WHERE id NOT IN (SELECT id FROM staging WHERE resource = 'retirements')`;
-          db.prepare(`DELETE FROM retirements_fts WHERE rowid IN (${gone})`).run();
-          deleted = db.prepare(`DELETE FROM retirements WHERE rowid IN (${gone})`).run().changes;
+          db.prepared(dropGoneRetirementSearch).run({});
+          deleted = db.prepared(dropGoneRetirements).run({}).changes;
         }
         if (written + deleted > 0) refreshPlannerStatistics('retirements');
-        db.prepare('DELETE FROM staging WHERE resource = ?').run(resource);
+        db.prepared(dropStaging).run({ resource });
         replacePageHashes(resource, options.pageHashes, options.full);
         markSuccess(resource, { full: options.full, watermark: options.watermark ?? null, total: options.total ?? null });
         return { written, deleted };
@@ -212,8 +463,7 @@ export function createCacheWriters(db: SqliteDatabase<unknown>, now: () => numbe
      */
     putRetirement(retirement: Retirement): void {
       const json = JSON.stringify(retirement);
-      const write = retirementRowWriter();
-      db.transaction(() => write({ id: retirement.id, row_hash: hashJson(json), json }));
+      db.transaction(() => writeRetirement({ id: retirement.id, row_hash: hashJson(json), json }));
     },
 
     /**
@@ -221,36 +471,19 @@ export function createCacheWriters(db: SqliteDatabase<unknown>, now: () => numbe
      * that still exist: answers of any other project are removed.
      */
     commitPerProject(resource: 'projectDetails' | 'credits', keepIds: readonly string[]): { written: number; deleted: number } {
-      const table = resource === 'projectDetails' ? 'project_details' : 'project_credits';
-      const key = resource === 'projectDetails' ? 'id' : 'project_id';
       const at = now();
       return db.transaction(() => {
-        const written = db
-          .prepare(
-            `INSERT INTO ${table} (${key}, json, list_hash, fetched_at)
-             SELECT id, json, row_hash, ? FROM staging WHERE resource = ? AND json IS NOT NULL
-             ON CONFLICT (${key}) DO UPDATE SET json = excluded.json, list_hash = excluded.list_hash, fetched_at = excluded.fetched_at`,
-          )
-          .run(at, resource).changes;
-        db.raw.exec('CREATE TEMP TABLE IF NOT EXISTS keep_ids (id TEXT PRIMARY KEY) WITHOUT ROWID');
-        db.raw.exec('DELETE FROM temp.keep_ids');
-        const keep = db.prepare('INSERT OR IGNORE INTO temp.keep_ids (id) VALUES (?)');
-        for (const id of keepIds) keep.run(id);
-        const deleted = db.prepare(`DELETE FROM ${table} WHERE ${key} NOT IN (SELECT id FROM temp.keep_ids)`).run().changes;
+        const written = db.prepared(resource === 'projectDetails' ? putStagedDetails : putStagedCredits).run({ at }).changes;
+        rememberKeepIds(db, keepIds);
+        const deleted = db.prepared(resource === 'projectDetails' ? dropDetailsNotKept : dropCreditsNotKept).run({}).changes;
         if (resource === 'credits') {
           // The vintage filter and facet read project_vintages: rebuild it for what changed.
-          db.prepare(`DELETE FROM project_vintages WHERE project_id NOT IN (SELECT id FROM temp.keep_ids)`).run();
-          db.prepare(
-            `DELETE FROM project_vintages WHERE project_id IN (SELECT id FROM staging WHERE resource = 'credits' AND json IS NOT NULL)`,
-          ).run();
-          db.prepare(
-            `INSERT OR IGNORE INTO project_vintages (project_id, vintage)
-             SELECT s.id, json_extract(v.value, '$.vintage') FROM staging s, json_each(s.json, '$.vintages') v
-             WHERE s.resource = 'credits' AND s.json IS NOT NULL`,
-          ).run();
+          db.prepared(dropVintagesNotKept).run({});
+          db.prepared(dropStagedVintages).run({});
+          db.run(putStagedVintages);
         }
-        db.raw.exec('DELETE FROM temp.keep_ids');
-        db.prepare('DELETE FROM staging WHERE resource = ?').run(resource);
+        forgetKeepIds(db);
+        db.prepared(dropStaging).run({ resource });
         markSuccess(resource, { full: true });
         return { written, deleted };
       });
@@ -258,11 +491,17 @@ export function createCacheWriters(db: SqliteDatabase<unknown>, now: () => numbe
 
     replaceOrganizations(organizations: readonly { organization: Organization; installed: boolean }[], options: { full: boolean }): void {
       const at = now();
-      const put = db.prepare('INSERT OR REPLACE INTO organizations (id, full_name, installed, json, fetched_at) VALUES (?, ?, ?, ?, ?)');
+      const put = db.prepared(replaceOrganization);
       db.transaction(() => {
-        if (options.full) db.prepare('DELETE FROM organizations').run();
+        if (options.full) db.run(db.q.deleteFrom('organizations'));
         for (const { organization, installed } of organizations) {
-          put.run(organization.id, organization.fullName, installed ? 1 : 0, JSON.stringify(organization), at);
+          put.run({
+            id: organization.id,
+            full_name: organization.fullName,
+            installed: installed ? 1 : 0,
+            json: JSON.stringify(organization),
+            at,
+          });
         }
         markSuccess('organizations', { full: options.full });
       });
@@ -279,30 +518,25 @@ export function createCacheWriters(db: SqliteDatabase<unknown>, now: () => numbe
       keepIds: readonly string[];
     }): void {
       const at = now();
-      const put = db.prepare(
-        `INSERT INTO organizations (id, full_name, installed, json, fetched_at, needs_refresh) VALUES (?, ?, ?, ?, ?, 0)
-         ON CONFLICT (id) DO UPDATE SET full_name = excluded.full_name, installed = excluded.installed, json = excluded.json,
-           fetched_at = excluded.fetched_at, needs_refresh = 0`,
-      );
-      const dropOrganization = db.prepare('DELETE FROM organizations WHERE id = ?');
-      const putUnseen = db.prepare('INSERT OR REPLACE INTO organizations_unseen (id, checked_at) VALUES (?, ?)');
-      const forgetUnseen = db.prepare('DELETE FROM organizations_unseen WHERE id = ?');
       db.transaction(() => {
         for (const { organization, installed } of update.fetched) {
-          put.run(organization.id, organization.fullName, installed ? 1 : 0, JSON.stringify(organization), at);
-          forgetUnseen.run(organization.id);
+          db.prepared(upsertOrganization).run({
+            id: organization.id,
+            full_name: organization.fullName,
+            installed: installed ? 1 : 0,
+            json: JSON.stringify(organization),
+            at,
+          });
+          db.prepared(forgetUnseen).run({ id: organization.id });
         }
         for (const id of update.unseen) {
-          dropOrganization.run(id);
-          putUnseen.run(id, at);
+          db.prepared(dropOrganization).run({ id });
+          db.prepared(putUnseen).run({ id, at });
         }
-        db.raw.exec('CREATE TEMP TABLE IF NOT EXISTS keep_ids (id TEXT PRIMARY KEY) WITHOUT ROWID');
-        db.raw.exec('DELETE FROM temp.keep_ids');
-        const keep = db.prepare('INSERT OR IGNORE INTO temp.keep_ids (id) VALUES (?)');
-        for (const id of update.keepIds) keep.run(id);
-        db.prepare('DELETE FROM organizations WHERE id NOT IN (SELECT id FROM temp.keep_ids)').run();
-        db.prepare('DELETE FROM organizations_unseen WHERE id NOT IN (SELECT id FROM temp.keep_ids)').run();
-        db.raw.exec('DELETE FROM temp.keep_ids');
+        rememberKeepIds(db, update.keepIds);
+        db.run(db.q.deleteFrom('organizations').where('id', 'not in', keptIds(db.q)));
+        db.run(db.q.deleteFrom('organizations_unseen').where('id', 'not in', keptIds(db.q)));
+        forgetKeepIds(db);
         markSuccess('organizations', { full: true });
       });
     },
@@ -317,14 +551,19 @@ export function createCacheWriters(db: SqliteDatabase<unknown>, now: () => numbe
       }[],
     ): void {
       const at = now();
-      const put = db.prepare(
-        'INSERT INTO warehouses (organization_id, organization_name, can_write, credits_json, reservations_json, fetched_at) VALUES (?, ?, ?, ?, ?, ?)',
-      );
+      const put = db.prepared(putWarehouse);
       db.transaction(() => {
         // Warehouses of organizations no longer installed are dropped with the rest.
-        db.prepare('DELETE FROM warehouses').run();
+        db.run(db.q.deleteFrom('warehouses'));
         for (const w of warehouses) {
-          put.run(w.organizationId, w.organizationName, w.canWrite ? 1 : 0, JSON.stringify(w.credits), JSON.stringify(w.reservations), at);
+          put.run({
+            organization_id: w.organizationId,
+            organization_name: w.organizationName,
+            can_write: w.canWrite ? 1 : 0,
+            credits_json: JSON.stringify(w.credits),
+            reservations_json: JSON.stringify(w.reservations),
+            fetched_at: at,
+          });
         }
         markSuccess('warehouses', { full: true });
       });
@@ -332,10 +571,7 @@ export function createCacheWriters(db: SqliteDatabase<unknown>, now: () => numbe
 
     /** Records a failed attempt; the last good data and its success time stay. */
     markFailure(resource: CacheResource, message: string): void {
-      db.prepare(
-        `INSERT INTO sync_state (resource, last_attempt_at, last_error) VALUES (?, ?, ?)
-         ON CONFLICT (resource) DO UPDATE SET last_attempt_at = excluded.last_attempt_at, last_error = excluded.last_error`,
-      ).run(resource, now(), message);
+      db.prepared(syncFailure).run({ resource, at: now(), message });
     },
 
     /** Marks a resource synced without data to write (e.g. internal projects without examiner:read). */
