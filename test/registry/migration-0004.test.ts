@@ -11,7 +11,7 @@ import { migration0003 } from '../../electron/core/registry/migrations/0003-cove
 import { registryMigrations } from '../../electron/core/registry/migrations';
 import { openRegistry, REGISTRY_DB_FILE } from '../../electron/core/registry/open';
 import * as ops from '../../electron/core/registry/operations';
-import type { RegistrySchema } from '../../electron/core/registry/schema';
+import type { RegistryTables } from '../../electron/core/registry/schema';
 import { buildFixture } from '../support/fixture';
 import { makeDataDir } from '../support/registry';
 
@@ -21,7 +21,7 @@ const NOW = Date.parse('2024-01-01T12:00:00Z');
 const WALLET = '0x00000000000000000000000000000000000000aa';
 
 function seedVersion3(dir: string): string {
-  const { db } = openSqlite<RegistrySchema>(join(dir, REGISTRY_DB_FILE), { migrations: [migration0001, migration0002, migration0003] });
+  const { db } = openSqlite<RegistryTables>(join(dir, REGISTRY_DB_FILE), { migrations: [migration0001, migration0002, migration0003] });
   const ctx: RegistryContext = {
     db,
     clock: new ManualClock(NOW),

@@ -231,6 +231,11 @@ const REGISTRY_COLUMNS = {
     updated_at: 'INTEGER',
     processed_at: 'INTEGER NULL',
   },
+  used_signatures: {
+    digest: 'TEXT',
+    retirement_id: 'TEXT',
+    used_at: 'INTEGER',
+  },
 } satisfies TableColumns<RegistryTables>;
 
 describe('registry tables', () => {

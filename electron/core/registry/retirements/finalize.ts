@@ -57,17 +57,21 @@ export function finalizeOnchainRetirement(ctx: RegistryContext, input: FinalizeI
   }
   const projectAddress = o.signedData.projectAddress.toLowerCase();
   const digest = signatureDigest(o.signature);
-  const id = ctx.db.transaction(() => {
-    const used = ctx.db.prepare('SELECT retirement_id FROM used_signatures WHERE digest = ?').get(digest) as
-      { retirement_id: string } | undefined;
+  const { db } = ctx;
+  const id = db.transaction(() => {
+    const used = db.first(db.q.selectFrom('used_signatures').select('retirement_id').where('digest', '=', digest));
     if (used) throw conflict(`This signature has already finalized retirement ${used.retirement_id}; a signature finalizes one retirement`);
-    const candidates = ctx.db
-      .prepare(
-        `SELECT id, finalized_at FROM retirements
-         WHERE source = 'onchain' AND owner_wallet = ? AND project_address = ? AND token_id = ?
-         ORDER BY created_at, id`,
-      )
-      .all(signer, projectAddress, o.signedData.tokenId) as { id: string; finalized_at: number | null }[];
+    const candidates = db.all(
+      db.q
+        .selectFrom('retirements')
+        .select(['id', 'finalized_at'])
+        .where('source', '=', 'onchain')
+        .where('owner_wallet', '=', signer)
+        .where('project_address', '=', projectAddress)
+        .where('token_id', '=', o.signedData.tokenId)
+        .orderBy('created_at')
+        .orderBy('id'),
+    );
     if (candidates.length === 0) {
       throw notFound(`No on-chain retirement of token ${o.signedData.tokenId} of ${projectAddress} by wallet ${signer}`);
     }
@@ -76,10 +80,15 @@ export function finalizeOnchainRetirement(ctx: RegistryContext, input: FinalizeI
       throw conflict(
         `Every on-chain retirement of token ${o.signedData.tokenId} of ${projectAddress} by wallet ${signer} is already finalized`,
       );
-    ctx.db
-      .prepare('UPDATE retirements SET beneficiary = ?, reason = ?, comment = ?, finalized_at = ? WHERE id = ? AND finalized_at IS NULL')
-      .run(o.signedData.beneficiary, o.signedData.reason, o.signedData.comment, ctx.clock.now(), open.id);
-    ctx.db.prepare('INSERT INTO used_signatures (digest, retirement_id, used_at) VALUES (?, ?, ?)').run(digest, open.id, ctx.clock.now());
+    const now = ctx.clock.now();
+    db.run(
+      db.q
+        .updateTable('retirements')
+        .set({ beneficiary: o.signedData.beneficiary, reason: o.signedData.reason, comment: o.signedData.comment, finalized_at: now })
+        .where('id', '=', open.id)
+        .where('finalized_at', 'is', null),
+    );
+    db.run(db.q.insertInto('used_signatures').values({ digest, retirement_id: open.id, used_at: now }));
     return open.id;
   });
   const row = retirementRow(ctx, id);
