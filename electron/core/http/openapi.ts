@@ -79,7 +79,8 @@ function variantsOf(id: string, e: EndpointDefinition): { operationId: string; p
   }));
 }
 
-const ERROR_STATUSES = ['400', '401', '403', '404', '409', '429'];
+// 413: a body over the cap (any request); 507: a write on a full disk.
+const ERROR_STATUSES = ['400', '401', '403', '404', '409', '413', '429', '507'];
 
 export function buildOpenApiDocument(): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
