@@ -208,6 +208,8 @@ export interface RegistryTables {
     updated_at: number;
     processed_at: number | null;
   };
+  /** Each finalize signature used, by the sha256 of its canonical form (migration 4): one use each. */
+  used_signatures: { digest: string; retirement_id: string; used_at: number };
 }
 
 export type AccountKind = 'inventory' | 'warehouse' | 'buffer' | 'adjustment' | 'registry' | 'wallet';
