@@ -147,8 +147,6 @@ export interface RegistryTables {
     finalized_at: number | null;
     movement_id: number;
   };
-  /** The sha256 of each finalize signature used, with the retirement it finalized (single use). */
-  used_signatures: { digest: string; retirement_id: string; used_at: number };
   apps: {
     id: string;
     name: string;
