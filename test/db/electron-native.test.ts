@@ -22,7 +22,7 @@ import {
 } from '../../scripts/electron-native.mjs';
 
 const REPO_ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-const ELECTRON: Target = { runtime: 'electron', version: '41.7.1' };
+const ELECTRON: Target = { runtime: 'electron', version: '45.5.0' };
 const installed = (name: string) =>
   (JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
 
@@ -111,11 +111,11 @@ describe('copy, record and skip (any target)', () => {
       reason: 'forced',
     });
 
-    const next: Target = { runtime: 'electron', version: '42.0.0' };
+    const next: Target = { runtime: 'electron', version: '45.6.0' };
     const platform = `${process.platform}-${process.arch}`;
     expect(await buildNativeCopies({ root: REPO_ROOT, target: next, dest, compile })).toMatchObject({
       built: true,
-      reason: `built for electron 41.7.1 ${platform}, not electron 42.0.0 ${platform}`,
+      reason: `built for electron 45.5.0 ${platform}, not electron 45.6.0 ${platform}`,
     });
 
     rmSync(join(dest, 'node_modules/keytar/build/Release/keytar.node'));
@@ -160,7 +160,7 @@ describe('what @electron/rebuild is asked to do', () => {
       expect(options).toEqual({
         buildPath: '/app/.electron-native',
         projectRootPath: '/app/.electron-native',
-        electronVersion: '41.7.1',
+        electronVersion: '45.5.0',
         onlyModules: ['better-sqlite3', 'keytar'],
         force: true,
         mode: 'sequential',

@@ -22,8 +22,8 @@ import { loadKeytarFrom } from '../../electron/core/secrets/keytar-loader';
 import * as script from '../../scripts/electron-native.mjs';
 
 const REPO_ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-const ELECTRON: RuntimeTarget = { runtime: 'electron', version: '41.7.1' };
-const REBUILD_SENTENCE = /could not be loaded in Electron 41\.7\.1; run `npm run rebuild:electron` to build it for this Electron \(/;
+const ELECTRON: RuntimeTarget = { runtime: 'electron', version: '45.5.0' };
+const REBUILD_SENTENCE = /could not be loaded in Electron 45\.5\.0; run `npm run rebuild:electron` to build it for this Electron \(/;
 
 const temp = mkdtempSync(join(tmpdir(), 'native-modules-'));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
@@ -73,7 +73,7 @@ describe('choosing the builds', () => {
   });
 
   it('recognizes Electron by process.versions.electron', () => {
-    expect(runningTarget({ ...process.versions, electron: '41.7.1' })).toEqual(ELECTRON);
+    expect(runningTarget({ ...process.versions, electron: '45.5.0' })).toEqual(ELECTRON);
   });
 
   it('Electron with copies built for it: the copies (from the app root, or the folder given)', () => {
@@ -147,7 +147,7 @@ describe('under Electron, what cannot load says what to run', () => {
     expect(existsSync(file)).toBe(false);
     await expect(loadKeytarFrom(choice)).rejects.toThrow(KeychainUnavailableError);
     await expect(loadKeytarFrom(choice)).rejects.toThrow(
-      /^The OS keychain module \(keytar\) could not be loaded in Electron 41\.7\.1; run `npm run rebuild:electron` .*keytar\.node.*\)\.$/,
+      /^The OS keychain module \(keytar\) could not be loaded in Electron 45\.5\.0; run `npm run rebuild:electron` .*keytar\.node.*\)\.$/,
     );
   });
 
@@ -211,11 +211,11 @@ Module._load = function (request, ...rest) {
     const out = JSON.parse(run.stdout) as { source: string; sqlite?: string; keytar?: string };
     expect(out.source).toBe('node_modules');
     expect(out.sqlite).toBe(
-      'NativeModuleError: better-sqlite3 could not be loaded in Electron 41.7.1; run `npm run rebuild:electron` to build it for this Electron ' +
+      'NativeModuleError: better-sqlite3 could not be loaded in Electron 45.5.0; run `npm run rebuild:electron` to build it for this Electron ' +
         "(The module 'better_sqlite3.node' was compiled against a different Node.js version using NODE_MODULE_VERSION 115. This version of Node.js requires NODE_MODULE_VERSION 145).",
     );
     expect(out.keytar).toBe(
-      "KeychainUnavailableError: The OS keychain module (keytar) could not be loaded in Electron 41.7.1; run `npm run rebuild:electron` to build it for this Electron (Cannot find module 'keytar').",
+      "KeychainUnavailableError: The OS keychain module (keytar) could not be loaded in Electron 45.5.0; run `npm run rebuild:electron` to build it for this Electron (Cannot find module 'keytar').",
     );
   });
 });
