@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, session, shell } from 'electron';
+import { RESOURCES_ENV } from '../core/certificates/resources';
 import { AdjustableClock, systemClock } from '../core/clock';
 import { deskDefaults } from '../core/desk/defaults';
 import { parseLaunchOptions } from '../core/desk/launch-options';
@@ -47,6 +48,8 @@ function createWindow(service: DeskService): BrowserWindow {
 }
 
 async function start(): Promise<void> {
+  // A packaged app keeps the certificate fonts outside its asar (electron-builder.config.mjs).
+  if (app.isPackaged) process.env[RESOURCES_ENV] ??= join(process.resourcesPath, 'resources');
   const options = parseLaunchOptions(process.argv.slice(app.isPackaged ? 1 : 2));
   const clock = options.testClock ? new AdjustableClock() : systemClock;
   desk = await createDeskService({
