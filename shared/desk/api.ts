@@ -25,6 +25,36 @@ export const installationInfo = z.object({
   permissions: z.record(z.string(), z.string()),
 });
 
+/** Tokens must never cross the network in clear: what the desk says when a registry address is refused. */
+export const REGISTRY_URL_RULE =
+  'A remote registry address must start with https:// (http:// only for a registry on this computer: localhost, 127.0.0.1 or [::1])';
+
+/** Whether `hostname` (as URL.hostname gives it) names this computer: localhost, 127.0.0.0/8 or ::1. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/\.$/, '');
+  return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/**
+ * An https: address, or an http: one on a loopback host (the embedded and local test registries).
+ * Parsed by hand (shared code has no URL global); anything ambiguous (backslashes, whitespace,
+ * control characters) is refused rather than read differently from the WHATWG parser.
+ */
+export function isAllowedRegistryUrl(url: string): boolean {
+  if (/[\\\s\u0000-\u001f]/.test(url)) return false;
+  const match = /^([a-z][a-z0-9+.-]*):\/\/([^/?#]*)/i.exec(url);
+  if (!match) return false;
+  const scheme = match[1]!.toLowerCase();
+  if (scheme === 'https') return true;
+  if (scheme !== 'http') return false;
+  const authority = match[2]!;
+  const hostAndPort = authority.slice(authority.lastIndexOf('@') + 1);
+  const host = hostAndPort.startsWith('[') ? hostAndPort.slice(0, hostAndPort.indexOf(']') + 1) : hostAndPort.split(':')[0]!;
+  return isLoopbackHost(host);
+}
+
+export const registryUrl = z.url({ protocol: /^https?$/ }).refine(isAllowedRegistryUrl, REGISTRY_URL_RULE);
+
 export const connectionInfo = z.object({
   id: z.string(),
   name: z.string(),
@@ -304,7 +334,7 @@ export const deskApi = {
   'connections.addRemote': method(
     z.object({
       name: z.string().trim().min(1).max(100),
-      baseUrl: z.url({ protocol: /^https?$/ }),
+      baseUrl: registryUrl,
       appId: id,
       privateKeyPem: z.string().min(100).max(20_000),
       /** Store the key in a passphrase-encrypted file because no OS keychain is available (user confirmed). */

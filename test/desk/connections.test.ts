@@ -5,7 +5,7 @@ import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DeskEvent } from '../../shared/desk/api';
+import { REGISTRY_URL_RULE, type DeskEvent } from '../../shared/desk/api';
 import { createDeskService, type DeskService } from '../../electron/core/desk/service';
 import { COMMAND_LINE_CONNECTION_ID } from '../../electron/core/desk/connection-manager';
 import type { SecretStoreFactory } from '../../electron/core/desk/key-vault';
@@ -130,6 +130,21 @@ describe('a desk started with --registry-url', () => {
     });
     expect(notAKey.code).toBe('invalid_input');
     expect(notAKey.message).not.toContain('AAAA');
+    expect(readFileSync(join(data.dir, 'connections.json'), 'utf8')).toBe(before);
+    expect(existsSync(join(data.dir, 'secrets'))).toBe(false);
+  });
+
+  it('an http: address to another computer is refused with the rule, before anything is stored or sent', async () => {
+    const before = readFileSync(join(data.dir, 'connections.json'), 'utf8');
+    const clear = await fails('connections.addRemote', {
+      name: 'In clear',
+      baseUrl: 'http://registry.example.org',
+      appId: app.id,
+      privateKeyPem: pemOf(0),
+      encryptedFileFallback: { passphrase: 'correct horse battery', userConfirmed: true },
+    });
+    expect(clear.code).toBe('invalid_input');
+    expect(clear.message).toContain(REGISTRY_URL_RULE);
     expect(readFileSync(join(data.dir, 'connections.json'), 'utf8')).toBe(before);
     expect(existsSync(join(data.dir, 'secrets'))).toBe(false);
   });

@@ -1,6 +1,7 @@
 // Everything that exists while one connection is active: its registry client (with its token
 // manager), its cache file and its sync engine. Closing it stops the sync and closes the cache;
 // cached tokens are simply dropped with it.
+import { isAllowedRegistryUrl, REGISTRY_URL_RULE } from '../../../shared/desk/api';
 import type { Clock } from '../clock';
 import type { FetchLike } from '../client/http';
 import { createRegistryClient, type RegistryClient } from '../client/registry-client';
@@ -9,6 +10,7 @@ import { openDeskCache, type DeskCache } from './cache';
 import type { StoredConnection } from './connections';
 import type { DeskPaths } from './paths';
 import { DESK_CLIENT_SETTINGS } from './client-settings';
+import { DeskFailure } from './errors';
 import type { SyncTuning } from './sync/context';
 import { createSyncEngine } from './sync/engine';
 import type { SyncEngine, SyncEngineEvent } from './sync/types';
@@ -33,7 +35,11 @@ export function clientFor(options: {
   const tokens = createTokenManager({
     baseUrl: options.baseUrl,
     appId: options.appId,
-    loadPrivateKey: options.loadPrivateKey,
+    // No JWT is signed (so no token is asked for, or used) for an address that would carry it in clear.
+    loadPrivateKey: () => {
+      if (!isAllowedRegistryUrl(options.baseUrl)) return Promise.reject(new DeskFailure('invalid_input', REGISTRY_URL_RULE));
+      return options.loadPrivateKey();
+    },
     clock: options.clock,
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });

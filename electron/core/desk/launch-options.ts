@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { registryUrl } from '../../../shared/desk/api';
 import { zodMessages } from '../registry/errors';
 
 export interface RemoteLaunch {
@@ -26,7 +27,7 @@ const schema = z
   .object({
     data: z.string().min(1).optional(),
     port: z.string().regex(/^\d+$/, 'must be a port number').transform(Number).pipe(z.number().int().min(0).max(65535)).optional(),
-    'registry-url': z.url({ protocol: /^https?$/ }).optional(),
+    'registry-url': registryUrl.optional(),
     'app-id': z.string().min(1).optional(),
     'key-file': z.string().min(1).optional(),
     'test-clock': z.boolean().optional(),

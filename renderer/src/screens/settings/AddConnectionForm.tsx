@@ -1,6 +1,7 @@
 // Adding a remote registry: its address, the app id registered there, and the app's private key.
 // Without an OS keychain the key can go to a passphrase-encrypted file, if the user agrees.
 import { useState } from 'react';
+import { isAllowedRegistryUrl, REGISTRY_URL_RULE } from '../../../../shared/desk/api';
 import { desk } from '../../lib/desk';
 import { useConnections } from '../../stores/connections';
 import { Field } from '../../components/Field';
@@ -19,6 +20,7 @@ export function AddConnectionForm({ onDone }: { onDone: () => void }) {
   const needsFile = keychain ? !keychain.available : false;
 
   const add = useAction(async () => {
+    if (!isAllowedRegistryUrl(baseUrl.trim())) throw new Error(REGISTRY_URL_RULE);
     if (!pem) throw new Error('Choose the private key file of the app.');
     if (needsFile && (!confirmed || passphrase.length < 8))
       throw new Error('Without a keychain, the key is stored encrypted with a passphrase of at least 8 characters: enter one and confirm.');
@@ -46,7 +48,7 @@ export function AddConnectionForm({ onDone }: { onDone: () => void }) {
       <Field label="Connection name">
         <input value={name} onChange={(e) => setName(e.target.value)} required />
       </Field>
-      <Field label="Registry address" hint="For example https://registry.example.org">
+      <Field label="Registry address" hint={`For example https://registry.example.org. ${REGISTRY_URL_RULE}.`}>
         <input type="url" value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} required />
       </Field>
       <Field label="App id" hint="The id the registry gave this app when it was registered.">
