@@ -134,6 +134,22 @@ describe('a desk started with --registry-url', () => {
     expect(existsSync(join(data.dir, 'secrets'))).toBe(false);
   });
 
+  it('a passphrase that is easy to guess is refused before the registry is asked, and nothing is stored', async () => {
+    const before = readFileSync(join(data.dir, 'connections.json'), 'utf8');
+    const weak = await fails('connections.addRemote', {
+      name: 'Second',
+      baseUrl: registry.url,
+      appId: app.id,
+      privateKeyPem: pemOf(0),
+      encryptedFileFallback: { passphrase: 'password1', userConfirmed: true },
+    });
+    expect(weak.code).toBe('invalid_input');
+    expect(weak.message).toMatch(/^This passphrase is too easy to guess/);
+    expect(weak.message).not.toContain('password1');
+    expect(readFileSync(join(data.dir, 'connections.json'), 'utf8')).toBe(before);
+    expect(existsSync(join(data.dir, 'secrets'))).toBe(false);
+  });
+
   it('an http: address to another computer is refused with the rule, before anything is stored or sent', async () => {
     const before = readFileSync(join(data.dir, 'connections.json'), 'utf8');
     const clear = await fails('connections.addRemote', {

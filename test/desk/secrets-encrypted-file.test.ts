@@ -11,6 +11,8 @@ import {
   WrongPassphraseError,
   type EncryptedFileStoreOptions,
 } from '../../electron/core/secrets';
+import { deriveKeys, encryptSecrets, newKdfParams } from '../../electron/core/secrets/encrypted-file-format';
+import { passphraseWeakness } from '../../electron/core/secrets/passphrase-strength';
 import { leakMarker } from '../support/keyring-scenarios';
 
 const CONFIRMED: EncryptedFileStoreOptions = { userConfirmed: true };
@@ -85,6 +87,45 @@ describe('creation', () => {
   });
 });
 
+describe('passphrase strength and KDF upgrades', () => {
+  it('refuses an easy-to-guess passphrase for a new file, saying why without echoing it; creates nothing', async () => {
+    for (const weak of ['password1', 'abcdefgh', 'qwertyuiop', 'registrydesk']) {
+      secretsUsed.push(weak);
+      const error = await failure(() => createEncryptedFileStore(file, weak, CONFIRMED));
+      expect(error).toBeInstanceOf(InvalidSecretInputError);
+      expect(error.message).toMatch(/^This passphrase is too easy to guess.*Use a longer one, for example four or more unrelated words\.$/);
+      expect(error.message).not.toContain(weak);
+    }
+    expect(readdirSync(dir)).toEqual([]);
+    expect(passphraseWeakness(PASSPHRASE)).toBeUndefined();
+    expect(passphraseWeakness('k8#Lq!2vZp-7')).toBeUndefined();
+  });
+
+  it('opens a file written with N = 2^15 and a weak passphrase by an earlier desk, and upgrades it on the next write', async () => {
+    const old = 'password1';
+    secretsUsed.push(old);
+    const oldKdf = { ...newKdfParams(), N: 2 ** 15 };
+    const first = marker();
+    writeFileSync(file, encryptSecrets({ secrets: { 'app-key': first } }, await deriveKeys(old, oldKdf)));
+
+    const store = await createEncryptedFileStore(file, old, CONFIRMED);
+    expect(await store.get('app-key')).toBe(first);
+    expect(storedFields(readFileSync(file, 'utf8')).kdf).toEqual(oldKdf); // reading changes nothing
+
+    const second = marker();
+    await store.set('other', second);
+    const upgraded = storedFields(readFileSync(file, 'utf8')).kdf;
+    expect(upgraded).toMatchObject({ name: 'scrypt', N: 2 ** 17, r: 8, p: 1 });
+    expect(upgraded.salt).not.toBe(oldKdf.salt);
+
+    const reopened = await createEncryptedFileStore(file, old, CONFIRMED);
+    expect(await reopened.get('app-key')).toBe(first);
+    expect(await reopened.get('other')).toBe(second);
+    await reopened.set('other', marker());
+    expect(storedFields(readFileSync(file, 'utf8')).kdf.salt).toBe(upgraded.salt); // upgraded once, then kept
+  });
+});
+
 describe('round trip', () => {
   it('stores, reads, overwrites and deletes; another store with the passphrase reads the same', async () => {
     const first = marker();
@@ -107,7 +148,7 @@ describe('round trip', () => {
     expect(await store.get('other')).toBe(second);
   });
 
-  it('writes the versioned format: scrypt N >= 2^15, r=8, p=1, 16-byte salt kept per file, fresh 12-byte IV per write', async () => {
+  it('writes the versioned format: scrypt N = 2^17, r=8, p=1, 16-byte salt kept per file, fresh 12-byte IV per write', async () => {
     const store = await createEncryptedFileStore(file, PASSPHRASE, CONFIRMED);
     await store.set('app-key', marker());
     const before = storedFields(readFileSync(file, 'utf8'));
@@ -116,7 +157,7 @@ describe('round trip', () => {
     expect(Object.keys(after).sort()).toEqual(['check', 'data', 'iv', 'kdf', 'tag', 'v']);
     expect(after.v).toBe(1);
     expect(after.kdf).toMatchObject({ name: 'scrypt', r: 8, p: 1 });
-    expect(after.kdf.N).toBeGreaterThanOrEqual(2 ** 15);
+    expect(after.kdf.N).toBe(2 ** 17);
     expect(Buffer.from(after.kdf.salt, 'base64')).toHaveLength(16);
     expect(Buffer.from(after.iv, 'base64')).toHaveLength(12);
     expect(Buffer.from(after.tag, 'base64')).toHaveLength(16);

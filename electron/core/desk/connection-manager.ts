@@ -19,7 +19,7 @@ import type { RemoteLaunch } from './launch-options';
 import type { DeskPaths } from './paths';
 import { isUnreachable, translateClientError, withRegistry, type OnlineTracker } from './registry-calls';
 import type { ParsedDeskInput } from './types';
-import { SecretStoreError } from '../secrets';
+import { checkNewPassphrase, SecretStoreError } from '../secrets';
 
 export const EMBEDDED_CONNECTION_ID = 'embedded';
 export const COMMAND_LINE_CONNECTION_ID = 'command-line';
@@ -225,8 +225,11 @@ export function createConnectionManager(options: ConnectionManagerOptions): Conn
       checkPrivateKeyPem(input.privateKeyPem);
       let secretStore: SecretStoreKind;
       if (keychain.available) secretStore = 'keychain';
-      else if (input.encryptedFileFallback) secretStore = 'encrypted-file';
-      else {
+      else if (input.encryptedFileFallback) {
+        // Before the registry is asked anything: a weak passphrase is refused at once.
+        checkNewPassphrase(input.encryptedFileFallback.passphrase, [input.name, input.appId]);
+        secretStore = 'encrypted-file';
+      } else {
         throw new DeskFailure(
           'invalid_input',
           `No OS keychain is available (${keychain.reason ?? 'unknown reason'}): confirm storing the key in a passphrase-encrypted file`,

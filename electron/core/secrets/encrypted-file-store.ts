@@ -6,6 +6,7 @@
 // Every operation re-reads the file, so edits by another desk window are seen; writes within this
 // process are queued so two sets cannot lose each other's update. Two processes writing the same
 // file at the same moment can still lose one update (no cross-process lock).
+import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, isAbsolute } from 'node:path';
 import { z } from 'zod';
@@ -15,6 +16,7 @@ import {
   decryptSecrets,
   deriveKeys,
   encryptSecrets,
+  isOutdatedKdf,
   newKdfParams,
   parseSecretsFile,
   verifyPassphrase,
@@ -22,6 +24,7 @@ import {
   type KdfParams,
   type SecretsContent,
 } from './encrypted-file-format';
+import { checkNewPassphrase } from './passphrase-strength';
 import type { SecretStore } from './types';
 import { accountNameSchema, parseInput, passphraseSchema, secretSchema } from './validation';
 
@@ -44,6 +47,8 @@ export async function createEncryptedFileStore(file: string, passphrase: string,
   }
   const path = parseInput(pathSchema, file, 'secrets file path');
   const secret = parseInput(passphraseSchema, passphrase, 'passphrase');
+  // A new file's passphrase is its only protection: refuse one that is easy to guess.
+  if (!existsSync(path)) checkNewPassphrase(secret);
   const store = new EncryptedFileStore(path, secret);
   // Opening an existing file checks the passphrase now, so the desk can ask again at once.
   await store.load();
@@ -96,8 +101,9 @@ class EncryptedFileStore implements SecretStore {
   }
 
   private async save(content: SecretsContent): Promise<void> {
-    // A new file gets a fresh random salt; an existing one keeps its salt (load() set this.keys).
-    const keys = this.keys ?? (await this.keysFor(newKdfParams()));
+    // A new file gets a fresh random salt; an existing one keeps its salt (load() set this.keys),
+    // unless its KDF is weaker than today's: then it is re-encrypted with new settings and salt.
+    const keys = this.keys && !isOutdatedKdf(this.keys.kdf) ? this.keys : await this.keysFor(newKdfParams());
     const text = encryptSecrets(content, keys);
     try {
       await mkdir(dirname(this.file), { recursive: true, mode: DIR_MODE });

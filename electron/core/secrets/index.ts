@@ -16,6 +16,7 @@ export { probeKeychain, DEFAULT_PROBE_TIMEOUT_MS, type KeychainProbeResult, type
 export type { KeytarApi } from './keytar-loader';
 export { createEncryptedFileStore, type EncryptedFileStoreOptions } from './encrypted-file-store';
 export { createMemoryStore } from './memory-store';
+export { checkNewPassphrase, passphraseWeakness, MIN_PASSPHRASE_SCORE } from './passphrase-strength';
 export {
   importPrivateKey,
   readPrivateKey,
