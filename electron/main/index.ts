@@ -11,6 +11,7 @@ import { deskDefaults } from '../core/desk/defaults';
 import { parseLaunchOptions } from '../core/desk/launch-options';
 import { DESK_CSP } from '../core/desk/page-security';
 import { createDeskService, type DeskService } from '../core/desk/service';
+import { confirmAndOpenExternal } from './external-links';
 import { EVENT_CHANNEL, registerDeskIpc } from './ipc';
 import { deskMenuTemplate } from './menu';
 import { APP_ORIGIN, APP_SCHEME, APP_START_URL, appSchemePrivileges, createAppProtocolHandler } from './protocol';
@@ -72,6 +73,8 @@ async function start(): Promise<void> {
     callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [DESK_CSP] } });
   });
   session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  // Permission checks (e.g. navigator.permissions.query, clipboard reads) are answered no as well.
+  session.defaultSession.setPermissionCheckHandler(() => false);
 
   registerDeskIpc({
     ipcMain,
@@ -109,7 +112,8 @@ if (!app.requestSingleInstanceLock()) {
     if (mainWindow.isMinimized()) mainWindow.restore();
     mainWindow.focus();
   });
-  app.on('web-contents-created', (_event, contents) => guardWebContents(contents, (url) => shell.openExternal(url)));
+  const links = { dialog, window: () => mainWindow, openExternal: (url: string) => shell.openExternal(url) };
+  app.on('web-contents-created', (_event, contents) => guardWebContents(contents, (url) => confirmAndOpenExternal(links, url)));
   app.on('window-all-closed', () => app.quit());
   let closing = false;
   app.on('before-quit', (event) => {

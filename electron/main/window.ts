@@ -1,6 +1,6 @@
 // The one desk window: its options (the security switches live here) and the guards that keep the
 // page from going anywhere else. Navigation and new windows are denied outright; an https link the
-// user clicks opens in the OS browser instead.
+// user clicks opens in the OS browser instead, once the user confirmed its host (external-links.ts).
 import type { BrowserWindowConstructorOptions, WebContents } from 'electron';
 import type { WindowState } from '../core/desk/settings';
 

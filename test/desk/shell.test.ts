@@ -25,6 +25,10 @@ const electron = vi.hoisted(() => {
     }[],
     headersHook: undefined as undefined | ((details: { responseHeaders: Record<string, string[]> }, cb: (r: unknown) => void) => void),
     permissionHook: undefined as undefined | ((wc: unknown, permission: string, cb: (granted: boolean) => void) => void),
+    permissionCheck: undefined as undefined | ((...args: unknown[]) => boolean),
+    /** The answers the next confirmations get (0 = open), and what they showed. */
+    messageBoxAnswers: [] as number[],
+    messageBoxes: [] as { message?: string; detail?: string }[],
     menuTemplate: [] as unknown[],
     opened: [] as string[],
     exposed: new Map<string, unknown>(),
@@ -113,6 +117,7 @@ vi.mock('electron', async () => {
       defaultSession: {
         webRequest: { onHeadersReceived: (hook: typeof electron.headersHook) => (electron.headersHook = hook) },
         setPermissionRequestHandler: (hook: typeof electron.permissionHook) => (electron.permissionHook = hook),
+        setPermissionCheckHandler: (hook: typeof electron.permissionCheck) => (electron.permissionCheck = hook),
       },
     },
     ipcMain: {
@@ -120,8 +125,21 @@ vi.mock('electron', async () => {
         electron.ipcHandlers.set(channel, handler),
       removeHandler: (channel: string) => electron.ipcHandlers.delete(channel),
     },
-    shell: { openExternal: async (url: string) => void electron.opened.push(url) },
-    dialog: { showSaveDialog: vi.fn(), showErrorBox: vi.fn() },
+    shell: {
+      openExternal: async (url: string) => {
+        electron.opened.push(url);
+        electron.notifyChanged();
+      },
+    },
+    dialog: {
+      showSaveDialog: vi.fn(),
+      showErrorBox: vi.fn(),
+      showMessageBox: async (...args: unknown[]) => {
+        electron.messageBoxes.push(args.at(-1) as { message?: string; detail?: string });
+        electron.notifyChanged();
+        return { response: electron.messageBoxAnswers.shift() ?? 1, checkboxChecked: false };
+      },
+    },
     Menu: {
       buildFromTemplate: (template: unknown[]) => (electron.menuTemplate = template),
       setApplicationMenu: vi.fn(),
@@ -212,13 +230,15 @@ describe('start-up', () => {
     expect(loaded).toEqual(['app://desk/index.html']);
   });
 
-  it('puts the CSP on every response and refuses every permission request', () => {
+  it('puts the CSP on every response and refuses every permission request and check', () => {
     let answered: { responseHeaders: Record<string, string[]> } | undefined;
     electron.headersHook!({ responseHeaders: { 'content-type': ['text/html'] } }, (r) => (answered = r as typeof answered));
     expect(answered!.responseHeaders['Content-Security-Policy']![0]).toMatch(/default-src 'self'.*object-src 'none'/);
     let granted: boolean | undefined;
     electron.permissionHook!({}, 'media', (g) => (granted = g));
     expect(granted).toBe(false);
+    for (const permission of ['clipboard-read', 'media', 'geolocation', 'notifications'])
+      expect(electron.permissionCheck!({}, permission, 'app://desk', {}), permission).toBe(false);
   });
 
   it('has menu accelerators for Sync now, Find and the six views', () => {
@@ -335,10 +355,23 @@ describe('navigation', () => {
       contents.emit(name, event, 'https://evil.example/');
       expect(event.preventDefault, name).toHaveBeenCalled();
     }
+    // The user is asked first, with the host shown; Cancel opens nothing.
+    electron.messageBoxAnswers.push(1, 0);
+    expect(contents.openHandler!({ url: 'https://xn--exmple-cua.org/login' })).toEqual({ action: 'deny' });
+    await waitFor(() => electron.messageBoxes[0]);
+    expect(electron.messageBoxes[0]).toMatchObject({ message: 'Open xn--exmple-cua.org in your browser?' });
     expect(contents.openHandler!({ url: 'https://example.org/project' })).toEqual({ action: 'deny' });
+    await waitFor(() => electron.opened[0]);
+    expect(electron.opened).toEqual(['https://example.org/project']);
+    expect(electron.messageBoxes[1]).toMatchObject({
+      message: 'Open example.org in your browser?',
+      detail: expect.stringContaining('https://example.org/project'),
+    });
+    // Anything but https is neither asked about nor opened.
     expect(contents.openHandler!({ url: 'http://example.org/' })).toEqual({ action: 'deny' });
     expect(contents.openHandler!({ url: 'file:///etc/passwd' })).toEqual({ action: 'deny' });
     expect(contents.openHandler!({ url: 'javascript:alert(1)' })).toEqual({ action: 'deny' });
+    expect(electron.messageBoxes).toHaveLength(2);
     expect(electron.opened).toEqual(['https://example.org/project']);
   });
 });
