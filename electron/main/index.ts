@@ -15,7 +15,7 @@ import { confirmAndOpenExternal } from './external-links';
 import { EVENT_CHANNEL, registerDeskIpc } from './ipc';
 import { deskMenuTemplate } from './menu';
 import { APP_ORIGIN, APP_SCHEME, APP_START_URL, appSchemePrivileges, createAppProtocolHandler } from './protocol';
-import { saveFileWithDialog } from './save-file';
+import { saveArtifactWithDialog } from './save-file';
 import { progressBarFor } from './sync-progress';
 import { guardWebContents, mainWindowOptions } from './window';
 
@@ -79,7 +79,7 @@ async function start(): Promise<void> {
   registerDeskIpc({
     ipcMain,
     desk: service,
-    saveFile: (file) => saveFileWithDialog(dialog, mainWindow, app.getPath('downloads'), file),
+    saveFile: (handle) => saveArtifactWithDialog(dialog, mainWindow, app.getPath('downloads'), service.artifacts, handle),
   });
 
   mainWindow = createWindow(service);

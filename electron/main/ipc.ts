@@ -1,9 +1,12 @@
-// The IPC half of the desk API: `desk:invoke` carries one call, `desk:save-file` one file to save,
+// The IPC half of the desk API: `desk:invoke` carries one call, `desk:save-file` the handle of a
+// file the desk produced, to save,
 // `desk:event` the event stream. Every message is checked: it must come from the app's own page
 // (app://desk/), the method must be a DeskMethod, and the input is validated by the service itself.
 import type { IpcMain, IpcMainInvokeEvent } from 'electron';
-import { deskMethods, fileOutput, type DeskResult, type FileOutput } from '../../shared/desk/api';
+import { z } from 'zod';
+import { deskMethods, fileHandleId, type DeskResult } from '../../shared/desk/api';
 import type { DeskDispatcher } from '../core/desk/dispatcher';
+import { toDeskError } from '../core/desk/errors';
 import { zodMessages } from '../core/registry/errors';
 import { APP_ORIGIN } from './protocol';
 
@@ -12,6 +15,8 @@ export const SAVE_FILE_CHANNEL = 'desk:save-file';
 export const EVENT_CHANNEL = 'desk:event';
 
 const knownMethods = new Set<string>(deskMethods);
+/** Only a handle: the renderer cannot send bytes or a name to write. */
+const saveFileInput = z.strictObject({ handle: fileHandleId });
 
 export function isTrustedSender(event: Pick<IpcMainInvokeEvent, 'senderFrame'>): boolean {
   const url = event.senderFrame?.url;
@@ -23,7 +28,8 @@ const refused = (message: string): DeskResult<never> => ({ ok: false, error: { c
 export function registerDeskIpc(options: {
   ipcMain: Pick<IpcMain, 'handle' | 'removeHandler'>;
   desk: DeskDispatcher;
-  saveFile: (file: FileOutput) => Promise<{ saved: boolean; path?: string }>;
+  /** Saves the desk's file behind `handle` (save-file.ts). */
+  saveFile: (handle: string) => Promise<{ saved: boolean; path?: string }>;
 }): () => void {
   const { ipcMain, desk } = options;
   ipcMain.handle(INVOKE_CHANNEL, async (event, method: unknown, input: unknown) => {
@@ -38,9 +44,13 @@ export function registerDeskIpc(options: {
   });
   ipcMain.handle(SAVE_FILE_CHANNEL, async (event, file: unknown) => {
     if (!isTrustedSender(event)) return refused('files are saved only for the desk page');
-    const parsed = fileOutput.safeParse(file);
+    const parsed = saveFileInput.safeParse(file);
     if (!parsed.success) return { ok: false, error: { code: 'invalid_input', message: zodMessages(parsed.error.issues).join('; ') } };
-    return { ok: true, value: await options.saveFile(parsed.data) };
+    try {
+      return { ok: true, value: await options.saveFile(parsed.data.handle) };
+    } catch (error) {
+      return { ok: false, error: toDeskError(error) };
+    }
   });
   return () => {
     ipcMain.removeHandler(INVOKE_CHANNEL);

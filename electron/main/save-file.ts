@@ -1,27 +1,31 @@
-// Saves a file the desk produced (certificate PDF, CSV export) where the user chooses, through the
-// native save dialog. The suggested name is reduced to a plain base name: the registry or a
-// compromised page must not pick the folder.
+// Saves a file the desk produced itself (certificate PDF, CSV export), by its handle, where the
+// user chooses through the native save dialog. The renderer sends only the handle: the bytes and
+// the name come from the desk (electron/core/desk/artifacts.ts), the dialog offers only the file's
+// kind, and its extension is forced onto whatever path the user typed.
 import { writeFile } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import type { BrowserWindow, Dialog } from 'electron';
-import type { FileOutput } from '../../shared/desk/api';
+import { FILE_KINDS, withExtension, type ArtifactStore } from '../core/desk/artifacts';
+import { DeskFailure } from '../core/desk/errors';
 
-export function safeFileName(name: string): string {
-  const base = basename(name.replaceAll('\\', '/'))
-    .replace(/[\u0000-\u001f<>:"|?*]/g, '_')
-    .trim();
-  return base === '' || base === '.' || base === '..' ? 'download' : base.slice(0, 200);
-}
-
-export async function saveFileWithDialog(
+export async function saveArtifactWithDialog(
   dialog: Pick<Dialog, 'showSaveDialog'>,
   window: BrowserWindow | undefined,
   downloadsDir: string,
-  file: FileOutput,
+  artifacts: Pick<ArtifactStore, 'get' | 'release'>,
+  handle: string,
 ): Promise<{ saved: boolean; path?: string }> {
-  const options = { defaultPath: join(downloadsDir, safeFileName(file.filename)) };
+  const file = artifacts.get(handle);
+  if (!file) throw new DeskFailure('not_found', 'This file is no longer available: export or download it again');
+  const kind = FILE_KINDS[file.kind];
+  const options = {
+    defaultPath: join(downloadsDir, file.filename),
+    filters: [{ name: kind.filterName, extensions: [kind.extension] }],
+  };
   const choice = window ? await dialog.showSaveDialog(window, options) : await dialog.showSaveDialog(options);
   if (choice.canceled || !choice.filePath) return { saved: false };
-  await writeFile(choice.filePath, Buffer.from(file.base64, 'base64'));
-  return { saved: true, path: choice.filePath };
+  const path = withExtension(choice.filePath, kind.extension);
+  await writeFile(path, file.bytes);
+  artifacts.release(handle);
+  return { saved: true, path };
 }

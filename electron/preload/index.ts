@@ -2,7 +2,7 @@
 // page never sees ipcRenderer or any Node API; the bridge passes only the method, the input and
 // the file, and hands back plain data. Sandboxed preloads may import only 'electron'.
 import { contextBridge, ipcRenderer } from 'electron';
-import type { DeskBridge, DeskEvent, DeskResult, FileOutput } from '../../shared/desk/api';
+import type { DeskBridge, DeskEvent, DeskResult, FileHandle } from '../../shared/desk/api';
 
 // Channel names are repeated here (not imported from main/ipc.ts) so the preload bundle stays tiny.
 const INVOKE_CHANNEL = 'desk:invoke';
@@ -19,8 +19,9 @@ const bridge: DeskBridge = {
       ipcRenderer.removeListener(EVENT_CHANNEL, relay);
     };
   },
-  async saveFile(file: FileOutput) {
-    const result = (await ipcRenderer.invoke(SAVE_FILE_CHANNEL, file)) as DeskResult<{ saved: boolean; path?: string }>;
+  async saveFile(file: Pick<FileHandle, 'handle'>) {
+    // Only the handle crosses: the main process saves the bytes the desk itself produced.
+    const result = (await ipcRenderer.invoke(SAVE_FILE_CHANNEL, { handle: file.handle })) as DeskResult<{ saved: boolean; path?: string }>;
     if (!result.ok) throw new Error(result.error.message);
     return result.value;
   },

@@ -270,9 +270,16 @@ export const projectCredits = z.object({
   project: tolerant.projectReference,
 });
 
-/** A file for the renderer to save (native save dialog in Electron, a download in the browser). */
-export const fileOutput = z.object({ filename: z.string(), mimeType: z.string(), base64: z.string() });
-export type FileOutput = z.infer<typeof fileOutput>;
+/**
+ * A file the desk produced (a certificate, a CSV export), kept by the host: the renderer gets only
+ * this handle and asks the bridge to save it (native save dialog in Electron, a download in the
+ * browser). The desk chose the name; the kind fixes the extension.
+ */
+export const FILE_KINDS = ['pdf', 'csv'] as const;
+export type FileKind = (typeof FILE_KINDS)[number];
+export const fileHandleId = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'must be a file handle from the desk');
+export const fileHandle = z.object({ handle: fileHandleId, kind: z.enum(FILE_KINDS), filename: z.string(), size: z.number().int() });
+export type FileHandle = z.infer<typeof fileHandle>;
 
 export const csvExportInput = z.discriminatedUnion('list', [
   z.object({ list: z.literal('projects'), search: projectSearchInput }),
@@ -375,7 +382,7 @@ export const deskApi = {
   ),
   'retirements.get': method(z.object({ id }), z.object({ retirement: tolerant.retirement, ...freshness })),
   'retirements.finalize': method(finalizeBody.extend({ retirementId: id }), z.object({ retirement: tolerant.retirement }), { write: true }),
-  'retirements.certificate': method(z.object({ id }), fileOutput, { write: true }),
+  'retirements.certificate': method(z.object({ id }), fileHandle, { write: true }),
 
   'organizations.list': method(
     none,
@@ -396,7 +403,7 @@ export const deskApi = {
   ),
   'warehouse.reservation': method(z.object({ organizationId: id, reservationId: id }), tolerant.reservation, { write: true }),
 
-  'export.csv': method(csvExportInput, fileOutput),
+  'export.csv': method(csvExportInput, fileHandle),
 } as const;
 
 export type DeskApi = typeof deskApi;
@@ -441,6 +448,6 @@ export interface DeskBridge {
   host: 'electron' | 'web';
   invoke<M extends DeskMethod>(method: M, input: DeskInput<M>): Promise<DeskResult<DeskOutput<M>>>;
   onEvent(listener: (event: DeskEvent) => void): () => void;
-  /** Saves a file the desk produced: native save dialog in Electron, a download in the browser. */
-  saveFile(file: FileOutput): Promise<{ saved: boolean; path?: string }>;
+  /** Saves a file the desk produced, by its handle: native save dialog in Electron, a download in the browser. */
+  saveFile(file: Pick<FileHandle, 'handle'>): Promise<{ saved: boolean; path?: string }>;
 }

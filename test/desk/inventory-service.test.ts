@@ -15,8 +15,8 @@ let desk: DeskService;
 const { ok, fails } = deskCalls(() => desk);
 
 /** The CSV's lines without the byte order mark and the final line end. */
-const csvLines = (file: { base64: string }) =>
-  Buffer.from(file.base64, 'base64')
+const csvLines = (file: { handle: string }) =>
+  Buffer.from(desk.artifacts.get(file.handle)!.bytes)
     .toString('utf8')
     .replace(/^\uFEFF/, '')
     .trimEnd()
@@ -121,7 +121,7 @@ describe('inventories through the desk API', () => {
     const shown = await ok('inventories.credits', { account: 'buffer', ...search, limit: 500 });
     expect(shown.total).toBeGreaterThan(0);
     const file = await ok('export.csv', { list: 'inventory', account: 'buffer', ...search });
-    expect(file.mimeType).toBe('text/csv');
+    expect(file.kind).toBe('csv');
     expect(file.filename).toMatch(/^inventory-buffer-\d{4}-\d{2}-\d{2}\.csv$/);
     const lines = csvLines(file);
     expect(lines[0]).toBe('Credit,Project number,Project,Serialization,Vintage,Type,Amount (tCO2e),Supply,Unit,Token id,Token address');

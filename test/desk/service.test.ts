@@ -184,10 +184,19 @@ describe('warehouse writes', () => {
 describe('certificate', () => {
   it('downloads a claimed retirement certificate as a PDF file', async () => {
     const claimed = await ok('retirements.search', { filters: { claimed: true }, limit: 1 });
-    const file = await ok('retirements.certificate', { id: claimed.rows[0]!.id });
-    expect(file.mimeType).toBe('application/pdf');
-    expect(file.filename).toMatch(/\.pdf$/);
-    expect(Buffer.from(file.base64, 'base64').subarray(0, 5).toString()).toBe('%PDF-');
+    const id = claimed.rows[0]!.id;
+    const file = await ok('retirements.certificate', { id });
+    // The renderer gets a handle; the desk keeps the bytes and named the file itself.
+    expect(file).toEqual({
+      handle: expect.stringMatching(/^[A-Za-z0-9_-]{24}$/),
+      kind: 'pdf',
+      filename: `retirement-${id}.pdf`,
+      size: expect.any(Number),
+    });
+    const kept = desk.artifacts.get(file.handle)!;
+    expect(kept.mimeType).toBe('application/pdf');
+    expect(kept.bytes.byteLength).toBe(file.size);
+    expect(Buffer.from(kept.bytes.subarray(0, 5)).toString()).toBe('%PDF-');
   });
 });
 
@@ -235,8 +244,9 @@ describe('export.csv', () => {
     const all = await ok('projects.search', { ...search, offset: 0, limit: 500 });
     expect(all.total).toBeGreaterThan(10);
     const file = await ok('export.csv', { list: 'projects', search });
-    expect(file.mimeType).toBe('text/csv');
-    const text = Buffer.from(file.base64, 'base64')
+    expect(file.kind).toBe('csv');
+    expect(file.filename).toMatch(/^projects-public-\d{4}-\d{2}-\d{2}\.csv$/);
+    const text = Buffer.from(desk.artifacts.get(file.handle)!.bytes)
       .toString('utf8')
       .replace(/^\uFEFF/, '');
     expect(text.endsWith('\r\n')).toBe(true);
@@ -249,7 +259,7 @@ describe('export.csv', () => {
   it('exports retirements with the list filter', async () => {
     const unclaimed = await ok('retirements.search', { filters: { claimed: false }, limit: 500 });
     const file = await ok('export.csv', { list: 'retirements', search: { filters: { claimed: false } } });
-    const lines = Buffer.from(file.base64, 'base64').toString('utf8').trimEnd().split('\r\n');
+    const lines = Buffer.from(desk.artifacts.get(file.handle)!.bytes).toString('utf8').trimEnd().split('\r\n');
     expect(lines).toHaveLength(unclaimed.total + 1);
     expect(lines.slice(1).every((l) => l.split(',').at(-2) === 'no')).toBe(true);
   });

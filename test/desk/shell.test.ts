@@ -332,9 +332,19 @@ describe('IPC', () => {
     }
   });
 
-  it('validates files to save', async () => {
+  it('saves only by the handle of a file the desk produced', async () => {
     const save = electron.ipcHandlers.get('desk:save-file')!;
     expect(await save(APP_FRAME, { filename: 'a.csv' })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    // Bytes and a name from the page are refused: only a handle of a file the desk produced.
+    expect(await save(APP_FRAME, { filename: 'a.exe', mimeType: 'text/csv', base64: 'TVo=' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input' },
+    });
+    expect(await save(APP_FRAME, { handle: 'C'.repeat(24), base64: 'TVo=' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input' },
+    });
+    expect(await save(APP_FRAME, { handle: 'C'.repeat(24) })).toMatchObject({ ok: false, error: { code: 'not_found' } });
     expect(
       await save({ senderFrame: { url: 'https://evil.example/' } }, { filename: 'a.csv', mimeType: 'text/csv', base64: '' }),
     ).toMatchObject({ ok: false });

@@ -161,6 +161,31 @@ describe('the API', () => {
     expect((await invoke(clockHost, 'system.info', {}, { ...good, 'sec-fetch-site': 'cross-site' })).status).toBe(403);
   });
 
+  it('serves a file the desk produced once, by handle, with its own name and type; nothing else', async () => {
+    const good = { cookie: session.cookie, 'x-desk-csrf': session.csrf };
+    const made = (await (await invoke(clockHost, 'export.csv', { list: 'projects', search: {} }, good)).json()) as {
+      ok: true;
+      value: { handle: string; filename: string; size: number };
+    };
+    expect(made.ok).toBe(true);
+    expect(Object.keys(made.value).sort()).toEqual(['filename', 'handle', 'kind', 'size']);
+    const url = `${clockHost.url}/api/files/${made.value.handle}`;
+    expect((await fetch(url, { headers: { cookie: session.cookie } })).status).toBe(403); // no CSRF token
+    const file = await fetch(url, { headers: good });
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-type')).toBe('text/csv');
+    expect(file.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(file.headers.get('content-disposition')).toMatch(/^attachment; filename="projects-public-\d{4}-\d{2}-\d{2}\.csv"/);
+    expect(decodeURIComponent(file.headers.get('x-desk-filename')!)).toBe(made.value.filename);
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    expect(bytes.byteLength).toBe(made.value.size);
+    expect(new TextDecoder().decode(bytes)).toMatch(/^Number,Name,Status/);
+    // Served once; unknown and malformed handles are 404.
+    expect((await fetch(url, { headers: good })).status).toBe(404);
+    expect((await fetch(`${clockHost.url}/api/files/${'A'.repeat(24)}`, { headers: good })).status).toBe(404);
+    expect((await fetch(`${clockHost.url}/api/files/..%2F..%2Fetc%2Fpasswd`, { headers: good })).status).toBe(404);
+  });
+
   it('refuses a wrong Host header (DNS rebinding)', async () => {
     const headers = { cookie: session.cookie, 'x-desk-csrf': session.csrf, 'content-type': 'application/json' };
     const rebound = await raw(

@@ -3,7 +3,6 @@
 import { z } from 'zod';
 import {
   csvExportInput,
-  type FileOutput,
   type InventoryCreditRow,
   type InventoryCreditSearchInput,
   type ProjectRow,
@@ -96,12 +95,18 @@ const slug = (text: string) =>
     .replace(/^-|-$/g, '')
     .slice(0, 60) || 'export';
 
-function file(name: string, csv: string): FileOutput {
-  // A UTF-8 byte order mark makes spreadsheet programs read accented names correctly.
-  return { filename: `${name}.csv`, mimeType: 'text/csv', base64: Buffer.from(`\uFEFF${csv}`, 'utf8').toString('base64') };
+/** A CSV file the desk made; the service keeps it (artifacts.ts) and hands the renderer its handle. */
+export interface CsvFile {
+  baseName: string;
+  bytes: Uint8Array;
 }
 
-export async function exportCsv(sources: CsvSources, input: z.output<typeof csvExportInput>, today: string): Promise<FileOutput> {
+function file(name: string, csv: string): CsvFile {
+  // A UTF-8 byte order mark makes spreadsheet programs read accented names correctly.
+  return { baseName: `${name}.csv`, bytes: Buffer.from(`\uFEFF${csv}`, 'utf8') };
+}
+
+export async function exportCsv(sources: CsvSources, input: z.output<typeof csvExportInput>, today: string): Promise<CsvFile> {
   switch (input.list) {
     case 'projects':
       return file(

@@ -24,6 +24,7 @@ import type { SyncWorkerSettings } from './sync/worker/host';
 import { createConnectionKeys } from './connection-keys';
 import { createConnectionManager } from './connection-manager';
 import { openConnectionStore } from './connections';
+import { createArtifactStore } from './artifacts';
 import { exportCsv } from './csv-export';
 import type { DemoSeeder, EmbeddedRegistry } from './embedded';
 import { DeskFailure, invalidInput, toDeskError } from './errors';
@@ -88,6 +89,7 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
   };
   const tracker = createOnlineTracker((online) => hub.publish({ type: 'online.changed', online }));
   const syncIntervalMs = () => settings.get().syncIntervalMinutes * 60_000;
+  const artifacts = createArtifactStore(clock);
 
   const connections = createConnectionManager({
     connections: connectionStore,
@@ -189,7 +191,10 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
       return fresh(found);
     },
     'retirements.finalize': (input) => writes.finalize(writeContext(), input),
-    'retirements.certificate': (input) => writes.certificate(writeContext(), input),
+    'retirements.certificate': async (input) => {
+      const pdf = await writes.certificate(writeContext(), input);
+      return artifacts.put('pdf', pdf.baseName, pdf.bytes);
+    },
 
     'organizations.list': () => fresh(cache().listOrganizations()),
 
@@ -199,9 +204,9 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
     'warehouse.finish': (input) => writes.finish(writeContext(), input),
     'warehouse.reservation': (input) => writes.getReservation(writeContext(), input),
 
-    'export.csv': (input) => {
+    'export.csv': async (input) => {
       const runtime = connections.requireActive();
-      return exportCsv(
+      const csv = await exportCsv(
         {
           searchProjects: (search) => runtime.cache.searchProjects(search),
           searchRetirements: (search) => runtime.cache.searchRetirements(search),
@@ -211,6 +216,7 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
         input,
         new Date(clock.now()).toISOString().slice(0, 10),
       );
+      return artifacts.put('csv', csv.baseName, csv.bytes);
     },
   };
 
@@ -237,6 +243,7 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
     onEvent: (listener: (event: DeskEvent) => void) => hub.subscribe(listener),
     settings,
     paths,
+    artifacts,
     get embedded() {
       return connections.embedded;
     },

@@ -3,7 +3,7 @@
 // code `offline` before anything is sent, so nothing half-happens. The core never sees a wallet
 // key: finalize forwards the signature the renderer's wallet made.
 import type { z } from 'zod';
-import type { DeskEvent, DeskInput, DeskOutput, FileOutput } from '../../../shared/desk/api';
+import type { DeskEvent, DeskInput, DeskOutput } from '../../../shared/desk/api';
 import type { finishBody } from '../../../shared/registry/endpoints';
 import type { Reservation } from '../../../shared/registry/resources';
 import { DeskFailure } from './errors';
@@ -157,13 +157,17 @@ export async function finalize(ctx: WriteContext, input: DeskInput<'retirements.
   return { retirement };
 }
 
-export async function certificate(ctx: WriteContext, input: { id: string }): Promise<FileOutput> {
+/**
+ * A retirement's PDF certificate, named by the desk (`retirement-<id>.pdf`), never by the
+ * registry's Content-Disposition; an answer that is not a PDF is refused.
+ */
+export async function certificate(ctx: WriteContext, input: { id: string }): Promise<{ baseName: string; bytes: Uint8Array }> {
   const file = await withRegistry(ctx.tracker, 'Downloading the certificate', () =>
     ctx.runtime.client.call('getRetirementPdf', { params: { retirementId: input.id } }),
   );
-  return {
-    filename: file.filename,
-    mimeType: file.contentType.split(';')[0]!.trim() || 'application/pdf',
-    base64: Buffer.from(file.bytes).toString('base64'),
-  };
+  const bytes = Uint8Array.from(file.bytes);
+  if (Buffer.from(bytes.subarray(0, 5)).toString('latin1') !== '%PDF-') {
+    throw new DeskFailure('registry_error', `The registry's certificate for retirement ${input.id} is not a PDF document`);
+  }
+  return { baseName: `retirement-${input.id}.pdf`, bytes };
 }

@@ -3,6 +3,7 @@
 //   GET  /?launch=<secret>        the page (spends the launch secret, sets the session)
 //   GET  /assets/...              the renderer's files
 //   POST /api/invoke/<method>     one desk API call, JSON in, DeskResult out
+//   GET  /api/files/<handle>      a file the desk produced (certificate, CSV export), as a download
 //   GET  /api/events              DeskEvents as server-sent events
 //   POST /api/test/clock/advance  only with --test-clock: moves the registry's and desk's clock
 import { serve, type ServerType } from '@hono/node-server';
@@ -13,6 +14,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
 import type { AdjustableClock } from '../clock';
+import { fileHandleId } from '../../../shared/desk/api';
 import type { DeskDispatcher } from '../desk/dispatcher';
 import { PAGE_SECURITY_HEADERS } from '../desk/page-security';
 import { CSRF_HEADER, CSRF_META, createAccessGate, type AccessGate, type DeskSession } from './access';
@@ -114,6 +116,27 @@ export function buildWebHostApp(
       return c.json(await options.desk.dispatch(c.req.param('method'), input));
     },
   );
+
+  // The browser's equivalent of the Electron save dialog: the page names only the handle; the
+  // bytes, the name and the type are the desk's own (artifacts.ts), served once as an attachment.
+  app.get('/api/files/:handle', (c) => {
+    const handle = fileHandleId.safeParse(c.req.param('handle'));
+    const file = handle.success ? options.desk.artifacts.get(handle.data) : undefined;
+    if (!file)
+      return c.json(
+        { ok: false, error: { code: 'not_found', message: 'This file is no longer available: export or download it again' } },
+        404,
+      );
+    options.desk.artifacts.release(file.handle);
+    c.header('content-type', file.mimeType);
+    c.header(
+      'content-disposition',
+      `attachment; filename="${file.filename.replace(/[^\x20-\x7e]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(file.filename)}`,
+    );
+    c.header('x-desk-filename', encodeURIComponent(file.filename));
+    c.header('x-content-type-options', 'nosniff');
+    return c.body(new Uint8Array(file.bytes).buffer);
+  });
 
   app.get('/api/events', (c) =>
     streamSSE(c, async (stream) => {

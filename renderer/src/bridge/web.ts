@@ -3,7 +3,7 @@
 // the session cookie (automatic, same origin) and the CSRF token the host put in a <meta> tag on
 // the launch load only; the token is kept in sessionStorage so a reload of the tab still works.
 // EventSource cannot send headers, so events are read from a streamed fetch instead.
-import type { DeskBridge, DeskEvent, DeskResult, FileOutput } from '../../../shared/desk/api';
+import type { DeskBridge, DeskEvent, DeskResult, FileHandle } from '../../../shared/desk/api';
 
 const CSRF_META = 'desk-csrf';
 const CSRF_HEADER = 'x-desk-csrf';
@@ -95,12 +95,22 @@ export function createWebBridge(): DeskBridge {
         listeners.delete(listener);
       };
     },
-    async saveFile(file: FileOutput) {
-      const bytes = Uint8Array.from(atob(file.base64), (c) => c.charCodeAt(0));
-      const url = URL.createObjectURL(new Blob([bytes], { type: file.mimeType }));
+    async saveFile(file: Pick<FileHandle, 'handle'>) {
+      // The host serves the file the desk produced under this handle, with the desk's own name.
+      const response = await fetch(`/api/files/${encodeURIComponent(file.handle)}`, {
+        headers: { [CSRF_HEADER]: token },
+        credentials: 'same-origin',
+        cache: 'no-store',
+      });
+      if (!response.ok) {
+        const body = (await response.json().catch(() => undefined)) as DeskResult<never> | undefined;
+        throw new Error(body && !body.ok ? body.error.message : `the desk host answered ${response.status}`);
+      }
+      const filename = decodeURIComponent(response.headers.get('x-desk-filename') ?? 'download');
+      const url = URL.createObjectURL(await response.blob());
       const link = document.createElement('a');
       link.href = url;
-      link.download = file.filename;
+      link.download = filename;
       link.rel = 'noopener';
       document.body.append(link);
       link.click();
