@@ -13,6 +13,7 @@ import { DESK_CSP } from '../core/desk/page-security';
 import { createDeskService, type DeskService } from '../core/desk/service';
 import { confirmAndOpenExternal } from './external-links';
 import { EVENT_CHANNEL, registerDeskIpc } from './ipc';
+import { pickKeyFileWithDialog } from './key-file';
 import { deskMenuTemplate } from './menu';
 import { APP_ORIGIN, APP_SCHEME, APP_START_URL, appSchemePrivileges, createAppProtocolHandler } from './protocol';
 import { saveArtifactWithDialog } from './save-file';
@@ -80,6 +81,7 @@ async function start(): Promise<void> {
     ipcMain,
     desk: service,
     saveFile: (handle) => saveArtifactWithDialog(dialog, mainWindow, app.getPath('downloads'), service.artifacts, handle),
+    importKeyFile: () => pickKeyFileWithDialog(dialog, mainWindow, service.keyImports),
   });
 
   mainWindow = createWindow(service);

@@ -4,7 +4,7 @@
 // (app://desk/), the method must be a DeskMethod, and the input is validated by the service itself.
 import type { IpcMain, IpcMainInvokeEvent } from 'electron';
 import { z } from 'zod';
-import { deskMethods, fileHandleId, type DeskResult } from '../../shared/desk/api';
+import { deskMethods, fileHandleId, type DeskResult, type PickedKey } from '../../shared/desk/api';
 import type { DeskDispatcher } from '../core/desk/dispatcher';
 import { toDeskError } from '../core/desk/errors';
 import { zodMessages } from '../core/registry/errors';
@@ -12,6 +12,7 @@ import { APP_ORIGIN } from './protocol';
 
 export const INVOKE_CHANNEL = 'desk:invoke';
 export const SAVE_FILE_CHANNEL = 'desk:save-file';
+export const IMPORT_KEY_CHANNEL = 'desk:import-key';
 export const EVENT_CHANNEL = 'desk:event';
 
 const knownMethods = new Set<string>(deskMethods);
@@ -30,6 +31,8 @@ export function registerDeskIpc(options: {
   desk: DeskDispatcher;
   /** Saves the desk's file behind `handle` (save-file.ts). */
   saveFile: (handle: string) => Promise<{ saved: boolean; path?: string }>;
+  /** Lets the user pick the app's key file in a native dialog; the page gets only its handle (key-file.ts). */
+  importKeyFile: () => Promise<PickedKey | null>;
 }): () => void {
   const { ipcMain, desk } = options;
   ipcMain.handle(INVOKE_CHANNEL, async (event, method: unknown, input: unknown) => {
@@ -52,8 +55,18 @@ export function registerDeskIpc(options: {
       return { ok: false, error: toDeskError(error) };
     }
   });
+  // No input at all: the page cannot name a path to read.
+  ipcMain.handle(IMPORT_KEY_CHANNEL, async (event) => {
+    if (!isTrustedSender(event)) return refused('keys are imported only for the desk page');
+    try {
+      return { ok: true, value: await options.importKeyFile() };
+    } catch (error) {
+      return { ok: false, error: toDeskError(error) };
+    }
+  });
   return () => {
     ipcMain.removeHandler(INVOKE_CHANNEL);
     ipcMain.removeHandler(SAVE_FILE_CHANNEL);
+    ipcMain.removeHandler(IMPORT_KEY_CHANNEL);
   };
 }

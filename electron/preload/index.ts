@@ -2,11 +2,12 @@
 // page never sees ipcRenderer or any Node API; the bridge passes only the method, the input and
 // the file, and hands back plain data. Sandboxed preloads may import only 'electron'.
 import { contextBridge, ipcRenderer } from 'electron';
-import type { DeskBridge, DeskEvent, DeskResult, FileHandle } from '../../shared/desk/api';
+import type { DeskBridge, DeskEvent, DeskResult, FileHandle, PickedKey } from '../../shared/desk/api';
 
 // Channel names are repeated here (not imported from main/ipc.ts) so the preload bundle stays tiny.
 const INVOKE_CHANNEL = 'desk:invoke';
 const SAVE_FILE_CHANNEL = 'desk:save-file';
+const IMPORT_KEY_CHANNEL = 'desk:import-key';
 const EVENT_CHANNEL = 'desk:event';
 
 const bridge: DeskBridge = {
@@ -18,6 +19,12 @@ const bridge: DeskBridge = {
     return () => {
       ipcRenderer.removeListener(EVENT_CHANNEL, relay);
     };
+  },
+  async importKeyFile() {
+    // The main process shows the open dialog and reads the file; only a handle comes back.
+    const result = (await ipcRenderer.invoke(IMPORT_KEY_CHANNEL)) as DeskResult<PickedKey | null>;
+    if (!result.ok) throw new Error(result.error.message);
+    return result.value;
   },
   async saveFile(file: Pick<FileHandle, 'handle'>) {
     // Only the handle crosses: the main process saves the bytes the desk itself produced.

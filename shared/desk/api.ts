@@ -55,6 +55,14 @@ export function isAllowedRegistryUrl(url: string): boolean {
 
 export const registryUrl = z.url({ protocol: /^https?$/ }).refine(isAllowedRegistryUrl, REGISTRY_URL_RULE);
 
+/**
+ * An app key the user picked: read by the host (Electron's open dialog, or the web host from the
+ * uploaded file), never by the page, which holds only this handle until connections.* stores it.
+ */
+export const keyHandleId = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'must be a key handle from the desk');
+export const pickedKey = z.object({ handle: keyHandleId, fileName: z.string() });
+export type PickedKey = z.infer<typeof pickedKey>;
+
 export const connectionInfo = z.object({
   id: z.string(),
   name: z.string(),
@@ -343,7 +351,8 @@ export const deskApi = {
       name: z.string().trim().min(1).max(100),
       baseUrl: registryUrl,
       appId: id,
-      privateKeyPem: z.string().min(100).max(20_000),
+      /** The key file the user picked (DeskBridge.importKeyFile). */
+      keyHandle: keyHandleId,
       /** Store the key in a passphrase-encrypted file because no OS keychain is available (user confirmed). */
       encryptedFileFallback: z.object({ passphrase: z.string().min(8).max(1000), userConfirmed: z.literal(true) }).optional(),
     }),
@@ -351,7 +360,7 @@ export const deskApi = {
   ),
   'connections.activate': method(z.object({ id }), connectionInfo),
   'connections.remove': method(z.object({ id }), ok),
-  'connections.reimportKey': method(z.object({ id, privateKeyPem: z.string().min(100).max(20_000) }), connectionInfo),
+  'connections.reimportKey': method(z.object({ id, keyHandle: keyHandleId }), connectionInfo),
   /** Opens a passphrase-encrypted key file for this run (after a restart its key is locked). */
   'connections.unlock': method(z.object({ id, passphrase: z.string().min(8).max(1000) }), connectionInfo),
   'connections.refreshInstallations': method(z.object({ id }), connectionInfo, { write: true }),
@@ -448,6 +457,12 @@ export interface DeskBridge {
   host: 'electron' | 'web';
   invoke<M extends DeskMethod>(method: M, input: DeskInput<M>): Promise<DeskResult<DeskOutput<M>>>;
   onEvent(listener: (event: DeskEvent) => void): () => void;
+  /**
+   * Lets the user pick the app's private key file and hands it to the desk, not to the page: in
+   * Electron a native open dialog in the main process (`file` is ignored); in the browser the
+   * chosen `file` is sent to the web host unread. Null when the user cancelled.
+   */
+  importKeyFile(file?: Blob & { name?: string }): Promise<PickedKey | null>;
   /** Saves a file the desk produced, by its handle: native save dialog in Electron, a download in the browser. */
   saveFile(file: Pick<FileHandle, 'handle'>): Promise<{ saved: boolean; path?: string }>;
 }

@@ -43,6 +43,7 @@ export function installScriptedBridge(): ScriptedBridge {
       return { ok: true, value: deskApi[method].output.parse(value) as DeskOutput<M> };
     },
     onEvent: () => () => {},
+    importKeyFile: async () => null,
     saveFile: async () => ({ saved: false }),
   };
   // Where the renderer's getBridge() finds the Electron preload's bridge.

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REGISTRY_URL_RULE, type DeskEvent } from '../../shared/desk/api';
 import { createDeskService, type DeskService } from '../../electron/core/desk/service';
 import { COMMAND_LINE_CONNECTION_ID } from '../../electron/core/desk/connection-manager';
+import type { DeskFailure } from '../../electron/core/desk/errors';
 import type { SecretStoreFactory } from '../../electron/core/desk/key-vault';
 import { encryptedKeyFile, openSecretStore } from '../../electron/core/desk/secret-stores';
 import * as ops from '../../electron/core/registry/operations';
@@ -80,6 +81,8 @@ describe('a desk started with --registry-url', () => {
   const logs: string[] = [];
 
   const { ok, fails } = deskCalls(() => desk);
+  /** What a host does when the user picks a key file: the desk keeps it, the page gets the handle. */
+  const keyOf = (index: number) => desk.keyImports.put(pemOf(index), 'app-key.pem').handle;
   const options = () => ({
     dataDir: data.dir,
     host: 'web' as const,
@@ -118,18 +121,33 @@ describe('a desk started with --registry-url', () => {
 
   it('without a keychain, adding a remote needs the confirmed encrypted-file fallback; nothing is stored before', async () => {
     const before = readFileSync(join(data.dir, 'connections.json'), 'utf8');
-    const refused = await fails('connections.addRemote', { name: 'Second', baseUrl: registry.url, appId: app.id, privateKeyPem: pemOf(0) });
+    const refused = await fails('connections.addRemote', { name: 'Second', baseUrl: registry.url, appId: app.id, keyHandle: keyOf(0) });
     expect(refused.code).toBe('invalid_input');
     expect(refused.message).toMatch(/keychain/);
-    const notAKey = await fails('connections.addRemote', {
+    // A file that is not a key is refused when it is picked, without echoing it.
+    const notAKey = (() => {
+      try {
+        desk.keyImports.put(`-----BEGIN PRIVATE KEY-----\n${'A'.repeat(200)}\n-----END PRIVATE KEY-----`, 'app.pem');
+      } catch (error) {
+        return error as DeskFailure;
+      }
+      throw new Error('expected a failure');
+    })();
+    expect(notAKey.code).toBe('invalid_input');
+    expect(notAKey.message).not.toContain('AAAA');
+    // A handle the desk never gave is refused too.
+    const unknown = await fails('connections.addRemote', {
       name: 'Second',
       baseUrl: registry.url,
       appId: app.id,
-      privateKeyPem: `-----BEGIN PRIVATE KEY-----\n${'A'.repeat(200)}\n-----END PRIVATE KEY-----`,
+      keyHandle: 'K'.repeat(24),
       encryptedFileFallback: { passphrase: 'correct horse battery', userConfirmed: true },
     });
-    expect(notAKey.code).toBe('invalid_input');
-    expect(notAKey.message).not.toContain('AAAA');
+    expect(unknown).toMatchObject({ code: 'invalid_input', message: 'The chosen key file is no longer available: choose it again' });
+    // The key itself is refused by the contract: only a handle is accepted.
+    expect(
+      await fails('connections.addRemote', { name: 'Second', baseUrl: registry.url, appId: app.id, privateKeyPem: pemOf(0) }),
+    ).toMatchObject({ code: 'invalid_input' });
     expect(readFileSync(join(data.dir, 'connections.json'), 'utf8')).toBe(before);
     expect(existsSync(join(data.dir, 'secrets'))).toBe(false);
   });
@@ -140,7 +158,7 @@ describe('a desk started with --registry-url', () => {
       name: 'Second',
       baseUrl: registry.url,
       appId: app.id,
-      privateKeyPem: pemOf(0),
+      keyHandle: keyOf(0),
       encryptedFileFallback: { passphrase: 'password1', userConfirmed: true },
     });
     expect(weak.code).toBe('invalid_input');
@@ -156,7 +174,7 @@ describe('a desk started with --registry-url', () => {
       name: 'In clear',
       baseUrl: 'http://registry.example.org',
       appId: app.id,
-      privateKeyPem: pemOf(0),
+      keyHandle: keyOf(0),
       encryptedFileFallback: { passphrase: 'correct horse battery', userConfirmed: true },
     });
     expect(clear.code).toBe('invalid_input');
@@ -171,7 +189,7 @@ describe('a desk started with --registry-url', () => {
       name: 'Second',
       baseUrl: registry.url,
       appId: app.id,
-      privateKeyPem: pemOf(1),
+      keyHandle: keyOf(1),
       encryptedFileFallback: { passphrase: 'correct horse battery', userConfirmed: true },
     });
     expect(wrong.code).toBe('unauthorized');
@@ -192,7 +210,7 @@ describe('a desk started with --registry-url', () => {
       name: 'Nowhere',
       baseUrl: `http://127.0.0.1:${closed}`,
       appId: app.id,
-      privateKeyPem: pemOf(0),
+      keyHandle: keyOf(0),
       encryptedFileFallback: { passphrase: 'correct horse battery', userConfirmed: true },
     });
     expect(nowhere).toMatchObject({
@@ -204,11 +222,12 @@ describe('a desk started with --registry-url', () => {
   });
 
   it('adds, activates, re-imports and removes a remote connection', async () => {
+    const handle = keyOf(0);
     const added = await ok('connections.addRemote', {
       name: 'Second',
       baseUrl: registry.url,
       appId: app.id,
-      privateKeyPem: pemOf(0),
+      keyHandle: handle,
       encryptedFileFallback: { passphrase: 'correct horse battery', userConfirmed: true },
     });
     expect(added).toMatchObject({ name: 'Second', kind: 'remote', secretStore: 'encrypted-file', keyStatus: 'ok' });
@@ -228,9 +247,12 @@ describe('a desk started with --registry-url', () => {
     const warehouse = await ok('warehouse.get', { organizationId });
     expect(warehouse).toMatchObject({ organizationName: 'Remote Org', canWrite: true, offline: false });
 
-    expect(await fails('connections.reimportKey', { id: added.id, privateKeyPem: 'x'.repeat(120) })).toMatchObject({
+    expect(await fails('connections.reimportKey', { id: added.id, keyHandle: 'x'.repeat(24) })).toMatchObject({
       code: 'invalid_input',
     });
+    // A picked key is used once: stored, its handle is gone.
+    expect(await fails('connections.reimportKey', { id: added.id, keyHandle: handle })).toMatchObject({ code: 'invalid_input' });
+    expect(await ok('connections.reimportKey', { id: added.id, keyHandle: keyOf(0) })).toMatchObject({ keyStatus: 'ok' });
     expect((await ok('connections.list', {})).connections.find((c) => c.id === added.id)?.keyStatus).toBe('ok');
 
     // After a restart the key file is locked until the user gives its passphrase.
@@ -262,7 +284,7 @@ describe('a desk started with --registry-url', () => {
       name: 'Locked later',
       baseUrl: registry.url,
       appId: app.id,
-      privateKeyPem: pemOf(0),
+      keyHandle: keyOf(0),
       encryptedFileFallback: { passphrase, userConfirmed: true },
     });
     await desk.close();

@@ -38,7 +38,7 @@ describe('registry addresses', () => {
   });
 
   it("the settings input refuses http: to another computer with the rule's sentence", () => {
-    const input = { name: 'Remote', appId: 'a6b3f6c4-5b8e-4a52-9a8e-0e5a8d0b6f21', privateKeyPem: 'x'.repeat(200) };
+    const input = { name: 'Remote', appId: 'a6b3f6c4-5b8e-4a52-9a8e-0e5a8d0b6f21', keyHandle: 'K'.repeat(24) };
     const schema = deskApi['connections.addRemote'].input;
     const refused = schema.safeParse({ ...input, baseUrl: 'http://registry.example.org' });
     expect(refused.success).toBe(false);

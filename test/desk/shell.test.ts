@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { deskApi, type DeskMethod, type DeskOutput, type DeskResult } from '../../shared/desk/api';
-import { makeDataDir } from '../support/registry';
+import { makeDataDir, rsaKeyPair } from '../support/registry';
 
 const electron = vi.hoisted(() => {
   const state = {
@@ -29,6 +29,8 @@ const electron = vi.hoisted(() => {
     /** The answers the next confirmations get (0 = open), and what they showed. */
     messageBoxAnswers: [] as number[],
     messageBoxes: [] as { message?: string; detail?: string }[],
+    /** What the next open dialog answers. */
+    openDialogAnswer: { canceled: true, filePaths: [] as string[] },
     menuTemplate: [] as unknown[],
     opened: [] as string[],
     exposed: new Map<string, unknown>(),
@@ -133,6 +135,7 @@ vi.mock('electron', async () => {
     },
     dialog: {
       showSaveDialog: vi.fn(),
+      showOpenDialog: async () => electron.openDialogAnswer,
       showErrorBox: vi.fn(),
       showMessageBox: async (...args: unknown[]) => {
         electron.messageBoxes.push(args.at(-1) as { message?: string; detail?: string });
@@ -351,6 +354,39 @@ describe('IPC', () => {
   });
 });
 
+describe('importing an app key', () => {
+  it('reads the file the native dialog chose in the main process; the page gets only a handle, never the key', async () => {
+    const importKey = electron.ipcHandlers.get('desk:import-key')!;
+    const pem = rsaKeyPair(0).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const keyFile = join(data.dir, 'app-key.pem');
+    writeFileSync(keyFile, pem);
+
+    expect(await importKey({ senderFrame: { url: 'https://evil.example/' } })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    electron.openDialogAnswer = { canceled: true, filePaths: [] };
+    expect(await importKey(APP_FRAME)).toEqual({ ok: true, value: null });
+
+    electron.openDialogAnswer = { canceled: false, filePaths: [keyFile] };
+    const picked = (await importKey(APP_FRAME)) as DeskResult<{ handle: string; fileName: string }>;
+    expect(picked).toEqual({ ok: true, value: { handle: expect.stringMatching(/^[A-Za-z0-9_-]{24}$/), fileName: 'app-key.pem' } });
+    expect(JSON.stringify(picked)).not.toContain('PRIVATE KEY');
+
+    const notAKey = join(data.dir, 'notes.pem');
+    writeFileSync(notAKey, 'hello');
+    electron.openDialogAnswer = { canceled: false, filePaths: [notAKey] };
+    expect(await importKey(APP_FRAME)).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input', message: expect.stringMatching(/not a PEM-encoded RSA private key/) },
+    });
+    const huge = join(data.dir, 'huge.pem');
+    writeFileSync(huge, 'x'.repeat(50_000));
+    electron.openDialogAnswer = { canceled: false, filePaths: [huge] };
+    expect(await importKey(APP_FRAME)).toMatchObject({
+      ok: false,
+      error: { message: 'huge.pem is too large to be a key file (at most 20 KB)' },
+    });
+  });
+});
+
 describe('navigation', () => {
   it('denies navigation, redirects, webviews and new windows; https links go to the OS browser', async () => {
     const contents = Object.assign(new EventEmitter(), {
@@ -402,6 +438,6 @@ describe('preload', () => {
     expect(bridge.host).toBe('electron');
     await bridge.invoke('system.info', {});
     expect(electron.rendererInvokes.at(-1)).toEqual(['desk:invoke', 'system.info', {}]);
-    expect(Object.keys(bridge).sort()).toEqual(['host', 'invoke', 'onEvent', 'saveFile']);
+    expect(Object.keys(bridge).sort()).toEqual(['host', 'importKeyFile', 'invoke', 'onEvent', 'saveFile']);
   });
 });

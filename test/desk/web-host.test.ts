@@ -8,7 +8,7 @@ import { AdjustableClock } from '../../electron/core/clock';
 import { createDeskService, type DeskService } from '../../electron/core/desk/service';
 import { seedDemo } from '../../electron/core/registry/seed';
 import { startWebHost, type RunningWebHost } from '../../electron/core/web-host/server';
-import { makeDataDir } from '../support/registry';
+import { makeDataDir, rsaKeyPair } from '../support/registry';
 
 let data: { dir: string; remove(): void };
 let desk: DeskService;
@@ -184,6 +184,24 @@ describe('the API', () => {
     expect((await fetch(url, { headers: good })).status).toBe(404);
     expect((await fetch(`${clockHost.url}/api/files/${'A'.repeat(24)}`, { headers: good })).status).toBe(404);
     expect((await fetch(`${clockHost.url}/api/files/..%2F..%2Fetc%2Fpasswd`, { headers: good })).status).toBe(404);
+  });
+
+  it('takes an uploaded key file and answers only its handle; refuses what is not a key or too large', async () => {
+    const good = { cookie: session.cookie, 'x-desk-csrf': session.csrf };
+    const pem = rsaKeyPair(0).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const upload = (body: string, headers: Record<string, string> = good) =>
+      fetch(`${clockHost.url}/api/keys/import`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/octet-stream', 'x-desk-filename': encodeURIComponent('my key.pem'), ...headers },
+        body,
+      });
+    expect((await upload(pem, { cookie: session.cookie })).status).toBe(403);
+    const picked = await upload(pem);
+    const text = await picked.text();
+    expect(JSON.parse(text)).toEqual({ ok: true, value: { handle: expect.stringMatching(/^[A-Za-z0-9_-]{24}$/), fileName: 'my key.pem' } });
+    expect(text).not.toContain('PRIVATE KEY');
+    expect(await (await upload('hello')).json()).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect((await upload('x'.repeat(50_000))).status).toBe(413);
   });
 
   it('refuses a wrong Host header (DNS rebinding)', async () => {

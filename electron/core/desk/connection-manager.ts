@@ -53,15 +53,19 @@ export interface ConnectionManager {
   /** Start-up: the command-line remote if given, else the embedded registry; then the active connection. */
   start(remote?: RemoteLaunch): Promise<void>;
   list(): Promise<DeskOutput<'connections.list'>>;
-  addRemote(input: ParsedDeskInput<'connections.addRemote'>): Promise<ConnectionInfo>;
+  /** The service resolves the input's key handle (key-imports.ts) to the PEM first. */
+  addRemote(input: WithPem<ParsedDeskInput<'connections.addRemote'>>): Promise<ConnectionInfo>;
   activate(input: ParsedDeskInput<'connections.activate'>): Promise<ConnectionInfo>;
   remove(input: ParsedDeskInput<'connections.remove'>): Promise<{ ok: true }>;
-  reimportKey(input: ParsedDeskInput<'connections.reimportKey'>): Promise<ConnectionInfo>;
+  reimportKey(input: WithPem<ParsedDeskInput<'connections.reimportKey'>>): Promise<ConnectionInfo>;
   unlock(input: ParsedDeskInput<'connections.unlock'>): Promise<ConnectionInfo>;
   refreshInstallations(input: ParsedDeskInput<'connections.refreshInstallations'>): Promise<ConnectionInfo>;
   /** Closes the active runtime and stops the embedded registry. */
   close(): Promise<void>;
 }
+
+/** A connections.* input with its key handle replaced by the key it names. */
+export type WithPem<T extends { keyHandle: string }> = Omit<T, 'keyHandle'> & { privateKeyPem: string };
 
 export function createConnectionManager(options: ConnectionManagerOptions): ConnectionManager {
   const { connections, paths, clock, keys, keychain, tracker, log } = options;

@@ -26,6 +26,7 @@ import { createConnectionManager } from './connection-manager';
 import { openConnectionStore } from './connections';
 import { createArtifactStore } from './artifacts';
 import { exportCsv } from './csv-export';
+import { createKeyImports } from './key-imports';
 import type { DemoSeeder, EmbeddedRegistry } from './embedded';
 import { DeskFailure, invalidInput, toDeskError } from './errors';
 import { createEventHub, type EventHub } from './events';
@@ -90,6 +91,7 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
   const tracker = createOnlineTracker((online) => hub.publish({ type: 'online.changed', online }));
   const syncIntervalMs = () => settings.get().syncIntervalMinutes * 60_000;
   const artifacts = createArtifactStore(clock);
+  const keyImports = createKeyImports(clock);
 
   const connections = createConnectionManager({
     connections: connectionStore,
@@ -156,10 +158,18 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
     },
 
     'connections.list': () => connections.list(),
-    'connections.addRemote': (input) => connections.addRemote(input),
+    'connections.addRemote': async ({ keyHandle, ...input }) => {
+      const added = await connections.addRemote({ ...input, privateKeyPem: keyImports.get(keyHandle) });
+      keyImports.release(keyHandle);
+      return added;
+    },
     'connections.activate': (input) => connections.activate(input),
     'connections.remove': (input) => connections.remove(input),
-    'connections.reimportKey': (input) => connections.reimportKey(input),
+    'connections.reimportKey': async ({ keyHandle, ...input }) => {
+      const changed = await connections.reimportKey({ ...input, privateKeyPem: keyImports.get(keyHandle) });
+      keyImports.release(keyHandle);
+      return changed;
+    },
     'connections.unlock': (input) => connections.unlock(input),
     'connections.refreshInstallations': (input) => connections.refreshInstallations(input),
 
@@ -244,6 +254,7 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
     settings,
     paths,
     artifacts,
+    keyImports,
     get embedded() {
       return connections.embedded;
     },

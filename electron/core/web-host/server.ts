@@ -3,6 +3,7 @@
 //   GET  /?launch=<secret>        the page (spends the launch secret, sets the session)
 //   GET  /assets/...              the renderer's files
 //   POST /api/invoke/<method>     one desk API call, JSON in, DeskResult out
+//   POST /api/keys/import         the app key file the page's file input chose, sent unread; answers its handle
 //   GET  /api/files/<handle>      a file the desk produced (certificate, CSV export), as a download
 //   GET  /api/events              DeskEvents as server-sent events
 //   POST /api/test/clock/advance  only with --test-clock: moves the registry's and desk's clock
@@ -16,6 +17,8 @@ import { z } from 'zod';
 import type { AdjustableClock } from '../clock';
 import { fileHandleId } from '../../../shared/desk/api';
 import type { DeskDispatcher } from '../desk/dispatcher';
+import { toDeskError } from '../desk/errors';
+import { MAX_KEY_FILE_BYTES } from '../desk/key-imports';
 import { PAGE_SECURITY_HEADERS } from '../desk/page-security';
 import { CSRF_HEADER, CSRF_META, createAccessGate, type AccessGate, type DeskSession } from './access';
 import { contentTypeFor, resolveStaticPath } from './static-files';
@@ -114,6 +117,28 @@ export function buildWebHostApp(
         }
       }
       return c.json(await options.desk.dispatch(c.req.param('method'), input));
+    },
+  );
+
+  // The browser's equivalent of Electron's open dialog: the page sends the chosen file as the body
+  // without reading it; the desk keeps the key and the page gets a handle.
+  app.post(
+    '/api/keys/import',
+    bodyLimit({
+      maxSize: MAX_KEY_FILE_BYTES,
+      onError: (c) =>
+        c.json(
+          { ok: false, error: { code: 'invalid_input', message: `too large to be a key file (at most ${MAX_KEY_FILE_BYTES / 1000} KB)` } },
+          413,
+        ),
+    }),
+    async (c) => {
+      const fileName = decodeURIComponent(c.req.header('x-desk-filename') ?? 'key file');
+      try {
+        return c.json({ ok: true, value: options.desk.keyImports.put(await c.req.text(), fileName) });
+      } catch (error) {
+        return c.json({ ok: false, error: toDeskError(error) });
+      }
     },
   );
 

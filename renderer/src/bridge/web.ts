@@ -3,7 +3,7 @@
 // the session cookie (automatic, same origin) and the CSRF token the host put in a <meta> tag on
 // the launch load only; the token is kept in sessionStorage so a reload of the tab still works.
 // EventSource cannot send headers, so events are read from a streamed fetch instead.
-import type { DeskBridge, DeskEvent, DeskResult, FileHandle } from '../../../shared/desk/api';
+import type { DeskBridge, DeskEvent, DeskResult, FileHandle, PickedKey } from '../../../shared/desk/api';
 
 const CSRF_META = 'desk-csrf';
 const CSRF_HEADER = 'x-desk-csrf';
@@ -94,6 +94,24 @@ export function createWebBridge(): DeskBridge {
       return () => {
         listeners.delete(listener);
       };
+    },
+    async importKeyFile(file?: Blob & { name?: string }) {
+      if (!file) return null;
+      // The file goes to the web host as it is: this page never reads the key.
+      const response = await fetch('/api/keys/import', {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/octet-stream',
+          'x-desk-filename': encodeURIComponent(file.name ?? 'key file'),
+          [CSRF_HEADER]: token,
+        },
+        credentials: 'same-origin',
+        body: file,
+      });
+      const body = (await response.json().catch(() => undefined)) as DeskResult<PickedKey> | undefined;
+      if (!body || typeof body !== 'object' || !('ok' in body)) throw new Error(`the desk host answered ${response.status}`);
+      if (!body.ok) throw new Error(body.error.message);
+      return body.value;
     },
     async saveFile(file: Pick<FileHandle, 'handle'>) {
       // The host serves the file the desk produced under this handle, with the desk's own name.

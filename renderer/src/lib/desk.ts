@@ -1,7 +1,7 @@
 // The renderer's only way to the desk: a thin wrapper over the typed bridge that turns a failed
 // result into a thrown DeskFailure (so screens can use try/catch and show `message`), and notes
 // how fresh every read was so the offline banner can say how old the data on screen is.
-import type { DeskBridge, DeskError, DeskEvent, DeskInput, DeskMethod, DeskOutput, FileHandle } from '../../../shared/desk/api';
+import type { DeskBridge, DeskError, DeskEvent, DeskInput, DeskMethod, DeskOutput, FileHandle, PickedKey } from '../../../shared/desk/api';
 import { getBridge } from '../bridge';
 import { useFreshness } from '../stores/freshness';
 
@@ -54,6 +54,16 @@ export function onDeskEvent(listener: (event: DeskEvent) => void): () => void {
     cancelled = true;
     unsubscribe?.();
   };
+}
+
+/** Which host the page runs in: Electron picks key files in a native dialog, the browser with a file input. */
+export async function bridgeHost(): Promise<DeskBridge['host']> {
+  return (await bridge()).host;
+}
+
+/** Hands the app key file to the desk (the page never reads it); null when the user cancelled. */
+export async function importKeyFile(file?: File): Promise<PickedKey | null> {
+  return (await bridge()).importKeyFile(file);
 }
 
 export async function saveFile(file: FileHandle): Promise<{ saved: boolean; path?: string }> {

@@ -1,7 +1,7 @@
 // Adding a remote registry: its address, the app id registered there, and the app's private key.
 // Without an OS keychain the key can go to a passphrase-encrypted file, if the user agrees.
 import { useState } from 'react';
-import { isAllowedRegistryUrl, REGISTRY_URL_RULE } from '../../../../shared/desk/api';
+import { isAllowedRegistryUrl, REGISTRY_URL_RULE, type PickedKey } from '../../../../shared/desk/api';
 import { desk } from '../../lib/desk';
 import { useConnections } from '../../stores/connections';
 import { Field } from '../../components/Field';
@@ -14,21 +14,22 @@ export function AddConnectionForm({ onDone }: { onDone: () => void }) {
   const [name, setName] = useState('');
   const [baseUrl, setBaseUrl] = useState('https://');
   const [appId, setAppId] = useState('');
-  const [pem, setPem] = useState<string | null>(null);
+  const [key, setKey] = useState<PickedKey | null>(null);
+  const [keyBusy, setKeyBusy] = useState(false);
   const [passphrase, setPassphrase] = useState('');
   const [confirmed, setConfirmed] = useState(false);
   const needsFile = keychain ? !keychain.available : false;
 
   const add = useAction(async () => {
     if (!isAllowedRegistryUrl(baseUrl.trim())) throw new Error(REGISTRY_URL_RULE);
-    if (!pem) throw new Error('Choose the private key file of the app.');
+    if (!key) throw new Error('Choose the private key file of the app.');
     if (needsFile && (!confirmed || passphrase.length < 8))
       throw new Error('Without a keychain, the key is stored encrypted with a passphrase of at least 8 characters: enter one and confirm.');
     await desk('connections.addRemote', {
       name: name.trim(),
       baseUrl: baseUrl.trim(),
       appId: appId.trim(),
-      privateKeyPem: pem,
+      keyHandle: key.handle,
       ...(needsFile ? { encryptedFileFallback: { passphrase, userConfirmed: true as const } } : {}),
     });
     await useConnections.getState().load();
@@ -54,7 +55,7 @@ export function AddConnectionForm({ onDone }: { onDone: () => void }) {
       <Field label="App id" hint="The id the registry gave this app when it was registered.">
         <input className="mono" value={appId} onChange={(e) => setAppId(e.target.value)} required />
       </Field>
-      <KeyFileInput label="Private key file" onKey={setPem} />
+      <KeyFileInput label="Private key file" onKey={setKey} onBusy={setKeyBusy} />
       {needsFile && (
         <>
           <p className="notice">
@@ -75,7 +76,7 @@ export function AddConnectionForm({ onDone }: { onDone: () => void }) {
         <button type="button" className="button" onClick={onDone}>
           Cancel
         </button>
-        <button type="submit" className="button button-primary" disabled={add.busy}>
+        <button type="submit" className="button button-primary" disabled={add.busy || keyBusy}>
           {add.busy ? 'Connecting…' : 'Add connection'}
         </button>
       </div>

@@ -40,8 +40,8 @@ export function ConnectionCard({ connection, active }: { connection: ConnectionI
     await desk('connections.remove', { id: connection.id });
     await reload();
   });
-  const reimport = useAction(async (pem: string) => {
-    await desk('connections.reimportKey', { id: connection.id, privateKeyPem: pem });
+  const reimport = useAction(async (keyHandle: string) => {
+    await desk('connections.reimportKey', { id: connection.id, keyHandle });
     setReimporting(false);
     await reload();
   });
@@ -98,7 +98,7 @@ export function ConnectionCard({ connection, active }: { connection: ConnectionI
         ]}
       />
       {connection.keyMessage && <p className="notice">{connection.keyMessage}</p>}
-      {reimporting && <KeyFileInput label="New private key file" onKey={(pem) => pem && void reimport.run(pem)} />}
+      {reimporting && <KeyFileInput label="New private key file" onKey={(key) => key && void reimport.run(key.handle)} />}
       <ErrorMessage error={error} />
       <h4>Installations</h4>
       {connection.installations.length === 0 ? (

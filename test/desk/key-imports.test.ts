@@ -1,0 +1,36 @@
+// The app keys the user picked, held by handle between the pick and the call that stores them.
+import { describe, expect, it } from 'vitest';
+import { AdjustableClock } from '../../electron/core/clock';
+import { createKeyImports, KEY_IMPORT_TTL_MS } from '../../electron/core/desk/key-imports';
+import { rsaKeyPair } from '../support/registry';
+
+const pem = rsaKeyPair(0).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+
+describe('key imports', () => {
+  it('keeps a checked PEM under a random handle with a plain file name, until released', () => {
+    const imports = createKeyImports(new AdjustableClock());
+    const picked = imports.put(pem, '/home/u/keys/app\u0007.pem');
+    expect(picked).toEqual({ handle: expect.stringMatching(/^[A-Za-z0-9_-]{24}$/), fileName: 'app.pem' });
+    expect(imports.get(picked.handle)).toBe(pem);
+    expect(imports.put(pem, 'app.pem').handle).not.toBe(picked.handle);
+    imports.release(picked.handle);
+    expect(() => imports.get(picked.handle)).toThrow('The chosen key file is no longer available: choose it again');
+  });
+
+  it('refuses what is not an RSA key or too large, never echoing it', () => {
+    const imports = createKeyImports(new AdjustableClock());
+    const fake = `-----BEGIN PRIVATE KEY-----\n${'QUFB'.repeat(60)}\n-----END PRIVATE KEY-----`;
+    expect(() => imports.put(fake, 'fake.pem')).toThrow('The private key is not a PEM-encoded RSA private key');
+    expect(() => imports.put('x'.repeat(20_001), 'big.pem')).toThrow('big.pem is too large to be a key file (at most 20 KB)');
+  });
+
+  it('forgets a pick after ten minutes', () => {
+    const clock = new AdjustableClock();
+    const imports = createKeyImports(clock);
+    const { handle } = imports.put(pem, 'app.pem');
+    clock.advance(KEY_IMPORT_TTL_MS - 1);
+    expect(imports.get(handle)).toBe(pem);
+    clock.advance(1);
+    expect(() => imports.get(handle)).toThrow(/no longer available/);
+  });
+});
