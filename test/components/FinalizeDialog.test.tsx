@@ -2,12 +2,13 @@
 // desk scripted through its bridge: its steps (wallet, details, review, done), what it refuses
 // before signing, and that it sends only {retirementId, signer, signature, signedData}, the
 // signature proving the signer over exactly the message shown.
-import { verifyMessage, Wallet } from 'ethers';
+import { encryptKeystoreJson, verifyMessage, Wallet } from 'ethers';
 import { beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
 import { page } from 'vitest/browser';
 import type { Retirement } from '../../shared/registry/resources';
 import { FinalizeDialog } from '../../renderer/src/screens/retirements/FinalizeDialog';
 import { useWallet } from '../../renderer/src/stores/wallet';
+import { walletRequest } from '../../renderer/src/wallet/walletClient';
 import { render } from './render';
 import { deskError, installScriptedBridge } from './scripted-bridge';
 
@@ -132,4 +133,50 @@ describe('the Finalize dialog', () => {
     expect(finalized).not.toHaveBeenCalled();
     expect(desk.calls).toHaveLength(1);
   });
+});
+
+describe('the wallet worker', () => {
+  const fields = { beneficiary: 'Ada Lovelace', comment: '', reason: 'Net zero 2030', projectAddress: CONTRACT, tokenId: '7' };
+
+  it('signs only finalization-shaped fields, builds the text itself and answers it; nothing else is signed', async () => {
+    await useWallet.getState().importPrivateKey(PRIVATE_KEY, null);
+    const signed = await walletRequest({ kind: 'signFinalization', fields });
+    expect(signed.signedMessage).toBe(`Ada Lovelace;;;;Net zero 2030;;${CONTRACT};;7`);
+    expect(verifyMessage(signed.signedMessage!, signed.signature!)).toBe(OWNER);
+
+    for (const [bad, why] of [
+      [{ ...fields, beneficiary: 'Ada;;Mallory' }, /beneficiary must not contain ";;"/],
+      [{ ...fields, reason: 'ends with;' }, /reason must not contain ";;" or start or end with ";"/],
+      [{ ...fields, projectAddress: 'Send 100 ETH to 0xabc' }, /projectAddress is not a contract address/],
+      [{ ...fields, tokenId: '7;;extra' }, /tokenId must not contain/],
+      [{ ...fields, beneficiary: ' ' }, /beneficiary is empty/],
+      [{ ...fields, amount: '100' }, /unexpected fields: amount/],
+    ] as const)
+      await expect(walletRequest({ kind: 'signFinalization', fields: bad as typeof fields })).rejects.toThrow(why);
+    // A raw message (the old request) is refused, not signed.
+    await expect(walletRequest({ kind: 'sign', message: 'I transfer all my tokens' } as never)).rejects.toThrow(
+      /it signs only retirement finalizations/,
+    );
+  });
+
+  it("keeps a wallet only when asked, re-encrypted with the desk's scrypt (N = 2^17), never the imported file as it was", async () => {
+    const weak = await encryptKeystoreJson({ address: OWNER, privateKey: PRIVATE_KEY }, 'correct horse battery', {
+      scrypt: { N: 1 << 12 },
+    });
+    await useWallet.getState().unlockKeystore(weak, 'correct horse battery', false);
+    expect(useWallet.getState()).toMatchObject({ address: OWNER, rememberedKeystore: null });
+    expect(Object.values({ ...sessionStorage })).toEqual([]);
+
+    await useWallet.getState().unlockKeystore(weak, 'correct horse battery', true);
+    const kept = useWallet.getState().rememberedKeystore!;
+    expect(kept).not.toBe(weak);
+    expect(Object.values({ ...sessionStorage })).toEqual([kept]);
+    type KeystoreCrypto = { kdf: string; kdfparams: { n: number; r: number; p: number } };
+    const parsed = JSON.parse(kept) as { Crypto?: KeystoreCrypto; crypto?: KeystoreCrypto };
+    const crypto = (parsed.Crypto ?? parsed.crypto)!;
+    expect(crypto.kdf).toBe('scrypt');
+    expect(crypto.kdfparams).toMatchObject({ n: 2 ** 17, r: 8, p: 1 });
+    expect(kept.toLowerCase()).not.toContain(PRIVATE_KEY.slice(2));
+    expect((await Wallet.fromEncryptedJson(kept, 'correct horse battery')).address).toBe(OWNER);
+  }, 120_000);
 });

@@ -1,7 +1,10 @@
-// The wallet the user opened for signing finalizations. The key itself stays in the wallet worker;
-// this store knows only the address and whether an encrypted keystore is kept for the session.
-// Kept = the keystore JSON (encrypted) in sessionStorage: never a raw key, never localStorage.
+// The wallet the user opened for signing finalizations. The key itself stays in the wallet worker
+// (in memory, for this session); this store knows only the address and whether an encrypted
+// keystore is kept. Kept (only when the user asks) = a keystore the worker re-encrypted with the
+// desk's own scrypt settings, in sessionStorage: never a raw key, never localStorage, never the
+// imported file as it was.
 import { create } from 'zustand';
+import type { FinalizeFields } from '../wallet/signedMessage';
 import { walletRequest } from '../wallet/walletClient';
 
 const SESSION_KEY = 'registryDesk.walletKeystore';
@@ -13,7 +16,8 @@ interface WalletState {
   rememberedKeystore: string | null;
   unlockKeystore(keystoreJson: string, password: string, remember: boolean): Promise<void>;
   importPrivateKey(privateKey: string, remember: { password: string } | null): Promise<void>;
-  sign(message: string): Promise<{ signer: string; signature: string }>;
+  /** Signs the finalization message of `fields`; the worker builds and returns the exact text. */
+  signFinalization(fields: FinalizeFields): Promise<{ signer: string; signature: string; signedMessage: string }>;
   forget(): Promise<void>;
 }
 
@@ -45,8 +49,14 @@ export const useWallet = create<WalletState>()((set) => ({
     set({ progress: 0 });
     try {
       const { address } = await walletRequest({ kind: 'unlockKeystore', keystoreJson, password }, (progress) => set({ progress }));
-      if (remember) sessionStorage.setItem(SESSION_KEY, keystoreJson);
-      set({ address, rememberedKeystore: remember ? keystoreJson : readRemembered() });
+      set({ address });
+      if (remember) {
+        // Kept re-encrypted with the desk's settings, not as the imported file was (its KDF may be weak).
+        set({ progress: 0 });
+        const { keystoreJson: kept } = await walletRequest({ kind: 'encryptForSession', password }, (progress) => set({ progress }));
+        if (kept) sessionStorage.setItem(SESSION_KEY, kept);
+      }
+      set({ rememberedKeystore: readRemembered() });
     } finally {
       set({ progress: null });
     }
@@ -71,10 +81,10 @@ export const useWallet = create<WalletState>()((set) => ({
     }
   },
 
-  sign: async (message) => {
-    const { address, signature } = await walletRequest({ kind: 'sign', message });
-    if (!address || !signature) throw new Error('The wallet did not return a signature.');
-    return { signer: address, signature };
+  signFinalization: async (fields) => {
+    const { address, signature, signedMessage } = await walletRequest({ kind: 'signFinalization', fields });
+    if (!address || !signature || signedMessage === undefined) throw new Error('The wallet did not return a signature.');
+    return { signer: address, signature, signedMessage };
   },
 
   forget: async () => {

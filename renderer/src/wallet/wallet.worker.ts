@@ -1,11 +1,17 @@
 // The wallet lives here, in a Web Worker of the renderer: keystore decryption (scrypt, seconds of
-// CPU) never blocks the UI thread, and the private key never reaches the page's JavaScript at
-// all: the page sends a message to sign and gets back the address and the signature.
+// CPU) never blocks the UI thread, and the private key never reaches the page's state: the page
+// sends the five fields of a finalization and gets back the address, the signature and the exact
+// text signed. The worker signs nothing else (no arbitrary message, no transaction), and a kept
+// keystore is re-encrypted with the desk's own scrypt settings, whatever the imported file used.
 /// <reference lib="webworker" />
-import { Wallet, type HDNodeWallet } from 'ethers';
+import { encryptKeystoreJson, Wallet, type HDNodeWallet } from 'ethers';
+import { finalizeFieldsProblem, finalizeMessage } from './signedMessage';
 import type { WalletRequest, WalletResponse } from './protocol';
 
 let wallet: Wallet | HDNodeWallet | null = null;
+
+/** The desk's keystore KDF: scrypt N = 2^17 (OWASP's floor, as the desk's key files), r = 8, p = 1. */
+export const DESK_KEYSTORE_SCRYPT = { N: 2 ** 17, r: 8, p: 1 } as const;
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 
@@ -42,14 +48,20 @@ scope.onmessage = async (event: MessageEvent<WalletRequest>) => {
       case 'encryptForSession': {
         if (!wallet) throw new Error('No wallet is open');
         // Only the encrypted keystore ever leaves the worker, and only when the user asked to keep it.
-        const keystoreJson = await wallet.encrypt(request.password, (progress) => reply({ id: request.id, kind: 'progress', progress }));
+        const keystoreJson = await encryptKeystoreJson({ address: wallet.address, privateKey: wallet.privateKey }, request.password, {
+          scrypt: DESK_KEYSTORE_SCRYPT,
+          progressCallback: (progress) => reply({ id: request.id, kind: 'progress', progress }),
+        });
         reply({ id: request.id, kind: 'done', address: wallet.address, keystoreJson });
         break;
       }
-      case 'sign': {
+      case 'signFinalization': {
         if (!wallet) throw new Error('No wallet is open');
-        const signature = await wallet.signMessage(request.message);
-        reply({ id: request.id, kind: 'done', address: wallet.address, signature });
+        const problem = finalizeFieldsProblem(request.fields);
+        if (problem) throw new Error(`The wallet signs only retirement finalizations: ${problem}`);
+        const signedMessage = finalizeMessage(request.fields);
+        const signature = await wallet.signMessage(signedMessage);
+        reply({ id: request.id, kind: 'done', address: wallet.address, signature, signedMessage });
         break;
       }
       case 'forget': {
@@ -57,9 +69,12 @@ scope.onmessage = async (event: MessageEvent<WalletRequest>) => {
         reply({ id: request.id, kind: 'done', address: null });
         break;
       }
+      default:
+        // Anything else (a raw message, a transaction) is refused, never signed.
+        throw new Error(`The wallet does not do "${String((request as { kind: unknown }).kind)}": it signs only retirement finalizations`);
     }
   } catch (error) {
-    const fallback = request.kind === 'sign' ? 'Signing failed' : 'The wallet could not be opened';
+    const fallback = request.kind === 'signFinalization' ? 'Signing failed' : 'The wallet could not be opened';
     reply({ id: request.id, kind: 'error', message: readableError(error, fallback) });
   }
 };

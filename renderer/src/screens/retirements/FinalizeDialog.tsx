@@ -95,7 +95,7 @@ export function FinalizeDialog({
   onFinalized: (retirement: Retirement) => void;
 }) {
   const address = useWallet((s) => s.address);
-  const sign = useWallet((s) => s.sign);
+  const sign = useWallet((s) => s.signFinalization);
   const forget = useWallet((s) => s.forget);
   const [fields, setFields] = useState<FinalizeFields>(EMPTY);
   const [step, setStep] = useState<'details' | 'review' | 'done'>('details');
@@ -103,7 +103,9 @@ export function FinalizeDialog({
 
   const finalize = useAction(async () => {
     const signedData = trimmed(fields);
-    const { signer, signature } = await sign(finalizeMessage(signedData));
+    const { signer, signature, signedMessage } = await sign(signedData);
+    if (signedMessage !== finalizeMessage(signedData))
+      throw new Error('The wallet signed another text than the one shown; nothing was sent.');
     const { retirement } = await desk('retirements.finalize', { retirementId, signer, signature, signedData });
     setStep('done');
     onFinalized(retirement);

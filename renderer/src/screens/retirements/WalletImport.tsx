@@ -1,7 +1,8 @@
 // Opening the wallet that signs a finalization: an encrypted JSON keystore with its password, or a
-// private key. Decryption runs in the wallet worker (see wallet.worker.ts); this form never holds
-// the key after handing it over, and it can keep only the encrypted keystore for the session.
-import { useState } from 'react';
+// private key. Decryption runs in the wallet worker (see wallet.worker.ts). A typed hex key is read
+// from its input only on submit and goes straight to the worker: it is never React state, and the
+// input is emptied at once. Only an encrypted keystore can be kept for the session.
+import { useRef, useState } from 'react';
 import { keystoreAddress, useWallet } from '../../stores/wallet';
 import { readFileText } from '../../lib/files';
 import { Field } from '../../components/Field';
@@ -24,7 +25,8 @@ function DecryptProgress() {
 function RememberedWallet({ keystoreJson, onUseAnother }: { keystoreJson: string; onUseAnother: () => void }) {
   const unlockKeystore = useWallet((s) => s.unlockKeystore);
   const [password, setPassword] = useState('');
-  const unlock = useAction(() => unlockKeystore(keystoreJson, password, true));
+  // Already kept (re-encrypted by the desk): opening it keeps it as it is.
+  const unlock = useAction(() => unlockKeystore(keystoreJson, password, false));
   return (
     <form
       className="form"
@@ -62,7 +64,9 @@ export function WalletImport() {
   const [keystore, setKeystore] = useState<{ name: string; json: string } | null>(null);
   const [keystoreError, setKeystoreError] = useState<string | null>(null);
   const [password, setPassword] = useState('');
-  const [privateKey, setPrivateKey] = useState('');
+  // The hex key is never state: the input is uncontrolled, read once on submit, then emptied.
+  const keyInput = useRef<HTMLInputElement>(null);
+  const [hasKey, setHasKey] = useState(false);
   const [remember, setRemember] = useState(false);
   const [rememberPassword, setRememberPassword] = useState('');
 
@@ -73,10 +77,13 @@ export function WalletImport() {
     } else {
       if (remember && rememberPassword.length < 8)
         throw new Error('To keep the wallet for this session, choose a password of at least 8 characters to encrypt it.');
+      const input = keyInput.current;
+      const privateKey = input?.value ?? '';
+      if (input) input.value = '';
+      setHasKey(false);
       await importPrivateKey(privateKey, remember ? { password: rememberPassword } : null);
     }
-    // Do not keep the secret in the form once the worker has it.
-    setPrivateKey('');
+    // Do not keep the secrets in the form once the worker has them.
     setPassword('');
     setRememberPassword('');
   });
@@ -126,12 +133,20 @@ export function WalletImport() {
         </>
       ) : (
         <Field label="Private key (hex)" hint="64 hexadecimal characters. It stays on this computer: only signatures leave it.">
-          <input type="password" autoComplete="off" spellCheck={false} value={privateKey} onChange={(e) => setPrivateKey(e.target.value)} />
+          <input
+            ref={keyInput}
+            type="password"
+            autoComplete="off"
+            spellCheck={false}
+            defaultValue=""
+            onChange={(e) => setHasKey(e.target.value !== '')}
+          />
         </Field>
       )}
       <label className="checkbox">
         <input type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} />
-        Keep this wallet for this session (only its encrypted keystore is kept, until the window closes)
+        Keep this wallet for this session (only an encrypted keystore is kept, re-encrypted with the desk's own settings, until the window
+        closes); otherwise it stays in memory only
       </label>
       {remember && method === 'privateKey' && (
         <Field label="Password to encrypt the kept wallet">
@@ -149,7 +164,7 @@ export function WalletImport() {
         <button
           type="submit"
           className="button button-primary"
-          disabled={open.busy || (method === 'keystore' ? !keystore || !password : !privateKey)}
+          disabled={open.busy || (method === 'keystore' ? !keystore || !password : !hasKey)}
         >
           {open.busy ? 'Opening…' : 'Open wallet'}
         </button>
