@@ -49,14 +49,14 @@ export const useWallet = create<WalletState>()((set) => ({
     set({ progress: 0 });
     try {
       const { address } = await walletRequest({ kind: 'unlockKeystore', keystoreJson, password }, (progress) => set({ progress }));
-      set({ address });
       if (remember) {
         // Kept re-encrypted with the desk's settings, not as the imported file was (its KDF may be weak).
         set({ progress: 0 });
         const { keystoreJson: kept } = await walletRequest({ kind: 'encryptForSession', password }, (progress) => set({ progress }));
         if (kept) sessionStorage.setItem(SESSION_KEY, kept);
       }
-      set({ rememberedKeystore: readRemembered() });
+      // The wallet shows as open once it is also kept, when that was asked.
+      set({ address, rememberedKeystore: readRemembered() });
     } finally {
       set({ progress: null });
     }
