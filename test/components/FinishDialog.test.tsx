@@ -89,8 +89,14 @@ describe('the Finish dialog', () => {
     const options = [...(receiver.element() as HTMLSelectElement).options].map((o) => o.text);
     expect(options).toEqual(['Choose an organization', 'Acme Corp', 'Zeta Traders']);
 
+    // Nothing irreversible is chosen for the user: neither action is checked until they pick one.
+    expect(page.getByRole('radio', { checked: true }).query()).toBeNull();
     await page.getByRole('button', { name: 'Review' }).click();
+    await expect.element(page.getByText('Choose Transfer, or Transfer and retire.')).toBeVisible();
     await expect.element(page.getByText('Choose the organization that receives the credits.')).toBeVisible();
+    expect(page.getByLabelText('Beneficiary').query()).toBeNull();
+    await page.getByRole('radio', { name: 'Transfer and retire' }).click();
+    await page.getByRole('button', { name: 'Review' }).click();
     await expect.element(page.getByText('Enter who the retirement is for (the certificate names them).')).toBeVisible();
     await expect.element(page.getByText('Enter the reason for retiring the credits.')).toBeVisible();
     await expect.element(receiver).toHaveAttribute('aria-invalid', 'true');
@@ -105,13 +111,15 @@ describe('the Finish dialog', () => {
     await expect.element(page.getByRole('option', { name: 'Acme Corp' })).toBeInTheDocument();
     await page.getByLabelText('Receiving organization').selectOptions('Acme Corp');
     await page.getByLabelText('Receiving wallet address (optional)').fill('0x123');
-    await page.getByLabelText('Price (optional)').fill('12,50');
+    await page.getByLabelText('Price per tonne (optional)').fill('12,50');
     await page.getByRole('button', { name: 'Review' }).click();
     await expect.element(page.getByText('A wallet address is 0x followed by 40 hexadecimal characters.')).toBeVisible();
-    await expect.element(page.getByText('Enter the price as a number, for example 12.50.')).toBeVisible();
+    await expect
+      .element(page.getByText('“12,50” is ambiguous: in this desk “,” separates thousands, so write 12.50 if that is what you mean.'))
+      .toBeVisible();
 
     await page.getByLabelText('Receiving wallet address (optional)').fill(` ${WALLET} `);
-    await page.getByLabelText('Price (optional)').fill('12.50');
+    await page.getByLabelText('Price per tonne (optional)').fill('12.50');
     await page.getByLabelText('Currency').fill('eur');
     await page.getByLabelText('Transfer comment (optional)').fill('  Q3 lot ');
     await page.getByRole('button', { name: 'Review' }).click();
@@ -122,7 +130,7 @@ describe('the Finish dialog', () => {
     expect(lines).toEqual([
       '1.5 t of RDR-KEN-1-12-7-P-1-2023 (Kenya Cookstoves) leave the warehouse of Seller Ltd.',
       `They are transferred to Acme Corp, wallet ${WALLET}.`,
-      'Price recorded: 12.50 EUR.',
+      'Price recorded: 12.50 EUR per tonne.',
       'Transfer comment: “Q3 lot”.',
       'This cannot be undone.',
     ]);
@@ -150,6 +158,7 @@ describe('the Finish dialog', () => {
 
   it('transfers and retires: a refused finish says nothing was transferred, and a second try sends the same', async () => {
     open();
+    await page.getByRole('radio', { name: 'Transfer and retire' }).click();
     await expect.element(page.getByRole('option', { name: 'Zeta Traders' })).toBeInTheDocument();
     await page.getByLabelText('Receiving organization').selectOptions('Zeta Traders');
     await page.getByLabelText('Beneficiary').fill(' Ada Lovelace ');

@@ -1,4 +1,4 @@
-// Finishing a reservation: choose transfer or transfer-and-retire, fill in the receiver (and the
+// Finishing a reservation: choose transfer or transfer-and-retire (nothing chosen by default), fill in the receiver (and the
 // retirement), read a confirmation that states exactly what will happen, then follow the outcome.
 import { useState } from 'react';
 import type { Reservation } from '../../../../shared/registry/resources';
@@ -36,6 +36,7 @@ export function FinishDialog({ organizationId, organizationName, reservation, cl
     setForm({ ...form, [key]: e.target.value });
 
   const finish = useAction(async () => {
+    if (!form.action) throw new Error('Choose Transfer, or Transfer and retire.');
     const result = await desk('warehouse.finish', {
       organizationId,
       reservationId: reservation.id,
@@ -48,8 +49,9 @@ export function FinishDialog({ organizationId, organizationName, reservation, cl
   });
 
   const title = form.action === 'transfer_retire' ? 'Transfer and retire' : 'Transfer';
+  const heading = step === 'outcome' ? 'Outcome' : form.action ? `Finish reservation: ${title.toLowerCase()}` : 'Finish reservation';
   return (
-    <Dialog title={step === 'outcome' ? 'Outcome' : `Finish reservation: ${title.toLowerCase()}`} onClose={onClose} wide>
+    <Dialog title={heading} onClose={onClose} wide>
       {step !== 'outcome' && (
         <p className="muted">
           {reservation.amount} t of <span className="mono">{reservation.serialization}</span> ({reservation.project.fullName}). Reservation
@@ -65,26 +67,45 @@ export function FinishDialog({ organizationId, organizationName, reservation, cl
             if (Object.keys(validateFinish(form)).length === 0) setStep('confirm');
           }}
         >
-          <fieldset className="segmented span-all">
-            <legend>Action</legend>
-            <label className={form.action === 'transfer' ? 'segment segment-on' : 'segment'}>
+          <fieldset className="choice-group span-all" aria-describedby={problems.action ? 'finish-action-error' : undefined}>
+            <legend>What should happen to the credits?</legend>
+            <label className={form.action === 'transfer' ? 'choice choice-on' : 'choice'}>
               <input
                 type="radio"
                 name="finish-action"
                 checked={form.action === 'transfer'}
                 onChange={() => setForm({ ...form, action: 'transfer' })}
+                aria-labelledby="finish-transfer-name"
+                aria-describedby="finish-transfer-hint"
               />
-              Transfer
+              <span>
+                <strong id="finish-transfer-name">Transfer</strong>
+                <span id="finish-transfer-hint" className="choice-hint">
+                  The receiving organization gets the credits and can still use them.
+                </span>
+              </span>
             </label>
-            <label className={form.action === 'transfer_retire' ? 'segment segment-on' : 'segment'}>
+            <label className={form.action === 'transfer_retire' ? 'choice choice-on' : 'choice'}>
               <input
                 type="radio"
                 name="finish-action"
                 checked={form.action === 'transfer_retire'}
                 onChange={() => setForm({ ...form, action: 'transfer_retire' })}
+                aria-labelledby="finish-transfer-retire-name"
+                aria-describedby="finish-transfer-retire-hint"
               />
-              Transfer and retire
+              <span>
+                <strong id="finish-transfer-retire-name">Transfer and retire</strong>
+                <span id="finish-transfer-retire-hint" className="choice-hint">
+                  The credits are retired for a beneficiary at once. This cannot be undone.
+                </span>
+              </span>
             </label>
+            {problems.action && (
+              <span id="finish-action-error" className="field-error">
+                {problems.action}
+              </span>
+            )}
           </fieldset>
           <Field label="Receiving organization" error={problems.receiverId}>
             <select value={form.receiverId} onChange={set('receiverId')} disabled={!organizations.data}>
@@ -99,10 +120,14 @@ export function FinishDialog({ organizationId, organizationName, reservation, cl
           <Field label="Receiving wallet address (optional)" error={problems.receiverAddress}>
             <input className="mono" spellCheck={false} placeholder="0x…" value={form.receiverAddress} onChange={set('receiverAddress')} />
           </Field>
-          <Field label="Price (optional)" error={problems.price}>
+          <Field
+            label="Price per tonne (optional)"
+            hint={`Per tonne of CO₂e, in the currency ${form.currency.trim() ? form.currency.trim().toUpperCase() : 'beside it'}.`}
+            error={problems.price}
+          >
             <input inputMode="decimal" value={form.price} onChange={set('price')} />
           </Field>
-          <Field label="Currency" error={problems.currency}>
+          <Field label="Currency of the price" error={problems.currency}>
             <input maxLength={10} value={form.currency} onChange={set('currency')} />
           </Field>
           <div className="span-all">

@@ -1,5 +1,6 @@
 // Reserving credits from the warehouse for 10 minutes. The amount is checked exactly (integer
-// grams) against what the credit has available before anything is sent.
+// grams) against what the credit has available before anything is sent; the amount understood
+// (in the user's locale) is shown, and named on the button, before it acts.
 import { useState } from 'react';
 import type { WarehouseInventoryCredit } from '../../../../shared/registry/resources';
 import { desk } from '../../lib/desk';
@@ -29,8 +30,9 @@ export function ReserveDialog({
   onReserved: () => void;
 }) {
   const [amount, setAmount] = useState('');
-  const [touched, setTouched] = useState(false);
   const problem = amountProblem(amount, credit.amount);
+  const understood = parseTonnes(amount);
+  const shown = problem === null && understood.ok ? understood.shown : null;
   const reserve = useAction(async () => {
     const parsed = parseTonnes(amount);
     if (!parsed.ok) throw new Error(parsed.message);
@@ -51,24 +53,32 @@ export function ReserveDialog({
         className="form"
         onSubmit={(e) => {
           e.preventDefault();
-          setTouched(true);
-          if (!problem) void reserve.run();
+          if (shown) void reserve.run();
         }}
       >
         <Field
           label="Amount to reserve (tonnes)"
           hint={`${formatGrams(gramsOf(credit.amount))} t available`}
-          error={amount || touched ? problem : null}
+          error={amount ? problem : null}
         >
           <input inputMode="decimal" autoFocus value={amount} onChange={(e) => setAmount(e.target.value)} />
         </Field>
+        <p className="understood-amount" aria-live="polite" data-testid="understood-amount">
+          {shown ? (
+            <>
+              Understood as <strong>{shown}</strong>.
+            </>
+          ) : (
+            <span className="muted">The amount is shown here once it is understood.</span>
+          )}
+        </p>
         <ErrorMessage error={reserve.error ? `The reservation was not made: ${reserve.error}` : null} />
         <div className="actions">
           <button type="button" className="button" onClick={onClose}>
             Cancel
           </button>
-          <button type="submit" className="button button-primary" disabled={reserve.busy || (touched && problem !== null)}>
-            {reserve.busy ? 'Reserving…' : 'Reserve'}
+          <button type="submit" className="button button-primary" disabled={reserve.busy || shown === null}>
+            {reserve.busy ? 'Reserving…' : shown ? `Reserve ${shown}` : 'Reserve'}
           </button>
         </div>
       </form>

@@ -2,11 +2,15 @@
 // user exactly what will happen, built from the same values so they cannot disagree.
 import type { DeskInput } from '../../../../shared/desk/api';
 import { formatTonnesValue } from '../../lib/format';
+import { formatLocaleDecimal, localeSeparators, parseLocaleDecimal } from '../../lib/localeAmount';
 
 export type FinishAction = 'transfer' | 'transfer_retire';
 
+/** No action is chosen until the user picks one: retiring cannot be undone, so it is never a default. */
+export type FinishChoice = FinishAction | '';
+
 export interface FinishForm {
-  action: FinishAction;
+  action: FinishChoice;
   receiverId: string;
   receiverAddress: string;
   transferComment: string;
@@ -18,7 +22,7 @@ export interface FinishForm {
 }
 
 export const EMPTY_FINISH_FORM: FinishForm = {
-  action: 'transfer_retire',
+  action: '',
   receiverId: '',
   receiverAddress: '',
   transferComment: '',
@@ -33,11 +37,13 @@ export type FinishProblems = Partial<Record<keyof FinishForm, string>>;
 
 export function validateFinish(form: FinishForm): FinishProblems {
   const problems: FinishProblems = {};
+  if (!form.action) problems.action = 'Choose Transfer, or Transfer and retire.';
   if (!form.receiverId) problems.receiverId = 'Choose the organization that receives the credits.';
   if (form.receiverAddress.trim() && !/^0x[0-9a-fA-F]{40}$/.test(form.receiverAddress.trim()))
     problems.receiverAddress = 'A wallet address is 0x followed by 40 hexadecimal characters.';
   if (form.price.trim()) {
-    if (!/^\d+(\.\d+)?$/.test(form.price.trim())) problems.price = 'Enter the price as a number, for example 12.50.';
+    const price = parseLocaleDecimal(form.price);
+    if (!price.ok) problems.price = price.message;
     if (!form.currency.trim()) problems.currency = 'Enter the currency of the price, for example USD.';
   }
   if (form.action === 'transfer_retire') {
@@ -47,11 +53,24 @@ export function validateFinish(form: FinishForm): FinishProblems {
   return problems;
 }
 
+/** The price per tonne typed in the user's locale: its number and its text as understood (decimals kept). */
+export function priceOf(form: FinishForm): { value: number; shown: string } | null {
+  if (!form.price.trim()) return null;
+  const read = parseLocaleDecimal(form.price);
+  if (!read.ok) return null;
+  const whole = formatLocaleDecimal(BigInt(read.whole), '');
+  return {
+    value: Number(`${read.whole}.${read.fraction || '0'}`),
+    shown: read.fraction ? `${whole}${localeSeparators().decimal}${read.fraction}` : whole,
+  };
+}
+
 export function finishBody(form: FinishForm): DeskInput<'warehouse.finish'>['body'] {
   const body: DeskInput<'warehouse.finish'>['body'] = { receiverId: form.receiverId };
   if (form.receiverAddress.trim()) body.receiverAddress = form.receiverAddress.trim();
   if (form.transferComment.trim()) body.transferComment = form.transferComment.trim();
-  if (form.price.trim()) body.priceInfo = { price: Number(form.price.trim()), currency: form.currency.trim().toUpperCase() };
+  const price = priceOf(form);
+  if (price) body.priceInfo = { price: price.value, currency: form.currency.trim().toUpperCase() };
   if (form.action === 'transfer_retire') {
     body.retirementData = { reason: form.reason.trim(), beneficiaryName: form.beneficiaryName.trim() };
     if (form.retirementComment.trim()) body.retirementData.comment = form.retirementComment.trim();
@@ -75,7 +94,8 @@ export function describeFinish(
       `They are transferred to ${context.receiverName}${form.receiverAddress.trim() ? `, wallet ${form.receiverAddress.trim()}` : ''}`,
     ),
   ];
-  if (form.price.trim()) lines.push(`Price recorded: ${form.price.trim()} ${form.currency.trim().toUpperCase()}.`);
+  const price = priceOf(form);
+  if (price) lines.push(`Price recorded: ${price.shown} ${form.currency.trim().toUpperCase()} per tonne.`);
   if (form.transferComment.trim()) lines.push(`Transfer comment: “${form.transferComment.trim()}”.`);
   if (form.action === 'transfer_retire') {
     lines.push(

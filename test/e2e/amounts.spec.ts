@@ -1,0 +1,64 @@
+// Amounts follow the user's locale: in English "1,5" is refused in words (it once reserved 15 t),
+// "1.5" is understood and shown as "1.5 t" before the button acts; in German "1,5" is 1.5 t.
+import type { Page } from '@playwright/test';
+import { expect, screenshotBothThemes, test } from './fixtures';
+
+async function openReserveDialog(page: Page) {
+  await page.keyboard.press('Control+4');
+  const row = page.getByRole('table', { name: 'Warehouse credits' }).getByRole('row').nth(1);
+  const serialization = (await row.getByRole('cell').nth(1).textContent())!;
+  await row.getByRole('button', { name: /^Reserve/ }).click();
+  const dialog = page.getByRole('dialog', { name: 'Reserve credits' });
+  return {
+    dialog,
+    serialization,
+    amount: dialog.getByLabel('Amount to reserve (tonnes)'),
+    understood: dialog.getByTestId('understood-amount'),
+  };
+}
+
+test.describe('in an English locale', () => {
+  test.use({ locale: 'en-US' });
+
+  test('1,5 is refused in words, 1.5 is understood as 1.5 t and reserved exactly', async ({ app }) => {
+    const { dialog, serialization, amount, understood } = await openReserveDialog(app);
+    const button = dialog.getByRole('button', { name: /^Reserve/ });
+    await expect(button).toBeDisabled();
+
+    await amount.fill('1,5');
+    await expect(
+      dialog.getByText('“1,5” is ambiguous: in this desk “,” separates thousands, so write 1.5 if that is what you mean.'),
+    ).toBeVisible();
+    await expect(button).toBeDisabled();
+    await expect(understood).not.toContainText('15');
+    await screenshotBothThemes(app, 'amounts-refused-en');
+
+    await amount.fill('1.5');
+    await expect(understood).toHaveText('Understood as 1.5 t.');
+    await expect(button).toHaveText('Reserve 1.5 t');
+    await button.click();
+    await expect(dialog).toBeHidden();
+    const reservation = app
+      .getByRole('table', { name: 'Reservations' })
+      .getByRole('row', { name: `Reservation of 1.5 t of ${serialization}` });
+    await expect(reservation.first()).toHaveAttribute('data-phase', 'active');
+    await expect(reservation.first().getByRole('cell').nth(1)).toHaveText('1.5 t');
+  });
+});
+
+test.describe('in a German locale', () => {
+  test.use({ locale: 'de-DE' });
+
+  test('1,5 is one and a half tonnes, 1.5 is refused as ambiguous', async ({ app }) => {
+    const { dialog, amount, understood } = await openReserveDialog(app);
+    await amount.fill('1.5');
+    await expect(
+      dialog.getByText('“1.5” is ambiguous: in this desk “.” separates thousands, so write 1,5 if that is what you mean.'),
+    ).toBeVisible();
+    await expect(dialog.getByRole('button', { name: /^Reserve/ })).toBeDisabled();
+    await amount.fill('1,5');
+    await expect(understood).toHaveText('Understood as 1,5 t.');
+    await expect(dialog.getByRole('button', { name: /^Reserve/ })).toHaveText('Reserve 1,5 t');
+    await screenshotBothThemes(app, 'amounts-understood-de');
+  });
+});
