@@ -1,5 +1,6 @@
 // The desk's shell: navigation, the offline banner, and the current screen.
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
+import { SESSION_LOST_EVENT, SESSION_LOST_MESSAGE } from './bridge/web';
 import { OfflineBanner } from './components/OfflineBanner';
 import { Sidebar } from './components/Sidebar';
 import { useKeyboardShortcuts } from './keyboard';
@@ -24,8 +25,20 @@ const SCREEN_COMPONENTS: Record<ScreenId, () => React.JSX.Element> = {
   settings: SettingsScreen,
 };
 
+/** True once the web host has refused this page's session (see bridge/web.ts). */
+function useSessionLost(): boolean {
+  const [lost, setLost] = useState(false);
+  useEffect(() => {
+    const onLost = () => setLost(true);
+    window.addEventListener(SESSION_LOST_EVENT, onLost);
+    return () => window.removeEventListener(SESSION_LOST_EVENT, onLost);
+  }, []);
+  return lost;
+}
+
 export function App() {
   const screen = useNavigation((s) => s.screen);
+  const sessionLost = useSessionLost();
   useKeyboardShortcuts();
   useEffect(() => {
     const stopSync = useSync.getState().start();
@@ -40,6 +53,13 @@ export function App() {
     return stopSync;
   }, []);
   const Screen = SCREEN_COMPONENTS[screen];
+  if (sessionLost)
+    return (
+      <main className="session-lost" aria-label="Session ended">
+        <h1>Registry Desk</h1>
+        <p role="alert">{SESSION_LOST_MESSAGE}</p>
+      </main>
+    );
   return (
     <div className="app">
       <Sidebar />

@@ -97,13 +97,13 @@ test('finalize with an encrypted keystore kept for the session, decrypted off th
   await expect(dialog.getByText(/Signing with wallet/)).toContainText(wallet.address, { ignoreCase: true });
 
   // Only an encrypted keystore is kept, in sessionStorage, re-encrypted with the desk's own scrypt
-  // settings (N = 2^17), not the file's light ones; nothing in localStorage.
+  // settings (N = 2^17), not the file's light ones; localStorage holds only the desk's session token.
   const storage = await app.evaluate(() => ({
-    local: localStorage.length,
+    local: Object.keys({ ...localStorage }),
     session: Object.values({ ...sessionStorage }),
     kept: sessionStorage.getItem('registryDesk.walletKeystore'),
   }));
-  expect(storage.local).toBe(0);
+  expect(storage.local).toEqual(['registry-desk.csrf']);
   expect(storage.session).not.toContain(keystore);
   const kept = JSON.parse(storage.kept ?? '{}') as { address?: string; Crypto?: { kdfparams: { n: number } } };
   expect(kept.Crypto?.kdfparams.n).toBe(2 ** 17);

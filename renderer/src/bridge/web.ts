@@ -1,7 +1,11 @@
 // The DeskBridge of the web desk (no Electron): calls go to the loopback web host as
 // POST /api/invoke/<method>, events come from GET /api/events as server-sent events. Both carry
 // the session cookie (automatic, same origin) and the CSRF token the host put in a <meta> tag on
-// the launch load only; the token is kept in sessionStorage so a reload of the tab still works.
+// the launch load only. The token is kept in localStorage, which belongs to this exact origin
+// (scheme, 127.0.0.1 and this desk's port: no other local server's page can read it), so a reload
+// and a second tab of the same browser session keep working for the life of the desk process.
+// When the host no longer knows the session (the desk was restarted, the cookie is gone), every
+// call fails with SESSION_LOST_MESSAGE and the page hears `desk:session-lost` once.
 // EventSource cannot send headers, so events are read from a streamed fetch instead.
 import type { DeskBridge, DeskEvent, DeskResult, FileHandle, PickedKey } from '../../../shared/desk/api';
 
@@ -9,15 +13,26 @@ const CSRF_META = 'desk-csrf';
 const CSRF_HEADER = 'x-desk-csrf';
 const STORAGE_KEY = 'registry-desk.csrf';
 
+export const SESSION_LOST_EVENT = 'desk:session-lost';
+export const SESSION_LOST_MESSAGE =
+  'This desk session has ended: open the desk again from the launch address printed where the desk was started (npm run web).';
+
+let sessionLost = false;
+function noteSessionLost(): void {
+  if (sessionLost) return;
+  sessionLost = true;
+  window.dispatchEvent(new CustomEvent(SESSION_LOST_EVENT));
+}
+
 function csrfToken(): string {
   const fromMeta = document.querySelector<HTMLMetaElement>(`meta[name="${CSRF_META}"]`)?.content;
   if (fromMeta) {
-    sessionStorage.setItem(STORAGE_KEY, fromMeta);
+    localStorage.setItem(STORAGE_KEY, fromMeta);
     // The launch secret in the address is spent; drop it so it is not bookmarked or shared.
     if (location.search.includes('launch=')) history.replaceState(null, '', location.pathname + location.hash);
     return fromMeta;
   }
-  return sessionStorage.getItem(STORAGE_KEY) ?? '';
+  return localStorage.getItem(STORAGE_KEY) ?? '';
 }
 
 const failure = (message: string): DeskResult<never> => ({ ok: false, error: { code: 'internal', message } });
@@ -51,6 +66,7 @@ export function createWebBridge(): DeskBridge {
     for (let attempt = 0; listeners.size > 0; attempt++) {
       try {
         const response = await fetch('/api/events', { headers: { [CSRF_HEADER]: token }, credentials: 'same-origin', cache: 'no-store' });
+        if (response.status === 403) noteSessionLost();
         if (!response.ok || !response.body) throw new Error(`events: ${response.status}`);
         attempt = 0;
         const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
@@ -82,6 +98,11 @@ export function createWebBridge(): DeskBridge {
           body: JSON.stringify(input ?? {}),
         });
         const body = (await response.json().catch(() => undefined)) as DeskResult<never> | undefined;
+        // The host refuses the session itself (not one call): no retry can help, only a new launch.
+        if (response.status === 403 && body && !body.ok && body.error.code === 'forbidden') {
+          noteSessionLost();
+          return { ok: false, error: { code: 'forbidden', message: SESSION_LOST_MESSAGE } };
+        }
         if (body && typeof body === 'object' && 'ok' in body) return body;
         return failure(`the desk host answered ${response.status}`);
       } catch (error) {
