@@ -1,8 +1,10 @@
-// Organizations known to the registry, with their details; the ones that installed this app are marked.
+// Organizations known to the registry, with their details (the desk's organization page, which other
+// screens open through the navigation store); the ones that installed this app are marked.
 import { useMemo, useState } from 'react';
 import { desk, describeError } from '../../lib/desk';
 import { useLoader } from '../../lib/hooks';
 import { countryName, formatDate, humanize } from '../../lib/format';
+import { useNavigation } from '../../stores/navigation';
 import { useSync } from '../../stores/sync';
 import { Facts } from '../../components/DefinitionList';
 import { ExternalLink } from '../../components/ExternalLink';
@@ -13,13 +15,18 @@ export function OrganizationsScreen() {
   const dataVersion = useSync((s) => s.dataVersion);
   const list = useLoader(() => desk('organizations.list', {}), [], dataVersion);
   const [filter, setFilter] = useState('');
-  const [openId, setOpenId] = useState<string | null>(null);
+  // Open through the navigation store, so other screens can link to an organization's page here.
+  const openId = useNavigation((s) => s.organizationId);
+  const setOpenId = useNavigation((s) => s.openOrganization);
   const organizations = useMemo(() => {
     const words = filter.trim().toLowerCase();
     const all = [...(list.data?.organizations ?? [])].sort((a, b) => a.fullName.localeCompare(b.fullName));
     return words ? all.filter((o) => `${o.fullName} ${o.city} ${o.countryCode} ${o.type}`.toLowerCase().includes(words)) : all;
   }, [list.data, filter]);
-  const open = organizations.find((o) => o.id === openId) ?? null;
+  const openName = useNavigation((s) => s.organizationName);
+  const open = list.data?.organizations.find((o) => o.id === openId) ?? null;
+  // Linked from another screen but not among the organizations this app may see: say so on its page.
+  const unknown = openId && !open && list.data ? { id: openId, name: openName ?? 'Organization' } : null;
 
   return (
     <div className="screen">
@@ -48,7 +55,7 @@ export function OrganizationsScreen() {
           {filter ? 'Try other words.' : 'Sync to fetch the organizations this app may see.'}
         </EmptyState>
       ) : (
-        <div className={open ? 'split' : undefined}>
+        <div className={open || unknown ? 'split' : undefined}>
           <div className="table-wrap">
             <table className="simple-table" aria-label="Organizations">
               <thead>
@@ -77,6 +84,21 @@ export function OrganizationsScreen() {
               </tbody>
             </table>
           </div>
+          {unknown && (
+            <aside className="card details" aria-label="Organization details">
+              <header className="details-header">
+                <h2>{unknown.name}</h2>
+                <button type="button" className="icon-button" aria-label="Close details" onClick={() => setOpenId(null)}>
+                  ×
+                </button>
+              </header>
+              <p className="muted">
+                This organization is not among those synced from this registry (it shares only public organizations with this app), so only
+                its name and id are known here.
+              </p>
+              <Facts items={[['Registry id', <span className="mono">{unknown.id}</span>]]} />
+            </aside>
+          )}
           {open && (
             <aside className="card details" aria-label="Organization details">
               <header className="details-header">
@@ -96,7 +118,8 @@ export function OrganizationsScreen() {
                   ['Address', [open.physicalAddress, open.zip, open.city].filter(Boolean).join(', ')],
                   ['Country', countryName(open.countryCode)],
                   ['Website', <ExternalLink href={open.website}>{open.website}</ExternalLink>],
-                  ['Registry page', <ExternalLink href={open.url}>{open.url}</ExternalLink>],
+                  // Its `url` is the registry's API record (JSON behind credentials), not a web page: this panel is its page.
+                  ['Registry id', <span className="mono">{open.id}</span>],
                   ['Public', open.isPublic ? 'Yes' : 'No'],
                   ['Installed this app', open.installed ? 'Yes' : 'No'],
                   ['Member since', formatDate(open.createdAt)],

@@ -8,7 +8,6 @@ import { useNavigation } from '../../stores/navigation';
 import { useSync } from '../../stores/sync';
 import { Facts } from '../../components/DefinitionList';
 import { StatusBadge } from '../../components/StatusBadge';
-import { ExternalLink } from '../../components/ExternalLink';
 import { ErrorMessage, Loading } from '../../components/feedback';
 import { useAction } from '../../components/useAction';
 import { downloadCertificate } from './certificates';
@@ -17,6 +16,7 @@ import { FinalizeDialog } from './FinalizeDialog';
 export function RetirementDetails({ id }: { id: string }) {
   const openRetirement = useNavigation((s) => s.openRetirement);
   const openProject = useNavigation((s) => s.openProject);
+  const openOrganization = useNavigation((s) => s.openOrganization);
   const dataVersion = useSync((s) => s.dataVersion);
   const [finalizing, setFinalizing] = useState(false);
   const details = useLoader(() => desk('retirements.get', { id }), [id], dataVersion);
@@ -60,7 +60,20 @@ export function RetirementDetails({ id }: { id: string }) {
               ['Comment', full?.comment],
               [
                 'Retired by',
-                full ? <ExternalLink href={full.organizationOwner.publicUrl}>{full.organizationOwner.fullName}</ExternalLink> : null,
+                // An organization opens the desk's own page; a finalized on-chain owner is a wallet address.
+                full ? (
+                  /^0x[0-9a-f]{40}$/i.test(full.organizationOwner.id) ? (
+                    <span className="mono">{full.organizationOwner.fullName}</span>
+                  ) : (
+                    <button
+                      type="button"
+                      className="button-link"
+                      onClick={() => openOrganization(full.organizationOwner.id, full.organizationOwner.fullName)}
+                    >
+                      {full.organizationOwner.fullName}
+                    </button>
+                  )
+                ) : null,
               ],
               ['Serialization', full ? <span className="mono">{full.serialization}</span> : null],
               ['Vintage', full?.vintage],
