@@ -15,6 +15,7 @@ import { WarehouseScreen } from './screens/warehouse/WarehouseScreen';
 import { OrganizationsScreen } from './screens/organizations/OrganizationsScreen';
 import { SettingsScreen } from './screens/settings/SettingsScreen';
 import { announce, setPageState } from './lib/signals';
+import { onDeskEvent } from './lib/desk';
 
 const SCREEN_COMPONENTS: Record<ScreenId, () => React.JSX.Element> = {
   projects: ProjectsScreen,
@@ -39,6 +40,8 @@ function useSessionLost(): boolean {
 export function App() {
   const screen = useNavigation((s) => s.screen);
   const sessionLost = useSessionLost();
+  // Each screen is remounted for another registry, so nothing it kept open (a dialog, a selection) outlives the switch.
+  const registrySwitches = useConnections((s) => s.switches);
   useKeyboardShortcuts();
   useEffect(() => {
     const stopSync = useSync.getState().start();
@@ -48,9 +51,16 @@ export function App() {
       .load()
       .catch(() => undefined);
     void useConnections.getState().load();
+    // Another window (or the desk's menu) may switch or change connections: follow it.
+    const stopConnections = onDeskEvent((event) => {
+      if (event.type === 'connections.changed') void useConnections.getState().load();
+    });
     setPageState('deskReady', 'true');
     announce('desk:ready');
-    return stopSync;
+    return () => {
+      stopSync();
+      stopConnections();
+    };
   }, []);
   const Screen = SCREEN_COMPONENTS[screen];
   if (sessionLost)
@@ -65,7 +75,7 @@ export function App() {
       <Sidebar />
       <main className="content" aria-label={SCREENS.find((s) => s.id === screen)?.label}>
         <OfflineBanner />
-        <Screen />
+        <Screen key={registrySwitches} />
       </main>
     </div>
   );

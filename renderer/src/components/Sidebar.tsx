@@ -1,5 +1,6 @@
 // The main navigation: one button per screen, with its keyboard shortcut.
 import { SCREENS, useNavigation } from '../stores/navigation';
+import { ActiveRegistry } from './ActiveRegistry';
 import { SyncIndicator } from './SyncIndicator';
 
 const IS_MAC = typeof navigator !== 'undefined' && /Mac/.test(navigator.platform);
@@ -14,6 +15,7 @@ export function Sidebar() {
         <span className="brand-mark" aria-hidden="true" />
         <span>Registry Desk</span>
       </div>
+      <ActiveRegistry />
       <nav aria-label="Main">
         <ul>
           {SCREENS.map((item, index) => (

@@ -1,7 +1,9 @@
-// Connections and their installations, shared by the settings screen and the warehouse picker.
+// Connections and their installations, shared by the settings screen, the warehouse picker and the
+// active-registry line; a change of the active connection closes the records open on every screen.
 import { create } from 'zustand';
 import type { ConnectionInfo, DeskOutput } from '../../../shared/desk/api';
 import { desk, describeError } from '../lib/desk';
+import { useNavigation } from './navigation';
 
 type ConnectionList = DeskOutput<'connections.list'>;
 
@@ -9,6 +11,8 @@ interface ConnectionsState {
   list: ConnectionList | null;
   error: string | null;
   loading: boolean;
+  /** Counts switches of the active connection (not the first load): screens are keyed on it. */
+  switches: number;
   load(): Promise<void>;
   active(): ConnectionInfo | null;
 }
@@ -17,10 +21,16 @@ export const useConnections = create<ConnectionsState>()((set, get) => ({
   list: null,
   error: null,
   loading: false,
+  switches: 0,
   load: async () => {
     set({ loading: true, error: null });
     try {
-      set({ list: await desk('connections.list', {}), loading: false });
+      const list = await desk('connections.list', {});
+      const before = get().list?.activeId;
+      const switched = before !== undefined && before !== list.activeId;
+      set((s) => ({ list, loading: false, switches: s.switches + (switched ? 1 : 0) }));
+      // Another registry is now active: what was open belonged to the previous one.
+      if (switched) useNavigation.getState().closeRecords();
     } catch (error) {
       set({ error: describeError(error), loading: false });
     }
