@@ -148,7 +148,27 @@ test.describe('with an OS keychain', () => {
     // Saved by the desk, not just shown.
     expect(await savedConnectionNames(app)).toEqual(['Embedded demo registry', 'Second registry']);
 
+    // Every screen says which registry it shows: the embedded demo, marked as demo data.
+    const activeRegistry = app.getByRole('region', { name: 'Active registry' });
+    for (const shortcut of ['Control+1', 'Control+3', 'Control+5']) {
+      await app.keyboard.press(shortcut);
+      await expect(activeRegistry).toContainText('Embedded demo registry');
+      await expect(activeRegistry).toContainText('Demo data');
+    }
+    // An organization left open on the embedded registry…
+    await app.getByRole('table', { name: 'Organizations' }).getByRole('button').first().click();
+    await expect(app.getByRole('complementary', { name: 'Organization details' })).toBeVisible();
+    await app.keyboard.press('Control+6');
+
     await useConnection(app, app.getByRole('region', { name: 'Connection Second registry' }));
+    await expect(activeRegistry).toContainText('Second registry');
+    await expect(activeRegistry).toContainText(new URL(second.url).host);
+    await expect(activeRegistry).not.toContainText('Demo data');
+    // …is closed once another registry is active.
+    await app.keyboard.press('Control+5');
+    await expect(app.getByRole('heading', { level: 1, name: 'Organizations' })).toBeVisible();
+    await expect(app.getByRole('complementary', { name: 'Organization details' })).toHaveCount(0);
+    await screenshotBothThemes(app, 'active-registry-remote');
     await expectSecondRegistryProjects(app, embeddedTotal);
   });
 });
@@ -168,7 +188,10 @@ test.describe('without an OS keychain', () => {
       }
     };
     const form = await openAddForm(app);
-    await expect(form).toContainText('No system keychain is available');
+    // The cause is said once, then what can be done instead (it once read "No system keychain is available (No OS keychain is available (…))").
+    const notice = form.locator('.notice');
+    await expect(notice).toContainText(/^No OS keychain is available \(.+\)\. The key can instead be stored in a file/);
+    expect((await notice.textContent())!.match(/keychain is available/gi)).toHaveLength(1);
 
     // Without a passphrase and the user's consent the key is not stored anywhere.
     await fillForm(form, { name: 'Second registry', url: second.url, appId: demoApp.id, pem: demoApp.privateKeyPem });

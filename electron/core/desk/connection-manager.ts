@@ -2,6 +2,7 @@
 // embedded demo registry, the command-line remote, and the connections.* methods that add,
 // activate, re-key, unlock, refresh and remove them. Only one connection is active at a time;
 // activating another closes the previous runtime first.
+import { httpProbe, startReachabilityProbe, type ReachabilityProbe, type ReachabilityProbeOptions } from './reachability-probe';
 import type { ConnectionInfo, DeskEvent, DeskOutput } from '../../../shared/desk/api';
 import type { Clock } from '../clock';
 import type { FetchLike } from '../client/http';
@@ -19,7 +20,7 @@ import type { RemoteLaunch } from './launch-options';
 import type { DeskPaths } from './paths';
 import { isUnreachable, translateClientError, withRegistry, type OnlineTracker } from './registry-calls';
 import type { ParsedDeskInput } from './types';
-import { checkNewPassphrase, SecretStoreError } from '../secrets';
+import { checkNewPassphrase, keychainCause, SecretStoreError } from '../secrets';
 
 export const EMBEDDED_CONNECTION_ID = 'embedded';
 export const COMMAND_LINE_CONNECTION_ID = 'command-line';
@@ -42,8 +43,12 @@ export interface ConnectionManagerOptions {
   fetch?: FetchLike;
   syncTuning?: Partial<SyncTuning>;
   syncWorker?: SyncWorkerSettings | false;
+  /** The reachability probe of the active registry (reachability-probe.ts); false: none (unit tests). */
+  probe?: ProbeSettings | false;
   log(line: string): void;
 }
+
+export type ProbeSettings = Partial<Omit<ReachabilityProbeOptions, 'probe' | 'report' | 'isOnline'>>;
 
 export interface ConnectionManager {
   readonly active: ConnectionRuntime | null;
@@ -71,8 +76,24 @@ export function createConnectionManager(options: ConnectionManagerOptions): Conn
   const { connections, paths, clock, keys, keychain, tracker, log } = options;
   let embedded: EmbeddedRegistry | null = null;
   let active: ConnectionRuntime | null = null;
+  let probe: ReachabilityProbe | null = null;
+
+  /** Probes the active registry by itself, so going offline and coming back show without a sync. */
+  function startProbe(connection: StoredConnection): void {
+    probe?.stop();
+    probe = null;
+    if (options.probe === false) return;
+    probe = startReachabilityProbe({
+      ...(options.probe ?? {}),
+      probe: httpProbe(connection.baseUrl, options.fetch ?? fetch),
+      report: (reachable) => tracker.report(reachable),
+      isOnline: () => tracker.online,
+    });
+  }
 
   async function activate(connection: StoredConnection): Promise<ConnectionRuntime> {
+    probe?.stop();
+    probe = null;
     if (active) {
       const previous = active;
       active = null;
@@ -91,6 +112,7 @@ export function createConnectionManager(options: ConnectionManagerOptions): Conn
     });
     active = runtime;
     tracker.assumeOnline();
+    startProbe(connection);
     if (connections.activeId() !== connection.id) connections.setActive(connection.id);
     if (options.autoSync) runtime.sync.start(options.syncIntervalMs());
     return runtime;
@@ -151,7 +173,7 @@ export function createConnectionManager(options: ConnectionManagerOptions): Conn
     if (secretStore === 'encrypted-file') secretStore = 'memory';
     if (secretStore === 'memory' && !existing) {
       log(
-        `no OS keychain (${keychain.reason ?? 'unavailable'}): the embedded demo app's key is kept in memory and re-read from the demo credentials at every start`,
+        `${keychainCause(keychain.reason)} The embedded demo app's key is kept in memory and re-read from the demo credentials at every start.`,
       );
     }
     // The demo key is re-imported at every start: it is demo data, and a memory store forgets it.
@@ -236,7 +258,7 @@ export function createConnectionManager(options: ConnectionManagerOptions): Conn
       } else {
         throw new DeskFailure(
           'invalid_input',
-          `No OS keychain is available (${keychain.reason ?? 'unknown reason'}): confirm storing the key in a passphrase-encrypted file`,
+          `${keychainCause(keychain.reason)} Confirm storing the key in a passphrase-encrypted file.`,
           ['encryptedFileFallback: required when no keychain is available'],
         );
       }
@@ -297,6 +319,8 @@ export function createConnectionManager(options: ConnectionManagerOptions): Conn
       const connection = requireConnection(input.id);
       if (connection.kind === 'embedded') throw new DeskFailure('conflict', 'The embedded demo registry cannot be removed');
       if (active?.connection.id === connection.id) {
+        probe?.stop();
+        probe = null;
         const closing = active;
         active = null;
         await closing.close();
@@ -351,6 +375,8 @@ export function createConnectionManager(options: ConnectionManagerOptions): Conn
     },
 
     async close() {
+      probe?.stop();
+      probe = null;
       const closing = active;
       active = null;
       await closing?.close();

@@ -22,7 +22,7 @@ import type { SyncTuning } from './sync/context';
 import type { SyncEngineEvent } from './sync/types';
 import type { SyncWorkerSettings } from './sync/worker/host';
 import { createConnectionKeys } from './connection-keys';
-import { createConnectionManager } from './connection-manager';
+import { createConnectionManager, type ProbeSettings } from './connection-manager';
 import { openConnectionStore } from './connections';
 import { createArtifactStore } from './artifacts';
 import { exportCsv } from './csv-export';
@@ -60,6 +60,8 @@ export interface DeskServiceOptions {
   /** Run the sync at start and on the settings interval (default true). */
   autoSync?: boolean;
   follow?: { intervalMs: number; timeoutMs: number };
+  /** The registry reachability probe's settings (injectable timers), or false for none. */
+  probe?: ProbeSettings | false;
   log?: (line: string) => void;
 }
 
@@ -112,6 +114,7 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.syncTuning ? { syncTuning: options.syncTuning } : {}),
     ...(options.syncWorker !== undefined ? { syncWorker: options.syncWorker } : {}),
+    ...(options.probe !== undefined ? { probe: options.probe } : {}),
     log,
   });
   await connections.start(options.remote);

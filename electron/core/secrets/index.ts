@@ -12,6 +12,7 @@ export {
   type SecretStoreErrorCode,
 } from './errors';
 export { createKeychainStore, serviceForConnection, type KeychainStoreOptions } from './keychain-store';
+export { keychainCause } from './keychain-messages';
 export { probeKeychain, DEFAULT_PROBE_TIMEOUT_MS, type KeychainProbeResult, type ProbeKeychainOptions } from './keychain-probe';
 export type { KeytarApi } from './keytar-loader';
 export { createEncryptedFileStore, type EncryptedFileStoreOptions } from './encrypted-file-store';

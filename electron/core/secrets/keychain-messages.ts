@@ -28,6 +28,15 @@ export function explainKeychainFailure(error: unknown): string {
   return `The OS keychain reported an error: ${detail}`;
 }
 
+/**
+ * The one sentence saying why there is no keychain: the probe's reason (already a sentence that
+ * names the keychain and its cause) or a plain default. Callers add what to do, never the cause again.
+ */
+export function keychainCause(reason: string | undefined): string {
+  const text = reason?.trim() || 'No OS keychain is available.';
+  return text.endsWith('.') ? text : `${text}.`;
+}
+
 /** Removes every occurrence of `secret` from `text`: OS messages are not ours and must not leak it. */
 export function redact(text: string, secret: string | undefined): string {
   if (!secret) return text;

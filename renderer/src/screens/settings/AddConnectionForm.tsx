@@ -59,8 +59,9 @@ export function AddConnectionForm({ onDone }: { onDone: () => void }) {
       {needsFile && (
         <>
           <p className="notice">
-            No system keychain is available{keychain?.reason ? ` (${keychain.reason})` : ''}. The key can instead be stored in a file
-            encrypted with a passphrase you enter each time the desk starts.
+            {/* The reason is already the sentence naming the missing keychain and its cause: said once. */}
+            {keychain?.reason?.trim() || 'No system keychain is available.'} The key can instead be stored in a file encrypted with a
+            passphrase you enter each time the desk starts.
           </p>
           <Field label="Passphrase for the key file">
             <input type="password" autoComplete="new-password" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} />
