@@ -1,6 +1,8 @@
 // Offline: the registry process is stopped; the desk keeps answering from its cache, the page says
-// it is offline and how old the data is, and browsing goes on.
-import { expect, nextAppEvent, screenshotBothThemes, test } from './fixtures';
+// it is offline and how old the data is, and browsing goes on. The desk's probe notices loss and
+// return by itself, and what needs the registry is disabled with the reason meanwhile.
+import { expect, nextAppEvent, PROJECT_ROOT, screenshotBothThemes, test } from './fixtures';
+import { startProcess } from './processes';
 import { shownProjectRows } from './helpers';
 
 test.use({ deskOptions: { registry: 'remote', scale: 1 } });
@@ -29,4 +31,40 @@ test('stop the registry and keep browsing offline with the banner shown', async 
   await expect(app.getByRole('region', { name: 'Credits' })).toBeVisible();
   await expect(banner).toBeVisible();
   await screenshotBothThemes(app, 'offline-project');
+});
+
+test('the desk notices the registry going away and coming back by itself, and disables what needs it', async ({ app, desk }) => {
+  const registry = desk.registry!;
+  const banner = app.getByRole('status').filter({ hasText: 'Offline.' });
+  await app.keyboard.press('Control+3');
+  await app.getByRole('table', { name: 'Retirements' }).getByRole('row').filter({ hasText: 'Claimed' }).first().click();
+  const details = app.getByRole('complementary', { name: 'Retirement details' });
+  const download = details.getByRole('button', { name: 'Download certificate (PDF)' });
+  await expect(download).toBeEnabled();
+
+  // Nobody presses Sync: the desk's own probe notices within its interval (10 s) and says so.
+  const port = new URL(registry.url).port;
+  await registry.stop();
+  await expect(banner).toBeVisible({ timeout: 30_000 });
+  await expect(download).toBeDisabled();
+  await expect(details).toContainText('The registry cannot be reached: the certificate is made by the registry');
+  await screenshotBothThemes(app, 'offline-probe');
+
+  // The registry returns at the same address: the probe (backing off from 2 s) clears the banner.
+  const restarted = await startProcess(
+    'registry again',
+    'npm',
+    ['run', '--silent', 'serve', '--', '--data', registry.dataDir, '--port', port, '--test-clock'],
+    {
+      cwd: PROJECT_ROOT,
+      ready: /listening on (http:\/\/\S+)/,
+      timeoutMs: 120_000,
+    },
+  );
+  try {
+    await expect(banner).toHaveCount(0, { timeout: 40_000 });
+    await expect(download).toBeEnabled();
+  } finally {
+    await restarted.stop();
+  }
 });

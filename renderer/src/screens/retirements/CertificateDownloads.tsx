@@ -3,6 +3,7 @@
 import { useState } from 'react';
 import { findRetirementRow, useRetirementList } from '../../stores/retirements';
 import { describeError } from '../../lib/desk';
+import { useFreshness } from '../../stores/freshness';
 import { downloadCertificate } from './certificates';
 
 export function CertificateDownloads() {
@@ -10,6 +11,7 @@ export function CertificateDownloads() {
   const ids = Object.keys(selected);
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
   const [failures, setFailures] = useState<string[]>([]);
+  const offline = useFreshness((s) => s.offline);
 
   async function downloadAll() {
     setFailures([]);
@@ -32,7 +34,13 @@ export function CertificateDownloads() {
   return (
     <span className="inline-action">
       {ids.length > 0 && (
-        <button type="button" className="button" disabled={progress !== null} onClick={() => void downloadAll()}>
+        <button
+          type="button"
+          className="button"
+          disabled={progress !== null || offline}
+          title={offline ? 'Certificates come from the registry, which cannot be reached.' : undefined}
+          onClick={() => void downloadAll()}
+        >
           {progress ? `Saving ${progress.done + 1} of ${progress.total}…` : `Download certificates (${ids.length})`}
         </button>
       )}

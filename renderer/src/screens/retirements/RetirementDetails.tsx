@@ -6,6 +6,7 @@ import { useLoader } from '../../lib/hooks';
 import { formatDateTime, formatTonnesValue } from '../../lib/format';
 import { useNavigation } from '../../stores/navigation';
 import { useSync } from '../../stores/sync';
+import { useFreshness } from '../../stores/freshness';
 import { Facts } from '../../components/DefinitionList';
 import { StatusBadge } from '../../components/StatusBadge';
 import { ErrorMessage, Loading } from '../../components/feedback';
@@ -18,6 +19,8 @@ export function RetirementDetails({ id }: { id: string }) {
   const openProject = useNavigation((s) => s.openProject);
   const openOrganization = useNavigation((s) => s.openOrganization);
   const dataVersion = useSync((s) => s.dataVersion);
+  // Certificates come from the registry (none is kept on this computer) and finalizing writes to it.
+  const offline = useFreshness((s) => s.offline);
   const [finalizing, setFinalizing] = useState(false);
   const details = useLoader(() => desk('retirements.get', { id }), [id], dataVersion);
   const certificate = useAction(() => downloadCertificate(id));
@@ -88,16 +91,34 @@ export function RetirementDetails({ id }: { id: string }) {
           )}
           <div className="actions">
             {full && (
-              <button type="button" className="button button-primary" disabled={certificate.busy} onClick={() => void certificate.run()}>
+              <button
+                type="button"
+                className="button button-primary"
+                disabled={certificate.busy || offline}
+                aria-describedby={offline ? 'retirement-offline-reason' : undefined}
+                onClick={() => void certificate.run()}
+              >
                 {certificate.busy ? 'Preparing certificate…' : 'Download certificate (PDF)'}
               </button>
             )}
             {!retirement.isClaimed && (
-              <button type="button" className="button button-primary" onClick={() => setFinalizing(true)}>
+              <button
+                type="button"
+                className="button button-primary"
+                disabled={offline}
+                aria-describedby={offline ? 'retirement-offline-reason' : undefined}
+                onClick={() => setFinalizing(true)}
+              >
                 Finalize with wallet…
               </button>
             )}
           </div>
+          {offline && (full || !retirement.isClaimed) && (
+            <p id="retirement-offline-reason" className="muted">
+              The registry cannot be reached: {full ? 'the certificate is made by the registry' : 'finalizing is recorded by the registry'},
+              so this is possible again once it is back.
+            </p>
+          )}
           <ErrorMessage error={certificate.error ? `The certificate could not be saved: ${certificate.error}` : null} />
           {finalizing && (
             <FinalizeDialog
