@@ -391,6 +391,19 @@ export const deskApi = {
   ),
   'retirements.get': method(z.object({ id }), z.object({ retirement: tolerant.retirement, ...freshness })),
   'retirements.finalize': method(finalizeBody.extend({ retirementId: id }), z.object({ retirement: tolerant.retirement }), { write: true }),
+  /** What the desk knows for finalizing: the project's contract address and its token ids (cache only). */
+  'retirements.finalizeHints': method(
+    z.object({ retirementId: id }),
+    z.object({
+      projectAddress: z.string().nullable(),
+      tokens: z.array(z.object({ tokenId: z.string(), serialization: z.string(), vintage: z.string(), type: z.string() })),
+    }),
+  ),
+  /** Asks the registry whether `wallet` made this retirement (its wallet's retirements), before anything is signed. */
+  'retirements.walletCheck': method(
+    z.object({ retirementId: id, wallet: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'a wallet address is 0x and 40 hexadecimal characters') }),
+    z.object({ owns: z.boolean() }),
+  ),
   'retirements.certificate': method(z.object({ id }), fileHandle, { write: true }),
 
   'organizations.list': method(

@@ -58,12 +58,36 @@ async function fillDetails() {
   await page.getByLabelText('Token id').fill('7 ');
 }
 
+/** The calls that send something to sign or finalize (the dialog also reads hints and checks the wallet). */
+const sends = () => desk.calls.filter((c) => c.method === 'retirements.finalize');
+
 beforeEach(async () => {
   desk.reset();
+  desk.answer('retirements.finalizeHints', () => ({ projectAddress: null, tokens: [] }));
+  desk.answer('retirements.walletCheck', () => ({ owns: true }));
   await useWallet.getState().forget();
 });
 
 describe('the Finalize dialog', () => {
+  it('fills in the project contract address and token id, and refuses a wallet that did not make the retirement', async () => {
+    desk.answer('retirements.finalizeHints', () => ({
+      projectAddress: CONTRACT,
+      tokens: [{ tokenId: '7', serialization: 'RDR-KEN-1-12-7-P-1-2023', vintage: '2023', type: 'exPost' }],
+    }));
+    desk.answer('retirements.walletCheck', () => ({ owns: false }));
+    open();
+    await expect.element(page.getByText('retirement-9', { exact: false })).toBeVisible();
+    await openWallet();
+    await expect.element(page.getByLabelText('Project contract address')).toHaveValue(CONTRACT);
+    await expect.element(page.getByLabelText('Token id')).toHaveValue('7');
+    await expect
+      .element(page.getByText('This wallet did not make this retirement: open the wallet that retired these credits.'))
+      .toBeVisible();
+    await expect.element(page.getByRole('button', { name: 'Review what will be signed' })).toBeDisabled();
+    expect(desk.calls.find((c) => c.method === 'retirements.walletCheck')?.input).toEqual({ retirementId: 'retirement-9', wallet: OWNER });
+    expect(sends()).toEqual([]);
+  });
+
   it('asks for the wallet first, then refuses incomplete details without signing or sending', async () => {
     open();
     await expect.element(page.getByRole('region', { name: 'Wallet' })).toBeVisible();
@@ -82,7 +106,7 @@ describe('the Finalize dialog', () => {
       await expect.element(page.getByText(problem)).toBeVisible();
     }
     expect(page.getByRole('region', { name: 'Review and sign' }).query()).toBeNull();
-    expect(desk.calls).toEqual([]);
+    expect(sends()).toEqual([]);
   });
 
   it('shows the exact message, signs it in the wallet worker and sends only the signature and the fields', async () => {
@@ -104,8 +128,8 @@ describe('the Finalize dialog', () => {
     await page.getByRole('button', { name: 'Sign and finalize' }).click();
     await expect.element(page.getByRole('status')).toHaveTextContent('Finalized. The retirement is now claimed for Ada Lovelace');
 
-    expect(desk.calls.map((c) => c.method)).toEqual(['retirements.finalize']);
-    const sent = desk.calls[0]!.input as { retirementId: string; signer: string; signature: string; signedData: Record<string, string> };
+    expect(sends().map((c) => c.method)).toEqual(['retirements.finalize']);
+    const sent = sends()[0]!.input as { retirementId: string; signer: string; signature: string; signedData: Record<string, string> };
     expect(Object.keys(sent).sort()).toEqual(['retirementId', 'signature', 'signedData', 'signer']);
     expect(sent.retirementId).toBe('retirement-9');
     expect(sent.signer).toBe(OWNER);
@@ -131,7 +155,7 @@ describe('the Finalize dialog', () => {
     await expect.element(page.getByRole('alert')).toHaveTextContent('Finalizing failed: No on-chain retirement of this wallet and token.');
     await expect.element(page.getByRole('region', { name: 'Review and sign' })).toBeVisible();
     expect(finalized).not.toHaveBeenCalled();
-    expect(desk.calls).toHaveLength(1);
+    expect(sends()).toHaveLength(1);
   });
 });
 

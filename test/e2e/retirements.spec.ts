@@ -268,3 +268,38 @@ test.describe('a list larger than the desk counts', () => {
     expect(last.claimed).toBe(true);
   });
 });
+
+test('finalize knows the retirement: found by id, contract and token filled in, the wallet checked first', async ({ app, desk }) => {
+  const { wallet, retirement } = uniqueRetirement(desk.credentials, 0);
+  const stranger = desk.credentials.wallets.find((w) => w.address.toLowerCase() !== wallet.address.toLowerCase())!;
+
+  // Found by its id: exactly that retirement.
+  await app.keyboard.press('Control+3');
+  await app.getByRole('searchbox', { name: 'Search retirements' }).fill(retirement.id);
+  await app.waitForFunction((q) => document.documentElement.dataset.retirementsQuery === q, retirement.id);
+  const rows = app.getByRole('table', { name: 'Retirements' }).locator('tr[data-retirement-id]');
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toHaveAttribute('data-retirement-id', retirement.id);
+  await rows.first().click();
+  const details = app.getByRole('complementary', { name: 'Retirement details' });
+  await details.getByRole('button', { name: 'Finalize with wallet…' }).click();
+  const dialog = app.getByRole('dialog', { name: 'Finalize retirement' });
+  await expect(dialog).toContainText(retirement.id);
+
+  // Another wallet: refused before anything can be signed.
+  await dialog.getByRole('radio', { name: 'Private key' }).check();
+  await dialog.getByLabel('Private key (hex)').fill(stranger.privateKey);
+  await dialog.getByRole('button', { name: 'Open wallet' }).click();
+  await expect(dialog.getByText('This wallet did not make this retirement: open the wallet that retired these credits.')).toBeVisible();
+  await expect(dialog.getByRole('button', { name: 'Review what will be signed' })).toBeDisabled();
+
+  // The owner's wallet: accepted; the project's contract address is filled in and its token listed.
+  await dialog.getByRole('button', { name: 'Use another wallet' }).click();
+  await dialog.getByRole('radio', { name: 'Private key' }).check();
+  await dialog.getByLabel('Private key (hex)').fill(wallet.privateKey);
+  await dialog.getByRole('button', { name: 'Open wallet' }).click();
+  await expect(dialog.getByRole('button', { name: 'Review what will be signed' })).toBeEnabled();
+  await expect(dialog.getByLabel('Project contract address')).toHaveValue(retirement.projectAddress);
+  await expect(dialog.getByText(/This project's tokens: /)).toContainText(`${retirement.tokenId} (`);
+  await screenshotBothThemes(app, 'finalize-prefilled');
+});

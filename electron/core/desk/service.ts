@@ -204,6 +204,18 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
       return fresh(found);
     },
     'retirements.finalize': (input) => writes.finalize(writeContext(), input),
+    'retirements.finalizeHints': (input) => {
+      const found = cache().getRetirement(input.retirementId);
+      if (!found)
+        throw new DeskFailure('not_found', `Retirement ${input.retirementId} is not in the desk's data (it may not be synced yet)`);
+      const tokens = cache().projectTokens(found.retirement.project.id);
+      const addresses = new Set(tokens.map((t) => t.tokenAddress.toLowerCase()));
+      return {
+        projectAddress: addresses.size === 1 ? [...addresses][0]! : null,
+        tokens: tokens.map(({ tokenId, serialization, vintage, type }) => ({ tokenId, serialization, vintage, type })),
+      };
+    },
+    'retirements.walletCheck': (input) => writes.walletCheck(writeContext(), input),
     'retirements.certificate': async (input) => {
       const pdf = await writes.certificate(writeContext(), input);
       return artifacts.put('pdf', pdf.baseName, pdf.bytes);

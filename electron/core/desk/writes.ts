@@ -157,6 +157,18 @@ export async function finalize(ctx: WriteContext, input: DeskInput<'retirements.
   return { retirement };
 }
 
+/** Whether `wallet` made the retirement: the registry's list of that wallet's retirements holds it. */
+export async function walletCheck(ctx: WriteContext, input: { retirementId: string; wallet: string }): Promise<{ owns: boolean }> {
+  const answer = await withRegistry(ctx.tracker, 'Checking the wallet', () =>
+    ctx.runtime.client.call('listEntityRetirementsV1', { params: { id: input.wallet.toLowerCase() } }),
+  ).catch((error: unknown) => {
+    // An address the registry knows nothing about is 404: it made no retirement at all.
+    if (error instanceof DeskFailure && error.code === 'not_found') return { retirements: [] };
+    throw error;
+  });
+  return { owns: answer.retirements.some((r) => r.id === input.retirementId) };
+}
+
 /**
  * A retirement's PDF certificate, named by the desk (`retirement-<id>.pdf`), never by the
  * registry's Content-Disposition; an answer that is not a PDF is refused.

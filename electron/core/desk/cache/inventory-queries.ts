@@ -309,5 +309,28 @@ export function createInventoryQueries(db: SqliteDatabase<CacheTables>, helpers:
     return new Map(rows);
   }
 
-  return { getInventory, searchInventoryCredits, inventoryCreditsOf, inventoryFacets, inventoryAnswerHash, inventoryRowHashes };
+  /**
+   * A project's contract address and token ids as the synced inventories know them (the buffer
+   * holds a share of every issuance), for finalize: one row per token id, newest vintage first.
+   */
+  function projectTokens(
+    projectId: string,
+  ): Array<{ tokenId: string; tokenAddress: string; serialization: string; vintage: string; type: string }> {
+    return db
+      .prepare(
+        `SELECT token_id AS tokenId, min(token_address) AS tokenAddress, min(serialization) AS serialization, min(vintage) AS vintage, min(type) AS type
+           FROM inventory_credits WHERE project_id = ? GROUP BY token_id ORDER BY vintage DESC, CAST(token_id AS INTEGER)`,
+      )
+      .all(projectId) as Array<{ tokenId: string; tokenAddress: string; serialization: string; vintage: string; type: string }>;
+  }
+
+  return {
+    getInventory,
+    searchInventoryCredits,
+    inventoryCreditsOf,
+    inventoryFacets,
+    inventoryAnswerHash,
+    inventoryRowHashes,
+    projectTokens,
+  };
 }

@@ -83,6 +83,8 @@ const RETIREMENT_SORTS = {
  * entries, each cheap; reading the matches costs a lookup of a wide row each, roughly 30 times as
  * much. So walk once matches² × 30 ≥ (offset + limit) × rows.
  */
+const RETIREMENT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export function walkSortIndex(matches: number, rows: number, offset: number, limit: number): boolean {
   return matches * matches * 30 >= (offset + limit) * rows;
 }
@@ -272,8 +274,13 @@ export function createCacheQueries(db: SqliteDatabase<CacheTables>) {
     if (f.vintage) add('r.vintage = @vintage', 'vintage', f.vintage);
     if (f.projectId) add('r.project_id = @project', 'project', f.projectId);
     const where = [...filters];
-    const text = searchText(input.query);
-    if (text.kind === 'initial') {
+    // A retirement id typed or pasted whole finds exactly that retirement.
+    const idQuery = RETIREMENT_ID.test(input.query.trim()) ? input.query.trim().toLowerCase() : null;
+    const text: ReturnType<typeof searchText> = idQuery ? { kind: 'none' } : searchText(input.query);
+    if (idQuery) {
+      params.id = idQuery;
+      where.push('r.id = @id');
+    } else if (text.kind === 'initial') {
       // Beneficiaries starting with the character: a range of the beneficiary index, which holds
       // every sort column, so neither the count nor the page reads a row.
       Object.assign(params, text.range);

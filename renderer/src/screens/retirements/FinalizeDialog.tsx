@@ -3,7 +3,8 @@
 // locally, and send only {retirementId, signer, signature, signedData}.
 import { useState } from 'react';
 import type { Retirement } from '../../../../shared/registry/resources';
-import { desk } from '../../lib/desk';
+import { desk, describeError } from '../../lib/desk';
+import { useLoader } from '../../lib/hooks';
 import { formatTonnesValue } from '../../lib/format';
 import { useWallet } from '../../stores/wallet';
 import { finalizeMessage, type FinalizeFields } from '../../wallet/signedMessage';
@@ -35,12 +36,19 @@ function trimmed(fields: FinalizeFields): FinalizeFields {
   };
 }
 
+type Hints = { projectAddress: string | null; tokens: Array<{ tokenId: string; serialization: string; vintage: string; type: string }> };
+
 function DetailsForm({
   fields,
+  hints,
+  walletProblem,
   onChange,
   onReview,
 }: {
   fields: FinalizeFields;
+  hints: Hints | null;
+  /** Why signing must not happen yet (the wallet check), or null. */
+  walletProblem: string | null;
   onChange: (f: FinalizeFields) => void;
   onReview: () => void;
 }) {
@@ -54,7 +62,7 @@ function DetailsForm({
       onSubmit={(e) => {
         e.preventDefault();
         setShowProblems(true);
-        if (Object.keys(validate(fields)).length === 0) onReview();
+        if (Object.keys(validate(fields)).length === 0 && !walletProblem) onReview();
       }}
     >
       <Field label="Beneficiary" error={problems.beneficiary}>
@@ -66,14 +74,35 @@ function DetailsForm({
       <Field label="Comment">
         <textarea rows={2} value={fields.comment} onChange={set('comment')} />
       </Field>
-      <Field label="Project contract address" hint="From the wallet's retirement transaction." error={problems.projectAddress}>
+      <Field
+        label="Project contract address"
+        hint={
+          hints?.projectAddress ? "Filled in from the project's credits in the desk's data." : "From the wallet's retirement transaction."
+        }
+        error={problems.projectAddress}
+      >
         <input className="mono" spellCheck={false} value={fields.projectAddress} onChange={set('projectAddress')} />
       </Field>
-      <Field label="Token id" error={problems.tokenId}>
-        <input className="mono" inputMode="numeric" value={fields.tokenId} onChange={set('tokenId')} />
+      <Field
+        label="Token id"
+        hint={
+          hints && hints.tokens.length > 0
+            ? `This project's tokens: ${hints.tokens.map((t) => `${t.tokenId} (${t.vintage})`).join(', ')}. Use the one the wallet retired.`
+            : undefined
+        }
+        error={problems.tokenId}
+      >
+        <input className="mono" inputMode="numeric" list="finalize-token-ids" value={fields.tokenId} onChange={set('tokenId')} />
       </Field>
+      <datalist id="finalize-token-ids">
+        {hints?.tokens.map((t) => (
+          <option key={t.tokenId} value={t.tokenId}>
+            {`${t.serialization} (${t.vintage})`}
+          </option>
+        ))}
+      </datalist>
       <div className="actions">
-        <button type="submit" className="button button-primary">
+        <button type="submit" className="button button-primary" disabled={walletProblem !== null}>
           Review what will be signed
         </button>
       </div>
@@ -97,9 +126,32 @@ export function FinalizeDialog({
   const address = useWallet((s) => s.address);
   const sign = useWallet((s) => s.signFinalization);
   const forget = useWallet((s) => s.forget);
-  const [fields, setFields] = useState<FinalizeFields>(EMPTY);
+  // Until the user edits a field, the details are what the desk knows (see hints below).
+  const [typed, setFields] = useState<FinalizeFields | null>(null);
   const [step, setStep] = useState<'details' | 'review' | 'done'>('details');
+  // What the desk knows of this retirement's project: its contract address and token ids, filled in.
+  const hints = useLoader(() => desk('retirements.finalizeHints', { retirementId }), [retirementId]);
+  const known = hints.data;
+  const fields: FinalizeFields = typed ?? {
+    ...EMPTY,
+    projectAddress: known?.projectAddress ?? '',
+    tokenId: known?.tokens.length === 1 ? known.tokens[0]!.tokenId : '',
+  };
   const message = finalizeMessage(trimmed(fields));
+  // The wallet opened must be the one that made this retirement, checked with the registry before anything is signed.
+  const walletCheck = useLoader(
+    () => (address ? desk('retirements.walletCheck', { retirementId, wallet: address }) : Promise.resolve(null)),
+    [retirementId, address],
+  );
+  const walletProblem = !address
+    ? null
+    : walletCheck.error
+      ? `The wallet could not be checked against this retirement: ${describeError(walletCheck.error)}`
+      : walletCheck.loading || !walletCheck.data
+        ? 'Checking that this wallet made this retirement…'
+        : walletCheck.data.owns
+          ? null
+          : 'This wallet did not make this retirement: open the wallet that retired these credits.';
 
   const finalize = useAction(async () => {
     const signedData = trimmed(fields);
@@ -114,8 +166,8 @@ export function FinalizeDialog({
   return (
     <Dialog title="Finalize retirement" onClose={onClose} wide>
       <p className="muted">
-        {formatTonnesValue(amount)} of {projectName}. Finalizing proves you own the wallet that retired these credits and sets who the
-        certificate is for.
+        Retirement <span className="mono">{retirementId}</span>: {formatTonnesValue(amount)} of {projectName}. Finalizing proves you own the
+        wallet that retired these credits and sets who the certificate is for.
       </p>
       {step === 'done' ? (
         <div className="success" role="status">
@@ -144,7 +196,18 @@ export function FinalizeDialog({
           {step === 'details' ? (
             <section aria-label="Certificate details">
               <h3>2. Certificate details</h3>
-              <DetailsForm fields={fields} onChange={setFields} onReview={() => setStep('review')} />
+              {walletProblem && (
+                <p className={walletCheck.data?.owns === false || walletCheck.error ? 'inline-error' : 'muted'} role="alert">
+                  {walletProblem}
+                </p>
+              )}
+              <DetailsForm
+                fields={fields}
+                hints={hints.data ?? null}
+                walletProblem={walletProblem}
+                onChange={setFields}
+                onReview={() => setStep('review')}
+              />
             </section>
           ) : (
             <section aria-label="Review and sign">
@@ -162,7 +225,12 @@ export function FinalizeDialog({
                 <button type="button" className="button" onClick={() => setStep('details')} disabled={finalize.busy}>
                   Back
                 </button>
-                <button type="button" className="button button-primary" onClick={() => void finalize.run()} disabled={finalize.busy}>
+                <button
+                  type="button"
+                  className="button button-primary"
+                  onClick={() => void finalize.run()}
+                  disabled={finalize.busy || walletProblem !== null}
+                >
                   {finalize.busy ? 'Signing and sending…' : 'Sign and finalize'}
                 </button>
               </div>
