@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'react';
 import { SESSION_LOST_EVENT, SESSION_LOST_MESSAGE } from './bridge/web';
 import { OfflineBanner } from './components/OfflineBanner';
+import { ReservationNotices } from './components/ReservationNotices';
 import { Sidebar } from './components/Sidebar';
 import { useKeyboardShortcuts } from './keyboard';
 import { SCREENS, useNavigation, type ScreenId } from './stores/navigation';
@@ -75,6 +76,7 @@ export function App() {
       <Sidebar />
       <main className="content" aria-label={SCREENS.find((s) => s.id === screen)?.label}>
         <OfflineBanner />
+        <ReservationNotices />
         <Screen key={registrySwitches} />
       </main>
     </div>

@@ -111,6 +111,12 @@ test('reserve, watch the countdown, transfer and retire, then find the retiremen
   await app.getByRole('searchbox', { name: 'Search retirements' }).fill(beneficiary);
   await app.waitForFunction((b) => document.documentElement.dataset.retirementsQuery === b, beneficiary);
   await expect(app.getByRole('table', { name: 'Retirements' }).getByRole('row', { name: new RegExp(beneficiary) })).toBeVisible();
+
+  // Back in the warehouse, the completed reservation links to its retirement.
+  await openWarehouse(app);
+  await expect(reservation).toHaveAttribute('data-phase', 'processed');
+  await reservation.getByRole('button', { name: 'View the retirement' }).click();
+  await expect(app.getByRole('complementary', { name: 'Retirement details' })).toContainText(beneficiary);
 });
 
 test('cancel a reservation: the credits are available again', async ({ app }) => {
@@ -119,7 +125,13 @@ test('cancel a reservation: the credits are available again', async ({ app }) =>
   const firstRow = app.getByRole('table', { name: 'Warehouse credits' }).getByRole('row').nth(1);
   await expect(firstRow.getByRole('cell').nth(3)).not.toHaveText(availableBefore);
   const reservation = reservationRow(app, serialization, '2');
+  // Cancelling asks first; "Keep it" changes nothing.
   await reservation.getByRole('button', { name: 'Cancel reservation' }).click();
+  await reservation.getByRole('button', { name: 'Keep it' }).click();
+  await expect(reservation).toHaveAttribute('data-phase', 'active');
+  await reservation.getByRole('button', { name: 'Cancel reservation' }).click();
+  await expect(reservation.getByRole('group', { name: 'Confirm cancelling' })).toContainText('The credits go back to the warehouse.');
+  await reservation.getByRole('button', { name: 'Yes, cancel it' }).click();
   await expect(reservation).toHaveAttribute('data-phase', 'cancelled');
   await expect(reservation.getByText('Cancelled')).toBeVisible();
   await expect(firstRow.getByRole('cell').nth(3)).toHaveText(availableBefore);
@@ -136,5 +148,57 @@ test('a reservation expires when the registry clock passes its 10 minutes', asyn
   await expect(reservation).toHaveAttribute('data-phase', 'expired');
   await expect(reservation.getByText('Expired')).toBeVisible();
   await expect(reservation.getByRole('button', { name: 'Finish…' })).toHaveCount(0);
+  await waitForSyncDone(app);
+});
+
+test('reservation safety: shown when made, warned at 2 minutes on any screen, Finish locked at expiry', async ({ app, desk }) => {
+  await openWarehouse(app);
+  const { serialization } = await reserveFirstCredit(app, '1');
+  // The new reservation is announced, marked and says when it ends.
+  await expect(app.getByRole('region', { name: 'Reservations' }).locator('.notice')).toHaveText(
+    `Reserved 1 t of ${serialization} for 10 minutes: it is highlighted under Reservations.`,
+  );
+  const reservation = reservationRow(app, serialization, '1');
+  await expect(reservation).toHaveClass(/row-new/);
+  await expect(reservation).toContainText(/until .*\d:\d\d/);
+
+  // 8 minutes later on the registry's clock, on another screen: a notice with about 2 minutes left.
+  await desk.registry!.advanceClock(8 * 60_000 + 5_000);
+  // The desk takes the registry's time as the median offset of its latest answers: a few reads
+  // of the warehouse teach it the jump (a real clock does not jump 8 minutes).
+  for (let i = 0; i < 2; i++) {
+    const loaded = nextAppEvent(app, 'desk:warehouse-loaded');
+    await app.getByRole('button', { name: 'Refresh' }).click();
+    await loaded;
+  }
+  await expect(reservation.getByRole('timer')).toHaveText(/^0[01]:\d\d left$/);
+  await app.keyboard.press('Control+1');
+  let synced = nextAppEvent(app, 'desk:sync-finished');
+  await app.keyboard.press('Control+r');
+  await synced;
+  const soon = app.locator('[data-notice="soon"]');
+  await expect(soon).toContainText(`Your reservation of 1 t of ${serialization} ends in 2 minutes: finish it in Warehouse before then.`);
+  await screenshotBothThemes(app, 'reservation-two-minutes');
+  await soon.getByRole('button', { name: 'Open Warehouse' }).click();
+  await expect(app.getByRole('heading', { level: 1, name: 'Warehouse' })).toBeVisible();
+
+  // The Finish dialog open at expiry locks with a plain message and offers to reserve again.
+  await reservation.getByRole('button', { name: 'Finish…' }).click();
+  const finish = app.getByRole('dialog', { name: /Finish reservation/ });
+  await expect(finish.getByRole('button', { name: 'Review' })).toBeVisible();
+  await desk.registry!.advanceClock(2 * 60_000);
+  synced = nextAppEvent(app, 'desk:sync-finished');
+  await app.keyboard.press('Control+r');
+  await synced;
+  await expect(finish.getByRole('alert')).toHaveText(
+    'This reservation has expired, so it can no longer be finished: its credits went back to the warehouse. Nothing was transferred.',
+  );
+  await expect(finish.getByRole('button', { name: 'Review' })).toHaveCount(0);
+  await expect(app.locator('[data-notice="expired"]')).toContainText(`Your reservation of 1 t of ${serialization} has expired`);
+  await screenshotBothThemes(app, 'reservation-expired-finish');
+  await finish.getByRole('button', { name: 'Reserve again…' }).click();
+  const reserveAgain = app.getByRole('dialog', { name: 'Reserve credits' });
+  await expect(reserveAgain).toContainText(serialization);
+  await reserveAgain.getByRole('button', { name: 'Cancel' }).click();
   await waitForSyncDone(app);
 });

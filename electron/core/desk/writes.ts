@@ -47,24 +47,34 @@ export async function reserve(
 ): Promise<DeskOutput<'warehouse.reserve'>> {
   const installation = installationFor(ctx.runtime, input.organizationId);
   requireWarehouseWrite(installation);
-  return withRegistry(ctx.tracker, 'Reserving credits', () =>
+  const made = await withRegistry(ctx.tracker, 'Reserving credits', () =>
     ctx.runtime.client.call('createReservation', {
       params: { id: input.organizationId },
       body: { creditId: input.creditId, amount: input.amount },
       installationId: installation.id,
     }),
   );
+  // Every window (and the reservation notices on every screen) learns of it at once.
+  ctx.publish({ type: 'reservation.updated', organizationId: input.organizationId, reservationId: made.id, state: 'pending' });
+  return made;
 }
 
 export async function cancel(ctx: WriteContext, input: { organizationId: string; reservationId: string }): Promise<Reservation> {
   const installation = installationFor(ctx.runtime, input.organizationId);
   requireWarehouseWrite(installation);
-  return withRegistry(ctx.tracker, 'Cancelling a reservation', () =>
+  const cancelled = await withRegistry(ctx.tracker, 'Cancelling a reservation', () =>
     ctx.runtime.client.call('cancelReservation', {
       params: { id: input.organizationId, reservationId: input.reservationId },
       installationId: installation.id,
     }),
   );
+  ctx.publish({
+    type: 'reservation.updated',
+    organizationId: input.organizationId,
+    reservationId: input.reservationId,
+    state: cancelled.state,
+  });
+  return cancelled;
 }
 
 export async function getReservation(ctx: WriteContext, input: { organizationId: string; reservationId: string }): Promise<Reservation> {

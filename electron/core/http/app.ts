@@ -106,6 +106,13 @@ export function createRegistryApp(options: RegistryAppOptions): Hono {
     if (diskFull && c.req.method !== 'GET' && c.req.method !== 'OPTIONS' && c.res.status < 400) setDiskFull(false);
   });
 
+  // The Date header is the registry's own clock (clients count reservations down on it, see the
+  // desk's clock offset), so a registry whose clock was moved (--test-clock) says so too.
+  app.use('*', async (c, next) => {
+    await next();
+    c.header('date', new Date(registry.clock.now()).toUTCString());
+  });
+
   // The version header is optional; when present it must name the one supported version.
   // Given twice (even with the same value) it is refused: a client sending it twice is confused about it.
   app.use('*', async (c, next) => {

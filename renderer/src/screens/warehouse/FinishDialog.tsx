@@ -3,7 +3,8 @@
 import { useState } from 'react';
 import type { Reservation } from '../../../../shared/registry/resources';
 import { desk } from '../../lib/desk';
-import { useLoader } from '../../lib/hooks';
+import { useLoader, useNow } from '../../lib/hooks';
+import { registryNow, reservationPhase } from './reservationPhase';
 import { Dialog } from '../../components/Dialog';
 import { Field } from '../../components/Field';
 import { ErrorMessage } from '../../components/feedback';
@@ -19,9 +20,11 @@ interface Props {
   clockOffsetMs: number;
   onClose: () => void;
   onFinished: () => void;
+  /** Offered once the reservation has expired: reserve the same credit again. */
+  onReserveAgain?: () => void;
 }
 
-export function FinishDialog({ organizationId, organizationName, reservation, clockOffsetMs, onClose, onFinished }: Props) {
+export function FinishDialog({ organizationId, organizationName, reservation, clockOffsetMs, onClose, onFinished, onReserveAgain }: Props) {
   const [form, setForm] = useState<FinishForm>(EMPTY_FINISH_FORM);
   const [step, setStep] = useState<'form' | 'confirm' | 'outcome'>('form');
   const [showProblems, setShowProblems] = useState(false);
@@ -48,6 +51,9 @@ export function FinishDialog({ organizationId, organizationName, reservation, cl
     onFinished();
   });
 
+  const now = useNow();
+  // At expiry the form locks: the registry would refuse the finish (409) and nothing would move.
+  const expired = step !== 'outcome' && !finish.busy && reservationPhase(reservation, registryNow(clockOffsetMs, now)) === 'expired';
   const title = form.action === 'transfer_retire' ? 'Transfer and retire' : 'Transfer';
   const heading = step === 'outcome' ? 'Outcome' : form.action ? `Finish reservation: ${title.toLowerCase()}` : 'Finish reservation';
   return (
@@ -58,7 +64,24 @@ export function FinishDialog({ organizationId, organizationName, reservation, cl
           ends in <Countdown until={reservation.reservedToDate} clockOffsetMs={clockOffsetMs} />.
         </p>
       )}
-      {step === 'form' && (
+      {expired && (
+        <section aria-label="Reservation expired">
+          <p className="notice notice-bad" role="alert">
+            This reservation has expired, so it can no longer be finished: its credits went back to the warehouse. Nothing was transferred.
+          </p>
+          <div className="actions">
+            <button type="button" className="button" onClick={onClose}>
+              Close
+            </button>
+            {onReserveAgain && (
+              <button type="button" className="button button-primary" onClick={onReserveAgain}>
+                Reserve again…
+              </button>
+            )}
+          </div>
+        </section>
+      )}
+      {!expired && step === 'form' && (
         <form
           className="form form-columns"
           onSubmit={(e) => {
@@ -164,7 +187,7 @@ export function FinishDialog({ organizationId, organizationName, reservation, cl
           </div>
         </form>
       )}
-      {step === 'confirm' && (
+      {!expired && step === 'confirm' && (
         <section aria-label="Confirmation">
           <p>
             <strong>Please confirm. When you press “{title}”:</strong>

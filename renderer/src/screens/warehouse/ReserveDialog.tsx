@@ -27,7 +27,7 @@ export function ReserveDialog({
   organizationId: string;
   credit: WarehouseInventoryCredit;
   onClose: () => void;
-  onReserved: () => void;
+  onReserved: (reservation: { id: string; serialization: string; amount: number }) => void;
 }) {
   const [amount, setAmount] = useState('');
   const problem = amountProblem(amount, credit.amount);
@@ -36,8 +36,8 @@ export function ReserveDialog({
   const reserve = useAction(async () => {
     const parsed = parseTonnes(amount);
     if (!parsed.ok) throw new Error(parsed.message);
-    await desk('warehouse.reserve', { organizationId, creditId: credit.id, amount: parsed.tonnes });
-    onReserved();
+    const made = await desk('warehouse.reserve', { organizationId, creditId: credit.id, amount: parsed.tonnes });
+    onReserved(made);
     onClose();
   });
   return (

@@ -1,11 +1,13 @@
 // The warehouse of an organization that installed this app: what it holds, reserving credits,
 // and every reservation with a live countdown, finish and cancel.
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Reservation, WarehouseInventoryCredit } from '../../../../shared/registry/resources';
 import type { WarehouseView } from '../../../../shared/desk/api';
 import { desk, describeError, onDeskEvent } from '../../lib/desk';
 import { useLoader, useNow } from '../../lib/hooks';
 import { formatDateTime, formatTonnesValue } from '../../lib/format';
+import { formatTime } from '../../lib/reservationTime';
+import { useNavigation } from '../../stores/navigation';
 import { announce, setPageState } from '../../lib/signals';
 import { useConnections, warehouseInstallations } from '../../stores/connections';
 import { useSync } from '../../stores/sync';
@@ -80,26 +82,44 @@ function ReservationRow({
   view,
   onFinish,
   onChanged,
+  isNew,
 }: {
   r: Reservation;
   view: WarehouseView;
   onFinish: (r: Reservation) => void;
   onChanged: () => void;
+  /** Just made here: scrolled to and marked. */
+  isNew: boolean;
 }) {
   const now = useNow();
   const phase = reservationPhase(r, registryNow(view.clockOffsetMs, now));
+  const [confirming, setConfirming] = useState(false);
+  const openRetirement = useNavigation((s) => s.openRetirement);
+  const rowRef = useRef<HTMLTableRowElement>(null);
+  useEffect(() => {
+    if (isNew) rowRef.current?.scrollIntoView({ block: 'center' });
+  }, [isNew]);
   const cancel = useAction(async () => {
     await desk('warehouse.cancel', { organizationId: view.organizationId, reservationId: r.id });
     onChanged();
   });
   return (
-    <tr data-reservation-id={r.id} data-phase={phase} aria-label={`Reservation of ${r.amount} t of ${r.serialization}`}>
+    <tr
+      ref={rowRef}
+      className={isNew ? 'row-new' : undefined}
+      data-reservation-id={r.id}
+      data-phase={phase}
+      aria-label={`Reservation of ${r.amount} t of ${r.serialization}`}
+    >
       <td>
         {r.project.fullName}
         <span className="cell-secondary mono">{r.serialization}</span>
       </td>
       <td className="numeric">{formatTonnesValue(r.amount)}</td>
-      <td>{formatDateTime(r.createdAt)}</td>
+      <td>
+        {formatDateTime(r.createdAt)}
+        <span className="cell-secondary">until {formatTime(r.reservedToDate)}</span>
+      </td>
       <td>
         <StatusBadge value={phase} label={PHASE_LABELS[phase]} />
       </td>
@@ -107,16 +127,38 @@ function ReservationRow({
         {phase === 'active' ? <Countdown until={r.reservedToDate} clockOffsetMs={view.clockOffsetMs} /> : <span className="muted">—</span>}
       </td>
       <td className="row-actions">
-        {phase === 'active' && view.canWrite && (
+        {phase === 'active' && view.canWrite && !confirming && (
           <>
             <button type="button" className="button button-small button-primary" onClick={() => onFinish(r)} disabled={view.offline}>
               Finish…
             </button>
-            <button type="button" className="button button-small" onClick={() => void cancel.run()} disabled={cancel.busy || view.offline}>
-              {cancel.busy ? 'Cancelling…' : 'Cancel reservation'}
+            <button type="button" className="button button-small" onClick={() => setConfirming(true)} disabled={view.offline}>
+              Cancel reservation
             </button>
           </>
         )}
+        {phase === 'active' && view.canWrite && confirming && (
+          <span className="inline-confirm" role="group" aria-label="Confirm cancelling">
+            <span>Cancel it? The credits go back to the warehouse.</span>
+            <button
+              type="button"
+              className="button button-small button-danger"
+              onClick={() => void cancel.run().finally(() => setConfirming(false))}
+              disabled={cancel.busy || view.offline}
+            >
+              {cancel.busy ? 'Cancelling…' : 'Yes, cancel it'}
+            </button>
+            <button type="button" className="button button-small" onClick={() => setConfirming(false)} disabled={cancel.busy}>
+              Keep it
+            </button>
+          </span>
+        )}
+        {phase === 'processed' && r.retirementId && (
+          <button type="button" className="button button-small" onClick={() => openRetirement(r.retirementId)}>
+            View the retirement
+          </button>
+        )}
+        {phase === 'processed' && !r.retirementId && <span className="muted">Transferred</span>}
         {cancel.error && (
           <span className="inline-error" role="alert">
             Not cancelled: {cancel.error}
@@ -131,10 +173,12 @@ function ReservationsTable({
   view,
   onFinish,
   onChanged,
+  newId,
 }: {
   view: WarehouseView;
   onFinish: (r: Reservation) => void;
   onChanged: () => void;
+  newId: string | null;
 }) {
   if (view.reservations.length === 0)
     return <EmptyState title="No reservations yet">Reserve credits above to transfer or retire them.</EmptyState>;
@@ -158,7 +202,7 @@ function ReservationsTable({
         </thead>
         <tbody>
           {ordered.map((r) => (
-            <ReservationRow key={r.id} r={r} view={view} onFinish={onFinish} onChanged={onChanged} />
+            <ReservationRow key={r.id} r={r} view={view} onFinish={onFinish} onChanged={onChanged} isNew={r.id === newId} />
           ))}
         </tbody>
       </table>
@@ -171,6 +215,7 @@ function OrganizationWarehouse({ organizationId }: { organizationId: string }) {
   const warehouse = useLoader(() => desk('warehouse.get', { organizationId }), [organizationId], dataVersion);
   const [reserving, setReserving] = useState<WarehouseInventoryCredit | null>(null);
   const [finishing, setFinishing] = useState<Reservation | null>(null);
+  const [reserved, setReserved] = useState<{ id: string; text: string } | null>(null);
   const { reload } = warehouse;
   const view = warehouse.data;
 
@@ -201,7 +246,11 @@ function OrganizationWarehouse({ organizationId }: { organizationId: string }) {
       <section className="card" aria-label="Reservations">
         <h2>Reservations</h2>
         <p className="muted">Newest first. Active reservations can be finished or cancelled until their time runs out.</p>
-        <ReservationsTable view={view} onFinish={setFinishing} onChanged={reload} />
+        <p className="visually-hidden" role="status" aria-live="polite">
+          {reserved?.text}
+        </p>
+        {reserved && <p className="notice">{reserved.text}</p>}
+        <ReservationsTable view={view} onFinish={setFinishing} onChanged={reload} newId={reserved?.id ?? null} />
       </section>
       <section className="card" aria-label="Warehouse inventory">
         <div className="panel-header">
@@ -216,19 +265,36 @@ function OrganizationWarehouse({ organizationId }: { organizationId: string }) {
         <CreditsTable view={view} onReserve={setReserving} />
       </section>
       {reserving && (
-        <ReserveDialog organizationId={organizationId} credit={reserving} onClose={() => setReserving(null)} onReserved={reload} />
+        <ReserveDialog
+          organizationId={organizationId}
+          credit={reserving}
+          onClose={() => setReserving(null)}
+          onReserved={(made) => {
+            setReserved({
+              id: made.id,
+              text: `Reserved ${formatTonnesValue(made.amount)} of ${made.serialization} for 10 minutes: it is highlighted under Reservations.`,
+            });
+            reload();
+          }}
+        />
       )}
       {finishing && (
         <FinishDialog
           organizationId={organizationId}
           organizationName={view.organizationName}
-          reservation={finishing}
+          reservation={view.reservations.find((r) => r.id === finishing.id) ?? finishing}
           clockOffsetMs={view.clockOffsetMs}
           onClose={() => {
             setFinishing(null);
             reload();
           }}
           onFinished={reload}
+          onReserveAgain={() => {
+            const credit = view.credits.find((c) => c.id === finishing.creditId);
+            setFinishing(null);
+            if (credit) setReserving(credit);
+            reload();
+          }}
         />
       )}
     </>
