@@ -2,7 +2,7 @@
 // by one transaction at the end of a run (commit*), together with their sync_state and page hashes:
 // a reader sees either the previous resource or the new one, never a mix, and a run that dies
 // half-way leaves the previous data (and page hashes) exactly as they were.
-import { sql, type Insertable, type Kysely } from 'kysely';
+import { sql, type Insertable, type Kysely, type NotNull } from 'kysely';
 import type { SqliteDatabase } from '../../db/database';
 import type { CacheTables } from './schema';
 import type { Organization, Project, Reservation, Retirement, WarehouseInventoryCredit } from '../../../../shared/registry/resources';
@@ -82,7 +82,8 @@ const stagedChunk = (v: { resource: CacheResource; after: string }, q: Q) =>
     .where('json', 'is not', null)
     .where('id', '>', v.after)
     .orderBy('id')
-    .limit(CHUNK);
+    .limit(CHUNK)
+    .$narrowType<{ json: NotNull }>();
 
 const retirementRowid = (v: { id: string }, q: Q) => q.selectFrom('retirements').select('rowid').where('id', '=', v.id);
 const insertRetirement = (v: RetirementRow, q: Q) =>
@@ -328,8 +329,7 @@ export function createCacheWriters(db: Db, now: () => number) {
     const chunk = db.prepared(stagedChunk);
     let after = '';
     for (;;) {
-      // `json IS NOT NULL` is in the query: every row has its JSON
-      const rows = chunk.all({ resource, after }) as { id: string; row_hash: string; json: string }[];
+      const rows = chunk.all({ resource, after });
       yield* rows;
       if (rows.length < CHUNK) return;
       after = rows[rows.length - 1]!.id;
