@@ -58,7 +58,7 @@ export function FinishDialog({ organizationId, organizationName, reservation, cl
   const heading = step === 'outcome' ? 'Outcome' : form.action ? `Finish reservation: ${title.toLowerCase()}` : 'Finish reservation';
   return (
     <Dialog title={heading} onClose={onClose} wide>
-      {step !== 'outcome' && (
+      {step !== 'outcome' && !expired && (
         <p className="muted">
           {reservation.amount} t of <span className="mono">{reservation.serialization}</span> ({reservation.project.fullName}). Reservation
           ends in <Countdown until={reservation.reservedToDate} clockOffsetMs={clockOffsetMs} />.
