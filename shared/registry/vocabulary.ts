@@ -63,3 +63,18 @@ export type RequiredPermission = (typeof REQUIRED_PERMISSIONS)[number];
 
 /** Sub-units per tonne: credit accounting is done in whole grams. */
 export const GRAMS_PER_TONNE = 1_000_000;
+
+/** Operator roles, lowest first: each role may do everything the ones before it may. */
+export const OPERATOR_ROLES = ['viewer', 'manager', 'administrator'] as const;
+export type OperatorRole = (typeof OPERATOR_ROLES)[number];
+export const roleAtLeast = (role: OperatorRole, required: OperatorRole): boolean =>
+  OPERATOR_ROLES.indexOf(role) >= OPERATOR_ROLES.indexOf(required);
+
+/** Outcomes of an audited write attempt. */
+export const AUDIT_OUTCOMES = ['succeeded', 'refused', 'failed'] as const;
+export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
+
+/** Longest Idempotency-Key an operator write accepts. */
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 200;
+/** How long an operator write's answer is replayed for the same Idempotency-Key. */
+export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;

@@ -2,6 +2,7 @@
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import BetterSqlite3 from 'better-sqlite3';
@@ -45,11 +46,13 @@ function refused(args: string[]): string {
   return errorOutput.parse(JSON.parse(result.stderr)).error;
 }
 
-/** Row counts of every table: equal before and after means nothing changed. */
+/** Row counts of every table but the audit log: equal before and after means nothing changed. */
 function rowCounts(dataDir: string): Record<string, number> {
   const db = new BetterSqlite3(join(dataDir, 'registry.sqlite'), { readonly: true });
   try {
-    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as {
+    const tables = db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'audit_%' ORDER BY name")
+      .all() as {
       name: string;
     }[];
     return Object.fromEntries(tables.map(({ name }) => [name, (db.prepare(`SELECT COUNT(*) AS n FROM ${name}`).get() as { n: number }).n]));
@@ -306,6 +309,50 @@ describe('the operator CLI', { timeout: 120_000 }, () => {
     });
     expect(ok(['remove-installation', '--data', dir, '--installation', installation.id])).toEqual({ id: installation.id, removed: true });
     expect(rowCounts(dir).installations).toBe(0);
+  });
+
+  it('creates and disables operators; every command leaves one audit entry naming the CLI and the OS user', () => {
+    const pem = join(dir, 'operator.pub.pem');
+    writeFileSync(pem, generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'pem' }).toString());
+    const { operator } = ok<{ operator: { id: string; name: string; role: string; active: boolean } }>([
+      'create-operator',
+      '--data',
+      dir,
+      '--name',
+      'Ada Admin',
+      '--role',
+      'administrator',
+      '--public-key',
+      pem,
+    ]);
+    expect(operator).toMatchObject({ name: 'Ada Admin', role: 'administrator', active: true });
+    expect(refused(['create-operator', '--data', dir, '--name', 'Bad', '--role', 'owner', '--public-key', pem])).toMatch(/role/);
+    expect(ok(['disable-operator', '--data', dir, '--operator', operator.id])).toMatchObject({ operator: { active: false } });
+
+    const db = new BetterSqlite3(join(dir, 'registry.sqlite'), { readonly: true });
+    try {
+      const entries = db
+        .prepare("SELECT actor, action, outcome, target_ids, detail FROM audit_log WHERE action LIKE 'operators.%' ORDER BY seq")
+        .all() as { actor: string; action: string; outcome: string; target_ids: string; detail: string }[];
+      expect(entries.map((e) => [e.action, e.outcome])).toEqual([
+        ['operators.create', 'succeeded'],
+        ['operators.create', 'refused'],
+        ['operators.setActive', 'succeeded'],
+      ]);
+      for (const e of entries) expect(e.actor).toBe(`cli:${userInfo().username}`);
+      expect(JSON.parse(entries[0]!.target_ids)).toContain(operator.id);
+      // the public key is not a secret, but no key material enters the log
+      expect(entries[0]!.detail).not.toContain('BEGIN PUBLIC KEY');
+      // every earlier command of this suite left its entry too; the refused ones as refused
+      const outcomes = db.prepare('SELECT outcome, COUNT(*) AS n FROM audit_log GROUP BY outcome').all() as {
+        outcome: string;
+        n: number;
+      }[];
+      expect(outcomes.find((o) => o.outcome === 'refused')?.n).toBeGreaterThan(1);
+      expect(() => db.prepare('DELETE FROM audit_log').run()).toThrow();
+    } finally {
+      db.close();
+    }
   });
 });
 

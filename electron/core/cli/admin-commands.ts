@@ -9,6 +9,7 @@ import * as issuance from '../registry/operations/issuance';
 import * as transfers from '../registry/operations/transfers';
 import * as retirements from '../registry/operations/retirements';
 import * as apps from '../registry/operations/apps';
+import * as operators from '../registry/operations/operators';
 import { seedDemo, seedDemoOptions } from '../registry/seed';
 
 export interface CommandSpec {
@@ -25,6 +26,11 @@ export interface CommandSpec {
   example?: string;
   /** May start a new registry in a data folder that does not exist yet. */
   startsRegistry?: boolean;
+  /**
+   * The audit log's name for what the command does (the same as the operator endpoint's); every run
+   * leaves one entry with the CLI and the OS user as its actor. Absent: the command audits itself.
+   */
+  action?: string;
 }
 
 /** Keeps each row's `run` typed against its own schema while the table holds them side by side. */
@@ -39,6 +45,7 @@ const credit = { credit: 'creditId' };
 
 export const COMMANDS: Record<string, CommandSpec> = {
   'create-organization': command({
+    action: 'organizations.create',
     summary: 'Create an organization (proponent, verification body, buyer, or the registry operator itself).',
     input: organizations.createOrganizationInput,
     run: organizations.createOrganization,
@@ -46,6 +53,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     example: '--full-name "Alpha Forests Ltd" --country-code KE --type projectProponent --verified',
   }),
   'verify-organization': command({
+    action: 'organizations.setVerified',
     summary: 'Record that an organization passed business verification.',
     input: organizations.setOrganizationVerifiedInput,
     run: organizations.setOrganizationVerified,
@@ -53,6 +61,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     fixed: { verified: true },
   }),
   'unverify-organization': command({
+    action: 'organizations.setVerified',
     summary: 'Withdraw an organization’s business verification.',
     input: organizations.setOrganizationVerifiedInput,
     run: organizations.setOrganizationVerified,
@@ -60,6 +69,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     fixed: { verified: false },
   }),
   'create-project': command({
+    action: 'projects.create',
     summary: 'Create a project from a JSON file (--file project.json); flags override its fields.',
     input: projects.createProjectInput,
     run: projects.createProject,
@@ -67,6 +77,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     example: '--file project.json',
   }),
   'set-project-status': command({
+    action: 'projects.setStatus',
     summary: 'Move a project to another status (records a status_change event).',
     input: projects.changeProjectStatusInput,
     run: projects.changeProjectStatus,
@@ -74,6 +85,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     example: '--project <id> --status submitted',
   }),
   'issue-credits': command({
+    action: 'credits.issue',
     summary: 'Issue credits of a vintage to the project owner’s inventory, with the buffer share.',
     input: issuance.issueCreditsInput,
     run: issuance.issueCredits,
@@ -82,18 +94,21 @@ export const COMMANDS: Record<string, CommandSpec> = {
       '--project <id> --vintage 2023 --amount 1000 --monitoring-period-start 2023-01-01 --monitoring-period-end 2023-12-31 --verification-body <org id>',
   }),
   deposit: command({
+    action: 'warehouse.deposit',
     summary: 'Move credits from an organization’s inventory into its warehouse.',
     input: transfers.warehouseMoveInput,
     run: transfers.depositToWarehouse,
     aliases: { ...organization, ...credit },
   }),
   withdraw: command({
+    action: 'warehouse.withdraw',
     summary: 'Move unreserved credits from an organization’s warehouse back to its inventory.',
     input: transfers.warehouseMoveInput,
     run: transfers.withdrawFromWarehouse,
     aliases: { ...organization, ...credit },
   }),
   transfer: command({
+    action: 'credits.transfer',
     summary: 'Move credits between accounts: inventory:<org>, wallet:<address>, buffer, adjustment, registry.',
     input: transfers.transferCreditsInput,
     run: transfers.transferCredits,
@@ -101,6 +116,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     example: '--from inventory:<org id> --to adjustment --credit <credit id> --amount 10',
   }),
   'cancel-credits': command({
+    action: 'credits.cancel',
     summary: 'Cancel credits held in an account (they leave circulation without a retirement).',
     input: transfers.cancelCreditsInput,
     run: transfers.cancelCredits,
@@ -108,18 +124,21 @@ export const COMMANDS: Record<string, CommandSpec> = {
     example: '--from adjustment --credit <credit id> --amount 10',
   }),
   retire: command({
+    action: 'credits.retire',
     summary: 'Retire credits from an organization’s inventory for a beneficiary.',
     input: retirements.retireFromInventoryInput,
     run: retirements.retireFromInventory,
     aliases: { ...organization, ...credit },
   }),
   'record-onchain-retirement': command({
+    action: 'retirements.recordOnchain',
     summary: 'Record a retirement a wallet made on chain (unclaimed until the wallet finalizes it).',
     input: retirements.recordOnchainRetirementInput,
     run: retirements.recordOnchainRetirement,
     aliases: { wallet: 'walletAddress', 'from-organization': 'fromOrganizationId', ...credit },
   }),
   'create-app': command({
+    action: 'apps.create',
     summary: 'Register an app with its RSA public key (PEM file).',
     input: apps.createAppInput,
     run: apps.createApp,
@@ -127,6 +146,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     example: '--name "Acme Marketplace" --public-key ./acme.pub.pem',
   }),
   'grant-examiner': command({
+    action: 'apps.setExaminer',
     summary: 'Grant an app examiner:read (internal project views).',
     input: apps.grantExaminerInput,
     run: apps.grantExaminer,
@@ -134,6 +154,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     fixed: { granted: true },
   }),
   'revoke-examiner': command({
+    action: 'apps.setExaminer',
     summary: 'Revoke an app’s examiner:read.',
     input: apps.grantExaminerInput,
     run: apps.grantExaminer,
@@ -141,6 +162,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     fixed: { granted: false },
   }),
   'install-app': command({
+    action: 'installations.create',
     summary: 'Install an app on an organization with permissions.',
     input: apps.installAppInput,
     run: apps.installApp,
@@ -148,6 +170,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     example: `--app <app id> --organization <org id> --permissions '{"organization_warehouse":"WRITE"}'`,
   }),
   'suspend-installation': command({
+    action: 'installations.setStatus',
     summary: 'Suspend an installation: its tokens stop working at once.',
     input: apps.setInstallationStatusInput,
     run: apps.setInstallationStatus,
@@ -155,6 +178,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     fixed: { status: 'suspended' },
   }),
   'resume-installation': command({
+    action: 'installations.setStatus',
     summary: 'Resume a suspended installation.',
     input: apps.setInstallationStatusInput,
     run: apps.setInstallationStatus,
@@ -162,10 +186,35 @@ export const COMMANDS: Record<string, CommandSpec> = {
     fixed: { status: 'active' },
   }),
   'remove-installation': command({
+    action: 'installations.remove',
     summary: 'Remove an installation and its tokens.',
     input: apps.removeInstallationInput,
     run: apps.removeInstallation,
     aliases: { installation: 'installationId' },
+  }),
+  'create-operator': command({
+    action: 'operators.create',
+    summary: 'Create an operator account (viewer, manager or administrator) with its RSA public key (PEM file).',
+    input: operators.createOperatorInput,
+    run: operators.createOperator,
+    fileFlags: { 'public-key': 'publicKeyPem' },
+    example: '--name "Ada Admin" --role administrator --public-key ./ada.pub.pem',
+  }),
+  'disable-operator': command({
+    action: 'operators.setActive',
+    summary: 'Disable an operator account: its tokens stop working at once.',
+    input: operators.setOperatorActiveInput,
+    run: operators.setOperatorActive,
+    aliases: { operator: 'operatorId' },
+    fixed: { active: false },
+  }),
+  'enable-operator': command({
+    action: 'operators.setActive',
+    summary: 'Enable a disabled operator account again.',
+    input: operators.setOperatorActiveInput,
+    run: operators.setOperatorActive,
+    aliases: { operator: 'operatorId' },
+    fixed: { active: true },
   }),
   'seed-demo': command({
     summary: 'Fill an EMPTY registry with the demo data and write demo-credentials.json (demo only).',

@@ -1,10 +1,13 @@
 // The registry operator's CLI: `npm run admin -- <command> --data <dir> [flags]`.
 // Prints the operation's result as JSON on stdout; any error as {"error": "..."} on stderr with
 // exit code 1. Every operation validates its whole input before it changes anything and runs in
-// one transaction, so a failed command leaves the registry as it was.
+// one transaction, so a failed command leaves the registry as it was. Every command that changes the
+// registry leaves one audit entry (its outcome, the CLI and the OS user as the actor).
 import { existsSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
 import { backupRegistry, checkRegistryFile, restoreRegistry } from '../registry/maintenance';
+import { audited } from '../registry/audit';
 import { openRegistry } from '../registry/open';
 import { COMMANDS, type CommandSpec } from './admin-commands';
 import {
@@ -137,6 +140,17 @@ function buildInput(spec: CommandSpec, args: string[]): { dataDir: string; input
   return { dataDir, input: { ...input, ...spec.fixed } };
 }
 
+/** The audit log's actor for CLI runs: the CLI and the OS user who ran it. */
+function cliActor(): string {
+  let user: string;
+  try {
+    user = userInfo().username;
+  } catch {
+    user = process.env.USER ?? process.env.USERNAME ?? 'unknown';
+  }
+  return `cli:${user}`;
+}
+
 async function main(argv: string[]): Promise<void> {
   const [name, ...args] = argv;
   if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
@@ -157,7 +171,8 @@ async function main(argv: string[]): Promise<void> {
   }
   const registry = openRegistry({ dataDir });
   try {
-    printJson(spec.run(registry, input, { dataDir }));
+    const run = () => spec.run(registry, input, { dataDir });
+    printJson(spec.action ? audited(registry, { operatorId: null, actor: cliActor(), action: spec.action, input }, run) : run());
   } finally {
     registry.close();
   }

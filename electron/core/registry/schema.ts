@@ -165,6 +165,29 @@ export interface RegistryTables {
     created_at: number;
     updated_at: number;
   };
+  operators: {
+    id: string;
+    name: string;
+    role: 'viewer' | 'manager' | 'administrator';
+    public_key_pem: string;
+    active: Bool;
+    created_at: number;
+    updated_at: number;
+  };
+  operator_tokens: { id: string; token_hash: string; operator_id: string; created_at: number; expires_at: number };
+  audit_log: {
+    seq: Generated<number>;
+    id: string;
+    at: number;
+    operator_id: string | null;
+    actor: string;
+    action: string;
+    target_ids: string;
+    outcome: 'succeeded' | 'refused' | 'failed';
+    detail: string;
+  };
+  audit_targets: { seq: number; target_id: string };
+  idempotency_keys: { operator_id: string; key: string; request_hash: string; status: number; answer: string; created_at: number };
   access_tokens: {
     id: string;
     token_hash: string;

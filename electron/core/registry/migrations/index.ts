@@ -3,6 +3,7 @@ import { migration0001 } from './0001-initial';
 import { migration0002 } from './0002-project-list-indexes';
 import { migration0003 } from './0003-covering-holds-index';
 import { migration0004 } from './0004-used-signatures';
+import { migration0005 } from './0005-operators';
 
 /** Every registry migration, in order. Add a file per step; never edit a released one. */
-export const registryMigrations: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004];
+export const registryMigrations: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005];

@@ -2,25 +2,22 @@
 // installing an app on an organization with its permissions, suspending, resuming and removing it.
 //
 // Every operation validates its whole input first (a clear error, nothing changed) and makes its
-// changes in one transaction; its input schema stands beside it (the CLI builds its flags from it).
+// changes in one transaction; its input schema is in shared/registry/operator-inputs.ts (the CLI and the
+// operator endpoints are built from it).
 import { createPublicKey } from 'node:crypto';
 import { z } from 'zod';
-import { PERMISSION_LEVELS } from '../../../../shared/registry/vocabulary';
 import type { RegistryContext } from '../context';
 import { badRequest, conflict, notFound } from '../errors';
-import { parseInput, requiredText } from '../input';
+import { parseInput } from '../input';
 import { requireOrganization } from './lookups';
-
-export const createAppInput = z.object({
-  id: z.uuid().optional(),
-  name: requiredText(120),
-  nameId: z
-    .string()
-    .regex(/^[a-z0-9][a-z0-9-]{1,62}$/, 'must be a lowercase slug')
-    .optional(),
-  publicKeyPem: requiredText(10_000),
-  examinerRead: z.boolean().default(false),
-});
+import {
+  createAppInput,
+  grantExaminerInput,
+  installAppInput,
+  setInstallationStatusInput,
+  removeInstallationInput,
+} from '../../../../shared/registry/operator-inputs';
+export { createAppInput, grantExaminerInput, installAppInput, setInstallationStatusInput, removeInstallationInput };
 
 function slugify(name: string): string {
   const slug = name
@@ -67,8 +64,6 @@ export function createApp(ctx: RegistryContext, input: z.input<typeof createAppI
   });
 }
 
-export const grantExaminerInput = z.object({ appId: requiredText(), granted: z.boolean().default(true) });
-
 export function grantExaminer(ctx: RegistryContext, input: z.input<typeof grantExaminerInput>): { appId: string; examinerRead: boolean } {
   const o = parseInput(grantExaminerInput, input);
   const { db } = ctx;
@@ -81,21 +76,6 @@ export function grantExaminer(ctx: RegistryContext, input: z.input<typeof grantE
   if (result.changes === 0) throw notFound(`App ${o.appId} not found`);
   return { appId: o.appId, examinerRead: o.granted };
 }
-
-const permissionsInput = z.record(z.string(), z.string()).superRefine((perms, ctx) => {
-  for (const [key, level] of Object.entries(perms)) {
-    const allowed = (PERMISSION_LEVELS as Record<string, readonly string[]>)[key];
-    if (!allowed) ctx.addIssue({ code: 'custom', message: `unknown permission ${key}`, path: [key] });
-    else if (!allowed.includes(level)) ctx.addIssue({ code: 'custom', message: `${key} accepts ${allowed.join(' or ')}`, path: [key] });
-  }
-});
-
-export const installAppInput = z.object({
-  id: z.uuid().optional(),
-  appId: requiredText(),
-  organizationId: requiredText(),
-  permissions: permissionsInput,
-});
 
 export function installApp(ctx: RegistryContext, input: z.input<typeof installAppInput>): { id: string } {
   const o = parseInput(installAppInput, input);
@@ -126,8 +106,6 @@ export function installApp(ctx: RegistryContext, input: z.input<typeof installAp
   });
 }
 
-export const setInstallationStatusInput = z.object({ installationId: requiredText(), status: z.enum(['active', 'suspended']) });
-
 /** Suspending stops the installation's tokens at once (they are checked against it on every call). */
 export function setInstallationStatus(
   ctx: RegistryContext,
@@ -141,8 +119,6 @@ export function setInstallationStatus(
   if (result.changes === 0) throw notFound(`Installation ${o.installationId} not found`);
   return { id: o.installationId, status: o.status };
 }
-
-export const removeInstallationInput = z.object({ installationId: requiredText() });
 
 export function removeInstallation(ctx: RegistryContext, input: z.input<typeof removeInstallationInput>): { id: string; removed: true } {
   const o = parseInput(removeInstallationInput, input);

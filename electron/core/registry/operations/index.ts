@@ -7,3 +7,4 @@ export * from './issuance';
 export * from './transfers';
 export * from './retirements';
 export * from './apps';
+export * from './operators';

@@ -2,32 +2,20 @@
 // buffer account (the registry's share by default), recorded as an issuance event.
 //
 // Every operation validates its whole input first (a clear error, nothing changed) and makes its
-// changes in one transaction; its input schema stands beside it (the CLI builds its flags from it).
+// changes in one transaction; its input schema is in shared/registry/operator-inputs.ts (the CLI and the
+// operator endpoints are built from it).
 import { z } from 'zod';
 import { alpha3Of } from '../../../../shared/registry/countries';
 import { formatCreditId, formatSerialization } from '../../../../shared/registry/identifiers';
-import { CREDIT_TYPES, ISSUABLE_PROJECT_STATUSES } from '../../../../shared/registry/vocabulary';
+import { ISSUABLE_PROJECT_STATUSES } from '../../../../shared/registry/vocabulary';
 import type { RegistryContext } from '../context';
 import { badRequest, conflict, notFound } from '../errors';
-import { dateInput, grams, parseInput, requiredText, tonnesInput } from '../input';
+import { grams, parseInput } from '../input';
 import { accountId, appendMovement } from '../ledger';
 import { readSettings } from '../settings';
 import { requireOrganization } from './lookups';
-
-export const issueCreditsInput = z.object({
-  projectId: requiredText(),
-  vintage: z.string().regex(/^\d{4}$/, 'must be a four-digit year'),
-  type: z.enum(CREDIT_TYPES).default('exPost'),
-  amount: tonnesInput,
-  /** Share to the buffer account in basis points; the registry default when omitted. */
-  bufferBasisPoints: z.number().int().min(0).max(10_000).optional(),
-  monitoringPeriodStart: dateInput,
-  monitoringPeriodEnd: dateInput,
-  verificationBodyId: requiredText(),
-  files: z
-    .array(z.object({ fileName: requiredText(300), size: z.number().int().nonnegative(), url: requiredText(1000), type: requiredText(60) }))
-    .default([]),
-});
+import { issueCreditsInput } from '../../../../shared/registry/operator-inputs';
+export { issueCreditsInput };
 
 export interface IssueResult {
   creditId: string;

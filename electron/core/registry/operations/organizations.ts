@@ -1,31 +1,16 @@
 // Organizations: created by the operator, and marked as having passed business verification.
 //
 // Every operation validates its whole input first (a clear error, nothing changed) and makes its
-// changes in one transaction; its input schema stands beside it (the CLI builds its flags from it).
+// changes in one transaction; its input schema is in shared/registry/operator-inputs.ts (the CLI and the
+// operator endpoints are built from it).
 import { sql } from 'kysely';
 import { z } from 'zod';
-import { ORGANIZATION_TYPES } from '../../../../shared/registry/vocabulary';
 import type { RegistryContext } from '../context';
 import { conflict } from '../errors';
-import { countryCode, parseInput, requiredText, text } from '../input';
+import { parseInput } from '../input';
 import { requireOrganization } from './lookups';
-
-export const createOrganizationInput = z.object({
-  id: z.uuid().optional(),
-  fullName: requiredText(200),
-  type: z.enum(ORGANIZATION_TYPES).default('projectProponent'),
-  countryCode: countryCode,
-  city: text(100).default(''),
-  zip: text(20).default(''),
-  physicalAddress: text(300).default(''),
-  registrationNumber: text(60).default(''),
-  website: text(300).default(''),
-  logo: text(500).default(''),
-  organizationIndustries: z.object({ code: text(20), name: text(120) }).default({ code: '', name: '' }),
-  isPublic: z.boolean().default(true),
-  verified: z.boolean().default(false),
-  isRegistry: z.boolean().default(false),
-});
+import { createOrganizationInput, setOrganizationVerifiedInput } from '../../../../shared/registry/operator-inputs';
+export { createOrganizationInput, setOrganizationVerifiedInput };
 
 export function createOrganization(ctx: RegistryContext, input: z.input<typeof createOrganizationInput>): { id: string } {
   const o = parseInput(createOrganizationInput, input);
@@ -62,8 +47,6 @@ export function createOrganization(ctx: RegistryContext, input: z.input<typeof c
     return { id };
   });
 }
-
-export const setOrganizationVerifiedInput = z.object({ organizationId: requiredText(), verified: z.boolean() });
 
 export function setOrganizationVerified(
   ctx: RegistryContext,

@@ -2,58 +2,19 @@
 // their statuses (PROJECT_STATUS_TRANSITIONS), each change recorded as a status_change event.
 //
 // Every operation validates its whole input first (a clear error, nothing changed) and makes its
-// changes in one transaction; its input schema stands beside it (the CLI builds its flags from it).
+// changes in one transaction; its input schema is in shared/registry/operator-inputs.ts (the CLI and the
+// operator endpoints are built from it).
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { z } from 'zod';
-import { CONTRACT_ADDRESS } from '../../../../shared/registry/identifiers';
-import { PROJECT_STATUSES, PROJECT_STATUS_TRANSITIONS, type ProjectStatus } from '../../../../shared/registry/vocabulary';
+import { PROJECT_STATUS_TRANSITIONS, type ProjectStatus } from '../../../../shared/registry/vocabulary';
 import type { RegistryContext } from '../context';
 import { conflict, notFound } from '../errors';
-import { countryCode, dateInput, parseInput, requiredText, text } from '../input';
+import { parseInput } from '../input';
 import { readSettings } from '../settings';
 import { requireOrganization } from './lookups';
-
-const documentInput = z.object({
-  id: z.uuid().optional(),
-  uri: requiredText(1000),
-  type: requiredText(60),
-  name: requiredText(300),
-  isPublic: z.boolean().default(true),
-});
-
-export const createProjectInput = z.object({
-  id: z.uuid().optional(),
-  num: z
-    .string()
-    .regex(/^\d{1,12}$/, 'must be a string of digits')
-    .optional(),
-  fullName: requiredText(300),
-  description: text(20_000).default(''),
-  shortDescription: text(1000).default(''),
-  status: z.enum(PROJECT_STATUSES).default('draft'),
-  startDate: dateInput,
-  creditingPeriodStartDate: dateInput,
-  estimatedAnnualMitigations: z.array(z.string().nullable()).default([]),
-  city: text(100).optional(),
-  thumbnail: text(1000).optional(),
-  countryCode: countryCode,
-  state: text(100).optional(),
-  sector: z.object({ id: requiredText(60), title: requiredText(200) }),
-  methodology: z.object({ id: requiredText(60), title: requiredText(300) }),
-  type: z.object({ id: requiredText(60), title: requiredText(200), description: text(2000).default('') }),
-  location: z.object({ lat: z.number().min(-90).max(90), lng: z.number().min(-180).max(180) }).optional(),
-  /** The owning proponent organization; listed first among the proponents. */
-  organizationId: requiredText(),
-  proponentIds: z.array(requiredText()).default([]),
-  validatorIds: z.array(requiredText()).default([]),
-  documentation: z.array(documentInput).default([]),
-  kmlFile: documentInput.optional(),
-  otherBenefits: z
-    .array(z.object({ id: z.number().int(), title: requiredText(200), checked: z.boolean(), description: text(2000).default('') }))
-    .default([]),
-  contractAddress: z.string().regex(CONTRACT_ADDRESS, 'must be a lowercase 0x contract address').optional(),
-});
+import { createProjectInput, changeProjectStatusInput } from '../../../../shared/registry/operator-inputs';
+export { createProjectInput, changeProjectStatusInput };
 
 /** A deterministic contract address for a project that has none: sha256 of its id. */
 function contractAddressFor(projectId: string): string {
@@ -173,8 +134,6 @@ export function createProject(
     return { id, num, contractAddress };
   });
 }
-
-export const changeProjectStatusInput = z.object({ projectId: requiredText(), status: z.enum(PROJECT_STATUSES) });
 
 export function changeProjectStatus(
   ctx: RegistryContext,

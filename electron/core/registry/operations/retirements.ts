@@ -2,22 +2,15 @@
 // chain (unclaimed until its owner finalizes it, registry/retirements/finalize.ts).
 //
 // Every operation validates its whole input first (a clear error, nothing changed) and makes its
-// changes in one transaction; its input schema stands beside it (the CLI builds its flags from it).
+// changes in one transaction; its input schema is in shared/registry/operator-inputs.ts (the CLI and the
+// operator endpoints are built from it).
 import { z } from 'zod';
-import { WALLET_ADDRESS } from '../../../../shared/registry/identifiers';
 import type { RegistryContext } from '../context';
-import { dateInput, grams, parseInput, requiredText, text, tonnesInput } from '../input';
+import { grams, parseInput } from '../input';
 import { accountId, appendMovement, insertRetirement } from '../ledger';
 import { requireCredit, requireOrganization } from './lookups';
-
-export const retireFromInventoryInput = z.object({
-  organizationId: requiredText(),
-  creditId: requiredText(),
-  amount: tonnesInput,
-  beneficiary: requiredText(300),
-  reason: requiredText(500),
-  comment: text(2000).default(''),
-});
+import { retireFromInventoryInput, recordOnchainRetirementInput } from '../../../../shared/registry/operator-inputs';
+export { retireFromInventoryInput, recordOnchainRetirementInput };
 
 export function retireFromInventory(ctx: RegistryContext, input: z.input<typeof retireFromInventoryInput>): { retirementId: string } {
   const o = parseInput(retireFromInventoryInput, input);
@@ -38,15 +31,6 @@ export function retireFromInventory(ctx: RegistryContext, input: z.input<typeof 
     return { retirementId };
   });
 }
-
-export const recordOnchainRetirementInput = z.object({
-  walletAddress: z.string().regex(WALLET_ADDRESS, 'must be a 0x wallet address'),
-  creditId: requiredText(),
-  amount: tonnesInput,
-  /** Where the wallet got the credits from, when they are not yet in the wallet's account. */
-  fromOrganizationId: requiredText().optional(),
-  createdAt: dateInput.optional(),
-});
 
 /** Records a retirement a wallet made on chain: unclaimed until its owner finalizes it. */
 export function recordOnchainRetirement(

@@ -2,23 +2,17 @@
 // other accounts (adjustment, registry, wallets), and out of circulation by cancellation.
 //
 // Every operation validates its whole input first (a clear error, nothing changed) and makes its
-// changes in one transaction; its input schema stands beside it (the CLI builds its flags from it).
+// changes in one transaction; its input schema is in shared/registry/operator-inputs.ts (the CLI and the
+// operator endpoints are built from it).
 import { z } from 'zod';
-import { WALLET_ADDRESS } from '../../../../shared/registry/identifiers';
 import type { RegistryContext } from '../context';
 import { badRequest, conflict } from '../errors';
 import { heldInWarehouse } from '../holds';
-import { grams, parseInput, requiredText, tonnesInput } from '../input';
+import { grams, parseInput } from '../input';
 import { accountId, appendMovement, balanceOf, describeAccount } from '../ledger';
 import { requireCredit, requireOrganization } from './lookups';
-
-const accountRefInput = z.discriminatedUnion('kind', [
-  z.object({ kind: z.enum(['inventory', 'warehouse']), organizationId: requiredText() }),
-  z.object({ kind: z.enum(['buffer', 'adjustment', 'registry']) }),
-  z.object({ kind: z.literal('wallet'), address: z.string().regex(WALLET_ADDRESS, 'must be a 0x wallet address') }),
-]);
-
-export const warehouseMoveInput = z.object({ organizationId: requiredText(), creditId: requiredText(), amount: tonnesInput });
+import { warehouseMoveInput, transferCreditsInput, cancelCreditsInput } from '../../../../shared/registry/operator-inputs';
+export { warehouseMoveInput, transferCreditsInput, cancelCreditsInput };
 
 export function depositToWarehouse(ctx: RegistryContext, input: z.input<typeof warehouseMoveInput>): { movementId: number } {
   const o = parseInput(warehouseMoveInput, input);
@@ -57,13 +51,6 @@ export function withdrawFromWarehouse(ctx: RegistryContext, input: z.input<typeo
   });
 }
 
-export const transferCreditsInput = z.object({
-  from: accountRefInput,
-  to: accountRefInput,
-  creditId: requiredText(),
-  amount: tonnesInput,
-});
-
 /** Moves credits between any two accounts (e.g. into the adjustment account, or to a wallet on chain). */
 export function transferCredits(ctx: RegistryContext, input: z.input<typeof transferCreditsInput>): { movementId: number } {
   const o = parseInput(transferCreditsInput, input);
@@ -80,8 +67,6 @@ export function transferCredits(ctx: RegistryContext, input: z.input<typeof tran
     return { movementId: appendMovement(ctx, { creditId: o.creditId, kind: 'transfer', from, to, amount }) };
   });
 }
-
-export const cancelCreditsInput = z.object({ from: accountRefInput, creditId: requiredText(), amount: tonnesInput });
 
 export function cancelCredits(ctx: RegistryContext, input: z.input<typeof cancelCreditsInput>): { movementId: number } {
   const o = parseInput(cancelCreditsInput, input);

@@ -1,0 +1,244 @@
+// The audit log: one append-only entry per write attempt (HTTP operator writes that passed
+// authentication, CLI commands, the demo seed), written in the same transaction as the change it
+// records; a refused or failed attempt writes its entry in a transaction of its own, after the
+// attempt's changes were rolled back. No secret ever enters it: fields that could hold one (keys,
+// tokens, signatures) are replaced by a short fingerprint.
+import { createHash } from 'node:crypto';
+import type { AuditOutcome } from '../../../shared/registry/vocabulary';
+import { iso } from '../clock';
+import type { RegistryContext } from './context';
+import { RegistryError } from './errors';
+
+/** Who made an attempt: an operator over HTTP, or a named actor (the CLI and its OS user, the seed). */
+export interface AuditActor {
+  operatorId: string | null;
+  /** `operator:<id>`, `cli:<os user>`, `seed:demo`. */
+  actor: string;
+}
+
+export interface AuditEntryInput extends AuditActor {
+  action: string;
+  targetIds: string[];
+  outcome: AuditOutcome;
+  detail: Record<string, unknown>;
+}
+
+export interface AuditEntry {
+  id: string;
+  at: string;
+  operatorId: string | null;
+  actor: string;
+  action: string;
+  targetIds: string[];
+  outcome: AuditOutcome;
+  detail: Record<string, unknown>;
+}
+
+const SECRET_FIELD = /pem|^token$|^jwt$|signature|secret|password|passphrase|private/i;
+
+/** A copy of `value` with every field that could hold a secret replaced by a fingerprint. */
+export function redact(value: unknown, depth = 0): unknown {
+  if (depth > 6) return '[…]';
+  if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
+  if (typeof value !== 'object' || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+    out[key] =
+      SECRET_FIELD.test(key) && v !== undefined && v !== null
+        ? `[redacted sha256:${createHash('sha256').update(JSON.stringify(v)).digest('hex').slice(0, 12)}]`
+        : redact(v, depth + 1);
+  }
+  return out;
+}
+
+/**
+ * The ids an attempt acts on, from its input and its result: every string field named `id` or
+ * ending in `Id`, and wallet addresses, one level into nested objects (transfer accounts).
+ */
+export function targetIdsOf(...sources: unknown[]): string[] {
+  const ids = new Set<string>();
+  const visit = (value: unknown, depth: number) => {
+    if (typeof value !== 'object' || value === null || depth > 1) return;
+    if (Array.isArray(value)) return;
+    for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+      if (typeof v === 'string' && v !== '' && (key === 'id' || /Id$/.test(key) || /[aA]ddress$/.test(key)) && !/^token/i.test(key)) {
+        ids.add(key.endsWith('ddress') ? v.toLowerCase() : v);
+      } else if (typeof v === 'object') visit(v, depth + 1);
+    }
+  };
+  for (const source of sources) visit(source, 0);
+  return [...ids].slice(0, 50);
+}
+
+/** Appends one entry; the caller runs it inside the transaction it belongs to. */
+export function appendAudit(ctx: RegistryContext, entry: AuditEntryInput): string {
+  const id = ctx.newId();
+  const targets = [...new Set(entry.targetIds)];
+  const { lastInsertRowid } = ctx.db
+    .prepare('INSERT INTO audit_log (id, at, operator_id, actor, action, target_ids, outcome, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+    .run(
+      id,
+      ctx.clock.now(),
+      entry.operatorId,
+      entry.actor,
+      entry.action,
+      JSON.stringify(targets),
+      entry.outcome,
+      JSON.stringify(redact(entry.detail)),
+    );
+  const addTarget = ctx.db.prepare('INSERT INTO audit_targets (seq, target_id) VALUES (?, ?)');
+  for (const target of targets) addTarget.run(lastInsertRowid, target);
+  return id;
+}
+
+export interface AuditedAttempt extends AuditActor {
+  action: string;
+  /** The attempt's input as received (redacted before it is stored). */
+  input: unknown;
+  /** Targets known before the attempt runs (path parameters). */
+  targetIds?: string[];
+}
+
+export interface AuditHooks<T> {
+  /** Runs inside the transaction of a successful attempt, after its entry (e.g. storing the answer). */
+  succeeded?(result: T, entryId: string): void;
+  /** Runs inside the transaction of a refused attempt's entry. */
+  refused?(error: RegistryError, entryId: string): void;
+}
+
+/**
+ * Runs one write attempt with its audit entry: the change and a `succeeded` entry commit together;
+ * a RegistryError (400/403/404/409...) rolls the change back and leaves one `refused` entry; any other
+ * error one `failed` entry. The error is then rethrown.
+ */
+export function audited<T>(ctx: RegistryContext, attempt: AuditedAttempt, run: () => T, hooks: AuditHooks<T> = {}): T {
+  const base = { operatorId: attempt.operatorId, actor: attempt.actor, action: attempt.action };
+  try {
+    return ctx.db.transaction(() => {
+      const result = run();
+      const entryId = appendAudit(ctx, {
+        ...base,
+        targetIds: [...(attempt.targetIds ?? []), ...targetIdsOf(attempt.input, result)],
+        outcome: 'succeeded',
+        detail: { input: attempt.input ?? null, result: result ?? null },
+      });
+      hooks.succeeded?.(result, entryId);
+      return result;
+    });
+  } catch (error) {
+    const refused = error instanceof RegistryError;
+    ctx.db.transaction(() => {
+      const entryId = appendAudit(ctx, {
+        ...base,
+        targetIds: [...(attempt.targetIds ?? []), ...targetIdsOf(attempt.input)],
+        outcome: refused ? 'refused' : 'failed',
+        detail: {
+          input: attempt.input ?? null,
+          error: refused ? { status: error.status, message: error.messages } : { message: 'internal error' },
+        },
+      });
+      if (refused) hooks.refused?.(error, entryId);
+    });
+    throw error;
+  }
+}
+
+/** Records a refusal that happened before an attempt could run (a role too low, a bad key). */
+export function auditRefusal(ctx: RegistryContext, attempt: AuditedAttempt, error: RegistryError): void {
+  ctx.db.transaction(() =>
+    appendAudit(ctx, {
+      operatorId: attempt.operatorId,
+      actor: attempt.actor,
+      action: attempt.action,
+      targetIds: [...(attempt.targetIds ?? []), ...targetIdsOf(attempt.input)],
+      outcome: 'refused',
+      detail: { input: attempt.input ?? null, error: { status: error.status, message: error.messages } },
+    }),
+  );
+}
+
+export interface AuditSearch {
+  limit: number;
+  /** The `seq` of the last entry of the previous page, as the opaque cursor string. */
+  cursor?: string;
+  operatorId?: string;
+  action?: string;
+  targetId?: string;
+  /** Epoch ms, inclusive. */
+  from?: number;
+  /** Epoch ms, exclusive. */
+  to?: number;
+}
+
+interface AuditRow {
+  seq: number;
+  id: string;
+  at: number;
+  operator_id: string | null;
+  actor: string;
+  action: string;
+  target_ids: string;
+  outcome: AuditOutcome;
+  detail: string;
+}
+
+export const encodeAuditCursor = (seq: number): string => Buffer.from(`a:${seq}`, 'utf8').toString('base64url');
+export function decodeAuditCursor(cursor: string): number | undefined {
+  const match = /^a:(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  return match ? Number(match[1]) : undefined;
+}
+
+/** Entries newest first, filtered, one page at a time (keyset on `seq`). */
+export function searchAudit(ctx: RegistryContext, search: AuditSearch): { entries: AuditEntry[]; nextCursor: string | null } {
+  const where: string[] = [];
+  const args: (string | number)[] = [];
+  let from = 'audit_log l';
+  if (search.targetId !== undefined) {
+    from = 'audit_targets t JOIN audit_log l ON l.seq = t.seq';
+    where.push('t.target_id = ?');
+    args.push(search.targetId);
+  }
+  if (search.cursor !== undefined) {
+    const seq = decodeAuditCursor(search.cursor);
+    if (seq === undefined) throw new RegistryError('bad_request', 'cursor: not a cursor this registry handed out');
+    where.push(search.targetId !== undefined ? 't.seq < ?' : 'l.seq < ?');
+    args.push(seq);
+  }
+  if (search.operatorId !== undefined) {
+    where.push('l.operator_id = ?');
+    args.push(search.operatorId);
+  }
+  if (search.action !== undefined) {
+    where.push('l.action = ?');
+    args.push(search.action);
+  }
+  if (search.from !== undefined) {
+    where.push('l.at >= ?');
+    args.push(search.from);
+  }
+  if (search.to !== undefined) {
+    where.push('l.at < ?');
+    args.push(search.to);
+  }
+  const order = search.targetId !== undefined ? 't.seq DESC' : 'l.seq DESC';
+  const rows = ctx.db
+    .prepare(
+      `SELECT l.seq, l.id, l.at, l.operator_id, l.actor, l.action, l.target_ids, l.outcome, l.detail FROM ${from}
+       ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order} LIMIT ?`,
+    )
+    .all(...args, search.limit + 1) as AuditRow[];
+  const page = rows.slice(0, search.limit);
+  return {
+    entries: page.map((r) => ({
+      id: r.id,
+      at: iso(r.at),
+      operatorId: r.operator_id,
+      actor: r.actor,
+      action: r.action,
+      targetIds: JSON.parse(r.target_ids) as string[],
+      outcome: r.outcome,
+      detail: JSON.parse(r.detail) as Record<string, unknown>,
+    })),
+    nextCursor: rows.length > search.limit ? encodeAuditCursor(page[page.length - 1]!.seq) : null,
+  };
+}

@@ -1,0 +1,178 @@
+// The inputs of the registry operator's operations, one zod schema each: the operations parse them
+// (electron/core/registry/operations), the CLI builds its flags from them, and the operator rows of
+// the endpoint table take them as request bodies (so /openapi.json and the typed client show them).
+// Shared because the endpoint table is; nothing here touches Node or the database.
+import { z } from 'zod';
+import { alpha3Of } from './countries';
+import { CONTRACT_ADDRESS, WALLET_ADDRESS } from './identifiers';
+import { CREDIT_TYPES, OPERATOR_ROLES, ORGANIZATION_TYPES, PERMISSION_LEVELS, PROJECT_STATUSES } from './vocabulary';
+
+// ---- field shapes ---------------------------------------------------------------------------------
+
+export const text = (max = 500) => z.string().trim().max(max);
+export const requiredText = (max = 500) => z.string().trim().min(1, 'must not be empty').max(max);
+export const dateInput = z.union([z.iso.datetime({ offset: true }), z.iso.date()]).transform((s) => Date.parse(s));
+export const tonnesInput = z.number({ error: 'must be a number of tonnes' }).positive('must be greater than 0');
+export const countryCode = z
+  .string()
+  .regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code')
+  .refine((c) => alpha3Of(c) !== undefined, 'unknown country code');
+
+// ---- operations -----------------------------------------------------------------------------------
+
+export const createOrganizationInput = z.object({
+  id: z.uuid().optional(),
+  fullName: requiredText(200),
+  type: z.enum(ORGANIZATION_TYPES).default('projectProponent'),
+  countryCode: countryCode,
+  city: text(100).default(''),
+  zip: text(20).default(''),
+  physicalAddress: text(300).default(''),
+  registrationNumber: text(60).default(''),
+  website: text(300).default(''),
+  logo: text(500).default(''),
+  organizationIndustries: z.object({ code: text(20), name: text(120) }).default({ code: '', name: '' }),
+  isPublic: z.boolean().default(true),
+  verified: z.boolean().default(false),
+  isRegistry: z.boolean().default(false),
+});
+
+export const setOrganizationVerifiedInput = z.object({ organizationId: requiredText(), verified: z.boolean() });
+
+// projects
+const documentInput = z.object({
+  id: z.uuid().optional(),
+  uri: requiredText(1000),
+  type: requiredText(60),
+  name: requiredText(300),
+  isPublic: z.boolean().default(true),
+});
+
+export const createProjectInput = z.object({
+  id: z.uuid().optional(),
+  num: z
+    .string()
+    .regex(/^\d{1,12}$/, 'must be a string of digits')
+    .optional(),
+  fullName: requiredText(300),
+  description: text(20_000).default(''),
+  shortDescription: text(1000).default(''),
+  status: z.enum(PROJECT_STATUSES).default('draft'),
+  startDate: dateInput,
+  creditingPeriodStartDate: dateInput,
+  estimatedAnnualMitigations: z.array(z.string().nullable()).default([]),
+  city: text(100).optional(),
+  thumbnail: text(1000).optional(),
+  countryCode: countryCode,
+  state: text(100).optional(),
+  sector: z.object({ id: requiredText(60), title: requiredText(200) }),
+  methodology: z.object({ id: requiredText(60), title: requiredText(300) }),
+  type: z.object({ id: requiredText(60), title: requiredText(200), description: text(2000).default('') }),
+  location: z.object({ lat: z.number().min(-90).max(90), lng: z.number().min(-180).max(180) }).optional(),
+  /** The owning proponent organization; listed first among the proponents. */
+  organizationId: requiredText(),
+  proponentIds: z.array(requiredText()).default([]),
+  validatorIds: z.array(requiredText()).default([]),
+  documentation: z.array(documentInput).default([]),
+  kmlFile: documentInput.optional(),
+  otherBenefits: z
+    .array(z.object({ id: z.number().int(), title: requiredText(200), checked: z.boolean(), description: text(2000).default('') }))
+    .default([]),
+  contractAddress: z.string().regex(CONTRACT_ADDRESS, 'must be a lowercase 0x contract address').optional(),
+});
+
+export const changeProjectStatusInput = z.object({ projectId: requiredText(), status: z.enum(PROJECT_STATUSES) });
+
+// issuance
+export const issueCreditsInput = z.object({
+  projectId: requiredText(),
+  vintage: z.string().regex(/^\d{4}$/, 'must be a four-digit year'),
+  type: z.enum(CREDIT_TYPES).default('exPost'),
+  amount: tonnesInput,
+  /** Share to the buffer account in basis points; the registry default when omitted. */
+  bufferBasisPoints: z.number().int().min(0).max(10_000).optional(),
+  monitoringPeriodStart: dateInput,
+  monitoringPeriodEnd: dateInput,
+  verificationBodyId: requiredText(),
+  files: z
+    .array(z.object({ fileName: requiredText(300), size: z.number().int().nonnegative(), url: requiredText(1000), type: requiredText(60) }))
+    .default([]),
+});
+
+// transfers
+const accountRefInput = z.discriminatedUnion('kind', [
+  z.object({ kind: z.enum(['inventory', 'warehouse']), organizationId: requiredText() }),
+  z.object({ kind: z.enum(['buffer', 'adjustment', 'registry']) }),
+  z.object({ kind: z.literal('wallet'), address: z.string().regex(WALLET_ADDRESS, 'must be a 0x wallet address') }),
+]);
+
+export const warehouseMoveInput = z.object({ organizationId: requiredText(), creditId: requiredText(), amount: tonnesInput });
+
+export const transferCreditsInput = z.object({
+  from: accountRefInput,
+  to: accountRefInput,
+  creditId: requiredText(),
+  amount: tonnesInput,
+});
+
+export const cancelCreditsInput = z.object({ from: accountRefInput, creditId: requiredText(), amount: tonnesInput });
+
+// retirements
+export const retireFromInventoryInput = z.object({
+  organizationId: requiredText(),
+  creditId: requiredText(),
+  amount: tonnesInput,
+  beneficiary: requiredText(300),
+  reason: requiredText(500),
+  comment: text(2000).default(''),
+});
+
+export const recordOnchainRetirementInput = z.object({
+  walletAddress: z.string().regex(WALLET_ADDRESS, 'must be a 0x wallet address'),
+  creditId: requiredText(),
+  amount: tonnesInput,
+  /** Where the wallet got the credits from, when they are not yet in the wallet's account. */
+  fromOrganizationId: requiredText().optional(),
+  createdAt: dateInput.optional(),
+});
+
+// apps
+export const createAppInput = z.object({
+  id: z.uuid().optional(),
+  name: requiredText(120),
+  nameId: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{1,62}$/, 'must be a lowercase slug')
+    .optional(),
+  publicKeyPem: requiredText(10_000),
+  examinerRead: z.boolean().default(false),
+});
+
+export const grantExaminerInput = z.object({ appId: requiredText(), granted: z.boolean().default(true) });
+
+const permissionsInput = z.record(z.string(), z.string()).superRefine((perms, ctx) => {
+  for (const [key, level] of Object.entries(perms)) {
+    const allowed = (PERMISSION_LEVELS as Record<string, readonly string[]>)[key];
+    if (!allowed) ctx.addIssue({ code: 'custom', message: `unknown permission ${key}`, path: [key] });
+    else if (!allowed.includes(level)) ctx.addIssue({ code: 'custom', message: `${key} accepts ${allowed.join(' or ')}`, path: [key] });
+  }
+});
+
+export const installAppInput = z.object({
+  id: z.uuid().optional(),
+  appId: requiredText(),
+  organizationId: requiredText(),
+  permissions: permissionsInput,
+});
+
+export const setInstallationStatusInput = z.object({ installationId: requiredText(), status: z.enum(['active', 'suspended']) });
+
+export const removeInstallationInput = z.object({ installationId: requiredText() });
+export const createOperatorInput = z.object({
+  id: z.uuid().optional(),
+  name: requiredText(120),
+  role: z.enum(OPERATOR_ROLES),
+  publicKeyPem: requiredText(10_000),
+});
+
+export const setOperatorActiveInput = z.object({ operatorId: requiredText(), active: z.boolean() });
