@@ -37,6 +37,8 @@ const INTEGRATION = [
   'test/registry/fuzz.test.ts',
   'test/registry/http-pipeline.test.ts',
   'test/registry/openapi.test.ts',
+  'test/registry/operator-endpoints.test.ts',
+  'test/registry/operator-writes.test.ts',
   'test/registry/organizations.test.ts',
   'test/registry/pagination.test.ts',
   'test/registry/projects.test.ts',

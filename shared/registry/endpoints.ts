@@ -3,8 +3,17 @@
 // generated from it. Adding an endpoint anywhere else is a bug.
 import { z } from 'zod';
 import { AmountError, tonnesToGrams } from './amounts';
+import * as inputs from './operator-inputs';
+import { operatorResources } from './operator-resources';
 import type { ResourceSchemas } from './resources';
-import { DEFAULT_PAGE_SIZE, FINISH_ACTIONS, MAX_PAGE_SIZE, type RequiredPermission } from './vocabulary';
+import {
+  DEFAULT_PAGE_SIZE,
+  FINISH_ACTIONS,
+  MAX_PAGE_SIZE,
+  PROJECT_STATUSES,
+  type OperatorRole,
+  type RequiredPermission,
+} from './vocabulary';
 
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
 
@@ -14,7 +23,13 @@ export type HttpMethod = 'GET' | 'POST' | 'DELETE';
  * - `accessToken`: any access token; `permission` narrows it (section 5.5); `organizationParam` names
  *   the path parameter holding the organization an installation token must belong to.
  */
-export type EndpointAuth = { kind: 'appJwt' } | { kind: 'accessToken'; permission?: RequiredPermission; organizationParam?: string };
+export type EndpointAuth =
+  | { kind: 'appJwt' }
+  | { kind: 'accessToken'; permission?: RequiredPermission; organizationParam?: string }
+  /** An operator's own signed JWT (iss = operator id): only to get an operator token. */
+  | { kind: 'operatorJwt' }
+  /** An operator token of an active operator whose role is at least `role`. */
+  | { kind: 'operator'; role: OperatorRole };
 
 export interface EndpointDefinition<
   P extends z.ZodType = z.ZodType,
@@ -42,6 +57,13 @@ export interface EndpointDefinition<
    * path per value.
    */
   bodyByParam?: { param: string; bodies: Record<string, z.ZodType> };
+  /** The success status; 200 unless said otherwise (201 for operator creations). */
+  status?: 200 | 201;
+  /**
+   * Operator writes: the audit log's name for the action. Such an endpoint leaves one audit entry
+   * per attempt past authentication and honours `Idempotency-Key`.
+   */
+  audit?: string;
 }
 
 // ---- parameter helpers -------------------------------------------------------------------------
@@ -203,6 +225,11 @@ const define = <P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R
 ): EndpointDefinition<P, Q, B, R> => e;
 
 const anyToken: EndpointAuth = { kind: 'accessToken' };
+const viewer: EndpointAuth = { kind: 'operator', role: 'viewer' };
+const manager: EndpointAuth = { kind: 'operator', role: 'manager' };
+const administrator: EndpointAuth = { kind: 'operator', role: 'administrator' };
+/** An ISO date-time in a query string, as epoch milliseconds. */
+const isoTime = z.iso.datetime({ offset: true }).transform((t) => Date.parse(t));
 
 export const endpoints = {
   // 4.1 Projects
@@ -528,6 +555,354 @@ export const endpoints = {
     response: (s) => s.object({ organization: s.organization }),
     auth: anyToken,
     tags: ['organizations'],
+  }),
+
+  // Operator interface (the registry's back office)
+  createOperatorToken: define({
+    method: 'POST',
+    path: '/operator/v1/tokens',
+    summary: "An operator token (1 hour), for a JWT signed with the operator's private key",
+    params: noParams,
+    query: noQuery,
+    body: emptyBody,
+    response: (s) => operatorResources(s).operatorToken,
+    auth: { kind: 'operatorJwt' },
+    tags: ['operator'],
+    status: 201,
+  }),
+  operatorListOrganizations: define({
+    method: 'GET',
+    path: '/operator/v1/organizations',
+    summary: 'Every organization, public or not, with its accounts and balances, projects and installations',
+    params: noParams,
+    query: pageQuery,
+    response: (s) => s.object({ pagination: s.pagination, organizations: z.array(operatorResources(s).organization) }),
+    auth: viewer,
+    tags: ['operator'],
+  }),
+  operatorGetOrganization: define({
+    method: 'GET',
+    path: '/operator/v1/organizations/{organizationId}',
+    summary: 'One organization with its accounts and balances, projects and installations',
+    params: z.object({ organizationId: idString('organizationId') }),
+    query: noQuery,
+    response: (s) => s.object({ organization: operatorResources(s).organization }),
+    auth: viewer,
+    tags: ['operator'],
+  }),
+  operatorCreateOrganization: define({
+    method: 'POST',
+    path: '/operator/v1/organizations',
+    summary: 'Create an organization',
+    params: noParams,
+    query: noQuery,
+    body: inputs.createOrganizationInput,
+    response: (s) => s.object({ organization: operatorResources(s).organization }),
+    auth: manager,
+    tags: ['operator'],
+    status: 201,
+    audit: 'organizations.create',
+  }),
+  operatorSetOrganizationVerified: define({
+    method: 'POST',
+    path: '/operator/v1/organizations/{organizationId}/verification',
+    summary: "Record (or withdraw) an organization's business verification",
+    params: z.object({ organizationId: idString('organizationId') }),
+    query: noQuery,
+    body: inputs.setOrganizationVerifiedInput.omit({ organizationId: true }),
+    response: (s) => s.object({ id: z.string(), verified: z.boolean() }),
+    auth: manager,
+    tags: ['operator'],
+    audit: 'organizations.setVerified',
+  }),
+  operatorListProjects: define({
+    method: 'GET',
+    path: '/operator/v1/projects',
+    summary: 'Every project, any status, with its status history',
+    params: noParams,
+    query: pageQuery.extend({ status: z.enum(PROJECT_STATUSES).optional() }),
+    response: (s) => s.object({ pagination: s.pagination, projects: z.array(operatorResources(s).project) }),
+    auth: viewer,
+    tags: ['operator'],
+  }),
+  operatorGetProject: define({
+    method: 'GET',
+    path: '/operator/v1/projects/{projectId}',
+    summary: 'One project, any status, with its status history',
+    params: z.object({ projectId: idString('projectId') }),
+    query: noQuery,
+    response: (s) => s.object({ project: operatorResources(s).project }),
+    auth: viewer,
+    tags: ['operator'],
+  }),
+  operatorCreateProject: define({
+    method: 'POST',
+    path: '/operator/v1/projects',
+    summary: 'Create a project with its proponents, validators, documents and benefits',
+    params: noParams,
+    query: noQuery,
+    body: inputs.createProjectInput,
+    response: (s) => s.object({ id: z.string(), num: z.string(), contractAddress: z.string() }),
+    auth: manager,
+    tags: ['operator'],
+    status: 201,
+    audit: 'projects.create',
+  }),
+  operatorSetProjectStatus: define({
+    method: 'POST',
+    path: '/operator/v1/projects/{projectId}/status',
+    summary: 'Move a project to another status (allowed changes only)',
+    params: z.object({ projectId: idString('projectId') }),
+    query: noQuery,
+    body: inputs.changeProjectStatusInput.omit({ projectId: true }),
+    response: (s) => s.object({ id: z.string(), status: z.string(), previousStatus: z.string(), eventId: z.string() }),
+    auth: manager,
+    tags: ['operator'],
+    audit: 'projects.setStatus',
+  }),
+  operatorIssueCredits: define({
+    method: 'POST',
+    path: '/operator/v1/issuances',
+    summary: "Issue credits of a vintage to the proponent's inventory, with the buffer share",
+    params: noParams,
+    query: noQuery,
+    body: inputs.issueCreditsInput,
+    response: (s) =>
+      s.object({
+        creditId: z.string(),
+        serialization: z.string(),
+        eventId: z.string(),
+        toInventory: z.number().int(),
+        toBuffer: z.number().int(),
+      }),
+    auth: manager,
+    tags: ['operator'],
+    status: 201,
+    audit: 'credits.issue',
+  }),
+  operatorDeposit: define({
+    method: 'POST',
+    path: '/operator/v1/warehouse/deposits',
+    summary: "Move credits from an organization's inventory into its warehouse",
+    params: noParams,
+    query: noQuery,
+    body: inputs.warehouseMoveInput,
+    response: (s) => operatorResources(s).movementResult,
+    auth: manager,
+    tags: ['operator'],
+    status: 201,
+    audit: 'warehouse.deposit',
+  }),
+  operatorWithdraw: define({
+    method: 'POST',
+    path: '/operator/v1/warehouse/withdrawals',
+    summary: "Move unreserved credits from an organization's warehouse back to its inventory",
+    params: noParams,
+    query: noQuery,
+    body: inputs.warehouseMoveInput,
+    response: (s) => operatorResources(s).movementResult,
+    auth: manager,
+    tags: ['operator'],
+    status: 201,
+    audit: 'warehouse.withdraw',
+  }),
+  operatorTransfer: define({
+    method: 'POST',
+    path: '/operator/v1/transfers',
+    summary: 'Move credits between accounts (inventories, buffer, adjustment, registry, wallets)',
+    params: noParams,
+    query: noQuery,
+    body: inputs.transferCreditsInput,
+    response: (s) => operatorResources(s).movementResult,
+    auth: manager,
+    tags: ['operator'],
+    status: 201,
+    audit: 'credits.transfer',
+  }),
+  operatorCancel: define({
+    method: 'POST',
+    path: '/operator/v1/cancellations',
+    summary: 'Cancel credits held in an account',
+    params: noParams,
+    query: noQuery,
+    body: inputs.cancelCreditsInput,
+    response: (s) => operatorResources(s).movementResult,
+    auth: manager,
+    tags: ['operator'],
+    status: 201,
+    audit: 'credits.cancel',
+  }),
+  operatorRetire: define({
+    method: 'POST',
+    path: '/operator/v1/retirements',
+    summary: "Retire credits from an organization's inventory for a beneficiary",
+    params: noParams,
+    query: noQuery,
+    body: inputs.retireFromInventoryInput,
+    response: (s) => s.object({ retirementId: z.string() }),
+    auth: manager,
+    tags: ['operator'],
+    status: 201,
+    audit: 'credits.retire',
+  }),
+  operatorRecordOnchainRetirement: define({
+    method: 'POST',
+    path: '/operator/v1/onchain-retirements',
+    summary: 'Record a retirement a wallet made on chain (unclaimed until the wallet finalizes it)',
+    params: noParams,
+    query: noQuery,
+    body: inputs.recordOnchainRetirementInput,
+    response: (s) => s.object({ retirementId: z.string(), walletAddress: z.string(), projectAddress: z.string(), tokenId: z.string() }),
+    auth: manager,
+    tags: ['operator'],
+    status: 201,
+    audit: 'retirements.recordOnchain',
+  }),
+  operatorListAccounts: define({
+    method: 'GET',
+    path: '/operator/v1/accounts',
+    summary: 'Every account with its balances',
+    params: noParams,
+    query: pageQuery,
+    response: (s) => s.object({ pagination: s.pagination, accounts: z.array(operatorResources(s).account) }),
+    auth: viewer,
+    tags: ['operator'],
+  }),
+  operatorCreditHistory: define({
+    method: 'GET',
+    path: '/operator/v1/ledger',
+    summary: 'The ledger history of one credit, by credit id or serialization, oldest first',
+    params: noParams,
+    query: z
+      .object({ creditId: z.string().trim().min(1).max(300).optional(), serialization: z.string().trim().min(1).max(300).optional() })
+      .refine((q) => q.serialization !== undefined || q.creditId !== undefined, { message: 'serialization or creditId is required' }),
+    response: (s) => operatorResources(s).creditHistory,
+    auth: viewer,
+    tags: ['operator'],
+  }),
+  operatorListApps: define({
+    method: 'GET',
+    path: '/operator/v1/apps',
+    summary: 'Every app with its installations',
+    params: noParams,
+    query: pageQuery,
+    response: (s) => s.object({ pagination: s.pagination, apps: z.array(operatorResources(s).app) }),
+    auth: viewer,
+    tags: ['operator'],
+  }),
+  operatorCreateApp: define({
+    method: 'POST',
+    path: '/operator/v1/apps',
+    summary: 'Register an app with its RSA public key',
+    params: noParams,
+    query: noQuery,
+    body: inputs.createAppInput,
+    response: (s) => s.object({ id: z.string(), name: z.string(), nameId: z.string() }),
+    auth: administrator,
+    tags: ['operator'],
+    status: 201,
+    audit: 'apps.create',
+  }),
+  operatorSetExaminer: define({
+    method: 'POST',
+    path: '/operator/v1/apps/{appId}/examiner',
+    summary: "Grant or revoke an app's examiner:read",
+    params: z.object({ appId: idString('appId') }),
+    query: noQuery,
+    body: inputs.grantExaminerInput.omit({ appId: true }),
+    response: (s) => s.object({ appId: z.string(), examinerRead: z.boolean() }),
+    auth: administrator,
+    tags: ['operator'],
+    audit: 'apps.setExaminer',
+  }),
+  operatorInstallApp: define({
+    method: 'POST',
+    path: '/operator/v1/installations',
+    summary: 'Install an app on an organization with permissions',
+    params: noParams,
+    query: noQuery,
+    body: inputs.installAppInput,
+    response: (s) => s.object({ id: z.string() }),
+    auth: administrator,
+    tags: ['operator'],
+    status: 201,
+    audit: 'installations.create',
+  }),
+  operatorSetInstallationStatus: define({
+    method: 'POST',
+    path: '/operator/v1/installations/{installationId}/status',
+    summary: 'Suspend or resume an installation (its tokens stop or work again at once)',
+    params: z.object({ installationId: idString('installationId') }),
+    query: noQuery,
+    body: inputs.setInstallationStatusInput.omit({ installationId: true }),
+    response: (s) => s.object({ id: z.string(), status: z.string() }),
+    auth: administrator,
+    tags: ['operator'],
+    audit: 'installations.setStatus',
+  }),
+  operatorRemoveInstallation: define({
+    method: 'DELETE',
+    path: '/operator/v1/installations/{installationId}',
+    summary: 'Remove an installation and its tokens',
+    params: z.object({ installationId: idString('installationId') }),
+    query: noQuery,
+    response: (s) => s.object({ id: z.string(), removed: z.literal(true) }),
+    auth: administrator,
+    tags: ['operator'],
+    audit: 'installations.remove',
+  }),
+  operatorListOperators: define({
+    method: 'GET',
+    path: '/operator/v1/operators',
+    summary: 'Every operator account',
+    params: noParams,
+    query: noQuery,
+    response: (s) => s.object({ operators: z.array(operatorResources(s).operator) }),
+    auth: administrator,
+    tags: ['operator'],
+  }),
+  operatorCreateOperator: define({
+    method: 'POST',
+    path: '/operator/v1/operators',
+    summary: 'Create an operator account with its RSA public key',
+    params: noParams,
+    query: noQuery,
+    body: inputs.createOperatorInput,
+    response: (s) => s.object({ operator: operatorResources(s).operator }),
+    auth: administrator,
+    tags: ['operator'],
+    status: 201,
+    audit: 'operators.create',
+  }),
+  operatorSetOperatorActive: define({
+    method: 'POST',
+    path: '/operator/v1/operators/{operatorId}/active',
+    summary: 'Disable (its tokens stop at once) or enable an operator account',
+    params: z.object({ operatorId: idString('operatorId') }),
+    query: noQuery,
+    body: inputs.setOperatorActiveInput.omit({ operatorId: true }),
+    response: (s) => s.object({ operator: operatorResources(s).operator }),
+    auth: administrator,
+    tags: ['operator'],
+    audit: 'operators.setActive',
+  }),
+  operatorSearchAudit: define({
+    method: 'GET',
+    path: '/operator/v1/audit',
+    summary: 'The audit log, newest first, filtered by operator, action, target and time',
+    params: noParams,
+    query: z.object({
+      limit: limitParam,
+      cursor: z.string().trim().min(1).max(100).optional(),
+      operatorId: z.string().trim().min(1).max(200).optional(),
+      action: z.string().trim().min(1).max(100).optional(),
+      targetId: z.string().trim().min(1).max(300).optional(),
+      from: isoTime.optional(),
+      to: isoTime.optional(),
+    }),
+    response: (s) => s.object({ entries: z.array(operatorResources(s).auditEntry), nextCursor: z.string().nullable() }),
+    auth: viewer,
+    tags: ['operator'],
   }),
 } as const;
 

@@ -75,6 +75,13 @@ describe('the HTTP pipeline every endpoint shares', () => {
     // finish is listed once per action: transfer_retire's body requires retirementData
     expect(Object.keys(doc.paths)).toContain('/organizations/{id}/warehouse/inventory/reservations/{reservationId}/transfer');
     expect(Object.keys(doc.paths)).toContain('/organizations/{id}/warehouse/inventory/reservations/{reservationId}/transfer_retire');
-    expect(Object.keys(doc.paths)).toHaveLength(27);
+    const paths = Object.keys(doc.paths);
+    expect(paths.filter((p) => !p.startsWith('/operator/v1/'))).toHaveLength(27);
+    // the operator interface: its writes name their role, audit action and the Idempotency-Key header
+    expect(paths.filter((p) => p.startsWith('/operator/v1/')).length).toBeGreaterThanOrEqual(18);
+    const issue = (doc.paths['/operator/v1/issuances'] as Record<string, Record<string, unknown>>).post!;
+    expect(issue).toMatchObject({ 'x-required-role': 'manager', 'x-audit-action': 'credits.issue', security: [{ operatorToken: [] }] });
+    expect(issue.responses).toHaveProperty('201');
+    expect(JSON.stringify(issue.parameters)).toContain('Idempotency-Key');
   });
 });

@@ -14,21 +14,39 @@ export const looksLikeJwt = (value: string): boolean => JWT_SHAPE.test(value);
 
 const keyCache = new WeakMap<RegistryContext, Map<string, { pem: string; key: KeyObject }>>();
 
-function appKey(ctx: RegistryContext, appId: string): KeyObject | undefined {
-  const row = ctx.db.prepare('SELECT public_key_pem FROM apps WHERE id = ?').get(appId) as { public_key_pem: string } | undefined;
-  if (!row) return undefined;
+/** The parsed public key of a PEM, cached per registry and signer (`app:<id>`, `operator:<id>`). */
+export function cachedPublicKey(ctx: RegistryContext, signer: string, pem: string): KeyObject {
   let cache = keyCache.get(ctx);
   if (!cache) keyCache.set(ctx, (cache = new Map<string, { pem: string; key: KeyObject }>()));
-  const cached = cache.get(appId);
-  if (cached && cached.pem === row.public_key_pem) return cached.key;
-  const key = createPublicKey(row.public_key_pem);
-  cache.set(appId, { pem: row.public_key_pem, key });
+  const cached = cache.get(signer);
+  if (cached && cached.pem === pem) return cached.key;
+  const key = createPublicKey(pem);
+  cache.set(signer, { pem, key });
   return key;
 }
 
+function appKey(ctx: RegistryContext, appId: string): KeyObject | undefined {
+  const row = ctx.db.prepare('SELECT public_key_pem FROM apps WHERE id = ?').get(appId) as { public_key_pem: string } | undefined;
+  return row ? cachedPublicKey(ctx, `app:${appId}`, row.public_key_pem) : undefined;
+}
+
 /** Returns the app id the JWT proves; throws a 401 RegistryError for anything else. */
-export async function verifyAppJwt(ctx: RegistryContext, jwt: string): Promise<string> {
-  if (!looksLikeJwt(jwt)) throw unauthorized('Expected an app JWT in the Authorization header');
+export function verifyAppJwt(ctx: RegistryContext, jwt: string): Promise<string> {
+  return verifySignedJwt(ctx, jwt, { signer: 'app', keyOf: (iss) => appKey(ctx, iss) });
+}
+
+/**
+ * Checks a JWT a signer (an app, an operator) made with its private key: RS256 only, `iss` a known
+ * signer whose public key `keyOf` gives, `iat` and `exp` present, at most 10 minutes apart, 60 s of
+ * skew. Returns `iss`; throws a 401 RegistryError for anything else.
+ */
+export async function verifySignedJwt(
+  ctx: RegistryContext,
+  jwt: string,
+  { signer, keyOf }: { signer: 'app' | 'operator'; keyOf: (iss: string) => KeyObject | undefined },
+): Promise<string> {
+  const Signer = signer === 'app' ? 'App' : 'Operator';
+  if (!looksLikeJwt(jwt)) throw unauthorized(`Expected an ${signer} JWT in the Authorization header`);
   let alg: string | undefined;
   let iss: unknown;
   try {
@@ -37,10 +55,10 @@ export async function verifyAppJwt(ctx: RegistryContext, jwt: string): Promise<s
   } catch {
     throw unauthorized('Malformed JWT');
   }
-  if (alg !== 'RS256') throw unauthorized('App JWTs must be signed with RS256');
-  if (typeof iss !== 'string' || iss === '') throw unauthorized('The JWT has no iss claim (the app id)');
-  const key = appKey(ctx, iss);
-  if (!key) throw unauthorized('Unknown app');
+  if (alg !== 'RS256') throw unauthorized(`${Signer} JWTs must be signed with RS256`);
+  if (typeof iss !== 'string' || iss === '') throw unauthorized(`The JWT has no iss claim (the ${signer} id)`);
+  const key = keyOf(iss);
+  if (!key) throw unauthorized(`Unknown ${signer}`);
   const nowS = Math.floor(ctx.clock.now() / 1000);
   let payload;
   try {

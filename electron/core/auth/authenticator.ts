@@ -7,6 +7,7 @@ import { forbidden, RegistryError, unauthorized } from '../registry/errors';
 import type { Authenticator, Caller } from './caller';
 import { looksLikeJwt, verifyAppJwt } from './app-jwt';
 import { findToken, looksLikeAccessToken } from './tokens';
+import { callerOfOperatorToken, looksLikeOperatorToken, verifyOperatorJwt } from './operator-tokens';
 import { RateLimiter, type RateLimitOptions } from './rate-limit';
 
 export type { RateLimitOptions } from './rate-limit';
@@ -103,15 +104,30 @@ export function createAuthenticator(ctx: RegistryContext, options: { rateLimit?:
   const failures = options.rateLimit ? new RateLimiter(options.rateLimit, now) : undefined;
   const takeApp = (appId: string) => perApp?.take(`app:${appId}`, 'Too many requests for this app (over all its tokens); retry later');
 
-  async function resolve(authorization: string | undefined, endpointId: keyof typeof endpoints, pathParams: Record<string, string>) {
+  async function resolve(
+    authorization: string | undefined,
+    endpointId: keyof typeof endpoints,
+    pathParams: Record<string, string>,
+  ): Promise<Caller> {
     const auth = endpoints[endpointId].auth;
     const bearer = bearerOf(authorization);
     if (auth.kind === 'appJwt') {
-      if (looksLikeAccessToken(bearer)) throw unauthorized('Expected an app JWT, not an access token');
+      if (looksLikeAccessToken(bearer) || looksLikeOperatorToken(bearer)) throw unauthorized('Expected an app JWT, not an access token');
       const appId = await verifyAppJwt(ctx, bearer);
       takeApp(appId);
       return { kind: 'app' as const, appId };
     }
+    if (auth.kind === 'operatorJwt') {
+      const operator = await verifyOperatorJwt(ctx, bearer);
+      perApp?.take(`operator:${operator.operatorId}`, 'Too many requests for this operator; retry later');
+      return operator;
+    }
+    if (auth.kind === 'operator') {
+      const operator = callerOfOperatorToken(ctx, bearer);
+      perApp?.take(`operator:${operator.operatorId}`, 'Too many requests for this operator; retry later');
+      return operator;
+    }
+    if (looksLikeOperatorToken(bearer)) throw unauthorized('Operator tokens are for the operator endpoints (/operator/v1/...) only');
     const caller = callerOfToken(ctx, bearer);
     takeApp(caller.appId);
     authorize(caller, auth, pathParams);

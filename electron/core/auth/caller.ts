@@ -2,6 +2,7 @@
 // pipeline and its handlers act on.
 import type { EndpointId } from '../../../shared/registry/endpoints';
 import type { InstallationPermissions } from '../../../shared/registry/vocabulary';
+import type { OperatorCaller } from './operator-tokens';
 
 /** Who is calling, once the Authorization header has been checked. */
 export type Caller =
@@ -17,7 +18,9 @@ export type Caller =
       installationId: string | null;
       organizationId: string | null;
       permissions: InstallationPermissions;
-    };
+    }
+  /** An operator (operator endpoints only); its role is checked by the pipeline, which audits refusals. */
+  | OperatorCaller;
 
 /** Checks the Authorization header of a request for one endpoint; throws RegistryError (401/403/429). */
 export interface Authenticator {

@@ -12,6 +12,8 @@ export interface HttpRequest {
   query?: Record<string, string | number | undefined>;
   body?: unknown;
   bearer?: string;
+  /** Sent as Idempotency-Key (operator writes). */
+  idempotencyKey?: string;
   timeoutMs: number;
   /** For error messages: which endpoint this was. */
   endpoint: string;
@@ -52,6 +54,7 @@ export function buildUrl(baseUrl: string, path: string, query?: HttpRequest['que
 export async function sendHttp(fetchFn: FetchLike, baseUrl: string, request: HttpRequest): Promise<Response> {
   const headers: Record<string, string> = { accept: 'application/json, application/pdf', [API_VERSION_HEADER]: API_VERSION };
   if (request.bearer) headers.authorization = `Bearer ${request.bearer}`;
+  if (request.idempotencyKey !== undefined) headers['idempotency-key'] = request.idempotencyKey;
   let body: string | undefined;
   if (request.body !== undefined) {
     headers['content-type'] = 'application/json';

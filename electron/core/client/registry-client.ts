@@ -1,6 +1,7 @@
 // The desk's typed registry client, built from the shared endpoint table: it fills paths, checks
 // what it sends against the table's schemas, picks the right token, retries what is safe to retry,
 // and checks every answer against the tolerant resource schemas (unknown fields are dropped).
+import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { endpoints, fillPath, type EndpointDefinition, type EndpointId } from '../../../shared/registry/endpoints';
 import { tolerant } from '../../../shared/registry/resources';
@@ -21,6 +22,8 @@ export interface CallInput<K extends EndpointId> {
   body?: BodyOf<K>;
   /** Call with this installation's token (required where the endpoint names an organization). */
   installationId?: string;
+  /** Operator writes: the Idempotency-Key to send (a new one per call when absent). */
+  idempotencyKey?: string;
 }
 
 /** What `callRaw` returns: the answer's text, before JSON parsing and validation. */
@@ -135,11 +138,17 @@ export function createRegistryClient(options: RegistryClientOptions): RegistryCl
     const auth = endpoint.auth;
     let scope: TokenScope | 'jwt';
     if (auth.kind === 'appJwt') scope = 'jwt';
+    else if (auth.kind === 'operatorJwt') {
+      throw new RegistryClientError('invalid_request', `${id}: operator tokens come from the token manager`, { endpoint: id });
+    } else if (auth.kind === 'operator') scope = { kind: 'operator' };
     else if (input.installationId) scope = { kind: 'installation', installationId: input.installationId };
     else if (auth.organizationParam) {
       throw new RegistryClientError('invalid_request', `${id}: needs the installationId of the organization`, { endpoint: id });
     } else scope = { kind: 'app' };
     const request: Omit<HttpRequest, 'bearer'> = { method: endpoint.method, path, query: wireQuery, body, timeoutMs, endpoint: id };
+    // Operator writes carry an Idempotency-Key (the caller's, or a new one reused by every retry of
+    // this call), so a retry after a lost answer is answered from the registry's record, never run twice.
+    if (endpoint.audit !== undefined) request.idempotencyKey = input.idempotencyKey ?? randomUUID();
     return { endpoint, request, scope };
   }
 
@@ -171,7 +180,8 @@ export function createRegistryClient(options: RegistryClientOptions): RegistryCl
           attemptNo--;
           continue;
         }
-        if (attemptNo >= policy.maxAttempts || !isRetryable(error, request.method)) throw error;
+        if (attemptNo >= policy.maxAttempts || !isRetryable(error, request.idempotencyKey !== undefined ? 'GET' : request.method))
+          throw error;
         const delay = retryDelayMs(error, attemptNo, policy, random);
         if (delay === undefined) throw error;
         await sleep(delay);

@@ -2,12 +2,13 @@
 // installation token per organization. Each is cached until shortly before it expires, concurrent
 // callers share one request, and `invalidate` lets the client drop a token the registry refused.
 import type { Clock } from '../clock';
+import { operatorResources } from '../../../shared/registry/operator-resources';
 import { tolerant, type AccessToken } from '../../../shared/registry/resources';
 import { mintAppJwt, type PrivateKeyLoader } from './app-jwt';
 import { RegistryClientError } from './errors';
 import { httpError, sendHttp, type FetchLike } from './http';
 
-export type TokenScope = { kind: 'app' } | { kind: 'installation'; installationId: string };
+export type TokenScope = { kind: 'app' } | { kind: 'installation'; installationId: string } | { kind: 'operator' };
 
 export interface TokenGrant {
   token: string;
@@ -24,6 +25,8 @@ export interface TokenManagerOptions {
   loadPrivateKey: PrivateKeyLoader;
   clock: Clock;
   fetch?: FetchLike;
+  /** The operator account this desk acts as on the operator endpoints, and its private key. */
+  operator?: { operatorId: string; loadPrivateKey: PrivateKeyLoader };
   /** Tokens with less than this left are replaced before use (default 5 minutes). */
   refreshAheadMs?: number;
   timeoutMs?: number;
@@ -47,7 +50,8 @@ export interface TokenManager {
 
 export const DEFAULT_REFRESH_AHEAD_MS = 5 * 60 * 1000;
 
-export const scopeKey = (scope: TokenScope): string => (scope.kind === 'app' ? 'app' : `installation:${scope.installationId}`);
+export const scopeKey = (scope: TokenScope): string =>
+  scope.kind === 'installation' ? `installation:${scope.installationId}` : scope.kind;
 
 export function createTokenManager(options: TokenManagerOptions): TokenManager {
   const fetchFn = options.fetch ?? fetch;
@@ -60,7 +64,28 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
 
   const appJwt = () => mintAppJwt({ appId: options.appId, clock: options.clock, loadPrivateKey: options.loadPrivateKey });
 
+  /** An operator token: the operator's own JWT exchanged at POST /operator/v1/tokens (1 hour). */
+  async function obtainOperator(): Promise<TokenGrant> {
+    const operator = options.operator;
+    const endpoint = 'createOperatorToken';
+    if (!operator) throw new RegistryClientError('invalid_request', 'This connection has no operator account', { endpoint });
+    const jwt = await mintAppJwt({ appId: operator.operatorId, clock: options.clock, loadPrivateKey: operator.loadPrivateKey });
+    const request = { method: 'POST', path: '/operator/v1/tokens', endpoint, body: {}, timeoutMs, bearer: jwt };
+    const sentAt = options.clock.now();
+    const response = await sendHttp(fetchFn, options.baseUrl, request);
+    if (!response.ok) throw await httpError(response, request);
+    const result = operatorResources(tolerant).operatorToken.safeParse(await response.json().catch(() => null));
+    if (!result.success) {
+      throw new RegistryClientError('invalid_response', 'POST /operator/v1/tokens: the answer is not an operator token', { endpoint });
+    }
+    // The lifetime on the registry's clock (its Date header to expiresAt), counted from when we asked.
+    const registryNow = Date.parse(response.headers.get('date') ?? '');
+    const lifetime = Date.parse(result.data.expiresAt) - (Number.isFinite(registryNow) ? registryNow : sentAt);
+    return { token: result.data.token, expiresAtLocal: sentAt + lifetime, permissions: {} };
+  }
+
   async function obtain(scope: TokenScope): Promise<TokenGrant> {
+    if (scope.kind === 'operator') return obtainOperator();
     const path = scope.kind === 'app' ? '/app/accessTokens' : `/app/installations/${encodeURIComponent(scope.installationId)}/accessTokens`;
     const endpoint = scope.kind === 'app' ? 'createAppAccessToken' : 'createInstallationAccessToken';
     const request = { method: 'POST', path, endpoint, body: {}, timeoutMs, bearer: await appJwt() };

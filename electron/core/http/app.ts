@@ -6,10 +6,12 @@ import { cors } from 'hono/cors';
 import { STATUS_CODES } from 'node:http';
 import type { z } from 'zod';
 import { endpointIds, endpoints, type EndpointDefinition, type EndpointId } from '../../../shared/registry/endpoints';
-import { API_VERSION, API_VERSION_HEADER } from '../../../shared/registry/vocabulary';
-import { RegistryError, zodMessages } from '../registry/errors';
+import { API_VERSION, API_VERSION_HEADER, roleAtLeast } from '../../../shared/registry/vocabulary';
+import { audited, auditRefusal, type AuditedAttempt } from '../registry/audit';
+import { forbidden, RegistryError, zodMessages } from '../registry/errors';
+import { checkIdempotencyKey, replayOf, requestHash, storeAnswer } from '../registry/idempotency';
 import type { RegistryContext } from '../registry/context';
-import type { Authenticator } from '../auth/caller';
+import type { Authenticator, Caller } from '../auth/caller';
 import { bodyCap, ClientAbortedError, DEFAULT_MAX_BODY_BYTES, readBodyText } from './body';
 import type { FileAnswer, Handler, Handlers, JsonText } from './types';
 
@@ -65,13 +67,27 @@ function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, where: str
   return result.data;
 }
 
-async function readJsonBody(c: Context, maxBytes: number): Promise<unknown> {
-  const text = await readBodyText(c, maxBytes);
+function parseJsonBody(text: string): unknown {
   if (text.trim() === '') return {};
   try {
     return JSON.parse(text) as unknown;
   } catch {
     throw new RegistryError('bad_request', 'body: not valid JSON');
+  }
+}
+
+async function readJsonBody(c: Context, maxBytes: number): Promise<unknown> {
+  return parseJsonBody(await readBodyText(c, maxBytes));
+}
+
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+
+/** The operator's role must reach the endpoint's; otherwise 403. */
+function checkRole(endpoint: EndpointDefinition, caller: Caller): void {
+  if (endpoint.auth.kind !== 'operator') return;
+  if (caller.kind !== 'operator') throw forbidden('Operator endpoints need an operator token');
+  if (!roleAtLeast(caller.role, endpoint.auth.role)) {
+    throw forbidden(`This needs the ${endpoint.auth.role} role; operator ${caller.operatorId} is a ${caller.role}`);
   }
 }
 
@@ -85,8 +101,8 @@ export function createRegistryApp(options: RegistryAppOptions): Hono {
     cors({
       origin: '*',
       allowMethods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
-      allowHeaders: ['Authorization', 'Content-Type', API_VERSION_HEADER],
-      exposeHeaders: ['Content-Disposition', 'Retry-After'],
+      allowHeaders: ['Authorization', 'Content-Type', API_VERSION_HEADER, IDEMPOTENCY_KEY_HEADER],
+      exposeHeaders: ['Content-Disposition', 'Retry-After', 'Idempotent-Replayed'],
       maxAge: 600,
     }),
   );
@@ -138,13 +154,21 @@ export function createRegistryApp(options: RegistryAppOptions): Hono {
         pathParams,
         clientAddress: clientAddressOf(c),
       });
+      const handler = handlers[id] as Handler<EndpointId>;
+      if (endpoint.audit !== undefined && caller.kind === 'operator') {
+        // An operator write: one audit entry per attempt, idempotent with a key (see operatorWrite).
+        const answer = await operatorWrite(c, id, endpoint, endpoint.audit, caller, pathParams, handler);
+        if (answer.replayed) c.header('Idempotent-Replayed', 'true');
+        return c.json(answer.body as object, answer.status as 200);
+      }
+      checkRole(endpoint, caller);
       const params = parseOrThrow(endpoint.params, pathParams, 'params');
       const query = parseOrThrow(endpoint.query, c.req.query(), 'query');
       const bodySchema =
         endpoint.bodyByParam?.bodies[String((params as Record<string, unknown>)[endpoint.bodyByParam.param])] ?? endpoint.body;
-      const body = bodySchema ? parseOrThrow(bodySchema, await readJsonBody(c, maxBodyBytes), 'body') : undefined;
-      const handler = handlers[id] as Handler<EndpointId>;
-      const result = await handler({ params, query, body, caller, registry } as Parameters<Handler<EndpointId>>[0]);
+      const rawBody = bodySchema ? await readJsonBody(c, maxBodyBytes) : {};
+      const body = bodySchema ? parseOrThrow(bodySchema, rawBody, 'body') : undefined;
+      const result = await handler({ params, query, body, caller, registry, rawBody } as Parameters<Handler<EndpointId>>[0]);
       if (isFileAnswer(result)) {
         c.header('Content-Type', result.contentType);
         c.header('Content-Disposition', `attachment; filename=${result.filename}`);
@@ -155,8 +179,68 @@ export function createRegistryApp(options: RegistryAppOptions): Hono {
         c.header('Content-Type', 'application/json');
         return c.body(result.bytes as Uint8Array<ArrayBuffer>);
       }
-      return c.json(result as object);
+      return c.json(result as object, (endpoint.status ?? 200) as 200);
     });
+  }
+
+  /**
+   * An operator write, in the order of every request (role 403, then Idempotency-Key and input 400,
+   * then the operation 404/409), each refusal leaving one `refused` audit entry; a success commits its
+   * change, its `succeeded` entry and (with a key) its stored answer together. A replay of a stored
+   * answer changes nothing and adds no entry.
+   */
+  async function operatorWrite(
+    c: Context,
+    id: EndpointId,
+    endpoint: EndpointDefinition,
+    action: string,
+    caller: Extract<Caller, { kind: 'operator' }>,
+    pathParams: Record<string, string>,
+    handler: Handler<EndpointId>,
+  ): Promise<{ status: number; body: unknown; replayed: boolean }> {
+    const text = await readBodyText(c, maxBodyBytes);
+    let received: unknown;
+    try {
+      received = text.trim() === '' ? {} : (JSON.parse(text) as unknown);
+    } catch {
+      received = { unparsableBody: true };
+    }
+    const attempt: AuditedAttempt = {
+      operatorId: caller.operatorId,
+      actor: `operator:${caller.operatorId}`,
+      action,
+      input: received,
+      targetIds: Object.values(pathParams),
+    };
+    const status = endpoint.status ?? 200;
+    let prepared: { key?: string; hash: string; input: Parameters<Handler<EndpointId>>[0] };
+    try {
+      checkRole(endpoint, caller);
+      const header = c.req.header(IDEMPOTENCY_KEY_HEADER);
+      const key = header === undefined ? undefined : checkIdempotencyKey(header);
+      const hash = requestHash(endpoint.method, c.req.path, endpoint.body ? received : {});
+      if (key !== undefined) {
+        const replay = replayOf(registry, caller.operatorId, key, hash);
+        if (replay) return { status: replay.status, body: replay.body, replayed: true };
+      }
+      const params = parseOrThrow(endpoint.params, pathParams, 'params');
+      const query = parseOrThrow(endpoint.query, c.req.query(), 'query');
+      const rawBody = endpoint.body ? parseJsonBody(text) : {};
+      const body = endpoint.body ? parseOrThrow(endpoint.body, rawBody, 'body') : undefined;
+      prepared = { hash, input: { params, query, body, caller, registry, rawBody } as Parameters<Handler<EndpointId>>[0] };
+      if (key !== undefined) prepared.key = key;
+    } catch (error) {
+      if (error instanceof RegistryError) auditRefusal(registry, attempt, error);
+      throw error;
+    }
+    const { key, hash, input } = prepared;
+    const result = audited(registry, attempt, () => handler(input) as unknown, {
+      succeeded: (answer) => {
+        if (answer instanceof Promise) throw new Error(`${id}: operator write handlers must be synchronous`);
+        if (key !== undefined) storeAnswer(registry, caller.operatorId, key, hash, { status, body: answer });
+      },
+    });
+    return { status, body: result, replayed: false };
   }
 
   app.notFound((c) => {

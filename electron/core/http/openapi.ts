@@ -4,7 +4,7 @@ import type { Hono } from 'hono';
 import { z } from 'zod';
 import { endpointIds, endpoints, queryIntegers, type EndpointDefinition } from '../../../shared/registry/endpoints';
 import { strict } from '../../../shared/registry/resources';
-import { API_VERSION, API_VERSION_HEADER } from '../../../shared/registry/vocabulary';
+import { API_VERSION, API_VERSION_HEADER, MAX_IDEMPOTENCY_KEY_LENGTH } from '../../../shared/registry/vocabulary';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -64,7 +64,16 @@ function queryParameters(query: z.ZodType): JsonSchema[] {
 }
 
 function securityOf(e: EndpointDefinition) {
-  return e.auth.kind === 'appJwt' ? [{ appJwt: [] }] : [{ accessToken: [] }];
+  switch (e.auth.kind) {
+    case 'appJwt':
+      return [{ appJwt: [] }];
+    case 'operatorJwt':
+      return [{ operatorJwt: [] }];
+    case 'operator':
+      return [{ operatorToken: [] }];
+    default:
+      return [{ accessToken: [] }];
+  }
 }
 
 /** One operation for each endpoint, or for each value of the parameter its body depends on. */
@@ -95,6 +104,17 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           .map((p) => ({ name: p.name, in: 'path', required: true, schema: p.schema })),
         ...queryParameters(e.query),
         { name: API_VERSION_HEADER, in: 'header', required: false, schema: { type: 'string', default: API_VERSION, enum: [API_VERSION] } },
+        ...(e.audit !== undefined
+          ? [
+              {
+                name: 'Idempotency-Key',
+                in: 'header',
+                required: false,
+                description: 'The same key and request within 24 hours answers the first answer again; a different request is 409',
+                schema: { type: 'string', minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH },
+              },
+            ]
+          : []),
       ];
       const success =
         e.responseType === 'pdf'
@@ -109,8 +129,10 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         tags: e.tags,
         parameters,
         security: securityOf(e),
-        responses: { '200': success, ...errors },
+        responses: { [String(e.status ?? 200)]: success, ...errors },
         ...(e.auth.kind === 'accessToken' && e.auth.permission ? { 'x-required-permission': e.auth.permission } : {}),
+        ...(e.auth.kind === 'operator' ? { 'x-required-role': e.auth.role } : {}),
+        ...(e.audit !== undefined ? { 'x-audit-action': e.audit } : {}),
         // An installation token acts only for its own organization: another id here is 403.
         ...(organizationParam ? { 'x-organization-parameter': organizationParam } : {}),
       };
@@ -139,6 +161,13 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       securitySchemes: {
         appJwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'RS256 JWT signed by the app (iss = app id)' },
         accessToken: { type: 'http', scheme: 'bearer', description: 'App or installation access token' },
+        operatorJwt: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'RS256 JWT signed by the operator (iss = operator id)',
+        },
+        operatorToken: { type: 'http', scheme: 'bearer', description: 'Operator token from POST /operator/v1/tokens' },
       },
     },
     paths,

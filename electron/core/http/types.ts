@@ -31,6 +31,8 @@ export interface HandlerInput<K extends EndpointId> {
   body: EndpointBody<K>;
   caller: Caller;
   registry: RegistryContext;
+  /** The JSON body as received (before validation transformed it); `{}` when there was none. */
+  rawBody: unknown;
 }
 
 export type Handler<K extends EndpointId> = (

@@ -1,6 +1,7 @@
 import type { Handlers } from '../types';
 import { appHandlers } from './apps';
 import { creditHandlers } from './credits';
+import { operatorHandlers } from './operator';
 import { organizationHandlers } from './organizations';
 import { projectHandlers } from './projects';
 import { retirementReadHandlers } from './retirements-read';
@@ -16,4 +17,5 @@ export const handlers: Handlers = {
   ...retirementWriteHandlers,
   ...warehouseHandlers,
   ...appHandlers,
+  ...operatorHandlers,
 };

@@ -1,0 +1,66 @@
+// Idempotent operator writes: the answer of a successful write sent with an Idempotency-Key is stored
+// in the same transaction as the change, keyed by operator and key. The same key with the same request
+// from the same operator within 24 hours gets that answer again and changes nothing; the same key with
+// a different request is a 409. A write whose answer was lost (a dropped connection, a crash after
+// the commit) can therefore be retried safely; one that never committed left no key and runs again.
+import { createHash } from 'node:crypto';
+import { IDEMPOTENCY_WINDOW_MS, MAX_IDEMPOTENCY_KEY_LENGTH } from '../../../shared/registry/vocabulary';
+import type { RegistryContext } from './context';
+import { badRequest, conflict } from './errors';
+
+/** JSON with object keys sorted, so that key order does not make two equal bodies differ. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** What makes two requests "the same": method, path and body (canonical JSON). */
+export function requestHash(method: string, path: string, body: unknown): string {
+  return createHash('sha256')
+    .update(`${method} ${path}\n${canonical(body)}`)
+    .digest('hex');
+}
+
+export function checkIdempotencyKey(key: string): string {
+  if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+    throw badRequest(`Idempotency-Key: must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`);
+  }
+  return key;
+}
+
+export interface StoredAnswer {
+  status: number;
+  body: unknown;
+}
+
+/** The stored answer for this key and request, undefined when the key is new (or older than 24 h); 409 for another request. */
+export function replayOf(ctx: RegistryContext, operatorId: string, key: string, hash: string): StoredAnswer | undefined {
+  const row = ctx.db
+    .prepare('SELECT request_hash, status, answer, created_at FROM idempotency_keys WHERE operator_id = ? AND key = ?')
+    .get(operatorId, key) as { request_hash: string; status: number; answer: string; created_at: number } | undefined;
+  if (!row || row.created_at <= ctx.clock.now() - IDEMPOTENCY_WINDOW_MS) return undefined;
+  if (row.request_hash !== hash) throw conflict('This Idempotency-Key was already used for a different request');
+  return { status: row.status, body: JSON.parse(row.answer) as unknown };
+}
+
+/** Stores a successful answer; runs inside the write's transaction. An expired row for the key is replaced. */
+export function storeAnswer(ctx: RegistryContext, operatorId: string, key: string, hash: string, answer: StoredAnswer): void {
+  ctx.db
+    .prepare(
+      `INSERT INTO idempotency_keys (operator_id, key, request_hash, status, answer, created_at) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (operator_id, key) DO UPDATE SET request_hash = excluded.request_hash, status = excluded.status,
+         answer = excluded.answer, created_at = excluded.created_at`,
+    )
+    .run(operatorId, key, hash, answer.status, JSON.stringify(answer.body), ctx.clock.now());
+}
+
+/** Deletes keys older than the window (housekeeping). */
+export function purgeIdempotencyKeys(ctx: RegistryContext): number {
+  return ctx.db.prepare('DELETE FROM idempotency_keys WHERE created_at <= ?').run(ctx.clock.now() - IDEMPOTENCY_WINDOW_MS).changes;
+}
