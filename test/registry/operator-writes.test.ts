@@ -1,0 +1,300 @@
+// The operator interface's writes over real HTTP: 201 creations, refusals that leave one audit entry
+// and change nothing, the audit search, Idempotency-Key replays and conflicts, and a property test
+// over random sequences of operator writes (refused and repeated ones included): the audit log holds
+// exactly one entry per authenticated attempt that was not a replay, the ledger reconciles, and
+// replays change nothing.
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { strict } from '../../shared/registry/resources';
+import { endpoints } from '../../shared/registry/endpoints';
+import { buildFixture, type Fixture } from '../support/fixture';
+import { auditRows, createTestOperator, operatorToken, type TestOperator } from '../support/operators';
+import { startTestRegistry, type TestRegistry } from '../support/registry';
+
+let t: TestRegistry;
+let f: Fixture;
+let manager: TestOperator;
+let viewer: TestOperator;
+const tokens = { manager: '', viewer: '' };
+
+beforeAll(async () => {
+  t = await startTestRegistry({ setup: (r) => void (f = buildFixture(r)) });
+  manager = createTestOperator(t.registry, 'manager', 2);
+  viewer = createTestOperator(t.registry, 'viewer', 3);
+  tokens.manager = await operatorToken(t, manager);
+  tokens.viewer = await operatorToken(t, viewer);
+});
+afterAll(() => t.close());
+
+function post(path: string, body: unknown, token: string, key?: string, method = 'POST') {
+  return t.call(path, {
+    method,
+    token,
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+    ...(key !== undefined ? { headers: { 'Idempotency-Key': key } } : {}),
+  });
+}
+
+/** Every table's row count: equal before and after means nothing changed. */
+function rowCounts(): Record<string, number> {
+  const tables = t.registry.db.raw.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as {
+    name: string;
+  }[];
+  return Object.fromEntries(
+    tables.map(({ name }) => [name, (t.registry.db.raw.prepare(`SELECT COUNT(*) AS n FROM ${name}`).get() as { n: number }).n]),
+  );
+}
+
+/** The books: balances equal the ledger's sums, and each credit's issuance equals what is held, retired and cancelled. */
+function expectLedgerReconciles() {
+  const db = t.registry.db.raw;
+  const drift = db
+    .prepare(
+      `SELECT b.account_id, b.credit_id, b.amount,
+         COALESCE((SELECT SUM(amount) FROM movements WHERE to_account = b.account_id AND credit_id = b.credit_id), 0)
+       - COALESCE((SELECT SUM(amount) FROM movements WHERE from_account = b.account_id AND credit_id = b.credit_id), 0) AS ledger
+       FROM balances b`,
+    )
+    .all() as { amount: number; ledger: number }[];
+  for (const row of drift) expect(row.amount).toBe(row.ledger);
+  const credits = db
+    .prepare(
+      `SELECT c.id,
+         (SELECT COALESCE(SUM(amount), 0) FROM movements WHERE credit_id = c.id AND kind = 'issue') AS issued,
+         (SELECT COALESCE(SUM(amount), 0) FROM balances WHERE credit_id = c.id) AS held,
+         (SELECT COALESCE(SUM(amount), 0) FROM movements WHERE credit_id = c.id AND kind IN ('retire', 'cancel')) AS gone,
+         (SELECT COALESCE(SUM(amount), 0) FROM credit_events WHERE credit_id = c.id AND type = 'issuance') AS recorded
+       FROM credits c`,
+    )
+    .all() as { issued: number; held: number; gone: number; recorded: number }[];
+  for (const c of credits) {
+    expect(c.held + c.gone).toBe(c.issued);
+    expect(c.recorded).toBe(c.issued);
+  }
+}
+
+describe('operator writes', () => {
+  it('creates an organization: 201 with the organization, and one succeeded audit entry naming it', async () => {
+    const res = await post(
+      '/operator/v1/organizations',
+      { fullName: 'Kenya Growers', countryCode: 'KE', type: 'projectProponent' },
+      tokens.manager,
+    );
+    expect(res.status).toBe(201);
+    const body = endpoints.operatorCreateOrganization.response(strict).parse(await res.json());
+    expect(body.organization).toMatchObject({
+      fullName: 'Kenya Growers',
+      countryCode: 'KE',
+      isVerified: false,
+      accounts: [],
+      projects: [],
+    });
+    const last = auditRows(t.registry).at(-1)!;
+    expect(last).toMatchObject({ operator_id: manager.id, action: 'organizations.create', outcome: 'succeeded' });
+    expect(JSON.parse(last.target_ids)).toContain(body.organization.id);
+
+    const audit = await t.call(`/operator/v1/audit?targetId=${body.organization.id}&operatorId=${manager.id}`, { token: tokens.viewer });
+    expect(audit.status).toBe(200);
+    const page = endpoints.operatorSearchAudit.response(strict).parse(await audit.json());
+    expect(page.entries).toHaveLength(1);
+    expect(page.entries[0]).toMatchObject({ operatorId: manager.id, action: 'organizations.create', outcome: 'succeeded' });
+    expect(page.nextCursor).toBeNull();
+  });
+
+  it('refuses a viewer issuing and a transfer over the balance, each with one refused entry and nothing changed', async () => {
+    const issue = {
+      projectId: f.projectId,
+      vintage: '2024',
+      amount: 5,
+      monitoringPeriodStart: '2024-01-01',
+      monitoringPeriodEnd: '2024-12-31',
+      verificationBodyId: f.validatorId,
+    };
+    let before = rowCounts();
+    let entries = auditRows(t.registry).length;
+    const refused = await post('/operator/v1/issuances', issue, tokens.viewer);
+    expect(refused.status).toBe(403);
+    const after = rowCounts();
+    expect({ ...after, audit_log: 0, audit_targets: 0 }).toEqual({ ...before, audit_log: 0, audit_targets: 0 });
+    expect(auditRows(t.registry).length).toBe(entries + 1);
+    expect(auditRows(t.registry).at(-1)).toMatchObject({ operator_id: viewer.id, action: 'credits.issue', outcome: 'refused' });
+
+    before = rowCounts();
+    entries = auditRows(t.registry).length;
+    const over = await post(
+      '/operator/v1/transfers',
+      { from: { kind: 'inventory', organizationId: f.orgB }, to: { kind: 'adjustment' }, creditId: f.creditId, amount: 1_000_000 },
+      tokens.manager,
+    );
+    expect(over.status).toBe(409);
+    expect({ ...rowCounts(), audit_log: 0, audit_targets: 0 }).toEqual({ ...before, audit_log: 0, audit_targets: 0 });
+    const last = auditRows(t.registry).at(-1)!;
+    expect(auditRows(t.registry).length).toBe(entries + 1);
+    expect(last).toMatchObject({ action: 'credits.transfer', outcome: 'refused' });
+    expect(JSON.parse(last.detail)).toMatchObject({ error: { status: 409 } });
+
+    const bad = await post('/operator/v1/issuances', { ...issue, amount: 0.0000001 }, tokens.manager);
+    expect(bad.status).toBe(400);
+    expect(auditRows(t.registry).at(-1)).toMatchObject({ action: 'credits.issue', outcome: 'refused' });
+  });
+
+  it('replays an idempotent write and refuses the key for another request', async () => {
+    const body = { fullName: 'Idempotent Org', countryCode: 'BR', type: 'buyer' };
+    const first = await post('/operator/v1/organizations', body, tokens.manager, 'create-idem-1');
+    expect(first.status).toBe(201);
+    const answer = await first.json();
+    const before = rowCounts();
+    const again = await post(
+      '/operator/v1/organizations',
+      { type: 'buyer', countryCode: 'BR', fullName: 'Idempotent Org' },
+      tokens.manager,
+      'create-idem-1',
+    );
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(await again.json()).toEqual(answer);
+    expect(rowCounts()).toEqual(before);
+
+    const other = await post('/operator/v1/organizations', { ...body, fullName: 'Another' }, tokens.manager, 'create-idem-1');
+    expect(other.status).toBe(409);
+    expect(auditRows(t.registry).at(-1)).toMatchObject({ action: 'organizations.create', outcome: 'refused' });
+    // the same key from another operator is another key
+    const admin = createTestOperator(t.registry, 'administrator', 4);
+    const fromAdmin = await post('/operator/v1/organizations', body, await operatorToken(t, admin), 'create-idem-1');
+    expect(fromAdmin.status).toBe(201);
+    expect(((await fromAdmin.json()) as { organization: { id: string } }).organization.id).not.toBe(
+      (answer as { organization: { id: string } }).organization.id,
+    );
+
+    expect((await post('/operator/v1/organizations', body, tokens.manager, 'k'.repeat(201))).status).toBe(400);
+    // after 24 hours the key is forgotten: the request runs again
+    t.clock.advance(24 * 60 * 60 * 1000 + 1);
+    tokens.manager = await operatorToken(t, manager);
+    tokens.viewer = await operatorToken(t, viewer);
+    const later = await post('/operator/v1/organizations', body, tokens.manager, 'create-idem-1');
+    expect(later.status).toBe(201);
+    expect(later.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it('pages the audit log newest first and filters it by action and time', async () => {
+    const all: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const res = await t.call(`/operator/v1/audit?limit=3${cursor ? `&cursor=${cursor}` : ''}`, { token: tokens.viewer });
+      expect(res.status).toBe(200);
+      const page = endpoints.operatorSearchAudit.response(strict).parse(await res.json());
+      all.push(...page.entries.map((e) => e.at));
+      cursor = page.nextCursor;
+    } while (cursor !== null);
+    expect(all.length).toBe(auditRows(t.registry).length);
+    expect([...all].sort().reverse()).toEqual(all);
+
+    const from = new Date(t.registry.clock.now() - 60_000).toISOString();
+    const recent = await t.call(`/operator/v1/audit?action=organizations.create&from=${from}`, { token: tokens.viewer });
+    const page = endpoints.operatorSearchAudit.response(strict).parse(await recent.json());
+    expect(page.entries.length).toBeGreaterThan(0);
+    for (const e of page.entries) expect(e.action).toBe('organizations.create');
+    expect((await t.call('/operator/v1/audit?cursor=nonsense', { token: tokens.viewer })).status).toBe(400);
+  });
+});
+
+type Step =
+  | { kind: 'issue'; amount: number; key?: string }
+  | { kind: 'transfer'; amount: number; key?: string }
+  | { kind: 'deposit'; amount: number; key?: string }
+  | { kind: 'viewerIssue' }
+  | { kind: 'badBody'; key?: string }
+  | { kind: 'replay'; index: number }
+  | { kind: 'reuseKey'; index: number };
+
+const amount = fc.integer({ min: 1, max: 5_000_000 }).map((g) => g / 1_000_000);
+const key = fc.option(fc.string({ minLength: 1, maxLength: 12 }), { nil: undefined });
+const step: fc.Arbitrary<Step> = fc.oneof(
+  fc.record({ kind: fc.constant('issue' as const), amount, key }),
+  fc.record({ kind: fc.constant('transfer' as const), amount, key }),
+  fc.record({ kind: fc.constant('deposit' as const), amount, key }),
+  fc.record({ kind: fc.constant('viewerIssue' as const) }),
+  fc.record({ kind: fc.constant('badBody' as const), key }),
+  fc.record({ kind: fc.constant('replay' as const), index: fc.nat() }),
+  fc.record({ kind: fc.constant('reuseKey' as const), index: fc.nat() }),
+);
+
+describe('random sequences of operator writes', () => {
+  it('leave one audit entry per authenticated attempt, reconcile, and replays change nothing', async () => {
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 10 }), async (steps) => {
+        run++;
+        // keys are per run, so runs do not replay each other's requests
+        const sent: { path: string; body: unknown; key: string; token: string; status: number; answer: string }[] = [];
+        const stored = new Map<string, string>(); // key → canonical body of its stored (successful) request
+        for (const s of steps) {
+          let path: string;
+          let body: unknown;
+          let token = tokens.manager;
+          let k: string | undefined;
+          if (s.kind === 'replay' || s.kind === 'reuseKey') {
+            if (sent.length === 0) continue;
+            const previous = sent[s.index % sent.length]!;
+            path = previous.path;
+            body = s.kind === 'replay' ? previous.body : { ...(previous.body as object), amount: 0.5 + run };
+            token = previous.token;
+            k = previous.key;
+          } else if (s.kind === 'viewerIssue' || s.kind === 'issue') {
+            path = '/operator/v1/issuances';
+            body = {
+              projectId: f.projectId,
+              vintage: '2025',
+              amount: s.kind === 'issue' ? s.amount : 1,
+              monitoringPeriodStart: '2025-01-01',
+              monitoringPeriodEnd: '2025-12-31',
+              verificationBodyId: f.validatorId,
+            };
+            if (s.kind === 'viewerIssue') token = tokens.viewer;
+            else k = s.key;
+          } else if (s.kind === 'transfer') {
+            path = '/operator/v1/transfers';
+            body = {
+              from: { kind: 'inventory', organizationId: f.orgA },
+              to: { kind: 'registry' },
+              creditId: f.creditId,
+              amount: s.amount,
+            };
+            k = s.key;
+          } else if (s.kind === 'deposit') {
+            path = '/operator/v1/warehouse/deposits';
+            body = { organizationId: f.orgA, creditId: f.creditId, amount: s.amount };
+            k = s.key;
+          } else {
+            path = '/operator/v1/transfers';
+            body = { from: { kind: 'nowhere' }, amount: -1 };
+            k = s.key;
+          }
+          const fullKey = k === undefined ? undefined : k.startsWith(`r${run}:`) ? k : `r${run}:${k}`;
+          const canonicalBody = JSON.stringify(body);
+          const storedBody = fullKey !== undefined ? stored.get(`${token}|${fullKey}`) : undefined;
+          const isReplay =
+            storedBody !== undefined && storedBody === canonicalBody && sent.some((x) => x.key === fullKey && x.path === path);
+          const countsBefore = rowCounts();
+          const entriesBefore = auditRows(t.registry).length;
+          const res = await post(path, body, token, fullKey);
+          const text = await res.text();
+          expect(res.status).not.toBe(500);
+          if (isReplay) {
+            expect(rowCounts()).toEqual(countsBefore);
+            const first = sent.find((x) => x.key === fullKey && x.path === path && x.status < 300)!;
+            expect(text).toBe(first.answer);
+            expect(res.headers.get('idempotent-replayed')).toBe('true');
+          } else {
+            expect(auditRows(t.registry).length).toBe(entriesBefore + 1);
+            if (storedBody !== undefined) expect(res.status).toBe(409);
+          }
+          if (fullKey !== undefined && res.status < 300 && storedBody === undefined) stored.set(`${token}|${fullKey}`, canonicalBody);
+          if (fullKey !== undefined) sent.push({ path, body, key: fullKey, token, status: res.status, answer: text });
+          expectLedgerReconciles();
+        }
+      }),
+      { numRuns: 25 },
+    );
+  });
+});
