@@ -22,6 +22,9 @@ const credentialsFileSchema = z.strictObject({
       retirements: z.array(z.strictObject({ id: z.string(), projectAddress: z.string(), tokenId: z.string() })),
     }),
   ),
+  operators: z.array(
+    z.strictObject({ id: z.string(), name: z.string(), role: z.enum(['viewer', 'manager', 'administrator']), privateKeyPem: z.string() }),
+  ),
 });
 
 interface Seeded {
@@ -37,7 +40,7 @@ function seedInNewFolder(options: { seed?: string } = {}): Seeded {
   return { dir, registry, result };
 }
 
-/** sha256 over every row of every table in a fixed order; the demo app's fresh RSA key left out. */
+/** sha256 over every row of every table in a fixed order; the demo app's and operators' fresh RSA keys left out. */
 function digestOfTables(registry: OpenedRegistry): { digest: string; rows: number } {
   const tables = registry.db.raw
     .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
@@ -47,7 +50,7 @@ function digestOfTables(registry: OpenedRegistry): { digest: string; rows: numbe
   for (const { name } of tables) {
     const columns = (registry.db.raw.prepare(`PRAGMA table_info(${name})`).all() as { name: string }[])
       .map((c) => c.name)
-      .filter((c) => !(name === 'apps' && c === 'public_key_pem'));
+      .filter((c) => !((name === 'apps' || name === 'operators') && c === 'public_key_pem'));
     const list = columns.map((c) => `"${c}"`).join(', ');
     for (const row of registry.db.raw.prepare(`SELECT ${list} FROM ${name} ORDER BY ${list}`).raw().iterate()) {
       hash.update(`${name}:${JSON.stringify(row)}\n`);
@@ -233,6 +236,31 @@ describe('the demo seed', () => {
     const publicFromPrivate = createPublicKey(credentials.app.privateKeyPem).export({ type: 'spki', format: 'pem' }).toString();
     expect(publicFromPrivate).toBe(app!.public_key_pem);
     expect(credentials.app.privateKeyPem).toMatch(/^-----BEGIN PRIVATE KEY-----/);
+  });
+
+  it('creates one operator per role, their keys in demo-credentials.json; the audit log starts with the seed', () => {
+    const r = first.registry;
+    const { operators } = first.result.credentials;
+    expect(operators.map((o) => o.role)).toEqual(['viewer', 'manager', 'administrator']);
+    for (const o of operators) {
+      const row = r.db.raw.prepare('SELECT name, role, public_key_pem, active FROM operators WHERE id = ?').get(o.id) as
+        { name: string; role: string; public_key_pem: string; active: number } | undefined;
+      expect(row).toMatchObject({ name: o.name, role: o.role, active: 1 });
+      expect(createPublicKey(o.privateKeyPem).export({ type: 'spki', format: 'pem' }).toString()).toBe(row!.public_key_pem);
+    }
+    const entries = r.db.raw.prepare('SELECT actor, action, outcome, target_ids, detail FROM audit_log ORDER BY seq').all() as {
+      actor: string;
+      action: string;
+      outcome: string;
+      target_ids: string;
+      detail: string;
+    }[];
+    expect(entries.slice(0, 3).map((e) => e.action)).toEqual(['operators.create', 'operators.create', 'operators.create']);
+    expect(entries.map((e) => e.action)).toContain('credits.issue');
+    for (const e of entries) {
+      expect(e).toMatchObject({ actor: 'seed:demo', outcome: 'succeeded' });
+      expect(e.detail).not.toContain('PRIVATE KEY');
+    }
   });
 
   it('installs the demo app on two organizations, the first with warehouse credits to sell', () => {

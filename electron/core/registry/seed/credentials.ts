@@ -6,7 +6,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomicSync } from '../../atomic-write.mjs';
-import type { InstallationPermissions } from '../../../../shared/registry/vocabulary';
+import { OPERATOR_ROLES, type InstallationPermissions } from '../../../../shared/registry/vocabulary';
 import type { RegistryContext } from '../context';
 import { createApp, installApp } from '../operations/apps';
 import type { DemoWallet } from './wallets';
@@ -24,6 +24,15 @@ export const demoCredentialsSchema = z.strictObject({
       retirements: z
         .array(z.strictObject({ id: z.uuid(), projectAddress: z.string().regex(/^0x[0-9a-f]{40}$/), tokenId: z.string().regex(/^\d+$/) }))
         .min(1),
+    }),
+  ),
+  /** One operator account per role, for the operator interface (/operator/v1/...). */
+  operators: z.array(
+    z.strictObject({
+      id: z.uuid(),
+      name: z.string().min(1),
+      role: z.enum(OPERATOR_ROLES),
+      privateKeyPem: z.string().startsWith('-----BEGIN PRIVATE KEY-----'),
     }),
   ),
 });
@@ -49,6 +58,7 @@ export function createDemoApp(
   keys: { publicKeyPem: string; privateKeyPem: string },
   installations: readonly DemoInstallationPlan[],
   wallets: readonly DemoWallet[],
+  operators: DemoCredentials['operators'] = [],
 ): DemoCredentials {
   const app = createApp(ctx, {
     name: DEMO_APP_NAME,
@@ -63,6 +73,7 @@ export function createDemoApp(
       return { id, organizationId: i.organizationId, permissions: { ...i.permissions } };
     }),
     wallets: wallets.map((w) => ({ address: w.address, privateKey: w.privateKey, retirements: w.retirements.map((r) => ({ ...r })) })),
+    operators: operators.map((o) => ({ ...o })),
   };
 }
 

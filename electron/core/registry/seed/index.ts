@@ -16,6 +16,7 @@ import { deterministicUuids, Random } from './random';
 import { SEED_END, SEED_START, Timeline, type SeedRun } from './run';
 import { makeDemoWallets } from './wallets';
 import { SeedLedger } from './seed-ledger';
+import { auditSeedActions, createDemoOperators, generateDemoOperatorKeys } from './operators';
 
 export { DEMO_CREDENTIALS_FILE, demoCredentialsSchema, type DemoCredentials } from './credentials';
 
@@ -80,6 +81,7 @@ export function seedDemo(ctx: RegistryContext, options: SeedDemoOptions = {}): S
   const started = performance.now();
   // Made before the transaction: slow, random on purpose (a key is never derived from a public seed).
   const keys = generateDemoAppKeys();
+  const operatorKeys = generateDemoOperatorKeys();
   const clock = new ManualClock(SEED_START);
   const seedCtx: RegistryContext = { ...ctx, clock, newId: deterministicUuids(new Random(`${seed}/ids`)) };
   const run: SeedRun = {
@@ -95,6 +97,8 @@ export function seedDemo(ctx: RegistryContext, options: SeedDemoOptions = {}): S
   let ran = started;
   const credentials = withLargePageCache(ctx, () =>
     ctx.db.transaction(() => {
+      // the demo audit log starts with the seed's own actions: its operators first
+      const operators = createDemoOperators(seedCtx, operatorKeys);
       const orgs = createDemoOrganizations(run);
       const projects = planDemoProjects(run, orgs);
       const wallets = makeDemoWallets(new Random(`${seed}/wallets`), Math.max(3, Math.ceil(scale / 2)));
@@ -120,6 +124,19 @@ export function seedDemo(ctx: RegistryContext, options: SeedDemoOptions = {}): S
           { organizationId: orgs.showcaseBuyer.id, permissions: { organization_info: 'VIEW', organization_warehouse: 'VIEW' } },
         ],
         wallets,
+        operators,
+      );
+      auditSeedActions(
+        run.ctx,
+        {
+          'organizations.create': countRows(ctx, 'organizations'),
+          'projects.create': countRows(ctx, 'projects'),
+          'credits.issue': countRows(ctx, 'credit_events'),
+          'credits.retire': countRows(ctx, 'retirements'),
+          'apps.create': 1,
+          'installations.create': result.installations.length,
+        },
+        { 'apps.create': [result.app.id], 'installations.create': result.installations.map((i) => i.id) },
       );
       ran = performance.now();
       return result;
