@@ -37,6 +37,7 @@ const INTEGRATION = [
   'test/registry/fuzz.test.ts',
   'test/registry/http-pipeline.test.ts',
   'test/registry/openapi.test.ts',
+  'test/registry/operator-crash.test.ts',
   'test/registry/operator-endpoints.test.ts',
   'test/registry/operator-writes.test.ts',
   'test/registry/organizations.test.ts',
