@@ -15,6 +15,7 @@ const INTEGRATION = [
   'test/desk/connections.test.ts',
   'test/desk/inventory-service.test.ts',
   'test/desk/inventory-sync.test.ts',
+  'test/desk/local-operator.test.ts',
   'test/desk/secrets-keychain.test.ts',
   'test/desk/service.test.ts',
   'test/desk/shell.test.ts',

@@ -13,6 +13,7 @@ import { clientFor, openConnectionRuntime, type ConnectionRuntime } from './conn
 import { checkPrivateKeyPem, type ConnectionKeys } from './connection-keys';
 import type { ConnectionStore, SecretStoreKind, StoredConnection } from './connections';
 import { startEmbeddedRegistry, type DemoSeeder, type EmbeddedRegistry } from './embedded';
+import { ensureLocalAdministrator, operatorKeyId } from './local-operator';
 import { DeskFailure } from './errors';
 import { discoverInstallations, hasExaminerRead } from './installations';
 import { KeyReadError, type KeychainAvailability, type KeyVault } from './key-vault';
@@ -104,6 +105,15 @@ export function createConnectionManager(options: ConnectionManagerOptions): Conn
       paths,
       clock,
       loadPrivateKey: keys.loaderFor(connection),
+      ...(connection.operatorId !== undefined
+        ? {
+            operator: {
+              operatorId: connection.operatorId,
+              loadPrivateKey: async () =>
+                (await keys.vaultFor(connection.secretStore, operatorKeyId(connection.id))).readPrivateKey(operatorKeyId(connection.id)),
+            },
+          }
+        : {}),
       ...(options.fetch ? { fetch: options.fetch } : {}),
       ...(options.syncTuning ? { syncTuning: options.syncTuning } : {}),
       ...(options.syncWorker !== undefined ? { syncWorker: options.syncWorker } : {}),
@@ -180,9 +190,17 @@ export function createConnectionManager(options: ConnectionManagerOptions): Conn
     await (
       await keys.vaultFor(secretStore, EMBEDDED_CONNECTION_ID)
     ).importPrivateKey(EMBEDDED_CONNECTION_ID, embedded.credentials.app.privateKeyPem);
+    // The embedded registry's local administrator, its key in the same store as the app key.
+    const operatorId = await ensureLocalAdministrator(embedded.registry, {
+      previousId: existing?.operatorId,
+      vault: await keys.vaultFor(secretStore, operatorKeyId(EMBEDDED_CONNECTION_ID)),
+      keyId: operatorKeyId(EMBEDDED_CONNECTION_ID),
+      log,
+    });
     const connection: StoredConnection = {
       id: EMBEDDED_CONNECTION_ID,
       name: existing?.name ?? 'Embedded demo registry',
+      operatorId,
       kind: 'embedded',
       baseUrl: embedded.url,
       appId: embedded.credentials.app.id,

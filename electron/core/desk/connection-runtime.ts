@@ -29,6 +29,8 @@ export function clientFor(options: {
   baseUrl: string;
   appId: string;
   loadPrivateKey: () => Promise<string>;
+  /** The operator account for the operator endpoints, when the connection has one. */
+  operator?: { operatorId: string; loadPrivateKey: () => Promise<string> };
   clock: Clock;
   fetch?: FetchLike;
 }): RegistryClient {
@@ -40,6 +42,17 @@ export function clientFor(options: {
       if (!isAllowedRegistryUrl(options.baseUrl)) return Promise.reject(new DeskFailure('invalid_input', REGISTRY_URL_RULE));
       return options.loadPrivateKey();
     },
+    ...(options.operator
+      ? {
+          operator: {
+            operatorId: options.operator.operatorId,
+            loadPrivateKey: () => {
+              if (!isAllowedRegistryUrl(options.baseUrl)) return Promise.reject(new DeskFailure('invalid_input', REGISTRY_URL_RULE));
+              return options.operator!.loadPrivateKey();
+            },
+          },
+        }
+      : {}),
     clock: options.clock,
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
@@ -57,6 +70,7 @@ export function openConnectionRuntime(options: {
   paths: DeskPaths;
   clock: Clock;
   loadPrivateKey: () => Promise<string>;
+  operator?: { operatorId: string; loadPrivateKey: () => Promise<string> };
   fetch?: FetchLike;
   syncTuning?: Partial<SyncTuning>;
   /**
@@ -72,6 +86,7 @@ export function openConnectionRuntime(options: {
     baseUrl: connection.baseUrl,
     appId: connection.appId,
     loadPrivateKey: options.loadPrivateKey,
+    ...(options.operator ? { operator: options.operator } : {}),
     clock: options.clock,
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });

@@ -17,6 +17,8 @@ export const storedConnectionSchema = z.object({
   secretStore: z.enum(SECRET_STORE_KINDS),
   examinerRead: z.boolean().default(false),
   installations: z.array(installationInfo).default([]),
+  /** The operator account this desk acts as on the operator endpoints (its key: operatorKeyId). */
+  operatorId: z.string().min(1).optional(),
 });
 export type StoredConnection = z.infer<typeof storedConnectionSchema>;
 

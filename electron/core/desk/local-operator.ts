@@ -1,0 +1,62 @@
+// The embedded registry's local administrator: at the first start the desk creates an operator
+// account (role administrator) in its own embedded registry, keeps the private key in the same store
+// as the embedded app key (the OS keychain, or memory where there is none), and remembers the
+// account's id in the connection. Later starts reuse it while its key can be read; when the key is
+// gone (a memory store after a restart) the old account is disabled and a new one made, so no
+// account is left whose key nobody holds. Both are audit entries with the desk as their actor.
+import { createPrivateKey, generateKeyPairSync } from 'node:crypto';
+import { userInfo } from 'node:os';
+import { audited } from '../registry/audit';
+import type { RegistryContext } from '../registry/context';
+import { createOperator, setOperatorActive } from '../registry/operations/operators';
+import type { KeyVault } from './key-vault';
+
+export const LOCAL_ADMINISTRATOR_NAME = 'Local administrator (this desk)';
+
+/** The secret-store id of a connection's operator key, beside the app key's (the connection id). */
+export const operatorKeyId = (connectionId: string): string => `${connectionId}--operator`;
+
+function deskActor(): string {
+  try {
+    return `desk:${userInfo().username}`;
+  } catch {
+    return 'desk:unknown';
+  }
+}
+
+async function readableKey(vault: KeyVault, keyId: string): Promise<boolean> {
+  try {
+    createPrivateKey(await vault.readPrivateKey(keyId));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Returns the id of the local administrator whose key `vault` holds, creating it when needed. */
+export async function ensureLocalAdministrator(
+  registry: RegistryContext,
+  options: { previousId: string | undefined; vault: KeyVault; keyId: string; log?: (line: string) => void },
+): Promise<string> {
+  const { previousId, vault, keyId } = options;
+  const actor = { operatorId: null, actor: deskActor() };
+  if (previousId !== undefined) {
+    const row = registry.db.prepare('SELECT active FROM operators WHERE id = ?').get(previousId) as { active: number } | undefined;
+    if (row?.active === 1) {
+      if (await readableKey(vault, keyId)) return previousId;
+      options.log?.('the local administrator key is gone from its store: disabling that account and making a new one');
+      audited(registry, { ...actor, action: 'operators.setActive', input: { operatorId: previousId, active: false } }, () =>
+        setOperatorActive(registry, { operatorId: previousId, active: false }),
+      );
+    }
+  }
+  const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const input = {
+    name: LOCAL_ADMINISTRATOR_NAME,
+    role: 'administrator' as const,
+    publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+  };
+  const { operator } = audited(registry, { ...actor, action: 'operators.create', input }, () => createOperator(registry, input));
+  await vault.importPrivateKey(keyId, privateKey.export({ type: 'pkcs8', format: 'pem' }).toString());
+  return operator.id;
+}
