@@ -12,6 +12,7 @@ const SUITES: Record<string, () => Promise<{ suite: BenchSuite }>> = {
   certificates: () => import('./certificates.bench'),
   sync: () => import('./sync.bench'),
   ui: () => import('./ui.bench'),
+  operator: () => import('./operator.bench'),
 };
 
 function format(n: number | undefined): string {
