@@ -194,7 +194,9 @@ export function searchAudit(ctx: RegistryContext, search: AuditSearch): { entrie
   const args: (string | number)[] = [];
   let from = 'audit_log l';
   if (search.targetId !== undefined) {
-    from = 'audit_targets t JOIN audit_log l ON l.seq = t.seq';
+    // CROSS JOIN keeps the target's own entries (a short list, newest first by its key) as the outer
+    // loop: the planner would otherwise sometimes walk all of one operator's entries instead.
+    from = 'audit_targets t CROSS JOIN audit_log l ON l.seq = t.seq';
     where.push('t.target_id = ?');
     args.push(search.targetId);
   }
