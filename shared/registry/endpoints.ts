@@ -225,6 +225,12 @@ const define = <P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R
 ): EndpointDefinition<P, Q, B, R> => e;
 
 const anyToken: EndpointAuth = { kind: 'accessToken' };
+/** A real RSA public key, for the examples of the bodies that take one. */
+const EXAMPLE_PUBLIC_KEY_PEM =
+  '-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAtZ796P5xtDIUBufLkG7c\nHrmS5rxH3CqGuJ4P+NiIInuj5K2gT1/xN7K8wrmIOHAid2D5svnU+RE303Nhgb+f\nMJLEU60e4AzGbvLMUZklsjAvDisV3IqAkzFqt0Bi/DNV3Y6rR6Q29OvwJ6lLAZaQ\n//7j4tS63+pT+Z+sTZDART2+FhgT28mBkm2m1xwoiJmsEDSnUl/LOPsbsOsKa8c8\nkCVqRhu4k7PMl6vWTXIKDGxcoCFs/48HLbSk24k6oiob3yaQF892rDbkCbf4kEtV\nWPrIPltVOynCBCDOYR747vmYHJSLfWnQvXvDY+ddgZEl27m9AaZ4RRMdUFEB+U+N\nwwIDAQAB\n-----END PUBLIC KEY-----\n';
+const warehouseMoveExample = inputs.warehouseMoveInput.meta({
+  examples: [{ organizationId: EXAMPLE_UUID, creditId: EXAMPLE_CREDIT_ID, amount: 10 }],
+});
 const viewer: EndpointAuth = { kind: 'operator', role: 'viewer' };
 const manager: EndpointAuth = { kind: 'operator', role: 'manager' };
 const administrator: EndpointAuth = { kind: 'operator', role: 'administrator' };
@@ -596,7 +602,9 @@ export const endpoints = {
     summary: 'Create an organization',
     params: noParams,
     query: noQuery,
-    body: inputs.createOrganizationInput,
+    body: inputs.createOrganizationInput.meta({
+      examples: [{ fullName: 'Kenya Growers Ltd', countryCode: 'KE', type: 'projectProponent' }],
+    }),
     response: (s) => s.object({ organization: operatorResources(s).organization }),
     auth: manager,
     tags: ['operator'],
@@ -609,7 +617,7 @@ export const endpoints = {
     summary: "Record (or withdraw) an organization's business verification",
     params: z.object({ organizationId: idString('organizationId') }),
     query: noQuery,
-    body: inputs.setOrganizationVerifiedInput.omit({ organizationId: true }),
+    body: inputs.setOrganizationVerifiedInput.omit({ organizationId: true }).meta({ examples: [{ verified: true }] }),
     response: (s) => s.object({ id: z.string(), verified: z.boolean() }),
     auth: manager,
     tags: ['operator'],
@@ -641,7 +649,20 @@ export const endpoints = {
     summary: 'Create a project with its proponents, validators, documents and benefits',
     params: noParams,
     query: noQuery,
-    body: inputs.createProjectInput,
+    body: inputs.createProjectInput.meta({
+      examples: [
+        {
+          fullName: 'Kilimanjaro Reforestation',
+          startDate: '2021-01-01',
+          creditingPeriodStartDate: '2021-06-01',
+          countryCode: 'KE',
+          sector: { id: 'forestry', title: 'Forestry and land use' },
+          methodology: { id: 'icr-ar-001', title: 'Afforestation and reforestation' },
+          type: { id: 'removal', title: 'Removal', description: 'Removes CO2' },
+          organizationId: EXAMPLE_UUID,
+        },
+      ],
+    }),
     response: (s) => s.object({ id: z.string(), num: z.string(), contractAddress: z.string() }),
     auth: manager,
     tags: ['operator'],
@@ -654,7 +675,7 @@ export const endpoints = {
     summary: 'Move a project to another status (allowed changes only)',
     params: z.object({ projectId: idString('projectId') }),
     query: noQuery,
-    body: inputs.changeProjectStatusInput.omit({ projectId: true }),
+    body: inputs.changeProjectStatusInput.omit({ projectId: true }).meta({ examples: [{ status: 'submitted' }] }),
     response: (s) => s.object({ id: z.string(), status: z.string(), previousStatus: z.string(), eventId: z.string() }),
     auth: manager,
     tags: ['operator'],
@@ -666,7 +687,18 @@ export const endpoints = {
     summary: "Issue credits of a vintage to the proponent's inventory, with the buffer share",
     params: noParams,
     query: noQuery,
-    body: inputs.issueCreditsInput,
+    body: inputs.issueCreditsInput.meta({
+      examples: [
+        {
+          projectId: EXAMPLE_UUID,
+          vintage: '2023',
+          amount: 1000,
+          monitoringPeriodStart: '2023-01-01',
+          monitoringPeriodEnd: '2023-12-31',
+          verificationBodyId: EXAMPLE_UUID,
+        },
+      ],
+    }),
     response: (s) =>
       s.object({
         creditId: z.string(),
@@ -686,7 +718,7 @@ export const endpoints = {
     summary: "Move credits from an organization's inventory into its warehouse",
     params: noParams,
     query: noQuery,
-    body: inputs.warehouseMoveInput,
+    body: warehouseMoveExample,
     response: (s) => operatorResources(s).movementResult,
     auth: manager,
     tags: ['operator'],
@@ -699,7 +731,7 @@ export const endpoints = {
     summary: "Move unreserved credits from an organization's warehouse back to its inventory",
     params: noParams,
     query: noQuery,
-    body: inputs.warehouseMoveInput,
+    body: warehouseMoveExample,
     response: (s) => operatorResources(s).movementResult,
     auth: manager,
     tags: ['operator'],
@@ -712,7 +744,11 @@ export const endpoints = {
     summary: 'Move credits between accounts (inventories, buffer, adjustment, registry, wallets)',
     params: noParams,
     query: noQuery,
-    body: inputs.transferCreditsInput,
+    body: inputs.transferCreditsInput.meta({
+      examples: [
+        { from: { kind: 'inventory', organizationId: EXAMPLE_UUID }, to: { kind: 'adjustment' }, creditId: EXAMPLE_CREDIT_ID, amount: 10 },
+      ],
+    }),
     response: (s) => operatorResources(s).movementResult,
     auth: manager,
     tags: ['operator'],
@@ -725,7 +761,7 @@ export const endpoints = {
     summary: 'Cancel credits held in an account',
     params: noParams,
     query: noQuery,
-    body: inputs.cancelCreditsInput,
+    body: inputs.cancelCreditsInput.meta({ examples: [{ from: { kind: 'adjustment' }, creditId: EXAMPLE_CREDIT_ID, amount: 10 }] }),
     response: (s) => operatorResources(s).movementResult,
     auth: manager,
     tags: ['operator'],
@@ -738,7 +774,17 @@ export const endpoints = {
     summary: "Retire credits from an organization's inventory for a beneficiary",
     params: noParams,
     query: noQuery,
-    body: inputs.retireFromInventoryInput,
+    body: inputs.retireFromInventoryInput.meta({
+      examples: [
+        {
+          organizationId: EXAMPLE_UUID,
+          creditId: EXAMPLE_CREDIT_ID,
+          amount: 2.5,
+          beneficiary: 'Acme Corp',
+          reason: 'Offsetting 2024 business travel',
+        },
+      ],
+    }),
     response: (s) => s.object({ retirementId: z.string() }),
     auth: manager,
     tags: ['operator'],
@@ -751,7 +797,9 @@ export const endpoints = {
     summary: 'Record a retirement a wallet made on chain (unclaimed until the wallet finalizes it)',
     params: noParams,
     query: noQuery,
-    body: inputs.recordOnchainRetirementInput,
+    body: inputs.recordOnchainRetirementInput.meta({
+      examples: [{ walletAddress: '0x90Ccf5545F5f0EEb3Ca35b5a35040Eb756Ecc4f6', creditId: EXAMPLE_CREDIT_ID, amount: 1 }],
+    }),
     response: (s) => s.object({ retirementId: z.string(), walletAddress: z.string(), projectAddress: z.string(), tokenId: z.string() }),
     auth: manager,
     tags: ['operator'],
@@ -774,8 +822,12 @@ export const endpoints = {
     summary: 'The ledger history of one credit, by credit id or serialization, oldest first',
     params: noParams,
     query: z
-      .object({ creditId: z.string().trim().min(1).max(300).optional(), serialization: z.string().trim().min(1).max(300).optional() })
-      .refine((q) => q.serialization !== undefined || q.creditId !== undefined, { message: 'serialization or creditId is required' }),
+      .object({
+        creditId: idString('creditId', EXAMPLE_CREDIT_ID).optional(),
+        serialization: idString('serialization', 'RDR-KEN-1-1-1-P-1-2021').optional(),
+      })
+      .refine((q) => q.serialization !== undefined || q.creditId !== undefined, { message: 'serialization or creditId is required' })
+      .meta({ anyOf: [{ required: ['serialization'] }, { required: ['creditId'] }] }),
     response: (s) => operatorResources(s).creditHistory,
     auth: viewer,
     tags: ['operator'],
@@ -796,7 +848,7 @@ export const endpoints = {
     summary: 'Register an app with its RSA public key',
     params: noParams,
     query: noQuery,
-    body: inputs.createAppInput,
+    body: inputs.createAppInput.meta({ examples: [{ name: 'Acme Marketplace', publicKeyPem: EXAMPLE_PUBLIC_KEY_PEM }] }),
     response: (s) => s.object({ id: z.string(), name: z.string(), nameId: z.string() }),
     auth: administrator,
     tags: ['operator'],
@@ -809,7 +861,7 @@ export const endpoints = {
     summary: "Grant or revoke an app's examiner:read",
     params: z.object({ appId: idString('appId') }),
     query: noQuery,
-    body: inputs.grantExaminerInput.omit({ appId: true }),
+    body: inputs.grantExaminerInput.omit({ appId: true }).meta({ examples: [{ granted: true }] }),
     response: (s) => s.object({ appId: z.string(), examinerRead: z.boolean() }),
     auth: administrator,
     tags: ['operator'],
@@ -821,7 +873,9 @@ export const endpoints = {
     summary: 'Install an app on an organization with permissions',
     params: noParams,
     query: noQuery,
-    body: inputs.installAppInput,
+    body: inputs.installAppInput.meta({
+      examples: [{ appId: EXAMPLE_UUID, organizationId: EXAMPLE_UUID, permissions: { organization_warehouse: 'VIEW' } }],
+    }),
     response: (s) => s.object({ id: z.string() }),
     auth: administrator,
     tags: ['operator'],
@@ -834,7 +888,7 @@ export const endpoints = {
     summary: 'Suspend or resume an installation (its tokens stop or work again at once)',
     params: z.object({ installationId: idString('installationId') }),
     query: noQuery,
-    body: inputs.setInstallationStatusInput.omit({ installationId: true }),
+    body: inputs.setInstallationStatusInput.omit({ installationId: true }).meta({ examples: [{ status: 'suspended' }] }),
     response: (s) => s.object({ id: z.string(), status: z.string() }),
     auth: administrator,
     tags: ['operator'],
@@ -867,7 +921,7 @@ export const endpoints = {
     summary: 'Create an operator account with its RSA public key',
     params: noParams,
     query: noQuery,
-    body: inputs.createOperatorInput,
+    body: inputs.createOperatorInput.meta({ examples: [{ name: 'Ada Admin', role: 'viewer', publicKeyPem: EXAMPLE_PUBLIC_KEY_PEM }] }),
     response: (s) => s.object({ operator: operatorResources(s).operator }),
     auth: administrator,
     tags: ['operator'],
@@ -880,7 +934,7 @@ export const endpoints = {
     summary: 'Disable (its tokens stop at once) or enable an operator account',
     params: z.object({ operatorId: idString('operatorId') }),
     query: noQuery,
-    body: inputs.setOperatorActiveInput.omit({ operatorId: true }),
+    body: inputs.setOperatorActiveInput.omit({ operatorId: true }).meta({ examples: [{ active: true }] }),
     response: (s) => s.object({ operator: operatorResources(s).operator }),
     auth: administrator,
     tags: ['operator'],

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as ops from '../../electron/core/registry/operations';
 import { endpointIds } from '../../shared/registry/endpoints';
 import { buildFixture, type Fixture } from '../support/fixture';
+import { createTestOperator, operatorToken, type TestOperator } from '../support/operators';
 import { appToken, createTestApp, installationToken, startTestRegistry, type TestApp, type TestRegistry } from '../support/registry';
 
 type Schema = Record<string, unknown> & {
@@ -46,6 +47,7 @@ let doc: Document;
 let app: TestApp;
 let examiner: TestApp;
 let installation: string;
+let administrator: TestOperator;
 
 beforeAll(async () => {
   t = await startTestRegistry({ setup: (r) => void (f = buildFixture(r)) });
@@ -56,6 +58,7 @@ beforeAll(async () => {
     organizationId: f.orgA,
     permissions: { organization_info: 'VIEW', organization_warehouse: 'WRITE' },
   }).id;
+  administrator = createTestOperator(t.registry, 'administrator', 2);
   doc = (await (await t.call('/openapi.json')).json()) as Document;
 });
 afterAll(() => t.close());
@@ -112,6 +115,9 @@ function objectExample(schema: Schema): Record<string, unknown> {
 
 async function credentialsFor(op: Operation): Promise<string> {
   if (op.security.some((s) => 'appJwt' in s)) return app.jwt();
+  // the operator interface: an administrator meets every role
+  if (op.security.some((s) => 'operatorJwt' in s)) return administrator.jwt();
+  if (op.security.some((s) => 'operatorToken' in s)) return operatorToken(t, administrator);
   const permission = op['x-required-permission'];
   if (permission?.startsWith('organization_')) return installationToken(t, app, installation);
   if (permission === 'examiner:read') return appToken(t, examiner);
