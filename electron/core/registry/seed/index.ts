@@ -97,8 +97,6 @@ export function seedDemo(ctx: RegistryContext, options: SeedDemoOptions = {}): S
   let ran = started;
   const credentials = withLargePageCache(ctx, () =>
     ctx.db.transaction(() => {
-      // the demo audit log starts with the seed's own actions: its operators first
-      const operators = createDemoOperators(seedCtx, operatorKeys);
       const orgs = createDemoOrganizations(run);
       const projects = planDemoProjects(run, orgs);
       const wallets = makeDemoWallets(new Random(`${seed}/wallets`), Math.max(3, Math.ceil(scale / 2)));
@@ -116,7 +114,7 @@ export function seedDemo(ctx: RegistryContext, options: SeedDemoOptions = {}): S
       if (idle.length > 0) throw new Error(`seed: ${idle.length} demo wallets made no on-chain retirement`);
 
       clock.set(SEED_END);
-      const result = createDemoApp(
+      const result: DemoCredentials = createDemoApp(
         run.ctx,
         keys,
         [
@@ -124,8 +122,10 @@ export function seedDemo(ctx: RegistryContext, options: SeedDemoOptions = {}): S
           { organizationId: orgs.showcaseBuyer.id, permissions: { organization_info: 'VIEW', organization_warehouse: 'VIEW' } },
         ],
         wallets,
-        operators,
       );
+      // made last, so that the ids of everything before them are what they were without operators;
+      // the demo audit log still starts with them (nothing before writes an entry)
+      result.operators = createDemoOperators(run.ctx, operatorKeys);
       auditSeedActions(
         run.ctx,
         {
