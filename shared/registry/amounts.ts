@@ -41,3 +41,24 @@ export function formatTonnes(grams: number): string {
   const frac = abs.slice(abs.length - GRAM_DECIMALS).replace(/0+$/, '');
   return `${negative ? '-' : ''}${whole}${frac ? `.${frac}` : ''}`;
 }
+
+/** How a locale writes numbers: the thousands separator and the decimal mark. */
+export interface NumberSeparators {
+  group: string;
+  decimal: string;
+}
+
+export const PLAIN_SEPARATORS: NumberSeparators = { group: ',', decimal: '.' };
+
+/**
+ * THE way tonnes are shown to people (the desk, the certificate): exact to the gram, every
+ * significant decimal and no more (so "1.25" reads the same on every screen and on paper), the
+ * whole part grouped in threes. Machine-readable places (CSV, the wire) use formatTonnes instead.
+ */
+export function formatTonnesForPeople(grams: number, separators: NumberSeparators = PLAIN_SEPARATORS): string {
+  const plain = formatTonnes(grams);
+  const negative = plain.startsWith('-');
+  const [whole = '0', fraction] = (negative ? plain.slice(1) : plain).split('.');
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, separators.group);
+  return `${negative ? '-' : ''}${grouped}${fraction ? `${separators.decimal}${fraction}` : ''}`;
+}

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { renderCertificatePdf, RESOURCES_ENV, resolveResourcesDir } from '../../electron/core/certificates';
 import type { CertificateInput } from '../../electron/core/certificates/types';
-import { formatTonnes } from '../../shared/registry/amounts';
+import { formatTonnes, formatTonnesForPeople } from '../../shared/registry/amounts';
 
 const workDir = mkdtempSync(join(tmpdir(), 'certificate-test-'));
 afterAll(() => rmSync(workDir, { recursive: true, force: true }));
@@ -88,6 +88,18 @@ describe('renderCertificatePdf', () => {
     expect(text).toContain(new Date(varied.retiredAt).toISOString()); // the exact time in the small print
     // Right-to-left words come back in visual order around the left-to-right ones: compare word by word.
     for (const word of varied.comment.split(/\s+/)) expect(text, `comment word ${word}`).toContain(word);
+  });
+
+  it('prints a large amount grouped as the desk shows it, and a wallet owner on one line', async () => {
+    const wallet = '0x8ba1f109551bD432803012645Ac136ddd64DBA72';
+    const input = { ...varied, amountTonnes: formatTonnesForPeople(1_234_567_890_001), retiringOrganization: wallet };
+    expect(input.amountTonnes).toBe('1,234,567.890001');
+    const { path } = await renderToFile(input);
+    expect(readableText(path)).toContain('1,234,567.890001 tCO2e');
+    // Line by line as printed: the whole address is on one line.
+    const lines = poppler('pdftotext', '-layout', path, '-').split('\n');
+    expect(lines.some((line) => line.includes(wallet))).toBe(true);
+    expect(pageCountAndSize(path).pages).toBe('1');
   });
 
   it('is one A4 page', async () => {

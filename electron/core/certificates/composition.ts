@@ -99,14 +99,27 @@ function flowItems(
     kind: 'pairs',
     gap: 20 * scale,
     rowGap: 10 * scale,
-    rows: [
-      [pair(WORDS.retiringOrganization, input.retiringOrganization, 3), pair(WORDS.retiredOn, moment.day, 1)],
-      [pair(WORDS.serialization, input.serialization, 2), pair(WORDS.vintage, input.vintage, 1)],
-      // Ids are long and unbroken: the retirement id gets the whole width.
-      [pair(WORDS.retirementId, input.retirementId, 2, width), undefined],
-    ],
+    // Ids are long and unbroken: the retirement id gets the whole width, and so does a wallet
+    // address retiring (a finalized on-chain retirement), which must never break mid-address.
+    rows: isWalletAddress(input.retiringOrganization)
+      ? [
+          [pair(WORDS.retiringOrganization, input.retiringOrganization, 1, width), undefined],
+          [pair(WORDS.retiredOn, moment.day, 1), pair(WORDS.vintage, input.vintage, 1)],
+          [pair(WORDS.serialization, input.serialization, 2, width), undefined],
+          [pair(WORDS.retirementId, input.retirementId, 2, width), undefined],
+        ]
+      : [
+          [pair(WORDS.retiringOrganization, input.retiringOrganization, 3), pair(WORDS.retiredOn, moment.day, 1)],
+          [pair(WORDS.serialization, input.serialization, 2), pair(WORDS.vintage, input.vintage, 1)],
+          [pair(WORDS.retirementId, input.retirementId, 2, width), undefined],
+        ],
   });
   return items;
+}
+
+/** An EVM wallet address (0x and 40 hex digits). */
+function isWalletAddress(text: string): boolean {
+  return /^0x[0-9a-fA-F]{40}$/.test(text.trim());
 }
 
 function pairHeight(cell: Labelled | undefined): number {

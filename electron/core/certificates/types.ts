@@ -4,7 +4,7 @@ export interface CertificateInput {
   retirementId: string;
   /** ISO 8601 UTC, e.g. 2024-05-01T10:00:00.000Z; the certificate prints the date (and time) in UTC. */
   retiredAt: string;
-  /** Exact decimal tonnes, e.g. "12.5" (see shared/registry/amounts.ts formatTonnes). */
+  /** Exact decimal tonnes as people read them, e.g. "1,012.5" (shared/registry/amounts.ts formatTonnesForPeople). */
   amountTonnes: string;
   beneficiary: string;
   reason: string;

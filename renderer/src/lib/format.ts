@@ -8,9 +8,18 @@ const dateTimeFormat = new Intl.DateTimeFormat(undefined, {
   hour: '2-digit',
   minute: '2-digit',
 });
+import { formatTonnesForPeople, tonnesToGrams, type NumberSeparators } from '../../../shared/registry/amounts';
+
 const countFormat = new Intl.NumberFormat();
-// Amounts are tonnes with up to 6 decimals (whole grams); show every significant decimal.
-const tonneFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 6 });
+// Amounts are tonnes with up to 6 decimals (whole grams): shown exactly, by the one formatter the
+// certificate uses too, with the user's locale's separators.
+const separators: NumberSeparators = (() => {
+  const parts = new Intl.NumberFormat(undefined, { useGrouping: true }).formatToParts(12345.5);
+  return {
+    group: parts.find((p) => p.type === 'group')?.value ?? ',',
+    decimal: parts.find((p) => p.type === 'decimal')?.value ?? '.',
+  };
+})();
 
 function parse(iso: string | null | undefined): Date | null {
   if (!iso) return null;
@@ -32,8 +41,19 @@ export function formatCount(n: number): string {
   return countFormat.format(n);
 }
 
+/** A tonne amount without its unit: "1,234.5" (exact to the gram; grouped; the locale's marks). */
+export function formatTonnesNumber(n: number): string {
+  try {
+    return formatTonnesForPeople(tonnesToGrams(n), separators);
+  } catch {
+    // Finer than a gram or beyond exact integers: never from the registry; show it as it is.
+    return String(n);
+  }
+}
+
+/** "1,234.5 t": every amount in the desk is written this way. */
 export function formatTonnesValue(n: number): string {
-  return `${tonneFormat.format(n)} t`;
+  return `${formatTonnesNumber(n)} t`;
 }
 
 /** "just now", "5 minutes ago", "3 hours ago", "2 days ago". */

@@ -1,6 +1,6 @@
 // What a retirement's certificate shows, from its row (the PDF itself is drawn by
 // electron/core/certificates). Only claimed retirements have a certificate (compatibility.md).
-import { formatTonnes } from '../../../../shared/registry/amounts';
+import { formatTonnesForPeople } from '../../../../shared/registry/amounts';
 import { iso } from '../../clock';
 import type { CertificateInput } from '../../certificates/types';
 import type { RegistryContext } from '../context';
@@ -14,7 +14,8 @@ export function certificateInputOf(ctx: RegistryContext, row: RetirementRow): Ce
     registryName: readSettings(ctx).name,
     retirementId: row.id,
     retiredAt: iso(row.created_at),
-    amountTonnes: formatTonnes(row.amount),
+    // The one way people read tonnes (grouped, exact), as the desk shows them.
+    amountTonnes: formatTonnesForPeople(row.amount),
     beneficiary: row.beneficiary ?? '',
     reason: row.reason ?? '',
     comment: row.comment ?? '',

@@ -9,6 +9,7 @@ import { Dialog } from '../../components/Dialog';
 import { Field } from '../../components/Field';
 import { ErrorMessage } from '../../components/feedback';
 import { useAction } from '../../components/useAction';
+import { formatTonnesValue } from '../../lib/format';
 import { Countdown } from './Countdown';
 import { EMPTY_FINISH_FORM, describeFinish, finishBody, validateFinish, type FinishForm } from './finishPlan';
 import { OutcomeTracker } from './OutcomeTracker';
@@ -60,8 +61,9 @@ export function FinishDialog({ organizationId, organizationName, reservation, cl
     <Dialog title={heading} onClose={onClose} wide>
       {step !== 'outcome' && !expired && (
         <p className="muted">
-          {reservation.amount} t of <span className="mono">{reservation.serialization}</span> ({reservation.project.fullName}). Reservation
-          ends in <Countdown until={reservation.reservedToDate} clockOffsetMs={clockOffsetMs} />.
+          {formatTonnesValue(reservation.amount)} of <span className="mono">{reservation.serialization}</span> (
+          {reservation.project.fullName}). Reservation ends in{' '}
+          <Countdown until={reservation.reservedToDate} clockOffsetMs={clockOffsetMs} />.
         </p>
       )}
       {expired && (

@@ -109,7 +109,7 @@ function ReservationRow({
       className={isNew ? 'row-new' : undefined}
       data-reservation-id={r.id}
       data-phase={phase}
-      aria-label={`Reservation of ${r.amount} t of ${r.serialization}`}
+      aria-label={`Reservation of ${formatTonnesValue(r.amount)} of ${r.serialization}`}
     >
       <td>
         {r.project.fullName}
