@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import './styles/app.css';
+import './styles/lists.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

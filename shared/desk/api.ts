@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { tolerant } from '../registry/resources';
 import { FINISH_ACTIONS, PROJECT_STATUSES } from '../registry/vocabulary';
 import { finalizeBody, finishBody } from '../registry/endpoints';
+import { warehouseCreditQuery } from './warehouse-list';
 
 const id = z.string().trim().min(1).max(200);
 const isoTime = z.string();
@@ -294,7 +295,8 @@ export const csvExportInput = z.discriminatedUnion('list', [
   z.object({ list: z.literal('retirements'), search: retirementSearchInput }),
   // The account's list as shown: its search text, filters and sort (every row, not one page).
   z.object({ list: z.literal('inventory'), account: inventoryAccount, ...inventoryCreditQuery }),
-  z.object({ list: z.literal('warehouse'), organizationId: id }),
+  // The warehouse inventory as listed: its search, filters and sort (shared/desk/warehouse-list.ts).
+  z.object({ list: z.literal('warehouse'), organizationId: id, ...warehouseCreditQuery.shape }),
 ]);
 
 export const warehouseView = z.object({

@@ -9,6 +9,7 @@ import {
   type RetirementRow,
 } from '../../../shared/desk/api';
 import type { WarehouseInventoryCredit } from '../../../shared/registry/resources';
+import { creditVintage, listWarehouseCredits } from '../../../shared/desk/warehouse-list';
 import { toCsv, type CsvColumn } from './csv';
 
 const PAGE = 500; // the search API's largest page
@@ -82,8 +83,9 @@ const warehouseColumns: CsvColumn<WarehouseInventoryCredit>[] = [
   { header: 'Project number', value: (c) => c.project.num },
   { header: 'Project', value: (c) => c.project.fullName },
   { header: 'Serialization', value: (c) => c.serialization },
+  { header: 'Vintage', value: (c) => creditVintage(c) },
   { header: 'Type', value: (c) => c.type },
-  { header: 'Amount (tCO2e)', value: (c) => c.amount },
+  { header: 'Available (tCO2e)', value: (c) => c.amount },
   { header: 'Held (tCO2e)', value: (c) => c.held ?? '' },
   { header: 'Reserved (tCO2e)', value: (c) => c.reserved ?? '' },
 ];
@@ -130,7 +132,8 @@ export async function exportCsv(sources: CsvSources, input: z.output<typeof csvE
     }
     case 'warehouse': {
       const warehouse = await sources.warehouseCredits(input.organizationId);
-      return file(`warehouse-${slug(warehouse.organizationName)}-${today}`, toCsv(warehouseColumns, warehouse.credits));
+      const listed = listWarehouseCredits(warehouse.credits, input);
+      return file(`warehouse-${slug(warehouse.organizationName)}-${today}`, toCsv(warehouseColumns, listed));
     }
   }
 }

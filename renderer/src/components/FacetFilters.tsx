@@ -1,5 +1,6 @@
-// A list's filters: one select per facet, each value with how many rows it would leave (as the desk
-// counted them), "Clear filters" once any is set, and an error line if the values could not be read.
+// A list's filters: one select per facet, each value with how many rows it would leave (under the
+// search and the other filters), "Clear filters" once any filter or a search narrows the list (it
+// clears both), and an error line if the values could not be read.
 import type { FacetValue } from '../../../shared/desk/api';
 import { formatCount } from '../lib/format';
 import { ErrorMessage } from './feedback';
@@ -21,12 +22,14 @@ export function FacetFilters<Key extends string>(props: {
   /** Whether the values have been read (until then a select without a choice is disabled). */
   loaded: boolean;
   error: unknown;
+  /** A search narrows the list too: "Clear filters" then shows, and clears it as well. */
+  narrowed?: boolean;
   onChange(key: Key, value: string): void;
   onClear(): void;
   onRetry(): void;
 }) {
   const { filters, selected, loaded, error } = props;
-  const anyFilter = Object.values(selected).some(Boolean);
+  const anyFilter = Object.values(selected).some(Boolean) || props.narrowed === true;
   return (
     <div className="filters" aria-label="Filters" role="group">
       {filters.map(({ key, label, all, values, describe }) => (

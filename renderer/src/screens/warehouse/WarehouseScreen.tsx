@@ -13,69 +13,13 @@ import { useConnections, warehouseInstallations } from '../../stores/connections
 import { useSync } from '../../stores/sync';
 import { StatusBadge } from '../../components/StatusBadge';
 import { EmptyState, ErrorMessage, Loading } from '../../components/feedback';
-import { ExportCsvButton } from '../../components/ExportCsvButton';
 import { useAction } from '../../components/useAction';
 import { Countdown } from './Countdown';
 import { ReserveDialog } from './ReserveDialog';
+import { BulkReserveDialog } from './BulkReserveDialog';
+import { WarehouseCredits } from './WarehouseCredits';
 import { FinishDialog } from './FinishDialog';
 import { PHASE_LABELS, registryNow, reservationPhase } from './reservationPhase';
-
-function CreditsTable({ view, onReserve }: { view: WarehouseView; onReserve: (c: WarehouseInventoryCredit) => void }) {
-  if (view.credits.length === 0)
-    return <EmptyState title="The warehouse is empty">Credits deposited by the organization appear here.</EmptyState>;
-  return (
-    <div className="table-wrap">
-      <table className="simple-table" aria-label="Warehouse credits">
-        <thead>
-          <tr>
-            <th scope="col">Project</th>
-            <th scope="col">Serialization</th>
-            <th scope="col">Type</th>
-            <th scope="col" className="numeric">
-              Available
-            </th>
-            <th scope="col" className="numeric">
-              Held
-            </th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {view.credits.map((c) => (
-            <tr key={c.id}>
-              <td>
-                {c.project.fullName}
-                <span className="cell-secondary">No. {c.project.num}</span>
-              </td>
-              <td className="mono">{c.serialization}</td>
-              <td>{c.type === 'exPost' ? 'Ex-post' : c.type === 'exAnte' ? 'Ex-ante' : c.type}</td>
-              <td className="numeric">
-                {formatTonnesValue(c.amount)}
-                {c.amount <= 0 && (c.reserved ?? 0) > 0 && <span className="cell-secondary">All reserved</span>}
-              </td>
-              <td className="numeric">{c.held === undefined ? '—' : formatTonnesValue(c.held)}</td>
-              <td className="row-actions">
-                {view.canWrite && (
-                  <button
-                    type="button"
-                    className="button button-small"
-                    disabled={c.amount <= 0 || view.offline}
-                    aria-label={`Reserve ${c.serialization}`}
-                    onClick={() => onReserve(c)}
-                  >
-                    Reserve…
-                  </button>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
 
 function ReservationRow({
   r,
@@ -214,6 +158,7 @@ function OrganizationWarehouse({ organizationId }: { organizationId: string }) {
   const dataVersion = useSync((s) => s.dataVersion);
   const warehouse = useLoader(() => desk('warehouse.get', { organizationId }), [organizationId], dataVersion);
   const [reserving, setReserving] = useState<WarehouseInventoryCredit | null>(null);
+  const [reservingMany, setReservingMany] = useState<{ credits: WarehouseInventoryCredit[]; clearSelection: () => void } | null>(null);
   const [finishing, setFinishing] = useState<Reservation | null>(null);
   const [reserved, setReserved] = useState<{ id: string; text: string } | null>(null);
   const { reload } = warehouse;
@@ -259,10 +204,13 @@ function OrganizationWarehouse({ organizationId }: { organizationId: string }) {
             <button type="button" className="button button-small" onClick={reload} disabled={warehouse.loading}>
               {warehouse.loading ? 'Refreshing…' : 'Refresh'}
             </button>
-            <ExportCsvButton request={{ list: 'warehouse', organizationId }} disabled={view.credits.length === 0} />
           </div>
         </div>
-        <CreditsTable view={view} onReserve={setReserving} />
+        <WarehouseCredits
+          view={view}
+          onReserve={setReserving}
+          onReserveMany={(credits, clearSelection) => setReservingMany({ credits, clearSelection })}
+        />
       </section>
       {reserving && (
         <ReserveDialog
@@ -274,6 +222,17 @@ function OrganizationWarehouse({ organizationId }: { organizationId: string }) {
               id: made.id,
               text: `Reserved ${formatTonnesValue(made.amount)} of ${made.serialization} for 10 minutes: it is highlighted under Reservations.`,
             });
+            reload();
+          }}
+        />
+      )}
+      {reservingMany && (
+        <BulkReserveDialog
+          organizationId={organizationId}
+          credits={reservingMany.credits}
+          onClose={() => setReservingMany(null)}
+          onReserved={(all) => {
+            if (all) reservingMany.clearSelection();
             reload();
           }}
         />

@@ -1,0 +1,115 @@
+// Reserving several credits at once: the contract reserves one credit per request, so each selected
+// credit gets its own reservation of everything it has available, one after the other. The dialog
+// says what will be reserved before anything is sent, then which were reserved and which not (why).
+import { useState } from 'react';
+import type { WarehouseInventoryCredit } from '../../../../shared/registry/resources';
+import { gramsToTonnes } from '../../../../shared/registry/amounts';
+import { totalGrams } from '../../../../shared/desk/warehouse-list';
+import { desk, describeError } from '../../lib/desk';
+import { formatTonnesValue } from '../../lib/format';
+import { Dialog } from '../../components/Dialog';
+
+type Outcome = { state: 'reserved' } | { state: 'failed'; message: string };
+
+export function BulkReserveDialog({
+  organizationId,
+  credits,
+  onClose,
+  onReserved,
+}: {
+  organizationId: string;
+  credits: WarehouseInventoryCredit[];
+  onClose: () => void;
+  /** After the run: `all` when every credit was reserved. */
+  onReserved: (all: boolean) => void;
+}) {
+  const [outcomes, setOutcomes] = useState<Record<string, Outcome>>({});
+  const [running, setRunning] = useState(false);
+  const done = Object.keys(outcomes).length;
+  const failed = Object.values(outcomes).filter((o) => o.state === 'failed').length;
+  const finished = !running && done === credits.length;
+
+  async function reserveAll() {
+    setRunning(true);
+    let failures = 0;
+    for (const credit of credits) {
+      if (outcomes[credit.id]?.state === 'reserved') continue;
+      let outcome: Outcome;
+      try {
+        await desk('warehouse.reserve', { organizationId, creditId: credit.id, amount: credit.amount });
+        outcome = { state: 'reserved' };
+      } catch (error) {
+        failures++;
+        outcome = { state: 'failed', message: describeError(error) };
+      }
+      setOutcomes((o) => ({ ...o, [credit.id]: outcome }));
+    }
+    setRunning(false);
+    onReserved(failures === 0);
+    if (failures === 0) onClose();
+  }
+
+  const total = formatTonnesValue(gramsToTonnes(totalGrams(credits)));
+  return (
+    <Dialog title={`Reserve ${credits.length} credits`} onClose={onClose} wide>
+      <p>
+        Each credit is reserved for 10 minutes with everything it has available: {credits.length} reservations, {total} in all.
+      </p>
+      <div className="table-wrap">
+        <table className="simple-table" aria-label="Credits to reserve">
+          <thead>
+            <tr>
+              <th scope="col">Credit</th>
+              <th scope="col" className="numeric">
+                Amount
+              </th>
+              <th scope="col">Result</th>
+            </tr>
+          </thead>
+          <tbody>
+            {credits.map((c) => {
+              const outcome = outcomes[c.id];
+              return (
+                <tr key={c.id}>
+                  <td>
+                    {c.project.fullName}
+                    <span className="cell-secondary mono">{c.serialization}</span>
+                  </td>
+                  <td className="numeric">{formatTonnesValue(c.amount)}</td>
+                  <td>
+                    {outcome === undefined ? (
+                      <span className="muted">{running ? 'Waiting…' : '—'}</span>
+                    ) : outcome.state === 'reserved' ? (
+                      'Reserved'
+                    ) : (
+                      <span className="inline-error">Not reserved: {outcome.message}</span>
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      {finished && failed > 0 && (
+        <p className="inline-error" role="alert">
+          {failed} of {credits.length} credits could not be reserved; the others are reserved.
+        </p>
+      )}
+      <div className="actions">
+        <button type="button" className="button" onClick={onClose} disabled={running}>
+          {finished ? 'Close' : 'Cancel'}
+        </button>
+        {!(finished && failed === 0) && (
+          <button type="button" className="button button-primary" onClick={() => void reserveAll()} disabled={running}>
+            {running
+              ? `Reserving ${Math.min(done + 1, credits.length)} of ${credits.length}…`
+              : failed > 0
+                ? 'Try the others again'
+                : `Reserve ${credits.length} credits`}
+          </button>
+        )}
+      </div>
+    </Dialog>
+  );
+}
