@@ -374,7 +374,15 @@ export const deskApi = {
     projectSearchInput,
     z.object({ total: z.number().int(), totalIsLowerBound, rows: z.array(projectRow), ...freshness }),
   ),
-  'projects.facets': method(z.object({ scope: z.enum(['public', 'internal']).default('public') }), projectFacets),
+  // Each value counted under the search and the other filters given (none: the whole scope).
+  'projects.facets': method(
+    z.object({
+      scope: z.enum(['public', 'internal']).default('public'),
+      query: z.string().max(200).default(''),
+      filters: projectFilters.default({}),
+    }),
+    projectFacets,
+  ),
   'projects.get': method(
     z.object({ id }),
     z.object({ project: tolerant.internalProject.or(tolerant.project), credits: projectCredits.nullable(), ...freshness }),
@@ -385,11 +393,20 @@ export const deskApi = {
     inventoryCreditSearchInput,
     z.object({ total: z.number().int(), totalIsLowerBound, rows: z.array(inventoryCreditRow), ...freshness }),
   ),
-  'inventories.facets': method(z.object({ account: inventoryAccount }), inventoryFacets),
+  // Each value counted under the search and the other filters given (none: the whole account).
+  'inventories.facets': method(
+    z.object({ account: inventoryAccount, query: z.string().max(200).default(''), filters: inventoryCreditFilters.default({}) }),
+    inventoryFacets,
+  ),
 
   'retirements.search': method(
     retirementSearchInput,
     z.object({ total: z.number().int(), totalIsLowerBound, rows: z.array(retirementRow), ...freshness }),
+  ),
+  /** The vintages present, each counted under the search and the other filters given. */
+  'retirements.facets': method(
+    z.object({ query: z.string().max(200).default(''), filters: retirementFilters.default({}) }),
+    z.object({ vintages: z.array(facetValue) }),
   ),
   'retirements.get': method(z.object({ id }), z.object({ retirement: tolerant.retirement, ...freshness })),
   'retirements.finalize': method(finalizeBody.extend({ retirementId: id }), z.object({ retirement: tolerant.retirement }), { write: true }),

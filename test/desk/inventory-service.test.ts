@@ -92,6 +92,21 @@ describe('inventories through the desk API', () => {
     expect(facets.types.map((t) => t.value).sort()).toEqual(['exAnte', 'exPost']);
   });
 
+  it('inventories.facets counts each value under the search and the other filter', async () => {
+    const whole = await ok('inventories.facets', { account: 'buffer' });
+    const type = whole.types[0]!.value;
+    const narrowed = await ok('inventories.facets', { account: 'buffer', filters: { type } });
+    for (const v of narrowed.vintages) {
+      const listed = await ok('inventories.credits', { account: 'buffer', filters: { type, vintage: v.value }, limit: 1 });
+      expect(listed.total, v.value).toBe(v.count);
+    }
+    // Its own filter does not narrow a facet: every type stays a choice.
+    expect(narrowed.types.map((t) => t.value).sort()).toEqual(whole.types.map((t) => t.value).sort());
+    const vintage = whole.vintages[0]!.value;
+    const typed = await ok('inventories.facets', { account: 'buffer', query: 'zzzz-no-such', filters: { vintage } });
+    expect(typed.vintages).toEqual([{ value: vintage, label: vintage, count: 0 }]);
+  });
+
   it('refuses bad input as invalid_input, listing every problem', async () => {
     const credits = await fails('inventories.credits', {
       account: 'treasury',

@@ -184,7 +184,7 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
     },
 
     'projects.search': (input) => fresh(cache().searchProjects(input)),
-    'projects.facets': (input) => cache().projectFacets(input.scope),
+    'projects.facets': (input) => cache().projectFacets(input.scope, input.query, input.filters),
     'projects.get': (input) => {
       const found = cache().getProject(input.id);
       if (!found) throw new DeskFailure('not_found', `Project ${input.id} is not in the desk's data (it may not be synced yet)`);
@@ -196,8 +196,9 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
       return fresh(found);
     },
     'inventories.credits': (input) => fresh(cache().searchInventoryCredits(input)),
-    'inventories.facets': (input) => cache().inventoryFacets(input.account),
+    'inventories.facets': (input) => cache().inventoryFacets(input.account, input.query, input.filters),
     'retirements.search': (input) => fresh(cache().searchRetirements(input)),
+    'retirements.facets': (input) => cache().retirementFacets(input.query, input.filters),
     'retirements.get': (input) => {
       const found = cache().getRetirement(input.id);
       if (!found) throw new DeskFailure('not_found', `Retirement ${input.id} is not in the desk's data (it may not be synced yet)`);

@@ -22,6 +22,13 @@ export const SEARCH_DEBOUNCE_MS = 150;
 export function useSearchText(initial: string, current: () => string, apply: (text: string) => void): [string, (text: string) => void] {
   const [text, setText] = useState(initial);
   const debounced = useDebounced(text, SEARCH_DEBOUNCE_MS);
+  // The store's text this box last applied or showed: a different one was set elsewhere ("Clear
+  // filters" clearing the search), and the box shows it. Its own typing never comes back as a change.
+  const [known, setKnown] = useState(initial);
+  if (initial !== known) {
+    setKnown(initial);
+    if (initial !== debounced) setText(initial);
+  }
   useEffect(() => {
     if (debounced !== current()) apply(debounced);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- current() is read fresh when the text settles; it is not a trigger

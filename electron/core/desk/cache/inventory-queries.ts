@@ -281,7 +281,8 @@ export function createInventoryQueries(db: SqliteDatabase<CacheTables>, helpers:
     for (const record of statement.iterate(plan.params) as IterableIterator<CreditRecord>) yield toRow(record);
   }
 
-  function inventoryFacets(account: InventoryAccount): InventoryFacets {
+  /** An account's facets: every credit's vintages and types, counted once per cache version. */
+  function wholeAccountFacets(account: InventoryAccount): InventoryFacets {
     return memoized(`inventory-facets:${account}`, () => ({
       vintages: db
         .prepare(
@@ -294,6 +295,29 @@ export function createInventoryQueries(db: SqliteDatabase<CacheTables>, helpers:
         )
         .all(account) as InventoryFacets['types'],
     }));
+  }
+
+  /**
+   * The filter menus' values with how many credits each would list: under the search text and the
+   * OTHER filters (a facet's own choice does not narrow its own counts), so a count is the number of
+   * rows choosing it shows. A chosen value matching nothing stays listed, with 0.
+   */
+  function inventoryFacets(account: InventoryAccount, query = '', filters: InventoryCreditSearchInput['filters'] = {}): InventoryFacets {
+    const narrowed = query.trim() !== '' || Object.values(filters ?? {}).some((v) => v !== undefined && v !== '');
+    if (!narrowed) return wholeAccountFacets(account);
+    const counted = (key: 'vintage' | 'type', order: string): InventoryFacets['vintages'] => {
+      const plan = searchPlan(parseSearch({ account, query, filters: { ...filters, [key]: undefined } }));
+      const where = plan.text.kind === 'match' ? `c.rowid IN (${matchedRowids(plan, textShape(plan))})` : plan.where;
+      const values = db
+        .prepare(
+          `SELECT c.${key} AS value, c.${key} AS label, count(*) AS count FROM inventory_credits c WHERE ${where} GROUP BY c.${key} ORDER BY ${order}`,
+        )
+        .all(plan.params) as InventoryFacets['vintages'];
+      const chosen = filters?.[key];
+      if (chosen && !values.some((v) => v.value === chosen)) values.push({ value: chosen, label: chosen, count: 0 });
+      return values;
+    };
+    return { vintages: counted('vintage', 'value DESC'), types: counted('type', 'count DESC, value') };
   }
 
   // ---- for the sync engine ----

@@ -2,7 +2,9 @@
 // which only the service knows), with `asOf` = when the resource behind it last synced.
 import { z } from 'zod';
 import {
+  projectFilters,
   projectSearchInput,
+  retirementFilters,
   retirementSearchInput,
   SEARCH_COUNT_LIMIT,
   SYNC_RESOURCES,
@@ -212,9 +214,99 @@ export function createCacheQueries(db: SqliteDatabase<CacheTables>) {
     };
   }
 
-  function projectFacets(scope: ProjectScope = 'public'): ProjectFacets {
+  /**
+   * The filter menus' values with how many projects each would list. Without a search or filter,
+   * the scope's (kept until the cache changes); otherwise each facet is counted under the search and
+   * the OTHER filters (its own choice does not narrow its own counts), so a count is the number of
+   * rows choosing it shows. A chosen value matching nothing stays listed, with 0.
+   */
+  function projectFacets(scope: ProjectScope = 'public', query = '', rawFilters: z.input<typeof projectFilters> = {}): ProjectFacets {
     if (scope !== 'public' && scope !== 'internal') throw new CacheInputError([`scope: must be public or internal`]);
-    return memoized(`facets:${scope}`, () => computeFacets(scope));
+    const filters = parseInput(projectFilters, rawFilters);
+    const narrowed = query.trim() !== '' || Object.values(filters).some((v) => v !== undefined);
+    if (!narrowed) return memoized(`facets:${scope}`, () => computeFacets(scope));
+    const whole = memoized(`facets:${scope}`, () => computeFacets(scope));
+    type Key = keyof typeof filters;
+    const under = (except: Key) => projectConditions(scope, query, { ...filters, [except]: undefined });
+    const labelled = (values: FacetValue[], all: FacetValue[], chosen: string | undefined) => {
+      const labels = new Map(all.map((v) => [v.value, v.label]));
+      const out = values.map((v) => ({ ...v, label: labels.get(v.value) ?? v.label }));
+      if (chosen && !out.some((v) => v.value === chosen)) out.push({ value: chosen, label: labels.get(chosen) ?? chosen, count: 0 });
+      return out;
+    };
+    const facet = (key: Key, column: string, all: FacetValue[]) => {
+      const { whereSql, params } = under(key);
+      const values = db
+        .prepare(
+          `SELECT p.${column} AS value, p.${column} AS label, count(*) AS count FROM projects p WHERE ${whereSql} AND p.${column} IS NOT NULL
+           GROUP BY p.${column} ORDER BY count DESC, value`,
+        )
+        .all(params) as FacetValue[];
+      return labelled(values, all, key === 'countryCode' ? filters.countryCode?.toUpperCase() : filters[key]);
+    };
+    const vintage = under('vintage');
+    const vintages = db
+      .prepare(
+        `SELECT v.vintage AS value, v.vintage AS label, count(*) AS count FROM project_vintages v
+         JOIN projects p ON p.id = v.project_id WHERE ${vintage.whereSql} GROUP BY v.vintage ORDER BY v.vintage DESC`,
+      )
+      .all(vintage.params) as FacetValue[];
+    return {
+      statuses: facet('status', 'status', whole.statuses),
+      countries: facet('countryCode', 'country_code', whole.countries),
+      sectors: facet('sectorId', 'sector_id', whole.sectors),
+      methodologies: facet('methodologyId', 'methodology_id', whole.methodologies),
+      types: facet('typeId', 'type_id', whole.types),
+      vintages: labelled(vintages, whole.vintages, filters.vintage),
+    };
+  }
+
+  /** The WHERE of a project search (as searchProjects builds it), for counting facets. */
+  function projectConditions(scope: ProjectScope, query: string, f: z.output<typeof projectFilters>) {
+    const { conditions, params, add } = searchFilters({ scope });
+    if (f.status) add('p.status = @status', 'status', f.status);
+    if (f.countryCode) add('p.country_code = @country', 'country', f.countryCode.toUpperCase());
+    if (f.sectorId) add('p.sector_id = @sector', 'sector', f.sectorId);
+    if (f.methodologyId) add('p.methodology_id = @methodology', 'methodology', f.methodologyId);
+    if (f.typeId) add('p.type_id = @type', 'type', f.typeId);
+    if (f.vintage) add('p.id IN (SELECT v.project_id FROM project_vintages v WHERE v.vintage = @vintage)', 'vintage', f.vintage);
+    const where = ['p.scope = @scope', ...conditions];
+    const fts = `projects_${scope}_fts`;
+    const text = searchText(query);
+    if (text.kind === 'initial') {
+      Object.assign(params, text.range);
+      where.push('p.full_name >= @from COLLATE NOCASE AND p.full_name < @to COLLATE NOCASE');
+    } else if (text.kind === 'match') {
+      params.match = text.match;
+      where.push(`p.rowid IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH @match)`);
+    }
+    return { whereSql: where.join(' AND '), params };
+  }
+
+  /**
+   * The vintages retirements have, each with how many retirements choosing it would list: under the
+   * search and the other filters. A chosen vintage matching nothing stays listed, with 0.
+   */
+  function retirementFacets(query = '', rawFilters: z.input<typeof retirementFilters> = {}): { vintages: FacetValue[] } {
+    const f = parseInput(retirementFilters, rawFilters);
+    const { conditions, params, add } = searchFilters();
+    if (f.claimed !== undefined) add('r.is_claimed = @claimed', 'claimed', f.claimed ? 1 : 0);
+    if (f.projectId) add('r.project_id = @project', 'project', f.projectId);
+    const text = searchText(query);
+    if (text.kind === 'initial') {
+      Object.assign(params, text.range);
+      conditions.push('r.beneficiary >= @from COLLATE NOCASE AND r.beneficiary < @to COLLATE NOCASE');
+    } else if (text.kind === 'match') {
+      params.match = text.match;
+      conditions.push('r.rowid IN (SELECT rowid FROM retirements_fts WHERE retirements_fts MATCH @match)');
+    }
+    const sql = `SELECT r.vintage AS value, r.vintage AS label, count(*) AS count FROM retirements r
+                 WHERE ${['r.vintage IS NOT NULL', ...conditions].join(' AND ')} GROUP BY r.vintage ORDER BY r.vintage DESC`;
+    const count = () => db.prepare(sql).all(params) as FacetValue[];
+    const vintages = conditions.length === 0 ? memoized('retirement-vintages', count) : count();
+    if (f.vintage && !vintages.some((v) => v.value === f.vintage))
+      return { vintages: [...vintages, { value: f.vintage, label: f.vintage, count: 0 }] };
+    return { vintages };
   }
 
   function computeFacets(scope: ProjectScope): ProjectFacets {
@@ -517,6 +609,7 @@ export function createCacheQueries(db: SqliteDatabase<CacheTables>) {
     organizationFreshness,
     searchProjects,
     projectFacets,
+    retirementFacets,
     getProject,
     ...inventories,
     searchRetirements,

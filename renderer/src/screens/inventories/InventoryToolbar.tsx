@@ -8,7 +8,7 @@ import { useSync } from '../../stores/sync';
 import { FacetFilters } from '../../components/FacetFilters';
 import type { FacetValue } from '../../../../shared/desk/api';
 import { MOD_LABEL } from '../../components/Sidebar';
-import { currentQuery, useInventoryList, type InventoryAccount, type InventoryFilterValues } from './inventoryList';
+import { currentQuery, toSearch, useInventoryList, type InventoryAccount, type InventoryFilterValues } from './inventoryList';
 
 function SearchBox() {
   const text = useInventoryList((s) => currentQuery(s).text);
@@ -42,8 +42,17 @@ function Filters({ account }: { account: InventoryAccount }) {
   const selected = useInventoryList((s) => currentQuery(s).filters);
   const setFilter = useInventoryList((s) => s.setFilter);
   const setQuery = useInventoryList((s) => s.setQuery);
+  const text = useInventoryList((s) => currentQuery(s).text);
   const dataVersion = useSync((s) => s.dataVersion);
-  const facets = useLoader(() => desk('inventories.facets', { account }), [account], dataVersion);
+  // Counted under the search and the other filters; a new search keeps the menus on screen while they recount.
+  const facets = useLoader(
+    () => {
+      const search = toSearch(account, currentQuery(useInventoryList.getState()));
+      return desk('inventories.facets', { account, query: search.query, filters: search.filters });
+    },
+    [account],
+    `${dataVersion}|${text}|${JSON.stringify(selected)}`,
+  );
   const filters = FILTERS.map(({ key, facet, label, all }) => ({
     key,
     label,
@@ -58,7 +67,8 @@ function Filters({ account }: { account: InventoryAccount }) {
       loaded={facets.data !== null}
       error={facets.error}
       onChange={setFilter}
-      onClear={() => setQuery({ filters: {} })}
+      narrowed={text.trim() !== ''}
+      onClear={() => setQuery({ filters: {}, text: '' })}
       onRetry={facets.reload}
     />
   );

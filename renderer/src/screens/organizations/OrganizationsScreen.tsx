@@ -3,13 +3,19 @@
 import { useMemo, useState } from 'react';
 import { desk, describeError } from '../../lib/desk';
 import { useLoader } from '../../lib/hooks';
-import { countryName, formatDate, humanize } from '../../lib/format';
+import { countryName, formatCount, formatDate, humanize } from '../../lib/format';
 import { useNavigation } from '../../stores/navigation';
 import { useSync } from '../../stores/sync';
 import { Facts } from '../../components/DefinitionList';
 import { ExternalLink } from '../../components/ExternalLink';
 import { EmptyState, ErrorMessage, Loading } from '../../components/feedback';
 import { StatusBadge } from '../../components/StatusBadge';
+
+/** The count of the rows shown: "16 organizations", or "1 of 16 organizations match" while filtered. */
+function organizationCount(shown: number, all: number): string {
+  const noun = (n: number) => (n === 1 ? 'organization' : 'organizations');
+  return shown === all ? `${formatCount(all)} ${noun(all)}` : `${formatCount(shown)} of ${formatCount(all)} ${noun(all)} match`;
+}
 
 export function OrganizationsScreen() {
   const dataVersion = useSync((s) => s.dataVersion);
@@ -33,7 +39,9 @@ export function OrganizationsScreen() {
       <header className="screen-header">
         <div>
           <h1>Organizations</h1>
-          <p className="screen-subtitle">{list.data ? `${list.data.organizations.length} organizations` : 'Loading organizations…'}</p>
+          <p className="screen-subtitle" aria-live="polite">
+            {list.data ? organizationCount(organizations.length, list.data.organizations.length) : 'Loading organizations…'}
+          </p>
         </div>
       </header>
       <div className="toolbar" role="search">

@@ -1,8 +1,8 @@
-// Filters on status, country, sector, methodology, type and vintage, with the values (and counts)
-// the desk knows for the current scope.
+// Filters on status, country, sector, methodology, type and vintage, with the values the desk knows
+// for the current scope, each counted under the search and the other filters.
 import { desk } from '../../lib/desk';
 import { useLoader } from '../../lib/hooks';
-import { useProjectList, type ProjectFilterValues } from '../../stores/projects';
+import { toSearchInput, useProjectList, type ProjectFilterValues } from '../../stores/projects';
 import { useSync } from '../../stores/sync';
 import { countryName, humanize } from '../../lib/format';
 import { FacetFilters } from '../../components/FacetFilters';
@@ -31,8 +31,17 @@ export function ProjectFilters() {
   const selected = useProjectList((s) => s.query.filters);
   const setFilter = useProjectList((s) => s.setFilter);
   const setQuery = useProjectList((s) => s.setQuery);
+  const text = useProjectList((s) => s.query.text);
   const dataVersion = useSync((s) => s.dataVersion);
-  const facets = useLoader(() => desk('projects.facets', { scope }), [scope], dataVersion);
+  // Counted under the search and the other filters; a new search keeps the menus on screen while they recount.
+  const facets = useLoader(
+    () => {
+      const search = toSearchInput(useProjectList.getState().query);
+      return desk('projects.facets', { scope, query: search.query, filters: search.filters });
+    },
+    [scope],
+    `${dataVersion}|${text}|${JSON.stringify(selected)}`,
+  );
   const filters = FILTERS.map(({ key, facet, label, all }) => ({
     key,
     label,
@@ -47,7 +56,8 @@ export function ProjectFilters() {
       loaded={facets.data !== null}
       error={facets.error}
       onChange={setFilter}
-      onClear={() => setQuery({ filters: {} })}
+      narrowed={text.trim() !== ''}
+      onClear={() => setQuery({ filters: {}, text: '' })}
       onRetry={facets.reload}
     />
   );

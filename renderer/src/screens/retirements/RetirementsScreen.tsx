@@ -5,8 +5,10 @@ import { useCallback } from 'react';
 import { useVirtualPagedRows } from '../../lib/useVirtualPagedRows';
 import { useListOfLatestSync } from '../../lib/useListOfLatestSync';
 import type { RetirementRow } from '../../../../shared/desk/api';
-import { useSearchText } from '../../lib/hooks';
-import { formatDate, formatListTotal, formatTonnesValue } from '../../lib/format';
+import { useLoader, useSearchText } from '../../lib/hooks';
+import { desk } from '../../lib/desk';
+import { useSync } from '../../stores/sync';
+import { formatCount, formatDate, formatListTotal, formatTonnesValue } from '../../lib/format';
 import { useNavigation } from '../../stores/navigation';
 import {
   DEFAULT_RETIREMENT_SORT,
@@ -52,21 +54,7 @@ function RetirementToolbar() {
           <option value="unclaimed">Unclaimed</option>
         </select>
       </label>
-      <label className="inline-field">
-        <span>Vintage</span>
-        <input
-          className="input-year"
-          inputMode="numeric"
-          placeholder="Any"
-          maxLength={4}
-          value={query.vintage}
-          onChange={(e) => {
-            const vintage = e.target.value.replace(/\D/g, '');
-            if (vintage === '' || vintage.length === 4) setQuery({ vintage });
-            else useRetirementList.setState((s) => ({ query: { ...s.query, vintage } }));
-          }}
-        />
-      </label>
+      <VintageFilter />
       <RelevanceToggle
         active={query.sort.field === 'relevance'}
         available={query.text.trim() !== ''}
@@ -77,7 +65,41 @@ function RetirementToolbar() {
           Show all projects
         </button>
       )}
+      {(query.text.trim() !== '' || query.claimed !== 'all' || query.vintage !== '') && (
+        <button type="button" className="button-link" onClick={() => setQuery({ text: '', claimed: 'all', vintage: '' })}>
+          Clear filters
+        </button>
+      )}
     </div>
+  );
+}
+
+/** The vintages the retirements have (not free text), each counted under the search and the other filters. */
+function VintageFilter() {
+  const query = useRetirementList((s) => s.query);
+  const setQuery = useRetirementList((s) => s.setQuery);
+  const dataVersion = useSync((s) => s.dataVersion);
+  const search = toRetirementSearch(query);
+  const facets = useLoader(
+    () => {
+      const current = toRetirementSearch(useRetirementList.getState().query);
+      return desk('retirements.facets', { query: current.query, filters: current.filters });
+    },
+    [],
+    `${dataVersion}|${search.query}|${JSON.stringify(search.filters)}`,
+  );
+  return (
+    <label className="inline-field">
+      <span>Vintage</span>
+      <select value={query.vintage} onChange={(e) => setQuery({ vintage: e.target.value })} disabled={!facets.data && !query.vintage}>
+        <option value="">Any vintage</option>
+        {(facets.data?.vintages ?? []).map((v) => (
+          <option key={v.value} value={v.value}>
+            {`${v.label} (${formatCount(v.count)})`}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
 
