@@ -4,6 +4,7 @@ import { SESSION_LOST_EVENT, SESSION_LOST_MESSAGE } from './bridge/web';
 import { OfflineBanner } from './components/OfflineBanner';
 import { ReservationNotices } from './components/ReservationNotices';
 import { Sidebar } from './components/Sidebar';
+import { ShortcutsDialog } from './components/ShortcutsDialog';
 import { useKeyboardShortcuts } from './keyboard';
 import { SCREENS, useNavigation, type ScreenId } from './stores/navigation';
 import { useSync } from './stores/sync';
@@ -79,6 +80,7 @@ export function App() {
         <ReservationNotices />
         <Screen key={registrySwitches} />
       </main>
+      <ShortcutsDialog />
     </div>
   );
 }

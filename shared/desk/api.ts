@@ -284,7 +284,7 @@ export const projectCredits = z.object({
  * this handle and asks the bridge to save it (native save dialog in Electron, a download in the
  * browser). The desk chose the name; the kind fixes the extension.
  */
-export const FILE_KINDS = ['pdf', 'csv'] as const;
+export const FILE_KINDS = ['pdf', 'csv', 'zip'] as const;
 export type FileKind = (typeof FILE_KINDS)[number];
 export const fileHandleId = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'must be a file handle from the desk');
 export const fileHandle = z.object({ handle: fileHandleId, kind: z.enum(FILE_KINDS), filename: z.string(), size: z.number().int() });
@@ -424,6 +424,10 @@ export const deskApi = {
     z.object({ owns: z.boolean() }),
   ),
   'retirements.certificate': method(z.object({ id }), fileHandle, { write: true }),
+  /** Several certificates as one file: one PDF (a retirement a page) or a ZIP of the PDFs. */
+  'retirements.certificates': method(z.object({ ids: z.array(id).min(1).max(500), format: z.enum(['pdf', 'zip']) }), fileHandle, {
+    write: true,
+  }),
 
   'organizations.list': method(
     none,

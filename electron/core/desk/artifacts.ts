@@ -12,6 +12,8 @@ import { DeskFailure } from './errors';
 export const FILE_KINDS: Record<FileKind, { mimeType: string; extension: string; filterName: string; maxBytes: number }> = {
   pdf: { mimeType: 'application/pdf', extension: 'pdf', filterName: 'PDF document', maxBytes: 20 * 1024 * 1024 },
   csv: { mimeType: 'text/csv', extension: 'csv', filterName: 'CSV file', maxBytes: 256 * 1024 * 1024 },
+  // Bundled certificates (up to 500 of them).
+  zip: { mimeType: 'application/zip', extension: 'zip', filterName: 'ZIP archive', maxBytes: 256 * 1024 * 1024 },
 };
 export const ARTIFACT_TTL_MS = 15 * 60_000;
 export const MAX_ARTIFACTS = 32;

@@ -37,6 +37,7 @@ import { createOnlineTracker, type OnlineTracker } from './registry-calls';
 import { openSettingsStore, type SettingsStore } from './settings';
 import type { ParsedDeskInput } from './types';
 import { warehouseView } from './warehouse-view';
+import { bundleCertificates } from './certificate-bundle';
 import * as writes from './writes';
 import type { DeskDispatcher } from './dispatcher';
 
@@ -220,6 +221,13 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
     'retirements.certificate': async (input) => {
       const pdf = await writes.certificate(writeContext(), input);
       return artifacts.put('pdf', pdf.baseName, pdf.bytes);
+    },
+    'retirements.certificates': async (input) => {
+      // Fetched one by one (each a registry call); the bundle is made only when all arrived.
+      const files = [];
+      for (const id of input.ids) files.push(await writes.certificate(writeContext(), { id }));
+      const bundle = await bundleCertificates(files, input.format, new Date(clock.now()).toISOString().slice(0, 10));
+      return artifacts.put(input.format, bundle.baseName, bundle.bytes);
     },
 
     'organizations.list': () => fresh(cache().listOrganizations()),

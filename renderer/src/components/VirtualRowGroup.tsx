@@ -1,8 +1,10 @@
 // The scrolling body of a virtualized grid table (role="table" of divs): the rows in view (plus a
 // few) positioned inside a spacer as tall as the whole list, a "Loading…" placeholder where a row's
-// page has not arrived yet. A row that opens something is focusable and opens on Enter or Space.
+// page has not arrived yet. A row that opens something is focusable and opens on Enter or Space;
+// arrow keys move between rows.
 import type { ReactNode, RefObject } from 'react';
 import type { VirtualItem, Virtualizer } from '@tanstack/react-virtual';
+import { moveAmongRows } from '../lib/rowKeyboard';
 
 export function VirtualRowGroup<Row>(props: {
   scrollRef: RefObject<HTMLDivElement | null>;
@@ -15,7 +17,7 @@ export function VirtualRowGroup<Row>(props: {
 }) {
   const { scrollRef, virtualizer, items, rowHeight, rowAt, cells, onOpen } = props;
   return (
-    <div ref={scrollRef} className="table-scroll" role="rowgroup">
+    <div ref={scrollRef} className="table-scroll" role="rowgroup" onKeyDown={moveAmongRows}>
       <div className="table-spacer" style={{ height: virtualizer.getTotalSize() }}>
         {items.map((item) => {
           const row = rowAt(item.index);

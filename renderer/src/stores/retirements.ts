@@ -9,6 +9,7 @@ import { announce, setPageState } from '../lib/signals';
 import { emptyPagedRows, pagedRowsActions, type PagedRows } from './pagedRows';
 import { rowInPages } from './paging';
 import { useSync } from './sync';
+import { clickRow } from '../lib/rangeSelection';
 
 export const RETIREMENT_PAGE_SIZE = 100;
 
@@ -36,7 +37,23 @@ interface RetirementListState extends PagedRows<RetirementRow> {
   /** Reloads the same query (a sync, a finished reservation); the rows on screen stay until their fresh copy arrives. */
   refresh(): void;
   toggleSelected(id: string): void;
+  /** A click on a row's checkbox: with shift, the rows from the last clicked one take its new state. */
+  clickSelected(id: string, shiftKey: boolean): void;
+  /** Selects every claimed retirement listed (up to SELECT_ALL_LIMIT); with any selected, clears them. */
+  selectAll(): Promise<void>;
+  /** Where a shift-click range starts. */
+  selectionAnchor: string | null;
   clearSelection(): void;
+}
+
+/** The most retirements "select all" takes (their certificates are then fetched one by one). */
+export const SELECT_ALL_LIMIT = 500;
+
+/** The claimed rows read so far, in list order (ranges and select-all span these). */
+export function claimedRowIds(state: Pick<RetirementListState, 'pages'>): string[] {
+  return Object.entries(state.pages)
+    .sort(([a], [b]) => Number(a) - Number(b))
+    .flatMap(([, rows]) => rows.filter((r) => r.isClaimed).map((r) => r.id));
 }
 
 export function toRetirementSearch(query: RetirementQuery, offset = 0, limit = RETIREMENT_PAGE_SIZE): RetirementSearchInput {
@@ -107,6 +124,22 @@ export const useRetirementList = create<RetirementListState>()((set, get) => {
         else selected[id] = true;
         return { selected };
       }),
-    clearSelection: () => set({ selected: {} }),
+    selectionAnchor: null,
+    clickSelected: (id, shiftKey) =>
+      set((s) => {
+        const next = clickRow({ selected: new Set(Object.keys(s.selected)), anchor: s.selectionAnchor }, claimedRowIds(s), id, shiftKey);
+        return { selected: Object.fromEntries([...next.selected].map((key) => [key, true as const])), selectionAnchor: next.anchor };
+      }),
+    selectAll: async () => {
+      const state = get();
+      // Like a mail list's header checkbox: with anything selected it clears.
+      if (Object.keys(state.selected).length > 0) {
+        set({ selected: {}, selectionAnchor: null });
+        return;
+      }
+      const answer = await desk('retirements.search', toRetirementSearch(state.query, 0, SELECT_ALL_LIMIT));
+      set({ selected: Object.fromEntries(answer.rows.filter((r) => r.isClaimed).map((r) => [r.id, true as const])) });
+    },
+    clearSelection: () => set({ selected: {}, selectionAnchor: null }),
   };
 });

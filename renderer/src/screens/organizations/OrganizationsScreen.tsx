@@ -10,6 +10,7 @@ import { Facts } from '../../components/DefinitionList';
 import { ExternalLink } from '../../components/ExternalLink';
 import { EmptyState, ErrorMessage, Loading } from '../../components/feedback';
 import { StatusBadge } from '../../components/StatusBadge';
+import { moveAmongRows } from '../../lib/rowKeyboard';
 
 /** The count of the rows shown: "16 organizations", or "1 of 16 organizations match" while filtered. */
 function organizationCount(shown: number, all: number): string {
@@ -75,7 +76,7 @@ export function OrganizationsScreen() {
                   <th scope="col">This app</th>
                 </tr>
               </thead>
-              <tbody>
+              <tbody onKeyDown={moveAmongRows}>
                 {organizations.map((o) => (
                   <tr key={o.id} className={o.id === openId ? 'row-current' : undefined} onClick={() => setOpenId(o.id)}>
                     <td>
@@ -111,7 +112,13 @@ export function OrganizationsScreen() {
             <aside className="card details" aria-label="Organization details">
               <header className="details-header">
                 <h2>{open.fullName}</h2>
-                <button type="button" className="icon-button" aria-label="Close details" onClick={() => setOpenId(null)}>
+                <button
+                  type="button"
+                  className="icon-button"
+                  aria-label="Close details"
+                  data-closes-on-escape
+                  onClick={() => setOpenId(null)}
+                >
                   ×
                 </button>
               </header>

@@ -1,14 +1,25 @@
-// "Download certificates (n)": one PDF per selected retirement, one after the other, with progress
-// and, for any that fail, which one and why.
+// "Download certificates (n)": the selected retirements' certificates as separate PDFs, one combined
+// PDF (one retirement a page) or a ZIP, the user's choice; with progress and, for any that fail,
+// which one and why.
 import { useState } from 'react';
 import { findRetirementRow, useRetirementList } from '../../stores/retirements';
-import { describeError } from '../../lib/desk';
+import { desk, describeError, saveFile } from '../../lib/desk';
+import { announce } from '../../lib/signals';
 import { useFreshness } from '../../stores/freshness';
 import { downloadCertificate } from './certificates';
+
+type Format = 'separate' | 'pdf' | 'zip';
+
+const FORMATS: Array<{ value: Format; label: string }> = [
+  { value: 'separate', label: 'Separate PDFs' },
+  { value: 'pdf', label: 'One PDF (a page each)' },
+  { value: 'zip', label: 'ZIP of PDFs' },
+];
 
 export function CertificateDownloads() {
   const selected = useRetirementList((s) => s.selected);
   const ids = Object.keys(selected);
+  const [format, setFormat] = useState<Format>('separate');
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
   const [failures, setFailures] = useState<string[]>([]);
   const offline = useFreshness((s) => s.offline);
@@ -16,13 +27,26 @@ export function CertificateDownloads() {
   async function downloadAll() {
     setFailures([]);
     const failed: string[] = [];
-    for (const [index, id] of ids.entries()) {
-      setProgress({ done: index, total: ids.length });
+    if (format === 'separate') {
+      for (const [index, id] of ids.entries()) {
+        setProgress({ done: index, total: ids.length });
+        try {
+          await downloadCertificate(id);
+        } catch (error) {
+          const row = findRetirementRow(useRetirementList.getState(), id);
+          failed.push(`${row?.beneficiary ?? id}: ${describeError(error)}`);
+        }
+      }
+    } else {
+      // The desk fetches them all and bundles them; a bundle is saved only whole (a missing
+      // certificate would go unnoticed inside it).
+      setProgress({ done: 0, total: ids.length });
       try {
-        await downloadCertificate(id);
+        const bundle = await desk('retirements.certificates', { ids, format });
+        const { saved } = await saveFile(bundle);
+        announce('desk:file-saved', { filename: bundle.filename, saved });
       } catch (error) {
-        const row = findRetirementRow(useRetirementList.getState(), id);
-        failed.push(`${row?.beneficiary ?? id}: ${describeError(error)}`);
+        failed.push(`the combined file: ${describeError(error)}`);
       }
     }
     setProgress(null);
@@ -34,19 +58,34 @@ export function CertificateDownloads() {
   return (
     <span className="inline-action">
       {ids.length > 0 && (
-        <button
-          type="button"
-          className="button"
-          disabled={progress !== null || offline}
-          title={offline ? 'Certificates come from the registry, which cannot be reached.' : undefined}
-          onClick={() => void downloadAll()}
-        >
-          {progress ? `Saving ${progress.done + 1} of ${progress.total}…` : `Download certificates (${ids.length})`}
-        </button>
+        <>
+          <label className="inline-field">
+            <span>Save as</span>
+            <select value={format} onChange={(e) => setFormat(e.target.value as Format)} disabled={progress !== null}>
+              {FORMATS.map((f) => (
+                <option key={f.value} value={f.value}>
+                  {f.label}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button
+            type="button"
+            className="button"
+            disabled={progress !== null || offline}
+            title={offline ? 'Certificates come from the registry, which cannot be reached.' : undefined}
+            onClick={() => void downloadAll()}
+          >
+            {progress ? `Saving ${progress.done + 1} of ${progress.total}…` : `Download certificates (${ids.length})`}
+          </button>
+        </>
       )}
       {failures.length > 0 && (
         <span className="inline-error" role="alert">
-          {failures.length} certificate{failures.length === 1 ? '' : 's'} could not be saved: {failures.join('; ')}
+          {format === 'separate'
+            ? `${failures.length} certificate${failures.length === 1 ? '' : 's'} could not be saved: `
+            : 'Nothing was saved: '}
+          {failures.join('; ')}
         </span>
       )}
     </span>

@@ -8,12 +8,14 @@ import type { RetirementRow } from '../../../../shared/desk/api';
 import { useLoader, useSearchText } from '../../lib/hooks';
 import { desk } from '../../lib/desk';
 import { useSync } from '../../stores/sync';
+import { moveAmongRows } from '../../lib/rowKeyboard';
 import { formatCount, formatDate, formatListTotal, formatTonnesValue } from '../../lib/format';
 import { useNavigation } from '../../stores/navigation';
 import {
   DEFAULT_RETIREMENT_SORT,
   RETIREMENT_RELEVANCE_SORT,
   retirementAt,
+  SELECT_ALL_LIMIT,
   toRetirementSearch,
   useRetirementList,
   type ClaimFilter,
@@ -130,11 +132,32 @@ function SortableHeader({
   );
 }
 
+/** The header checkbox: every claimed retirement listed (up to SELECT_ALL_LIMIT), or none. */
+function SelectAllRetirements() {
+  const count = useRetirementList((s) => Object.keys(s.selected).length);
+  const total = useRetirementList((s) => s.total);
+  const claimedFilter = useRetirementList((s) => s.query.claimed);
+  const selectAll = useRetirementList((s) => s.selectAll);
+  return (
+    <input
+      type="checkbox"
+      aria-label={count > 0 ? 'Clear the selection' : 'Select all claimed retirements listed'}
+      title={`Selects the first ${SELECT_ALL_LIMIT} claimed retirements at most`}
+      checked={count > 0 && total !== null && count >= Math.min(total, SELECT_ALL_LIMIT)}
+      ref={(el) => {
+        if (el) el.indeterminate = count > 0 && (total === null || count < Math.min(total, SELECT_ALL_LIMIT));
+      }}
+      disabled={!total || claimedFilter === 'unclaimed'}
+      onChange={() => void selectAll()}
+    />
+  );
+}
+
 function RetirementTableRow({ row, index }: { row: RetirementRow | undefined; index: number }) {
   const current = useNavigation((s) => s.retirementId === row?.id);
   const openRetirement = useNavigation((s) => s.openRetirement);
   const checked = useRetirementList((s) => (row ? Boolean(s.selected[row.id]) : false));
-  const toggleSelected = useRetirementList((s) => s.toggleSelected);
+  const clickSelected = useRetirementList((s) => s.clickSelected);
   if (!row) {
     return (
       <tr aria-rowindex={index + 2} className="row-placeholder">
@@ -159,7 +182,8 @@ function RetirementTableRow({ row, index }: { row: RetirementRow | undefined; in
           checked={checked}
           disabled={!row.isClaimed}
           title={row.isClaimed ? undefined : 'No certificate until the owner finalizes it'}
-          onChange={() => toggleSelected(row.id)}
+          readOnly
+          onClick={(event) => clickSelected(row.id, event.shiftKey)}
         />
       </td>
       <td>{formatDate(row.createdAt)}</td>
@@ -219,7 +243,7 @@ function RetirementTable() {
         <thead>
           <tr aria-rowindex={1}>
             <th scope="col">
-              <span className="visually-hidden">Select</span>
+              <SelectAllRetirements />
             </th>
             {/* Dates and amounts start newest / largest first; names A to Z. */}
             <SortableHeader field="createdAt" label="Date" first="desc" />
@@ -230,7 +254,7 @@ function RetirementTable() {
             <th scope="col">Claim</th>
           </tr>
         </thead>
-        <tbody>
+        <tbody onKeyDown={moveAmongRows}>
           {total === null && (
             <tr className="row-message">
               <td colSpan={COLUMN_COUNT}>
