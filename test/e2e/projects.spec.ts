@@ -45,7 +45,7 @@ test('search and filter projects, then open one and its credits', async ({ app }
     'Proponents and validators',
     'Documents',
     'Benefits',
-    'Status history',
+    'Timeline',
     'Credits',
   ]) {
     await expect(app.getByRole('region', { name: section })).toBeVisible();

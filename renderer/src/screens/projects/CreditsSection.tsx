@@ -6,6 +6,9 @@ import { formatDate, formatTonnesValue, humanize } from '../../lib/format';
 import { ExternalLink } from '../../components/ExternalLink';
 import { EmptyState } from '../../components/feedback';
 import { CreditsChart } from './CreditsChart';
+import { issuanceCreditType } from './ProjectTimeline';
+
+const creditTypeLabel = (type: 'exPost' | 'exAnte' | null) => (type === 'exPost' ? 'Ex-post' : type === 'exAnte' ? 'Ex-ante' : null);
 
 type Credits = NonNullable<DeskOutput<'projects.get'>['credits']>;
 
@@ -37,7 +40,7 @@ function formatSize(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
-function IssuanceEvents({ events }: { events: CreditEvent[] }) {
+function IssuanceEvents({ events, summary }: { events: CreditEvent[]; summary: CreditSummary }) {
   if (events.length === 0) return <p className="muted">No issuance events in this vintage.</p>;
   return (
     <table className="simple-table">
@@ -58,7 +61,7 @@ function IssuanceEvents({ events }: { events: CreditEvent[] }) {
           <tr key={e.id}>
             <td>{formatDate(e.createdAt)}</td>
             <td>
-              {humanize(e.type)} · {humanize(e.creditType)}
+              {humanize(e.type)} · {creditTypeLabel(issuanceCreditType(e, summary)) ?? humanize(e.creditType)}
             </td>
             <td className="numeric">{formatTonnesValue(e.amount)}</td>
             <td>
@@ -111,7 +114,7 @@ export function CreditsSection({ credits }: { credits: Credits | null }) {
                   {formatTonnesValue(v.summary.exPost)} ex-post · {formatTonnesValue(v.summary.exAnte)} ex-ante ·{' '}
                   {formatTonnesValue(v.summary.retired)} retired · {formatTonnesValue(v.summary.validated)} validated
                 </p>
-                <IssuanceEvents events={v.events} />
+                <IssuanceEvents events={v.events} summary={v.summary} />
               </section>
             ))}
         </>

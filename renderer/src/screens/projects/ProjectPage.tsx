@@ -1,10 +1,11 @@
 // One project with every field of the interface: descriptions, facts, location, proponents and
-// validators, documents, benefits, the status timeline and the credits by vintage.
+// validators (opening the desk's organization page), documents, benefits, the timeline of every
+// event, and the credits by vintage.
 import type { DeskOutput } from '../../../../shared/desk/api';
-import type { Document, OrganizationSummary, ProjectEvent } from '../../../../shared/registry/resources';
+import type { Document, OrganizationSummary } from '../../../../shared/registry/resources';
 import { desk } from '../../lib/desk';
 import { useLoader } from '../../lib/hooks';
-import { countryName, formatDate, formatDateTime, humanize } from '../../lib/format';
+import { countryName, formatDate, formatDateTime, formatTonnesNumber, humanize } from '../../lib/format';
 import { useNavigation } from '../../stores/navigation';
 import { useSync } from '../../stores/sync';
 import { StatusBadge } from '../../components/StatusBadge';
@@ -13,6 +14,7 @@ import { Facts } from '../../components/DefinitionList';
 import { EmptyState, ErrorMessage, Loading } from '../../components/feedback';
 import { describeError } from '../../lib/desk';
 import { CreditsSection } from './CreditsSection';
+import { ProjectTimeline } from './ProjectTimeline';
 
 type ProjectData = DeskOutput<'projects.get'>['project'];
 
@@ -25,7 +27,9 @@ function Section({ title, children }: { title: string; children: React.ReactNode
   );
 }
 
+/** Proponents and validators: each name opens the desk's own page of the organization. */
 function Organizations({ organizations, none }: { organizations: OrganizationSummary[]; none: string }) {
+  const openOrganization = useNavigation((s) => s.openOrganization);
   if (organizations.length === 0) return <p className="muted">{none}</p>;
   return (
     <ul className="plain-list">
@@ -34,10 +38,42 @@ function Organizations({ organizations, none }: { organizations: OrganizationSum
           <span className="avatar" aria-hidden="true">
             {o.fullName.slice(0, 1)}
           </span>
-          <ExternalLink href={o.publicUrl}>{o.fullName}</ExternalLink>
+          <button type="button" className="button-link" onClick={() => openOrganization(o.id, o.fullName)}>
+            {o.fullName}
+          </button>
         </li>
       ))}
     </ul>
+  );
+}
+
+/**
+ * The estimated mitigations with their years: the interface lists one estimate a year, from the
+ * crediting period's start year on (an empty estimate is shown as such, keeping the years in place).
+ */
+function Mitigations({ project }: { project: ProjectData }) {
+  const start = new Date(project.creditingPeriodStartDate).getUTCFullYear();
+  return (
+    <table className="simple-table table-compact" aria-label="Estimated annual mitigations">
+      <thead>
+        <tr>
+          <th scope="col">Year</th>
+          <th scope="col" className="numeric">
+            Estimated mitigation
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {project.estimatedAnnualMitigations.map((m, i) => (
+          <tr key={i}>
+            <td>{Number.isFinite(start) ? start + i : `Year ${i + 1}`}</td>
+            <td className="numeric">
+              {m === null || m === '' ? '—' : Number.isFinite(Number(m)) ? `${formatTonnesNumber(Number(m))} tCO2e` : m}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 
@@ -69,34 +105,9 @@ function Documents({ documents }: { documents: Document[] }) {
   );
 }
 
-function Timeline({ events }: { events: ProjectEvent[] | undefined }) {
-  if (!events)
-    return <p className="muted">The status history is part of the internal view of the project (switch the list to Internal).</p>;
-  if (events.length === 0) return <p className="muted">No status changes recorded.</p>;
-  const ordered = [...events].sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
-  return (
-    <ol className="timeline" aria-label="Status history">
-      {ordered.map((e) => (
-        <li key={e.id}>
-          <time dateTime={e.createdAt}>{formatDateTime(e.createdAt)}</time>
-          <span>
-            {e.type === 'status_change' ? (
-              <>
-                Status changed from <StatusBadge value={e.previousProjectStatus} /> to <StatusBadge value={e.projectStatus} />
-              </>
-            ) : (
-              humanize(e.type)
-            )}
-          </span>
-        </li>
-      ))}
-    </ol>
-  );
-}
-
 function ProjectBody({ project, credits }: { project: ProjectData; credits: DeskOutput<'projects.get'>['credits'] }) {
   const events = 'events' in project ? project.events : undefined;
-  const mitigations = project.estimatedAnnualMitigations.filter((m): m is string => m !== null && m !== '');
+  const mitigations = project.estimatedAnnualMitigations.filter((m) => m !== null && m !== '');
   return (
     <div className="project-grid">
       <Section title="Overview">
@@ -114,7 +125,7 @@ function ProjectBody({ project, credits }: { project: ProjectData; credits: Desk
             ['Sector', project.sector.title],
             ['Methodology', project.methodology.title],
             ['Type', project.type.description ? `${project.type.title}: ${project.type.description}` : project.type.title],
-            ['Estimated annual mitigations', mitigations.length ? mitigations.map((m) => `${m} tCO2e`).join(', ') : null],
+            ['Estimated annual mitigations', mitigations.length ? <Mitigations project={project} /> : null],
             ['Public page', <ExternalLink href={project.publicUrl}>{project.publicUrl}</ExternalLink>],
           ]}
         />
@@ -156,8 +167,8 @@ function ProjectBody({ project, credits }: { project: ProjectData; credits: Desk
           </ul>
         )}
       </Section>
-      <Section title="Status history">
-        <Timeline events={events} />
+      <Section title="Timeline">
+        <ProjectTimeline projectId={project.id} events={events} credits={credits} />
       </Section>
       <div className="span-all">
         <CreditsSection credits={credits} />
