@@ -117,4 +117,6 @@ test('the warehouse inventory is searched, filtered, sorted, counted, exported a
     );
   }
   await expect(app.getByRole('button', { name: 'Reserve selected…' })).toBeDisabled();
+  // Wholly reserved, they stay listed as such.
+  for (const c of picked) await expect(table.locator('tbody tr', { hasText: c.serialization })).toContainText('All reserved');
 });

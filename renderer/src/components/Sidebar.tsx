@@ -1,4 +1,5 @@
-// The main navigation: one button per screen, with its keyboard shortcut.
+// The main navigation: one button per screen, with its keyboard shortcut. In a narrow window it
+// collapses to a rail of initials (styles/lists.css); each button keeps its name and a tooltip.
 import { SCREENS, useNavigation } from '../stores/navigation';
 import { ActiveRegistry } from './ActiveRegistry';
 import { SyncIndicator } from './SyncIndicator';
@@ -25,6 +26,7 @@ export function Sidebar() {
                 className="nav-item"
                 aria-current={screen === item.id ? 'page' : undefined}
                 aria-keyshortcuts={`Control+${index + 1}`}
+                title={`${item.label} (${MOD_LABEL}${index + 1})`}
                 onClick={() => go(item.id)}
               >
                 <span>{item.label}</span>

@@ -33,29 +33,40 @@ function ProjectTableHead() {
   return <SortableGridHead columns={COLUMNS} sort={sort} onSort={(next) => setQuery({ sort: next })} />;
 }
 
+/** Each cell carries its full text as a tooltip: a narrow window clips it with an ellipsis. */
 function ProjectCells({ row }: { row: ProjectRow }) {
+  const country = countryName(row.countryCode);
+  const started = formatDate(row.startDate);
   return (
     <>
-      <span role="cell" className="cell-num">
+      <span role="cell" className="cell-num" title={row.num}>
         {row.num}
       </span>
-      <span role="cell" className="cell-title">
+      <span role="cell" className="cell-title" title={`${row.fullName}\n${row.shortDescription}`}>
         <span className="cell-primary">{row.fullName}</span>
         <span className="cell-secondary">{row.shortDescription}</span>
       </span>
       <span role="cell">
         <StatusBadge value={row.status} />
       </span>
-      <span role="cell">{countryName(row.countryCode)}</span>
-      <span role="cell">{row.sector}</span>
+      <span role="cell" title={country}>
+        {country}
+      </span>
+      <span role="cell" title={row.sector}>
+        {row.sector}
+      </span>
       <span role="cell" className="cell-clip" title={row.methodology}>
         {row.methodology}
       </span>
-      <span role="cell">{row.type}</span>
+      <span role="cell" title={row.type}>
+        {row.type}
+      </span>
       <span role="cell" className="cell-clip" title={row.proponents}>
         {row.proponents}
       </span>
-      <span role="cell">{formatDate(row.startDate)}</span>
+      <span role="cell" className="nowrap" title={started}>
+        {started}
+      </span>
     </>
   );
 }

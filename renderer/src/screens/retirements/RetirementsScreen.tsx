@@ -186,8 +186,8 @@ function RetirementTableRow({ row, index }: { row: RetirementRow | undefined; in
           onClick={(event) => clickSelected(row.id, event.shiftKey)}
         />
       </td>
-      <td>{formatDate(row.createdAt)}</td>
-      <td>
+      <td title={formatDate(row.createdAt)}>{formatDate(row.createdAt)}</td>
+      <td title={[row.beneficiary ?? 'Unclaimed', row.organizationName].filter(Boolean).join('\n')}>
         <button type="button" className="button-link" onClick={() => openRetirement(row.id)}>
           {row.beneficiary ?? 'Unclaimed'}
         </button>
