@@ -130,51 +130,29 @@ const putRetirementSearch = (v: Insertable<CacheTables['retirements_fts']>, q: Q
 
 const projectRowid = (v: { scope: ProjectScope; id: string }, q: Q) =>
   q.selectFrom('projects').select('rowid').where('scope', '=', v.scope).where('id', '=', v.id);
-const insertProject = (v: ProjectRow, q: Q) =>
-  q.insertInto('projects').values({
-    scope: v.scope,
-    id: v.id,
-    num: v.num,
-    num_sort: v.num_sort,
-    full_name: v.full_name,
-    short_description: v.short_description,
-    status: v.status,
-    country_code: v.country_code,
-    country_name: v.country_name,
-    sector_id: v.sector_id,
-    sector_title: v.sector_title,
-    methodology_id: v.methodology_id,
-    methodology_title: v.methodology_title,
-    type_id: v.type_id,
-    type_title: v.type_title,
-    proponents: v.proponents,
-    start_date: v.start_date,
-    row_hash: v.row_hash,
-    json: v.json,
-  });
+/** Every column of a project row but its key (scope, id): what an insert adds to the key and an update sets. */
+const projectFields = (v: ProjectRow) => ({
+  num: v.num,
+  num_sort: v.num_sort,
+  full_name: v.full_name,
+  short_description: v.short_description,
+  status: v.status,
+  country_code: v.country_code,
+  country_name: v.country_name,
+  sector_id: v.sector_id,
+  sector_title: v.sector_title,
+  methodology_id: v.methodology_id,
+  methodology_title: v.methodology_title,
+  type_id: v.type_id,
+  type_title: v.type_title,
+  proponents: v.proponents,
+  start_date: v.start_date,
+  row_hash: v.row_hash,
+  json: v.json,
+});
+const insertProject = (v: ProjectRow, q: Q) => q.insertInto('projects').values({ scope: v.scope, id: v.id, ...projectFields(v) });
 const updateProject = (v: ProjectRow & { rowid: number }, q: Q) =>
-  q
-    .updateTable('projects')
-    .set({
-      num: v.num,
-      num_sort: v.num_sort,
-      full_name: v.full_name,
-      short_description: v.short_description,
-      status: v.status,
-      country_code: v.country_code,
-      country_name: v.country_name,
-      sector_id: v.sector_id,
-      sector_title: v.sector_title,
-      methodology_id: v.methodology_id,
-      methodology_title: v.methodology_title,
-      type_id: v.type_id,
-      type_title: v.type_title,
-      proponents: v.proponents,
-      start_date: v.start_date,
-      row_hash: v.row_hash,
-      json: v.json,
-    })
-    .where('rowid', '=', v.rowid);
+  q.updateTable('projects').set(projectFields(v)).where('rowid', '=', v.rowid);
 
 const goneProjects = (v: { scope: ProjectScope; resource: CacheResource }, q: Q) =>
   q
