@@ -36,7 +36,7 @@ describe('amounts typed in the user locale', () => {
   it('refuses a dot in de when it cannot be a thousands separator, and a comma in de decimals', () => {
     const parsed = parseTonnes('1.5', 'de-DE');
     expect(!parsed.ok && parsed.message).toBe(
-      '“1.5” is ambiguous: in this desk “.” separates thousands, so write 1.5 if that is what you mean.',
+      '“1.5” is ambiguous: in this desk “.” separates thousands, so write 1,5 if that is what you mean.',
     );
     expect(parseTonnes('1,5,5', 'de-DE').ok).toBe(false);
   });
