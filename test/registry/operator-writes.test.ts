@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { strict } from '../../shared/registry/resources';
 import { endpoints } from '../../shared/registry/endpoints';
+import * as ops from '../../electron/core/registry/operations';
 import { buildFixture, type Fixture } from '../support/fixture';
 import { auditRows, createTestOperator, operatorToken, type TestOperator } from '../support/operators';
 import { startTestRegistry, type TestRegistry } from '../support/registry';
@@ -136,6 +137,45 @@ describe('operator writes', () => {
     const bad = await post('/operator/v1/issuances', { ...issue, amount: 0.0000001 }, tokens.manager);
     expect(bad.status).toBe(400);
     expect(auditRows(t.registry).at(-1)).toMatchObject({ action: 'credits.issue', outcome: 'refused' });
+  });
+
+  it('refuses issuing to an unverified organization (409, nothing changed) until it is verified', async () => {
+    const project = ops.createProject(t.registry, {
+      fullName: 'Gamma Grasslands',
+      description: 'A grassland restoration project.',
+      shortDescription: 'Grasslands',
+      startDate: '2020-01-01T00:00:00.000Z',
+      creditingPeriodStartDate: '2020-06-01T00:00:00.000Z',
+      countryCode: 'BR',
+      sector: { id: 'forestry', title: 'Forestry and land use' },
+      methodology: { id: 'icr-ar-001', title: 'Afforestation and reforestation' },
+      type: { id: 'removal', title: 'Removal', description: 'Removes CO2 from the atmosphere' },
+      organizationId: f.orgC,
+      validatorIds: [f.validatorId],
+      status: 'validated',
+    });
+    const issue = {
+      projectId: project.id,
+      vintage: '2023',
+      amount: 7,
+      monitoringPeriodStart: '2023-01-01',
+      monitoringPeriodEnd: '2023-12-31',
+      verificationBodyId: f.validatorId,
+    };
+    const before = rowCounts();
+    const refused = await post('/operator/v1/issuances', issue, tokens.manager);
+    expect(refused.status).toBe(409);
+    expect(JSON.stringify(await refused.json())).toMatch(/verified organization/);
+    expect({ ...rowCounts(), audit_log: 0, audit_targets: 0 }).toEqual({ ...before, audit_log: 0, audit_targets: 0 });
+    expect(auditRows(t.registry).at(-1)).toMatchObject({ action: 'credits.issue', outcome: 'refused' });
+
+    const verified = await post(`/operator/v1/organizations/${f.orgC}/verification`, { verified: true }, tokens.manager);
+    expect(verified.status).toBe(200);
+    const issued = await post('/operator/v1/issuances', issue, tokens.manager);
+    expect(issued.status).toBe(201);
+    expectLedgerReconciles();
+    // withdrawn again: the fixture's other tests see C as they built it
+    expect((await post(`/operator/v1/organizations/${f.orgC}/verification`, { verified: false }, tokens.manager)).status).toBe(200);
   });
 
   it('replays an idempotent write and refuses the key for another request', async () => {

@@ -43,6 +43,12 @@ export function issueCredits(ctx: RegistryContext, input: z.input<typeof issueCr
     if (!ISSUABLE_PROJECT_STATUSES.includes(project.status)) {
       throw conflict(`Credits can be issued only for ${ISSUABLE_PROJECT_STATUSES.join(' or ')} projects; this one is ${project.status}`);
     }
+    const proponent = requireOrganization(ctx, project.organization_id);
+    if (proponent.is_verified !== 1) {
+      throw conflict(
+        `Credits can be issued only to a verified organization; ${project.organization_id} has not passed business verification`,
+      );
+    }
     requireOrganization(ctx, o.verificationBodyId);
     const now = ctx.clock.now();
     let credit = db.first(

@@ -15,6 +15,7 @@
 import type { CreditType } from '../../../../shared/registry/vocabulary';
 import { readSettings } from '../settings';
 import { issueCredits } from '../operations/issuance';
+import { setOrganizationVerified } from '../operations/organizations';
 import { cancelCredits, depositToWarehouse, transferCredits, withdrawFromWarehouse } from '../operations/transfers';
 import { BENEFICIARY_FIRST, BENEFICIARY_LAST, RETIREMENT_REASONS } from './catalog';
 import { organizationPicker, type SeedOrganization, type SeedOrganizations } from './organizations';
@@ -59,6 +60,9 @@ export function planDemoCredits(run: SeedRun, orgs: SeedOrganizations, projects:
   const { random } = run;
   const defaultBuffer = readSettings(run.ctx).bufferBasisPoints;
   const credits: CreditPlan[] = [];
+  const verifiedAtIssuance = new Set<string>();
+  /** Unverified proponents that get credits: verified for their issuances, unverified again at the end. */
+  const lapsedVerifications = new Set<string>();
 
   const schedule = (
     plan: CreditPlan,
@@ -104,7 +108,16 @@ export function planDemoCredits(run: SeedRun, orgs: SeedOrganizations, projects:
           : []),
       ],
     };
+    const owner = plan.project.owner;
+    if (!owner.verified) lapsedVerifications.add(owner.id);
     run.timeline.at(at, () => {
+      // credits go only to verified organizations (issueCredits refuses the others): a proponent
+      // that ends the story unverified passes business verification just before its first issuance
+      // and loses it at the end (see lapsedVerifications below)
+      if (!owner.verified && !verifiedAtIssuance.has(owner.id)) {
+        setOrganizationVerified(run.ctx, { organizationId: owner.id, verified: true });
+        verifiedAtIssuance.add(owner.id);
+      }
       const result = issueCredits(run.ctx, input);
       if (plan.creditId && plan.creditId !== result.creditId) throw new Error('seed: an issuance landed on another credit');
       plan.creditId = result.creditId;
@@ -181,6 +194,11 @@ export function planDemoCredits(run: SeedRun, orgs: SeedOrganizations, projects:
     const retirements = Math.round((target * weights[i]!) / totalWeight);
     planExPost(run, orgs, plan, retirements, wallets, onchain);
   });
+
+  // the demo keeps proponents without business verification: theirs lapses at the end of the story
+  for (const organizationId of lapsedVerifications) {
+    run.timeline.at(SEED_END, () => void setOrganizationVerified(run.ctx, { organizationId, verified: false }));
+  }
 }
 
 function planExAnte(run: SeedRun, orgs: SeedOrganizations, plan: CreditPlan, exPost: CreditPlan | undefined): void {
