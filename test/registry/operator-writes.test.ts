@@ -178,6 +178,52 @@ describe('operator writes', () => {
     expect((await post(`/operator/v1/organizations/${f.orgC}/verification`, { verified: false }, tokens.manager)).status).toBe(200);
   });
 
+  it('answers a refused write retried with its key with the stored refusal, adding no entry', async () => {
+    const body = {
+      from: { kind: 'inventory', organizationId: f.orgB },
+      to: { kind: 'adjustment' },
+      creditId: f.creditId,
+      amount: 1_000_000,
+    };
+    const first = await post('/operator/v1/transfers', body, tokens.manager, 'refused-idem-1');
+    expect(first.status).toBe(409);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    const answer = await first.text();
+    const before = rowCounts();
+    const again = await post('/operator/v1/transfers', body, tokens.manager, 'refused-idem-1');
+    expect(again.status).toBe(409);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(await again.text()).toBe(answer);
+    expect(rowCounts()).toEqual(before);
+    // the key still belongs to that request
+    expect((await post('/operator/v1/transfers', { ...body, amount: 1 }, tokens.manager, 'refused-idem-1')).status).toBe(409);
+    expect(auditRows(t.registry).at(-1)).toMatchObject({ action: 'credits.transfer', outcome: 'refused' });
+
+    // bad input is a refusal too: stored, so the retry gets the same 400
+    const bad = await post('/operator/v1/transfers', '{"amount": -1', tokens.manager, 'refused-idem-2');
+    expect(bad.status).toBe(400);
+    const badAgain = await post('/operator/v1/transfers', '{"amount": -1', tokens.manager, 'refused-idem-2');
+    expect(badAgain.status).toBe(400);
+    expect(badAgain.headers.get('idempotent-replayed')).toBe('true');
+
+    // a role refusal comes before the key is read: nothing stored, the request runs again
+    const viewerFirst = await post('/operator/v1/transfers', body, tokens.viewer, 'refused-idem-3');
+    expect(viewerFirst.status).toBe(403);
+    const viewerAgain = await post('/operator/v1/transfers', body, tokens.viewer, 'refused-idem-3');
+    expect(viewerAgain.status).toBe(403);
+    expect(viewerAgain.headers.get('idempotent-replayed')).toBeNull();
+
+    // after 24 hours the stored refusal is forgotten like an answer: the request runs again
+    t.clock.advance(24 * 60 * 60 * 1000 + 1);
+    tokens.manager = await operatorToken(t, manager);
+    tokens.viewer = await operatorToken(t, viewer);
+    const entries = auditRows(t.registry).length;
+    const later = await post('/operator/v1/transfers', body, tokens.manager, 'refused-idem-1');
+    expect(later.status).toBe(409);
+    expect(later.headers.get('idempotent-replayed')).toBeNull();
+    expect(auditRows(t.registry).length).toBe(entries + 1);
+  });
+
   it('replays an idempotent write and refuses the key for another request', async () => {
     const body = { fullName: 'Idempotent Org', countryCode: 'BR', type: 'buyer' };
     const first = await post('/operator/v1/organizations', body, tokens.manager, 'create-idem-1');
@@ -267,7 +313,8 @@ describe('random sequences of operator writes', () => {
         run++;
         // keys are per run, so runs do not replay each other's requests
         const sent: { path: string; body: unknown; key: string; token: string; status: number; answer: string }[] = [];
-        const stored = new Map<string, string>(); // key → canonical body of its stored (successful) request
+        // key → its stored request (canonical body) and answer: successes and refusals alike
+        const stored = new Map<string, { body: string; path: string; status: number; answer: string }>();
         for (const s of steps) {
           let path: string;
           let body: unknown;
@@ -312,9 +359,8 @@ describe('random sequences of operator writes', () => {
           }
           const fullKey = k === undefined ? undefined : k.startsWith(`r${run}:`) ? k : `r${run}:${k}`;
           const canonicalBody = JSON.stringify(body);
-          const storedBody = fullKey !== undefined ? stored.get(`${token}|${fullKey}`) : undefined;
-          const isReplay =
-            storedBody !== undefined && storedBody === canonicalBody && sent.some((x) => x.key === fullKey && x.path === path);
+          const storedFirst = fullKey !== undefined ? stored.get(`${token}|${fullKey}`) : undefined;
+          const isReplay = storedFirst !== undefined && storedFirst.body === canonicalBody && storedFirst.path === path;
           const countsBefore = rowCounts();
           const entriesBefore = auditRows(t.registry).length;
           const res = await post(path, body, token, fullKey);
@@ -322,14 +368,18 @@ describe('random sequences of operator writes', () => {
           expect(res.status).not.toBe(500);
           if (isReplay) {
             expect(rowCounts()).toEqual(countsBefore);
-            const first = sent.find((x) => x.key === fullKey && x.path === path && x.status < 300)!;
-            expect(text).toBe(first.answer);
+            expect(auditRows(t.registry).length).toBe(entriesBefore);
+            expect(res.status).toBe(storedFirst.status);
+            expect(text).toBe(storedFirst.answer);
             expect(res.headers.get('idempotent-replayed')).toBe('true');
           } else {
             expect(auditRows(t.registry).length).toBe(entriesBefore + 1);
-            if (storedBody !== undefined) expect(res.status).toBe(409);
+            // the key already answered another request
+            if (storedFirst !== undefined) expect(res.status).toBe(409);
           }
-          if (fullKey !== undefined && res.status < 300 && storedBody === undefined) stored.set(`${token}|${fullKey}`, canonicalBody);
+          if (fullKey !== undefined && storedFirst === undefined) {
+            stored.set(`${token}|${fullKey}`, { body: canonicalBody, path, status: res.status, answer: text });
+          }
           if (fullKey !== undefined) sent.push({ path, body, key: fullKey, token, status: res.status, answer: text });
           expectLedgerReconciles();
         }

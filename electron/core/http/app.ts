@@ -35,6 +35,9 @@ export function errorBody(status: number, message: string | string[]) {
   return { statusCode: status, message, error: STATUS_CODES[status] ?? 'Error' };
 }
 
+/** A refusal's message as the error body holds it: one string, or the list when there are several. */
+const messageOf = (error: RegistryError): string | string[] => (error.messages.length === 1 ? error.messages[0]! : error.messages);
+
 function errorResponse<C extends Context>(c: C, status: number, message: string | string[], headers: Record<string, string> = {}) {
   for (const [name, value] of Object.entries(headers)) c.header(name, value);
   return c.json(errorBody(status, message), status as 400);
@@ -200,10 +203,13 @@ export function createRegistryApp(options: RegistryAppOptions): Hono {
   ): Promise<{ status: number; body: unknown; replayed: boolean }> {
     const text = await readBodyText(c, maxBodyBytes);
     let received: unknown;
+    let hashed: unknown;
     try {
       received = text.trim() === '' ? {} : (JSON.parse(text) as unknown);
+      hashed = received;
     } catch {
       received = { unparsableBody: true };
+      hashed = { unparsableBody: text };
     }
     const attempt: AuditedAttempt = {
       operatorId: caller.operatorId,
@@ -214,14 +220,21 @@ export function createRegistryApp(options: RegistryAppOptions): Hono {
     };
     const status = endpoint.status ?? 200;
     let prepared: { key?: string; hash: string; input: Parameters<Handler<EndpointId>>[0] };
+    // Set once the key is known to be new (or expired) for this request: from then on a refusal is
+    // stored with it, so a retry after a lost answer gets the same refusal (and adds no entry).
+    let storeRefusal: ((error: RegistryError) => void) | undefined;
     try {
       checkRole(endpoint, caller);
       const header = c.req.header(IDEMPOTENCY_KEY_HEADER);
       const key = header === undefined ? undefined : checkIdempotencyKey(header);
-      const hash = requestHash(endpoint.method, c.req.path, endpoint.body ? received : {});
+      const hash = requestHash(endpoint.method, c.req.path, endpoint.body ? hashed : {});
       if (key !== undefined) {
         const replay = replayOf(registry, caller.operatorId, key, hash);
         if (replay) return { status: replay.status, body: replay.body, replayed: true };
+        storeRefusal = (error) => {
+          if (Object.keys(error.headers).length > 0) return; // an answer that depends on the moment (Retry-After)
+          storeAnswer(registry, caller.operatorId, key, hash, { status: error.status, body: errorBody(error.status, messageOf(error)) });
+        };
       }
       const params = parseOrThrow(endpoint.params, pathParams, 'params');
       const query = parseOrThrow(endpoint.query, c.req.query(), 'query');
@@ -230,7 +243,7 @@ export function createRegistryApp(options: RegistryAppOptions): Hono {
       prepared = { hash, input: { params, query, body, caller, registry, rawBody } as Parameters<Handler<EndpointId>>[0] };
       if (key !== undefined) prepared.key = key;
     } catch (error) {
-      if (error instanceof RegistryError) auditRefusal(registry, attempt, error);
+      if (error instanceof RegistryError) auditRefusal(registry, attempt, error, { refused: storeRefusal });
       throw error;
     }
     const { key, hash, input } = prepared;
@@ -239,6 +252,7 @@ export function createRegistryApp(options: RegistryAppOptions): Hono {
         if (answer instanceof Promise) throw new Error(`${id}: operator write handlers must be synchronous`);
         if (key !== undefined) storeAnswer(registry, caller.operatorId, key, hash, { status, body: answer });
       },
+      refused: storeRefusal,
     });
     return { status, body: result, replayed: false };
   }
@@ -254,8 +268,7 @@ export function createRegistryApp(options: RegistryAppOptions): Hono {
   });
 
   app.onError((error, c) => {
-    if (error instanceof RegistryError)
-      return errorResponse(c, error.status, error.messages.length === 1 ? error.messages[0]! : error.messages, error.headers);
+    if (error instanceof RegistryError) return errorResponse(c, error.status, messageOf(error), error.headers);
     if (isDiskFull(error)) {
       setDiskFull(true);
       return errorResponse(c, 507, DISK_FULL_MESSAGE);

@@ -144,17 +144,23 @@ export function audited<T>(ctx: RegistryContext, attempt: AuditedAttempt, run: (
 }
 
 /** Records a refusal that happened before an attempt could run (a role too low, a bad key). */
-export function auditRefusal(ctx: RegistryContext, attempt: AuditedAttempt, error: RegistryError): void {
-  ctx.db.transaction(() =>
-    appendAudit(ctx, {
+export function auditRefusal(
+  ctx: RegistryContext,
+  attempt: AuditedAttempt,
+  error: RegistryError,
+  hooks: Pick<AuditHooks<unknown>, 'refused'> = {},
+): void {
+  ctx.db.transaction(() => {
+    const entryId = appendAudit(ctx, {
       operatorId: attempt.operatorId,
       actor: attempt.actor,
       action: attempt.action,
       targetIds: [...(attempt.targetIds ?? []), ...targetIdsOf(attempt.input)],
       outcome: 'refused',
       detail: { input: attempt.input ?? null, error: { status: error.status, message: error.messages } },
-    }),
-  );
+    });
+    hooks.refused?.(error, entryId);
+  });
 }
 
 export interface AuditSearch {

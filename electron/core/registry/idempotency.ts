@@ -1,8 +1,9 @@
-// Idempotent operator writes: the answer of a successful write sent with an Idempotency-Key is stored
-// in the same transaction as the change, keyed by operator and key. The same key with the same request
-// from the same operator within 24 hours gets that answer again and changes nothing; the same key with
-// a different request is a 409. A write whose answer was lost (a dropped connection, a crash after
-// the commit) can therefore be retried safely; one that never committed left no key and runs again.
+// Idempotent operator writes: the answer of a write sent with an Idempotency-Key is stored in the same
+// transaction as the change (a refusal's: as its refused audit entry), keyed by operator and key. The
+// same key with the same request from the same operator within 24 hours gets that answer again and
+// changes nothing; the same key with a different request is a 409. A write whose answer was lost (a
+// dropped connection, a crash after the commit) can therefore be retried safely and gets one
+// consistent answer; one that never committed (or failed with a 500) left no key and runs again.
 import { createHash } from 'node:crypto';
 import { IDEMPOTENCY_WINDOW_MS, MAX_IDEMPOTENCY_KEY_LENGTH } from '../../../shared/registry/vocabulary';
 import type { RegistryContext } from './context';
@@ -49,7 +50,7 @@ export function replayOf(ctx: RegistryContext, operatorId: string, key: string, 
   return { status: row.status, body: JSON.parse(row.answer) as unknown };
 }
 
-/** Stores a successful answer; runs inside the write's transaction. An expired row for the key is replaced. */
+/** Stores an answer (a success or a refusal); runs inside the write's (or the refusal entry's) transaction. An expired row for the key is replaced. */
 export function storeAnswer(ctx: RegistryContext, operatorId: string, key: string, hash: string, answer: StoredAnswer): void {
   ctx.db
     .prepare(
