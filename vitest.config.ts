@@ -16,6 +16,7 @@ const INTEGRATION = [
   'test/desk/inventory-service.test.ts',
   'test/desk/inventory-sync.test.ts',
   'test/desk/local-operator.test.ts',
+  'test/desk/remote-operator.test.ts',
   'test/desk/secrets-keychain.test.ts',
   'test/desk/service.test.ts',
   'test/desk/shell.test.ts',

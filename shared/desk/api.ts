@@ -77,6 +77,8 @@ export const connectionInfo = z.object({
   secretStore: z.enum(['keychain', 'encrypted-file', 'memory']),
   examinerRead: z.boolean(),
   installations: z.array(installationInfo),
+  /** The operator account the desk acts as on the registry's operator endpoints, when it has one. */
+  operatorId: z.string().optional(),
 });
 export type ConnectionInfo = z.infer<typeof connectionInfo>;
 
@@ -355,6 +357,8 @@ export const deskApi = {
       appId: id,
       /** The key file the user picked (DeskBridge.importKeyFile). */
       keyHandle: keyHandleId,
+      /** An operator account of that registry and its key file (picked like the app key), for the back office. */
+      operator: z.object({ id, keyHandle: keyHandleId }).optional(),
       /** Store the key in a passphrase-encrypted file because no OS keychain is available (user confirmed). */
       encryptedFileFallback: z.object({ passphrase: z.string().min(8).max(1000), userConfirmed: z.literal(true) }).optional(),
     }),

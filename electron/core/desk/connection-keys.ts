@@ -8,6 +8,7 @@ import type { ConnectionInfo } from '../../../shared/desk/api';
 import type { SecretStoreKind, StoredConnection } from './connections';
 import { DeskFailure } from './errors';
 import { SecretStoreError } from '../secrets';
+import { operatorKeyId } from './local-operator';
 import { createMemoryVault, KeyReadError, type KeyVault, type SecretStoreFactory } from './key-vault';
 
 export interface ConnectionKeys {
@@ -26,6 +27,8 @@ export interface ConnectionKeys {
   deleteKey(connection: StoredConnection): Promise<void>;
   /** Reads the connection's key when a token must be minted. */
   loaderFor(connection: StoredConnection): () => Promise<string>;
+  /** Reads the connection's operator key (operatorKeyId) when an operator token must be minted. */
+  operatorLoaderFor(connection: StoredConnection): () => Promise<string>;
   /** Whether the connection's key can be read and used, and if not, why. */
   keyStatus(connection: StoredConnection): Promise<Pick<ConnectionInfo, 'keyStatus' | 'keyMessage'>>;
 }
@@ -78,9 +81,25 @@ export function createConnectionKeys(options: {
         log(`the key of removed connection ${connection.id} could not be deleted from its ${connection.secretStore} store: ${why}`);
       }
       unlockedFiles.delete(connection.id);
+      if (connection.operatorId !== undefined) {
+        const keyId = operatorKeyId(connection.id);
+        try {
+          await (await vaultFor(connection.secretStore, keyId)).deletePrivateKey(keyId);
+        } catch (error) {
+          const why = shownMessage(error) ?? 'the store failed unexpectedly';
+          log(
+            `the operator key of removed connection ${connection.id} could not be deleted from its ${connection.secretStore} store: ${why}`,
+          );
+        }
+        unlockedFiles.delete(keyId);
+      }
     },
 
     loaderFor: (connection) => async () => (await vaultFor(connection.secretStore, connection.id)).readPrivateKey(connection.id),
+    operatorLoaderFor: (connection) => async () => {
+      const keyId = operatorKeyId(connection.id);
+      return (await vaultFor(connection.secretStore, keyId)).readPrivateKey(keyId);
+    },
 
     async keyStatus(connection) {
       let keyStatus: ConnectionInfo['keyStatus'] = 'ok';

@@ -60,7 +60,9 @@ export interface ConnectionManager {
   start(remote?: RemoteLaunch): Promise<void>;
   list(): Promise<DeskOutput<'connections.list'>>;
   /** The service resolves the input's key handle (key-imports.ts) to the PEM first. */
-  addRemote(input: WithPem<ParsedDeskInput<'connections.addRemote'>>): Promise<ConnectionInfo>;
+  addRemote(
+    input: Omit<WithPem<ParsedDeskInput<'connections.addRemote'>>, 'operator'> & { operator?: { id: string; privateKeyPem: string } },
+  ): Promise<ConnectionInfo>;
   activate(input: ParsedDeskInput<'connections.activate'>): Promise<ConnectionInfo>;
   remove(input: ParsedDeskInput<'connections.remove'>): Promise<{ ok: true }>;
   reimportKey(input: WithPem<ParsedDeskInput<'connections.reimportKey'>>): Promise<ConnectionInfo>;
@@ -109,8 +111,7 @@ export function createConnectionManager(options: ConnectionManagerOptions): Conn
         ? {
             operator: {
               operatorId: connection.operatorId,
-              loadPrivateKey: async () =>
-                (await keys.vaultFor(connection.secretStore, operatorKeyId(connection.id))).readPrivateKey(operatorKeyId(connection.id)),
+              loadPrivateKey: keys.operatorLoaderFor(connection),
             },
           }
         : {}),
@@ -171,6 +172,7 @@ export function createConnectionManager(options: ConnectionManagerOptions): Conn
       secretStore: connection.secretStore,
       examinerRead: connection.examinerRead,
       installations: connection.installations,
+      ...(connection.operatorId !== undefined ? { operatorId: connection.operatorId } : {}),
     };
   }
 
@@ -267,6 +269,7 @@ export function createConnectionManager(options: ConnectionManagerOptions): Conn
 
     async addRemote(input) {
       checkPrivateKeyPem(input.privateKeyPem);
+      if (input.operator) checkPrivateKeyPem(input.operator.privateKeyPem);
       let secretStore: SecretStoreKind;
       if (keychain.available) secretStore = 'keychain';
       else if (input.encryptedFileFallback) {
@@ -290,22 +293,26 @@ export function createConnectionManager(options: ConnectionManagerOptions): Conn
         secretStore,
         examinerRead: false,
         installations: [],
+        ...(input.operator ? { operatorId: input.operator.id } : {}),
       };
       // Prove the address, the app id and the key before anything is stored: a wrong pair is
       // refused, and so is an address that cannot be reached (a typo would otherwise be saved as a
       // connection that can never sync, with a key nobody checked).
       let connection: StoredConnection;
       try {
-        connection = await refreshAppFacts(
-          draft,
-          clientFor({
-            baseUrl: draft.baseUrl,
-            appId: draft.appId,
-            loadPrivateKey: async () => input.privateKeyPem,
-            clock,
-            ...(options.fetch ? { fetch: options.fetch } : {}),
-          }),
-        );
+        const client = clientFor({
+          baseUrl: draft.baseUrl,
+          appId: draft.appId,
+          loadPrivateKey: async () => input.privateKeyPem,
+          ...(input.operator
+            ? { operator: { operatorId: input.operator.id, loadPrivateKey: async () => input.operator!.privateKeyPem } }
+            : {}),
+          clock,
+          ...(options.fetch ? { fetch: options.fetch } : {}),
+        });
+        connection = await refreshAppFacts(draft, client);
+        // the operator id and key too: the registry must give them an operator token
+        if (input.operator) await client.tokens.grant({ kind: 'operator' });
       } catch (error) {
         if (isUnreachable(error)) {
           throw new DeskFailure(
@@ -315,12 +322,18 @@ export function createConnectionManager(options: ConnectionManagerOptions): Conn
         }
         throw translateClientError(error, 'Adding the connection');
       }
-      let vault: KeyVault;
-      if (secretStore === 'encrypted-file') {
-        vault = await keys.openEncryptedFile(id, input.encryptedFileFallback!.passphrase);
-        keys.keepUnlocked(id, vault);
-      } else vault = await keys.vaultFor(secretStore, id);
-      await vault.importPrivateKey(id, input.privateKeyPem);
+      // The operator key is kept like the app key: beside it in the keychain, or in an encrypted file
+      // of its own under the same passphrase.
+      const stored: [string, string][] = [[id, input.privateKeyPem]];
+      if (input.operator) stored.push([operatorKeyId(id), input.operator.privateKeyPem]);
+      for (const [keyId, pem] of stored) {
+        let vault: KeyVault;
+        if (secretStore === 'encrypted-file') {
+          vault = await keys.openEncryptedFile(keyId, input.encryptedFileFallback!.passphrase);
+          keys.keepUnlocked(keyId, vault);
+        } else vault = await keys.vaultFor(secretStore, keyId);
+        await vault.importPrivateKey(keyId, pem);
+      }
       connections.put(connection);
       options.publish({ type: 'connections.changed' });
       return connectionInfo(connection);
@@ -378,6 +391,14 @@ export function createConnectionManager(options: ConnectionManagerOptions): Conn
         );
       }
       keys.keepUnlocked(connection.id, vault);
+      if (connection.operatorId !== undefined) {
+        // the operator key's file has the same passphrase; when it cannot be opened the app key still works
+        try {
+          keys.keepUnlocked(operatorKeyId(connection.id), await keys.openEncryptedFile(operatorKeyId(connection.id), input.passphrase));
+        } catch {
+          log(`the operator key of connection ${connection.id} could not be unlocked; its operator endpoints stay locked`);
+        }
+      }
       if (active?.connection.id === connection.id) active.client.tokens.clear();
       options.publish({ type: 'connections.changed' });
       return connectionInfo(connection);

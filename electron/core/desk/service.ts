@@ -6,6 +6,7 @@
 //
 // This module is the typed dispatch table; the connections (and their keys) are managed in
 // connection-manager.ts, the live warehouse view is warehouse-view.ts, the writes writes.ts.
+import type { RegistryClient } from '../client/registry-client';
 import {
   deskApi,
   deskMethods,
@@ -73,6 +74,8 @@ export interface DeskService extends DeskDispatcher {
   readonly paths: DeskPaths;
   /** The embedded registry, while it runs (tests stop it to go offline). */
   readonly embedded: EmbeddedRegistry | null;
+  /** The active connection's typed registry client, operator endpoints included (tests, menus). */
+  readonly registryClient: RegistryClient | null;
   close(): Promise<void>;
 }
 
@@ -162,9 +165,14 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
     },
 
     'connections.list': () => connections.list(),
-    'connections.addRemote': async ({ keyHandle, ...input }) => {
-      const added = await connections.addRemote({ ...input, privateKeyPem: keyImports.get(keyHandle) });
+    'connections.addRemote': async ({ keyHandle, operator, ...input }) => {
+      const added = await connections.addRemote({
+        ...input,
+        privateKeyPem: keyImports.get(keyHandle),
+        ...(operator ? { operator: { id: operator.id, privateKeyPem: keyImports.get(operator.keyHandle) } } : {}),
+      });
       keyImports.release(keyHandle);
+      if (operator) keyImports.release(operator.keyHandle);
       return added;
     },
     'connections.activate': (input) => connections.activate(input),
@@ -281,6 +289,9 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
     keyImports,
     get embedded() {
       return connections.embedded;
+    },
+    get registryClient() {
+      return connections.active?.client ?? null;
     },
     close: () => connections.close(),
   };
