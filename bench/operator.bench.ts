@@ -33,7 +33,10 @@ async function roundTrips(): Promise<{ p50: number; p99: number }> {
     publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
   });
   const project = registry.db.raw
-    .prepare("SELECT id, organization_id FROM projects WHERE status IN ('validated', 'registered') ORDER BY id LIMIT 1")
+    // issuing needs a verified organization (a 409 otherwise)
+    .prepare(
+      "SELECT p.id, p.organization_id FROM projects p JOIN organizations o ON o.id = p.organization_id WHERE p.status IN ('validated', 'registered') AND o.is_verified = 1 ORDER BY p.id LIMIT 1",
+    )
     .get() as { id: string; organization_id: string };
   const validator = registry.db.raw.prepare("SELECT id FROM organizations WHERE type = 'validationVerificationBody' LIMIT 1").get() as {
     id: string;
