@@ -1,6 +1,6 @@
 // The app keys the user picked, held by handle between the pick and the call that stores them.
 import { describe, expect, it } from 'vitest';
-import { AdjustableClock } from '../../electron/core/clock';
+import { AdjustableClock, ManualClock } from '../../electron/core/clock';
 import { createKeyImports, KEY_IMPORT_TTL_MS } from '../../electron/core/desk/key-imports';
 import { rsaKeyPair } from '../support/registry';
 
@@ -25,7 +25,9 @@ describe('key imports', () => {
   });
 
   it('forgets a pick after ten minutes', () => {
-    const clock = new AdjustableClock();
+    // A clock that stands still between steps: on the system clock, a busy machine's millisecond
+    // between put and get would expire the pick one step early.
+    const clock = new ManualClock(Date.parse('2026-11-26T00:00:00Z'));
     const imports = createKeyImports(clock);
     const { handle } = imports.put(pem, 'app.pem');
     clock.advance(KEY_IMPORT_TTL_MS - 1);
