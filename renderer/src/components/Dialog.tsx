@@ -57,8 +57,9 @@ export function Dialog({
     >
       <header className="dialog-header">
         <h2 id={titleId}>{title}</h2>
-        <button type="button" className="icon-button" aria-label="Close" onClick={onClose}>
-          ×
+        <button type="button" className="icon-button" title="Close" onClick={onClose}>
+          <span aria-hidden="true">×</span>
+          <span className="visually-hidden">Close</span>
         </button>
       </header>
       <div className="dialog-body" ref={bodyRef}>

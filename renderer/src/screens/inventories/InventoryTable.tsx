@@ -115,27 +115,28 @@ export function InventoryTable({ accountHoldsCredits }: { accountHoldsCredits: b
 
   if (total === null && !error) return <Loading label="Loading credits…" />;
   const label = `${ACCOUNT_LABELS[account]} credits`;
+  // An account that holds nothing has no table at all; otherwise the messages sit beside the table,
+  // not in it: a role="table" holds rows only.
+  if (total === 0 && !error && !accountHoldsCredits)
+    return <EmptyState title={`The ${ACCOUNT_LABELS[account].toLowerCase()} account holds no credits`} />;
   return (
-    // aria-rowcount -1: the number of rows is not known yet (past a lower-bound count).
-    <div className="table table-inventory" role="table" aria-label={label} aria-rowcount={extent.exact ? extent.rows + 1 : -1}>
-      <InventoryTableHead />
+    <div className="table table-inventory">
+      {/* aria-rowcount -1: the number of rows is not known yet (past a lower-bound count). */}
+      <div className="table-grid" role="table" aria-label={label} aria-rowcount={extent.exact ? extent.rows + 1 : -1}>
+        <InventoryTableHead />
+        {total !== 0 && (
+          <VirtualRowGroup
+            scrollRef={scrollRef}
+            virtualizer={virtualizer}
+            items={items}
+            rowHeight={ROW_HEIGHT}
+            rowAt={(index) => inventoryRowAt(pages, index)}
+            cells={(row) => <CreditCells row={row} onOpenProject={openProject} />}
+          />
+        )}
+      </div>
       <ErrorMessage error={error} onRetry={() => useInventoryList.getState().refresh()} />
-      {total === 0 && !error ? (
-        accountHoldsCredits ? (
-          <EmptyState title="No credits match">Try other words or clear the filters.</EmptyState>
-        ) : (
-          <EmptyState title={`The ${ACCOUNT_LABELS[account].toLowerCase()} account holds no credits`} />
-        )
-      ) : (
-        <VirtualRowGroup
-          scrollRef={scrollRef}
-          virtualizer={virtualizer}
-          items={items}
-          rowHeight={ROW_HEIGHT}
-          rowAt={(index) => inventoryRowAt(pages, index)}
-          cells={(row) => <CreditCells row={row} onOpenProject={openProject} />}
-        />
-      )}
+      {total === 0 && !error && <EmptyState title="No credits match">Try other words or clear the filters.</EmptyState>}
     </div>
   );
 }

@@ -97,8 +97,9 @@ export function OrganizationsScreen() {
             <aside className="card details" aria-label="Organization details">
               <header className="details-header">
                 <h2>{unknown.name}</h2>
-                <button type="button" className="icon-button" aria-label="Close details" onClick={() => setOpenId(null)}>
-                  ×
+                <button type="button" className="icon-button" title="Close details" onClick={() => setOpenId(null)}>
+                  <span aria-hidden="true">×</span>
+                  <span className="visually-hidden">Close details</span>
                 </button>
               </header>
               <p className="muted">
@@ -112,14 +113,9 @@ export function OrganizationsScreen() {
             <aside className="card details" aria-label="Organization details">
               <header className="details-header">
                 <h2>{open.fullName}</h2>
-                <button
-                  type="button"
-                  className="icon-button"
-                  aria-label="Close details"
-                  data-closes-on-escape
-                  onClick={() => setOpenId(null)}
-                >
-                  ×
+                <button type="button" className="icon-button" title="Close details" data-closes-on-escape onClick={() => setOpenId(null)}>
+                  <span aria-hidden="true">×</span>
+                  <span className="visually-hidden">Close details</span>
                 </button>
               </header>
               <Facts

@@ -100,30 +100,32 @@ export function ProjectTable() {
   // The table (and its header, where focus may be after sorting) stays while a new search loads.
   const loading = total === null && !error;
   return (
-    // aria-rowcount -1: the number of rows is not known yet (loading, or past a lower-bound count).
-    <div
-      className="table table-projects"
-      role="table"
-      aria-label="Projects"
-      aria-busy={loading}
-      aria-rowcount={extent.exact ? extent.rows + 1 : -1}
-    >
-      <ProjectTableHead />
+    // The loading, empty and error messages sit beside the table, not in it: a role="table" holds rows only.
+    <div className="table table-projects">
+      {/* aria-rowcount -1: the number of rows is not known yet (loading, or past a lower-bound count). */}
+      <div
+        className="table-grid"
+        role="table"
+        aria-label="Projects"
+        aria-busy={loading}
+        aria-rowcount={extent.exact ? extent.rows + 1 : -1}
+      >
+        <ProjectTableHead />
+        {total !== 0 && (
+          <VirtualRowGroup
+            scrollRef={scrollRef}
+            virtualizer={virtualizer}
+            items={items}
+            rowHeight={ROW_HEIGHT}
+            rowAt={(index) => rowAt({ pages }, index)}
+            cells={(row) => <ProjectCells row={row} />}
+            onOpen={(row) => openProject(row.id)}
+          />
+        )}
+      </div>
       <ErrorMessage error={error} onRetry={() => useProjectList.getState().refresh()} />
       {loading && <Loading label="Loading projects…" />}
-      {total === 0 && !error ? (
-        <EmptyState title="No projects match">Try other words or clear some filters.</EmptyState>
-      ) : (
-        <VirtualRowGroup
-          scrollRef={scrollRef}
-          virtualizer={virtualizer}
-          items={items}
-          rowHeight={ROW_HEIGHT}
-          rowAt={(index) => rowAt({ pages }, index)}
-          cells={(row) => <ProjectCells row={row} />}
-          onOpen={(row) => openProject(row.id)}
-        />
-      )}
+      {total === 0 && !error && <EmptyState title="No projects match">Try other words or clear some filters.</EmptyState>}
     </div>
   );
 }

@@ -35,8 +35,9 @@ export function RetirementDetails({ id }: { id: string }) {
     <aside className="card details" aria-label="Retirement details">
       <header className="details-header">
         <h2>Retirement</h2>
-        <button type="button" className="icon-button" aria-label="Close details" onClick={() => openRetirement(null)}>
-          ×
+        <button type="button" className="icon-button" title="Close details" onClick={() => openRetirement(null)}>
+          <span aria-hidden="true">×</span>
+          <span className="visually-hidden">Close details</span>
         </button>
       </header>
       {details.loading && !retirement && <Loading />}

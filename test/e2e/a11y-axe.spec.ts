@@ -1,0 +1,39 @@
+// Issue 19 item 7: axe-core (WCAG 2.1 AA and best practice) on every screen, light and dark: no
+// critical or serious violation. Screens are reached with their Ctrl+1–6 shortcuts.
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+
+const SCREENS = ['Projects', 'Inventories', 'Retirements', 'Warehouse', 'Organizations', 'Settings'];
+
+async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  return results.violations
+    .filter((v) => v.impact === 'critical' || v.impact === 'serious')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+test('every screen, light and dark, has no critical or serious axe violation', async ({ app }) => {
+  const found: string[] = [];
+  for (const [index, name] of SCREENS.entries()) {
+    await app.keyboard.press(`Control+${index + 1}`);
+    await expect(app.getByRole('heading', { level: 1, name })).toBeVisible();
+    // Wait for the screen's content rather than its loading state.
+    await expect(app.locator('.loading, [aria-busy="true"]')).toHaveCount(0);
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await app.emulateMedia({ colorScheme });
+      for (const v of await seriousViolations(app)) found.push(`${name} ${colorScheme}: ${v}`);
+    }
+    await app.emulateMedia({ colorScheme: null });
+  }
+  // An empty result: the message sits beside the table, not inside role="table".
+  await app.keyboard.press('Control+1');
+  await app.keyboard.press('Control+f');
+  await app.keyboard.type('zzqqxx no such project');
+  await expect(app.getByText('No projects match')).toBeVisible();
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await app.emulateMedia({ colorScheme });
+    for (const v of await seriousViolations(app)) found.push(`Projects, none match, ${colorScheme}: ${v}`);
+  }
+  expect(found).toEqual([]);
+});
