@@ -1,5 +1,5 @@
 // The desk's shell: navigation, the offline banner, and the current screen.
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { SESSION_LOST_EVENT, SESSION_LOST_MESSAGE } from './bridge/web';
 import { OfflineBanner } from './components/OfflineBanner';
 import { ReservationNotices } from './components/ReservationNotices';
@@ -39,6 +39,26 @@ function useSessionLost(): boolean {
   return lost;
 }
 
+/**
+ * The window title names the screen; on moving to another screen (Ctrl+1–6, the sidebar, a link),
+ * focus goes to the new screen's heading so a keyboard or screen-reader user starts there.
+ */
+function useFocusOnScreenChange(screen: ScreenId) {
+  const mainRef = useRef<HTMLElement>(null);
+  const shown = useRef<ScreenId | null>(null);
+  useEffect(() => {
+    document.title = `${SCREENS.find((s) => s.id === screen)?.label ?? ''} · Registry Desk`;
+    const first = shown.current === null;
+    shown.current = screen;
+    if (first) return;
+    const heading = mainRef.current?.querySelector<HTMLElement>('h1');
+    if (!heading) return;
+    heading.tabIndex = -1;
+    heading.focus();
+  }, [screen]);
+  return mainRef;
+}
+
 export function App() {
   const screen = useNavigation((s) => s.screen);
   const sessionLost = useSessionLost();
@@ -64,6 +84,7 @@ export function App() {
       stopConnections();
     };
   }, []);
+  const mainRef = useFocusOnScreenChange(screen);
   const Screen = SCREEN_COMPONENTS[screen];
   if (sessionLost)
     return (
@@ -74,8 +95,19 @@ export function App() {
     );
   return (
     <div className="app">
+      <a
+        href="#main-content"
+        className="skip-link"
+        onClick={(event) => {
+          // No URL routing (see stores/navigation.ts): move focus, leave the address alone.
+          event.preventDefault();
+          mainRef.current?.focus();
+        }}
+      >
+        Skip to main content
+      </a>
       <Sidebar />
-      <main className="content" aria-label={SCREENS.find((s) => s.id === screen)?.label}>
+      <main ref={mainRef} id="main-content" tabIndex={-1} className="content" aria-label={SCREENS.find((s) => s.id === screen)?.label}>
         <OfflineBanner />
         <ReservationNotices />
         <Screen key={registrySwitches} />
