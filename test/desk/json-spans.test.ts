@@ -63,6 +63,9 @@ describe('json spans', () => {
       '{a:1}',
       '{"a":01}',
       '{"a":[{"b":1}}]}',
+      // A repeated name: the value the later member replaces is never read, yet it must be valid.
+      '{"a":e-3,"a":[]}',
+      '{"a":{"b":01},"a":1}',
     ]) {
       expect(outcome(() => readBySpans(bad)).ok, bad).toBe(false);
       expect(outcome(() => JSON.parse(bad)).ok, bad).toBe(false);

@@ -101,7 +101,15 @@ export function rootSpan(text: string): Span {
 
 /** The members of the object at `span`, by name (a repeated name: the last one, as JSON.parse does). */
 export function objectMembers(text: string, span: Span): Map<string, Span> {
-  return new Map(members(text, span, 'object').map((m) => [m.key!, m.value]));
+  const byName = new Map<string, Span>();
+  for (const { key, value } of members(text, span, 'object')) {
+    const earlier = byName.get(key!);
+    // A value a later member of the same name replaces is never read by the caller, yet JSON.parse
+    // still refuses the whole text when that value is not valid JSON: check it here.
+    if (earlier) JSON.parse(text.slice(earlier.start, earlier.end));
+    byName.set(key!, value);
+  }
+  return byName;
 }
 
 /** The elements of the array at `span`. */
