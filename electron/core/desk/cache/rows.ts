@@ -2,27 +2,13 @@
 import { createHash } from 'node:crypto';
 import { countryName } from '../../../../shared/registry/countries';
 import type { Project, Retirement } from '../../../../shared/registry/resources';
+import type { CacheTables } from './schema';
 
 /** Content hash of a value as the client validated it: equal hashes mean nothing to write. */
 export const hashJson = (json: string): string => createHash('sha1').update(json).digest('base64url');
 
-export interface ProjectColumns {
-  num: string;
-  num_sort: number;
-  full_name: string;
-  short_description: string;
-  status: string;
-  country_code: string | null;
-  country_name: string | null;
-  sector_id: string;
-  sector_title: string;
-  methodology_id: string;
-  methodology_title: string;
-  type_id: string;
-  type_title: string;
-  proponents: string;
-  start_date: string;
-}
+/** What a project contributes to its cache row: every column but the key, the hash and the JSON. */
+export type ProjectColumns = Omit<CacheTables['projects'], 'rowid' | 'scope' | 'id' | 'row_hash' | 'json'>;
 
 export function projectColumns(p: Project): ProjectColumns {
   return {
@@ -55,19 +41,8 @@ export function projectSearchText(p: Project, c: ProjectColumns) {
   };
 }
 
-export interface RetirementColumns {
-  created_at: string;
-  is_claimed: 0 | 1;
-  amount: number;
-  beneficiary: string | null;
-  reason: string | null;
-  organization_name: string | null;
-  project_id: string;
-  project_name: string;
-  project_num: string;
-  serialization: string | null;
-  vintage: string | null;
-}
+/** What a retirement contributes to its cache row: every column but the key, the hash and the JSON. */
+export type RetirementColumns = Omit<CacheTables['retirements'], 'rowid' | 'id' | 'row_hash' | 'json'>;
 
 export function retirementColumns(r: Retirement): RetirementColumns {
   // A redacted retirement (unclaimed, or of an unverified organization) has only id, isClaimed,
