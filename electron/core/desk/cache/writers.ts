@@ -86,42 +86,25 @@ const stagedChunk = (v: { resource: CacheResource; after: string }, q: Q) =>
     .$narrowType<{ json: NotNull }>();
 
 const retirementRowid = (v: { id: string }, q: Q) => q.selectFrom('retirements').select('rowid').where('id', '=', v.id);
-const insertRetirement = (v: RetirementRow, q: Q) =>
-  q.insertInto('retirements').values({
-    id: v.id,
-    created_at: v.created_at,
-    is_claimed: v.is_claimed,
-    amount: v.amount,
-    beneficiary: v.beneficiary,
-    reason: v.reason,
-    organization_name: v.organization_name,
-    project_id: v.project_id,
-    project_name: v.project_name,
-    project_num: v.project_num,
-    serialization: v.serialization,
-    vintage: v.vintage,
-    row_hash: v.row_hash,
-    json: v.json,
-  });
+/** Every column of a retirement row but its key (id): what an insert adds to the key and an update sets. */
+const retirementFields = (v: RetirementRow) => ({
+  created_at: v.created_at,
+  is_claimed: v.is_claimed,
+  amount: v.amount,
+  beneficiary: v.beneficiary,
+  reason: v.reason,
+  organization_name: v.organization_name,
+  project_id: v.project_id,
+  project_name: v.project_name,
+  project_num: v.project_num,
+  serialization: v.serialization,
+  vintage: v.vintage,
+  row_hash: v.row_hash,
+  json: v.json,
+});
+const insertRetirement = (v: RetirementRow, q: Q) => q.insertInto('retirements').values({ id: v.id, ...retirementFields(v) });
 const updateRetirement = (v: RetirementRow & { rowid: number }, q: Q) =>
-  q
-    .updateTable('retirements')
-    .set({
-      created_at: v.created_at,
-      is_claimed: v.is_claimed,
-      amount: v.amount,
-      beneficiary: v.beneficiary,
-      reason: v.reason,
-      organization_name: v.organization_name,
-      project_id: v.project_id,
-      project_name: v.project_name,
-      project_num: v.project_num,
-      serialization: v.serialization,
-      vintage: v.vintage,
-      row_hash: v.row_hash,
-      json: v.json,
-    })
-    .where('rowid', '=', v.rowid);
+  q.updateTable('retirements').set(retirementFields(v)).where('rowid', '=', v.rowid);
 const dropRetirementSearch = (v: { rowid: number }, q: Q) => q.deleteFrom('retirements_fts').where('rowid', '=', v.rowid);
 const putRetirementSearch = (v: Insertable<CacheTables['retirements_fts']>, q: Q) =>
   q
