@@ -11,6 +11,7 @@ import { CHROMIUM_ARGS } from './playwright.config.ts';
 
 const INTEGRATION = [
   'test/db/native-modules.test.ts',
+  'test/desk/back-office.test.ts',
   'test/desk/client.test.ts',
   'test/desk/connections.test.ts',
   'test/desk/inventory-service.test.ts',

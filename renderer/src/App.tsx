@@ -6,7 +6,9 @@ import { ReservationNotices } from './components/ReservationNotices';
 import { Sidebar } from './components/Sidebar';
 import { ShortcutsDialog } from './components/ShortcutsDialog';
 import { useKeyboardShortcuts } from './keyboard';
-import { SCREENS, useNavigation, type ScreenId } from './stores/navigation';
+import { screenLabel, useNavigation, type ScreenId } from './stores/navigation';
+import { useBackOffice } from './stores/backOffice';
+import { BACK_OFFICE_COMPONENTS } from './screens/back-office';
 import { useSync } from './stores/sync';
 import { useSettings } from './stores/settings';
 import { useConnections } from './stores/connections';
@@ -26,6 +28,7 @@ const SCREEN_COMPONENTS: Record<ScreenId, () => React.JSX.Element> = {
   warehouse: WarehouseScreen,
   organizations: OrganizationsScreen,
   settings: SettingsScreen,
+  ...BACK_OFFICE_COMPONENTS,
 };
 
 /** True once the web host has refused this page's session (see bridge/web.ts). */
@@ -47,7 +50,7 @@ function useFocusOnScreenChange(screen: ScreenId) {
   const mainRef = useRef<HTMLElement>(null);
   const shown = useRef<ScreenId | null>(null);
   useEffect(() => {
-    document.title = `${SCREENS.find((s) => s.id === screen)?.label ?? ''} · Registry Desk`;
+    document.title = `${screenLabel(screen)} · Registry Desk`;
     const first = shown.current === null;
     shown.current = screen;
     if (first) return;
@@ -67,6 +70,7 @@ export function App() {
   useKeyboardShortcuts();
   useEffect(() => {
     const stopSync = useSync.getState().start();
+    const stopBackOffice = useBackOffice.getState().start();
     // Settings and connections failing to load is shown on their screen; the theme keeps "system".
     void useSettings
       .getState()
@@ -81,6 +85,7 @@ export function App() {
     announce('desk:ready');
     return () => {
       stopSync();
+      stopBackOffice();
       stopConnections();
     };
   }, []);
@@ -107,7 +112,7 @@ export function App() {
         Skip to main content
       </a>
       <Sidebar />
-      <main ref={mainRef} id="main-content" tabIndex={-1} className="content" aria-label={SCREENS.find((s) => s.id === screen)?.label}>
+      <main ref={mainRef} id="main-content" tabIndex={-1} className="content" aria-label={screenLabel(screen)}>
         <OfflineBanner />
         <ReservationNotices />
         <Screen key={registrySwitches} />

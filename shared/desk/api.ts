@@ -7,6 +7,14 @@ import { tolerant } from '../registry/resources';
 import { FINISH_ACTIONS, PROJECT_STATUSES } from '../registry/vocabulary';
 import { finalizeBody, finishBody } from '../registry/endpoints';
 import { warehouseCreditQuery } from './warehouse-list';
+import {
+  backOfficeChangedEvent,
+  backOfficeReadInput,
+  backOfficeReadOutput,
+  backOfficeSession,
+  backOfficeWriteInput,
+  backOfficeWriteOutput,
+} from './back-office';
 
 const id = z.string().trim().min(1).max(200);
 const isoTime = z.string();
@@ -453,6 +461,13 @@ export const deskApi = {
   'warehouse.reservation': method(z.object({ organizationId: id, reservationId: id }), tolerant.reservation, { write: true }),
 
   'export.csv': method(csvExportInput, fileHandle),
+
+  // The back office (shared/desk/back-office.ts): the operator endpoints of the active connection.
+  'backOffice.session': method(none, backOfficeSession),
+  'backOffice.read': method(backOfficeReadInput, backOfficeReadOutput),
+  'backOffice.write': method(backOfficeWriteInput, backOfficeWriteOutput, { write: true }),
+  /** Re-sends an `unsure` write with its key and body: the registry replays its answer (or does it once). */
+  'backOffice.settle': method(backOfficeWriteInput, backOfficeWriteOutput, { write: true }),
 } as const;
 
 export type DeskApi = typeof deskApi;
@@ -486,6 +501,7 @@ export const deskEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('sync.failed'), status: syncStatus, message: z.string() }),
   z.object({ type: z.literal('online.changed'), online: z.boolean() }),
   z.object({ type: z.literal('connections.changed') }),
+  backOfficeChangedEvent,
   z.object({ type: z.literal('reservation.updated'), organizationId: z.string(), reservationId: z.string(), state: z.string() }),
   /** A menu item or its keyboard accelerator (Electron): Find (Ctrl/Cmd+F), go to view 1..6 (Ctrl/Cmd+1..6). */
   z.object({ type: z.literal('menu.command'), command: z.enum(['find', 'navigate']), view: z.number().int().min(1).max(6).optional() }),

@@ -576,6 +576,16 @@ export const endpoints = {
     tags: ['operator'],
     status: 201,
   }),
+  operatorGetSelf: define({
+    method: 'GET',
+    path: '/operator/v1/me',
+    summary: "The calling operator's own account (its name and role), for any role",
+    params: noParams,
+    query: noQuery,
+    response: (s) => s.object({ operator: operatorResources(s).operator }),
+    auth: viewer,
+    tags: ['operator'],
+  }),
   operatorListOrganizations: define({
     method: 'GET',
     path: '/operator/v1/organizations',

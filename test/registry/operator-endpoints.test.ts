@@ -136,6 +136,16 @@ describe.each(operatorIds)('%s', (id) => {
   });
 });
 
+describe('GET /operator/v1/me', () => {
+  it("answers each caller's own account, whatever its role", async () => {
+    for (const role of OPERATOR_ROLES) {
+      const res = await t.call('/operator/v1/me', { token: tokens[role] });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ operator: { id: operators[role].id, role, active: true } });
+    }
+  });
+});
+
 describe('operator tokens', () => {
   it('are refused by the seed endpoints with 401', async () => {
     const res = await t.call('/projects?limit=1', { token: tokens.administrator });

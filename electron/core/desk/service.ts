@@ -41,6 +41,7 @@ import { warehouseView } from './warehouse-view';
 import { bundleCertificates } from './certificate-bundle';
 import * as writes from './writes';
 import type { DeskDispatcher } from './dispatcher';
+import { createBackOffice } from './back-office';
 
 export interface DeskServiceOptions {
   dataDir: string;
@@ -62,6 +63,8 @@ export interface DeskServiceOptions {
   /** Run the sync at start and on the settings interval (default true). */
   autoSync?: boolean;
   follow?: { intervalMs: number; timeoutMs: number };
+  /** The back office's write retries (tests shorten the wait). */
+  backOffice?: { writeAttempts?: number; writeRetryDelayMs?: number };
   /** The registry reachability probe's settings (injectable timers), or false for none. */
   probe?: ProbeSettings | false;
   log?: (line: string) => void;
@@ -141,6 +144,15 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
     tracker,
     publish: (event) => hub.publish(event),
     ...(options.follow ? { follow: options.follow } : {}),
+  });
+
+  const backOffice = createBackOffice({
+    active: () => connections.active,
+    tracker,
+    publish: (event) => hub.publish(event),
+    clock,
+    log,
+    ...options.backOffice,
   });
 
   const handlers: { [M in DeskMethod]: (input: ParsedDeskInput<M>) => Promise<DeskOutput<M>> | DeskOutput<M> } = {
@@ -260,6 +272,11 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
       );
       return artifacts.put('csv', csv.baseName, csv.bytes);
     },
+
+    'backOffice.session': () => backOffice.session(),
+    'backOffice.read': (input) => backOffice.read(input),
+    'backOffice.write': (input) => backOffice.write(input),
+    'backOffice.settle': (input) => backOffice.settle(input),
   };
 
   async function dispatch(method: string, rawInput: unknown): Promise<DeskResult<unknown>> {

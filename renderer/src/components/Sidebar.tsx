@@ -1,6 +1,7 @@
 // The main navigation: one button per screen, with its keyboard shortcut. In a narrow window it
 // collapses to a rail of initials (styles/lists.css); each button keeps its name and a tooltip.
-import { SCREENS, useNavigation } from '../stores/navigation';
+// The back office's screens are a second group, without shortcuts.
+import { BACK_OFFICE_SCREENS, SCREENS, useNavigation } from '../stores/navigation';
 import { ActiveRegistry } from './ActiveRegistry';
 import { SyncIndicator } from './SyncIndicator';
 
@@ -31,6 +32,26 @@ export function Sidebar() {
               >
                 <span>{item.label}</span>
                 <kbd aria-hidden="true">{`${MOD_LABEL}${index + 1}`}</kbd>
+              </button>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <nav aria-labelledby="back-office-nav-heading" className="nav-group">
+        <h2 id="back-office-nav-heading" className="nav-group-heading">
+          Back office
+        </h2>
+        <ul>
+          {BACK_OFFICE_SCREENS.map((item) => (
+            <li key={item.id}>
+              <button
+                type="button"
+                className="nav-item"
+                aria-current={screen === item.id ? 'page' : undefined}
+                title={`Back office: ${item.label}`}
+                onClick={() => go(item.id)}
+              >
+                <span>{item.label}</span>
               </button>
             </li>
           ))}

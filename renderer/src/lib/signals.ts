@@ -10,7 +10,11 @@ export type SignalName =
   | 'desk:retirements-loaded'
   | 'desk:warehouse-loaded'
   | 'desk:reservation-settled'
-  | 'desk:file-saved';
+  | 'desk:file-saved'
+  /** A back-office action ended (detail: endpoint, phase: done | refused | unsure | failed). */
+  | 'desk:back-office-action'
+  /** A back-office screen has shown its data (detail: screen). */
+  | 'desk:back-office-loaded';
 
 export function announce(name: SignalName, detail: Record<string, unknown> = {}): void {
   window.dispatchEvent(new CustomEvent(name, { detail }));

@@ -11,7 +11,32 @@ export const SCREENS = [
   { id: 'organizations', label: 'Organizations' },
   { id: 'settings', label: 'Connections & settings' },
 ] as const;
-export type ScreenId = (typeof SCREENS)[number]['id'];
+
+/**
+ * The back office's screens (the operator endpoints of the active connection), a group of their own
+ * in the sidebar; no Ctrl+number shortcuts (those stay the six above). Each screen is a file of
+ * screens/back-office/ (see its index.ts).
+ */
+export const BACK_OFFICE_SCREENS = [
+  { id: 'bo-organizations', label: 'Organizations' },
+  { id: 'bo-operators', label: 'Operators' },
+  { id: 'bo-projects', label: 'Projects (operator)' },
+  { id: 'bo-issuance', label: 'Issuance' },
+  { id: 'bo-transfers', label: 'Transfers' },
+  { id: 'bo-credit-history', label: 'Credit history' },
+  { id: 'bo-apps', label: 'Apps and installations' },
+  { id: 'bo-audit', label: 'Audit log' },
+] as const;
+export type BackOfficeScreenId = (typeof BACK_OFFICE_SCREENS)[number]['id'];
+export type ScreenId = (typeof SCREENS)[number]['id'] | BackOfficeScreenId;
+
+/** Every screen with its label (the window title and the main landmark name). */
+export const ALL_SCREENS: readonly { id: ScreenId; label: string }[] = [...SCREENS, ...BACK_OFFICE_SCREENS];
+export const screenLabel = (id: ScreenId): string => {
+  const screen = ALL_SCREENS.find((s) => s.id === id);
+  if (!screen) return '';
+  return BACK_OFFICE_SCREENS.some((s) => s.id === id) ? `Back office: ${screen.label}` : screen.label;
+};
 
 interface NavigationState {
   screen: ScreenId;
@@ -23,7 +48,14 @@ interface NavigationState {
   organizationId: string | null;
   /** Its name as the linking screen knew it, for an organization the synced list does not hold. */
   organizationName: string | null;
+  /**
+   * What the open back-office screen shows (its record, its filters), by name: e.g. the Credit
+   * history's `{ creditId }`, an organization's `{ organizationId }`. Set by openBackOffice.
+   */
+  backOffice: Record<string, string>;
   go(screen: ScreenId): void;
+  /** Opens a back-office screen on a record (links between back-office screens and from the audit log). */
+  openBackOffice(screen: BackOfficeScreenId, params?: Record<string, string>): void;
   openProject(id: string | null): void;
   openRetirement(id: string | null): void;
   openOrganization(id: string | null, name?: string): void;
@@ -37,9 +69,11 @@ export const useNavigation = create<NavigationState>()((set) => ({
   retirementId: null,
   organizationId: null,
   organizationName: null,
-  go: (screen) => set({ screen }),
+  backOffice: {},
+  go: (screen) => set({ screen, backOffice: {} }),
+  openBackOffice: (screen, params = {}) => set({ screen, backOffice: params }),
   openProject: (projectId) => set({ screen: 'projects', projectId }),
   openRetirement: (retirementId) => set({ screen: 'retirements', retirementId }),
   openOrganization: (organizationId, name) => set({ screen: 'organizations', organizationId, organizationName: name ?? null }),
-  closeRecords: () => set({ projectId: null, retirementId: null, organizationId: null, organizationName: null }),
+  closeRecords: () => set({ projectId: null, retirementId: null, organizationId: null, organizationName: null, backOffice: {} }),
 }));

@@ -30,6 +30,8 @@ function inputOf<S extends z.ZodType>(input: HandlerInput<EndpointId>, extra: Re
 export const operatorHandlers: Pick<Handlers, OperatorEndpointId> = {
   createOperatorToken: ({ caller, registry }) => issueOperatorToken(registry, operatorOf(caller).operatorId),
 
+  operatorGetSelf: ({ caller, registry }) => ({ operator: ops.requireOperator(registry, operatorOf(caller).operatorId) }),
+
   operatorListOrganizations: ({ registry, query }) => {
     const { offset, pagination } = pageOf(
       (registry.db.prepare('SELECT COUNT(*) AS n FROM organizations').get() as { n: number }).n,

@@ -1,0 +1,243 @@
+// The back office's desk side: backOffice.session / read / write / settle for the active connection.
+// - Reads go through the registry client (which validates params and query with the row's schemas)
+//   with the connection's operator token; each answer is kept in the back-office store, which
+//   answers the same read when the registry cannot be reached.
+// - Writes carry the renderer's Idempotency-Key. A network error or timeout is retried with the same
+//   key (the client's own retries, then a bounded few here); only when no answer came back at all is
+//   the outcome `unsure`, which settle (the same key and body again: the registry replays its stored
+//   answer, or does the write once) turns into done or refused. After `done` the store's answers are
+//   stale: the desk re-reads them, runs the usual sync and emits backOffice.changed.
+import type { z } from 'zod';
+import type {
+  BackOfficeOperator,
+  BackOfficeSession,
+  OperatorReadName,
+  OperatorWriteName,
+  backOfficeReadOutput,
+  BackOfficeWriteOutput,
+} from '../../../../shared/desk/back-office';
+import type { DeskEvent } from '../../../../shared/desk/api';
+import type { EndpointId } from '../../../../shared/registry/endpoints';
+import type { Clock } from '../../clock';
+import { RegistryClientError } from '../../client/errors';
+import { NetworkError } from '../../client/http';
+import type { CallInput } from '../../client/registry-client';
+import type { ConnectionRuntime } from '../connection-runtime';
+import { DeskFailure, offlineFailure } from '../errors';
+import { translateClientError, type OnlineTracker } from '../registry-calls';
+import { sessionOf } from './session';
+import { createMemoryBackOfficeStore, requestKey, type BackOfficeStore } from './store';
+
+export { createMemoryBackOfficeStore, requestKey, type BackOfficeStore } from './store';
+
+export interface BackOfficeOptions {
+  /** The active connection's runtime, or null when none is active. */
+  active: () => ConnectionRuntime | null;
+  tracker: OnlineTracker;
+  publish(event: DeskEvent): void;
+  clock: Clock;
+  /** The store of read answers of a connection (the back-office cache). */
+  storeFor?: (runtime: ConnectionRuntime) => BackOfficeStore;
+  /** Sends of a write in all, each with the client's own retries (default 3), and the wait between them. */
+  writeAttempts?: number;
+  writeRetryDelayMs?: number;
+  log?: (line: string) => void;
+}
+
+export interface BackOffice {
+  session(): Promise<BackOfficeSession>;
+  read(input: {
+    endpoint: OperatorReadName;
+    params?: Record<string, string>;
+    query?: Record<string, string | number>;
+  }): Promise<z.output<typeof backOfficeReadOutput>>;
+  write(input: WriteInput): Promise<BackOfficeWriteOutput>;
+  settle(input: WriteInput): Promise<BackOfficeWriteOutput>;
+}
+
+export interface WriteInput {
+  endpoint: OperatorWriteName;
+  params?: Record<string, string>;
+  body?: unknown;
+  idempotencyKey: string;
+}
+
+const NO_OPERATOR =
+  'This connection has no operator account: in Settings, add the connection again with the operator id and its key file (picked like the app key)';
+
+const sleepReal = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export function createBackOffice(options: BackOfficeOptions): BackOffice {
+  const { tracker, clock } = options;
+  const log = options.log ?? (() => {});
+  const attempts = Math.max(1, options.writeAttempts ?? 3);
+  const retryDelayMs = options.writeRetryDelayMs ?? 500;
+  const stores = new WeakMap<ConnectionRuntime, BackOfficeStore>();
+  /** The operator each connection was last confirmed as (to show it offline). */
+  const known = new Map<string, BackOfficeOperator>();
+
+  function runtime(): ConnectionRuntime {
+    const active = options.active();
+    if (!active) throw new DeskFailure('not_found', 'No registry connection is active: add or activate one in Settings');
+    return active;
+  }
+
+  function storeOf(active: ConnectionRuntime): BackOfficeStore {
+    let store = stores.get(active);
+    if (!store) {
+      store = options.storeFor?.(active) ?? createMemoryBackOfficeStore();
+      stores.set(active, store);
+    }
+    return store;
+  }
+
+  /** A call that reports reachability (a refusal is an answer: the registry was reached). */
+  async function reach<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      const result = await call();
+      tracker.report(true);
+      return result;
+    } catch (error) {
+      if (error instanceof RegistryClientError) tracker.report(!error.unreachable);
+      throw error;
+    }
+  }
+
+  async function session(): Promise<BackOfficeSession> {
+    const active = options.active();
+    const base = { online: tracker.online, now: clock.now() };
+    if (!active) return sessionOf({ ...base, operator: undefined, unavailableReason: 'No registry connection is active', syncedAt: null });
+    const store = storeOf(active);
+    const { connection } = active;
+    if (connection.operatorId === undefined)
+      return sessionOf({ ...base, operator: undefined, unavailableReason: NO_OPERATOR, syncedAt: store.latestFetchedAt() });
+    let operator: BackOfficeOperator | undefined;
+    let unavailableReason: string | undefined;
+    try {
+      const self = await reach(() => active.client.call('operatorGetSelf'));
+      operator = { id: self.operator.id, name: self.operator.name, role: self.operator.role };
+      if (!self.operator.active) {
+        operator = undefined;
+        unavailableReason = `The operator account ${self.operator.name} is disabled on this registry: an administrator can enable it`;
+      }
+    } catch (error) {
+      if (error instanceof RegistryClientError && error.unreachable) {
+        operator = known.get(connection.id) ?? store.operator() ?? undefined;
+        if (!operator)
+          unavailableReason = `The registry cannot be reached to confirm the operator account ${connection.operatorId}; the back office opens once it can`;
+      } else {
+        const failure = translateClientError(error, 'Reading the operator account');
+        const message = failure instanceof Error ? failure.message : String(failure);
+        unavailableReason = `The registry does not accept the operator account ${connection.operatorId}: ${message}. Check its id and key file in Settings`;
+      }
+    }
+    if (operator) {
+      known.set(connection.id, operator);
+      store.rememberOperator(operator);
+    }
+    return sessionOf({
+      online: tracker.online,
+      now: clock.now(),
+      operator,
+      ...(unavailableReason !== undefined ? { unavailableReason } : {}),
+      syncedAt: store.latestFetchedAt(),
+    });
+  }
+
+  function requireOperator(active: ConnectionRuntime): void {
+    if (active.connection.operatorId === undefined) throw new DeskFailure('forbidden', NO_OPERATOR);
+  }
+
+  async function read(input: Parameters<BackOffice['read']>[0]) {
+    const active = runtime();
+    requireOperator(active);
+    const store = storeOf(active);
+    const key = requestKey(input);
+    const call = { params: input.params ?? {}, query: input.query ?? {} } as CallInput<EndpointId>;
+    try {
+      const data: unknown = await reach(() => active.client.call(input.endpoint, call as never));
+      const fetchedAt = clock.now();
+      store.put(input, data, fetchedAt);
+      return { data, source: 'registry' as const, fetchedAt: new Date(fetchedAt).toISOString() };
+    } catch (error) {
+      if (error instanceof RegistryClientError && error.unreachable) {
+        const saved = store.get(key);
+        if (saved) return { data: saved.data, source: 'cache' as const, fetchedAt: new Date(saved.fetchedAt).toISOString() };
+        throw new DeskFailure(
+          'offline',
+          'The registry cannot be reached, and the desk has not saved this view yet: it is saved the first time it is read online',
+        );
+      }
+      throw translateClientError(error, 'Reading the back office');
+    }
+  }
+
+  async function send(input: WriteInput, action: 'write' | 'settle'): Promise<BackOfficeWriteOutput> {
+    const active = runtime();
+    requireOperator(active);
+    const call = {
+      params: input.params ?? {},
+      ...(input.body !== undefined ? { body: input.body } : {}),
+      idempotencyKey: input.idempotencyKey,
+    } as CallInput<EndpointId>;
+    let lastError: RegistryClientError | undefined;
+    let everSent = false;
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      try {
+        const data: unknown = await reach(() => active.client.call(input.endpoint, call as never));
+        afterDone(active, input.endpoint);
+        return { outcome: 'done', data };
+      } catch (error) {
+        if (!(error instanceof RegistryClientError)) throw error;
+        if (error.kind === 'invalid_request') throw translateClientError(error, input.endpoint);
+        if (error.kind === 'key_unavailable') throw translateClientError(error, input.endpoint);
+        if (error.kind === 'http') {
+          const status = error.status ?? 0;
+          // A gateway's answer says nothing of whether the registry did it: like a lost answer.
+          if (![502, 503, 504].includes(status)) {
+            const failure = translateClientError(error, input.endpoint);
+            return { outcome: 'refused', status, message: failure instanceof Error ? failure.message : String(failure) };
+          }
+          everSent = true;
+        } else if (error.kind === 'invalid_response') {
+          // It answered success in a form the desk cannot read: it was done.
+          log(`${input.endpoint}: ${error.message}`);
+          afterDone(active, input.endpoint);
+          return { outcome: 'done', data: null };
+        } else if (!(error instanceof NetworkError && error.neverSent)) everSent = true;
+        lastError = error;
+        if (attempt < attempts) await sleepReal(retryDelayMs * attempt);
+      }
+    }
+    if (!everSent) throw offlineFailure(action === 'write' ? 'This change' : 'Checking the change');
+    return {
+      outcome: 'unsure',
+      message: `No answer came back from the registry (${lastError?.message ?? 'network error'}); the change may or may not have been made. The desk checks again with the same request, which can only be made once.`,
+    };
+  }
+
+  /**
+   * After a write was done: screens reload at once (their reads go to the registry), while the saved
+   * answers are re-read and the usual sync runs in the background, so offline review stays current.
+   */
+  function afterDone(active: ConnectionRuntime, endpoint: OperatorWriteName): void {
+    options.publish({ type: 'backOffice.changed', endpoint });
+    void refreshStore(active).finally(() => {
+      void active.sync.run().catch((error: unknown) => log(`sync after ${endpoint} failed: ${(error as Error).message}`));
+    });
+  }
+
+  async function refreshStore(active: ConnectionRuntime): Promise<void> {
+    const store = storeOf(active);
+    for (const saved of store.entries()) {
+      try {
+        const data: unknown = await active.client.call(saved.endpoint, saved.call as never);
+        store.put({ endpoint: saved.endpoint, ...saved.call }, data, clock.now());
+      } catch (error) {
+        log(`back-office refresh of ${saved.endpoint} failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+  }
+
+  return { session, read, write: (input) => send(input, 'write'), settle: (input) => send(input, 'settle') };
+}

@@ -1,0 +1,41 @@
+// The frame of every back-office screen: its heading, the operator the desk acts as (name and
+// role), and, when the back office cannot be used with this connection, why and how to fix it
+// instead of the screen's content.
+import type { ReactNode } from 'react';
+import { useBackOffice } from '../../stores/backOffice';
+import { useNavigation } from '../../stores/navigation';
+import { ErrorMessage, Loading } from '../../components/feedback';
+
+export function BackOfficePage({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
+  const session = useBackOffice((s) => s.session);
+  const error = useBackOffice((s) => s.error);
+  const go = useNavigation((s) => s.go);
+  return (
+    <section className="screen back-office" aria-labelledby="back-office-heading">
+      <header className="screen-header">
+        <div>
+          <h1 id="back-office-heading">{title}</h1>
+          {session?.operator && (
+            <p className="screen-subtitle">
+              Acting as <strong>{session.operator.name}</strong> ({session.operator.role})
+              {!session.online && session.syncedAt && <> · offline, data as of {new Date(session.syncedAt).toLocaleString()}</>}
+            </p>
+          )}
+        </div>
+        {session?.available && actions}
+      </header>
+      <ErrorMessage error={error} onRetry={() => void useBackOffice.getState().loadSession()} />
+      {!session && !error && <Loading label="Checking the operator account…" />}
+      {session && !session.available && (
+        <div className="empty-state" role="status">
+          <strong>The back office is not available for this registry</strong>
+          <p>{session.reason}</p>
+          <button type="button" className="button" onClick={() => go('settings')}>
+            Open Connections &amp; settings
+          </button>
+        </div>
+      )}
+      {session?.available && children}
+    </section>
+  );
+}
