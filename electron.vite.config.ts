@@ -13,9 +13,14 @@ export default defineConfig({
       outDir: 'out/main',
       // Native and server-side modules stay in node_modules (better-sqlite3 must be rebuilt for Electron's ABI).
       externalizeDeps: true,
-      // The sync engine's worker thread is its own entry: out/main/sync-worker.js (see electron/main/index.ts).
+      // The desk service's utilityProcess and the sync engine's worker thread are entries of their
+      // own: out/main/desk-service.js and out/main/sync-worker.js (see electron/main/index.ts).
       rollupOptions: {
-        input: { index: resolve(root, 'electron/main/index.ts'), 'sync-worker': resolve(root, 'electron/core/desk/sync/worker/entry.ts') },
+        input: {
+          index: resolve(root, 'electron/main/index.ts'),
+          'desk-service': resolve(root, 'electron/core/desk/process/entry.ts'),
+          'sync-worker': resolve(root, 'electron/core/desk/sync/worker/entry.ts'),
+        },
       },
     },
   },

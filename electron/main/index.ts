@@ -1,16 +1,18 @@
-// The Electron shell: one window on the desk page (app://desk/), the desk service in this process,
-// IPC wiring, menus, the save dialog, the taskbar progress. Everything with logic lives in
-// electron/core/ (tested under plain Node); this file only connects it to Electron.
+// The Electron shell: one window on the desk page (app://desk/), IPC wiring, menus, the save
+// dialog, the taskbar progress, the keychain driver. The desk service runs in a utilityProcess of
+// its own (desk-service.ts), so nothing it does holds this process, which moves and paints the
+// window. Everything with logic lives in electron/core/ (tested under plain Node); this file only
+// connects it to Electron.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, session, shell } from 'electron';
 import { RESOURCES_ENV } from '../core/certificates/resources';
-import { AdjustableClock, systemClock } from '../core/clock';
-import { deskDefaults } from '../core/desk/defaults';
 import { parseLaunchOptions } from '../core/desk/launch-options';
 import { DESK_CSP } from '../core/desk/page-security';
-import { createDeskService, type DeskService } from '../core/desk/service';
+import { keychainDriver, startDeskServiceProcess, type DeskServiceProcess } from '../core/desk/process/host-side';
+import { SOURCE_ENTRY } from '../core/desk/process/node-host';
+import { forkUtilityDeskService } from './desk-service';
 import { confirmAndOpenExternal } from './external-links';
 import { EVENT_CHANNEL, registerDeskIpc } from './ipc';
 import { pickKeyFileWithDialog } from './key-file';
@@ -23,28 +25,33 @@ import { guardWebContents, mainWindowOptions } from './window';
 const here = fileURLToPath(new URL('.', import.meta.url));
 const RENDERER_DIR = join(here, '../renderer');
 const BUILT_SYNC_WORKER = join(here, 'sync-worker.js');
+const BUILT_DESK_SERVICE = join(here, 'desk-service.js');
 const PRELOAD = join(here, '../preload/index.cjs');
 
 // Must happen before `ready`.
 protocol.registerSchemesAsPrivileged(appSchemePrivileges);
 
-let desk: DeskService | undefined;
+let desk: DeskServiceProcess | undefined;
 let mainWindow: BrowserWindow | undefined;
 
 function log(line: string): void {
   process.stderr.write(`[desk] ${line}\n`);
 }
 
-function createWindow(service: DeskService): BrowserWindow {
-  const saved = service.settings.get().window;
+/** Remembers where the window was; the normal bounds, so un-maximizing next time lands right. */
+function saveWindowState(service: DeskServiceProcess, win: BrowserWindow): Promise<void> {
+  if (win.isDestroyed()) return Promise.resolve();
+  return service
+    .saveWindowState({ bounds: win.getNormalBounds(), maximized: win.isMaximized() })
+    .catch((error: unknown) => log(`the window's place was not saved: ${(error as Error).message}`));
+}
+
+async function createWindow(service: DeskServiceProcess): Promise<BrowserWindow> {
+  const saved = await service.windowState();
   const win = new BrowserWindow(mainWindowOptions({ preloadPath: PRELOAD, state: saved }));
   if (saved?.maximized) win.maximize();
   win.once('ready-to-show', () => win.show());
-  // Remember where the window was; the normal bounds, so un-maximizing next time lands right.
-  win.on('close', () => {
-    const bounds = win.getNormalBounds();
-    service.settings.update({ window: { bounds, maximized: win.isMaximized() } });
-  });
+  win.on('close', () => void saveWindowState(service, win));
   void win.loadURL(APP_START_URL);
   return win;
 }
@@ -53,17 +60,21 @@ async function start(): Promise<void> {
   // A packaged app keeps the certificate fonts outside its asar (electron-builder.config.mjs).
   if (app.isPackaged) process.env[RESOURCES_ENV] ??= join(process.resourcesPath, 'resources');
   const options = parseLaunchOptions(process.argv.slice(app.isPackaged ? 1 : 2));
-  const clock = options.testClock ? new AdjustableClock() : systemClock;
-  desk = await createDeskService({
-    dataDir: options.dataDir ?? join(app.getPath('userData'), 'desk'),
-    host: 'electron',
-    version: app.getVersion(),
-    clock,
-    ...deskDefaults(),
-    ...(options.remote ? { remote: options.remote } : {}),
-    // electron-vite builds the sync worker beside this file (electron.vite.config.ts); run from
-    // source (the shell tests) the worker starts from its TypeScript entry instead.
-    syncWorker: existsSync(BUILT_SYNC_WORKER) ? { workerFile: BUILT_SYNC_WORKER } : {},
+  // electron-vite builds the service and the sync worker beside this file (electron.vite.config.ts);
+  // run from source (the shell tests) both start from their TypeScript entries instead.
+  const built = existsSync(BUILT_DESK_SERVICE);
+  desk = await startDeskServiceProcess({
+    launch: {
+      dataDir: options.dataDir ?? join(app.getPath('userData'), 'desk'),
+      host: 'electron',
+      version: app.getVersion(),
+      testClock: options.testClock,
+      ...(options.remote ? { remote: options.remote } : {}),
+      ...(existsSync(BUILT_SYNC_WORKER) ? { syncWorkerFile: BUILT_SYNC_WORKER } : {}),
+      keychain: 'host',
+    },
+    spawn: () => (built ? forkUtilityDeskService(BUILT_DESK_SERVICE) : forkUtilityDeskService(SOURCE_ENTRY)),
+    keychain: keychainDriver(),
     log,
   });
   const service = desk;
@@ -84,7 +95,7 @@ async function start(): Promise<void> {
     importKeyFile: () => pickKeyFileWithDialog(dialog, mainWindow, service.keyImports),
   });
 
-  mainWindow = createWindow(service);
+  mainWindow = await createWindow(service);
   service.onEvent((event) => {
     const win = mainWindow;
     if (!win || win.isDestroyed()) return;
@@ -122,7 +133,9 @@ if (!app.requestSingleInstanceLock()) {
     if (closing || !desk) return;
     closing = true;
     event.preventDefault();
-    void desk.close().finally(() => app.quit());
+    const service = desk;
+    const win = mainWindow;
+    void (win ? saveWindowState(service, win) : Promise.resolve()).then(() => service.close()).finally(() => app.quit());
   });
   app
     .whenReady()

@@ -6,12 +6,13 @@ import { basename } from 'node:path';
 import type { BrowserWindow, Dialog } from 'electron';
 import type { PickedKey } from '../../shared/desk/api';
 import { DeskFailure } from '../core/desk/errors';
-import { MAX_KEY_FILE_BYTES, type KeyImports } from '../core/desk/key-imports';
+import type { DeskDispatcher } from '../core/desk/dispatcher';
+import { MAX_KEY_FILE_BYTES } from '../core/desk/key-imports';
 
 export async function pickKeyFileWithDialog(
   dialog: Pick<Dialog, 'showOpenDialog'>,
   window: BrowserWindow | undefined,
-  keyImports: Pick<KeyImports, 'put'>,
+  keyImports: DeskDispatcher['keyImports'],
 ): Promise<PickedKey | null> {
   const options = {
     title: "Choose the app's private key",

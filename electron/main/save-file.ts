@@ -5,17 +5,18 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BrowserWindow, Dialog } from 'electron';
-import { FILE_KINDS, withExtension, type ArtifactStore } from '../core/desk/artifacts';
+import { FILE_KINDS, withExtension } from '../core/desk/artifacts';
+import type { DeskDispatcher } from '../core/desk/dispatcher';
 import { DeskFailure } from '../core/desk/errors';
 
 export async function saveArtifactWithDialog(
   dialog: Pick<Dialog, 'showSaveDialog'>,
   window: BrowserWindow | undefined,
   downloadsDir: string,
-  artifacts: Pick<ArtifactStore, 'get' | 'release'>,
+  artifacts: DeskDispatcher['artifacts'],
   handle: string,
 ): Promise<{ saved: boolean; path?: string }> {
-  const file = artifacts.get(handle);
+  const file = await artifacts.get(handle);
   if (!file) throw new DeskFailure('not_found', 'This file is no longer available: export or download it again');
   const kind = FILE_KINDS[file.kind];
   const options = {

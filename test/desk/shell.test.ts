@@ -42,12 +42,15 @@ const electron = vi.hoisted(() => {
       for (const listener of [...state.changed]) listener();
     },
     onQuit: undefined as undefined | (() => void),
+    /** The desk service processes the shell started. */
+    servicePids: [] as number[],
   };
   return state;
 });
 
 vi.mock('electron', async () => {
   const { EventEmitter: Emitter } = await import('node:events');
+  const { fork } = await import('node:child_process');
   let resolveReady!: () => void;
   electron.ready = new Promise<void>((resolve) => (resolveReady = resolve));
   class BrowserWindow {
@@ -111,6 +114,19 @@ vi.mock('electron', async () => {
       exit: vi.fn(),
     },
     BrowserWindow,
+    // A utility process is a Node child with a message port: a forked Node child stands in for it.
+    utilityProcess: {
+      fork: (modulePath: string, args: string[]) => {
+        const child = fork(modulePath, args, { serialization: 'advanced', execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+        electron.servicePids.push(child.pid!);
+        return {
+          postMessage: (message: unknown) => child.send(message as object),
+          on: (name: string, listener: (...args: unknown[]) => void) => child.on(name, listener),
+          once: (name: string, listener: (...args: unknown[]) => void) => child.once(name, listener),
+          kill: () => child.kill(),
+        };
+      },
+    },
     protocol: {
       registerSchemesAsPrivileged: (schemes: unknown[]) => electron.schemes.push(...schemes),
       handle: (scheme: string, handler: (request: Request) => Promise<Response>) => electron.protocolHandlers.set(scheme, handler),
@@ -303,7 +319,9 @@ describe('app:// protocol', () => {
 });
 
 describe('IPC', () => {
-  it('carries a call from the app page to the real desk service', async () => {
+  it('carries a call from the app page to the real desk service, in a process of its own', async () => {
+    expect(electron.servicePids).toHaveLength(1);
+    expect(electron.servicePids[0]).not.toBe(process.pid);
     const info = await invoke(APP_FRAME, 'system.info', {});
     expect(info).toMatchObject({ ok: true, value: { host: 'electron', version: '9.9.9', dataDir: join(data.dir, 'userData', 'desk') } });
     expect((await invokeOk('connections.list', {})).activeId).toBe('embedded');
@@ -423,8 +441,10 @@ describe('navigation', () => {
 });
 
 describe('window state', () => {
-  it('remembers bounds and maximized in settings.json when the window closes', () => {
+  it('remembers bounds and maximized in settings.json when the window closes', async () => {
     electron.windows[0]!.emitter.emit('close');
+    // The service handles messages in order: once a later call is answered, the state is saved.
+    await invoke(APP_FRAME, 'system.info', {});
     const settings = JSON.parse(readFileSync(join(data.dir, 'userData', 'desk', 'settings.json'), 'utf8')) as { window: unknown };
     expect(settings.window).toEqual({ bounds: { x: 10, y: 20, width: 1111, height: 777 }, maximized: true });
   });

@@ -60,7 +60,16 @@ beforeAll(async () => {
     autoSync: false,
   });
   host = await startWebHost({ desk, rendererDir });
-  clockHost = await startWebHost({ desk, rendererDir, testClock });
+  clockHost = await startWebHost({
+    desk,
+    rendererDir,
+    testClock: {
+      advance: (ms) => {
+        testClock.advance(ms);
+        return testClock.offset;
+      },
+    },
+  });
 }, 120_000);
 
 afterAll(async () => {

@@ -2,13 +2,13 @@
 // A listener that throws must not stop the others nor the publisher.
 import type { DeskEvent } from '../../../shared/desk/api';
 
-export interface EventHub {
-  publish(event: DeskEvent): void;
-  subscribe(listener: (event: DeskEvent) => void): () => void;
+export interface EventHub<E = DeskEvent> {
+  publish(event: E): void;
+  subscribe(listener: (event: E) => void): () => void;
 }
 
-export function createEventHub(onListenerError: (error: unknown) => void = () => {}): EventHub {
-  const listeners = new Set<(event: DeskEvent) => void>();
+export function createEventHub<E = DeskEvent>(onListenerError: (error: unknown) => void = () => {}): EventHub<E> {
+  const listeners = new Set<(event: E) => void>();
   return {
     publish(event) {
       for (const listener of [...listeners]) {

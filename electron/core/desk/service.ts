@@ -25,9 +25,9 @@ import type { SyncWorkerSettings } from './sync/worker/host';
 import { createConnectionKeys } from './connection-keys';
 import { createConnectionManager, type ProbeSettings } from './connection-manager';
 import { openConnectionStore } from './connections';
-import { createArtifactStore } from './artifacts';
+import { createArtifactStore, type ArtifactStore } from './artifacts';
 import { exportCsv } from './csv-export';
-import { createKeyImports } from './key-imports';
+import { createKeyImports, type KeyImports } from './key-imports';
 import type { DemoSeeder, EmbeddedRegistry } from './embedded';
 import { DeskFailure, invalidInput, toDeskError } from './errors';
 import { createEventHub, type EventHub } from './events';
@@ -71,6 +71,8 @@ export interface DeskServiceOptions {
 }
 
 export interface DeskService extends DeskDispatcher {
+  readonly artifacts: Pick<ArtifactStore, 'get' | 'release'>;
+  readonly keyImports: Pick<KeyImports, 'put'>;
   /** Typed call for in-process callers (menus, tests); same validation as dispatch. */
   call<M extends DeskMethod>(method: M, input: DeskInput<M>): Promise<DeskResult<DeskOutput<M>>>;
   readonly settings: SettingsStore;

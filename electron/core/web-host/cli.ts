@@ -1,13 +1,13 @@
 // `npm run web -- [--data <dir>] [--port <p>] [--registry-url <url> --app-id <id> --key-file <pem>] [--test-clock]`
-// Starts the desk service and the loopback web host, builds the renderer first if it is missing,
-// and prints one line `desk ready at <launch URL>`. Stops cleanly on SIGINT and SIGTERM.
+// Starts the desk service in its own child process (desk/process: this process only routes the
+// page's calls and events, so a bulk export never stalls it) and the loopback web host, builds the
+// renderer first if it is missing, and prints one line `desk ready at <launch URL>`. Stops cleanly
+// on SIGINT and SIGTERM.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { AdjustableClock, systemClock } from '../clock';
-import { deskDefaults } from '../desk/defaults';
 import { LaunchOptionsError, parseLaunchOptions } from '../desk/launch-options';
-import { createDeskService } from '../desk/service';
+import { startDeskServiceChild } from '../desk/process/node-host';
 import { startWebHost } from './server';
 
 const projectRoot = resolve(import.meta.dirname, '../../..');
@@ -30,21 +30,23 @@ export async function runWebDesk(argv: readonly string[]): Promise<void> {
   const log = (line: string) => process.stderr.write(`[desk] ${line}\n`);
   const options = parseLaunchOptions(argv);
   ensureRendererBuilt(log);
-  const clock = options.testClock ? new AdjustableClock() : systemClock;
-  const desk = await createDeskService({
-    dataDir: resolve(options.dataDir ?? join(projectRoot, '.data', 'desk')),
-    host: 'web',
-    version: process.env.npm_package_version ?? '0.1.0',
-    clock,
-    ...deskDefaults(),
-    ...(options.remote ? { remote: options.remote } : {}),
+  const desk = await startDeskServiceChild({
+    launch: {
+      dataDir: resolve(options.dataDir ?? join(projectRoot, '.data', 'desk')),
+      host: 'web',
+      version: process.env.npm_package_version ?? '0.1.0',
+      testClock: options.testClock,
+      ...(options.remote ? { remote: options.remote } : {}),
+      // Under Node the keychain (keytar) works in the service process itself.
+      keychain: 'service',
+    },
     log,
   });
   const host = await startWebHost({
     desk,
     rendererDir: RENDERER_DIR,
     port: options.port,
-    ...(clock instanceof AdjustableClock ? { testClock: clock } : {}),
+    ...(options.testClock ? { testClock: { advance: (ms: number) => desk.advanceTestClock(ms) } } : {}),
   });
   process.stdout.write(`desk ready at ${host.launchUrl}\n`);
 

@@ -14,7 +14,6 @@ import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
-import type { AdjustableClock } from '../clock';
 import { fileHandleId } from '../../../shared/desk/api';
 import type { DeskDispatcher } from '../desk/dispatcher';
 import { toDeskError } from '../desk/errors';
@@ -29,10 +28,15 @@ export interface WebHostOptions {
   rendererDir: string;
   /** 0 (default) picks a free port. */
   port?: number;
-  /** With --test-clock: the clock POST /api/test/clock/advance moves. */
-  testClock?: AdjustableClock;
+  /** With --test-clock: the clock POST /api/test/clock/advance moves (in the desk service's process). */
+  testClock?: TestClockControl;
   /** How often an idle event stream gets a keep-alive comment. */
   keepAliveMs?: number;
+}
+
+/** Moves the desk's adjustable clock forward and answers its offset from the system clock. */
+export interface TestClockControl {
+  advance(ms: number): number | Promise<number>;
 }
 
 export interface RunningWebHost {
@@ -135,7 +139,7 @@ export function buildWebHostApp(
     async (c) => {
       const fileName = decodeURIComponent(c.req.header('x-desk-filename') ?? 'key file');
       try {
-        return c.json({ ok: true, value: options.desk.keyImports.put(await c.req.text(), fileName) });
+        return c.json({ ok: true, value: await options.desk.keyImports.put(await c.req.text(), fileName) });
       } catch (error) {
         return c.json({ ok: false, error: toDeskError(error) });
       }
@@ -144,9 +148,9 @@ export function buildWebHostApp(
 
   // The browser's equivalent of the Electron save dialog: the page names only the handle; the
   // bytes, the name and the type are the desk's own (artifacts.ts), served once as an attachment.
-  app.get('/api/files/:handle', (c) => {
+  app.get('/api/files/:handle', async (c) => {
     const handle = fileHandleId.safeParse(c.req.param('handle'));
-    const file = handle.success ? options.desk.artifacts.get(handle.data) : undefined;
+    const file = handle.success ? await options.desk.artifacts.get(handle.data) : undefined;
     if (!file)
       return c.json(
         { ok: false, error: { code: 'not_found', message: 'This file is no longer available: export or download it again' } },
@@ -188,8 +192,8 @@ export function buildWebHostApp(
       const parsed = clockAdvanceBody.safeParse(await c.req.json().catch(() => undefined));
       if (!parsed.success)
         return c.json({ ok: false, error: { code: 'invalid_input', message: 'body must be { "ms": <non-negative integer> }' } }, 400);
-      clock.advance(parsed.data.ms);
-      return c.json({ ok: true, offsetMs: clock.offset });
+      const offsetMs = await clock.advance(parsed.data.ms);
+      return c.json({ ok: true, offsetMs });
     });
   }
 
