@@ -13,13 +13,15 @@ export default defineConfig({
       outDir: 'out/main',
       // Native and server-side modules stay in node_modules (better-sqlite3 must be rebuilt for Electron's ABI).
       externalizeDeps: true,
-      // The desk service's utilityProcess and the sync engine's worker thread are entries of their
-      // own: out/main/desk-service.js and out/main/sync-worker.js (see electron/main/index.ts).
+      // The desk service's utilityProcess, the sync engine's worker thread and the certificate
+      // workers are entries of their own: out/main/desk-service.js, sync-worker.js and
+      // certificate-worker.js (see electron/main/index.ts).
       rollupOptions: {
         input: {
           index: resolve(root, 'electron/main/index.ts'),
           'desk-service': resolve(root, 'electron/core/desk/process/entry.ts'),
           'sync-worker': resolve(root, 'electron/core/desk/sync/worker/entry.ts'),
+          'certificate-worker': resolve(root, 'electron/core/certificates/pool-worker.ts'),
         },
       },
     },

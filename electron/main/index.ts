@@ -26,6 +26,7 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 const RENDERER_DIR = join(here, '../renderer');
 const BUILT_SYNC_WORKER = join(here, 'sync-worker.js');
 const BUILT_DESK_SERVICE = join(here, 'desk-service.js');
+const BUILT_CERTIFICATE_WORKER = join(here, 'certificate-worker.js');
 const PRELOAD = join(here, '../preload/index.cjs');
 
 // Must happen before `ready`.
@@ -60,7 +61,7 @@ async function start(): Promise<void> {
   // A packaged app keeps the certificate fonts outside its asar (electron-builder.config.mjs).
   if (app.isPackaged) process.env[RESOURCES_ENV] ??= join(process.resourcesPath, 'resources');
   const options = parseLaunchOptions(process.argv.slice(app.isPackaged ? 1 : 2));
-  // electron-vite builds the service and the sync worker beside this file (electron.vite.config.ts);
+  // electron-vite builds the service and its workers beside this file (electron.vite.config.ts);
   // run from source (the shell tests) both start from their TypeScript entries instead.
   const built = existsSync(BUILT_DESK_SERVICE);
   desk = await startDeskServiceProcess({
@@ -71,6 +72,7 @@ async function start(): Promise<void> {
       testClock: options.testClock,
       ...(options.remote ? { remote: options.remote } : {}),
       ...(existsSync(BUILT_SYNC_WORKER) ? { syncWorkerFile: BUILT_SYNC_WORKER } : {}),
+      ...(existsSync(BUILT_CERTIFICATE_WORKER) ? { certificateWorkers: { workerFile: BUILT_CERTIFICATE_WORKER } } : {}),
       keychain: 'host',
     },
     spawn: () => (built ? forkUtilityDeskService(BUILT_DESK_SERVICE) : forkUtilityDeskService(SOURCE_ENTRY)),

@@ -12,6 +12,7 @@ import type { SyncWorkerSettings } from './sync/worker/host';
 import { clientFor, openConnectionRuntime, type ConnectionRuntime } from './connection-runtime';
 import { checkPrivateKeyPem, type ConnectionKeys } from './connection-keys';
 import type { ConnectionStore, SecretStoreKind, StoredConnection } from './connections';
+import type { CertificatePoolOptions } from '../certificates/pool';
 import { startEmbeddedRegistry, type DemoSeeder, type EmbeddedRegistry } from './embedded';
 import { ensureLocalAdministrator, operatorKeyId } from './local-operator';
 import { DeskFailure } from './errors';
@@ -44,6 +45,8 @@ export interface ConnectionManagerOptions {
   fetch?: FetchLike;
   syncTuning?: Partial<SyncTuning>;
   syncWorker?: SyncWorkerSettings | false;
+  /** The embedded registry's certificate worker pool (size, built worker script). */
+  certificateWorkers?: Omit<CertificatePoolOptions, 'resourcesDir'>;
   /** The reachability probe of the active registry (reachability-probe.ts); false: none (unit tests). */
   probe?: ProbeSettings | false;
   log(line: string): void;
@@ -179,7 +182,14 @@ export function createConnectionManager(options: ConnectionManagerOptions): Conn
   // ---- start-up: the embedded registry, the command-line remote, the active connection -------------
 
   async function startEmbedded(): Promise<StoredConnection> {
-    embedded = await startEmbeddedRegistry({ dataDir: paths.embeddedRegistryDir, clock, seed: options.seedDemo, scale: 1, log });
+    embedded = await startEmbeddedRegistry({
+      dataDir: paths.embeddedRegistryDir,
+      clock,
+      seed: options.seedDemo,
+      scale: 1,
+      log,
+      ...(options.certificateWorkers ? { certificateWorkers: options.certificateWorkers } : {}),
+    });
     const existing = connections.get(EMBEDDED_CONNECTION_ID);
     let secretStore: SecretStoreKind = existing?.secretStore ?? (keychain.available ? 'keychain' : 'memory');
     if (secretStore === 'encrypted-file') secretStore = 'memory';

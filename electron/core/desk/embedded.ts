@@ -1,10 +1,12 @@
 // The embedded registry: a full registry in <dataDir>/embedded-registry, seeded with demo data on
 // first start and served on 127.0.0.1 (port chosen by the OS), so the desk talks to it through
 // exactly the same HTTP client as to a remote registry and the registry's background worker
-// (transfers, expiry) runs as it would in production.
+// (transfers, expiry) runs as it would in production. Its certificates are rendered in a pool of
+// worker threads (certificates/pool.ts), one per core, so a bulk export uses them all.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { createCertificatePool, type CertificatePoolOptions } from '../certificates/pool';
 import type { Clock } from '../clock';
 import { startRegistryServer, type RunningRegistryServer } from '../http/server';
 import { openRegistry, type OpenedRegistry } from '../registry/open';
@@ -50,8 +52,11 @@ export async function startEmbeddedRegistry(options: {
   seed: DemoSeeder;
   scale?: number;
   log?: (line: string) => void;
+  /** The certificate worker pool's size (default: the cores) and built worker script. */
+  certificateWorkers?: Omit<CertificatePoolOptions, 'resourcesDir'>;
 }): Promise<EmbeddedRegistry> {
   const registry = openRegistry({ dataDir: options.dataDir, clock: options.clock });
+  const pool = createCertificatePool(options.certificateWorkers);
   let server: RunningRegistryServer | undefined;
   try {
     if (!existsSync(join(options.dataDir, DEMO_CREDENTIALS_FILE))) {
@@ -59,7 +64,13 @@ export async function startEmbeddedRegistry(options: {
       await options.seed(registry, { scale: options.scale ?? 1, dataDir: options.dataDir });
     }
     const credentials = readDemoCredentials(options.dataDir);
-    server = await startRegistryServer({ registry, host: '127.0.0.1', port: 0, ...(options.log ? { log: options.log } : {}) });
+    server = await startRegistryServer({
+      registry,
+      host: '127.0.0.1',
+      port: 0,
+      renderCertificate: pool.render,
+      ...(options.log ? { log: options.log } : {}),
+    });
     const running = server;
     return {
       url: running.url,
@@ -67,11 +78,13 @@ export async function startEmbeddedRegistry(options: {
       registry,
       async stop() {
         await running.close();
+        await pool.close();
         registry.close();
       },
     };
   } catch (error) {
     await server?.close();
+    await pool.close();
     registry.close();
     throw error;
   }

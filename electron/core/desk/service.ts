@@ -6,6 +6,8 @@
 //
 // This module is the typed dispatch table; the connections (and their keys) are managed in
 // connection-manager.ts, the live warehouse view is warehouse-view.ts, the writes writes.ts.
+import { availableParallelism } from 'node:os';
+import type { CertificatePoolOptions } from '../certificates/pool';
 import type { RegistryClient } from '../client/registry-client';
 import {
   deskApi,
@@ -60,6 +62,8 @@ export interface DeskServiceOptions {
   syncTuning?: Partial<SyncTuning>;
   /** The sync's worker thread (default) or false to sync on this thread (needed with `fetch`). */
   syncWorker?: SyncWorkerSettings | false;
+  /** The embedded registry's certificate worker pool: size (default: the cores), built worker script. */
+  certificateWorkers?: Omit<CertificatePoolOptions, 'resourcesDir'>;
   /** Run the sync at start and on the settings interval (default true). */
   autoSync?: boolean;
   follow?: { intervalMs: number; timeoutMs: number };
@@ -82,6 +86,23 @@ export interface DeskService extends DeskDispatcher {
   /** The active connection's typed registry client, operator endpoints included (tests, menus). */
   readonly registryClient: RegistryClient | null;
   close(): Promise<void>;
+}
+
+/** Certificates of a bulk export fetched at once: enough to keep every core's renderer busy. */
+const CERTIFICATE_FETCHES = Math.max(2, availableParallelism());
+
+/** `fn` over `items` with at most `limit` running at once; the results in the items' order. */
+async function mapConcurrently<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await fn(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  return results;
 }
 
 // A handler answers a value or a promise of one.
@@ -123,6 +144,7 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.syncTuning ? { syncTuning: options.syncTuning } : {}),
     ...(options.syncWorker !== undefined ? { syncWorker: options.syncWorker } : {}),
+    ...(options.certificateWorkers ? { certificateWorkers: options.certificateWorkers } : {}),
     ...(options.probe !== undefined ? { probe: options.probe } : {}),
     log,
   });
@@ -245,9 +267,10 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
       return artifacts.put('pdf', pdf.baseName, pdf.bytes);
     },
     'retirements.certificates': async (input) => {
-      // Fetched one by one (each a registry call); the bundle is made only when all arrived.
-      const files = [];
-      for (const id of input.ids) files.push(await writes.certificate(writeContext(), { id }));
+      // Fetched a few at a time (each a registry call; the embedded registry renders them in its
+      // worker pool, one per core), kept in the order asked; the bundle is made when all arrived.
+      const context = writeContext();
+      const files = await mapConcurrently(input.ids, CERTIFICATE_FETCHES, (id) => writes.certificate(context, { id }));
       const bundle = await bundleCertificates(files, input.format, new Date(clock.now()).toISOString().slice(0, 10));
       return artifacts.put(input.format, bundle.baseName, bundle.bytes);
     },

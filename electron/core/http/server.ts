@@ -6,7 +6,8 @@ import type { AddressInfo } from 'node:net';
 import type { Hono } from 'hono';
 import { createRegistryApp } from './app';
 import { answerClientErrorsInShape } from './client-errors';
-import { handlers } from './handlers';
+import { createHandlers, handlers } from './handlers';
+import type { CertificateRenderer } from '../certificates/pool';
 import { serveOpenApi } from './openapi';
 import { createAuthenticator, type RateLimitOptions } from '../auth/authenticator';
 import { tokenHousekeeping } from '../auth/tokens';
@@ -27,6 +28,8 @@ export interface RegistryServerOptions {
   maxBodyBytes?: number;
   /** Extra routes (tests mount a clock control here). */
   extraRoutes?: (app: Hono) => void;
+  /** Renders certificate PDFs (a worker pool); default: in the serving thread. */
+  renderCertificate?: CertificateRenderer;
   /** Start the transaction worker and housekeeping (default true). */
   background?: boolean;
   log?: (line: string) => void;
@@ -44,7 +47,7 @@ export function buildRegistryHttpApp(options: Omit<RegistryServerOptions, 'port'
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   return createRegistryApp({
     registry: options.registry,
-    handlers,
+    handlers: options.renderCertificate ? createHandlers({ renderCertificate: options.renderCertificate }) : handlers,
     authenticator,
     ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
     extraRoutes: (app) => {

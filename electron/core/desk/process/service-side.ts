@@ -83,6 +83,7 @@ export function serveDesk(port: HostPort, options: ServeOptions = {}): void {
         ...(launch.remote ? { remote: launch.remote } : {}),
         syncWorker: launch.syncWorkerFile ? { workerFile: launch.syncWorkerFile } : {},
         ...(launch.autoSync === false ? { autoSync: false } : {}),
+        ...(launch.certificateWorkers ? { certificateWorkers: launch.certificateWorkers } : {}),
         log,
         ...options.extra,
       });

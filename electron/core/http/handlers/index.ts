@@ -1,3 +1,4 @@
+import type { CertificateRenderer } from '../../certificates/pool';
 import type { Handlers } from '../types';
 import { appHandlers } from './apps';
 import { creditHandlers } from './credits';
@@ -9,13 +10,18 @@ import { retirementWriteHandlers } from './retirements-write';
 import { warehouseHandlers } from './warehouse';
 
 /** Every endpoint's handler; the type makes a missing one a compile error. */
-export const handlers: Handlers = {
-  ...projectHandlers,
-  ...creditHandlers,
-  ...organizationHandlers,
-  ...retirementReadHandlers,
-  ...retirementWriteHandlers,
-  ...warehouseHandlers,
-  ...appHandlers,
-  ...operatorHandlers,
-};
+export function createHandlers(options: { renderCertificate?: CertificateRenderer } = {}): Handlers {
+  return {
+    ...projectHandlers,
+    ...creditHandlers,
+    ...organizationHandlers,
+    ...retirementReadHandlers,
+    ...retirementWriteHandlers(options.renderCertificate),
+    ...warehouseHandlers,
+    ...appHandlers,
+    ...operatorHandlers,
+  };
+}
+
+/** The handlers with certificates rendered in the serving thread. */
+export const handlers: Handlers = createHandlers();

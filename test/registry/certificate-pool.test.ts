@@ -1,0 +1,61 @@
+// The certificate worker pool renders exactly what renderCertificatePdf gives in-process (the same
+// bytes, so the same text as pdftotext reads it), keeps each answer with its own input when several
+// run at once on every worker, and answers a render that fails with its reason.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { renderCertificatePdf } from '../../electron/core/certificates';
+import { createCertificatePool } from '../../electron/core/certificates/pool';
+import type { CertificateInput } from '../../electron/core/certificates/types';
+
+const workDir = mkdtempSync(join(tmpdir(), 'certificate-pool-test-'));
+const pool = createCertificatePool({ size: 2 });
+afterAll(async () => {
+  await pool.close();
+  rmSync(workDir, { recursive: true, force: true });
+});
+
+const input = (index: number): CertificateInput => ({
+  registryName: 'Nordic Carbon Registry',
+  retirementId: `3f2c8a7e-9b1d-4c5e-8f6a-${String(index).padStart(12, '0')}`,
+  retiredAt: new Date(Date.UTC(2024, 4, 1) + index * 3_600_000).toISOString(),
+  amountTonnes: `${index + 1}.25`,
+  beneficiary: `Société Générale Zürich — ООО «Зелёная энергия» #${index}`,
+  reason: 'Offsetting 2023 business travel (Scope 3)',
+  comment: index % 2 === 0 ? 'שלום עולם · 碳信用注销' : '',
+  retiringOrganization: 'Ørsted Énergie Åland Oy',
+  projectName: 'Río Verde Mangrove Restoration',
+  projectNum: '1042',
+  serialization: 'NCR-BRA-1-1042-2-A-17-2021',
+  vintage: '2021',
+  verifyUrl: `https://registry.example.org/retirements/${index}`,
+});
+
+const text = (bytes: Uint8Array, name: string) => {
+  const path = join(workDir, `${name}.pdf`);
+  writeFileSync(path, bytes);
+  return execFileSync('pdftotext', ['-layout', path, '-'], { encoding: 'utf8' });
+};
+
+describe('the certificate worker pool', () => {
+  it('renders the same bytes as in-process, each answer with its own input, on every worker at once', async () => {
+    const inputs = Array.from({ length: 6 }, (_, i) => input(i));
+    const pooled = await Promise.all(inputs.map((i) => pool.render(i)));
+    expect(pool.size).toBe(2);
+    for (const [index, one] of inputs.entries()) {
+      const here = await renderCertificatePdf(one);
+      expect(Buffer.from(pooled[index]!).equals(Buffer.from(here)), `certificate ${index}`).toBe(true);
+    }
+    const read = text(pooled[3]!, 'pooled-3');
+    expect(read).toContain('#3');
+    expect(read).toContain('4.25');
+    expect(read).toBe(text(await renderCertificatePdf(inputs[3]!), 'here-3'));
+  });
+
+  it('fails a render that cannot be made with its reason, and keeps serving', async () => {
+    await expect(pool.render({ ...input(7), retiredAt: 'yesterday' })).rejects.toThrow(/retiredAt/);
+    expect((await pool.render(input(8))).byteLength).toBeGreaterThan(1000);
+  });
+});
