@@ -19,6 +19,7 @@ const INTEGRATION = [
   'test/desk/local-operator.test.ts',
   'test/desk/remote-operator.test.ts',
   'test/desk/secrets-keychain.test.ts',
+  'test/desk/service-process.test.ts',
   'test/desk/service.test.ts',
   'test/desk/shell.test.ts',
   'test/desk/sync-failures.test.ts',

@@ -11,6 +11,8 @@ export const SOURCE_ENTRY = fileURLToPath(new URL('./bootstrap.mjs', import.meta
 export function forkDeskService(entry: string = SOURCE_ENTRY): ServiceChannel {
   // No inherited execArgv: a test runner's or tsx's flags are not the service's.
   const child = fork(entry, [], { serialization: 'advanced', execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  // A message written as the child dies fails here; its exit is what the host acts on.
+  child.on('error', () => {});
   return {
     send: (message) => {
       if (child.connected) child.send(message);
