@@ -8,6 +8,8 @@ import { FINISH_ACTIONS, PROJECT_STATUSES } from '../registry/vocabulary';
 import { finalizeBody, finishBody } from '../registry/endpoints';
 import { warehouseCreditQuery } from './warehouse-list';
 import {
+  accountMovementsInput,
+  accountMovementsOutput,
   backOfficeChangedEvent,
   backOfficeReadInput,
   backOfficeReadOutput,
@@ -466,6 +468,8 @@ export const deskApi = {
   'backOffice.session': method(none, backOfficeSession),
   'backOffice.read': method(backOfficeReadInput, backOfficeReadOutput),
   'backOffice.write': method(backOfficeWriteInput, backOfficeWriteOutput, { write: true }),
+  /** Ledger movements of some accounts (an organization's), newest first, from the back-office cache. */
+  'backOffice.accountMovements': method(accountMovementsInput, accountMovementsOutput),
   /** Re-sends an `unsure` write with its key and body: the registry replays its answer (or does it once). */
   'backOffice.settle': method(backOfficeWriteInput, backOfficeWriteOutput, { write: true }),
 } as const;

@@ -11,7 +11,7 @@
 // row's tolerant response (BackOfficeData<E>).
 import { z } from 'zod';
 import { endpointIds, endpoints, type EndpointId, type EndpointResponse } from '../registry/endpoints';
-import { OPERATOR_ROLES } from '../registry/vocabulary';
+import { MAX_PAGE_SIZE, OPERATOR_ROLES } from '../registry/vocabulary';
 
 /** Every operator row of the endpoint table, except the token exchange (the desk does that itself). */
 export type OperatorEndpointName = Extract<EndpointId, `operator${string}`>;
@@ -66,6 +66,12 @@ const operatorEndpointName = z.enum([...OPERATOR_READS, ...OPERATOR_WRITES]);
 
 /** What a row answers on success (the desk's tolerant reading of it). */
 export type BackOfficeData<E extends OperatorEndpointName> = EndpointResponse<E>;
+
+/**
+ * The page size of every paged operator list the back office reads: the desk's sync saves these
+ * pages, so a screen reading the same pages finds them offline.
+ */
+export const BACK_OFFICE_PAGE_SIZE = MAX_PAGE_SIZE;
 
 // ---- session -------------------------------------------------------------------------------------
 
@@ -139,6 +145,32 @@ export const backOfficeWriteOutput = z.discriminatedUnion('outcome', [
   z.object({ outcome: z.literal('unsure'), message: z.string() }),
 ]);
 export type BackOfficeWriteOutput = z.infer<typeof backOfficeWriteOutput>;
+
+/** An organization's ledger movements, newest first, from the back-office cache (fast for long histories). */
+export const accountMovementsInput = z.object({
+  accountIds: z.array(z.string().min(1).max(200)).min(1).max(50),
+  offset: z.number().int().min(0).default(0),
+  limit: z.number().int().min(1).max(500).default(100),
+});
+export const accountMovementsOutput = z.object({
+  total: z.number().int(),
+  movements: z.array(
+    z.object({
+      id: z.number().int(),
+      at: z.string(),
+      kind: z.string(),
+      fromAccountId: z.string().nullable(),
+      toAccountId: z.string().nullable(),
+      amountGrams: z.number().int(),
+      reference: z.string().nullable(),
+      creditId: z.string(),
+      serialization: z.string(),
+    }),
+  ),
+  /** When the back-office cache was last synced (ISO time), null before any. */
+  asOf: z.string().nullable(),
+});
+export type AccountMovementsOutput = z.infer<typeof accountMovementsOutput>;
 
 /** The event screens reload on: a back-office write was done (and the cache refreshed). */
 export const backOfficeChangedEvent = z.object({ type: z.literal('backOffice.changed'), endpoint: z.enum(OPERATOR_WRITES) });

@@ -12,11 +12,13 @@ import * as ops from '../../electron/core/registry/operations';
 import { auditRows, createTestOperator, type TestOperator } from '../support/operators';
 import { createTestApp, makeDataDir, rsaKeyPair, startTestRegistry, type TestApp, type TestRegistry } from '../support/registry';
 import { deskCalls } from '../support/desk-calls';
+import { buildFixture, type Fixture } from '../support/fixture';
 
 const secretStoreFactory: SecretStoreFactory = (kind, options) => openSecretStore(kind, options);
 const pemOf = (index: number) => rsaKeyPair(index).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 
 let registry: TestRegistry;
+let f: Fixture;
 let app: TestApp;
 let manager: TestOperator;
 let viewer: TestOperator;
@@ -57,6 +59,7 @@ let commandLineConnection: string;
 beforeAll(async () => {
   registry = await startTestRegistry({
     setup: (r) => {
+      f = buildFixture(r);
       const organizationId = ops.createOrganization(r, { fullName: 'Remote Org', countryCode: 'DE', verified: true }).id;
       app = createTestApp(r, { name: 'Back-office desk app', keyIndex: 0 });
       ops.installApp(r, { appId: app.id, organizationId, permissions: { organization_warehouse: 'VIEW' } });
@@ -226,5 +229,46 @@ describe('backOffice.write', () => {
     expect(network.sent.length).toBe(sent);
     const noKey = await fails('backOffice.write', { endpoint: 'operatorCreateOrganization', body: {} });
     expect(noKey.code).toBe('invalid_input');
+  });
+});
+
+describe('the back-office cache', () => {
+  it('keeps the audit log, credit histories and every list for offline review, and syncs the audit log incrementally', async () => {
+    await desk.syncBackOffice();
+    const online = await ok('backOffice.read', { endpoint: 'operatorSearchAudit', query: { limit: 100, action: 'organizations.create' } });
+    const history = await ok('backOffice.read', { endpoint: 'operatorCreditHistory', query: { creditId: f.creditId } });
+    const organization = await ok('backOffice.read', { endpoint: 'operatorGetOrganization', params: { organizationId: f.orgA } });
+    const accountIds = (organization.data as { organization: { accounts: { id: string }[] } }).organization.accounts.map((a) => a.id);
+    const movements = await ok('backOffice.accountMovements', { accountIds, limit: 5 });
+    expect(movements.total).toBeGreaterThan(0);
+    expect(movements.movements[0]!.serialization).toEqual(expect.any(String));
+
+    // a write after the sync: the next sync adds only the newer entries
+    await ok('backOffice.write', {
+      endpoint: 'operatorCreateOrganization',
+      body: { fullName: 'After Sync Ltd', countryCode: 'KE', type: 'buyer' },
+      idempotencyKey: 'after-sync-1',
+    });
+    await desk.syncBackOffice();
+    network.down = true;
+    try {
+      const audit = await ok('backOffice.read', { endpoint: 'operatorSearchAudit', query: { limit: 100, action: 'organizations.create' } });
+      expect(audit.source).toBe('cache');
+      const entries = (audit.data as { entries: { action: string; detail: Record<string, unknown> }[] }).entries;
+      expect(entries.every((e) => e.action === 'organizations.create')).toBe(true);
+      expect(entries.length).toBe((online.data as { entries: unknown[] }).entries.length + 1);
+      expect(JSON.stringify(entries[0])).toContain('After Sync Ltd');
+      const paged = await ok('backOffice.read', { endpoint: 'operatorSearchAudit', query: { limit: 1 } });
+      const next = (paged.data as { nextCursor: string | null }).nextCursor;
+      expect(next).toMatch(/^local:/);
+      const second = await ok('backOffice.read', { endpoint: 'operatorSearchAudit', query: { limit: 1, cursor: next! } });
+      expect(second.data).not.toEqual(paged.data);
+      const offlineHistory = await ok('backOffice.read', { endpoint: 'operatorCreditHistory', query: { creditId: f.creditId } });
+      expect(offlineHistory).toMatchObject({ source: 'cache', data: history.data });
+      const organizations = await ok('backOffice.read', { endpoint: 'operatorListOrganizations', query: { limit: 100, page: 0 } });
+      expect(JSON.stringify(organizations.data)).toContain('After Sync Ltd');
+    } finally {
+      network.down = false;
+    }
   });
 });

@@ -9,6 +9,28 @@ import type { CacheTables } from '../../electron/core/desk/cache/schema';
 import { migratedColumns, withRowidsAsListed, type TableColumns } from '../support/table-columns';
 
 const CACHE_COLUMNS = {
+  bo_answers: { key: 'TEXT', endpoint: 'TEXT', call_json: 'TEXT', json: 'TEXT', fetched_at: 'INTEGER' },
+  bo_audit: {
+    id: 'TEXT',
+    ord: 'INTEGER',
+    at_ms: 'INTEGER',
+    operator_id: 'TEXT NULL',
+    action: 'TEXT',
+    outcome: 'TEXT',
+    json: 'TEXT',
+  },
+  bo_audit_targets: { target_id: 'TEXT', ord: 'INTEGER' },
+  bo_credits: { id: 'TEXT', serialization: 'TEXT', balances_hash: 'TEXT', json: 'TEXT', fetched_at: 'INTEGER' },
+  bo_ledger: {
+    id: 'INTEGER',
+    credit_id: 'TEXT',
+    at: 'TEXT',
+    kind: 'TEXT',
+    from_account_id: 'TEXT NULL',
+    to_account_id: 'TEXT NULL',
+    amount_grams: 'INTEGER',
+    reference: 'TEXT NULL',
+  },
   inventories: {
     account: 'TEXT',
     json: 'TEXT',

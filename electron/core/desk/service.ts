@@ -85,6 +85,8 @@ export interface DeskService extends DeskDispatcher {
   readonly embedded: EmbeddedRegistry | null;
   /** The active connection's typed registry client, operator endpoints included (tests, menus). */
   readonly registryClient: RegistryClient | null;
+  /** Syncs the back-office cache now (it also follows every successful sync): tests, menus. */
+  syncBackOffice(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -137,7 +139,11 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
     keychain,
     tracker,
     publish: (event) => hub.publish(event),
-    onSyncEvent: (event) => publishSyncEvent(hub, tracker, event),
+    onSyncEvent: (event) => {
+      publishSyncEvent(hub, tracker, event);
+      // The back office's own tables follow each successful seed sync (connections with an operator).
+      if (event.type === 'finished' && event.result.ok) void backOffice.sync();
+    },
     syncIntervalMs,
     autoSync: options.autoSync !== false,
     seedDemo: options.seedDemo,
@@ -302,6 +308,7 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
     'backOffice.read': (input) => backOffice.read(input),
     'backOffice.write': (input) => backOffice.write(input),
     'backOffice.settle': (input) => backOffice.settle(input),
+    'backOffice.accountMovements': (input) => backOffice.accountMovements(input),
   };
 
   async function dispatch(method: string, rawInput: unknown): Promise<DeskResult<unknown>> {
@@ -335,6 +342,7 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
     get registryClient() {
       return connections.active?.client ?? null;
     },
+    syncBackOffice: () => backOffice.sync(),
     close: () => connections.close(),
   };
 }

@@ -5,10 +5,11 @@
 // - Writes carry the renderer's Idempotency-Key. A network error or timeout is retried with the same
 //   key (the client's own retries, then a bounded few here); only when no answer came back at all is
 //   the outcome `unsure`, which settle (the same key and body again: the registry replays its stored
-//   answer, or does the write once) turns into done or refused. After `done` the store's answers are
-//   stale: the desk re-reads them, runs the usual sync and emits backOffice.changed.
+//   answer, or does the write once) turns into done or refused. After `done` the desk emits
+//   backOffice.changed, then syncs the back-office cache (sync.ts) and runs the usual sync.
 import type { z } from 'zod';
 import type {
+  AccountMovementsOutput,
   BackOfficeOperator,
   BackOfficeSession,
   OperatorReadName,
@@ -26,9 +27,10 @@ import type { ConnectionRuntime } from '../connection-runtime';
 import { DeskFailure, offlineFailure } from '../errors';
 import { translateClientError, type OnlineTracker } from '../registry-calls';
 import { sessionOf } from './session';
-import { createMemoryBackOfficeStore, requestKey, type BackOfficeStore } from './store';
+import { createCacheBackOfficeStore, requestKey, type AuditQuery, type BackOfficeStore } from './store';
+import { syncBackOffice } from './sync';
 
-export { createMemoryBackOfficeStore, requestKey, type BackOfficeStore } from './store';
+export { createCacheBackOfficeStore, requestKey, type BackOfficeStore } from './store';
 
 export interface BackOfficeOptions {
   /** The active connection's runtime, or null when none is active. */
@@ -53,6 +55,9 @@ export interface BackOffice {
   }): Promise<z.output<typeof backOfficeReadOutput>>;
   write(input: WriteInput): Promise<BackOfficeWriteOutput>;
   settle(input: WriteInput): Promise<BackOfficeWriteOutput>;
+  accountMovements(input: { accountIds: string[]; offset: number; limit: number }): AccountMovementsOutput;
+  /** Syncs the back-office cache of the active connection (after the seed sync); one run at a time. */
+  sync(): Promise<void>;
 }
 
 export interface WriteInput {
@@ -85,7 +90,7 @@ export function createBackOffice(options: BackOfficeOptions): BackOffice {
   function storeOf(active: ConnectionRuntime): BackOfficeStore {
     let store = stores.get(active);
     if (!store) {
-      store = options.storeFor?.(active) ?? createMemoryBackOfficeStore();
+      store = options.storeFor?.(active) ?? createCacheBackOfficeStore(active.cache.db);
       stores.set(active, store);
     }
     return store;
@@ -161,6 +166,8 @@ export function createBackOffice(options: BackOfficeOptions): BackOffice {
       return { data, source: 'registry' as const, fetchedAt: new Date(fetchedAt).toISOString() };
     } catch (error) {
       if (error instanceof RegistryClientError && error.unreachable) {
+        const offline = offlineAnswer(store, input);
+        if (offline) return { data: offline.data, source: 'cache' as const, fetchedAt: new Date(offline.fetchedAt).toISOString() };
         const saved = store.get(key);
         if (saved) return { data: saved.data, source: 'cache' as const, fetchedAt: new Date(saved.fetchedAt).toISOString() };
         throw new DeskFailure(
@@ -217,27 +224,78 @@ export function createBackOffice(options: BackOfficeOptions): BackOffice {
   }
 
   /**
-   * After a write was done: screens reload at once (their reads go to the registry), while the saved
-   * answers are re-read and the usual sync runs in the background, so offline review stays current.
+   * After a write was done: screens reload at once (their reads go to the registry), while the
+   * back-office cache is synced (incrementally) and the usual sync runs, in the background, so
+   * offline review stays current.
    */
   function afterDone(active: ConnectionRuntime, endpoint: OperatorWriteName): void {
     options.publish({ type: 'backOffice.changed', endpoint });
-    void refreshStore(active).finally(() => {
+    void sync().finally(() => {
       void active.sync.run().catch((error: unknown) => log(`sync after ${endpoint} failed: ${(error as Error).message}`));
     });
   }
 
-  async function refreshStore(active: ConnectionRuntime): Promise<void> {
-    const store = storeOf(active);
-    for (const saved of store.entries()) {
-      try {
-        const data: unknown = await active.client.call(saved.endpoint, saved.call as never);
-        store.put({ endpoint: saved.endpoint, ...saved.call }, data, clock.now());
-      } catch (error) {
-        log(`back-office refresh of ${saved.endpoint} failed: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    }
+  let running: Promise<void> | null = null;
+  function sync(): Promise<void> {
+    const active = options.active();
+    if (!active || active.connection.operatorId === undefined) return Promise.resolve();
+    running ??= syncBackOffice(active.client, storeOf(active), clock)
+      .then(() => tracker.report(true))
+      .catch((error: unknown) => {
+        if (error instanceof RegistryClientError) tracker.report(!error.unreachable);
+        log(`back-office sync failed: ${error instanceof Error ? error.message : String(error)}`);
+      })
+      .finally(() => {
+        running = null;
+      });
+    return running;
   }
 
-  return { session, read, write: (input) => send(input, 'write'), settle: (input) => send(input, 'settle') };
+  function accountMovements(input: { accountIds: string[]; offset: number; limit: number }): AccountMovementsOutput {
+    const store = storeOf(runtime());
+    const latest = store.latestFetchedAt();
+    return {
+      ...store.accountMovements(input.accountIds, input.offset, input.limit),
+      asOf: latest === null ? null : new Date(latest).toISOString(),
+    };
+  }
+
+  return {
+    session,
+    read,
+    write: (input) => send(input, 'write'),
+    settle: (input) => send(input, 'settle'),
+    accountMovements,
+    sync,
+  };
+}
+
+/**
+ * Offline answers the back-office tables give beyond the saved answers: the audit log filtered as
+ * the registry filters it, and a credit's history. Null: not held (the saved answer, if any, is used).
+ */
+function offlineAnswer(store: BackOfficeStore, input: Parameters<BackOffice['read']>[0]): { data: unknown; fetchedAt: number } | null {
+  const query = input.query ?? {};
+  const text = (name: string) => (query[name] === undefined ? undefined : String(query[name]));
+  const fetchedAt = store.latestFetchedAt();
+  if (fetchedAt === null) return null;
+  if (input.endpoint === 'operatorSearchAudit') {
+    const time = (name: string) => (text(name) === undefined ? undefined : Date.parse(text(name)!));
+    const audit: AuditQuery = {
+      limit: Math.min(Number(text('limit') ?? 10) || 10, 100),
+      cursor: text('cursor'),
+      operatorId: text('operatorId'),
+      action: text('action'),
+      targetId: text('targetId'),
+      from: time('from'),
+      to: time('to'),
+    };
+    const found = store.searchAudit(audit);
+    return found ? { data: found, fetchedAt } : null;
+  }
+  if (input.endpoint === 'operatorCreditHistory') {
+    const found = store.creditHistory({ creditId: text('creditId'), serialization: text('serialization') });
+    return found ? { data: found, fetchedAt } : null;
+  }
+  return null;
 }

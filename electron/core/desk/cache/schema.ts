@@ -104,6 +104,20 @@ export interface CacheTables {
   };
   page_hashes: { resource: CacheResource; page: number; hash: string; ids: string };
   staging: { resource: CacheResource; id: string; row_hash: string; json: string | null };
+  bo_answers: { key: string; endpoint: string; call_json: string; json: string; fetched_at: number };
+  bo_audit: { id: string; ord: number; at_ms: number; operator_id: string | null; action: string; outcome: string; json: string };
+  bo_audit_targets: { target_id: string; ord: number };
+  bo_credits: { id: string; serialization: string; balances_hash: string; json: string; fetched_at: number };
+  bo_ledger: {
+    id: number;
+    credit_id: string;
+    at: string;
+    kind: string;
+    from_account_id: string | null;
+    to_account_id: string | null;
+    amount_grams: number;
+    reference: string | null;
+  };
   projects_public_fts: Fts<ProjectFtsColumn>;
   projects_internal_fts: Fts<ProjectFtsColumn>;
   retirements_fts: Fts<'beneficiary' | 'serialization' | 'project'>;

@@ -3,6 +3,7 @@ import { migration0001 } from './0001-resources';
 import { migration0002 } from './0002-search';
 import { migration0003 } from './0003-fast-search';
 import { migration0004 } from './0004-inventory-credits';
+import { migration0005 } from './0005-back-office';
 
 /** The desk cache's schema steps, in order; a cache newer than the last is refused. */
-export const cacheMigrations: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004];
+export const cacheMigrations: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005];
