@@ -20,6 +20,7 @@ import { OrganizationsScreen } from './screens/organizations/OrganizationsScreen
 import { SettingsScreen } from './screens/settings/SettingsScreen';
 import { announce, setPageState } from './lib/signals';
 import { onDeskEvent } from './lib/desk';
+import { watchFocusLoss } from './lib/focus';
 
 const SCREEN_COMPONENTS: Record<ScreenId, () => React.JSX.Element> = {
   projects: ProjectsScreen,
@@ -81,9 +82,11 @@ export function App() {
     const stopConnections = onDeskEvent((event) => {
       if (event.type === 'connections.changed') void useConnections.getState().load();
     });
+    const stopFocusWatch = watchFocusLoss();
     setPageState('deskReady', 'true');
     announce('desk:ready');
     return () => {
+      stopFocusWatch();
       stopSync();
       stopBackOffice();
       stopConnections();

@@ -44,7 +44,16 @@ export function SyncIndicator() {
           {runError}
         </p>
       )}
-      <button type="button" className="button button-small" onClick={() => void run()} disabled={running} aria-keyshortcuts="Control+R">
+      {/* aria-disabled, not disabled: pressed, it keeps focus while the sync runs. */}
+      <button
+        type="button"
+        className="button button-small"
+        onClick={() => {
+          if (!running) void run();
+        }}
+        aria-disabled={running}
+        aria-keyshortcuts="Control+R"
+      >
         {running ? 'Syncing…' : 'Sync now'}
       </button>
     </section>

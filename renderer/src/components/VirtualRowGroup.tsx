@@ -14,8 +14,10 @@ export function VirtualRowGroup<Row>(props: {
   rowAt(index: number): Row | undefined;
   cells(row: Row): ReactNode;
   onOpen?(row: Row): void;
+  /** A row's id, set as data-row-id (so focus can come back to the row a page was opened from). */
+  rowId?(row: Row): string;
 }) {
-  const { scrollRef, virtualizer, items, rowHeight, rowAt, cells, onOpen } = props;
+  const { scrollRef, virtualizer, items, rowHeight, rowAt, cells, onOpen, rowId } = props;
   return (
     <div ref={scrollRef} className="table-scroll" role="rowgroup" onKeyDown={moveAmongRows}>
       <div className="table-spacer" style={{ height: virtualizer.getTotalSize() }}>
@@ -28,6 +30,7 @@ export function VirtualRowGroup<Row>(props: {
               role="row"
               // Row 1 is the header.
               aria-rowindex={item.index + 2}
+              data-row-id={row !== undefined ? rowId?.(row) : undefined}
               className={row === undefined ? 'table-row table-row-placeholder' : opens ? 'table-row table-row-link' : 'table-row'}
               style={{ transform: `translateY(${item.start}px)`, height: rowHeight }}
               tabIndex={opens ? 0 : undefined}

@@ -14,6 +14,8 @@ import { Facts } from '../../components/DefinitionList';
 import { EmptyState, ErrorMessage, Loading } from '../../components/feedback';
 import { describeError } from '../../lib/desk';
 import { CreditsSection } from './CreditsSection';
+import { focusElement, focusIsLost, returnFocusSoon } from '../../lib/focus';
+import { useEffect } from 'react';
 import { ProjectTimeline } from './ProjectTimeline';
 
 type ProjectData = DeskOutput<'projects.get'>['project'];
@@ -182,6 +184,20 @@ export function ProjectPage({ id }: { id: string }) {
   const dataVersion = useSync((s) => s.dataVersion);
   const page = useLoader(() => desk('projects.get', { id }), [id], dataVersion);
   const project = page.data?.project;
+  // Opened from the list (its row is gone now): focus starts on the project's name once it is shown.
+  const shownId = project?.id;
+  useEffect(() => {
+    if (shownId && (focusIsLost() || document.activeElement?.matches('main'))) focusElement(document.querySelector('main h1'));
+  }, [shownId]);
+  // Closed ("← All projects", Escape): back to this project's row in the list, or the list's heading when the row is not drawn.
+  useEffect(
+    () => () =>
+      returnFocusSoon(
+        () => document.querySelector(`[role="row"][data-row-id="${CSS.escape(id)}"]`),
+        () => document.querySelector('main h1'),
+      ),
+    [id],
+  );
   return (
     <div className="screen">
       <button type="button" className="button-link back-link" onClick={() => openProject(null)}>

@@ -120,6 +120,7 @@ export function ProjectTable() {
             rowAt={(index) => rowAt({ pages }, index)}
             cells={(row) => <ProjectCells row={row} />}
             onOpen={(row) => openProject(row.id)}
+            rowId={(row) => row.id}
           />
         )}
       </div>

@@ -116,7 +116,10 @@ export function FinalizeDialog({
   amount,
   onClose,
   onFinalized,
+  returnFocus,
 }: {
+  /** Where focus goes on closing once the button that opened it is gone (finalized, it is). */
+  returnFocus?: () => Element | null | undefined;
   retirementId: string;
   projectName: string;
   amount: number;
@@ -164,13 +167,19 @@ export function FinalizeDialog({
   });
 
   return (
-    <Dialog title="Finalize retirement" onClose={onClose} wide>
+    <Dialog
+      title="Finalize retirement"
+      onClose={onClose}
+      wide
+      step={`${address ? 'wallet' : 'no-wallet'}:${step}`}
+      returnFocus={returnFocus}
+    >
       <p className="muted">
         Retirement <span className="mono">{retirementId}</span>: {formatTonnesValue(amount)} of {projectName}. Finalizing proves you own the
         wallet that retired these credits and sets who the certificate is for.
       </p>
       {step === 'done' ? (
-        <div className="success" role="status">
+        <div className="success" role="status" data-step-focus tabIndex={-1}>
           <p>
             <strong>Finalized.</strong> The retirement is now claimed for {fields.beneficiary.trim()} and its certificate can be downloaded.
           </p>
@@ -225,11 +234,14 @@ export function FinalizeDialog({
                 <button type="button" className="button" onClick={() => setStep('details')} disabled={finalize.busy}>
                   Back
                 </button>
+                {/* aria-disabled, not disabled: pressed, it keeps focus until the outcome takes it. */}
                 <button
                   type="button"
                   className="button button-primary"
-                  onClick={() => void finalize.run()}
-                  disabled={finalize.busy || walletProblem !== null}
+                  onClick={() => {
+                    if (!finalize.busy && walletProblem === null) void finalize.run();
+                  }}
+                  aria-disabled={finalize.busy || walletProblem !== null}
                 >
                   {finalize.busy ? 'Signing and sending…' : 'Sign and finalize'}
                 </button>

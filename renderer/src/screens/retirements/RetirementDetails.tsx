@@ -1,5 +1,5 @@
 // One retirement's details, its certificate, and "Finalize" when it is an unclaimed on-chain one.
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { FullRetirement, Retirement } from '../../../../shared/registry/resources';
 import { desk, describeError } from '../../lib/desk';
 import { useLoader } from '../../lib/hooks';
@@ -13,6 +13,7 @@ import { ErrorMessage, Loading } from '../../components/feedback';
 import { useAction } from '../../components/useAction';
 import { downloadCertificate } from './certificates';
 import { FinalizeDialog } from './FinalizeDialog';
+import { returnFocusSoon } from '../../lib/focus';
 
 export function RetirementDetails({ id }: { id: string }) {
   const openRetirement = useNavigation((s) => s.openRetirement);
@@ -22,6 +23,16 @@ export function RetirementDetails({ id }: { id: string }) {
   // Certificates come from the registry (none is kept on this computer) and finalizing writes to it.
   const offline = useFreshness((s) => s.offline);
   const [finalizing, setFinalizing] = useState(false);
+  const panelRef = useRef<HTMLElement>(null);
+  // Closed (by "×", Escape or another retirement's link): focus goes back to its row's name, or the list when it has scrolled away.
+  useEffect(
+    () => () =>
+      returnFocusSoon(
+        () => document.querySelector(`tr[data-retirement-id="${CSS.escape(id)}"] button`),
+        () => document.querySelector('table[aria-label="Retirements"]'),
+      ),
+    [id],
+  );
   const details = useLoader(() => desk('retirements.get', { id }), [id], dataVersion);
   const certificate = useAction(() => downloadCertificate(id));
   // The registry's answer to finalize is the retirement as it now is; show it at once rather than
@@ -32,7 +43,7 @@ export function RetirementDetails({ id }: { id: string }) {
   const full = retirement && 'beneficiary' in retirement ? (retirement as FullRetirement) : null;
 
   return (
-    <aside className="card details" aria-label="Retirement details">
+    <aside ref={panelRef} className="card details" aria-label="Retirement details">
       <header className="details-header">
         <h2>Retirement</h2>
         <button type="button" className="icon-button" title="Close details" onClick={() => openRetirement(null)}>
@@ -127,6 +138,7 @@ export function RetirementDetails({ id }: { id: string }) {
               projectName={retirement.project.fullName}
               amount={retirement.amount}
               onClose={() => setFinalizing(false)}
+              returnFocus={() => panelRef.current?.querySelector('.actions button') ?? panelRef.current}
               onFinalized={(updated) => {
                 setFinalized(updated);
                 void useSync.getState().run();

@@ -9,7 +9,8 @@ import { ErrorMessage } from '../../components/feedback';
 import { useAction } from '../../components/useAction';
 import { KeyFileInput } from './KeyFileInput';
 
-export function AddConnectionForm({ onDone }: { onDone: () => void }) {
+/** `onDone` gets the name of the connection added, or nothing when the form was cancelled. */
+export function AddConnectionForm({ onDone }: { onDone: (added?: string) => void }) {
   const keychain = useConnections((s) => s.list?.keychain);
   const [name, setName] = useState('');
   const [baseUrl, setBaseUrl] = useState('https://');
@@ -33,7 +34,7 @@ export function AddConnectionForm({ onDone }: { onDone: () => void }) {
       ...(needsFile ? { encryptedFileFallback: { passphrase, userConfirmed: true as const } } : {}),
     });
     await useConnections.getState().load();
-    onDone();
+    onDone(name.trim());
   });
 
   return (
@@ -42,12 +43,12 @@ export function AddConnectionForm({ onDone }: { onDone: () => void }) {
       aria-label="Add a remote connection"
       onSubmit={(e) => {
         e.preventDefault();
-        void add.run();
+        if (!add.busy && !keyBusy) void add.run();
       }}
     >
       <h3>Add a remote registry</h3>
       <Field label="Connection name">
-        <input value={name} onChange={(e) => setName(e.target.value)} required />
+        <input value={name} onChange={(e) => setName(e.target.value)} required autoFocus />
       </Field>
       <Field label="Registry address" hint={`For example https://registry.example.org. ${REGISTRY_URL_RULE}.`}>
         <input type="url" value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} required />
@@ -74,10 +75,11 @@ export function AddConnectionForm({ onDone }: { onDone: () => void }) {
       )}
       <ErrorMessage error={add.error ? `The connection was not added: ${add.error}` : null} />
       <div className="actions">
-        <button type="button" className="button" onClick={onDone}>
+        <button type="button" className="button" onClick={() => onDone()}>
           Cancel
         </button>
-        <button type="submit" className="button button-primary" disabled={add.busy || keyBusy}>
+        {/* aria-disabled, not disabled: pressed, it keeps focus while it connects. */}
+        <button type="submit" className="button button-primary" aria-disabled={add.busy || keyBusy}>
           {add.busy ? 'Connecting…' : 'Add connection'}
         </button>
       </div>

@@ -8,6 +8,7 @@ import { Field } from '../../components/Field';
 import { useAction } from '../../components/useAction';
 import { ConnectionCard } from './ConnectionCard';
 import { AddConnectionForm } from './AddConnectionForm';
+import { focusSoon } from '../../lib/focus';
 import { ThemePicker } from './ThemePicker';
 
 function SyncInterval() {
@@ -61,13 +62,25 @@ export function SettingsScreen() {
         <div className="panel-header">
           <h2>Connections</h2>
           {!adding && (
-            <button type="button" className="button" onClick={() => setAdding(true)}>
+            <button type="button" id="add-connection-button" className="button" onClick={() => setAdding(true)}>
               Add remote connection…
             </button>
           )}
         </div>
         <ErrorMessage error={error} onRetry={() => void useConnections.getState().load()} />
-        {adding && <AddConnectionForm onDone={() => setAdding(false)} />}
+        {adding && (
+          <AddConnectionForm
+            onDone={(added) => {
+              setAdding(false);
+              // To the connection just added, or back to the button that opened the form.
+              focusSoon(() =>
+                added
+                  ? document.querySelector(`section[aria-label="${CSS.escape(`Connection ${added}`)}"]`)
+                  : document.getElementById('add-connection-button'),
+              );
+            }}
+          />
+        )}
         {!list && !error && <Loading />}
         {list && list.connections.length === 0 && <EmptyState title="No connection yet">Add a remote registry to start.</EmptyState>}
         {list?.connections.map((c) => (

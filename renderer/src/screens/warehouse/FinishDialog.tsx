@@ -23,9 +23,20 @@ interface Props {
   onFinished: () => void;
   /** Offered once the reservation has expired: reserve the same credit again. */
   onReserveAgain?: () => void;
+  /** Where focus goes on closing once the Finish button that opened it is gone (the reservation's row). */
+  returnFocus?: () => Element | null | undefined;
 }
 
-export function FinishDialog({ organizationId, organizationName, reservation, clockOffsetMs, onClose, onFinished, onReserveAgain }: Props) {
+export function FinishDialog({
+  organizationId,
+  organizationName,
+  reservation,
+  clockOffsetMs,
+  onClose,
+  onFinished,
+  onReserveAgain,
+  returnFocus,
+}: Props) {
   const [form, setForm] = useState<FinishForm>(EMPTY_FINISH_FORM);
   const [step, setStep] = useState<'form' | 'confirm' | 'outcome'>('form');
   const [showProblems, setShowProblems] = useState(false);
@@ -58,7 +69,7 @@ export function FinishDialog({ organizationId, organizationName, reservation, cl
   const title = form.action === 'transfer_retire' ? 'Transfer and retire' : 'Transfer';
   const heading = step === 'outcome' ? 'Outcome' : form.action ? `Finish reservation: ${title.toLowerCase()}` : 'Finish reservation';
   return (
-    <Dialog title={heading} onClose={onClose} wide>
+    <Dialog title={heading} onClose={onClose} wide step={expired ? 'expired' : step} returnFocus={returnFocus}>
       {step !== 'outcome' && !expired && (
         <p className="muted">
           {formatTonnesValue(reservation.amount)} of <span className="mono">{reservation.serialization}</span> (
@@ -68,7 +79,7 @@ export function FinishDialog({ organizationId, organizationName, reservation, cl
       )}
       {expired && (
         <section aria-label="Reservation expired">
-          <p className="notice notice-bad" role="alert">
+          <p className="notice notice-bad" role="alert" data-step-focus tabIndex={-1}>
             This reservation has expired, so it can no longer be finished: its credits went back to the warehouse. Nothing was transferred.
           </p>
           <div className="actions">
@@ -191,9 +202,7 @@ export function FinishDialog({ organizationId, organizationName, reservation, cl
       )}
       {!expired && step === 'confirm' && (
         <section aria-label="Confirmation">
-          <p>
-            <strong>Please confirm. When you press “{title}”:</strong>
-          </p>
+          <h3 className="confirm-heading">Please confirm. When you press “{title}”:</h3>
           <ol className="confirmation">
             {describeFinish(form, {
               amount: reservation.amount,
@@ -210,7 +219,15 @@ export function FinishDialog({ organizationId, organizationName, reservation, cl
             <button type="button" className="button" onClick={() => setStep('form')} disabled={finish.busy}>
               Back
             </button>
-            <button type="button" className="button button-primary" onClick={() => void finish.run()} disabled={finish.busy}>
+            {/* aria-disabled, not disabled: pressed, it keeps focus until the outcome takes it. */}
+            <button
+              type="button"
+              className="button button-primary"
+              onClick={() => {
+                if (!finish.busy) void finish.run();
+              }}
+              aria-disabled={finish.busy}
+            >
               {finish.busy ? 'Sending…' : title}
             </button>
           </div>

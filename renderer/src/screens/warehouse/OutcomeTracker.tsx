@@ -58,7 +58,7 @@ export function OutcomeTracker({ organizationId, reservationId, transactionId, i
 
   return (
     <section aria-label="Transfer outcome" className="outcome">
-      <p role="status" aria-live="polite">
+      <p role="status" aria-live="polite" data-step-focus tabIndex={-1}>
         <StatusBadge
           value={settled ? state : 'processing'}
           label={state === 'processed' ? 'Completed' : state === 'failed' ? 'Failed' : 'Processing'}

@@ -53,7 +53,7 @@ export function ReserveDialog({
         className="form"
         onSubmit={(e) => {
           e.preventDefault();
-          if (shown) void reserve.run();
+          if (shown && !reserve.busy) void reserve.run();
         }}
       >
         <Field
@@ -77,7 +77,7 @@ export function ReserveDialog({
           <button type="button" className="button" onClick={onClose}>
             Cancel
           </button>
-          <button type="submit" className="button button-primary" disabled={reserve.busy || shown === null}>
+          <button type="submit" className="button button-primary" aria-disabled={reserve.busy || shown === null}>
             {reserve.busy ? 'Reserving…' : shown ? `Reserve ${shown}` : 'Reserve'}
           </button>
         </div>

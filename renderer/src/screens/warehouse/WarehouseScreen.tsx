@@ -9,6 +9,7 @@ import { formatDateTime, formatTonnesValue } from '../../lib/format';
 import { formatTime } from '../../lib/reservationTime';
 import { useNavigation } from '../../stores/navigation';
 import { announce, setPageState } from '../../lib/signals';
+import { focusSoon } from '../../lib/focus';
 import { useConnections, warehouseInstallations } from '../../stores/connections';
 import { useSync } from '../../stores/sync';
 import { StatusBadge } from '../../components/StatusBadge';
@@ -38,6 +39,7 @@ function ReservationRow({
   const now = useNow();
   const phase = reservationPhase(r, registryNow(view.clockOffsetMs, now));
   const [confirming, setConfirming] = useState(false);
+  const cancelButton = useRef<HTMLButtonElement>(null);
   const openRetirement = useNavigation((s) => s.openRetirement);
   const rowRef = useRef<HTMLTableRowElement>(null);
   useEffect(() => {
@@ -76,7 +78,13 @@ function ReservationRow({
             <button type="button" className="button button-small button-primary" onClick={() => onFinish(r)} disabled={view.offline}>
               Finish…
             </button>
-            <button type="button" className="button button-small" onClick={() => setConfirming(true)} disabled={view.offline}>
+            <button
+              ref={cancelButton}
+              type="button"
+              className="button button-small"
+              onClick={() => setConfirming(true)}
+              disabled={view.offline}
+            >
               Cancel reservation
             </button>
           </>
@@ -84,15 +92,27 @@ function ReservationRow({
         {phase === 'active' && view.canWrite && confirming && (
           <span className="inline-confirm" role="group" aria-label="Confirm cancelling">
             <span>Cancel it? The credits go back to the warehouse.</span>
+            {/* Focus moves here from "Cancel reservation"; aria-disabled keeps it here while cancelling (then on the row). */}
             <button
               type="button"
               className="button button-small button-danger"
-              onClick={() => void cancel.run().finally(() => setConfirming(false))}
-              disabled={cancel.busy || view.offline}
+              autoFocus
+              onClick={() => {
+                if (!cancel.busy && !view.offline) void cancel.run().finally(() => setConfirming(false));
+              }}
+              aria-disabled={cancel.busy || view.offline}
             >
               {cancel.busy ? 'Cancelling…' : 'Yes, cancel it'}
             </button>
-            <button type="button" className="button button-small" onClick={() => setConfirming(false)} disabled={cancel.busy}>
+            <button
+              type="button"
+              className="button button-small"
+              onClick={() => {
+                setConfirming(false);
+                focusSoon(() => cancelButton.current ?? rowRef.current);
+              }}
+              disabled={cancel.busy}
+            >
               Keep it
             </button>
           </span>
@@ -248,6 +268,7 @@ function OrganizationWarehouse({ organizationId }: { organizationId: string }) {
             reload();
           }}
           onFinished={reload}
+          returnFocus={() => document.querySelector(`tr[data-reservation-id="${CSS.escape(finishing.id)}"]`)}
           onReserveAgain={() => {
             const credit = view.credits.find((c) => c.id === finishing.creditId);
             setFinishing(null);
