@@ -5,6 +5,7 @@ import { OfflineBanner } from './components/OfflineBanner';
 import { ReservationNotices } from './components/ReservationNotices';
 import { Sidebar } from './components/Sidebar';
 import { ShortcutsDialog } from './components/ShortcutsDialog';
+import { Announcer } from './components/Announcer';
 import { useKeyboardShortcuts } from './keyboard';
 import { screenLabel, useNavigation, type ScreenId } from './stores/navigation';
 import { useBackOffice } from './stores/backOffice';
@@ -121,6 +122,7 @@ export function App() {
         <Screen key={registrySwitches} />
       </main>
       <ShortcutsDialog />
+      <Announcer />
     </div>
   );
 }

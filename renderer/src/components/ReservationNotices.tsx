@@ -10,6 +10,7 @@ import { formatTonnesValue } from '../lib/format';
 import { useConnections, warehouseInstallations } from '../stores/connections';
 import { useNavigation } from '../stores/navigation';
 import { useSync } from '../stores/sync';
+import { say } from './Announcer';
 
 export const WARNING_MS = 2 * 60_000;
 
@@ -97,8 +98,14 @@ export function ReservationNotices() {
     }
   }
   const shown = notices.filter((n) => !dismissed.has(n.key));
+  // Each notice is said once by the announcer (and again when its minutes left change: 2, then 1).
+  const spoken = useRef(new Set<string>());
   useEffect(() => {
     for (const n of shown) {
+      if (!spoken.current.has(n.text)) {
+        spoken.current.add(n.text);
+        say(n.text);
+      }
       if (notified.current.has(n.key)) continue;
       notified.current.add(n.key);
       notify(n.text);
@@ -109,7 +116,8 @@ export function ReservationNotices() {
   return (
     <div className="reservation-notices" aria-label="Reservation notices">
       {shown.map((n) => (
-        <div key={n.key} className={n.kind === 'expired' ? 'notice notice-bad' : 'notice notice-warn'} role="alert" data-notice={n.kind}>
+        // Not a live region of its own: the announcer says it (once, not on every second's render).
+        <div key={n.key} className={n.kind === 'expired' ? 'notice notice-bad' : 'notice notice-warn'} data-notice={n.kind}>
           <span>{n.text}</span>{' '}
           <button type="button" className="button button-small" onClick={() => go('warehouse')}>
             Open Warehouse

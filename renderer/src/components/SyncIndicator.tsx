@@ -3,18 +3,39 @@
 import { useSync } from '../stores/sync';
 import { formatAge, formatCount, humanize } from '../lib/format';
 import { useNow } from '../lib/hooks';
+import { useEffect, useRef } from 'react';
+import { say } from './Announcer';
+
+/** What the sync is doing, in words: for the line and for the announcer. */
+function progressText(progress: ReturnType<typeof useSync.getState>['progress']): string {
+  if (!progress) return 'Syncing…';
+  const counts = progress.total !== null ? `${formatCount(progress.done)} of ${formatCount(progress.total)}` : formatCount(progress.done);
+  const eta = progress.etaMs !== null && progress.etaMs > 1500 ? `, about ${Math.ceil(progress.etaMs / 1000)} s left` : '';
+  return `Syncing ${humanize(progress.resource).toLowerCase()}: ${counts}${eta}`;
+}
+
+/**
+ * Sync progress goes to the one announcer (throttled, each message replacing the one still waiting),
+ * not to a live region of its own rewritten on every event; and its end, once.
+ */
+function useSyncAnnouncements() {
+  const running = useSync((s) => s.running);
+  const progress = useSync((s) => s.progress);
+  const lastError = useSync((s) => s.lastError);
+  const wasRunning = useRef(running);
+  useEffect(() => {
+    if (running) say(progressText(progress), 'sync');
+    else if (wasRunning.current) say(lastError ? `Sync failed: ${lastError}` : 'Sync finished.', 'sync');
+    wasRunning.current = running;
+  }, [running, progress, lastError]);
+}
 
 function ProgressLine() {
   const progress = useSync((s) => s.progress);
   if (!progress) return <span>Syncing…</span>;
-  const counts = progress.total !== null ? `${formatCount(progress.done)} of ${formatCount(progress.total)}` : formatCount(progress.done);
-  const eta = progress.etaMs !== null && progress.etaMs > 1500 ? `, about ${Math.ceil(progress.etaMs / 1000)} s left` : '';
   return (
     <>
-      <span>
-        Syncing {humanize(progress.resource).toLowerCase()}: {counts}
-        {eta}
-      </span>
+      <span>{progressText(progress)}</span>
       {progress.total !== null && progress.total > 0 && (
         <progress max={progress.total} value={Math.min(progress.done, progress.total)} aria-label="Sync progress" />
       )}
@@ -29,9 +50,10 @@ export function SyncIndicator() {
   const runError = useSync((s) => s.runError);
   const run = useSync((s) => s.run);
   useNow(); // re-render each second so "synced 2 minutes ago" stays true
+  useSyncAnnouncements();
   return (
     <section className="sync-indicator" aria-label="Sync status">
-      <div className="sync-line" role="status" aria-live="polite">
+      <div className="sync-line">
         <span
           className={`sync-dot ${running ? 'sync-dot-running' : lastError ? 'sync-dot-error' : status?.online === false ? 'sync-dot-offline' : ''}`}
           aria-hidden="true"

@@ -32,6 +32,17 @@ export function focusSoon(pick: () => Element | null | undefined, fallback?: () 
 }
 
 /**
+ * A form refused on submit: focus its first invalid field (once the errors are drawn) and say what
+ * is wrong through the announcer's `say`, passed in (lib does not import components).
+ */
+export function reportFormProblems(form: HTMLFormElement | null, problems: string[], say: (text: string) => void): void {
+  if (problems.length === 0) return;
+  focusSoon(() => form?.querySelector('[aria-invalid="true"]'));
+  const count = problems.length === 1 ? '1 field needs' : `${problems.length} fields need`;
+  say(`Not ready for review: ${count} attention. ${problems.join(' ')}`);
+}
+
+/**
  * For a panel or page that closes (by its button, Escape, or a link): focus goes back to where it was
  * opened from once that is drawn (see focusSoon), unless focus has meanwhile gone somewhere on purpose
  * (another screen's heading): only from <body> or the main region, where the safety net leaves it.

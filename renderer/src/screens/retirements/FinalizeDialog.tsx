@@ -13,6 +13,8 @@ import { Field } from '../../components/Field';
 import { ErrorMessage } from '../../components/feedback';
 import { useAction } from '../../components/useAction';
 import { WalletImport } from './WalletImport';
+import { reportFormProblems } from '../../lib/focus';
+import { say } from '../../components/Announcer';
 
 const EMPTY: FinalizeFields = { beneficiary: '', comment: '', reason: '', projectAddress: '', tokenId: '' };
 
@@ -62,7 +64,9 @@ function DetailsForm({
       onSubmit={(e) => {
         e.preventDefault();
         setShowProblems(true);
-        if (Object.keys(validate(fields)).length === 0 && !walletProblem) onReview();
+        const found = validate(fields);
+        if (Object.keys(found).length === 0 && !walletProblem) onReview();
+        else reportFormProblems(e.currentTarget, Object.values(found), say);
       }}
     >
       <Field label="Beneficiary" error={problems.beneficiary}>

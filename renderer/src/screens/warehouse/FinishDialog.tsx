@@ -13,6 +13,8 @@ import { formatTonnesValue } from '../../lib/format';
 import { Countdown } from './Countdown';
 import { EMPTY_FINISH_FORM, describeFinish, finishBody, validateFinish, type FinishForm } from './finishPlan';
 import { OutcomeTracker } from './OutcomeTracker';
+import { reportFormProblems } from '../../lib/focus';
+import { say } from '../../components/Announcer';
 
 interface Props {
   organizationId: string;
@@ -100,7 +102,9 @@ export function FinishDialog({
           onSubmit={(e) => {
             e.preventDefault();
             setShowProblems(true);
-            if (Object.keys(validateFinish(form)).length === 0) setStep('confirm');
+            const found = validateFinish(form);
+            if (Object.keys(found).length === 0) setStep('confirm');
+            else reportFormProblems(e.currentTarget, Object.values(found), say);
           }}
         >
           <fieldset className="choice-group span-all" aria-describedby={problems.action ? 'finish-action-error' : undefined}>
@@ -111,6 +115,7 @@ export function FinishDialog({
                 name="finish-action"
                 checked={form.action === 'transfer'}
                 onChange={() => setForm({ ...form, action: 'transfer' })}
+                aria-invalid={problems.action ? true : undefined}
                 aria-labelledby="finish-transfer-name"
                 aria-describedby="finish-transfer-hint"
               />
@@ -127,6 +132,7 @@ export function FinishDialog({
                 name="finish-action"
                 checked={form.action === 'transfer_retire'}
                 onChange={() => setForm({ ...form, action: 'transfer_retire' })}
+                aria-invalid={problems.action ? true : undefined}
                 aria-labelledby="finish-transfer-retire-name"
                 aria-describedby="finish-transfer-retire-hint"
               />

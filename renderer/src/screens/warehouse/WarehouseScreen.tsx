@@ -10,6 +10,7 @@ import { formatTime } from '../../lib/reservationTime';
 import { useNavigation } from '../../stores/navigation';
 import { announce, setPageState } from '../../lib/signals';
 import { focusSoon } from '../../lib/focus';
+import { say } from '../../components/Announcer';
 import { useConnections, warehouseInstallations } from '../../stores/connections';
 import { useSync } from '../../stores/sync';
 import { StatusBadge } from '../../components/StatusBadge';
@@ -47,6 +48,7 @@ function ReservationRow({
   }, [isNew]);
   const cancel = useAction(async () => {
     await desk('warehouse.cancel', { organizationId: view.organizationId, reservationId: r.id });
+    say(`Reservation of ${formatTonnesValue(r.amount)} of ${r.serialization} cancelled: the credits went back to the warehouse.`);
     onChanged();
   });
   return (
@@ -211,9 +213,6 @@ function OrganizationWarehouse({ organizationId }: { organizationId: string }) {
       <section className="card" aria-label="Reservations">
         <h2>Reservations</h2>
         <p className="muted">Newest first. Active reservations can be finished or cancelled until their time runs out.</p>
-        <p className="visually-hidden" role="status" aria-live="polite">
-          {reserved?.text}
-        </p>
         {reserved && <p className="notice">{reserved.text}</p>}
         <ReservationsTable view={view} onFinish={setFinishing} onChanged={reload} newId={reserved?.id ?? null} />
       </section>
@@ -238,10 +237,9 @@ function OrganizationWarehouse({ organizationId }: { organizationId: string }) {
           credit={reserving}
           onClose={() => setReserving(null)}
           onReserved={(made) => {
-            setReserved({
-              id: made.id,
-              text: `Reserved ${formatTonnesValue(made.amount)} of ${made.serialization} for 10 minutes: it is highlighted under Reservations.`,
-            });
+            const text = `Reserved ${formatTonnesValue(made.amount)} of ${made.serialization} for 10 minutes: it is highlighted under Reservations.`;
+            setReserved({ id: made.id, text });
+            say(text);
             reload();
           }}
         />
