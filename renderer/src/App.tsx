@@ -56,6 +56,8 @@ function useFocusOnScreenChange(screen: ScreenId) {
     const first = shown.current === null;
     shown.current = screen;
     if (first) return;
+    // The new screen put focus somewhere itself (the details panel of the record a link opened): leave it there.
+    if (document.activeElement?.closest('main > .screen')) return;
     const heading = mainRef.current?.querySelector<HTMLElement>('h1');
     if (!heading) return;
     heading.tabIndex = -1;

@@ -11,6 +11,11 @@ import { ExternalLink } from '../../components/ExternalLink';
 import { EmptyState, ErrorMessage, Loading } from '../../components/feedback';
 import { StatusBadge } from '../../components/StatusBadge';
 import { moveAmongRows } from '../../lib/rowKeyboard';
+import { DetailsPanel } from '../../components/DetailsPanel';
+
+/** An organization's row's name (it opens the details), to give focus back to. */
+const rowOf = (id: string) => () => document.querySelector(`tr[data-organization-id="${CSS.escape(id)}"] button`);
+const theList = () => document.querySelector('table[aria-label="Organizations"]');
 
 /** The count of the rows shown: "16 organizations", or "1 of 16 organizations match" while filtered. */
 function organizationCount(shown: number, all: number): string {
@@ -78,7 +83,12 @@ export function OrganizationsScreen() {
               </thead>
               <tbody onKeyDown={moveAmongRows}>
                 {organizations.map((o) => (
-                  <tr key={o.id} className={o.id === openId ? 'row-current' : undefined} onClick={() => setOpenId(o.id)}>
+                  <tr
+                    key={o.id}
+                    data-organization-id={o.id}
+                    className={o.id === openId ? 'row-current' : undefined}
+                    onClick={() => setOpenId(o.id)}
+                  >
                     <td>
                       <button type="button" className="button-link" onClick={() => setOpenId(o.id)}>
                         {o.fullName}
@@ -94,7 +104,7 @@ export function OrganizationsScreen() {
             </table>
           </div>
           {unknown && (
-            <aside className="card details" aria-label="Organization details">
+            <DetailsPanel label="Organization details" openKey={unknown.id} returnTo={rowOf(unknown.id)} fallback={theList}>
               <header className="details-header">
                 <h2>{unknown.name}</h2>
                 <button type="button" className="icon-button" title="Close details" onClick={() => setOpenId(null)}>
@@ -107,10 +117,10 @@ export function OrganizationsScreen() {
                 its name and id are known here.
               </p>
               <Facts items={[['Registry id', <span className="mono">{unknown.id}</span>]]} />
-            </aside>
+            </DetailsPanel>
           )}
           {open && (
-            <aside className="card details" aria-label="Organization details">
+            <DetailsPanel label="Organization details" openKey={open.id} returnTo={rowOf(open.id)} fallback={theList}>
               <header className="details-header">
                 <h2>{open.fullName}</h2>
                 <button type="button" className="icon-button" title="Close details" data-closes-on-escape onClick={() => setOpenId(null)}>
@@ -136,7 +146,7 @@ export function OrganizationsScreen() {
                   ['Member since', formatDate(open.createdAt)],
                 ]}
               />
-            </aside>
+            </DetailsPanel>
           )}
         </div>
       )}

@@ -1,5 +1,5 @@
 // One retirement's details, its certificate, and "Finalize" when it is an unclaimed on-chain one.
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import type { FullRetirement, Retirement } from '../../../../shared/registry/resources';
 import { desk, describeError } from '../../lib/desk';
 import { useLoader } from '../../lib/hooks';
@@ -13,7 +13,7 @@ import { ErrorMessage, Loading } from '../../components/feedback';
 import { useAction } from '../../components/useAction';
 import { downloadCertificate } from './certificates';
 import { FinalizeDialog } from './FinalizeDialog';
-import { returnFocusSoon } from '../../lib/focus';
+import { usePanelFocus } from '../../components/DetailsPanel';
 
 export function RetirementDetails({ id }: { id: string }) {
   const openRetirement = useNavigation((s) => s.openRetirement);
@@ -24,14 +24,12 @@ export function RetirementDetails({ id }: { id: string }) {
   const offline = useFreshness((s) => s.offline);
   const [finalizing, setFinalizing] = useState(false);
   const panelRef = useRef<HTMLElement>(null);
-  // Closed (by "×", Escape or another retirement's link): focus goes back to its row's name, or the list when it has scrolled away.
-  useEffect(
-    () => () =>
-      returnFocusSoon(
-        () => document.querySelector(`tr[data-retirement-id="${CSS.escape(id)}"] button`),
-        () => document.querySelector('table[aria-label="Retirements"]'),
-      ),
-    [id],
+  // Focus moves into the panel as it opens; closed (by "×", Escape or another retirement's link), back to its row's name, or the list when it has scrolled away.
+  usePanelFocus(
+    panelRef,
+    id,
+    () => document.querySelector(`tr[data-retirement-id="${CSS.escape(id)}"] button`),
+    () => document.querySelector('table[aria-label="Retirements"]'),
   );
   const details = useLoader(() => desk('retirements.get', { id }), [id], dataVersion);
   const certificate = useAction(() => downloadCertificate(id));
@@ -106,9 +104,13 @@ export function RetirementDetails({ id }: { id: string }) {
               <button
                 type="button"
                 className="button button-primary"
-                disabled={certificate.busy || offline}
+                // aria-disabled while it prepares: pressed, it keeps focus.
+                aria-disabled={certificate.busy || undefined}
+                disabled={offline}
                 aria-describedby={offline ? 'retirement-offline-reason' : undefined}
-                onClick={() => void certificate.run()}
+                onClick={() => {
+                  if (!certificate.busy) void certificate.run();
+                }}
               >
                 {certificate.busy ? 'Preparing certificate…' : 'Download certificate (PDF)'}
               </button>
