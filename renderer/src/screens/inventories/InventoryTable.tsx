@@ -5,6 +5,7 @@
 import { useEffect } from 'react';
 import { useVirtualPagedRows } from '../../lib/useVirtualPagedRows';
 import { VirtualRowGroup } from '../../components/VirtualRowGroup';
+import { useVirtualRowKeys } from '../../lib/rowKeyboard';
 import type { InventoryCreditRow } from '../../../../shared/desk/api';
 import { useNavigation } from '../../stores/navigation';
 import { setPageState } from '../../lib/signals';
@@ -86,7 +87,9 @@ export function InventoryTable({ accountHoldsCredits }: { accountHoldsCredits: b
   const query = useInventoryList((s) => currentQuery(s));
   const openProject = useNavigation((s) => s.openProject);
 
-  const { scrollRef, virtualizer, items, extent } = useVirtualPagedRows(useInventoryList, { rowHeight: ROW_HEIGHT, overscan: 12 });
+  const rows = useVirtualPagedRows(useInventoryList, { rowHeight: ROW_HEIGHT, overscan: 12 });
+  const { scrollRef, virtualizer, items, extent } = rows;
+  const keys = useVirtualRowKeys(rows);
 
   // Announce each list once its own first rows are on screen (or it is known to be empty); after a
   // sync the previous rows stay on screen until the fresh ones land, and are not announced again.
@@ -132,6 +135,7 @@ export function InventoryTable({ accountHoldsCredits }: { accountHoldsCredits: b
             rowHeight={ROW_HEIGHT}
             rowAt={(index) => inventoryRowAt(pages, index)}
             cells={(row) => <CreditCells row={row} onOpenProject={openProject} />}
+            keys={keys}
           />
         )}
       </div>

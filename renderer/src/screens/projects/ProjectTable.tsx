@@ -4,6 +4,7 @@
 import { useEffect } from 'react';
 import { useVirtualPagedRows } from '../../lib/useVirtualPagedRows';
 import { VirtualRowGroup } from '../../components/VirtualRowGroup';
+import { useVirtualRowKeys } from '../../lib/rowKeyboard';
 import type { ProjectRow } from '../../../../shared/desk/api';
 import { rowAt, useProjectList, type ProjectSortField } from '../../stores/projects';
 import { useNavigation } from '../../stores/navigation';
@@ -82,7 +83,9 @@ export function ProjectTable() {
   const queryText = useProjectList((s) => s.query.text);
   const openProject = useNavigation((s) => s.openProject);
 
-  const { scrollRef, virtualizer, items, extent } = useVirtualPagedRows(useProjectList, { rowHeight: ROW_HEIGHT, overscan: 12 });
+  const rows = useVirtualPagedRows(useProjectList, { rowHeight: ROW_HEIGHT, overscan: 12 });
+  const { scrollRef, virtualizer, items, extent } = rows;
+  const keys = useVirtualRowKeys(rows);
 
   // Announce the first rows of each search once they are on screen (tests and the bench wait on it),
   // and only once they are its own: after a sync the previous rows stay on screen until the fresh ones land.
@@ -121,6 +124,7 @@ export function ProjectTable() {
             cells={(row) => <ProjectCells row={row} />}
             onOpen={(row) => openProject(row.id)}
             rowId={(row) => row.id}
+            keys={keys}
           />
         )}
       </div>

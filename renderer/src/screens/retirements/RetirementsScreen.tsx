@@ -8,7 +8,7 @@ import type { RetirementRow } from '../../../../shared/desk/api';
 import { useLoader, useSearchText } from '../../lib/hooks';
 import { desk } from '../../lib/desk';
 import { useSync } from '../../stores/sync';
-import { moveAmongRows } from '../../lib/rowKeyboard';
+import { useVirtualRowKeys } from '../../lib/rowKeyboard';
 import { formatCount, formatDate, formatListTotal, formatTonnesValue } from '../../lib/format';
 import { useNavigation } from '../../stores/navigation';
 import {
@@ -153,14 +153,20 @@ function SelectAllRetirements() {
   );
 }
 
-function RetirementTableRow({ row, index }: { row: RetirementRow | undefined; index: number }) {
+/**
+ * `tabIndex` 0 makes it the list's one Tab stop (with its checkbox and name); Enter on the row opens
+ * its details, Space ticks it (Shift+Space: the range from the last one ticked).
+ */
+function RetirementTableRow({ row, index, tabIndex }: { row: RetirementRow | undefined; index: number; tabIndex: number }) {
   const current = useNavigation((s) => s.retirementId === row?.id);
   const openRetirement = useNavigation((s) => s.openRetirement);
   const checked = useRetirementList((s) => (row ? Boolean(s.selected[row.id]) : false));
   const clickSelected = useRetirementList((s) => s.clickSelected);
+  // Only the active row's controls are Tab stops.
+  const controlTabIndex = tabIndex === 0 ? undefined : -1;
   if (!row) {
     return (
-      <tr aria-rowindex={index + 2} className="row-placeholder">
+      <tr aria-rowindex={index + 2} className="row-placeholder" tabIndex={tabIndex}>
         <td colSpan={COLUMN_COUNT} className="muted">
           Loading…
         </td>
@@ -173,7 +179,18 @@ function RetirementTableRow({ row, index }: { row: RetirementRow | undefined; in
       data-retirement-id={row.id}
       aria-selected={current}
       className={current ? 'row-current' : undefined}
+      tabIndex={tabIndex}
       onClick={() => openRetirement(row.id)}
+      onKeyDown={(event) => {
+        if (event.target !== event.currentTarget) return;
+        if (event.key === 'Enter') {
+          event.preventDefault();
+          openRetirement(row.id);
+        } else if (event.key === ' ') {
+          event.preventDefault();
+          if (row.isClaimed) clickSelected(row.id, event.shiftKey);
+        }
+      }}
     >
       <td onClick={(e) => e.stopPropagation()}>
         <input
@@ -183,12 +200,13 @@ function RetirementTableRow({ row, index }: { row: RetirementRow | undefined; in
           disabled={!row.isClaimed}
           title={row.isClaimed ? undefined : 'No certificate until the owner finalizes it'}
           readOnly
+          tabIndex={controlTabIndex}
           onClick={(event) => clickSelected(row.id, event.shiftKey)}
         />
       </td>
       <td title={formatDate(row.createdAt)}>{formatDate(row.createdAt)}</td>
       <td title={[row.beneficiary ?? 'Unclaimed', row.organizationName].filter(Boolean).join('\n')}>
-        <button type="button" className="button-link" onClick={() => openRetirement(row.id)}>
+        <button type="button" className="button-link" tabIndex={controlTabIndex} onClick={() => openRetirement(row.id)}>
           {row.beneficiary ?? 'Unclaimed'}
         </button>
         {row.organizationName && <span className="cell-secondary">{row.organizationName}</span>}
@@ -216,12 +234,34 @@ function RetirementTable() {
   const pages = useRetirementList((s) => s.pages);
   const error = useRetirementList((s) => s.error);
 
-  const { scrollRef, virtualizer, items, extent } = useVirtualPagedRows(useRetirementList, { rowHeight: ROW_HEIGHT, overscan: 10 });
+  const rows = useVirtualPagedRows(useRetirementList, { rowHeight: ROW_HEIGHT, overscan: 10 });
+  const { scrollRef, virtualizer, items, extent } = rows;
+  const keys = useVirtualRowKeys(rows);
 
   // The table (and its header, where focus may be after sorting) stays while a new search loads.
   if (total === null && error) return null;
-  const paddingTop = items[0]?.start ?? 0;
-  const paddingBottom = items.length > 0 ? virtualizer.getTotalSize() - items[items.length - 1]!.end : 0;
+  // A spacer row stands for each run of rows not drawn: before, after, and around the active row kept drawn far away.
+  const drawn: React.ReactNode[] = [];
+  let end = 0;
+  const spacer = (key: string, height: number) =>
+    height > 0 && (
+      <tr key={key} className="spacer-row" aria-hidden="true">
+        <td colSpan={COLUMN_COUNT} style={{ height }} />
+      </tr>
+    );
+  for (const item of items) {
+    drawn.push(spacer(`gap-${item.index}`, item.start - end));
+    drawn.push(
+      <RetirementTableRow
+        key={item.key}
+        row={retirementAt({ pages }, item.index)}
+        index={item.index}
+        tabIndex={keys.tabIndexOf(item.index)}
+      />,
+    );
+    end = item.end;
+  }
+  if (items.length > 0) drawn.push(spacer('gap-end', virtualizer.getTotalSize() - end));
   return (
     <div ref={scrollRef} className="table-wrap virtual-table-scroll">
       {/* aria-rowcount -1: the number of rows is not known yet (loading, or past a lower-bound count). */}
@@ -254,7 +294,7 @@ function RetirementTable() {
             <th scope="col">Claim</th>
           </tr>
         </thead>
-        <tbody onKeyDown={moveAmongRows}>
+        <tbody onKeyDown={keys.onKeyDown} onFocus={keys.onFocus}>
           {total === null && (
             <tr className="row-message">
               <td colSpan={COLUMN_COUNT}>
@@ -269,19 +309,7 @@ function RetirementTable() {
               </td>
             </tr>
           )}
-          {paddingTop > 0 && (
-            <tr className="spacer-row" aria-hidden="true">
-              <td colSpan={COLUMN_COUNT} style={{ height: paddingTop }} />
-            </tr>
-          )}
-          {items.map((item) => (
-            <RetirementTableRow key={item.key} row={retirementAt({ pages }, item.index)} index={item.index} />
-          ))}
-          {paddingBottom > 0 && (
-            <tr className="spacer-row" aria-hidden="true">
-              <td colSpan={COLUMN_COUNT} style={{ height: paddingBottom }} />
-            </tr>
-          )}
+          {drawn}
         </tbody>
       </table>
     </div>
