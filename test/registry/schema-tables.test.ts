@@ -270,6 +270,15 @@ const REGISTRY_COLUMNS = {
     answer: 'TEXT',
     created_at: 'INTEGER',
   },
+  feed_sequence: {
+    id: 'INTEGER',
+    seq: 'INTEGER',
+  },
+  feed_changes: {
+    kind: 'TEXT',
+    key: 'TEXT',
+    seq: 'INTEGER',
+  },
   used_signatures: {
     digest: 'TEXT',
     retirement_id: 'TEXT',

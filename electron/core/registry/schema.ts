@@ -188,6 +188,9 @@ export interface RegistryTables {
   };
   audit_targets: { seq: number; target_id: string };
   idempotency_keys: { operator_id: string; key: string; request_hash: string; status: number; answer: string; created_at: number };
+  // The changes feed (migration 0006): the sequence counter and each resource key's newest change.
+  feed_sequence: { id: number; seq: number };
+  feed_changes: { kind: 'project' | 'retirement' | 'organization' | 'inventory' | 'warehouse'; key: string; seq: number };
   access_tokens: {
     id: string;
     token_hash: string;

@@ -4,6 +4,14 @@ import { migration0002 } from './0002-project-list-indexes';
 import { migration0003 } from './0003-covering-holds-index';
 import { migration0004 } from './0004-used-signatures';
 import { migration0005 } from './0005-operators';
+import { migration0006 } from './0006-changes-feed';
 
 /** Every registry migration, in order. Add a file per step; never edit a released one. */
-export const registryMigrations: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005];
+export const registryMigrations: readonly Migration[] = [
+  migration0001,
+  migration0002,
+  migration0003,
+  migration0004,
+  migration0005,
+  migration0006,
+];
