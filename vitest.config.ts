@@ -31,6 +31,7 @@ const INTEGRATION = [
   'test/registry/auth.test.ts',
   'test/registry/body-limit.test.ts',
   'test/registry/certificate-pool.test.ts',
+  'test/registry/changes-feed.test.ts',
   'test/registry/certificate.test.ts',
   'test/registry/cli.test.ts',
   'test/registry/concurrency.test.ts',

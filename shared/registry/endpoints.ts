@@ -7,7 +7,11 @@ import * as inputs from './operator-inputs';
 import { operatorResources } from './operator-resources';
 import type { ResourceSchemas } from './resources';
 import {
+  DEFAULT_FEED_LIMIT,
   DEFAULT_PAGE_SIZE,
+  FEED_INVENTORY_ACCOUNTS,
+  FEED_ITEM_TYPES,
+  MAX_FEED_LIMIT,
   FINISH_ACTIONS,
   MAX_PAGE_SIZE,
   PROJECT_STATUSES,
@@ -388,12 +392,7 @@ export const endpoints = {
     summary: 'Credit summary and issuance events of a project, by vintage',
     params: z.object({ id: idString('id') }),
     query: noQuery,
-    response: (s) =>
-      s.object({
-        summary: s.creditSummary,
-        vintages: z.array(s.object({ events: z.array(s.creditEvent), vintage: z.string(), summary: s.creditSummary })),
-        project: s.projectReference,
-      }),
+    response: (s) => projectCreditsResponse(s),
     auth: anyToken,
     tags: ['credits'],
   }),
@@ -435,7 +434,7 @@ export const endpoints = {
     summary: "Credits available in an organization's warehouse",
     params: z.object({ id: idString('id') }),
     query: developmentQuery,
-    response: (s) => s.object({ credits: z.array(s.warehouseInventoryCredit), organizationId: z.string() }),
+    response: (s) => warehouseInventoryResponse(s),
     auth: { kind: 'accessToken', permission: 'organization_warehouse:read', organizationParam: 'id' },
     tags: ['warehouse'],
   }),
@@ -561,6 +560,28 @@ export const endpoints = {
     response: (s) => s.object({ organization: s.organization }),
     auth: anyToken,
     tags: ['organizations'],
+  }),
+
+  // Beyond the interface: the changes feed (the desk's incremental sync; README "The changes feed")
+  getChanges: define({
+    method: 'GET',
+    path: '/sync/v1/changes',
+    summary: 'What changed since a cursor, as the caller may see it: resources in the shapes of their endpoints, and removals',
+    params: noParams,
+    query: z.object({
+      cursor: z
+        .string()
+        .max(400)
+        .optional()
+        .meta({ description: 'The cursor of the previous answer; absent or empty: a snapshot of everything visible' }),
+      limit: queryInt(1, DEFAULT_FEED_LIMIT, `Resources per answer; larger values are clamped to ${MAX_FEED_LIMIT}`)
+        .transform((n) => Math.min(n, MAX_FEED_LIMIT))
+        .optional()
+        .default(DEFAULT_FEED_LIMIT),
+    }),
+    response: (s) => changesResponse(s),
+    auth: anyToken,
+    tags: ['sync'],
   }),
 
   // Operator interface (the registry's back office)
@@ -972,6 +993,53 @@ export const endpoints = {
 
 function inventoryResponse(s: ResourceSchemas) {
   return s.object({ summary: s.inventorySummary, organization: s.organizationSummary, credits: z.array(s.inventoryCredit) });
+}
+
+function warehouseInventoryResponse(s: ResourceSchemas) {
+  return s.object({ credits: z.array(s.warehouseInventoryCredit), organizationId: z.string() });
+}
+
+function projectCreditsResponse(s: ResourceSchemas) {
+  return s.object({
+    summary: s.creditSummary,
+    vintages: z.array(s.object({ events: z.array(s.creditEvent), vintage: z.string(), summary: s.creditSummary })),
+    project: s.projectReference,
+  });
+}
+
+/**
+ * One changed resource in the feed, in the exact shape its own endpoint answers: `project` as a row
+ * of GET /projects, `internalProject` as GET /projects/internal/{id}'s `project`, `projectCredits`
+ * as GET /carbonCredits/projects/{id}, `retirement` as a row of GET /v1/retirements, `inventory` as
+ * GET /carbonCredits/icr/inventory/{account}, `warehouse` as the warehouse inventory with every
+ * reservation (newest first), `organization` as GET /v1/organizations/{id}'s `organization`.
+ */
+export function feedItem(s: ResourceSchemas) {
+  return z.discriminatedUnion('type', [
+    s.object({ type: z.literal('project'), project: s.project }),
+    s.object({ type: z.literal('internalProject'), project: s.internalProject }),
+    s.object({ type: z.literal('projectCredits'), id: z.string(), credits: projectCreditsResponse(s) }),
+    s.object({ type: z.literal('retirement'), retirement: s.retirement }),
+    s.object({ type: z.literal('inventory'), account: z.enum(FEED_INVENTORY_ACCOUNTS), inventory: inventoryResponse(s) }),
+    s.object({
+      type: z.literal('warehouse'),
+      organizationId: z.string(),
+      inventory: warehouseInventoryResponse(s),
+      reservations: z.array(s.reservation),
+    }),
+    s.object({ type: z.literal('organization'), organization: s.organization }),
+  ]);
+}
+
+function changesResponse(s: ResourceSchemas) {
+  return s.object({
+    changes: z.array(feedItem(s)),
+    /** What left the caller's view (deleted, or no longer visible to it) since the cursor; never in a snapshot. */
+    removed: z.array(s.object({ type: z.enum(FEED_ITEM_TYPES), id: z.string() })),
+    /** Where the next request starts; with `more` false the caller is up to date. */
+    cursor: z.string(),
+    more: z.boolean(),
+  });
 }
 
 export type Endpoints = typeof endpoints;

@@ -10,6 +10,23 @@ export const DEFAULT_PAGE_SIZE = 10;
 /** Largest page a list answers; a larger `limit` is clamped to it. */
 export const MAX_PAGE_SIZE = 100;
 
+/** Resources per answer of the changes feed (a project counts once, with its three items). */
+export const DEFAULT_FEED_LIMIT = 1000;
+export const MAX_FEED_LIMIT = 5000;
+
+/** The registry accounts as the feed names them (the paths' last segment). */
+export const FEED_INVENTORY_ACCOUNTS = ['buffer', 'adjustment', 'organization'] as const;
+export const FEED_ITEM_TYPES = [
+  'project',
+  'internalProject',
+  'projectCredits',
+  'retirement',
+  'inventory',
+  'warehouse',
+  'organization',
+] as const;
+export type FeedItemType = (typeof FEED_ITEM_TYPES)[number];
+
 export const PROJECT_STATUSES = ['draft', 'submitted', 'validated', 'registered', 'rejected', 'withdrawn'] as const;
 export type ProjectStatus = (typeof PROJECT_STATUSES)[number];
 

@@ -4,6 +4,8 @@
 import { Hono, type Context } from 'hono';
 import { cors } from 'hono/cors';
 import { STATUS_CODES } from 'node:http';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import type { z } from 'zod';
 import { endpointIds, endpoints, type EndpointDefinition, type EndpointId } from '../../../shared/registry/endpoints';
 import { API_VERSION, API_VERSION_HEADER, roleAtLeast } from '../../../shared/registry/vocabulary';
@@ -180,6 +182,12 @@ export function createRegistryApp(options: RegistryAppOptions): Hono {
       }
       if (isJsonText(result)) {
         c.header('Content-Type', 'application/json');
+        const encoding = result.compress ? acceptedEncoding(c.req.header('accept-encoding')) : null;
+        if (encoding) {
+          c.header('Content-Encoding', encoding);
+          c.header('Vary', 'Accept-Encoding');
+          return c.body((await compress(encoding, result.bytes)) as Uint8Array<ArrayBuffer>);
+        }
         return c.body(result.bytes as Uint8Array<ArrayBuffer>);
       }
       return c.json(result as object, (endpoint.status ?? 200) as 200);
@@ -305,6 +313,33 @@ export const DISK_FULL_MESSAGE =
 /** SQLite's "database or disk is full" (a full disk, or the database at its max_page_count). */
 function isDiskFull(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'SQLITE_FULL';
+}
+
+/**
+ * The encoding to answer in: gzip when the client accepts it (fast at level 1, and every client has
+ * it), else brotli, else none. `q=0` refuses an encoding.
+ */
+export function acceptedEncoding(header: string | undefined): 'gzip' | 'br' | null {
+  if (!header) return null;
+  const accepted = new Set<string>();
+  for (const part of header.split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    if (name && !(q !== undefined && Number(q.slice(2)) === 0)) accepted.add(name.trim());
+  }
+  if (accepted.has('gzip')) return 'gzip';
+  if (accepted.has('br')) return 'br';
+  return null;
+}
+
+const gzipAsync = promisify(gzip);
+const brotliAsync = promisify(brotliCompress);
+
+/** Compresses off the event loop (libuv's pool), at speed rather than ratio: the feed's pages are large. */
+function compress(encoding: 'gzip' | 'br', bytes: Uint8Array): Promise<Buffer> {
+  return encoding === 'gzip'
+    ? gzipAsync(bytes, { level: 1 })
+    : brotliAsync(bytes, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 3, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: bytes.length } });
 }
 
 function isJsonText(value: unknown): value is JsonText<unknown> {

@@ -7,7 +7,7 @@ import type { RegistryContext } from './context';
 import type { RegistryTables } from './schema';
 import { notFound } from './errors';
 
-type OrganizationRow = RegistryTables['organizations'];
+export type OrganizationRow = RegistryTables['organizations'];
 
 export function projectUrls(ctx: RegistryContext, id: string) {
   return {

@@ -1,6 +1,7 @@
 import type { CertificateRenderer } from '../../certificates/pool';
 import type { Handlers } from '../types';
 import { appHandlers } from './apps';
+import { changesHandlers } from './changes';
 import { creditHandlers } from './credits';
 import { operatorHandlers } from './operator';
 import { organizationHandlers } from './organizations';
@@ -19,6 +20,7 @@ export function createHandlers(options: { renderCertificate?: CertificateRendere
     ...retirementWriteHandlers(options.renderCertificate),
     ...warehouseHandlers,
     ...appHandlers,
+    ...changesHandlers,
     ...operatorHandlers,
   };
 }

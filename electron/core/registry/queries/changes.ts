@@ -1,0 +1,296 @@
+// The changes feed (GET /sync/v1/changes): the resources whose key changed since a cursor
+// (migration 0006 keeps, per key, the sequence number of its newest change), each presented by the
+// same code as its own endpoint and filtered by the same visibility rules, so a caller sees through
+// the feed exactly what it may read through the seed endpoints. A key that changed but is not (or
+// no longer) visible to the caller is answered as removed; a snapshot (no cursor) answers only what
+// is visible.
+import type { InternalProject, Organization, Project, ProjectEvent, Reservation, Retirement } from '../../../../shared/registry/resources';
+import type { FeedItemType } from '../../../../shared/registry/vocabulary';
+import { iso } from '../../clock';
+import type { RegistryContext } from '../context';
+import { RegistryError } from '../errors';
+import {
+  presentOrganization,
+  presentRetirement,
+  RETIREMENT_COLUMNS,
+  RETIREMENT_FROM,
+  type OrganizationRow,
+  type RetirementRow,
+} from '../present';
+import { warehouseInventory } from '../warehouse/inventory';
+import { presentReservation, RESERVATION_SELECT, type ReservationRow } from '../warehouse/present';
+import { groupBy, IN_ID_LIST, idListParam } from './id-list';
+import { registryInventory, type RegistryAccountKind, type RegistryInventory } from './inventory';
+import { projectCredits, type ProjectCredits } from './project-credits';
+import { PROJECT_COLUMNS, PROJECT_LOOKUPS, presentProjects, type ProjectRow } from './project-presenter';
+import { PUBLIC_PROJECT_CONDITION } from './project-visibility';
+
+/** Who reads the feed: what its token may see through the seed endpoints. */
+export interface FeedViewer {
+  /** The app holds examiner:read: internal projects, every project's credits, non-public organizations. */
+  examinerRead: boolean;
+  /** An installation token's organization (null for an app token). */
+  organizationId: string | null;
+  /** The installation may read its organization's warehouse (organization_warehouse VIEW or WRITE). */
+  warehouseRead: boolean;
+}
+
+/** Where a reader is: after this (seq, kind, key) in feed order, and the time of its last answer. */
+export interface FeedCursor {
+  seq: number;
+  kind: string;
+  key: string;
+  /** Registry time of the answer that gave this cursor: reservations that lapsed since then changed. */
+  at: number;
+  /**
+   * A snapshot in progress: the sequence when it started. Keys not changed since then were never
+   * seen by the reader, so a key it may not see is left out rather than answered as removed.
+   */
+  snapshotOf: number;
+}
+
+export type FeedItem =
+  | { type: 'project'; project: Project }
+  | { type: 'internalProject'; project: InternalProject }
+  | { type: 'projectCredits'; id: string; credits: ProjectCredits }
+  | { type: 'retirement'; retirement: Retirement }
+  | { type: 'inventory'; account: 'buffer' | 'adjustment' | 'organization'; inventory: RegistryInventory }
+  | {
+      type: 'warehouse';
+      organizationId: string;
+      inventory: { credits: ReturnType<typeof warehouseInventory>; organizationId: string };
+      reservations: Reservation[];
+    }
+  | { type: 'organization'; organization: Organization };
+
+export interface FeedPage {
+  changes: FeedItem[];
+  removed: { type: FeedItemType; id: string }[];
+  cursor: string;
+  more: boolean;
+}
+
+const CURSOR_VERSION = 1;
+
+export function encodeCursor(cursor: FeedCursor): string {
+  return Buffer.from(JSON.stringify([CURSOR_VERSION, cursor.seq, cursor.kind, cursor.key, cursor.at, cursor.snapshotOf]), 'utf8').toString(
+    'base64url',
+  );
+}
+
+const badCursor = () =>
+  new RegistryError('bad_request', 'query.cursor: not a cursor of this registry; start again without one (a snapshot)');
+
+/** The cursor a client sent back; anything this registry did not make is a 400 that changes nothing. */
+export function decodeCursor(ctx: RegistryContext, text: string): FeedCursor {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+  } catch {
+    throw badCursor();
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 6) throw badCursor();
+  const [version, seq, kind, key, at, snapshotOf] = parsed as unknown[];
+  if (version !== CURSOR_VERSION || !Number.isSafeInteger(seq) || typeof kind !== 'string' || typeof key !== 'string') throw badCursor();
+  if (!Number.isSafeInteger(at) || !Number.isSafeInteger(snapshotOf)) throw badCursor();
+  // A cursor ahead of the registry's sequence comes from another registry (or a restored backup).
+  if ((seq as number) > currentSequence(ctx)) throw badCursor();
+  return { seq: seq as number, kind, key, at: at as number, snapshotOf: snapshotOf as number };
+}
+
+export function currentSequence(ctx: RegistryContext): number {
+  return (ctx.db.prepare('SELECT seq FROM feed_sequence WHERE id = 1').get() as { seq: number }).seq;
+}
+
+const ACCOUNT_NAMES: Record<RegistryAccountKind, 'buffer' | 'adjustment' | 'organization'> = {
+  buffer: 'buffer',
+  adjustment: 'adjustment',
+  registry: 'organization',
+};
+
+/** A page of the feed: at most `limit` changed keys after `cursor` (null: a snapshot from the start). */
+export function changesSince(ctx: RegistryContext, viewer: FeedViewer, cursor: FeedCursor | null, limit: number): FeedPage {
+  // One read transaction: every query of the page sees the same state of the registry.
+  return ctx.db.transaction(() => {
+    const now = ctx.clock.now();
+    const start = cursor ?? { seq: -1, kind: '', key: '', at: now, snapshotOf: currentSequence(ctx) };
+    // Warehouse keys other than the caller's own organization's are never its business.
+    const rows = ctx.db
+      .prepare(
+        `SELECT kind, key, seq FROM feed_changes
+         WHERE (seq, kind, key) > (?, ?, ?) AND (kind <> 'warehouse' OR key = ?)
+         ORDER BY seq, kind, key LIMIT ?`,
+      )
+      .all(start.seq, start.kind, start.key, viewer.organizationId, limit + 1) as { kind: string; key: string; seq: number }[];
+    const more = rows.length > limit;
+    if (more) rows.pop();
+    const keys = groupBy(rows, (r) => r.kind);
+    const ids = (kind: string) => (keys.get(kind) ?? []).map((r) => r.key);
+
+    const warehouses = new Set(ids('warehouse'));
+    // Reservations lapse with time, not with a write: a warehouse where one lapsed since the cursor changed.
+    if (cursor && viewer.organizationId && start.at < now) {
+      const lapsed = ctx.db
+        .prepare(`SELECT 1 FROM reservations WHERE organization_id = ? AND state = 'pending' AND reserved_to > ? AND reserved_to <= ?`)
+        .get(viewer.organizationId, start.at, now);
+      if (lapsed) warehouses.add(viewer.organizationId);
+    }
+
+    const page: Omit<FeedPage, 'cursor' | 'more'> = { changes: [], removed: [] };
+    // In a snapshot only keys changed since it started can have been seen, and so be removed.
+    const seqOf = new Map(rows.map((r) => [`${r.kind}:${r.key}`, r.seq]));
+    const kindOf: Record<FeedItemType, string> = {
+      project: 'project',
+      internalProject: 'project',
+      projectCredits: 'project',
+      retirement: 'retirement',
+      inventory: 'inventory',
+      warehouse: 'warehouse',
+      organization: 'organization',
+    };
+    const removed = (type: FeedItemType, id: string) => {
+      const key = type === 'inventory' ? (Object.keys(ACCOUNT_NAMES) as RegistryAccountKind[]).find((k) => ACCOUNT_NAMES[k] === id) : id;
+      if ((seqOf.get(`${kindOf[type]}:${key}`) ?? Infinity) > start.snapshotOf) page.removed.push({ type, id });
+    };
+    addProjects(ctx, viewer, ids('project'), page.changes, removed);
+    addRetirements(ctx, ids('retirement'), page.changes, removed);
+    addOrganizations(ctx, viewer, ids('organization'), page.changes, removed);
+    for (const kind of ids('inventory') as RegistryAccountKind[]) {
+      const account = ACCOUNT_NAMES[kind];
+      if (!account) continue;
+      try {
+        page.changes.push({ type: 'inventory', account, inventory: registryInventory(ctx, kind) });
+      } catch (error) {
+        // No registry operator organization: the endpoint answers 404, so there is nothing to see.
+        if (!(error instanceof RegistryError && error.status === 404)) throw error;
+        removed('inventory', account);
+      }
+    }
+    for (const organizationId of warehouses) {
+      if (viewer.warehouseRead && viewer.organizationId === organizationId) {
+        page.changes.push({
+          type: 'warehouse',
+          organizationId,
+          inventory: { credits: warehouseInventory(ctx, organizationId), organizationId },
+          reservations: allReservations(ctx, organizationId, now),
+        });
+      } else removed('warehouse', organizationId);
+    }
+
+    const last = rows[rows.length - 1];
+    // Once a snapshot has been read to its end, the reader has seen everything: removals apply in full.
+    const snapshotOf = more ? start.snapshotOf : -1;
+    const next: FeedCursor = last
+      ? { seq: last.seq, kind: last.kind, key: last.key, at: now, snapshotOf }
+      : { ...start, at: now, snapshotOf };
+    return { ...page, cursor: encodeCursor(next), more };
+  });
+}
+
+function addProjects(
+  ctx: RegistryContext,
+  viewer: FeedViewer,
+  ids: readonly string[],
+  out: FeedItem[],
+  removed: (type: FeedItemType, id: string) => void,
+): void {
+  if (ids.length === 0) return;
+  const list = idListParam(ids);
+  const rows = ctx.db
+    .prepare(
+      `SELECT ${PROJECT_COLUMNS}, (${PUBLIC_PROJECT_CONDITION}) AS is_public_view FROM projects p ${PROJECT_LOOKUPS} WHERE p.id ${IN_ID_LIST}`,
+    )
+    .all(list) as (ProjectRow & { is_public_view: 0 | 1 })[];
+  const publicRows = rows.filter((r) => r.is_public_view === 1);
+  const publicIds = new Set(publicRows.map((r) => r.id));
+  for (const project of presentProjects(ctx, publicRows, 'public')) out.push({ type: 'project', project });
+  for (const id of ids) if (!publicIds.has(id)) removed('project', id);
+
+  const existing = new Set(rows.map((r) => r.id));
+  if (viewer.examinerRead) {
+    const events = groupBy(
+      ctx.db
+        .prepare(
+          `SELECT project_id, id, type, created_at, project_status, previous_project_status FROM project_events
+           WHERE project_id ${IN_ID_LIST} ORDER BY project_id, created_at, rowid`,
+        )
+        .all(list) as {
+        project_id: string;
+        id: string;
+        type: string;
+        created_at: number;
+        project_status: string;
+        previous_project_status: string;
+      }[],
+      (e) => e.project_id,
+    );
+    for (const project of presentProjects(ctx, rows, 'all')) {
+      out.push({
+        type: 'internalProject',
+        project: {
+          ...project,
+          events: (events.get(project.id) ?? []).map((e): ProjectEvent => ({
+            id: e.id,
+            type: e.type,
+            createdAt: iso(e.created_at),
+            projectStatus: e.project_status,
+            previousProjectStatus: e.previous_project_status,
+          })),
+        },
+      });
+    }
+    for (const id of ids) if (!existing.has(id)) removed('internalProject', id);
+  }
+  // Credit data follows project visibility (handlers/credits.ts).
+  const creditsVisible = viewer.examinerRead ? existing : publicIds;
+  for (const id of ids) {
+    if (creditsVisible.has(id)) out.push({ type: 'projectCredits', id, credits: projectCredits(ctx, id) });
+    else removed('projectCredits', id);
+  }
+}
+
+function addRetirements(
+  ctx: RegistryContext,
+  ids: readonly string[],
+  out: FeedItem[],
+  removed: (type: FeedItemType, id: string) => void,
+): void {
+  if (ids.length === 0) return;
+  const rows = ctx.db
+    .prepare(`SELECT ${RETIREMENT_COLUMNS} FROM ${RETIREMENT_FROM} WHERE r.id ${IN_ID_LIST}`)
+    .all(idListParam(ids)) as RetirementRow[];
+  const found = new Set<string>();
+  for (const row of rows) {
+    found.add(row.id);
+    out.push({ type: 'retirement', retirement: presentRetirement(ctx, row) });
+  }
+  for (const id of ids) if (!found.has(id)) removed('retirement', id);
+}
+
+function addOrganizations(
+  ctx: RegistryContext,
+  viewer: FeedViewer,
+  ids: readonly string[],
+  out: FeedItem[],
+  removed: (type: FeedItemType, id: string) => void,
+): void {
+  if (ids.length === 0) return;
+  const rows = ctx.db.prepare(`SELECT * FROM organizations WHERE id ${IN_ID_LIST}`).all(idListParam(ids)) as OrganizationRow[];
+  const shown = new Set<string>();
+  for (const row of rows) {
+    // The rule of GET /v1/organizations/{id} (queries/organizations.ts).
+    if (row.is_public === 1 || viewer.examinerRead || viewer.organizationId === row.id) {
+      shown.add(row.id);
+      out.push({ type: 'organization', organization: presentOrganization(ctx, row) });
+    }
+  }
+  for (const id of ids) if (!shown.has(id)) removed('organization', id);
+}
+
+/** Every reservation of a warehouse, newest first (the order of GET …/reservations). */
+function allReservations(ctx: RegistryContext, organizationId: string, now: number): Reservation[] {
+  const rows = ctx.db
+    .prepare(`${RESERVATION_SELECT} WHERE r.organization_id = ? ORDER BY r.created_at DESC, r.id DESC`)
+    .all(organizationId) as ReservationRow[];
+  return rows.map((row) => presentReservation(ctx, row, now));
+}
