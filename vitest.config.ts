@@ -23,6 +23,7 @@ const INTEGRATION = [
   'test/desk/service.test.ts',
   'test/desk/shell.test.ts',
   'test/desk/sync-failures.test.ts',
+  'test/desk/sync-feed.test.ts',
   'test/desk/sync-worker.test.ts',
   'test/desk/sync.test.ts',
   'test/desk/tokens.test.ts',

@@ -46,7 +46,7 @@ function wire(fetchFn: FetchLike = fetch) {
     fetch: counting,
   });
   const c = createRegistryClient({ baseUrl: t.url, tokens, clock: t.clock, fetch: counting, retry: { baseDelayMs: 10 } });
-  return { client: c, engine: createSyncEngine({ client: c, cache, clock: t.clock, installations: () => [] }) };
+  return { client: c, engine: createSyncEngine({ client: c, cache, clock: t.clock, installations: () => [], tuning: { feed: false } }) };
 }
 
 const asRow = inventoryRowOf;

@@ -42,7 +42,7 @@ describe('sync with a misbehaving or absent registry', () => {
       clock: t.clock,
     });
     const client = createRegistryClient({ baseUrl: t.url, tokens, clock: t.clock, fetch: routed });
-    const engine = createSyncEngine({ client, cache, clock: t.clock, installations: () => world!.installations });
+    const engine = createSyncEngine({ client, cache, clock: t.clock, installations: () => world!.installations, tuning: { feed: false } });
     const result = await engine.run();
     expect(result.ok).toBe(false);
     expect(result.offline).toBe(false);

@@ -27,7 +27,7 @@ function workerEngine(
     cache: w.cache,
     clock: w.t.clock,
     installations: () => w.installations,
-    tuning: { pageSize: 20 },
+    tuning: { pageSize: 20, feed: false },
     ...settings,
   });
   engines.push(engine);

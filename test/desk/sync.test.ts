@@ -10,7 +10,7 @@ afterEach(async () => {
 
 describe('sync engine against the real registry', () => {
   it('fills every resource, and a no-change re-sync fetches no per-project answers and writes nothing', async () => {
-    world = await startDeskWorld({ projects: 30, retirements: 250, tuning: { pageSize: 20 } });
+    world = await startDeskWorld({ projects: 30, retirements: 250, tuning: { pageSize: 20, feed: false } });
     const { engine, cache, f, requests } = world;
     const progress: string[] = [];
     engine.subscribe((e) => e.type === 'progress' && progress.push(e.progress.resource));
@@ -57,7 +57,7 @@ describe('sync engine against the real registry', () => {
   });
 
   it('picks up a new retirement, a changed project and a removed installation incrementally', async () => {
-    world = await startDeskWorld({ projects: 5, retirements: 30, tuning: { pageSize: 10 } });
+    world = await startDeskWorld({ projects: 5, retirements: 30, tuning: { pageSize: 10, feed: false } });
     const { engine, cache, f, t } = world;
     await engine.run();
     ops.retireFromInventory(t.registry, {
@@ -83,6 +83,7 @@ describe('sync engine against the real registry', () => {
     // Without examiner:read the non-public orgC answers 404 to this app.
     world = await startDeskWorld({
       examinerRead: false,
+      tuning: { feed: false },
       setup: (r, f) => {
         // orgB's project with orgC as co-proponent.
         ops.createProject(r, {
@@ -149,7 +150,7 @@ describe('sync engine against the real registry', () => {
   });
 
   it('keeps the previous data when the server dies mid-sync, reports offline, serves reads, and the next sync completes', async () => {
-    world = await startDeskWorld({ projects: 40, retirements: 120, tuning: { pageSize: 10 } });
+    world = await startDeskWorld({ projects: 40, retirements: 120, tuning: { pageSize: 10, feed: false } });
     const { engine, cache, t, f } = world;
     await engine.run();
     const before = cache.searchProjects({ scope: 'internal', limit: 500 });
@@ -200,7 +201,7 @@ describe('sync engine against the real registry', () => {
       clock: t.clock,
     });
     const client = createRegistryClient({ baseUrl: server.url, tokens, clock: t.clock });
-    const resumed = createSyncEngine({ client, cache, clock: t.clock, installations: () => world!.installations });
+    const resumed = createSyncEngine({ client, cache, clock: t.clock, installations: () => world!.installations, tuning: { feed: false } });
     const done = await resumed.run();
     await server.close();
     expect(done.ok, JSON.stringify(done.results)).toBe(true);
@@ -210,7 +211,7 @@ describe('sync engine against the real registry', () => {
   });
 
   it('refreshes a token that expires mid-sync (registry clock moved past 2 h) and completes', async () => {
-    world = await startDeskWorld({ projects: 20, tuning: { pageSize: 5 } });
+    world = await startDeskWorld({ projects: 20, tuning: { pageSize: 5, feed: false } });
     const { engine, t, cache } = world;
     let moved = false;
     engine.subscribe((e) => {
@@ -228,7 +229,7 @@ describe('sync engine against the real registry', () => {
   });
 
   it('retries once with a new token when the registry revoked the cached one mid-sync', async () => {
-    world = await startDeskWorld({ projects: 20, tuning: { pageSize: 5 } });
+    world = await startDeskWorld({ projects: 20, tuning: { pageSize: 5, feed: false } });
     const { engine, client, tokens } = world;
     let revoked = false;
     engine.subscribe((e) => {
@@ -250,7 +251,7 @@ describe('sync engine against the real registry', () => {
   });
 
   it('joins a run in progress for the same resources and queues one follow-up for others', async () => {
-    world = await startDeskWorld({ projects: 10 });
+    world = await startDeskWorld({ projects: 10, tuning: { feed: false } });
     const { engine } = world;
     const a = engine.run(['projects']);
     const b = engine.run(['projects']);

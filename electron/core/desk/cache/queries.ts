@@ -534,6 +534,13 @@ export function createCacheQueries(db: SqliteDatabase<CacheTables>) {
     return new Map(rows.map((r) => [r.id, r.row_hash]));
   }
 
+  /** The changes feed's stored cursor (writers.setFeedCursor), null when there is none. */
+  function feedCursor(): string | null {
+    const row = db.raw.prepare(`SELECT watermark FROM sync_state WHERE resource = 'feed'`).get() as
+      { watermark: string | null } | undefined;
+    return row?.watermark ?? null;
+  }
+
   /** Every project of a scope with its list row hash. */
   function projectHashes(scope: ProjectScope): Map<string, string> {
     const rows = db.prepare('SELECT id, row_hash FROM projects WHERE scope = ?').all(scope) as { id: string; row_hash: string }[];
@@ -621,6 +628,7 @@ export function createCacheQueries(db: SqliteDatabase<CacheTables>) {
     pageHash,
     listRowHashes,
     projectHashes,
+    feedCursor,
     perProjectHashes,
     countRetirements,
     proponentIds,

@@ -530,6 +530,77 @@ export function createCacheWriters(db: Db, now: () => number) {
       });
     },
 
+    /**
+     * Applies what the registry's changes feed says left the app's view: list rows (with their
+     * search entries) and per-project answers, in one transaction.
+     */
+    removeFeedRows(removed: {
+      projects: readonly string[];
+      internalProjects: readonly string[];
+      projectDetails: readonly string[];
+      credits: readonly string[];
+      retirements: readonly string[];
+    }): number {
+      return db.transaction(() => {
+        let deleted = 0;
+        for (const [scope, ids] of [
+          ['public', removed.projects],
+          ['internal', removed.internalProjects],
+        ] as const) {
+          for (const id of ids) {
+            const row = db.prepared(projectRowid).first({ scope, id });
+            if (!row) continue;
+            db.prepared(PROJECT_SEARCH[scope].drop).run({ rowid: row.rowid });
+            deleted += db.run(db.q.deleteFrom('projects').where('rowid', '=', row.rowid)).changes;
+          }
+        }
+        for (const id of removed.retirements) {
+          const row = db.prepared(retirementRowid).first({ id });
+          if (!row) continue;
+          db.prepared(dropRetirementSearch).run({ rowid: row.rowid });
+          deleted += db.run(db.q.deleteFrom('retirements').where('rowid', '=', row.rowid)).changes;
+        }
+        for (const id of removed.projectDetails) deleted += db.run(db.q.deleteFrom('project_details').where('id', '=', id)).changes;
+        for (const id of removed.credits) {
+          deleted += db.run(db.q.deleteFrom('project_credits').where('project_id', '=', id)).changes;
+          db.run(db.q.deleteFrom('project_vintages').where('project_id', '=', id));
+        }
+        return deleted;
+      });
+    },
+
+    /**
+     * Organizations the changes feed sent (fresh: no refresh needed) and those it said left the
+     * app's view; the organizations step then fetches what the feed cannot show (installed ones).
+     */
+    putFeedOrganizations(organizations: readonly Organization[], installedIds: ReadonlySet<string>, removed: readonly string[]): void {
+      const at = now();
+      db.transaction(() => {
+        for (const organization of organizations) {
+          db.prepared(upsertOrganization).run({
+            id: organization.id,
+            full_name: organization.fullName,
+            installed: installedIds.has(organization.id) ? 1 : 0,
+            json: JSON.stringify(organization),
+            at,
+          });
+          db.prepared(forgetUnseen).run({ id: organization.id });
+        }
+        for (const id of removed) db.prepared(dropOrganization).run({ id });
+      });
+    },
+
+    /** The changes feed's cursor (and the view it was taken with); null starts from a snapshot. */
+    setFeedCursor(cursor: string | null): void {
+      if (cursor === null) db.raw.prepare(`DELETE FROM sync_state WHERE resource = 'feed'`).run();
+      else
+        db.raw
+          .prepare(
+            `INSERT INTO sync_state (resource, watermark) VALUES ('feed', ?) ON CONFLICT (resource) DO UPDATE SET watermark = excluded.watermark`,
+          )
+          .run(cursor);
+    },
+
     /** Records a failed attempt; the last good data and its success time stay. */
     markFailure(resource: CacheResource, message: string): void {
       db.prepared(syncFailure).run({ resource, at: now(), message });

@@ -20,6 +20,10 @@ export interface SyncTuning {
   perProjectMaxAgeMs: number;
   /** Retirements are re-read in full (not only the newest) at least this often. */
   retirementsFullEveryMs: number;
+  /** Use the registry's changes feed when it offers one (false: the seed interface only). */
+  feed: boolean;
+  /** Resources per changes-feed request. */
+  feedLimit: number;
 }
 
 /** What one resource step gets: the client, the cache, and a way to report progress. */

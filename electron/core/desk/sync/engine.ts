@@ -16,6 +16,7 @@ import { syncPerProject } from './per-project';
 import { syncInventories, syncOrganizations, syncWarehouses } from './small-resources';
 import { syncInterval } from './interval';
 import { syncListeners } from './listeners';
+import { FEED_RESOURCES, FeedNotOffered, syncFromFeed } from './feed';
 
 export interface SyncEngineOptions {
   client: RegistryClient;
@@ -33,6 +34,8 @@ export const DEFAULT_TUNING: SyncTuning = {
   concurrency: 4,
   perProjectMaxAgeMs: 24 * 60 * 60 * 1000,
   retirementsFullEveryMs: 24 * 60 * 60 * 1000,
+  feed: true,
+  feedLimit: 1000,
 };
 
 /** The status from the engine's own state and the cache's last success per resource (dataAsOf is the oldest). */
@@ -68,6 +71,9 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   let progress: SyncProgress | null = null;
   let lastError: string | null = null;
   let online = true;
+  // Whether the registry offers the changes feed: unknown until the first run asks (once per
+  // connection: each connection has its own engine).
+  let feedOffered: boolean | null = null;
 
   const setOnline = (value: boolean) => {
     if (online === value) return;
@@ -141,7 +147,36 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     }
     if (ctx) {
       let runError: string | null = null;
-      for (const resource of ORDER.filter((r) => resources.has(r))) {
+      const done = new Set<SyncResource>();
+      if (tuning.feed && feedOffered !== false && FEED_RESOURCES.some((r) => resources.has(r))) {
+        resourceStart = clock.now();
+        try {
+          const outcomes = await syncFromFeed(ctx, tuning.feedLimit);
+          feedOffered = true;
+          for (const resource of FEED_RESOURCES) {
+            const outcome = outcomes[resource];
+            if (outcome.status === 'skipped') cache.write.markSkipped(resource);
+            results[resource] = outcome;
+            done.add(resource);
+          }
+        } catch (error) {
+          if (error instanceof FeedNotOffered) feedOffered = false;
+          else {
+            const message = `changes feed: ${messageOf(error)}`;
+            runError = message;
+            for (const resource of FEED_RESOURCES.filter((r) => resources.has(r))) {
+              results[resource] = { status: 'failed', error: message };
+              cache.write.markFailure(resource, message);
+              done.add(resource);
+            }
+            if (unreachable(error)) {
+              offline = true;
+              setOnline(false);
+            }
+          }
+        }
+      }
+      for (const resource of ORDER.filter((r) => resources.has(r) && !done.has(r))) {
         if (offline) {
           results[resource] = { status: 'not_run', reason: 'the registry is unreachable' };
           continue;

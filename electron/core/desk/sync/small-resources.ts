@@ -47,7 +47,19 @@ function readingJson<T>(endpoint: EndpointId, read: () => T): T {
  */
 async function readInventory(ctx: StepContext, account: InventoryAccount): Promise<ChangedInventory | null> {
   const endpoint = INVENTORY_ENDPOINTS[account];
-  const text = (await ctx.client.callRaw(endpoint)).text;
+  return stageInventoryAnswer(ctx, account, (await ctx.client.callRaw(endpoint)).text, endpoint);
+}
+
+/**
+ * Stages one account's answer text (from its endpoint, or an item of the changes feed); null when
+ * it hashes as the cached one. `endpoint` names what broke the contract in an error.
+ */
+export function stageInventoryAnswer(
+  ctx: StepContext,
+  account: InventoryAccount,
+  text: string,
+  endpoint: EndpointId,
+): ChangedInventory | null {
   const answerHash = hashJson(text);
   if (ctx.cache.inventoryAnswerHash(account) === answerHash) return null;
 

@@ -1,0 +1,148 @@
+// The desk's sync from the registry's changes feed against the seed-interface sync: the same
+// registry synced both ways into two caches gives the same rows, table by table (sync bookkeeping
+// aside), first and after changes; the feed's re-sync is incremental; a registry without the feed
+// is probed once per connection and synced through the seed interface.
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as ops from '../../electron/core/registry/operations';
+import { createRegistryClient } from '../../electron/core/client/registry-client';
+import { openDeskCache, type DeskCache } from '../../electron/core/desk/cache';
+import { createSyncEngine } from '../../electron/core/desk/sync/engine';
+import type { SyncEngine } from '../../electron/core/desk/sync/types';
+import { makeDataDir } from '../support/registry';
+import { startDeskWorld, type DeskWorld } from './support';
+
+let world: DeskWorld;
+let seedCache: DeskCache;
+let seedEngine: SyncEngine;
+const dirs: { remove(): void }[] = [];
+
+beforeAll(async () => {
+  world = await startDeskWorld({ projects: 30, retirements: 120, tuning: { feedLimit: 16 } });
+  const dir = makeDataDir('desk-cache-seed-');
+  dirs.push(dir);
+  seedCache = openDeskCache(join(dir.dir, 'cache.sqlite'), { clock: world.t.clock });
+  seedEngine = createSyncEngine({
+    client: world.client,
+    cache: seedCache,
+    clock: world.t.clock,
+    installations: () => world.installations,
+    tuning: { feed: false, pageSize: 20 },
+  });
+});
+afterAll(async () => {
+  await seedEngine.close();
+  seedCache.close();
+  await world.close();
+  dirs.forEach((d) => d.remove());
+});
+
+/** Every table's rows without what only says when or how a row was synced (times, hashes of answers, rowids). */
+function rows(cache: DeskCache) {
+  const all = (sql: string) => cache.db.raw.prepare(sql).all();
+  return {
+    projects: all('SELECT * FROM projects ORDER BY scope, id').map((r) => ({ ...(r as object), rowid: undefined })),
+    projectSearch: all(`SELECT p.scope, p.id, f.* FROM projects p JOIN projects_public_fts f ON f.rowid = p.rowid WHERE p.scope = 'public'
+      UNION ALL SELECT p.scope, p.id, f.* FROM projects p JOIN projects_internal_fts f ON f.rowid = p.rowid WHERE p.scope = 'internal'
+      ORDER BY 1, 2`),
+    details: all('SELECT id, json, list_hash FROM project_details ORDER BY id'),
+    credits: all('SELECT project_id, json, list_hash FROM project_credits ORDER BY project_id'),
+    vintages: all('SELECT * FROM project_vintages ORDER BY project_id, vintage'),
+    inventories: all('SELECT account, json, credit_count FROM inventories ORDER BY account'),
+    inventoryCredits: all('SELECT * FROM inventory_credits ORDER BY account, id').map((r) => ({ ...(r as object), rowid: undefined })),
+    retirements: all('SELECT * FROM retirements ORDER BY id').map((r) => ({ ...(r as object), rowid: undefined })),
+    retirementSearch: all('SELECT r.id, f.* FROM retirements r JOIN retirements_fts f ON f.rowid = r.rowid ORDER BY r.id'),
+    organizations: all('SELECT id, full_name, installed, json FROM organizations ORDER BY id'),
+    unseen: all('SELECT id FROM organizations_unseen ORDER BY id'),
+    warehouses: all('SELECT organization_id, organization_name, can_write, credits_json, reservations_json FROM warehouses'),
+  };
+}
+
+const feedRequests = () => world.requests.get('/sync/v1/changes') ?? 0;
+const perProjectRequests = () => [...world.requests.entries()].filter(([path]) => /^\/projects\/internal\/./.test(path)).length;
+
+describe('sync from the changes feed', () => {
+  it('fills the cache exactly as the seed interface does, without per-project requests', async () => {
+    const perProjectBefore = perProjectRequests();
+    const viaFeed = await world.engine.run();
+    expect(viaFeed.ok, JSON.stringify(viaFeed.results)).toBe(true);
+    expect(viaFeed.results.projects).toMatchObject({ status: 'ok', note: expect.stringMatching(/changes feed \(snapshot\)/) });
+    expect(perProjectRequests()).toBe(perProjectBefore);
+    expect(feedRequests()).toBeGreaterThan(5); // pages of 16 resources
+    expect(world.cache.feedCursor()).toMatch(/^examiner:/);
+
+    const viaSeed = await seedEngine.run();
+    expect(viaSeed.ok, JSON.stringify(viaSeed.results)).toBe(true);
+    const feedRows = rows(world.cache);
+    expect(feedRows.projects.length).toBeGreaterThan(60);
+    expect(feedRows.retirements).toHaveLength(120);
+    expect(feedRows).toEqual(rows(seedCache));
+  });
+
+  it('re-syncs only what changed since its cursor, removals included, and still matches', async () => {
+    const { f } = world;
+    const r = world.t.registry;
+    world.t.clock.advance(60_000);
+    ops.retireFromInventory(r, { organizationId: f.orgA, creditId: f.creditId, amount: 1, beneficiary: 'Later', reason: 'Travel' });
+    ops.changeProjectStatus(r, { projectId: f.projectId, status: 'withdrawn' }); // leaves the public list
+    ops.setOrganizationVerified(r, { organizationId: f.orgB, verified: false });
+    ops.transferCredits(r, {
+      from: { kind: 'inventory', organizationId: f.orgA },
+      to: { kind: 'adjustment' },
+      creditId: f.creditId,
+      amount: 2,
+    });
+
+    const before = feedRequests();
+    const viaFeed = await world.engine.run();
+    expect(viaFeed.ok, JSON.stringify(viaFeed.results)).toBe(true);
+    expect(feedRequests() - before).toBe(1); // a handful of changes: one page
+    expect(viaFeed.results.projects).toMatchObject({ note: expect.not.stringMatching(/snapshot/) });
+    expect(world.cache.searchProjects({ scope: 'public', limit: 500 }).rows.some((p) => p.id === f.projectId)).toBe(false);
+
+    const viaSeed = await seedEngine.run();
+    expect(viaSeed.ok, JSON.stringify(viaSeed.results)).toBe(true);
+    expect(rows(world.cache)).toEqual(rows(seedCache));
+
+    // nothing changed: one request, nothing written
+    const quiet = await world.engine.run();
+    expect(quiet.results.retirements).toMatchObject({ status: 'ok', written: 0, deleted: 0 });
+    expect(feedRequests() - before).toBe(2);
+  });
+
+  it('probes a registry without the feed once per connection and syncs it through the seed interface', async () => {
+    let probes = 0;
+    const client = createRegistryClient({
+      baseUrl: world.t.url,
+      tokens: world.tokens,
+      clock: world.t.clock,
+      // A registry like the public one the seed interface describes: no such path.
+      fetch: (input, init) => {
+        const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
+        if (url.pathname === '/sync/v1/changes') {
+          probes++;
+          return Promise.resolve(
+            new Response(JSON.stringify({ statusCode: 404, message: 'Not Found', error: 'Not Found' }), { status: 404 }),
+          );
+        }
+        return fetch(input, init);
+      },
+    });
+    const dir = makeDataDir('desk-cache-nofeed-');
+    dirs.push(dir);
+    const cache = openDeskCache(join(dir.dir, 'cache.sqlite'), { clock: world.t.clock });
+    const engine = createSyncEngine({ client, cache, clock: world.t.clock, installations: () => world.installations });
+    try {
+      for (let i = 0; i < 2; i++) {
+        const result = await engine.run();
+        expect(result.ok, JSON.stringify(result.results)).toBe(true);
+      }
+      expect(probes).toBe(1);
+      expect(cache.feedCursor()).toBeNull();
+      expect(rows(cache)).toEqual(rows(seedCache));
+    } finally {
+      await engine.close();
+      cache.close();
+    }
+  });
+});
