@@ -1,4 +1,4 @@
-// The headless registry: `npm run serve -- --data <dir> [--port <p>] [--host <h>]
+// The headless registry: `npm run serve -- (--data <dir> | --database postgres://…) [--port <p>] [--host <h>]
 // [--seed demo [--scale <n>]] [--rate-limit <requests>/<seconds>] [--max-body <bytes>[k|m]] [--public-url <url>]
 // [--test-clock]`.
 // Prints `listening on http://<host>:<port>` on its own line once it accepts requests (the desk and
@@ -7,13 +7,19 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { AdjustableClock, systemClock } from '../clock';
 import { startRegistryServer } from '../http/server';
-import { openRegistry } from '../registry/open';
+import { redactUrl } from '../db/postgres';
+import { openPostgresRegistry, openRegistry } from '../registry/open';
 import { isRegistryEmpty, seedDemo } from '../registry/seed';
 import { CliError, fail } from './args';
 import { mountTestClock } from './test-clock-route';
 
 const serveOptions = z.object({
-  data: z.string({ error: '--data <dir> is required (the registry data folder)' }).min(1),
+  data: z.string().min(1).optional(),
+  database: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, '--database: a PostgreSQL URL, postgres://user@host:port/database')
+    .optional(),
+  credentialsDir: z.string().min(1).optional(),
   port: z.coerce
     .number()
     .int()
@@ -46,6 +52,10 @@ const serveOptions = z.object({
 });
 
 const USAGE = `npm run serve -- --data <dir> [options]
+       npm run serve -- --database postgres://user@host:port/db [options]
+  --data <dir>                  the registry on SQLite: registry.sqlite in this folder (one process)
+  --database <url>              the shared registry on PostgreSQL (any number of processes on one database)
+  --credentials-dir <dir>       with --database: where --seed demo writes demo-credentials.json (default .)
   --port <p>                    port to listen on (default 8080; 0 = any free port)
   --host <h>                    address to listen on (default 127.0.0.1)
   --seed demo [--scale <n>]     fill an EMPTY data folder with the demo registry (scale 1 = ~100 projects)
@@ -64,6 +74,8 @@ function readOptions(argv: string[]) {
       args: argv,
       options: {
         data: { type: 'string' },
+        database: { type: 'string' },
+        'credentials-dir': { type: 'string' },
         port: { type: 'string' },
         host: { type: 'string' },
         seed: { type: 'string' },
@@ -86,6 +98,8 @@ function readOptions(argv: string[]) {
   }
   const parsed = serveOptions.safeParse({
     data: values.data,
+    database: values.database,
+    credentialsDir: values['credentials-dir'],
     port: values.port,
     host: values.host,
     seed: values.seed,
@@ -97,6 +111,11 @@ function readOptions(argv: string[]) {
   });
   if (!parsed.success) throw new CliError(parsed.error.issues.map((i) => i.message).join('; '));
   if (values.scale !== undefined && !parsed.data.seed) throw new CliError('--scale goes with --seed demo');
+  const { data, database } = parsed.data;
+  if (data && database) throw new CliError('--data (SQLite) and --database (PostgreSQL): give one of them');
+  if (!data && !database) throw new CliError('--data <dir> (the registry data folder) or --database <postgres URL> is required');
+  if (parsed.data.credentialsDir && !database)
+    throw new CliError('--credentials-dir goes with --database (with --data the folder holds them)');
   return parsed.data;
 }
 
@@ -108,23 +127,27 @@ async function main(): Promise<void> {
       `WARNING: --test-clock is for end-to-end tests only: anyone who can reach this server can move its clock (POST /__test__/clock/advance).`,
     );
 
-  const registry = openRegistry({
-    dataDir: options.data,
+  const common = {
     clock: testClock ?? systemClock,
     ...(options.publicUrl ? { urls: { publicBaseUrl: options.publicUrl } } : {}),
-  });
+  };
+  const registry = options.database
+    ? openPostgresRegistry({ databaseUrl: options.database, ...common })
+    : openRegistry({ dataDir: options.data!, ...common });
+  const where = options.database ? redactUrl(options.database) : options.data!;
   try {
     if (options.seed === 'demo') {
       if (isRegistryEmpty(registry)) {
         say(`seeding the demo registry (scale ${options.scale})…`);
-        const seeded = seedDemo(registry, { scale: options.scale, dataDir: options.data });
+        const dataDir = options.database ? (options.credentialsDir ?? '.') : options.data!;
+        const seeded = seedDemo(registry, { scale: options.scale, dataDir });
         const c = seeded.counts;
         say(
           `seeded in ${(seeded.elapsedMs / 1000).toFixed(1)} s: ${c.organizations} organizations, ${c.projects} projects, ${c.credits} credits, ${c.retirements} retirements`,
         );
         say(`demo credentials (DEMO ONLY: keys for this throwaway registry, file mode 0600): ${seeded.credentialsFile}`);
       } else {
-        say(`${options.data} already holds a registry: keeping the existing data (not seeding)`);
+        say(`${where} already holds a registry: keeping the existing data (not seeding)`);
       }
     }
   } catch (error) {

@@ -27,14 +27,62 @@ class Placeholder {
   constructor(readonly key: string) {}
 }
 
+/** What a change answers: rows changed, and the last inserted rowid (SQLite only; 0 elsewhere). */
+export interface RunResult {
+  changes: number;
+  lastInsertRowid: number | bigint;
+}
+
+/** A prepared raw statement: values bound by position (`?`) or by name (`@name`, one object). */
+export interface SyncStatement {
+  all(...values: unknown[]): unknown[];
+  get(...values: unknown[]): unknown;
+  run(...values: unknown[]): RunResult;
+}
+
 /** A query compiled once, run with named values (see `SqliteDatabase.prepared`). */
 export interface PreparedQuery<P, R> {
   all(values: P): R[];
   first(values: P): R | undefined;
-  run(values: P): BetterSqlite3.RunResult;
+  run(values: P): RunResult;
 }
 
-export class SqliteDatabase<Tables> {
+/**
+ * The engine seam: what store code may use, run synchronously by either engine. SQLite
+ * (`SqliteDatabase`, one file, one process) or PostgreSQL (`PostgresDatabase` in postgres.ts, libpq's
+ * synchronous API: a process serves one request at a time, several processes share the database).
+ */
+export interface SyncDatabase<Tables> {
+  readonly engine: 'sqlite' | 'postgres';
+  /** Builds queries in the engine's dialect; never executes them. */
+  readonly q: Kysely<Tables>;
+  prepare(sql: string): SyncStatement;
+  compile<R>(query: Query<R>): CompiledQuery<R>;
+  all<R>(query: Query<R>): R[];
+  first<R>(query: Query<R>): R | undefined;
+  run(query: Query<unknown>): RunResult;
+  prepared<P extends Record<string, unknown>, R>(build: (values: P, q: Kysely<Tables>) => Query<R>): PreparedQuery<P, R>;
+  /** Runs `fn` as one transaction (a savepoint when nested); a throw rolls all of it back. */
+  transaction<T>(fn: () => T): T;
+  /** A value that changes whenever the database may have changed (in any connection or process). */
+  changeStamp(): string;
+  close(): void;
+}
+
+/** Compiles `build` once with one placeholder per named value; answers the SQL and a binder. */
+export function compileWithPlaceholders<P extends Record<string, unknown>, Tables>(
+  db: Pick<SyncDatabase<Tables>, 'compile' | 'q'>,
+  build: (values: P, q: Kysely<Tables>) => Query<unknown>,
+): { sql: string; bind: (values: P) => unknown[] } {
+  const placeholders = new Proxy({} as P, { get: (_target, key) => new Placeholder(String(key)) });
+  const { sql, parameters } = db.compile(build(placeholders, db.q));
+  return { sql, bind: (values: P) => parameters.map((p) => (p instanceof Placeholder ? (values[p.key] ?? null) : p)) };
+}
+
+const CHANGE_STAMP_SQL = 'SELECT total_changes() AS changes, (SELECT data_version FROM pragma_data_version()) AS version';
+
+export class SqliteDatabase<Tables> implements SyncDatabase<Tables> {
+  readonly engine = 'sqlite';
   /** Builds queries; never executes them (its driver is a dummy). */
   readonly q: Kysely<Tables>;
   private readonly statements = new Map<string, BetterSqlite3.Statement<unknown[], unknown>>();
@@ -78,7 +126,7 @@ export class SqliteDatabase<Tables> {
   }
 
   /** Runs a change; answers how many rows it changed and the last inserted rowid. */
-  run(query: Query<unknown>): BetterSqlite3.RunResult {
+  run(query: Query<unknown>): RunResult {
     const { sql, parameters } = this.compile(query);
     return this.prepare(sql).run(...parameters);
   }
@@ -93,10 +141,8 @@ export class SqliteDatabase<Tables> {
   prepared<P extends Record<string, unknown>, R>(build: (values: P, q: Kysely<Tables>) => Query<R>): PreparedQuery<P, R> {
     let prepared = this.preparedQueries.get(build) as PreparedQuery<P, R> | undefined;
     if (!prepared) {
-      const placeholders = new Proxy({} as P, { get: (_target, key) => new Placeholder(String(key)) });
-      const { sql, parameters } = this.compile(build(placeholders, this.q));
+      const { sql, bind } = compileWithPlaceholders(this, build);
       const statement = this.prepare(sql);
-      const bind = (values: P): unknown[] => parameters.map((p) => (p instanceof Placeholder ? (values[p.key] ?? null) : p));
       prepared = {
         all: (values) => statement.all(...bind(values)) as R[],
         first: (values) => statement.get(...bind(values)) as R | undefined,
@@ -110,6 +156,15 @@ export class SqliteDatabase<Tables> {
   /** Runs `fn` in one IMMEDIATE transaction (a savepoint when nested); a throw rolls all of it back. */
   transaction<T>(fn: () => T): T {
     return this.raw.transaction(fn).immediate();
+  }
+
+  /**
+   * total_changes() (every row this connection ever inserted, updated or deleted, triggers included)
+   * with PRAGMA data_version (bumped when another connection, such as the operator CLI, commits).
+   */
+  changeStamp(): string {
+    const row = this.prepare(CHANGE_STAMP_SQL).get() as { changes: number; version: number };
+    return `${row.changes}:${row.version}`;
   }
 
   close(): void {

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { SqliteDatabase } from '../db/database';
+import type { SyncDatabase } from '../db/database';
 import type { Clock } from '../clock';
 import type { RegistryTables } from './schema';
 
-export type RegistryDb = SqliteDatabase<RegistryTables>;
+export type RegistryDb = SyncDatabase<RegistryTables>;
 
 /** What every registry module works with: the database, the clock and the id source. */
 export interface RegistryContext {

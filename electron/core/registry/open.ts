@@ -1,6 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { openSqlite } from '../db/open';
+import type { SqliteDatabase } from '../db/database';
+import { PostgresDatabase } from '../db/postgres';
+import { migratePostgres } from '../db/postgres-migrate';
+import { registryPostgresMigrations } from './migrations/postgres';
 import type { MigrateResult } from '../db/migrate';
 import { systemClock, type Clock } from '../clock';
 import { defaultNewId, type RegistryContext, type RegistryUrls } from './context';
@@ -19,6 +23,8 @@ export interface OpenRegistryOptions {
 }
 
 export interface OpenedRegistry extends RegistryContext {
+  /** A folder's registry is SQLite's (its file, backups and checks need the raw connection). */
+  db: SqliteDatabase<RegistryTables>;
   migration: MigrateResult;
   close(): void;
 }
@@ -44,6 +50,46 @@ export function openRegistry(options: OpenRegistryOptions): OpenedRegistry {
   return {
     db,
     clock,
+    newId: options.newId ?? defaultNewId,
+    urls: {
+      apiBaseUrl: options.urls?.apiBaseUrl ?? 'http://127.0.0.1',
+      publicBaseUrl: options.urls?.publicBaseUrl ?? 'https://registry.example.org',
+    },
+    migration,
+    close: () => db.close(),
+  };
+}
+
+export interface OpenPostgresRegistryOptions {
+  /** A libpq connection string or URL, e.g. postgres://user@host:5432/registry. */
+  databaseUrl: string;
+  clock?: Clock;
+  newId?: () => string;
+  urls?: Partial<RegistryUrls>;
+}
+
+export interface OpenedPostgresRegistry extends RegistryContext {
+  db: PostgresDatabase<RegistryTables>;
+  migration: MigrateResult;
+  close(): void;
+}
+
+/**
+ * The shared registry on PostgreSQL: one connection for this process, the schema brought up to date
+ * (several processes may start at once; a newer schema is refused). Back it up with pg_dump.
+ */
+export function openPostgresRegistry(options: OpenPostgresRegistryOptions): OpenedPostgresRegistry {
+  const db = new PostgresDatabase<RegistryTables>(options.databaseUrl);
+  let migration: MigrateResult;
+  try {
+    migration = migratePostgres(db, registryPostgresMigrations);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return {
+    db,
+    clock: options.clock ?? systemClock,
     newId: options.newId ?? defaultNewId,
     urls: {
       apiBaseUrl: options.urls?.apiBaseUrl ?? 'http://127.0.0.1',

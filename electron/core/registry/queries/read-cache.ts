@@ -1,16 +1,14 @@
 // A small cache for expensive read answers (pages of projects), valid exactly as long as the
-// database is unchanged. The stamp combines SQLite's total_changes() (every row this connection
-// ever inserted, updated or deleted, triggers included) with PRAGMA data_version (bumped when
-// another connection, such as the operator CLI, commits). Any write anywhere empties the cache, so
+// database is unchanged. The stamp is the engine's change stamp (db.changeStamp(): on SQLite
+// total_changes() with PRAGMA data_version, so a commit by another connection such as the operator
+// CLI counts; on PostgreSQL the current snapshot, which moves whenever a writing transaction of any
+// process starts or ends). Any write anywhere empties the cache, so
 // an answer can never be stale; between writes a hot page costs one tiny query instead of a
 // count, a page query and one batched query per related table.
 import type { RegistryContext } from '../context';
 
-const STAMP_SQL = 'SELECT total_changes() AS changes, (SELECT data_version FROM pragma_data_version()) AS version';
-
 export function databaseStamp(ctx: RegistryContext): string {
-  const row = ctx.db.prepare(STAMP_SQL).get() as { changes: number; version: number };
-  return `${row.changes}:${row.version}`;
+  return ctx.db.changeStamp();
 }
 
 export class ReadCache<V> {

@@ -6,6 +6,7 @@
 // from a seed clock, so two seeds give identical rows (except the demo app's RSA key, made fresh).
 import { z } from 'zod';
 import { ManualClock } from '../../clock';
+import { SqliteDatabase } from '../../db/database';
 import type { RegistryContext } from '../context';
 import { badRequest, conflict, zodMessages } from '../errors';
 import { createDemoApp, generateDemoAppKeys, writeDemoCredentials, type DemoCredentials } from './credentials';
@@ -56,6 +57,7 @@ export function countRows(ctx: RegistryContext, table: string, where = ''): numb
  * of the time at scale 100). A larger cache for the seed only, then the connection's own again.
  */
 function withLargePageCache<T>(ctx: RegistryContext, fn: () => T): T {
+  if (!(ctx.db instanceof SqliteDatabase)) return fn();
   const raw = ctx.db.raw;
   const previousCache = raw.pragma('cache_size', { simple: true }) as number;
   const previousTempStore = raw.pragma('temp_store', { simple: true }) as number;

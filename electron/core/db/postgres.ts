@@ -1,0 +1,381 @@
+// PostgreSQL as a second synchronous engine behind `SyncDatabase` (database.ts): libpq's synchronous
+// API through pg-native, so the store code that runs on SQLite runs here unchanged. One connection
+// per process; the process serves one request at a time as it does on SQLite, and concurrency comes
+// from several processes on one database. A transaction is SERIALIZABLE and re-run (a bounded number
+// of times) when PostgreSQL reports a serialization failure or a deadlock, so a check-then-write
+// (availability, then a reservation) stays exact across processes without locking by hand.
+//
+// Values come back as SQLite's do: integers and numerics as numbers (refused beyond 2^53), booleans as
+// 0/1, text as text. Raw SQL keeps SQLite's placeholders (`?`, `@name`); they are numbered here.
+import { createRequire } from 'node:module';
+import {
+  DummyDriver,
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type CompiledQuery,
+  type Kysely as KyselyType,
+} from 'kysely';
+import { compileWithPlaceholders, type PreparedQuery, type Query, type RunResult, type SyncDatabase, type SyncStatement } from './database';
+
+/** The part of pg-native (and its libpq handle) used here. */
+interface NativeClient {
+  connectSync(url: string): void;
+  querySync(text: string, values?: unknown[]): Record<string, unknown>[];
+  prepareSync(name: string, text: string, nParams: number): void;
+  executeSync(name: string, values: unknown[]): Record<string, unknown>[];
+  end(): void;
+  pq: {
+    cmdTuples(): string;
+    transactionStatus(): number;
+    resultErrorFields(): { sqlState?: string; messagePrimary?: string; messageDetail?: string } | undefined;
+    connected?: boolean;
+    finish(): void;
+  };
+}
+type NativeClientConstructor = new (config: { types: { getTypeParser(oid: number): (value: string) => unknown } }) => NativeClient;
+
+/** An error PostgreSQL reported: `message` is its primary message, `code` its SQLSTATE. */
+export class PostgresError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+    this.name = 'PostgresError';
+  }
+}
+
+/** serialization_failure and deadlock_detected: the transaction may simply be run again. */
+const RETRYABLE = new Set(['40001', '40P01']);
+/** How many times a transaction is run before its serialization failure is reported. */
+export const MAX_TRANSACTION_ATTEMPTS = 20;
+
+function toNumber(value: string): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) && !/[.eE]/.test(value)) throw new RangeError(`PostgreSQL returned ${value}, beyond exact numbers`);
+  return n;
+}
+const PARSERS: Record<number, (value: string) => unknown> = {
+  16: (v) => (v === 't' ? 1 : 0), // bool → 0/1 as SQLite
+  20: toNumber, // int8
+  21: Number, // int2
+  23: Number, // int4
+  26: Number, // oid
+  700: Number, // float4
+  701: Number, // float8
+  1700: toNumber, // numeric (SUM of bigint)
+};
+const TYPES = { getTypeParser: (oid: number) => PARSERS[oid] ?? ((v: string) => v) };
+
+let nativeClient: NativeClientConstructor | undefined;
+function loadNativeClient(): NativeClientConstructor {
+  if (!nativeClient) {
+    try {
+      nativeClient = createRequire(import.meta.url)('pg-native') as NativeClientConstructor;
+    } catch (error) {
+      throw new Error(
+        'PostgreSQL needs the optional pg-native module, which is not installed (it builds against libpq: install libpq-dev, then run npm run setup)',
+        { cause: error },
+      );
+    }
+  }
+  return nativeClient;
+}
+
+/** `postgres://user:secret@host/db` without its password, for messages. */
+export function redactUrl(url: string): string {
+  return url.replace(/^(postgres(?:ql)?:\/\/[^:/@]*):[^@]*@/, '$1:***@');
+}
+
+/**
+ * SQLite's placeholders in PostgreSQL's form: each `?` becomes the next `$n`; each `@name` (or
+ * `:name`) one `$n` per distinct name. Strings, quoted identifiers, comments and `::` casts are left
+ * alone. Answers the SQL and the names in order (empty when positional).
+ */
+export function numberPlaceholders(sql: string): { text: string; names: string[]; count: number } {
+  let text = '';
+  const names: string[] = [];
+  let count = 0;
+  let i = 0;
+  while (i < sql.length) {
+    const c = sql[i]!;
+    if (c === "'" || c === '"') {
+      const end = sql.indexOf(c, i + 1);
+      const stop = end < 0 ? sql.length : end + 1;
+      text += sql.slice(i, stop);
+      i = stop;
+    } else if (c === '-' && sql[i + 1] === '-') {
+      const end = sql.indexOf('\n', i);
+      const stop = end < 0 ? sql.length : end;
+      text += sql.slice(i, stop);
+      i = stop;
+    } else if (c === '?') {
+      text += `$${++count}`;
+      i += 1;
+    } else if ((c === '@' || (c === ':' && sql[i + 1] !== ':' && sql[i - 1] !== ':')) && /[A-Za-z_]/.test(sql[i + 1] ?? '')) {
+      const name = /^[A-Za-z_][A-Za-z0-9_]*/.exec(sql.slice(i + 1))![0];
+      let index = names.indexOf(name);
+      if (index < 0) index = names.push(name) - 1;
+      text += `$${index + 1}`;
+      count = Math.max(count, index + 1);
+      i += 1 + name.length;
+    } else {
+      text += c;
+      i += 1;
+    }
+  }
+  return { text, names, count };
+}
+
+function toParameter(value: unknown): unknown {
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (typeof value === 'bigint') return value.toString();
+  return value;
+}
+
+export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
+  readonly engine = 'postgres';
+  readonly q: Kysely<Tables>;
+  private readonly client: NativeClient;
+  private readonly statements = new Map<string, SyncStatement>();
+  private readonly preparedQueries = new WeakMap<object, PreparedQuery<never, unknown>>();
+  private nextStatement = 0;
+  private depth = 0;
+  /** Set when a statement of the running transaction failed retryably (even if the code caught it). */
+  private mustRetry = false;
+  private closed = false;
+  /** Transactions re-run after a serialization failure or deadlock (for measurements). */
+  retries = 0;
+
+  constructor(readonly url: string) {
+    const Client = loadNativeClient();
+    this.client = new Client({ types: TYPES });
+    try {
+      this.client.connectSync(url);
+    } catch (error) {
+      throw new Error(`Cannot connect to PostgreSQL at ${redactUrl(url)}: ${String((error as Error).message).trim()}`, { cause: error });
+    }
+    this.q = new Kysely<Tables>({
+      dialect: {
+        createAdapter: () => new PostgresAdapter(),
+        createDriver: () => new DummyDriver(),
+        createIntrospector: (db: KyselyType<unknown>) => new PostgresIntrospector(db),
+        createQueryCompiler: () => new PostgresQueryCompiler(),
+      },
+    });
+    this.exec("SET client_min_messages = warning; SET TIME ZONE 'UTC'");
+  }
+
+  private fail(error: unknown): never {
+    const fields = this.client.pq.resultErrorFields();
+    const code = fields?.sqlState ?? 'XX000';
+    if (this.depth > 0 && RETRYABLE.has(code)) this.mustRetry = true;
+    const message = fields?.messagePrimary ?? String((error as Error).message).trim();
+    throw new PostgresError(message, code, { cause: error });
+  }
+
+  /** Runs SQL text without parameters (several statements allowed): DDL, transaction control. */
+  exec(sql: string): void {
+    try {
+      this.client.querySync(sql);
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  /** Runs one statement in PostgreSQL's own `$n` form. */
+  query(sql: string, values: unknown[] = []): Record<string, unknown>[] {
+    return this.compiled(sql, values.length).all(...values) as Record<string, unknown>[];
+  }
+
+  private native(text: string, count: number): { execute(values: unknown[]): { rows: Record<string, unknown>[]; changes: number } } {
+    const name = `s${++this.nextStatement}`;
+    try {
+      this.client.prepareSync(name, text, count);
+    } catch (error) {
+      this.fail(error);
+    }
+    return {
+      execute: (values) => {
+        try {
+          const rows = this.client.executeSync(name, values.map(toParameter));
+          return { rows, changes: Number(this.client.pq.cmdTuples() || 0) };
+        } catch (error) {
+          return this.fail(error);
+        }
+      },
+    };
+  }
+
+  private statement(key: string, text: string, names: string[], count: number): SyncStatement {
+    let statement = this.statements.get(key);
+    if (!statement) {
+      const native = this.native(text, count);
+      const bind = (values: unknown[]): unknown[] => {
+        if (names.length === 0) return values;
+        const named = (values[0] ?? {}) as Record<string, unknown>;
+        return names.map((n) => named[n] ?? null);
+      };
+      statement = {
+        all: (...values) => native.execute(bind(values)).rows,
+        get: (...values) => native.execute(bind(values)).rows[0],
+        run: (...values): RunResult => {
+          const changes = native.execute(bind(values)).changes;
+          const lastInsertRowid = (): number => this.lastInsertId();
+          return {
+            changes,
+            // read right after the insert, as callers do: the identity value it took (lastval())
+            get lastInsertRowid() {
+              return lastInsertRowid();
+            },
+          };
+        },
+      };
+      this.statements.set(key, statement);
+    }
+    return statement;
+  }
+
+  /** A cached prepared statement for raw SQL written with SQLite's placeholders. */
+  prepare(sql: string): SyncStatement {
+    const cached = this.statements.get(sql);
+    if (cached) return cached;
+    const { text, names, count } = numberPlaceholders(sql);
+    return this.statement(sql, text, names, count);
+  }
+
+  private compiled(sql: string, count: number): SyncStatement {
+    return this.statement(`compiled:${sql}`, sql, [], count);
+  }
+
+  compile<R>(query: Query<R>): CompiledQuery<R> {
+    return 'isRawBuilder' in query ? query.compile(this.q) : query.compile();
+  }
+
+  all<R>(query: Query<R>): R[] {
+    const { sql, parameters } = this.compile(query);
+    return this.compiled(sql, parameters.length).all(...parameters) as R[];
+  }
+
+  first<R>(query: Query<R>): R | undefined {
+    const { sql, parameters } = this.compile(query);
+    return this.compiled(sql, parameters.length).get(...parameters) as R | undefined;
+  }
+
+  run(query: Query<unknown>): RunResult {
+    const { sql, parameters } = this.compile(query);
+    return this.compiled(sql, parameters.length).run(...parameters);
+  }
+
+  prepared<P extends Record<string, unknown>, R>(build: (values: P, q: Kysely<Tables>) => Query<R>): PreparedQuery<P, R> {
+    let prepared = this.preparedQueries.get(build) as PreparedQuery<P, R> | undefined;
+    if (!prepared) {
+      const { sql, bind } = compileWithPlaceholders(this, build);
+      let statement: SyncStatement | undefined;
+      const get = (values: P): { statement: SyncStatement; values: unknown[] } => {
+        const bound = bind(values);
+        statement ??= this.compiled(sql, bound.length);
+        return { statement, values: bound };
+      };
+      prepared = {
+        all: (values) => {
+          const s = get(values);
+          return s.statement.all(...s.values) as R[];
+        },
+        first: (values) => {
+          const s = get(values);
+          return s.statement.get(...s.values) as R | undefined;
+        },
+        run: (values) => {
+          const s = get(values);
+          return s.statement.run(...s.values);
+        },
+      };
+      this.preparedQueries.set(build, prepared);
+    }
+    return prepared;
+  }
+
+  /**
+   * One SERIALIZABLE transaction (a savepoint when nested). A throw rolls it back; a serialization
+   * failure or deadlock anywhere in it (even one the code caught) runs `fn` again, up to
+   * MAX_TRANSACTION_ATTEMPTS times, so `fn` must only touch the database and its own locals.
+   */
+  transaction<T>(fn: () => T): T {
+    if (this.depth > 0) return this.savepoint(fn);
+    for (let attempt = 1; ; attempt++) {
+      this.mustRetry = false;
+      this.exec('BEGIN ISOLATION LEVEL SERIALIZABLE');
+      this.depth = 1;
+      try {
+        const result = fn();
+        // a failed statement that the code caught leaves the transaction aborted: COMMIT would
+        // silently roll back, so it is a failure here
+        if (this.client.pq.transactionStatus() === 3) {
+          throw this.mustRetry
+            ? new PostgresError('could not serialize access', '40001')
+            : new Error('a statement failed inside the transaction');
+        }
+        this.exec('COMMIT');
+        return result;
+      } catch (error) {
+        this.depth = 0;
+        this.rollback();
+        const retryable = this.mustRetry || (error instanceof PostgresError && RETRYABLE.has(error.code));
+        if (!retryable || attempt >= MAX_TRANSACTION_ATTEMPTS) throw error;
+        this.retries += 1;
+      } finally {
+        this.depth = 0;
+      }
+    }
+  }
+
+  private savepoint<T>(fn: () => T): T {
+    const name = `sp${this.depth}`;
+    this.exec(`SAVEPOINT ${name}`);
+    this.depth += 1;
+    try {
+      const result = fn();
+      this.depth -= 1;
+      this.exec(`RELEASE SAVEPOINT ${name}`);
+      return result;
+    } catch (error) {
+      this.depth -= 1;
+      if (!this.mustRetry) this.exec(`ROLLBACK TO SAVEPOINT ${name}; RELEASE SAVEPOINT ${name}`);
+      throw error;
+    }
+  }
+
+  private rollback(): void {
+    try {
+      this.client.querySync('ROLLBACK');
+    } catch {
+      // the connection is gone or no transaction is open: nothing to undo
+    }
+  }
+
+  /**
+   * SQLite's last_insert_rowid(): the identity value the last INSERT took (PostgreSQL's lastval(), the
+   * value this connection last drew from any sequence; a trigger that inserts into a table without an
+   * identity, as the ledger's balances, does not change it). Read it only after inserting into a
+   * table with an identity: before any, PostgreSQL refuses (and that fails the transaction).
+   */
+  private lastInsertId(): number {
+    return Number(this.query('SELECT lastval() AS id')[0]!.id);
+  }
+
+  /** Changes whenever any transaction that wrote (in any process) started or ended. */
+  changeStamp(): string {
+    return String(this.query('SELECT pg_current_snapshot()::text AS s')[0]!.s);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.statements.clear();
+    this.client.end();
+  }
+}

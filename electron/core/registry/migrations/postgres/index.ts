@@ -1,0 +1,14 @@
+import { postgresMigration0001 } from './0001-initial';
+import { postgresMigration0002 } from './0002-project-list-indexes';
+import { postgresMigration0003 } from './0003-covering-holds-index';
+import { postgresMigration0004 } from './0004-used-signatures';
+import { postgresMigration0005 } from './0005-operators';
+
+/** The registry's migrations on PostgreSQL: the same steps, numbered as migrations/index.ts. */
+export const registryPostgresMigrations = [
+  postgresMigration0001,
+  postgresMigration0002,
+  postgresMigration0003,
+  postgresMigration0004,
+  postgresMigration0005,
+] as const;
