@@ -11,6 +11,7 @@ import { CHROMIUM_ARGS } from './playwright.config.ts';
 
 const INTEGRATION = [
   'test/db/native-modules.test.ts',
+  'test/db/postgres-migrations.test.ts',
   'test/desk/back-office.test.ts',
   'test/desk/client.test.ts',
   'test/desk/connections.test.ts',
@@ -55,6 +56,28 @@ const INTEGRATION = [
   'test/registry/warehouse.test.ts',
 ];
 
+// The HTTP suite's core files once more on PostgreSQL (REGISTRY_TEST_ENGINE=postgres: each test
+// registry on a database of its own, test/support/postgres.ts). Only where REGISTRY_TEST_POSTGRES_URL
+// names a server that tests may create databases on; `.ci/run` starts one (scripts/postgres.sh).
+const ON_POSTGRES = [
+  'test/registry/auth.test.ts',
+  'test/registry/credits.test.ts',
+  'test/registry/endpoint-permissions.test.ts',
+  'test/registry/organizations.test.ts',
+  'test/registry/pagination.test.ts',
+  'test/registry/retirements-read.test.ts',
+  'test/registry/warehouse.test.ts',
+];
+const POSTGRES_PROJECTS = process.env.REGISTRY_TEST_POSTGRES_URL
+  ? [{ extends: true as const, test: { name: 'postgres', include: ON_POSTGRES, env: { REGISTRY_TEST_ENGINE: 'postgres' } } }]
+  : [];
+// (the config is read once per project: warn once per process)
+const warned = globalThis as { postgresSkipWarned?: boolean };
+if (POSTGRES_PROJECTS.length === 0 && !warned.postgresSkipWarned) {
+  warned.postgresSkipWarned = true;
+  console.warn('The postgres test project is skipped: REGISTRY_TEST_POSTGRES_URL is not set (scripts/postgres.sh start prints one).');
+}
+
 const SCALE = ['test/desk/sync-scale.test.ts', 'test/db/electron-native-build.test.ts'];
 
 export default defineConfig({
@@ -93,6 +116,7 @@ export default defineConfig({
         },
       },
       { extends: true, test: { name: 'scale', include: SCALE } },
+      ...POSTGRES_PROJECTS,
     ],
   },
 });

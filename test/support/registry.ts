@@ -1,5 +1,7 @@
 // Test support: a real registry on a real SQLite file in its own temporary folder, served over
-// loopback HTTP, with helpers to make apps, sign their JWTs and get tokens.
+// loopback HTTP, with helpers to make apps, sign their JWTs and get tokens. Under
+// REGISTRY_TEST_ENGINE=postgres (the `postgres` vitest project) the same registry runs on a
+// PostgreSQL database of its own instead (support/postgres.ts), so the same test files cover both.
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,7 +9,8 @@ import { join } from 'node:path';
 import { SignJWT } from 'jose';
 import { AdjustableClock, type Clock } from '../../electron/core/clock';
 import { startRegistryServer, type RegistryServerOptions, type RunningRegistryServer } from '../../electron/core/http/server';
-import { openRegistry, type OpenedRegistry } from '../../electron/core/registry/open';
+import { openPostgresRegistry, openRegistry, type OpenedRegistry } from '../../electron/core/registry/open';
+import { createTestDatabase } from './postgres';
 import * as ops from '../../electron/core/registry/operations';
 
 export function makeDataDir(prefix = 'registry-test-'): { dir: string; remove(): void } {
@@ -34,7 +37,8 @@ export async function startTestRegistry(
 ): Promise<TestRegistry> {
   const data = options.dataDir ? { dir: options.dataDir, remove: () => {} } : makeDataDir();
   const clock = new AdjustableClock(options.clock);
-  const registry = openRegistry({ dataDir: data.dir, clock });
+  const registry =
+    process.env.REGISTRY_TEST_ENGINE === 'postgres' ? openTestPostgresRegistry(clock, data) : openRegistry({ dataDir: data.dir, clock });
   await options.setup?.(registry);
   const server = await startRegistryServer({ ...options, registry });
   return {
@@ -56,6 +60,24 @@ export async function startTestRegistry(
       data.remove();
     },
   };
+}
+
+/**
+ * The registry on a new PostgreSQL database, dropped with the data folder. Typed as the SQLite one so
+ * that test files run unchanged: their ledger read-outs through `db.raw.prepare(sql)` go to the
+ * PostgreSQL engine's `prepare`, which takes the same SQL and answers the same rows.
+ */
+function openTestPostgresRegistry(clock: Clock, data: { remove(): void }): OpenedRegistry {
+  const database = createTestDatabase();
+  const registry = openPostgresRegistry({ databaseUrl: database.url, clock });
+  const db = registry.db;
+  Object.defineProperty(db, 'raw', { value: { prepare: (sql: string) => db.prepare(sql) } });
+  const remove = data.remove.bind(data);
+  data.remove = () => {
+    remove();
+    database.drop();
+  };
+  return registry as unknown as OpenedRegistry;
 }
 
 export interface TestApp {

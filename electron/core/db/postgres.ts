@@ -71,6 +71,7 @@ const PARSERS: Record<number, (value: string) => unknown> = {
 const TYPES = { getTypeParser: (oid: number) => PARSERS[oid] ?? ((v: string) => v) };
 
 let nativeClient: NativeClientConstructor | undefined;
+const closing = new Set<NativeClient>();
 function loadNativeClient(): NativeClientConstructor {
   if (!nativeClient) {
     try {
@@ -377,5 +378,10 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
     this.closed = true;
     this.statements.clear();
     this.client.end();
+    // libpq's binding closes its socket watcher asynchronously (uv_close): the native object must
+    // outlive that, or libuv finds a freed handle and aborts the process. Keep it a little while.
+    const client = this.client;
+    closing.add(client);
+    setTimeout(() => closing.delete(client), 1000).unref();
   }
 }

@@ -1,0 +1,135 @@
+// The registry's PostgreSQL migrations, each step on a real database (REGISTRY_TEST_POSTGRES_URL):
+// applied one by one, each checked for what it adds, the ledger's and the audit log's guarantees
+// enforced by the database, and a newer schema refused untouched.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DatabaseTooNewError } from '../../electron/core/db/migrate';
+import { PostgresDatabase } from '../../electron/core/db/postgres';
+import { migratePostgres, postgresSchemaVersion } from '../../electron/core/db/postgres-migrate';
+import { registryPostgresMigrations } from '../../electron/core/registry/migrations/postgres';
+import { registryMigrations } from '../../electron/core/registry/migrations';
+import { createTestDatabase, NO_POSTGRES_MESSAGE, POSTGRES_URL, type TestDatabase } from '../support/postgres';
+
+if (!POSTGRES_URL) console.warn(NO_POSTGRES_MESSAGE);
+
+describe.skipIf(!POSTGRES_URL)('registry migrations on PostgreSQL', () => {
+  let database: TestDatabase;
+  let db: PostgresDatabase<unknown>;
+  const upTo = (n: number) => migratePostgres(db, registryPostgresMigrations.slice(0, n));
+  const fails = (sql: string, values: unknown[] = []) => {
+    try {
+      db.transaction(() => db.query(sql, values));
+    } catch (error) {
+      return (error as Error).message;
+    }
+    throw new Error(`expected to fail: ${sql}`);
+  };
+
+  beforeAll(() => {
+    database = createTestDatabase('registry_migrations');
+    db = new PostgresDatabase<unknown>(database.url);
+  });
+  afterAll(() => {
+    db.close();
+    database.drop();
+  });
+
+  it('numbers the same steps as SQLite', () => {
+    expect(registryPostgresMigrations.map((m) => [m.version, m.name])).toEqual(registryMigrations.map((m) => [m.version, m.name]));
+  });
+
+  it('0001: the tables, code-point order, and the ledger enforced by the database', () => {
+    expect(upTo(1)).toEqual({ from: 0, to: 1 });
+    expect(postgresSchemaVersion(db)).toBe(1);
+    db.exec(`
+      INSERT INTO organizations (id, full_name, type, created_at, updated_at) VALUES ('o', 'Org', 'proponent', 1, 1);
+      INSERT INTO sectors VALUES ('s', 'S'); INSERT INTO methodologies VALUES ('m', 'M'); INSERT INTO project_types VALUES ('t', 'T', 'd');
+      INSERT INTO projects (id, num, full_name, description, short_description, registry, status, start_date, crediting_period_start_date,
+        sector_id, methodology_id, type_id, organization_id, contract_address, created_at, updated_at)
+        VALUES ('p', '1', 'P', '', '', 'R', 'draft', 1, 1, 's', 'm', 't', 'o', '0x${'a'.repeat(40)}', 1, 1);
+      INSERT INTO credits (id, project_id, token_address, token_id, type, vintage, serialization, created_at)
+        VALUES ('c', 'p', '0x${'a'.repeat(40)}', 1, 'exPost', '2022', 'S-1', 1);
+      INSERT INTO accounts (id, kind, organization_id, created_at) VALUES ('a1', 'inventory', 'o', 1), ('a2', 'warehouse', 'o', 1);
+    `);
+    // the project number and contract checks of SQLite's GLOBs
+    expect(fails(`UPDATE projects SET num = '1a'`)).toMatch(/check constraint/);
+    const move = (kind: string, from: string | null, to: string | null, amount: number) =>
+      db.query('INSERT INTO movements (credit_id, kind, from_account, to_account, amount, created_at) VALUES ($1, $2, $3, $4, $5, 1)', [
+        'c',
+        kind,
+        from,
+        to,
+        amount,
+      ]);
+    db.transaction(() => {
+      move('issue', null, 'a1', 1000);
+      move('deposit', 'a1', 'a2', 400);
+    });
+    const balances = () => db.query('SELECT account_id, amount FROM balances ORDER BY account_id');
+    expect(balances()).toEqual([
+      { account_id: 'a1', amount: 600 },
+      { account_id: 'a2', amount: 400 },
+    ]);
+    // an overdraft aborts the whole change; the ledger cannot be edited, deleted or truncated
+    expect(
+      fails('INSERT INTO movements (credit_id, kind, from_account, amount, created_at) VALUES ($1, $2, $3, $4, 1)', [
+        'c',
+        'retire',
+        'a2',
+        401,
+      ]),
+    ).toBe('insufficient balance');
+    expect(fails('UPDATE movements SET amount = 1')).toBe('the ledger is append-only');
+    expect(fails('DELETE FROM movements')).toBe('the ledger is append-only');
+    expect(fails('TRUNCATE movements CASCADE')).toBe('the ledger is append-only');
+    expect(fails('UPDATE balances SET amount = -1')).toMatch(/check constraint/);
+    expect(balances()).toEqual([
+      { account_id: 'a1', amount: 600 },
+      { account_id: 'a2', amount: 400 },
+    ]);
+    // SQLite's conveniences the registry's SQL relies on, and its binary (code point) text order
+    expect(db.query(`SELECT value FROM json_each($1) ORDER BY value`, ['["b","a"]'])).toEqual([{ value: 'a' }, { value: 'b' }]);
+    expect(db.query(`SELECT +full_name AS n FROM organizations`)).toEqual([{ n: 'Org' }]);
+    db.exec(`INSERT INTO sectors VALUES ('a', 'x'), ('B', 'x'), ('É', 'x')`);
+    expect(db.query(`SELECT id FROM sectors ORDER BY id`).map((r) => r.id)).toEqual(['B', 'a', 's', 'É']);
+  });
+
+  it('0002: the project-list indexes', () => {
+    expect(upTo(2)).toEqual({ from: 1, to: 2 });
+    const indexes = db.query(`SELECT indexname FROM pg_indexes WHERE tablename = 'projects'`).map((r) => r.indexname);
+    expect(indexes).toEqual(expect.arrayContaining(['projects_by_number', 'projects_by_organization_status']));
+  });
+
+  it('0003: the holds index carries the amount', () => {
+    upTo(3);
+    const [index] = db.query(`SELECT indexdef FROM pg_indexes WHERE indexname = 'reservations_holding'`);
+    expect(index!.indexdef).toMatch(/INCLUDE \(amount\) WHERE/);
+  });
+
+  it('0004: a finalize signature is single-use', () => {
+    upTo(4);
+    db.exec(`INSERT INTO retirements (id, credit_id, amount, created_at, source, organization_id, movement_id)
+      SELECT 'r', 'c', 1, 1, 'inventory', 'o', min(id) FROM movements`);
+    const digest = 'f'.repeat(64);
+    db.query('INSERT INTO used_signatures VALUES ($1, $2, 1)', [digest, 'r']);
+    expect(fails('INSERT INTO used_signatures VALUES ($1, $2, 2)', [digest, 'r'])).toMatch(/duplicate key/);
+  });
+
+  it('0005: operators, and an append-only audit log', () => {
+    upTo(5);
+    const [row] = db.query(`INSERT INTO audit_log (id, at, actor, action, outcome) VALUES ('e', 1, 'cli', 'x', 'succeeded') RETURNING seq`);
+    db.query('INSERT INTO audit_targets (seq, target_id) VALUES ($1, $2)', [row!.seq, 'o']);
+    expect(fails('UPDATE audit_log SET action = $1', ['y'])).toBe('the audit log is append-only');
+    expect(fails('DELETE FROM audit_targets')).toBe('the audit log is append-only');
+    expect(fails('TRUNCATE audit_log CASCADE')).toBe('the audit log is append-only');
+    expect(postgresSchemaVersion(db)).toBe(5);
+    expect(upTo(5)).toEqual({ from: 5, to: 5 });
+  });
+
+  it('refuses a database newer than the app, and leaves it as it was', () => {
+    db.exec('UPDATE schema_version SET version = 6');
+    expect(() => upTo(5)).toThrow(DatabaseTooNewError);
+    expect(() => upTo(5)).toThrow(/schema version 6, newer than this app supports \(5\)/);
+    expect(postgresSchemaVersion(db)).toBe(6);
+    db.exec('UPDATE schema_version SET version = 5');
+  });
+});

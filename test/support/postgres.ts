@@ -1,0 +1,44 @@
+// Test support for the registry on PostgreSQL. REGISTRY_TEST_POSTGRES_URL names a server the tests
+// may create databases on (`.ci/run` starts one; `scripts/postgres.sh start` for a developer); each
+// test registry gets a database of its own, dropped when it closes. Without the variable the
+// PostgreSQL tests are skipped, and say so.
+import { randomBytes } from 'node:crypto';
+import { PostgresDatabase } from '../../electron/core/db/postgres';
+
+export const POSTGRES_URL = process.env.REGISTRY_TEST_POSTGRES_URL ?? '';
+
+export const NO_POSTGRES_MESSAGE =
+  'PostgreSQL tests skipped: REGISTRY_TEST_POSTGRES_URL is not set (start one with `scripts/postgres.sh start` and export the URL it prints)';
+
+/** The same server with another database (libpq lets a URI's query name the database). */
+export function withDatabase(url: string, database: string): string {
+  return `${url}${url.includes('?') ? '&' : '?'}dbname=${database}`;
+}
+
+export interface TestDatabase {
+  url: string;
+  drop(): void;
+}
+
+/** A new empty database on the test server. */
+export function createTestDatabase(prefix = 'registry_test'): TestDatabase {
+  if (!POSTGRES_URL) throw new Error(NO_POSTGRES_MESSAGE);
+  const name = `${prefix}_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new PostgresDatabase<unknown>(POSTGRES_URL);
+  try {
+    admin.exec(`CREATE DATABASE ${name}`);
+  } finally {
+    admin.close();
+  }
+  return {
+    url: withDatabase(POSTGRES_URL, name),
+    drop() {
+      const again = new PostgresDatabase<unknown>(POSTGRES_URL);
+      try {
+        again.exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        again.close();
+      }
+    },
+  };
+}
