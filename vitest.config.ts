@@ -50,6 +50,7 @@ const INTEGRATION = [
   'test/registry/operator-writes.test.ts',
   'test/registry/organizations.test.ts',
   'test/registry/pagination.test.ts',
+  'test/registry/postgres-processes.test.ts',
   'test/registry/projects.test.ts',
   'test/registry/raw-http.test.ts',
   'test/registry/retirements-read.test.ts',

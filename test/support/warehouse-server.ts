@@ -1,19 +1,20 @@
 // A registry server in its own process, for the crash test: `node --import tsx
-// test/support/warehouse-server.ts <dataDir>`. Prints one JSON line {"url": …} once it listens,
+// test/support/warehouse-server.ts <dataDir>` (or a postgres:// URL: the registry on PostgreSQL, as
+// the several-processes tests run it). Prints one JSON line {"url": …} once it listens,
 // then {"queueEmpty": true} each time its worker has handled a transaction and none is left queued.
 // WAREHOUSE_WORKER=off starts it without background services, so finished reservations stay queued.
 // GET /__floor__/ping answers a constant without authentication: the floor of the warehouse bench.
 import { startRegistryServer } from '../../electron/core/http/server';
-import { openRegistry } from '../../electron/core/registry/open';
+import { openPostgresRegistry, openRegistry } from '../../electron/core/registry/open';
 import { onTransactionHandled } from '../../electron/core/registry/warehouse/queue-signal';
 import { queuedTransactionIds } from '../../electron/core/registry/warehouse/worker';
 
 const dataDir = process.argv[2];
 if (!dataDir) {
-  process.stderr.write('usage: warehouse-server.ts <dataDir>\n');
+  process.stderr.write('usage: warehouse-server.ts <dataDir | postgres URL>\n');
   process.exit(2);
 }
-const registry = openRegistry({ dataDir });
+const registry = /^postgres(ql)?:\/\//.test(dataDir) ? openPostgresRegistry({ databaseUrl: dataDir }) : openRegistry({ dataDir });
 const server = await startRegistryServer({
   registry,
   background: process.env.WAREHOUSE_WORKER !== 'off',

@@ -1,0 +1,127 @@
+// Two registry server processes on one PostgreSQL database (REGISTRY_TEST_POSTGRES_URL), each
+// answering any request: their serializable transactions must make concurrent reservations and
+// finishes come out as if the requests had come one by one to a single process.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { createInterface, type Interface } from 'node:readline';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPostgresRegistry, type OpenedPostgresRegistry, type OpenedRegistry } from '../../electron/core/registry/open';
+import * as ops from '../../electron/core/registry/operations';
+import { balanceOf, findAccountId } from '../../electron/core/registry/ledger';
+import { buildFixture, type Fixture } from '../support/fixture';
+import { createTestDatabase, NO_POSTGRES_MESSAGE, POSTGRES_URL, type TestDatabase } from '../support/postgres';
+import { createTestApp, type TestApp } from '../support/registry';
+
+const SERVER_SCRIPT = join(import.meta.dirname, '../support/warehouse-server.ts');
+const G = 1_000_000;
+
+if (!POSTGRES_URL) console.warn(NO_POSTGRES_MESSAGE);
+
+interface Server {
+  child: ChildProcess;
+  url: string;
+  lines: Interface;
+}
+
+async function startServer(databaseUrl: string): Promise<Server> {
+  const child = spawn(process.execPath, ['--import', 'tsx', SERVER_SCRIPT, databaseUrl], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const lines = createInterface({ input: child.stdout });
+  const line = await new Promise<string>((resolve, reject) => {
+    lines.once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${stderr}`)));
+  });
+  return { child, url: (JSON.parse(line) as { url: string }).url, lines };
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+describe.skipIf(!POSTGRES_URL)('two server processes on one PostgreSQL database', () => {
+  let database: TestDatabase;
+  let registry: OpenedPostgresRegistry;
+  let f: Fixture;
+  let app: TestApp;
+  let installationId: string;
+  let servers: Server[] = [];
+  let token: string;
+
+  const reservationsPath = () => `/organizations/${f.orgA}/warehouse/inventory/reservations`;
+  const post = (server: Server, path: string, body: unknown) =>
+    fetch(`${server.url}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  const warehouse = () => balanceOf(registry, findAccountId(registry, { kind: 'warehouse', organizationId: f.orgA })!, f.creditId);
+  const held = () =>
+    Number(registry.db.query(`SELECT COALESCE(SUM(amount), 0) AS n FROM reservations WHERE state IN ('pending', 'pending_queue')`)[0]!.n);
+
+  beforeAll(async () => {
+    database = createTestDatabase('registry_processes');
+    registry = openPostgresRegistry({ databaseUrl: database.url });
+    // the fixture's operations take any registry context; the SQLite type is only their signature's
+    f = buildFixture(registry as unknown as OpenedRegistry);
+    app = createTestApp(registry as unknown as OpenedRegistry, { name: 'Two processes app' });
+    installationId = ops.installApp(registry, {
+      appId: app.id,
+      organizationId: f.orgA,
+      permissions: { organization_warehouse: 'WRITE' },
+    }).id;
+    servers = await Promise.all([startServer(database.url), startServer(database.url)]);
+    const res = await fetch(`${servers[0]!.url}/app/installations/${installationId}/accessTokens`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${await app.jwt()}` },
+    });
+    expect(res.status).toBe(200);
+    token = ((await res.json()) as { token: string }).token;
+  });
+
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => stop(s.child)));
+    registry?.close();
+    database?.drop();
+  });
+
+  it('100 concurrent reservations of one credit, split across both: never overbooked', async () => {
+    const before = warehouse();
+    expect(before).toBe(500 * G);
+    // 7 t each of 500 t: exactly 71 fit, whichever process each request reaches
+    const responses = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => post(servers[i % 2]!, reservationsPath(), { creditId: f.creditId, amount: 7 })),
+    );
+    const statuses = responses.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(71);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(29);
+    expect(held()).toBe(71 * 7 * G);
+    expect(warehouse()).toBe(before);
+  });
+
+  it('50 concurrent finishes of one reservation across both: exactly one wins, the credits move once', async () => {
+    const created = await post(servers[0]!, reservationsPath(), { creditId: f.creditId, amount: 1 });
+    expect(created.status).toBe(200);
+    const { id } = (await created.json()) as { id: string };
+    const before = warehouse();
+    const handled = new Promise<void>((resolve) => {
+      for (const s of servers) s.lines.on('line', (line) => (JSON.parse(line) as { queueEmpty?: boolean }).queueEmpty && resolve());
+    });
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => post(servers[i % 2]!, `${reservationsPath()}/${id}/transfer`, { receiverId: f.orgB })),
+    );
+    const winners = responses.filter((r) => r.status === 200);
+    expect(winners).toHaveLength(1);
+    expect(responses.filter((r) => r.status === 409)).toHaveLength(49);
+    const { transactionId } = (await winners[0]!.json()) as { transactionId: string };
+    await handled;
+    expect(registry.db.query('SELECT state FROM reservations WHERE id = $1', [id])).toEqual([{ state: 'processed' }]);
+    expect(registry.db.query(`SELECT kind, amount FROM movements WHERE reference = $1`, [transactionId])).toEqual([
+      { kind: 'transfer', amount: 1 * G },
+    ]);
+    expect(warehouse()).toBe(before - 1 * G);
+  });
+});
