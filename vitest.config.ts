@@ -47,6 +47,7 @@ const INTEGRATION = [
   'test/registry/openapi.test.ts',
   'test/registry/operator-crash.test.ts',
   'test/registry/operator-endpoints.test.ts',
+  'test/registry/operator-previews.test.ts',
   'test/registry/operator-writes.test.ts',
   'test/registry/organizations.test.ts',
   'test/registry/pagination.test.ts',

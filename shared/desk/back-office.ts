@@ -25,10 +25,18 @@ export const OPERATOR_READS = [
   'operatorGetProject',
   'operatorListAccounts',
   'operatorCreditHistory',
+  'operatorCreditTrail',
+  'operatorPreview',
   'operatorListApps',
   'operatorListOperators',
   'operatorSearchAudit',
 ] as const satisfies readonly OperatorEndpointName[];
+
+/**
+ * Reads whose answer is only true at the moment they are made (a dry run of a write): never kept
+ * for offline use nor re-read after a write; offline they fail with a sentence.
+ */
+export const OPERATOR_READS_NOT_KEPT: readonly OperatorEndpointName[] = ['operatorPreview'];
 
 /** The operator rows that write (audited, idempotent): backOffice.write and backOffice.settle. */
 export const OPERATOR_WRITES = [

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { AmountError, tonnesToGrams } from './amounts';
 import * as inputs from './operator-inputs';
+import { PREVIEW_OPERATIONS, previewQuery } from './operator-previews';
 import { operatorResources } from './operator-resources';
 import type { ResourceSchemas } from './resources';
 import {
@@ -792,7 +793,9 @@ export const endpoints = {
     summary: 'Cancel credits held in an account',
     params: noParams,
     query: noQuery,
-    body: inputs.cancelCreditsInput.meta({ examples: [{ from: { kind: 'adjustment' }, creditId: EXAMPLE_CREDIT_ID, amount: 10 }] }),
+    body: inputs.cancelCreditsInput.meta({
+      examples: [{ from: { kind: 'adjustment' }, creditId: EXAMPLE_CREDIT_ID, amount: 10, reason: 'Double issuance corrected' }],
+    }),
     response: (s) => operatorResources(s).movementResult,
     auth: manager,
     tags: ['operator'],
@@ -861,6 +864,36 @@ export const endpoints = {
       .meta({ anyOf: [{ required: ['serialization'] }, { required: ['creditId'] }] }),
     response: (s) => operatorResources(s).creditHistory,
     auth: viewer,
+    tags: ['operator'],
+  }),
+  operatorCreditTrail: define({
+    method: 'GET',
+    path: '/operator/v1/ledger/trail',
+    summary:
+      'Where the tonnes of one credit went: every ledger movement from issuance to now, oldest first, each with the audit entry that made it',
+    params: noParams,
+    query: z
+      .object({
+        creditId: idString('creditId', EXAMPLE_CREDIT_ID).optional(),
+        serialization: idString('serialization', 'RDR-KEN-1-1-1-P-1-2021').optional(),
+        limit: limitParam,
+        cursor: z.string().trim().min(1).max(100).optional(),
+      })
+      .refine((q) => q.serialization !== undefined || q.creditId !== undefined, { message: 'serialization or creditId is required' })
+      .meta({ anyOf: [{ required: ['serialization'] }, { required: ['creditId'] }] }),
+    response: (s) => operatorResources(s).creditTrail,
+    auth: viewer,
+    tags: ['operator'],
+  }),
+  operatorPreview: define({
+    method: 'GET',
+    path: '/operator/v1/previews/{operation}',
+    summary:
+      "A dry run of a ledger write (the write's body as query fields, accounts as kind:id): what it would create and every balance before → after; nothing is written or audited",
+    params: z.object({ operation: z.enum(PREVIEW_OPERATIONS) }),
+    query: previewQuery,
+    response: (s) => operatorResources(s).preview,
+    auth: manager,
     tags: ['operator'],
   }),
   operatorListApps: define({

@@ -115,7 +115,13 @@ export const transferCreditsInput = z.object({
   amount: tonnesInput,
 });
 
-export const cancelCreditsInput = z.object({ from: accountRefInput, creditId: requiredText(), amount: tonnesInput });
+/** A cancellation takes credits out of circulation for good; its reason is kept with its movement. */
+export const cancelCreditsInput = z.object({
+  from: accountRefInput,
+  creditId: requiredText(),
+  amount: tonnesInput,
+  reason: requiredText(500),
+});
 
 // retirements
 export const retireFromInventoryInput = z.object({

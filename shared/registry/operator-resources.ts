@@ -3,6 +3,7 @@
 // tests, tolerant for clients), like every other resource. Amounts are exact whole grams.
 import { z } from 'zod';
 import { isoDateTime, type ResourceSchemas } from './resources';
+import { PREVIEW_OPERATIONS } from './operator-previews';
 import { AUDIT_OUTCOMES, OPERATOR_ROLES, PROJECT_STATUSES } from './vocabulary';
 
 const grams = z.number().int();
@@ -100,6 +101,75 @@ export function operatorResources(s: ResourceSchemas) {
     detail: z.record(z.string(), z.unknown()),
   });
   const operatorToken = object({ token: z.string(), expiresAt: isoDateTime });
+  /** An account as the back office names it; `id` is null for one the previewed write would open. */
+  const accountView = object({
+    id: z.string().nullable(),
+    kind: z.enum(['inventory', 'warehouse', 'buffer', 'adjustment', 'registry', 'wallet']),
+    organizationId: z.string().nullable(),
+    organizationName: z.string().nullable(),
+    walletAddress: z.string().nullable(),
+  });
+  const preview = object({
+    operation: z.enum(PREVIEW_OPERATIONS),
+    amountGrams: grams,
+    /** The credits (serializations) the write touches; `isNew` when it would create the credit. */
+    credits: z.array(
+      object({
+        creditId: z.string(),
+        serialization: z.string(),
+        projectId: z.string(),
+        vintage: z.string(),
+        type: z.string(),
+        isNew: z.boolean(),
+      }),
+    ),
+    /** An issuance's share to the buffer account (0 for the other writes). */
+    toBufferGrams: grams,
+    bufferBasisPoints: z.number().int().nullable(),
+    movements: z.array(
+      object({ kind: z.string(), creditId: z.string(), from: accountView.nullable(), to: accountView.nullable(), amountGrams: grams }),
+    ),
+    /** Every (account, credit) the write changes, before → after. */
+    balances: z.array(
+      object({ account: accountView, creditId: z.string(), serialization: z.string(), beforeGrams: grams, afterGrams: grams }),
+    ),
+  });
+  const trailAudit = object({
+    id: z.string(),
+    at: isoDateTime,
+    operatorId: z.string().nullable(),
+    operatorName: z.string().nullable(),
+    actor: z.string(),
+    action: z.string(),
+    outcome: z.enum(AUDIT_OUTCOMES),
+  });
+  const creditTrail = object({
+    credit: object({
+      id: z.string(),
+      serialization: z.string(),
+      projectId: z.string(),
+      projectNum: z.string(),
+      projectName: z.string(),
+      organizationId: z.string(),
+      vintage: z.string(),
+      type: z.string(),
+    }),
+    /** Oldest first, one page; each with the audit entry of the write that made it (null when none did). */
+    movements: z.array(
+      object({
+        id: z.number().int(),
+        at: isoDateTime,
+        kind: z.string(),
+        amountGrams: grams,
+        from: accountView.nullable(),
+        to: accountView.nullable(),
+        reference: z.string().nullable(),
+        reason: z.string().nullable(),
+        audit: trailAudit.nullable(),
+      }),
+    ),
+    nextCursor: z.string().nullable(),
+  });
   const movementResult = object({ movementId: z.number().int() });
   return {
     operator,
@@ -112,5 +182,8 @@ export function operatorResources(s: ResourceSchemas) {
     auditEntry,
     operatorToken,
     movementResult,
+    accountView,
+    preview,
+    creditTrail,
   };
 }

@@ -44,8 +44,13 @@ function requestFor(id: EndpointId): { path: string; method: string; body?: stri
     appId: app.id,
     installationId,
     operatorId: operators.viewer.id,
+    operation: 'transfer',
   };
-  const query: Partial<Record<EndpointId, string>> = { operatorCreditHistory: `?creditId=${encodeURIComponent(f.creditId)}` };
+  const query: Partial<Record<EndpointId, string>> = {
+    operatorCreditHistory: `?creditId=${encodeURIComponent(f.creditId)}`,
+    operatorCreditTrail: `?creditId=${encodeURIComponent(f.creditId)}`,
+    operatorPreview: `?${new URLSearchParams({ from: `inventory:${f.orgA}`, to: 'adjustment', creditId: f.creditId, amount: '1' })}`,
+  };
   const bodies: Partial<Record<EndpointId, unknown>> = {
     operatorCreateOrganization: { fullName: 'Walked Org', countryCode: 'KE', type: 'projectProponent' },
     operatorSetOrganizationVerified: { verified: true },
@@ -71,7 +76,7 @@ function requestFor(id: EndpointId): { path: string; method: string; body?: stri
     operatorDeposit: { organizationId: f.orgA, creditId: f.creditId, amount: 1 },
     operatorWithdraw: { organizationId: f.orgA, creditId: f.creditId, amount: 1 },
     operatorTransfer: { from: { kind: 'inventory', organizationId: f.orgA }, to: { kind: 'adjustment' }, creditId: f.creditId, amount: 1 },
-    operatorCancel: { from: { kind: 'adjustment' }, creditId: f.creditId, amount: 1 },
+    operatorCancel: { from: { kind: 'adjustment' }, creditId: f.creditId, amount: 1, reason: 'Test cancellation' },
     operatorRetire: { organizationId: f.orgA, creditId: f.creditId, amount: 1, beneficiary: 'B', reason: 'R' },
     operatorRecordOnchainRetirement: { walletAddress: `0x${'a'.repeat(40)}`, creditId: f.creditId, amount: 1, fromOrganizationId: f.orgA },
     operatorCreateApp: { name: 'Walked app', publicKeyPem: rsaKeyPair(1).publicKeyPem },

@@ -164,9 +164,19 @@ export function buildReadScenario(registry: OpenedRegistry): ReadScenario {
   const redacted = retire(f.orgC, f.creditId, 2);
 
   const cancelledExPost2022 = 7;
-  ops.cancelCredits(registry, { from: { kind: 'inventory', organizationId: f.orgA }, creditId: f.creditId, amount: cancelledExPost2022 });
+  ops.cancelCredits(registry, {
+    from: { kind: 'inventory', organizationId: f.orgA },
+    creditId: f.creditId,
+    amount: cancelledExPost2022,
+    reason: 'Corrected monitoring report',
+  });
   const cancelledExAnteFromBuffer = 3;
-  ops.cancelCredits(registry, { from: { kind: 'buffer' }, creditId: exAnte.creditId, amount: cancelledExAnteFromBuffer });
+  ops.cancelCredits(registry, {
+    from: { kind: 'buffer' },
+    creditId: exAnte.creditId,
+    amount: cancelledExAnteFromBuffer,
+    reason: 'Buffer release',
+  });
   const bufferToAdjustment = 4;
   ops.transferCredits(registry, { from: { kind: 'buffer' }, to: { kind: 'adjustment' }, creditId: f.creditId, amount: bufferToAdjustment });
   const inventoryToRegistry = 6;

@@ -262,6 +262,14 @@ const REGISTRY_COLUMNS = {
     seq: 'INTEGER',
     target_id: 'TEXT',
   },
+  cancellation_reasons: {
+    movement_id: 'INTEGER',
+    reason: 'TEXT',
+  },
+  movement_audit: {
+    movement_id: 'INTEGER',
+    audit_seq: 'INTEGER',
+  },
   idempotency_keys: {
     operator_id: 'TEXT',
     key: 'TEXT',

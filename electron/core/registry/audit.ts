@@ -91,6 +91,22 @@ export function appendAudit(ctx: RegistryContext, entry: AuditEntryInput): strin
   return id;
 }
 
+const lastMovementId = (ctx: RegistryContext): number =>
+  (ctx.db.prepare('SELECT COALESCE(MAX(id), 0) AS id FROM movements').get() as { id: number }).id;
+
+/**
+ * Records the entry as the maker of every movement appended since `after` (in this transaction).
+ * SQLite only: PostgreSQL's migrations stop at 5 for now (README, Known limits).
+ */
+function linkMovements(ctx: RegistryContext, after: number, entryId: string): void {
+  if (ctx.db.engine !== 'sqlite') return;
+  ctx.db
+    .prepare(
+      'INSERT INTO movement_audit (movement_id, audit_seq) SELECT m.id, l.seq FROM movements m, audit_log l WHERE m.id > ? AND l.id = ?',
+    )
+    .run(after, entryId);
+}
+
 export interface AuditedAttempt extends AuditActor {
   action: string;
   /** The attempt's input as received (redacted before it is stored). */
@@ -115,6 +131,7 @@ export function audited<T>(ctx: RegistryContext, attempt: AuditedAttempt, run: (
   const base = { operatorId: attempt.operatorId, actor: attempt.actor, action: attempt.action };
   try {
     return ctx.db.transaction(() => {
+      const lastMovement = lastMovementId(ctx);
       const result = run();
       const entryId = appendAudit(ctx, {
         ...base,
@@ -122,6 +139,7 @@ export function audited<T>(ctx: RegistryContext, attempt: AuditedAttempt, run: (
         outcome: 'succeeded',
         detail: { input: attempt.input ?? null, result: result ?? null },
       });
+      linkMovements(ctx, lastMovement, entryId);
       hooks.succeeded?.(result, entryId);
       return result;
     });

@@ -187,6 +187,8 @@ export interface RegistryTables {
     detail: string;
   };
   audit_targets: { seq: number; target_id: string };
+  cancellation_reasons: { movement_id: number; reason: string };
+  movement_audit: { movement_id: number; audit_seq: number };
   idempotency_keys: { operator_id: string; key: string; request_hash: string; status: number; answer: string; created_at: number };
   // The changes feed (migration 0006): the sequence counter and each resource key's newest change.
   feed_sequence: { id: number; seq: number };

@@ -17,6 +17,7 @@ import type {
   backOfficeReadOutput,
   BackOfficeWriteOutput,
 } from '../../../../shared/desk/back-office';
+import { OPERATOR_READS_NOT_KEPT } from '../../../../shared/desk/back-office';
 import type { DeskEvent } from '../../../../shared/desk/api';
 import type { EndpointId } from '../../../../shared/registry/endpoints';
 import type { Clock } from '../../clock';
@@ -162,10 +163,16 @@ export function createBackOffice(options: BackOfficeOptions): BackOffice {
     try {
       const data: unknown = await reach(() => active.client.call(input.endpoint, call as never));
       const fetchedAt = clock.now();
-      store.put(input, data, fetchedAt);
+      if (!OPERATOR_READS_NOT_KEPT.includes(input.endpoint)) store.put(input, data, fetchedAt);
       return { data, source: 'registry' as const, fetchedAt: new Date(fetchedAt).toISOString() };
     } catch (error) {
       if (error instanceof RegistryClientError && error.unreachable) {
+        if (OPERATOR_READS_NOT_KEPT.includes(input.endpoint)) {
+          throw new DeskFailure(
+            'offline',
+            'The registry cannot be reached: reviewing a change needs it, to say what the change would do now',
+          );
+        }
         const offline = offlineAnswer(store, input);
         if (offline) return { data: offline.data, source: 'cache' as const, fetchedAt: new Date(offline.fetchedAt).toISOString() };
         const saved = store.get(key);

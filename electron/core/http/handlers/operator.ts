@@ -10,6 +10,8 @@ import { issueOperatorToken, type OperatorCaller } from '../../auth/operator-tok
 import { searchAudit } from '../../registry/audit';
 import { unauthorized } from '../../registry/errors';
 import * as ops from '../../registry/operations';
+import { previewOperation } from '../../registry/operations/preview';
+import { creditTrail } from '../../registry/queries/credit-trail';
 import * as q from '../../registry/queries/operator';
 import { pageOf } from '../pagination';
 import type { Handlers, HandlerInput } from '../types';
@@ -82,6 +84,8 @@ export const operatorHandlers: Pick<Handlers, OperatorEndpointId> = {
     return { pagination, accounts: q.operatorAccounts(registry, offset, query.limit).accounts };
   },
   operatorCreditHistory: ({ registry, query }) => q.creditHistory(registry, query),
+  operatorCreditTrail: ({ registry, query }) => creditTrail(registry, query),
+  operatorPreview: ({ registry, params, query }) => previewOperation(registry, params.operation, query),
 
   operatorListApps: ({ registry, query }) => {
     const total = (registry.db.prepare('SELECT COUNT(*) AS n FROM apps').get() as { n: number }).n;

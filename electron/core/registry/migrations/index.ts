@@ -5,6 +5,7 @@ import { migration0003 } from './0003-covering-holds-index';
 import { migration0004 } from './0004-used-signatures';
 import { migration0005 } from './0005-operators';
 import { migration0006 } from './0006-changes-feed';
+import { migration0007 } from './0007-ledger-trail';
 
 /** Every registry migration, in order. Add a file per step; never edit a released one. */
 export const registryMigrations: readonly Migration[] = [
@@ -14,4 +15,5 @@ export const registryMigrations: readonly Migration[] = [
   migration0004,
   migration0005,
   migration0006,
+  migration0007,
 ];

@@ -244,6 +244,7 @@ function planExAnte(run: SeedRun, orgs: SeedOrganizations, plan: CreditPlan, exP
           from: { kind: 'inventory', organizationId: owner.id },
           creditId: creditIdOf(plan),
           amount: tonnes(rest),
+          reason: 'Unsold ex-ante credits cancelled once the ex-post credits were verified',
         }),
     );
   }
@@ -302,7 +303,13 @@ function planExPost(
       remaining -= cancelled;
       timeline.at(
         laterThan(random, T, 2, 60),
-        () => void cancelCredits(ctx, { from: ownerInventory, creditId: credit(), amount: tonnes(cancelled) }),
+        () =>
+          void cancelCredits(ctx, {
+            from: ownerInventory,
+            creditId: credit(),
+            amount: tonnes(cancelled),
+            reason: 'Cancelled at the request of the proponent',
+          }),
       );
     }
   }
@@ -326,7 +333,13 @@ function planExPost(
         if (cancelled > 0) {
           timeline.at(
             laterThan(random, movedAt, 20, 120),
-            () => void cancelCredits(ctx, { from: { kind: 'adjustment' }, creditId: credit(), amount: tonnes(cancelled) }),
+            () =>
+              void cancelCredits(ctx, {
+                from: { kind: 'adjustment' },
+                creditId: credit(),
+                amount: tonnes(cancelled),
+                reason: 'Reversal: buffer credits cancelled after a loss event',
+              }),
           );
         }
       }

@@ -1,0 +1,115 @@
+// "Where did these tonnes go?": one credit's ledger movements from issuance to now, oldest first and
+// one page at a time (keyset on the movement id), each with the accounts it moved between, a
+// cancellation's reason, and the audit entry of the write that made it (migration 7 links them;
+// movements made before that, or by apps' reservations, have none).
+import { iso } from '../../clock';
+import type { RegistryContext } from '../context';
+import { badRequest, notFound } from '../errors';
+import { accountViews, type AccountView } from './account-views';
+
+export const encodeTrailCursor = (id: number): string => Buffer.from(`m:${id}`, 'utf8').toString('base64url');
+function decodeTrailCursor(cursor: string): number {
+  const match = /^m:(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!match) throw badRequest('cursor: not a cursor this registry handed out');
+  return Number(match[1]);
+}
+
+interface TrailRow {
+  id: number;
+  created_at: number;
+  kind: string;
+  from_account: string | null;
+  to_account: string | null;
+  amount: number;
+  reference: string | null;
+  reason: string | null;
+  audit_id: string | null;
+  audit_at: number | null;
+  operator_id: string | null;
+  operator_name: string | null;
+  actor: string | null;
+  action: string | null;
+  outcome: 'succeeded' | 'refused' | 'failed' | null;
+}
+
+export function creditTrail(ctx: RegistryContext, by: { creditId?: string; serialization?: string; limit: number; cursor?: string }) {
+  const select = `SELECT c.id, c.serialization, c.project_id, p.num, p.full_name, p.organization_id, c.vintage, c.type
+    FROM credits c JOIN projects p ON p.id = c.project_id`;
+  const credit = (
+    by.creditId !== undefined
+      ? ctx.db.prepare(`${select} WHERE c.id = ?`).get(by.creditId)
+      : ctx.db.prepare(`${select} WHERE c.serialization = ?`).get(by.serialization)
+  ) as
+    | {
+        id: string;
+        serialization: string;
+        project_id: string;
+        num: string;
+        full_name: string;
+        organization_id: string;
+        vintage: string;
+        type: string;
+      }
+    | undefined;
+  if (!credit)
+    throw notFound(`No credit has the ${by.creditId !== undefined ? 'id' : 'serialization'} ${by.creditId ?? by.serialization ?? ''}`);
+  const after = by.cursor === undefined ? 0 : decodeTrailCursor(by.cursor);
+  // Reasons and audit links are migration 7's, not yet on PostgreSQL (README, Known limits).
+  const trail =
+    ctx.db.engine === 'sqlite'
+      ? `r.reason, l.id AS audit_id, l.at AS audit_at, l.operator_id, o.name AS operator_name, l.actor, l.action, l.outcome
+       FROM movements m
+       LEFT JOIN cancellation_reasons r ON r.movement_id = m.id
+       LEFT JOIN movement_audit ma ON ma.movement_id = m.id
+       LEFT JOIN audit_log l ON l.seq = ma.audit_seq
+       LEFT JOIN operators o ON o.id = l.operator_id`
+      : `NULL AS reason, NULL AS audit_id, NULL AS audit_at, NULL AS operator_id, NULL AS operator_name, NULL AS actor,
+         NULL AS action, NULL AS outcome FROM movements m`;
+  const rows = ctx.db
+    .prepare(
+      `SELECT m.id, m.created_at, m.kind, m.from_account, m.to_account, m.amount, m.reference, ${trail}
+       WHERE m.credit_id = ? AND m.id > ? ORDER BY m.id LIMIT ?`,
+    )
+    .all(credit.id, after, by.limit + 1) as TrailRow[];
+  const page = rows.slice(0, by.limit);
+  const views = accountViews(
+    ctx,
+    page.flatMap((m) => [m.from_account, m.to_account].filter((a): a is string => a !== null)),
+  );
+  const view = (id: string | null): AccountView | null => (id === null ? null : (views.get(id) ?? null));
+  return {
+    credit: {
+      id: credit.id,
+      serialization: credit.serialization,
+      projectId: credit.project_id,
+      projectNum: credit.num,
+      projectName: credit.full_name,
+      organizationId: credit.organization_id,
+      vintage: credit.vintage,
+      type: credit.type,
+    },
+    movements: page.map((m) => ({
+      id: m.id,
+      at: iso(m.created_at),
+      kind: m.kind,
+      amountGrams: m.amount,
+      from: view(m.from_account),
+      to: view(m.to_account),
+      reference: m.reference,
+      reason: m.reason,
+      audit:
+        m.audit_id === null
+          ? null
+          : {
+              id: m.audit_id,
+              at: iso(m.audit_at ?? 0),
+              operatorId: m.operator_id,
+              operatorName: m.operator_name,
+              actor: m.actor ?? '',
+              action: m.action ?? '',
+              outcome: m.outcome ?? 'succeeded',
+            },
+    })),
+    nextCursor: rows.length > by.limit ? encodeTrailCursor(page[page.length - 1]!.id) : null,
+  };
+}
