@@ -94,6 +94,8 @@ export const issueCreditsInput = z.object({
   monitoringPeriodStart: dateInput,
   monitoringPeriodEnd: dateInput,
   verificationBodyId: requiredText(),
+  /** The organization whose inventory receives the credits: one of the project's proponents; its owner when omitted. */
+  receivingOrganizationId: requiredText().optional(),
   files: z
     .array(z.object({ fileName: requiredText(300), size: z.number().int().nonnegative(), url: requiredText(1000), type: requiredText(60) }))
     .default([]),

@@ -175,6 +175,17 @@ describe('previews of ledger writes', () => {
     });
     expect(res.status).toBe(400);
     expect(await res.text()).toMatch(/from: must be inventory:<organization id>/);
+    const notProponent = await preview('operatorIssueCredits', {
+      projectId: f.projectId,
+      vintage: '2022',
+      amount: 1,
+      monitoringPeriodStart: '2022-01-01',
+      monitoringPeriodEnd: '2022-12-31',
+      verificationBodyId: f.validatorId,
+      receivingOrganizationId: f.orgB,
+    });
+    expect(notProponent.status).toBe(409);
+    expect(JSON.stringify(notProponent.body)).toMatch(/not one/);
     const unverified = await preview('operatorDeposit', { organizationId: 'nobody', creditId: f.creditId, amount: 1 });
     expect(unverified.status).toBe(404);
     expect((await t.call('/operator/v1/previews/deposit?amount=1', { token: tokens.viewer })).status).toBe(403);

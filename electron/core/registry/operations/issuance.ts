@@ -1,5 +1,6 @@
-// Issuance: new credits of a project's vintage, split between the proponent's inventory and the
-// buffer account (the registry's share by default), recorded as an issuance event.
+// Issuance: new credits of a project's vintage, split between a proponent's inventory (the owner's
+// unless another proponent of the project is named) and the buffer account (the registry's share
+// by default), recorded as an issuance event.
 //
 // Every operation validates its whole input first (a clear error, nothing changed) and makes its
 // changes in one transaction; its input schema is in shared/registry/operator-inputs.ts (the CLI and the
@@ -43,11 +44,18 @@ export function issueCredits(ctx: RegistryContext, input: z.input<typeof issueCr
     if (!ISSUABLE_PROJECT_STATUSES.includes(project.status)) {
       throw conflict(`Credits can be issued only for ${ISSUABLE_PROJECT_STATUSES.join(' or ')} projects; this one is ${project.status}`);
     }
-    const proponent = requireOrganization(ctx, project.organization_id);
+    const receiverId = o.receivingOrganizationId ?? project.organization_id;
+    const proponent = requireOrganization(ctx, receiverId);
+    if (
+      receiverId !== project.organization_id &&
+      !db
+        .prepare("SELECT 1 FROM project_organizations WHERE project_id = ? AND organization_id = ? AND role = 'proponent'")
+        .get(project.id, receiverId)
+    ) {
+      throw conflict(`Credits can be issued only to a proponent of the project; ${receiverId} is not one`);
+    }
     if (proponent.is_verified !== 1) {
-      throw conflict(
-        `Credits can be issued only to a verified organization; ${project.organization_id} has not passed business verification`,
-      );
+      throw conflict(`Credits can be issued only to a verified organization; ${receiverId} has not passed business verification`);
     }
     requireOrganization(ctx, o.verificationBodyId);
     const now = ctx.clock.now();
@@ -101,7 +109,7 @@ export function issueCredits(ctx: RegistryContext, input: z.input<typeof issueCr
       movementId = appendMovement(ctx, {
         creditId: credit.id,
         kind: 'issue',
-        to: accountId(ctx, { kind: 'inventory', organizationId: project.organization_id }),
+        to: accountId(ctx, { kind: 'inventory', organizationId: receiverId }),
         amount: toInventory,
         reference: eventId,
       });

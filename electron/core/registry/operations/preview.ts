@@ -51,6 +51,7 @@ function run(ctx: RegistryContext, operation: PreviewOperation, q: PreviewQuery)
         monitoringPeriodStart: q.monitoringPeriodStart,
         monitoringPeriodEnd: q.monitoringPeriodEnd,
         verificationBodyId: q.verificationBodyId,
+        receivingOrganizationId: q.receivingOrganizationId,
       } as Parameters<typeof issueCredits>[1]);
       return { toBuffer: result.toBuffer, basisPoints: typeof basis === 'number' ? basis : readSettings(ctx).bufferBasisPoints };
     }
