@@ -132,7 +132,9 @@ export function createRegistryClient(options: RegistryClientOptions): RegistryCl
     if (endpoint.body) {
       const parsed = endpoint.body.safeParse(input.body ?? {});
       if (!parsed.success) throw invalidRequest(id, 'body', parsed.error.issues);
-      body = parsed.data ?? {};
+      // Operator bodies go as given: their schemas are the operations' inputs, whose output is not
+      // wire form (dates become epoch milliseconds), and the registry parses them itself.
+      body = endpoint.auth.kind === 'operator' ? (input.body ?? {}) : (parsed.data ?? {});
     }
     const path = fillPath(endpoint.path, params.data as Record<string, string>);
     const auth = endpoint.auth;
