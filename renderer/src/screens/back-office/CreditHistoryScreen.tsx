@@ -1,11 +1,199 @@
-// Back office: Credit history. A placeholder until its screen lands.
-import { BackOfficePlaceholder } from './Placeholder';
+// Back office: Credit history — "where did these tonnes go?". Search a serialization or a credit
+// id, then every ledger movement from issuance to now (oldest first, a page at a time): when, what,
+// how much, from which account to which, a cancellation's reason, and who did it (the audit entry:
+// operator, action, outcome), each linking inside the desk (project, organizations, audit entry).
+import { useEffect, useState } from 'react';
+import type { BackOfficeData } from '../../../../shared/desk/back-office';
+import { ErrorMessage, Loading } from '../../components/feedback';
+import { readBackOffice, useBackOffice } from '../../stores/backOffice';
+import { describeError } from '../../lib/desk';
+import { formatDateTime, humanize } from '../../lib/format';
+import { useNavigation } from '../../stores/navigation';
+import { BackOfficePage } from './BackOfficePage';
+import { AccountName, tonnesOf } from './ledger/accounts';
+import './ledger/ledger.css';
+
+type Trail = BackOfficeData<'operatorCreditTrail'>;
+type Movement = Trail['movements'][number];
+
+const PAGE = 50;
+/** A credit id (`exPost-<token>-<contract>`) rather than a serialization. */
+const isCreditId = (text: string) => /^ex(Post|Ante)-\d+-0x[0-9a-f]{40}$/i.test(text);
+
+const KIND_WORDS: Record<string, string> = {
+  issue: 'Issued',
+  transfer: 'Transferred',
+  deposit: 'Deposited',
+  withdraw: 'Withdrawn',
+  retire: 'Retired',
+  cancel: 'Cancelled',
+};
+
+function useTrail(search: string | null) {
+  const version = useBackOffice((s) => s.version);
+  const [state, setState] = useState<{ trail: Trail | null; error: string | null; loading: boolean; source: string | null }>({
+    trail: null,
+    error: null,
+    loading: false,
+    source: null,
+  });
+  const query = (cursor?: string) => ({
+    query: {
+      ...(search && isCreditId(search) ? { creditId: search } : { serialization: search ?? '' }),
+      limit: PAGE,
+      ...(cursor ? { cursor } : {}),
+    },
+  });
+  useEffect(() => {
+    if (!search) return;
+    let current = true;
+    setState((s) => ({ ...s, loading: true, error: null }));
+    readBackOffice('operatorCreditTrail', query()).then(
+      (read) =>
+        current && setState({ trail: read.data, error: null, loading: false, source: read.source === 'cache' ? read.fetchedAt : null }),
+      (error: unknown) => current && setState({ trail: null, error: describeError(error), loading: false, source: null }),
+    );
+    return () => {
+      current = false;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- reloads on a new search and after every back-office write
+  }, [search, version]);
+  const more = async () => {
+    const cursor = state.trail?.nextCursor;
+    if (!cursor || !state.trail) return;
+    setState((s) => ({ ...s, loading: true }));
+    try {
+      const read = await readBackOffice('operatorCreditTrail', query(cursor));
+      setState((s) => ({
+        ...s,
+        loading: false,
+        trail: s.trail ? { ...read.data, movements: [...s.trail.movements, ...read.data.movements] } : read.data,
+      }));
+    } catch (error) {
+      setState((s) => ({ ...s, loading: false, error: describeError(error) }));
+    }
+  };
+  return { ...state, more };
+}
+
+function Who({ movement }: { movement: Movement }) {
+  const open = useNavigation((s) => s.openBackOffice);
+  const audit = movement.audit;
+  if (!audit) {
+    return <span className="muted">{movement.reference ? 'No operator write (an app or the seed)' : 'Not recorded'}</span>;
+  }
+  return (
+    <span>
+      {audit.operatorName ?? audit.actor} ·{' '}
+      <button type="button" className="button-link" onClick={() => open('bo-audit', { entryId: audit.id, targetId: audit.id })}>
+        {audit.action} ({audit.outcome})
+      </button>
+    </span>
+  );
+}
 
 export function CreditHistoryScreen() {
+  const initial = useNavigation((s) => s.backOffice.creditId ?? s.backOffice.serialization ?? '');
+  const open = useNavigation((s) => s.openBackOffice);
+  const [text, setText] = useState(initial);
+  const [search, setSearch] = useState<string | null>(initial || null);
+  const { trail, error, loading, source, more } = useTrail(search);
+  const total = trail?.movements.reduce((sum, m) => (m.kind === 'issue' ? sum + m.amountGrams : sum), 0) ?? 0;
   return (
-    <BackOfficePlaceholder
-      title="Credit history"
-      description="Every ledger movement of one credit, from issuance to now, with who made it."
-    />
+    <BackOfficePage title="Credit history">
+      <form
+        className="form-inline ledger-search"
+        role="search"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const value = text.trim();
+          if (value) setSearch(value);
+        }}
+      >
+        <div className="field">
+          <label htmlFor="credit-history-search">Serialization or credit id</label>
+          <input
+            id="credit-history-search"
+            className="mono"
+            size={48}
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            placeholder="RDR-KEN-1-1-1-P-0-2022"
+          />
+        </div>
+        <button type="submit" className="button button-primary">
+          Show history
+        </button>
+      </form>
+      {source && <p className="muted">Offline: this history is as it was read at {formatDateTime(source)}.</p>}
+      <ErrorMessage error={error} />
+      {loading && !trail && <Loading label="Reading the ledger…" />}
+      {trail && (
+        <>
+          <h2 className="mono credit-trail-title">{trail.credit.serialization}</h2>
+          <p>
+            {humanize(trail.credit.type)} credits of{' '}
+            <button type="button" className="button-link" onClick={() => open('bo-projects', { projectId: trail.credit.projectId })}>
+              {trail.credit.projectName} (#{trail.credit.projectNum})
+            </button>
+            , vintage {trail.credit.vintage}, owned by{' '}
+            <button
+              type="button"
+              className="button-link"
+              onClick={() => open('bo-organizations', { organizationId: trail.credit.organizationId })}
+            >
+              the project's organization
+            </button>
+            . {tonnesOf(total)} issued{trail.nextCursor ? ' in the movements shown so far' : ''}.
+          </p>
+          <div className="table-scroll">
+            <table className="simple-table credit-trail" aria-label="Ledger movements, oldest first">
+              <thead>
+                <tr>
+                  <th scope="col">When</th>
+                  <th scope="col">Movement</th>
+                  <th scope="col" className="numeric">
+                    Amount
+                  </th>
+                  <th scope="col">From</th>
+                  <th scope="col">To</th>
+                  <th scope="col">Who</th>
+                </tr>
+              </thead>
+              <tbody>
+                {trail.movements.map((m) => (
+                  <tr key={m.id} data-kind={m.kind}>
+                    <td>{formatDateTime(m.at)}</td>
+                    <td>
+                      {KIND_WORDS[m.kind] ?? humanize(m.kind)}
+                      {m.reason && <div className="field-hint">Reason: {m.reason}</div>}
+                    </td>
+                    <td className="numeric">{tonnesOf(m.amountGrams)}</td>
+                    <td>
+                      <AccountName account={m.from} />
+                    </td>
+                    <td>
+                      {m.kind === 'retire' || m.kind === 'cancel' ? (
+                        <span className="muted">Out of circulation</span>
+                      ) : (
+                        <AccountName account={m.to} />
+                      )}
+                    </td>
+                    <td>
+                      <Who movement={m} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {trail.nextCursor && (
+            <button type="button" className="button" onClick={() => void more()} disabled={loading}>
+              {loading ? 'Loading…' : 'Show later movements'}
+            </button>
+          )}
+        </>
+      )}
+    </BackOfficePage>
   );
 }

@@ -1,11 +1,200 @@
-// Back office: Issuance. A placeholder until its screen lands.
-import { BackOfficePlaceholder } from './Placeholder';
+// Back office: Issuance. The form (project, vintage, ex-post or ex-ante, amount typed in the user's
+// locale, receiving organization, monitoring period, verification body, buffer share), then the
+// review (the registry's dry run of exactly this body) and only then, on the user's confirmation,
+// the write with its own idempotency key.
+import { useState } from 'react';
+import { ISSUABLE_PROJECT_STATUSES } from '../../../../shared/registry/vocabulary';
+import { GatedButton } from '../../components/backOffice/RoleGate';
+import { useBackOfficeRead } from '../../components/backOffice/useBackOfficeRead';
+import { ErrorMessage } from '../../components/feedback';
+import { Field } from '../../components/Field';
+import { parseTonnes } from '../../lib/decimal';
+import { describeError } from '../../lib/desk';
+import { BackOfficePage } from './BackOfficePage';
+import { LedgerReview } from './ledger/LedgerReview';
+
+interface IssuanceForm {
+  projectId: string;
+  vintage: string;
+  type: 'exPost' | 'exAnte';
+  amount: string;
+  receivingOrganizationId: string;
+  monitoringPeriodStart: string;
+  monitoringPeriodEnd: string;
+  verificationBodyId: string;
+  bufferPercent: string;
+}
+
+const lastYear = String(new Date().getFullYear() - 1);
+const EMPTY: IssuanceForm = {
+  projectId: '',
+  vintage: lastYear,
+  type: 'exPost',
+  amount: '',
+  receivingOrganizationId: '',
+  monitoringPeriodStart: `${lastYear}-01-01`,
+  monitoringPeriodEnd: `${lastYear}-12-31`,
+  verificationBodyId: '',
+  bufferPercent: '',
+};
+
+/** The problems of the form, by field (empty when it can be reviewed). */
+export function issuanceProblems(form: IssuanceForm): Partial<Record<keyof IssuanceForm, string>> {
+  const problems: Partial<Record<keyof IssuanceForm, string>> = {};
+  if (!form.projectId) problems.projectId = 'Choose the project.';
+  if (!/^\d{4}$/.test(form.vintage)) problems.vintage = 'Write the vintage as a four-digit year, for example 2023.';
+  const amount = parseTonnes(form.amount);
+  if (!amount.ok) problems.amount = amount.message;
+  if (!form.verificationBodyId) problems.verificationBodyId = 'Choose the verification body.';
+  if (!form.monitoringPeriodStart || !form.monitoringPeriodEnd) problems.monitoringPeriodEnd = 'Give the monitoring period.';
+  else if (form.monitoringPeriodEnd < form.monitoringPeriodStart)
+    problems.monitoringPeriodEnd = 'The period must not end before it starts.';
+  const percent = form.bufferPercent.trim().replace(',', '.');
+  if (percent !== '' && (!/^\d{1,3}(\.\d{1,2})?$/.test(percent) || Number(percent) > 100))
+    problems.bufferPercent = 'A percentage from 0 to 100, with at most two decimals.';
+  return problems;
+}
+
+/** The write's body (what the review previews and the confirmation sends). */
+export function issuanceBody(form: IssuanceForm): Record<string, unknown> {
+  const amount = parseTonnes(form.amount);
+  return {
+    projectId: form.projectId,
+    vintage: form.vintage,
+    type: form.type,
+    amount: amount.ok ? amount.tonnes : 0,
+    monitoringPeriodStart: form.monitoringPeriodStart,
+    monitoringPeriodEnd: form.monitoringPeriodEnd,
+    verificationBodyId: form.verificationBodyId,
+    ...(form.receivingOrganizationId ? { receivingOrganizationId: form.receivingOrganizationId } : {}),
+    ...(form.bufferPercent.trim() !== '' ? { bufferBasisPoints: Math.round(Number(form.bufferPercent.replace(',', '.')) * 100) } : {}),
+  };
+}
 
 export function IssuanceScreen() {
+  const [form, setForm] = useState<IssuanceForm>(EMPTY);
+  const [reviewing, setReviewing] = useState(false);
+  const [tried, setTried] = useState(false);
+  const validated = useBackOfficeRead('operatorListProjects', { query: { limit: 100, status: 'validated' } });
+  const registered = useBackOfficeRead('operatorListProjects', { query: { limit: 100, status: 'registered' } });
+  const organizations = useBackOfficeRead('operatorListOrganizations', { query: { limit: 100 } });
+  const projects = [...(validated.data?.data.projects ?? []), ...(registered.data?.data.projects ?? [])]
+    .filter((p) => ISSUABLE_PROJECT_STATUSES.includes(p.status))
+    .sort((a, b) => a.fullName.localeCompare(b.fullName));
+  const orgs = organizations.data?.data.organizations ?? [];
+  const project = projects.find((p) => p.id === form.projectId);
+  const owner = orgs.find((o) => o.id === project?.organizationId);
+  const receivers = orgs.filter((o) => o.isVerified && !o.isRegistry && o.type !== 'validationVerificationBody');
+  const verifiers = orgs.filter((o) => o.type === 'validationVerificationBody');
+  const problems = issuanceProblems(form);
+  const amount = parseTonnes(form.amount);
+  const set = <K extends keyof IssuanceForm>(key: K, value: IssuanceForm[K]) => setForm((f) => ({ ...f, [key]: value }));
+  const loadError = validated.error ?? registered.error ?? organizations.error;
+
   return (
-    <BackOfficePlaceholder
-      title="Issuance"
-      description="Issue a vintage of a project to an organization, with the buffer share, after a review."
-    />
+    <BackOfficePage title="Issuance">
+      {loadError !== null && loadError !== undefined && <ErrorMessage error={describeError(loadError)} onRetry={organizations.reload} />}
+      {reviewing ? (
+        <LedgerReview
+          write="operatorIssueCredits"
+          body={issuanceBody(form)}
+          title={`Review: issue ${amount.ok ? amount.shown : ''} of ${project?.fullName ?? ''} ${form.vintage}`}
+          confirmLabel={`Issue ${amount.ok ? amount.shown : ''}`}
+          onBack={() => setReviewing(false)}
+        />
+      ) : (
+        <form
+          className="form form-columns back-office-form"
+          aria-label="Issuance"
+          onSubmit={(e) => {
+            e.preventDefault();
+            setTried(true);
+            if (Object.keys(problems).length === 0) setReviewing(true);
+          }}
+        >
+          <Field label="Project" error={tried ? problems.projectId : null} hint="Validated and registered projects only.">
+            <select value={form.projectId} onChange={(e) => set('projectId', e.target.value)}>
+              <option value="">Choose a project…</option>
+              {projects.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.fullName} (#{p.num}, {p.status})
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field label="Vintage" error={tried ? problems.vintage : null}>
+            <input inputMode="numeric" value={form.vintage} onChange={(e) => set('vintage', e.target.value)} />
+          </Field>
+          <fieldset className="choice-group span-all">
+            <legend>Credit type</legend>
+            {(
+              [
+                ['exPost', 'Ex-post', 'Reductions already verified.'],
+                ['exAnte', 'Ex-ante', 'Expected reductions, issued ahead.'],
+              ] as const
+            ).map(([value, label, hint]) => (
+              <label key={value} className="choice">
+                <input type="radio" name="credit-type" value={value} checked={form.type === value} onChange={() => set('type', value)} />
+                <span>
+                  <strong>{label}</strong>
+                  <span className="field-hint"> {hint}</span>
+                </span>
+              </label>
+            ))}
+          </fieldset>
+          <Field label="Amount (tonnes)" error={form.amount && tried ? problems.amount : form.amount && !amount.ok ? amount.message : null}>
+            <input inputMode="decimal" value={form.amount} onChange={(e) => set('amount', e.target.value)} />
+          </Field>
+          <p className="understood-amount" aria-live="polite" data-testid="understood-amount">
+            {amount.ok ? (
+              <>
+                Understood as <strong>{amount.shown}</strong>.
+              </>
+            ) : (
+              <span className="muted">The amount is shown here once it is understood.</span>
+            )}
+          </p>
+          <Field
+            label="Receiving organization"
+            hint={owner ? `The project's owner, ${owner.fullName}, unless another proponent is chosen.` : undefined}
+          >
+            <select value={form.receivingOrganizationId} onChange={(e) => set('receivingOrganizationId', e.target.value)}>
+              <option value="">{owner ? `${owner.fullName} (project owner)` : 'The project owner'}</option>
+              {receivers
+                .filter((o) => o.id !== owner?.id)
+                .map((o) => (
+                  <option key={o.id} value={o.id}>
+                    {o.fullName}
+                  </option>
+                ))}
+            </select>
+          </Field>
+          <Field label="Verification body" error={tried ? problems.verificationBodyId : null}>
+            <select value={form.verificationBodyId} onChange={(e) => set('verificationBodyId', e.target.value)}>
+              <option value="">Choose…</option>
+              {verifiers.map((o) => (
+                <option key={o.id} value={o.id}>
+                  {o.fullName}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field label="Monitoring period start">
+            <input type="date" value={form.monitoringPeriodStart} onChange={(e) => set('monitoringPeriodStart', e.target.value)} />
+          </Field>
+          <Field label="Monitoring period end" error={tried ? problems.monitoringPeriodEnd : null}>
+            <input type="date" value={form.monitoringPeriodEnd} onChange={(e) => set('monitoringPeriodEnd', e.target.value)} />
+          </Field>
+          <Field label="Buffer share (%)" hint="Empty: the registry's default share." error={problems.bufferPercent}>
+            <input inputMode="decimal" value={form.bufferPercent} onChange={(e) => set('bufferPercent', e.target.value)} />
+          </Field>
+          <div className="actions span-all">
+            <GatedButton can="operatorIssueCredits" type="submit" className="button button-primary">
+              Review issuance
+            </GatedButton>
+          </div>
+        </form>
+      )}
+    </BackOfficePage>
   );
 }

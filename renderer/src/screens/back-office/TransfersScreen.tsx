@@ -1,11 +1,267 @@
-// Back office: Transfers. A placeholder until its screen lands.
-import { BackOfficePlaceholder } from './Placeholder';
+// Back office: Transfers and cancellations. Moves credits between accounts (inventories, the
+// registry's buffer, adjustment and registry accounts, wallets), into and out of an organization's
+// warehouse, or out of circulation by cancellation (with its reason). The credit is chosen among the
+// source account's balances, the amount typed in the user's locale; the review shows the registry's
+// dry run, and a cancellation asks the user to type the amount before it is sent.
+import { useState } from 'react';
+import type { PreviewedWrite } from '../../../../shared/registry/operator-previews';
+import { GatedButton } from '../../components/backOffice/RoleGate';
+import { useBackOfficeRead } from '../../components/backOffice/useBackOfficeRead';
+import { ErrorMessage } from '../../components/feedback';
+import { Field } from '../../components/Field';
+import { parseTonnes } from '../../lib/decimal';
+import { describeError } from '../../lib/desk';
+import { BackOfficePage } from './BackOfficePage';
+import { accountRefOf, accountText, tonnesOf, type AccountLike } from './ledger/accounts';
+import { LedgerReview } from './ledger/LedgerReview';
+
+type Operation = 'transfer' | 'deposit' | 'withdrawal' | 'cancellation';
+type Kind = AccountLike['kind'];
+
+const OPERATIONS: { id: Operation; label: string; hint: string; write: PreviewedWrite }[] = [
+  { id: 'transfer', label: 'Between accounts', hint: 'Inventories, buffer, adjustment, registry, wallets.', write: 'operatorTransfer' },
+  { id: 'deposit', label: 'Into a warehouse', hint: "From an organization's inventory to its warehouse.", write: 'operatorDeposit' },
+  { id: 'withdrawal', label: 'Out of a warehouse', hint: 'Unreserved credits back to the inventory.', write: 'operatorWithdraw' },
+  { id: 'cancellation', label: 'Cancel credits', hint: 'Out of circulation for good, with a reason.', write: 'operatorCancel' },
+];
+
+const SOURCE_KINDS: Kind[] = ['inventory', 'buffer', 'adjustment', 'registry'];
+const TARGET_KINDS: Kind[] = ['inventory', 'buffer', 'adjustment', 'registry', 'wallet'];
+const KIND_NAMES: Record<Kind, string> = {
+  inventory: "An organization's inventory",
+  warehouse: "An organization's warehouse",
+  buffer: 'Buffer account',
+  adjustment: 'Adjustment account',
+  registry: 'Registry account',
+  wallet: 'A wallet',
+};
+
+interface TransferForm {
+  operation: Operation;
+  fromKind: Kind;
+  fromOrganizationId: string;
+  toKind: Kind;
+  toOrganizationId: string;
+  toWallet: string;
+  creditId: string;
+  amount: string;
+  reason: string;
+}
+
+const EMPTY: TransferForm = {
+  operation: 'transfer',
+  fromKind: 'inventory',
+  fromOrganizationId: '',
+  toKind: 'adjustment',
+  toOrganizationId: '',
+  toWallet: '',
+  creditId: '',
+  amount: '',
+  reason: '',
+};
+
+/** The source account of the form (a warehouse move's is the inventory or the warehouse). */
+function sourceOf(form: TransferForm): { kind: Kind; organizationId: string } {
+  if (form.operation === 'deposit') return { kind: 'inventory', organizationId: form.fromOrganizationId };
+  if (form.operation === 'withdrawal') return { kind: 'warehouse', organizationId: form.fromOrganizationId };
+  return { kind: form.fromKind, organizationId: form.fromOrganizationId };
+}
+
+/** The write's body (what the review previews and the confirmation sends). */
+export function transferBody(form: TransferForm): Record<string, unknown> {
+  const amount = parseTonnes(form.amount);
+  const tonnes = amount.ok ? amount.tonnes : 0;
+  const from = accountRefOf(form.fromKind, form.fromOrganizationId, '');
+  switch (form.operation) {
+    case 'deposit':
+    case 'withdrawal':
+      return { organizationId: form.fromOrganizationId, creditId: form.creditId, amount: tonnes };
+    case 'transfer':
+      return { from, to: accountRefOf(form.toKind, form.toOrganizationId, form.toWallet), creditId: form.creditId, amount: tonnes };
+    case 'cancellation':
+      return { from, creditId: form.creditId, amount: tonnes, reason: form.reason.trim() };
+  }
+}
 
 export function TransfersScreen() {
+  const [form, setForm] = useState<TransferForm>(EMPTY);
+  const [reviewing, setReviewing] = useState(false);
+  const [tried, setTried] = useState(false);
+  const organizations = useBackOfficeRead('operatorListOrganizations', { query: { limit: 100 } });
+  const accounts = useBackOfficeRead('operatorListAccounts', { query: { limit: 100 } });
+  const orgs = (organizations.data?.data.organizations ?? []).filter((o) => !o.isRegistry);
+  const set = <K extends keyof TransferForm>(key: K, value: TransferForm[K]) =>
+    setForm((f) => ({
+      ...f,
+      [key]: value,
+      ...(key === 'operation' || key === 'fromKind' || key === 'fromOrganizationId' ? { creditId: '' } : {}),
+    }));
+  const operation = OPERATIONS.find((o) => o.id === form.operation)!;
+  const source = sourceOf(form);
+  const sourceAccount =
+    source.kind === 'inventory' || source.kind === 'warehouse'
+      ? orgs.find((o) => o.id === source.organizationId)?.accounts.find((a) => a.kind === source.kind)
+      : accounts.data?.data.accounts.find((a) => a.kind === source.kind);
+  const balances = sourceAccount?.balances ?? [];
+  const credit = balances.find((b) => b.creditId === form.creditId);
+  const amount = parseTonnes(form.amount);
+  const needsOrganization = source.kind === 'inventory' || source.kind === 'warehouse';
+
+  const problems: Partial<Record<keyof TransferForm, string>> = {};
+  if (needsOrganization && !form.fromOrganizationId) problems.fromOrganizationId = 'Choose the organization.';
+  if (!form.creditId) problems.creditId = 'Choose the credit.';
+  if (!amount.ok) problems.amount = amount.message;
+  else if (credit && amount.grams > BigInt(credit.amountGrams)) problems.amount = `Only ${tonnesOf(credit.amountGrams)} are held there.`;
+  if (form.operation === 'transfer') {
+    if ((form.toKind === 'inventory' || form.toKind === 'warehouse') && !form.toOrganizationId)
+      problems.toOrganizationId = 'Choose the organization.';
+    if (form.toKind === 'wallet' && !/^0x[0-9a-fA-F]{40}$/.test(form.toWallet.trim()))
+      problems.toWallet = 'A 0x wallet address of 40 hex digits.';
+  }
+  if (form.operation === 'cancellation' && form.reason.trim() === '') problems.reason = 'Say why the credits are cancelled.';
+
+  const loadError = organizations.error ?? accounts.error;
+  const organizationSelect = (value: string, onChange: (id: string) => void) => (
+    <select value={value} onChange={(e) => onChange(e.target.value)}>
+      <option value="">Choose an organization…</option>
+      {orgs.map((o) => (
+        <option key={o.id} value={o.id}>
+          {o.fullName}
+        </option>
+      ))}
+    </select>
+  );
+
   return (
-    <BackOfficePlaceholder
-      title="Transfers"
-      description="Move credits between accounts, to and from warehouses, and cancel them, after a review."
-    />
+    <BackOfficePage title="Transfers and cancellations">
+      {loadError !== null && loadError !== undefined && <ErrorMessage error={describeError(loadError)} onRetry={organizations.reload} />}
+      {reviewing ? (
+        <LedgerReview
+          write={operation.write}
+          body={transferBody(form)}
+          title={`Review: ${operation.label.toLowerCase()}, ${amount.ok ? amount.shown : ''} of ${credit?.serialization ?? form.creditId}`}
+          confirmLabel={
+            form.operation === 'cancellation' ? `Cancel ${amount.ok ? amount.shown : ''} for good` : `Move ${amount.ok ? amount.shown : ''}`
+          }
+          irreversible={form.operation === 'cancellation'}
+          onBack={() => setReviewing(false)}
+        />
+      ) : (
+        <form
+          className="form form-columns back-office-form"
+          aria-label="Transfer or cancellation"
+          onSubmit={(e) => {
+            e.preventDefault();
+            setTried(true);
+            if (Object.keys(problems).length === 0) setReviewing(true);
+          }}
+        >
+          <fieldset className="choice-group span-all">
+            <legend>What to do</legend>
+            {OPERATIONS.map((o) => (
+              <label key={o.id} className="choice">
+                <input
+                  type="radio"
+                  name="ledger-operation"
+                  value={o.id}
+                  checked={form.operation === o.id}
+                  onChange={() => set('operation', o.id)}
+                />
+                <span>
+                  <strong>{o.label}</strong>
+                  <span className="field-hint"> {o.hint}</span>
+                </span>
+              </label>
+            ))}
+          </fieldset>
+          {(form.operation === 'transfer' || form.operation === 'cancellation') && (
+            <Field label="From">
+              <select value={form.fromKind} onChange={(e) => set('fromKind', e.target.value as Kind)}>
+                {SOURCE_KINDS.map((k) => (
+                  <option key={k} value={k}>
+                    {KIND_NAMES[k]}
+                  </option>
+                ))}
+              </select>
+            </Field>
+          )}
+          {needsOrganization && (
+            <Field
+              label={form.operation === 'transfer' || form.operation === 'cancellation' ? 'From organization' : 'Organization'}
+              error={tried ? problems.fromOrganizationId : null}
+            >
+              {organizationSelect(form.fromOrganizationId, (id) => set('fromOrganizationId', id))}
+            </Field>
+          )}
+          <Field
+            label="Credit"
+            error={tried ? problems.creditId : null}
+            hint={
+              sourceAccount
+                ? `Held in the ${accountText({ ...source, organizationName: orgs.find((o) => o.id === source.organizationId)?.fullName ?? null }).toLowerCase()}.`
+                : undefined
+            }
+          >
+            <select value={form.creditId} onChange={(e) => set('creditId', e.target.value)}>
+              <option value="">{balances.length === 0 ? 'Nothing is held there' : 'Choose a serialization…'}</option>
+              {balances.map((b) => (
+                <option key={b.creditId} value={b.creditId}>
+                  {b.serialization} — {tonnesOf(b.amountGrams)}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field label="Amount (tonnes)" error={form.amount && (tried || !amount.ok) ? (problems.amount ?? null) : null}>
+            <input inputMode="decimal" value={form.amount} onChange={(e) => set('amount', e.target.value)} />
+          </Field>
+          <p className="understood-amount span-all" aria-live="polite" data-testid="understood-amount">
+            {amount.ok ? (
+              <>
+                Understood as <strong>{amount.shown}</strong>.
+              </>
+            ) : (
+              <span className="muted">The amount is shown here once it is understood.</span>
+            )}
+          </p>
+          {form.operation === 'transfer' && (
+            <>
+              <Field label="To">
+                <select value={form.toKind} onChange={(e) => set('toKind', e.target.value as Kind)}>
+                  {TARGET_KINDS.map((k) => (
+                    <option key={k} value={k}>
+                      {KIND_NAMES[k]}
+                    </option>
+                  ))}
+                </select>
+              </Field>
+              {form.toKind === 'inventory' && (
+                <Field label="To organization" error={tried ? problems.toOrganizationId : null}>
+                  {organizationSelect(form.toOrganizationId, (id) => set('toOrganizationId', id))}
+                </Field>
+              )}
+              {form.toKind === 'wallet' && (
+                <Field label="Wallet address" error={tried ? problems.toWallet : null}>
+                  <input className="mono" value={form.toWallet} onChange={(e) => set('toWallet', e.target.value)} placeholder="0x…" />
+                </Field>
+              )}
+            </>
+          )}
+          {form.operation === 'cancellation' && (
+            <Field
+              label="Reason"
+              error={tried ? problems.reason : null}
+              hint="Kept with the ledger movement and shown in the credit's history."
+            >
+              <textarea rows={2} maxLength={500} value={form.reason} onChange={(e) => set('reason', e.target.value)} />
+            </Field>
+          )}
+          <div className="actions span-all">
+            <GatedButton can={operation.write} type="submit" className="button button-primary">
+              Review
+            </GatedButton>
+          </div>
+        </form>
+      )}
+    </BackOfficePage>
   );
 }
