@@ -6,8 +6,8 @@
 // message is checked against protocol.ts on arrival.
 //
 // A service process that stops unexpectedly fails the calls it owed with a clear error, is reported
-// (onLifecycle, the log) and started again on the same data; the page is told to reload through a
-// `connections.changed` event. More than `restarts.max` stops within `restarts.windowMs` and it is
+// (onLifecycle, the log) and started again on the same data; the page hears of it through a
+// `connections.changed` event (it re-reads its connections). More than `restarts.max` stops within `restarts.windowMs` and it is
 // not started again: every call then says so.
 import type { DeskEvent, DeskResult, PickedKey } from '../../../../shared/desk/api';
 import { systemClock, type Clock } from '../../clock';
@@ -221,7 +221,7 @@ export async function startDeskServiceProcess(options: DeskServiceProcessOptions
       (newPid) => {
         log(`the desk service started again (process ${newPid})`);
         lifecycle.publish({ type: 'restarted', pid: newPid });
-        // The page re-reads what it shows: the connections, their status and the lists.
+        // The page re-reads its connections (and their key and sync status).
         hub.publish({ type: 'connections.changed' });
       },
       (error: unknown) => log(`the desk service could not start again: ${(error as Error).message}`),
