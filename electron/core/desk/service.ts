@@ -90,8 +90,11 @@ export interface DeskService extends DeskDispatcher {
   close(): Promise<void>;
 }
 
-/** Certificates of a bulk export fetched at once: enough to keep every core's renderer busy. */
-const CERTIFICATE_FETCHES = Math.max(2, availableParallelism());
+/**
+ * Certificates of a bulk export fetched at once: two per core, so while one is rendered in the
+ * registry's worker pool the next is already asked for, and no worker waits on the HTTP in between.
+ */
+const CERTIFICATE_FETCHES = 2 * availableParallelism();
 
 /** `fn` over `items` with at most `limit` running at once; the results in the items' order. */
 async function mapConcurrently<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
