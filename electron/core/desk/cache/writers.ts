@@ -587,6 +587,9 @@ export function createCacheWriters(db: Db, now: () => number) {
           db.prepared(forgetUnseen).run({ id: organization.id });
         }
         for (const id of removed) db.prepared(dropOrganization).run({ id });
+        // The feed answers every change of an organization the app may see; only installed ones
+        // (seen through their installation's token) still need the organizations step's refresh.
+        db.run(db.q.updateTable('organizations').set({ needs_refresh: 0 }).where('installed', '=', 0).where('needs_refresh', '=', 1));
       });
     },
 
