@@ -59,12 +59,17 @@ const INTEGRATION = [
 ];
 
 // The HTTP suite's core files once more on PostgreSQL (REGISTRY_TEST_ENGINE=postgres: each test
-// registry on a database of its own, test/support/postgres.ts). Only where REGISTRY_TEST_POSTGRES_URL
-// names a server that tests may create databases on; `.ci/run` starts one (scripts/postgres.sh).
+// registry on a database of its own, test/support/postgres.ts): those whose answers come from the
+// database (the HTTP plumbing, certificates' PDFs and the fuzzer pass there too, but would only add
+// suite time). Only where REGISTRY_TEST_POSTGRES_URL names a server that tests may create databases
+// on; `.ci/run` starts one (scripts/postgres.sh).
 const ON_POSTGRES = [
   'test/registry/auth.test.ts',
   'test/registry/credits.test.ts',
   'test/registry/endpoint-permissions.test.ts',
+  'test/registry/finalize.test.ts',
+  'test/registry/operator-endpoints.test.ts',
+  'test/registry/operator-writes.test.ts',
   'test/registry/organizations.test.ts',
   'test/registry/pagination.test.ts',
   'test/registry/retirements-read.test.ts',

@@ -38,9 +38,13 @@ function post(path: string, body: unknown, token: string, key?: string, method =
 
 /** Every table's row count: equal before and after means nothing changed. */
 function rowCounts(): Record<string, number> {
-  const tables = t.registry.db.raw.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as {
-    name: string;
-  }[];
+  const tables = t.registry.db.raw
+    .prepare(
+      (t.registry.db as { engine: string }).engine === 'postgres'
+        ? "SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public'"
+        : "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+    )
+    .all() as { name: string }[];
   return Object.fromEntries(
     tables.map(({ name }) => [name, (t.registry.db.raw.prepare(`SELECT COUNT(*) AS n FROM ${name}`).get() as { n: number }).n]),
   );

@@ -219,9 +219,10 @@ export function searchAudit(ctx: RegistryContext, search: AuditSearch): { entrie
   let from = 'audit_log l';
   if (search.targetId !== undefined) {
     // CROSS JOIN keeps the target's own entries (a short list, newest first by its key) as the outer
-    // loop: the planner would otherwise sometimes walk all of one operator's entries instead.
-    from = 'audit_targets t CROSS JOIN audit_log l ON l.seq = t.seq';
-    where.push('t.target_id = ?');
+    // loop: the planner would otherwise sometimes walk all of one operator's entries instead. (The
+    // join condition is in WHERE: PostgreSQL allows no ON after CROSS JOIN; SQLite plans it alike.)
+    from = 'audit_targets t CROSS JOIN audit_log l';
+    where.push('l.seq = t.seq', 't.target_id = ?');
     args.push(search.targetId);
   }
   if (search.cursor !== undefined) {
