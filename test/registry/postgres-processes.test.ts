@@ -1,7 +1,7 @@
 // Two registry server processes on one PostgreSQL database (REGISTRY_TEST_POSTGRES_URL), each
 // answering any request: their serializable transactions must make concurrent reservations and
 // finishes come out as if the requests had come one by one to a single process.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +13,7 @@ import { createTestDatabase, NO_POSTGRES_MESSAGE, POSTGRES_URL, type TestDatabas
 import { createTestApp, type TestApp } from '../support/registry';
 
 const SERVER_SCRIPT = join(import.meta.dirname, '../support/warehouse-server.ts');
+const ADMIN = join(import.meta.dirname, '../../electron/core/cli/admin.ts');
 const G = 1_000_000;
 
 if (!POSTGRES_URL) console.warn(NO_POSTGRES_MESSAGE);
@@ -33,6 +34,15 @@ async function startServer(databaseUrl: string): Promise<Server> {
     child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${stderr}`)));
   });
   return { child, url: (JSON.parse(line) as { url: string }).url, lines };
+}
+
+/** Runs the admin CLI without blocking this process (its servers' keep-alive sockets stay served). */
+function admin(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--import', 'tsx', ADMIN, ...args], { encoding: 'utf8', timeout: 30_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
 }
 
 async function stop(child: ChildProcess): Promise<void> {
@@ -123,5 +133,21 @@ describe.skipIf(!POSTGRES_URL)('two server processes on one PostgreSQL database'
       { kind: 'transfer', amount: 1 * G },
     ]);
     expect(warehouse()).toBe(before - 1 * G);
+  });
+
+  it('npm run admin works on the same database while both serve, and audits its writes', async () => {
+    const run = await admin(['create-organization', '--database', database.url, '--full-name', 'Delta Offsets', '--country-code', 'NO']);
+    expect(run.stderr).toBe('');
+    const { id } = JSON.parse(run.stdout) as { id: string };
+    expect(registry.db.query('SELECT full_name, country_code FROM organizations WHERE id = $1', [id])).toEqual([
+      { full_name: 'Delta Offsets', country_code: 'NO' },
+    ]);
+    expect(registry.db.query(`SELECT action, outcome FROM audit_log WHERE actor LIKE 'cli:%'`)).toEqual([
+      { action: 'organizations.create', outcome: 'succeeded' },
+    ]);
+    // the SQLite file's maintenance commands say what to use instead
+    const backup = await admin(['backup', 'x.bak', '--database', database.url]);
+    expect(backup.code).toBe(1);
+    expect(backup.stderr).toMatch(/pg_dump/);
   });
 });

@@ -1,4 +1,6 @@
-// The registry operator's CLI: `npm run admin -- <command> --data <dir> [flags]`.
+// The registry operator's CLI: `npm run admin -- <command> --data <dir> [flags]` (or
+// `--database postgres://…`: the shared registry on PostgreSQL; seed-demo then writes
+// demo-credentials.json into the current folder).
 // Prints the operation's result as JSON on stdout; any error as {"error": "..."} on stderr with
 // exit code 1. Every operation validates its whole input before it changes anything and runs in
 // one transaction, so a failed command leaves the registry as it was. Every command that changes the
@@ -8,7 +10,7 @@ import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
 import { backupRegistry, checkRegistryFile, restoreRegistry } from '../registry/maintenance';
 import { audited } from '../registry/audit';
-import { openRegistry } from '../registry/open';
+import { openPostgresRegistry, openRegistry } from '../registry/open';
 import { COMMANDS, type CommandSpec } from './admin-commands';
 import {
   CliError,
@@ -42,6 +44,7 @@ function flagsOf(spec: CommandSpec): Map<string, Flag> {
 
 const GLOBAL_FLAGS = {
   data: 'the registry data folder (holds registry.sqlite)',
+  database: 'instead of --data: the shared registry on PostgreSQL (postgres://user@host:port/db)',
   json: 'read the whole input as a JSON object from a file, or - for standard input; flags override it',
   file: 'same as --json',
 } as const;
@@ -85,12 +88,22 @@ const MAINTENANCE: Record<string, { usage: string; summary: string }> = {
 };
 
 async function runMaintenance(name: string, args: string[]): Promise<void> {
-  let values: { data?: string | undefined };
+  let values: { data?: string | undefined; database?: string | undefined };
   let positionals: string[];
   try {
-    ({ values, positionals } = parseArgs({ args, options: { data: { type: 'string' } }, strict: true, allowPositionals: true }));
+    ({ values, positionals } = parseArgs({
+      args,
+      options: { data: { type: 'string' }, database: { type: 'string' } },
+      strict: true,
+      allowPositionals: true,
+    }));
   } catch (error) {
     throw new CliError(`${(error as Error).message}. Usage: npm run admin -- ${MAINTENANCE[name]!.usage}`);
+  }
+  if (values.database !== undefined) {
+    throw new CliError(
+      `${name} is for the SQLite file; on PostgreSQL use pg_dump and pg_restore (README, The shared registry on PostgreSQL)`,
+    );
   }
   const dataDir = values.data;
   if (!dataDir) throw new CliError('--data <dir> is required (the registry data folder)');
@@ -109,7 +122,7 @@ async function runMaintenance(name: string, args: string[]): Promise<void> {
   }
 }
 
-function buildInput(spec: CommandSpec, args: string[]): { dataDir: string; input: Record<string, unknown> } {
+function buildInput(spec: CommandSpec, args: string[]): { dataDir?: string; database?: string; input: Record<string, unknown> } {
   const flags = flagsOf(spec);
   const booleans = new Set([...flags].filter(([, f]) => f.kind === 'boolean').map(([name]) => name));
   const options = Object.fromEntries([...flags.keys(), ...Object.keys(GLOBAL_FLAGS)].map((name) => [name, { type: 'string' as const }]));
@@ -121,8 +134,12 @@ function buildInput(spec: CommandSpec, args: string[]): { dataDir: string; input
   } catch (error) {
     throw new CliError(`${(error as Error).message}. See: npm run admin -- help <command>`);
   }
-  const dataDir = values.data;
-  if (!dataDir) throw new CliError('--data <dir> is required (the registry data folder)');
+  const { data: dataDir, database } = values;
+  if (dataDir !== undefined && database !== undefined) throw new CliError('--data (SQLite) and --database (PostgreSQL): give one of them');
+  if (!dataDir && !database) throw new CliError('--data <dir> (the registry data folder) or --database <postgres URL> is required');
+  if (database !== undefined && !/^postgres(ql)?:\/\//.test(database)) {
+    throw new CliError('--database: a PostgreSQL URL, postgres://user@host:port/database');
+  }
   if (values.json !== undefined && values.file !== undefined) throw new CliError('give --json or --file, not both');
 
   const whole = values.json ?? values.file;
@@ -137,7 +154,7 @@ function buildInput(spec: CommandSpec, args: string[]): { dataDir: string; input
     if (raw === undefined) continue;
     input[flag.field] = flag.kind === 'file' ? readTextInput(raw, `--${name}`) : coerceFlag(flag.kind, raw, name);
   }
-  return { dataDir, input: { ...input, ...spec.fixed } };
+  return { ...(dataDir ? { dataDir } : {}), ...(database ? { database } : {}), input: { ...input, ...spec.fixed } };
 }
 
 /** The audit log's actor for CLI runs: the CLI and the OS user who ran it. */
@@ -164,14 +181,14 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(`${usage(name)}\n`);
     return;
   }
-  const { dataDir, input } = buildInput(spec, args);
+  const { dataDir, database, input } = buildInput(spec, args);
   // a mistyped --data must not leave a new empty registry behind
-  if (!spec.startsRegistry && !existsSync(dataDir)) {
+  if (dataDir !== undefined && !spec.startsRegistry && !existsSync(dataDir)) {
     throw new CliError(`data folder ${dataDir} does not exist (create-organization or seed-demo start a new registry)`);
   }
-  const registry = openRegistry({ dataDir });
+  const registry = database !== undefined ? openPostgresRegistry({ databaseUrl: database }) : openRegistry({ dataDir: dataDir! });
   try {
-    const run = () => spec.run(registry, input, { dataDir });
+    const run = () => spec.run(registry, input, { dataDir: dataDir ?? '.' });
     printJson(spec.action ? audited(registry, { operatorId: null, actor: cliActor(), action: spec.action, input }, run) : run());
   } finally {
     registry.close();
