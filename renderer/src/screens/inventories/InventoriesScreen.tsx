@@ -15,9 +15,24 @@ import './inventories.css';
 
 const CREDITS = { one: 'credit', other: 'credits' };
 
+/**
+ * The tabs pattern: one Tab stop (the selected tab); Left and Right (wrapping), Home and End move
+ * between the tabs, and the tab focused is shown (selection follows focus).
+ */
 function AccountTabs({ account, onChange }: { account: InventoryAccount; onChange: (a: InventoryAccount) => void }) {
+  const onKeyDown = (event: React.KeyboardEvent<HTMLDivElement>) => {
+    const at = INVENTORY_ACCOUNTS.indexOf(account);
+    const count = INVENTORY_ACCOUNTS.length;
+    const to: Record<string, number> = { ArrowRight: (at + 1) % count, ArrowLeft: (at - 1 + count) % count, Home: 0, End: count - 1 };
+    const next = to[event.key];
+    if (next === undefined || event.altKey || event.ctrlKey || event.metaKey) return;
+    event.preventDefault();
+    const chosen = INVENTORY_ACCOUNTS[next]!;
+    onChange(chosen);
+    document.getElementById(`tab-${chosen}`)?.focus();
+  };
   return (
-    <div role="tablist" aria-label="Registry accounts" className="tabs">
+    <div role="tablist" aria-label="Registry accounts" className="tabs" onKeyDown={onKeyDown}>
       {INVENTORY_ACCOUNTS.map((a) => (
         <button
           key={a}
@@ -26,6 +41,7 @@ function AccountTabs({ account, onChange }: { account: InventoryAccount; onChang
           id={`tab-${a}`}
           aria-selected={a === account}
           aria-controls="inventory-panel"
+          tabIndex={a === account ? 0 : -1}
           className="tab"
           onClick={() => onChange(a)}
         >
