@@ -1,5 +1,7 @@
 // Adding a remote registry: its address, the app id registered there, and the app's private key.
 // Without an OS keychain the key can go to a passphrase-encrypted file, if the user agrees.
+// Optionally an operator account of that registry (its id and key file, picked like the app key)
+// for the back office; both keys are kept the same way.
 import { useState } from 'react';
 import { isAllowedRegistryUrl, REGISTRY_URL_RULE, type PickedKey } from '../../../../shared/desk/api';
 import { desk } from '../../lib/desk';
@@ -17,6 +19,8 @@ export function AddConnectionForm({ onDone }: { onDone: (added?: string) => void
   const [appId, setAppId] = useState('');
   const [key, setKey] = useState<PickedKey | null>(null);
   const [keyBusy, setKeyBusy] = useState(false);
+  const [operatorId, setOperatorId] = useState('');
+  const [operatorKey, setOperatorKey] = useState<PickedKey | null>(null);
   const [passphrase, setPassphrase] = useState('');
   const [confirmed, setConfirmed] = useState(false);
   const needsFile = keychain ? !keychain.available : false;
@@ -24,6 +28,9 @@ export function AddConnectionForm({ onDone }: { onDone: (added?: string) => void
   const add = useAction(async () => {
     if (!isAllowedRegistryUrl(baseUrl.trim())) throw new Error(REGISTRY_URL_RULE);
     if (!key) throw new Error('Choose the private key file of the app.');
+    if (operatorId.trim() !== '' && !operatorKey)
+      throw new Error("Choose the operator account's private key file, or leave the operator id empty.");
+    if (operatorId.trim() === '' && operatorKey) throw new Error('Enter the operator id that goes with the operator key file.');
     if (needsFile && (!confirmed || passphrase.length < 8))
       throw new Error('Without a keychain, the key is stored encrypted with a passphrase of at least 8 characters: enter one and confirm.');
     await desk('connections.addRemote', {
@@ -31,6 +38,7 @@ export function AddConnectionForm({ onDone }: { onDone: (added?: string) => void
       baseUrl: baseUrl.trim(),
       appId: appId.trim(),
       keyHandle: key.handle,
+      ...(operatorKey && operatorId.trim() !== '' ? { operator: { id: operatorId.trim(), keyHandle: operatorKey.handle } } : {}),
       ...(needsFile ? { encryptedFileFallback: { passphrase, userConfirmed: true as const } } : {}),
     });
     await useConnections.getState().load();
@@ -57,6 +65,16 @@ export function AddConnectionForm({ onDone }: { onDone: (added?: string) => void
         <input className="mono" value={appId} onChange={(e) => setAppId(e.target.value)} required />
       </Field>
       <KeyFileInput label="Private key file" onKey={setKey} onBusy={setKeyBusy} />
+      <fieldset className="fieldset">
+        <legend>Operator account (optional, for the back office)</legend>
+        <Field
+          label="Operator id"
+          hint="The id of your operator account on this registry; its role decides what the back office lets you do."
+        >
+          <input className="mono" value={operatorId} onChange={(e) => setOperatorId(e.target.value)} />
+        </Field>
+        <KeyFileInput label="Operator private key file" onKey={setOperatorKey} onBusy={setKeyBusy} />
+      </fieldset>
       {needsFile && (
         <>
           <p className="notice">

@@ -5,6 +5,7 @@ import type { ConnectionInfo } from '../../../../shared/desk/api';
 import { desk } from '../../lib/desk';
 import { useConnections } from '../../stores/connections';
 import { useSync } from '../../stores/sync';
+import { useBackOffice } from '../../stores/backOffice';
 import { Facts } from '../../components/DefinitionList';
 import { StatusBadge } from '../../components/StatusBadge';
 import { ErrorMessage } from '../../components/feedback';
@@ -95,6 +96,7 @@ export function ConnectionCard({ connection, active }: { connection: ConnectionI
           ],
           ['Key stored in', SECRET_STORE[connection.secretStore]],
           ['Internal projects (examiner)', connection.examinerRead ? 'Allowed' : 'Not allowed'],
+          ['Operator account', <OperatorFact connection={connection} />],
         ]}
       />
       {connection.keyMessage && <p className="notice">{connection.keyMessage}</p>}
@@ -128,5 +130,20 @@ export function ConnectionCard({ connection, active }: { connection: ConnectionI
         </table>
       )}
     </section>
+  );
+}
+
+/** The back office's operator account: name and role for the active connection (from the session), else its id. */
+function OperatorFact({ connection }: { connection: ConnectionInfo }) {
+  const session = useBackOffice((s) => s.session);
+  const active = useConnections((s) => s.list?.activeId === connection.id);
+  if (connection.operatorId === undefined) return <span className="muted">None (no back office)</span>;
+  const operator = active && session?.operator?.id === connection.operatorId ? session.operator : null;
+  return operator ? (
+    <span>
+      {operator.name} ({operator.role}) <span className="mono muted">{operator.id}</span>
+    </span>
+  ) : (
+    <span className="mono">{connection.operatorId}</span>
   );
 }
