@@ -115,3 +115,8 @@ export function formatListTotal(
   if (list.totalIsLowerBound && list.extent.exact) return formatTotal(list.extent.rows, noun);
   return formatTotal(list.total, noun, list.totalIsLowerBound);
 }
+
+/** Whole grams (the operator interface's amounts) as tonnes: "1,234.5 t", exact. */
+export function formatGramsValue(grams: number): string {
+  return `${formatTonnesForPeople(grams, separators)} t`;
+}

@@ -1,11 +1,236 @@
-// Back office: Operators. A placeholder until its screen lands.
-import { BackOfficePlaceholder } from './Placeholder';
+// Back office: Operators (administrators). The registry's operator accounts with their roles; create
+// one from its public key (PEM, pasted), disable or enable one, each after a review. A role that may
+// not list operators sees why instead of the list.
+import { useState } from 'react';
+import type { BackOfficeData } from '../../../../shared/desk/back-office';
+import { OPERATOR_ROLES, type OperatorRole } from '../../../../shared/registry/vocabulary';
+import { formatDateTime, humanize } from '../../lib/format';
+import { describeError } from '../../lib/desk';
+import { useBackOffice, useCan } from '../../stores/backOffice';
+import { Dialog } from '../../components/Dialog';
+import { Facts } from '../../components/DefinitionList';
+import { Field } from '../../components/Field';
+import { EmptyState, ErrorMessage, Loading } from '../../components/feedback';
+import { StatusBadge } from '../../components/StatusBadge';
+import { ActionStatus } from '../../components/backOffice/ActionStatus';
+import { GatedButton } from '../../components/backOffice/RoleGate';
+import { useBackOfficeAction } from '../../components/backOffice/useBackOfficeAction';
+import { useBackOfficeRead } from '../../components/backOffice/useBackOfficeRead';
+import { BackOfficePage } from './BackOfficePage';
+
+type Operator = BackOfficeData<'operatorListOperators'>['operators'][number];
+
+const ROLE_TEXT: Record<OperatorRole, string> = {
+  viewer: 'reads everything, the audit log included; changes nothing',
+  manager: 'also every back-office write: organizations, projects, issuance, transfers, cancellations, retirements',
+  administrator: 'also apps, installations, examiner rights and operator accounts',
+};
 
 export function OperatorsScreen() {
+  const [creating, setCreating] = useState(false);
+  const [toggling, setToggling] = useState<Operator | null>(null);
   return (
-    <BackOfficePlaceholder
+    <BackOfficePage
       title="Operators"
-      description="The registry's operator accounts: roles, creation and disabling (administrators)."
-    />
+      actions={
+        <GatedButton can="operatorCreateOperator" className="button button-primary" onClick={() => setCreating(true)}>
+          New operator
+        </GatedButton>
+      }
+    >
+      <OperatorList onToggle={setToggling} />
+      {creating && <CreateOperatorDialog onClose={() => setCreating(false)} />}
+      {toggling && <ActiveDialog operator={toggling} onClose={() => setToggling(null)} />}
+    </BackOfficePage>
+  );
+}
+
+function OperatorList({ onToggle }: { onToggle: (operator: Operator) => void }) {
+  const can = useCan('operatorListOperators');
+  const self = useBackOffice((s) => s.session?.operator?.id);
+  const { data, error, loading, reload } = useBackOfficeRead('operatorListOperators', {}, { enabled: can.allowed });
+  if (!can.allowed) return <EmptyState title="Operator accounts are for administrators">{can.reason}</EmptyState>;
+  if (loading && !data) return <Loading label="Loading operator accounts…" />;
+  if (!data) return <ErrorMessage error={error ? describeError(error) : null} onRetry={reload} />;
+  return (
+    <table className="simple-table" aria-label="Operator accounts">
+      <thead>
+        <tr>
+          <th scope="col">Name</th>
+          <th scope="col">Role</th>
+          <th scope="col">Status</th>
+          <th scope="col">Created</th>
+          <th scope="col">Id</th>
+          <th scope="col">
+            <span className="visually-hidden">Actions</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {data.data.operators.map((o) => (
+          <tr key={o.id}>
+            <td>
+              {o.name}
+              {o.id === self && <span className="muted"> (you)</span>}
+            </td>
+            <td>{humanize(o.role)}</td>
+            <td>
+              <StatusBadge value={o.active ? 'validated' : 'withdrawn'} label={o.active ? 'Active' : 'Disabled'} />
+            </td>
+            <td>{formatDateTime(o.createdAt)}</td>
+            <td className="mono">{o.id}</td>
+            <td>
+              <GatedButton
+                can="operatorSetOperatorActive"
+                className="button button-small"
+                showReason={false}
+                disabledReason={o.id === self ? 'The account the desk acts as cannot disable itself here' : null}
+                aria-label={`${o.active ? 'Disable' : 'Enable'} ${o.name}`}
+                onClick={() => onToggle(o)}
+              >
+                {o.active ? 'Disable' : 'Enable'}
+              </GatedButton>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function CreateOperatorDialog({ onClose }: { onClose: () => void }) {
+  const [name, setName] = useState('');
+  const [role, setRole] = useState<OperatorRole>('viewer');
+  const [publicKeyPem, setPublicKeyPem] = useState('');
+  const [reviewing, setReviewing] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const action = useBackOfficeAction('operatorCreateOperator');
+  const done = action.state.phase === 'done';
+  const body = { name: name.trim(), role, publicKeyPem: publicKeyPem.trim() + '\n' };
+  return (
+    <Dialog title={reviewing ? 'Review the new operator' : 'New operator'} onClose={onClose}>
+      {!reviewing ? (
+        <form
+          className="form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (body.name === '') return setProblem('Enter the operator’s name.');
+            if (!/^-----BEGIN PUBLIC KEY-----[\s\S]+-----END PUBLIC KEY-----$/.test(publicKeyPem.trim()))
+              return setProblem('Paste the RSA public key in PEM form (-----BEGIN PUBLIC KEY----- … -----END PUBLIC KEY-----).');
+            setProblem(null);
+            setReviewing(true);
+          }}
+        >
+          <Field label="Name">
+            <input value={name} onChange={(e) => setName(e.target.value)} maxLength={120} />
+          </Field>
+          <Field label="Role" hint={ROLE_TEXT[role]}>
+            <select value={role} onChange={(e) => setRole(e.target.value as OperatorRole)}>
+              {OPERATOR_ROLES.map((r) => (
+                <option key={r} value={r}>
+                  {humanize(r)}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field
+            label="Public key (PEM)"
+            hint="The operator keeps the private key; the registry stores only this public key (RSA, 2048 bits or more)."
+          >
+            <textarea className="mono" rows={6} value={publicKeyPem} onChange={(e) => setPublicKeyPem(e.target.value)} />
+          </Field>
+          {problem && (
+            <p className="error-message" role="alert">
+              {problem}
+            </p>
+          )}
+          <div className="actions">
+            <button type="button" className="button" onClick={onClose}>
+              Cancel
+            </button>
+            <button type="submit" className="button button-primary">
+              Review
+            </button>
+          </div>
+        </form>
+      ) : (
+        <div className="form">
+          <p>The registry will create this operator account, active at once:</p>
+          <Facts
+            items={[
+              ['Name', body.name],
+              ['Role', `${humanize(role)}: ${ROLE_TEXT[role]}`],
+              ['Public key', <span className="mono">{publicKeyPem.trim().split('\n').slice(1, 2).join('')}…</span>],
+            ]}
+          />
+          <ActionStatus action={action} />
+          {done && action.state.phase === 'done' && (
+            <p>
+              Its id, for the operator’s desk: <span className="mono">{action.state.data.operator.id}</span>
+            </p>
+          )}
+          <div className="actions">
+            {done ? (
+              <button type="button" className="button" onClick={onClose}>
+                Close
+              </button>
+            ) : (
+              <>
+                <button type="button" className="button" disabled={action.busy} onClick={() => setReviewing(false)}>
+                  Back
+                </button>
+                <GatedButton
+                  can="operatorCreateOperator"
+                  className="button button-primary"
+                  disabledReason={
+                    action.busy ? 'Sending…' : action.state.phase === 'unsure' ? 'Not sure yet whether it was made: check again' : null
+                  }
+                  onClick={() => void action.run({ body })}
+                >
+                  Create operator
+                </GatedButton>
+              </>
+            )}
+          </div>
+        </div>
+      )}
+    </Dialog>
+  );
+}
+
+function ActiveDialog({ operator, onClose }: { operator: Operator; onClose: () => void }) {
+  const action = useBackOfficeAction('operatorSetOperatorActive');
+  const next = !operator.active;
+  const done = action.state.phase === 'done';
+  return (
+    <Dialog title={next ? `Enable ${operator.name}` : `Disable ${operator.name}`} onClose={onClose}>
+      <div className="form">
+        <Facts
+          items={[
+            ['Operator', `${operator.name} (${humanize(operator.role)})`],
+            ['Status', `${operator.active ? 'Active' : 'Disabled'} → ${next ? 'Active' : 'Disabled'}`],
+            ['Effect', next ? 'Its key can get tokens again.' : 'Its tokens stop at once; it can no longer sign in.'],
+          ]}
+        />
+        <ActionStatus action={action} />
+        <div className="actions">
+          <button type="button" className="button" onClick={onClose}>
+            {done ? 'Close' : 'Cancel'}
+          </button>
+          {!done && (
+            <GatedButton
+              can="operatorSetOperatorActive"
+              className="button button-primary"
+              disabledReason={
+                action.busy ? 'Sending…' : action.state.phase === 'unsure' ? 'Not sure yet whether it was made: check again' : null
+              }
+              onClick={() => void action.run({ params: { operatorId: operator.id }, body: { active: next } })}
+            >
+              {next ? 'Enable' : 'Disable'}
+            </GatedButton>
+          )}
+        </div>
+      </div>
+    </Dialog>
   );
 }

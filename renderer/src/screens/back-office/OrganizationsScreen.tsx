@@ -1,11 +1,194 @@
-// Back office: Organizations. A placeholder until its screen lands.
-import { BackOfficePlaceholder } from './Placeholder';
+// Back office: Organizations. Every organization of the registry (verified or not, public or not),
+// searched and filtered; an organization's page (OrganizationPage.tsx); creating one after a review
+// of what will be sent. Reads are the operator list's pages (the pages the back-office sync keeps,
+// so the list stays browsable offline).
+import { useMemo, useState } from 'react';
+import { BACK_OFFICE_PAGE_SIZE, type BackOfficeData } from '../../../../shared/desk/back-office';
+import { ORGANIZATION_TYPES } from '../../../../shared/registry/vocabulary';
+import { countryName, formatCount, formatDate, humanize } from '../../lib/format';
+import { describeError } from '../../lib/desk';
+import { useLoader } from '../../lib/hooks';
+import { announce } from '../../lib/signals';
+import { readBackOffice, useBackOffice, type BackOfficeRead } from '../../stores/backOffice';
+import { useNavigation } from '../../stores/navigation';
+import { EmptyState, ErrorMessage, Loading } from '../../components/feedback';
+import { StatusBadge } from '../../components/StatusBadge';
+import { GatedButton } from '../../components/backOffice/RoleGate';
+import { BackOfficePage } from './BackOfficePage';
+import { CreateOrganizationDialog } from './CreateOrganizationDialog';
+import { OrganizationPage } from './OrganizationPage';
+
+export type OperatorOrganization = BackOfficeData<'operatorListOrganizations'>['organizations'][number];
+
+/** Every page of the operator's organization list (the registry's order), and where it came from. */
+async function allOrganizations(): Promise<{ organizations: OperatorOrganization[]; source: 'registry' | 'cache'; fetchedAt: string }> {
+  const organizations: OperatorOrganization[] = [];
+  let source: 'registry' | 'cache' = 'registry';
+  let fetchedAt = '';
+  for (let page: number | null = 0; page !== null;) {
+    const answer: BackOfficeRead<'operatorListOrganizations'> = await readBackOffice('operatorListOrganizations', {
+      query: { limit: BACK_OFFICE_PAGE_SIZE, page },
+    });
+    organizations.push(...answer.data.organizations);
+    if (answer.source === 'cache') source = 'cache';
+    fetchedAt = answer.fetchedAt;
+    page = answer.data.pagination.nextPage;
+  }
+  return { organizations, source, fetchedAt };
+}
+
+type YesNo = '' | 'yes' | 'no';
 
 export function OrganizationsScreen() {
+  const organizationId = useNavigation((s) => s.backOffice.organizationId);
+  const [creating, setCreating] = useState(false);
   return (
-    <BackOfficePlaceholder
-      title="Organizations"
-      description="Every organization, verified or not, with its accounts, projects, retirements, warehouse, installations and audit trail."
-    />
+    <BackOfficePage
+      title={organizationId ? 'Organization' : 'Organizations'}
+      actions={
+        !organizationId && (
+          <GatedButton can="operatorCreateOrganization" className="button button-primary" onClick={() => setCreating(true)}>
+            New organization
+          </GatedButton>
+        )
+      }
+    >
+      {organizationId ? <OrganizationPage organizationId={organizationId} /> : <OrganizationList />}
+      {creating && <CreateOrganizationDialog onClose={() => setCreating(false)} />}
+    </BackOfficePage>
+  );
+}
+
+function OrganizationList() {
+  const version = useBackOffice((s) => s.version);
+  const open = useNavigation((s) => s.openBackOffice);
+  const { data, error, loading, reload } = useLoader(
+    async () => {
+      const found = await allOrganizations();
+      announce('desk:back-office-loaded', { screen: 'bo-organizations' });
+      return found;
+    },
+    [],
+    version,
+  );
+  const [query, setQuery] = useState('');
+  const [verified, setVerified] = useState<YesNo>('');
+  const [isPublic, setIsPublic] = useState<YesNo>('');
+  const [type, setType] = useState('');
+  const [country, setCountry] = useState('');
+
+  const countries = useMemo(() => [...new Set((data?.organizations ?? []).map((o) => o.countryCode))].sort(), [data]);
+  const rows = useMemo(() => {
+    const text = query.trim().toLowerCase();
+    const yes = (filter: YesNo, value: boolean) => filter === '' || (filter === 'yes') === value;
+    return (data?.organizations ?? []).filter(
+      (o) =>
+        (text === '' || o.fullName.toLowerCase().includes(text) || o.id.toLowerCase().includes(text)) &&
+        yes(verified, o.isVerified) &&
+        yes(isPublic, o.isPublic) &&
+        (type === '' || o.type === type) &&
+        (country === '' || o.countryCode === country),
+    );
+  }, [data, query, verified, isPublic, type, country]);
+
+  if (loading && !data) return <Loading label="Loading organizations…" />;
+  if (error && !data) return <ErrorMessage error={describeError(error)} onRetry={reload} />;
+  const all = data?.organizations.length ?? 0;
+  return (
+    <>
+      <div className="toolbar">
+        <input
+          type="search"
+          className="search-input"
+          placeholder="Search organizations by name or id"
+          aria-label="Search organizations"
+          data-search-field
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+        />
+      </div>
+      <div className="filters" role="group" aria-label="Filters">
+        <YesNoFilter label="Verified" value={verified} onChange={setVerified} />
+        <YesNoFilter label="Public" value={isPublic} onChange={setIsPublic} />
+        <label className="filter">
+          <span>Type</span>
+          <select value={type} onChange={(e) => setType(e.target.value)}>
+            <option value="">Any</option>
+            {ORGANIZATION_TYPES.map((t) => (
+              <option key={t} value={t}>
+                {humanize(t)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="filter">
+          <span>Country</span>
+          <select value={country} onChange={(e) => setCountry(e.target.value)}>
+            <option value="">Any</option>
+            {countries.map((c) => (
+              <option key={c} value={c}>
+                {countryName(c)}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <p className="screen-subtitle" aria-live="polite">
+        {rows.length === all ? `${formatCount(all)} organizations` : `${formatCount(rows.length)} of ${formatCount(all)} organizations`}
+        {data?.source === 'cache' && ` · offline: as of ${formatDate(data.fetchedAt)}`}
+      </p>
+      {rows.length === 0 ? (
+        <EmptyState title="No organization matches">Change the search or the filters.</EmptyState>
+      ) : (
+        <div className="table-scroll">
+          <table className="simple-table" aria-label="Back-office organizations">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Type</th>
+                <th scope="col">Country</th>
+                <th scope="col">Verified</th>
+                <th scope="col">Public</th>
+                <th scope="col">Accounts</th>
+                <th scope="col">Projects</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((o) => (
+                <tr key={o.id}>
+                  <td>
+                    <button type="button" className="button-link" onClick={() => open('bo-organizations', { organizationId: o.id })}>
+                      {o.fullName}
+                    </button>
+                    {o.isRegistry && <span className="muted"> (registry)</span>}
+                  </td>
+                  <td>{humanize(o.type)}</td>
+                  <td>{countryName(o.countryCode)}</td>
+                  <td>
+                    <StatusBadge value={o.isVerified ? 'validated' : 'draft'} label={o.isVerified ? 'Verified' : 'Not verified'} />
+                  </td>
+                  <td>{o.isPublic ? 'Public' : 'Hidden'}</td>
+                  <td>{formatCount(o.accounts.length)}</td>
+                  <td>{formatCount(o.projects.length)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </>
+  );
+}
+
+function YesNoFilter({ label, value, onChange }: { label: string; value: YesNo; onChange: (value: YesNo) => void }) {
+  return (
+    <label className="filter">
+      <span>{label}</span>
+      <select value={value} onChange={(e) => onChange(e.target.value as YesNo)}>
+        <option value="">Any</option>
+        <option value="yes">Yes</option>
+        <option value="no">No</option>
+      </select>
+    </label>
   );
 }

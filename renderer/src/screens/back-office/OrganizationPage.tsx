@@ -1,0 +1,317 @@
+// An organization's back-office page: what it is, its verification (recorded or withdrawn after a
+// review), its accounts and balances, its ledger movements (from the back-office cache, a page at a
+// time: fast for long histories), its projects, installations and audit trail, and links to its
+// retirements and warehouse: every link stays inside the desk.
+import { useState } from 'react';
+import type { AccountMovementsOutput } from '../../../../shared/desk/back-office';
+import { countryName, formatCount, formatDateTime, formatGramsValue, humanize } from '../../lib/format';
+import { desk, describeError } from '../../lib/desk';
+import { useLoader } from '../../lib/hooks';
+import { announce } from '../../lib/signals';
+import { useBackOffice } from '../../stores/backOffice';
+import { useNavigation } from '../../stores/navigation';
+import { Dialog } from '../../components/Dialog';
+import { Facts } from '../../components/DefinitionList';
+import { ErrorMessage, Loading } from '../../components/feedback';
+import { StatusBadge } from '../../components/StatusBadge';
+import { ActionStatus } from '../../components/backOffice/ActionStatus';
+import { GatedButton } from '../../components/backOffice/RoleGate';
+import { useBackOfficeAction } from '../../components/backOffice/useBackOfficeAction';
+import { useBackOfficeRead } from '../../components/backOffice/useBackOfficeRead';
+
+const MOVEMENTS_PAGE = 50;
+
+export function OrganizationPage({ organizationId }: { organizationId: string }) {
+  const go = useNavigation((s) => s.go);
+  const open = useNavigation((s) => s.openBackOffice);
+  const openProject = useNavigation((s) => s.openProject);
+  const openOrganization = useNavigation((s) => s.openOrganization);
+  const { data, error, loading, reload } = useBackOfficeRead('operatorGetOrganization', { params: { organizationId } });
+  const [verifying, setVerifying] = useState(false);
+  if (loading && !data) return <Loading label="Loading the organization…" />;
+  if (!data) return <ErrorMessage error={error ? describeError(error) : 'Not found'} onRetry={reload} />;
+  const o = data.data.organization;
+  const accountName = (id: string | null) => {
+    if (id === null) return '—';
+    const account = o.accounts.find((a) => a.id === id);
+    return account ? `${humanize(account.kind)} (this organization)` : id;
+  };
+  return (
+    <div className="page-sections">
+      <button type="button" className="button-link back-link" data-closes-on-escape onClick={() => go('bo-organizations')}>
+        ← All organizations
+      </button>
+      <header className="section-header">
+        <h2>{o.fullName}</h2>
+        <StatusBadge value={o.isVerified ? 'validated' : 'draft'} label={o.isVerified ? 'Verified' : 'Not verified'} />
+        <GatedButton can="operatorSetOrganizationVerified" className="button" onClick={() => setVerifying(true)}>
+          {o.isVerified ? 'Withdraw verification' : 'Record verification'}
+        </GatedButton>
+      </header>
+      {data.source === 'cache' && <p className="notice">Offline: this page is as it was read {formatDateTime(data.fetchedAt)}.</p>}
+      <Facts
+        items={[
+          ['Id', <span className="mono">{o.id}</span>],
+          ['Type', humanize(o.type)],
+          ['Country', countryName(o.countryCode)],
+          ['Public', o.isPublic ? 'Yes' : 'No'],
+          ['Registry operator', o.isRegistry ? 'Yes' : 'No'],
+          ['Created', formatDateTime(o.createdAt)],
+          ['Updated', formatDateTime(o.updatedAt)],
+          [
+            'Elsewhere in the desk',
+            <span className="link-row">
+              <button type="button" className="button-link" onClick={() => openOrganization(o.id, o.fullName)}>
+                Public profile and retirements
+              </button>
+              {' · '}
+              <button type="button" className="button-link" onClick={() => go('warehouse')}>
+                Warehouse
+              </button>
+            </span>,
+          ],
+        ]}
+      />
+
+      <section aria-labelledby="bo-accounts">
+        <h3 id="bo-accounts">Accounts and balances</h3>
+        <table className="simple-table" aria-label="Accounts and balances">
+          <thead>
+            <tr>
+              <th scope="col">Account</th>
+              <th scope="col">Credit</th>
+              <th scope="col">Balance</th>
+            </tr>
+          </thead>
+          <tbody>
+            {o.accounts.flatMap((a) =>
+              a.balances.length === 0
+                ? [
+                    <tr key={a.id}>
+                      <td>{humanize(a.kind)}</td>
+                      <td className="muted">No credits</td>
+                      <td />
+                    </tr>,
+                  ]
+                : a.balances.map((b) => (
+                    <tr key={`${a.id}/${b.creditId}`}>
+                      <td>{humanize(a.kind)}</td>
+                      <td>
+                        <button
+                          type="button"
+                          className="button-link mono"
+                          onClick={() => open('bo-credit-history', { creditId: b.creditId })}
+                        >
+                          {b.serialization}
+                        </button>
+                      </td>
+                      <td className="num">{formatGramsValue(b.amountGrams)}</td>
+                    </tr>
+                  )),
+            )}
+          </tbody>
+        </table>
+      </section>
+
+      <Movements accountIds={o.accounts.map((a) => a.id)} accountName={accountName} />
+
+      <section aria-labelledby="bo-projects">
+        <h3 id="bo-projects">Projects</h3>
+        {o.projects.length === 0 ? (
+          <p className="muted">No projects.</p>
+        ) : (
+          <ul className="plain-list">
+            {o.projects.map((p) => (
+              <li key={p.id}>
+                <button type="button" className="button-link" onClick={() => openProject(p.id)}>
+                  {p.num} · {p.fullName}
+                </button>{' '}
+                <StatusBadge value={p.status} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <section aria-labelledby="bo-installations">
+        <h3 id="bo-installations">Installations</h3>
+        {o.installations.length === 0 ? (
+          <p className="muted">No app is installed for this organization.</p>
+        ) : (
+          <table className="simple-table" aria-label="Installations">
+            <thead>
+              <tr>
+                <th scope="col">App</th>
+                <th scope="col">Status</th>
+                <th scope="col">Permissions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {o.installations.map((i) => (
+                <tr key={i.id}>
+                  <td>
+                    <button type="button" className="button-link" onClick={() => open('bo-apps', { appId: i.appId })}>
+                      {i.appName}
+                    </button>
+                  </td>
+                  <td>{humanize(i.status)}</td>
+                  <td>
+                    {Object.entries(i.permissions)
+                      .map(([k, v]) => `${humanize(k)}: ${v}`)
+                      .join(', ')}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+
+      <AuditTrail organizationId={o.id} />
+
+      {verifying && (
+        <VerifyDialog organization={{ id: o.id, name: o.fullName, verified: o.isVerified }} onClose={() => setVerifying(false)} />
+      )}
+    </div>
+  );
+}
+
+function Movements({ accountIds, accountName }: { accountIds: string[]; accountName: (id: string | null) => string }) {
+  const version = useBackOffice((s) => s.version);
+  const [shown, setShown] = useState(MOVEMENTS_PAGE);
+  const key = accountIds.join(',');
+  const { data, error } = useLoader<AccountMovementsOutput | null>(
+    async () => {
+      if (accountIds.length === 0) return null;
+      const page = await desk('backOffice.accountMovements', { accountIds, offset: 0, limit: shown });
+      announce('desk:back-office-loaded', { screen: 'bo-organization-movements', rows: page.movements.length });
+      return page;
+    },
+    [key, shown],
+    version,
+  );
+  return (
+    <section aria-labelledby="bo-movements">
+      <h3 id="bo-movements">Ledger movements</h3>
+      <ErrorMessage error={error ? describeError(error) : null} />
+      {data && data.total === 0 && <p className="muted">No movements synced yet (they follow the back-office sync).</p>}
+      {data && data.total > 0 && (
+        <>
+          <p className="muted">
+            {formatCount(data.movements.length)} of {formatCount(data.total)}, newest first
+            {data.asOf && ` · synced ${formatDateTime(data.asOf)}`}
+          </p>
+          <table className="simple-table" aria-label="Ledger movements">
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Kind</th>
+                <th scope="col">Credit</th>
+                <th scope="col">From</th>
+                <th scope="col">To</th>
+                <th scope="col">Amount</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.movements.map((m) => (
+                <tr key={m.id}>
+                  <td>{formatDateTime(m.at)}</td>
+                  <td>{humanize(m.kind)}</td>
+                  <td className="mono">{m.serialization}</td>
+                  <td>{accountName(m.fromAccountId)}</td>
+                  <td>{accountName(m.toAccountId)}</td>
+                  <td className="num">{formatGramsValue(m.amountGrams)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {data.movements.length < data.total && (
+            <button type="button" className="button" onClick={() => setShown((n) => n + MOVEMENTS_PAGE * 4)}>
+              Show more movements
+            </button>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+function AuditTrail({ organizationId }: { organizationId: string }) {
+  const open = useNavigation((s) => s.openBackOffice);
+  const { data, error } = useBackOfficeRead('operatorSearchAudit', { query: { targetId: organizationId, limit: 20 } });
+  return (
+    <section aria-labelledby="bo-audit-trail">
+      <h3 id="bo-audit-trail">Audit trail</h3>
+      <ErrorMessage error={error ? describeError(error) : null} />
+      {data && data.data.entries.length === 0 && <p className="muted">No operator action names this organization.</p>}
+      {data && data.data.entries.length > 0 && (
+        <table className="simple-table" aria-label="Audit trail">
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Action</th>
+              <th scope="col">By</th>
+              <th scope="col">Outcome</th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.data.entries.map((e) => (
+              <tr key={e.id}>
+                <td>{formatDateTime(e.at)}</td>
+                <td>{e.action}</td>
+                <td>{e.actor}</td>
+                <td>{humanize(e.outcome)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <button type="button" className="button-link" onClick={() => open('bo-audit', { targetId: organizationId })}>
+        The whole audit log for this organization
+      </button>
+    </section>
+  );
+}
+
+function VerifyDialog({ organization, onClose }: { organization: { id: string; name: string; verified: boolean }; onClose: () => void }) {
+  const action = useBackOfficeAction('operatorSetOrganizationVerified');
+  const next = !organization.verified;
+  const done = action.state.phase === 'done';
+  return (
+    <Dialog title={next ? 'Record the verification' : 'Withdraw the verification'} onClose={onClose}>
+      <div className="form">
+        <p>What changes:</p>
+        <Facts
+          items={[
+            ['Organization', organization.name],
+            ['Business verification', `${organization.verified ? 'Verified' : 'Not verified'} → ${next ? 'Verified' : 'Not verified'}`],
+            [
+              'Effect',
+              next
+                ? 'Its projects can be issued credits, and public projects appear in the public interface.'
+                : 'No more issuance for its projects, and its projects leave the public interface.',
+            ],
+          ]}
+        />
+        <ActionStatus action={action} />
+        <div className="actions">
+          <button type="button" className="button" onClick={onClose}>
+            {done ? 'Close' : 'Cancel'}
+          </button>
+          {!done && (
+            <GatedButton
+              can="operatorSetOrganizationVerified"
+              className="button button-primary"
+              disabledReason={
+                action.busy ? 'Sending…' : action.state.phase === 'unsure' ? 'Not sure yet whether it was made: check again' : null
+              }
+              onClick={() => void action.run({ params: { organizationId: organization.id }, body: { verified: next } })}
+            >
+              {next ? 'Record verification' : 'Withdraw verification'}
+            </GatedButton>
+          )}
+        </div>
+      </div>
+    </Dialog>
+  );
+}
