@@ -200,7 +200,8 @@ function CreateOperatorDialog({ onClose }: { onClose: () => void }) {
 
 function ActiveDialog({ operator, onClose }: { operator: Operator; onClose: () => void }) {
   const action = useBackOfficeAction('operatorSetOperatorActive');
-  const next = !operator.active;
+  const [active] = useState(operator.active);
+  const next = !active;
   const done = action.state.phase === 'done';
   return (
     <Dialog title={next ? `Enable ${operator.name}` : `Disable ${operator.name}`} onClose={onClose}>
@@ -208,7 +209,7 @@ function ActiveDialog({ operator, onClose }: { operator: Operator; onClose: () =
         <Facts
           items={[
             ['Operator', `${operator.name} (${humanize(operator.role)})`],
-            ['Status', `${operator.active ? 'Active' : 'Disabled'} → ${next ? 'Active' : 'Disabled'}`],
+            ['Status', `${active ? 'Active' : 'Disabled'} → ${next ? 'Active' : 'Disabled'}`],
             ['Effect', next ? 'Its key can get tokens again.' : 'Its tokens stop at once; it can no longer sign in.'],
           ]}
         />

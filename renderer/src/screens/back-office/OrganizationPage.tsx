@@ -194,6 +194,7 @@ function Movements({ accountIds, accountName }: { accountIds: string[]; accountN
     <section aria-labelledby="bo-movements">
       <h3 id="bo-movements">Ledger movements</h3>
       <ErrorMessage error={error ? describeError(error) : null} />
+      {accountIds.length === 0 && <p className="muted">No accounts, so no movements.</p>}
       {data && data.total === 0 && <p className="muted">No movements synced yet (they follow the back-office sync).</p>}
       {data && data.total > 0 && (
         <>
@@ -275,7 +276,9 @@ function AuditTrail({ organizationId }: { organizationId: string }) {
 
 function VerifyDialog({ organization, onClose }: { organization: { id: string; name: string; verified: boolean }; onClose: () => void }) {
   const action = useBackOfficeAction('operatorSetOrganizationVerified');
-  const next = !organization.verified;
+  // What the user reviewed: the page behind reloads after the write, the dialog keeps the change it made.
+  const [verified] = useState(organization.verified);
+  const next = !verified;
   const done = action.state.phase === 'done';
   return (
     <Dialog title={next ? 'Record the verification' : 'Withdraw the verification'} onClose={onClose}>
@@ -284,7 +287,7 @@ function VerifyDialog({ organization, onClose }: { organization: { id: string; n
         <Facts
           items={[
             ['Organization', organization.name],
-            ['Business verification', `${organization.verified ? 'Verified' : 'Not verified'} → ${next ? 'Verified' : 'Not verified'}`],
+            ['Business verification', `${verified ? 'Verified' : 'Not verified'} → ${next ? 'Verified' : 'Not verified'}`],
             [
               'Effect',
               next

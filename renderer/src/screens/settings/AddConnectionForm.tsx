@@ -73,7 +73,7 @@ export function AddConnectionForm({ onDone }: { onDone: (added?: string) => void
         >
           <input className="mono" value={operatorId} onChange={(e) => setOperatorId(e.target.value)} />
         </Field>
-        <KeyFileInput label="Operator private key file" onKey={setOperatorKey} onBusy={setKeyBusy} />
+        <KeyFileInput label="Operator key file" onKey={setOperatorKey} onBusy={setKeyBusy} />
       </fieldset>
       {needsFile && (
         <>
