@@ -43,6 +43,7 @@ export const OPERATOR_WRITES = [
   'operatorCreateOrganization',
   'operatorSetOrganizationVerified',
   'operatorCreateProject',
+  'operatorUpdateProject',
   'operatorSetProjectStatus',
   'operatorIssueCredits',
   'operatorDeposit',

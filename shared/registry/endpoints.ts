@@ -8,6 +8,7 @@ import { PREVIEW_OPERATIONS, previewQuery } from './operator-previews';
 import { operatorResources } from './operator-resources';
 import type { ResourceSchemas } from './resources';
 import {
+  AUDIT_OUTCOMES,
   DEFAULT_FEED_LIMIT,
   DEFAULT_PAGE_SIZE,
   FEED_INVENTORY_ACCOUNTS,
@@ -20,7 +21,7 @@ import {
   type RequiredPermission,
 } from './vocabulary';
 
-export type HttpMethod = 'GET' | 'POST' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 /**
  * Who may call an endpoint.
@@ -668,10 +669,10 @@ export const endpoints = {
   operatorGetProject: define({
     method: 'GET',
     path: '/operator/v1/projects/{projectId}',
-    summary: 'One project, any status, with its status history',
+    summary: "One project, any status, with its status history and every field of the interface's project",
     params: z.object({ projectId: idString('projectId') }),
     query: noQuery,
-    response: (s) => s.object({ project: operatorResources(s).project }),
+    response: (s) => s.object({ project: operatorResources(s).project, details: s.project }),
     auth: viewer,
     tags: ['operator'],
   }),
@@ -701,13 +702,35 @@ export const endpoints = {
     status: 201,
     audit: 'projects.create',
   }),
+  operatorUpdateProject: define({
+    method: 'PATCH',
+    path: '/operator/v1/projects/{projectId}',
+    summary: 'Edit a draft project: every field given replaces the stored one (null clears an optional one)',
+    params: z.object({ projectId: idString('projectId') }),
+    query: noQuery,
+    body: inputs.updateProjectBody.meta({
+      examples: [
+        {
+          fullName: 'Kilimanjaro Reforestation II',
+          location: { lat: -3.07, lng: 37.35 },
+          documentation: [{ uri: 'https://example.org/pdd.pdf', type: 'projectDesign', name: 'Project design', isPublic: true }],
+        },
+      ],
+    }),
+    response: (s) => s.object({ id: z.string(), num: z.string(), changed: z.array(z.string()) }),
+    auth: manager,
+    tags: ['operator'],
+    audit: 'projects.update',
+  }),
   operatorSetProjectStatus: define({
     method: 'POST',
     path: '/operator/v1/projects/{projectId}/status',
     summary: 'Move a project to another status (allowed changes only)',
     params: z.object({ projectId: idString('projectId') }),
     query: noQuery,
-    body: inputs.changeProjectStatusInput.omit({ projectId: true }).meta({ examples: [{ status: 'submitted' }] }),
+    body: inputs.changeProjectStatusInput
+      .omit({ projectId: true })
+      .meta({ examples: [{ status: 'submitted', comment: 'Project design document complete' }] }),
     response: (s) => s.object({ id: z.string(), status: z.string(), previousStatus: z.string(), eventId: z.string() }),
     auth: manager,
     tags: ['operator'],
@@ -1007,7 +1030,7 @@ export const endpoints = {
   operatorSearchAudit: define({
     method: 'GET',
     path: '/operator/v1/audit',
-    summary: 'The audit log, newest first, filtered by operator, action, target and time',
+    summary: 'The audit log, newest first, filtered by operator, action, target, outcome and time',
     params: noParams,
     query: z.object({
       limit: limitParam,
@@ -1015,6 +1038,7 @@ export const endpoints = {
       operatorId: z.string().trim().min(1).max(200).optional(),
       action: z.string().trim().min(1).max(100).optional(),
       targetId: z.string().trim().min(1).max(300).optional(),
+      outcome: z.enum(AUDIT_OUTCOMES).optional(),
       from: isoTime.optional(),
       to: isoTime.optional(),
     }),

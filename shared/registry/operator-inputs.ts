@@ -48,6 +48,17 @@ const documentInput = z.object({
   isPublic: z.boolean().default(true),
 });
 
+/** Shapes shared by the creation and the edit of a project. */
+const projectFields = {
+  sector: z.object({ id: requiredText(60), title: requiredText(200) }),
+  methodology: z.object({ id: requiredText(60), title: requiredText(300) }),
+  type: z.object({ id: requiredText(60), title: requiredText(200), description: text(2000).default('') }),
+  location: z.object({ lat: z.number().min(-90).max(90), lng: z.number().min(-180).max(180) }),
+  otherBenefits: z.array(
+    z.object({ id: z.number().int(), title: requiredText(200), checked: z.boolean(), description: text(2000).default('') }),
+  ),
+};
+
 export const createProjectInput = z.object({
   id: z.uuid().optional(),
   num: z
@@ -65,23 +76,63 @@ export const createProjectInput = z.object({
   thumbnail: text(1000).optional(),
   countryCode: countryCode,
   state: text(100).optional(),
-  sector: z.object({ id: requiredText(60), title: requiredText(200) }),
-  methodology: z.object({ id: requiredText(60), title: requiredText(300) }),
-  type: z.object({ id: requiredText(60), title: requiredText(200), description: text(2000).default('') }),
-  location: z.object({ lat: z.number().min(-90).max(90), lng: z.number().min(-180).max(180) }).optional(),
+  sector: projectFields.sector,
+  methodology: projectFields.methodology,
+  type: projectFields.type,
+  location: projectFields.location.optional(),
   /** The owning proponent organization; listed first among the proponents. */
   organizationId: requiredText(),
   proponentIds: z.array(requiredText()).default([]),
   validatorIds: z.array(requiredText()).default([]),
   documentation: z.array(documentInput).default([]),
   kmlFile: documentInput.optional(),
-  otherBenefits: z
-    .array(z.object({ id: z.number().int(), title: requiredText(200), checked: z.boolean(), description: text(2000).default('') }))
-    .default([]),
+  otherBenefits: projectFields.otherBenefits.default([]),
   contractAddress: z.string().regex(CONTRACT_ADDRESS, 'must be a lowercase 0x contract address').optional(),
 });
 
-export const changeProjectStatusInput = z.object({ projectId: requiredText(), status: z.enum(PROJECT_STATUSES) });
+/**
+ * An edit of a draft project: every field given replaces the stored one (lists as a whole: the
+ * documentation, the benefits, the extra proponents, the validators); `null` clears an optional one
+ * (city, state, thumbnail, location, kmlFile). The number, status and contract address are not
+ * edited here (the status has its own endpoint); an unknown or one of those fields is refused.
+ */
+const updateProjectShape = z.strictObject({
+  projectId: requiredText(),
+  fullName: requiredText(300).optional(),
+  description: text(20_000).optional(),
+  shortDescription: text(1000).optional(),
+  startDate: dateInput.optional(),
+  creditingPeriodStartDate: dateInput.optional(),
+  estimatedAnnualMitigations: z.array(z.string().nullable()).optional(),
+  city: text(100).nullable().optional(),
+  thumbnail: text(1000).nullable().optional(),
+  countryCode: countryCode.optional(),
+  state: text(100).nullable().optional(),
+  sector: projectFields.sector.optional(),
+  methodology: projectFields.methodology.optional(),
+  type: projectFields.type.optional(),
+  location: projectFields.location.nullable().optional(),
+  organizationId: requiredText().optional(),
+  proponentIds: z.array(requiredText()).optional(),
+  validatorIds: z.array(requiredText()).optional(),
+  documentation: z.array(documentInput).optional(),
+  kmlFile: documentInput.nullable().optional(),
+  otherBenefits: projectFields.otherBenefits.optional(),
+});
+const somethingToChange = [
+  (p: Record<string, unknown>) => Object.entries(p).some(([k, v]) => k !== 'projectId' && v !== undefined),
+  { message: 'nothing to change: give at least one field of the project' },
+] as const;
+export const updateProjectInput = updateProjectShape.refine(...somethingToChange);
+/** The HTTP body of the edit (the project is the path's). */
+export const updateProjectBody = updateProjectShape.omit({ projectId: true }).refine(...somethingToChange);
+
+/** A status change; the comment is kept in the project's status history. */
+export const changeProjectStatusInput = z.object({
+  projectId: requiredText(),
+  status: z.enum(PROJECT_STATUSES),
+  comment: text(2000).default(''),
+});
 
 // issuance
 export const issueCreditsInput = z.object({

@@ -56,6 +56,8 @@ export function operatorResources(s: ResourceSchemas) {
     createdAt: isoDateTime,
     projectStatus: z.string(),
     previousProjectStatus: z.string(),
+    /** The operator's comment on the change ('' for changes recorded without one). */
+    comment: z.string(),
   });
   const project = object({
     id: z.string(),

@@ -64,6 +64,7 @@ function requestFor(id: EndpointId): { path: string; method: string; body?: stri
       type: { id: 'removal', title: 'Removal' },
       organizationId: f.orgA,
     },
+    operatorUpdateProject: { fullName: 'Walked draft' },
     operatorSetProjectStatus: { status: 'submitted' },
     operatorIssueCredits: {
       projectId: f.projectId,

@@ -138,6 +138,7 @@ const REGISTRY_COLUMNS = {
     created_at: 'INTEGER',
     project_status: 'TEXT',
     previous_project_status: 'TEXT',
+    comment: 'TEXT',
   },
   project_organizations: {
     project_id: 'TEXT',

@@ -105,7 +105,7 @@ export function createRegistryApp(options: RegistryAppOptions): Hono {
     '*',
     cors({
       origin: '*',
-      allowMethods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
+      allowMethods: ['GET', 'POST', 'PATCH', 'DELETE', 'OPTIONS'],
       allowHeaders: ['Authorization', 'Content-Type', API_VERSION_HEADER, IDEMPOTENCY_KEY_HEADER],
       exposeHeaders: ['Content-Disposition', 'Retry-After', 'Idempotent-Replayed'],
       maxAge: 600,

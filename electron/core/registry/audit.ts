@@ -188,6 +188,7 @@ export interface AuditSearch {
   operatorId?: string;
   action?: string;
   targetId?: string;
+  outcome?: AuditOutcome;
   /** Epoch ms, inclusive. */
   from?: number;
   /** Epoch ms, exclusive. */
@@ -238,6 +239,10 @@ export function searchAudit(ctx: RegistryContext, search: AuditSearch): { entrie
   if (search.action !== undefined) {
     where.push('l.action = ?');
     args.push(search.action);
+  }
+  if (search.outcome !== undefined) {
+    where.push('l.outcome = ?');
+    args.push(search.outcome);
   }
   if (search.from !== undefined) {
     where.push('l.at >= ?');

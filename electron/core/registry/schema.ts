@@ -81,6 +81,8 @@ export interface RegistryTables {
     created_at: number;
     project_status: string;
     previous_project_status: string;
+    /** The operator's comment on the change (migration 0008); empty before it. */
+    comment: Generated<string>;
   };
   credits: {
     id: string;

@@ -64,7 +64,9 @@ export const operatorHandlers: Pick<Handlers, OperatorEndpointId> = {
     const { offset, pagination } = pageOf(total, query.page, query.limit);
     return { pagination, projects: q.operatorProjects(registry, offset, query.limit, query.status).projects };
   },
-  operatorGetProject: ({ registry, params }) => ({ project: q.operatorProject(registry, params.projectId) }),
+  operatorGetProject: ({ registry, params }) => q.operatorProjectWithDetails(registry, params.projectId),
+  operatorUpdateProject: (input) =>
+    ops.updateProject(input.registry, inputOf<typeof ops.updateProjectInput>(input, { projectId: input.params.projectId })),
   operatorCreateProject: (input) => ops.createProject(input.registry, inputOf<typeof ops.createProjectInput>(input)),
   operatorSetProjectStatus: (input) =>
     ops.changeProjectStatus(input.registry, inputOf<typeof ops.changeProjectStatusInput>(input, { projectId: input.params.projectId })),

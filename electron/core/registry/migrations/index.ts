@@ -6,6 +6,7 @@ import { migration0004 } from './0004-used-signatures';
 import { migration0005 } from './0005-operators';
 import { migration0006 } from './0006-changes-feed';
 import { migration0007 } from './0007-ledger-trail';
+import { migration0008 } from './0008-project-event-comments';
 
 /** Every registry migration, in order. Add a file per step; never edit a released one. */
 export const registryMigrations: readonly Migration[] = [
@@ -16,4 +17,5 @@ export const registryMigrations: readonly Migration[] = [
   migration0005,
   migration0006,
   migration0007,
+  migration0008,
 ];

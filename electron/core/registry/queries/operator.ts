@@ -5,6 +5,7 @@ import type { ProjectStatus } from '../../../../shared/registry/vocabulary';
 import { iso } from '../../clock';
 import type { RegistryContext } from '../context';
 import { notFound } from '../errors';
+import { projectById } from './projects';
 
 export interface OperatorBalance {
   creditId: string;
@@ -156,9 +157,16 @@ const PROJECT_SELECT =
 function presentProject(ctx: RegistryContext, p: ProjectRow) {
   const events = ctx.db
     .prepare(
-      'SELECT id, type, created_at, project_status, previous_project_status FROM project_events WHERE project_id = ? ORDER BY created_at, id',
+      'SELECT id, type, created_at, project_status, previous_project_status, comment FROM project_events WHERE project_id = ? ORDER BY created_at, id',
     )
-    .all(p.id) as { id: string; type: string; created_at: number; project_status: string; previous_project_status: string }[];
+    .all(p.id) as {
+    id: string;
+    type: string;
+    created_at: number;
+    project_status: string;
+    previous_project_status: string;
+    comment: string;
+  }[];
   return {
     id: p.id,
     num: p.num,
@@ -175,6 +183,7 @@ function presentProject(ctx: RegistryContext, p: ProjectRow) {
       createdAt: iso(e.created_at),
       projectStatus: e.project_status,
       previousProjectStatus: e.previous_project_status,
+      comment: e.comment,
     })),
   };
 }
@@ -198,6 +207,17 @@ export function operatorProject(ctx: RegistryContext, id: string) {
   const row = ctx.db.prepare(`${PROJECT_SELECT} WHERE id = ?`).get(id) as ProjectRow | undefined;
   if (!row) throw notFound(`Project ${id} not found`);
   return presentProject(ctx, row);
+}
+
+/**
+ * One project for the back office: its operator view (status and history) and every field of the
+ * interface's project (2.5), non-public documents included, so a draft can be edited in full.
+ */
+export function operatorProjectWithDetails(ctx: RegistryContext, id: string) {
+  const project = operatorProject(ctx, id);
+  const details = projectById(ctx, id, 'all');
+  if (!details) throw notFound(`Project ${id} not found`);
+  return { project, details };
 }
 
 export function operatorAccounts(ctx: RegistryContext, offset: number, limit: number): { total: number; accounts: OperatorAccount[] } {
