@@ -1,0 +1,106 @@
+// The operator's project form: a new draft's body holds every field the form has, an edit sends only
+// what changed (null clearing an optional field), and the registry's schemas name what is wrong.
+import { describe, expect, it } from 'vitest';
+import {
+  createBody,
+  emptyDocument,
+  emptyProjectForm,
+  formFromProject,
+  updateBody,
+  type ProjectForm,
+} from '../../renderer/src/screens/back-office/projectForm';
+import type { Project } from '../../shared/registry/resources';
+
+const DOC_ID = '0b6f5d3c-5a43-4b8e-9d0e-6a1e2f3a4b5c';
+const filled: ProjectForm = {
+  ...emptyProjectForm('org-a'),
+  fullName: 'Mangroves of Lamu',
+  shortDescription: 'Mangroves',
+  description: 'Restores mangroves.',
+  startDate: '2022-02-01',
+  creditingPeriodStartDate: '2022-03-01',
+  estimatedAnnualMitigations: '1200\n\n1300',
+  countryCode: 'ke',
+  sectorId: 'blue-carbon',
+  sectorTitle: 'Blue carbon',
+  methodologyId: 'vm0033',
+  methodologyTitle: 'Tidal wetland restoration',
+  typeId: 'removal',
+  typeTitle: 'Removal',
+  lat: '-2.27',
+  lng: '40.9',
+  validatorIds: ['org-v'],
+  documentation: [{ ...emptyDocument(), name: 'Design', type: 'projectDesign', uri: 'https://example.org/pdd.pdf' }],
+  kmlFile: { name: 'Area', type: 'kml', uri: 'https://example.org/a.kml', isPublic: false },
+  otherBenefits: [{ id: '3', title: 'Biodiversity', checked: true, description: '' }],
+};
+
+describe('project form', () => {
+  it('makes a draft body of every field filled, leaving empty optional fields out', () => {
+    const result = createBody(filled);
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.body).toMatchObject({
+      status: 'draft',
+      countryCode: 'KE',
+      estimatedAnnualMitigations: ['1200', null, '1300'],
+      location: { lat: -2.27, lng: 40.9 },
+      organizationId: 'org-a',
+      validatorIds: ['org-v'],
+      kmlFile: { name: 'Area', isPublic: false },
+      otherBenefits: [{ id: 3, title: 'Biodiversity', checked: true }],
+    });
+    expect(result.body).not.toHaveProperty('city');
+  });
+
+  it('names what the registry would refuse', () => {
+    const result = createBody({ ...filled, fullName: ' ', lat: '95', countryCode: 'XX' });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.errors.join('\n')).toMatch(/fullName/);
+    expect(result.errors.join('\n')).toMatch(/location\.lat/);
+    expect(result.errors.join('\n')).toMatch(/countryCode/);
+  });
+
+  it('round-trips a project read and sends only the changed fields of an edit', () => {
+    const project: Project = {
+      id: 'p1',
+      num: '7',
+      fullName: 'Mangroves of Lamu',
+      description: 'Restores mangroves.',
+      shortDescription: 'Mangroves',
+      publicUrl: 'https://r.example/projects/p1',
+      registry: 'R',
+      status: 'draft',
+      startDate: '2022-02-01T00:00:00.000Z',
+      creditingPeriodStartDate: '2022-03-01T00:00:00.000Z',
+      estimatedAnnualMitigations: ['1200', null],
+      countryCode: 'KE',
+      city: 'Lamu',
+      sector: { id: 'blue-carbon', title: 'Blue carbon' },
+      otherBenefits: [],
+      proponents: [{ id: 'org-a', fullName: 'A', logo: '', publicUrl: '' }],
+      validators: [],
+      methodology: { id: 'vm0033', title: 'T' },
+      type: { id: 'removal', title: 'Removal', description: '' },
+      location: { lat: 1, lng: 2 },
+      documentation: [{ id: DOC_ID, uri: 'https://example.org/x.pdf', type: 'pdd', name: 'X', isPublic: true }],
+    };
+    const original = formFromProject(project);
+    expect(updateBody(original, original)).toEqual({ ok: 'unchanged' });
+    const edited: ProjectForm = { ...original, city: '', lat: '', lng: '', fullName: 'Lamu Mangroves', proponentIds: ['org-b'] };
+    const result = updateBody(edited, original);
+    expect(result).toEqual({
+      ok: true,
+      body: { fullName: 'Lamu Mangroves', city: null, location: null, organizationId: 'org-a', proponentIds: ['org-b'] },
+    });
+    // a kept document keeps its id
+    const doc = updateBody({ ...original, documentation: [...original.documentation, emptyDocument()] }, original);
+    expect(doc.ok).toBe(false);
+    const named = updateBody(
+      { ...original, documentation: [...original.documentation, { ...emptyDocument(), name: 'Y', type: 'kml', uri: 'u' }] },
+      original,
+    );
+    expect(named.ok === true && named.body.documentation?.map((d) => d.id)).toEqual([DOC_ID, undefined]);
+  });
+});
