@@ -3,6 +3,7 @@
 // host's contract alike: both carry `invoke(method, input)` and a stream of events, and both sides
 // validate against this file.
 import { z } from 'zod';
+import { auditFilter } from './audit-filter';
 import { tolerant } from '../registry/resources';
 import { FINISH_ACTIONS, PROJECT_STATUSES } from '../registry/vocabulary';
 import { finalizeBody, finishBody } from '../registry/endpoints';
@@ -309,6 +310,8 @@ export const csvExportInput = z.discriminatedUnion('list', [
   z.object({ list: z.literal('inventory'), account: inventoryAccount, ...inventoryCreditQuery }),
   // The warehouse inventory as listed: its search, filters and sort (shared/desk/warehouse-list.ts).
   z.object({ list: z.literal('warehouse'), organizationId: id, ...warehouseCreditQuery.shape }),
+  // The back office's audit log with the screen's filters (every entry, newest first).
+  z.object({ list: z.literal('audit'), filter: auditFilter }),
 ]);
 
 export const warehouseView = z.object({

@@ -263,6 +263,26 @@ describe('export.csv', () => {
     expect(lines).toHaveLength(unclaimed.total + 1);
     expect(lines.slice(1).every((l) => l.split(',').at(-2) === 'no')).toBe(true);
   });
+
+  it("exports the audit log's filtered entries, every page of them, newest first", async () => {
+    // more entries than one page of the registry's search, of two outcomes (the filter keeps one)
+    const db = new Database(join(desk.paths.embeddedRegistryDir, REGISTRY_DB_FILE));
+    const add = db.prepare(
+      "INSERT INTO audit_log (id, at, operator_id, actor, action, outcome) VALUES (?, ?, NULL, 'cli:test', 'test.bulk', ?)",
+    );
+    for (let i = 0; i < 200; i++) add.run(`bulk-${i}`, Date.now(), i % 3 === 0 ? 'refused' : 'succeeded');
+    const expected = db
+      .prepare("SELECT id FROM audit_log WHERE action = 'test.bulk' AND outcome = 'succeeded' ORDER BY seq DESC")
+      .all() as { id: string }[];
+    db.close();
+    expect(expected).toHaveLength(133);
+    const file = await ok('export.csv', { list: 'audit', filter: { action: 'test.bulk', outcome: 'succeeded' } });
+    expect(file.filename).toMatch(/^audit-log-\d{4}-\d{2}-\d{2}\.csv$/);
+    const lines = Buffer.from(desk.artifacts.get(file.handle)!.bytes).toString('utf8').trimEnd().split('\r\n');
+    expect(lines[0]).toBe('\uFEFFTime,Operator,Actor,Action,Outcome,Targets,Detail,Id');
+    expect(lines.slice(1).map((l) => l.split(',').at(-1))).toEqual(expected.map((e) => e.id));
+    expect((await fails('export.csv', { list: 'audit', filter: { outcome: 'maybe' } })).code).toBe('invalid_input');
+  });
 });
 
 describe('offline (registry stopped)', () => {

@@ -10,6 +10,7 @@ import {
 } from '../../../shared/desk/api';
 import type { WarehouseInventoryCredit } from '../../../shared/registry/resources';
 import { creditVintage, listWarehouseCredits } from '../../../shared/desk/warehouse-list';
+import type { AuditFilter } from '../../../shared/desk/audit-filter';
 import { toCsv, type CsvColumn } from './csv';
 
 const PAGE = 500; // the search API's largest page
@@ -26,6 +27,20 @@ export interface CsvSources {
   /** Every credit of an account's search, in its order (a stream: rows are read as they are written). */
   inventoryCredits(search: Omit<InventoryCreditSearchInput, 'offset' | 'limit'>): Iterable<InventoryCreditRow>;
   warehouseCredits(organizationId: string): Promise<{ organizationName: string; credits: WarehouseInventoryCredit[] }>;
+  /** Every audit entry the filter selects, newest first (the registry's search, paged through). */
+  auditEntries(filter: AuditFilter): Promise<AuditEntryRow[]>;
+}
+
+/** An audit entry as the operator interface answers it. */
+export interface AuditEntryRow {
+  id: string;
+  at: string;
+  operatorId: string | null;
+  actor: string;
+  action: string;
+  targetIds: string[];
+  outcome: string;
+  detail: Record<string, unknown>;
 }
 
 function* allPages<Row>(fetchPage: (offset: number) => { total: number; rows: Row[] }): Generator<Row> {
@@ -90,6 +105,17 @@ const warehouseColumns: CsvColumn<WarehouseInventoryCredit>[] = [
   { header: 'Reserved (tCO2e)', value: (c) => c.reserved ?? '' },
 ];
 
+const auditColumns: CsvColumn<AuditEntryRow>[] = [
+  { header: 'Time', value: (e) => e.at },
+  { header: 'Operator', value: (e) => e.operatorId ?? '' },
+  { header: 'Actor', value: (e) => e.actor },
+  { header: 'Action', value: (e) => e.action },
+  { header: 'Outcome', value: (e) => e.outcome },
+  { header: 'Targets', value: (e) => e.targetIds.join(' ') },
+  { header: 'Detail', value: (e) => JSON.stringify(e.detail) },
+  { header: 'Id', value: (e) => e.id },
+];
+
 const slug = (text: string) =>
   text
     .toLowerCase()
@@ -135,5 +161,7 @@ export async function exportCsv(sources: CsvSources, input: z.output<typeof csvE
       const listed = listWarehouseCredits(warehouse.credits, input);
       return file(`warehouse-${slug(warehouse.organizationName)}-${today}`, toCsv(warehouseColumns, listed));
     }
+    case 'audit':
+      return file(`audit-log-${today}`, toCsv(auditColumns, await sources.auditEntries(input.filter)));
   }
 }
