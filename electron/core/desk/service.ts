@@ -42,7 +42,7 @@ import type { ParsedDeskInput } from './types';
 import { warehouseView } from './warehouse-view';
 import { bundleCertificates } from './certificate-bundle';
 import * as writes from './writes';
-import { auditEntries } from './audit-entries';
+import { auditEntries, type AuditPageRead } from './audit-entries';
 import type { DeskDispatcher } from './dispatcher';
 import { createBackOffice } from './back-office';
 
@@ -301,7 +301,12 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
           searchRetirements: (search) => runtime.cache.searchRetirements(search),
           inventoryCredits: (search) => runtime.cache.inventoryCreditsOf(search),
           warehouseCredits: (organizationId) => warehouseView(runtime, tracker, clock, organizationId),
-          auditEntries: (filter) => auditEntries(runtime.client, filter),
+          auditEntries: (filter) =>
+            auditEntries(
+              async (query) =>
+                (await backOffice.read({ endpoint: 'operatorSearchAudit', query })).data as Awaited<ReturnType<AuditPageRead>>,
+              filter,
+            ),
         },
         input,
         new Date(clock.now()).toISOString().slice(0, 10),
