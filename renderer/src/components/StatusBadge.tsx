@@ -18,6 +18,10 @@ const TONES: Record<string, 'good' | 'warn' | 'bad' | 'info' | 'neutral'> = {
   expired: 'warn',
   rejected: 'bad',
   failed: 'bad',
+  // the audit log's outcomes and an installation's suspension
+  succeeded: 'good',
+  refused: 'warn',
+  suspended: 'warn',
 };
 
 export function StatusBadge({ value, label }: { value: string; label?: string }) {

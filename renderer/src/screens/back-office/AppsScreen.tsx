@@ -1,8 +1,353 @@
-// Back office: Apps and installations. A placeholder until its screen lands.
-import { BackOfficePlaceholder } from './Placeholder';
+// Back office: Apps and installations (administrators). Every app with its installations; register
+// an app with its RSA public key (PEM), install it for an organization with a level per permission
+// (VIEW / WRITE / REQUEST where the permission has them), suspend, resume or remove an installation,
+// grant or revoke an app's examiner rights. Each action is one confirmed write with its own key.
+import { useMemo, useState } from 'react';
+import { PERMISSION_LEVELS, type PermissionKey } from '../../../../shared/registry/vocabulary';
+import type { BackOfficeData } from '../../../../shared/desk/back-office';
+import { ActionStatus } from '../../components/backOffice/ActionStatus';
+import { GatedButton } from '../../components/backOffice/RoleGate';
+import { useBackOfficeAction } from '../../components/backOffice/useBackOfficeAction';
+import { useBackOfficeRead } from '../../components/backOffice/useBackOfficeRead';
+import { Dialog } from '../../components/Dialog';
+import { EmptyState, ErrorMessage, Loading } from '../../components/feedback';
+import { Field } from '../../components/Field';
+import { StatusBadge } from '../../components/StatusBadge';
+import { describeError } from '../../lib/desk';
+import { formatDate, humanize } from '../../lib/format';
+import { useNavigation } from '../../stores/navigation';
+import { BackOfficePage } from './BackOfficePage';
+import { DialogActions } from './DialogActions';
+import { useOrganizationNames } from './organizationNames';
+
+type App = BackOfficeData<'operatorListApps'>['apps'][number];
+type Installation = App['installations'][number];
+
+const PERMISSIONS = Object.keys(PERMISSION_LEVELS) as PermissionKey[];
 
 export function AppsScreen() {
+  const apps = useBackOfficeRead('operatorListApps', { query: { limit: 100 } });
+  const organizations = useOrganizationNames();
+  const focus = useNavigation((s) => s.backOffice);
+  const [registering, setRegistering] = useState(false);
+  const list = apps.data?.data.apps ?? [];
+
   return (
-    <BackOfficePlaceholder title="Apps and installations" description="Apps, their installations and examiner rights (administrators)." />
+    <BackOfficePage
+      title="Apps and installations"
+      actions={
+        <GatedButton can="operatorCreateApp" className="button button-primary" onClick={() => setRegistering(true)}>
+          Register app
+        </GatedButton>
+      }
+    >
+      <ErrorMessage error={apps.error ? describeError(apps.error) : null} onRetry={apps.reload} />
+      {apps.loading && !apps.data ? (
+        <Loading label="Loading apps…" />
+      ) : list.length === 0 ? (
+        <EmptyState title="No apps yet">Register an app with its public key to install it for organizations.</EmptyState>
+      ) : (
+        <div className="stack">
+          {list.map((app) => (
+            <AppCard
+              key={app.id}
+              app={app}
+              organizations={organizations}
+              highlighted={focus.appId === app.id || app.installations.some((i) => i.id === focus.installationId)}
+              focusInstallationId={focus.installationId}
+            />
+          ))}
+        </div>
+      )}
+      {registering && <RegisterAppDialog onClose={() => setRegistering(false)} />}
+    </BackOfficePage>
+  );
+}
+
+function AppCard({
+  app,
+  organizations,
+  highlighted,
+  focusInstallationId,
+}: {
+  app: App;
+  organizations: Map<string, string>;
+  highlighted: boolean;
+  focusInstallationId: string | undefined;
+}) {
+  const examiner = useBackOfficeAction('operatorSetExaminer');
+  const [installing, setInstalling] = useState(false);
+  const headingId = `app-${app.id}`;
+  return (
+    <section className={`card${highlighted ? ' row-current' : ''}`} aria-labelledby={headingId} data-app-id={app.id}>
+      <header className="panel-header">
+        <div>
+          <h2 id={headingId}>{app.name}</h2>
+          <p className="muted">
+            <span className="mono">{app.nameId}</span> · registered {formatDate(app.createdAt)} · examiner rights:{' '}
+            {app.examinerRead ? 'granted' : 'not granted'}
+          </p>
+        </div>
+        <div className="actions">
+          <GatedButton
+            can="operatorSetExaminer"
+            disabledReason={examiner.busy ? 'Sending…' : null}
+            onClick={() => void examiner.run({ params: { appId: app.id }, body: { granted: !app.examinerRead } })}
+          >
+            {app.examinerRead ? 'Revoke examiner rights' : 'Grant examiner rights'}
+          </GatedButton>
+          <GatedButton can="operatorInstallApp" className="button button-primary" onClick={() => setInstalling(true)}>
+            Install for an organization
+          </GatedButton>
+        </div>
+      </header>
+      <ActionStatus action={examiner} />
+      {app.installations.length === 0 ? (
+        <p className="muted">Not installed for any organization.</p>
+      ) : (
+        <div className="table-wrap">
+          <table className="simple-table" aria-label={`Installations of ${app.name}`}>
+            <thead>
+              <tr>
+                <th scope="col">Organization</th>
+                <th scope="col">Status</th>
+                <th scope="col">Permissions</th>
+                <th scope="col">Installed</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {app.installations.map((i) => (
+                <InstallationRow
+                  key={i.id}
+                  installation={i}
+                  organizationName={organizations.get(i.organizationId) ?? i.organizationId}
+                  current={i.id === focusInstallationId}
+                />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {installing && <InstallDialog app={app} organizations={organizations} onClose={() => setInstalling(false)} />}
+    </section>
+  );
+}
+
+function InstallationRow({
+  installation,
+  organizationName,
+  current,
+}: {
+  installation: Installation;
+  organizationName: string;
+  current: boolean;
+}) {
+  const status = useBackOfficeAction('operatorSetInstallationStatus');
+  const remove = useBackOfficeAction('operatorRemoveInstallation');
+  const [confirmRemove, setConfirmRemove] = useState(false);
+  const openOrganization = useNavigation((s) => s.openBackOffice);
+  const suspended = installation.status === 'suspended';
+  const busy = status.busy || remove.busy ? 'Sending…' : null;
+  return (
+    <tr className={current ? 'row-current' : undefined} data-installation-id={installation.id}>
+      <td>
+        <button
+          type="button"
+          className="button-link"
+          onClick={() => openOrganization('bo-organizations', { organizationId: installation.organizationId })}
+        >
+          {organizationName}
+        </button>
+      </td>
+      <td>
+        <StatusBadge value={installation.status} />
+      </td>
+      <td>
+        {Object.entries(installation.permissions)
+          .map(([key, level]) => `${humanize(key)}: ${level}`)
+          .join(', ') || '—'}
+      </td>
+      <td>{formatDate(installation.createdAt)}</td>
+      <td className="row-actions">
+        <GatedButton
+          can="operatorSetInstallationStatus"
+          className="button button-small"
+          disabledReason={busy}
+          showReason={false}
+          aria-label={`${suspended ? 'Resume' : 'Suspend'} the installation for ${organizationName}`}
+          onClick={() =>
+            void status.run({ params: { installationId: installation.id }, body: { status: suspended ? 'active' : 'suspended' } })
+          }
+        >
+          {suspended ? 'Resume' : 'Suspend'}
+        </GatedButton>
+        <GatedButton
+          can="operatorRemoveInstallation"
+          className="button button-small button-danger"
+          disabledReason={busy}
+          showReason={false}
+          aria-label={`Remove the installation for ${organizationName}`}
+          onClick={() => setConfirmRemove(true)}
+        >
+          Remove
+        </GatedButton>
+        <ActionStatus action={status} />
+        <ActionStatus action={remove} />
+        {confirmRemove && (
+          <Dialog title={`Remove the installation for ${organizationName}?`} onClose={() => setConfirmRemove(false)}>
+            <p>Its access tokens stop working at once. The app can be installed again later, with new permissions.</p>
+            <div className="actions">
+              <button type="button" className="button" onClick={() => setConfirmRemove(false)}>
+                Keep it
+              </button>
+              <button
+                type="button"
+                className="button button-danger"
+                onClick={() => {
+                  setConfirmRemove(false);
+                  void remove.run({ params: { installationId: installation.id } });
+                }}
+              >
+                Remove installation
+              </button>
+            </div>
+          </Dialog>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+function RegisterAppDialog({ onClose }: { onClose: () => void }) {
+  const action = useBackOfficeAction('operatorCreateApp');
+  const [name, setName] = useState('');
+  const [nameId, setNameId] = useState('');
+  const [publicKeyPem, setPublicKeyPem] = useState('');
+  const [examinerRead, setExaminerRead] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const submit = async () => {
+    if (!name.trim()) return setError('Give the app a name.');
+    if (!/-----BEGIN PUBLIC KEY-----[\s\S]+-----END PUBLIC KEY-----/.test(publicKeyPem))
+      return setError('Paste the app’s RSA public key in PEM form (-----BEGIN PUBLIC KEY----- …).');
+    setError(null);
+    await action.run({
+      body: { name: name.trim(), ...(nameId.trim() ? { nameId: nameId.trim() } : {}), publicKeyPem: publicKeyPem.trim(), examinerRead },
+    });
+  };
+  return (
+    <Dialog title="Register an app" onClose={onClose} wide>
+      <form
+        className="form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void submit();
+        }}
+      >
+        <Field label="Name">
+          <input value={name} onChange={(e) => setName(e.target.value)} maxLength={120} />
+        </Field>
+        <Field label="Short name (optional)" hint="Lowercase letters, digits and dashes; made from the name when empty.">
+          <input value={nameId} onChange={(e) => setNameId(e.target.value)} maxLength={63} />
+        </Field>
+        <Field label="Public key (PEM)" hint="The app's RSA public key (2048 bits or more); its JWTs are checked against it.">
+          <textarea className="mono" rows={7} value={publicKeyPem} onChange={(e) => setPublicKeyPem(e.target.value)} />
+        </Field>
+        <label className="checkbox">
+          <input type="checkbox" checked={examinerRead} onChange={(e) => setExaminerRead(e.target.checked)} />
+          <span>Grant examiner rights (internal project views)</span>
+        </label>
+        {error && (
+          <p className="inline-error" role="alert">
+            {error}
+          </p>
+        )}
+        <ActionStatus action={action} />
+        <DialogActions action={action} onClose={onClose}>
+          <GatedButton
+            can="operatorCreateApp"
+            type="submit"
+            className="button button-primary"
+            disabledReason={action.busy ? 'Sending…' : null}
+          >
+            Register app
+          </GatedButton>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}
+
+function InstallDialog({ app, organizations, onClose }: { app: App; organizations: Map<string, string>; onClose: () => void }) {
+  const action = useBackOfficeAction('operatorInstallApp');
+  const installed = useMemo(() => new Set(app.installations.map((i) => i.organizationId)), [app.installations]);
+  const choices = useMemo(
+    () => [...organizations].filter(([id]) => !installed.has(id)).sort((a, b) => a[1].localeCompare(b[1])),
+    [organizations, installed],
+  );
+  const [organizationId, setOrganizationId] = useState('');
+  const [levels, setLevels] = useState<Partial<Record<PermissionKey, string>>>({});
+  const [error, setError] = useState<string | null>(null);
+  const permissions = Object.fromEntries(Object.entries(levels).filter(([, level]) => level));
+  const submit = async () => {
+    if (!organizationId) return setError('Choose the organization.');
+    if (Object.keys(permissions).length === 0) return setError('Give at least one permission a level.');
+    setError(null);
+    await action.run({ body: { appId: app.id, organizationId, permissions } });
+  };
+  return (
+    <Dialog title={`Install ${app.name}`} onClose={onClose}>
+      <form
+        className="form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void submit();
+        }}
+      >
+        <Field label="Organization">
+          <select value={organizationId} onChange={(e) => setOrganizationId(e.target.value)}>
+            <option value="">Choose…</option>
+            {choices.map(([id, name]) => (
+              <option key={id} value={id}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <fieldset className="form">
+          <legend>Permissions</legend>
+          {PERMISSIONS.map((key) => (
+            <Field key={key} label={humanize(key)}>
+              <select value={levels[key] ?? ''} onChange={(e) => setLevels((l) => ({ ...l, [key]: e.target.value }))}>
+                <option value="">None</option>
+                {PERMISSION_LEVELS[key].map((level) => (
+                  <option key={level} value={level}>
+                    {level}
+                  </option>
+                ))}
+              </select>
+            </Field>
+          ))}
+        </fieldset>
+        {error && (
+          <p className="inline-error" role="alert">
+            {error}
+          </p>
+        )}
+        <ActionStatus action={action} />
+        <DialogActions action={action} onClose={onClose}>
+          <GatedButton
+            can="operatorInstallApp"
+            type="submit"
+            className="button button-primary"
+            disabledReason={action.busy ? 'Sending…' : null}
+          >
+            Install
+          </GatedButton>
+        </DialogActions>
+      </form>
+    </Dialog>
   );
 }

@@ -1,8 +1,258 @@
-// Back office: Audit log. A placeholder until its screen lands.
-import { BackOfficePlaceholder } from './Placeholder';
+// Back office: the Audit log. Every operator action, newest first, filtered by operator, action,
+// target, outcome and date (days in the desk's time zone: from the first day's start to the last
+// day's end); each entry opens what it touched inside the desk, and "Export CSV" writes exactly the
+// filtered list (every page of it, not only those loaded).
+import { useMemo, useState } from 'react';
+import type { AuditFilter } from '../../../../shared/desk/audit-filter';
+import type { BackOfficeData } from '../../../../shared/desk/back-office';
+import { endpoints } from '../../../../shared/registry/endpoints';
+import { AUDIT_OUTCOMES, MAX_PAGE_SIZE } from '../../../../shared/registry/vocabulary';
+import { useBackOfficeRead } from '../../components/backOffice/useBackOfficeRead';
+import { ExportCsvButton } from '../../components/ExportCsvButton';
+import { EmptyState, ErrorMessage, Loading } from '../../components/feedback';
+import { StatusBadge } from '../../components/StatusBadge';
+import { describeError } from '../../lib/desk';
+import { formatDateTime, humanize } from '../../lib/format';
+import { useCan } from '../../stores/backOffice';
+import { useNavigation, type BackOfficeScreenId } from '../../stores/navigation';
+import { touchedBy, type TouchedKind } from './auditTargets';
+import { BackOfficePage } from './BackOfficePage';
+
+type Entry = BackOfficeData<'operatorSearchAudit'>['entries'][number];
+
+/** Every action an operator write records (the endpoint table's), for the action filter. */
+const ACTIONS = [
+  ...new Set(
+    Object.values(endpoints)
+      .map((e) => ('audit' in e ? e.audit : undefined))
+      .filter((a): a is string => typeof a === 'string'),
+  ),
+].sort();
+
+const OPENS: Record<TouchedKind, { screen: BackOfficeScreenId; param: string; label: string }> = {
+  project: { screen: 'bo-projects', param: 'projectId', label: 'Project' },
+  organization: { screen: 'bo-organizations', param: 'organizationId', label: 'Organization' },
+  app: { screen: 'bo-apps', param: 'appId', label: 'App' },
+  installation: { screen: 'bo-apps', param: 'installationId', label: 'Installation' },
+  operator: { screen: 'bo-operators', param: 'operatorId', label: 'Operator' },
+  credit: { screen: 'bo-credit-history', param: 'creditId', label: 'Credit' },
+};
+
+interface FilterForm {
+  operatorId: string;
+  action: string;
+  targetId: string;
+  outcome: string;
+  fromDay: string;
+  toDay: string;
+}
+
+const EMPTY: FilterForm = { operatorId: '', action: '', targetId: '', outcome: '', fromDay: '', toDay: '' };
+
+/** The registry's filter for the form: days are local, `to` is the start of the day after the last. */
+export function toAuditFilter(form: FilterForm): AuditFilter {
+  const dayStart = (day: string, plusDays = 0) => {
+    const [y, m, d] = day.split('-').map(Number);
+    return new Date(y!, m! - 1, d! + plusDays).toISOString();
+  };
+  return {
+    ...(form.operatorId ? { operatorId: form.operatorId } : {}),
+    ...(form.action ? { action: form.action } : {}),
+    ...(form.targetId.trim() ? { targetId: form.targetId.trim() } : {}),
+    ...(form.outcome ? { outcome: form.outcome as AuditFilter['outcome'] } : {}),
+    ...(form.fromDay ? { from: dayStart(form.fromDay) } : {}),
+    ...(form.toDay ? { to: dayStart(form.toDay, 1) } : {}),
+  };
+}
 
 export function AuditLogScreen() {
+  const linked = useNavigation((s) => s.backOffice);
+  const [form, setForm] = useState<FilterForm>(() => ({ ...EMPTY, targetId: linked.targetId ?? '' }));
+  const filter = useMemo(() => toAuditFilter(form), [form]);
+  /** Cursors of the pages shown after the first ("Show more"). */
+  const [cursors, setCursors] = useState<string[]>([]);
+  const set = (patch: Partial<FilterForm>) => {
+    setForm((f) => ({ ...f, ...patch }));
+    setCursors([]);
+  };
+  const canListOperators = useCan('operatorListOperators').allowed;
+  const operators = useBackOfficeRead('operatorListOperators', {}, { enabled: canListOperators });
+  const operatorNames = useMemo(() => new Map((operators.data?.data.operators ?? []).map((o) => [o.id, o.name])), [operators.data]);
+  const pages = [null, ...cursors];
+
   return (
-    <BackOfficePlaceholder title="Audit log" description="Every operator action, filtered by operator, action, target, outcome and date." />
+    <BackOfficePage title="Audit log" actions={<ExportCsvButton request={{ list: 'audit', filter }} />}>
+      <form className="filters form-inline" role="search" aria-label="Filter the audit log" onSubmit={(e) => e.preventDefault()}>
+        <label className="field">
+          <span>Operator</span>
+          {canListOperators ? (
+            <select value={form.operatorId} onChange={(e) => set({ operatorId: e.target.value })}>
+              <option value="">Any</option>
+              {(operators.data?.data.operators ?? []).map((o) => (
+                <option key={o.id} value={o.id}>
+                  {o.name} ({o.role})
+                </option>
+              ))}
+            </select>
+          ) : (
+            <input value={form.operatorId} placeholder="Operator id" onChange={(e) => set({ operatorId: e.target.value.trim() })} />
+          )}
+        </label>
+        <label className="field">
+          <span>Action</span>
+          <select value={form.action} onChange={(e) => set({ action: e.target.value })}>
+            <option value="">Any</option>
+            {ACTIONS.map((a) => (
+              <option key={a} value={a}>
+                {a}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          <span>Target id</span>
+          <input type="search" value={form.targetId} placeholder="Any" onChange={(e) => set({ targetId: e.target.value })} />
+        </label>
+        <label className="field">
+          <span>Outcome</span>
+          <select value={form.outcome} onChange={(e) => set({ outcome: e.target.value })}>
+            <option value="">Any</option>
+            {AUDIT_OUTCOMES.map((o) => (
+              <option key={o} value={o}>
+                {humanize(o)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          <span>From</span>
+          <input type="date" value={form.fromDay} onChange={(e) => set({ fromDay: e.target.value })} />
+        </label>
+        <label className="field">
+          <span>To (inclusive)</span>
+          <input type="date" value={form.toDay} onChange={(e) => set({ toDay: e.target.value })} />
+        </label>
+        <button type="button" className="button" onClick={() => set(EMPTY)} disabled={JSON.stringify(form) === JSON.stringify(EMPTY)}>
+          Clear filters
+        </button>
+      </form>
+      <div className="table-wrap">
+        <table className="simple-table" aria-label="Audit entries">
+          <thead>
+            <tr>
+              <th scope="col">Time</th>
+              <th scope="col">Who</th>
+              <th scope="col">Action</th>
+              <th scope="col">Outcome</th>
+              <th scope="col">Touched</th>
+              <th scope="col">Detail</th>
+            </tr>
+          </thead>
+          {pages.map((cursor, index) => (
+            <AuditPage
+              key={`${JSON.stringify(filter)}:${cursor ?? ''}`}
+              filter={filter}
+              cursor={cursor}
+              operatorNames={operatorNames}
+              last={index === pages.length - 1}
+              onMore={(next) => setCursors((c) => [...c, next])}
+            />
+          ))}
+        </table>
+      </div>
+    </BackOfficePage>
+  );
+}
+
+function AuditPage({
+  filter,
+  cursor,
+  operatorNames,
+  last,
+  onMore,
+}: {
+  filter: AuditFilter;
+  cursor: string | null;
+  operatorNames: Map<string, string>;
+  last: boolean;
+  onMore: (cursor: string) => void;
+}) {
+  const page = useBackOfficeRead('operatorSearchAudit', {
+    query: { ...filter, limit: MAX_PAGE_SIZE, ...(cursor ? { cursor } : {}) },
+  });
+  const entries = page.data?.data.entries ?? [];
+  const next = page.data?.data.nextCursor ?? null;
+  return (
+    <tbody data-audit-page={cursor ?? 'first'}>
+      {page.error ? (
+        <tr>
+          <td colSpan={6}>
+            <ErrorMessage error={describeError(page.error)} onRetry={page.reload} />
+          </td>
+        </tr>
+      ) : page.loading && !page.data ? (
+        <tr>
+          <td colSpan={6}>
+            <Loading label="Loading entries…" />
+          </td>
+        </tr>
+      ) : entries.length === 0 && cursor === null ? (
+        <tr>
+          <td colSpan={6}>
+            <EmptyState title="No entry matches">Change or clear the filters.</EmptyState>
+          </td>
+        </tr>
+      ) : (
+        entries.map((e) => <AuditRow key={e.id} entry={e} operatorName={e.operatorId ? operatorNames.get(e.operatorId) : undefined} />)
+      )}
+      {last && next && (
+        <tr>
+          <td colSpan={6}>
+            <button type="button" className="button" onClick={() => onMore(next)}>
+              Show more entries
+            </button>
+          </td>
+        </tr>
+      )}
+    </tbody>
+  );
+}
+
+function AuditRow({ entry, operatorName }: { entry: Entry; operatorName: string | undefined }) {
+  const open = useNavigation((s) => s.openBackOffice);
+  const touched = touchedBy(entry);
+  return (
+    <tr data-audit-id={entry.id}>
+      <td className="nowrap">{formatDateTime(entry.at)}</td>
+      <td>
+        {operatorName ?? entry.actor}
+        {operatorName && <span className="cell-secondary">{entry.actor}</span>}
+      </td>
+      <td className="mono">{entry.action}</td>
+      <td>
+        <StatusBadge value={entry.outcome} />
+      </td>
+      <td>
+        {touched.length === 0 ? (
+          <span className="muted">—</span>
+        ) : (
+          <ul className="plain-list">
+            {touched.map((t) => (
+              <li key={t.id}>
+                <button type="button" className="button-link" onClick={() => open(OPENS[t.kind].screen, { [OPENS[t.kind].param]: t.id })}>
+                  {OPENS[t.kind].label} <span className="mono">{t.id.length > 14 ? `${t.id.slice(0, 8)}…` : t.id}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </td>
+      <td>
+        <details>
+          <summary>Show</summary>
+          <pre className="mono audit-detail">{JSON.stringify(entry.detail, null, 2)}</pre>
+        </details>
+      </td>
+    </tr>
   );
 }

@@ -1,11 +1,283 @@
-// Back office: Projects (operator). A placeholder until its screen lands.
-import { BackOfficePlaceholder } from './Placeholder';
+// Back office: Projects (operator). Every project of any status (filtered by status, paged); a new
+// draft; a project's page with every field, its status history with the comments, an edit while it
+// is a draft, and the status changes the registry allows from its status (only those are offered),
+// each asking for a comment the history keeps.
+import { useState } from 'react';
+import { PROJECT_STATUS_TRANSITIONS, PROJECT_STATUSES, MAX_PAGE_SIZE, type ProjectStatus } from '../../../../shared/registry/vocabulary';
+import { ActionStatus } from '../../components/backOffice/ActionStatus';
+import { GatedButton } from '../../components/backOffice/RoleGate';
+import { useBackOfficeAction } from '../../components/backOffice/useBackOfficeAction';
+import { useBackOfficeRead } from '../../components/backOffice/useBackOfficeRead';
+import { Facts } from '../../components/DefinitionList';
+import { Dialog } from '../../components/Dialog';
+import { EmptyState, ErrorMessage, Loading } from '../../components/feedback';
+import { Field } from '../../components/Field';
+import { StatusBadge } from '../../components/StatusBadge';
+import { describeError } from '../../lib/desk';
+import { countryName, formatDate, formatDateTime, humanize } from '../../lib/format';
+import { moveAmongRows } from '../../lib/rowKeyboard';
+import { useNavigation } from '../../stores/navigation';
+import { BackOfficePage } from './BackOfficePage';
+import { DialogActions } from './DialogActions';
+import { useOrganizationNames } from './organizationNames';
+import { ProjectFormDialog } from './ProjectFormDialog';
+
+/** What each status change is called on its button. */
+const CHANGE_LABEL: Record<ProjectStatus, string> = {
+  draft: 'Back to draft',
+  submitted: 'Submit',
+  validated: 'Validate',
+  registered: 'Register',
+  rejected: 'Reject',
+  withdrawn: 'Withdraw',
+};
 
 export function ProjectsScreen() {
+  const [status, setStatus] = useState<ProjectStatus | ''>('');
+  const [page, setPage] = useState(0);
+  const openId = useNavigation((s) => s.backOffice.projectId ?? null);
+  const open = useNavigation((s) => s.openBackOffice);
+  const organizations = useOrganizationNames();
+  const [creating, setCreating] = useState(false);
+  const list = useBackOfficeRead('operatorListProjects', { query: { limit: MAX_PAGE_SIZE, page, ...(status ? { status } : {}) } });
+  const projects = list.data?.data.projects ?? [];
+  const pagination = list.data?.data.pagination;
+  const pages = pagination ? Math.max(1, Math.ceil(pagination.total / MAX_PAGE_SIZE)) : 1;
+
   return (
-    <BackOfficePlaceholder
+    <BackOfficePage
       title="Projects (operator)"
-      description="Projects of every status: drafts, edits and the allowed status changes."
-    />
+      actions={
+        <GatedButton can="operatorCreateProject" className="button button-primary" onClick={() => setCreating(true)}>
+          New draft project
+        </GatedButton>
+      }
+    >
+      <div className="toolbar">
+        <label className="inline-field">
+          Status
+          <select
+            value={status}
+            onChange={(e) => {
+              setStatus(e.target.value as ProjectStatus | '');
+              setPage(0);
+            }}
+          >
+            <option value="">Any</option>
+            {PROJECT_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {humanize(s)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <span className="muted" aria-live="polite">
+          {pagination ? `${pagination.total} project${pagination.total === 1 ? '' : 's'}` : ''}
+        </span>
+      </div>
+      <ErrorMessage error={list.error ? describeError(list.error) : null} onRetry={list.reload} />
+      <div className={openId ? 'split' : undefined}>
+        <div>
+          {list.loading && !list.data ? (
+            <Loading label="Loading projects…" />
+          ) : projects.length === 0 ? (
+            <EmptyState title="No project has this status">Choose another status, or create a draft.</EmptyState>
+          ) : (
+            <div className="table-wrap">
+              <table className="simple-table" aria-label="Projects of every status">
+                <thead>
+                  <tr>
+                    <th scope="col">Number</th>
+                    <th scope="col">Name</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Proponent</th>
+                    <th scope="col">Updated</th>
+                  </tr>
+                </thead>
+                <tbody onKeyDown={moveAmongRows}>
+                  {projects.map((p) => (
+                    <tr key={p.id} className={p.id === openId ? 'row-current' : undefined}>
+                      <td className="numeric">{p.num}</td>
+                      <td>
+                        <button type="button" className="button-link" onClick={() => open('bo-projects', { projectId: p.id })}>
+                          {p.fullName}
+                        </button>
+                      </td>
+                      <td>
+                        <StatusBadge value={p.status} />
+                      </td>
+                      <td>{organizations.get(p.organizationId) ?? p.organizationId}</td>
+                      <td>{formatDate(p.updatedAt)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+          {pages > 1 && (
+            <div className="table-footer">
+              <button type="button" className="button button-small" disabled={page === 0} onClick={() => setPage(page - 1)}>
+                Previous page
+              </button>
+              <span>
+                Page {page + 1} of {pages}
+              </span>
+              <button type="button" className="button button-small" disabled={page + 1 >= pages} onClick={() => setPage(page + 1)}>
+                Next page
+              </button>
+            </div>
+          )}
+        </div>
+        {openId && <ProjectPanel id={openId} organizations={organizations} onClose={() => open('bo-projects', {})} />}
+      </div>
+      {creating && (
+        <ProjectFormDialog
+          organizations={organizations}
+          onClose={() => setCreating(false)}
+          onCreated={(id) => open('bo-projects', { projectId: id })}
+        />
+      )}
+    </BackOfficePage>
+  );
+}
+
+function ProjectPanel({ id, organizations, onClose }: { id: string; organizations: Map<string, string>; onClose: () => void }) {
+  const read = useBackOfficeRead('operatorGetProject', { params: { projectId: id } });
+  const [editing, setEditing] = useState(false);
+  const [changeTo, setChangeTo] = useState<ProjectStatus | null>(null);
+  const project = read.data?.data.project;
+  const details = read.data?.data.details;
+  const orgName = (orgId: string) => organizations.get(orgId) ?? orgId;
+  return (
+    <aside className="card details" aria-label="Project details">
+      <header className="details-header">
+        <h2>{project ? `${project.num} · ${project.fullName}` : 'Project'}</h2>
+        <button type="button" className="icon-button" title="Close details" data-closes-on-escape onClick={onClose}>
+          <span aria-hidden="true">×</span>
+          <span className="visually-hidden">Close details</span>
+        </button>
+      </header>
+      <ErrorMessage error={read.error ? describeError(read.error) : null} onRetry={read.reload} />
+      {read.loading && !read.data && <Loading label="Loading the project…" />}
+      {project && details && (
+        <div className="stack">
+          <div className="actions" role="group" aria-label="Status changes">
+            <StatusBadge value={project.status} />
+            {(PROJECT_STATUS_TRANSITIONS[project.status] ?? []).map((next) => (
+              <GatedButton key={next} can="operatorSetProjectStatus" className="button button-small" onClick={() => setChangeTo(next)}>
+                {CHANGE_LABEL[next]}
+              </GatedButton>
+            ))}
+            {project.status === 'draft' && (
+              <GatedButton can="operatorUpdateProject" className="button button-small" onClick={() => setEditing(true)}>
+                Edit draft
+              </GatedButton>
+            )}
+          </div>
+          {project.status !== 'draft' && <p className="muted">Only a draft can be edited.</p>}
+          <Facts
+            items={[
+              ['Short description', details.shortDescription],
+              ['Description', details.description],
+              ['Proponents', details.proponents.map((o) => o.fullName).join(', ')],
+              ['Validators', details.validators.map((o) => o.fullName).join(', ') || null],
+              ['Country', countryName(details.countryCode)],
+              ['Place', [details.city, details.state].filter(Boolean).join(', ') || null],
+              ['Location', details.location ? `${details.location.lat}, ${details.location.lng}` : null],
+              ['Start', formatDate(details.startDate)],
+              ['Crediting period start', formatDate(details.creditingPeriodStartDate)],
+              ['Sector', `${details.sector.title} (${details.sector.id})`],
+              ['Methodology', `${details.methodology.title} (${details.methodology.id})`],
+              ['Type', `${details.type.title} (${details.type.id})`],
+              ['Estimated annual mitigations', details.estimatedAnnualMitigations.map((m) => m ?? '?').join(', ') || null],
+              ['Documents', details.documentation.map((d) => `${d.name}${d.isPublic ? '' : ' (not public)'}`).join(', ') || null],
+              ['KML file', details.kmlFile?.name ?? null],
+              ['Other benefits', details.otherBenefits.map((b) => `${b.title}${b.checked ? ' ✓' : ''}`).join(', ') || null],
+              ['Owner', orgName(project.organizationId)],
+              ['Registry id', <span className="mono">{project.id}</span>],
+            ]}
+          />
+          <section aria-labelledby={`history-${project.id}`}>
+            <h3 id={`history-${project.id}`}>Status history</h3>
+            {project.history.length === 0 ? (
+              <p className="muted">Created as {humanize(project.status)}; no status change yet.</p>
+            ) : (
+              <ol className="plain-list timeline" aria-label="Status history">
+                {[...project.history].reverse().map((e) => (
+                  <li key={e.id}>
+                    <strong>
+                      {humanize(e.previousProjectStatus)} → {humanize(e.projectStatus)}
+                    </strong>{' '}
+                    <span className="muted">{formatDateTime(e.createdAt)}</span>
+                    {e.comment && <p className="history-comment">“{e.comment}”</p>}
+                  </li>
+                ))}
+              </ol>
+            )}
+          </section>
+        </div>
+      )}
+      {editing && project && details && (
+        <ProjectFormDialog project={{ id: project.id, details }} organizations={organizations} onClose={() => setEditing(false)} />
+      )}
+      {changeTo && project && (
+        <StatusChangeDialog
+          projectId={project.id}
+          name={project.fullName}
+          from={project.status}
+          to={changeTo}
+          onClose={() => setChangeTo(null)}
+        />
+      )}
+    </aside>
+  );
+}
+
+function StatusChangeDialog({
+  projectId,
+  name,
+  from,
+  to,
+  onClose,
+}: {
+  projectId: string;
+  name: string;
+  from: ProjectStatus;
+  to: ProjectStatus;
+  onClose: () => void;
+}) {
+  const action = useBackOfficeAction('operatorSetProjectStatus');
+  const [comment, setComment] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <Dialog title={`${CHANGE_LABEL[to]}: ${name}`} onClose={onClose}>
+      <form
+        className="form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (!comment.trim()) return setError('Say why: the comment is kept in the project’s status history.');
+          setError(null);
+          void action.run({ params: { projectId }, body: { status: to, comment: comment.trim() } });
+        }}
+      >
+        <p>
+          From <strong>{humanize(from)}</strong> to <strong>{humanize(to)}</strong>.
+        </p>
+        <Field label="Comment" hint="Kept in the project's status history." error={error}>
+          <textarea rows={3} maxLength={2000} value={comment} onChange={(e) => setComment(e.target.value)} />
+        </Field>
+        <ActionStatus action={action} />
+        <DialogActions action={action} onClose={onClose}>
+          <GatedButton
+            can="operatorSetProjectStatus"
+            type="submit"
+            className="button button-primary"
+            disabledReason={action.busy ? 'Sending…' : null}
+          >
+            {CHANGE_LABEL[to]}
+          </GatedButton>
+        </DialogActions>
+      </form>
+    </Dialog>
   );
 }

@@ -1,0 +1,312 @@
+// The operator's project form in a dialog: a new draft, or an edit of a draft. Every field of the
+// interface's project (2.5): names and descriptions, dates, estimates, place and location, sector,
+// methodology and type, proponents and validators, documents and the KML file, other benefits.
+// The registry's input schemas check it before it is sent (projectForm.ts); saving is the confirmed
+// action (one idempotency key).
+import { useMemo, useState, type ReactNode } from 'react';
+import type { Project } from '../../../../shared/registry/resources';
+import { ActionStatus } from '../../components/backOffice/ActionStatus';
+import { GatedButton } from '../../components/backOffice/RoleGate';
+import { useBackOfficeAction } from '../../components/backOffice/useBackOfficeAction';
+import { Dialog } from '../../components/Dialog';
+import { Field } from '../../components/Field';
+import { DialogActions } from './DialogActions';
+import {
+  createBody,
+  emptyDocument,
+  emptyProjectForm,
+  formFromProject,
+  updateBody,
+  type DocumentForm,
+  type ProjectForm,
+} from './projectForm';
+
+export function ProjectFormDialog({
+  project,
+  organizations,
+  onClose,
+  onCreated,
+}: {
+  /** The project to edit (its `details`), or none for a new draft. */
+  project?: { id: string; details: Project };
+  organizations: Map<string, string>;
+  onClose: () => void;
+  onCreated?: (id: string) => void;
+}) {
+  const original = useMemo(() => (project ? formFromProject(project.details) : emptyProjectForm()), [project]);
+  const [form, setForm] = useState<ProjectForm>(original);
+  const [errors, setErrors] = useState<string[]>([]);
+  const create = useBackOfficeAction('operatorCreateProject');
+  const update = useBackOfficeAction('operatorUpdateProject');
+  const action = project ? update : create;
+  const set = (patch: Partial<ProjectForm>) => setForm((f) => ({ ...f, ...patch }));
+  const orgOptions = useMemo(() => [...organizations].sort((a, b) => a[1].localeCompare(b[1])), [organizations]);
+
+  const save = async () => {
+    if (project) {
+      const checked = updateBody(form, original);
+      if (checked.ok === 'unchanged') return setErrors(['Nothing was changed.']);
+      if (!checked.ok) return setErrors(checked.errors);
+      setErrors([]);
+      await update.run({ params: { projectId: project.id }, body: checked.body });
+    } else {
+      const checked = createBody(form);
+      if (!checked.ok) return setErrors(checked.errors);
+      setErrors([]);
+      const final = await create.run({ body: checked.body });
+      if (final.phase === 'done') onCreated?.(final.data.id);
+    }
+  };
+
+  const text = (label: string, key: keyof ProjectForm, props: { hint?: ReactNode; type?: string; max?: number } = {}) => (
+    <Field label={label} hint={props.hint}>
+      <input
+        type={props.type ?? 'text'}
+        value={form[key] as string}
+        maxLength={props.max}
+        onChange={(e) => set({ [key]: e.target.value })}
+      />
+    </Field>
+  );
+
+  return (
+    <Dialog title={project ? `Edit draft: ${original.fullName}` : 'New draft project'} onClose={onClose} wide>
+      <form
+        className="form form-columns project-form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void save();
+        }}
+      >
+        {text('Name', 'fullName', { max: 300 })}
+        {text('Short description', 'shortDescription', { max: 1000 })}
+        <div className="span-all">
+          <Field label="Description">
+            <textarea rows={3} value={form.description} onChange={(e) => set({ description: e.target.value })} />
+          </Field>
+        </div>
+        {text('Start date', 'startDate', { type: 'date' })}
+        {text('Crediting period start', 'creditingPeriodStartDate', { type: 'date' })}
+        <Field label="Estimated annual mitigations (tCO2e)" hint="One year per line; leave a line empty for an unknown year.">
+          <textarea
+            rows={3}
+            value={form.estimatedAnnualMitigations}
+            onChange={(e) => set({ estimatedAnnualMitigations: e.target.value })}
+          />
+        </Field>
+        {text('Thumbnail URL', 'thumbnail', { max: 1000 })}
+        {text('Country (ISO alpha-2)', 'countryCode', { max: 2, hint: 'For example KE.' })}
+        {text('State or region', 'state', { max: 100 })}
+        {text('City', 'city', { max: 100 })}
+        <div className="form-inline">
+          {text('Latitude', 'lat', { hint: '-90 to 90' })}
+          {text('Longitude', 'lng', { hint: '-180 to 180' })}
+        </div>
+        {text('Sector id', 'sectorId', { max: 60 })}
+        {text('Sector title', 'sectorTitle', { max: 200 })}
+        {text('Methodology id', 'methodologyId', { max: 60 })}
+        {text('Methodology title', 'methodologyTitle', { max: 300 })}
+        {text('Type id', 'typeId', { max: 60, hint: 'For example removal.' })}
+        {text('Type title', 'typeTitle', { max: 200 })}
+        <div className="span-all">{text('Type description', 'typeDescription', { max: 2000 })}</div>
+        <Field label="Proponent organization (owner)">
+          <select value={form.organizationId} onChange={(e) => set({ organizationId: e.target.value })}>
+            <option value="">Choose…</option>
+            {orgOptions.map(([id, name]) => (
+              <option key={id} value={id}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Other proponents" hint="Ctrl or Shift to choose several.">
+          <select
+            multiple
+            size={4}
+            value={form.proponentIds}
+            onChange={(e) => set({ proponentIds: [...e.target.selectedOptions].map((o) => o.value) })}
+          >
+            {orgOptions
+              .filter(([id]) => id !== form.organizationId)
+              .map(([id, name]) => (
+                <option key={id} value={id}>
+                  {name}
+                </option>
+              ))}
+          </select>
+        </Field>
+        <Field label="Validators" hint="Ctrl or Shift to choose several.">
+          <select
+            multiple
+            size={4}
+            value={form.validatorIds}
+            onChange={(e) => set({ validatorIds: [...e.target.selectedOptions].map((o) => o.value) })}
+          >
+            {orgOptions.map(([id, name]) => (
+              <option key={id} value={id}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <fieldset className="span-all form">
+          <legend>Documents</legend>
+          {form.documentation.map((d, i) => (
+            <DocumentFields
+              key={i}
+              label={`Document ${i + 1}`}
+              document={d}
+              onChange={(next) => set({ documentation: form.documentation.map((x, j) => (j === i ? next : x)) })}
+              onRemove={() => set({ documentation: form.documentation.filter((_, j) => j !== i) })}
+            />
+          ))}
+          <div>
+            <button
+              type="button"
+              className="button button-small"
+              onClick={() => set({ documentation: [...form.documentation, emptyDocument()] })}
+            >
+              Add a document
+            </button>
+          </div>
+        </fieldset>
+        <fieldset className="span-all form">
+          <legend>Location file (KML)</legend>
+          {form.kmlFile ? (
+            <DocumentFields
+              label="KML file"
+              document={form.kmlFile}
+              onChange={(next) => set({ kmlFile: next })}
+              onRemove={() => set({ kmlFile: null })}
+            />
+          ) : (
+            <div>
+              <button type="button" className="button button-small" onClick={() => set({ kmlFile: { ...emptyDocument(), type: 'kml' } })}>
+                Add a KML file
+              </button>
+            </div>
+          )}
+        </fieldset>
+        <fieldset className="span-all form">
+          <legend>Other benefits</legend>
+          {form.otherBenefits.map((b, i) => (
+            <div key={i} className="form-inline" role="group" aria-label={`Benefit ${i + 1}`}>
+              <Field label="Number">
+                <input
+                  inputMode="numeric"
+                  size={4}
+                  value={b.id}
+                  onChange={(e) => set({ otherBenefits: form.otherBenefits.map((x, j) => (j === i ? { ...x, id: e.target.value } : x)) })}
+                />
+              </Field>
+              <Field label="Title">
+                <input
+                  value={b.title}
+                  onChange={(e) =>
+                    set({ otherBenefits: form.otherBenefits.map((x, j) => (j === i ? { ...x, title: e.target.value } : x)) })
+                  }
+                />
+              </Field>
+              <Field label="Description">
+                <input
+                  value={b.description}
+                  onChange={(e) =>
+                    set({ otherBenefits: form.otherBenefits.map((x, j) => (j === i ? { ...x, description: e.target.value } : x)) })
+                  }
+                />
+              </Field>
+              <label className="checkbox">
+                <input
+                  type="checkbox"
+                  checked={b.checked}
+                  onChange={(e) =>
+                    set({ otherBenefits: form.otherBenefits.map((x, j) => (j === i ? { ...x, checked: e.target.checked } : x)) })
+                  }
+                />
+                <span>Delivered</span>
+              </label>
+              <button
+                type="button"
+                className="button button-small"
+                onClick={() => set({ otherBenefits: form.otherBenefits.filter((_, j) => j !== i) })}
+              >
+                Remove benefit {i + 1}
+              </button>
+            </div>
+          ))}
+          <div>
+            <button
+              type="button"
+              className="button button-small"
+              onClick={() =>
+                set({
+                  otherBenefits: [
+                    ...form.otherBenefits,
+                    { id: String(form.otherBenefits.length + 1), title: '', checked: false, description: '' },
+                  ],
+                })
+              }
+            >
+              Add a benefit
+            </button>
+          </div>
+        </fieldset>
+        {errors.length > 0 && (
+          <div className="span-all error-message" role="alert">
+            <ul className="plain-list">
+              {errors.map((e) => (
+                <li key={e}>{e}</li>
+              ))}
+            </ul>
+          </div>
+        )}
+        <div className="span-all">
+          <ActionStatus action={action} />
+          <DialogActions action={action} onClose={onClose}>
+            <GatedButton
+              can={project ? 'operatorUpdateProject' : 'operatorCreateProject'}
+              type="submit"
+              className="button button-primary"
+              disabledReason={action.busy ? 'Sending…' : null}
+            >
+              {project ? 'Save changes' : 'Create draft'}
+            </GatedButton>
+          </DialogActions>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+function DocumentFields({
+  label,
+  document,
+  onChange,
+  onRemove,
+}: {
+  label: string;
+  document: DocumentForm;
+  onChange: (next: DocumentForm) => void;
+  onRemove: () => void;
+}) {
+  return (
+    <div className="form-inline" role="group" aria-label={label}>
+      <Field label="Name">
+        <input value={document.name} onChange={(e) => onChange({ ...document, name: e.target.value })} />
+      </Field>
+      <Field label="Kind" hint="e.g. monitoringReport">
+        <input value={document.type} size={14} onChange={(e) => onChange({ ...document, type: e.target.value })} />
+      </Field>
+      <Field label="URL">
+        <input type="url" value={document.uri} onChange={(e) => onChange({ ...document, uri: e.target.value })} />
+      </Field>
+      <label className="checkbox">
+        <input type="checkbox" checked={document.isPublic} onChange={(e) => onChange({ ...document, isPublic: e.target.checked })} />
+        <span>Public</span>
+      </label>
+      <button type="button" className="button button-small" onClick={onRemove}>
+        Remove {label.toLowerCase()}
+      </button>
+    </div>
+  );
+}
