@@ -118,6 +118,22 @@ describe("a remote registry's operator key", () => {
     const client = desk.registryClient!;
     const organizations = await client.call('operatorListOrganizations', { query: { limit: 5 } });
     expect(organizations.organizations.map((o) => o.fullName)).toContain('Remote Org');
+    // an operator body goes as given: its schema turns dates into epoch ms only to check them
+    const created = await client.call('operatorCreateProject', {
+      body: {
+        fullName: 'Remote draft',
+        startDate: '2024-01-01',
+        creditingPeriodStartDate: '2024-02-01T00:00:00Z',
+        countryCode: 'DE',
+        sector: { id: 'forestry', title: 'Forestry' },
+        methodology: { id: 'm', title: 'M' },
+        type: { id: 'removal', title: 'Removal' },
+        organizationId: organizations.organizations.find((o) => o.fullName === 'Remote Org')!.id,
+      },
+    });
+    expect(registry.registry.db.raw.prepare('SELECT start_date FROM projects WHERE id = ?').get(created.id)).toEqual({
+      start_date: Date.parse('2024-01-01'),
+    });
     const tokenRows = registry.registry.db.raw
       .prepare('SELECT COUNT(*) AS n FROM operator_tokens WHERE operator_id = ?')
       .get(manager.id) as {
