@@ -194,8 +194,8 @@ function InstallationRow({
         >
           Remove
         </GatedButton>
-        <ActionStatus action={status} />
-        <ActionStatus action={remove} />
+        {status.state.phase !== 'idle' && <ActionStatus action={status} />}
+        {remove.state.phase !== 'idle' && <ActionStatus action={remove} />}
         {confirmRemove && (
           <Dialog title={`Remove the installation for ${organizationName}?`} onClose={() => setConfirmRemove(false)}>
             <p>Its access tokens stop working at once. The app can be installed again later, with new permissions.</p>
@@ -246,7 +246,7 @@ function RegisterAppDialog({ onClose }: { onClose: () => void }) {
           void submit();
         }}
       >
-        <Field label="Name">
+        <Field label="App name">
           <input value={name} onChange={(e) => setName(e.target.value)} maxLength={120} />
         </Field>
         <Field label="Short name (optional)" hint="Lowercase letters, digits and dashes; made from the name when empty.">

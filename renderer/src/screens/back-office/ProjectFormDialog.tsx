@@ -78,7 +78,7 @@ export function ProjectFormDialog({
           void save();
         }}
       >
-        {text('Name', 'fullName', { max: 300 })}
+        {text('Project name', 'fullName', { max: 300 })}
         {text('Short description', 'shortDescription', { max: 1000 })}
         <div className="span-all">
           <Field label="Description">

@@ -1,0 +1,189 @@
+// The back office's Projects (operator), Apps and installations, and Audit log screens against the
+// desk's embedded registry (its local administrator): a draft made with every kind of field, edited,
+// moved through an allowed status change with a comment the history keeps; an app registered with
+// its public key, installed with permission levels, suspended, resumed, given examiner rights and
+// removed; the audit log filtered, an entry opened in the desk, and its CSV read back against the
+// list shown. Screenshots of each screen in both themes; the flows use the keyboard where it matters
+// and the screens are checked at 1024 px.
+import { generateKeyPairSync } from 'node:crypto';
+import type { Page } from '@playwright/test';
+import { csvRecords } from './csv';
+import { expect, screenshotBothThemes, test } from './fixtures';
+import { downloadText } from './helpers';
+
+function backOffice(app: Page, screen: string) {
+  return app.getByRole('navigation', { name: 'Back office' }).getByRole('button', { name: screen, exact: true }).click();
+}
+
+async function expectNoHorizontalScroll(app: Page) {
+  expect(await app.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+}
+
+test('projects, apps and the audit log of the embedded registry', async ({ app }) => {
+  test.setTimeout(300_000);
+  // ---- Projects (operator): a new draft with every kind of field ----
+  await backOffice(app, 'Projects (operator)');
+  await expect(app.getByRole('heading', { level: 1, name: 'Projects (operator)' })).toBeVisible();
+  await expect(app.getByRole('table', { name: 'Projects of every status' })).toBeVisible();
+  await app.getByRole('combobox', { name: 'Status' }).selectOption('draft');
+  await expect(app.getByRole('table', { name: 'Projects of every status' }).getByRole('row').nth(1)).toContainText('Draft');
+
+  await app.getByRole('button', { name: 'New draft project' }).click();
+  const form = app.getByRole('dialog', { name: 'New draft project' });
+  await form.getByLabel('Project name').fill('Lamu Mangroves');
+  await form.getByLabel('Short description').fill('Mangrove restoration');
+  await form.getByLabel('Description', { exact: true }).fill('Restores 400 ha of mangroves.');
+  await form.getByLabel('Start date').fill('2024-01-01');
+  await form.getByLabel('Crediting period start').fill('2024-06-01');
+  await form.getByLabel('Estimated annual mitigations (tCO2e)').fill('1200\n1300');
+  await form.getByLabel('Country (ISO alpha-2)').fill('KE');
+  await form.getByLabel('City').fill('Lamu');
+  await form.getByLabel('Latitude').fill('-2.27');
+  await form.getByLabel('Longitude').fill('40.9');
+  await form.getByLabel('Sector id').fill('blue-carbon');
+  await form.getByLabel('Sector title').fill('Blue carbon');
+  await form.getByLabel('Methodology id').fill('vm0033');
+  await form.getByLabel('Methodology title').fill('Tidal wetland restoration');
+  await form.getByLabel('Type id').fill('removal');
+  await form.getByLabel('Type title').fill('Removal');
+  await form.getByLabel('Proponent organization (owner)').selectOption({ index: 1 });
+  await form.getByLabel('Validators').selectOption({ index: 0 });
+  await form.getByRole('button', { name: 'Add a document' }).click();
+  const doc = form.getByRole('group', { name: 'Document 1' });
+  await doc.getByLabel('Name').fill('Project design');
+  await doc.getByLabel('Kind').fill('projectDesign');
+  await doc.getByLabel('URL').fill('https://example.org/pdd.pdf');
+  await form.getByRole('button', { name: 'Add a benefit' }).click();
+  await form.getByRole('group', { name: 'Benefit 1' }).getByLabel('Title').fill('Fish nurseries');
+  await form.getByRole('button', { name: 'Create draft' }).click();
+  await expect(form.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
+  await form.locator('form .actions').getByRole('button', { name: 'Close' }).click();
+
+  const panel = app.getByRole('complementary', { name: 'Project details' });
+  await expect(panel.getByRole('heading', { level: 2 })).toContainText('Lamu Mangroves');
+  await expect(panel).toContainText('Project design');
+  await expect(panel).toContainText('-2.27, 40.9');
+  await expect(panel).toContainText('Fish nurseries');
+  // only the changes the registry allows from draft are offered
+  const changes = panel.getByRole('group', { name: 'Status changes' });
+  await expect(changes.getByRole('button', { name: 'Submit' })).toBeVisible();
+  await expect(changes.getByRole('button', { name: 'Withdraw' })).toBeVisible();
+  await expect(changes.getByRole('button', { name: 'Validate' })).toHaveCount(0);
+  await expect(changes.getByRole('button', { name: 'Register' })).toHaveCount(0);
+
+  // edit the draft: a new name, a KML file, no city
+  await changes.getByRole('button', { name: 'Edit draft' }).click();
+  const edit = app.getByRole('dialog', { name: /^Edit draft/ });
+  await edit.getByLabel('Project name').fill('Lamu Mangroves II');
+  await edit.getByLabel('City').fill('');
+  await edit.getByRole('button', { name: 'Add a KML file' }).click();
+  const kml = edit.getByRole('group', { name: 'KML file' });
+  await kml.getByLabel('Name').fill('Project area');
+  await kml.getByLabel('URL').fill('https://example.org/area.kml');
+  await edit.getByRole('button', { name: 'Save changes' }).click();
+  await expect(edit.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
+  await edit.locator('form .actions').getByRole('button', { name: 'Close' }).click();
+  await expect(panel.getByRole('heading', { level: 2 })).toContainText('Lamu Mangroves II');
+  await expect(panel).toContainText('Project area');
+
+  // submit it, with the comment the history keeps (typed and confirmed from the keyboard)
+  await changes.getByRole('button', { name: 'Submit' }).click();
+  const submit = app.getByRole('dialog', { name: /^Submit:/ });
+  await submit.getByRole('button', { name: 'Submit' }).click();
+  await expect(submit.getByText('Say why')).toBeVisible();
+  await submit.getByLabel('Comment').fill('Design document reviewed');
+  await app.keyboard.press('Tab');
+  await app.keyboard.press('Tab');
+  await expect(submit.getByRole('button', { name: 'Submit' })).toBeFocused();
+  await app.keyboard.press('Enter');
+  await expect(submit.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
+  await submit.locator('form .actions').getByRole('button', { name: 'Close' }).click();
+  await expect(panel.getByRole('list', { name: 'Status history' })).toContainText('Draft → Submitted');
+  await expect(panel.getByRole('list', { name: 'Status history' })).toContainText('Design document reviewed');
+  await expect(changes.getByRole('button', { name: 'Validate' })).toBeVisible();
+  await expect(changes.getByRole('button', { name: 'Edit draft' })).toHaveCount(0);
+  await screenshotBothThemes(app, 'back-office-projects');
+  await app.setViewportSize({ width: 1024, height: 800 });
+  await expectNoHorizontalScroll(app);
+  await app.setViewportSize({ width: 1440, height: 900 });
+
+  // ---- Apps and installations ----
+  await backOffice(app, 'Apps and installations');
+  await expect(app.getByRole('heading', { level: 1, name: 'Apps and installations' })).toBeVisible();
+  // the register button is reached and pressed from the keyboard
+  const register = app.getByRole('button', { name: 'Register app' });
+  await register.focus();
+  await app.keyboard.press('Enter');
+  const registerForm = app.getByRole('dialog', { name: 'Register an app' });
+  await expect(registerForm.getByLabel('App name')).toBeFocused();
+  await app.keyboard.type('Harbour Market');
+  const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  await registerForm.getByLabel('Public key (PEM)').fill(publicKey.export({ type: 'spki', format: 'pem' }).toString());
+  await registerForm.getByRole('button', { name: 'Register app' }).click();
+  await expect(registerForm.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
+  await registerForm.locator('form .actions').getByRole('button', { name: 'Close' }).click();
+
+  const card = app.getByRole('region', { name: 'Harbour Market' });
+  await expect(card).toContainText('examiner rights: not granted');
+  await card.getByRole('button', { name: 'Install for an organization' }).click();
+  const install = app.getByRole('dialog', { name: 'Install Harbour Market' });
+  await install.getByLabel('Organization', { exact: true }).selectOption({ index: 1 });
+  const organizationName = (await install.getByLabel('Organization', { exact: true }).locator('option:checked').textContent())!;
+  await install.getByLabel('Organization warehouse').selectOption('WRITE');
+  await install.getByLabel('Organization inventory').selectOption('REQUEST');
+  await install.getByRole('button', { name: 'Install' }).click();
+  await expect(install.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
+  await install.locator('form .actions').getByRole('button', { name: 'Close' }).click();
+
+  const installations = card.getByRole('table', { name: 'Installations of Harbour Market' });
+  const row = installations.getByRole('row').filter({ hasText: organizationName });
+  await expect(row).toContainText('Organization warehouse: WRITE');
+  await expect(row).toContainText('Organization inventory: REQUEST');
+  await expect(row).toContainText('Active');
+  await row.getByRole('button', { name: `Suspend the installation for ${organizationName}` }).click();
+  await expect(row).toContainText('Suspended');
+  await row.getByRole('button', { name: `Resume the installation for ${organizationName}` }).click();
+  await expect(row).toContainText('Active');
+  await card.getByRole('button', { name: 'Grant examiner rights' }).click();
+  await expect(card).toContainText('examiner rights: granted');
+  await screenshotBothThemes(app, 'back-office-apps');
+  await row.getByRole('button', { name: `Remove the installation for ${organizationName}` }).click();
+  await app
+    .getByRole('dialog', { name: /^Remove the installation/ })
+    .getByRole('button', { name: 'Remove installation' })
+    .click();
+  await expect(card).toContainText('Not installed for any organization.');
+  await card.getByRole('button', { name: 'Revoke examiner rights' }).click();
+  await expect(card).toContainText('examiner rights: not granted');
+
+  // ---- Audit log: filtered, an entry opened in the desk, the CSV of exactly the list ----
+  await backOffice(app, 'Audit log');
+  await expect(app.getByRole('heading', { level: 1, name: 'Audit log' })).toBeVisible();
+  const entries = app.getByRole('table', { name: 'Audit entries' });
+  await app.getByRole('combobox', { name: 'Action' }).selectOption('installations.setStatus');
+  await app.getByRole('combobox', { name: 'Outcome' }).selectOption('succeeded');
+  await expect(entries.locator('tbody tr[data-audit-id]')).toHaveCount(2);
+  const shown = await entries.locator('tbody tr[data-audit-id]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-audit-id')));
+  const { filename, text } = await downloadText(app, app.getByRole('button', { name: 'Export CSV' }));
+  expect(filename).toMatch(/^audit-log-\d{4}-\d{2}-\d{2}\.csv$/);
+  const records = csvRecords(text);
+  expect(records.map((r) => r.Id)).toEqual(shown);
+  expect(records.every((r) => r.Action === 'installations.setStatus' && r.Outcome === 'succeeded')).toBe(true);
+
+  // a date range that ends before today holds nothing; cleared, the status change of the project is found
+  await app.getByLabel('To (inclusive)').fill('2020-01-01');
+  await expect(entries).toContainText('No entry matches');
+  await app.getByRole('button', { name: 'Clear filters' }).click();
+  await app.getByRole('combobox', { name: 'Action' }).selectOption('projects.setStatus');
+  const statusEntry = entries.locator('tbody tr[data-audit-id]').first();
+  await expect(statusEntry).toContainText('Design document reviewed');
+  await screenshotBothThemes(app, 'back-office-audit');
+  await app.setViewportSize({ width: 1024, height: 800 });
+  await expectNoHorizontalScroll(app);
+  await app.setViewportSize({ width: 1440, height: 900 });
+  await statusEntry.getByRole('button', { name: /^Project / }).click();
+  await expect(app.getByRole('heading', { level: 1, name: 'Projects (operator)' })).toBeVisible();
+  await expect(app.getByRole('complementary', { name: 'Project details' }).getByRole('heading', { level: 2 })).toContainText(
+    'Lamu Mangroves II',
+  );
+});
