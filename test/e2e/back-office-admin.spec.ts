@@ -6,10 +6,14 @@
 // list shown. Screenshots of each screen in both themes; the flows use the keyboard where it matters
 // and the screens are checked at 1024 px.
 import { generateKeyPairSync } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import type { Page } from '@playwright/test';
 import { csvRecords } from './csv';
 import { expect, screenshotBothThemes, test } from './fixtures';
 import { downloadText } from './helpers';
+import { REGISTRY_DB_FILE } from '../../electron/core/registry/open';
 
 function backOffice(app: Page, screen: string) {
   return app.getByRole('navigation', { name: 'Back office' }).getByRole('button', { name: screen, exact: true }).click();
@@ -186,4 +190,83 @@ test('projects, apps and the audit log of the embedded registry', async ({ app }
   await expect(app.getByRole('complementary', { name: 'Project details' }).getByRole('heading', { level: 2 })).toContainText(
     'Lamu Mangroves II',
   );
+});
+
+test.describe('against a remote registry', () => {
+  test.use({ deskOptions: { registry: 'remote', scale: 1 } });
+
+  test('installs an app with an operator key added to the connection', async ({ app, desk }) => {
+    const registry = desk.registry!;
+    const administrator = JSON.parse(readFileSync(join(registry.dataDir, 'demo-credentials.json'), 'utf8')) as {
+      operators: { id: string; role: string; privateKeyPem: string }[];
+    };
+    const operator = administrator.operators.find((o) => o.role === 'administrator')!;
+    // What Settings' add-connection form does with the two key files the user picks: each goes to
+    // the desk unread (a handle comes back), then the connection is added and used.
+    const added = await app.evaluate(
+      async ({ url, appId, appKey, operatorId, operatorKey }) => {
+        const csrf = localStorage.getItem('registry-desk.csrf') ?? '';
+        const importKey = async (pem: string, name: string) => {
+          const response = await fetch('/api/keys/import', {
+            method: 'POST',
+            headers: { 'content-type': 'application/octet-stream', 'x-desk-filename': name, 'x-desk-csrf': csrf },
+            body: pem,
+          });
+          return ((await response.json()) as { value: { handle: string } }).value.handle;
+        };
+        const invoke = async (method: string, input: unknown) => {
+          const response = await fetch(`/api/invoke/${method}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-desk-csrf': csrf },
+            body: JSON.stringify(input),
+          });
+          return (await response.json()) as { ok: boolean; value?: { id: string }; error?: { message: string } };
+        };
+        const result = await invoke('connections.addRemote', {
+          name: 'Remote back office',
+          baseUrl: url,
+          appId,
+          keyHandle: await importKey(appKey, 'app-key.pem'),
+          operator: { id: operatorId, keyHandle: await importKey(operatorKey, 'operator-key.pem') },
+          encryptedFileFallback: { passphrase: 'remote operator e2e', userConfirmed: true },
+        });
+        if (!result.ok) return result;
+        return invoke('connections.activate', { id: result.value!.id });
+      },
+      {
+        url: registry.url,
+        appId: registry.credentials.app.id,
+        appKey: registry.credentials.app.privateKeyPem,
+        operatorId: operator.id,
+        operatorKey: operator.privateKeyPem,
+      },
+    );
+    expect(added).toMatchObject({ ok: true });
+
+    await backOffice(app, 'Apps and installations');
+    await expect(app.getByText(/^Acting as/)).toContainText('(administrator)');
+    const card = app.getByRole('region', { name: registry.credentials.app.name });
+    await card.getByRole('button', { name: 'Install for an organization' }).click();
+    const install = app.getByRole('dialog', { name: `Install ${registry.credentials.app.name}` });
+    await install.getByLabel('Organization', { exact: true }).selectOption({ index: 1 });
+    const organizationId = await install.getByLabel('Organization', { exact: true }).inputValue();
+    await install.getByLabel('Organization info').selectOption('VIEW');
+    await install.getByRole('button', { name: 'Install' }).click();
+    await expect(install.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
+    await install.locator('form .actions').getByRole('button', { name: 'Close' }).click();
+
+    // exactly one installation of that app for that organization, on the remote registry
+    const db = new Database(join(registry.dataDir, REGISTRY_DB_FILE), { readonly: true });
+    try {
+      const rows = db
+        .prepare('SELECT permissions, status FROM installations WHERE app_id = ? AND organization_id = ?')
+        .all(registry.credentials.app.id, organizationId) as { permissions: string; status: string }[];
+      expect(rows).toEqual([{ permissions: JSON.stringify({ organization_info: 'VIEW' }), status: 'active' }]);
+    } finally {
+      db.close();
+    }
+    await expect(card.getByRole('table', { name: `Installations of ${registry.credentials.app.name}` })).toContainText(
+      'Organization info: VIEW',
+    );
+  });
 });
