@@ -3,7 +3,8 @@
 // before → after; nothing written until confirmed) and done; part of it cancelled with a reason
 // (the amount typed again to confirm); then the credit's history shows both movements with who made
 // them, linking to the audit entry. The registry's own database is read (read-only) to check that
-// the review wrote nothing and the confirmation exactly one write. Screens in both themes at 1024 px.
+// the review wrote nothing and the confirmation exactly one write. Screens in both themes at 1024 px;
+// the issuance is confirmed and the history searched from the keyboard.
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { test, expect, screenshotBothThemes } from './fixtures';
@@ -53,7 +54,11 @@ test('issue a vintage, cancel part of it with a reason, and follow the credit hi
       // the review wrote nothing, and was no audited write
       expect(count(db, 'SELECT COUNT(*) AS n FROM movements')).toBe(movements);
       expect(count(db, 'SELECT COUNT(*) AS n FROM audit_log')).toBe(audits);
-      await app.getByRole('button', { name: 'Issue 1,234.5 t' }).click();
+      // keyboard: from the review's "Back to the form", Tab reaches the confirm button and Enter sends it
+      await app.getByRole('button', { name: 'Back to the form' }).focus();
+      await app.keyboard.press('Tab');
+      await expect(app.getByRole('button', { name: 'Issue 1,234.5 t' })).toBeFocused();
+      await app.keyboard.press('Enter');
       await expect(app.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
       expect(count(db, "SELECT COUNT(*) AS n FROM audit_log WHERE action = 'credits.issue' AND operator_id IS NOT NULL")).toBe(1);
       expect(count(db, "SELECT COUNT(*) AS n FROM credits WHERE project_id = ? AND vintage = '2031' AND type = 'exAnte'", project.id)).toBe(
@@ -92,7 +97,7 @@ test('issue a vintage, cancel part of it with a reason, and follow the credit hi
     await test.step('credit history: every movement with who made it', async () => {
       await app.getByRole('navigation', { name: 'Back office' }).getByRole('button', { name: 'Credit history' }).click();
       await app.getByLabel('Serialization or credit id').fill(credit.serialization);
-      await app.getByRole('button', { name: 'Show history' }).click();
+      await app.keyboard.press('Enter');
       const table = app.getByRole('table', { name: 'Ledger movements, oldest first' });
       await expect(table.getByRole('row')).toHaveCount(4); // header, issue to the inventory, issue to the buffer, cancel
       const cancelled = table.locator('tr[data-kind="cancel"]');
