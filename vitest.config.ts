@@ -65,6 +65,7 @@ const INTEGRATION = [
 // on; `.ci/run` starts one (scripts/postgres.sh).
 const ON_POSTGRES = [
   'test/registry/auth.test.ts',
+  'test/registry/changes-feed.test.ts',
   'test/registry/credits.test.ts',
   'test/registry/endpoint-permissions.test.ts',
   'test/registry/finalize.test.ts',

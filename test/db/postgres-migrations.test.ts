@@ -125,11 +125,49 @@ describe.skipIf(!POSTGRES_URL)('registry migrations on PostgreSQL', () => {
     expect(upTo(5)).toEqual({ from: 5, to: 5 });
   });
 
+  it('0006: the changes feed starts from what exists and advances inside every write', () => {
+    expect(upTo(6)).toEqual({ from: 5, to: 6 });
+    const changes = () => db.query(`SELECT kind, key, seq FROM feed_changes WHERE key IN ('o', 'p') ORDER BY kind`);
+    expect(changes()).toEqual([
+      { kind: 'organization', key: 'o', seq: 0 },
+      { kind: 'project', key: 'p', seq: 0 },
+      { kind: 'warehouse', key: 'o', seq: 0 },
+    ]);
+    // renaming the organization changes its record, its warehouse and its project's answers
+    db.transaction(() => db.query(`UPDATE organizations SET full_name = 'Org 2' WHERE id = 'o'`));
+    const seq = Number(db.query('SELECT seq FROM feed_sequence')[0]!.seq);
+    expect(seq).toBeGreaterThan(0);
+    expect(changes().map((c) => [c.kind, Number(c.seq) > 0 && Number(c.seq) <= seq])).toEqual([
+      ['organization', true],
+      ['project', true],
+      ['warehouse', true],
+    ]);
+    // a failed write moves nothing
+    fails(`UPDATE organizations SET is_public = 2 WHERE id = 'o'`);
+    expect(Number(db.query('SELECT seq FROM feed_sequence')[0]!.seq)).toBe(seq);
+  });
+
+  it('0007: cancellation reasons and movement audit links, append-only', () => {
+    expect(upTo(7)).toEqual({ from: 6, to: 7 });
+    db.transaction(() => {
+      const [m] = db.query(
+        `INSERT INTO movements (credit_id, kind, from_account, amount, created_at) VALUES ('c', 'cancel', 'a1', 1, 2) RETURNING id`,
+      );
+      db.query('INSERT INTO cancellation_reasons (movement_id, reason) VALUES ($1, $2)', [m!.id, 'double counted']);
+      db.query('INSERT INTO movement_audit (movement_id, audit_seq) SELECT $1, min(seq) FROM audit_log', [m!.id]);
+    });
+    expect(fails(`INSERT INTO cancellation_reasons (movement_id, reason) SELECT min(id), '  ' FROM movements`)).toMatch(/check constraint/);
+    expect(fails(`UPDATE cancellation_reasons SET reason = 'x'`)).toBe('the ledger is append-only');
+    expect(fails('DELETE FROM movement_audit')).toBe('the audit log is append-only');
+    expect(db.query(`SELECT indexname FROM pg_indexes WHERE indexname = 'movements_by_credit_in_order'`)).toHaveLength(1);
+  });
+
   it('refuses a database newer than the app, and leaves it as it was', () => {
-    db.exec('UPDATE schema_version SET version = 6');
-    expect(() => upTo(5)).toThrow(DatabaseTooNewError);
-    expect(() => upTo(5)).toThrow(/schema version 6, newer than this app supports \(5\)/);
-    expect(postgresSchemaVersion(db)).toBe(6);
-    db.exec('UPDATE schema_version SET version = 5');
+    const latest = registryPostgresMigrations.length;
+    db.exec(`UPDATE schema_version SET version = ${latest + 1}`);
+    expect(() => upTo(latest)).toThrow(DatabaseTooNewError);
+    expect(() => upTo(latest)).toThrow(`schema version ${latest + 1}, newer than this app supports (${latest})`);
+    expect(postgresSchemaVersion(db)).toBe(latest + 1);
+    db.exec(`UPDATE schema_version SET version = ${latest}`);
   });
 });

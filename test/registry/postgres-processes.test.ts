@@ -124,6 +124,7 @@ describe.skipIf(!POSTGRES_URL)('two server processes on one PostgreSQL database'
       Array.from({ length: 50 }, (_, i) => post(servers[i % 2]!, `${reservationsPath()}/${id}/transfer`, { receiverId: f.orgB })),
     );
     const winners = responses.filter((r) => r.status === 200);
+    expect(responses.map((r) => r.status).filter((s) => s !== 200 && s !== 409)).toEqual([]);
     expect(winners).toHaveLength(1);
     expect(responses.filter((r) => r.status === 409)).toHaveLength(49);
     const { transactionId } = (await winners[0]!.json()) as { transactionId: string };

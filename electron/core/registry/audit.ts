@@ -94,12 +94,8 @@ export function appendAudit(ctx: RegistryContext, entry: AuditEntryInput): strin
 const lastMovementId = (ctx: RegistryContext): number =>
   (ctx.db.prepare('SELECT COALESCE(MAX(id), 0) AS id FROM movements').get() as { id: number }).id;
 
-/**
- * Records the entry as the maker of every movement appended since `after` (in this transaction).
- * SQLite only: PostgreSQL's migrations stop at 5 for now (README, Known limits).
- */
+/** Records the entry as the maker of every movement appended since `after` (in this transaction). */
 function linkMovements(ctx: RegistryContext, after: number, entryId: string): void {
-  if (ctx.db.engine !== 'sqlite') return;
   ctx.db
     .prepare(
       'INSERT INTO movement_audit (movement_id, audit_seq) SELECT m.id, l.seq FROM movements m, audit_log l WHERE m.id > ? AND l.id = ?',

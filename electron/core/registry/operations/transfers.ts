@@ -76,9 +76,8 @@ export function cancelCredits(ctx: RegistryContext, input: z.input<typeof cancel
     requireCredit(ctx, o.creditId);
     const from = accountId(ctx, o.from);
     const movementId = appendMovement(ctx, { creditId: o.creditId, kind: 'cancel', from, amount });
-    // Kept beside the movement (migration 7; not yet on PostgreSQL, see README Known limits).
-    if (ctx.db.engine === 'sqlite')
-      ctx.db.prepare('INSERT INTO cancellation_reasons (movement_id, reason) VALUES (?, ?)').run(movementId, o.reason);
+    // Kept beside the movement (migration 7).
+    ctx.db.prepare('INSERT INTO cancellation_reasons (movement_id, reason) VALUES (?, ?)').run(movementId, o.reason);
     return { movementId };
   });
 }

@@ -54,17 +54,13 @@ export function creditTrail(ctx: RegistryContext, by: { creditId?: string; seria
   if (!credit)
     throw notFound(`No credit has the ${by.creditId !== undefined ? 'id' : 'serialization'} ${by.creditId ?? by.serialization ?? ''}`);
   const after = by.cursor === undefined ? 0 : decodeTrailCursor(by.cursor);
-  // Reasons and audit links are migration 7's, not yet on PostgreSQL (README, Known limits).
-  const trail =
-    ctx.db.engine === 'sqlite'
-      ? `r.reason, l.id AS audit_id, l.at AS audit_at, l.operator_id, o.name AS operator_name, l.actor, l.action, l.outcome
+  // Reasons and audit links are migration 7's.
+  const trail = `r.reason, l.id AS audit_id, l.at AS audit_at, l.operator_id, o.name AS operator_name, l.actor, l.action, l.outcome
        FROM movements m
        LEFT JOIN cancellation_reasons r ON r.movement_id = m.id
        LEFT JOIN movement_audit ma ON ma.movement_id = m.id
        LEFT JOIN audit_log l ON l.seq = ma.audit_seq
-       LEFT JOIN operators o ON o.id = l.operator_id`
-      : `NULL AS reason, NULL AS audit_id, NULL AS audit_at, NULL AS operator_id, NULL AS operator_name, NULL AS actor,
-         NULL AS action, NULL AS outcome FROM movements m`;
+       LEFT JOIN operators o ON o.id = l.operator_id`;
   const rows = ctx.db
     .prepare(
       `SELECT m.id, m.created_at, m.kind, m.from_account, m.to_account, m.amount, m.reference, ${trail}

@@ -3,6 +3,8 @@ import { postgresMigration0002 } from './0002-project-list-indexes';
 import { postgresMigration0003 } from './0003-covering-holds-index';
 import { postgresMigration0004 } from './0004-used-signatures';
 import { postgresMigration0005 } from './0005-operators';
+import { postgresMigration0006 } from './0006-changes-feed';
+import { postgresMigration0007 } from './0007-ledger-trail';
 
 /** The registry's migrations on PostgreSQL: the same steps, numbered as migrations/index.ts. */
 export const registryPostgresMigrations = [
@@ -11,4 +13,6 @@ export const registryPostgresMigrations = [
   postgresMigration0003,
   postgresMigration0004,
   postgresMigration0005,
+  postgresMigration0006,
+  postgresMigration0007,
 ] as const;
