@@ -162,6 +162,20 @@ describe.skipIf(!POSTGRES_URL)('registry migrations on PostgreSQL', () => {
     expect(db.query(`SELECT indexname FROM pg_indexes WHERE indexname = 'movements_by_credit_in_order'`)).toHaveLength(1);
   });
 
+  it('0008: a status change keeps its comment; earlier events have an empty one', () => {
+    db.query(
+      `INSERT INTO project_events (id, project_id, type, created_at, project_status, previous_project_status)
+       SELECT 'before', id, 'status_change', 1, 'submitted', 'draft' FROM projects LIMIT 1`,
+    );
+    expect(upTo(8)).toEqual({ from: 7, to: 8 });
+    expect(db.query(`SELECT comment FROM project_events WHERE id = 'before'`)).toEqual([{ comment: '' }]);
+    db.query(
+      `INSERT INTO project_events (id, project_id, type, created_at, project_status, previous_project_status, comment)
+       SELECT 'after', id, 'status_change', 2, 'draft', 'submitted', 'Needs a map' FROM projects LIMIT 1`,
+    );
+    expect(db.query(`SELECT comment FROM project_events WHERE id = 'after'`)).toEqual([{ comment: 'Needs a map' }]);
+  });
+
   it('refuses a database newer than the app, and leaves it as it was', () => {
     const latest = registryPostgresMigrations.length;
     db.exec(`UPDATE schema_version SET version = ${latest + 1}`);

@@ -211,9 +211,8 @@ export function changeProjectStatus(
         created_at: now,
         project_status: o.status,
         previous_project_status: row.status,
-        // Left to the column's default when empty, so a change without one needs no newer schema; the
-        // column is migration 8's, not yet on PostgreSQL (README Known limits: the audit entry keeps it).
-        ...(o.comment !== '' && ctx.db.engine === 'sqlite' ? { comment: o.comment } : {}),
+        // left to the column's default when empty, so a change without one needs no newer schema
+        ...(o.comment !== '' ? { comment: o.comment } : {}),
       }),
     );
     return { id: o.projectId, status: o.status, previousStatus: row.status, eventId };

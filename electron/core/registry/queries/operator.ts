@@ -157,7 +157,7 @@ const PROJECT_SELECT =
 function presentProject(ctx: RegistryContext, p: ProjectRow) {
   const events = ctx.db
     .prepare(
-      `SELECT id, type, created_at, project_status, previous_project_status, ${ctx.db.engine === 'sqlite' ? 'comment' : "'' AS comment"}
+      `SELECT id, type, created_at, project_status, previous_project_status, comment
        FROM project_events WHERE project_id = ? ORDER BY created_at, id`,
     )
     .all(p.id) as {

@@ -5,6 +5,7 @@ import { postgresMigration0004 } from './0004-used-signatures';
 import { postgresMigration0005 } from './0005-operators';
 import { postgresMigration0006 } from './0006-changes-feed';
 import { postgresMigration0007 } from './0007-ledger-trail';
+import { postgresMigration0008 } from './0008-project-event-comments';
 
 /** The registry's migrations on PostgreSQL: the same steps, numbered as migrations/index.ts. */
 export const registryPostgresMigrations = [
@@ -15,4 +16,5 @@ export const registryPostgresMigrations = [
   postgresMigration0005,
   postgresMigration0006,
   postgresMigration0007,
+  postgresMigration0008,
 ] as const;
