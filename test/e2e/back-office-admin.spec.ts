@@ -4,7 +4,8 @@
 // its public key, installed with permission levels, suspended, resumed, given examiner rights and
 // removed; the audit log filtered, an entry opened in the desk, and its CSV read back against the
 // list shown. Screenshots of each screen in both themes; the flows use the keyboard where it matters
-// and the screens are checked at 1024 px.
+// and the screens are checked at 1024 px. Against a second, remote registry (an operator key added to
+// the connection): an app installed and a vintage issued, each exactly once.
 import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -195,7 +196,7 @@ test('projects, apps and the audit log of the embedded registry', async ({ app }
 test.describe('against a remote registry', () => {
   test.use({ deskOptions: { registry: 'remote', scale: 1 } });
 
-  test('installs an app with an operator key added to the connection', async ({ app, desk }) => {
+  test('installs an app and issues a vintage with an operator key added to the connection', async ({ app, desk }) => {
     const registry = desk.registry!;
     const administrator = JSON.parse(readFileSync(join(registry.dataDir, 'demo-credentials.json'), 'utf8')) as {
       operators: { id: string; role: string; privateKeyPem: string }[];
@@ -268,5 +269,43 @@ test.describe('against a remote registry', () => {
     await expect(card.getByRole('table', { name: `Installations of ${registry.credentials.app.name}` })).toContainText(
       'Organization info: VIEW',
     );
+
+    // Issuance on the same remote registry, as its administrator: reviewed (the remote registry's dry
+    // run, nothing written), then confirmed once; the remote registry holds exactly that one credit.
+    const remote = new Database(join(registry.dataDir, REGISTRY_DB_FILE), { readonly: true });
+    try {
+      const project = remote
+        .prepare(
+          `SELECT p.id FROM projects p JOIN organizations o ON o.id = p.organization_id
+           WHERE p.status IN ('validated', 'registered') AND o.is_verified = 1 ORDER BY p.full_name LIMIT 1`,
+        )
+        .get() as { id: string };
+      const verifier = remote
+        .prepare("SELECT id FROM organizations WHERE type = 'validationVerificationBody' ORDER BY full_name LIMIT 1")
+        .get() as { id: string };
+      const issued = () =>
+        (remote.prepare("SELECT COUNT(*) AS n FROM credits WHERE project_id = ? AND vintage = '2032'").get(project.id) as { n: number }).n;
+      await backOffice(app, 'Issuance');
+      const issuance = app.getByRole('form', { name: 'Issuance' });
+      await issuance.getByLabel('Project').selectOption(project.id);
+      await issuance.getByLabel('Vintage').fill('2032');
+      await issuance.getByLabel('Amount (tonnes)').fill('500');
+      await issuance.getByLabel('Verification body').selectOption(verifier.id);
+      await issuance.getByRole('button', { name: 'Review issuance' }).click();
+      await expect(app.getByTestId('ledger-preview')).toContainText('new: created by this issuance');
+      expect(issued()).toBe(0);
+      await app.getByRole('button', { name: 'Issue 500 t' }).click();
+      await expect(app.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
+      expect(issued()).toBe(1);
+      expect(
+        (
+          remote
+            .prepare("SELECT COUNT(*) AS n FROM audit_log WHERE action = 'credits.issue' AND operator_id = ? AND outcome = 'succeeded'")
+            .get(operator.id) as { n: number }
+        ).n,
+      ).toBe(1);
+    } finally {
+      remote.close();
+    }
   });
 });
