@@ -1,6 +1,7 @@
 // The desk's local administrator of its embedded registry, and the desk's typed client on the
 // operator endpoints: a real registry served on loopback, the key in a memory vault (the keychain
 // variant is the same KeyVault port, tested in secrets-keychain.test.ts).
+import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientFor } from '../../electron/core/desk/connection-runtime';
 import { createMemoryVault } from '../../electron/core/desk/key-vault';
@@ -37,6 +38,28 @@ describe('the local administrator', () => {
     const replacement = await ensureLocalAdministrator(t.registry, { previousId: id, vault: forgetful, keyId });
     expect(replacement).not.toBe(id);
     expect(t.registry.db.raw.prepare('SELECT active FROM operators WHERE id = ?').get(id)).toEqual({ active: 0 });
+
+    // Another desk's start replaced the key in the shared store with its own (valid, but not this
+    // account's): the account is replaced too, and the new one's key is the one the store holds.
+    const logs: string[] = [];
+    await forgetful.importPrivateKey(
+      keyId,
+      generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    );
+    const afterClash = await ensureLocalAdministrator(t.registry, {
+      previousId: replacement,
+      vault: forgetful,
+      keyId,
+      log: (l) => logs.push(l),
+    });
+    expect(afterClash).not.toBe(replacement);
+    expect(logs).toEqual([expect.stringContaining("another account's")]);
+    expect(t.registry.db.raw.prepare('SELECT active FROM operators WHERE id = ?').get(replacement)).toEqual({ active: 0 });
+    const stored = t.registry.db.raw.prepare('SELECT public_key_pem FROM operators WHERE id = ?').get(afterClash) as {
+      public_key_pem: string;
+    };
+    expect(createPublicKey(await forgetful.readPrivateKey(keyId)).export({ type: 'spki', format: 'pem' })).toBe(stored.public_key_pem);
+    expect(await ensureLocalAdministrator(t.registry, { previousId: afterClash, vault: forgetful, keyId })).toBe(afterClash);
   });
 
   it("lets the desk's typed client call the operator endpoints, with an Idempotency-Key on writes", async () => {

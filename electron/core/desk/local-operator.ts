@@ -1,10 +1,12 @@
 // The embedded registry's local administrator: at the first start the desk creates an operator
 // account (role administrator) in its own embedded registry, keeps the private key in the same store
 // as the embedded app key (the OS keychain, or memory where there is none), and remembers the
-// account's id in the connection. Later starts reuse it while its key can be read; when the key is
-// gone (a memory store after a restart) the old account is disabled and a new one made, so no
-// account is left whose key nobody holds. Both are audit entries with the desk as their actor.
-import { createPrivateKey, generateKeyPairSync } from 'node:crypto';
+// account's id in the connection. Later starts reuse it while the store holds its key; when the key
+// is gone (a memory store after a restart) or is not that account's (another desk's data folder on
+// this computer uses the same keychain entry, and its start replaced the key) the old account is
+// disabled and a new one made, so no account is left whose key nobody holds and the desk never keeps
+// signing with a key the registry will refuse. Both are audit entries with the desk as their actor.
+import { createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { userInfo } from 'node:os';
 import { audited } from '../registry/audit';
 import type { RegistryContext } from '../registry/context';
@@ -24,12 +26,20 @@ function deskActor(): string {
   }
 }
 
-async function readableKey(vault: KeyVault, keyId: string): Promise<boolean> {
+const spkiOf = (key: Parameters<typeof createPublicKey>[0]) => createPublicKey(key).export({ type: 'spki', format: 'pem' }).toString();
+
+/** Whether the store holds a readable private key whose public half is `publicKeyPem`. */
+async function holdsKeyOf(vault: KeyVault, keyId: string, publicKeyPem: string): Promise<'yes' | 'gone' | 'another'> {
+  let privateKey;
   try {
-    createPrivateKey(await vault.readPrivateKey(keyId));
-    return true;
+    privateKey = createPrivateKey(await vault.readPrivateKey(keyId));
   } catch {
-    return false;
+    return 'gone';
+  }
+  try {
+    return spkiOf(privateKey) === spkiOf(publicKeyPem) ? 'yes' : 'another';
+  } catch {
+    return 'another';
   }
 }
 
@@ -41,10 +51,16 @@ export async function ensureLocalAdministrator(
   const { previousId, vault, keyId } = options;
   const actor = { operatorId: null, actor: deskActor() };
   if (previousId !== undefined) {
-    const row = registry.db.prepare('SELECT active FROM operators WHERE id = ?').get(previousId) as { active: number } | undefined;
+    const row = registry.db.prepare('SELECT active, public_key_pem FROM operators WHERE id = ?').get(previousId) as
+      { active: number; public_key_pem: string } | undefined;
     if (row?.active === 1) {
-      if (await readableKey(vault, keyId)) return previousId;
-      options.log?.('the local administrator key is gone from its store: disabling that account and making a new one');
+      const held = await holdsKeyOf(vault, keyId, row.public_key_pem);
+      if (held === 'yes') return previousId;
+      options.log?.(
+        held === 'gone'
+          ? 'the local administrator key is gone from its store: disabling that account and making a new one'
+          : "the local administrator key in its store is another account's (another desk data folder on this computer?): disabling that account and making a new one",
+      );
       audited(registry, { ...actor, action: 'operators.setActive', input: { operatorId: previousId, active: false } }, () =>
         setOperatorActive(registry, { operatorId: previousId, active: false }),
       );
