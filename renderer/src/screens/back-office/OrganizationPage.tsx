@@ -75,7 +75,8 @@ export function OrganizationPage({ organizationId }: { organizationId: string })
 
       <section aria-labelledby="bo-accounts">
         <h3 id="bo-accounts">Accounts and balances</h3>
-        <table className="simple-table" aria-label="Accounts and balances">
+        {o.accounts.length === 0 && <p className="muted">This organization has no accounts.</p>}
+        <table hidden={o.accounts.length === 0} className="simple-table" aria-label="Accounts and balances">
           <thead>
             <tr>
               <th scope="col">Account</th>
