@@ -2,15 +2,114 @@
 // (list, filters, create after a review, its page, record the verification) and Operators (create
 // from a public key, disable), each screen in both themes; then the same registry through a remote
 // connection with a viewer operator added in Settings: every write is shown disabled with its reason
-// and nothing is sent (the registry's audit log gains no write).
+// and nothing is sent (the registry's audit log gains no write); last, through a proxy that drops the
+// registry's answer to a write: the desk retries with the same key and ends on "done", made once.
 import { generateKeyPairSync } from 'node:crypto';
 import { join } from 'node:path';
+import { createServer } from 'node:http';
 import BetterSqlite3 from 'better-sqlite3';
 import type { Page } from '@playwright/test';
 import { expect, nextAppEvent, screenshotBothThemes, test } from './fixtures';
 
 const sidebarItem = (page: Page, name: string) =>
   page.getByRole('navigation', { name: 'Back office' }).getByRole('button', { name, exact: true });
+
+function registryCount(dataDir: string, sql: string, ...args: string[]): number {
+  const db = new BetterSqlite3(join(dataDir, 'embedded-registry', 'registry.sqlite'), { readonly: true, fileMustExist: true });
+  try {
+    return db
+      .prepare(sql)
+      .pluck()
+      .get(...args) as number;
+  } finally {
+    db.close();
+  }
+}
+
+/** Creates an operator account on the Operators screen; answers its id and private key (PEM). */
+async function createOperator(page: Page, name: string, role: 'viewer' | 'manager'): Promise<{ id: string; privateKeyPem: string }> {
+  const keys = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  await page.getByRole('button', { name: 'New operator' }).click();
+  const form = page.getByRole('dialog', { name: 'New operator' });
+  await form.getByLabel('Name').fill(name);
+  await form.getByLabel('Role').selectOption(role);
+  await form.getByLabel('Public key (PEM)').fill(keys.publicKey.export({ type: 'spki', format: 'pem' }).toString());
+  await form.getByRole('button', { name: 'Review' }).click();
+  const review = page.getByRole('dialog', { name: 'Review the new operator' });
+  await review.getByRole('button', { name: 'Create operator' }).click();
+  await expect(review.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
+  const id = (await review.locator('p .mono').textContent())!.trim();
+  await review.locator('.actions').getByRole('button', { name: 'Close' }).click();
+  return { id, privateKeyPem: keys.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() };
+}
+
+/** Adds a remote connection in Settings with an operator account, and makes it the one in use. */
+async function addOperatorConnection(
+  page: Page,
+  fields: { name: string; address: string; app: { id: string; privateKeyPem: string }; operator: { id: string; privateKeyPem: string } },
+): Promise<void> {
+  await page.keyboard.press('Control+6');
+  await page.getByRole('button', { name: 'Add remote connection…' }).click();
+  const form = page.getByRole('form', { name: 'Add a remote connection' });
+  await form.getByLabel('Connection name').fill(fields.name);
+  await form.getByLabel('Registry address').fill(fields.address);
+  await form.getByLabel('App id').fill(fields.app.id);
+  await form
+    .getByLabel('Private key file')
+    .setInputFiles({ name: 'app-key.pem', mimeType: 'application/x-pem-file', buffer: Buffer.from(fields.app.privateKeyPem) });
+  await form.getByLabel('Operator id').fill(fields.operator.id);
+  await form
+    .getByLabel('Operator key file')
+    .setInputFiles({ name: 'operator.pem', mimeType: 'application/x-pem-file', buffer: Buffer.from(fields.operator.privateKeyPem) });
+  if (await form.getByLabel('Passphrase for the key file').count()) {
+    await form.getByLabel('Passphrase for the key file').fill('correct horse battery staple');
+    await form.getByRole('checkbox', { name: 'Store the key in a passphrase-encrypted file' }).check();
+  }
+  await form.getByRole('button', { name: 'Add connection' }).click();
+  const card = page.getByRole('region', { name: `Connection ${fields.name}` });
+  await expect(card).toBeVisible();
+  const synced = nextAppEvent(page, 'desk:sync-finished');
+  await card.getByRole('button', { name: 'Use this connection' }).click();
+  await synced;
+}
+
+/**
+ * A proxy to the registry that forwards every request, but for the first `drops.count` matching
+ * requests forwards them (the registry acts) and then drops the answer (the connection is cut).
+ */
+async function droppingProxy(
+  target: string,
+  drops: { method: string; path: string; count: number },
+): Promise<{ url: string; close(): void }> {
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const headers = { ...req.headers };
+      delete headers.host;
+      void fetch(new URL(req.url!, target), {
+        method: req.method!,
+        headers: headers as Record<string, string>,
+        ...(chunks.length ? { body: Buffer.concat(chunks) } : {}),
+      }).then(async (answer) => {
+        const body = Buffer.from(await answer.arrayBuffer());
+        if (req.method === drops.method && req.url!.startsWith(drops.path) && drops.count > 0) {
+          drops.count--;
+          req.socket.destroy();
+          return;
+        }
+        const out: Record<string, string> = {};
+        answer.headers.forEach((value, name) => {
+          if (!['content-encoding', 'transfer-encoding', 'connection', 'content-length'].includes(name)) out[name] = value;
+        });
+        res.writeHead(answer.status, out).end(body);
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${port}`, close: () => server.close() };
+}
 
 function auditCount(dataDir: string): number {
   const db = new BetterSqlite3(join(dataDir, 'embedded-registry', 'registry.sqlite'), { readonly: true, fileMustExist: true });
@@ -68,24 +167,14 @@ test('organizations and operators as the local administrator, then as a viewer: 
   await app.getByRole('button', { name: '← All organizations' }).click();
   await app.getByRole('searchbox', { name: 'Search organizations' }).fill('');
   await table.getByRole('row').nth(1).getByRole('button').first().click();
-  await expect(app.getByRole('table', { name: 'Accounts and balances' })).toBeVisible();
+  await expect(app.getByRole('heading', { level: 3, name: 'Accounts and balances' })).toBeVisible();
   await screenshotBothThemes(app, 'back-office-organization-page');
 
   // ---- Operators: create a viewer from its public key
   await sidebarItem(app, 'Operators').click();
   await expect(app.getByRole('table', { name: 'Operator accounts' })).toContainText('Local administrator (this desk)');
-  const viewerKeys = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  await app.getByRole('button', { name: 'New operator' }).click();
-  const newOperator = app.getByRole('dialog', { name: 'New operator' });
-  await newOperator.getByLabel('Name').fill('Vera Viewer');
-  await newOperator.getByLabel('Role').selectOption('viewer');
-  await newOperator.getByLabel('Public key (PEM)').fill(viewerKeys.publicKey.export({ type: 'spki', format: 'pem' }).toString());
-  await newOperator.getByRole('button', { name: 'Review' }).click();
-  const reviewOperator = app.getByRole('dialog', { name: 'Review the new operator' });
-  await reviewOperator.getByRole('button', { name: 'Create operator' }).click();
-  await expect(reviewOperator.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
-  const viewerId = (await reviewOperator.locator('p .mono').textContent())!.trim();
-  await reviewOperator.locator('.actions').getByRole('button', { name: 'Close' }).click();
+  const viewer = await createOperator(app, 'Vera Viewer', 'viewer');
+  const manager = await createOperator(app, 'Max Manager', 'manager');
   const operators = app.getByRole('table', { name: 'Operator accounts' });
   await expect(operators).toContainText('Vera Viewer');
   // the desk's own account cannot be disabled from here: shown disabled with the reason
@@ -98,30 +187,8 @@ test('organizations and operators as the local administrator, then as a viewer: 
   const embeddedCard = app.getByRole('region', { name: /^Connection / }).first();
   await expect(embeddedCard).toContainText('Local administrator (this desk) (administrator)');
   const address = (await embeddedCard.getByRole('definition').nth(1).textContent())!.trim();
-  await app.getByRole('button', { name: 'Add remote connection…' }).click();
-  const form = app.getByRole('form', { name: 'Add a remote connection' });
-  await form.getByLabel('Connection name').fill('Viewer desk');
-  await form.getByLabel('Registry address').fill(address);
-  await form.getByLabel('App id').fill(desk.credentials.app.id);
-  await form
-    .getByLabel('Private key file')
-    .setInputFiles({ name: 'app-key.pem', mimeType: 'application/x-pem-file', buffer: Buffer.from(desk.credentials.app.privateKeyPem) });
-  await form.getByLabel('Operator id').fill(viewerId);
-  await form.getByLabel('Operator key file').setInputFiles({
-    name: 'viewer.pem',
-    mimeType: 'application/x-pem-file',
-    buffer: Buffer.from(viewerKeys.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()),
-  });
-  if (await form.getByLabel('Passphrase for the key file').count()) {
-    await form.getByLabel('Passphrase for the key file').fill('correct horse battery staple');
-    await form.getByRole('checkbox', { name: 'Store the key in a passphrase-encrypted file' }).check();
-  }
-  await form.getByRole('button', { name: 'Add connection' }).click();
+  await addOperatorConnection(app, { name: 'Viewer desk', address, app: desk.credentials.app, operator: viewer });
   const viewerCard = app.getByRole('region', { name: 'Connection Viewer desk' });
-  await expect(viewerCard).toBeVisible();
-  const synced = nextAppEvent(app, 'desk:sync-finished');
-  await viewerCard.getByRole('button', { name: 'Use this connection' }).click();
-  await synced;
   await expect(viewerCard).toContainText('Vera Viewer (viewer)');
 
   // ---- as the viewer: reads work, every write is disabled with its reason, and nothing is sent
@@ -143,4 +210,32 @@ test('organizations and operators as the local administrator, then as a viewer: 
   await sidebarItem(app, 'Operators').click();
   await expect(app.getByText('Operator accounts are for administrators')).toBeVisible();
   expect(auditCount(desk.dataDir)).toBe(writesBefore);
+
+  // ---- a write whose answer the network dropped: retried with the same key, done once
+  const drops = { method: 'POST', path: '/operator/v1/organizations', count: 1 };
+  const proxy = await droppingProxy(address, drops);
+  try {
+    await addOperatorConnection(app, { name: 'Flaky network', address: proxy.url, app: desk.credentials.app, operator: manager });
+    await sidebarItem(app, 'Organizations').click();
+    await expect(app.getByText('Acting as Max Manager (manager)')).toBeVisible();
+    await app.getByRole('button', { name: 'New organization' }).click();
+    const flaky = app.getByRole('dialog', { name: 'New organization' });
+    await flaky.getByLabel('Name').fill('Dropped Answer Cooperative');
+    await flaky.getByLabel('Country code').fill('UG');
+    await flaky.getByRole('button', { name: 'Review' }).click();
+    const flakyReview = app.getByRole('dialog', { name: 'Review the new organization' });
+    await flakyReview.getByRole('button', { name: 'Create' }).click();
+    await expect(flakyReview.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
+    expect(drops.count, 'the proxy dropped the first answer').toBe(0);
+  } finally {
+    proxy.close();
+  }
+  expect(registryCount(desk.dataDir, 'SELECT COUNT(*) FROM organizations WHERE full_name = ?', 'Dropped Answer Cooperative')).toBe(1);
+  expect(
+    registryCount(
+      desk.dataDir,
+      "SELECT COUNT(*) FROM audit_log WHERE action = 'organizations.create' AND outcome = 'succeeded' AND detail LIKE ?",
+      '%Dropped Answer Cooperative%',
+    ),
+  ).toBe(1);
 });
