@@ -31,7 +31,9 @@ test('issue a vintage, cancel part of it with a reason, and follow the credit hi
     await app.setViewportSize({ width: 1024, height: 900 });
 
     await test.step('issuance: review, nothing sent, then confirm', async () => {
-      await app.getByRole('navigation', { name: 'Back office' }).getByRole('button', { name: 'Issuance' }).click();
+      // by keyboard: the screen, the review and the confirmation, asserting where focus is each time
+      await app.getByRole('navigation', { name: 'Back office' }).getByRole('button', { name: 'Issuance' }).focus();
+      await app.keyboard.press('Enter');
       await expect(app.getByRole('heading', { level: 1, name: 'Issuance' })).toBeVisible();
       const form = app.getByRole('form', { name: 'Issuance' });
       await form.getByLabel('Project').selectOption(project.id);
@@ -43,7 +45,9 @@ test('issue a vintage, cancel part of it with a reason, and follow the credit hi
       await form.getByLabel('Buffer share (%)').fill('10');
       const movements = count(db, 'SELECT COUNT(*) AS n FROM movements');
       const audits = count(db, 'SELECT COUNT(*) AS n FROM audit_log');
-      await form.getByRole('button', { name: 'Review issuance' }).click();
+      await form.getByRole('button', { name: 'Review issuance' }).focus();
+      await app.keyboard.press('Enter');
+      await expect(app.getByRole('heading', { level: 2, name: /issu/i })).toBeFocused();
       const preview = app.getByTestId('ledger-preview');
       await expect(preview).toContainText('new: created by this issuance');
       await expect(preview.getByTestId('buffer-share')).toContainText('123.45 t');
@@ -60,7 +64,11 @@ test('issue a vintage, cancel part of it with a reason, and follow the credit hi
       await expect(app.getByRole('button', { name: 'Issue 1,234.5 t' })).toBeFocused();
       await app.keyboard.press('Enter');
       await expect(app.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
+      await expect(app.getByRole('button', { name: 'New', exact: true })).toBeFocused();
       expect(count(db, "SELECT COUNT(*) AS n FROM audit_log WHERE action = 'credits.issue' AND operator_id IS NOT NULL")).toBe(1);
+      // "New" goes back to the form, on its first field
+      await app.keyboard.press('Enter');
+      await expect(form.getByLabel('Project')).toBeFocused();
       expect(count(db, "SELECT COUNT(*) AS n FROM credits WHERE project_id = ? AND vintage = '2031' AND type = 'exAnte'", project.id)).toBe(
         1,
       );

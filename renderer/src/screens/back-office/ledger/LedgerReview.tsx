@@ -4,7 +4,7 @@
 // sent before the user confirms; an irreversible write (a cancellation) also asks the user to type
 // the amount. The confirmed write gets its own idempotency key and ends on "Done", "Refused: …" or
 // "Not sure: checking…" (then the settled answer).
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { BackOfficeData } from '../../../../../shared/desk/back-office';
 import { previewRequestOf, type PreviewedWrite } from '../../../../../shared/registry/operator-previews';
 import { ActionStatus } from '../../../components/backOffice/ActionStatus';
@@ -15,6 +15,7 @@ import { ErrorMessage, Loading } from '../../../components/feedback';
 import { Field } from '../../../components/Field';
 import { parseTonnes } from '../../../lib/decimal';
 import { describeError } from '../../../lib/desk';
+import { focusSoon } from '../../../lib/focus';
 import { useNavigation } from '../../../stores/navigation';
 import { AccountName, tonnesOf } from './accounts';
 import './ledger.css';
@@ -100,6 +101,23 @@ export function LedgerReview<E extends PreviewedWrite>({
   const action = useBackOfficeAction(write);
   const [typed, setTyped] = useState('');
   const headingId = useId();
+  const backButton = useRef<HTMLButtonElement>(null);
+  // Keyboard focus (issue 19): the review opens on its heading, so a screen reader starts reading
+  // what the registry would do; once done, the confirm button is gone and focus goes to "New".
+  useEffect(() => focusSoon(() => document.getElementById(headingId)), [headingId]);
+  const done = action.state.phase === 'done';
+  useEffect(() => {
+    if (done) focusSoon(() => backButton.current);
+  }, [done]);
+  // Back to the form: focus its first field once it is drawn again.
+  const back = () => {
+    onBack();
+    focusSoon(() =>
+      document
+        .querySelector('main form[aria-label]')
+        ?.querySelector('input:not([type="hidden"]):not([disabled]), select:not([disabled]), textarea:not([disabled])'),
+    );
+  };
   // Once sent, the review keeps showing what was confirmed (the reload after the write would
   // otherwise preview doing it a second time).
   const [confirmed, setConfirmed] = useState<Preview | null>(null);
@@ -138,7 +156,7 @@ export function LedgerReview<E extends PreviewedWrite>({
         </Field>
       )}
       <div className="actions">
-        <button type="button" className="button" onClick={onBack} disabled={action.busy}>
+        <button ref={backButton} type="button" className="button" onClick={back} disabled={action.busy}>
           {action.state.phase === 'done' ? 'New' : 'Back to the form'}
         </button>
         {action.state.phase !== 'done' && (
