@@ -41,6 +41,7 @@ export const OPERATOR_READS_NOT_KEPT: readonly OperatorEndpointName[] = ['operat
 /** The operator rows that write (audited, idempotent): backOffice.write and backOffice.settle. */
 export const OPERATOR_WRITES = [
   'operatorCreateOrganization',
+  'operatorUpdateOrganization',
   'operatorSetOrganizationVerified',
   'operatorCreateProject',
   'operatorUpdateProject',

@@ -644,6 +644,20 @@ export const endpoints = {
     status: 201,
     audit: 'organizations.create',
   }),
+  operatorUpdateOrganization: define({
+    method: 'PATCH',
+    path: '/operator/v1/organizations/{organizationId}',
+    summary: 'Edit an organization: every field given replaces the stored one (null clears an optional one)',
+    params: z.object({ organizationId: idString('organizationId') }),
+    query: noQuery,
+    body: inputs.updateOrganizationBody.meta({
+      examples: [{ fullName: 'Kenya Growers Ltd', city: 'Nairobi', website: null }],
+    }),
+    response: (s) => s.object({ id: z.string(), changed: z.array(z.string()) }),
+    auth: manager,
+    tags: ['operator'],
+    audit: 'organizations.update',
+  }),
   operatorSetOrganizationVerified: define({
     method: 'POST',
     path: '/operator/v1/organizations/{organizationId}/verification',

@@ -20,22 +20,66 @@ export const countryCode = z
 
 // ---- operations -----------------------------------------------------------------------------------
 
+/** Shapes shared by the creation and the edit of an organization. */
+const organizationFields = {
+  fullName: requiredText(200),
+  type: z.enum(ORGANIZATION_TYPES),
+  city: text(100),
+  zip: text(20),
+  physicalAddress: text(300),
+  registrationNumber: text(60),
+  website: text(300),
+  logo: text(500),
+  organizationIndustries: z.object({ code: text(20), name: text(120) }),
+};
+
 export const createOrganizationInput = z.object({
   id: z.uuid().optional(),
-  fullName: requiredText(200),
-  type: z.enum(ORGANIZATION_TYPES).default('projectProponent'),
+  fullName: organizationFields.fullName,
+  type: organizationFields.type.default('projectProponent'),
   countryCode: countryCode,
-  city: text(100).default(''),
-  zip: text(20).default(''),
-  physicalAddress: text(300).default(''),
-  registrationNumber: text(60).default(''),
-  website: text(300).default(''),
-  logo: text(500).default(''),
-  organizationIndustries: z.object({ code: text(20), name: text(120) }).default({ code: '', name: '' }),
+  city: organizationFields.city.default(''),
+  zip: organizationFields.zip.default(''),
+  physicalAddress: organizationFields.physicalAddress.default(''),
+  registrationNumber: organizationFields.registrationNumber.default(''),
+  website: organizationFields.website.default(''),
+  logo: organizationFields.logo.default(''),
+  organizationIndustries: organizationFields.organizationIndustries.default({ code: '', name: '' }),
   isPublic: z.boolean().default(true),
   verified: z.boolean().default(false),
   isRegistry: z.boolean().default(false),
 });
+
+/**
+ * An edit of an organization: every field given replaces the stored one; `null` clears an optional
+ * one (city, zip, physicalAddress, registrationNumber, website, logo, organizationIndustries: stored
+ * empty, as when created without it). The id, the verification (its own endpoint) and whether it is
+ * the registry's own organization are not edited here; an unknown or one of those fields is refused.
+ */
+const updateOrganizationShape = z.strictObject({
+  organizationId: requiredText(),
+  fullName: organizationFields.fullName.optional(),
+  type: organizationFields.type.optional(),
+  countryCode: countryCode.optional(),
+  city: organizationFields.city.nullable().optional(),
+  zip: organizationFields.zip.nullable().optional(),
+  physicalAddress: organizationFields.physicalAddress.nullable().optional(),
+  registrationNumber: organizationFields.registrationNumber.nullable().optional(),
+  website: organizationFields.website.nullable().optional(),
+  logo: organizationFields.logo.nullable().optional(),
+  organizationIndustries: organizationFields.organizationIndustries.nullable().optional(),
+  isPublic: z.boolean().optional(),
+});
+const somethingToChangeIn = (what: string, id: string) =>
+  [
+    (p: Record<string, unknown>) => Object.entries(p).some(([k, v]) => k !== id && v !== undefined),
+    { message: `nothing to change: give at least one field of the ${what}` },
+  ] as const;
+export const updateOrganizationInput = updateOrganizationShape.refine(...somethingToChangeIn('organization', 'organizationId'));
+/** The HTTP body of the edit (the organization is the path's). */
+export const updateOrganizationBody = updateOrganizationShape
+  .omit({ organizationId: true })
+  .refine(...somethingToChangeIn('organization', 'organizationId'));
 
 export const setOrganizationVerifiedInput = z.object({ organizationId: requiredText(), verified: z.boolean() });
 
@@ -119,10 +163,7 @@ const updateProjectShape = z.strictObject({
   kmlFile: documentInput.nullable().optional(),
   otherBenefits: projectFields.otherBenefits.optional(),
 });
-const somethingToChange = [
-  (p: Record<string, unknown>) => Object.entries(p).some(([k, v]) => k !== 'projectId' && v !== undefined),
-  { message: 'nothing to change: give at least one field of the project' },
-] as const;
+const somethingToChange = somethingToChangeIn('project', 'projectId');
 export const updateProjectInput = updateProjectShape.refine(...somethingToChange);
 /** The HTTP body of the edit (the project is the path's). */
 export const updateProjectBody = updateProjectShape.omit({ projectId: true }).refine(...somethingToChange);

@@ -53,6 +53,7 @@ function requestFor(id: EndpointId): { path: string; method: string; body?: stri
   };
   const bodies: Partial<Record<EndpointId, unknown>> = {
     operatorCreateOrganization: { fullName: 'Walked Org', countryCode: 'KE', type: 'projectProponent' },
+    operatorUpdateOrganization: { city: 'Walked City' },
     operatorSetOrganizationVerified: { verified: true },
     operatorCreateProject: {
       fullName: 'Walked Project',

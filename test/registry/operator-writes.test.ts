@@ -471,6 +471,99 @@ describe('operator projects: editing a draft, status comments, and the audit fil
   });
 });
 
+describe('operator organizations: editing one', () => {
+  let organizationId: string;
+  const read = async () =>
+    endpoints.operatorGetOrganization
+      .response(strict)
+      .parse(await (await t.call(`/operator/v1/organizations/${organizationId}`, { token: tokens.viewer })).json()).organization;
+
+  it('edits every field (idempotent, one audited entry), null clears an optional one, and it reads back as edited', async () => {
+    const created = await post(
+      '/operator/v1/organizations',
+      { fullName: 'Lamu Growers', countryCode: 'KE', city: 'Lamu', website: 'https://lamu.example', isPublic: true },
+      tokens.manager,
+      'org-edit-create',
+    );
+    expect(created.status).toBe(201);
+    organizationId = endpoints.operatorCreateOrganization.response(strict).parse(await created.json()).organization.id;
+    const edit = {
+      fullName: 'Lamu Mangrove Growers',
+      type: 'buyer',
+      countryCode: 'TZ',
+      city: 'Tanga',
+      zip: '21101',
+      physicalAddress: '1 Harbour Road',
+      registrationNumber: 'TZ-123',
+      website: null,
+      logo: 'https://lamu.example/logo.png',
+      organizationIndustries: { code: '0210', name: 'Forestry' },
+      isPublic: false,
+    };
+    const entries = auditRows(t.registry).length;
+    const res = await post(`/operator/v1/organizations/${organizationId}`, edit, tokens.manager, 'org-edit-1', 'PATCH');
+    expect(res.status).toBe(200);
+    const answer = endpoints.operatorUpdateOrganization.response(strict).parse(await res.json());
+    expect(answer.id).toBe(organizationId);
+    expect([...answer.changed].sort()).toEqual(Object.keys(edit).sort());
+    expect(auditRows(t.registry).length).toBe(entries + 1);
+    const entry = auditRows(t.registry).at(-1)!;
+    expect(entry).toMatchObject({ operator_id: manager.id, action: 'organizations.update', outcome: 'succeeded' });
+    expect(JSON.parse(entry.target_ids)).toContain(organizationId);
+
+    const counts = rowCounts();
+    const again = await post(`/operator/v1/organizations/${organizationId}`, edit, tokens.manager, 'org-edit-1', 'PATCH');
+    expect(again.status).toBe(200);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(rowCounts()).toEqual(counts);
+
+    expect(await read()).toMatchObject({
+      fullName: 'Lamu Mangrove Growers',
+      type: 'buyer',
+      countryCode: 'TZ',
+      city: 'Tanga',
+      zip: '21101',
+      physicalAddress: '1 Harbour Road',
+      registrationNumber: 'TZ-123',
+      website: '',
+      logo: 'https://lamu.example/logo.png',
+      organizationIndustries: { code: '0210', name: 'Forestry' },
+      isPublic: false,
+      isVerified: false,
+    });
+
+    // a partial edit changes only what it names
+    const partial = await post(`/operator/v1/organizations/${organizationId}`, { city: null }, tokens.manager, 'org-edit-2', 'PATCH');
+    expect(partial.status).toBe(200);
+    expect(await read()).toMatchObject({ city: '', fullName: 'Lamu Mangrove Growers', zip: '21101' });
+  });
+
+  it('refuses the verification, an unknown field, nothing to change and a bad value: 400, nothing changed', async () => {
+    const before = await read();
+    const cases: [unknown, number, string][] = [
+      [{ verified: true }, 400, 'verified'],
+      [{ isRegistry: true }, 400, 'isRegistry'],
+      [{ fullName: 'X', color: 'red' }, 400, 'color'],
+      [{}, 400, 'nothing to change'],
+      [{ fullName: null }, 400, 'fullName'],
+      [{ countryCode: 'ZZ' }, 400, 'country'],
+    ];
+    for (const [body, status, says] of cases) {
+      const counts = rowCounts();
+      const res = await post(`/operator/v1/organizations/${organizationId}`, body, tokens.manager, undefined, 'PATCH');
+      expect(res.status).toBe(status);
+      expect(JSON.stringify(await res.json())).toContain(says);
+      expect({ ...rowCounts(), audit_log: 0, audit_targets: 0 }).toEqual({ ...counts, audit_log: 0, audit_targets: 0 });
+      expect(auditRows(t.registry).at(-1)).toMatchObject({ action: 'organizations.update', outcome: 'refused' });
+    }
+    expect((await post('/operator/v1/organizations/nope', { fullName: 'X' }, tokens.manager, undefined, 'PATCH')).status).toBe(404);
+    expect((await post(`/operator/v1/organizations/${organizationId}`, { fullName: 'X' }, tokens.viewer, undefined, 'PATCH')).status).toBe(
+      403,
+    );
+    expect(await read()).toEqual(before);
+  });
+});
+
 type Step =
   | { kind: 'issue'; amount: number; key?: string }
   | { kind: 'transfer'; amount: number; key?: string }

@@ -47,6 +47,11 @@ export const operatorHandlers: Pick<Handlers, OperatorEndpointId> = {
     const { id } = ops.createOrganization(input.registry, inputOf<typeof ops.createOrganizationInput>(input));
     return { organization: q.operatorOrganization(input.registry, id) };
   },
+  operatorUpdateOrganization: (input) =>
+    ops.updateOrganization(
+      input.registry,
+      inputOf<typeof ops.updateOrganizationInput>(input, { organizationId: input.params.organizationId }),
+    ),
   operatorSetOrganizationVerified: (input) =>
     ops.setOrganizationVerified(
       input.registry,

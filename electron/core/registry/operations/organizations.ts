@@ -3,14 +3,19 @@
 // Every operation validates its whole input first (a clear error, nothing changed) and makes its
 // changes in one transaction; its input schema is in shared/registry/operator-inputs.ts (the CLI and the
 // operator endpoints are built from it).
-import { sql } from 'kysely';
+import { sql, type Updateable } from 'kysely';
 import { z } from 'zod';
 import type { RegistryContext } from '../context';
+import type { RegistryTables } from '../schema';
 import { conflict } from '../errors';
 import { parseInput } from '../input';
 import { requireOrganization } from './lookups';
-import { createOrganizationInput, setOrganizationVerifiedInput } from '../../../../shared/registry/operator-inputs';
-export { createOrganizationInput, setOrganizationVerifiedInput };
+import {
+  createOrganizationInput,
+  setOrganizationVerifiedInput,
+  updateOrganizationInput,
+} from '../../../../shared/registry/operator-inputs';
+export { createOrganizationInput, setOrganizationVerifiedInput, updateOrganizationInput };
 
 export function createOrganization(ctx: RegistryContext, input: z.input<typeof createOrganizationInput>): { id: string } {
   const o = parseInput(createOrganizationInput, input);
@@ -62,4 +67,42 @@ export function setOrganizationVerified(
       .where('id', '=', o.organizationId),
   );
   return { id: o.organizationId, verified: o.verified };
+}
+
+/**
+ * Edits an organization (any, verified or not); answers the fields the edit named (the audit entry
+ * keeps them with the input). `null` clears an optional field to the empty value it is created with.
+ */
+export function updateOrganization(
+  ctx: RegistryContext,
+  input: z.input<typeof updateOrganizationInput>,
+): { id: string; changed: string[] } {
+  const o = parseInput(updateOrganizationInput, input);
+  const { db } = ctx;
+  return db.transaction(() => {
+    requireOrganization(ctx, o.organizationId);
+    const changed = Object.keys(o).filter((k) => k !== 'organizationId' && o[k as keyof typeof o] !== undefined);
+    const set: Updateable<RegistryTables['organizations']> = {};
+    if (o.fullName !== undefined) set.full_name = o.fullName;
+    if (o.type !== undefined) set.type = o.type;
+    if (o.countryCode !== undefined) set.country_code = o.countryCode;
+    if (o.city !== undefined) set.city = o.city ?? '';
+    if (o.zip !== undefined) set.zip = o.zip ?? '';
+    if (o.physicalAddress !== undefined) set.physical_address = o.physicalAddress ?? '';
+    if (o.registrationNumber !== undefined) set.registration_number = o.registrationNumber ?? '';
+    if (o.website !== undefined) set.website = o.website ?? '';
+    if (o.logo !== undefined) set.logo = o.logo ?? '';
+    if (o.organizationIndustries !== undefined) {
+      set.industry_code = o.organizationIndustries?.code ?? '';
+      set.industry_name = o.organizationIndustries?.name ?? '';
+    }
+    if (o.isPublic !== undefined) set.is_public = o.isPublic ? 1 : 0;
+    db.run(
+      db.q
+        .updateTable('organizations')
+        .set({ ...set, updated_at: ctx.clock.now() })
+        .where('id', '=', o.organizationId),
+    );
+    return { id: o.organizationId, changed };
+  });
 }

@@ -85,6 +85,14 @@ interface OrganizationRow {
   full_name: string;
   type: string;
   country_code: string;
+  city: string;
+  zip: string;
+  physical_address: string;
+  registration_number: string;
+  website: string;
+  logo: string;
+  industry_code: string;
+  industry_name: string;
   is_public: number;
   is_verified: number;
   is_registry: number;
@@ -92,8 +100,8 @@ interface OrganizationRow {
   updated_at: number;
 }
 
-const ORGANIZATION_SELECT =
-  'SELECT id, full_name, type, country_code, is_public, is_verified, is_registry, created_at, updated_at FROM organizations';
+const ORGANIZATION_SELECT = `SELECT id, full_name, type, country_code, city, zip, physical_address, registration_number, website, logo,
+  industry_code, industry_name, is_public, is_verified, is_registry, created_at, updated_at FROM organizations`;
 
 function presentOrganization(ctx: RegistryContext, o: OrganizationRow) {
   const accounts = ctx.db
@@ -110,6 +118,13 @@ function presentOrganization(ctx: RegistryContext, o: OrganizationRow) {
     fullName: o.full_name,
     type: o.type,
     countryCode: o.country_code,
+    city: o.city,
+    zip: o.zip,
+    physicalAddress: o.physical_address,
+    registrationNumber: o.registration_number,
+    website: o.website,
+    logo: o.logo,
+    organizationIndustries: { code: o.industry_code, name: o.industry_name },
     isPublic: o.is_public === 1,
     isVerified: o.is_verified === 1,
     isRegistry: o.is_registry === 1,

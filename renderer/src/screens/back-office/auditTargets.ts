@@ -44,6 +44,7 @@ const FIELD: Record<string, TouchedKind> = {
 const ON_PATH = new Set([
   'projects.update',
   'projects.setStatus',
+  'organizations.update',
   'organizations.setVerified',
   'apps.setExaminer',
   'installations.setStatus',
