@@ -1,5 +1,5 @@
-// An organization's back-office page: what it is, its verification (recorded or withdrawn after a
-// review), its accounts and balances, its ledger movements (from the back-office cache, a page at a
+// An organization's back-office page: what it is (edited after a review: EditOrganizationDialog.tsx),
+// its verification (recorded or withdrawn after a review), its accounts and balances, its ledger movements (from the back-office cache, a page at a
 // time: fast for long histories), its projects, installations and audit trail, and links to its
 // retirements and warehouse: every link stays inside the desk.
 import { useState } from 'react';
@@ -18,6 +18,7 @@ import { ActionStatus } from '../../components/backOffice/ActionStatus';
 import { GatedButton } from '../../components/backOffice/RoleGate';
 import { useBackOfficeAction } from '../../components/backOffice/useBackOfficeAction';
 import { useBackOfficeRead } from '../../components/backOffice/useBackOfficeRead';
+import { EditOrganizationDialog } from './EditOrganizationDialog';
 
 const MOVEMENTS_PAGE = 50;
 
@@ -28,6 +29,7 @@ export function OrganizationPage({ organizationId }: { organizationId: string })
   const openOrganization = useNavigation((s) => s.openOrganization);
   const { data, error, loading, reload } = useBackOfficeRead('operatorGetOrganization', { params: { organizationId } });
   const [verifying, setVerifying] = useState(false);
+  const [editing, setEditing] = useState(false);
   if (loading && !data) return <Loading label="Loading the organization…" />;
   if (!data) return <ErrorMessage error={error ? describeError(error) : 'Not found'} onRetry={reload} />;
   const o = data.data.organization;
@@ -44,6 +46,9 @@ export function OrganizationPage({ organizationId }: { organizationId: string })
       <header className="section-header">
         <h2>{o.fullName}</h2>
         <StatusBadge value={o.isVerified ? 'validated' : 'draft'} label={o.isVerified ? 'Verified' : 'Not verified'} />
+        <GatedButton can="operatorUpdateOrganization" className="button" onClick={() => setEditing(true)}>
+          Edit
+        </GatedButton>
         <GatedButton can="operatorSetOrganizationVerified" className="button" onClick={() => setVerifying(true)}>
           {o.isVerified ? 'Withdraw verification' : 'Record verification'}
         </GatedButton>
@@ -54,6 +59,13 @@ export function OrganizationPage({ organizationId }: { organizationId: string })
           ['Id', <span className="mono">{o.id}</span>],
           ['Type', humanize(o.type)],
           ['Country', countryName(o.countryCode)],
+          ['City', o.city],
+          ['Postal code', o.zip],
+          ['Address', o.physicalAddress],
+          ['Registration number', o.registrationNumber],
+          ['Website', o.website],
+          ['Logo', o.logo],
+          ['Industry', [o.organizationIndustries.code, o.organizationIndustries.name].filter((s) => s !== '').join(' · ')],
           ['Public', o.isPublic ? 'Yes' : 'No'],
           ['Registry operator', o.isRegistry ? 'Yes' : 'No'],
           ['Created', formatDateTime(o.createdAt)],
@@ -170,6 +182,7 @@ export function OrganizationPage({ organizationId }: { organizationId: string })
 
       <AuditTrail organizationId={o.id} />
 
+      {editing && <EditOrganizationDialog organization={o} onClose={() => setEditing(false)} />}
       {verifying && (
         <VerifyDialog organization={{ id: o.id, name: o.fullName, verified: o.isVerified }} onClose={() => setVerifying(false)} />
       )}

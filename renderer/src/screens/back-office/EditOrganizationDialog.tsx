@@ -1,0 +1,143 @@
+// Editing an organization: the form filled with its values, then a review of exactly what changes
+// (each changed field, before → after), then the write (only the changed fields, one idempotency key
+// for the confirmed action) and its outcome. Nothing is sent before "Save changes"; the page behind
+// reloads once it is done.
+import { useState } from 'react';
+import { ORGANIZATION_TYPES, type OrganizationType } from '../../../../shared/registry/vocabulary';
+import { humanize } from '../../lib/format';
+import { Dialog } from '../../components/Dialog';
+import { Field } from '../../components/Field';
+import { ActionStatus } from '../../components/backOffice/ActionStatus';
+import { GatedButton } from '../../components/backOffice/RoleGate';
+import { useBackOfficeAction } from '../../components/backOffice/useBackOfficeAction';
+import { DialogActions } from './DialogActions';
+import { formFromOrganization, organizationEdit, type EditableOrganization, type OrganizationForm } from './organizationForm';
+
+type Reviewed = Extract<ReturnType<typeof organizationEdit>, { ok: true }>;
+
+export function EditOrganizationDialog({
+  organization,
+  onClose,
+}: {
+  organization: EditableOrganization & { id: string };
+  onClose: () => void;
+}) {
+  // The values as read when the dialog opened: the page behind reloads after the write.
+  const [original] = useState(() => formFromOrganization(organization));
+  const [form, setForm] = useState<OrganizationForm>(original);
+  const [reviewed, setReviewed] = useState<Reviewed | null>(null);
+  const [errors, setErrors] = useState<string[]>([]);
+  const action = useBackOfficeAction('operatorUpdateOrganization');
+  const set = (patch: Partial<OrganizationForm>) => setForm((f) => ({ ...f, ...patch }));
+  const text = (label: string, key: keyof OrganizationForm, max: number, hint?: string) => (
+    <Field label={label} hint={hint}>
+      <input value={form[key] as string} maxLength={max} onChange={(e) => set({ [key]: e.target.value })} />
+    </Field>
+  );
+
+  return (
+    <Dialog
+      title={reviewed ? 'Review the changes to the organization' : 'Edit organization'}
+      step={reviewed ? 'review' : 'form'}
+      onClose={onClose}
+    >
+      {!reviewed ? (
+        <form
+          className="form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const edit = organizationEdit(form, original);
+            if (edit.ok === 'unchanged') return setErrors(['Nothing was changed.']);
+            if (!edit.ok) return setErrors(edit.errors);
+            setErrors([]);
+            setReviewed(edit);
+          }}
+        >
+          {text('Name', 'fullName', 200)}
+          <Field label="Type">
+            <select value={form.type} onChange={(e) => set({ type: e.target.value as OrganizationType })}>
+              {ORGANIZATION_TYPES.map((t) => (
+                <option key={t} value={t}>
+                  {humanize(t)}
+                </option>
+              ))}
+            </select>
+          </Field>
+          {text('Country code', 'countryCode', 2, 'Two letters (ISO 3166), for example KE for Kenya.')}
+          {text('City', 'city', 100)}
+          {text('Postal code', 'zip', 20)}
+          {text('Address', 'physicalAddress', 300)}
+          {text('Registration number', 'registrationNumber', 60)}
+          {text('Website', 'website', 300)}
+          {text('Logo URL', 'logo', 500)}
+          <div className="form-inline">
+            {text('Industry code', 'industryCode', 20)}
+            {text('Industry name', 'industryName', 120)}
+          </div>
+          <label className="checkbox">
+            <input type="checkbox" checked={form.isPublic} onChange={(e) => set({ isPublic: e.target.checked })} />
+            Public (listed by the registry’s public interface once verified)
+          </label>
+          {errors.length > 0 && (
+            <div className="error-message" role="alert">
+              <ul className="plain-list">
+                {errors.map((e) => (
+                  <li key={e}>{e}</li>
+                ))}
+              </ul>
+            </div>
+          )}
+          <div className="actions">
+            <button type="button" className="button" onClick={onClose}>
+              Cancel
+            </button>
+            <button type="submit" className="button button-primary">
+              Review
+            </button>
+          </div>
+        </form>
+      ) : (
+        <div className="form">
+          <p>
+            The registry will change {reviewed.changes.length === 1 ? 'this field' : `these ${reviewed.changes.length} fields`} of{' '}
+            {original.fullName}, and nothing else:
+          </p>
+          <table className="simple-table" aria-label="What changes">
+            <thead>
+              <tr>
+                <th scope="col">Field</th>
+                <th scope="col">Before</th>
+                <th scope="col">After</th>
+              </tr>
+            </thead>
+            <tbody>
+              {reviewed.changes.map((c) => (
+                <tr key={c.field}>
+                  <th scope="row">{c.label}</th>
+                  <td>{c.before || '—'}</td>
+                  <td>{c.after || '—'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <ActionStatus action={action} />
+          <DialogActions action={action} onClose={onClose}>
+            <button type="button" className="button" disabled={action.busy} onClick={() => setReviewed(null)}>
+              Back
+            </button>
+            <GatedButton
+              can="operatorUpdateOrganization"
+              className="button button-primary"
+              disabledReason={
+                action.busy ? 'Sending…' : action.state.phase === 'unsure' ? 'Not sure yet whether it was made: check again' : null
+              }
+              onClick={() => void action.run({ params: { organizationId: organization.id }, body: reviewed.body })}
+            >
+              Save changes
+            </GatedButton>
+          </DialogActions>
+        </div>
+      )}
+    </Dialog>
+  );
+}
