@@ -1,9 +1,10 @@
 // Issue 14: the back office against the embedded registry (its local administrator): Organizations
-// (list, filters, create after a review, its page, record the verification) and Operators (create
-// from a public key, disable), each screen in both themes; then the same registry through a remote
-// connection with a viewer operator added in Settings: every write is shown disabled with its reason
-// and nothing is sent (the registry's audit log gains no write); last, through a proxy that drops the
-// registry's answer to a write: the desk retries with the same key and ends on "done", made once.
+// (list, filters, create after a review, its page, record the verification, edit it after a review)
+// and Operators (create from a public key, disable), each screen in both themes; then the same
+// registry through a remote connection with a viewer operator added in Settings: every write is shown
+// disabled with its reason and nothing is sent (the registry's audit log gains no write); last,
+// through a proxy that drops the registry's answer to a write: the desk retries with the same key and
+// ends on "done", made once.
 import { generateKeyPairSync } from 'node:crypto';
 import { join } from 'node:path';
 import { createServer } from 'node:http';
@@ -163,6 +164,26 @@ test('organizations and operators as the local administrator, then as a viewer: 
   await expect(app.getByRole('button', { name: 'Withdraw verification' })).toBeVisible();
   await expect(app.getByRole('table', { name: 'Audit trail' })).toContainText('organizations.setVerified');
 
+  // ---- edit it: the form opens on its first field, filled; the review shows before → after
+  await app.getByRole('button', { name: 'Edit', exact: true }).click();
+  const edit = app.getByRole('dialog', { name: 'Edit organization' });
+  await expect(edit.getByLabel('Name', { exact: true })).toBeFocused();
+  await expect(edit.getByLabel('Name', { exact: true })).toHaveValue('Savanna Carbon Cooperative');
+  await edit.getByLabel('City').fill('Nanyuki');
+  await edit.getByRole('button', { name: 'Review' }).click();
+  const editReview = app.getByRole('dialog', { name: 'Review the changes to the organization' });
+  await expect(editReview.getByRole('table', { name: 'What changes' }).getByRole('row')).toHaveText([
+    /Field\s*Before\s*After/,
+    /City\s*—\s*Nanyuki/,
+  ]);
+  await screenshotBothThemes(app, 'back-office-organization-edit');
+  await editReview.getByRole('button', { name: 'Save changes' }).click();
+  await expect(editReview.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
+  await editReview.locator('.actions').getByRole('button', { name: 'Close' }).click();
+  await expect(app.locator('.facts')).toContainText('Nanyuki');
+  await expect(app.getByRole('table', { name: 'Audit trail' })).toContainText('organizations.update');
+  expect(registryCount(desk.dataDir, 'SELECT COUNT(*) FROM organizations WHERE city = ?', 'Nanyuki')).toBe(1);
+
   // another organization's page: its accounts and balances, its ledger movements (from the back-office cache)
   await app.getByRole('button', { name: '← All organizations' }).click();
   await app.getByRole('searchbox', { name: 'Search organizations' }).fill('');
@@ -202,6 +223,7 @@ test('organizations and operators as the local administrator, then as a viewer: 
   await expect(app.getByRole('dialog')).toHaveCount(0);
   await app.getByRole('searchbox', { name: 'Search organizations' }).fill('Savanna');
   await app.getByRole('table', { name: 'Back-office organizations' }).getByRole('button', { name: 'Savanna Carbon Cooperative' }).click();
+  await expect(app.getByRole('button', { name: 'Edit', exact: true })).toHaveAttribute('aria-disabled', 'true');
   const withdraw = app.getByRole('button', { name: 'Withdraw verification' });
   await expect(withdraw).toHaveAttribute('aria-disabled', 'true');
   await withdraw.click({ force: true });
