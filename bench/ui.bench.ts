@@ -1,4 +1,5 @@
-// UI bench: the desk page in Chromium (playwright-core) over the web desk, connected to a separate
+// UI bench: first the back office's organization page with 10,000 ledger movements
+// (bench/ui-organization.ts), then the desk page in Chromium (playwright-core) over the web desk, connected to a separate
 // scale-100 demo registry (10,000+ projects). Two figures:
 //   - navigation → first rows of the 10,000-project list painted (target < 1 s), over page reloads;
 //   - applying a search (Enter in the search box → the matching rows painted; target < 100 ms).
@@ -11,6 +12,7 @@ import { chromium } from 'playwright-core';
 import globalSetup from '../test/e2e/global-setup';
 import { startProcess } from '../test/e2e/processes';
 import type { BenchFigure, BenchSuite } from './types';
+import { organizationPageFigures } from './ui-organization';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const CHROMIUM_ARGS = [
@@ -38,6 +40,12 @@ function median(values: number[]): number {
 }
 
 async function run(): Promise<BenchFigure[]> {
+  // The back office's organization page with 10,000 ledger movements (bench/ui-organization.ts).
+  const organizationPage = await organizationPageFigures();
+  return [...organizationPage, ...(await projectListFigures())];
+}
+
+async function projectListFigures(): Promise<BenchFigure[]> {
   await globalSetup();
   const root = mkdtempSync(join(tmpdir(), 'registry-desk-ui-bench-'));
   const stops: Array<() => Promise<void>> = [];
@@ -174,4 +182,4 @@ async function run(): Promise<BenchFigure[]> {
   }
 }
 
-export const suite: BenchSuite = { name: 'ui (desk page in Chromium, 10,000 projects)', run };
+export const suite: BenchSuite = { name: 'ui (desk pages in Chromium: 10,000 ledger movements, 10,000 projects)', run };
