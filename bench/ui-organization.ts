@@ -5,7 +5,7 @@
 // through the registry's own operations); its back-office cache then follows the desk's first sync.
 // Measured: click on the organization in the list → the first movement rows painted (the page
 // announces 'desk:back-office-loaded' for the movements; the bench takes the first animation frame
-// after the rows are in the DOM), several runs, p50 / p95, beside a floor measured in the same run:
+// after the rows are in the DOM), 20 runs each, p50 / p95, beside a floor measured in the same run:
 // the same for an organization with a handful of movements.
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,7 +22,7 @@ import type { BenchFigure } from './types';
 const ROOT = resolve(import.meta.dirname, '..');
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 export const MOVEMENTS = 10_000;
-const RUNS = 9;
+const RUNS = 20;
 
 declare global {
   interface Window {
