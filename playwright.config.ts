@@ -18,8 +18,9 @@ export default defineConfig({
   // Each test starts its own registry and desk: a first sync of the demo data takes a while on 2 shared cores.
   timeout: 180_000,
   expect: { timeout: 20_000 },
-  // The machine is shared: one browser, one desk at a time.
-  workers: 1,
+  // Two test files at a time: each test has its own data folder, ports, registry, desk and keyring
+  // (fixtures.ts), and much of a test's time is waiting on its desk, so two fit on two cores.
+  workers: 2,
   fullyParallel: false,
   forbidOnly: true,
   retries: 0,

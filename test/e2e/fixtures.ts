@@ -41,7 +41,9 @@ export interface DeskOptions {
   /**
    * Where the desk can keep app keys. 'inherit' (the default): whatever this environment offers
    * (.ci/run runs the suite inside a D-Bus session with an unlocked gnome-keyring; a bare shell has
-   * none). 'keychain': the desk gets its own D-Bus session and a throwaway unlocked gnome-keyring,
+   * none); where it offers a Secret Service, each desk gets a keyring of its own as with 'keychain',
+   * because desks run in parallel and the embedded registry's keys have the same name in every desk
+   * data folder. 'keychain': the desk gets its own D-Bus session and a throwaway unlocked gnome-keyring,
    * wherever the tests run. 'none': no Secret Service can be reached, so keys of added connections
    * go to passphrase-encrypted files.
    */
@@ -159,7 +161,9 @@ export const test = base.extend<{ deskOptions: DeskOptions; desk: DeskUnderTest;
     let desk: Started | null = null;
     try {
       if (deskOptions.registry === 'remote') registry = await startRegistry(join(root, 'registry'), deskOptions.scale);
-      desk = await startDesk(deskDir, registry, deskOptions.secretService);
+      const secretService = deskOptions.secretService ?? 'inherit';
+      const ownKeyring = secretService === 'inherit' && process.env.DBUS_SESSION_BUS_ADDRESS !== undefined;
+      desk = await startDesk(deskDir, registry, ownKeyring ? 'keychain' : secretService);
       const credentials =
         registry?.credentials ??
         (JSON.parse(readFileSync(join(deskDir, 'embedded-registry', 'demo-credentials.json'), 'utf8')) as DemoCredentials);
