@@ -92,6 +92,10 @@ beforeAll(async () => {
     installations: () => [
       { id: installationId, organizationId: org.id, organizationName: org.full_name, permissions: { organization_warehouse: 'WRITE' } },
     ],
+    // The seed interface (the fallback every registry without the changes feed gets): the feed's
+    // first sync at this scale is a benchmark (`npm run bench -- sync`), and sync-feed.test.ts holds
+    // the two paths to the same cache row for row.
+    tuning: { feed: false },
   });
   first = await engine.run();
   cacheDb = new BetterSqlite3(cacheFile, { readonly: true });
