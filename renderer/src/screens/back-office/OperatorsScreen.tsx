@@ -14,6 +14,7 @@ import { EmptyState, ErrorMessage, Loading } from '../../components/feedback';
 import { StatusBadge } from '../../components/StatusBadge';
 import { ActionStatus } from '../../components/backOffice/ActionStatus';
 import { GatedButton } from '../../components/backOffice/RoleGate';
+import { DialogActions } from './DialogActions';
 import { useBackOfficeAction } from '../../components/backOffice/useBackOfficeAction';
 import { useBackOfficeRead } from '../../components/backOffice/useBackOfficeRead';
 import { BackOfficePage } from './BackOfficePage';
@@ -202,7 +203,6 @@ function ActiveDialog({ operator, onClose }: { operator: Operator; onClose: () =
   const action = useBackOfficeAction('operatorSetOperatorActive');
   const [active] = useState(operator.active);
   const next = !active;
-  const done = action.state.phase === 'done';
   return (
     <Dialog title={next ? `Enable ${operator.name}` : `Disable ${operator.name}`} onClose={onClose}>
       <div className="form">
@@ -214,23 +214,18 @@ function ActiveDialog({ operator, onClose }: { operator: Operator; onClose: () =
           ]}
         />
         <ActionStatus action={action} />
-        <div className="actions">
-          <button type="button" className="button" onClick={onClose}>
-            {done ? 'Close' : 'Cancel'}
-          </button>
-          {!done && (
-            <GatedButton
-              can="operatorSetOperatorActive"
-              className="button button-primary"
-              disabledReason={
-                action.busy ? 'Sending…' : action.state.phase === 'unsure' ? 'Not sure yet whether it was made: check again' : null
-              }
-              onClick={() => void action.run({ params: { operatorId: operator.id }, body: { active: next } })}
-            >
-              {next ? 'Enable' : 'Disable'}
-            </GatedButton>
-          )}
-        </div>
+        <DialogActions action={action} onClose={onClose}>
+          <GatedButton
+            can="operatorSetOperatorActive"
+            className="button button-primary"
+            disabledReason={
+              action.busy ? 'Sending…' : action.state.phase === 'unsure' ? 'Not sure yet whether it was made: check again' : null
+            }
+            onClick={() => void action.run({ params: { operatorId: operator.id }, body: { active: next } })}
+          >
+            {next ? 'Enable' : 'Disable'}
+          </GatedButton>
+        </DialogActions>
       </div>
     </Dialog>
   );

@@ -16,6 +16,7 @@ import { ErrorMessage, Loading } from '../../components/feedback';
 import { StatusBadge } from '../../components/StatusBadge';
 import { ActionStatus } from '../../components/backOffice/ActionStatus';
 import { GatedButton } from '../../components/backOffice/RoleGate';
+import { DialogActions } from './DialogActions';
 import { useBackOfficeAction } from '../../components/backOffice/useBackOfficeAction';
 import { useBackOfficeRead } from '../../components/backOffice/useBackOfficeRead';
 import { EditOrganizationDialog } from './EditOrganizationDialog';
@@ -293,7 +294,6 @@ function VerifyDialog({ organization, onClose }: { organization: { id: string; n
   // What the user reviewed: the page behind reloads after the write, the dialog keeps the change it made.
   const [verified] = useState(organization.verified);
   const next = !verified;
-  const done = action.state.phase === 'done';
   return (
     <Dialog title={next ? 'Record the verification' : 'Withdraw the verification'} onClose={onClose}>
       <div className="form">
@@ -311,23 +311,18 @@ function VerifyDialog({ organization, onClose }: { organization: { id: string; n
           ]}
         />
         <ActionStatus action={action} />
-        <div className="actions">
-          <button type="button" className="button" onClick={onClose}>
-            {done ? 'Close' : 'Cancel'}
-          </button>
-          {!done && (
-            <GatedButton
-              can="operatorSetOrganizationVerified"
-              className="button button-primary"
-              disabledReason={
-                action.busy ? 'Sending…' : action.state.phase === 'unsure' ? 'Not sure yet whether it was made: check again' : null
-              }
-              onClick={() => void action.run({ params: { organizationId: organization.id }, body: { verified: next } })}
-            >
-              {next ? 'Record verification' : 'Withdraw verification'}
-            </GatedButton>
-          )}
-        </div>
+        <DialogActions action={action} onClose={onClose}>
+          <GatedButton
+            can="operatorSetOrganizationVerified"
+            className="button button-primary"
+            disabledReason={
+              action.busy ? 'Sending…' : action.state.phase === 'unsure' ? 'Not sure yet whether it was made: check again' : null
+            }
+            onClick={() => void action.run({ params: { organizationId: organization.id }, body: { verified: next } })}
+          >
+            {next ? 'Record verification' : 'Withdraw verification'}
+          </GatedButton>
+        </DialogActions>
       </div>
     </Dialog>
   );
