@@ -4,8 +4,10 @@
 // contract, and `calls` records exactly what they sent.
 import {
   deskApi,
+  deskEvent,
   type DeskBridge,
   type DeskError,
+  type DeskEvent,
   type DeskInput,
   type DeskMethod,
   type DeskOutput,
@@ -18,6 +20,8 @@ export interface ScriptedBridge {
   readonly calls: { method: DeskMethod; input: unknown }[];
   /** What `method` answers from now on: a value (checked against the contract) or a DeskError. */
   answer<M extends DeskMethod>(method: M, answer: Answer<M>): void;
+  /** Sends `event` to the page's listeners, as the desk's event channel does (checked against the contract). */
+  emit(event: DeskEvent): void;
   /** Forgets every call and answer (between tests). */
   reset(): void;
 }
@@ -30,6 +34,7 @@ const isDeskError = (value: unknown): value is DeskError =>
 export function installScriptedBridge(): ScriptedBridge {
   const calls: { method: DeskMethod; input: unknown }[] = [];
   const answers = new Map<DeskMethod, Answer<DeskMethod>>();
+  const listeners = new Set<(event: DeskEvent) => void>();
   const bridge: DeskBridge = {
     host: 'web',
     async invoke<M extends DeskMethod>(method: M, input: DeskInput<M>): Promise<DeskResult<DeskOutput<M>>> {
@@ -42,7 +47,10 @@ export function installScriptedBridge(): ScriptedBridge {
       if (isDeskError(value)) return { ok: false, error: value };
       return { ok: true, value: deskApi[method].output.parse(value) as DeskOutput<M> };
     },
-    onEvent: () => () => {},
+    onEvent: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     importKeyFile: async () => null,
     saveFile: async () => ({ saved: false }),
   };
@@ -52,6 +60,10 @@ export function installScriptedBridge(): ScriptedBridge {
     calls,
     answer(method, answer) {
       answers.set(method, answer);
+    },
+    emit(event) {
+      const checked = deskEvent.parse(event);
+      for (const listener of listeners) listener(checked);
     },
     reset() {
       calls.length = 0;

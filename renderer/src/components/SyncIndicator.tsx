@@ -16,18 +16,25 @@ function progressText(progress: ReturnType<typeof useSync.getState>['progress'])
 
 /**
  * Sync progress goes to the one announcer (throttled, each message replacing the one still waiting),
- * not to a live region of its own rewritten on every event; and its end, once.
+ * not to a live region of its own rewritten on every event; and each sync's end, once. The end is
+ * heard from the ended-sync counter (`dataVersion`), not from `running` turning false: a quick sync
+ * can start and end within one render, and its end must still be said.
  */
 function useSyncAnnouncements() {
   const running = useSync((s) => s.running);
   const progress = useSync((s) => s.progress);
   const lastError = useSync((s) => s.lastError);
-  const wasRunning = useRef(running);
+  const endedSyncs = useSync((s) => s.dataVersion);
+  const heardEnded = useRef(endedSyncs);
+  useEffect(() => {
+    if (endedSyncs === heardEnded.current) return;
+    heardEnded.current = endedSyncs;
+    say(lastError ? `Sync failed: ${lastError}` : 'Sync finished.', 'sync');
+  }, [endedSyncs, lastError]);
+  // (after the end: a sync that started since replaces "Sync finished." if it is still waiting)
   useEffect(() => {
     if (running) say(progressText(progress), 'sync');
-    else if (wasRunning.current) say(lastError ? `Sync failed: ${lastError}` : 'Sync finished.', 'sync');
-    wasRunning.current = running;
-  }, [running, progress, lastError]);
+  }, [running, progress]);
 }
 
 function ProgressLine() {

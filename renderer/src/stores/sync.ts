@@ -35,6 +35,14 @@ function publish(status: SyncStatus) {
   else setPageState('syncState', 'idle');
 }
 
+/**
+ * How many syncs have ended (finished or failed) since the page loaded. The answer to `sync.run`
+ * and the events of the sync it started travel on different channels, so a quick sync can end
+ * before its answer comes back: `run` then must not mark a sync running that is already over
+ * (the indicator would say "Syncing…" until the next sync).
+ */
+let endedSyncs = 0;
+
 export const useSync = create<SyncState>()((set, get) => ({
   status: null,
   progress: null,
@@ -52,6 +60,7 @@ export const useSync = create<SyncState>()((set, get) => ({
           set({ running: true, progress: event.progress });
           break;
         case 'sync.finished':
+          endedSyncs++;
           publish(event.status);
           set((s) => ({
             status: event.status,
@@ -65,6 +74,7 @@ export const useSync = create<SyncState>()((set, get) => ({
           announce('desk:sync-finished', { dataAsOf: event.status.dataAsOf });
           break;
         case 'sync.failed':
+          endedSyncs++;
           setPageState('syncState', 'failed');
           set((s) => ({ status: event.status, running: false, progress: null, lastError: event.message, dataVersion: s.dataVersion + 1 }));
           publishDataVersion(get().dataVersion);
@@ -91,9 +101,10 @@ export const useSync = create<SyncState>()((set, get) => ({
 
   run: async () => {
     set({ runError: null });
+    const endedBefore = endedSyncs;
     try {
       const { started } = await desk('sync.run', {});
-      if (started) {
+      if (started && endedSyncs === endedBefore) {
         setPageState('syncState', 'running');
         set({ running: true });
       }
