@@ -164,6 +164,8 @@ test('sort retirements from the column headers, by keyboard too, and keep the or
   await expect(relevance).toBeDisabled();
   await header('Date').getByRole('button').click(); // back to the default: newest first
   await expect(header('Date')).toHaveAttribute('aria-sort', 'descending');
+  // (a new order empties the list until its first page is read: wait for the rows of this one)
+  await waitForRowsInView(app, 'Retirements');
   const [first] = await shownRetirementRows(app).then((rows) => rows.filter((r) => r.claimed));
   const word = first!.beneficiary.split(/\s+/).sort((a, b) => b.length - a.length)[0]!;
   await app.getByRole('searchbox', { name: 'Search retirements' }).fill(word);
