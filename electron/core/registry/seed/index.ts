@@ -17,6 +17,7 @@ import { deterministicUuids, Random } from './random';
 import { SEED_END, SEED_START, Timeline, type SeedRun } from './run';
 import { makeDemoWallets } from './wallets';
 import { SeedLedger } from './seed-ledger';
+import { withFeedTriggersSuspended } from './feed-snapshot';
 import { auditSeedActions, createDemoOperators, generateDemoOperatorKeys } from './operators';
 
 export { DEMO_CREDENTIALS_FILE, demoCredentialsSchema, type DemoCredentials } from './credentials';
@@ -74,7 +75,12 @@ function withLargePageCache<T>(ctx: RegistryContext, fn: () => T): T {
 }
 const SEED_PAGE_CACHE_KIB = 512 * 1024;
 
-export function seedDemo(ctx: RegistryContext, options: SeedDemoOptions = {}): SeedDemoResult {
+/** Test seam: `feedTriggers: 'live'` seeds with the feed's triggers firing on every write (see feed-snapshot.ts). */
+export interface SeedInternals {
+  feedTriggers?: 'suspended' | 'live';
+}
+
+export function seedDemo(ctx: RegistryContext, options: SeedDemoOptions = {}, internals: SeedInternals = {}): SeedDemoResult {
   const parsed = seedDemoOptions.safeParse(options);
   if (!parsed.success) throw badRequest(zodMessages(parsed.error.issues));
   const { scale, dataDir, seed } = parsed.data;
@@ -98,52 +104,53 @@ export function seedDemo(ctx: RegistryContext, options: SeedDemoOptions = {}): S
   let planned = started;
   let ran = started;
   const credentials = withLargePageCache(ctx, () =>
-    ctx.db.transaction(() => {
-      const orgs = createDemoOrganizations(run);
-      const projects = planDemoProjects(run, orgs);
-      const wallets = makeDemoWallets(new Random(`${seed}/wallets`), Math.max(3, Math.ceil(scale / 2)));
-      planDemoCredits(run, orgs, projects, wallets);
-      planned = performance.now();
-      run.timeline.runAll(clock);
-
-      const showcaseStock = ctx.db
-        .prepare(
-          `SELECT COALESCE(SUM(b.amount), 0) AS n FROM balances b JOIN accounts a ON a.id = b.account_id WHERE a.kind = 'warehouse' AND a.organization_id = ?`,
-        )
-        .get(orgs.showcaseProponent.id) as { n: number };
-      if (showcaseStock.n <= 0) throw new Error('seed: the showcase proponent ended with an empty warehouse');
-      const idle = wallets.filter((w) => w.retirements.length === 0);
-      if (idle.length > 0) throw new Error(`seed: ${idle.length} demo wallets made no on-chain retirement`);
-
-      clock.set(SEED_END);
-      const result: DemoCredentials = createDemoApp(
-        run.ctx,
-        keys,
-        [
-          { organizationId: orgs.showcaseProponent.id, permissions: { organization_info: 'VIEW', organization_warehouse: 'WRITE' } },
-          { organizationId: orgs.showcaseBuyer.id, permissions: { organization_info: 'VIEW', organization_warehouse: 'VIEW' } },
-        ],
-        wallets,
-      );
-      // made last, so that the ids of everything before them are what they were without operators;
-      // the demo audit log still starts with them (nothing before writes an entry)
-      result.operators = createDemoOperators(run.ctx, operatorKeys);
-      auditSeedActions(
-        run.ctx,
-        {
-          'organizations.create': countRows(ctx, 'organizations'),
-          'projects.create': countRows(ctx, 'projects'),
-          'credits.issue': countRows(ctx, 'credit_events'),
-          'credits.retire': countRows(ctx, 'retirements'),
-          'apps.create': 1,
-          'installations.create': result.installations.length,
-        },
-        { 'apps.create': [result.app.id], 'installations.create': result.installations.map((i) => i.id) },
-      );
-      ran = performance.now();
-      return result;
-    }),
+    ctx.db.transaction(() => (internals.feedTriggers === 'live' ? seedAll() : withFeedTriggersSuspended(ctx, seedAll))),
   );
+  function seedAll(): DemoCredentials {
+    const orgs = createDemoOrganizations(run);
+    const projects = planDemoProjects(run, orgs);
+    const wallets = makeDemoWallets(new Random(`${seed}/wallets`), Math.max(3, Math.ceil(scale / 2)));
+    planDemoCredits(run, orgs, projects, wallets);
+    planned = performance.now();
+    run.timeline.runAll(clock);
+
+    const showcaseStock = ctx.db
+      .prepare(
+        `SELECT COALESCE(SUM(b.amount), 0) AS n FROM balances b JOIN accounts a ON a.id = b.account_id WHERE a.kind = 'warehouse' AND a.organization_id = ?`,
+      )
+      .get(orgs.showcaseProponent.id) as { n: number };
+    if (showcaseStock.n <= 0) throw new Error('seed: the showcase proponent ended with an empty warehouse');
+    const idle = wallets.filter((w) => w.retirements.length === 0);
+    if (idle.length > 0) throw new Error(`seed: ${idle.length} demo wallets made no on-chain retirement`);
+
+    clock.set(SEED_END);
+    const result: DemoCredentials = createDemoApp(
+      run.ctx,
+      keys,
+      [
+        { organizationId: orgs.showcaseProponent.id, permissions: { organization_info: 'VIEW', organization_warehouse: 'WRITE' } },
+        { organizationId: orgs.showcaseBuyer.id, permissions: { organization_info: 'VIEW', organization_warehouse: 'VIEW' } },
+      ],
+      wallets,
+    );
+    // made last, so that the ids of everything before them are what they were without operators;
+    // the demo audit log still starts with them (nothing before writes an entry)
+    result.operators = createDemoOperators(run.ctx, operatorKeys);
+    auditSeedActions(
+      run.ctx,
+      {
+        'organizations.create': countRows(ctx, 'organizations'),
+        'projects.create': countRows(ctx, 'projects'),
+        'credits.issue': countRows(ctx, 'credit_events'),
+        'credits.retire': countRows(ctx, 'retirements'),
+        'apps.create': 1,
+        'installations.create': result.installations.length,
+      },
+      { 'apps.create': [result.app.id], 'installations.create': result.installations.map((i) => i.id) },
+    );
+    ran = performance.now();
+    return result;
+  }
   const committed = performance.now();
 
   const credentialsFile = dataDir ? writeDemoCredentials(dataDir, credentials) : undefined;
