@@ -1,6 +1,6 @@
-// The desk under test, per test: a fresh temp data folder, the web desk (`npm run web`) over the
-// real desk core, and either its embedded registry (seeded with demo data) or, for tests that need
-// to stop the registry or move its clock, a separate `npm run serve -- --seed demo --test-clock`
+// The desk under test, per test: a fresh temp data folder, the web desk (`npm run web`, built by
+// global-setup) over the real desk core, and either its embedded registry (seeded with demo data)
+// or, for tests that need to stop the registry or move its clock, a separate `serve --seed demo --test-clock`
 // registry the desk connects to as a remote. The page is opened at the launch URL and the fixture
 // waits for the app's own "sync finished" signal before the test starts.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -54,12 +54,18 @@ export type SecretService = 'inherit' | 'keychain' | 'none';
 
 const STARTUP_MS = 120_000;
 
-function npmRun(script: string, args: string[]): [string, string[]] {
-  return ['npm', ['run', '--silent', script, '--', ...args]];
+/**
+ * `npm run <script> -- args` as built by global-setup (scripts/build-web-desk.ts): the same code,
+ * bundled, so each of the many desks and registries the tests start skips npm and tsx's per-start
+ * compile of hundreds of modules.
+ */
+export function builtRun(script: 'serve' | 'web', args: string[]): [string, string[]] {
+  const file = join(PROJECT_ROOT, 'out', 'web', script === 'web' ? 'web-desk.js' : 'serve.js');
+  return [process.execPath, ['--enable-source-maps', file, ...args]];
 }
 
 export async function startRegistry(dataDir: string, scale = 1): Promise<TestRegistry> {
-  const [command, args] = npmRun('serve', ['--data', dataDir, '--port', '0', '--seed', 'demo', '--scale', String(scale), '--test-clock']);
+  const [command, args] = builtRun('serve', ['--data', dataDir, '--port', '0', '--seed', 'demo', '--scale', String(scale), '--test-clock']);
   const server: Started = await startProcess('registry', command, args, {
     cwd: PROJECT_ROOT,
     ready: /listening on (http:\/\/\S+)/,
@@ -90,7 +96,7 @@ export async function startDesk(dataDir: string, remote: TestRegistry | null, se
     writeFileSync(keyFile, remote.credentials.app.privateKeyPem, { mode: 0o600 });
     remoteArgs.push('--registry-url', remote.url, '--app-id', remote.credentials.app.id, '--key-file', keyFile);
   }
-  const [command, args] = npmRun('web', ['--data', dataDir, '--port', '0', ...remoteArgs, ...(remote ? [] : ['--test-clock'])]);
+  const [command, args] = builtRun('web', ['--data', dataDir, '--port', '0', ...remoteArgs, ...(remote ? [] : ['--test-clock'])]);
   const run = withSecretService(secretService, command, args, join(dataDir, '..', 'keyring'));
   return startProcess('web desk', run.command, run.args, {
     cwd: PROJECT_ROOT,

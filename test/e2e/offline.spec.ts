@@ -1,7 +1,7 @@
 // Offline: the registry process is stopped; the desk keeps answering from its cache, the page says
 // it is offline and how old the data is, and browsing goes on. The desk's probe notices loss and
 // return by itself, and what needs the registry is disabled with the reason meanwhile.
-import { expect, nextAppEvent, PROJECT_ROOT, screenshotBothThemes, test } from './fixtures';
+import { builtRun, expect, nextAppEvent, PROJECT_ROOT, screenshotBothThemes, test } from './fixtures';
 import { startProcess } from './processes';
 import { shownProjectRows } from './helpers';
 
@@ -53,8 +53,7 @@ test('the desk notices the registry going away and coming back by itself, and di
   // The registry returns at the same address: the probe (backing off from 2 s) clears the banner.
   const restarted = await startProcess(
     'registry again',
-    'npm',
-    ['run', '--silent', 'serve', '--', '--data', registry.dataDir, '--port', port, '--test-clock'],
+    ...builtRun('serve', ['--data', registry.dataDir, '--port', port, '--test-clock']),
     {
       cwd: PROJECT_ROOT,
       ready: /listening on (http:\/\/\S+)/,

@@ -1,5 +1,5 @@
 // Child processes of a test (the registry, the web desk): started in their own process group so
-// stopping one stops its children (npm → tsx → node), with their output kept for failure reports.
+// stopping one stops its children (the desk service, a keyring daemon), with their output kept for failure reports.
 import { spawn, type ChildProcess } from 'node:child_process';
 
 export interface Started {

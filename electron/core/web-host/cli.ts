@@ -2,16 +2,36 @@
 // Starts the desk service in its own child process (desk/process: this process only routes the
 // page's calls and events, so a bulk export never stalls it) and the loopback web host, builds the
 // renderer first if it is missing, and prints one line `desk ready at <launch URL>`. Stops cleanly
-// on SIGINT and SIGTERM.
+// on SIGINT and SIGTERM. Run from source (tsx) or built (out/web/web-desk.js, `npm run build:web`):
+// built, it starts the built desk service and workers beside it.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { LaunchOptionsError, parseLaunchOptions } from '../desk/launch-options';
 import { startDeskServiceChild } from '../desk/process/node-host';
 import { startWebHost } from './server';
 
-const projectRoot = resolve(import.meta.dirname, '../../..');
+/** The folder holding package.json, above this file (electron/core/web-host, or out/web when built). */
+function findProjectRoot(from: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+    if (dirname(dir) === dir) throw new Error(`no package.json above ${from}`);
+  }
+}
+
+const here = import.meta.dirname;
+const projectRoot = findProjectRoot(here);
 export const RENDERER_DIR = join(projectRoot, 'out', 'renderer');
+
+/** The built desk service and workers beside this file (out/web), or nothing when run from source. */
+function builtSiblings(): { entry?: string; syncWorkerFile?: string; certificateWorkerFile?: string } {
+  const file = (name: string) => (existsSync(join(here, name)) ? join(here, name) : undefined);
+  const entry = file('desk-service.js');
+  if (!entry) return {};
+  const syncWorkerFile = file('sync-worker.js');
+  const certificateWorkerFile = file('certificate-worker.js');
+  return { entry, ...(syncWorkerFile ? { syncWorkerFile } : {}), ...(certificateWorkerFile ? { certificateWorkerFile } : {}) };
+}
 
 export function ensureRendererBuilt(log: (line: string) => void): void {
   if (existsSync(join(RENDERER_DIR, 'index.html'))) return;
@@ -30,15 +50,19 @@ export async function runWebDesk(argv: readonly string[]): Promise<void> {
   const log = (line: string) => process.stderr.write(`[desk] ${line}\n`);
   const options = parseLaunchOptions(argv);
   ensureRendererBuilt(log);
+  const built = builtSiblings();
   const desk = await startDeskServiceChild({
+    ...(built.entry ? { entry: built.entry } : {}),
     launch: {
       dataDir: resolve(options.dataDir ?? join(projectRoot, '.data', 'desk')),
       host: 'web',
-      version: process.env.npm_package_version ?? '0.1.0',
+      version: (JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { version: string }).version,
       testClock: options.testClock,
       ...(options.remote ? { remote: options.remote } : {}),
       // Under Node the keychain (keytar) works in the service process itself.
       keychain: 'service',
+      ...(built.syncWorkerFile ? { syncWorkerFile: built.syncWorkerFile } : {}),
+      ...(built.certificateWorkerFile ? { certificateWorkers: { workerFile: built.certificateWorkerFile } } : {}),
     },
     log,
   });

@@ -1,0 +1,43 @@
+// `npm run build:web` writes out/web: the web desk (the loopback web host and the desk service with
+// its sync and certificate workers) and the headless registry server, bundled for Node. Run from
+// source through tsx, each of those processes spends ~2 s compiling and loading hundreds of modules
+// at every start; bundled, well under one. The end-to-end tests start a desk (and often a registry)
+// per test, so they run these (test/e2e/global-setup.ts builds them first). Dependencies stay in
+// node_modules (native addons, and what tsx would load the same way).
+import { resolve } from 'node:path';
+import { build } from 'vite';
+
+const root = resolve(import.meta.dirname, '..');
+
+/** out/web/<name>.js for each entry; web-desk.js forks desk-service.js beside it (web-host/cli.ts). */
+export const WEB_DESK_ENTRIES = {
+  'web-desk': 'electron/core/web-host/cli.ts',
+  'desk-service': 'electron/core/desk/process/entry.ts',
+  'sync-worker': 'electron/core/desk/sync/worker/entry.ts',
+  'certificate-worker': 'electron/core/certificates/pool-worker.ts',
+  serve: 'electron/core/cli/serve.ts',
+} as const;
+
+export async function buildWebDesk(): Promise<void> {
+  await build({
+    configFile: false,
+    logLevel: 'warn',
+    root,
+    build: {
+      ssr: true,
+      target: 'node20',
+      outDir: resolve(root, 'out/web'),
+      emptyOutDir: true,
+      minify: false,
+      sourcemap: true,
+      rollupOptions: {
+        input: Object.fromEntries(Object.entries(WEB_DESK_ENTRIES).map(([name, file]) => [name, resolve(root, file)])),
+        output: { format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
+      },
+    },
+  });
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
+  await buildWebDesk();
+}
