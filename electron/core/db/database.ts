@@ -66,6 +66,13 @@ export interface SyncDatabase<Tables> {
   transaction<T>(fn: () => T): T;
   /** A value that changes whenever the database may have changed (in any connection or process). */
   changeStamp(): string;
+  /**
+   * Appended to a SELECT inside a transaction, claims the rows it answers until the transaction ends
+   * and skips rows another transaction claimed, without waiting for it (a work queue shared by
+   * several processes): `FOR UPDATE SKIP LOCKED` on PostgreSQL; nothing on SQLite, whose write
+   * transaction already excludes every other.
+   */
+  readonly claimRows: string;
   close(): void;
 }
 
@@ -83,6 +90,7 @@ const CHANGE_STAMP_SQL = 'SELECT total_changes() AS changes, (SELECT data_versio
 
 export class SqliteDatabase<Tables> implements SyncDatabase<Tables> {
   readonly engine = 'sqlite';
+  readonly claimRows = '';
   /** Builds queries; never executes them (its driver is a dummy). */
   readonly q: Kysely<Tables>;
   private readonly statements = new Map<string, BetterSqlite3.Statement<unknown[], unknown>>();

@@ -151,6 +151,7 @@ function toParameter(value: unknown): unknown {
 
 export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
   readonly engine = 'postgres';
+  readonly claimRows = ' FOR UPDATE SKIP LOCKED';
   readonly q: Kysely<Tables>;
   private readonly client: NativeClient;
   private readonly statements = new Map<string, SyncStatement>();

@@ -1,10 +1,12 @@
 // The durable transaction worker: moves the credits of finished reservations.
 //
-// Exactly once: each queued transaction is processed in ONE SQLite transaction that re-reads its
-// state, appends the movements and marks transaction and reservation done. A crash (or a second
-// worker) therefore finds it either still queued, and does all of it, or processed, and does
-// nothing. The queue is the `transactions` table, so nothing is lost across restarts: the worker
-// drains it on start, whenever a finish rings the doorbell, and on a short poll.
+// Exactly once: each queued transaction is claimed and processed in ONE database transaction that
+// re-reads its state, appends the movements and marks transaction and reservation done. A crash (or
+// a second worker, in this process or another) therefore finds it either still queued, and does all
+// of it, or processed, and does nothing; on PostgreSQL the claim is a row lock taken with SKIP
+// LOCKED (processNextTransaction), so the workers of several processes share the queue without
+// waiting for each other. The queue is the `transactions` table, so nothing is lost across
+// restarts: the worker drains it on start, whenever a finish rings the doorbell, and on a short poll.
 import type { RegistryContext } from '../context';
 import type { BackgroundService } from '../background';
 import { RegistryError, conflict } from '../errors';
@@ -49,31 +51,62 @@ function moveCredits(ctx: RegistryContext, tx: TransactionRow, reservation: Rese
   });
 }
 
-/** Processes one transaction if it is still queued. Unexpected errors roll everything back and propagate. */
+/** Moves a claimed, queued transaction's credits (or records why not), inside the caller's transaction. */
+function processClaimed(ctx: RegistryContext, tx: TransactionRow): 'processed' | 'failed' {
+  const reservation = ctx.db.prepare('SELECT * FROM reservations WHERE id = ?').get(tx.reservation_id) as ReservationRecord;
+  const now = ctx.clock.now();
+  try {
+    // a savepoint: a refusal half-way (say, the retirement) undoes the transfer before we record the failure
+    const retirementId = ctx.db.transaction(() => moveCredits(ctx, tx, reservation));
+    ctx.db.prepare(`UPDATE transactions SET state = 'processed', processed_at = ?, updated_at = ? WHERE id = ?`).run(now, now, tx.id);
+    ctx.db
+      .prepare(`UPDATE reservations SET state = 'processed', is_complete = 1, retirement_id = ?, updated_at = ? WHERE id = ?`)
+      .run(retirementId, now, reservation.id);
+    return 'processed';
+  } catch (error) {
+    if (!(error instanceof RegistryError)) throw error;
+    ctx.db
+      .prepare(`UPDATE transactions SET state = 'failed', failure_reason = ?, processed_at = ?, updated_at = ? WHERE id = ?`)
+      .run(error.message, now, now, tx.id);
+    ctx.db.prepare(`UPDATE reservations SET state = 'failed', is_complete = 1, updated_at = ? WHERE id = ?`).run(now, reservation.id);
+    return 'failed';
+  }
+}
+
+/**
+ * Processes one transaction if it is still queued and no other worker has claimed it ('not_queued'
+ * otherwise: another process is processing it, or did). Unexpected errors roll everything back and
+ * propagate.
+ */
 export function processTransaction(ctx: RegistryContext, transactionId: string): TransactionOutcome {
   const outcome = ctx.db.transaction((): TransactionOutcome => {
-    const tx = ctx.db.prepare('SELECT * FROM transactions WHERE id = ?').get(transactionId) as TransactionRow | undefined;
-    if (!tx || tx.state !== 'pending_queue') return 'not_queued';
-    const reservation = ctx.db.prepare('SELECT * FROM reservations WHERE id = ?').get(tx.reservation_id) as ReservationRecord;
-    const now = ctx.clock.now();
-    try {
-      // a savepoint: a refusal half-way (say, the retirement) undoes the transfer before we record the failure
-      const retirementId = ctx.db.transaction(() => moveCredits(ctx, tx, reservation));
-      ctx.db.prepare(`UPDATE transactions SET state = 'processed', processed_at = ?, updated_at = ? WHERE id = ?`).run(now, now, tx.id);
-      ctx.db
-        .prepare(`UPDATE reservations SET state = 'processed', is_complete = 1, retirement_id = ?, updated_at = ? WHERE id = ?`)
-        .run(retirementId, now, reservation.id);
-      return 'processed';
-    } catch (error) {
-      if (!(error instanceof RegistryError)) throw error;
-      ctx.db
-        .prepare(`UPDATE transactions SET state = 'failed', failure_reason = ?, processed_at = ?, updated_at = ? WHERE id = ?`)
-        .run(error.message, now, now, tx.id);
-      ctx.db.prepare(`UPDATE reservations SET state = 'failed', is_complete = 1, updated_at = ? WHERE id = ?`).run(now, reservation.id);
-      return 'failed';
-    }
+    const tx = ctx.db
+      .prepare(`SELECT * FROM transactions WHERE id = ? AND state = 'pending_queue'${ctx.db.claimRows}`)
+      .get(transactionId) as TransactionRow | undefined;
+    return tx ? processClaimed(ctx, tx) : 'not_queued';
   });
   if (outcome !== 'not_queued') signalTransactionHandled(ctx, transactionId);
+  return outcome;
+}
+
+/**
+ * Claims the oldest queued transaction no other worker holds and processes it, in one transaction:
+ * on PostgreSQL the claim is a row lock taken with SKIP LOCKED, so workers in several processes
+ * each take a different transaction and never wait for one another's claims, and a claim lasts
+ * exactly as long as its database transaction: a process that dies (even SIGKILL) loses its
+ * connection, PostgreSQL rolls its transaction back, and the work is queued again for any other
+ * worker. Answers 'empty' when nothing is left to claim.
+ */
+export function processNextTransaction(ctx: RegistryContext): 'processed' | 'failed' | 'empty' {
+  let claimed: string | undefined;
+  const outcome = ctx.db.transaction((): 'processed' | 'failed' | 'empty' => {
+    const tx = ctx.db
+      .prepare(`SELECT * FROM transactions WHERE state = 'pending_queue' ORDER BY created_at, id LIMIT 1${ctx.db.claimRows}`)
+      .get() as TransactionRow | undefined;
+    claimed = tx?.id;
+    return tx ? processClaimed(ctx, tx) : 'empty';
+  });
+  if (claimed !== undefined) signalTransactionHandled(ctx, claimed);
   return outcome;
 }
 
@@ -86,16 +119,16 @@ export function queuedTransactionIds(ctx: RegistryContext, limit: number): strin
   ).map((r) => r.id);
 }
 
-/** Processes everything queued now, synchronously (tests and the operator CLI). */
+/**
+ * Processes everything queued now that no other worker has claimed, synchronously (tests and the
+ * operator CLI).
+ */
 export function processQueue(ctx: RegistryContext): { processed: number; failed: number } {
   const counts = { processed: 0, failed: 0 };
   for (;;) {
-    const ids = queuedTransactionIds(ctx, 100);
-    if (ids.length === 0) return counts;
-    for (const id of ids) {
-      const outcome = processTransaction(ctx, id);
-      if (outcome !== 'not_queued') counts[outcome] += 1;
-    }
+    const outcome = processNextTransaction(ctx);
+    if (outcome === 'empty') return counts;
+    counts[outcome] += 1;
   }
 }
 
@@ -122,17 +155,15 @@ export function startTransactionWorker(ctx: RegistryContext, options: Transactio
   async function drainLoop(): Promise<void> {
     do {
       rerun = false;
-      for (;;) {
+      drain: for (;;) {
         if (stopped) return;
-        const ids = queuedTransactionIds(ctx, batchSize);
-        if (ids.length === 0) break;
-        for (const id of ids) {
+        for (let i = 0; i < batchSize; i++) {
           try {
-            processTransaction(ctx, id);
+            if (processNextTransaction(ctx) === 'empty') break drain;
           } catch (error) {
             // Not a refusal but a fault (disk, bug): the transaction stays queued and is retried at
-            // the next poll rather than spun on. Only the id and the error text are logged.
-            log(`warehouse worker: transaction ${id} left queued: ${error instanceof Error ? error.message : String(error)}`);
+            // the next poll rather than spun on. Only the error text is logged.
+            log(`warehouse worker: a queued transaction left queued: ${error instanceof Error ? error.message : String(error)}`);
             return;
           }
         }
