@@ -13,6 +13,7 @@ import { createTestDatabase, NO_POSTGRES_MESSAGE, POSTGRES_URL, type TestDatabas
 import { createTestApp, type TestApp } from '../support/registry';
 
 const SERVER_SCRIPT = join(import.meta.dirname, '../support/warehouse-server.ts');
+const CLAIMER_SCRIPT = join(import.meta.dirname, '../support/claim-and-hang.ts');
 const ADMIN = join(import.meta.dirname, '../../electron/core/cli/admin.ts');
 const G = 1_000_000;
 
@@ -45,6 +46,19 @@ function admin(args: string[]): Promise<{ code: number; stdout: string; stderr: 
   });
 }
 
+/** The first line of `lines` that `accept` takes (answering non-undefined). */
+function nextLine<T>(lines: Interface, accept: (message: Record<string, unknown>) => T | undefined): Promise<T> {
+  return new Promise((resolve) => {
+    const onLine = (line: string) => {
+      const value = accept(JSON.parse(line) as Record<string, unknown>);
+      if (value === undefined) return;
+      lines.off('line', onLine);
+      resolve(value);
+    };
+    lines.on('line', onLine);
+  });
+}
+
 async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -59,6 +73,7 @@ describe.skipIf(!POSTGRES_URL)('two server processes on one PostgreSQL database'
   let app: TestApp;
   let installationId: string;
   let servers: Server[] = [];
+  let claimer: ChildProcess | undefined;
   let token: string;
 
   const reservationsPath = () => `/organizations/${f.orgA}/warehouse/inventory/reservations`;
@@ -69,6 +84,7 @@ describe.skipIf(!POSTGRES_URL)('two server processes on one PostgreSQL database'
       body: JSON.stringify(body),
     });
   const warehouse = () => balanceOf(registry, findAccountId(registry, { kind: 'warehouse', organizationId: f.orgA })!, f.creditId);
+  const inventoryB = () => balanceOf(registry, findAccountId(registry, { kind: 'inventory', organizationId: f.orgB })!, f.creditId);
   const held = () =>
     Number(registry.db.query(`SELECT COALESCE(SUM(amount), 0) AS n FROM reservations WHERE state IN ('pending', 'pending_queue')`)[0]!.n);
 
@@ -93,6 +109,7 @@ describe.skipIf(!POSTGRES_URL)('two server processes on one PostgreSQL database'
   });
 
   afterAll(async () => {
+    claimer?.kill('SIGKILL');
     await Promise.all(servers.map((s) => stop(s.child)));
     registry?.close();
     database?.drop();
@@ -150,5 +167,104 @@ describe.skipIf(!POSTGRES_URL)('two server processes on one PostgreSQL database'
     const backup = await admin(['backup', 'x.bak', '--database', database.url]);
     expect(backup.code).toBe(1);
     expect(backup.stderr).toMatch(/pg_dump/);
+  });
+  // Last: it kills the second server. Reuses the reservations the first test left pending (7 t each).
+  it('a burst of finishes across both, one SIGKILLed mid-way, a dead claim taken over: each accepted finish processed once', async () => {
+    const [survivor, victim] = servers as [Server, Server];
+    const pending = registry.db.query(`SELECT id, amount FROM reservations WHERE organization_id = $1 AND state = 'pending' ORDER BY id`, [
+      f.orgA,
+    ]) as { id: string; amount: number }[];
+    expect(pending.length).toBeGreaterThanOrEqual(45);
+    const amountOf = new Map(pending.map((r) => [r.id, r.amount]));
+    const [warehouseBefore, receiverBefore] = [warehouse(), inventoryB()];
+
+    // A worker of a third process claims one finished transaction and hangs holding it.
+    claimer = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        CLAIMER_SCRIPT,
+        JSON.stringify({
+          url: database.url,
+          organizationId: f.orgA,
+          receiverId: f.orgB,
+          reservationIds: pending.slice(0, 5).map((r) => r.id),
+        }),
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const claimed = await nextLine(createInterface({ input: claimer.stdout! }), (m) => m.claimed as string | null);
+    expect(claimed).not.toBeNull();
+
+    // 40 finishes, and 10 of them again (each refused, or beaten), split across the two servers; the
+    // second is SIGKILLed once it has accepted five (its worker draining, more requests in flight).
+    const burst = pending.slice(5, 45).map((r) => r.id);
+    const targets = [...burst, ...burst.slice(0, 10)];
+    let victimAccepted = 0;
+    const outcomes = await Promise.all(
+      targets.map(async (reservationId, i) => {
+        const server = i % 2 === 0 ? survivor : victim;
+        try {
+          const res = await post(server, `${reservationsPath()}/${reservationId}/transfer`, { receiverId: f.orgB });
+          const body = (await res.json()) as { transactionId?: string };
+          if (server === victim && res.ok && ++victimAccepted === 5) victim.child.kill('SIGKILL');
+          return { reservationId, status: res.status, transactionId: body.transactionId };
+        } catch {
+          return { reservationId, status: 0 }; // the answer was lost with the process: either way
+        }
+      }),
+    );
+    expect(victim.child.signalCode ?? (await new Promise((resolve) => victim.child.once('exit', (_code, signal) => resolve(signal))))).toBe(
+      'SIGKILL',
+    );
+    expect(outcomes.map((o) => o.status).filter((s) => ![0, 200, 409].includes(s))).toEqual([]);
+
+    // The survivor processes everything but the claimed transaction, never waiting for its claim …
+    const queued = () => Number(registry.db.query(`SELECT COUNT(*) AS n FROM transactions WHERE state = 'pending_queue'`)[0]!.n);
+    const oneLeft = nextLine(survivor.lines, (m) => m.queueLeft ?? undefined);
+    if (queued() !== 1) await oneLeft;
+    expect(registry.db.query(`SELECT id FROM transactions WHERE state = 'pending_queue'`)).toEqual([{ id: claimed }]);
+    // … and once its holder is killed, takes it over.
+    const drained = nextLine(survivor.lines, (m) => m.queueEmpty ?? undefined);
+    claimer.kill('SIGKILL');
+    await drained;
+
+    const transactions = registry.db.query(
+      `SELECT t.id, t.reservation_id, t.state, r.state AS reservation_state FROM transactions t JOIN reservations r ON r.id = t.reservation_id
+       WHERE r.organization_id = $1`,
+      [f.orgA],
+    ) as { id: string; reservation_id: string; state: string; reservation_state: string }[];
+    const mine = transactions.filter((t) => amountOf.has(t.reservation_id));
+    const byReservation = new Map<string, typeof mine>();
+    for (const t of mine) byReservation.set(t.reservation_id, [...(byReservation.get(t.reservation_id) ?? []), t]);
+    // every finish the claimer made (the claimed one among them) and every accepted one: processed
+    const accepted = outcomes.filter((o) => o.status === 200);
+    for (const o of accepted) expect(byReservation.get(o.reservationId)).toEqual([expect.objectContaining({ id: o.transactionId })]);
+    expect(mine.find((t) => t.id === claimed)).toBeDefined();
+    for (const [reservationId, txs] of byReservation) {
+      // at most one transaction per reservation: a refused or lost finish added none beside the winner
+      expect(txs, reservationId).toHaveLength(1);
+      expect(txs[0]).toMatchObject({ state: 'processed', reservation_state: 'processed' });
+    }
+    // finishes that were neither accepted nor by the claimer changed nothing unless one of them was
+    // lost with the killed process after its commit (then it too is processed, once)
+    const unknown = new Set(outcomes.filter((o) => o.status === 0).map((o) => o.reservationId));
+    const claimerFinished = new Set(pending.slice(0, 5).map((r) => r.id));
+    for (const id of byReservation.keys()) {
+      expect(accepted.some((o) => o.reservationId === id) || unknown.has(id) || claimerFinished.has(id), id).toBe(true);
+    }
+    for (const r of pending.filter((p) => !byReservation.has(p.id))) {
+      expect(registry.db.query('SELECT state FROM reservations WHERE id = $1', [r.id])).toEqual([{ state: 'pending' }]);
+    }
+    // the ledger moved exactly the processed transactions, each once
+    const moved = registry.db.query(`SELECT reference, amount FROM movements WHERE kind = 'transfer' AND reference = ANY($1::text[])`, [
+      `{${mine.map((t) => t.id).join(',')}}`,
+    ]) as { reference: string; amount: number }[];
+    expect(moved.map((m) => m.reference).sort()).toEqual(mine.map((t) => t.id).sort());
+    const total = mine.reduce((sum, t) => sum + amountOf.get(t.reservation_id)!, 0);
+    expect(moved.reduce((sum, m) => sum + m.amount, 0)).toBe(total);
+    expect(warehouse()).toBe(warehouseBefore - total);
+    expect(inventoryB()).toBe(receiverBefore + total);
   });
 });

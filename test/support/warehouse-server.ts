@@ -1,7 +1,8 @@
 // A registry server in its own process, for the crash test: `node --import tsx
 // test/support/warehouse-server.ts <dataDir>` (or a postgres:// URL: the registry on PostgreSQL, as
 // the several-processes tests run it). Prints one JSON line {"url": …} once it listens,
-// then {"queueEmpty": true} each time its worker has handled a transaction and none is left queued.
+// then {"queueEmpty": true} each time its worker has handled a transaction and none is left queued
+// ({"queueLeft": 1} when exactly one is: say, one another worker holds).
 // WAREHOUSE_WORKER=off starts it without background services, so finished reservations stay queued.
 // GET /__floor__/ping answers a constant without authentication: the floor of the warehouse bench.
 import { startRegistryServer } from '../../electron/core/http/server';
@@ -22,7 +23,9 @@ const server = await startRegistryServer({
 });
 process.stdout.write(`${JSON.stringify({ url: server.url })}\n`);
 onTransactionHandled(registry, () => {
-  if (queuedTransactionIds(registry, 1).length === 0) process.stdout.write(`${JSON.stringify({ queueEmpty: true })}\n`);
+  const left = queuedTransactionIds(registry, 2).length;
+  if (left === 0) process.stdout.write(`${JSON.stringify({ queueEmpty: true })}\n`);
+  if (left === 1) process.stdout.write(`${JSON.stringify({ queueLeft: 1 })}\n`);
 });
 
 process.on('SIGTERM', () => {
