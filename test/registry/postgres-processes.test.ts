@@ -2,6 +2,7 @@
 // answering any request: their serializable transactions must make concurrent reservations and
 // finishes come out as if the requests had come one by one to a single process.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +12,7 @@ import { balanceOf, findAccountId } from '../../electron/core/registry/ledger';
 import { buildFixture, type Fixture } from '../support/fixture';
 import { createTestDatabase, NO_POSTGRES_MESSAGE, POSTGRES_URL, type TestDatabase } from '../support/postgres';
 import { createTestApp, type TestApp } from '../support/registry';
+import { createTestOperator } from '../support/operators';
 
 const SERVER_SCRIPT = join(import.meta.dirname, '../support/warehouse-server.ts');
 const CLAIMER_SCRIPT = join(import.meta.dirname, '../support/claim-and-hang.ts');
@@ -168,6 +170,67 @@ describe.skipIf(!POSTGRES_URL)('two server processes on one PostgreSQL database'
     expect(backup.code).toBe(1);
     expect(backup.stderr).toMatch(/pg_dump/);
   });
+  it('no stale answer across processes: what one server changes, the other answers from its very next request', async () => {
+    const [a, b] = servers as [Server, Server];
+    const call = async (server: Server, path: string, init: { method?: string; bearer?: string; body?: unknown } = {}) => {
+      const res = await fetch(`${server.url}${path}`, {
+        method: init.method ?? 'GET',
+        headers: {
+          authorization: `Bearer ${init.bearer ?? token}`,
+          ...(init.body === undefined ? {} : { 'content-type': 'application/json', 'idempotency-key': randomUUID() }),
+        },
+        ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+      });
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+    const operator = createTestOperator(registry as unknown as OpenedRegistry, 'administrator', 3);
+    const minted = await fetch(`${a.url}/operator/v1/tokens`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${await operator.jwt()}` },
+    });
+    expect(minted.status).toBe(201);
+    const operatorBearer = ((await minted.json()) as { token: string }).token;
+    const asOperator = (path: string, method: string, body: unknown) =>
+      call(a, `/operator/v1${path}`, { method, bearer: operatorBearer, body });
+    const inventory = `/organizations/${f.orgA}/warehouse/inventory`;
+
+    // a token revoked through A
+    const second = await fetch(`${a.url}/app/installations/${installationId}/accessTokens`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${await app.jwt()}` },
+    });
+    const secondToken = ((await second.json()) as { token: string }).token;
+    expect((await call(b, inventory, { bearer: secondToken })).status).toBe(200);
+    expect((await call(a, '/app/installations/token', { method: 'DELETE', bearer: secondToken })).status).toBe(200);
+    expect(await call(b, inventory, { bearer: secondToken })).toMatchObject({
+      status: 401,
+      body: { message: expect.stringMatching(/revoked/) },
+    });
+
+    // an installation suspended, then resumed, through A
+    expect((await asOperator(`/installations/${installationId}/status`, 'POST', { status: 'suspended' })).status).toBe(200);
+    expect(await call(b, inventory)).toMatchObject({ status: 401, body: { message: expect.stringMatching(/suspended/) } });
+    expect((await asOperator(`/installations/${installationId}/status`, 'POST', { status: 'active' })).status).toBe(200);
+    expect((await call(b, inventory)).status).toBe(200);
+
+    // examiner:read granted through A; a draft renamed through A (project references are cached)
+    const draftCredits = `/carbonCredits/projects/${f.draftProjectId}`;
+    expect((await call(b, draftCredits)).status).toBe(404);
+    expect((await asOperator(`/apps/${app.id}/examiner`, 'POST', { granted: true })).status).toBe(200);
+    expect(await call(b, draftCredits)).toMatchObject({ status: 200, body: { project: { fullName: 'Draft Mangroves' } } });
+    expect((await asOperator(`/projects/${f.draftProjectId}`, 'PATCH', { fullName: 'Renamed Mangroves' })).status).toBe(200);
+    expect(await call(b, draftCredits)).toMatchObject({ status: 200, body: { project: { fullName: 'Renamed Mangroves' } } });
+
+    // B's cached page of public projects, then the draft validated through A
+    const publicIds = async () => ((await call(b, '/projects')).body.projects as { id: string }[]).map((p) => p.id);
+    expect(await publicIds()).toEqual([f.projectId]);
+    expect(await publicIds()).toEqual([f.projectId]);
+    for (const status of ['submitted', 'validated']) {
+      expect((await asOperator(`/projects/${f.draftProjectId}/status`, 'POST', { status })).status).toBe(200);
+    }
+    expect((await publicIds()).sort()).toEqual([f.projectId, f.draftProjectId].sort());
+  });
+
   // Last: it kills the second server. Reuses the reservations the first test left pending (7 t each).
   it('a burst of finishes across both, one SIGKILLed mid-way, a dead claim taken over: each accepted finish processed once', async () => {
     const [survivor, victim] = servers as [Server, Server];

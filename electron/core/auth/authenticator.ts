@@ -6,7 +6,7 @@ import type { RegistryContext } from '../registry/context';
 import { forbidden, RegistryError, unauthorized } from '../registry/errors';
 import type { Authenticator, Caller } from './caller';
 import { looksLikeJwt, verifyAppJwt } from './app-jwt';
-import { findToken, looksLikeAccessToken } from './tokens';
+import { hashToken, looksLikeAccessToken } from './tokens';
 import { callerOfOperatorToken, looksLikeOperatorToken, verifyOperatorJwt } from './operator-tokens';
 import { RateLimiter, type RateLimitOptions } from './rate-limit';
 
@@ -36,16 +36,16 @@ interface TokenCallerRow {
 export function callerOfToken(ctx: RegistryContext, token: string): Extract<Caller, { kind: 'token' }> {
   if (looksLikeJwt(token)) throw unauthorized('Expected an access token, not an app JWT');
   if (!looksLikeAccessToken(token)) throw unauthorized('Invalid access token');
-  const stored = findToken(ctx, token);
-  if (!stored) throw unauthorized('Invalid access token');
+  // One query, read on every request (never cached): a revocation or suspension committed by any
+  // process is refused from the next request on.
   const row = ctx.db
     .prepare(
       `SELECT t.id, t.app_id, t.installation_id, t.expires_at, t.revoked_at, a.name AS app_name, a.examiner_read,
               i.organization_id, i.permissions, i.status AS installation_status
        FROM access_tokens t JOIN apps a ON a.id = t.app_id LEFT JOIN installations i ON i.id = t.installation_id
-       WHERE t.id = ?`,
+       WHERE t.token_hash = ?`,
     )
-    .get(stored.id) as TokenCallerRow | undefined;
+    .get(hashToken(token)) as TokenCallerRow | undefined;
   if (!row) throw unauthorized('Invalid access token');
   if (row.revoked_at !== null) throw unauthorized('The access token has been revoked');
   if (row.expires_at <= ctx.clock.now()) throw unauthorized('The access token has expired');

@@ -71,20 +71,6 @@ export function issueAccessToken(ctx: RegistryContext, grant: TokenGrant): Acces
   };
 }
 
-export interface StoredToken {
-  id: string;
-  app_id: string;
-  installation_id: string | null;
-  expires_at: number;
-  revoked_at: number | null;
-}
-
-export function findToken(ctx: RegistryContext, token: string): StoredToken | undefined {
-  return ctx.db
-    .prepare('SELECT id, app_id, installation_id, expires_at, revoked_at FROM access_tokens WHERE token_hash = ?')
-    .get(hashToken(token)) as StoredToken | undefined;
-}
-
 export function revokeToken(ctx: RegistryContext, tokenId: string): void {
   const now = ctx.clock.now();
   ctx.db.prepare('UPDATE access_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now, tokenId);

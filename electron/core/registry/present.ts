@@ -21,18 +21,27 @@ export function presentProjectReference(ctx: RegistryContext, row: { id: string;
 }
 
 const projectReferenceCache = new WeakMap<RegistryContext, Map<string, ProjectReference>>();
+/**
+ * Statuses from which a project can never go back to draft, the only status in which its name can
+ * be edited (PROJECT_STATUS_TRANSITIONS, updateProject): its reference is then fixed for good.
+ */
+const FIXED_NAME_STATUSES = new Set(['validated', 'registered', 'withdrawn']);
 
-/** Project references by id; names and numbers never change once created, so they are cached. */
+/**
+ * Project references by id. Cached once the name can no longer change (every project with credits:
+ * credits are issued only to validated or registered projects), so no process, this one or another
+ * sharing the database, can hold a stale one; a draft's is read each time.
+ */
 export function projectReferenceOf(ctx: RegistryContext, projectId: string): ProjectReference {
   let cache = projectReferenceCache.get(ctx);
   if (!cache) projectReferenceCache.set(ctx, (cache = new Map<string, ProjectReference>()));
   let ref = cache.get(projectId);
   if (!ref) {
-    const row = ctx.db.prepare('SELECT id, full_name, num FROM projects WHERE id = ?').get(projectId) as
-      { id: string; full_name: string; num: string } | undefined;
+    const row = ctx.db.prepare('SELECT id, full_name, num, status FROM projects WHERE id = ?').get(projectId) as
+      { id: string; full_name: string; num: string; status: string } | undefined;
     if (!row) throw notFound(`Project ${projectId} not found`);
     ref = presentProjectReference(ctx, row);
-    cache.set(projectId, ref);
+    if (FIXED_NAME_STATUSES.has(row.status)) cache.set(projectId, ref);
   }
   return ref;
 }
