@@ -176,6 +176,13 @@ describe.skipIf(!POSTGRES_URL)('registry migrations on PostgreSQL', () => {
     expect(db.query(`SELECT comment FROM project_events WHERE id = 'after'`)).toEqual([{ comment: 'Needs a map' }]);
   });
 
+  it('0009: rate-limit buckets, one per key, unlogged', () => {
+    expect(upTo(9)).toEqual({ from: 8, to: 9 });
+    expect(db.query(`SELECT relpersistence FROM pg_class WHERE relname = 'rate_limit_buckets'`)).toEqual([{ relpersistence: 'u' }]);
+    db.query(`INSERT INTO rate_limit_buckets (key, tokens, updated_at) VALUES ('app:a', 9.5, 1)`);
+    expect(fails(`INSERT INTO rate_limit_buckets (key, tokens, updated_at) VALUES ('app:a', 1, 2)`)).toMatch(/duplicate key/);
+  });
+
   it('refuses a database newer than the app, and leaves it as it was', () => {
     const latest = registryPostgresMigrations.length;
     db.exec(`UPDATE schema_version SET version = ${latest + 1}`);

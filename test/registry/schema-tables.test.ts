@@ -293,6 +293,11 @@ const REGISTRY_COLUMNS = {
     retirement_id: 'TEXT',
     used_at: 'INTEGER',
   },
+  rate_limit_buckets: {
+    key: 'TEXT',
+    tokens: 'REAL',
+    updated_at: 'INTEGER',
+  },
 } satisfies TableColumns<RegistryTables>;
 
 describe('registry tables', () => {

@@ -238,6 +238,8 @@ export interface RegistryTables {
   };
   /** Each finalize signature used, by the sha256 of its canonical form (migration 4): one use each. */
   used_signatures: { digest: string; retirement_id: string; used_at: number };
+  /** Rate-limit token buckets by key (migration 9): used on PostgreSQL only (SQLite's are in memory). */
+  rate_limit_buckets: { key: string; tokens: number; updated_at: number };
 }
 
 export type AccountKind = 'inventory' | 'warehouse' | 'buffer' | 'adjustment' | 'registry' | 'wallet';

@@ -6,6 +6,7 @@ import { postgresMigration0005 } from './0005-operators';
 import { postgresMigration0006 } from './0006-changes-feed';
 import { postgresMigration0007 } from './0007-ledger-trail';
 import { postgresMigration0008 } from './0008-project-event-comments';
+import { postgresMigration0009 } from './0009-rate-limit-buckets';
 
 /** The registry's migrations on PostgreSQL: the same steps, numbered as migrations/index.ts. */
 export const registryPostgresMigrations = [
@@ -17,4 +18,5 @@ export const registryPostgresMigrations = [
   postgresMigration0006,
   postgresMigration0007,
   postgresMigration0008,
+  postgresMigration0009,
 ] as const;
