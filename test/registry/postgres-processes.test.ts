@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgresRegistry, type OpenedPostgresRegistry, type OpenedRegistry } from '../../electron/core/registry/open';
 import * as ops from '../../electron/core/registry/operations';
 import { balanceOf, findAccountId } from '../../electron/core/registry/ledger';
+import { installationTokenGrant, issueAccessToken } from '../../electron/core/auth/tokens';
 import { buildFixture, type Fixture } from '../support/fixture';
 import { createTestDatabase, NO_POSTGRES_MESSAGE, POSTGRES_URL, type TestDatabase } from '../support/postgres';
 import { createTestApp, type TestApp } from '../support/registry';
@@ -18,6 +19,8 @@ const SERVER_SCRIPT = join(import.meta.dirname, '../support/warehouse-server.ts'
 const CLAIMER_SCRIPT = join(import.meta.dirname, '../support/claim-and-hang.ts');
 const ADMIN = join(import.meta.dirname, '../../electron/core/cli/admin.ts');
 const G = 1_000_000;
+/** Both servers run with `--rate-limit 300/36000`: more than any app here spends, but one. */
+const RATE_LIMIT = 300;
 
 if (!POSTGRES_URL) console.warn(NO_POSTGRES_MESSAGE);
 
@@ -27,8 +30,11 @@ interface Server {
   lines: Interface;
 }
 
-async function startServer(databaseUrl: string): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVER_SCRIPT, databaseUrl], { stdio: ['ignore', 'pipe', 'pipe'] });
+async function startServer(databaseUrl: string, env: Record<string, string> = {}): Promise<Server> {
+  const child = spawn(process.execPath, ['--import', 'tsx', SERVER_SCRIPT, databaseUrl], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const lines = createInterface({ input: child.stdout });
@@ -101,7 +107,7 @@ describe.skipIf(!POSTGRES_URL)('two server processes on one PostgreSQL database'
       organizationId: f.orgA,
       permissions: { organization_warehouse: 'WRITE' },
     }).id;
-    servers = await Promise.all([startServer(database.url), startServer(database.url)]);
+    servers = await Promise.all([0, 1].map(() => startServer(database.url, { RATE_LIMIT: `${RATE_LIMIT}/36000` })));
     const res = await fetch(`${servers[0]!.url}/app/installations/${installationId}/accessTokens`, {
       method: 'POST',
       headers: { authorization: `Bearer ${await app.jwt()}` },
@@ -229,6 +235,29 @@ describe.skipIf(!POSTGRES_URL)('two server processes on one PostgreSQL database'
       expect((await asOperator(`/projects/${f.draftProjectId}/status`, 'POST', { status })).status).toBe(200);
     }
     expect((await publicIds()).sort()).toEqual([f.projectId, f.draftProjectId].sort());
+  });
+
+  it('--rate-limit is the budget of the registry, not of each process: a burst across both, exactly n accepted', async () => {
+    const limitedApp = createTestApp(registry as unknown as OpenedRegistry, { name: 'Rate-limited app' });
+    const permissions = { organization_warehouse: 'VIEW' } as const;
+    const limitedInstallation = ops.installApp(registry, { appId: limitedApp.id, organizationId: f.orgB, permissions }).id;
+    const { token: limitedToken } = issueAccessToken(
+      registry,
+      installationTokenGrant(registry, limitedApp.id, limitedInstallation, permissions),
+    );
+    // RATE_LIMIT requests and 20 more at once, alternating between the processes; the window is
+    // so long that nothing refills meanwhile
+    const responses = await Promise.all(
+      Array.from({ length: RATE_LIMIT + 20 }, (_, i) =>
+        fetch(`${servers[i % 2]!.url}/organizations/${f.orgB}/warehouse/inventory`, {
+          headers: { authorization: `Bearer ${limitedToken}` },
+        }),
+      ),
+    );
+    expect(responses.filter((r) => r.status === 200)).toHaveLength(RATE_LIMIT);
+    const refused = responses.filter((r) => r.status === 429);
+    expect(refused).toHaveLength(20);
+    expect(refused.every((r) => Number(r.headers.get('retry-after')) >= 1)).toBe(true);
   });
 
   // Last: it kills the second server. Reuses the reservations the first test left pending (7 t each).

@@ -4,6 +4,7 @@
 // then {"queueEmpty": true} each time its worker has handled a transaction and none is left queued
 // ({"queueLeft": 1} when exactly one is: say, one another worker holds).
 // WAREHOUSE_WORKER=off starts it without background services, so finished reservations stay queued.
+// RATE_LIMIT=n/seconds starts it with that rate limit (`--rate-limit` of npm run serve).
 // GET /__floor__/ping answers a constant without authentication: the floor of the warehouse bench.
 import { startRegistryServer } from '../../electron/core/http/server';
 import { openPostgresRegistry, openRegistry } from '../../electron/core/registry/open';
@@ -16,9 +17,11 @@ if (!dataDir) {
   process.exit(2);
 }
 const registry = /^postgres(ql)?:\/\//.test(dataDir) ? openPostgresRegistry({ databaseUrl: dataDir }) : openRegistry({ dataDir });
+const rateLimit = /^(\d+)\/(\d+)$/.exec(process.env.RATE_LIMIT ?? '');
 const server = await startRegistryServer({
   registry,
   background: process.env.WAREHOUSE_WORKER !== 'off',
+  ...(rateLimit ? { rateLimit: { requests: Number(rateLimit[1]), windowMs: Number(rateLimit[2]) * 1000 } } : {}),
   extraRoutes: (app) => app.get('/__floor__/ping', (c) => c.json({ ok: true })),
 });
 process.stdout.write(`${JSON.stringify({ url: server.url })}\n`);

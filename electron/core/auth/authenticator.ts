@@ -8,7 +8,7 @@ import type { Authenticator, Caller } from './caller';
 import { looksLikeJwt, verifyAppJwt } from './app-jwt';
 import { hashToken, looksLikeAccessToken } from './tokens';
 import { callerOfOperatorToken, looksLikeOperatorToken, verifyOperatorJwt } from './operator-tokens';
-import { RateLimiter, type RateLimitOptions } from './rate-limit';
+import { DatabaseRateLimiter, RateLimiter, type RateBudget, type RateLimitOptions } from './rate-limit';
 
 export type { RateLimitOptions } from './rate-limit';
 
@@ -99,9 +99,12 @@ export function authorize(
  * it refills, so guessing tokens or JWTs cannot go faster than the limit.
  */
 export function createAuthenticator(ctx: RegistryContext, options: { rateLimit?: RateLimitOptions } = {}): Authenticator {
-  const now = () => ctx.clock.now();
-  const perApp = options.rateLimit ? new RateLimiter(options.rateLimit, now) : undefined;
-  const failures = options.rateLimit ? new RateLimiter(options.rateLimit, now) : undefined;
+  const limit = options.rateLimit;
+  // on PostgreSQL the buckets are the database's, shared by every server process (rate-limit.ts)
+  const budget = (): RateBudget | undefined =>
+    limit && (ctx.db.engine === 'postgres' ? new DatabaseRateLimiter(ctx, limit) : new RateLimiter(limit, () => ctx.clock.now()));
+  const perApp = budget();
+  const failures = budget();
   const takeApp = (appId: string) => perApp?.take(`app:${appId}`, 'Too many requests for this app (over all its tokens); retry later');
 
   async function resolve(

@@ -1,5 +1,9 @@
 // Rate limiting: a token bucket per key (an app, over all its tokens and JWTs; a client address, for
-// failed authentication), refilled continuously. Off unless configured.
+// failed authentication), refilled continuously. Off unless configured. One SQLite registry is one
+// process, so its buckets are in memory (RateLimiter); the server processes of one PostgreSQL
+// database share theirs in the database (DatabaseRateLimiter), so the budget is the registry's, not
+// each process's.
+import type { RegistryContext } from '../registry/context';
 import { RegistryError } from '../registry/errors';
 
 export interface RateLimitOptions {
@@ -9,7 +13,29 @@ export interface RateLimitOptions {
   windowMs: number;
 }
 
-export class RateLimiter {
+/** What the authenticator spends from: one bucket per key. */
+export interface RateBudget {
+  /** Takes one request for `key` or throws 429 with Retry-After (seconds). */
+  take(key: string, message?: string): void;
+  /** Throws 429 with Retry-After when `key` has nothing left, without taking anything. */
+  check(key: string, message?: string): void;
+  /** Counts one request for `key` that may go below zero (a failure already answered). */
+  spend(key: string): void;
+}
+
+const TOO_MANY = 'Too many requests; retry later';
+
+function refused(options: RateLimitOptions, tokens: number, message: string): RegistryError {
+  const ratePerMs = options.requests / options.windowMs;
+  const retryAfterS = Math.max(1, Math.ceil((1 - tokens) / ratePerMs / 1000));
+  return new RegistryError('rate_limited', message, { 'Retry-After': String(retryAfterS) });
+}
+
+function checkOptions(options: RateLimitOptions): void {
+  if (!(options.requests > 0) || !(options.windowMs > 0)) throw new Error('rate limit needs requests > 0 and windowMs > 0');
+}
+
+export class RateLimiter implements RateBudget {
   private readonly buckets = new Map<string, { tokens: number; updated: number }>();
   private lastSweep = 0;
 
@@ -17,26 +43,19 @@ export class RateLimiter {
     private readonly options: RateLimitOptions,
     private readonly now: () => number,
   ) {
-    if (!(options.requests > 0) || !(options.windowMs > 0)) throw new Error('rate limit needs requests > 0 and windowMs > 0');
+    checkOptions(options);
   }
 
-  /** Takes one request for `key` or throws 429 with Retry-After (seconds). */
-  take(key: string, message = 'Too many requests; retry later'): void {
+  take(key: string, message = TOO_MANY): void {
     this.check(key, message);
     this.bucket(key).tokens -= 1;
   }
 
-  /** Throws 429 with Retry-After when `key` has nothing left, without taking anything. */
-  check(key: string, message = 'Too many requests; retry later'): void {
+  check(key: string, message = TOO_MANY): void {
     const bucket = this.bucket(key);
-    if (bucket.tokens < 1) {
-      const ratePerMs = this.options.requests / this.options.windowMs;
-      const retryAfterS = Math.max(1, Math.ceil((1 - bucket.tokens) / ratePerMs / 1000));
-      throw new RegistryError('rate_limited', message, { 'Retry-After': String(retryAfterS) });
-    }
+    if (bucket.tokens < 1) throw refused(this.options, bucket.tokens, message);
   }
 
-  /** Counts one request for `key` that may go below zero (a failure already answered). */
   spend(key: string): void {
     this.bucket(key).tokens -= 1;
   }
@@ -60,5 +79,66 @@ export class RateLimiter {
     for (const [key, bucket] of this.buckets) {
       if (now - bucket.updated >= this.options.windowMs) this.buckets.delete(key);
     }
+  }
+}
+
+// The bucket refilled up to @now (never backwards: a process whose clock lags refills nothing).
+const REFILLED = `LEAST(CAST(@capacity AS DOUBLE PRECISION),
+  b.tokens + GREATEST(CAST(@now AS BIGINT) - b.updated_at, 0) * CAST(@rate AS DOUBLE PRECISION))`;
+const UPSERT = `INSERT INTO rate_limit_buckets AS b (key, tokens, updated_at)
+  VALUES (@key, CAST(@capacity AS DOUBLE PRECISION) - 1, CAST(@now AS BIGINT))
+  ON CONFLICT (key) DO UPDATE SET tokens = ${REFILLED} - 1, updated_at = GREATEST(b.updated_at, CAST(@now AS BIGINT))`;
+const TAKE_SQL = `${UPSERT} WHERE ${REFILLED} >= 1 RETURNING tokens`;
+const SPEND_SQL = UPSERT;
+const TOKENS_SQL = `SELECT ${REFILLED} AS tokens FROM rate_limit_buckets b WHERE key = @key`;
+const SWEEP_SQL = 'DELETE FROM rate_limit_buckets WHERE updated_at <= @before';
+
+/**
+ * The buckets in the database (table rate_limit_buckets), shared by every process serving it. Each
+ * take is one statement run on its own, outside any transaction (PostgreSQL's READ COMMITTED): an
+ * upsert that refills and takes only if a whole token is left, so concurrent takes from several
+ * processes queue on the bucket's row lock and each sees the one before it (no retry, no lost
+ * update). About one round trip per authenticated request; a refusal reads the bucket once more for
+ * its Retry-After. Every process must be given the same limit.
+ */
+export class DatabaseRateLimiter implements RateBudget {
+  private lastSweep = 0;
+
+  constructor(
+    private readonly ctx: RegistryContext,
+    private readonly options: RateLimitOptions,
+  ) {
+    checkOptions(options);
+  }
+
+  private values(key: string): { key: string; capacity: number; rate: number; now: number } {
+    return { key, capacity: this.options.requests, rate: this.options.requests / this.options.windowMs, now: this.ctx.clock.now() };
+  }
+
+  take(key: string, message = TOO_MANY): void {
+    this.sweep();
+    if (this.ctx.db.prepare(TAKE_SQL).get(this.values(key)) === undefined) throw refused(this.options, this.tokens(key), message);
+  }
+
+  check(key: string, message = TOO_MANY): void {
+    const tokens = this.tokens(key);
+    if (tokens < 1) throw refused(this.options, tokens, message);
+  }
+
+  spend(key: string): void {
+    this.ctx.db.prepare(SPEND_SQL).run(this.values(key));
+  }
+
+  private tokens(key: string): number {
+    const row = this.ctx.db.prepare(TOKENS_SQL).get(this.values(key)) as { tokens: number } | undefined;
+    return row?.tokens ?? this.options.requests;
+  }
+
+  /** Once a window, forgets buckets left alone for a whole window (they are full again). */
+  private sweep(): void {
+    const now = this.ctx.clock.now();
+    if (now - this.lastSweep < this.options.windowMs) return;
+    this.lastSweep = now;
+    this.ctx.db.prepare(SWEEP_SQL).run({ before: now - this.options.windowMs });
   }
 }
