@@ -104,7 +104,7 @@ export default defineConfig({
           setupFiles: ['test/support/unit-isolation.ts'],
         },
       },
-      { extends: true, test: { name: 'integration', include: INTEGRATION } },
+      { extends: true, test: { name: 'integration', include: INTEGRATION, globalSetup: ['test/support/build-node-bundles.ts'] } },
       {
         // Renderer components in Debian's Chromium (the integration tier: a dev server and a browser).
         plugins: [react()],

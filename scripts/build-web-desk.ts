@@ -1,9 +1,10 @@
 // `npm run build:web` writes out/web: the web desk (the loopback web host and the desk service with
-// its sync and certificate workers) and the headless registry server, bundled for Node. Run from
-// source through tsx, each of those processes spends ~2 s compiling and loading hundreds of modules
-// at every start; bundled, well under one. The end-to-end tests start a desk (and often a registry)
-// per test, so they run these (test/e2e/global-setup.ts builds them first). Dependencies stay in
-// node_modules (native addons, and what tsx would load the same way).
+// its sync and certificate workers) and the registry's command-line tools (`serve`, `admin`),
+// bundled for Node. Run from source through tsx, each of those processes spends ~2 s compiling and
+// loading hundreds of modules at every start; bundled, well under one. The end-to-end tests start a
+// desk (and often a registry) per test and the CLI tests run dozens of commands, so they run these
+// (built first by test/e2e/global-setup.ts and test/support/build-node-bundles.ts). Dependencies
+// stay in node_modules (native addons, and what tsx would load the same way).
 import { resolve } from 'node:path';
 import { build } from 'vite';
 
@@ -16,7 +17,13 @@ export const WEB_DESK_ENTRIES = {
   'sync-worker': 'electron/core/desk/sync/worker/entry.ts',
   'certificate-worker': 'electron/core/certificates/pool-worker.ts',
   serve: 'electron/core/cli/serve.ts',
+  admin: 'electron/core/cli/admin.ts',
 } as const;
+
+/** Where the bundle of an entry is written. */
+export function builtEntry(name: keyof typeof WEB_DESK_ENTRIES): string {
+  return resolve(root, 'out/web', `${name}.js`);
+}
 
 export async function buildWebDesk(): Promise<void> {
   await build({

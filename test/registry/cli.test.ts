@@ -11,11 +11,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { strict } from '../../shared/registry/resources';
 import { makeDataDir } from '../support/registry';
+import { builtEntry } from '../../scripts/build-web-desk';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const ADMIN = join(ROOT, 'electron/core/cli/admin.ts');
-const SERVE = join(ROOT, 'electron/core/cli/serve.ts');
-const NODE_ARGS = ['--import', 'tsx'];
+// The CLIs as bundled from the working tree by the tier's global setup (test/support/build-node-bundles.ts).
+const ADMIN = builtEntry('admin');
+const SERVE = builtEntry('serve');
+const NODE_ARGS = ['--enable-source-maps'];
 
 interface CliResult {
   status: number | null;

@@ -14,10 +14,12 @@ import { buildFixture, type Fixture } from '../support/fixture';
 import { createTestDatabase, NO_POSTGRES_MESSAGE, POSTGRES_URL, type TestDatabase } from '../support/postgres';
 import { createTestApp, type TestApp } from '../support/registry';
 import { createTestOperator } from '../support/operators';
+import { builtEntry } from '../../scripts/build-web-desk';
 
 const SERVER_SCRIPT = join(import.meta.dirname, '../support/warehouse-server.ts');
 const CLAIMER_SCRIPT = join(import.meta.dirname, '../support/claim-and-hang.ts');
-const ADMIN = join(import.meta.dirname, '../../electron/core/cli/admin.ts');
+// `npm run admin`, bundled by the integration tier's global setup (test/support/build-node-bundles.ts).
+const ADMIN = builtEntry('admin');
 const G = 1_000_000;
 /** Both servers run with `--rate-limit 300/36000`: more than any app here spends, but one. */
 const RATE_LIMIT = 300;
@@ -48,7 +50,7 @@ async function startServer(databaseUrl: string, env: Record<string, string> = {}
 /** Runs the admin CLI without blocking this process (its servers' keep-alive sockets stay served). */
 function admin(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', ADMIN, ...args], { encoding: 'utf8', timeout: 30_000 }, (error, stdout, stderr) =>
+    execFile(process.execPath, ['--enable-source-maps', ADMIN, ...args], { encoding: 'utf8', timeout: 30_000 }, (error, stdout, stderr) =>
       resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
   });
