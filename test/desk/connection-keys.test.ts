@@ -134,3 +134,45 @@ describe('deleting the key of a removed connection', () => {
     expect(logs[0]).toMatch(/^the key of removed connection locked could not be deleted from its encrypted-file store: .*locked/);
   });
 });
+
+describe('the keychain entries of the embedded registry', () => {
+  /** The OS keychain: one per OS user, shared by every desk data folder (entries by connection id). */
+  function sharedKeychain() {
+    const entries = new Map<string, string>();
+    const vault: KeyVault = {
+      kind: 'keychain',
+      readPrivateKey: async (id) => {
+        const found = entries.get(id);
+        if (found === undefined) throw new KeyReadError('missing', 'no such entry');
+        return found;
+      },
+      importPrivateKey: async (id, value) => void entries.set(id, value),
+      deletePrivateKey: async (id) => void entries.delete(id),
+    };
+    return { entries, factory: () => vault };
+  }
+  const otherPem = () => generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+
+  it('are kept per data folder, so two folders never overwrite each other; other connections keep their entry', async () => {
+    const keychain = sharedKeychain();
+    const folderA = createConnectionKeys({ secretStoreFactory: keychain.factory, secretsDir: join(secretsDir, 'a', 'secrets') });
+    const folderB = createConnectionKeys({ secretStoreFactory: keychain.factory, secretsDir: join(secretsDir, 'b', 'secrets') });
+    const pemB = otherPem();
+    for (const [keys, key] of [
+      [folderA, pem],
+      [folderB, pemB],
+    ] as const) {
+      await (await keys.vaultFor('keychain', 'embedded')).importPrivateKey('embedded', key);
+      await (await keys.vaultFor('keychain', 'embedded--operator')).importPrivateKey('embedded--operator', key);
+    }
+    expect(await folderA.loaderFor(connection('embedded', 'keychain'))()).toBe(pem);
+    expect(await folderB.loaderFor(connection('embedded', 'keychain'))()).toBe(pemB);
+    expect(await (await folderA.vaultFor('keychain', 'embedded--operator')).readPrivateKey('embedded--operator')).toBe(pem);
+    expect(keychain.entries.size).toBe(4);
+    expect([...keychain.entries.keys()].every((id) => /^embedded(--operator)?@[0-9a-f]{12}$/.test(id))).toBe(true);
+
+    // A remote connection's id is random: its entry keeps the name earlier versions gave it.
+    await (await folderA.vaultFor('keychain', 'c0ffee00-remote')).importPrivateKey('c0ffee00-remote', pem);
+    expect(keychain.entries.get('c0ffee00-remote')).toBe(pem);
+  });
+});

@@ -3,13 +3,39 @@
 // unlocks it, then kept open until the desk stops), or memory (the embedded demo without a
 // keychain, the command-line remote). The key is read only to mint tokens and to check it, and
 // never appears in a message.
-import { createPrivateKey } from 'node:crypto';
+import { createHash, createPrivateKey } from 'node:crypto';
+import { resolve } from 'node:path';
 import type { ConnectionInfo } from '../../../shared/desk/api';
 import type { SecretStoreKind, StoredConnection } from './connections';
 import { DeskFailure } from './errors';
 import { SecretStoreError } from '../secrets';
 import { operatorKeyId } from './local-operator';
 import { createMemoryVault, KeyReadError, type KeyVault, type SecretStoreFactory } from './key-vault';
+
+/**
+ * The embedded registry's connection id is the same in every desk data folder, but each folder's
+ * embedded registry has its own app and operator keys. The OS keychain is one per OS user: two
+ * folders (two profiles, parallel test desks) would overwrite each other's entries, and a running
+ * desk would then sign with the other folder's key. So its keychain entries carry the folder's tag.
+ * (Other connection ids are random, so their entries are already the folder's own.)
+ */
+export const EMBEDDED_KEY_IDS: ReadonlySet<string> = new Set(['embedded', operatorKeyId('embedded')]);
+
+/** A short tag of a desk data folder (from its secrets folder's absolute path). */
+export function folderTag(secretsDir: string): string {
+  return createHash('sha256').update(resolve(secretsDir)).digest('hex').slice(0, 12);
+}
+
+/** The keychain vault with the embedded registry's entries scoped to this data folder. */
+function scopeEmbeddedEntries(vault: KeyVault, tag: string): KeyVault {
+  const entry = (id: string) => (EMBEDDED_KEY_IDS.has(id) ? `${id}@${tag}` : id);
+  return {
+    kind: vault.kind,
+    readPrivateKey: (id) => vault.readPrivateKey(entry(id)),
+    importPrivateKey: (id, pem) => vault.importPrivateKey(entry(id), pem),
+    deletePrivateKey: (id) => vault.deletePrivateKey(entry(id)),
+  };
+}
 
 export interface ConnectionKeys {
   /** The vault of keys kept in memory only. */
@@ -57,7 +83,8 @@ export function createConnectionKeys(options: {
 
   async function vaultFor(kind: SecretStoreKind, connectionId: string): Promise<KeyVault> {
     if (kind === 'memory') return memory;
-    if (kind === 'keychain') return (keychainVault ??= await openStore('keychain', connectionId));
+    if (kind === 'keychain')
+      return (keychainVault ??= scopeEmbeddedEntries(await openStore('keychain', connectionId), folderTag(options.secretsDir)));
     const unlocked = unlockedFiles.get(connectionId);
     if (!unlocked)
       throw new DeskFailure(
