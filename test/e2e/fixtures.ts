@@ -42,8 +42,8 @@ export interface DeskOptions {
    * Where the desk can keep app keys. 'inherit' (the default): whatever this environment offers
    * (.ci/run runs the suite inside a D-Bus session with an unlocked gnome-keyring; a bare shell has
    * none); where it offers a Secret Service, each desk gets a keyring of its own as with 'keychain',
-   * because desks run in parallel and the embedded registry's keys have the same name in every desk
-   * data folder. 'keychain': the desk gets its own D-Bus session and a throwaway unlocked gnome-keyring,
+   * so desks running in parallel never share keychain state (nor leave entries in the machine's).
+   * 'keychain': the desk gets its own D-Bus session and a throwaway unlocked gnome-keyring,
    * wherever the tests run. 'none': no Secret Service can be reached, so keys of added connections
    * go to passphrase-encrypted files.
    */
