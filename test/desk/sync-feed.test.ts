@@ -66,7 +66,10 @@ describe('sync from the changes feed', () => {
     const perProjectBefore = perProjectRequests();
     const viaFeed = await world.engine.run();
     expect(viaFeed.ok, JSON.stringify(viaFeed.results)).toBe(true);
-    expect(viaFeed.results.projects).toMatchObject({ status: 'ok', note: expect.stringMatching(/changes feed \(snapshot\)/) });
+    expect(viaFeed.results.projects).toMatchObject({
+      status: 'ok',
+      note: expect.stringMatching(/changes feed \(snapshot, loaded directly\)/),
+    });
     expect(perProjectRequests()).toBe(perProjectBefore);
     expect(feedRequests()).toBeGreaterThan(5); // pages of 16 resources
     expect(world.cache.feedCursor()).toMatch(/^examiner:/);
@@ -108,6 +111,63 @@ describe('sync from the changes feed', () => {
     const quiet = await world.engine.run();
     expect(quiet.results.retirements).toMatchObject({ status: 'ok', written: 0, deleted: 0 });
     expect(feedRequests() - before).toBe(2);
+  });
+
+  it('stages a snapshot into a cache that holds data, and still matches', async () => {
+    world.cache.write.setFeedCursor(null);
+    const again = await world.engine.run();
+    expect(again.ok, JSON.stringify(again.results)).toBe(true);
+    expect(again.results.retirements).toMatchObject({ note: expect.stringMatching(/changes feed \(snapshot\)/) });
+    expect(rows(world.cache)).toEqual(rows(seedCache));
+  });
+
+  it('leaves the cache empty when a snapshot loaded directly fails half-way, and loads it next time', async () => {
+    let pages = 0;
+    const client = createRegistryClient({
+      baseUrl: world.t.url,
+      tokens: world.tokens,
+      clock: world.t.clock,
+      // The second page carries an item that breaks the contract.
+      fetch: async (input, init) => {
+        const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
+        const response = await fetch(input, init);
+        if (url.pathname !== '/sync/v1/changes' || ++pages !== 2) return response;
+        const page = (await response.json()) as { changes: unknown[] };
+        page.changes[0] = { type: 'retirement', retirement: { id: 5 } };
+        return new Response(JSON.stringify(page), { status: 200, headers: { 'content-type': 'application/json' } });
+      },
+    });
+    const dir = makeDataDir('desk-cache-broken-');
+    dirs.push(dir);
+    const cache = openDeskCache(join(dir.dir, 'cache.sqlite'), { clock: world.t.clock });
+    const tuning = { feedLimit: 16 };
+    const broken = createSyncEngine({ client, cache, clock: world.t.clock, installations: () => world.installations, tuning });
+    const engine = createSyncEngine({
+      client: world.client,
+      cache,
+      clock: world.t.clock,
+      installations: () => world.installations,
+      tuning,
+    });
+    try {
+      const failed = await broken.run(['projects', 'retirements']);
+      expect(failed.results.retirements).toMatchObject({
+        status: 'failed',
+        error: expect.stringMatching(/changes feed: .*changes\.0\.retirement/s),
+      });
+      const count = (table: string) => cache.db.raw.prepare(`SELECT count(*) FROM ${table}`).pluck().get();
+      expect([count('projects'), count('retirements'), count('project_credits'), count('retirements_fts')]).toEqual([0, 0, 0, 0]);
+      expect(cache.feedCursor()).toBeNull();
+
+      const loaded = await engine.run();
+      expect(loaded.ok, JSON.stringify(loaded.results)).toBe(true);
+      expect(loaded.results.projects).toMatchObject({ note: expect.stringMatching(/loaded directly/) });
+      expect(rows(cache)).toEqual(rows(world.cache));
+    } finally {
+      await broken.close();
+      await engine.close();
+      cache.close();
+    }
   });
 
   it('probes a registry without the feed once per connection and syncs it through the seed interface', async () => {

@@ -59,7 +59,7 @@ const replacedRowids = (v: AccountValues, q: Q) =>
       ),
     );
 const dropReplaced = (v: AccountValues, q: Q) => q.deleteFrom('inventory_credits').where('rowid', 'in', replacedRowids(v, q));
-const highestRowid = (_v: Record<string, never>, q: Q) =>
+export const highestRowid = (_v: Record<string, never>, q: Q) =>
   q.selectFrom('inventory_credits').select((eb) => eb.fn.coalesce(eb.fn.max('rowid'), sql.lit(0)).as('n'));
 /** The staged new and changed credits, their columns read from the staged JSON by SQLite: no credit is parsed again in JS. */
 const insertStaged = (v: AccountValues, q: Q) =>
@@ -106,7 +106,7 @@ const insertStaged = (v: AccountValues, q: Q) =>
         .where('s.json', 'is not', null)
         .orderBy('s.rowid'),
     );
-const putSummary = (v: { account: InventoryAccount; json: string; at: number; hash: string; count: number }, q: Q) =>
+export const putSummary = (v: { account: InventoryAccount; json: string; at: number; hash: string; count: number }, q: Q) =>
   q
     .insertInto('inventories')
     .values({ account: v.account, json: v.json, fetched_at: v.at, answer_hash: v.hash, credit_count: v.count })
@@ -138,7 +138,7 @@ function accountSearch(account: InventoryAccount) {
         ),
   };
 }
-const ACCOUNT_SEARCH = {
+export const ACCOUNT_SEARCH = {
   buffer: accountSearch('buffer'),
   adjustment: accountSearch('adjustment'),
   organization: accountSearch('organization'),

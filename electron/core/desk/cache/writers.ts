@@ -31,7 +31,7 @@ type ProjectRow = Omit<Insertable<CacheTables['projects']>, 'rowid'>;
 
 // The writers' statements, compiled once per connection (SqliteDatabase.prepared): a sync runs
 // them for every row.
-const syncSuccess = (
+export const syncSuccess = (
   v: { resource: CacheResource; at: number; fullAt: number | null; watermark: string | null; total: number | null },
   q: Q,
 ) =>
@@ -65,7 +65,7 @@ const syncFailure = (v: { resource: CacheResource; at: number; message: string }
         .column('resource')
         .doUpdateSet((eb) => ({ last_attempt_at: eb.ref('excluded.last_attempt_at'), last_error: eb.ref('excluded.last_error') })),
     );
-const dropPageHashes = (v: { resource: CacheResource }, q: Q) => q.deleteFrom('page_hashes').where('resource', '=', v.resource);
+export const dropPageHashes = (v: { resource: CacheResource }, q: Q) => q.deleteFrom('page_hashes').where('resource', '=', v.resource);
 const putPageHash = (v: { resource: CacheResource; page: number; hash: string; ids: string }, q: Q) =>
   q.replaceInto('page_hashes').values({ resource: v.resource, page: v.page, hash: v.hash, ids: v.ids });
 const dropStaging = (v: { resource: CacheResource }, q: Q) => q.deleteFrom('staging').where('resource', '=', v.resource);
@@ -102,11 +102,11 @@ const retirementFields = (v: RetirementRow) => ({
   row_hash: v.row_hash,
   json: v.json,
 });
-const insertRetirement = (v: RetirementRow, q: Q) => q.insertInto('retirements').values({ id: v.id, ...retirementFields(v) });
+export const insertRetirement = (v: RetirementRow, q: Q) => q.insertInto('retirements').values({ id: v.id, ...retirementFields(v) });
 const updateRetirement = (v: RetirementRow & { rowid: number }, q: Q) =>
   q.updateTable('retirements').set(retirementFields(v)).where('rowid', '=', v.rowid);
 const dropRetirementSearch = (v: { rowid: number }, q: Q) => q.deleteFrom('retirements_fts').where('rowid', '=', v.rowid);
-const putRetirementSearch = (v: Insertable<CacheTables['retirements_fts']>, q: Q) =>
+export const putRetirementSearch = (v: Insertable<CacheTables['retirements_fts']>, q: Q) =>
   q
     .insertInto('retirements_fts')
     .values({ rowid: v.rowid, beneficiary: v.beneficiary, serialization: v.serialization, project: v.project });
@@ -133,7 +133,7 @@ const projectFields = (v: ProjectRow) => ({
   row_hash: v.row_hash,
   json: v.json,
 });
-const insertProject = (v: ProjectRow, q: Q) => q.insertInto('projects').values({ scope: v.scope, id: v.id, ...projectFields(v) });
+export const insertProject = (v: ProjectRow, q: Q) => q.insertInto('projects').values({ scope: v.scope, id: v.id, ...projectFields(v) });
 const updateProject = (v: ProjectRow & { rowid: number }, q: Q) =>
   q.updateTable('projects').set(projectFields(v)).where('rowid', '=', v.rowid);
 
@@ -162,7 +162,7 @@ function projectSearch<T extends 'projects_public_fts' | 'projects_internal_fts'
       q.deleteFrom(table as 'projects_public_fts').where('rowid', 'in', goneProjects(v, q)),
   };
 }
-const PROJECT_SEARCH = { public: projectSearch('projects_public_fts'), internal: projectSearch('projects_internal_fts') };
+export const PROJECT_SEARCH = { public: projectSearch('projects_public_fts'), internal: projectSearch('projects_internal_fts') };
 const dropGoneProjects = (v: { scope: ProjectScope; resource: CacheResource }, q: Q) =>
   q.deleteFrom('projects').where('rowid', 'in', goneProjects(v, q));
 const goneRetirements = (q: Q) =>
@@ -173,9 +173,9 @@ const goneRetirements = (q: Q) =>
 const dropGoneRetirementSearch = (_v: Record<string, never>, q: Q) =>
   q.deleteFrom('retirements_fts').where('rowid', 'in', goneRetirements(q));
 const dropGoneRetirements = (_v: Record<string, never>, q: Q) => q.deleteFrom('retirements').where('rowid', 'in', goneRetirements(q));
-const markOrganizationStale = (v: { id: string }, q: Q) =>
+export const markOrganizationStale = (v: { id: string }, q: Q) =>
   q.updateTable('organizations').set({ needs_refresh: 1 }).where('id', '=', v.id).where('needs_refresh', '=', 0);
-const forgetUnseen = (v: { id: string }, q: Q) => q.deleteFrom('organizations_unseen').where('id', '=', v.id);
+export const forgetUnseen = (v: { id: string }, q: Q) => q.deleteFrom('organizations_unseen').where('id', '=', v.id);
 const putUnseen = (v: { id: string; at: number }, q: Q) => q.replaceInto('organizations_unseen').values({ id: v.id, checked_at: v.at });
 const dropOrganization = (v: { id: string }, q: Q) => q.deleteFrom('organizations').where('id', '=', v.id);
 const replaceOrganization = (v: { id: string; full_name: string; installed: 0 | 1; json: string; at: number }, q: Q) =>

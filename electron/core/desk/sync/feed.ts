@@ -11,12 +11,13 @@
 import { z } from 'zod';
 import { INVENTORY_ACCOUNTS, type InventoryAccount } from '../../../../shared/desk/api';
 import { feedItem, type EndpointId } from '../../../../shared/registry/endpoints';
-import { tolerant, type Organization } from '../../../../shared/registry/resources';
+import { tolerant, type Organization, type Project, type Retirement } from '../../../../shared/registry/resources';
 import { RegistryClientError } from '../../client/errors';
 import { answerBreaksContract, answerNotJson } from '../../client/registry-client';
 import { hashJson } from '../cache/rows';
 import type { ChangedInventory } from '../cache/inventory-writers';
 import type { StagedRow } from '../cache/types';
+import { beginSnapshotLoad, cacheIsEmpty, type SnapshotLoad } from '../cache/snapshot-writers';
 import type { StepContext, StepOutcome } from './context';
 import { STAGE_BATCH_ROWS } from './paged-lists';
 import { stageInventoryAnswer } from './small-resources';
@@ -58,7 +59,236 @@ export async function syncFromFeed(ctx: StepContext, limit: number): Promise<Rec
   }
 }
 
+/** One page of the feed, its envelope checked (its items are checked one by one as they are used). */
+interface FeedPage {
+  changes: unknown[];
+  removed: unknown[];
+  cursor: string;
+  more: boolean;
+}
+
+async function fetchPage(ctx: StepContext, cursor: string, limit: number): Promise<FeedPage> {
+  let text: string;
+  try {
+    text = (await ctx.client.callRaw(ENDPOINT, { query: { cursor, limit } })).text;
+  } catch (error) {
+    if (error instanceof RegistryClientError && error.kind === 'http' && (error.status === 404 || error.status === 405)) {
+      throw new FeedNotOffered(`the registry does not offer ${ENDPOINT}`);
+    }
+    throw error;
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw answerNotJson(ENDPOINT);
+  }
+  const page = envelope.safeParse(json);
+  if (!page.success) throw answerBreaksContract(ENDPOINT, page.error.issues);
+  return page.data;
+}
+
+/**
+ * The feed's pages from `start` to its end. Page n+1 is asked for as soon as page n has arrived, so
+ * the registry prepares (and the network carries) the next page while this side writes the current one.
+ */
+async function* feedPages(ctx: StepContext, start: string, limit: number): AsyncGenerator<FeedPage> {
+  let next = fetchPage(ctx, start, limit);
+  for (;;) {
+    const page = await next;
+    if (page.more) {
+      next = fetchPage(ctx, page.cursor, limit);
+      // Awaited on the next turn; until then a failure must not count as unhandled.
+      next.catch(() => {});
+    }
+    yield page;
+    if (!page.more) return;
+  }
+}
+
+/** Where the feed's items go: staged and swapped in (a cache with data), or loaded directly (an empty one). */
+interface ItemSink {
+  project(project: Project, json: string, hash: string): void;
+  internalProject(row: Project, json: string, hash: string, detailsJson: string): void;
+  credits(id: string, json: string, listHash: string): void;
+  retirement(retirement: Retirement, json: string, hash: string): void;
+  inventory(account: InventoryAccount, inventory: FeedInventory): void;
+}
+type FeedInventory = Extract<FeedItem, { type: 'inventory' }>['inventory'];
+type FeedItem = z.output<typeof itemSchema>;
+
 async function readAndCommit(ctx: StepContext, start: string, limit: number): Promise<Record<FeedResource, StepOutcome>> {
+  const snapshot = start === '';
+  if (snapshot && cacheIsEmpty(ctx.cache.db)) {
+    const load = beginSnapshotLoad(ctx.cache.db, () => ctx.clock.now());
+    try {
+      return await readIntoSnapshot(ctx, start, limit, load);
+    } catch (error) {
+      load.rollback();
+      throw error;
+    }
+  }
+  return readAndStage(ctx, start, limit);
+}
+
+/** What the pages said besides their items: removals, organizations, where the feed ends. */
+interface ReadResult {
+  removed: Map<string, Set<string>>;
+  organizations: Map<string, Organization>;
+  cursor: string;
+  items: number;
+}
+
+/** Reads every page from `start`, checking each item and handing it to `sink`. */
+async function readPages(ctx: StepContext, start: string, limit: number, sink: ItemSink): Promise<ReadResult> {
+  // Removals by resource and id; an item arriving later for the same id cancels its removal.
+  const removed = new Map<string, Set<string>>();
+  const unremove = (type: string, id: string) => removed.get(type)?.delete(id);
+  const organizations = new Map<string, Organization>();
+  let items = 0;
+  let cursor = start;
+  ctx.progress('projects', 0, null);
+  for await (const page of feedPages(ctx, start, limit)) {
+    const hashesOfPage = { public: new Map<string, string>(), internal: new Map<string, string>() };
+    for (const [i, raw] of page.changes.entries()) {
+      const checked = itemSchema.safeParse(raw);
+      if (!checked.success)
+        throw answerBreaksContract(
+          ENDPOINT,
+          checked.error.issues.map((issue) => ({ ...issue, path: ['changes', i, ...issue.path] })),
+        );
+      const item = checked.data;
+      items++;
+      switch (item.type) {
+        case 'project': {
+          const json = JSON.stringify(item.project);
+          const hash = hashJson(json);
+          hashesOfPage.public.set(item.project.id, hash);
+          unremove('project', item.project.id);
+          sink.project(item.project, json, hash);
+          break;
+        }
+        case 'internalProject': {
+          // The list row is the internal project without its events (both are presented alike).
+          const { events: _events, ...row } = item.project;
+          const json = JSON.stringify(row);
+          const hash = hashJson(json);
+          hashesOfPage.internal.set(row.id, hash);
+          unremove('internalProject', row.id);
+          sink.internalProject(row, json, hash, JSON.stringify(item.project));
+          break;
+        }
+        case 'projectCredits': {
+          // The answer is filed under the list row it goes with, as the seed path does.
+          const listHash = (ctx.examinerRead ? hashesOfPage.internal : hashesOfPage.public).get(item.id) ?? '';
+          unremove('projectCredits', item.id);
+          sink.credits(item.id, JSON.stringify(item.credits), listHash);
+          break;
+        }
+        case 'retirement': {
+          const json = JSON.stringify(item.retirement);
+          unremove('retirement', item.retirement.id);
+          sink.retirement(item.retirement, json, hashJson(json));
+          break;
+        }
+        case 'inventory': {
+          const account = item.account;
+          if (!INVENTORY_ACCOUNTS.includes(account)) break;
+          sink.inventory(account, item.inventory);
+          break;
+        }
+        case 'organization':
+          unremove('organization', item.organization.id);
+          organizations.set(item.organization.id, item.organization);
+          break;
+        case 'warehouse':
+          // Read with installation tokens by the warehouses step.
+          break;
+      }
+    }
+    for (const raw of page.removed) {
+      const checked = removal.safeParse(raw);
+      if (!checked.success) throw answerBreaksContract(ENDPOINT, checked.error.issues);
+      const { type, id } = checked.data;
+      if (!removed.has(type)) removed.set(type, new Set());
+      removed.get(type)!.add(id);
+      if (type === 'organization') organizations.delete(id);
+    }
+    ctx.progress('projects', items, null);
+    cursor = page.cursor;
+  }
+  return { removed, organizations, cursor, items };
+}
+
+const removedIds = (read: ReadResult) => {
+  const ids = (type: string) => [...(read.removed.get(type) ?? [])];
+  return {
+    projects: ids('project'),
+    internalProjects: ids('internalProject'),
+    projectDetails: ids('internalProject'),
+    credits: ids('projectCredits'),
+    retirements: ids('retirement'),
+    organizations: ids('organization'),
+  };
+};
+
+/** The note every resource's outcome carries. */
+const noteOf = (how: 'changes' | 'snapshot' | 'loaded', items: number, removedRows: number) =>
+  `changes feed${{ changes: '', snapshot: ' (snapshot)', loaded: ' (snapshot, loaded directly)' }[how]}: ${items} items, ${removedRows} rows removed`;
+
+/** A snapshot into an empty cache: rows go straight into their tables, in the load's one transaction. */
+async function readIntoSnapshot(
+  ctx: StepContext,
+  start: string,
+  limit: number,
+  load: SnapshotLoad,
+): Promise<Record<FeedResource, StepOutcome>> {
+  const read = await readPages(ctx, start, limit, {
+    project: (project, json, hash) => load.project('public', project, json, hash),
+    internalProject: (row, json, hash, detailsJson) => {
+      // Without examiner:read the feed sends none; were one sent, it would not be kept (as staged).
+      if (!ctx.examinerRead) return;
+      load.project('internal', row, json, hash);
+      load.details(row.id, detailsJson, hash);
+    },
+    credits: (id, json, listHash) => load.credits(id, json, listHash),
+    retirement: (retirement, json, hash) => load.retirement(retirement, json, hash),
+    inventory: (account, inventory) =>
+      load.inventory({
+        account,
+        answerHash: hashJson(JSON.stringify(inventory)),
+        summary: inventory.summary,
+        organization: inventory.organization,
+        credits: inventory.credits.map((credit) => {
+          const json = JSON.stringify(credit);
+          return { id: credit.id, json, hash: hashJson(json) };
+        }),
+      }),
+  });
+  const { cache } = ctx;
+  load.markProponents();
+  const removed = removedIds(read);
+  const removedRows = cache.write.removeFeedRows(removed);
+  const counts = load.finish(ctx.examinerRead);
+  const installed = new Set(ctx.installations.map((i) => i.organizationId));
+  cache.write.putFeedOrganizations([...read.organizations.values()], installed, removed.organizations);
+  cache.write.setFeedCursor(`${cursorScope(ctx)}:${read.cursor}`);
+  load.commit();
+  const note = noteOf('loaded', read.items, removedRows);
+  const ok = (written: number): StepOutcome => ({ status: 'ok', written, deleted: 0, note });
+  const skipped: StepOutcome = { status: 'skipped', reason: 'the app lacks examiner:read' };
+  return {
+    projects: ok(counts.projects),
+    internalProjects: ctx.examinerRead ? ok(counts.internalProjects) : skipped,
+    projectDetails: ctx.examinerRead ? ok(counts.projectDetails) : skipped,
+    credits: ok(counts.credits),
+    inventories: ok(counts.inventories),
+    retirements: ok(counts.retirements),
+  };
+}
+
+/** Changes into a cache that holds data: staged like the seed path's rows and swapped in at the end. */
+async function readAndStage(ctx: StepContext, start: string, limit: number): Promise<Record<FeedResource, StepOutcome>> {
   const { cache } = ctx;
   const snapshot = start === '';
   const staged: Staged[] = ['projects', 'internalProjects', 'projectDetails', 'credits', 'retirements'];
@@ -75,112 +305,28 @@ async function readAndCommit(ctx: StepContext, start: string, limit: number): Pr
     rows.push(row);
     if (rows.length >= STAGE_BATCH_ROWS) flush(resource);
   };
-  // Removals by resource and id; an item arriving later for the same id cancels its removal.
-  const removed = new Map<string, Set<string>>();
-  const unremove = (type: string, id: string) => removed.get(type)?.delete(id);
   const inventories = new Map<InventoryAccount, ChangedInventory | null>();
-  const organizations = new Map<string, Organization>();
-  const publicHashes = new Map<string, string>();
-  const internalHashes = new Map<string, string>();
-  let items = 0;
-
-  let cursor = start;
-  ctx.progress('projects', 0, null);
-  for (;;) {
-    let text: string;
-    try {
-      text = (await ctx.client.callRaw(ENDPOINT, { query: { cursor, limit } })).text;
-    } catch (error) {
-      if (error instanceof RegistryClientError && error.kind === 'http' && (error.status === 404 || error.status === 405)) {
-        cache.write.discardInventoryStaging();
-        throw new FeedNotOffered(`the registry does not offer ${ENDPOINT}`);
-      }
-      throw error;
-    }
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      throw answerNotJson(ENDPOINT);
-    }
-    const page = envelope.safeParse(json);
-    if (!page.success) throw answerBreaksContract(ENDPOINT, page.error.issues);
-    const hashesOfPage = { public: new Map<string, string>(), internal: new Map<string, string>() };
-    for (const [i, raw] of page.data.changes.entries()) {
-      const checked = itemSchema.safeParse(raw);
-      if (!checked.success)
-        throw answerBreaksContract(
-          ENDPOINT,
-          checked.error.issues.map((issue) => ({ ...issue, path: ['changes', i, ...issue.path] })),
-        );
-      const item = checked.data;
-      items++;
-      switch (item.type) {
-        case 'project': {
-          const json = JSON.stringify(item.project);
-          const hash = hashJson(json);
-          hashesOfPage.public.set(item.project.id, hash);
-          publicHashes.set(item.project.id, hash);
-          unremove('project', item.project.id);
-          stage('projects', { id: item.project.id, hash, json });
-          break;
-        }
-        case 'internalProject': {
-          // The list row is the internal project without its events (both are presented alike).
-          const { events: _events, ...row } = item.project;
-          const json = JSON.stringify(row);
-          const hash = hashJson(json);
-          hashesOfPage.internal.set(row.id, hash);
-          internalHashes.set(row.id, hash);
-          unremove('internalProject', row.id);
-          stage('internalProjects', { id: row.id, hash, json });
-          stage('projectDetails', { id: row.id, hash, json: JSON.stringify(item.project) });
-          break;
-        }
-        case 'projectCredits': {
-          // The answer is filed under the list row it goes with, as the seed path does.
-          const listHash = (ctx.examinerRead ? hashesOfPage.internal : hashesOfPage.public).get(item.id) ?? '';
-          unremove('projectCredits', item.id);
-          stage('credits', { id: item.id, hash: listHash, json: JSON.stringify(item.credits) });
-          break;
-        }
-        case 'retirement': {
-          const json = JSON.stringify(item.retirement);
-          unremove('retirement', item.retirement.id);
-          stage('retirements', { id: item.retirement.id, hash: hashJson(json), json });
-          break;
-        }
-        case 'inventory': {
-          const account = item.account;
-          if (!INVENTORY_ACCOUNTS.includes(account)) break;
-          inventories.set(account, stageInventoryAnswer(ctx, account, JSON.stringify(item.inventory), ENDPOINT));
-          break;
-        }
-        case 'organization':
-          unremove('organization', item.organization.id);
-          organizations.set(item.organization.id, item.organization);
-          break;
-        case 'warehouse':
-          // Read with installation tokens by the warehouses step.
-          break;
-      }
-    }
-    for (const raw of page.data.removed) {
-      const checked = removal.safeParse(raw);
-      if (!checked.success) throw answerBreaksContract(ENDPOINT, checked.error.issues);
-      const { type, id } = checked.data;
-      if (!removed.has(type)) removed.set(type, new Set());
-      removed.get(type)!.add(id);
-      if (type === 'organization') organizations.delete(id);
-    }
-    ctx.progress('projects', items, null);
-    cursor = page.data.cursor;
-    if (!page.data.more) break;
+  let read: ReadResult;
+  try {
+    read = await readPages(ctx, start, limit, {
+      project: (project, json, hash) => stage('projects', { id: project.id, hash, json }),
+      internalProject: (row, json, hash, detailsJson) => {
+        stage('internalProjects', { id: row.id, hash, json });
+        stage('projectDetails', { id: row.id, hash, json: detailsJson });
+      },
+      credits: (id, json, listHash) => stage('credits', { id, hash: listHash, json }),
+      retirement: (retirement, json, hash) => stage('retirements', { id: retirement.id, hash, json }),
+      inventory: (account, inventory) => {
+        inventories.set(account, stageInventoryAnswer(ctx, account, JSON.stringify(inventory), ENDPOINT));
+      },
+    });
+  } catch (error) {
+    if (error instanceof FeedNotOffered) cache.write.discardInventoryStaging();
+    throw error;
   }
   for (const resource of staged) flush(resource);
 
   // Swap in, resource by resource, as the seed path does (each commit is one transaction).
-  const ids = (type: string) => [...(removed.get(type) ?? [])];
   const outcomes = {} as Record<FeedResource, StepOutcome>;
   const full = { full: snapshot, pageHashes: [] };
   outcomes.projects = { status: 'ok', ...cache.write.commitProjects('public', full) };
@@ -192,13 +338,8 @@ async function readAndCommit(ctx: StepContext, start: string, limit: number): Pr
     cache.write.commitProjects('internal', { full: true, pageHashes: [] });
     outcomes.internalProjects = { status: 'skipped', reason: 'the app lacks examiner:read' };
   }
-  const removedRows = cache.write.removeFeedRows({
-    projects: ids('project'),
-    internalProjects: ids('internalProject'),
-    projectDetails: ids('internalProject'),
-    credits: ids('projectCredits'),
-    retirements: ids('retirement'),
-  });
+  const removed = removedIds(read);
+  const removedRows = cache.write.removeFeedRows(removed);
   // Per-project answers are kept for the projects listed (as the seed path's commit does).
   const listed = (scope: 'public' | 'internal') => [...cache.projectHashes(scope).keys()];
   if (ctx.examinerRead) {
@@ -215,9 +356,9 @@ async function readAndCommit(ctx: StepContext, start: string, limit: number): Pr
     ...cache.write.commitRetirements({ full: snapshot, pageHashes: [], watermark: null, total: null }),
   };
   const installed = new Set(ctx.installations.map((i) => i.organizationId));
-  cache.write.putFeedOrganizations([...organizations.values()], installed, ids('organization'));
-  cache.write.setFeedCursor(`${cursorScope(ctx)}:${cursor}`);
-  const note = `changes feed${snapshot ? ' (snapshot)' : ''}: ${items} items, ${removedRows} rows removed`;
+  cache.write.putFeedOrganizations([...read.organizations.values()], installed, removed.organizations);
+  cache.write.setFeedCursor(`${cursorScope(ctx)}:${read.cursor}`);
+  const note = noteOf(snapshot ? 'snapshot' : 'changes', read.items, removedRows);
   for (const resource of FEED_RESOURCES) {
     const outcome = outcomes[resource];
     if (outcome.status === 'ok') outcomes[resource] = { ...outcome, note };

@@ -1,0 +1,226 @@
+// A first sync into an empty cache (the changes feed's snapshot): there is nothing to keep, so the
+// staging area and its swap-in are skipped and rows go straight into their tables, inside ONE
+// transaction held open for the whole run (BEGIN IMMEDIATE … COMMIT, across the page downloads):
+// readers (WAL) keep seeing the empty cache until it commits, and a run that fails or dies rolls
+// back to it. The rows, hashes and search entries are the same as the staged path's (writers.ts,
+// inventory-writers.ts): the same column functions and statements, the same SQL extraction of
+// inventory credits, so both fill the cache identically (test/desk/sync-feed.test.ts compares them).
+//
+// The only other writer of the cache (a finalized retirement written through, writes.ts) waits for
+// this transaction up to the connection's busy timeout, and otherwise leaves it to the sync.
+import { sql, type Kysely } from 'kysely';
+import type { InventoryAccount } from '../../../../shared/desk/api';
+import type { InventorySummary, OrganizationSummary, Project, Retirement } from '../../../../shared/registry/resources';
+import type { SqliteDatabase } from '../../db/database';
+import type { CacheTables } from './schema';
+import type { CacheResource, ProjectScope } from './types';
+import { projectColumns, projectSearchText, retirementColumns } from './rows';
+import {
+  dropPageHashes,
+  forgetUnseen,
+  insertProject,
+  insertRetirement,
+  markOrganizationStale,
+  PROJECT_SEARCH,
+  putRetirementSearch,
+  syncSuccess,
+} from './writers';
+import { ACCOUNT_SEARCH, highestRowid, putSummary } from './inventory-writers';
+
+type Q = Kysely<CacheTables>;
+type Db = SqliteDatabase<CacheTables>;
+
+/** The tables a snapshot fills; all must be empty for a direct load. */
+const LOADED_TABLES = ['projects', 'project_details', 'project_credits', 'retirements', 'inventory_credits'] as const;
+
+const dropProject = (v: { rowid: number }, q: Q) => q.deleteFrom('projects').where('rowid', '=', v.rowid);
+const dropRetirement = (v: { rowid: number }, q: Q) => q.deleteFrom('retirements').where('rowid', '=', v.rowid);
+const dropRetirementSearch = (v: { rowid: number }, q: Q) => q.deleteFrom('retirements_fts').where('rowid', '=', v.rowid);
+const putDetails = (v: { id: string; json: string; list_hash: string; at: number }, q: Q) =>
+  q.replaceInto('project_details').values({ id: v.id, json: v.json, list_hash: v.list_hash, fetched_at: v.at });
+const putCredits = (v: { id: string; json: string; list_hash: string; at: number }, q: Q) =>
+  q.replaceInto('project_credits').values({ project_id: v.id, json: v.json, list_hash: v.list_hash, fetched_at: v.at });
+const dropVintages = (v: { id: string }, q: Q) => q.deleteFrom('project_vintages').where('project_id', '=', v.id);
+// The credits answer's vintages, read from its JSON by SQLite, as the staged path does (writers.ts).
+const putVintages = (v: { id: string; json: string }) =>
+  sql<never>`INSERT OR IGNORE INTO project_vintages (project_id, vintage)
+    SELECT ${v.id}, json_extract(v.value, '$.vintage') FROM json_each(${v.json}, '$.vintages') v`;
+// An inventory credit's columns, read from its JSON by SQLite exactly as inventory-writers.ts reads staged ones.
+const INSERT_INVENTORY_CREDIT = `INSERT INTO inventory_credits (account, id, project_id, project_name, project_num, serialization,
+    vintage, type, amount, supply, unit, token_id, token_address, row_hash, json)
+  SELECT @account, @id, j ->> '$.project.id', j ->> '$.project.fullName', j ->> '$.project.num', j ->> '$.serialization',
+    j ->> '$.vintage', j ->> '$.type', j ->> '$.amount', j ->> '$.supply', j ->> '$.unit', j ->> '$.tokenId',
+    j ->> '$.tokenAddress', @row_hash, j FROM (SELECT @json AS j)`;
+// Answers of projects the snapshot did not list (none, unless the registry changed during it).
+const DROP_UNLISTED = {
+  details: `DELETE FROM project_details WHERE id NOT IN (SELECT id FROM projects WHERE scope = 'internal')`,
+  credits: `DELETE FROM project_credits WHERE project_id NOT IN (SELECT id FROM projects WHERE scope = ?)`,
+  vintages: `DELETE FROM project_vintages WHERE project_id NOT IN (SELECT project_id FROM project_credits)`,
+};
+
+export interface SnapshotInventory {
+  account: InventoryAccount;
+  answerHash: string;
+  summary: InventorySummary;
+  organization: OrganizationSummary;
+  /** Each credit's id, JSON (as validated) and its hash. */
+  credits: readonly { id: string; json: string; hash: string }[];
+}
+
+export interface SnapshotCounts {
+  projects: number;
+  internalProjects: number;
+  projectDetails: number;
+  credits: number;
+  inventories: number;
+  retirements: number;
+}
+
+/**
+ * The secondary indexes of the tables loaded in bulk: dropped for the load and built again at its
+ * end, inside its transaction. Building an index sorts its rows once; keeping it during the load
+ * would insert every row into each of them at a random place (retirements have seven), which at
+ * --scale 100 costs more than the rows themselves. Unique indexes and keys stay.
+ */
+const BULK_INDEXED = ['projects', 'retirements', 'inventory_credits', 'project_vintages'];
+const secondaryIndexes = (db: Db) =>
+  db.raw
+    .prepare(
+      `SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL AND sql NOT LIKE 'CREATE UNIQUE%'
+       AND tbl_name IN (${BULK_INDEXED.map(() => '?').join(', ')}) ORDER BY rowid`,
+    )
+    .all(...BULK_INDEXED) as { name: string; sql: string }[];
+
+/** Whether the cache holds no registry data at all (a snapshot may then be loaded directly). */
+export function cacheIsEmpty(db: Db): boolean {
+  return LOADED_TABLES.every((table) => db.raw.prepare(`SELECT 1 FROM ${table} LIMIT 1`).get() === undefined);
+}
+
+/**
+ * Opens the load's transaction and answers its writers: rows first, then `markProponents`, the
+ * feed's removals, `finish`, the organizations and cursor, and `commit` (or `rollback` at any
+ * point). Nothing else may write on this connection meanwhile except inside that order.
+ */
+export function beginSnapshotLoad(db: Db, now: () => number) {
+  db.raw.exec('BEGIN IMMEDIATE');
+  // Rows an interrupted staged run left behind.
+  db.raw.exec('DELETE FROM staging; DELETE FROM inventory_staging');
+  const indexes = secondaryIndexes(db);
+  for (const index of indexes) db.raw.exec(`DROP INDEX "${index.name}"`);
+  const at = now();
+  const counts: SnapshotCounts = { projects: 0, internalProjects: 0, projectDetails: 0, credits: 0, inventories: 0, retirements: 0 };
+  const projectRowids = { public: new Map<string, number>(), internal: new Map<string, number>() };
+  const retirementRowids = new Map<string, number>();
+  const proponents = new Set<string>();
+  const credited = new Set<string>();
+  const insertCredit = db.raw.prepare(INSERT_INVENTORY_CREDIT);
+
+  // Every resource the snapshot fills was read in full.
+  const markSuccess = (resource: CacheResource) => {
+    const time = now();
+    db.prepared(syncSuccess).run({ resource, at: time, fullAt: time, watermark: null, total: null });
+  };
+
+  return {
+    /** A list row of a scope (a project sent again during the snapshot replaces the first copy). */
+    project(scope: ProjectScope, project: Project, json: string, hash: string): void {
+      const search = PROJECT_SEARCH[scope];
+      const previous = projectRowids[scope].get(project.id);
+      if (previous !== undefined) {
+        db.prepared(search.drop).run({ rowid: previous });
+        db.prepared(dropProject).run({ rowid: previous });
+      } else counts[scope === 'public' ? 'projects' : 'internalProjects']++;
+      for (const organization of project.proponents) proponents.add(organization.id);
+      const columns = projectColumns(project);
+      const rowid = Number(db.prepared(insertProject).run({ scope, id: project.id, ...columns, row_hash: hash, json }).lastInsertRowid);
+      projectRowids[scope].set(project.id, rowid);
+      db.prepared(search.put).run({ rowid, ...projectSearchText(project, columns) });
+    },
+
+    details(id: string, json: string, listHash: string): void {
+      if (db.prepared(putDetails).run({ id, json, list_hash: listHash, at }).changes > 0) counts.projectDetails++;
+    },
+
+    credits(id: string, json: string, listHash: string): void {
+      db.prepared(putCredits).run({ id, json, list_hash: listHash, at });
+      if (credited.has(id)) db.prepared(dropVintages).run({ id });
+      else counts.credits++;
+      credited.add(id);
+      db.run(putVintages({ id, json }));
+    },
+
+    retirement(retirement: Retirement, json: string, hash: string): void {
+      const previous = retirementRowids.get(retirement.id);
+      if (previous !== undefined) {
+        db.prepared(dropRetirementSearch).run({ rowid: previous });
+        db.prepared(dropRetirement).run({ rowid: previous });
+      } else counts.retirements++;
+      const columns = retirementColumns(retirement);
+      const rowid = Number(db.prepared(insertRetirement).run({ id: retirement.id, ...columns, row_hash: hash, json }).lastInsertRowid);
+      retirementRowids.set(retirement.id, rowid);
+      db.prepared(putRetirementSearch).run({
+        rowid,
+        beneficiary: columns.beneficiary ?? '',
+        serialization: columns.serialization ?? '',
+        project: `${columns.project_name} ${columns.project_num}`,
+      });
+    },
+
+    /** One account's whole answer (an account sent again replaces the first). */
+    inventory(answer: SnapshotInventory): void {
+      const { account } = answer;
+      const search = ACCOUNT_SEARCH[account];
+      db.prepared(search.dropReplaced).run({ account });
+      const replaced = db.raw.prepare('DELETE FROM inventory_credits WHERE account = ?').run(account).changes;
+      counts.inventories -= replaced;
+      const before = db.prepared(highestRowid).first({})?.n ?? 0;
+      for (const credit of answer.credits) insertCredit.run({ account, id: credit.id, row_hash: credit.hash, json: credit.json });
+      counts.inventories += answer.credits.length;
+      db.prepared(search.putNew).run({ account, before });
+      db.prepared(putSummary).run({
+        account,
+        json: JSON.stringify({ summary: answer.summary, organization: answer.organization }),
+        at: now(),
+        hash: answer.answerHash,
+        count: answer.credits.length,
+      });
+    },
+
+    /** Marks the listed projects' proponents for a refresh (before the feed's organizations are put). */
+    markProponents(): void {
+      for (const id of proponents) {
+        db.prepared(markOrganizationStale).run({ id });
+        db.prepared(forgetUnseen).run({ id });
+      }
+    },
+
+    /**
+     * Finishes the resources as their staged commits do (answers of projects not listed dropped,
+     * page hashes, sync_state). `examinerRead` says which project scope per-project answers follow.
+     */
+    finish(examinerRead: boolean): SnapshotCounts {
+      db.raw.prepare(DROP_UNLISTED.details).run();
+      db.raw.prepare(DROP_UNLISTED.credits).run(examinerRead ? 'internal' : 'public');
+      db.raw.exec(DROP_UNLISTED.vintages);
+      for (const resource of ['projects', 'internalProjects', 'retirements'] as const) db.prepared(dropPageHashes).run({ resource });
+      for (const resource of ['projects', 'internalProjects', 'credits', 'inventories', 'retirements'] as const) markSuccess(resource);
+      if (examinerRead) markSuccess('projectDetails');
+      return counts;
+    },
+
+    /** Builds the indexes again, refreshes the planner statistics of what was loaded and commits the load. */
+    commit(): void {
+      for (const index of indexes) db.raw.exec(index.sql);
+      db.raw.exec('ANALYZE projects');
+      db.raw.exec('ANALYZE retirements');
+      db.raw.exec('ANALYZE inventory_credits');
+      db.raw.exec('COMMIT');
+    },
+
+    rollback(): void {
+      if (db.raw.inTransaction) db.raw.exec('ROLLBACK');
+    },
+  };
+}
+
+export type SnapshotLoad = ReturnType<typeof beginSnapshotLoad>;
