@@ -1,10 +1,13 @@
 // Sync from the registry's changes feed (GET /sync/v1/changes, beyond the seed interface): one
 // stream of what changed since the stored cursor replaces the project lists, every per-project
-// request, the inventories and the retirement pages. Items are checked one by one against the
-// tolerant schemas, staged like the seed path's rows (the same JSON, the same hashes, so both paths
-// fill the cache identically) and swapped in at the end in the same transactions; removals are
-// applied after. The cursor is stored only once everything is committed, so a run that fails
-// leaves the previous data and cursor, and the next run asks again from there.
+// request, the inventories and the retirement pages. Pages are read one ahead (the registry
+// prepares page n+1 while the desk writes page n). Items are checked one by one against the
+// tolerant schemas (a compiled check first, zod when it is not sure: shape-check.ts) and written as
+// the seed path's rows (the same JSON, the same hashes, so both paths fill the cache identically):
+// into an empty cache directly, in one transaction (cache/snapshot-writers.ts); otherwise staged
+// and swapped in at the end in the same transactions as the seed path's, removals applied after.
+// The cursor is stored only once everything is committed, so a run that fails leaves the previous
+// data and cursor, and the next run asks again from there.
 //
 // Warehouses and organization records are not taken from it: they need installation tokens (the
 // feed is read with the app's), and the seed steps that follow are already incremental.
@@ -21,6 +24,7 @@ import { beginSnapshotLoad, cacheIsEmpty, type SnapshotLoad } from '../cache/sna
 import type { StepContext, StepOutcome } from './context';
 import { STAGE_BATCH_ROWS } from './paged-lists';
 import { stageInventoryAnswer } from './small-resources';
+import { compileShapeCheck } from './shape-check';
 
 /** The resources one feed pass brings up to date. */
 export const FEED_RESOURCES = ['projects', 'internalProjects', 'projectDetails', 'credits', 'inventories', 'retirements'] as const;
@@ -28,6 +32,8 @@ export type FeedResource = (typeof FEED_RESOURCES)[number];
 
 const ENDPOINT: EndpointId = 'getChanges';
 const itemSchema = feedItem(tolerant);
+/** Items the registry sends exactly as the schema describes them are used as they are (shape-check.ts). */
+const exactItem = compileShapeCheck(itemSchema);
 const envelope = z.object({ changes: z.array(z.unknown()), removed: z.array(z.unknown()), cursor: z.string(), more: z.boolean() });
 const removal = tolerant.object({ type: z.string(), id: z.string() });
 
@@ -151,13 +157,18 @@ async function readPages(ctx: StepContext, start: string, limit: number, sink: I
   for await (const page of feedPages(ctx, start, limit)) {
     const hashesOfPage = { public: new Map<string, string>(), internal: new Map<string, string>() };
     for (const [i, raw] of page.changes.entries()) {
-      const checked = itemSchema.safeParse(raw);
-      if (!checked.success)
-        throw answerBreaksContract(
-          ENDPOINT,
-          checked.error.issues.map((issue) => ({ ...issue, path: ['changes', i, ...issue.path] })),
-        );
-      const item = checked.data;
+      let item: FeedItem;
+      if (exactItem(raw)) item = raw;
+      else {
+        // Unknown fields, another field order, or an item that breaks the contract: zod decides.
+        const checked = itemSchema.safeParse(raw);
+        if (!checked.success)
+          throw answerBreaksContract(
+            ENDPOINT,
+            checked.error.issues.map((issue) => ({ ...issue, path: ['changes', i, ...issue.path] })),
+          );
+        item = checked.data;
+      }
       items++;
       switch (item.type) {
         case 'project': {
