@@ -13,6 +13,7 @@ import {
   DEFAULT_PAGE_SIZE,
   FEED_INVENTORY_ACCOUNTS,
   FEED_ITEM_TYPES,
+  FEED_KEY_KINDS,
   MAX_FEED_LIMIT,
   FINISH_ACTIONS,
   MAX_PAGE_SIZE,
@@ -580,6 +581,15 @@ export const endpoints = {
         .transform((n) => Math.min(n, MAX_FEED_LIMIT))
         .optional()
         .default(DEFAULT_FEED_LIMIT),
+      kinds: z
+        .string()
+        .regex(new RegExp(`^(${FEED_KEY_KINDS.join('|')})(,(${FEED_KEY_KINDS.join('|')}))*$`), {
+          error: `a comma-separated list of ${FEED_KEY_KINDS.join(', ')}`,
+        })
+        .optional()
+        .meta({
+          description: `Only these kinds of resource (comma-separated: ${FEED_KEY_KINDS.join(', ')}); absent: all. A cursor goes on with the kinds it was read with.`,
+        }),
     }),
     response: (s) => changesResponse(s),
     auth: anyToken,

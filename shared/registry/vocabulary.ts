@@ -26,6 +26,12 @@ export const FEED_ITEM_TYPES = [
   'organization',
 ] as const;
 export type FeedItemType = (typeof FEED_ITEM_TYPES)[number];
+/**
+ * The kinds of key the feed follows (a project key answers project, internalProject and
+ * projectCredits items); `kinds=` narrows an answer to some of them.
+ */
+export const FEED_KEY_KINDS = ['project', 'retirement', 'inventory', 'warehouse', 'organization'] as const;
+export type FeedKeyKind = (typeof FEED_KEY_KINDS)[number];
 
 export const PROJECT_STATUSES = ['draft', 'submitted', 'validated', 'registered', 'rejected', 'withdrawn'] as const;
 export type ProjectStatus = (typeof PROJECT_STATUSES)[number];

@@ -85,10 +85,13 @@ const schema = endpoints.getChanges.response(strict);
 type Page = ReturnType<typeof schema.parse>;
 
 /** Reads the feed from `cursor` to its end in small pages, applying every item and removal to `view`. */
-async function readFeed(token: string, view: View, cursor = ''): Promise<{ cursor: string; pages: Page[] }> {
+async function readFeed(token: string, view: View, cursor = '', kinds = ''): Promise<{ cursor: string; pages: Page[] }> {
   const pages: Page[] = [];
   for (;;) {
-    const { status, body } = await json(`/sync/v1/changes?limit=7&cursor=${encodeURIComponent(cursor)}`, token);
+    const { status, body } = await json(
+      `/sync/v1/changes?limit=7&cursor=${encodeURIComponent(cursor)}${kinds && `&kinds=${kinds}`}`,
+      token,
+    );
     expect(status, JSON.stringify(body)).toBe(200);
     const page = schema.parse(body);
     pages.push(page);
@@ -173,6 +176,28 @@ describe('GET /sync/v1/changes', () => {
     }
     const lapsed = views.warehouseView!.get(`warehouse:${s.orgA}`) as { reservations: { state: string }[] };
     expect(lapsed.reservations.map((r) => r.state)).toEqual(['expired']);
+  });
+
+  it('answers only the kinds of resource asked for', async () => {
+    const only = (view: View) => sorted(new Map([...view].filter(([key]) => /^(organization|warehouse):/.test(key))));
+    for (const kind of ['warehouseView', 'infoOnly'] as const) {
+      const view: View = new Map();
+      const { cursor } = await readFeed(tokens[kind]!, view, '', 'warehouse,organization');
+      expect(sorted(view), kind).toEqual(only(await seedView(tokens[kind]!)));
+      // later changes: only those kinds too
+      t.registry.db.raw.prepare(`UPDATE projects SET full_name = full_name || '.' WHERE id = ?`).run(s.projectId);
+      ops.setOrganizationVerified(t.registry, { organizationId: s.orgB, verified: true });
+      const { pages } = await readFeed(tokens[kind]!, view, cursor, 'warehouse,organization');
+      const types = new Set(pages.flatMap((p) => [...p.changes, ...p.removed].map((c) => c.type)));
+      expect(
+        [...types].filter((type) => type !== 'warehouse'),
+        kind,
+      ).toEqual(['organization']);
+      expect(sorted(view), kind).toEqual(only(await seedView(tokens[kind]!)));
+    }
+    const refused = await json('/sync/v1/changes?kinds=project,gizmo', tokens.app!);
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body)).toMatch(/kinds/);
   });
 
   it('refuses a cursor it did not make, or one ahead of it, and changes nothing', async () => {

@@ -3,6 +3,7 @@
 // compressed when the client accepts it.
 import { changesSince, decodeCursor, type FeedViewer } from '../../registry/queries/changes';
 import type { Caller } from '../../auth/caller';
+import type { FeedKeyKind } from '../../../../shared/registry/vocabulary';
 import { jsonText, type Handlers } from '../types';
 
 function viewerOf(caller: Caller): FeedViewer {
@@ -18,6 +19,7 @@ function viewerOf(caller: Caller): FeedViewer {
 export const changesHandlers: Pick<Handlers, 'getChanges'> = {
   getChanges: ({ registry, query, caller }) => {
     const cursor = query.cursor ? decodeCursor(registry, query.cursor) : null;
-    return { ...jsonText(changesSince(registry, viewerOf(caller), cursor, query.limit)), compress: true };
+    const kinds = query.kinds ? [...new Set(query.kinds.split(',') as FeedKeyKind[])] : undefined;
+    return { ...jsonText(changesSince(registry, viewerOf(caller), cursor, query.limit, kinds)), compress: true };
   },
 };

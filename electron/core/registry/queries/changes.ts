@@ -5,7 +5,7 @@
 // no longer) visible to the caller is answered as removed; a snapshot (no cursor) answers only what
 // is visible.
 import type { InternalProject, Organization, Project, ProjectEvent, Reservation, Retirement } from '../../../../shared/registry/resources';
-import type { FeedItemType } from '../../../../shared/registry/vocabulary';
+import { FEED_KEY_KINDS, type FeedItemType, type FeedKeyKind } from '../../../../shared/registry/vocabulary';
 import { iso } from '../../clock';
 import type { RegistryContext } from '../context';
 import { RegistryError } from '../errors';
@@ -108,8 +108,19 @@ const ACCOUNT_NAMES: Record<RegistryAccountKind, 'buffer' | 'adjustment' | 'orga
   registry: 'organization',
 };
 
-/** A page of the feed: at most `limit` changed keys after `cursor` (null: a snapshot from the start). */
-export function changesSince(ctx: RegistryContext, viewer: FeedViewer, cursor: FeedCursor | null, limit: number): FeedPage {
+/**
+ * A page of the feed: at most `limit` changed keys after `cursor` (null: a snapshot from the start),
+ * of the `kinds` asked for (all by default).
+ */
+export function changesSince(
+  ctx: RegistryContext,
+  viewer: FeedViewer,
+  cursor: FeedCursor | null,
+  limit: number,
+  kinds: readonly FeedKeyKind[] = FEED_KEY_KINDS,
+): FeedPage {
+  // One placeholder per kind the feed has, unused ones repeating the first asked for.
+  const kindParams = FEED_KEY_KINDS.map((_, i) => kinds[i] ?? kinds[0] ?? '');
   // One read transaction: every query of the page sees the same state of the registry.
   return ctx.db.transaction(() => {
     const now = ctx.clock.now();
@@ -118,10 +129,14 @@ export function changesSince(ctx: RegistryContext, viewer: FeedViewer, cursor: F
     const rows = ctx.db
       .prepare(
         `SELECT kind, key, seq FROM feed_changes
-         WHERE (seq, kind, key) > (?, ?, ?) AND (kind <> 'warehouse' OR key = ?)
+         WHERE (seq, kind, key) > (?, ?, ?) AND (kind <> 'warehouse' OR key = ?) AND kind IN (${FEED_KEY_KINDS.map(() => '?').join(', ')})
          ORDER BY seq, kind, key LIMIT ?`,
       )
-      .all(start.seq, start.kind, start.key, viewer.organizationId, limit + 1) as { kind: string; key: string; seq: number }[];
+      .all(start.seq, start.kind, start.key, viewer.organizationId, ...kindParams, limit + 1) as {
+      kind: string;
+      key: string;
+      seq: number;
+    }[];
     const more = rows.length > limit;
     if (more) rows.pop();
     const keys = groupBy(rows, (r) => r.kind);
@@ -129,7 +144,7 @@ export function changesSince(ctx: RegistryContext, viewer: FeedViewer, cursor: F
 
     const warehouses = new Set(ids('warehouse'));
     // Reservations lapse with time, not with a write: a warehouse where one lapsed since the cursor changed.
-    if (cursor && viewer.organizationId && start.at < now) {
+    if (cursor && viewer.organizationId && kinds.includes('warehouse') && start.at < now) {
       const lapsed = ctx.db
         .prepare(`SELECT 1 FROM reservations WHERE organization_id = ? AND state = 'pending' AND reserved_to > ? AND reserved_to <= ?`)
         .get(viewer.organizationId, start.at, now);
