@@ -59,11 +59,15 @@ function rows(cache: DeskCache) {
 }
 
 const feedRequests = () => world.requests.get('/sync/v1/changes') ?? 0;
+/** Requests of anything but the feed and tokens (the seed interface). */
+const seedRequests = () =>
+  [...world.requests.entries()].filter(([path]) => !/^\/sync\/v1\/changes$|\/accessTokens$/.test(path)).reduce((n, [, c]) => n + c, 0);
 const perProjectRequests = () => [...world.requests.entries()].filter(([path]) => /^\/projects\/internal\/./.test(path)).length;
 
 describe('sync from the changes feed', () => {
   it('fills the cache exactly as the seed interface does, without per-project requests', async () => {
     const perProjectBefore = perProjectRequests();
+    const seedRequestsBefore = seedRequests();
     const viaFeed = await world.engine.run();
     expect(viaFeed.ok, JSON.stringify(viaFeed.results)).toBe(true);
     expect(viaFeed.results.projects).toMatchObject({
@@ -71,6 +75,9 @@ describe('sync from the changes feed', () => {
       note: expect.stringMatching(/changes feed \(snapshot, loaded directly\)/),
     });
     expect(perProjectRequests()).toBe(perProjectBefore);
+    // warehouses and the installed organization's record came through the feed too
+    expect(seedRequests()).toBe(seedRequestsBefore);
+    expect(viaFeed.results.warehouses).toMatchObject({ status: 'ok', written: 1, note: expect.stringMatching(/changes feed/) });
     expect(feedRequests()).toBeGreaterThan(5); // pages of 16 resources
     expect(world.cache.feedCursor()).toMatch(/^examiner:/);
 
@@ -99,7 +106,7 @@ describe('sync from the changes feed', () => {
     const before = feedRequests();
     const viaFeed = await world.engine.run();
     expect(viaFeed.ok, JSON.stringify(viaFeed.results)).toBe(true);
-    expect(feedRequests() - before).toBe(1); // a handful of changes: one page
+    expect(feedRequests() - before).toBe(2); // a handful of changes: one page for the app, one for its installation
     expect(viaFeed.results.projects).toMatchObject({ note: expect.not.stringMatching(/snapshot/) });
     expect(world.cache.searchProjects({ scope: 'public', limit: 500 }).rows.some((p) => p.id === f.projectId)).toBe(false);
 
@@ -107,10 +114,11 @@ describe('sync from the changes feed', () => {
     expect(viaSeed.ok, JSON.stringify(viaSeed.results)).toBe(true);
     expect(rows(world.cache)).toEqual(rows(seedCache));
 
-    // nothing changed: one request, nothing written
+    // nothing changed: one request each, nothing written
     const quiet = await world.engine.run();
     expect(quiet.results.retirements).toMatchObject({ status: 'ok', written: 0, deleted: 0 });
-    expect(feedRequests() - before).toBe(2);
+    expect(quiet.results.warehouses).toMatchObject({ status: 'ok', written: 0 });
+    expect(feedRequests() - before).toBe(4);
   });
 
   it('stages a snapshot into a cache that holds data, and still matches', async () => {
@@ -168,6 +176,22 @@ describe('sync from the changes feed', () => {
       await engine.close();
       cache.close();
     }
+  });
+
+  it("follows an installation's warehouse access from its own feed", async () => {
+    const installation = world.installations[0]!;
+    const permissions = installation.permissions;
+    try {
+      installation.permissions = { organization_info: 'VIEW' };
+      const without = await world.engine.run(['warehouses']);
+      expect(without.results.warehouses).toMatchObject({ status: 'skipped' });
+      expect(rows(world.cache).warehouses).toEqual([]);
+    } finally {
+      installation.permissions = permissions;
+    }
+    const again = await world.engine.run(['warehouses', 'organizations']);
+    expect(again.results.warehouses).toMatchObject({ status: 'ok', written: 1 });
+    expect(rows(world.cache)).toEqual(rows(seedCache));
   });
 
   it('probes a registry without the feed once per connection and syncs it through the seed interface', async () => {

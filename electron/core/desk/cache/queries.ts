@@ -536,8 +536,12 @@ export function createCacheQueries(db: SqliteDatabase<CacheTables>) {
 
   /** The changes feed's stored cursor (writers.setFeedCursor), null when there is none. */
   function feedCursor(): string | null {
-    const row = db.raw.prepare(`SELECT watermark FROM sync_state WHERE resource = 'feed'`).get() as
-      { watermark: string | null } | undefined;
+    return feedCursorOf('feed');
+  }
+
+  /** A stored cursor of the changes feed: the app's ('feed') or an installation's ('feed:installation:<id>'). */
+  function feedCursorOf(key: string): string | null {
+    const row = db.prepare(`SELECT watermark FROM sync_state WHERE resource = ?`).get(key) as { watermark: string | null } | undefined;
     return row?.watermark ?? null;
   }
 
@@ -629,6 +633,7 @@ export function createCacheQueries(db: SqliteDatabase<CacheTables>) {
     listRowHashes,
     projectHashes,
     feedCursor,
+    feedCursorOf,
     perProjectHashes,
     countRetirements,
     proponentIds,

@@ -203,6 +203,27 @@ const putWarehouse = (v: Insertable<CacheTables['warehouses']>, q: Q) =>
     fetched_at: v.fetched_at,
   });
 
+const upsertWarehouse = (v: Insertable<CacheTables['warehouses']>, q: Q) =>
+  q
+    .insertInto('warehouses')
+    .values({
+      organization_id: v.organization_id,
+      organization_name: v.organization_name,
+      can_write: v.can_write,
+      credits_json: v.credits_json,
+      reservations_json: v.reservations_json,
+      fetched_at: v.fetched_at,
+    })
+    .onConflict((oc) =>
+      oc.column('organization_id').doUpdateSet((eb) => ({
+        organization_name: eb.ref('excluded.organization_name'),
+        can_write: eb.ref('excluded.can_write'),
+        credits_json: eb.ref('excluded.credits_json'),
+        reservations_json: eb.ref('excluded.reservations_json'),
+        fetched_at: eb.ref('excluded.fetched_at'),
+      })),
+    );
+
 // Per-project answers staged by a run, swapped in.
 const putStagedDetails = (v: { at: number }, q: Q) =>
   q
@@ -595,13 +616,70 @@ export function createCacheWriters(db: Db, now: () => number) {
 
     /** The changes feed's cursor (and the view it was taken with); null starts from a snapshot. */
     setFeedCursor(cursor: string | null): void {
-      if (cursor === null) db.raw.prepare(`DELETE FROM sync_state WHERE resource = 'feed'`).run();
+      writers.setFeedCursorOf('feed', cursor);
+    },
+
+    /** A cursor of the feed by its key (cache queries' feedCursorOf); null forgets it. */
+    setFeedCursorOf(key: string, cursor: string | null): void {
+      if (cursor === null) db.prepare(`DELETE FROM sync_state WHERE resource = ?`).run(key);
       else
-        db.raw
-          .prepare(
-            `INSERT INTO sync_state (resource, watermark) VALUES ('feed', ?) ON CONFLICT (resource) DO UPDATE SET watermark = excluded.watermark`,
-          )
-          .run(cursor);
+        db.prepare(
+          `INSERT INTO sync_state (resource, watermark) VALUES (?, ?) ON CONFLICT (resource) DO UPDATE SET watermark = excluded.watermark`,
+        ).run(key, cursor);
+    },
+
+    /**
+     * What the installations' narrowed feeds (warehouses and organizations) brought, in one
+     * transaction: the warehouses they sent, replacing the cached ones; every warehouse the app may
+     * no longer read dropped, the others' names and write access as the installations say now; the
+     * installed organizations' records (fresh: no refresh needed); and each installation's cursor
+     * (those of installations that are gone forgotten).
+     */
+    putInstallationFeeds(update: {
+      sent: readonly { organizationId: string; credits: readonly unknown[]; reservations: readonly unknown[] }[];
+      readable: readonly { organizationId: string; organizationName: string; canWrite: boolean }[];
+      organizations: readonly Organization[];
+      cursors: ReadonlyMap<string, string>;
+    }): void {
+      const at = now();
+      const byId = new Map(update.readable.map((w) => [w.organizationId, w]));
+      db.transaction(() => {
+        for (const w of update.sent) {
+          const ref = byId.get(w.organizationId);
+          if (!ref) continue;
+          db.prepared(upsertWarehouse).run({
+            organization_id: w.organizationId,
+            organization_name: ref.organizationName,
+            can_write: ref.canWrite ? 1 : 0,
+            credits_json: JSON.stringify(w.credits),
+            reservations_json: JSON.stringify(w.reservations),
+            fetched_at: at,
+          });
+        }
+        rememberKeepIds(db, [...byId.keys()]);
+        db.run(db.q.deleteFrom('warehouses').where('organization_id', 'not in', keptIds(db.q)));
+        forgetKeepIds(db);
+        for (const w of update.readable)
+          db.run(
+            db.q
+              .updateTable('warehouses')
+              .set({ organization_name: w.organizationName, can_write: w.canWrite ? 1 : 0 })
+              .where('organization_id', '=', w.organizationId),
+          );
+        markSuccess('warehouses', { full: true });
+        for (const organization of update.organizations) {
+          db.prepared(upsertOrganization).run({
+            id: organization.id,
+            full_name: organization.fullName,
+            installed: 1,
+            json: JSON.stringify(organization),
+            at,
+          });
+          db.prepared(forgetUnseen).run({ id: organization.id });
+        }
+        db.prepare(`DELETE FROM sync_state WHERE resource LIKE 'feed:installation:%'`).run();
+        for (const [key, cursor] of update.cursors) writers.setFeedCursorOf(key, cursor);
+      });
     },
 
     /** Records a failed attempt; the last good data and its success time stay. */

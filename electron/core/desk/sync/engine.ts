@@ -17,6 +17,7 @@ import { syncInventories, syncOrganizations, syncWarehouses } from './small-reso
 import { syncInterval } from './interval';
 import { syncListeners } from './listeners';
 import { FEED_RESOURCES, FeedNotOffered, syncFromFeed } from './feed';
+import { syncInstallationFeeds } from './installation-feed';
 
 export interface SyncEngineOptions {
   client: RegistryClient;
@@ -81,6 +82,9 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     emit({ type: 'online', online });
   };
 
+  /** Whether this connection's registry offers the feed and the desk uses it. */
+  const usingFeed = () => tuning.feed && feedOffered === true;
+
   function status(): SyncStatus {
     return syncStatusOf({ running: current !== null, progress, lastError, online }, cache.lastSuccess());
   }
@@ -110,9 +114,9 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       case 'retirements':
         return syncRetirements(ctx);
       case 'warehouses':
-        return syncWarehouses(ctx);
+        return usingFeed() ? syncInstallationFeeds(ctx) : syncWarehouses(ctx);
       case 'organizations':
-        return syncOrganizations(ctx);
+        return syncOrganizations(ctx, { feed: usingFeed() });
     }
   }
 
@@ -176,7 +180,10 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
           }
         }
       }
-      for (const resource of ORDER.filter((r) => resources.has(r) && !done.has(r))) {
+      // Installed organizations' records come with the warehouses, from the installations' feeds.
+      const wanted = new Set(resources);
+      if (usingFeed() && wanted.has('organizations')) wanted.add('warehouses');
+      for (const resource of ORDER.filter((r) => wanted.has(r) && !done.has(r))) {
         if (offline) {
           results[resource] = { status: 'not_run', reason: 'the registry is unreachable' };
           continue;

@@ -180,12 +180,12 @@ export async function syncWarehouses(ctx: StepContext): Promise<StepOutcome> {
 
 /**
  * Installed organizations (with their installation's token, so a non-public one is visible) and
- * every proponent seen. Like per-project answers, an organization is fetched again only when it is
+ * every proponent seen (`feed`: the changes feed keeps cached records current, see below). Like per-project answers, an organization is fetched again only when it is
  * new to the cache, older than perProjectMaxAgeMs, named by a project row that changed since
  * (needs_refresh), or installed/uninstalled since; a proponent the app may not see (404) is
  * remembered and asked again under the same rule.
  */
-export async function syncOrganizations(ctx: StepContext): Promise<StepOutcome> {
+export async function syncOrganizations(ctx: StepContext, options: { feed: boolean } = { feed: false }): Promise<StepOutcome> {
   const installedBy = new Map(ctx.installations.map((i) => [i.organizationId, i.id]));
   const ids = [...new Set([...installedBy.keys(), ...ctx.cache.proponentIds()])];
   const { cached, unseen } = ctx.cache.organizationFreshness();
@@ -193,6 +193,10 @@ export async function syncOrganizations(ctx: StepContext): Promise<StepOutcome> 
   const maxAge = ctx.tuning.perProjectMaxAgeMs;
   const todo = ids.filter((id) => {
     const have = cached.get(id);
+    // With the changes feed a cached record is kept current by the feeds (the app's, and the
+    // installations' for installed ones): only one that is no longer installed is asked again,
+    // with the app's token, to see whether the app alone may still see it.
+    if (have && options.feed) return have.installed && !installedBy.has(id);
     if (have) return have.needsRefresh || now - have.fetchedAt >= maxAge || have.installed !== installedBy.has(id);
     const checkedAt = unseen.get(id);
     // An installation may show what the app alone could not.
