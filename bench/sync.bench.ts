@@ -6,7 +6,8 @@
 // feed (its floor: the feed's pages downloaded and their items inserted raw), a re-sync after 100
 // changes, and the registry's CPU while 100 desks poll the feed every 10 s with nothing changed
 // (`SYNC_BENCH_POLL_MS`, default 30 s of polling).
-// `SYNC_BENCH_SCALE=5 npm run bench -- sync` for a quick run.
+// `SYNC_BENCH_SCALE=5 npm run bench -- sync` for a quick run; `SYNC_BENCH_FEED_ONLY=1` skips the
+// seed interface's runs (minutes at scale 100).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -448,7 +449,10 @@ export const suite: BenchSuite = {
       const feedCache = join(work.dir, 'feed-cache.sqlite');
       // SYNC_BENCH_NO_FLOOR=1 skips the floors while investigating the sync itself (no ratio then).
       const noFloor = { wallMs: NaN, maxRssMb: NaN, requests: 0, rows: 0, ok: true };
-      const floor = process.env.SYNC_BENCH_NO_FLOOR ? noFloor : await runChild(job('floor', join(work.dir, 'floor.sqlite')));
+      // SYNC_BENCH_FEED_ONLY=1 measures the changes feed alone (the seed interface's figures then say "not run").
+      const feedOnly = Boolean(process.env.SYNC_BENCH_FEED_ONLY);
+      const notRun = { ...noFloor, resyncMs: [NaN], mainThreadStallMs: { p99: NaN, max: NaN } };
+      const floor = process.env.SYNC_BENCH_NO_FLOOR || feedOnly ? noFloor : await runChild(job('floor', join(work.dir, 'floor.sqlite')));
       const feedFloor = process.env.SYNC_BENCH_NO_FLOOR ? noFloor : await runChild(job('feedFloor', join(work.dir, 'feed-floor.sqlite')));
       const must = (result: ChildResult, what: string) => {
         if (!result.ok) throw new Error(`${what} failed: ${result.error}`);
@@ -456,7 +460,9 @@ export const suite: BenchSuite = {
       };
       // The seed interface (the fallback for registries without the feed), then the feed; each
       // desk re-syncs as a running desk does (its worker already started).
-      const first = must(await runChild({ ...job('sync', seedCache), feed: false, resyncs: ['again'] }), 'sync (seed interface)');
+      const first = feedOnly
+        ? notRun
+        : must(await runChild({ ...job('sync', seedCache), feed: false, resyncs: ['again'] }), 'sync (seed interface)');
       const feedFirst = must(
         await runChild({ ...job('sync', feedCache), resyncs: ['again', 'changes'], registryFile: join(copy.dir, REGISTRY_DB_FILE) }),
         'sync (feed)',
@@ -481,7 +487,7 @@ export const suite: BenchSuite = {
       const cpu = process.cpuUsage(cpuBefore);
       const pollCpuPercent = ((cpu.user + cpu.system) / 1000 / (performance.now() - pollStarted)) * 100;
 
-      const times = searchTimes(seedCache);
+      const times = searchTimes(feedOnly ? feedCache : seedCache);
       console.log(
         `scale ${scale}: ${first.rows} project+retirement rows synced; the floor made ${floor.requests} requests, ` +
           `the feed's floor ${feedFloor.requests}; ${poll.requests} polls in ${(pollMs / 1000).toFixed(0)} s`,
