@@ -8,6 +8,7 @@ import * as ops from '../../electron/core/registry/operations';
 import { createRegistryClient } from '../../electron/core/client/registry-client';
 import { openDeskCache, type DeskCache } from '../../electron/core/desk/cache';
 import { createSyncEngine } from '../../electron/core/desk/sync/engine';
+import { hashJson } from '../../electron/core/desk/cache/rows';
 import type { SyncEngine } from '../../electron/core/desk/sync/types';
 import { makeDataDir } from '../support/registry';
 import { startDeskWorld, type DeskWorld } from './support';
@@ -80,6 +81,10 @@ describe('sync from the changes feed', () => {
     expect(viaFeed.results.warehouses).toMatchObject({ status: 'ok', written: 1, note: expect.stringMatching(/changes feed/) });
     expect(feedRequests()).toBeGreaterThan(5); // pages of 16 resources
     expect(world.cache.feedCursor()).toMatch(/^examiner:/);
+    // each account's answer hash, made piece by piece, is the hash of the answer as the staged path makes it
+    const { changes } = await world.client.call('getChanges', { query: { kinds: 'inventory' } });
+    for (const item of changes)
+      if (item.type === 'inventory') expect(world.cache.inventoryAnswerHash(item.account)).toBe(hashJson(JSON.stringify(item.inventory)));
 
     const viaSeed = await seedEngine.run();
     expect(viaSeed.ok, JSON.stringify(viaSeed.results)).toBe(true);

@@ -24,6 +24,8 @@ export interface CallInput<K extends EndpointId> {
   installationId?: string;
   /** Operator writes: the Idempotency-Key to send (a new one per call when absent). */
   idempotencyKey?: string;
+  /** This call's timeout (answer included), instead of the client's (a changes-feed page can be tens of MB). */
+  timeoutMs?: number;
 }
 
 /** What `callRaw` returns: the answer's text, before JSON parsing and validation. */
@@ -147,7 +149,14 @@ export function createRegistryClient(options: RegistryClientOptions): RegistryCl
     else if (auth.organizationParam) {
       throw new RegistryClientError('invalid_request', `${id}: needs the installationId of the organization`, { endpoint: id });
     } else scope = { kind: 'app' };
-    const request: Omit<HttpRequest, 'bearer'> = { method: endpoint.method, path, query: wireQuery, body, timeoutMs, endpoint: id };
+    const request: Omit<HttpRequest, 'bearer'> = {
+      method: endpoint.method,
+      path,
+      query: wireQuery,
+      body,
+      timeoutMs: input.timeoutMs ?? timeoutMs,
+      endpoint: id,
+    };
     // Operator writes carry an Idempotency-Key (the caller's, or a new one reused by every retry of
     // this call), so a retry after a lost answer is answered from the registry's record, never run twice.
     if (endpoint.audit !== undefined) request.idempotencyKey = input.idempotencyKey ?? randomUUID();

@@ -60,11 +60,12 @@ const DROP_UNLISTED = {
 
 export interface SnapshotInventory {
   account: InventoryAccount;
-  answerHash: string;
   summary: InventorySummary;
   organization: OrganizationSummary;
-  /** Each credit's id, JSON (as validated) and its hash. */
-  credits: readonly { id: string; json: string; hash: string }[];
+  /** Each credit's id, JSON (as validated) and its hash, made one at a time as they are written. */
+  credits: Iterable<{ id: string; json: string; hash: string }>;
+  /** The answer's hash, once every credit has been read. */
+  answerHash: () => string;
 }
 
 export interface SnapshotCounts {
@@ -174,15 +175,19 @@ export function beginSnapshotLoad(db: Db, now: () => number) {
       const replaced = db.raw.prepare('DELETE FROM inventory_credits WHERE account = ?').run(account).changes;
       counts.inventories -= replaced;
       const before = db.prepared(highestRowid).first({})?.n ?? 0;
-      for (const credit of answer.credits) insertCredit.run({ account, id: credit.id, row_hash: credit.hash, json: credit.json });
-      counts.inventories += answer.credits.length;
+      let count = 0;
+      for (const credit of answer.credits) {
+        insertCredit.run({ account, id: credit.id, row_hash: credit.hash, json: credit.json });
+        count++;
+      }
+      counts.inventories += count;
       db.prepared(search.putNew).run({ account, before });
       db.prepared(putSummary).run({
         account,
         json: JSON.stringify({ summary: answer.summary, organization: answer.organization }),
         at: now(),
-        hash: answer.answerHash,
-        count: answer.credits.length,
+        hash: answer.answerHash(),
+        count,
       });
     },
 

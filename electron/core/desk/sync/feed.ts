@@ -17,7 +17,7 @@ import { feedItem, type EndpointId } from '../../../../shared/registry/endpoints
 import { tolerant, type Organization, type Project, type Retirement } from '../../../../shared/registry/resources';
 import { RegistryClientError } from '../../client/errors';
 import { answerBreaksContract, answerNotJson } from '../../client/registry-client';
-import { hashJson } from '../cache/rows';
+import { hashJson, jsonHasher } from '../cache/rows';
 import type { ChangedInventory } from '../cache/inventory-writers';
 import type { StagedRow } from '../cache/types';
 import { beginSnapshotLoad, cacheIsEmpty, type SnapshotLoad } from '../cache/snapshot-writers';
@@ -36,6 +36,13 @@ const itemSchema = feedItem(tolerant);
 const exactItem = compileShapeCheck(itemSchema);
 const envelope = z.object({ changes: z.array(z.unknown()), removed: z.array(z.unknown()), cursor: z.string(), more: z.boolean() });
 const removal = tolerant.object({ type: z.string(), id: z.string() });
+
+/**
+ * How long one page may take, its download included: a page holds up to `limit` resources, and an
+ * account's inventory is one resource (tens of MB at --scale 100), so the client's usual timeout
+ * would cut a large page off on a loaded machine.
+ */
+export const FEED_PAGE_TIMEOUT_MS = 120_000;
 
 /** The registry does not offer the feed (the public registry the seed interface describes does not). */
 export class FeedNotOffered extends Error {}
@@ -76,7 +83,7 @@ interface FeedPage {
 async function fetchPage(ctx: StepContext, cursor: string, limit: number): Promise<FeedPage> {
   let text: string;
   try {
-    text = (await ctx.client.callRaw(ENDPOINT, { query: { cursor, limit } })).text;
+    text = (await ctx.client.callRaw(ENDPOINT, { query: { cursor, limit }, timeoutMs: FEED_PAGE_TIMEOUT_MS })).text;
   } catch (error) {
     if (error instanceof RegistryClientError && error.kind === 'http' && (error.status === 404 || error.status === 405)) {
       throw new FeedNotOffered(`the registry does not offer ${ENDPOINT}`);
@@ -264,17 +271,28 @@ async function readIntoSnapshot(
     },
     credits: (id, json, listHash) => load.credits(id, json, listHash),
     retirement: (retirement, json, hash) => load.retirement(retirement, json, hash),
-    inventory: (account, inventory) =>
+    inventory: (account, inventory) => {
+      // An account's answer can be tens of MB at scale: its credits are written one by one and its
+      // hash (hashJson of JSON.stringify(inventory), as the staged path computes it) is made from
+      // the same pieces, never the whole text.
+      const answer = jsonHasher();
+      answer.update(`{"summary":${JSON.stringify(inventory.summary)},"organization":${JSON.stringify(inventory.organization)},"credits":[`);
+      function* credits() {
+        for (const [i, credit] of inventory.credits.entries()) {
+          const json = JSON.stringify(credit);
+          answer.update(i === 0 ? json : `,${json}`);
+          yield { id: credit.id, json, hash: hashJson(json) };
+        }
+        answer.update(']}');
+      }
       load.inventory({
         account,
-        answerHash: hashJson(JSON.stringify(inventory)),
         summary: inventory.summary,
         organization: inventory.organization,
-        credits: inventory.credits.map((credit) => {
-          const json = JSON.stringify(credit);
-          return { id: credit.id, json, hash: hashJson(json) };
-        }),
-      }),
+        credits: credits(),
+        answerHash: () => answer.digest(),
+      });
+    },
   });
   const { cache } = ctx;
   load.markProponents();

@@ -13,6 +13,7 @@ import { RegistryClientError } from '../../client/errors';
 import { answerBreaksContract, answerNotJson } from '../../client/registry-client';
 import type { InstallationRef, StepContext, StepOutcome } from './context';
 import { compileShapeCheck } from './shape-check';
+import { FEED_PAGE_TIMEOUT_MS } from './feed';
 import { canReadWarehouse } from './small-resources';
 
 const ENDPOINT: EndpointId = 'getChanges';
@@ -44,6 +45,7 @@ async function readInstallation(ctx: StepContext, installation: InstallationRef,
       await ctx.client.callRaw(ENDPOINT, {
         query: { cursor: read.cursor, limit: ctx.tuning.feedLimit, kinds: KINDS },
         installationId: installation.id,
+        timeoutMs: FEED_PAGE_TIMEOUT_MS,
       })
     ).text;
     let page: Page;
