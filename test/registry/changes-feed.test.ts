@@ -8,6 +8,7 @@ import { endpoints } from '../../shared/registry/endpoints';
 import { strict } from '../../shared/registry/resources';
 import * as ops from '../../electron/core/registry/operations';
 import { reserveCredits } from '../../electron/core/registry/warehouse/reservations';
+import { FEED_PAGE_SQL } from '../../electron/core/registry/queries/changes';
 import { appToken, createTestApp, installationToken, startTestRegistry, type TestRegistry } from '../support/registry';
 import { buildReadScenario, type ReadScenario } from './read-scenario';
 
@@ -198,6 +199,17 @@ describe('GET /sync/v1/changes', () => {
     const refused = await json('/sync/v1/changes?kinds=project,gizmo', tokens.app!);
     expect(refused.status).toBe(400);
     expect(JSON.stringify(refused.body)).toMatch(/kinds/);
+  });
+
+  it('reads a page from the sequence index, whatever the kinds (SQLite)', () => {
+    if (t.registry.db.engine !== 'sqlite') return;
+    const plan = (t.registry.db as unknown as { raw: { prepare(sql: string): { all(...p: unknown[]): { detail: string }[] } } }).raw
+      .prepare(`EXPLAIN QUERY PLAN ${FEED_PAGE_SQL}`)
+      .all(5, 'project', 'x', null, 'warehouse', 'organization', 'warehouse', 'warehouse', 'warehouse', 1001)
+      .map((row) => row.detail)
+      .join(' | ');
+    expect(plan).toMatch(/feed_changes_by_seq/);
+    expect(plan).not.toMatch(/TEMP B-TREE/);
   });
 
   it('refuses a cursor it did not make, or one ahead of it, and changes nothing', async () => {

@@ -102,6 +102,16 @@ export function currentSequence(ctx: RegistryContext): number {
   return (ctx.db.prepare('SELECT seq FROM feed_sequence WHERE id = 1').get() as { seq: number }).seq;
 }
 
+/**
+ * A page's keys: after the cursor's (seq, kind, key), the caller's warehouse only, of the kinds
+ * asked for. The kinds filter is on `kind || ''`, not `kind`: on `kind` SQLite would pick the
+ * primary key (kind, key) over the sequence index and sort every key of those kinds for each page
+ * (8 ms a poll at --scale 100 instead of 0.03 ms); PostgreSQL plans it the same either way.
+ */
+export const FEED_PAGE_SQL = `SELECT kind, key, seq FROM feed_changes
+  WHERE (seq, kind, key) > (?, ?, ?) AND (kind <> 'warehouse' OR key = ?) AND (kind || '') IN (${FEED_KEY_KINDS.map(() => '?').join(', ')})
+  ORDER BY seq, kind, key LIMIT ?`;
+
 const ACCOUNT_NAMES: Record<RegistryAccountKind, 'buffer' | 'adjustment' | 'organization'> = {
   buffer: 'buffer',
   adjustment: 'adjustment',
@@ -119,20 +129,14 @@ export function changesSince(
   limit: number,
   kinds: readonly FeedKeyKind[] = FEED_KEY_KINDS,
 ): FeedPage {
-  // One placeholder per kind the feed has, unused ones repeating the first asked for.
+  // One placeholder per kind the feed has (FEED_PAGE_SQL), unused ones repeating the first asked for.
   const kindParams = FEED_KEY_KINDS.map((_, i) => kinds[i] ?? kinds[0] ?? '');
   // One read transaction: every query of the page sees the same state of the registry.
   return ctx.db.transaction(() => {
     const now = ctx.clock.now();
     const start = cursor ?? { seq: -1, kind: '', key: '', at: now, snapshotOf: currentSequence(ctx) };
     // Warehouse keys other than the caller's own organization's are never its business.
-    const rows = ctx.db
-      .prepare(
-        `SELECT kind, key, seq FROM feed_changes
-         WHERE (seq, kind, key) > (?, ?, ?) AND (kind <> 'warehouse' OR key = ?) AND kind IN (${FEED_KEY_KINDS.map(() => '?').join(', ')})
-         ORDER BY seq, kind, key LIMIT ?`,
-      )
-      .all(start.seq, start.kind, start.key, viewer.organizationId, ...kindParams, limit + 1) as {
+    const rows = ctx.db.prepare(FEED_PAGE_SQL).all(start.seq, start.kind, start.key, viewer.organizationId, ...kindParams, limit + 1) as {
       kind: string;
       key: string;
       seq: number;
