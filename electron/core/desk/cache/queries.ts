@@ -582,8 +582,13 @@ export function createCacheQueries(db: SqliteDatabase<CacheTables>) {
 
   /** Organization ids the cache knows as proponents of projects. */
   function proponentIds(): string[] {
+    // Internal projects, when the cache holds them, are every project (the public ones included):
+    // reading one scope's JSON, not both, halves the work (a tenth of a second at --scale 100).
     return db
-      .prepare(`SELECT DISTINCT json_extract(o.value, '$.id') FROM projects p, json_each(p.json, '$.proponents') o`)
+      .prepare(
+        `SELECT DISTINCT json_extract(o.value, '$.id') FROM projects p, json_each(p.json, '$.proponents') o
+         WHERE p.scope = (SELECT CASE WHEN EXISTS (SELECT 1 FROM projects WHERE scope = 'internal') THEN 'internal' ELSE 'public' END)`,
+      )
       .pluck()
       .all() as string[];
   }

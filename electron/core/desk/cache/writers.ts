@@ -682,6 +682,13 @@ export function createCacheWriters(db: Db, now: () => number) {
       });
     },
 
+    /** Marks resources synced with nothing to write (a changes-feed run that found no change), in one transaction. */
+    markSynced(resources: readonly CacheResource[]): void {
+      db.transaction(() => {
+        for (const resource of resources) markSuccess(resource);
+      });
+    },
+
     /** Records a failed attempt; the last good data and its success time stay. */
     markFailure(resource: CacheResource, message: string): void {
       db.prepared(syncFailure).run({ resource, at: now(), message });

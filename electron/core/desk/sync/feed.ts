@@ -56,7 +56,7 @@ type Staged = 'projects' | 'internalProjects' | 'projectDetails' | 'credits' | '
  * Reads the feed from the stored cursor to its end and commits it. Throws FeedNotOffered when the
  * registry answers the feed's path with 404 or 405 (nothing is written then).
  */
-export async function syncFromFeed(ctx: StepContext, limit: number): Promise<Record<FeedResource, StepOutcome>> {
+export async function syncFromFeed(ctx: StepContext, limit: number): Promise<FeedRun> {
   const stored = ctx.cache.feedCursor();
   const prefix = `${cursorScope(ctx)}:`;
   let cursor = stored?.startsWith(prefix) ? stored.slice(prefix.length) : '';
@@ -130,12 +130,18 @@ interface ItemSink {
 type FeedInventory = Extract<FeedItem, { type: 'inventory' }>['inventory'];
 type FeedItem = z.output<typeof itemSchema>;
 
-async function readAndCommit(ctx: StepContext, start: string, limit: number): Promise<Record<FeedResource, StepOutcome>> {
+/** A feed pass's outcomes, and whether it found nothing changed since its cursor (so no row was written). */
+export interface FeedRun {
+  outcomes: Record<FeedResource, StepOutcome>;
+  unchanged: boolean;
+}
+
+async function readAndCommit(ctx: StepContext, start: string, limit: number): Promise<FeedRun> {
   const snapshot = start === '';
   if (snapshot && cacheIsEmpty(ctx.cache.db)) {
     const load = beginSnapshotLoad(ctx.cache.db, () => ctx.clock.now());
     try {
-      return await readIntoSnapshot(ctx, start, limit, load);
+      return { outcomes: await readIntoSnapshot(ctx, start, limit, load), unchanged: false };
     } catch (error) {
       load.rollback();
       throw error;
@@ -317,7 +323,7 @@ async function readIntoSnapshot(
 }
 
 /** Changes into a cache that holds data: staged like the seed path's rows and swapped in at the end. */
-async function readAndStage(ctx: StepContext, start: string, limit: number): Promise<Record<FeedResource, StepOutcome>> {
+async function readAndStage(ctx: StepContext, start: string, limit: number): Promise<FeedRun> {
   const { cache } = ctx;
   const snapshot = start === '';
   const staged: Staged[] = ['projects', 'internalProjects', 'projectDetails', 'credits', 'retirements'];
@@ -329,7 +335,9 @@ async function readAndStage(ctx: StepContext, start: string, limit: number): Pro
     if (rows.length > 0) cache.write.stage(resource, rows);
     pending.set(resource, []);
   };
+  let stagedRows = 0;
   const stage = (resource: Staged, row: StagedRow) => {
+    stagedRows++;
     const rows = pending.get(resource)!;
     rows.push(row);
     if (rows.length >= STAGE_BATCH_ROWS) flush(resource);
@@ -354,6 +362,24 @@ async function readAndStage(ctx: StepContext, start: string, limit: number): Pro
     throw error;
   }
   for (const resource of staged) flush(resource);
+  const skipped: StepOutcome = { status: 'skipped', reason: 'the app lacks examiner:read' };
+
+  if (!snapshot && stagedRows === 0 && inventories.size === 0 && read.removed.size === 0 && read.organizations.size === 0) {
+    // Nothing changed since the cursor: nothing to swap in (at --scale 100 the empty swap-ins,
+    // which re-read every project's id to keep per-project answers, took most of a no-change run).
+    const ok: StepOutcome = { status: 'ok', written: 0, deleted: 0, note: noteOf('changes', read.items, 0) };
+    const outcomes: Record<FeedResource, StepOutcome> = {
+      projects: ok,
+      internalProjects: ctx.examinerRead ? ok : skipped,
+      projectDetails: ctx.examinerRead ? ok : skipped,
+      credits: ok,
+      inventories: ok,
+      retirements: ok,
+    };
+    cache.write.markSynced(FEED_RESOURCES.filter((r) => outcomes[r].status === 'ok'));
+    cache.write.setFeedCursor(`${cursorScope(ctx)}:${read.cursor}`);
+    return { outcomes, unchanged: true };
+  }
 
   // Swap in, resource by resource, as the seed path does (each commit is one transaction).
   const outcomes = {} as Record<FeedResource, StepOutcome>;
@@ -365,7 +391,7 @@ async function readAndStage(ctx: StepContext, start: string, limit: number): Pro
     // Internal data the app may no longer see must not linger (engine.ts does the same).
     cache.write.beginStaging('internalProjects');
     cache.write.commitProjects('internal', { full: true, pageHashes: [] });
-    outcomes.internalProjects = { status: 'skipped', reason: 'the app lacks examiner:read' };
+    outcomes.internalProjects = skipped;
   }
   const removed = removedIds(read);
   const removedRows = cache.write.removeFeedRows(removed);
@@ -375,7 +401,7 @@ async function readAndStage(ctx: StepContext, start: string, limit: number): Pro
     outcomes.projectDetails = { status: 'ok', ...cache.write.commitPerProject('projectDetails', listed('internal')) };
   } else {
     cache.write.beginStaging('projectDetails');
-    outcomes.projectDetails = { status: 'skipped', reason: 'the app lacks examiner:read' };
+    outcomes.projectDetails = skipped;
   }
   outcomes.credits = { status: 'ok', ...cache.write.commitPerProject('credits', listed(ctx.examinerRead ? 'internal' : 'public')) };
   const changed = [...inventories.values()].filter((c): c is ChangedInventory => c !== null);
@@ -392,5 +418,5 @@ async function readAndStage(ctx: StepContext, start: string, limit: number): Pro
     const outcome = outcomes[resource];
     if (outcome.status === 'ok') outcomes[resource] = { ...outcome, note };
   }
-  return outcomes;
+  return { outcomes, unchanged: false };
 }

@@ -185,9 +185,12 @@ export async function syncWarehouses(ctx: StepContext): Promise<StepOutcome> {
  * (needs_refresh), or installed/uninstalled since; a proponent the app may not see (404) is
  * remembered and asked again under the same rule.
  */
-export async function syncOrganizations(ctx: StepContext, options: { feed: boolean } = { feed: false }): Promise<StepOutcome> {
+export async function syncOrganizations(
+  ctx: StepContext,
+  options: { feed: boolean; proponents?: () => string[] } = { feed: false },
+): Promise<StepOutcome> {
   const installedBy = new Map(ctx.installations.map((i) => [i.organizationId, i.id]));
-  const ids = [...new Set([...installedBy.keys(), ...ctx.cache.proponentIds()])];
+  const ids = [...new Set([...installedBy.keys(), ...(options.proponents ?? (() => ctx.cache.proponentIds()))()])];
   const { cached, unseen } = ctx.cache.organizationFreshness();
   const now = ctx.clock.now();
   const maxAge = ctx.tuning.perProjectMaxAgeMs;
