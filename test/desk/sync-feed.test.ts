@@ -135,20 +135,32 @@ describe('sync from the changes feed', () => {
   });
 
   it('leaves the cache empty when a snapshot loaded directly fails half-way, and loads it next time', async () => {
-    let pages = 0;
-    const client = createRegistryClient({
-      baseUrl: world.t.url,
-      tokens: world.tokens,
-      clock: world.t.clock,
-      // The second page carries an item that breaks the contract.
-      fetch: async (input, init) => {
-        const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
-        const response = await fetch(input, init);
-        if (url.pathname !== '/sync/v1/changes' || ++pages !== 2) return response;
-        const page = (await response.json()) as { changes: unknown[] };
-        page.changes[0] = { type: 'retirement', retirement: { id: 5 } };
-        return new Response(JSON.stringify(page), { status: 200, headers: { 'content-type': 'application/json' } });
-      },
+    // A client whose feed pages go through `spoil` (which answers whether it changed the page).
+    const spoiling = (spoil: (page: { changes: Record<string, unknown>[] }, n: number) => boolean) => {
+      let pages = 0;
+      return createRegistryClient({
+        baseUrl: world.t.url,
+        tokens: world.tokens,
+        clock: world.t.clock,
+        fetch: async (input, init) => {
+          const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
+          const response = await fetch(input, init);
+          if (url.pathname !== '/sync/v1/changes') return response;
+          const page = (await response.json()) as { changes: Record<string, unknown>[] };
+          spoil(page, ++pages);
+          return new Response(JSON.stringify(page), { status: 200, headers: { 'content-type': 'application/json' } });
+        },
+      });
+    };
+    // The second page carries an item that breaks the contract.
+    const client = spoiling((page, n) => n === 2 && Boolean((page.changes[0] = { type: 'retirement', retirement: { id: 5 } })));
+    // An inventory credit that breaks it (inventories are read credit by credit).
+    const badCredit = spoiling((page) => {
+      const inventory = (page.changes as { type?: string; inventory?: { credits: { amount: unknown }[] } }[]).find(
+        (item) => item.type === 'inventory' && item.inventory!.credits.length > 0,
+      );
+      if (inventory) inventory.inventory!.credits[0]!.amount = 'much';
+      return inventory !== undefined;
     });
     const dir = makeDataDir('desk-cache-broken-');
     dirs.push(dir);
@@ -171,6 +183,20 @@ describe('sync from the changes feed', () => {
       const count = (table: string) => cache.db.raw.prepare(`SELECT count(*) FROM ${table}`).pluck().get();
       expect([count('projects'), count('retirements'), count('project_credits'), count('retirements_fts')]).toEqual([0, 0, 0, 0]);
       expect(cache.feedCursor()).toBeNull();
+      const spoiled = createSyncEngine({
+        client: badCredit,
+        cache,
+        clock: world.t.clock,
+        installations: () => world.installations,
+        tuning,
+      });
+      const failedCredit = await spoiled.run(['inventories']);
+      await spoiled.close();
+      expect(failedCredit.results.inventories).toMatchObject({
+        status: 'failed',
+        error: expect.stringMatching(/changes\.\d+\.inventory\.credits\.0\.amount/),
+      });
+      expect([count('projects'), count('inventory_credits'), count('inventories')]).toEqual([0, 0, 0]);
 
       const loaded = await engine.run();
       expect(loaded.ok, JSON.stringify(loaded.results)).toBe(true);

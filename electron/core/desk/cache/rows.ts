@@ -7,12 +7,6 @@ import type { CacheTables } from './schema';
 /** Content hash of a value as the client validated it: equal hashes mean nothing to write. */
 export const hashJson = (json: string): string => createHash('sha1').update(json).digest('base64url');
 
-/** hashJson of a text given in pieces (one too large to build whole): the same hash as the pieces joined. */
-export function jsonHasher(): { update(piece: string): void; digest(): string } {
-  const hash = createHash('sha1');
-  return { update: (piece) => void hash.update(piece), digest: () => hash.digest('base64url') };
-}
-
 /** What a project contributes to its cache row: every column but the key, the hash and the JSON. */
 export type ProjectColumns = Omit<CacheTables['projects'], 'rowid' | 'scope' | 'id' | 'row_hash' | 'json'>;
 

@@ -14,10 +14,19 @@
 import { z } from 'zod';
 import { INVENTORY_ACCOUNTS, type InventoryAccount } from '../../../../shared/desk/api';
 import { feedItem, type EndpointId } from '../../../../shared/registry/endpoints';
-import { tolerant, type Organization, type Project, type Retirement } from '../../../../shared/registry/resources';
+import {
+  tolerant,
+  type InventoryCredit,
+  type InventorySummary,
+  type Organization,
+  type OrganizationSummary,
+  type Project,
+  type Retirement,
+} from '../../../../shared/registry/resources';
+import { FEED_INVENTORY_ACCOUNTS } from '../../../../shared/registry/vocabulary';
 import { RegistryClientError } from '../../client/errors';
 import { answerBreaksContract, answerNotJson } from '../../client/registry-client';
-import { hashJson, jsonHasher } from '../cache/rows';
+import { hashJson } from '../cache/rows';
 import type { ChangedInventory } from '../cache/inventory-writers';
 import type { StagedRow } from '../cache/types';
 import { beginSnapshotLoad, cacheIsEmpty, type SnapshotLoad } from '../cache/snapshot-writers';
@@ -25,6 +34,7 @@ import type { StepContext, StepOutcome } from './context';
 import { STAGE_BATCH_ROWS } from './paged-lists';
 import { stageInventoryAnswer } from './small-resources';
 import { compileShapeCheck } from './shape-check';
+import { arrayElements, isArraySpan, JsonShapeError, objectMembers, parseSpan, rootSpan, type Span } from './json-spans';
 
 /** The resources one feed pass brings up to date. */
 export const FEED_RESOURCES = ['projects', 'internalProjects', 'projectDetails', 'credits', 'inventories', 'retirements'] as const;
@@ -72,12 +82,27 @@ export async function syncFromFeed(ctx: StepContext, limit: number): Promise<Fee
   }
 }
 
-/** One page of the feed, its envelope checked (its items are checked one by one as they are used). */
+/**
+ * One page of the feed, its envelope checked; its items are spans of its text, each parsed and
+ * checked as it is used, so a page is never held as one parsed graph (an account's inventory is
+ * one item of tens of MB at --scale 100: its credits are parsed one at a time).
+ */
 interface FeedPage {
-  changes: unknown[];
+  text: string;
+  items: Span[];
   removed: unknown[];
   cursor: string;
   more: boolean;
+}
+
+/** Runs a step of reading a page's text; malformed JSON becomes the client's "not JSON" failure. */
+function readingJson<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof JsonShapeError || error instanceof SyntaxError) throw answerNotJson(ENDPOINT);
+    throw error;
+  }
 }
 
 async function fetchPage(ctx: StepContext, cursor: string, limit: number): Promise<FeedPage> {
@@ -90,15 +115,21 @@ async function fetchPage(ctx: StepContext, cursor: string, limit: number): Promi
     }
     throw error;
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw answerNotJson(ENDPOINT);
-  }
-  const page = envelope.safeParse(json);
+  const { members, changes } = readingJson(() => {
+    const root = rootSpan(text);
+    const members = text.charCodeAt(root.start) === 0x7b ? objectMembers(text, root) : new Map<string, Span>();
+    const changes = members.get('changes');
+    return { members, changes: changes && isArraySpan(text, changes) ? arrayElements(text, changes) : null };
+  });
+  const member = (name: string) => readingJson(() => (members.has(name) ? parseSpan(text, members.get(name)!) : undefined));
+  const page = envelope.safeParse({
+    changes: changes ? [] : member('changes'),
+    removed: member('removed'),
+    cursor: member('cursor'),
+    more: member('more'),
+  });
   if (!page.success) throw answerBreaksContract(ENDPOINT, page.error.issues);
-  return page.data;
+  return { text, items: changes!, removed: page.data.removed, cursor: page.data.cursor, more: page.data.more };
 }
 
 /**
@@ -127,7 +158,14 @@ interface ItemSink {
   retirement(retirement: Retirement, json: string, hash: string): void;
   inventory(account: InventoryAccount, inventory: FeedInventory): void;
 }
-type FeedInventory = Extract<FeedItem, { type: 'inventory' }>['inventory'];
+/** An account's inventory item: its head checked, its credits parsed and checked one by one as they are read. */
+interface FeedInventory {
+  /** The answer's text as sent (its hash tells an unchanged answer). */
+  text: string;
+  summary: InventorySummary;
+  organization: OrganizationSummary;
+  credits: () => Iterable<InventoryCredit>;
+}
 type FeedItem = z.output<typeof itemSchema>;
 
 /** A feed pass's outcomes, and whether it found nothing changed since its cursor (so no row was written). */
@@ -158,6 +196,68 @@ interface ReadResult {
   items: number;
 }
 
+const inventoryHead = z.object({
+  account: z.enum(FEED_INVENTORY_ACCOUNTS),
+  summary: tolerant.inventorySummary,
+  organization: tolerant.organizationSummary,
+});
+const exactCredit = compileShapeCheck(tolerant.inventoryCredit);
+
+/**
+ * An inventory item read from its span without parsing its credits (null for any other item):
+ * the account, summary and organization checked now, each credit parsed and checked as it is read.
+ */
+function inventoryItem(text: string, span: Span, index: number): { account: InventoryAccount; inventory: FeedInventory } | null {
+  if (text.charCodeAt(span.start) !== 0x7b) return null;
+  const members = readingJson(() => objectMembers(text, span));
+  const type = members.get('type');
+  if (!type || readingJson(() => parseSpan(text, type)) !== 'inventory') return null;
+  const inventorySpan = members.get('inventory');
+  const parts = readingJson(() => {
+    const inner = inventorySpan && text.charCodeAt(inventorySpan.start) === 0x7b ? objectMembers(text, inventorySpan) : null;
+    const value = (span: Span | undefined) => (span ? parseSpan(text, span) : undefined);
+    const credits = inner?.get('credits');
+    return {
+      head: {
+        account: value(members.get('account')),
+        summary: value(inner?.get('summary')),
+        organization: value(inner?.get('organization')),
+      },
+      credits: credits && isArraySpan(text, credits) ? arrayElements(text, credits) : null,
+    };
+  });
+  const head = inventoryHead.safeParse(parts.head);
+  const at = (path: readonly PropertyKey[], issues: readonly z.core.$ZodIssue[]) =>
+    answerBreaksContract(
+      ENDPOINT,
+      issues.map((issue) => ({ ...issue, path: ['changes', index, ...path, ...issue.path] })),
+    );
+  if (!head.success) throw at([], head.error.issues);
+  const creditSpans = parts.credits;
+  if (!creditSpans || !inventorySpan)
+    throw at(['inventory', 'credits'], [{ code: 'custom', path: [], message: 'expected an array', input: undefined }]);
+  function* credits(): Iterable<InventoryCredit> {
+    for (const [j, credit] of creditSpans!.entries()) {
+      const raw = readingJson(() => parseSpan(text, credit));
+      if (exactCredit(raw)) yield raw;
+      else {
+        const checked = tolerant.inventoryCredit.safeParse(raw);
+        if (!checked.success) throw at(['inventory', 'credits', j], checked.error.issues);
+        yield checked.data;
+      }
+    }
+  }
+  return {
+    account: head.data.account,
+    inventory: {
+      text: text.slice(inventorySpan.start, inventorySpan.end),
+      summary: head.data.summary,
+      organization: head.data.organization,
+      credits,
+    },
+  };
+}
+
 /** Reads every page from `start`, checking each item and handing it to `sink`. */
 async function readPages(ctx: StepContext, start: string, limit: number, sink: ItemSink): Promise<ReadResult> {
   // Removals by resource and id; an item arriving later for the same id cancels its removal.
@@ -169,7 +269,15 @@ async function readPages(ctx: StepContext, start: string, limit: number, sink: I
   ctx.progress('projects', 0, null);
   for await (const page of feedPages(ctx, start, limit)) {
     const hashesOfPage = { public: new Map<string, string>(), internal: new Map<string, string>() };
-    for (const [i, raw] of page.changes.entries()) {
+    const { text } = page;
+    for (const [i, span] of page.items.entries()) {
+      const inventory = inventoryItem(text, span, i);
+      if (inventory) {
+        items++;
+        if (INVENTORY_ACCOUNTS.includes(inventory.account)) sink.inventory(inventory.account, inventory.inventory);
+        continue;
+      }
+      const raw = readingJson(() => parseSpan(text, span));
       let item: FeedItem;
       if (exactItem(raw)) item = raw;
       else {
@@ -215,12 +323,9 @@ async function readPages(ctx: StepContext, start: string, limit: number, sink: I
           sink.retirement(item.retirement, json, hashJson(json));
           break;
         }
-        case 'inventory': {
-          const account = item.account;
-          if (!INVENTORY_ACCOUNTS.includes(account)) break;
-          sink.inventory(account, item.inventory);
+        case 'inventory':
+          // Read from its span (inventoryItem); an inventory item reaches here only if it is not an object.
           break;
-        }
         case 'organization':
           unremove('organization', item.organization.id);
           organizations.set(item.organization.id, item.organization);
@@ -278,25 +383,20 @@ async function readIntoSnapshot(
     credits: (id, json, listHash) => load.credits(id, json, listHash),
     retirement: (retirement, json, hash) => load.retirement(retirement, json, hash),
     inventory: (account, inventory) => {
-      // An account's answer can be tens of MB at scale: its credits are written one by one and its
-      // hash (hashJson of JSON.stringify(inventory), as the staged path computes it) is made from
-      // the same pieces, never the whole text.
-      const answer = jsonHasher();
-      answer.update(`{"summary":${JSON.stringify(inventory.summary)},"organization":${JSON.stringify(inventory.organization)},"credits":[`);
+      // An account's answer can be tens of MB at scale: its credits are parsed, checked and written
+      // one by one; its hash is the staged path's (of the answer's text as sent).
       function* credits() {
-        for (const [i, credit] of inventory.credits.entries()) {
+        for (const credit of inventory.credits()) {
           const json = JSON.stringify(credit);
-          answer.update(i === 0 ? json : `,${json}`);
           yield { id: credit.id, json, hash: hashJson(json) };
         }
-        answer.update(']}');
       }
       load.inventory({
         account,
         summary: inventory.summary,
         organization: inventory.organization,
         credits: credits(),
-        answerHash: () => answer.digest(),
+        answerHash: () => hashJson(inventory.text),
       });
     },
   });
@@ -354,7 +454,7 @@ async function readAndStage(ctx: StepContext, start: string, limit: number): Pro
       credits: (id, json, listHash) => stage('credits', { id, hash: listHash, json }),
       retirement: (retirement, json, hash) => stage('retirements', { id: retirement.id, hash, json }),
       inventory: (account, inventory) => {
-        inventories.set(account, stageInventoryAnswer(ctx, account, JSON.stringify(inventory), ENDPOINT));
+        inventories.set(account, stageInventoryAnswer(ctx, account, inventory.text, ENDPOINT));
       },
     });
   } catch (error) {
