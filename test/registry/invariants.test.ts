@@ -1,5 +1,6 @@
 // Model-based property test of the warehouse, calling the registry's functions directly on a real
-// SQLite file. fast-check generates sequences of reserve / cancel / finish / clock advance /
+// SQLite file (and, in the `postgres` vitest project, on a real PostgreSQL database: fewer and
+// shorter runs there, each on a database of its own). fast-check generates sequences of reserve / cancel / finish / clock advance /
 // deposit / withdraw / worker runs over several organizations; a small model predicts which must
 // succeed, and after every step the registry's books are checked:
 //   - per credit: issued (credit_events) = every balance + retired + cancelled
@@ -9,7 +10,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { ManualClock } from '../../electron/core/clock';
-import { openRegistry, type OpenedRegistry } from '../../electron/core/registry/open';
+import type { OpenedRegistry } from '../../electron/core/registry/open';
 import * as ops from '../../electron/core/registry/operations';
 import { RegistryError } from '../../electron/core/registry/errors';
 import { heldInWarehouse } from '../../electron/core/registry/holds';
@@ -19,7 +20,7 @@ import { cancelReservation, getReservation, reserveCredits } from '../../electro
 import { finishReservation } from '../../electron/core/registry/warehouse/finish';
 import { processQueue } from '../../electron/core/registry/warehouse/worker';
 import { RESERVATION_STATES, type ReservationState } from '../../shared/registry/vocabulary';
-import { makeDataDir, rsaKeyPair } from '../support/registry';
+import { makeDataDir, ON_POSTGRES, openTestRegistryOn, rsaKeyPair } from '../support/registry';
 import { inventoryBalance, registrySnapshot, warehouseBalance } from '../support/warehouse';
 
 interface World {
@@ -39,7 +40,8 @@ afterEach(() => {
 function buildWorld(): World {
   const data = makeDataDir('warehouse-invariants-');
   const clock = new ManualClock(Date.parse('2025-01-01T00:00:00Z'));
-  const ctx = openRegistry({ dataDir: data.dir, clock });
+  const ctx = openTestRegistryOn(data, clock);
+  expect(ctx.db.engine).toBe(ON_POSTGRES ? 'postgres' : 'sqlite');
   const validator = ops.createOrganization(ctx, {
     fullName: 'Validator',
     type: 'validationVerificationBody',
@@ -150,7 +152,7 @@ function checkBooks(w: World, m: Model) {
     .prepare(
       `SELECT account_id, credit_id, SUM(delta) AS amount FROM (
          SELECT to_account AS account_id, credit_id, amount AS delta FROM movements WHERE to_account IS NOT NULL
-         UNION ALL SELECT from_account, credit_id, -amount FROM movements WHERE from_account IS NOT NULL)
+         UNION ALL SELECT from_account, credit_id, -amount FROM movements WHERE from_account IS NOT NULL) AS m
        GROUP BY account_id, credit_id HAVING SUM(delta) <> 0 ORDER BY account_id, credit_id`,
     )
     .all();
@@ -368,7 +370,7 @@ function initialModel(w: World): Model {
 describe('warehouse invariants under random command sequences', () => {
   it('keeps the books exact, availability non-negative and states consistent after every step', () => {
     fc.assert(
-      fc.property(fc.commands(commands, { maxCommands: 60 }), (cmds) => {
+      fc.property(fc.commands(commands, { maxCommands: ON_POSTGRES ? 40 : 60 }), (cmds) => {
         const w = buildWorld();
         try {
           fc.modelRun(() => ({ model: initialModel(w), real: w }), cmds);
@@ -377,7 +379,8 @@ describe('warehouse invariants under random command sequences', () => {
           w.close();
         }
       }),
-      { numRuns: 150 },
+      // PostgreSQL: each run creates and migrates a database, and every check is a round trip
+      { numRuns: ON_POSTGRES ? 12 : 150 },
     );
   });
 });

@@ -8,7 +8,7 @@ import { endpoints, fillPath } from '../../shared/registry/endpoints';
 import { strict } from '../../shared/registry/resources';
 import { buildFixture, type Fixture } from '../support/fixture';
 import { createTestOperator, operatorToken, type TestOperator } from '../support/operators';
-import { startTestRegistry, type TestRegistry } from '../support/registry';
+import { ON_POSTGRES, startTestRegistry, type TestRegistry } from '../support/registry';
 
 let t: TestRegistry;
 let f: Fixture;
@@ -24,9 +24,14 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 function rowCounts(): Record<string, number> {
-  const tables = t.registry.db.raw.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as {
-    name: string;
-  }[];
+  const tables = t.registry.db.raw
+    .prepare(
+      ON_POSTGRES
+        ? "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'"
+        : "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+    )
+    .all() as { name: string }[];
+  expect(tables.map((r) => r.name)).toContain('movements');
   return Object.fromEntries(
     tables.map(({ name }) => [name, (t.registry.db.raw.prepare(`SELECT COUNT(*) AS n FROM ${name}`).get() as { n: number }).n]),
   );
@@ -69,7 +74,9 @@ async function previewThenWrite(kind: PreviewedWrite, body: Record<string, unkno
       b.account.id ??
       (
         t.registry.db.raw
-          .prepare('SELECT id FROM accounts WHERE kind = ? AND organization_id IS ? AND wallet_address IS ?')
+          .prepare(
+            'SELECT id FROM accounts WHERE kind = ? AND organization_id IS NOT DISTINCT FROM ? AND wallet_address IS NOT DISTINCT FROM ?',
+          )
           .get(b.account.kind, b.account.organizationId, b.account.walletAddress) as { id: string }
       ).id;
     const after = t.registry.db.raw

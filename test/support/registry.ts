@@ -37,8 +37,7 @@ export async function startTestRegistry(
 ): Promise<TestRegistry> {
   const data = options.dataDir ? { dir: options.dataDir, remove: () => {} } : makeDataDir();
   const clock = new AdjustableClock(options.clock);
-  const registry =
-    process.env.REGISTRY_TEST_ENGINE === 'postgres' ? openTestPostgresRegistry(clock, data) : openRegistry({ dataDir: data.dir, clock });
+  const registry = openTestRegistryOn(data, clock);
   await options.setup?.(registry);
   const server = await startRegistryServer({ ...options, registry });
   return {
@@ -60,6 +59,17 @@ export async function startTestRegistry(
       data.remove();
     },
   };
+}
+
+/** Whether this run's test registries are on PostgreSQL (the `postgres` vitest project). */
+export const ON_POSTGRES = process.env.REGISTRY_TEST_ENGINE === 'postgres';
+
+/**
+ * A registry without a server, on the engine of this run: SQLite in the data folder, or (the
+ * `postgres` project) a PostgreSQL database of its own that `data.remove()` then also drops.
+ */
+export function openTestRegistryOn(data: { dir: string; remove(): void }, clock: Clock): OpenedRegistry {
+  return ON_POSTGRES ? openTestPostgresRegistry(clock, data) : openRegistry({ dataDir: data.dir, clock });
 }
 
 /**
