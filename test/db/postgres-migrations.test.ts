@@ -183,6 +183,50 @@ describe.skipIf(!POSTGRES_URL)('registry migrations on PostgreSQL', () => {
     expect(fails(`INSERT INTO rate_limit_buckets (key, tokens, updated_at) VALUES ('app:a', 1, 2)`)).toMatch(/duplicate key/);
   });
 
+  it('0010: changes numbered by transaction: writers never queue on the feed, readers never pass an open one', () => {
+    const counter = Number(db.query('SELECT seq FROM feed_sequence')[0]!.seq);
+    expect(upTo(10)).toEqual({ from: 9, to: 10 });
+    const writer = new PostgresDatabase<unknown>(database.url);
+    const reader = new PostgresDatabase<unknown>(database.url);
+    const elsewhere = new PostgresDatabase<unknown>(POSTGRES_URL); // another database of the cluster
+    try {
+      const seqOf = (on: PostgresDatabase<unknown>, kind: string, key: string) =>
+        Number(on.query('SELECT seq FROM feed_changes WHERE kind = $1 AND key = $2', [kind, key])[0]!.seq);
+      const finalBelow = () => Number(reader.query('SELECT final_below FROM feed_bounds')[0]!.final_below);
+      const finalChanges = () =>
+        reader
+          .query('SELECT kind, key FROM feed_changes WHERE seq > $1 AND seq < $2 ORDER BY seq, kind, key', [counter, finalBelow()])
+          .map((r) => `${String(r.kind)}:${String(r.key)}`);
+      // under 0006 the second writer would wait for the first's lock on the counter row: fail instead
+      writer.exec("SET lock_timeout = '2s'");
+      // an older transaction in another database does not hold this feed back
+      elsewhere.exec('BEGIN');
+      elsewhere.query('SELECT pg_current_xact_id()');
+      // A takes the lower number (its transaction started writing first) and stays open
+      db.exec('BEGIN');
+      db.query(`INSERT INTO organizations (id, full_name, type, created_at, updated_at) VALUES ('o9', 'Org 9', 'proponent', 1, 1)`);
+      const a = seqOf(db, 'organization', 'o9');
+      // B writes and commits meanwhile, without waiting for A
+      writer.exec('BEGIN');
+      writer.query(`UPDATE projects SET description = 'changed' WHERE id = 'p'`);
+      const b = seqOf(writer, 'project', 'p');
+      writer.exec('COMMIT');
+      expect(a).toBeGreaterThan(counter); // above every number handed out before: old cursors stay valid
+      expect(b).toBeGreaterThan(a);
+      // B's change is committed but not final: a reader stops below A's number, so it cannot pass A
+      expect(finalBelow()).toBe(a);
+      expect(finalChanges()).toEqual([]);
+      expect(Number(reader.query('SELECT last_number FROM feed_bounds')[0]!.last_number)).toBeGreaterThanOrEqual(b);
+      db.exec('COMMIT');
+      // once A commits, both are read, in number order
+      expect(finalBelow()).toBeGreaterThan(b);
+      expect(finalChanges()).toEqual(['organization:o9', 'warehouse:o9', 'project:p']);
+    } finally {
+      elsewhere.exec('ROLLBACK');
+      for (const c of [writer, reader, elsewhere]) c.close();
+    }
+  });
+
   it('refuses a database newer than the app, and leaves it as it was', () => {
     const latest = registryPostgresMigrations.length;
     db.exec(`UPDATE schema_version SET version = ${latest + 1}`);

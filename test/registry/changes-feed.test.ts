@@ -205,7 +205,7 @@ describe('GET /sync/v1/changes', () => {
     if (t.registry.db.engine !== 'sqlite') return;
     const plan = (t.registry.db as unknown as { raw: { prepare(sql: string): { all(...p: unknown[]): { detail: string }[] } } }).raw
       .prepare(`EXPLAIN QUERY PLAN ${FEED_PAGE_SQL}`)
-      .all(5, 'project', 'x', null, 'warehouse', 'organization', 'warehouse', 'warehouse', 'warehouse', 1001)
+      .all(5, 'project', 'x', 1_000_000, null, 'warehouse', 'organization', 'warehouse', 'warehouse', 'warehouse', 1001)
       .map((row) => row.detail)
       .join(' | ');
     expect(plan).toMatch(/feed_changes_by_seq/);

@@ -94,22 +94,34 @@ export function decodeCursor(ctx: RegistryContext, text: string): FeedCursor {
   if (version !== CURSOR_VERSION || !Number.isSafeInteger(seq) || typeof kind !== 'string' || typeof key !== 'string') throw badCursor();
   if (!Number.isSafeInteger(at) || !Number.isSafeInteger(snapshotOf)) throw badCursor();
   // A cursor ahead of the registry's sequence comes from another registry (or a restored backup).
-  if ((seq as number) > currentSequence(ctx)) throw badCursor();
+  if ((seq as number) > feedBounds(ctx).lastNumber) throw badCursor();
   return { seq: seq as number, kind, key, at: at as number, snapshotOf: snapshotOf as number };
 }
 
+/**
+ * The feed's bounds (the `feed_bounds` view of migration 0010): the highest change number handed out,
+ * and the number below which every change is final. On SQLite they are the counter and the next
+ * number; on PostgreSQL numbers are taken before commit, so only changes below the oldest number an
+ * open transaction may still commit are read (a cursor never passes a change committed later).
+ */
+export function feedBounds(ctx: RegistryContext): { lastNumber: number; finalBelow: number } {
+  const row = ctx.db.prepare('SELECT last_number, final_below FROM feed_bounds').get() as { last_number: number; final_below: number };
+  return { lastNumber: row.last_number, finalBelow: row.final_below };
+}
+
+/** The highest change number handed out so far. */
 export function currentSequence(ctx: RegistryContext): number {
-  return (ctx.db.prepare('SELECT seq FROM feed_sequence WHERE id = 1').get() as { seq: number }).seq;
+  return feedBounds(ctx).lastNumber;
 }
 
 /**
- * A page's keys: after the cursor's (seq, kind, key), the caller's warehouse only, of the kinds
- * asked for. The kinds filter is on `kind || ''`, not `kind`: on `kind` SQLite would pick the
+ * A page's keys: after the cursor's (seq, kind, key) and below the final bound (feedBounds), the
+ * caller's warehouse only, of the kinds asked for. The kinds filter is on `kind || ''`, not `kind`: on `kind` SQLite would pick the
  * primary key (kind, key) over the sequence index and sort every key of those kinds for each page
  * (8 ms a poll at --scale 100 instead of 0.03 ms); PostgreSQL plans it the same either way.
  */
 export const FEED_PAGE_SQL = `SELECT kind, key, seq FROM feed_changes
-  WHERE (seq, kind, key) > (?, ?, ?) AND (kind <> 'warehouse' OR key = ?) AND (kind || '') IN (${FEED_KEY_KINDS.map(() => '?').join(', ')})
+  WHERE (seq, kind, key) > (?, ?, ?) AND seq < ? AND (kind <> 'warehouse' OR key = ?) AND (kind || '') IN (${FEED_KEY_KINDS.map(() => '?').join(', ')})
   ORDER BY seq, kind, key LIMIT ?`;
 
 const ACCOUNT_NAMES: Record<RegistryAccountKind, 'buffer' | 'adjustment' | 'organization'> = {
@@ -134,9 +146,13 @@ export function changesSince(
   // One read transaction: every query of the page sees the same state of the registry.
   return ctx.db.transaction(() => {
     const now = ctx.clock.now();
-    const start = cursor ?? { seq: -1, kind: '', key: '', at: now, snapshotOf: currentSequence(ctx) };
+    const { finalBelow } = feedBounds(ctx);
+    const start = cursor ?? { seq: -1, kind: '', key: '', at: now, snapshotOf: finalBelow - 1 };
+    // Only final changes (below `finalBelow`): one a transaction still open may commit is read next time.
     // Warehouse keys other than the caller's own organization's are never its business.
-    const rows = ctx.db.prepare(FEED_PAGE_SQL).all(start.seq, start.kind, start.key, viewer.organizationId, ...kindParams, limit + 1) as {
+    const rows = ctx.db
+      .prepare(FEED_PAGE_SQL)
+      .all(start.seq, start.kind, start.key, finalBelow, viewer.organizationId, ...kindParams, limit + 1) as {
       kind: string;
       key: string;
       seq: number;

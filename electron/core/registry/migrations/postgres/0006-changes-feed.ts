@@ -8,11 +8,14 @@
 import type { PostgresMigration } from '../../../db/postgres-migrate';
 
 /** Records a change of every key the select yields (column `k`) under a new sequence number. */
-function bump(kind: string, select: string): string {
+export type Bump = (kind: string, select: string) => string;
+
+/** This step's numbering: the counter row (migration 0010 numbers by transaction instead). */
+const counterBump: Bump = (kind, select) => {
   return `UPDATE feed_sequence SET seq = seq + 1;
     INSERT INTO feed_changes (kind, key, seq) SELECT '${kind}', s.k, (SELECT seq FROM feed_sequence) FROM (${select}) AS s WHERE s.k IS NOT NULL
     ON CONFLICT (kind, key) DO UPDATE SET seq = excluded.seq;`;
-}
+};
 
 const one = (expr: string) => `SELECT ${expr} AS k`;
 function holdersOf(creditExpr: string, projectExpr?: string) {
@@ -25,28 +28,49 @@ function holdersOf(creditExpr: string, projectExpr?: string) {
 }
 const REGISTRY_ACCOUNTS = `SELECT v.column1 AS k FROM (VALUES ('buffer'), ('adjustment'), ('registry')) AS v`;
 
-function trigger(name: string, event: string, table: string, body: string[], when?: string): string {
-  return `CREATE FUNCTION feed_${name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
-      ${body.join('\n')}
-      RETURN NULL;
-    END $$;
-    CREATE TRIGGER feed_${name} AFTER ${event} ON ${table} FOR EACH ROW${when ? ` WHEN (${when})` : ''} EXECUTE FUNCTION feed_${name}();`;
+/** One trigger and its function: the function's body (a list of bumps) depends on the numbering. */
+export interface FeedTrigger {
+  name: string;
+  event: string;
+  table: string;
+  body: string[];
+  when?: string;
 }
 
-function projectChild(table: string): string {
-  return ['INSERT', 'UPDATE', 'DELETE']
-    .map((event) => {
-      const row = event === 'DELETE' ? 'OLD' : 'NEW';
-      return trigger(`${table}_${event.toLowerCase()}`, event, table, [bump('project', one(`${row}.project_id`))]);
-    })
-    .join('\n');
+/** The function of a trigger (`replace`: a later step giving an existing function a new body). */
+export function feedFunction(t: FeedTrigger, replace = false): string {
+  return `CREATE ${replace ? 'OR REPLACE ' : ''}FUNCTION feed_${t.name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+      ${t.body.join('\n')}
+      RETURN NULL;
+    END $$;`;
+}
+
+function createTrigger(t: FeedTrigger): string {
+  return `${feedFunction(t)}
+    CREATE TRIGGER feed_${t.name} AFTER ${t.event} ON ${t.table} FOR EACH ROW${t.when ? ` WHEN (${t.when})` : ''} EXECUTE FUNCTION feed_${t.name}();`;
+}
+
+const trigger = (name: string, event: string, table: string, body: string[], when?: string): FeedTrigger => ({
+  name,
+  event,
+  table,
+  body,
+  ...(when ? { when } : {}),
+});
+
+function projectChild(bump: Bump, table: string): FeedTrigger[] {
+  return ['INSERT', 'UPDATE', 'DELETE'].map((event) => {
+    const row = event === 'DELETE' ? 'OLD' : 'NEW';
+    return trigger(`${table}_${event.toLowerCase()}`, event, table, [bump('project', one(`${row}.project_id`))]);
+  });
 }
 
 const PROJECTS_OF_ORGANIZATION = (id: string) => `SELECT id AS k FROM projects WHERE organization_id = ${id}
   UNION SELECT project_id FROM project_organizations WHERE organization_id = ${id}
   UNION SELECT c.project_id FROM credit_events e JOIN credits c ON c.id = e.credit_id WHERE e.verification_body_id = ${id}`;
 
-const TRIGGERS = [
+/** Every trigger of the feed, its bumps made by `bump`. */
+export const feedTriggers = (bump: Bump): FeedTrigger[] => [
   trigger('projects_insert', 'INSERT', 'projects', [bump('project', one('NEW.id'))]),
   trigger('projects_update', 'UPDATE', 'projects', [bump('project', one('NEW.id'))]),
   trigger('projects_delete', 'DELETE', 'projects', [bump('project', one('OLD.id'))]),
@@ -61,10 +85,10 @@ const TRIGGERS = [
     ],
     'OLD.full_name IS DISTINCT FROM NEW.full_name OR OLD.num IS DISTINCT FROM NEW.num',
   ),
-  projectChild('project_organizations'),
-  projectChild('project_documents'),
-  projectChild('project_benefits'),
-  projectChild('project_events'),
+  ...projectChild(bump, 'project_organizations'),
+  ...projectChild(bump, 'project_documents'),
+  ...projectChild(bump, 'project_benefits'),
+  ...projectChild(bump, 'project_events'),
   trigger('sectors_update', 'UPDATE', 'sectors', [bump('project', `SELECT id AS k FROM projects WHERE sector_id = NEW.id`)]),
   trigger('methodologies_update', 'UPDATE', 'methodologies', [
     bump('project', `SELECT id AS k FROM projects WHERE methodology_id = NEW.id`),
@@ -158,6 +182,6 @@ export const postgresMigration0006: PostgresMigration = {
     INSERT INTO feed_changes (kind, key, seq) SELECT 'retirement', id, 0 FROM retirements;
     INSERT INTO feed_changes (kind, key, seq) VALUES ('inventory', 'buffer', 0), ('inventory', 'adjustment', 0), ('inventory', 'registry', 0);
 
-    ${TRIGGERS.join('\n')}
+    ${feedTriggers(counterBump).map(createTrigger).join('\n')}
   `,
 };

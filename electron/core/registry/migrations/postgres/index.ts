@@ -7,6 +7,7 @@ import { postgresMigration0006 } from './0006-changes-feed';
 import { postgresMigration0007 } from './0007-ledger-trail';
 import { postgresMigration0008 } from './0008-project-event-comments';
 import { postgresMigration0009 } from './0009-rate-limit-buckets';
+import { postgresMigration0010 } from './0010-feed-bounds';
 
 /** The registry's migrations on PostgreSQL: the same steps, numbered as migrations/index.ts. */
 export const registryPostgresMigrations = [
@@ -19,4 +20,5 @@ export const registryPostgresMigrations = [
   postgresMigration0007,
   postgresMigration0008,
   postgresMigration0009,
+  postgresMigration0010,
 ] as const;
