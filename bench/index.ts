@@ -13,6 +13,7 @@ const SUITES: Record<string, () => Promise<{ suite: BenchSuite }>> = {
   sync: () => import('./sync.bench'),
   ui: () => import('./ui.bench'),
   operator: () => import('./operator.bench'),
+  postgres: () => import('./postgres.bench'),
 };
 
 function format(n: number | undefined): string {

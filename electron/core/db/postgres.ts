@@ -370,6 +370,8 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
   }
 
   private rollback(): void {
+    // a COMMIT that failed (a serialization failure found at commit) has already ended it
+    if (this.client.pq.transactionStatus() === 0) return;
     try {
       this.client.querySync('ROLLBACK');
     } catch {
