@@ -75,6 +75,7 @@ const ON_POSTGRES = [
   'test/registry/operator-writes.test.ts',
   'test/registry/organizations.test.ts',
   'test/registry/pagination.test.ts',
+  'test/registry/postgres-row-locks.test.ts',
   'test/registry/retirements-read.test.ts',
   'test/registry/warehouse.test.ts',
 ];

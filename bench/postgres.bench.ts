@@ -11,10 +11,10 @@
 // Load comes from wrk (C, one thread per process served), which leaves the cores to the servers and
 // PostgreSQL; with two processes, one wrk per process at once, the rates added.
 // Then the two ways to keep reservations exact across processes, straight against the database (no
-// HTTP; bench/support/pg-reserver.ts): SERIALIZABLE with bounded retry, as the registry reserves,
-// against READ COMMITTED behind the credit's balance row lock (SELECT … FOR UPDATE), each with 1 and
-// 2 processes, over the 8 organizations' credits and over one organization's 4, alternated, the
-// better of two runs kept, every run starting without live holds.
+// HTTP; bench/support/pg-reserver.ts): READ COMMITTED behind the credit's balance row lock (SELECT …
+// FOR UPDATE), as the registry reserves, against SERIALIZABLE with bounded retry, as it reserved
+// before, each with 1 and 2 processes, over the 8 organizations' credits and over one organization's
+// 4, alternated, the better of two runs kept, every run starting without live holds.
 import { spawn, spawnSync } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -62,8 +62,13 @@ export interface SyncDatabase<Tables> {
   first<R>(query: Query<R>): R | undefined;
   run(query: Query<unknown>): RunResult;
   prepared<P extends Record<string, unknown>, R>(build: (values: P, q: Kysely<Tables>) => Query<R>): PreparedQuery<P, R>;
-  /** Runs `fn` as one transaction (a savepoint when nested); a throw rolls all of it back. */
-  transaction<T>(fn: () => T): T;
+  /**
+   * Runs `fn` as one transaction (a savepoint when nested); a throw rolls all of it back. With
+   * `rowLocks`, `fn` locks the rows its check depends on itself (`lockRows`) before reading the rest:
+   * READ COMMITTED instead of SERIALIZABLE on PostgreSQL (see PostgresDatabase.transaction); SQLite's
+   * write transaction excludes every other, so it runs both alike.
+   */
+  transaction<T>(fn: () => T, options?: TransactionOptions): T;
   /** A value that changes whenever the database may have changed (in any connection or process). */
   changeStamp(): string;
   /**
@@ -73,7 +78,18 @@ export interface SyncDatabase<Tables> {
    * transaction already excludes every other.
    */
   readonly claimRows: string;
+  /**
+   * Appended to a SELECT inside a `rowLocks` transaction, locks the rows it answers until the
+   * transaction ends; another transaction locking them waits: `FOR UPDATE` on PostgreSQL, nothing
+   * on SQLite.
+   */
+  readonly lockRows: string;
   close(): void;
+}
+
+export interface TransactionOptions {
+  /** The transaction locks the rows its check reads (`lockRows`) instead of relying on SERIALIZABLE. */
+  rowLocks?: boolean;
 }
 
 /** Compiles `build` once with one placeholder per named value; answers the SQL and a binder. */
@@ -91,6 +107,7 @@ const CHANGE_STAMP_SQL = 'SELECT total_changes() AS changes, (SELECT data_versio
 export class SqliteDatabase<Tables> implements SyncDatabase<Tables> {
   readonly engine = 'sqlite';
   readonly claimRows = '';
+  readonly lockRows = '';
   /** Builds queries; never executes them (its driver is a dummy). */
   readonly q: Kysely<Tables>;
   private readonly statements = new Map<string, BetterSqlite3.Statement<unknown[], unknown>>();
@@ -162,7 +179,7 @@ export class SqliteDatabase<Tables> implements SyncDatabase<Tables> {
   }
 
   /** Runs `fn` in one IMMEDIATE transaction (a savepoint when nested); a throw rolls all of it back. */
-  transaction<T>(fn: () => T): T {
+  transaction<T>(fn: () => T, _options?: TransactionOptions): T {
     return this.raw.transaction(fn).immediate();
   }
 

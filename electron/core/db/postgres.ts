@@ -17,7 +17,15 @@ import {
   type CompiledQuery,
   type Kysely as KyselyType,
 } from 'kysely';
-import { compileWithPlaceholders, type PreparedQuery, type Query, type RunResult, type SyncDatabase, type SyncStatement } from './database';
+import {
+  compileWithPlaceholders,
+  type PreparedQuery,
+  type Query,
+  type RunResult,
+  type SyncDatabase,
+  type SyncStatement,
+  type TransactionOptions,
+} from './database';
 
 /** The part of pg-native (and its libpq handle) used here. */
 interface NativeClient {
@@ -152,6 +160,7 @@ function toParameter(value: unknown): unknown {
 export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
   readonly engine = 'postgres';
   readonly claimRows = ' FOR UPDATE SKIP LOCKED';
+  readonly lockRows = ' FOR UPDATE';
   readonly q: Kysely<Tables>;
   private readonly client: NativeClient;
   private readonly statements = new Map<string, SyncStatement>();
@@ -317,12 +326,21 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
    * One SERIALIZABLE transaction (a savepoint when nested). A throw rolls it back; a serialization
    * failure or deadlock anywhere in it (even one the code caught) runs `fn` again, up to
    * MAX_TRANSACTION_ATTEMPTS times, so `fn` must only touch the database and its own locals.
+   *
+   * `rowLocks`: READ COMMITTED instead, for a hot check-then-write whose code first locks the row
+   * its check depends on (`lockRows`; a reservation: its credit's warehouse balance). Transactions
+   * locking that row queue on it rather than collide and run again, and each statement after the
+   * lock reads what the previous holder committed (bench/postgres.bench.ts measured it against
+   * SERIALIZABLE). Only correct where every other write that could invalidate the check either locks
+   * the same row first or, SERIALIZABLE, writes a row the locking transaction also writes (so it
+   * fails and runs again); warehouse/reservations.ts says which. Nested, it runs at the enclosing
+   * transaction's level.
    */
-  transaction<T>(fn: () => T): T {
+  transaction<T>(fn: () => T, options?: TransactionOptions): T {
     if (this.depth > 0) return this.savepoint(fn);
     for (let attempt = 1; ; attempt++) {
       this.mustRetry = false;
-      this.exec('BEGIN ISOLATION LEVEL SERIALIZABLE');
+      this.exec(options?.rowLocks ? 'BEGIN ISOLATION LEVEL READ COMMITTED' : 'BEGIN ISOLATION LEVEL SERIALIZABLE');
       this.depth = 1;
       try {
         const result = fn();

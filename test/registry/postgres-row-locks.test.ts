@@ -1,0 +1,73 @@
+// On PostgreSQL a reservation runs READ COMMITTED behind its credit's warehouse balance row lock,
+// while every other write stays SERIALIZABLE. Interleaved on two connections of one database: a
+// withdrawal that read the holds before a reservation committed cannot then take the reserved
+// credits (both stamp the warehouse's feed key, so it fails to write it), runs again and takes only
+// what is free. Reservations against reservations: test/registry/postgres-processes.test.ts.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../electron/core/clock';
+import type { PostgresDatabase } from '../../electron/core/db/postgres';
+import { openPostgresRegistry, type OpenedPostgresRegistry, type OpenedRegistry } from '../../electron/core/registry/open';
+import * as ops from '../../electron/core/registry/operations';
+import type { RegistryTables } from '../../electron/core/registry/schema';
+import { availableInWarehouse } from '../../electron/core/registry/warehouse/inventory';
+import { reserveCredits } from '../../electron/core/registry/warehouse/reservations';
+import { makeDataDir, ON_POSTGRES, openTestRegistryOn, rsaKeyPair } from '../support/registry';
+import { inventoryBalance, warehouseBalance } from '../support/warehouse';
+
+describe.skipIf(!ON_POSTGRES)('a reservation behind a row lock beside a serializable withdrawal (PostgreSQL)', () => {
+  let data: ReturnType<typeof makeDataDir>;
+  const clock = new ManualClock(Date.parse('2025-01-01T00:00:00Z'));
+  let a: OpenedRegistry;
+  let b: OpenedPostgresRegistry;
+  const ids = { org: '', credit: '', app: '' };
+
+  beforeAll(() => {
+    data = makeDataDir('row-locks-');
+    a = openTestRegistryOn(data, clock);
+    b = openPostgresRegistry({ databaseUrl: (a.db as unknown as PostgresDatabase<RegistryTables>).url, clock });
+    const validator = ops.createOrganization(a, { fullName: 'VVB', type: 'validationVerificationBody', countryCode: 'GB', verified: true });
+    ids.org = ops.createOrganization(a, { fullName: 'Seller', countryCode: 'KE', verified: true }).id;
+    const project = ops.createProject(a, {
+      fullName: 'Forest',
+      status: 'validated',
+      startDate: '2020-01-01',
+      creditingPeriodStartDate: '2020-01-01',
+      countryCode: 'KE',
+      sector: { id: 'forestry', title: 'Forestry' },
+      methodology: { id: 'm', title: 'M' },
+      type: { id: 'removal', title: 'Removal' },
+      organizationId: ids.org,
+    });
+    ids.credit = ops.issueCredits(a, {
+      projectId: project.id,
+      vintage: '2022',
+      amount: 100,
+      bufferBasisPoints: 0,
+      monitoringPeriodStart: '2022-01-01',
+      monitoringPeriodEnd: '2022-12-31',
+      verificationBodyId: validator.id,
+    }).creditId;
+    ops.depositToWarehouse(a, { organizationId: ids.org, creditId: ids.credit, amount: 40 });
+    ids.app = ops.createApp(a, { name: 'Market', publicKeyPem: rsaKeyPair(0).publicKeyPem }).id;
+  });
+  afterAll(() => {
+    b?.close();
+    a?.close();
+    data?.remove();
+  });
+
+  it('a withdrawal that read the holds before a reservation committed runs again and takes only what is free', () => {
+    let attempts = 0;
+    a.db.transaction(() => {
+      attempts += 1;
+      const free = availableInWarehouse(a, ids.org, ids.credit); // 40 t in this snapshot
+      // meanwhile, on the other connection, a reservation of 30 t commits
+      if (attempts === 1) reserveCredits(b, { organizationId: ids.org, appId: ids.app, creditId: ids.credit, amount: 30 });
+      ops.withdrawFromWarehouse(a, { organizationId: ids.org, creditId: ids.credit, amount: free / 1e6 });
+    });
+    expect(attempts).toBe(2);
+    expect(warehouseBalance(a, ids.org, ids.credit)).toBe(30_000_000);
+    expect(availableInWarehouse(a, ids.org, ids.credit)).toBe(0);
+    expect(inventoryBalance(a, ids.org, ids.credit)).toBe(70_000_000);
+  });
+});
