@@ -1,6 +1,6 @@
 // The sync at the demo's --scale 100 (10,000 projects, ~100,000 retirements) from the real registry
 // server on a loopback port into an empty cache, through the engine in its worker thread as the desk
-// runs it. What the cache holds is checked against what the registry answers over HTTP, read here
+// runs it, from the registry's changes feed (the app's feed and the installation's). What the cache holds is checked against what the registry answers over HTTP, read here
 // with plain fetch (not the desk's client): every project id of both lists, every credit of the
 // three inventories and the warehouse, the retirement count and a spread of retirement pages, and
 // sampled project details with their credits. Then a no-change re-sync writes nothing.
@@ -92,10 +92,9 @@ beforeAll(async () => {
     installations: () => [
       { id: installationId, organizationId: org.id, organizationName: org.full_name, permissions: { organization_warehouse: 'WRITE' } },
     ],
-    // The seed interface (the fallback every registry without the changes feed gets): the feed's
-    // first sync at this scale is a benchmark (`npm run bench -- sync`), and sync-feed.test.ts holds
-    // the two paths to the same cache row for row.
-    tuning: { feed: false },
+    // The desk's default: the changes feed, offered by this registry (its figures at this scale are
+    // a benchmark, `npm run bench -- sync`). The seed interface, the fallback for registries without
+    // the feed, is held to the same cache row for row by sync-feed.test.ts, and at this scale by the bench.
   });
   first = await engine.run();
   cacheDb = new BetterSqlite3(cacheFile, { readonly: true });
