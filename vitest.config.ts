@@ -58,24 +58,33 @@ const INTEGRATION = [
   'test/registry/warehouse.test.ts',
 ];
 
-// The HTTP suite's core files once more on PostgreSQL (REGISTRY_TEST_ENGINE=postgres: each test
-// registry on a database of its own, test/support/postgres.ts): those whose answers come from the
-// database (the HTTP plumbing, certificates' PDFs and the fuzzer pass there too, but would only add
-// suite time). Only where REGISTRY_TEST_POSTGRES_URL names a server that tests may create databases
+// The registry's HTTP suite once more on PostgreSQL (REGISTRY_TEST_ENGINE=postgres: each test
+// registry on a database of its own, test/support/postgres.ts). Not here: what is about one SQLite
+// process (crash, operator-crash: a killed server restarted on its file; disk-full; the SQLite CLI),
+// whose PostgreSQL counterparts are in postgres-processes.test.ts. Only where REGISTRY_TEST_POSTGRES_URL names a server that tests may create databases
 // on; `.ci/run` starts one (scripts/postgres.sh).
 const ON_POSTGRES = [
   'test/registry/auth.test.ts',
+  'test/registry/body-limit.test.ts',
+  'test/registry/certificate.test.ts',
   'test/registry/changes-feed.test.ts',
+  'test/registry/concurrency.test.ts',
   'test/registry/credits.test.ts',
   'test/registry/endpoint-permissions.test.ts',
   'test/registry/finalize.test.ts',
+  'test/registry/fuzz.test.ts',
+  'test/registry/http-pipeline.test.ts',
   'test/registry/invariants.test.ts',
+  'test/registry/openapi.test.ts',
   'test/registry/operator-endpoints.test.ts',
   'test/registry/operator-previews.test.ts',
   'test/registry/operator-writes.test.ts',
   'test/registry/organizations.test.ts',
   'test/registry/pagination.test.ts',
+  'test/registry/postgres-busy.test.ts',
   'test/registry/postgres-row-locks.test.ts',
+  'test/registry/projects.test.ts',
+  'test/registry/raw-http.test.ts',
   'test/registry/retirements-read.test.ts',
   'test/registry/warehouse.test.ts',
 ];

@@ -2,10 +2,9 @@
 // that answers follow every change (the page cache never serves stale data).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Project } from '../../shared/registry/resources';
-import { openRegistry } from '../../electron/core/registry/open';
 import * as ops from '../../electron/core/registry/operations';
 import { readSettings } from '../../electron/core/registry/settings';
-import { appToken, createTestApp, startTestRegistry, type TestRegistry } from '../support/registry';
+import { appToken, createTestApp, openSecondConnection, startTestRegistry, type TestRegistry } from '../support/registry';
 import { buildReadScenario, getError, getOk, type ReadScenario } from './read-scenario';
 
 let t: TestRegistry;
@@ -106,8 +105,8 @@ describe('GET /projects', () => {
     expect(afterVerify.projects.map((p) => p.id)).toContain(s.projectOfC);
     expect(afterVerify.pagination.total).toBe(before.pagination.total + 1);
 
-    // another connection to the same file (the operator CLI while the server runs)
-    const other = openRegistry({ dataDir: t.dir });
+    // another connection to the same database (the operator CLI while the server runs)
+    const other = openSecondConnection(t);
     try {
       ops.setOrganizationVerified(other, { organizationId: s.orgC, verified: false });
     } finally {

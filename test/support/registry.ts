@@ -72,6 +72,19 @@ export function openTestRegistryOn(data: { dir: string; remove(): void }, clock:
   return ON_POSTGRES ? openTestPostgresRegistry(clock, data) : openRegistry({ dataDir: data.dir, clock });
 }
 
+/** The database of each test registry opened on PostgreSQL (for a second connection to it). */
+const postgresUrls = new WeakMap<object, string>();
+
+/**
+ * A second connection to a test registry's database, as another process has it (the operator CLI
+ * while the server runs): the same SQLite file, or the same PostgreSQL database. Close it after use.
+ */
+export function openSecondConnection(t: Pick<TestRegistry, 'dir' | 'registry' | 'clock'>): OpenedRegistry {
+  const url = postgresUrls.get(t.registry);
+  if (url) return openPostgresRegistry({ databaseUrl: url, clock: t.clock }) as unknown as OpenedRegistry;
+  return openRegistry({ dataDir: t.dir, clock: t.clock });
+}
+
 /**
  * The registry on a new PostgreSQL database, dropped with the data folder. Typed as the SQLite one so
  * that test files run unchanged: their ledger read-outs through `db.raw.prepare(sql)` go to the
@@ -80,6 +93,7 @@ export function openTestRegistryOn(data: { dir: string; remove(): void }, clock:
 function openTestPostgresRegistry(clock: Clock, data: { remove(): void }): OpenedRegistry {
   const database = createTestDatabase();
   const registry = openPostgresRegistry({ databaseUrl: database.url, clock });
+  postgresUrls.set(registry, database.url);
   const db = registry.db;
   Object.defineProperty(db, 'raw', { value: { prepare: (sql: string) => db.prepare(sql) } });
   const remove = data.remove.bind(data);
