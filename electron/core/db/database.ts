@@ -87,6 +87,21 @@ export interface SyncDatabase<Tables> {
   close(): void;
 }
 
+/**
+ * A transaction that kept colliding with concurrent ones (PostgreSQL's serialization failures or
+ * deadlocks, each attempt rolled back) until its bounded retries ran out: nothing was written, and
+ * the same request may simply be sent again. The HTTP layer answers 503 with Retry-After.
+ */
+export class DatabaseBusyError extends Error {
+  constructor(attempts: number, options?: ErrorOptions) {
+    super(
+      `The registry is busy with concurrent changes to the same records (${attempts} attempts); nothing was changed: try again`,
+      options,
+    );
+    this.name = 'DatabaseBusyError';
+  }
+}
+
 export interface TransactionOptions {
   /** The transaction locks the rows its check reads (`lockRows`) instead of relying on SERIALIZABLE. */
   rowLocks?: boolean;

@@ -19,6 +19,7 @@ import {
 } from 'kysely';
 import {
   compileWithPlaceholders,
+  DatabaseBusyError,
   type PreparedQuery,
   type Query,
   type RunResult,
@@ -361,8 +362,10 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
         // reports a serialization failure of a check-then-insert (two finishes of one reservation
         // both inserting its transaction): run again, the check then sees the winner. A genuine
         // duplicate fails the same way again, so it is retried only twice.
-        const retryable = this.mustRetry || RETRYABLE.has(code) || (code === UNIQUE_VIOLATION && attempt < 3);
-        if (!retryable || attempt >= MAX_TRANSACTION_ATTEMPTS) throw error;
+        const collided = this.mustRetry || RETRYABLE.has(code);
+        const retryable = collided || (code === UNIQUE_VIOLATION && attempt < 3);
+        if (!retryable) throw error;
+        if (attempt >= MAX_TRANSACTION_ATTEMPTS) throw collided ? new DatabaseBusyError(attempt, { cause: error }) : error;
         this.retries += 1;
         backOff(attempt);
       } finally {

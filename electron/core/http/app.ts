@@ -14,6 +14,7 @@ import { forbidden, RegistryError, zodMessages } from '../registry/errors';
 import { checkIdempotencyKey, replayOf, requestHash, storeAnswer } from '../registry/idempotency';
 import type { RegistryContext } from '../registry/context';
 import type { Authenticator, Caller } from '../auth/caller';
+import { DatabaseBusyError } from '../db/database';
 import { bodyCap, ClientAbortedError, DEFAULT_MAX_BODY_BYTES, readBodyText } from './body';
 import type { FileAnswer, Handler, Handlers, JsonText } from './types';
 
@@ -281,6 +282,9 @@ export function createRegistryApp(options: RegistryAppOptions): Hono {
       setDiskFull(true);
       return errorResponse(c, 507, DISK_FULL_MESSAGE);
     }
+    // Rolled back after colliding with concurrent writes until its retries ran out: nothing changed,
+    // so a client may send it again (its own retry policy treats 503 like any 5xx, after Retry-After).
+    if (error instanceof DatabaseBusyError) return errorResponse(c, 503, error.message, { 'Retry-After': '1' });
     if (error instanceof ClientAbortedError) {
       // Nobody is left to read the answer; not a bug of ours, so no stack and no 500.
       options.onClientAborted?.(`${c.req.method} ${c.req.path}`);
