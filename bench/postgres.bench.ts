@@ -28,6 +28,7 @@ import { openPostgresRegistry, openRegistry } from '../electron/core/registry/op
 import * as ops from '../electron/core/registry/operations';
 import { startScript } from './support/processes';
 import type { BenchFigure, BenchSuite } from './types';
+import { stockWarehouse } from '../test/support/stocked-warehouse';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const DIRECT_MS = Number(process.env.BENCH_DIRECT_MS ?? 5000);
@@ -68,30 +69,8 @@ function buildWorld(r: RegistryContext): World {
     const id = ops.createOrganization(r, { fullName: `Seller ${s}`, countryCode: 'KE', verified: true }).id;
     const credits: string[] = [];
     for (let p = 0; p < 2; p++) {
-      const project = ops.createProject(r, {
-        fullName: `Bench Forest ${s}.${p}`,
-        status: 'validated',
-        startDate: '2020-01-01',
-        creditingPeriodStartDate: '2020-01-01',
-        countryCode: 'KE',
-        sector: { id: 'forestry', title: 'Forestry' },
-        methodology: { id: 'm', title: 'M' },
-        type: { id: 'removal', title: 'Removal' },
-        organizationId: id,
-      });
-      for (const vintage of ['2022', '2023']) {
-        const { creditId } = ops.issueCredits(r, {
-          projectId: project.id,
-          vintage,
-          amount: 10_000,
-          bufferBasisPoints: 0,
-          monitoringPeriodStart: `${vintage}-01-01`,
-          monitoringPeriodEnd: `${vintage}-12-31`,
-          verificationBodyId: validator,
-        });
-        ops.depositToWarehouse(r, { organizationId: id, creditId, amount: 10_000 });
-        credits.push(creditId);
-      }
+      const stock = { organizationId: id, verificationBodyId: validator, projectName: `Bench Forest ${s}.${p}` };
+      credits.push(...stockWarehouse(r, { ...stock, vintages: ['2022', '2023'], issue: 10_000, deposit: 10_000 }));
     }
     const installation = ops.installApp(r, { appId, organizationId: id, permissions });
     const { token } = issueAccessToken(r, { appId, installationId: installation.id, permissions });

@@ -17,6 +17,7 @@ import * as ops from '../electron/core/registry/operations';
 import { issueAccessToken } from '../electron/core/auth/tokens';
 import type { BenchFigure, BenchSuite } from './types';
 import { startScript } from './support/processes';
+import { stockWarehouse } from '../test/support/stocked-warehouse';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const LATENCY_FLOWS = 8;
@@ -46,30 +47,8 @@ export function buildRegistry(): World {
     }).id;
     const creditIds: string[] = [];
     for (let p = 0; p < 25; p++) {
-      const project = ops.createProject(r, {
-        fullName: `Bench Forest ${p}`,
-        status: 'validated',
-        startDate: '2020-01-01',
-        creditingPeriodStartDate: '2020-01-01',
-        countryCode: 'KE',
-        sector: { id: 'forestry', title: 'Forestry' },
-        methodology: { id: 'm', title: 'M' },
-        type: { id: 'removal', title: 'Removal' },
-        organizationId: orgA,
-      });
-      for (const vintage of ['2020', '2021', '2022', '2023']) {
-        const { creditId } = ops.issueCredits(r, {
-          projectId: project.id,
-          vintage,
-          amount: 10_000,
-          bufferBasisPoints: 0,
-          monitoringPeriodStart: `${vintage}-01-01`,
-          monitoringPeriodEnd: `${vintage}-12-31`,
-          verificationBodyId: validator,
-        });
-        ops.depositToWarehouse(r, { organizationId: orgA, creditId, amount: 10_000 });
-        creditIds.push(creditId);
-      }
+      const stock = { organizationId: orgA, verificationBodyId: validator, projectName: `Bench Forest ${p}` };
+      creditIds.push(...stockWarehouse(r, { ...stock, vintages: ['2020', '2021', '2022', '2023'], issue: 10_000, deposit: 10_000 }));
     }
     const creditId = creditIds[0]!;
     const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });

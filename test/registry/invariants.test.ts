@@ -22,6 +22,7 @@ import { processQueue } from '../../electron/core/registry/warehouse/worker';
 import { RESERVATION_STATES, type ReservationState } from '../../shared/registry/vocabulary';
 import { makeDataDir, ON_POSTGRES, openTestRegistryOn, rsaKeyPair } from '../support/registry';
 import { inventoryBalance, registrySnapshot, warehouseBalance } from '../support/warehouse';
+import { stockWarehouse } from '../support/stocked-warehouse';
 
 interface World {
   ctx: OpenedRegistry;
@@ -55,30 +56,8 @@ function buildWorld(): World {
   ];
   const credits: string[] = [];
   for (const [i, owner] of orgs.slice(0, 2).entries()) {
-    const project = ops.createProject(ctx, {
-      fullName: `Project ${i}`,
-      status: 'validated',
-      startDate: '2020-01-01',
-      creditingPeriodStartDate: '2020-01-01',
-      countryCode: 'KE',
-      sector: { id: 'forestry', title: 'Forestry' },
-      methodology: { id: 'm', title: 'M' },
-      type: { id: 'removal', title: 'Removal' },
-      organizationId: owner,
-    });
-    for (const vintage of ['2021', '2022']) {
-      const issued = ops.issueCredits(ctx, {
-        projectId: project.id,
-        vintage,
-        amount: 100,
-        bufferBasisPoints: 1000,
-        monitoringPeriodStart: `${vintage}-01-01`,
-        monitoringPeriodEnd: `${vintage}-12-31`,
-        verificationBodyId: validator,
-      });
-      credits.push(issued.creditId);
-      ops.depositToWarehouse(ctx, { organizationId: owner, creditId: issued.creditId, amount: 40 });
-    }
+    const stock = { organizationId: owner, verificationBodyId: validator, projectName: `Project ${i}`, vintages: ['2021', '2022'] };
+    credits.push(...stockWarehouse(ctx, { ...stock, issue: 100, bufferBasisPoints: 1000, deposit: 40 }));
   }
   const appId = ops.createApp(ctx, { name: 'Property app', publicKeyPem: rsaKeyPair(0).publicKeyPem }).id;
   const world = { ctx, clock, orgs, credits, appId, close: () => (ctx.close(), data.remove()) };

@@ -13,6 +13,7 @@ import { availableInWarehouse } from '../../electron/core/registry/warehouse/inv
 import { reserveCredits } from '../../electron/core/registry/warehouse/reservations';
 import { makeDataDir, ON_POSTGRES, openTestRegistryOn, rsaKeyPair } from '../support/registry';
 import { inventoryBalance, warehouseBalance } from '../support/warehouse';
+import { stockWarehouse } from '../support/stocked-warehouse';
 
 describe.skipIf(!ON_POSTGRES)('a reservation behind a row lock beside a serializable withdrawal (PostgreSQL)', () => {
   let data: ReturnType<typeof makeDataDir>;
@@ -27,27 +28,8 @@ describe.skipIf(!ON_POSTGRES)('a reservation behind a row lock beside a serializ
     b = openPostgresRegistry({ databaseUrl: (a.db as unknown as PostgresDatabase<RegistryTables>).url, clock });
     const validator = ops.createOrganization(a, { fullName: 'VVB', type: 'validationVerificationBody', countryCode: 'GB', verified: true });
     ids.org = ops.createOrganization(a, { fullName: 'Seller', countryCode: 'KE', verified: true }).id;
-    const project = ops.createProject(a, {
-      fullName: 'Forest',
-      status: 'validated',
-      startDate: '2020-01-01',
-      creditingPeriodStartDate: '2020-01-01',
-      countryCode: 'KE',
-      sector: { id: 'forestry', title: 'Forestry' },
-      methodology: { id: 'm', title: 'M' },
-      type: { id: 'removal', title: 'Removal' },
-      organizationId: ids.org,
-    });
-    ids.credit = ops.issueCredits(a, {
-      projectId: project.id,
-      vintage: '2022',
-      amount: 100,
-      bufferBasisPoints: 0,
-      monitoringPeriodStart: '2022-01-01',
-      monitoringPeriodEnd: '2022-12-31',
-      verificationBodyId: validator.id,
-    }).creditId;
-    ops.depositToWarehouse(a, { organizationId: ids.org, creditId: ids.credit, amount: 40 });
+    const stock = { organizationId: ids.org, verificationBodyId: validator.id, projectName: 'Forest', vintages: ['2022'] };
+    [ids.credit] = stockWarehouse(a, { ...stock, issue: 100, deposit: 40 }) as [string];
     ids.app = ops.createApp(a, { name: 'Market', publicKeyPem: rsaKeyPair(0).publicKeyPem }).id;
   });
   afterAll(() => {
