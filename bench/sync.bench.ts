@@ -307,12 +307,12 @@ if (process.argv[2] === '--sync-bench-child') {
 
 // ---- the parent side -----------------------------------------------------------------------------
 
-function runChild(job: ChildJob): Promise<ChildResult> {
+function runChildOf(childFile: string, job: ChildJob): Promise<ChildResult> {
   return new Promise((resolve, reject) => {
     // The key goes through stdin, never the command line.
     // SYNC_BENCH_NODE_FLAGS (e.g. "--max-semi-space-size=32") tries V8 settings on the child only.
     const flags = (process.env.SYNC_BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-    const child = spawn(process.execPath, [...flags, '--import', 'tsx', import.meta.filename, '--sync-bench-child'], {
+    const child = spawn(process.execPath, [...flags, childFile, '--sync-bench-child'], {
       stdio: ['pipe', 'pipe', 'inherit'],
     });
     let out = '';
@@ -338,6 +338,34 @@ function buildSyncWorker(): string {
   const file = join(root, 'out', 'main', 'sync-worker.js');
   if (built.status !== 0 || !existsSync(file)) throw new Error('building the app (electron-vite build) failed; see above');
   return file;
+}
+
+/**
+ * This file bundled for Node (vite SSR, as `npm run build:web` bundles the web desk), so the child
+ * runs as the desk ships, not under tsx: tsx's loader thread and its compiled modules took ~60 MB of
+ * the child's RSS, which the peak-RSS figure is about the sync's own. Returns the bundle's path.
+ */
+async function buildBenchChild(): Promise<string> {
+  const root = join(import.meta.dirname, '..');
+  const outDir = join(root, 'out', 'bench');
+  const { build } = await import('vite');
+  await build({
+    configFile: false,
+    logLevel: 'warn',
+    root,
+    build: {
+      ssr: true,
+      target: 'node20',
+      outDir,
+      emptyOutDir: true,
+      minify: false,
+      rollupOptions: {
+        input: { 'sync-bench-child': import.meta.filename },
+        output: { format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
+      },
+    },
+  });
+  return join(outDir, 'sync-bench-child.js');
 }
 
 function percentile(values: number[], p: number): number {
@@ -414,6 +442,8 @@ export const suite: BenchSuite = {
 
     // The sync child runs the engine in its worker thread from the built script, as the app does.
     const workerFile = buildSyncWorker();
+    const childFile = await buildBenchChild();
+    const runChild = (job: ChildJob) => runChildOf(childFile, job);
     const copy = await scaledRegistryCopy(scale);
     const registry = openRegistry({ dataDir: copy.dir });
     const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
