@@ -3,17 +3,34 @@
 // refuses exactly what JSON.parse refuses.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { arrayElements, isArraySpan, JsonShapeError, objectMembers, parseSpan, rootSpan } from '../../electron/core/desk/sync/json-spans';
+import {
+  arrayElements,
+  isArraySpan,
+  JsonShapeError,
+  objectMembers,
+  objectMembersAndElements,
+  parseSpan,
+  rootSpan,
+} from '../../electron/core/desk/sync/json-spans';
 
-/** The text read as the inventory sync reads it: the root object's members, an array member element by element. */
-function readBySpans(text: string): unknown {
+/**
+ * The text read as the sync reads answers: the root object's members, an array member element by
+ * element; with `expand`, that member's elements found in the same scan as the members (as the
+ * feed reads its pages' changes and the inventories their credits).
+ */
+function readBySpans(text: string, expand?: string): unknown {
   const root = rootSpan(text);
   const value = (span: { start: number; end: number }) =>
     isArraySpan(text, span) ? arrayElements(text, span).map((e) => parseSpan(text, e)) : parseSpan(text, span);
   if (text.charCodeAt(root.start) !== 0x7b) return value(root);
+  const { members, elements } = expand
+    ? objectMembersAndElements(text, root, expand)
+    : { members: objectMembers(text, root), elements: null };
   const out: Record<string, unknown> = {};
-  for (const [key, span] of objectMembers(text, root))
-    Object.defineProperty(out, key, { value: value(span), enumerable: true, configurable: true, writable: true });
+  for (const [key, span] of members) {
+    const read = key === expand ? (elements?.map((e) => parseSpan(text, e)) ?? parseSpan(text, span)) : value(span);
+    Object.defineProperty(out, key, { value: read, enumerable: true, configurable: true, writable: true });
+  }
   return out;
 }
 
@@ -35,6 +52,7 @@ describe('json spans', () => {
     };
     for (const text of [JSON.stringify(answer), JSON.stringify(answer, null, 2), `  \n${JSON.stringify(answer, null, '\t')}\r\n `]) {
       expect(readBySpans(text)).toEqual(answer);
+      expect(readBySpans(text, 'credits')).toEqual(answer);
       const root = rootSpan(text);
       const credits = objectMembers(text, root).get('credits')!;
       expect(arrayElements(text, credits)).toHaveLength(6);
@@ -43,6 +61,8 @@ describe('json spans', () => {
 
   it('keeps the last of a repeated member, as JSON.parse does', () => {
     expect(readBySpans('{"a": 1, "a": [2, 3]}')).toEqual({ a: [2, 3] });
+    for (const text of ['{"a": 1, "a": [2, 3]}', '{"a": [1], "a": [2, 3]}', '{"a": [1], "a": 2}'])
+      expect(readBySpans(text, 'a')).toEqual(JSON.parse(text));
   });
 
   it('refuses what JSON.parse refuses at the levels it walks', () => {
@@ -68,6 +88,7 @@ describe('json spans', () => {
       '{"a":{"b":01},"a":1}',
     ]) {
       expect(outcome(() => readBySpans(bad)).ok, bad).toBe(false);
+      expect(outcome(() => readBySpans(bad, 'a')).ok, bad).toBe(false);
       expect(outcome(() => JSON.parse(bad)).ok, bad).toBe(false);
     }
   });
@@ -103,10 +124,12 @@ describe('json spans', () => {
                   ? text.slice(0, at) + c.char + text.slice(at)
                   : text.slice(0, at) + c.char + text.slice(at + 1);
           }
-          const bySpans = outcome(() => readBySpans(text));
           const whole = outcome(() => JSON.parse(text));
-          expect(bySpans.ok, text).toBe(whole.ok);
-          if (bySpans.ok && whole.ok) expect(bySpans.value, text).toEqual(whole.value);
+          for (const expand of [undefined, Object.keys(object)[0] ?? '']) {
+            const bySpans = outcome(() => readBySpans(text, expand));
+            expect(bySpans.ok, text).toBe(whole.ok);
+            if (bySpans.ok && whole.ok) expect(bySpans.value, text).toEqual(whole.value);
+          }
         },
       ),
       { numRuns: 3000 },

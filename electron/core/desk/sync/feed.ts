@@ -34,7 +34,16 @@ import type { StepContext, StepOutcome } from './context';
 import { STAGE_BATCH_ROWS } from './paged-lists';
 import { stageInventoryAnswer } from './small-resources';
 import { compileShapeCheck } from './shape-check';
-import { arrayElements, isArraySpan, JsonShapeError, objectMembers, parseSpan, rootSpan, type Span } from './json-spans';
+import {
+  arrayElements,
+  isArraySpan,
+  JsonShapeError,
+  objectMembers,
+  objectMembersAndElements,
+  parseSpan,
+  rootSpan,
+  type Span,
+} from './json-spans';
 
 /** The resources one feed pass brings up to date. */
 export const FEED_RESOURCES = ['projects', 'internalProjects', 'projectDetails', 'credits', 'inventories', 'retirements'] as const;
@@ -117,9 +126,13 @@ async function fetchPage(ctx: StepContext, cursor: string, limit: number): Promi
   }
   const { members, changes } = readingJson(() => {
     const root = rootSpan(text);
-    const members = text.charCodeAt(root.start) === 0x7b ? objectMembers(text, root) : new Map<string, Span>();
-    const changes = members.get('changes');
-    return { members, changes: changes && isArraySpan(text, changes) ? arrayElements(text, changes) : null };
+    if (text.charCodeAt(root.start) !== 0x7b) {
+      parseSpan(text, root); // not an object: JSON or not, it is checked as a whole
+      return { members: new Map<string, Span>(), changes: null };
+    }
+    // The envelope's members and the changes' elements in one scan of the page.
+    const { members, elements } = objectMembersAndElements(text, root, 'changes');
+    return { members, changes: elements };
   });
   const member = (name: string) => readingJson(() => (members.has(name) ? parseSpan(text, members.get(name)!) : undefined));
   const page = envelope.safeParse({
@@ -258,6 +271,11 @@ function inventoryItem(text: string, span: Span, index: number): { account: Inve
   };
 }
 
+/** Items shorter than this are parsed whole before their type is known (see readPages). */
+const SMALL_ITEM_CHARS = 1 << 20;
+const isInventoryItem = (raw: unknown) =>
+  typeof raw === 'object' && raw !== null && !Array.isArray(raw) && (raw as { type?: unknown }).type === 'inventory';
+
 /** Reads every page from `start`, checking each item and handing it to `sink`. */
 async function readPages(ctx: StepContext, start: string, limit: number, sink: ItemSink): Promise<ReadResult> {
   // Removals by resource and id; an item arriving later for the same id cancels its removal.
@@ -271,13 +289,18 @@ async function readPages(ctx: StepContext, start: string, limit: number, sink: I
     const hashesOfPage = { public: new Map<string, string>(), internal: new Map<string, string>() };
     const { text } = page;
     for (const [i, span] of page.items.entries()) {
-      const inventory = inventoryItem(text, span, i);
+      // An item of a few kB is parsed whole at once; only an inventory (one item of tens of MB at
+      // --scale 100) is read from its span credit by credit, so only a large item, or one that
+      // turns out to be an inventory, is walked first (walking every item cost a scan of each page).
+      const small = span.end - span.start < SMALL_ITEM_CHARS;
+      let raw = small ? readingJson(() => parseSpan(text, span)) : undefined;
+      const inventory = small && !isInventoryItem(raw) ? null : inventoryItem(text, span, i);
       if (inventory) {
         items++;
         if (INVENTORY_ACCOUNTS.includes(inventory.account)) sink.inventory(inventory.account, inventory.inventory);
         continue;
       }
-      const raw = readingJson(() => parseSpan(text, span));
+      if (!small) raw = readingJson(() => parseSpan(text, span));
       let item: FeedItem;
       if (exactItem(raw)) item = raw;
       else {

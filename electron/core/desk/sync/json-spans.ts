@@ -60,13 +60,29 @@ function skipValue(text: string, i: number): number {
   return j;
 }
 
-/** Walks the members of the object or the elements of the array at `span`, returning their spans. */
-function members(text: string, span: Span, kind: 'object' | 'array'): { key: string | null; value: Span }[] {
+/** Where `walk` puts the elements of one named member's array as it passes it (the last such member's). */
+interface Expand {
+  name: string;
+  elements: Span[] | null;
+}
+
+/**
+ * Walks the members of the object or the elements of the array that starts at `start`, adding them
+ * to `found`, and returns the index just after its closing brace or bracket. The array value of the
+ * member `expand.name` is walked element by element on the way (instead of skipped), so a caller
+ * that wants both the object's members and that array's elements scans the text once.
+ */
+function walk(
+  text: string,
+  start: number,
+  kind: 'object' | 'array',
+  found: { key: string | null; value: Span }[],
+  expand?: Expand,
+): number {
   const [open, close] = kind === 'object' ? [0x7b, 0x7d] : [0x5b, 0x5d];
-  if (text.charCodeAt(span.start) !== open) throw new JsonShapeError(`not an ${kind}`);
-  const found: { key: string | null; value: Span }[] = [];
-  let i = skipSpace(text, span.start + 1);
-  if (text.charCodeAt(i) === close) return found;
+  if (text.charCodeAt(start) !== open) throw new JsonShapeError(`not an ${kind}`);
+  let i = skipSpace(text, start + 1);
+  if (text.charCodeAt(i) === close) return i + 1;
   for (;;) {
     let key: string | null = null;
     if (kind === 'object') {
@@ -77,32 +93,53 @@ function members(text: string, span: Span, kind: 'object' | 'array'): { key: str
       if (text.charCodeAt(i) !== 0x3a) throw new JsonShapeError(`a colon was expected at ${i}`);
       i = skipSpace(text, i + 1);
     }
-    const end = skipValue(text, i);
+    let end: number;
+    if (expand && key === expand.name && text.charCodeAt(i) === 0x5b) {
+      const elements: { key: string | null; value: Span }[] = [];
+      end = walk(text, i, 'array', elements);
+      expand.elements = elements.map((e) => e.value);
+    } else {
+      if (expand && key === expand.name) expand.elements = null;
+      end = skipValue(text, i);
+    }
     found.push({ key, value: { start: i, end } });
     i = skipSpace(text, end);
     const c = text.charCodeAt(i);
-    if (c === close) {
-      if (i + 1 !== span.end) throw new JsonShapeError(`unexpected text at ${i + 1}`);
-      return found;
-    }
+    if (c === close) return i + 1;
     if (c !== 0x2c) throw new JsonShapeError(`a comma was expected at ${i}`);
     i = skipSpace(text, i + 1);
   }
 }
 
-/** The span of the whole text's one value (surrounding space allowed). */
+/** The members of the object or the elements of the array at `span`, which must end where it does. */
+function members(text: string, span: Span, kind: 'object' | 'array', expand?: Expand): { key: string | null; value: Span }[] {
+  const found: { key: string | null; value: Span }[] = [];
+  const end = walk(text, span.start, kind, found, expand);
+  if (end !== span.end) throw new JsonShapeError(`unexpected text at ${end}`);
+  return found;
+}
+
+/**
+ * The span of the whole text's one value (surrounding space allowed). Only its ends are found here:
+ * the value itself is checked as it is walked (objectMembers, arrayElements: each checks that it
+ * closes exactly at the span's end) or parsed (parseSpan), so the text is not scanned twice.
+ */
 export function rootSpan(text: string): Span {
   const start = skipSpace(text, 0);
   if (start === text.length) throw new JsonShapeError('the text is empty');
-  const end = skipValue(text, start);
-  if (skipSpace(text, end) !== text.length) throw new JsonShapeError(`unexpected text at ${end}`);
+  let end = text.length;
+  while (isSpace(text.charCodeAt(end - 1))) end--;
   return { start, end };
 }
 
 /** The members of the object at `span`, by name (a repeated name: the last one, as JSON.parse does). */
 export function objectMembers(text: string, span: Span): Map<string, Span> {
+  return namedMembers(text, members(text, span, 'object'));
+}
+
+function namedMembers(text: string, found: { key: string | null; value: Span }[]): Map<string, Span> {
   const byName = new Map<string, Span>();
-  for (const { key, value } of members(text, span, 'object')) {
+  for (const { key, value } of found) {
     const earlier = byName.get(key!);
     // A value a later member of the same name replaces is never read by the caller, yet JSON.parse
     // still refuses the whole text when that value is not valid JSON: check it here.
@@ -110,6 +147,16 @@ export function objectMembers(text: string, span: Span): Map<string, Span> {
     byName.set(key!, value);
   }
   return byName;
+}
+
+/**
+ * The members of the object at `span` (as objectMembers), and the elements of its member `name`
+ * when that is an array (as arrayElements of it; null otherwise), in one scan of the text.
+ */
+export function objectMembersAndElements(text: string, span: Span, name: string): { members: Map<string, Span>; elements: Span[] | null } {
+  const expand: Expand = { name, elements: null };
+  const found = members(text, span, 'object', expand);
+  return { members: namedMembers(text, found), elements: expand.elements };
 }
 
 /** The elements of the array at `span`. */

@@ -11,7 +11,7 @@ import type { ChangedInventory } from '../cache/inventory-writers';
 import type { StagedRow } from '../cache/types';
 import { forEachLimited } from './concurrency';
 import type { InstallationRef, StepContext, StepOutcome } from './context';
-import { arrayElements, isArraySpan, JsonShapeError, objectMembers, parseSpan, rootSpan } from './json-spans';
+import { JsonShapeError, objectMembersAndElements, parseSpan, rootSpan } from './json-spans';
 import { STAGE_BATCH_ROWS } from './paged-lists';
 
 const INVENTORY_ENDPOINTS: Record<InventoryAccount, EndpointId> = {
@@ -70,17 +70,16 @@ export function stageInventoryAnswer(
     throw answerBreaksContract(endpoint, z.object({}).safeParse(whole).error?.issues ?? []);
   }
   const { head, creditSpans, creditsValue } = readingJson(endpoint, () => {
-    const members = objectMembers(text, root);
+    // The members and the credits' elements in one scan of the answer.
+    const { members, elements } = objectMembersAndElements(text, root, 'credits');
     const parsed = (name: string) => {
       const span = members.get(name);
       return span ? parseSpan(text, span) : undefined;
     };
-    const credits = members.get('credits');
-    const isList = credits !== undefined && isArraySpan(text, credits);
     return {
       head: { summary: parsed('summary'), organization: parsed('organization') },
-      creditSpans: isList ? arrayElements(text, credits) : null,
-      creditsValue: isList ? null : parsed('credits'),
+      creditSpans: elements,
+      creditsValue: elements ? null : parsed('credits'),
     };
   });
   const checkedHead = inventoryHead.safeParse(head);
