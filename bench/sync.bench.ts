@@ -78,14 +78,13 @@ async function childSync(job: ChildJob): Promise<Omit<ChildResult, 'maxRssMb'>> 
     workerFile: job.workerFile,
     tuning: { feed: job.feed ?? true },
   });
-  const stopTrace = process.env.SYNC_BENCH_TRACE ? traceMemory(engine) : () => {};
+  const trace = process.env.SYNC_BENCH_TRACE ? traceMemory(engine) : { phase: () => {}, stop: () => {} };
   // How long the main thread (IPC, the web host) is kept from answering while the worker syncs.
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
   loopDelay.enable();
   const started = performance.now();
   const result = await engine.run();
   loopDelay.disable();
-  stopTrace();
   const wallMs = performance.now() - started;
   const failures = Object.entries(result.results).filter(([, r]) => r.status === 'failed');
   const resyncMs: number[] = [];
@@ -101,12 +100,15 @@ async function childSync(job: ChildJob): Promise<Omit<ChildResult, 'maxRssMb'>> 
         .run();
       registryDb.close();
     }
+    trace.phase(`re-sync (${resync})`);
     const t0 = performance.now();
     const again = await engine.run();
     resyncMs.push(performance.now() - t0);
     failures.push(...Object.entries(again.results).filter(([, r]) => r.status === 'failed'));
   }
+  trace.phase('closing');
   await engine.close();
+  trace.stop();
   const rows = cache.db.raw.prepare('SELECT (SELECT count(*) FROM projects) + (SELECT count(*) FROM retirements)').pluck().get() as number;
   cache.close();
   // Requests are counted by the server (the worker's fetch is its own).
@@ -122,11 +124,14 @@ async function childSync(job: ChildJob): Promise<Omit<ChildResult, 'maxRssMb'>> 
 }
 
 /**
- * `SYNC_BENCH_TRACE=1`: samples the child's memory every 100 ms and prints, per resource, the
- * largest RSS, V8 heap (used / reserved) and memory outside the heap, to find where a peak comes from.
+ * `SYNC_BENCH_TRACE=1`: samples the child's memory every 100 ms and prints, per resource of the
+ * first sync and per re-sync, the largest RSS, V8 heap (used / reserved) and memory outside the
+ * heap, to find where a peak comes from.
  */
-function traceMemory(engine: SyncEngine): () => void {
+function traceMemory(engine: SyncEngine): { phase(name: string): void; stop(): void } {
   let resource = 'start';
+  // Once the re-syncs start, phases are named by the bench, not by the runs' progress.
+  let phased = false;
   const peaks = new Map<string, Record<string, number>>();
   const sample = () => {
     const m = process.memoryUsage();
@@ -137,19 +142,26 @@ function traceMemory(engine: SyncEngine): () => void {
       heapTotal: mb(m.heapTotal),
       external: mb(m.external),
       arrayBuffers: mb(m.arrayBuffers),
+      // The process's peak so far (catches a peak between samples: compare with the phase before).
+      maxRss: Math.round(process.resourceUsage().maxRSS / 1024),
     };
     const peak = peaks.get(resource) ?? {};
     for (const [k, v] of Object.entries(now)) peak[k] = Math.max(peak[k] ?? 0, v);
     peaks.set(resource, peak);
   };
   const unsubscribe = engine.subscribe((event) => {
-    if (event.type === 'progress' && event.progress.resource !== resource) {
+    if (!phased && event.type === 'progress' && event.progress.resource !== resource) {
       sample();
       resource = event.progress.resource;
     }
   });
   const timer = setInterval(sample, 100);
-  return () => {
+  const phase = (name: string) => {
+    sample();
+    phased = true;
+    resource = name;
+  };
+  const stop = () => {
     sample();
     clearInterval(timer);
     unsubscribe();
@@ -160,6 +172,7 @@ function traceMemory(engine: SyncEngine): () => void {
           .join(', ')}`,
       );
   };
+  return { phase, stop };
 }
 
 /** The floor: the same requests, bodies kept as text, rows inserted raw with one statement in one transaction. */
