@@ -1,11 +1,15 @@
 // From validated registry resources to the cache's columns (what lists filter, sort and search on).
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { countryName } from '../../../../shared/registry/countries';
 import type { Project, Retirement } from '../../../../shared/registry/resources';
 import type { CacheTables } from './schema';
 
-/** Content hash of a value as the client validated it: equal hashes mean nothing to write. */
-export const hashJson = (json: string): string => createHash('sha1').update(json).digest('base64url');
+/**
+ * Content hash of a value as the client validated it: equal hashes mean nothing to write. The
+ * one-shot crypto.hash (Node 20.12+) makes the same digest as a Hash object, about three times
+ * faster for rows this small (a first sync at --scale 100 hashes some 200,000).
+ */
+export const hashJson = (json: string): string => hash('sha1', json, 'base64url');
 
 /** What a project contributes to its cache row: every column but the key, the hash and the JSON. */
 export type ProjectColumns = Omit<CacheTables['projects'], 'rowid' | 'scope' | 'id' | 'row_hash' | 'json'>;
