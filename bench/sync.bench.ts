@@ -9,7 +9,7 @@
 // `SYNC_BENCH_SCALE=5 npm run bench -- sync` for a quick run; `SYNC_BENCH_FEED_ONLY=1` skips the
 // seed interface's runs (minutes at scale 100).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { generateKeyPairSync } from 'node:crypto';
 import { join } from 'node:path';
@@ -58,6 +58,22 @@ interface ChildResult {
 }
 
 // ---- the child side ------------------------------------------------------------------------------
+
+/**
+ * This process's own peak RSS (MB). Not resourceUsage().maxRSS: on Linux a child's ru_maxrss starts
+ * from its parent's RSS when it was forked (kept across exec), so the child of a bench process that
+ * serves a --scale 100 registry reported that process's RSS (up to 517 MB) whenever it was the
+ * larger. /proc/self/status's VmHWM is the peak of this process's own memory since exec.
+ */
+function peakRssMb(): number {
+  try {
+    const hwm = /^VmHWM:\s*(\d+) kB/m.exec(readFileSync('/proc/self/status', 'utf8'));
+    if (hwm) return Number(hwm[1]) / 1024;
+  } catch {
+    // not Linux: the OS's own figure
+  }
+  return process.resourceUsage().maxRSS / 1024;
+}
 
 async function childSync(job: ChildJob): Promise<Omit<ChildResult, 'maxRssMb'>> {
   const tokens = createTokenManager({
@@ -143,7 +159,7 @@ function traceMemory(engine: SyncEngine): { phase(name: string): void; stop(): v
       external: mb(m.external),
       arrayBuffers: mb(m.arrayBuffers),
       // The process's peak so far (catches a peak between samples: compare with the phase before).
-      maxRss: Math.round(process.resourceUsage().maxRSS / 1024),
+      maxRss: Math.round(peakRssMb()),
     };
     const peak = peaks.get(resource) ?? {};
     for (const [k, v] of Object.entries(now)) peak[k] = Math.max(peak[k] ?? 0, v);
@@ -314,7 +330,7 @@ if (process.argv[2] === '--sync-bench-child') {
     ok: false,
     error: String(e),
   }));
-  process.stdout.write(`${JSON.stringify({ ...result, maxRssMb: process.resourceUsage().maxRSS / 1024 })}\n`);
+  process.stdout.write(`${JSON.stringify({ ...result, maxRssMb: peakRssMb() })}\n`);
   process.exit(0);
 }
 
