@@ -13,7 +13,7 @@
 // feed is read with the app's), and the seed steps that follow are already incremental.
 import { z } from 'zod';
 import { INVENTORY_ACCOUNTS, type InventoryAccount } from '../../../../shared/desk/api';
-import { feedItem, type EndpointId } from '../../../../shared/registry/endpoints';
+import type { EndpointId } from '../../../../shared/registry/endpoints';
 import {
   tolerant,
   type InventoryCredit,
@@ -34,6 +34,7 @@ import type { StepContext, StepOutcome } from './context';
 import { STAGE_BATCH_ROWS } from './paged-lists';
 import { stageInventoryAnswer } from './small-resources';
 import { compileShapeCheck } from './shape-check';
+import { checkFeedItem } from './feed-item';
 import {
   arrayElements,
   isArraySpan,
@@ -50,9 +51,6 @@ export const FEED_RESOURCES = ['projects', 'internalProjects', 'projectDetails',
 export type FeedResource = (typeof FEED_RESOURCES)[number];
 
 const ENDPOINT: EndpointId = 'getChanges';
-const itemSchema = feedItem(tolerant);
-/** Items the registry sends exactly as the schema describes them are used as they are (shape-check.ts). */
-const exactItem = compileShapeCheck(itemSchema);
 const envelope = z.object({ changes: z.array(z.unknown()), removed: z.array(z.unknown()), cursor: z.string(), more: z.boolean() });
 const removal = tolerant.object({ type: z.string(), id: z.string() });
 
@@ -179,7 +177,6 @@ interface FeedInventory {
   organization: OrganizationSummary;
   credits: () => Iterable<InventoryCredit>;
 }
-type FeedItem = z.output<typeof itemSchema>;
 
 /** A feed pass's outcomes, and whether it found nothing changed since its cursor (so no row was written). */
 export interface FeedRun {
@@ -301,18 +298,7 @@ async function readPages(ctx: StepContext, start: string, limit: number, sink: I
         continue;
       }
       if (!small) raw = readingJson(() => parseSpan(text, span));
-      let item: FeedItem;
-      if (exactItem(raw)) item = raw;
-      else {
-        // Unknown fields, another field order, or an item that breaks the contract: zod decides.
-        const checked = itemSchema.safeParse(raw);
-        if (!checked.success)
-          throw answerBreaksContract(
-            ENDPOINT,
-            checked.error.issues.map((issue) => ({ ...issue, path: ['changes', i, ...issue.path] })),
-          );
-        item = checked.data;
-      }
+      const item = checkFeedItem(raw, i);
       items++;
       switch (item.type) {
         case 'project': {

@@ -7,18 +7,16 @@
 // Each installation's cursor is stored with the warehouse access it was read with (a change of it
 // starts that installation again from a snapshot). An installation whose token is refused (401/403:
 // suspended, uninstalled) has its warehouse dropped and is named in the outcome, as the seed step does.
-import { feedItem, type EndpointId } from '../../../../shared/registry/endpoints';
-import { tolerant, type Organization } from '../../../../shared/registry/resources';
+import type { EndpointId } from '../../../../shared/registry/endpoints';
+import type { Organization } from '../../../../shared/registry/resources';
 import { RegistryClientError } from '../../client/errors';
 import { answerBreaksContract, answerNotJson } from '../../client/registry-client';
 import type { InstallationRef, StepContext, StepOutcome } from './context';
-import { compileShapeCheck } from './shape-check';
+import { checkFeedItem } from './feed-item';
 import { FEED_PAGE_TIMEOUT_MS } from './feed';
 import { canReadWarehouse } from './small-resources';
 
 const ENDPOINT: EndpointId = 'getChanges';
-const itemSchema = feedItem(tolerant);
-const exactItem = compileShapeCheck(itemSchema);
 const KINDS = 'warehouse,organization';
 
 interface Page {
@@ -58,17 +56,7 @@ async function readInstallation(ctx: StepContext, installation: InstallationRef,
       throw answerBreaksContract(ENDPOINT, [{ code: 'custom', path: [], message: 'not a page of the changes feed', input: page }]);
     }
     for (const [i, raw] of (page.changes as unknown[]).entries()) {
-      let item;
-      if (exactItem(raw)) item = raw;
-      else {
-        const checked = itemSchema.safeParse(raw);
-        if (!checked.success)
-          throw answerBreaksContract(
-            ENDPOINT,
-            checked.error.issues.map((issue) => ({ ...issue, path: ['changes', i, ...issue.path] })),
-          );
-        item = checked.data;
-      }
+      const item = checkFeedItem(raw, i);
       // Other organizations (public ones) come with the app's own feed.
       if (item.type === 'warehouse' && item.organizationId === installation.organizationId)
         read.warehouse = { credits: item.inventory.credits, reservations: item.reservations };
