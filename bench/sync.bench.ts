@@ -375,25 +375,10 @@ function buildSyncWorker(): string {
  * the child's RSS, which the peak-RSS figure is about the sync's own. Returns the bundle's path.
  */
 async function buildBenchChild(): Promise<string> {
-  const root = join(import.meta.dirname, '..');
-  const outDir = join(root, 'out', 'bench');
-  const { build } = await import('vite');
-  await build({
-    configFile: false,
-    logLevel: 'warn',
-    root,
-    build: {
-      ssr: true,
-      target: 'node20',
-      outDir,
-      emptyOutDir: true,
-      minify: false,
-      rollupOptions: {
-        input: { 'sync-bench-child': import.meta.filename },
-        output: { format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
-      },
-    },
-  });
+  const outDir = join(import.meta.dirname, '..', 'out', 'bench');
+  // (imported here, not at the top: the bundled child must not load vite)
+  const { bundleForNode } = await import('../scripts/build-web-desk');
+  await bundleForNode({ 'sync-bench-child': import.meta.filename }, outDir);
   return join(outDir, 'sync-bench-child.js');
 }
 

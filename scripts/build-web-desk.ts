@@ -25,7 +25,8 @@ export function builtEntry(name: keyof typeof WEB_DESK_ENTRIES): string {
   return resolve(root, 'out/web', `${name}.js`);
 }
 
-export async function buildWebDesk(): Promise<void> {
+/** Bundles `entries` (name → absolute file) for Node into `outDir` as `<name>.js`, dependencies left in node_modules. */
+export async function bundleForNode(entries: Record<string, string>, outDir: string, options: { sourcemap?: boolean } = {}): Promise<void> {
   await build({
     configFile: false,
     logLevel: 'warn',
@@ -33,16 +34,21 @@ export async function buildWebDesk(): Promise<void> {
     build: {
       ssr: true,
       target: 'node20',
-      outDir: resolve(root, 'out/web'),
+      outDir,
       emptyOutDir: true,
       minify: false,
-      sourcemap: true,
+      sourcemap: options.sourcemap ?? false,
       rollupOptions: {
-        input: Object.fromEntries(Object.entries(WEB_DESK_ENTRIES).map(([name, file]) => [name, resolve(root, file)])),
+        input: entries,
         output: { format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
       },
     },
   });
+}
+
+export async function buildWebDesk(): Promise<void> {
+  const entries = Object.fromEntries(Object.entries(WEB_DESK_ENTRIES).map(([name, file]) => [name, resolve(root, file)]));
+  await bundleForNode(entries, resolve(root, 'out/web'), { sourcemap: true });
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
