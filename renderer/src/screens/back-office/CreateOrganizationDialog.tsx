@@ -10,6 +10,7 @@ import { Field } from '../../components/Field';
 import { ActionStatus } from '../../components/backOffice/ActionStatus';
 import { GatedButton } from '../../components/backOffice/RoleGate';
 import { useBackOfficeAction } from '../../components/backOffice/useBackOfficeAction';
+import { ReviewFormActions } from './DialogActions';
 
 export function CreateOrganizationDialog({ onClose }: { onClose: () => void }) {
   const [fullName, setFullName] = useState('');
@@ -64,14 +65,7 @@ export function CreateOrganizationDialog({ onClose }: { onClose: () => void }) {
               {problem}
             </p>
           )}
-          <div className="actions">
-            <button type="button" className="button" onClick={onClose}>
-              Cancel
-            </button>
-            <button type="submit" className="button button-primary">
-              Review
-            </button>
-          </div>
+          <ReviewFormActions onClose={onClose} />
         </form>
       ) : (
         <div className="form">

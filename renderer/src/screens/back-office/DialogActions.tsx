@@ -1,5 +1,6 @@
-// The buttons of a back-office form dialog: "Cancel" and the confirming action until the write is
-// done, then only "Close" (the outcome line above stays, so "Done" is seen, not guessed).
+// The buttons of a back-office form dialog: "Cancel" and "Review" on its form step; then "Cancel"
+// and the confirming action until the write is done, then only "Close" (the outcome line above
+// stays, so "Done" is seen, not guessed).
 import type { ReactNode } from 'react';
 import type { OperatorWriteName } from '../../../../shared/desk/back-office';
 import type { BackOfficeAction } from '../../components/backOffice/useBackOfficeAction';
@@ -20,6 +21,20 @@ export function DialogActions<E extends OperatorWriteName>({
         {done ? 'Close' : 'Cancel'}
       </button>
       {!done && children}
+    </div>
+  );
+}
+
+/** The buttons of a form's first step: "Cancel", and "Review" submitting the form. */
+export function ReviewFormActions({ onClose }: { onClose: () => void }) {
+  return (
+    <div className="actions">
+      <button type="button" className="button" onClick={onClose}>
+        Cancel
+      </button>
+      <button type="submit" className="button button-primary">
+        Review
+      </button>
     </div>
   );
 }

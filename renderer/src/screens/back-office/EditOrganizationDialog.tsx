@@ -10,7 +10,7 @@ import { Field } from '../../components/Field';
 import { ActionStatus } from '../../components/backOffice/ActionStatus';
 import { GatedButton } from '../../components/backOffice/RoleGate';
 import { useBackOfficeAction } from '../../components/backOffice/useBackOfficeAction';
-import { DialogActions } from './DialogActions';
+import { DialogActions, ReviewFormActions } from './DialogActions';
 import { formFromOrganization, organizationEdit, type EditableOrganization, type OrganizationForm } from './organizationForm';
 
 type Reviewed = Extract<ReturnType<typeof organizationEdit>, { ok: true }>;
@@ -87,14 +87,7 @@ export function EditOrganizationDialog({
               </ul>
             </div>
           )}
-          <div className="actions">
-            <button type="button" className="button" onClick={onClose}>
-              Cancel
-            </button>
-            <button type="submit" className="button button-primary">
-              Review
-            </button>
-          </div>
+          <ReviewFormActions onClose={onClose} />
         </form>
       ) : (
         <div className="form">

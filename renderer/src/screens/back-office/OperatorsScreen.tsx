@@ -14,7 +14,7 @@ import { EmptyState, ErrorMessage, Loading } from '../../components/feedback';
 import { StatusBadge } from '../../components/StatusBadge';
 import { ActionStatus } from '../../components/backOffice/ActionStatus';
 import { GatedButton } from '../../components/backOffice/RoleGate';
-import { DialogActions } from './DialogActions';
+import { DialogActions, ReviewFormActions } from './DialogActions';
 import { useBackOfficeAction } from '../../components/backOffice/useBackOfficeAction';
 import { useBackOfficeRead } from '../../components/backOffice/useBackOfficeRead';
 import { BackOfficePage } from './BackOfficePage';
@@ -145,14 +145,7 @@ function CreateOperatorDialog({ onClose }: { onClose: () => void }) {
               {problem}
             </p>
           )}
-          <div className="actions">
-            <button type="button" className="button" onClick={onClose}>
-              Cancel
-            </button>
-            <button type="submit" className="button button-primary">
-              Review
-            </button>
-          </div>
+          <ReviewFormActions onClose={onClose} />
         </form>
       ) : (
         <div className="form">
