@@ -125,8 +125,17 @@ export const syncStatus = z.object({
   online: z.boolean(),
   /** The oldest successful sync time among the resources shown, i.e. how old the data may be. */
   dataAsOf: isoTime.nullable(),
+  /**
+   * How many sync runs have ended (finished or failed) in this desk service's life, and which life
+   * (a restarted service counts again from 0 under a new id). Statuses and sync events travel on
+   * different channels and either can be late or lost: the count tells the page whether a status
+   * it reads is older than an end it has already heard, and whether an end happened that it never heard.
+   */
+  runsEnded: z.object({ service: z.string(), count: z.number().int().nonnegative() }),
 });
 export type SyncStatus = z.infer<typeof syncStatus>;
+/** A sync engine's own status: the desk service adds the count of ended runs. */
+export type EngineSyncStatus = Omit<SyncStatus, 'runsEnded'>;
 
 // ---- lists ---------------------------------------------------------------------------------------
 

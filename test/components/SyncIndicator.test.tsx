@@ -1,7 +1,9 @@
 // The sync indicator and the announcer in real Chromium, against a desk scripted through its bridge.
 // The answer to `sync.run` and the events of the sync it started come on different channels, in
 // either order: a sync quick enough to end before its answer arrives must still end on screen
-// ("Sync now", "Sync finished." said), never stay "Syncing…" until the next sync.
+// ("Sync now", "Sync finished." said), never stay "Syncing…" until the next sync. An end whose event
+// is lost (sent before the page's event stream connected) is taken from the status the page reads
+// while a sync runs, once; a status read before an end that arrives after its event is not applied.
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { page } from 'vitest/browser';
 import type { SyncStatus } from '../../shared/desk/api';
@@ -14,21 +16,26 @@ import { installScriptedBridge } from './scripted-bridge';
 const desk = installScriptedBridge();
 
 const EARLIER = new Date(Date.now() - 60_000).toISOString();
-const status = (running: boolean): SyncStatus => ({
+/** Each test talks to a desk service of its own life (the page's count of ended runs starts over). */
+let service = '';
+const status = (running: boolean, ended = 0): SyncStatus => ({
   running,
   progress: null,
   lastSuccess: { projects: EARLIER },
   lastError: null,
   online: true,
   dataAsOf: EARLIER,
+  runsEnded: { service, count: ended },
 });
 
-let stop: () => void;
+let stop: () => void = () => {};
+/** Starts following the desk's sync, its status read every 50 ms while a sync runs. */
+const follow = () => (stop = useSync.getState().start({ statusPollMs: 50 }));
 beforeEach(() => {
   desk.reset();
+  service = crypto.randomUUID();
   desk.answer('sync.status', () => status(false));
   useSync.setState({ status: null, progress: null, running: false, lastError: null, runError: null });
-  stop = useSync.getState().start();
 });
 afterEach(() => stop());
 
@@ -37,9 +44,10 @@ const announcer = () => document.querySelector('[data-announcer]')!;
 it('a sync that ends before the answer to "Sync now" arrives ends on screen and is said to have finished', async () => {
   desk.answer('sync.run', () => {
     desk.emit({ type: 'sync.progress', progress: { resource: 'projects', done: 3, total: 10, etaMs: null } });
-    desk.emit({ type: 'sync.finished', status: status(false) });
+    desk.emit({ type: 'sync.finished', status: status(false, 1) });
     return { started: true };
   });
+  follow();
   render(
     <>
       <SyncIndicator />
@@ -54,11 +62,58 @@ it('a sync that ends before the answer to "Sync now" arrives ends on screen and 
 });
 
 it('a sync whose answer arrives first shows "Syncing…" until its end is heard', async () => {
-  desk.answer('sync.run', () => ({ started: true }));
+  desk.answer('sync.run', () => {
+    // From now on the desk says it is syncing (the page reads that while the sync runs).
+    desk.answer('sync.status', () => status(true));
+    return { started: true };
+  });
+  follow();
   render(<SyncIndicator />);
   await page.getByRole('button', { name: 'Sync now' }).click();
   await expect.element(page.getByRole('button', { name: 'Syncing…' })).toBeVisible();
-  desk.emit({ type: 'sync.finished', status: status(false) });
+  desk.emit({ type: 'sync.finished', status: status(false, 1) });
   await expect.element(page.getByRole('button', { name: 'Sync now' })).toBeVisible();
   expect(useSync.getState().running).toBe(false);
+});
+
+it('an end whose event was lost is heard from the status, once, even if its event comes late', async () => {
+  // The page opens while a sync runs; its end is sent before the page's event stream is connected.
+  desk.answer('sync.status', () => status(true));
+  follow();
+  render(
+    <>
+      <SyncIndicator />
+      <Announcer />
+    </>,
+  );
+  await expect.element(page.getByRole('button', { name: 'Syncing…' })).toBeVisible();
+  const versionBefore = useSync.getState().dataVersion;
+  desk.answer('sync.status', () => status(false, 1));
+  await expect.element(page.getByRole('button', { name: 'Sync now' })).toBeVisible();
+  await expect.poll(() => announcer().textContent, { timeout: 5_000 }).toBe('Sync finished.');
+  expect(useSync.getState().dataVersion).toBe(versionBefore + 1);
+  expect(document.documentElement.dataset.syncState).toBe('done');
+  // The lost event turns up after all: the end is not applied (nor said) twice.
+  desk.emit({ type: 'sync.finished', status: status(false, 1) });
+  expect(useSync.getState().dataVersion).toBe(versionBefore + 1);
+});
+
+it('a status read before an end, answered after its event, does not bring "Syncing…" back', async () => {
+  let answerStatus: (value: SyncStatus) => void = () => {};
+  desk.answer('sync.status', () => new Promise<SyncStatus>((resolve) => (answerStatus = resolve)));
+  follow();
+  render(<SyncIndicator />);
+  // Events are heard once the page has attached its listener (when it has found the bridge).
+  await expect.poll(() => desk.listening).toBeGreaterThan(0);
+  const versionBefore = useSync.getState().dataVersion;
+  // The sync's end is heard before the answer to the status read, which was taken while it ran.
+  desk.emit({ type: 'sync.progress', progress: { resource: 'projects', done: 3, total: 10, etaMs: null } });
+  desk.emit({ type: 'sync.finished', status: status(false, 1) });
+  await expect.element(page.getByRole('button', { name: 'Sync now' })).toBeVisible();
+  expect(useSync.getState().dataVersion).toBe(versionBefore + 1);
+  answerStatus(status(true, 0));
+  await expect.poll(() => desk.answered('sync.status')).toBe(1);
+  await expect.element(page.getByRole('button', { name: 'Sync now' })).toBeVisible();
+  expect(useSync.getState().running).toBe(false);
+  expect(document.documentElement.dataset.syncState).toBe('done');
 });

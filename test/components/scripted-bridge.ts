@@ -22,6 +22,10 @@ export interface ScriptedBridge {
   answer<M extends DeskMethod>(method: M, answer: Answer<M>): void;
   /** Sends `event` to the page's listeners, as the desk's event channel does (checked against the contract). */
   emit(event: DeskEvent): void;
+  /** How many listeners the page has attached to the event channel (it attaches once it found the bridge). */
+  readonly listening: number;
+  /** How many calls of `method` have been answered so far. */
+  answered(method: DeskMethod): number;
   /** Forgets every call and answer (between tests). */
   reset(): void;
 }
@@ -35,6 +39,7 @@ export function installScriptedBridge(): ScriptedBridge {
   const calls: { method: DeskMethod; input: unknown }[] = [];
   const answers = new Map<DeskMethod, Answer<DeskMethod>>();
   const listeners = new Set<(event: DeskEvent) => void>();
+  const answeredCalls = new Map<DeskMethod, number>();
   const bridge: DeskBridge = {
     host: 'web',
     async invoke<M extends DeskMethod>(method: M, input: DeskInput<M>): Promise<DeskResult<DeskOutput<M>>> {
@@ -44,6 +49,7 @@ export function installScriptedBridge(): ScriptedBridge {
       const answer = answers.get(method);
       if (!answer) throw new Error(`the test scripted no answer for ${method}`);
       const value = await answer(input);
+      answeredCalls.set(method, (answeredCalls.get(method) ?? 0) + 1);
       if (isDeskError(value)) return { ok: false, error: value };
       return { ok: true, value: deskApi[method].output.parse(value) as DeskOutput<M> };
     },
@@ -65,9 +71,14 @@ export function installScriptedBridge(): ScriptedBridge {
       const checked = deskEvent.parse(event);
       for (const listener of listeners) listener(checked);
     },
+    get listening() {
+      return listeners.size;
+    },
+    answered: (method) => answeredCalls.get(method) ?? 0,
     reset() {
       calls.length = 0;
       answers.clear();
+      answeredCalls.clear();
     },
   };
 }

@@ -85,6 +85,11 @@ describe('first start', () => {
     expect(status.online).toBe(true);
     expect(status.lastError).toBeNull();
     expect(Object.values(status.lastSuccess).every((v) => v !== null)).toBe(true);
+    // Statuses and events count the ended runs alike, so the page can order one against the other.
+    const ended = events.filter((e) => e.type === 'sync.finished' || e.type === 'sync.failed');
+    const last = ended.at(-1)!;
+    expect(last.type === 'sync.finished' || last.type === 'sync.failed' ? last.status.runsEnded : null).toEqual(status.runsEnded);
+    expect(status.runsEnded.count).toBe(ended.length);
   });
 });
 

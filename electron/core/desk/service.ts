@@ -6,6 +6,7 @@
 //
 // This module is the typed dispatch table; the connections (and their keys) are managed in
 // connection-manager.ts, the live warehouse view is warehouse-view.ts, the writes writes.ts.
+import { randomUUID } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import type { CertificatePoolOptions } from '../certificates/pool';
 import type { RegistryClient } from '../client/registry-client';
@@ -127,6 +128,8 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
     reason: 'no keychain support in this build',
   };
   const tracker = createOnlineTracker((online) => hub.publish({ type: 'online.changed', online }));
+  // Sync runs ended in this service's life (SyncStatus.runsEnded), across connection switches.
+  const runsEnded = { service: randomUUID(), count: 0 };
   const syncIntervalMs = () => settings.get().syncIntervalMinutes * 60_000;
   const artifacts = createArtifactStore(clock);
   const keyImports = createKeyImports(clock);
@@ -144,7 +147,8 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
     tracker,
     publish: (event) => hub.publish(event),
     onSyncEvent: (event) => {
-      publishSyncEvent(hub, tracker, event);
+      if (event.type === 'finished') runsEnded.count++;
+      publishSyncEvent(hub, tracker, event, { ...runsEnded });
       // The back office's own tables follow each successful seed sync (connections with an operator).
       if (event.type === 'finished' && event.result.ok) void backOffice.sync();
     },
@@ -165,7 +169,7 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
   }
 
   function syncStatus(): SyncStatus {
-    return { ...connections.requireActive().sync.status(), online: tracker.online };
+    return { ...connections.requireActive().sync.status(), online: tracker.online, runsEnded: { ...runsEnded } };
   }
 
   /** The active connection's cache, which answers every read. */
@@ -358,7 +362,7 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
 }
 
 /** The sync engine's events as desk events; reachability goes through the tracker. */
-function publishSyncEvent(hub: EventHub, tracker: OnlineTracker, event: SyncEngineEvent): void {
+function publishSyncEvent(hub: EventHub, tracker: OnlineTracker, event: SyncEngineEvent, runsEnded: SyncStatus['runsEnded']): void {
   switch (event.type) {
     case 'progress':
       hub.publish({ type: 'sync.progress', progress: event.progress });
@@ -367,11 +371,11 @@ function publishSyncEvent(hub: EventHub, tracker: OnlineTracker, event: SyncEngi
       tracker.report(event.online);
       break;
     case 'finished':
-      if (event.result.ok) hub.publish({ type: 'sync.finished', status: event.status });
+      if (event.result.ok) hub.publish({ type: 'sync.finished', status: { ...event.status, runsEnded } });
       else
         hub.publish({
           type: 'sync.failed',
-          status: event.status,
+          status: { ...event.status, runsEnded },
           message: event.status.lastError ?? (event.result.offline ? 'the registry cannot be reached' : 'the sync failed'),
         });
       break;

@@ -4,7 +4,7 @@
 // meanwhile are merged into that same follow-up). A resource that fails keeps its previous data;
 // when the registry is unreachable the run stops, the engine reports offline, and the cache keeps
 // serving reads with their asOf times.
-import { SYNC_RESOURCES, type SyncProgress, type SyncResource, type SyncStatus } from '../../../../shared/desk/api';
+import { SYNC_RESOURCES, type SyncProgress, type SyncResource, type EngineSyncStatus } from '../../../../shared/desk/api';
 import type { Clock } from '../../clock';
 import { RegistryClientError } from '../../client/errors';
 import type { RegistryClient } from '../../client/registry-client';
@@ -41,9 +41,9 @@ export const DEFAULT_TUNING: SyncTuning = {
 
 /** The status from the engine's own state and the cache's last success per resource (dataAsOf is the oldest). */
 export function syncStatusOf(
-  state: Pick<SyncStatus, 'running' | 'progress' | 'lastError' | 'online'>,
-  lastSuccess: SyncStatus['lastSuccess'],
-): SyncStatus {
+  state: Pick<EngineSyncStatus, 'running' | 'progress' | 'lastError' | 'online'>,
+  lastSuccess: EngineSyncStatus['lastSuccess'],
+): EngineSyncStatus {
   const times = Object.values(lastSuccess).filter((t): t is string => t !== null);
   return { ...state, lastSuccess, dataAsOf: times.length > 0 ? times.reduce((a, b) => (a < b ? a : b)) : null };
 }
@@ -88,7 +88,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   /** Whether this connection's registry offers the feed and the desk uses it. */
   const usingFeed = () => tuning.feed && feedOffered === true;
 
-  function status(): SyncStatus {
+  function status(): EngineSyncStatus {
     return syncStatusOf({ running: current !== null, progress, lastError, online }, cache.lastSuccess());
   }
 

@@ -9,7 +9,7 @@
 //   cache intact (every resource is swapped in by one transaction; staged rows wait for the next run).
 // The app's key stays here: the worker asks this side for access tokens over the message port.
 import { Worker } from 'node:worker_threads';
-import { SYNC_RESOURCES, type SyncResource, type SyncStatus } from '../../../../../shared/desk/api';
+import { SYNC_RESOURCES, type SyncResource, type EngineSyncStatus } from '../../../../../shared/desk/api';
 import type { Clock } from '../../../clock';
 import type { TokenManager } from '../../../client/tokens';
 import type { DeskCache } from '../../cache';
@@ -76,7 +76,7 @@ export function createWorkerSyncEngine(options: WorkerSyncEngineOptions): SyncEn
   let nextRunId = 0;
   let closed = false;
 
-  const status = (): SyncStatus => syncStatusOf(state, cache.lastSuccess());
+  const status = (): EngineSyncStatus => syncStatusOf(state, cache.lastSuccess());
   const clockOffsetMs = () => clock.now() - Date.now();
 
   function spawn(): Worker {
