@@ -10,6 +10,7 @@ import { cacheMigrations } from './migrations';
 import type { CacheTables } from './schema';
 import { createCacheQueries, type CacheQueries } from './queries';
 import { createCacheWriters, type CacheWriters } from './writers';
+import { settleBackgroundCheckpoint } from './deferred-checkpoint';
 
 export { CacheInputError } from './queries';
 export { toFtsPrefixQuery, searchText } from './fts-query';
@@ -37,6 +38,10 @@ export function openDeskCache(file: string, options: { clock?: Clock } = {}): De
     migration,
     write: createCacheWriters(db, () => clock.now()),
     ...createCacheQueries(db),
-    close: () => db.close(),
+    close: () => {
+      // A first sync's checkpoint still under way is finished first (deferred-checkpoint.ts).
+      settleBackgroundCheckpoint(db);
+      db.close();
+    },
   };
 }

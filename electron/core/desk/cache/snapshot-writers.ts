@@ -25,6 +25,7 @@ import {
   syncSuccess,
 } from './writers';
 import { ACCOUNT_SEARCH, highestRowid, putSummary } from './inventory-writers';
+import { checkpointInBackground, holdAutocheckpoints, release } from './deferred-checkpoint';
 
 type Q = Kysely<CacheTables>;
 type Db = SqliteDatabase<CacheTables>;
@@ -108,7 +109,14 @@ export function cacheIsEmpty(db: Db): boolean {
  * point). Nothing else may write on this connection meanwhile except inside that order.
  */
 export function beginSnapshotLoad(db: Db, now: () => number) {
-  db.raw.exec('BEGIN IMMEDIATE');
+  // Its commit is not checkpointed on the spot (deferred-checkpoint.ts).
+  holdAutocheckpoints(db);
+  try {
+    db.raw.exec('BEGIN IMMEDIATE');
+  } catch (error) {
+    release(db);
+    throw error;
+  }
   // Rows an interrupted staged run left behind.
   db.raw.exec('DELETE FROM staging; DELETE FROM inventory_staging');
   const indexes = secondaryIndexes(db);
@@ -212,17 +220,23 @@ export function beginSnapshotLoad(db: Db, now: () => number) {
       return counts;
     },
 
-    /** Builds the indexes again, refreshes the planner statistics of what was loaded and commits the load. */
-    commit(): void {
+    /**
+     * Builds the indexes again, refreshes the planner statistics of what was loaded and commits the
+     * load; the WAL is then checkpointed in the background, which the answer settles with (nothing
+     * needs to wait for it: closing the cache finishes it).
+     */
+    commit(): Promise<void> {
       for (const index of indexes) db.raw.exec(index.sql);
       db.raw.exec('ANALYZE projects');
       db.raw.exec('ANALYZE retirements');
       db.raw.exec('ANALYZE inventory_credits');
       db.raw.exec('COMMIT');
+      return checkpointInBackground(db);
     },
 
     rollback(): void {
       if (db.raw.inTransaction) db.raw.exec('ROLLBACK');
+      release(db);
     },
   };
 }

@@ -417,7 +417,8 @@ async function readIntoSnapshot(
   const installed = new Set(ctx.installations.map((i) => i.organizationId));
   cache.write.putFeedOrganizations([...read.organizations.values()], installed, removed.organizations);
   cache.write.setFeedCursor(`${cursorScope(ctx)}:${read.cursor}`);
-  load.commit();
+  // The load's WAL is checkpointed in the background meanwhile (cache/deferred-checkpoint.ts).
+  void load.commit();
   const note = noteOf('loaded', read.items, removedRows);
   const ok = (written: number): StepOutcome => ({ status: 'ok', written, deleted: 0, note });
   const skipped: StepOutcome = { status: 'skipped', reason: 'the app lacks examiner:read' };

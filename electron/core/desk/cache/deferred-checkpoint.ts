@@ -1,0 +1,103 @@
+// The first sync's load writes the whole cache (hundreds of MB at --scale 100) into the WAL in one
+// transaction. SQLite's automatic checkpoint at its COMMIT would then, before the sync could report
+// done, fsync all of the WAL, copy it into the database file and fsync that too: the cache written
+// to disk twice, waited for on the sync's thread (seconds on a disk doing ~110 MB/s).
+//
+// Instead the load holds automatic checkpoints off on its connection, commits (a WAL commit at
+// synchronous=NORMAL only writes to the OS, as every commit of the cache does), and checkpoints
+// afterwards in the background, in the order SQLite's own checkpoint keeps for power-loss safety:
+//   1. the WAL is fsynced on libuv's thread pool (nothing waits for it);
+//   2. then, in one synchronous step: the few frames committed since are fsynced, a guard read
+//      transaction is opened on a second connection, and the frames are copied into the database
+//      file by a PASSIVE checkpoint with synchronous=OFF (the copy alone, no waiting on the disk);
+//   3. the database file is fsynced on the thread pool;
+//   4. the guard is closed and automatic checkpoints come back.
+// The guard's snapshot holds the WAL: no writer may restart it (overwrite its frames) until the
+// copied pages are on disk, so a power loss at any point leaves either the WAL or the database file
+// whole, as SQLite's own sequence does. A crash of the process loses nothing either way (the OS has
+// every write), and a load that fails before its COMMIT never reaches a checkpoint. Closing the
+// cache meanwhile finishes what is under way synchronously (cache/index.ts).
+import { fsyncSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+import type { SqliteDatabase } from '../../db/database';
+import { openBetterSqlite3 } from '../../db/open';
+
+type Db = Pick<SqliteDatabase<unknown>, 'raw'>;
+
+interface Held {
+  /** wal_autocheckpoint before the load held it off. */
+  autocheckpoint: number;
+  /** Finishes what is under way now, synchronously (the cache is closing). */
+  settle: () => void;
+}
+const held = new WeakMap<Db['raw'], Held>();
+
+/** Holds SQLite's automatic checkpoints off on this connection until `checkpointInBackground` (or `release`) ends. */
+export function holdAutocheckpoints(db: Db): void {
+  if (db.raw.memory || held.has(db.raw)) return;
+  const autocheckpoint = db.raw.pragma('wal_autocheckpoint', { simple: true }) as number;
+  db.raw.pragma('wal_autocheckpoint = 0');
+  held.set(db.raw, { autocheckpoint, settle: () => release(db) });
+}
+
+/** Gives automatic checkpoints back (a load that rolled back: its frames will never be copied). */
+export function release(db: Db): void {
+  const state = held.get(db.raw);
+  if (!state) return;
+  held.delete(db.raw);
+  if (db.raw.open) db.raw.pragma(`wal_autocheckpoint = ${state.autocheckpoint}`);
+}
+
+/** Finishes a background checkpoint of this connection synchronously, if one is under way (before closing it). */
+export function settleBackgroundCheckpoint(db: Db): void {
+  held.get(db.raw)?.settle();
+}
+
+/**
+ * Checkpoints the load just committed without waiting for the disk on this thread (steps above).
+ * Settles when it is done (or given up: automatic checkpoints then do it later); never rejects.
+ */
+export async function checkpointInBackground(db: Db): Promise<void> {
+  const state = held.get(db.raw);
+  if (!state) return;
+  const file = db.raw.name;
+  let settled = false;
+  let wal: FileHandle | null = null;
+  let main: FileHandle | null = null;
+  let guard: ReturnType<typeof openBetterSqlite3> | null = null;
+  const finish = () => {
+    if (settled) return;
+    settled = true;
+    // With the copy made, the database file must be on disk before the guard lets the WAL restart.
+    if (guard && main) fsyncSync(main.fd);
+    guard?.close();
+    release(db);
+  };
+  state.settle = finish;
+  try {
+    wal = await open(`${file}-wal`, 'r');
+    await wal.sync();
+    if (settled || !db.raw.open || db.raw.inTransaction) return;
+    main = await open(file, 'r');
+    if (settled || !db.raw.open || db.raw.inTransaction) return;
+    // One synchronous step: nothing can commit between the WAL's fsync and the copy.
+    fsyncSync(wal.fd);
+    guard = openBetterSqlite3(file, { fileMustExist: true });
+    guard.exec('BEGIN');
+    guard.prepare('SELECT count(*) FROM sqlite_schema').get();
+    const synchronous = db.raw.pragma('synchronous', { simple: true }) as number;
+    db.raw.pragma('synchronous = OFF');
+    try {
+      db.raw.pragma('wal_checkpoint(PASSIVE)');
+    } finally {
+      db.raw.pragma(`synchronous = ${synchronous}`);
+    }
+    await main.sync();
+  } catch {
+    // Given up (the file went away, the cache closed): automatic checkpoints take over.
+  } finally {
+    finish();
+    await wal?.close().catch(() => {});
+    await main?.close().catch(() => {});
+  }
+}

@@ -1,0 +1,88 @@
+// The first sync's load into an empty cache is committed without SQLite's checkpoint on the spot:
+// its WAL is copied into the database file afterwards, in the background (cache/deferred-checkpoint.ts).
+// Checked on real cache files: the database file does not grow at the commit and holds the load
+// once the background checkpoint settles, automatic checkpoints come back after it (and after a
+// load that rolls back), and closing the cache while it runs leaves a whole cache.
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Retirement } from '../../shared/registry/resources';
+import { openDeskCache, type DeskCache } from '../../electron/core/desk/cache';
+import { beginSnapshotLoad } from '../../electron/core/desk/cache/snapshot-writers';
+import { makeDataDir } from '../support/registry';
+
+const work = makeDataDir('desk-deferred-checkpoint-');
+afterAll(() => work.remove());
+
+let files = 0;
+const newCache = () => {
+  const file = join(work.dir, `cache-${files++}.sqlite`);
+  return { file, cache: openDeskCache(file) };
+};
+
+/** A load of `n` retirements (about 1 kB each with their search entries), committed. */
+function load(cache: DeskCache, n: number) {
+  const snapshot = beginSnapshotLoad(cache.db, () => 0);
+  for (let i = 0; i < n; i++) {
+    const retirement = {
+      id: `r-${i}`,
+      isClaimed: false,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      amount: i,
+      project: { id: `p-${i % 50}`, fullName: `Project ${i % 50} ${'x'.repeat(400)}`, num: String(i % 50) },
+    } as Retirement;
+    const json = JSON.stringify(retirement);
+    snapshot.retirement(retirement, json, `h${i}`);
+  }
+  snapshot.finish(false);
+  return snapshot;
+}
+
+const autocheckpoint = (cache: DeskCache) => cache.db.raw.pragma('wal_autocheckpoint', { simple: true });
+const count = (cache: DeskCache) => cache.db.raw.prepare('SELECT count(*) FROM retirements').pluck().get();
+
+describe('the first load checkpoint, deferred', () => {
+  it('commits into the WAL only, then copies it into the database file in the background', async () => {
+    const { file, cache } = newCache();
+    const before = statSync(file).size;
+    const done = load(cache, 3000).commit();
+    // Committed and readable, but not yet in the database file, and no checkpoint on this connection meanwhile.
+    expect(count(cache)).toBe(3000);
+    expect(statSync(file).size).toBe(before);
+    expect(autocheckpoint(cache)).toBe(0);
+    await done;
+    expect(statSync(file).size).toBeGreaterThan(before + 3000 * 500);
+    expect(autocheckpoint(cache)).toBe(1000);
+    // Every frame is in the database file: a checkpoint now has nothing left to copy, and the next
+    // write starts the WAL again from its beginning.
+    const checkpoint = () => (cache.db.raw.pragma('wal_checkpoint(PASSIVE)') as { log: number; checkpointed: number }[])[0]!;
+    const after = checkpoint();
+    expect(after.log).toBeGreaterThan(1000);
+    expect(after.checkpointed).toBe(after.log);
+    cache.db.raw.prepare('UPDATE sync_state SET total = 1').run();
+    expect(checkpoint().log).toBeLessThan(10);
+    cache.close();
+  });
+
+  it('gives automatic checkpoints back when the load rolls back', () => {
+    const { cache } = newCache();
+    const snapshot = load(cache, 10);
+    expect(autocheckpoint(cache)).toBe(0);
+    snapshot.rollback();
+    expect(autocheckpoint(cache)).toBe(1000);
+    expect(count(cache)).toBe(0);
+    cache.close();
+  });
+
+  it('leaves a whole cache when it is closed while the checkpoint runs', async () => {
+    const { file, cache } = newCache();
+    const done = load(cache, 2000).commit();
+    cache.close();
+    await done;
+    const reopened = openDeskCache(file);
+    expect(count(reopened)).toBe(2000);
+    expect(reopened.db.raw.pragma('integrity_check', { simple: true })).toBe('ok');
+    expect(autocheckpoint(reopened)).toBe(1000);
+    reopened.close();
+  });
+});
