@@ -57,12 +57,23 @@ const DROP_UNLISTED = {
   vintages: `DELETE FROM project_vintages WHERE project_id NOT IN (SELECT project_id FROM project_credits)`,
 };
 
-// Every loaded retirement's search entry in one statement, after the rows (the table was empty, so
-// all are the load's): the text the staged path puts row by row (writers.ts, putRetirementSearch),
-// its columns being strings (project name and number) or NULL for a redacted one's ('' there).
-// One INSERT…SELECT saves a statement call per retirement (100,000 at --scale 100).
+// The loaded retirements' search entries, many rows per statement (rowids above `after`, up to
+// `upTo`), made while the load waits for pages (`idleWork`) and for the rest by `finish`: the text
+// the staged path puts row by row (writers.ts, putRetirementSearch), its columns being strings
+// (project name and number) or NULL for a redacted one's ('' there). One INSERT…SELECT per batch
+// saves a statement call per retirement (100,000 at --scale 100).
 const RETIREMENT_SEARCH = `INSERT INTO retirements_fts (rowid, beneficiary, serialization, project)
-  SELECT rowid, coalesce(beneficiary, ''), coalesce(serialization, ''), project_name || ' ' || project_num FROM retirements`;
+  SELECT rowid, coalesce(beneficiary, ''), coalesce(serialization, ''), project_name || ' ' || project_num FROM retirements
+  WHERE rowid > @after AND rowid <= @upTo`;
+const DROP_RETIREMENT_SEARCH = 'DELETE FROM retirements_fts WHERE rowid = ?';
+
+/** What a feed item fills, for `idleWork`: the kinds whose items have stopped arriving. */
+export type LoadedKind = 'inventory' | 'project' | 'retirement';
+const KIND_TABLES: Record<LoadedKind, readonly string[]> = {
+  inventory: ['inventory_credits'],
+  project: ['projects', 'project_vintages'],
+  retirement: ['retirements'],
+};
 
 export interface SnapshotInventory {
   account: InventoryAccount;
@@ -93,10 +104,10 @@ const BULK_INDEXED = ['projects', 'retirements', 'inventory_credits', 'project_v
 const secondaryIndexes = (db: Db) =>
   db.raw
     .prepare(
-      `SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL AND sql NOT LIKE 'CREATE UNIQUE%'
+      `SELECT name, sql, tbl_name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL AND sql NOT LIKE 'CREATE UNIQUE%'
        AND tbl_name IN (${BULK_INDEXED.map(() => '?').join(', ')}) ORDER BY rowid`,
     )
-    .all(...BULK_INDEXED) as { name: string; sql: string }[];
+    .all(...BULK_INDEXED) as { name: string; sql: string; tbl_name: string }[];
 
 /** Whether the cache holds no registry data at all (a snapshot may then be loaded directly). */
 export function cacheIsEmpty(db: Db): boolean {
@@ -128,6 +139,17 @@ export function beginSnapshotLoad(db: Db, now: () => number) {
   const proponents = new Set<string>();
   const credited = new Set<string>();
   const insertCredit = db.raw.prepare(INSERT_INVENTORY_CREDIT);
+  const retirementSearch = db.raw.prepare(RETIREMENT_SEARCH);
+  const dropRetirementSearch = db.raw.prepare(DROP_RETIREMENT_SEARCH);
+  // Indexes built again ahead of the commit (idleWork), and the retirements that have their search
+  // entries: rowids up to `searched`, and `highestRetirement` the highest loaded so far.
+  const built = new Set<string>();
+  let searched = 0;
+  let highestRetirement = 0;
+  const putRetirementSearch = (upTo: number) => {
+    if (upTo > searched) retirementSearch.run({ after: searched, upTo });
+    searched = Math.max(searched, upTo);
+  };
 
   // Every resource the snapshot fills was read in full.
   const markSuccess = (resource: CacheResource) => {
@@ -164,13 +186,18 @@ export function beginSnapshotLoad(db: Db, now: () => number) {
     },
 
     retirement(retirement: Retirement, json: string, hash: string): void {
-      // Its search entry is made with every other's by `finish` (RETIREMENT_SEARCH).
+      // Its search entry is made with others' by `idleWork` or `finish` (RETIREMENT_SEARCH); a
+      // retirement sent again whose first copy has one (or whose rowid is one that had) is searched now.
       const previous = retirementRowids.get(retirement.id);
-      if (previous !== undefined) db.prepared(dropRetirement).run({ rowid: previous });
-      else counts.retirements++;
+      if (previous !== undefined) {
+        if (previous <= searched) dropRetirementSearch.run(previous);
+        db.prepared(dropRetirement).run({ rowid: previous });
+      } else counts.retirements++;
       const columns = retirementColumns(retirement);
       const rowid = Number(db.prepared(insertRetirement).run({ id: retirement.id, ...columns, row_hash: hash, json }).lastInsertRowid);
       retirementRowids.set(retirement.id, rowid);
+      if (rowid <= searched) retirementSearch.run({ after: rowid - 1, upTo: rowid });
+      highestRetirement = Math.max(highestRetirement, rowid);
     },
 
     /** One account's whole answer (an account sent again replaces the first). */
@@ -197,6 +224,29 @@ export function beginSnapshotLoad(db: Db, now: () => number) {
       });
     },
 
+    /**
+     * One piece of the work `finish` and `commit` would do, that can be done while the load waits
+     * for its next page (null: none for now): the search entries of the retirements loaded so far,
+     * and the indexes of tables whose items have stopped arriving (`ended`: the last page brought
+     * none). An item that arrives after all is written with its table's indexes in place, so
+     * guessing wrong costs time, never rows. Each piece is one statement (a second at most at --scale 100).
+     */
+    idleWork(ended: ReadonlySet<LoadedKind>): (() => void) | null {
+      if (highestRetirement > searched) {
+        const upTo = highestRetirement;
+        return () => putRetirementSearch(upTo);
+      }
+      for (const kind of ended) {
+        const index = indexes.find((i) => !built.has(i.name) && KIND_TABLES[kind].includes(i.tbl_name));
+        if (index)
+          return () => {
+            db.raw.exec(index.sql);
+            built.add(index.name);
+          };
+      }
+      return null;
+    },
+
     /** Marks the listed projects' proponents for a refresh (before the feed's organizations are put). */
     markProponents(): void {
       for (const id of proponents) {
@@ -210,7 +260,7 @@ export function beginSnapshotLoad(db: Db, now: () => number) {
      * page hashes, sync_state). `examinerRead` says which project scope per-project answers follow.
      */
     finish(examinerRead: boolean): SnapshotCounts {
-      db.raw.exec(RETIREMENT_SEARCH);
+      putRetirementSearch(highestRetirement);
       db.raw.prepare(DROP_UNLISTED.details).run();
       db.raw.prepare(DROP_UNLISTED.credits).run(examinerRead ? 'internal' : 'public');
       db.raw.exec(DROP_UNLISTED.vintages);
@@ -226,7 +276,7 @@ export function beginSnapshotLoad(db: Db, now: () => number) {
      * needs to wait for it: closing the cache finishes it).
      */
     commit(): Promise<void> {
-      for (const index of indexes) db.raw.exec(index.sql);
+      for (const index of indexes) if (!built.has(index.name)) db.raw.exec(index.sql);
       db.raw.exec('ANALYZE projects');
       db.raw.exec('ANALYZE retirements');
       db.raw.exec('ANALYZE inventory_credits');

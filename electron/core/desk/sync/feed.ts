@@ -29,7 +29,8 @@ import { answerBreaksContract, answerNotJson } from '../../client/registry-clien
 import { hashJson } from '../cache/rows';
 import type { ChangedInventory } from '../cache/inventory-writers';
 import type { StagedRow } from '../cache/types';
-import { beginSnapshotLoad, cacheIsEmpty, type SnapshotLoad } from '../cache/snapshot-writers';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { beginSnapshotLoad, cacheIsEmpty, type LoadedKind, type SnapshotLoad } from '../cache/snapshot-writers';
 import type { StepContext, StepOutcome } from './context';
 import { STAGE_BATCH_ROWS } from './paged-lists';
 import { stageInventoryAnswer } from './small-resources';
@@ -143,19 +144,35 @@ async function fetchPage(ctx: StepContext, cursor: string, limit: number): Promi
   return { text, items: changes!, removed: page.data.removed, cursor: page.data.cursor, more: page.data.more };
 }
 
+/** Work to do while the next page has not arrived: one piece at a time (null: nothing now). */
+type IdleWork = () => (() => void) | null;
+
 /**
  * The feed's pages from `start` to its end. Page n+1 is asked for as soon as page n has arrived, so
- * the registry prepares (and the network carries) the next page while this side writes the current one.
+ * the registry prepares (and the network carries) the next page while this side writes the current
+ * one; if this side is done first, it does `idle` work, a piece per turn of the event loop (the
+ * page's answer is read on those turns), until the page has arrived or no work is left.
  */
-async function* feedPages(ctx: StepContext, start: string, limit: number): AsyncGenerator<FeedPage> {
-  let next = fetchPage(ctx, start, limit);
+async function* feedPages(ctx: StepContext, start: string, limit: number, idle?: IdleWork): AsyncGenerator<FeedPage> {
+  let arrived = false;
+  const ask = (cursor: string) => {
+    arrived = false;
+    const page = fetchPage(ctx, cursor, limit);
+    // Awaited later; until then a failure must not count as unhandled.
+    page.then(
+      () => (arrived = true),
+      () => (arrived = true),
+    );
+    return page;
+  };
+  let next = ask(start);
   for (;;) {
-    const page = await next;
-    if (page.more) {
-      next = fetchPage(ctx, page.cursor, limit);
-      // Awaited on the next turn; until then a failure must not count as unhandled.
-      next.catch(() => {});
+    for (let work = idle?.(); work && !arrived; work = arrived ? null : idle!()) {
+      work();
+      await nextTurn();
     }
+    const page = await next;
+    if (page.more) next = ask(page.cursor);
     yield page;
     if (!page.more) return;
   }
@@ -168,6 +185,8 @@ interface ItemSink {
   credits(id: string, json: string, listHash: string): void;
   retirement(retirement: Retirement, json: string, hash: string): void;
   inventory(account: InventoryAccount, inventory: FeedInventory): void;
+  /** Work that can be done while waiting for a page, given the kinds of item that stopped arriving. */
+  idleWork?(ended: ReadonlySet<LoadedKind>): (() => void) | null;
 }
 /** An account's inventory item: its head checked, its credits parsed and checked one by one as they are read. */
 interface FeedInventory {
@@ -281,8 +300,13 @@ async function readPages(ctx: StepContext, start: string, limit: number, sink: I
   const organizations = new Map<string, Organization>();
   let items = 0;
   let cursor = start;
+  // The kinds of item seen so far, and those the last page brought none of (for the sink's idle work).
+  const seen = new Set<LoadedKind>();
+  const ended = new Set<LoadedKind>();
+  const idle = sink.idleWork ? () => sink.idleWork!(ended) : undefined;
   ctx.progress('projects', 0, null);
-  for await (const page of feedPages(ctx, start, limit)) {
+  for await (const page of feedPages(ctx, start, limit, idle)) {
+    const kindsOfPage = new Set<LoadedKind>();
     const hashesOfPage = { public: new Map<string, string>(), internal: new Map<string, string>() };
     const { text } = page;
     for (const [i, span] of page.items.entries()) {
@@ -294,12 +318,15 @@ async function readPages(ctx: StepContext, start: string, limit: number, sink: I
       const inventory = small && !isInventoryItem(raw) ? null : inventoryItem(text, span, i);
       if (inventory) {
         items++;
+        kindsOfPage.add('inventory');
         if (INVENTORY_ACCOUNTS.includes(inventory.account)) sink.inventory(inventory.account, inventory.inventory);
         continue;
       }
       if (!small) raw = readingJson(() => parseSpan(text, span));
       const item = checkFeedItem(raw, i);
       items++;
+      if (item.type === 'retirement') kindsOfPage.add('retirement');
+      else if (item.type === 'project' || item.type === 'internalProject' || item.type === 'projectCredits') kindsOfPage.add('project');
       switch (item.type) {
         case 'project': {
           const json = JSON.stringify(item.project);
@@ -352,6 +379,11 @@ async function readPages(ctx: StepContext, start: string, limit: number, sink: I
       removed.get(type)!.add(id);
       if (type === 'organization') organizations.delete(id);
     }
+    for (const kind of kindsOfPage) {
+      seen.add(kind);
+      ended.delete(kind);
+    }
+    for (const kind of seen) if (!kindsOfPage.has(kind)) ended.add(kind);
     ctx.progress('projects', items, null);
     cursor = page.cursor;
   }
@@ -408,6 +440,7 @@ async function readIntoSnapshot(
         answerHash: () => hashJson(inventory.text),
       });
     },
+    idleWork: (ended) => load.idleWork(ended),
   });
   const { cache } = ctx;
   load.markProponents();

@@ -1,0 +1,106 @@
+// The first load's work done ahead while it waits for pages (snapshot-writers.ts, idleWork): the
+// retirements' search entries in batches and the indexes of tables whose items stopped arriving.
+// The same items loaded into two real cache files, one with that work interleaved (and retirements
+// sent again after their search entries were made, one of them reusing its rowid), one without:
+// both hold the same rows, search entries and indexes.
+import { join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import type { InventorySummary, OrganizationSummary, Retirement } from '../../shared/registry/resources';
+import { openDeskCache, type DeskCache } from '../../electron/core/desk/cache';
+import { beginSnapshotLoad, type LoadedKind } from '../../electron/core/desk/cache/snapshot-writers';
+import { makeDataDir } from '../support/registry';
+
+const work = makeDataDir('desk-snapshot-load-');
+afterAll(() => work.remove());
+
+const project = (i: number) => ({ id: `p-${i}`, fullName: `Project ${i}`, url: '', publicUrl: '', num: String(100 + i) });
+const retirement = (i: number, amount = i): Retirement =>
+  i % 3 === 0
+    ? { id: `r-${i}`, isClaimed: false, createdAt: '2026-01-01T00:00:00.000Z', amount, project: project(i % 7) }
+    : {
+        id: `r-${i}`,
+        isClaimed: true,
+        createdAt: `2026-01-${String(1 + (i % 28)).padStart(2, '0')}T00:00:00.000Z`,
+        amount,
+        project: project(i % 7),
+        reason: 'offset',
+        comment: '',
+        beneficiary: `Beneficiary ${i % 5}`,
+        organizationId: 'o-1',
+        organizationOwner: { id: 'o-1', fullName: 'Org', logo: '', publicUrl: '' },
+        serialization: `ICR-${i}`,
+        vintage: String(2018 + (i % 4)),
+      };
+const credit = (i: number) => ({
+  organizationId: 'o-1',
+  id: `c-${i}`,
+  tokenId: String(i),
+  tokenAddress: '0x1',
+  project: project(i % 5),
+  serialization: `S-${i}`,
+  vintage: String(2019 + (i % 3)),
+  supply: 10,
+  unit: 't',
+  amount: i,
+  type: i % 2 ? 'exPost' : 'exAnte',
+});
+
+function loadInto(cache: DeskCache, idle: boolean) {
+  const load = beginSnapshotLoad(cache.db, () => 0);
+  const ahead = (ended: LoadedKind[]) => {
+    if (!idle) return;
+    for (let piece = load.idleWork(new Set(ended)); piece; piece = load.idleWork(new Set(ended))) piece();
+  };
+  load.inventory({
+    account: 'buffer',
+    summary: {} as InventorySummary,
+    organization: {} as OrganizationSummary,
+    credits: Array.from({ length: 40 }, (_, i) => {
+      const json = JSON.stringify(credit(i));
+      return { id: `c-${i}`, json, hash: `h${i}` };
+    }),
+    answerHash: () => 'a',
+  });
+  const put = (r: Retirement) => load.retirement(r, JSON.stringify(r), `h-${r.id}-${r.amount}`);
+  for (let i = 0; i < 30; i++) put(retirement(i));
+  ahead(['inventory']);
+  if (idle) {
+    // Done ahead: the inventory's indexes and the search entries so far.
+    expect(cache.db.raw.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'inventory_credits_by_amount'").pluck().get()).toBe(1);
+    expect(cache.db.raw.prepare('SELECT count(*) FROM retirements_fts').pluck().get()).toBe(30);
+  }
+  // Sent again: the newest one (its rowid is reused) and an older one.
+  put(retirement(29, 1000));
+  put(retirement(4, 2000));
+  for (let i = 30; i < 50; i++) put(retirement(i));
+  ahead(['inventory']);
+  put(retirement(40, 3000));
+  load.finish(false);
+  return load.commit();
+}
+
+const contents = (cache: DeskCache) => {
+  const all = (sql: string) => cache.db.raw.prepare(sql).all();
+  return {
+    retirements: all('SELECT * FROM retirements ORDER BY id').map((r) => ({ ...(r as object), rowid: undefined })),
+    search: all('SELECT r.id, f.* FROM retirements r JOIN retirements_fts f ON f.rowid = r.rowid ORDER BY r.id'),
+    searchRows: all('SELECT count(*) FROM retirements_fts'),
+    found: cache.searchRetirements({ query: 'benef', limit: 100 }),
+    credits: all('SELECT * FROM inventory_credits ORDER BY id').map((r) => ({ ...(r as object), rowid: undefined })),
+    indexes: all("SELECT name, sql FROM sqlite_schema WHERE type = 'index' ORDER BY name"),
+  };
+};
+
+it('holds the same rows, search entries and indexes with the work done ahead as without', async () => {
+  const ahead = openDeskCache(join(work.dir, 'ahead.sqlite'));
+  const atEnd = openDeskCache(join(work.dir, 'at-end.sqlite'));
+  await loadInto(ahead, true);
+  await loadInto(atEnd, false);
+  const expected = contents(atEnd);
+  expect(expected.retirements).toHaveLength(50);
+  expect(expected.search).toHaveLength(50);
+  expect(contents(ahead)).toEqual(expected);
+  expect(ahead.db.raw.pragma('integrity_check', { simple: true })).toBe('ok');
+  ahead.close();
+  atEnd.close();
+});
