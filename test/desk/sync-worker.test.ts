@@ -1,9 +1,12 @@
 // The sync engine in its worker thread (electron/core/desk/sync/worker): the same results as on
 // the main thread, tokens asked of the main thread, out-of-memory retried with a larger heap or
-// reported with the cache intact, and a close in the middle of a run leaving the cache usable.
+// reported with the cache intact, a close in the middle of a run leaving the cache usable, and a
+// first sync's load checkpointed by a worker of its own.
 import { afterEach, describe, expect, it } from 'vitest';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TokenManager } from '../../electron/core/client/tokens';
+import type { SyncTuning } from '../../electron/core/desk/sync/context';
 import type { SyncEngine, SyncEngineEvent } from '../../electron/core/desk/sync/types';
 import { createWorkerSyncEngine, type SyncWorkerSettings } from '../../electron/core/desk/sync/worker/host';
 import { startDeskWorld, type DeskWorld } from './support';
@@ -18,7 +21,7 @@ afterEach(async () => {
 
 function workerEngine(
   w: DeskWorld,
-  settings: SyncWorkerSettings & { tokens?: TokenManager; log?: (line: string) => void } = {},
+  settings: SyncWorkerSettings & { tokens?: TokenManager; log?: (line: string) => void; tuning?: Partial<SyncTuning> } = {},
 ): SyncEngine {
   const engine = createWorkerSyncEngine({
     cacheFile: join(w.cacheDir.dir, 'cache.sqlite'),
@@ -147,5 +150,21 @@ describe('the sync in a worker thread', () => {
     expect(online).toEqual([false]);
     expect(engine.status().online).toBe(false);
     expect(world.cache.lastSuccess()).toEqual(before);
+  });
+
+  it('checkpoints a first sync from the feed in a worker of its own, and waits for it when closed', async () => {
+    world = await startDeskWorld({ projects: 30, retirements: 250 });
+    const file = join(world.cacheDir.dir, 'cache.sqlite');
+    const before = statSync(file).size;
+    const engine = workerEngine(world, { tuning: { feed: true } });
+    const result = await engine.run();
+    expect(result.results.retirements).toMatchObject({ status: 'ok', note: expect.stringMatching(/loaded directly/) });
+    await engine.close();
+    // The load went into the WAL at its commit; the database file holds it once the checkpoint
+    // worker has run (the WAL is too small for an automatic checkpoint, and the main thread's
+    // connection, still open, has written nothing).
+    expect(statSync(`${file}-wal`).size).toBeLessThan(1000 * 4096);
+    expect(statSync(file).size).toBeGreaterThan(before + 500_000);
+    expect(world.cache.searchRetirements({ limit: 10 }).total).toBe(250);
   });
 });

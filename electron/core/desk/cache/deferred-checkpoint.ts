@@ -17,12 +17,40 @@
 // whole, as SQLite's own sequence does. A crash of the process loses nothing either way (the OS has
 // every write), and a load that fails before its COMMIT never reaches a checkpoint. Closing the
 // cache meanwhile finishes what is under way synchronously (cache/index.ts).
+//
+// Where the sync runs in its worker thread, the checkpoint is not made on that thread at all: a
+// short-lived worker of its own (started by the host, sync/worker/host.ts) runs SQLite's ordinary
+// PASSIVE checkpoint on its own connection (`checkpointWal`), disk waits included, so the sync's
+// thread never waits for the copy either; automatic checkpoints come back once it has ended.
 import { fsyncSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import type { SqliteDatabase } from '../../db/database';
 import { openBetterSqlite3 } from '../../db/open';
 
 type Db = Pick<SqliteDatabase<unknown>, 'raw'>;
+
+/** Connections whose load is checkpointed by another thread (`setCheckpointElsewhere`). */
+const elsewhere = new WeakMap<Db['raw'], () => Promise<void>>();
+
+/** A first load on this connection is to be checkpointed by `checkpoint` (another thread's `checkpointWal`). */
+export function setCheckpointElsewhere(db: Db, checkpoint: () => Promise<void>): void {
+  elsewhere.set(db.raw, checkpoint);
+}
+
+/**
+ * The whole checkpoint on a connection of its own (the thread that calls it waits for the disk):
+ * what the worker started for a first load's checkpoint does.
+ */
+export function checkpointWal(file: string): void {
+  const db = openBetterSqlite3(file, { fileMustExist: true });
+  try {
+    db.pragma('busy_timeout = 5000');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('wal_checkpoint(PASSIVE)');
+  } finally {
+    db.close();
+  }
+}
 
 interface Held {
   /** wal_autocheckpoint before the load held it off. */
@@ -60,6 +88,17 @@ export function settleBackgroundCheckpoint(db: Db): void {
 export async function checkpointInBackground(db: Db): Promise<void> {
   const state = held.get(db.raw);
   if (!state) return;
+  const other = elsewhere.get(db.raw);
+  if (other) {
+    try {
+      await other();
+    } catch {
+      // Not made: automatic checkpoints take over.
+    } finally {
+      release(db);
+    }
+    return;
+  }
   const file = db.raw.name;
   let settled = false;
   let wal: FileHandle | null = null;

@@ -10,7 +10,7 @@ import { cacheMigrations } from './migrations';
 import type { CacheTables } from './schema';
 import { createCacheQueries, type CacheQueries } from './queries';
 import { createCacheWriters, type CacheWriters } from './writers';
-import { settleBackgroundCheckpoint } from './deferred-checkpoint';
+import { setCheckpointElsewhere, settleBackgroundCheckpoint } from './deferred-checkpoint';
 
 export { CacheInputError } from './queries';
 export { toFtsPrefixQuery, searchText } from './fts-query';
@@ -22,8 +22,17 @@ export interface DeskCache extends CacheQueries {
   close(): void;
 }
 
+export interface DeskCacheOptions {
+  clock?: Clock;
+  /**
+   * Checkpoints a first sync's load on another thread (the sync worker asks its host for a worker
+   * that does it); without it the load's connection does it in the background (deferred-checkpoint.ts).
+   */
+  checkpointElsewhere?: () => Promise<void>;
+}
+
 /** Opens (creating) the cache file; throws DatabaseTooNewError for a cache made by a newer desk. */
-export function openDeskCache(file: string, options: { clock?: Clock } = {}): DeskCache {
+export function openDeskCache(file: string, options: DeskCacheOptions = {}): DeskCache {
   const clock = options.clock ?? systemClock;
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const { db, migration } = openSqlite<CacheTables>(file, { migrations: cacheMigrations, now: () => clock.now() });
@@ -33,6 +42,7 @@ export function openDeskCache(file: string, options: { clock?: Clock } = {}): De
   db.raw.pragma('cache_size = -16000');
   db.raw.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
   db.raw.pragma('analysis_limit = 1000');
+  if (options.checkpointElsewhere) setCheckpointElsewhere(db, options.checkpointElsewhere);
   return {
     db,
     migration,

@@ -9,6 +9,7 @@ import type { Clock } from '../../../clock';
 import { createRegistryClient } from '../../../client/registry-client';
 import type { TokenGrant, TokenManager, TokenScope } from '../../../client/tokens';
 import { openDeskCache } from '../../cache';
+import { checkpointWal } from '../../cache/deferred-checkpoint';
 import { DESK_CLIENT_SETTINGS } from '../../client-settings';
 import { createSyncEngine } from '../engine';
 import type { SyncEngine } from '../types';
@@ -35,6 +36,17 @@ function askHost(op: 'get' | 'grant' | 'appJwt', scope?: TokenScope): Promise<st
     post({ type: 'token', id, op, ...(scope ? { scope } : {}) });
   });
 }
+// Checkpoints asked of the host (a worker of its own does it), settled by its 'checkpoint-done'.
+let nextCheckpoint = 0;
+const checkpoints = new Map<number, () => void>();
+function askHostToCheckpoint(): Promise<void> {
+  const id = ++nextCheckpoint;
+  return new Promise((resolve) => {
+    checkpoints.set(id, resolve);
+    post({ type: 'checkpoint', id });
+  });
+}
+
 const tokens: TokenManager = {
   get: (scope) => askHost('get', scope) as Promise<string>,
   grant: (scope) => askHost('grant', scope) as Promise<TokenGrant>,
@@ -43,52 +55,68 @@ const tokens: TokenManager = {
   clear: () => post({ type: 'token-clear' }),
 };
 
-const cache = openDeskCache(data.cacheFile, { clock });
-const client = createRegistryClient({ baseUrl: data.baseUrl, tokens, clock, ...DESK_CLIENT_SETTINGS });
-let installations: InstallationRef[] = [];
-const engine: SyncEngine = createSyncEngine({
-  client,
-  cache,
-  clock,
-  installations: () => installations,
-  ...(data.tuning ? { tuning: data.tuning } : {}),
-});
+/** The engine's thread: the cache, the client and the engine, driven by the host's messages. */
+const serveEngine = () => {
+  const cache = openDeskCache(data.cacheFile, {
+    clock,
+    // A first sync's load is checkpointed by a worker of its own, started by the host.
+    checkpointElsewhere: () => askHostToCheckpoint(),
+  });
+  const client = createRegistryClient({ baseUrl: data.baseUrl, tokens, clock, ...DESK_CLIENT_SETTINGS });
+  let installations: InstallationRef[] = [];
+  const engine: SyncEngine = createSyncEngine({
+    client,
+    cache,
+    clock,
+    installations: () => installations,
+    ...(data.tuning ? { tuning: data.tuning } : {}),
+  });
 
-function state(): EngineState {
-  const { running, progress, lastError, online } = engine.status();
-  return { running, progress, lastError, online };
-}
-
-engine.subscribe((event) => post({ type: 'event', event, state: state() }));
-
-port.on('message', (message: HostToWorker) => {
-  switch (message.type) {
-    case 'run': {
-      clockOffsetMs = message.clockOffsetMs;
-      installations = message.installations;
-      const running = engine.run(message.resources);
-      post({ type: 'state', state: state() });
-      running.then(
-        (result) => post({ type: 'run-done', id: message.id, result }),
-        (error: unknown) => post({ type: 'run-failed', id: message.id, error: toWireError(error) }),
-      );
-      break;
-    }
-    case 'token-reply': {
-      const waiting = tokenRequests.get(message.id);
-      tokenRequests.delete(message.id);
-      if (!waiting) break;
-      if (message.ok) waiting.resolve(message.value);
-      else waiting.reject(fromWireError(message.error));
-      break;
-    }
-    case 'close':
-      // Transactions are synchronous, so none is open between messages. When no run is going the
-      // cache closes cleanly here; otherwise the host terminates the thread, better-sqlite3 closes
-      // the connection as the thread ends, and the run's staged rows wait for the next run.
-      engine.stop();
-      if (!engine.status().running) cache.close();
-      post({ type: 'closed' });
-      break;
+  function state(): EngineState {
+    const { running, progress, lastError, online } = engine.status();
+    return { running, progress, lastError, online };
   }
-});
+
+  engine.subscribe((event) => post({ type: 'event', event, state: state() }));
+
+  port.on('message', (message: HostToWorker) => {
+    switch (message.type) {
+      case 'run': {
+        clockOffsetMs = message.clockOffsetMs;
+        installations = message.installations;
+        const running = engine.run(message.resources);
+        post({ type: 'state', state: state() });
+        running.then(
+          (result) => post({ type: 'run-done', id: message.id, result }),
+          (error: unknown) => post({ type: 'run-failed', id: message.id, error: toWireError(error) }),
+        );
+        break;
+      }
+      case 'token-reply': {
+        const waiting = tokenRequests.get(message.id);
+        tokenRequests.delete(message.id);
+        if (!waiting) break;
+        if (message.ok) waiting.resolve(message.value);
+        else waiting.reject(fromWireError(message.error));
+        break;
+      }
+      case 'checkpoint-done':
+        checkpoints.get(message.id)?.();
+        checkpoints.delete(message.id);
+        break;
+      case 'close':
+        // Transactions are synchronous, so none is open between messages. When no run is going the
+        // cache closes cleanly here; otherwise the host terminates the thread, better-sqlite3 closes
+        // the connection as the thread ends, and the run's staged rows wait for the next run.
+        engine.stop();
+        if (!engine.status().running) cache.close();
+        post({ type: 'closed' });
+        break;
+    }
+  });
+};
+
+// A worker started only to checkpoint the cache's WAL after a first sync's load (see
+// deferred-checkpoint.ts) does that and ends; every other serves the engine.
+if (data.checkpointOnly) checkpointWal(data.cacheFile);
+else serveEngine();

@@ -65,7 +65,13 @@ interface PendingRun {
   reject: (error: Error) => void;
 }
 
-export function createWorkerSyncEngine(options: WorkerSyncEngineOptions): SyncEngine {
+/** The engine in its worker, and what it leaves running in the background after a run. */
+export interface WorkerSyncEngine extends SyncEngine {
+  /** Settles once what runs have left running has ended: a first sync's checkpoint, in a worker of its own. */
+  background(): Promise<void>;
+}
+
+export function createWorkerSyncEngine(options: WorkerSyncEngineOptions): WorkerSyncEngine {
   const { clock, cache } = options;
   const { emit, subscribe } = syncListeners();
   const pending = new Map<number, PendingRun>();
@@ -79,20 +85,45 @@ export function createWorkerSyncEngine(options: WorkerSyncEngineOptions): SyncEn
   const status = (): EngineSyncStatus => syncStatusOf(state, cache.lastSuccess());
   const clockOffsetMs = () => clock.now() - Date.now();
 
-  function spawn(): Worker {
+  function startWorker(extra: Partial<SyncWorkerData> = {}): Worker {
     const data: SyncWorkerData = {
       cacheFile: options.cacheFile,
       baseUrl: options.baseUrl,
       clockOffsetMs: clockOffsetMs(),
       ...(options.tuning ? { tuning: options.tuning } : {}),
+      ...extra,
     };
     const resourceLimits = { maxOldGenerationSizeMb: heapLimitMb, maxYoungGenerationSizeMb: SYNC_YOUNG_GENERATION_MB };
-    const started = options.workerFile
+    return options.workerFile
       ? new Worker(options.workerFile, { workerData: data, resourceLimits })
       : new Worker(new URL('./tsx-bootstrap.mjs', import.meta.url), {
           workerData: { ...data, entryUrl: new URL('./entry.ts', import.meta.url).href },
           resourceLimits,
         });
+  }
+
+  // Workers checkpointing a first sync's load (cache/deferred-checkpoint.ts), each until it ends.
+  const checkpointing = new Set<Promise<void>>();
+  /** Checkpoints the cache's WAL in a worker of its own and tells the sync worker when it has ended. */
+  function checkpointFor(from: Worker, id: number) {
+    let ended: Promise<void>;
+    try {
+      const checkpointer = startWorker({ checkpointOnly: true });
+      // Ended either way (an error ends a worker too): the sync worker's automatic checkpoints come back.
+      checkpointer.on('error', () => {});
+      ended = new Promise((resolve) => checkpointer.once('exit', () => resolve()));
+    } catch {
+      ended = Promise.resolve();
+    }
+    checkpointing.add(ended);
+    void ended.then(() => {
+      checkpointing.delete(ended);
+      send(from, { type: 'checkpoint-done', id });
+    });
+  }
+
+  function spawn(): Worker {
+    const started = startWorker();
     let failure: NodeJS.ErrnoException | null = null;
     started.on('message', (message: WorkerToHost) => onMessage(started, message));
     started.on('error', (error) => {
@@ -149,6 +180,9 @@ export function createWorkerSyncEngine(options: WorkerSyncEngineOptions): SyncEn
         break;
       case 'token-clear':
         options.tokens.clear();
+        break;
+      case 'checkpoint':
+        checkpointFor(from, message.id);
         break;
       case 'closed':
         void from.terminate();
@@ -218,6 +252,7 @@ export function createWorkerSyncEngine(options: WorkerSyncEngineOptions): SyncEn
   const interval = syncInterval(() => run());
   return {
     run,
+    background: async () => void (await Promise.all(checkpointing)),
     status,
     subscribe,
     start: interval.start,
@@ -226,14 +261,17 @@ export function createWorkerSyncEngine(options: WorkerSyncEngineOptions): SyncEn
     async close() {
       interval.stop();
       closed = true;
+      // A checkpoint under way is let finish (it takes seconds at most): it is SQLite's own, on its own connection.
+      const checkpoints = Promise.all(checkpointing);
       const current = worker;
-      if (!current) return;
+      if (!current) return void (await checkpoints);
       const gone = new Promise<void>((resolve) => current.once('exit', () => resolve()));
       send(current, { type: 'close' });
       // The worker answers 'closed' at once (then is terminated); one that does not is ended anyway.
       const deadline = setTimeout(() => void current.terminate(), 2000);
       await gone;
       clearTimeout(deadline);
+      await checkpoints;
     },
   };
 }

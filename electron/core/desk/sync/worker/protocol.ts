@@ -14,6 +14,8 @@ export interface SyncWorkerData {
   tuning?: Partial<SyncTuning>;
   /** host clock − Date.now() when the worker starts; each run brings a fresh one. */
   clockOffsetMs: number;
+  /** Started only to checkpoint the cache's WAL after a first sync's load, then to end (cache/deferred-checkpoint.ts). */
+  checkpointOnly?: boolean;
 }
 
 /** An error that crossed the thread boundary: a client error keeps its kind, so "unreachable" still reads. */
@@ -31,6 +33,7 @@ export type HostToWorker =
   | { type: 'run'; id: number; resources: SyncResource[]; installations: InstallationRef[]; clockOffsetMs: number }
   | { type: 'token-reply'; id: number; ok: true; value: string | TokenGrant }
   | { type: 'token-reply'; id: number; ok: false; error: WireError }
+  | { type: 'checkpoint-done'; id: number }
   | { type: 'close' };
 
 /** The engine's status fields that only the worker knows (lastSuccess is read by the host from the cache). */
@@ -44,4 +47,5 @@ export type WorkerToHost =
   | { type: 'token'; id: number; op: 'get' | 'grant' | 'appJwt'; scope?: TokenScope }
   | { type: 'token-invalidate'; scope: TokenScope; token?: string }
   | { type: 'token-clear' }
+  | { type: 'checkpoint'; id: number }
   | { type: 'closed' };
