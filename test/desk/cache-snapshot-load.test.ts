@@ -1,7 +1,7 @@
 // The first load's work done ahead while it waits for pages (snapshot-writers.ts, idleWork): the
-// retirements' search entries in batches and the indexes of tables whose items stopped arriving.
+// inventories' and retirements' search entries, and the indexes of tables whose items stopped arriving.
 // The same items loaded into two real cache files, one with that work interleaved (and retirements
-// sent again after their search entries were made, one of them reusing its rowid), one without:
+// and an account sent again after their search entries were made, a retirement reusing its rowid), one without:
 // both hold the same rows, search entries and indexes.
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
@@ -51,16 +51,18 @@ function loadInto(cache: DeskCache, idle: boolean) {
     if (!idle) return;
     for (let piece = load.idleWork(new Set(ended)); piece; piece = load.idleWork(new Set(ended))) piece();
   };
-  load.inventory({
-    account: 'buffer',
-    summary: {} as InventorySummary,
-    organization: {} as OrganizationSummary,
-    credits: Array.from({ length: 40 }, (_, i) => {
-      const json = JSON.stringify(credit(i));
-      return { id: `c-${i}`, json, hash: `h${i}` };
-    }),
-    answerHash: () => 'a',
-  });
+  const inventory = (from: number, to: number) =>
+    load.inventory({
+      account: 'buffer',
+      summary: {} as InventorySummary,
+      organization: {} as OrganizationSummary,
+      credits: Array.from({ length: to - from }, (_, k) => {
+        const json = JSON.stringify(credit(from + k));
+        return { id: `c-${from + k}`, json, hash: `h${from + k}` };
+      }),
+      answerHash: () => 'a',
+    });
+  inventory(0, 40);
   const put = (r: Retirement) => load.retirement(r, JSON.stringify(r), `h-${r.id}-${r.amount}`);
   for (let i = 0; i < 30; i++) put(retirement(i));
   ahead(['inventory']);
@@ -68,13 +70,17 @@ function loadInto(cache: DeskCache, idle: boolean) {
     // Done ahead: the inventory's indexes and the search entries so far.
     expect(cache.db.raw.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'inventory_credits_by_amount'").pluck().get()).toBe(1);
     expect(cache.db.raw.prepare('SELECT count(*) FROM retirements_fts').pluck().get()).toBe(30);
+    expect(cache.db.raw.prepare('SELECT count(*) FROM inventory_buffer_fts').pluck().get()).toBe(40);
   }
+  // An account sent again replaces the first copy, search entries made or not.
+  inventory(10, 60);
   // Sent again: the newest one (its rowid is reused) and an older one.
   put(retirement(29, 1000));
   put(retirement(4, 2000));
   for (let i = 30; i < 50; i++) put(retirement(i));
   ahead(['inventory']);
   put(retirement(40, 3000));
+  inventory(20, 50);
   load.finish(false);
   return load.commit();
 }
@@ -87,6 +93,8 @@ const contents = (cache: DeskCache) => {
     searchRows: all('SELECT count(*) FROM retirements_fts'),
     found: cache.searchRetirements({ query: 'benef', limit: 100 }),
     credits: all('SELECT * FROM inventory_credits ORDER BY id').map((r) => ({ ...(r as object), rowid: undefined })),
+    creditSearch: all('SELECT c.id, f.* FROM inventory_credits c JOIN inventory_buffer_fts f ON f.rowid = c.rowid ORDER BY c.id'),
+    creditSearchRows: all('SELECT count(*) FROM inventory_buffer_fts'),
     indexes: all("SELECT name, sql FROM sqlite_schema WHERE type = 'index' ORDER BY name"),
   };
 };
@@ -99,6 +107,7 @@ it('holds the same rows, search entries and indexes with the work done ahead as 
   const expected = contents(atEnd);
   expect(expected.retirements).toHaveLength(50);
   expect(expected.search).toHaveLength(50);
+  expect(expected.creditSearch).toHaveLength(30);
   expect(contents(ahead)).toEqual(expected);
   expect(ahead.db.raw.pragma('integrity_check', { simple: true })).toBe('ok');
   ahead.close();

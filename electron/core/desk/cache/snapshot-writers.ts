@@ -146,6 +146,14 @@ export function beginSnapshotLoad(db: Db, now: () => number) {
   const built = new Set<string>();
   let searched = 0;
   let highestRetirement = 0;
+  // Accounts whose credits' search entries are still to make: their rows above this rowid.
+  const unsearchedAccounts = new Map<InventoryAccount, number>();
+  const putAccountSearch = (account: InventoryAccount) => {
+    const before = unsearchedAccounts.get(account);
+    if (before === undefined) return;
+    db.prepared(ACCOUNT_SEARCH[account].putNew).run({ account, before });
+    unsearchedAccounts.delete(account);
+  };
   const putRetirementSearch = (upTo: number) => {
     if (upTo > searched) retirementSearch.run({ after: searched, upTo });
     searched = Math.max(searched, upTo);
@@ -214,7 +222,8 @@ export function beginSnapshotLoad(db: Db, now: () => number) {
         count++;
       }
       counts.inventories += count;
-      db.prepared(search.putNew).run({ account, before });
+      // Its search entries are made by `idleWork` or `finish` (one sent before, still to make, had rows now gone).
+      unsearchedAccounts.set(account, before);
       db.prepared(putSummary).run({
         account,
         json: JSON.stringify({ summary: answer.summary, organization: answer.organization }),
@@ -226,12 +235,13 @@ export function beginSnapshotLoad(db: Db, now: () => number) {
 
     /**
      * One piece of the work `finish` and `commit` would do, that can be done while the load waits
-     * for its next page (null: none for now): the search entries of the retirements loaded so far,
-     * and the indexes of tables whose items have stopped arriving (`ended`: the last page brought
+     * for its next page (null: none for now): the search entries of the inventories and of the
+     * retirements loaded so far, and the indexes of tables whose items have stopped arriving (`ended`: the last page brought
      * none). An item that arrives after all is written with its table's indexes in place, so
      * guessing wrong costs time, never rows. Each piece is one statement (a second at most at --scale 100).
      */
     idleWork(ended: ReadonlySet<LoadedKind>): (() => void) | null {
+      for (const account of unsearchedAccounts.keys()) return () => putAccountSearch(account);
       if (highestRetirement > searched) {
         const upTo = highestRetirement;
         return () => putRetirementSearch(upTo);
@@ -260,6 +270,7 @@ export function beginSnapshotLoad(db: Db, now: () => number) {
      * page hashes, sync_state). `examinerRead` says which project scope per-project answers follow.
      */
     finish(examinerRead: boolean): SnapshotCounts {
+      for (const account of [...unsearchedAccounts.keys()]) putAccountSearch(account);
       putRetirementSearch(highestRetirement);
       db.raw.prepare(DROP_UNLISTED.details).run();
       db.raw.prepare(DROP_UNLISTED.credits).run(examinerRead ? 'internal' : 'public');
