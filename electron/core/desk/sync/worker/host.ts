@@ -30,6 +30,8 @@ export const DEFAULT_SYNC_HEAP_MB = 192;
  * of a --scale 30 first sync fell by 30-40 MB with it.
  */
 export const SYNC_YOUNG_GENERATION_MB = 16;
+/** The heap of the worker that checkpoints a first sync's load (built: one statement to run). */
+const CHECKPOINT_WORKER_LIMITS = { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 2 };
 /** After an out-of-memory the limit doubles for the retry, up to this. */
 export const MAX_SYNC_HEAP_MB = 1024;
 
@@ -85,7 +87,10 @@ export function createWorkerSyncEngine(options: WorkerSyncEngineOptions): Worker
   const status = (): EngineSyncStatus => syncStatusOf(state, cache.lastSuccess());
   const clockOffsetMs = () => clock.now() - Date.now();
 
-  function startWorker(extra: Partial<SyncWorkerData> = {}): Worker {
+  function startWorker(
+    extra: Partial<SyncWorkerData> = {},
+    limits?: { maxOldGenerationSizeMb: number; maxYoungGenerationSizeMb: number },
+  ): Worker {
     const data: SyncWorkerData = {
       cacheFile: options.cacheFile,
       baseUrl: options.baseUrl,
@@ -93,7 +98,7 @@ export function createWorkerSyncEngine(options: WorkerSyncEngineOptions): Worker
       ...(options.tuning ? { tuning: options.tuning } : {}),
       ...extra,
     };
-    const resourceLimits = { maxOldGenerationSizeMb: heapLimitMb, maxYoungGenerationSizeMb: SYNC_YOUNG_GENERATION_MB };
+    const resourceLimits = limits ?? { maxOldGenerationSizeMb: heapLimitMb, maxYoungGenerationSizeMb: SYNC_YOUNG_GENERATION_MB };
     return options.workerFile
       ? new Worker(options.workerFile, { workerData: data, resourceLimits })
       : new Worker(new URL('./tsx-bootstrap.mjs', import.meta.url), {
@@ -102,13 +107,20 @@ export function createWorkerSyncEngine(options: WorkerSyncEngineOptions): Worker
         });
   }
 
-  // Workers checkpointing a first sync's load (cache/deferred-checkpoint.ts), each until it ends.
+  // Workers checkpointing a first sync's load (cache/deferred-checkpoint.ts), each until it ends,
+  // and those asked for during a run: started once no run is left, when the sync worker's heap is
+  // no longer at its peak (the checkpoint's worker is ~35-50 MB of RSS, its own V8 and the bundle).
   const checkpointing = new Set<Promise<void>>();
+  const checkpointsAfterRuns: (() => void)[] = [];
+  const startCheckpointsAfterRuns = () => {
+    for (const start of checkpointsAfterRuns.splice(0)) start();
+  };
   /** Checkpoints the cache's WAL in a worker of its own and tells the sync worker when it has ended. */
   function checkpointFor(from: Worker, id: number) {
     let ended: Promise<void>;
     try {
-      const checkpointer = startWorker({ checkpointOnly: true });
+      // Built, it needs little heap (it runs one statement); under tsx, compiling the entry needs the usual.
+      const checkpointer = startWorker({ checkpointOnly: true }, options.workerFile ? CHECKPOINT_WORKER_LIMITS : undefined);
       // Ended either way (an error ends a worker too): the sync worker's automatic checkpoints come back.
       checkpointer.on('error', () => {});
       ended = new Promise((resolve) => checkpointer.once('exit', () => resolve()));
@@ -163,6 +175,7 @@ export function createWorkerSyncEngine(options: WorkerSyncEngineOptions): Worker
         if (!run) break;
         if (message.type === 'run-done') run.resolve(message.result);
         else run.reject(fromWireError(message.error));
+        if (pending.size === 0) startCheckpointsAfterRuns();
         break;
       }
       case 'token': {
@@ -181,9 +194,12 @@ export function createWorkerSyncEngine(options: WorkerSyncEngineOptions): Worker
       case 'token-clear':
         options.tokens.clear();
         break;
-      case 'checkpoint':
-        checkpointFor(from, message.id);
+      case 'checkpoint': {
+        const { id } = message;
+        if (pending.size > 0) checkpointsAfterRuns.push(() => checkpointFor(from, id));
+        else checkpointFor(from, id);
         break;
+      }
       case 'closed':
         void from.terminate();
         break;
@@ -192,6 +208,8 @@ export function createWorkerSyncEngine(options: WorkerSyncEngineOptions): Worker
 
   /** The worker ended: runs it still owed are retried (out of memory, with a larger heap) or reported failed. */
   function onWorkerGone(failure: NodeJS.ErrnoException | null) {
+    // A load it committed is checkpointed all the same.
+    startCheckpointsAfterRuns();
     const outOfMemory = failure?.code === 'ERR_WORKER_OUT_OF_MEMORY';
     const runs = [...pending.entries()];
     if (runs.length === 0) return;
@@ -262,6 +280,7 @@ export function createWorkerSyncEngine(options: WorkerSyncEngineOptions): Worker
       interval.stop();
       closed = true;
       // A checkpoint under way is let finish (it takes seconds at most): it is SQLite's own, on its own connection.
+      startCheckpointsAfterRuns();
       const checkpoints = Promise.all(checkpointing);
       const current = worker;
       if (!current) return void (await checkpoints);
