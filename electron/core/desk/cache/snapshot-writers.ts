@@ -236,9 +236,10 @@ export function beginSnapshotLoad(db: Db, now: () => number) {
     /**
      * One piece of the work `finish` and `commit` would do, that can be done while the load waits
      * for its next page (null: none for now): the search entries of the inventories and of the
-     * retirements loaded so far, and the indexes of tables whose items have stopped arriving (`ended`: the last page brought
-     * none). An item that arrives after all is written with its table's indexes in place, so
-     * guessing wrong costs time, never rows. Each piece is one statement (a second at most at --scale 100).
+     * retirements loaded so far, and the indexes of tables whose items have stopped arriving
+     * (`ended`: the last page brought none). An item that arrives after all is written with its
+     * table's indexes in place, so guessing wrong costs time, never rows. Each piece is one
+     * statement (a second at most at --scale 100).
      */
     idleWork(ended: ReadonlySet<LoadedKind>): (() => void) | null {
       for (const account of unsearchedAccounts.keys()) return () => putAccountSearch(account);

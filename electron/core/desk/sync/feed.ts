@@ -11,6 +11,7 @@
 //
 // Warehouses and organization records are not taken from it: they need installation tokens (the
 // feed is read with the app's), and the seed steps that follow are already incremental.
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { z } from 'zod';
 import { INVENTORY_ACCOUNTS, type InventoryAccount } from '../../../../shared/desk/api';
 import type { EndpointId } from '../../../../shared/registry/endpoints';
@@ -29,7 +30,6 @@ import { answerBreaksContract, answerNotJson } from '../../client/registry-clien
 import { hashJson } from '../cache/rows';
 import type { ChangedInventory } from '../cache/inventory-writers';
 import type { StagedRow } from '../cache/types';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { beginSnapshotLoad, cacheIsEmpty, type LoadedKind, type SnapshotLoad } from '../cache/snapshot-writers';
 import type { StepContext, StepOutcome } from './context';
 import { STAGE_BATCH_ROWS } from './paged-lists';
