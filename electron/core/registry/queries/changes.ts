@@ -12,6 +12,7 @@ import { RegistryError } from '../errors';
 import {
   presentOrganization,
   presentRetirement,
+  projectReferenceOf,
   RETIREMENT_COLUMNS,
   RETIREMENT_FROM,
   type OrganizationRow,
@@ -21,8 +22,8 @@ import { warehouseInventory } from '../warehouse/inventory';
 import { presentReservation, RESERVATION_SELECT, type ReservationRow } from '../warehouse/present';
 import { groupBy, IN_ID_LIST, idListParam } from './id-list';
 import { registryInventory, type RegistryAccountKind, type RegistryInventory } from './inventory';
-import { projectCredits, type ProjectCredits } from './project-credits';
-import { PROJECT_COLUMNS, PROJECT_LOOKUPS, presentProjects, type ProjectRow } from './project-presenter';
+import { projectCreditsOf, type ProjectCredits } from './project-credits';
+import { PROJECT_COLUMNS, PROJECT_LOOKUPS, projectPresenter, type ProjectRow } from './project-presenter';
 import { PUBLIC_PROJECT_CONDITION } from './project-visibility';
 
 /** Who reads the feed: what its token may see through the seed endpoints. */
@@ -238,7 +239,9 @@ function addProjects(
     .all(list) as (ProjectRow & { is_public_view: 0 | 1 })[];
   const publicRows = rows.filter((r) => r.is_public_view === 1);
   const publicIds = new Set(publicRows.map((r) => r.id));
-  for (const project of presentProjects(ctx, publicRows, 'public')) out.push({ type: 'project', project });
+  // Each project presented once for both views (an examiner's internal one has every document).
+  const present = projectPresenter(ctx, viewer.examinerRead ? rows : publicRows, viewer.examinerRead ? 'all' : 'public');
+  for (const row of publicRows) out.push({ type: 'project', project: present(row, 'public') });
   for (const id of ids) if (!publicIds.has(id)) removed('project', id);
 
   const existing = new Set(rows.map((r) => r.id));
@@ -259,7 +262,8 @@ function addProjects(
       }[],
       (e) => e.project_id,
     );
-    for (const project of presentProjects(ctx, rows, 'all')) {
+    for (const row of rows) {
+      const project = present(row, 'all');
       out.push({
         type: 'internalProject',
         project: {
@@ -276,10 +280,16 @@ function addProjects(
     }
     for (const id of ids) if (!existing.has(id)) removed('internalProject', id);
   }
-  // Credit data follows project visibility (handlers/credits.ts).
-  const creditsVisible = viewer.examinerRead ? existing : publicIds;
+  // Credit data follows project visibility (handlers/credits.ts); one batch for the page's projects.
+  const creditRows = viewer.examinerRead ? rows : publicRows;
+  // (projectReferenceOf: the reference GET /carbonCredits/projects/{id} answers, cached once fixed)
+  const credits = projectCreditsOf(
+    ctx,
+    creditRows.map((row) => projectReferenceOf(ctx, row.id)),
+  );
   for (const id of ids) {
-    if (creditsVisible.has(id)) out.push({ type: 'projectCredits', id, credits: projectCredits(ctx, id) });
+    const found = credits.get(id);
+    if (found) out.push({ type: 'projectCredits', id, credits: found });
     else removed('projectCredits', id);
   }
 }

@@ -90,6 +90,22 @@ function parseMitigations(json: string): (string | null)[] {
 
 export function presentProjects(ctx: RegistryContext, rows: readonly ProjectRow[], documents: DocumentVisibility): Project[] {
   if (rows.length === 0) return [];
+  const present = projectPresenter(ctx, rows, documents);
+  return rows.map((row) => present(row, documents));
+}
+
+/**
+ * Presents `rows` in either view with one batched query per related table for all of them (the
+ * changes feed answers an examiner both views of the same projects). `documents` is the widest
+ * view asked for later: 'public' reads public documents only, so only that view can be presented.
+ * The public view of a row is its full view with the non-public documents left out, exactly as
+ * the public query filters them (`is_public = 1`, in the same order), and the other fields shared.
+ */
+export function projectPresenter(
+  ctx: RegistryContext,
+  rows: readonly ProjectRow[],
+  documents: DocumentVisibility,
+): (row: ProjectRow, view: DocumentVisibility) => Project {
   const ids = idListParam(rows.map((r) => r.id));
   const { db } = ctx;
 
@@ -124,29 +140,17 @@ export function presentProjects(ctx: RegistryContext, rows: readonly ProjectRow[
     (r) => r.project_id,
   );
 
-  return rows.map((row) => {
+  // What both views of a row share, made once per row.
+  const sharedParts = new Map<string, ReturnType<typeof partsOf>>();
+  const partsOf = (row: ProjectRow) => {
     const orgs = organizations.get(row.id) ?? [];
     const summaries = (role: ProjectOrganizationRow['role']): OrganizationSummary[] =>
       orgs.filter((o) => o.role === role).map((o) => presentOrganizationSummary(ctx, o));
-    const docs = documentRows.get(row.id) ?? [];
-    const kml = docs.find((d) => d.is_kml === 1);
-    // Key order follows the table of 2.5; optional fields are left out when the column is null.
-    const project: Project = {
-      id: row.id,
-      num: row.num,
-      fullName: row.full_name,
-      description: row.description,
-      shortDescription: row.short_description,
+    return {
       publicUrl: projectUrls(ctx, row.id).publicUrl,
-      registry: row.registry,
-      status: row.status,
       startDate: iso(row.start_date),
       creditingPeriodStartDate: iso(row.crediting_period_start_date),
       estimatedAnnualMitigations: parseMitigations(row.estimated_annual_mitigations),
-      ...(row.city !== null ? { city: row.city } : {}),
-      ...(row.thumbnail !== null ? { thumbnail: row.thumbnail } : {}),
-      ...(row.country_code !== null ? { countryCode: row.country_code } : {}),
-      ...(row.state !== null ? { state: row.state } : {}),
       sector: { id: row.sector_id, title: row.sector_title },
       otherBenefits: (benefits.get(row.id) ?? []).map((b) => ({
         title: b.title,
@@ -158,10 +162,43 @@ export function presentProjects(ctx: RegistryContext, rows: readonly ProjectRow[
       validators: summaries('validator'),
       methodology: { id: row.methodology_id, title: row.methodology_title },
       type: { id: row.type_id, title: row.type_title, description: row.type_description },
+    };
+  };
+
+  return (row, view) => {
+    if (view === 'all' && documents === 'public') throw new Error('projectPresenter: the full view needs documents read with "all"');
+    let parts = sharedParts.get(row.id);
+    if (!parts) sharedParts.set(row.id, (parts = partsOf(row)));
+    const readDocs = documentRows.get(row.id) ?? [];
+    const docs = view === documents ? readDocs : readDocs.filter((d) => d.is_public === 1);
+    const kml = docs.find((d) => d.is_kml === 1);
+    // Key order follows the table of 2.5; optional fields are left out when the column is null.
+    const project: Project = {
+      id: row.id,
+      num: row.num,
+      fullName: row.full_name,
+      description: row.description,
+      shortDescription: row.short_description,
+      publicUrl: parts.publicUrl,
+      registry: row.registry,
+      status: row.status,
+      startDate: parts.startDate,
+      creditingPeriodStartDate: parts.creditingPeriodStartDate,
+      estimatedAnnualMitigations: parts.estimatedAnnualMitigations,
+      ...(row.city !== null ? { city: row.city } : {}),
+      ...(row.thumbnail !== null ? { thumbnail: row.thumbnail } : {}),
+      ...(row.country_code !== null ? { countryCode: row.country_code } : {}),
+      ...(row.state !== null ? { state: row.state } : {}),
+      sector: parts.sector,
+      otherBenefits: parts.otherBenefits,
+      proponents: parts.proponents,
+      validators: parts.validators,
+      methodology: parts.methodology,
+      type: parts.type,
       ...(row.lat !== null && row.lng !== null ? { location: { lat: row.lat, lng: row.lng } } : {}),
       ...(kml ? { kmlFile: presentDocument(kml) } : {}),
       documentation: docs.filter((d) => d.is_kml === 0).map(presentDocument),
     };
     return project;
-  });
+  };
 }
