@@ -81,14 +81,17 @@ export function projectCreditsOf(ctx: RegistryContext, projects: readonly Projec
       .all(ids) as CreditEventRow[],
     (e) => e.project_id,
   );
+  // Files by their events' ids (credit_event_files_by_event, already in order), not by another join.
+  const eventIds = [...events.values()].flatMap((rows) => rows.map((e) => e.id));
   const files = groupBy(
-    db
-      .prepare(
-        `SELECT f.id, f.event_id, f.file_name, f.size, f.url, f.type
-         FROM credits c JOIN credit_events e ON e.credit_id = c.id JOIN credit_event_files f ON f.event_id = e.id
-         WHERE c.project_id ${IN_ID_LIST} ORDER BY f.event_id, f.position`,
-      )
-      .all(ids) as EventFileRow[],
+    eventIds.length === 0
+      ? []
+      : (db
+          .prepare(
+            `SELECT f.id, f.event_id, f.file_name, f.size, f.url, f.type FROM credit_event_files f
+             WHERE f.event_id ${IN_ID_LIST} ORDER BY f.event_id, f.position`,
+          )
+          .all(idListParam(eventIds)) as EventFileRow[]),
     (f) => f.event_id,
   );
 
