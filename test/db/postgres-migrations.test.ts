@@ -227,6 +227,12 @@ describe.skipIf(!POSTGRES_URL)('registry migrations on PostgreSQL', () => {
     }
   });
 
+  it('0011: the movements-by-credit index carries the amount', () => {
+    expect(upTo(11)).toEqual({ from: 10, to: 11 });
+    const [index] = db.query(`SELECT indexdef FROM pg_indexes WHERE indexname = 'movements_by_credit'`);
+    expect(index!.indexdef).toMatch(/\(credit_id, kind\) INCLUDE \(amount\)$/);
+  });
+
   it('refuses a database newer than the app, and leaves it as it was', () => {
     const latest = registryPostgresMigrations.length;
     db.exec(`UPDATE schema_version SET version = ${latest + 1}`);

@@ -9,6 +9,7 @@ import { migration0007 } from './0007-ledger-trail';
 import { migration0008 } from './0008-project-event-comments';
 import { migration0009 } from './0009-rate-limit-buckets';
 import { migration0010 } from './0010-feed-bounds';
+import { migration0011 } from './0011-covering-movements-index';
 
 /** Every registry migration, in order. Add a file per step; never edit a released one. */
 export const registryMigrations: readonly Migration[] = [
@@ -22,4 +23,5 @@ export const registryMigrations: readonly Migration[] = [
   migration0008,
   migration0009,
   migration0010,
+  migration0011,
 ];

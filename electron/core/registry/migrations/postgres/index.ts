@@ -8,6 +8,7 @@ import { postgresMigration0007 } from './0007-ledger-trail';
 import { postgresMigration0008 } from './0008-project-event-comments';
 import { postgresMigration0009 } from './0009-rate-limit-buckets';
 import { postgresMigration0010 } from './0010-feed-bounds';
+import { postgresMigration0011 } from './0011-covering-movements-index';
 
 /** The registry's migrations on PostgreSQL: the same steps, numbered as migrations/index.ts. */
 export const registryPostgresMigrations = [
@@ -21,4 +22,5 @@ export const registryPostgresMigrations = [
   postgresMigration0008,
   postgresMigration0009,
   postgresMigration0010,
+  postgresMigration0011,
 ] as const;
