@@ -151,13 +151,22 @@ async function childSync(job: ChildJob): Promise<Omit<ChildResult, 'maxRssMb'>> 
 /**
  * `SYNC_BENCH_TRACE=1`: samples the child's memory every 100 ms and prints, per resource of the
  * first sync and per re-sync, the largest RSS, V8 heap (used / reserved) and memory outside the
- * heap, to find where a peak comes from.
+ * heap, to find where a peak comes from; and the wall time of each.
  */
 function traceMemory(engine: SyncEngine): { phase(name: string): void; stop(): void } {
   let resource = 'start';
   // Once the re-syncs start, phases are named by the bench, not by the runs' progress.
   let phased = false;
   const peaks = new Map<string, Record<string, number>>();
+  // Wall time per phase: from its first progress event to the next phase's.
+  const walls = new Map<string, number>();
+  let phaseStarted = performance.now();
+  const enter = (name: string) => {
+    const now = performance.now();
+    walls.set(resource, (walls.get(resource) ?? 0) + (now - phaseStarted));
+    phaseStarted = now;
+    resource = name;
+  };
   const sample = () => {
     const m = process.memoryUsage();
     const mb = (n: number) => Math.round(n / 1048576);
@@ -177,22 +186,23 @@ function traceMemory(engine: SyncEngine): { phase(name: string): void; stop(): v
   const unsubscribe = engine.subscribe((event) => {
     if (!phased && event.type === 'progress' && event.progress.resource !== resource) {
       sample();
-      resource = event.progress.resource;
+      enter(event.progress.resource);
     }
   });
   const timer = setInterval(sample, 100);
   const phase = (name: string) => {
     sample();
     phased = true;
-    resource = name;
+    enter(name);
   };
   const stop = () => {
     sample();
+    enter('');
     clearInterval(timer);
     unsubscribe();
     for (const [name, peak] of peaks)
       console.error(
-        `memory ${name.padEnd(18)} ${Object.entries(peak)
+        `memory ${name.padEnd(18)} ${((walls.get(name) ?? 0) / 1000).toFixed(2).padStart(7)} s, ${Object.entries(peak)
           .map(([k, v]) => `${k} ${v} MB`)
           .join(', ')}`,
       );
@@ -220,6 +230,13 @@ async function childFloor(job: ChildJob): Promise<Omit<ChildResult, 'maxRssMb'>>
     return res.text();
   };
   const started = performance.now();
+  // SYNC_BENCH_TRACE=1: the wall time of each part, to set beside the sync's per resource.
+  let lap = started;
+  const phase = (name: string) => {
+    if (process.env.SYNC_BENCH_TRACE)
+      console.error(`floor ${name.padEnd(18)} ${((performance.now() - lap) / 1000).toFixed(2).padStart(7)} s`);
+    lap = performance.now();
+  };
   const rows: [string, string][] = [];
   const pages = async (path: string, key: string) => {
     for (let page = 0; ; page++) {
@@ -231,18 +248,23 @@ async function childFloor(job: ChildJob): Promise<Omit<ChildResult, 'maxRssMb'>>
   await pages('/projects', 'projects');
   const before = rows.length;
   await pages('/projects/internal', 'projects');
+  phase('project lists');
   const ids = rows.slice(before).map(([id]) => id);
   await forEachLimited(ids, 8, async (id) => {
     rows.push([`d:${id}`, await get(`/projects/internal/${id}`)]);
     rows.push([`c:${id}`, await get(`/carbonCredits/projects/${id}`)]);
   });
+  phase('details + credits');
   for (const account of ['buffer', 'adjustment', 'organization'])
     rows.push([account, await get(`/carbonCredits/icr/inventory/${account}`)]);
+  phase('inventories');
   await pages('/v1/retirements', 'retirements');
+  phase('retirements');
   for (const i of job.installations) {
     rows.push([`w:${i.organizationId}`, await get(`/organizations/${i.organizationId}/warehouse/inventory`, installationToken)]);
     await pages(`/organizations/${i.organizationId}/warehouse/inventory/reservations`, 'reservations').catch(() => []);
   }
+  phase('warehouses');
   const db = new BetterSqlite3(job.cacheFile);
   db.pragma('journal_mode = WAL');
   db.exec('CREATE TABLE rows (id TEXT, json TEXT)');
@@ -251,6 +273,7 @@ async function childFloor(job: ChildJob): Promise<Omit<ChildResult, 'maxRssMb'>>
     for (const [id, json] of rows) insert.run(id, json);
   })();
   db.close();
+  phase('inserts');
   return { wallMs: performance.now() - started, requests, rows: rows.length, ok: true };
 }
 
