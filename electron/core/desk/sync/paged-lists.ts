@@ -13,6 +13,7 @@ import { hashJson } from '../cache/rows';
 import type { StagedRow } from '../cache/types';
 import type { PageHash } from '../cache/writers';
 import type { StepContext, StepOutcome } from './context';
+import { parseSeedPage } from './seed-answers';
 
 type ListResource = 'projects' | 'internalProjects' | 'retirements';
 
@@ -63,7 +64,7 @@ function processPage(
     pageHashes.push({ page, hash, ids: previous.ids });
     return { ids: previous.ids, allKnown: true, total: null, newest: null };
   }
-  const parsed = ctx.client.parse(endpoint, text) as {
+  const parsed = parseSeedPage(ctx.client, endpoint, text, resource === 'retirements' ? 'retirements' : 'projects') as {
     pagination: { total: number };
     projects?: { id: string }[];
     retirements?: { id: string; createdAt: string }[];

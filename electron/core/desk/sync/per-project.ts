@@ -4,6 +4,7 @@
 // are staged as they arrive and kept across an interrupted run, so the next run resumes.
 import { RegistryClientError } from '../../client/errors';
 import { forEachLimited } from './concurrency';
+import { parseSeedAnswer } from './seed-answers';
 import type { StepContext, StepOutcome } from './context';
 import type { StagedRow } from '../cache/types';
 
@@ -44,10 +45,15 @@ export async function syncPerProject(ctx: StepContext, resource: 'projectDetails
   try {
     await forEachLimited(todo, ctx.tuning.concurrency, async ([id, listHash]) => {
       try {
+        // Checked by the compiled shape check first, zod only when it is not sure (seed-answers.ts).
         const answer =
           resource === 'projectDetails'
-            ? (await ctx.client.call('getInternalProject', { params: { projectId: id } })).project
-            : await ctx.client.call('getProjectCredits', { params: { id } });
+            ? parseSeedAnswer(
+                ctx.client,
+                'getInternalProject',
+                (await ctx.client.callRaw('getInternalProject', { params: { projectId: id } })).text,
+              ).project
+            : parseSeedAnswer(ctx.client, 'getProjectCredits', (await ctx.client.callRaw('getProjectCredits', { params: { id } })).text);
         batch.push({ id, hash: listHash, json: JSON.stringify(answer) });
         if (batch.length >= STAGE_BATCH) flush();
       } catch (error) {
