@@ -82,6 +82,28 @@ describe('the sync in a worker thread', () => {
     expect(again.results.retirements).toMatchObject({ status: 'ok', written: 0 });
   });
 
+  it('drops a token the registry refused and asks the main thread for a new one', async () => {
+    world = await startDeskWorld({ projects: 20 });
+    const engine = workerEngine(world);
+    let revoked = false;
+    engine.subscribe((e) => {
+      if (e.type === 'progress' && e.progress.resource === 'projects' && e.progress.done === 1 && !revoked) {
+        revoked = true;
+        // The token the worker keeps, revoked behind its back (as another process or the operator would)
+        void world!.tokens
+          .get({ kind: 'app' })
+          .then((token) =>
+            fetch(`${world!.t.url}/app/installations/token`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } }),
+          );
+      }
+    });
+    // the internal list's pages come after the revocation: the first is refused, then asked again
+    const result = await engine.run(['projects', 'internalProjects']);
+    expect(revoked).toBe(true);
+    expect(result.ok, JSON.stringify(result.results)).toBe(true);
+    expect(world.requests.get('/app/accessTokens')).toBe(2);
+  });
+
   it('retries a run that ran out of memory in a new worker with twice the heap', async () => {
     world = await startDeskWorld({ projects: 5, retirements: 20 });
     const log: string[] = [];
