@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Hono } from 'hono';
 import { serve } from '@hono/node-server';
 import { createRegistryClient, filenameFromDisposition } from '../../electron/core/client/registry-client';
+import { isLoopbackUrl } from '../../electron/core/client/http';
 import { RegistryClientError } from '../../electron/core/client/errors';
 import { createTokenManager } from '../../electron/core/client/tokens';
 import { ManualClock } from '../../electron/core/clock';
@@ -214,6 +215,31 @@ describe('typed registry client', () => {
     const error = (await refused.call('getBufferInventory').catch((e: unknown) => e)) as RegistryClientError;
     expect(error.kind).toBe('network');
     expect(error.unreachable).toBe(true);
+  });
+
+  it('asks a registry on this machine for uncompressed answers, and only such a registry', async () => {
+    const encodings: (string | undefined)[] = [];
+    const fake = await startFake((app) => {
+      app.get('/projects', (c) => {
+        encodings.push(c.req.header('accept-encoding'));
+        return c.json({
+          pagination: { total: 0, currentPage: 0, pageCount: 0, nextPage: null, prevPage: null, cursor: 'x' },
+          projects: [],
+        });
+      });
+    });
+    await fakeClient(fake.url).callRaw('listProjects', { query: { limit: 1 } });
+    expect(encodings).toEqual(['identity']);
+    for (const local of ['http://127.0.0.1:4000', 'http://localhost:4000/', 'http://[::1]:4000', 'http://127.8.0.1', 'HTTP://LOCALHOST'])
+      expect(isLoopbackUrl(local), local).toBe(true);
+    for (const remote of [
+      'https://registry.example.org',
+      'http://10.0.0.1:4000',
+      'http://127.0.0.1.example.org',
+      'http://[::2]',
+      'not a url',
+    ])
+      expect(isLoopbackUrl(remote), remote).toBe(false);
   });
 
   it('reads the certificate file name from Content-Disposition, as a base name only', () => {
