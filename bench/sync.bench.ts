@@ -296,8 +296,9 @@ async function childFeedFloor(job: ChildJob): Promise<Omit<ChildResult, 'maxRssM
   let cursor = '';
   for (;;) {
     requests++;
+    // Uncompressed, as the desk asks a registry on its own machine (client/http.ts).
     const res = await fetch(`${job.url}/sync/v1/changes?limit=1000&cursor=${encodeURIComponent(cursor)}`, {
-      headers: { authorization: `Bearer ${token}` },
+      headers: { authorization: `Bearer ${token}`, 'accept-encoding': 'identity' },
     });
     if (!res.ok) throw new Error(`feed: ${res.status}`);
     const page = JSON.parse(await res.text()) as { changes: Record<string, unknown>[]; cursor: string; more: boolean };
