@@ -1,6 +1,7 @@
 // The certificate worker pool renders exactly what renderCertificatePdf gives in-process (the same
 // bytes, so the same text as pdftotext reads it), keeps each answer with its own input when several
-// run at once on every worker, and answers a render that fails with its reason.
+// run at once on every worker (two sent to each at a time), answers a render that fails with its
+// reason, and at size 0 renders in the calling thread (the benchmark's single-thread floor).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -52,6 +53,15 @@ describe('the certificate worker pool', () => {
     expect(read).toContain('#3');
     expect(read).toContain('4.25');
     expect(read).toBe(text(await renderCertificatePdf(inputs[3]!), 'here-3'));
+  });
+
+  it('at size 0 renders in this thread, the same bytes', async () => {
+    const inThread = createCertificatePool({ size: 0 });
+    expect(inThread.size).toBe(0);
+    const here = await inThread.render(input(5));
+    expect(Buffer.from(here).equals(Buffer.from(await pool.render(input(5))))).toBe(true);
+    await inThread.close();
+    await expect(inThread.render(input(5))).rejects.toThrow(/closed/);
   });
 
   it('fails a render that cannot be made with its reason, and keeps serving', async () => {

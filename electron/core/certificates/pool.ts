@@ -3,16 +3,23 @@
 // holds the thread serving the registry's HTTP. Each worker runs renderCertificatePdf as it is, so
 // the bytes are those the same input gives in-process (index.ts: same input, same bytes).
 // Workers start when there is work, stay for more, and are unref'd while idle (an idle pool never
-// keeps a process alive); a worker that dies fails only the render it was doing and is replaced.
+// keeps a process alive); a worker that dies fails only the renders it had been sent and is replaced.
+// Each worker is sent up to JOBS_PER_WORKER certificates at once: it renders them one after the
+// other, and the next is already in its inbox when one finishes, so it never waits for this thread
+// (busy with the registry's HTTP) to hand it more work.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { z } from 'zod';
+import { renderCertificatePdf } from './index';
 import type { CertificateInput } from './types';
 
 export type CertificateRenderer = (input: CertificateInput) => Promise<Uint8Array>;
 
 export interface CertificatePoolOptions {
-  /** How many worker threads at most (default: the cores available). */
+  /**
+   * How many worker threads at most (default: the cores available). 0: no workers, every
+   * certificate rendered in the calling thread (the single-thread floor the benchmark compares with).
+   */
   size?: number;
   /** The built worker script (Electron); without it the worker starts from its TypeScript source through tsx. */
   workerFile?: string;
@@ -40,10 +47,15 @@ interface Job {
 
 interface PoolWorker {
   worker: Worker;
-  job: Job | null;
+  /** Sent and not answered yet, by id. */
+  jobs: Map<number, Job>;
 }
 
+/** Certificates sent to one worker at once: one rendering, one waiting in its inbox. */
+const JOBS_PER_WORKER = 2;
+
 export function createCertificatePool(options: CertificatePoolOptions = {}): CertificatePool {
+  if (options.size === 0) return inThreadPool(options.resourcesDir);
   const size = Math.max(1, options.size ?? availableParallelism());
   const workers = new Set<PoolWorker>();
   const queue: Job[] = [];
@@ -57,50 +69,52 @@ export function createCertificatePool(options: CertificatePoolOptions = {}): Cer
       : new Worker(new URL('./pool-bootstrap.mjs', import.meta.url), {
           workerData: { ...workerData, entryUrl: new URL('./pool-worker.ts', import.meta.url).href },
         });
-    const entry: PoolWorker = { worker, job: null };
+    const entry: PoolWorker = { worker, jobs: new Map() };
     workers.add(entry);
-    worker.on('message', (raw: unknown) => {
-      const job = entry.job;
-      entry.job = null;
-      const reply = workerReply.safeParse(raw);
-      if (job) {
-        if (!reply.success) job.reject(new Error('the certificate worker answered something that is not a certificate'));
-        else if (reply.data.id !== job.id) job.reject(new Error('the certificate worker answered another certificate'));
-        else if (reply.data.ok) job.resolve(reply.data.bytes);
-        else job.reject(new Error(reply.data.message));
-      }
-      next(entry);
-    });
     let failure: Error | undefined;
+    worker.on('message', (raw: unknown) => {
+      const reply = workerReply.safeParse(raw);
+      const job = reply.success ? entry.jobs.get(reply.data.id) : undefined;
+      if (!reply.success || !job) {
+        // Nothing to match it with: the worker is not doing what it was asked, so it is replaced.
+        failure = new Error(
+          reply.success ? 'it answered a certificate it was not sent' : 'it answered something that is not a certificate',
+        );
+        void worker.terminate();
+        return;
+      }
+      entry.jobs.delete(job.id);
+      if (reply.data.ok) job.resolve(reply.data.bytes);
+      else job.reject(new Error(reply.data.message));
+      dispatch();
+      if (entry.jobs.size === 0) entry.worker.unref();
+    });
     worker.on('error', (error) => (failure = error));
     worker.on('exit', (code) => {
       workers.delete(entry);
-      const job = entry.job;
-      entry.job = null;
-      job?.reject(new Error(`the certificate worker stopped (${failure?.message ?? `exit code ${code}`})`));
+      const lost = [...entry.jobs.values()];
+      entry.jobs.clear();
+      for (const job of lost) job.reject(new Error(`the certificate worker stopped (${failure?.message ?? `exit code ${code}`})`));
       if (!closed) dispatch();
     });
     return entry;
   }
 
-  /** Gives `entry` the next queued job, or lets it idle (unref'd). */
-  function next(entry: PoolWorker): void {
-    const job = queue.shift();
-    if (!job) {
-      entry.worker.unref();
-      return;
-    }
-    entry.job = job;
+  function send(entry: PoolWorker, job: Job): void {
+    entry.jobs.set(job.id, job);
     entry.worker.ref();
     entry.worker.postMessage({ id: job.id, input: job.input });
   }
 
+  /** Hands queued jobs out: to a new worker while every running one is busy (up to `size`), else to the least busy one with room. */
   function dispatch(): void {
-    for (const entry of workers) {
-      if (queue.length === 0) return;
-      if (!entry.job) next(entry);
+    while (queue.length > 0) {
+      let least: PoolWorker | undefined;
+      for (const entry of workers) if (!least || entry.jobs.size < least.jobs.size) least = entry;
+      if ((!least || least.jobs.size > 0) && workers.size < size) send(spawn(), queue.shift()!);
+      else if (least && least.jobs.size < JOBS_PER_WORKER) send(least, queue.shift()!);
+      else return;
     }
-    while (queue.length > 0 && workers.size < size) next(spawn());
   }
 
   return {
@@ -116,6 +130,22 @@ export function createCertificatePool(options: CertificatePoolOptions = {}): Cer
       closed = true;
       for (const job of queue.splice(0)) job.reject(new Error('the certificate pool is closed'));
       await Promise.all([...workers].map((entry) => entry.worker.terminate()));
+    },
+  };
+}
+
+/** No workers: renderCertificatePdf in the calling thread, with the pool's interface. */
+function inThreadPool(resourcesDir: string | undefined): CertificatePool {
+  let closed = false;
+  return {
+    size: 0,
+    render(input) {
+      if (closed) return Promise.reject(new Error('the certificate pool is closed'));
+      return renderCertificatePdf(input, resourcesDir ? { resourcesDir } : {});
+    },
+    close() {
+      closed = true;
+      return Promise.resolve();
     },
   };
 }

@@ -20,9 +20,12 @@ export const serviceLaunch = z.strictObject({
   remote: z.strictObject({ baseUrl: registryUrl, appId: z.string().min(1), privateKeyPem: z.string().min(1) }).optional(),
   /** The built sync worker script (Electron); absent, the worker starts from its TypeScript source. */
   syncWorkerFile: z.string().min(1).optional(),
-  /** The embedded registry's certificate worker pool: its size (default: the cores), its built script (Electron). */
+  /**
+   * The embedded registry's certificate worker pool: its size (default: the cores; 0 renders in the
+   * service's own thread, the benchmark's single-thread floor), its built script (Electron).
+   */
   certificateWorkers: z
-    .strictObject({ size: z.number().int().min(1).max(64).optional(), workerFile: z.string().min(1).optional() })
+    .strictObject({ size: z.number().int().min(0).max(64).optional(), workerFile: z.string().min(1).optional() })
     .optional(),
   /** Where the OS keychain is driven: in the service process, or by the host over `keychain` requests. */
   keychain: z.enum(['service', 'host']),
