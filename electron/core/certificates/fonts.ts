@@ -10,7 +10,26 @@ export type FontWeight = 'regular' | 'bold';
 /** The part of a fontkit font this module uses. */
 interface FontkitFace {
   hasGlyphForCodePoint(codePoint: number): boolean;
+  layout(text: unknown, ...rest: unknown[]): GlyphRun;
+  createSubset(): FontSubset;
+  getGlyph(id: number): { _decode?: () => unknown };
+  _variationProcessor?: unknown;
 }
+
+/** fontkit's subset of a face, as a document embeds it; TrueType ones add each glyph with _addGlyph. */
+interface FontSubset {
+  font: FontkitFace;
+  _addGlyph?: (gid: number) => number;
+}
+
+/** The part of fontkit's GlyphRun (a class) a layout answer is copied by. */
+interface GlyphRun {
+  glyphs: unknown[];
+  positions: object[];
+}
+
+/** Layouts kept per face: a certificate sets a few hundred distinct words, most of them every time. */
+const LAYOUTS_KEPT = 20_000;
 
 interface ShippedFont {
   /** Name the font is registered under in each PDF document. */
@@ -51,12 +70,16 @@ const NEUTRAL = /[\s\u200B-\u200F]|[\uFE00-\uFE0F]/u;
 
 export class FontCatalogue {
   private readonly faces = new Map<string, FontkitFace>();
+  /** What documents are given: each face with its layouts remembered across documents. */
+  private readonly documentFaces = new Map<string, FontkitFace>();
   private readonly byName = new Map<string, ShippedFont>();
 
   constructor(readonly fontsDir: string) {
     const fontkit = loadFontkit();
     for (const font of ALL_FONTS) {
-      this.faces.set(font.name, fontkit.create(readFileSync(join(fontsDir, font.file))));
+      const face = fontkit.create(readFileSync(join(fontsDir, font.file)));
+      this.faces.set(font.name, face);
+      this.documentFaces.set(font.name, withLayoutMemory(face));
       this.byName.set(font.name, font);
     }
   }
@@ -66,7 +89,7 @@ export class FontCatalogue {
     // pdfkit 0.20 takes an already parsed fontkit font as a font source (PDFFontFactory.open checks
     // for .layout); the type definitions only list files and buffers. Handing over the parsed faces
     // saves re-parsing every font table for every certificate, most of the time a render takes.
-    for (const [name, face] of this.faces) doc.registerFont(name, face as unknown as PDFKit.Mixins.PDFFontSource);
+    for (const [name, face] of this.documentFaces) doc.registerFont(name, face as unknown as PDFKit.Mixins.PDFFontSource);
   }
 
   primaryFont(weight: FontWeight): string {
@@ -114,6 +137,59 @@ export class FontCatalogue {
     }
     return true;
   }
+}
+
+/**
+ * `face` for pdfkit's documents, with its text layouts (fontkit's OpenType shaping, a third of a
+ * certificate's time) and its subsets' decoded glyphs remembered across documents: a face is immutable and layout(text, features)
+ * a function of its arguments, and the same labels, names and words come back in every certificate.
+ * pdfkit remembers layouts only within one document, and scales the positions it is given in
+ * place, so each caller gets its own copy of the positions (glyphs are fontkit's shared objects
+ * already). Everything else is the face itself, through the prototype chain.
+ */
+function withLayoutMemory(face: FontkitFace): FontkitFace {
+  const layouts = new Map<string, GlyphRun>();
+  const memory = Object.create(face) as FontkitFace;
+  memory.layout = function (this: FontkitFace, text: unknown, ...rest: unknown[]) {
+    const [features, ...more] = rest;
+    if (typeof text !== 'string' || more.some((argument) => argument !== undefined)) return face.layout.call(this, text, ...rest);
+    const key = features === undefined ? `\u0000${text}` : `${JSON.stringify(features)}\u0000${text}`;
+    const kept = layouts.get(key);
+    if (kept) return copyRun(kept);
+    const run = face.layout.call(this, text, features);
+    if (layouts.size >= LAYOUTS_KEPT) layouts.clear();
+    layouts.set(key, copyRun(run));
+    return run;
+  };
+  memory.createSubset = function (this: FontkitFace) {
+    const subset = face.createSubset.call(this);
+    const addGlyph = subset._addGlyph;
+    // A TrueType subset decodes every glyph it embeds (all its points) only to find whether it is
+    // made of other glyphs, for every document: the decoded glyph is kept on fontkit's shared glyph
+    // object instead (its only other reader, the outline, only reads it). Variable fonts re-encode
+    // their glyphs and are left as they are (none is shipped).
+    if (addGlyph && !this._variationProcessor) {
+      subset._addGlyph = function (this: FontSubset, gid: number) {
+        const glyph = this.font.getGlyph(gid);
+        if (!Object.hasOwn(glyph, '_decode') && glyph._decode) {
+          const decoded = glyph._decode();
+          glyph._decode = () => decoded;
+        }
+        return addGlyph.call(this, gid);
+      };
+    }
+    return subset;
+  };
+  return memory;
+}
+
+function copyRun(run: GlyphRun): GlyphRun {
+  const copy = Object.assign(Object.create(Object.getPrototypeOf(run) as object) as GlyphRun, run);
+  copy.glyphs = run.glyphs.slice();
+  copy.positions = run.positions.map((position) =>
+    Object.assign(Object.create(Object.getPrototypeOf(position) as object) as object, position),
+  );
+  return copy;
 }
 
 const catalogues = new Map<string, FontCatalogue>();
