@@ -53,8 +53,34 @@ async function minimalPdf(index: number): Promise<Uint8Array> {
   return new Uint8Array(Buffer.concat(chunks));
 }
 
-function startService(dataDir: string, workers: number): Promise<DeskServiceProcess> {
+/** The desk service and its workers bundled as the web desk ships them (`npm run build:web`). */
+interface BuiltService {
+  entry: string;
+  syncWorkerFile: string;
+  certificateWorkerFile: string;
+}
+
+/**
+ * The desk service process and its workers bundled for Node into out/bench-certificates, with the
+ * web desk's own build function, so they start as the shipped desk's do and not through tsx (whose
+ * loader thread compiles every module again in each worker thread at its start).
+ */
+async function buildService(): Promise<BuiltService> {
+  const root = join(import.meta.dirname, '..');
+  const outDir = join(root, 'out', 'bench-certificates');
+  const { WEB_DESK_ENTRIES, bundleForNode } = await import('../scripts/build-web-desk');
+  const names = ['desk-service', 'sync-worker', 'certificate-worker'] as const;
+  await bundleForNode(Object.fromEntries(names.map((name) => [name, join(root, WEB_DESK_ENTRIES[name])])), outDir);
+  return {
+    entry: join(outDir, 'desk-service.js'),
+    syncWorkerFile: join(outDir, 'sync-worker.js'),
+    certificateWorkerFile: join(outDir, 'certificate-worker.js'),
+  };
+}
+
+function startService(built: BuiltService, dataDir: string, workers: number): Promise<DeskServiceProcess> {
   return startDeskServiceChild({
+    entry: built.entry,
     launch: {
       dataDir,
       host: 'web',
@@ -62,7 +88,8 @@ function startService(dataDir: string, workers: number): Promise<DeskServiceProc
       testClock: false,
       keychain: 'service',
       autoSync: false,
-      certificateWorkers: { size: workers },
+      syncWorkerFile: built.syncWorkerFile,
+      certificateWorkers: { size: workers, workerFile: built.certificateWorkerFile },
     },
   });
 }
@@ -156,7 +183,8 @@ async function bulkExport(): Promise<BenchFigure[]> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-bulk-export-'));
   try {
     // First start seeds the embedded registry; one sync fills the cache every run reads.
-    const first = await startService(dataDir, 0);
+    const built = await buildService();
+    const first = await startService(built, dataDir, 0);
     const synced = new Promise<DeskEvent>((resolve) => {
       first.onEvent((e) => {
         if (e.type === 'sync.finished' || e.type === 'sync.failed') resolve(e);
@@ -186,7 +214,7 @@ async function bulkExport(): Promise<BenchFigure[]> {
     let idle = 0;
     for (let round = 0; round < 2; round++) {
       for (const size of layouts) {
-        const desk = await startService(dataDir, size);
+        const desk = await startService(built, dataDir, size);
         if (size === cores) idle = Math.max(idle, await idleStallMs(1000));
         const cold = await timedExport(desk, ids);
         const warm = await timedExport(desk, ids);
