@@ -28,8 +28,12 @@ interface GlyphRun {
   positions: object[];
 }
 
-/** Layouts kept per face: a certificate sets a few hundred distinct words, most of them every time. */
-const LAYOUTS_KEPT = 20_000;
+/**
+ * Layouts kept per face (about 2 KB each), forgotten all at once when full: a certificate sets a
+ * few hundred distinct words, most of them in every certificate, and a few of its own (ids, names,
+ * amounts) that would otherwise pile up.
+ */
+const LAYOUTS_KEPT = 2_000;
 
 interface ShippedFont {
   /** Name the font is registered under in each PDF document. */
