@@ -74,6 +74,24 @@ describe('the first load checkpoint, deferred', () => {
     cache.close();
   });
 
+  it('holds checkpoints off for a seed-interface first sync into an empty cache only', async () => {
+    const { file, cache } = newCache();
+    const end = cache.write.deferCheckpointsIfEmpty()!;
+    expect(autocheckpoint(cache)).toBe(0);
+    // Held already: no second hold.
+    expect(cache.write.deferCheckpointsIfEmpty()).toBeNull();
+    const before = statSync(file).size;
+    cache.write.beginStaging('retirements');
+    cache.write.stage('retirements', [{ id: 'r-1', hash: 'h', json: JSON.stringify({ id: 'r-1', x: 'y'.repeat(8000) }) }]);
+    expect(statSync(file).size).toBe(before);
+    await end();
+    expect(autocheckpoint(cache)).toBe(1000);
+    expect(statSync(file).size).toBeGreaterThan(before);
+    await load(cache, 1).commit();
+    expect(cache.write.deferCheckpointsIfEmpty()).toBeNull();
+    cache.close();
+  });
+
   it('leaves a whole cache when it is closed while the checkpoint runs', async () => {
     const { file, cache } = newCache();
     const done = load(cache, 2000).commit();

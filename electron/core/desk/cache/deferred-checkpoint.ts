@@ -60,12 +60,16 @@ interface Held {
 }
 const held = new WeakMap<Db['raw'], Held>();
 
-/** Holds SQLite's automatic checkpoints off on this connection until `checkpointInBackground` (or `release`) ends. */
-export function holdAutocheckpoints(db: Db): void {
-  if (db.raw.memory || held.has(db.raw)) return;
+/**
+ * Holds SQLite's automatic checkpoints off on this connection until `checkpointInBackground` (or
+ * `release`) ends. False when they were held already (or there is no WAL: an in-memory cache).
+ */
+export function holdAutocheckpoints(db: Db): boolean {
+  if (db.raw.memory || held.has(db.raw)) return false;
   const autocheckpoint = db.raw.pragma('wal_autocheckpoint', { simple: true }) as number;
   db.raw.pragma('wal_autocheckpoint = 0');
   held.set(db.raw, { autocheckpoint, settle: () => release(db) });
+  return true;
 }
 
 /** Gives automatic checkpoints back (a load that rolled back: its frames will never be copied). */

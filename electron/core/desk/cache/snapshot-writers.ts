@@ -30,9 +30,6 @@ import { checkpointInBackground, holdAutocheckpoints, release } from './deferred
 type Q = Kysely<CacheTables>;
 type Db = SqliteDatabase<CacheTables>;
 
-/** The tables a snapshot fills; all must be empty for a direct load. */
-const LOADED_TABLES = ['projects', 'project_details', 'project_credits', 'retirements', 'inventory_credits'] as const;
-
 const dropProject = (v: { rowid: number }, q: Q) => q.deleteFrom('projects').where('rowid', '=', v.rowid);
 const dropRetirement = (v: { rowid: number }, q: Q) => q.deleteFrom('retirements').where('rowid', '=', v.rowid);
 const putDetails = (v: { id: string; json: string; list_hash: string; at: number }, q: Q) =>
@@ -109,10 +106,8 @@ const secondaryIndexes = (db: Db) =>
     )
     .all(...BULK_INDEXED) as { name: string; sql: string; tbl_name: string }[];
 
-/** Whether the cache holds no registry data at all (a snapshot may then be loaded directly). */
-export function cacheIsEmpty(db: Db): boolean {
-  return LOADED_TABLES.every((table) => db.raw.prepare(`SELECT 1 FROM ${table} LIMIT 1`).get() === undefined);
-}
+// Whether the cache holds no registry data at all (a snapshot may then be loaded directly).
+export { cacheIsEmpty } from './writers';
 
 /**
  * Opens the load's transaction and answers its writers: rows first, then `markProponents`, the

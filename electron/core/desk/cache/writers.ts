@@ -8,6 +8,7 @@ import type { CacheTables } from './schema';
 import type { Organization, Project, Reservation, Retirement, WarehouseInventoryCredit } from '../../../../shared/registry/resources';
 import { hashJson, projectColumns, projectSearchText, retirementColumns } from './rows';
 import { createInventoryWriters } from './inventory-writers';
+import { checkpointInBackground, holdAutocheckpoints } from './deferred-checkpoint';
 import type { CacheResource, ProjectScope, StagedRow } from './types';
 
 export interface PageHash {
@@ -285,6 +286,14 @@ function rememberKeepIds(db: Db, ids: readonly string[]): void {
 }
 const forgetKeepIds = (db: Db) => db.raw.exec('DELETE FROM temp.keep_ids');
 
+/** The tables a first sync fills; all are empty before it (a feed snapshot may then be loaded directly). */
+const LOADED_TABLES = ['projects', 'project_details', 'project_credits', 'retirements', 'inventory_credits'] as const;
+
+/** Whether the cache holds no registry data at all. */
+export function cacheIsEmpty(db: Db): boolean {
+  return LOADED_TABLES.every((table) => db.raw.prepare(`SELECT 1 FROM ${table} LIMIT 1`).get() === undefined);
+}
+
 export function createCacheWriters(db: Db, now: () => number) {
   function markSuccess(resource: CacheResource, extra: { full?: boolean; watermark?: string | null; total?: number | null } = {}) {
     const at = now();
@@ -353,6 +362,20 @@ export function createCacheWriters(db: Db, now: () => number) {
   }
 
   const writers = {
+    /**
+     * A first sync through the seed interface writes the whole cache in many transactions (staged
+     * batches, then each resource's swap-in). SQLite's automatic checkpoint would copy the WAL into
+     * the database file and wait for the disk every few megabytes of them (a sixth of the run's
+     * time at --scale 30). Into an empty cache they are held off for the run and the WAL is
+     * checkpointed once after it, in the background, as a feed snapshot's load is
+     * (deferred-checkpoint.ts). Answers what ends the hold (call it once the run is over), or null
+     * when the cache holds data (a re-sync writes little) or checkpoints are held already.
+     */
+    deferCheckpointsIfEmpty(): (() => Promise<void>) | null {
+      if (!cacheIsEmpty(db) || !holdAutocheckpoints(db)) return null;
+      return () => checkpointInBackground(db);
+    },
+
     // The registry accounts' inventories: staged per account, swapped in together (inventory-writers.ts).
     ...createInventoryWriters(db, now, () => markSuccess('inventories', { full: true })),
 

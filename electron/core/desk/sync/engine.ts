@@ -195,6 +195,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       // Installed organizations' records come with the warehouses, from the installations' feeds.
       const wanted = new Set(resources);
       if (usingFeed() && wanted.has('organizations')) wanted.add('warehouses');
+      // A first sync through the seed interface: the WAL is checkpointed once, after the run.
+      const checkpoint = usingFeed() ? null : cache.write.deferCheckpointsIfEmpty();
       for (const resource of ORDER.filter((r) => wanted.has(r) && !done.has(r))) {
         if (offline) {
           results[resource] = { status: 'not_run', reason: 'the registry is unreachable' };
@@ -216,6 +218,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
           }
         }
       }
+      // Not waited for: the host runs it after the run (deferred-checkpoint.ts).
+      if (checkpoint) void checkpoint();
       lastError = runError;
     }
     progress = null;
