@@ -16,12 +16,6 @@ describe('sync with a misbehaving or absent registry', () => {
   it('rejects a resource whose answer has the wrong shape, keeps its cached data, and syncs the others', async () => {
     world = await startDeskWorld({ retirements: 5 });
     const { cache, t } = world;
-    expect((await world.engine.run()).ok).toBe(true);
-    const inventoryBefore = cache.getInventory('buffer');
-    const creditsBefore = cache.searchInventoryCredits({ account: 'buffer', limit: 500 });
-    expect(creditsBefore.total).toBeGreaterThan(0);
-    const retirementsBefore = cache.searchRetirements({});
-
     // A tiny app answers the buffer inventory and the retirement list with wrong shapes; every
     // other path goes to the real registry over loopback.
     const liar = new Hono();
@@ -29,20 +23,43 @@ describe('sync with a misbehaving or absent registry', () => {
     liar.get('/v1/retirements', (c) =>
       c.json({ retirements: [{ id: 1 }], pagination: { total: 1, currentPage: 0, pageCount: 1, nextPage: null, prevPage: null } }),
     );
-    const routed: FetchLike = (input, init) => {
-      const url = new URL(input instanceof Request ? input.url : input);
-      return ['/carbonCredits/icr/inventory/buffer', '/v1/retirements'].includes(url.pathname)
-        ? Promise.resolve(liar.fetch(new Request(url, init)))
-        : fetch(input, init);
+    const engineLyingAbout = (lies: (url: URL) => boolean, tuning: { pageSize?: number } = {}) => {
+      const routed: FetchLike = (input, init) => {
+        const url = new URL(input instanceof Request ? input.url : input);
+        return lies(url) ? Promise.resolve(liar.fetch(new Request(url, init))) : fetch(input, init);
+      };
+      const tokens = createTokenManager({
+        baseUrl: t.url,
+        appId: world!.app.id,
+        loadPrivateKey: async () => world!.app.privateKey,
+        clock: t.clock,
+      });
+      const client = createRegistryClient({ baseUrl: t.url, tokens, clock: t.clock, fetch: routed });
+      return createSyncEngine({
+        client,
+        cache,
+        clock: t.clock,
+        installations: () => world!.installations,
+        tuning: { feed: false, ...tuning },
+      });
     };
-    const tokens = createTokenManager({
-      baseUrl: t.url,
-      appId: world.app.id,
-      loadPrivateKey: async () => world!.app.privateKey,
-      clock: t.clock,
-    });
-    const client = createRegistryClient({ baseUrl: t.url, tokens, clock: t.clock, fetch: routed });
-    const engine = createSyncEngine({ client, cache, clock: t.clock, installations: () => world!.installations, tuning: { feed: false } });
+    // A first pass of retirements (written straight into the empty table) whose second page breaks
+    // the contract leaves the table empty, its transaction rolled back.
+    const firstPass = await engineLyingAbout((url) => url.pathname === '/v1/retirements' && url.searchParams.get('page') === '1', {
+      pageSize: 2,
+    }).run(['retirements']);
+    expect(firstPass.results.retirements?.status).toBe('failed');
+    expect(cache.db.raw.inTransaction).toBe(false);
+    expect(cache.countRetirements()).toBe(0);
+    expect(cache.syncState('retirements')?.last_success_at ?? null).toBeNull();
+
+    expect((await world.engine.run()).ok).toBe(true);
+    const inventoryBefore = cache.getInventory('buffer');
+    const creditsBefore = cache.searchInventoryCredits({ account: 'buffer', limit: 500 });
+    expect(creditsBefore.total).toBeGreaterThan(0);
+    const retirementsBefore = cache.searchRetirements({});
+
+    const engine = engineLyingAbout((url) => ['/carbonCredits/icr/inventory/buffer', '/v1/retirements'].includes(url.pathname));
     const result = await engine.run();
     expect(result.ok).toBe(false);
     expect(result.offline).toBe(false);

@@ -10,12 +10,15 @@
 import type { EndpointId } from '../../../../shared/registry/endpoints';
 import type { RawAnswer } from '../../client/registry-client';
 import { hashJson } from '../cache/rows';
+import type { DeskCache } from '../cache';
 import type { StagedRow } from '../cache/types';
 import type { PageHash } from '../cache/writers';
+import type { Retirement } from '../../../../shared/registry/resources';
 import type { StepContext, StepOutcome } from './context';
 import { parseSeedPage } from './seed-answers';
 
 type ListResource = 'projects' | 'internalProjects' | 'retirements';
+type RetirementsLoad = ReturnType<DeskCache['write']['beginRetirementsLoad']>;
 
 /**
  * Staged rows are written once this many are pending (five pages). Larger batches save little more
@@ -48,6 +51,9 @@ function stagingBuffer(ctx: StepContext, resource: ListResource) {
   };
 }
 
+/** Where a pass's rows go: staged (and swapped in by the commit), or straight into an empty table. */
+type RowSink = { staging: ReturnType<typeof stagingBuffer> } | { load: RetirementsLoad };
+
 function processPage(
   ctx: StepContext,
   resource: ListResource,
@@ -55,11 +61,13 @@ function processPage(
   page: number,
   text: string,
   pageHashes: PageHash[],
-  staging: ReturnType<typeof stagingBuffer>,
+  sink: RowSink,
 ): PageResult {
   const hash = hashJson(text);
-  const previous = ctx.cache.pageHash(resource, page);
-  if (previous && previous.hash === hash) {
+  // Into an empty table every page is read (there are no rows its ids could name).
+  const previous = 'staging' in sink ? ctx.cache.pageHash(resource, page) : undefined;
+  if (previous && previous.hash === hash && 'staging' in sink) {
+    const { staging } = sink;
     staging.add(previous.ids.map((id) => ({ id, hash: '', json: null })));
     pageHashes.push({ page, hash, ids: previous.ids });
     return { ids: previous.ids, allKnown: true, total: null, newest: null };
@@ -67,9 +75,20 @@ function processPage(
   const parsed = parseSeedPage(ctx.client, endpoint, text, resource === 'retirements' ? 'retirements' : 'projects') as {
     pagination: { total: number };
     projects?: { id: string }[];
-    retirements?: { id: string; createdAt: string }[];
+    retirements?: Retirement[];
   };
   const items = (resource === 'retirements' ? parsed.retirements : parsed.projects) ?? [];
+  const ids = items.map((i) => i.id);
+  pageHashes.push({ page, hash, ids });
+  const first = parsed.retirements?.[0];
+  const result = { ids, total: parsed.pagination.total, newest: first ? `${first.createdAt}|${first.id}` : null };
+  if ('load' in sink) {
+    for (const item of parsed.retirements ?? []) {
+      const json = JSON.stringify(item);
+      sink.load.put(item, json, hashJson(json));
+    }
+    return { ...result, allKnown: false };
+  }
   const known = ctx.cache.listRowHashes(
     resource,
     items.map((i) => i.id),
@@ -83,18 +102,21 @@ function processPage(
     if (!unchanged) allKnown = false;
     rows.push({ id: item.id, hash: rowHash, json: unchanged ? null : json });
   }
-  staging.add(rows);
-  const ids = items.map((i) => i.id);
-  pageHashes.push({ page, hash, ids });
-  const first = parsed.retirements?.[0];
-  return { ids, allKnown, total: parsed.pagination.total, newest: first ? `${first.createdAt}|${first.id}` : null };
+  sink.staging.add(rows);
+  return { ...result, allKnown };
 }
 
 /** Reads every page of a list until a short page, staging as it goes. */
-async function readAllPages(ctx: StepContext, resource: ListResource, endpoint: EndpointId, options: { stopWhenKnown: boolean }) {
+async function readAllPages(
+  ctx: StepContext,
+  resource: ListResource,
+  endpoint: EndpointId,
+  options: { stopWhenKnown: boolean; load?: RetirementsLoad },
+) {
   const pageHashes: PageHash[] = [];
   const previousTotal = ctx.cache.syncState(resource)?.total ?? null;
   const staging = stagingBuffer(ctx, resource);
+  const sink: RowSink = options.load ? { load: options.load } : { staging };
   const fetchPage = (page: number): Promise<RawAnswer> => ctx.client.callRaw(endpoint, { query: { page, limit: ctx.tuning.pageSize } });
   let total: number | null = null;
   let newest: string | null = null;
@@ -109,7 +131,7 @@ async function readAllPages(ctx: StepContext, resource: ListResource, endpoint: 
       // A full pass reads on, unless the expected total says this was the last page.
       const likelyMore = expected === null || (page + 1) * ctx.tuning.pageSize < expected;
       if (!options.stopWhenKnown && likelyMore) next = fetchPage(page + 1);
-      const result = processPage(ctx, resource, endpoint, page, answer.text, pageHashes, staging);
+      const result = processPage(ctx, resource, endpoint, page, answer.text, pageHashes, sink);
       total ??= result.total;
       if (page === 0) newest = result.newest;
       const shown = total ?? previousTotal;
@@ -152,6 +174,7 @@ export async function syncRetirements(ctx: StepContext, options: { forceFull?: b
     !state?.last_full_at ||
     state.last_success_at === null ||
     now - state.last_full_at >= ctx.tuning.retirementsFullEveryMs;
+  if (full && ctx.cache.countRetirements() === 0) return loadRetirements(ctx);
   ctx.cache.write.beginStaging('retirements');
   const read = await readAllPages(ctx, 'retirements', 'listRetirementsV1', { stopWhenKnown: !full });
   const { written, deleted } = ctx.cache.write.commitRetirements({
@@ -166,4 +189,17 @@ export async function syncRetirements(ctx: StepContext, options: { forceFull?: b
     return again.status === 'ok' ? { ...again, written: again.written + written, note: 'counts differed: full pass' } : again;
   }
   return { status: 'ok', written, deleted, ...(full ? { note: 'full pass' } : {}) };
+}
+
+/** The first full pass (no retirement cached): rows written straight into the table (writers.ts beginRetirementsLoad). */
+async function loadRetirements(ctx: StepContext): Promise<StepOutcome> {
+  const load = ctx.cache.write.beginRetirementsLoad();
+  try {
+    const read = await readAllPages(ctx, 'retirements', 'listRetirementsV1', { stopWhenKnown: false, load });
+    const { written, deleted } = load.commit({ pageHashes: read.pageHashes, watermark: read.newest, total: read.total });
+    return { status: 'ok', written, deleted, note: 'full pass' };
+  } catch (error) {
+    load.rollback();
+    throw error;
+  }
 }
