@@ -305,6 +305,9 @@ const retirementIndexes = (db: Db) =>
 /** The tables a first sync fills; all are empty before it (a feed snapshot may then be loaded directly). */
 const LOADED_TABLES = ['projects', 'project_details', 'project_credits', 'retirements', 'inventory_credits'] as const;
 
+/** SQLite's page cache during a first sync through the seed interface (KiB, as cache_size takes it). */
+const FIRST_SYNC_CACHE_SIZE = -64000;
+
 /** Whether the cache holds no registry data at all. */
 export function cacheIsEmpty(db: Db): boolean {
   return LOADED_TABLES.every((table) => db.raw.prepare(`SELECT 1 FROM ${table} LIMIT 1`).get() === undefined);
@@ -389,7 +392,14 @@ export function createCacheWriters(db: Db, now: () => number) {
      */
     deferCheckpointsIfEmpty(): (() => Promise<void>) | null {
       if (!cacheIsEmpty(db) || !holdAutocheckpoints(db)) return null;
-      return () => checkpointInBackground(db);
+      // A larger page cache for the run: the swap-ins and index builds of whole tables otherwise
+      // spill and re-read pages of the 16 MB one.
+      const cacheSize = db.raw.pragma('cache_size', { simple: true }) as number;
+      db.raw.pragma(`cache_size = ${FIRST_SYNC_CACHE_SIZE}`);
+      return () => {
+        if (db.raw.open) db.raw.pragma(`cache_size = ${cacheSize}`);
+        return checkpointInBackground(db);
+      };
     },
 
     // The registry accounts' inventories: staged per account, swapped in together (inventory-writers.ts).
