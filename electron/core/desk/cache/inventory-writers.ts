@@ -10,6 +10,7 @@ import type { SqliteDatabase } from '../../db/database';
 import type { CacheTables } from './schema';
 import { inventoryFtsFacets, inventoryFtsTable } from './inventory-fts';
 import type { StagedRow } from './types';
+import { withIndexesBuiltAfter } from './bulk-indexes';
 
 /** An account whose answer changed since the last sync: its staged credits and its envelope. */
 export interface ChangedInventory {
@@ -193,11 +194,14 @@ export function createInventoryWriters(db: SqliteDatabase<CacheTables>, now: () 
       return db.transaction(() => {
         let written = 0;
         let deleted = 0;
-        for (const change of changed) {
-          const result = applyAccount(change);
-          written += result.written;
-          deleted += result.deleted;
-        }
+        // Into an empty table (the first sync) its indexes are built once the credits are in.
+        withIndexesBuiltAfter(db, 'inventory_credits', '1', () => {
+          for (const change of changed) {
+            const result = applyAccount(change);
+            written += result.written;
+            deleted += result.deleted;
+          }
+        });
         // Planner statistics for the new rows (bounded by analysis_limit: milliseconds).
         if (written + deleted > 0) db.raw.exec('ANALYZE inventory_credits');
         markSuccess();

@@ -9,6 +9,7 @@ import type { Organization, Project, Reservation, Retirement, WarehouseInventory
 import { hashJson, projectColumns, projectSearchText, retirementColumns } from './rows';
 import { createInventoryWriters } from './inventory-writers';
 import { checkpointInBackground, holdAutocheckpoints } from './deferred-checkpoint';
+import { secondaryIndexesOf, withIndexesBuiltAfter } from './bulk-indexes';
 import type { CacheResource, ProjectScope, StagedRow } from './types';
 
 export interface PageHash {
@@ -293,14 +294,6 @@ const forgetKeepIds = (db: Db) => db.raw.exec('DELETE FROM temp.keep_ids');
  */
 const ALL_RETIREMENT_SEARCH = `INSERT INTO retirements_fts (rowid, beneficiary, serialization, project)
   SELECT rowid, coalesce(beneficiary, ''), coalesce(serialization, ''), project_name || ' ' || project_num FROM retirements`;
-/** The retirements' secondary indexes (unique ones stay): dropped for a load into an empty table and built again at its end. */
-const retirementIndexes = (db: Db) =>
-  db.raw
-    .prepare(
-      `SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'retirements' AND sql IS NOT NULL
-       AND sql NOT LIKE 'CREATE UNIQUE%' ORDER BY rowid`,
-    )
-    .all() as { name: string; sql: string }[];
 
 /** The tables a first sync fills; all are empty before it (a feed snapshot may then be loaded directly). */
 const LOADED_TABLES = ['projects', 'project_details', 'project_credits', 'retirements', 'inventory_credits'] as const;
@@ -431,24 +424,27 @@ export function createCacheWriters(db: Db, now: () => number) {
       return db.transaction(() => {
         let written = 0;
         const proponents = new Set<string>();
-        for (const row of changedRows(resource)) {
-          const project = JSON.parse(row.json) as Project;
-          for (const organization of project.proponents) proponents.add(organization.id);
-          const columns = projectColumns(project);
-          const values = { scope, id: row.id, ...columns, row_hash: row.row_hash, json: row.json };
-          // Updated in place, a row keeps its rowid, which its search entry shares: the old entry goes.
-          const existing = db.prepared(projectRowid).first({ scope, id: row.id });
-          let rowid: number;
-          if (existing) {
-            rowid = existing.rowid;
-            db.prepared(updateProject).run({ ...values, rowid });
-            db.prepared(search.drop).run({ rowid });
-          } else {
-            rowid = Number(db.prepared(insertProject).run(values).lastInsertRowid);
+        // Into a scope with no rows (the first sync) the table's indexes are built once the rows are in.
+        withIndexesBuiltAfter(db, 'projects', `scope = '${scope}'`, () => {
+          for (const row of changedRows(resource)) {
+            const project = JSON.parse(row.json) as Project;
+            for (const organization of project.proponents) proponents.add(organization.id);
+            const columns = projectColumns(project);
+            const values = { scope, id: row.id, ...columns, row_hash: row.row_hash, json: row.json };
+            // Updated in place, a row keeps its rowid, which its search entry shares: the old entry goes.
+            const existing = db.prepared(projectRowid).first({ scope, id: row.id });
+            let rowid: number;
+            if (existing) {
+              rowid = existing.rowid;
+              db.prepared(updateProject).run({ ...values, rowid });
+              db.prepared(search.drop).run({ rowid });
+            } else {
+              rowid = Number(db.prepared(insertProject).run(values).lastInsertRowid);
+            }
+            db.prepared(search.put).run({ rowid, ...projectSearchText(project, columns) });
+            written++;
           }
-          db.prepared(search.put).run({ rowid, ...projectSearchText(project, columns) });
-          written++;
-        }
+        });
         for (const id of proponents) {
           db.prepared(markOrganizationStale).run({ id });
           db.prepared(forgetUnseen).run({ id });
@@ -504,7 +500,7 @@ export function createCacheWriters(db: Db, now: () => number) {
       try {
         // Rows an interrupted staged run left behind.
         db.prepared(dropStaging).run({ resource });
-        indexes = retirementIndexes(db);
+        indexes = secondaryIndexesOf(db, 'retirements');
         for (const index of indexes) db.raw.exec(`DROP INDEX "${index.name}"`);
       } catch (error) {
         db.raw.exec('ROLLBACK');
