@@ -2,9 +2,10 @@
 // hashes as last time is not parsed (its ids are known); a changed page is validated and only its
 // new or changed rows carry JSON into staging. Everything is swapped in at the end in one transaction.
 //
-// A full pass asks for the next page while it processes the current one (at most one request ahead):
-// the registry prepares page n+1 while we hash, validate and stage page n, so a pass costs about the
-// registry's time for its pages rather than that plus ours. Staged rows are written in batches of
+// A full pass asks for the next pages while it processes the current one (PAGES_AHEAD requests
+// ahead): the registry prepares pages n+1… while we hash, validate and stage page n, so a pass costs
+// about the registry's time for its pages rather than that plus ours, and the registry always has
+// the next one queued when it is done with one. Staged rows are written in batches of
 // a few pages, not one transaction per page: each commit costs a WAL write, and a thousand small
 // ones cost more than the rows themselves.
 import type { EndpointId } from '../../../../shared/registry/endpoints';
@@ -27,6 +28,9 @@ type RetirementsLoad = ReturnType<DeskCache['write']['beginRetirementsLoad']>;
  * peak RSS near 450 MB at scale 100).
  */
 export const STAGE_BATCH_ROWS = 500;
+
+/** Requests a full pass keeps ahead of the page it processes (the memory is a few pages of text). */
+const PAGES_AHEAD = 3;
 
 interface PageResult {
   ids: string[];
@@ -121,16 +125,28 @@ async function readAllPages(
   let total: number | null = null;
   let newest: string | null = null;
   let stoppedEarly = false;
-  let next: Promise<RawAnswer> | null = fetchPage(0);
+  // Pages asked for and not yet processed, by page number.
+  const asked = new Map<number, Promise<RawAnswer>>();
+  const ask = (page: number) => {
+    if (asked.has(page)) return;
+    const answer = fetchPage(page);
+    // Failing while an earlier page is awaited is not an unhandled rejection: it is thrown when its turn comes.
+    answer.catch(() => undefined);
+    asked.set(page, answer);
+  };
   try {
     for (let page = 0; ; page++) {
-      const answer: RawAnswer = await next;
-      next = null;
+      ask(page);
+      const answer: RawAnswer = await asked.get(page)!;
+      asked.delete(page);
       const expected = total ?? previousTotal;
       // An incremental pass usually stops after its first page: asking ahead would be wasted.
-      // A full pass reads on, unless the expected total says this was the last page.
-      const likelyMore = expected === null || (page + 1) * ctx.tuning.pageSize < expected;
-      if (!options.stopWhenKnown && likelyMore) next = fetchPage(page + 1);
+      // A full pass reads on, PAGES_AHEAD pages ahead, but not past the expected total (one page
+      // ahead while no total is known).
+      if (!options.stopWhenKnown) {
+        const ahead = expected === null ? 1 : PAGES_AHEAD;
+        for (let next = page + 1; next <= page + ahead; next++) if (expected === null || next * ctx.tuning.pageSize < expected) ask(next);
+      }
       const result = processPage(ctx, resource, endpoint, page, answer.text, pageHashes, sink);
       total ??= result.total;
       if (page === 0) newest = result.newest;
@@ -141,13 +157,12 @@ async function readAllPages(
         stoppedEarly = true;
         break;
       }
-      next ??= fetchPage(page + 1);
     }
     staging.flush();
   } finally {
-    // A request asked ahead and not needed (or left by a failure) must settle before we return,
+    // Requests asked ahead and not needed (or left by a failure) must settle before we return,
     // so nothing of this pass is still in flight when the caller commits or reports.
-    if (next) await next.catch(() => undefined);
+    await Promise.all([...asked.values()].map((p) => p.catch(() => undefined)));
   }
   return { pageHashes, total, newest, stoppedEarly };
 }
