@@ -30,9 +30,10 @@ export interface SyncEngineOptions {
 
 export const DEFAULT_TUNING: SyncTuning = {
   pageSize: 100,
-  // Enough to keep a loopback or LAN registry busy from a 2-core desk; each request in flight also
-  // holds its answer while it is checked, so more only raises the memory peak.
-  concurrency: 4,
+  // Enough to keep a loopback or LAN registry busy from a 2-core desk (4 left it idle between
+  // answers at --scale 100); each request in flight also holds its answer while it is checked, so
+  // more only raises the memory peak.
+  concurrency: 8,
   perProjectMaxAgeMs: 24 * 60 * 60 * 1000,
   retirementsFullEveryMs: 24 * 60 * 60 * 1000,
   feed: true,
