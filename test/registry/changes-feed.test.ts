@@ -153,6 +153,22 @@ describe('GET /sync/v1/changes', () => {
     expect(views.app!.has(`organization:${s.orgC}`)).toBe(false);
   });
 
+  it('carries at most one account inventory a page, however large the limit', async () => {
+    const perPage: number[] = [];
+    for (let cursor = ''; ;) {
+      const { status, body } = await json(`/sync/v1/changes?limit=1000&cursor=${encodeURIComponent(cursor)}`, tokens.examiner!);
+      expect(status).toBe(200);
+      const page = schema.parse(body);
+      perPage.push(page.changes.filter((c) => c.type === 'inventory').length);
+      cursor = page.cursor;
+      if (!page.more) break;
+    }
+    const inventories = [...views.examiner!.keys()].filter((k) => k.startsWith('inventory:')).length;
+    expect(inventories).toBeGreaterThan(1);
+    expect(Math.max(...perPage)).toBe(1);
+    expect(perPage.reduce((a, b) => a + b, 0)).toBe(inventories);
+  });
+
   it('answers nothing more when nothing changed', async () => {
     const { body } = await json(`/sync/v1/changes?cursor=${encodeURIComponent(cursors.app!)}`, tokens.app!);
     expect(schema.parse(body)).toMatchObject({ changes: [], removed: [], more: false });

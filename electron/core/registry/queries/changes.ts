@@ -158,8 +158,16 @@ export function changesSince(
       key: string;
       seq: number;
     }[];
-    const more = rows.length > limit;
+    let more = rows.length > limit;
     if (more) rows.pop();
+    // An account's inventory is one item of tens of MB at --scale 100 (every credit of the account):
+    // a page carries at most one, so neither side holds several in one page's text at once.
+    const firstInventory = rows.findIndex((r) => r.kind === 'inventory');
+    const secondInventory = firstInventory === -1 ? -1 : rows.findIndex((r, i) => i > firstInventory && r.kind === 'inventory');
+    if (secondInventory !== -1) {
+      rows.length = secondInventory;
+      more = true;
+    }
     const keys = groupBy(rows, (r) => r.kind);
     const ids = (kind: string) => (keys.get(kind) ?? []).map((r) => r.key);
 
