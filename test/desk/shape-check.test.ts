@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { feedItem } from '../../shared/registry/endpoints';
 import { tolerant } from '../../shared/registry/resources';
 import { openRegistry, type OpenedRegistry } from '../../electron/core/registry/open';
-import { changesSince } from '../../electron/core/registry/queries/changes';
+import { changesSince, decodeCursor, type FeedViewer } from '../../electron/core/registry/queries/changes';
 import { compileShapeCheck } from '../../electron/core/desk/sync/shape-check';
 import { buildFixture, type Fixture } from '../support/fixture';
 import { makeDataDir } from '../support/registry';
@@ -23,9 +23,18 @@ beforeAll(() => {
   registry = openRegistry({ dataDir: dir.dir });
   f = buildFixture(registry);
   addVolume(registry, f, { projects: 3, retirements: 3 });
-  const examiner = changesSince(registry, { examinerRead: true, organizationId: null, warehouseRead: false }, null, 1000);
-  const installation = changesSince(registry, { examinerRead: false, organizationId: f.orgA, warehouseRead: true }, null, 1000);
-  items = JSON.parse(JSON.stringify([...examiner.changes, ...installation.changes])) as Record<string, unknown>[];
+  // Every page of the snapshot (a page carries at most one account inventory).
+  const snapshot = (viewer: FeedViewer) => {
+    const changes = [];
+    for (let page = changesSince(registry, viewer, null, 1000); ;) {
+      changes.push(...page.changes);
+      if (!page.more) return changes;
+      page = changesSince(registry, viewer, decodeCursor(registry, page.cursor), 1000);
+    }
+  };
+  const examiner = snapshot({ examinerRead: true, organizationId: null, warehouseRead: false });
+  const installation = snapshot({ examinerRead: false, organizationId: f.orgA, warehouseRead: true });
+  items = JSON.parse(JSON.stringify([...examiner, ...installation])) as Record<string, unknown>[];
 });
 afterAll(() => {
   registry.close();
