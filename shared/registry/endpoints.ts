@@ -577,7 +577,11 @@ export const endpoints = {
         .max(400)
         .optional()
         .meta({ description: 'The cursor of the previous answer; absent or empty: a snapshot of everything visible' }),
-      limit: queryInt(1, DEFAULT_FEED_LIMIT, `Resources per answer; larger values are clamped to ${MAX_FEED_LIMIT}`)
+      limit: queryInt(
+        1,
+        DEFAULT_FEED_LIMIT,
+        `Resources per answer, at most (a page ends before a second account inventory); larger values are clamped to ${MAX_FEED_LIMIT}`,
+      )
         .transform((n) => Math.min(n, MAX_FEED_LIMIT))
         .optional()
         .default(DEFAULT_FEED_LIMIT),
