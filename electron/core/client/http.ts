@@ -1,5 +1,6 @@
 // One HTTP exchange with the registry, no retries: builds the URL, sends with a timeout, and turns
 // transport failures and error answers into RegistryClientError. Retrying is the caller's policy.
+import { isLoopbackHost } from '../../../shared/desk/api';
 import { API_VERSION, API_VERSION_HEADER } from '../../../shared/registry/vocabulary';
 import { RegistryClientError } from './errors';
 
@@ -51,8 +52,6 @@ export function buildUrl(baseUrl: string, path: string, query?: HttpRequest['que
   return url.toString();
 }
 
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
-
 /**
  * Whether the registry is on this machine (the embedded one, or a local server): its answers are
  * then asked for uncompressed. Compressing costs both ends CPU (on the changes feed, a second of the
@@ -60,8 +59,8 @@ const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
  */
 export function isLoopbackUrl(baseUrl: string): boolean {
   try {
-    const { hostname } = new URL(baseUrl);
-    return LOOPBACK_HOSTS.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+    // The desk's own rule for "this computer" (the one that allows http: for such a registry).
+    return isLoopbackHost(new URL(baseUrl).hostname);
   } catch {
     return false;
   }
