@@ -26,6 +26,7 @@ import {
 } from './writers';
 import { ACCOUNT_SEARCH, highestRowid, putSummary } from './inventory-writers';
 import { checkpointInBackground, holdAutocheckpoints, release } from './deferred-checkpoint';
+import { secondaryIndexesOf } from './bulk-indexes';
 
 type Q = Kysely<CacheTables>;
 type Db = SqliteDatabase<CacheTables>;
@@ -99,12 +100,7 @@ export interface SnapshotCounts {
  */
 const BULK_INDEXED = ['projects', 'retirements', 'inventory_credits', 'project_vintages'];
 const secondaryIndexes = (db: Db) =>
-  db.raw
-    .prepare(
-      `SELECT name, sql, tbl_name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL AND sql NOT LIKE 'CREATE UNIQUE%'
-       AND tbl_name IN (${BULK_INDEXED.map(() => '?').join(', ')}) ORDER BY rowid`,
-    )
-    .all(...BULK_INDEXED) as { name: string; sql: string; tbl_name: string }[];
+  BULK_INDEXED.flatMap((table) => secondaryIndexesOf(db, table).map((index) => ({ ...index, tbl_name: table })));
 
 // Whether the cache holds no registry data at all (a snapshot may then be loaded directly).
 export { cacheIsEmpty } from './writers';
