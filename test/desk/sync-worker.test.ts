@@ -80,6 +80,11 @@ describe('the sync in a worker thread', () => {
     const again = await engine.run(['projects', 'retirements']);
     expect(again.results.projects).toMatchObject({ status: 'ok', written: 0 });
     expect(again.results.retirements).toMatchObject({ status: 'ok', written: 0 });
+
+    // The main thread's tokens cleared (the key re-imported): the worker drops the grants it kept.
+    world.tokens.clear();
+    await engine.run(['projects']);
+    expect(asked.filter((a) => a === 'grant:app')).toHaveLength(2);
   });
 
   it('drops a token the registry refused and asks the main thread for a new one', async () => {

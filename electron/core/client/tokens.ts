@@ -46,6 +46,11 @@ export interface TokenManager {
   appJwt(): Promise<string>;
   /** Drops every cached token (e.g. when the connection's key is re-imported). */
   clear(): void;
+  /**
+   * Calls `listener` after every `clear()`, until the returned function is called: a copy of this
+   * manager's grants kept elsewhere (the sync worker's) must be dropped with them.
+   */
+  onClear(listener: () => void): () => void;
 }
 
 export const DEFAULT_REFRESH_AHEAD_MS = 5 * 60 * 1000;
@@ -58,6 +63,7 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
   const refreshAheadMs = options.refreshAheadMs ?? DEFAULT_REFRESH_AHEAD_MS;
   const timeoutMs = options.timeoutMs ?? 15_000;
   const cache = new Map<string, TokenGrant>();
+  const clearListeners = new Set<() => void>();
   const inFlight = new Map<string, Promise<TokenGrant>>();
   // Bumped by clear() so a request started before it cannot repopulate the cache.
   const generation = new Map<string, number>();
@@ -154,6 +160,11 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
       for (const key of new Set([...cache.keys(), ...inFlight.keys()])) generation.set(key, (generation.get(key) ?? 0) + 1);
       cache.clear();
       inFlight.clear();
+      for (const listener of [...clearListeners]) listener();
+    },
+    onClear(listener) {
+      clearListeners.add(listener);
+      return () => void clearListeners.delete(listener);
     },
   };
 }

@@ -50,14 +50,22 @@ function askHostToCheckpoint(): Promise<void> {
 // The host's grants, kept here until they near their expiry (as the host's manager keeps them):
 // asking the host for the token of every request was a round trip through the main thread per
 // request (6,300 of them for a first sync through the seed interface at --scale 30). A refused
-// token is invalidated here and on the host alike, so the next request asks again.
+// token is invalidated here and on the host alike, so the next request asks again; when the host's
+// tokens are cleared (the connection's key re-imported) it says so, and these go too.
 const grants = new Map<string, TokenGrant>();
+// Bumped when the host's tokens are cleared, so a grant asked for before that is not kept after it.
+let grantsGeneration = 0;
+function dropGrants() {
+  grants.clear();
+  grantsGeneration += 1;
+}
 async function grantOf(scope: TokenScope): Promise<TokenGrant> {
   const key = scopeKey(scope);
   const cached = grants.get(key);
   if (cached && cached.expiresAtLocal - clock.now() > DEFAULT_REFRESH_AHEAD_MS) return cached;
+  const generation = grantsGeneration;
   const grant = (await askHost('grant', scope)) as TokenGrant;
-  grants.set(key, grant);
+  if (generation === grantsGeneration) grants.set(key, grant);
   return grant;
 }
 const tokens: TokenManager = {
@@ -70,9 +78,11 @@ const tokens: TokenManager = {
     post({ type: 'token-invalidate', scope, ...(token !== undefined ? { token } : {}) });
   },
   clear: () => {
-    grants.clear();
+    dropGrants();
     post({ type: 'token-clear' });
   },
+  // Nothing on this thread keeps a copy of these grants.
+  onClear: () => () => {},
 };
 
 /** The engine's thread: the cache, the client and the engine, driven by the host's messages. */
@@ -120,6 +130,9 @@ const serveEngine = () => {
         else waiting.reject(fromWireError(message.error));
         break;
       }
+      case 'tokens-cleared':
+        dropGrants();
+        break;
       case 'checkpoint-done':
         checkpoints.get(message.id)?.();
         checkpoints.delete(message.id);

@@ -267,6 +267,12 @@ export function createWorkerSyncEngine(options: WorkerSyncEngineOptions): Worker
     });
   }
 
+  // The worker keeps the grants it was given until they near expiry: a clear (the key re-imported)
+  // must reach it, or it would go on with a token of the old key until the registry refused it.
+  const stopHearingClears = options.tokens.onClear(() => {
+    if (worker) send(worker, { type: 'tokens-cleared' });
+  });
+
   const interval = syncInterval(() => run());
   return {
     run,
@@ -278,6 +284,7 @@ export function createWorkerSyncEngine(options: WorkerSyncEngineOptions): Worker
     /** Stops the interval and the worker. A run in progress is abandoned (and reported failed): the cache keeps its previous data. */
     async close() {
       interval.stop();
+      stopHearingClears();
       closed = true;
       // A checkpoint under way is let finish (it takes seconds at most): it is SQLite's own, on its own connection.
       startCheckpointsAfterRuns();

@@ -34,6 +34,8 @@ export type HostToWorker =
   | { type: 'token-reply'; id: number; ok: true; value: string | TokenGrant }
   | { type: 'token-reply'; id: number; ok: false; error: WireError }
   | { type: 'checkpoint-done'; id: number }
+  /** The host's tokens were cleared (the key re-imported): the worker drops the grants it keeps. */
+  | { type: 'tokens-cleared' }
   | { type: 'close' };
 
 /** The engine's status fields that only the worker knows (lastSuccess is read by the host from the cache). */
