@@ -10,7 +10,7 @@ import { Field } from '../../components/Field';
 import { ActionStatus } from '../../components/backOffice/ActionStatus';
 import { GatedButton } from '../../components/backOffice/RoleGate';
 import { useBackOfficeAction } from '../../components/backOffice/useBackOfficeAction';
-import { ReviewFormActions } from './DialogActions';
+import { ReviewFormActions } from '../../components/ReviewFormActions';
 
 export function CreateOrganizationDialog({ onClose }: { onClose: () => void }) {
   const [fullName, setFullName] = useState('');

@@ -24,17 +24,3 @@ export function DialogActions<E extends OperatorWriteName>({
     </div>
   );
 }
-
-/** The buttons of a form's first step: "Cancel", and "Review" submitting the form. */
-export function ReviewFormActions({ onClose }: { onClose: () => void }) {
-  return (
-    <div className="actions">
-      <button type="button" className="button" onClick={onClose}>
-        Cancel
-      </button>
-      <button type="submit" className="button button-primary">
-        Review
-      </button>
-    </div>
-  );
-}

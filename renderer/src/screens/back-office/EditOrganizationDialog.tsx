@@ -10,7 +10,8 @@ import { Field } from '../../components/Field';
 import { ActionStatus } from '../../components/backOffice/ActionStatus';
 import { GatedButton } from '../../components/backOffice/RoleGate';
 import { useBackOfficeAction } from '../../components/backOffice/useBackOfficeAction';
-import { DialogActions, ReviewFormActions } from './DialogActions';
+import { ReviewFormActions } from '../../components/ReviewFormActions';
+import { DialogActions } from './DialogActions';
 import { formFromOrganization, organizationEdit, type EditableOrganization, type OrganizationForm } from './organizationForm';
 
 type Reviewed = Extract<ReturnType<typeof organizationEdit>, { ok: true }>;

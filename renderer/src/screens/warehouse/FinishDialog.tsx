@@ -8,6 +8,7 @@ import { registryNow, reservationPhase } from './reservationPhase';
 import { Dialog } from '../../components/Dialog';
 import { Field } from '../../components/Field';
 import { ErrorMessage } from '../../components/feedback';
+import { ReviewFormActions } from '../../components/ReviewFormActions';
 import { useAction } from '../../components/useAction';
 import { formatTonnesValue } from '../../lib/format';
 import { Countdown } from './Countdown';
@@ -196,14 +197,7 @@ export function FinishDialog({
             error={organizations.error ? 'The organizations could not be loaded, so no receiver can be chosen.' : null}
             onRetry={organizations.reload}
           />
-          <div className="actions span-all">
-            <button type="button" className="button" onClick={onClose}>
-              Cancel
-            </button>
-            <button type="submit" className="button button-primary">
-              Review
-            </button>
-          </div>
+          <ReviewFormActions onClose={onClose} spanAll />
         </form>
       )}
       {!expired && step === 'confirm' && (
