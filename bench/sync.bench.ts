@@ -7,7 +7,7 @@
 // changes, and the registry's CPU while 100 desks poll the feed every 10 s with nothing changed
 // (`SYNC_BENCH_POLL_MS`, default 30 s of polling).
 // `SYNC_BENCH_SCALE=5 npm run bench -- sync` for a quick run; `SYNC_BENCH_FEED_ONLY=1` skips the
-// seed interface's runs (minutes at scale 100).
+// seed interface's runs (minutes at scale 100); `SYNC_BENCH_SEED_ONLY=1` the feed's (and the polling).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -160,11 +160,17 @@ function traceMemory(engine: SyncEngine): { phase(name: string): void; stop(): v
   const peaks = new Map<string, Record<string, number>>();
   // Wall time per phase: from its first progress event to the next phase's.
   const walls = new Map<string, number>();
+  // CPU time of the process (its threads: mostly the sync worker's) per phase: near the wall, the desk is what waits.
+  const cpus = new Map<string, number>();
   let phaseStarted = performance.now();
+  let cpuStarted = process.cpuUsage();
   const enter = (name: string) => {
     const now = performance.now();
+    const cpu = process.cpuUsage(cpuStarted);
     walls.set(resource, (walls.get(resource) ?? 0) + (now - phaseStarted));
+    cpus.set(resource, (cpus.get(resource) ?? 0) + (cpu.user + cpu.system) / 1000);
     phaseStarted = now;
+    cpuStarted = process.cpuUsage();
     resource = name;
   };
   const sample = () => {
@@ -202,7 +208,9 @@ function traceMemory(engine: SyncEngine): { phase(name: string): void; stop(): v
     unsubscribe();
     for (const [name, peak] of peaks)
       console.error(
-        `memory ${name.padEnd(18)} ${((walls.get(name) ?? 0) / 1000).toFixed(2).padStart(7)} s, ${Object.entries(peak)
+        `memory ${name.padEnd(18)} ${((walls.get(name) ?? 0) / 1000).toFixed(2).padStart(7)} s, cpu ${((cpus.get(name) ?? 0) / 1000).toFixed(2)} s, ${Object.entries(
+          peak,
+        )
           .map(([k, v]) => `${k} ${v} MB`)
           .join(', ')}`,
       );
@@ -528,9 +536,12 @@ export const suite: BenchSuite = {
       const noFloor = { wallMs: NaN, maxRssMb: NaN, requests: 0, rows: 0, ok: true };
       // SYNC_BENCH_FEED_ONLY=1 measures the changes feed alone (the seed interface's figures then say "not run").
       const feedOnly = Boolean(process.env.SYNC_BENCH_FEED_ONLY);
-      const notRun = { ...noFloor, resyncMs: [NaN], mainThreadStallMs: { p99: NaN, max: NaN } };
+      // SYNC_BENCH_SEED_ONLY=1 the seed interface alone (the feed's figures and the polling then say "not run").
+      const seedOnly = !feedOnly && Boolean(process.env.SYNC_BENCH_SEED_ONLY);
+      const notRun: ChildResult = { ...noFloor, resyncMs: [NaN, NaN], mainThreadStallMs: { p99: NaN, max: NaN } };
       const floor = process.env.SYNC_BENCH_NO_FLOOR || feedOnly ? noFloor : await runChild(job('floor', join(work.dir, 'floor.sqlite')));
-      const feedFloor = process.env.SYNC_BENCH_NO_FLOOR ? noFloor : await runChild(job('feedFloor', join(work.dir, 'feed-floor.sqlite')));
+      const feedFloor =
+        process.env.SYNC_BENCH_NO_FLOOR || seedOnly ? noFloor : await runChild(job('feedFloor', join(work.dir, 'feed-floor.sqlite')));
       const must = (result: ChildResult, what: string) => {
         if (!result.ok) throw new Error(`${what} failed: ${result.error}`);
         return result;
@@ -540,10 +551,12 @@ export const suite: BenchSuite = {
       const first = feedOnly
         ? notRun
         : must(await runChild({ ...job('sync', seedCache), feed: false, resyncs: ['again'] }), 'sync (seed interface)');
-      const feedFirst = must(
-        await runChild({ ...job('sync', feedCache), resyncs: ['again', 'changes'], registryFile: join(copy.dir, REGISTRY_DB_FILE) }),
-        'sync (feed)',
-      );
+      const feedFirst = seedOnly
+        ? notRun
+        : must(
+            await runChild({ ...job('sync', feedCache), resyncs: ['again', 'changes'], registryFile: join(copy.dir, REGISTRY_DB_FILE) }),
+            'sync (feed)',
+          );
       const again = { wallMs: first.resyncMs![0]! };
       const feedAgain = { wallMs: feedFirst.resyncMs![0]! };
       const feedChanged = { wallMs: feedFirst.resyncMs![1]! };
@@ -551,18 +564,20 @@ export const suite: BenchSuite = {
       // 100 desks polling a registry with no changes: the registry's (this process's) CPU meanwhile.
       const { currentSequence, encodeCursor } = await import('../electron/core/registry/queries/changes');
       const end = encodeCursor({ seq: currentSequence(registry), kind: '~', key: '', at: registry.clock.now(), snapshotOf: -1 });
-      const pollMs = Number(process.env.SYNC_BENCH_POLL_MS ?? 30_000);
+      const pollMs = seedOnly ? 0 : Number(process.env.SYNC_BENCH_POLL_MS ?? 30_000);
       const cpuBefore = process.cpuUsage();
       const pollStarted = performance.now();
-      const poll = must(
-        await runChild({
-          ...job('poll', join(work.dir, 'unused.sqlite')),
-          poll: { desks: 100, intervalMs: 10_000, durationMs: pollMs, cursor: end },
-        }),
-        'polling',
-      );
+      const poll = seedOnly
+        ? { ...notRun, requests: 0 }
+        : must(
+            await runChild({
+              ...job('poll', join(work.dir, 'unused.sqlite')),
+              poll: { desks: 100, intervalMs: 10_000, durationMs: pollMs, cursor: end },
+            }),
+            'polling',
+          );
       const cpu = process.cpuUsage(cpuBefore);
-      const pollCpuPercent = ((cpu.user + cpu.system) / 1000 / (performance.now() - pollStarted)) * 100;
+      const pollCpuPercent = seedOnly ? NaN : ((cpu.user + cpu.system) / 1000 / (performance.now() - pollStarted)) * 100;
 
       const times = searchTimes(feedOnly ? feedCache : seedCache);
       console.log(
