@@ -258,6 +258,14 @@ const stagedAnswers = (q: Q, resource: CacheResource, at: number) =>
     .select((eb) => ['id', 'json', 'row_hash', eb.val(at).as('fetched_at')])
     .where('resource', '=', sql.lit(resource))
     .where('json', 'is not', null);
+// Per-project answers written straight into their empty table (a first sync: loadPerProject).
+const insertDetails = (v: { id: string; json: string; list_hash: string; at: number }, q: Q) =>
+  q.insertInto('project_details').values({ id: v.id, json: v.json, list_hash: v.list_hash, fetched_at: v.at });
+const insertCredits = (v: { id: string; json: string; list_hash: string; at: number }, q: Q) =>
+  q.insertInto('project_credits').values({ project_id: v.id, json: v.json, list_hash: v.list_hash, fetched_at: v.at });
+/** A credits answer's vintages, as putStagedVintages reads them from a staged one. */
+const INSERT_VINTAGES = `INSERT OR IGNORE INTO project_vintages (project_id, vintage)
+  SELECT ?, json_extract(v.value, '$.vintage') FROM json_each(?, '$.vintages') v`;
 const dropDetailsNotKept = (_v: Record<string, never>, q: Q) => q.deleteFrom('project_details').where('id', 'not in', keptIds(q));
 const dropCreditsNotKept = (_v: Record<string, never>, q: Q) => q.deleteFrom('project_credits').where('project_id', 'not in', keptIds(q));
 const dropVintagesNotKept = (_v: Record<string, never>, q: Q) => q.deleteFrom('project_vintages').where('project_id', 'not in', keptIds(q));
@@ -563,6 +571,44 @@ export function createCacheWriters(db: Db, now: () => number) {
         markSuccess(resource, { full: true });
         return { written, deleted };
       });
+    },
+
+    /**
+     * Whether `resource`'s answers may be written straight into their table as they arrive
+     * (loadPerProject): it holds none and nothing is staged for it, i.e. a first sync. Its readers
+     * then see answers as they come, as they would see nothing but them after the swap-in.
+     */
+    perProjectLoadable(resource: 'projectDetails' | 'credits'): boolean {
+      const table = resource === 'projectDetails' ? 'project_details' : 'project_credits';
+      return (
+        db.raw.prepare(`SELECT 1 FROM ${table} LIMIT 1`).get() === undefined &&
+        db.raw.prepare(`SELECT 1 FROM staging WHERE resource = ? LIMIT 1`).get(resource) === undefined
+      );
+    },
+
+    /**
+     * Writes a batch of per-project answers straight into their empty table (one transaction):
+     * each answer is written once, not staged, read back and written again. The rows (and a credits
+     * answer's vintages) are those commitPerProject writes; an interrupted run keeps them, so the
+     * next one resumes as it does from staged answers.
+     */
+    loadPerProject(resource: 'projectDetails' | 'credits', rows: readonly StagedRow[]): void {
+      const at = now();
+      const insert = db.prepared(resource === 'projectDetails' ? insertDetails : insertCredits);
+      const vintages = resource === 'credits' ? db.raw.prepare(INSERT_VINTAGES) : null;
+      db.transaction(() => {
+        for (const row of rows) {
+          if (row.json === null) continue;
+          insert.run({ id: row.id, json: row.json, list_hash: row.hash, at });
+          vintages?.run(row.id, row.json);
+        }
+      });
+    },
+
+    /** Ends a per-project load (loadPerProject): records the resource's success. */
+    finishPerProjectLoad(resource: 'projectDetails' | 'credits', written: number): { written: number; deleted: number } {
+      db.transaction(() => markSuccess(resource, { full: true }));
+      return { written, deleted: 0 };
     },
 
     replaceOrganizations(organizations: readonly { organization: Organization; installed: boolean }[], options: { full: boolean }): void {

@@ -12,7 +12,7 @@ import type { DeskCache } from '../cache';
 import type { InstallationRef, StepContext, StepOutcome, SyncTuning } from './context';
 import type { SyncEngine, SyncRunResult } from './types';
 import { syncProjectList, syncRetirements } from './paged-lists';
-import { syncPerProject } from './per-project';
+import { syncPerProjectResources, type PerProjectResource } from './per-project';
 import { syncInventories, syncOrganizations, syncWarehouses } from './small-resources';
 import { syncInterval } from './interval';
 import { syncListeners } from './listeners';
@@ -93,7 +93,17 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     return syncStatusOf({ running: current !== null, progress, lastError, online }, cache.lastSuccess());
   }
 
-  async function runStep(ctx: StepContext, resource: SyncResource): Promise<StepOutcome> {
+  /**
+   * Runs one resource's step. `ahead` takes the steps this one starts alongside itself (their
+   * outcomes are awaited in their own turn): details and credits are fetched in one pass when the
+   * run asks for both (per-project.ts).
+   */
+  async function runStep(
+    ctx: StepContext,
+    resource: SyncResource,
+    wanted: ReadonlySet<SyncResource>,
+    ahead: (resource: SyncResource, outcome: Promise<StepOutcome>) => void,
+  ): Promise<StepOutcome> {
     switch (resource) {
       case 'projects':
         return syncProjectList(ctx, 'public');
@@ -111,8 +121,12 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
           throw error;
         }
       case 'projectDetails':
-      case 'credits':
-        return syncPerProject(ctx, resource);
+      case 'credits': {
+        const resources: PerProjectResource[] = resource === 'projectDetails' && wanted.has('credits') ? [resource, 'credits'] : [resource];
+        const outcomes = syncPerProjectResources(ctx, resources);
+        if (resources.length === 2) ahead('credits', outcomes.credits);
+        return outcomes[resource];
+      }
       case 'inventories':
         return syncInventories(ctx);
       case 'retirements':
@@ -134,13 +148,15 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     const results: SyncRunResult['results'] = {};
     let offline = false;
     let resourceStart = startedAt;
+    // When each step started (steps started alongside another share its start).
+    const stepStarts = new Map<SyncResource, number>();
     const ctxBase = {
       client,
       cache,
       clock,
       tuning,
       progress(resource: SyncResource, done: number, total: number | null) {
-        const elapsed = clock.now() - resourceStart;
+        const elapsed = clock.now() - (stepStarts.get(resource) ?? resourceStart);
         const etaMs = total !== null && done > 0 && total >= done ? Math.round((elapsed / done) * (total - done)) : null;
         progress = { resource, done, total, etaMs };
         emit({ type: 'progress', progress });
@@ -198,14 +214,24 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       if (usingFeed() && wanted.has('organizations')) wanted.add('warehouses');
       // A first sync through the seed interface: the WAL is checkpointed once, after the run.
       const checkpoint = usingFeed() ? null : cache.write.deferCheckpointsIfEmpty();
+      // Steps started alongside an earlier one: awaited in their turn, even once offline (they ran).
+      const started = new Map<SyncResource, Promise<StepOutcome>>();
+      const ahead = (resource: SyncResource, outcome: Promise<StepOutcome>) => {
+        stepStarts.set(resource, clock.now());
+        started.set(resource, outcome);
+      };
       for (const resource of ORDER.filter((r) => wanted.has(r) && !done.has(r))) {
-        if (offline) {
+        const running = started.get(resource);
+        if (offline && !running) {
           results[resource] = { status: 'not_run', reason: 'the registry is unreachable' };
           continue;
         }
-        resourceStart = clock.now();
+        if (!running) {
+          resourceStart = clock.now();
+          stepStarts.set(resource, resourceStart);
+        }
         try {
-          const outcome = await runStep(ctx, resource);
+          const outcome = await (running ?? runStep(ctx, resource, wanted, ahead));
           if (outcome.status === 'skipped') cache.write.markSkipped(resource);
           results[resource] = outcome;
         } catch (error) {
