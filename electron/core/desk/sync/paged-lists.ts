@@ -29,6 +29,9 @@ type RetirementsLoad = ReturnType<DeskCache['write']['beginRetirementsLoad']>;
  */
 export const STAGE_BATCH_ROWS = 500;
 
+/** Progress is reported about this many times per pass (see per-project.ts). */
+const PROGRESS_STEPS = 100;
+
 /** Requests a full pass keeps ahead of the page it processes (the memory is a few pages of text). */
 const PAGES_AHEAD = 3;
 
@@ -151,7 +154,10 @@ async function readAllPages(
       total ??= result.total;
       if (page === 0) newest = result.newest;
       const shown = total ?? previousTotal;
-      ctx.progress(resource, page + 1, shown === null ? null : Math.max(page + 1, Math.ceil(shown / ctx.tuning.pageSize)));
+      const pages = shown === null ? null : Math.max(page + 1, Math.ceil(shown / ctx.tuning.pageSize));
+      // About every hundredth of the pages (as per-project.ts reports): each report crosses to the main thread.
+      if (pages === null || (page + 1) % Math.max(1, Math.floor(pages / PROGRESS_STEPS)) === 0 || page + 1 === pages)
+        ctx.progress(resource, page + 1, pages);
       if (result.ids.length < ctx.tuning.pageSize) break;
       if (options.stopWhenKnown && result.allKnown) {
         stoppedEarly = true;
