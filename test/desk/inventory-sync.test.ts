@@ -32,7 +32,7 @@ let client: RegistryClient;
 let engine: SyncEngine;
 const requests = new Map<string, number>();
 
-function wire(fetchFn: FetchLike = fetch) {
+function wire(fetchFn: FetchLike = fetch, into: DeskCache = cache) {
   const counting: FetchLike = (input, init) => {
     const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
     requests.set(url.pathname, (requests.get(url.pathname) ?? 0) + 1);
@@ -46,7 +46,10 @@ function wire(fetchFn: FetchLike = fetch) {
     fetch: counting,
   });
   const c = createRegistryClient({ baseUrl: t.url, tokens, clock: t.clock, fetch: counting, retry: { baseDelayMs: 10 } });
-  return { client: c, engine: createSyncEngine({ client: c, cache, clock: t.clock, installations: () => [], tuning: { feed: false } }) };
+  return {
+    client: c,
+    engine: createSyncEngine({ client: c, cache: into, clock: t.clock, installations: () => [], tuning: { feed: false } }),
+  };
 }
 
 const asRow = inventoryRowOf;
@@ -217,6 +220,28 @@ describe('inventories sync against a scale-1 demo registry', () => {
     // The buffer's real change was read and staged before the failure: none of it was kept.
     expect(snapshot()).toEqual(before);
     expect(cache.db.raw.prepare('SELECT count(*) FROM inventory_staging').pluck().get()).toBe(0);
+
+    // Into an empty cache (a first sync writes the credits straight into their table) the same
+    // answer rolls the whole load back: none of the other accounts' credits, entries or summaries stay.
+    const emptyDir = makeDataDir('desk-inventory-first-');
+    const empty = openDeskCache(join(emptyDir.dir, 'cache.sqlite'), { clock: t.clock });
+    try {
+      const first = wire(routed, empty);
+      const failed = await first.engine.run(['inventories']);
+      await first.engine.close();
+      expect(failed.results.inventories).toMatchObject({ status: 'failed', error: expect.stringMatching(/credits\.3\.amount/) });
+      expect(empty.db.raw.inTransaction).toBe(false);
+      const count = (sql: string) => empty.db.raw.prepare(sql).pluck().get();
+      expect(count('SELECT count(*) FROM inventory_credits')).toBe(0);
+      expect(count('SELECT count(*) FROM inventory_buffer_fts')).toBe(0);
+      expect(count('SELECT count(*) FROM inventories')).toBe(0);
+      // The indexes dropped for the load are back, as the synced cache has them.
+      const indexes = `SELECT group_concat(name) FROM (SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'inventory_credits' ORDER BY name)`;
+      expect(count(indexes)).toBe(cache.db.raw.prepare(indexes).pluck().get());
+    } finally {
+      empty.close();
+      emptyDir.remove();
+    }
 
     // An answer cut short is not JSON: the same, with the client's wording.
     const cut = new Hono();

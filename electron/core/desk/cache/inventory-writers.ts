@@ -120,6 +120,17 @@ export const putSummary = (v: { account: InventoryAccount; json: string; at: num
       })),
     );
 
+/**
+ * A credit written straight into the empty table (loadInventories), its columns read from its JSON
+ * by SQLite as insertStaged reads them from a staged one. A credit listed twice replaces its first
+ * copy, as staging does.
+ */
+const INSERT_CREDIT = `INSERT OR REPLACE INTO inventory_credits (account, id, project_id, project_name, project_num, serialization,
+    vintage, type, amount, supply, unit, token_id, token_address, row_hash, json)
+  VALUES (@account, @id, @json ->> '$.project.id', @json ->> '$.project.fullName', @json ->> '$.project.num', @json ->> '$.serialization',
+    @json ->> '$.vintage', @json ->> '$.type', @json ->> '$.amount', @json ->> '$.supply', @json ->> '$.unit', @json ->> '$.tokenId',
+    @json ->> '$.tokenAddress', @hash, @json)`;
+
 /** Each account's FTS table and its statements (the table is the account's: no account in the query). */
 function accountSearch(account: InventoryAccount) {
   const table = inventoryFtsTable(account) as 'inventory_buffer_fts';
@@ -183,6 +194,44 @@ export function createInventoryWriters(db: SqliteDatabase<CacheTables>, now: () 
       const insert = db.prepared(putStaging);
       db.transaction(() => {
         for (const row of rows) insert.run({ account, id: row.id, row_hash: row.hash, json: row.json });
+      });
+    },
+
+    /** Whether the inventories may be loaded straight into their table (loadInventories): no credit is cached. */
+    inventoriesLoadable(): boolean {
+      return db.raw.prepare('SELECT 1 FROM inventory_credits LIMIT 1').get() === undefined;
+    },
+
+    /**
+     * A first sync's inventories, in one transaction: `fill` puts every credit of the changed
+     * accounts straight into the empty table (each written once, not staged, read back and written
+     * again) and answers those accounts; then their search entries, indexes, summaries and the
+     * resource's success, as commitInventories writes them. A throw rolls all of it back.
+     */
+    loadInventories(
+      fill: (put: (account: InventoryAccount, row: { id: string; hash: string; json: string }) => void) => readonly ChangedInventory[],
+    ): { written: number; deleted: number } {
+      return db.transaction(() => {
+        let written = 0;
+        withIndexesBuiltAfter(db, 'inventory_credits', '1', () => {
+          const insert = db.raw.prepare(INSERT_CREDIT);
+          const changed = fill((account, row) => insert.run({ account, id: row.id, hash: row.hash, json: row.json }));
+          for (const change of changed) {
+            const values = { account: change.account };
+            db.prepared(ACCOUNT_SEARCH[change.account].putNew).run({ ...values, before: 0 });
+            written += db.raw.prepare('SELECT count(*) FROM inventory_credits WHERE account = ?').pluck().get(change.account) as number;
+            db.prepared(putSummary).run({
+              account: change.account,
+              json: JSON.stringify({ summary: change.summary, organization: change.organization }),
+              at: now(),
+              hash: change.answerHash,
+              count: change.creditCount,
+            });
+          }
+        });
+        if (written > 0) db.raw.exec('ANALYZE inventory_credits');
+        markSuccess();
+        return { written, deleted: 0 };
       });
     },
 

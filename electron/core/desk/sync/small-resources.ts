@@ -42,20 +42,13 @@ function readingJson<T>(endpoint: EndpointId, read: () => T): T {
 }
 
 /**
- * Reads one account's answer. Its text hashing as last time means nothing changed: not parsed, not
+ * Stages one account's answer text (from its endpoint, or an item of the changes feed); null when
+ * it hashes as the cached one. Its text hashing as last time means nothing changed: not parsed, not
  * written. Otherwise the summary and organization are parsed and checked, and the credits are
  * parsed, checked, hashed and staged one at a time, straight from the text (json-spans.ts): the
  * whole answer is never held as a parsed graph, nor as a validated copy, nor written back as text.
- * Only new or changed credits carry their JSON into staging.
- */
-async function readInventory(ctx: StepContext, account: InventoryAccount): Promise<ChangedInventory | null> {
-  const endpoint = INVENTORY_ENDPOINTS[account];
-  return stageInventoryAnswer(ctx, account, (await ctx.client.callRaw(endpoint)).text, endpoint);
-}
-
-/**
- * Stages one account's answer text (from its endpoint, or an item of the changes feed); null when
- * it hashes as the cached one. `endpoint` names what broke the contract in an error.
+ * Only new or changed credits carry their JSON into staging. `endpoint` names what broke the
+ * contract in an error.
  */
 export function stageInventoryAnswer(
   ctx: StepContext,
@@ -65,7 +58,22 @@ export function stageInventoryAnswer(
 ): ChangedInventory | null {
   const answerHash = hashJson(text);
   if (ctx.cache.inventoryAnswerHash(account) === answerHash) return null;
+  const { summary, organization, creditSpans } = readInventoryHead(text, endpoint);
+  const known = ctx.cache.inventoryRowHashes(account);
+  let batch: StagedRow[] = [];
+  for (const row of checkedCredits(text, endpoint, creditSpans)) {
+    batch.push({ id: row.id, hash: row.hash, json: known.get(row.id) === row.hash ? null : row.json });
+    if (batch.length >= STAGE_BATCH_ROWS) {
+      ctx.cache.write.stageInventoryCredits(account, batch);
+      batch = [];
+    }
+  }
+  if (batch.length > 0) ctx.cache.write.stageInventoryCredits(account, batch);
+  return { account, answerHash, summary, organization, creditCount: creditSpans.length };
+}
 
+/** An answer's summary and organization, checked, and where its credits are in the text. */
+function readInventoryHead(text: string, endpoint: EndpointId) {
   const root = readingJson(endpoint, () => rootSpan(text));
   if (text.charCodeAt(root.start) !== 0x7b) {
     // Not an object at all: the schema says what it is instead.
@@ -88,10 +96,15 @@ export function stageInventoryAnswer(
   const checkedHead = inventoryHead.safeParse(head);
   const creditsIssues = creditSpans ? [] : under(['credits'], creditList.safeParse(creditsValue).error?.issues ?? []);
   if (!checkedHead.success || !creditSpans) throw answerBreaksContract(endpoint, [...(checkedHead.error?.issues ?? []), ...creditsIssues]);
-  const { summary, organization } = checkedHead.data;
+  return { ...checkedHead.data, creditSpans };
+}
 
-  const known = ctx.cache.inventoryRowHashes(account);
-  let batch: StagedRow[] = [];
+/** The answer's credits one at a time, each parsed from its span, checked, and as JSON with its hash. */
+function* checkedCredits(
+  text: string,
+  endpoint: EndpointId,
+  creditSpans: ReturnType<typeof readInventoryHead>['creditSpans'],
+): Generator<{ id: string; hash: string; json: string }> {
   for (const [i, span] of creditSpans.entries()) {
     const raw: unknown = readingJson(endpoint, () => parseSpan(text, span));
     // The compiled shape check first (seed-answers.ts): zod only for a credit it is not sure of.
@@ -103,38 +116,64 @@ export function stageInventoryAnswer(
       credit = checked.data;
     }
     const json = JSON.stringify(credit);
-    const hash = hashJson(json);
-    batch.push({ id: credit.id, hash, json: known.get(credit.id) === hash ? null : json });
-    if (batch.length >= STAGE_BATCH_ROWS) {
-      ctx.cache.write.stageInventoryCredits(account, batch);
-      batch = [];
-    }
+    yield { id: credit.id, hash: hashJson(json), json };
   }
-  if (batch.length > 0) ctx.cache.write.stageInventoryCredits(account, batch);
-  return { account, answerHash, summary, organization, creditCount: creditSpans.length };
 }
 
 /**
- * The three registry accounts. Each answer is read whole (the interface does not page them), but
- * an unchanged one is skipped unparsed, and a changed one is staged credit by credit; all changed
- * accounts are swapped in by one transaction at the end, so readers never see a half-written
- * inventory and a run that fails leaves the previous inventories intact.
+ * The three registry accounts. Each answer is read whole (the interface does not page them), all
+ * three asked at once (the registry prepares the next while one is read); an unchanged one is
+ * skipped unparsed, and a changed one is staged credit by credit; all changed accounts are swapped
+ * in by one transaction at the end, so readers never see a half-written inventory and a run that
+ * fails leaves the previous inventories intact. Into an empty cache (a first sync) the credits are
+ * written straight into their table instead, in that same one transaction (inventory-writers.ts
+ * loadInventories).
  */
 export async function syncInventories(ctx: StepContext): Promise<StepOutcome> {
   ctx.cache.write.beginInventoryStaging();
+  const answers = INVENTORY_ACCOUNTS.map((account) => {
+    const answer = ctx.client.callRaw(INVENTORY_ENDPOINTS[account]);
+    // Failing while an earlier one is awaited is not an unhandled rejection: it is thrown in its turn.
+    answer.catch(() => undefined);
+    return answer;
+  });
   const changed: ChangedInventory[] = [];
+  let loaded: { written: number; deleted: number } | null = null;
   try {
     ctx.progress('inventories', 0, INVENTORY_ACCOUNTS.length);
-    for (const [i, account] of INVENTORY_ACCOUNTS.entries()) {
-      const change = await readInventory(ctx, account);
-      if (change) changed.push(change);
-      ctx.progress('inventories', i + 1, INVENTORY_ACCOUNTS.length);
+    if (ctx.cache.write.inventoriesLoadable()) {
+      const texts: string[] = [];
+      for (const [i, answer] of answers.entries()) {
+        texts.push((await answer).text);
+        ctx.progress('inventories', i + 1, INVENTORY_ACCOUNTS.length);
+      }
+      loaded = ctx.cache.write.loadInventories((put) => {
+        for (const [i, account] of INVENTORY_ACCOUNTS.entries()) {
+          const text = texts[i]!;
+          const endpoint = INVENTORY_ENDPOINTS[account];
+          const answerHash = hashJson(text);
+          if (ctx.cache.inventoryAnswerHash(account) === answerHash) continue;
+          const { summary, organization, creditSpans } = readInventoryHead(text, endpoint);
+          for (const row of checkedCredits(text, endpoint, creditSpans)) put(account, row);
+          changed.push({ account, answerHash, summary, organization, creditCount: creditSpans.length });
+        }
+        return changed;
+      });
+    } else {
+      for (const [i, account] of INVENTORY_ACCOUNTS.entries()) {
+        const change = stageInventoryAnswer(ctx, account, (await answers[i]!).text, INVENTORY_ENDPOINTS[account]);
+        if (change) changed.push(change);
+        ctx.progress('inventories', i + 1, INVENTORY_ACCOUNTS.length);
+      }
     }
   } catch (error) {
     ctx.cache.write.discardInventoryStaging();
     throw error;
+  } finally {
+    // Nothing of this step is still in flight when it reports.
+    await Promise.all(answers.map((a) => a.catch(() => undefined)));
   }
-  const { written, deleted } = ctx.cache.write.commitInventories(changed);
+  const { written, deleted } = loaded ?? ctx.cache.write.commitInventories(changed);
   const unchanged = INVENTORY_ACCOUNTS.filter((a) => !changed.some((c) => c.account === a));
   return { status: 'ok', written, deleted, ...(unchanged.length > 0 ? { note: `unchanged: ${unchanged.join(', ')}` } : {}) };
 }
