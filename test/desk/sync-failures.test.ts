@@ -20,6 +20,9 @@ describe('sync with a misbehaving or absent registry', () => {
     // other path goes to the real registry over loopback.
     const liar = new Hono();
     liar.get('/carbonCredits/icr/inventory/buffer', (c) => c.json({ summary: { exPost: 'lots' }, credits: null }));
+    liar.get('/projects/internal', (c) =>
+      c.json({ projects: [{ id: 1 }], pagination: { total: 1, currentPage: 0, pageCount: 1, nextPage: null, prevPage: null } }),
+    );
     liar.get('/v1/retirements', (c) =>
       c.json({ retirements: [{ id: 1 }], pagination: { total: 1, currentPage: 0, pageCount: 1, nextPage: null, prevPage: null } }),
     );
@@ -43,15 +46,19 @@ describe('sync with a misbehaving or absent registry', () => {
         tuning: { feed: false, ...tuning },
       });
     };
-    // A first pass of retirements (written straight into the empty table) whose second page breaks
-    // the contract leaves the table empty, its transaction rolled back.
-    const firstPass = await engineLyingAbout((url) => url.pathname === '/v1/retirements' && url.searchParams.get('page') === '1', {
-      pageSize: 2,
-    }).run(['retirements']);
+    // A first pass of retirements or internal projects (written straight into the empty table)
+    // whose second page breaks the contract leaves the table empty, its transaction rolled back.
+    const firstPass = await engineLyingAbout(
+      (url) => ['/v1/retirements', '/projects/internal'].includes(url.pathname) && url.searchParams.get('page') === '1',
+      { pageSize: 2 },
+    ).run(['internalProjects', 'retirements']);
     expect(firstPass.results.retirements?.status).toBe('failed');
+    expect(firstPass.results.internalProjects?.status).toBe('failed');
     expect(cache.db.raw.inTransaction).toBe(false);
     expect(cache.countRetirements()).toBe(0);
+    expect(cache.searchProjects({ scope: 'internal' }).total).toBe(0);
     expect(cache.syncState('retirements')?.last_success_at ?? null).toBeNull();
+    expect(cache.syncState('internalProjects')?.last_success_at ?? null).toBeNull();
 
     expect((await world.engine.run()).ok).toBe(true);
     const inventoryBefore = cache.getInventory('buffer');

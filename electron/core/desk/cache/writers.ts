@@ -491,6 +491,66 @@ export function createCacheWriters(db: Db, now: () => number) {
       });
     },
 
+    /** Whether a scope's list may be loaded straight into the table (beginProjectsLoad): it has no row. */
+    projectsLoadable(scope: ProjectScope): boolean {
+      return db.raw.prepare('SELECT 1 FROM projects WHERE scope = ? LIMIT 1').get(scope) === undefined;
+    },
+
+    /**
+     * A full pass of a scope's projects into a scope with none (the first sync), as
+     * beginRetirementsLoad loads retirements: rows go straight into the table, with their search
+     * entries, inside one transaction held open for the pass, the table's secondary indexes built
+     * once at the end. The rows, entries, page hashes, organization marks and sync_state are those
+     * commitProjects writes; a pass that fails rolls back to the empty scope.
+     */
+    beginProjectsLoad(scope: ProjectScope) {
+      const resource: CacheResource = scope === 'public' ? 'projects' : 'internalProjects';
+      const search = PROJECT_SEARCH[scope];
+      db.raw.exec('BEGIN IMMEDIATE');
+      let indexes: { name: string; sql: string }[];
+      try {
+        db.prepared(dropStaging).run({ resource });
+        indexes = secondaryIndexesOf(db, 'projects');
+        for (const index of indexes) db.raw.exec(`DROP INDEX "${index.name}"`);
+      } catch (error) {
+        db.raw.exec('ROLLBACK');
+        throw error;
+      }
+      // A project listed again (the list moved during the pass) replaces its first copy, as staging does.
+      const rowids = new Map<string, number>();
+      const proponents = new Set<string>();
+      return {
+        put(project: Project, json: string, hash: string): void {
+          const previous = rowids.get(project.id);
+          if (previous !== undefined) {
+            db.prepared(search.drop).run({ rowid: previous });
+            db.run(db.q.deleteFrom('projects').where('rowid', '=', previous));
+          }
+          for (const organization of project.proponents) proponents.add(organization.id);
+          const columns = projectColumns(project);
+          const rowid = Number(db.prepared(insertProject).run({ scope, id: project.id, ...columns, row_hash: hash, json }).lastInsertRowid);
+          db.prepared(search.put).run({ rowid, ...projectSearchText(project, columns) });
+          rowids.set(project.id, rowid);
+        },
+        commit(options: Omit<CommitOptions, 'full' | 'watermark'>): { written: number; deleted: number } {
+          for (const index of indexes) db.raw.exec(index.sql);
+          for (const id of proponents) {
+            db.prepared(markOrganizationStale).run({ id });
+            db.prepared(forgetUnseen).run({ id });
+          }
+          const written = rowids.size;
+          if (written > 0) refreshPlannerStatistics('projects');
+          replacePageHashes(resource, options.pageHashes, true);
+          markSuccess(resource, { full: true, total: options.total ?? null });
+          db.raw.exec('COMMIT');
+          return { written, deleted: 0 };
+        },
+        rollback(): void {
+          if (db.raw.inTransaction) db.raw.exec('ROLLBACK');
+        },
+      };
+    },
+
     /**
      * A full pass of retirements into an empty table (the first sync): rows go straight into the
      * table inside ONE transaction held open for the pass (BEGIN IMMEDIATE … COMMIT, across the

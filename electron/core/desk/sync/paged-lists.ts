@@ -11,7 +11,6 @@
 import type { EndpointId } from '../../../../shared/registry/endpoints';
 import type { RawAnswer } from '../../client/registry-client';
 import { hashJson } from '../cache/rows';
-import type { DeskCache } from '../cache';
 import type { StagedRow } from '../cache/types';
 import type { PageHash } from '../cache/writers';
 import type { Retirement } from '../../../../shared/registry/resources';
@@ -19,7 +18,8 @@ import type { StepContext, StepOutcome } from './context';
 import { parseSeedPage } from './seed-answers';
 
 type ListResource = 'projects' | 'internalProjects' | 'retirements';
-type RetirementsLoad = ReturnType<DeskCache['write']['beginRetirementsLoad']>;
+/** Rows written straight into an empty table as pages arrive (writers.ts beginRetirementsLoad, beginProjectsLoad). */
+type RowLoad = { put(item: never, json: string, hash: string): void };
 
 /**
  * Staged rows are written once this many are pending (five pages). Larger batches save little more
@@ -59,7 +59,7 @@ function stagingBuffer(ctx: StepContext, resource: ListResource) {
 }
 
 /** Where a pass's rows go: staged (and swapped in by the commit), or straight into an empty table. */
-type RowSink = { staging: ReturnType<typeof stagingBuffer> } | { load: RetirementsLoad };
+type RowSink = { staging: ReturnType<typeof stagingBuffer> } | { load: RowLoad };
 
 function processPage(
   ctx: StepContext,
@@ -90,9 +90,10 @@ function processPage(
   const first = parsed.retirements?.[0];
   const result = { ids, total: parsed.pagination.total, newest: first ? `${first.createdAt}|${first.id}` : null };
   if ('load' in sink) {
-    for (const item of parsed.retirements ?? []) {
+    const put = sink.load.put as (item: unknown, json: string, hash: string) => void;
+    for (const item of items) {
       const json = JSON.stringify(item);
-      sink.load.put(item, json, hashJson(json));
+      put(item, json, hashJson(json));
     }
     return { ...result, allKnown: false };
   }
@@ -118,7 +119,7 @@ async function readAllPages(
   ctx: StepContext,
   resource: ListResource,
   endpoint: EndpointId,
-  options: { stopWhenKnown: boolean; load?: RetirementsLoad },
+  options: { stopWhenKnown: boolean; load?: RowLoad },
 ) {
   const pageHashes: PageHash[] = [];
   const previousTotal = ctx.cache.syncState(resource)?.total ?? null;
@@ -176,6 +177,17 @@ async function readAllPages(
 export async function syncProjectList(ctx: StepContext, scope: 'public' | 'internal'): Promise<StepOutcome> {
   const resource = scope === 'public' ? 'projects' : 'internalProjects';
   const endpoint = scope === 'public' ? 'listProjects' : 'listInternalProjects';
+  if (ctx.cache.write.projectsLoadable(scope)) {
+    // The first sync: rows straight into the table (writers.ts beginProjectsLoad).
+    const load = ctx.cache.write.beginProjectsLoad(scope);
+    try {
+      const read = await readAllPages(ctx, resource, endpoint, { stopWhenKnown: false, load });
+      return { status: 'ok', ...load.commit({ pageHashes: read.pageHashes, total: read.total }) };
+    } catch (error) {
+      load.rollback();
+      throw error;
+    }
+  }
   ctx.cache.write.beginStaging(resource);
   const { pageHashes, total } = await readAllPages(ctx, resource, endpoint, { stopWhenKnown: false });
   const { written, deleted } = ctx.cache.write.commitProjects(scope, { full: true, pageHashes, total });
