@@ -273,6 +273,20 @@ async function childFloor(job: ChildJob): Promise<Omit<ChildResult, 'maxRssMb'>>
     await pages(`/organizations/${i.organizationId}/warehouse/inventory/reservations`, 'reservations').catch(() => []);
   }
   phase('warehouses');
+  // The organizations the sync asks for: every proponent of a project, and the installed ones
+  // (with their installation's token, as the sync does), eight at a time; one the app may not see is a 404.
+  const installedToken = new Map(job.installations.map((i) => [i.organizationId, installationToken]));
+  const proponents = rows
+    .slice(before, before + ids.length)
+    .flatMap(([, json]) => (JSON.parse(json) as { proponents: { id: string }[] }).proponents.map((p) => p.id));
+  await forEachLimited([...new Set([...installedToken.keys(), ...proponents])], 8, async (id) => {
+    const text = await get(`/v1/organizations/${id}`, installedToken.get(id)).catch((error: Error) => {
+      if (!error.message.endsWith(': 404')) throw error;
+      return null;
+    });
+    if (text !== null) rows.push([`o:${id}`, text]);
+  });
+  phase('organizations');
   const db = new BetterSqlite3(job.cacheFile);
   db.pragma('journal_mode = WAL');
   db.exec('CREATE TABLE rows (id TEXT, json TEXT)');
