@@ -1,34 +1,45 @@
-// Reading a large JSON answer member by member (electron/core/desk/sync/json-spans.ts): for any
-// text, reading it as spans and parsing each piece gives exactly what one JSON.parse gives, and
-// refuses exactly what JSON.parse refuses.
+// Reading a large JSON answer member by member (electron/core/desk/sync/json-spans.ts over its
+// text, json-byte-spans.ts over its UTF-8 bytes): for any text, reading it as spans and parsing
+// each piece gives exactly what one JSON.parse gives, and refuses exactly what JSON.parse refuses.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  arrayElements,
-  isArraySpan,
-  JsonShapeError,
-  objectMembers,
-  objectMembersAndElements,
-  parseSpan,
-  rootSpan,
-} from '../../electron/core/desk/sync/json-spans';
+import * as bytes from '../../electron/core/desk/sync/json-byte-spans';
+import * as text from '../../electron/core/desk/sync/json-spans';
+import { JsonShapeError, type Span } from '../../electron/core/desk/sync/json-spans';
+
+/** One reader's functions, over its own form of the text. */
+interface Reader<T> {
+  of: (text: string) => T;
+  rootSpan: (text: T) => Span;
+  objectMembers: (text: T, span: Span) => Map<string, Span>;
+  objectMembersAndElements: (text: T, span: Span, name: string) => { members: Map<string, Span>; elements: Span[] | null };
+  arrayElements: (text: T, span: Span) => Span[];
+  isArraySpan: (text: T, span: Span) => boolean;
+  isObjectSpan: (text: T, span: Span) => boolean;
+  parseSpan: (text: T, span: Span) => unknown;
+}
+const readers = [
+  ['text', { ...text, of: (t: string) => t, isObjectSpan: (t: string, span: Span) => t.charCodeAt(span.start) === 0x7b }],
+  ['UTF-8 bytes', { ...bytes, of: (t: string) => Buffer.from(t, 'utf8') }],
+] as [string, Reader<unknown>][];
 
 /**
  * The text read as the sync reads answers: the root object's members, an array member element by
  * element; with `expand`, that member's elements found in the same scan as the members (as the
  * feed reads its pages' changes and the inventories their credits).
  */
-function readBySpans(text: string, expand?: string): unknown {
-  const root = rootSpan(text);
+function readBySpansWith<T>(r: Reader<T>, source: string, expand?: string): unknown {
+  const text = r.of(source);
+  const root = r.rootSpan(text);
   const value = (span: { start: number; end: number }) =>
-    isArraySpan(text, span) ? arrayElements(text, span).map((e) => parseSpan(text, e)) : parseSpan(text, span);
-  if (text.charCodeAt(root.start) !== 0x7b) return value(root);
+    r.isArraySpan(text, span) ? r.arrayElements(text, span).map((e) => r.parseSpan(text, e)) : r.parseSpan(text, span);
+  if (!r.isObjectSpan(text, root)) return value(root);
   const { members, elements } = expand
-    ? objectMembersAndElements(text, root, expand)
-    : { members: objectMembers(text, root), elements: null };
+    ? r.objectMembersAndElements(text, root, expand)
+    : { members: r.objectMembers(text, root), elements: null };
   const out: Record<string, unknown> = {};
   for (const [key, span] of members) {
-    const read = key === expand ? (elements?.map((e) => parseSpan(text, e)) ?? parseSpan(text, span)) : value(span);
+    const read = key === expand ? (elements?.map((e) => r.parseSpan(text, e)) ?? r.parseSpan(text, span)) : value(span);
     Object.defineProperty(out, key, { value: read, enumerable: true, configurable: true, writable: true });
   }
   return out;
@@ -43,7 +54,10 @@ const outcome = (read: () => unknown): { ok: true; value: unknown } | { ok: fals
   }
 };
 
-describe('json spans', () => {
+// (Each reader runs half the property runs one reader ran alone: together they take the time it took.)
+describe.each(readers)('json spans over %s', (_name, r) => {
+  const readBySpans = (source: string, expand?: string) => readBySpansWith(r, source, expand);
+
   it('reads tricky strings: braces, brackets, quotes, backslashes and non-Latin text inside them', () => {
     const answer = {
       summary: { exPost: 1.5, exAnte: 0, retired: -2e-3 },
@@ -53,9 +67,9 @@ describe('json spans', () => {
     for (const text of [JSON.stringify(answer), JSON.stringify(answer, null, 2), `  \n${JSON.stringify(answer, null, '\t')}\r\n `]) {
       expect(readBySpans(text)).toEqual(answer);
       expect(readBySpans(text, 'credits')).toEqual(answer);
-      const root = rootSpan(text);
-      const credits = objectMembers(text, root).get('credits')!;
-      expect(arrayElements(text, credits)).toHaveLength(6);
+      const source = r.of(text);
+      const credits = r.objectMembers(source, r.rootSpan(source)).get('credits')!;
+      expect(r.arrayElements(source, credits)).toHaveLength(6);
     }
   });
 
@@ -99,7 +113,7 @@ describe('json spans', () => {
         const text = JSON.stringify(value, null, indent);
         expect(readBySpans(text)).toEqual(JSON.parse(text));
       }),
-      { numRuns: 500 },
+      { numRuns: 250 },
     );
   });
 
@@ -132,7 +146,22 @@ describe('json spans', () => {
           }
         },
       ),
-      { numRuns: 3000 },
+      { numRuns: 1500 },
     );
+  });
+});
+
+describe('json spans over UTF-8 bytes', () => {
+  it('reads the bytes as Response.text() decodes them: a byte order mark skipped, invalid sequences as U+FFFD', () => {
+    const source = Buffer.concat([
+      Buffer.from([0xef, 0xbb, 0xbf]),
+      Buffer.from('{"a": "x'),
+      Buffer.from([0xc3, 0x28, 0xe2, 0x82]),
+      Buffer.from('", "b": ["Ḩ🌍", 1]}'),
+    ]);
+    const decoded = new TextDecoder().decode(source);
+    const members = bytes.objectMembers(source, bytes.rootSpan(source));
+    const read = Object.fromEntries([...members].map(([key, span]) => [key, bytes.parseSpan(source, span)]));
+    expect(read).toEqual(JSON.parse(decoded));
   });
 });

@@ -35,6 +35,13 @@ export interface RawAnswer {
   headers: Headers;
 }
 
+/** What `callBytes` returns: the answer's bytes as sent (UTF-8 for JSON), before decoding. */
+export interface RawBytesAnswer {
+  bytes: Buffer;
+  status: number;
+  headers: Headers;
+}
+
 export interface RegistryClientOptions {
   baseUrl: string;
   tokens: TokenManager;
@@ -51,6 +58,8 @@ export interface RegistryClient {
   call<K extends EndpointId>(id: K, input?: CallInput<K>): Promise<ClientResponse<K>>;
   /** The answer's text, for callers that hash pages before parsing them (the sync engine). */
   callRaw<K extends EndpointId>(id: K, input?: CallInput<K>): Promise<RawAnswer>;
+  /** The answer's bytes, for callers that decode it piece by piece (the changes feed's pages). */
+  callBytes<K extends EndpointId>(id: K, input?: CallInput<K>): Promise<RawBytesAnswer>;
   /** Parses and checks text from `callRaw` as endpoint `id` answers it. */
   parse<K extends EndpointId>(id: K, text: string): ClientResponse<K>;
   /** registry clock − desk clock in ms, from the Date header of recent answers; null before any. */
@@ -223,6 +232,14 @@ export function createRegistryClient(options: RegistryClientOptions): RegistryCl
     }
   }
 
+  async function readBytes(response: Response, id: EndpointId): Promise<Buffer> {
+    try {
+      return Buffer.from(await response.arrayBuffer());
+    } catch (error) {
+      throw new RegistryClientError('network', `${id}: the answer was cut off`, { endpoint: id, cause: error });
+    }
+  }
+
   return {
     tokens: options.tokens,
     baseUrl: options.baseUrl,
@@ -235,6 +252,10 @@ export function createRegistryClient(options: RegistryClientOptions): RegistryCl
     async callRaw(id, input = {}) {
       const { response } = await exchange(id, input);
       return { text: await readText(response, id), status: response.status, headers: response.headers };
+    },
+    async callBytes(id, input = {}) {
+      const { response } = await exchange(id, input);
+      return { bytes: await readBytes(response, id), status: response.status, headers: response.headers };
     },
     async call(id, input = {}) {
       const { response, endpoint, scope } = await exchange(id, input);

@@ -10,6 +10,8 @@ import type { CacheTables } from './schema';
  * faster for rows this small (a first sync at --scale 100 hashes some 200,000).
  */
 export const hashJson = (json: string): string => hash('sha1', json, 'base64url');
+/** hashJson of a text given as its UTF-8 bytes (the same hash, without decoding them). */
+export const hashJsonBytes = (utf8: Uint8Array): string => hash('sha1', utf8, 'base64url');
 
 /** What a project contributes to its cache row: every column but the key, the hash and the JSON. */
 export type ProjectColumns = Omit<CacheTables['projects'], 'rowid' | 'scope' | 'id' | 'row_hash' | 'json'>;

@@ -27,7 +27,7 @@ import {
 import { FEED_INVENTORY_ACCOUNTS } from '../../../../shared/registry/vocabulary';
 import { RegistryClientError } from '../../client/errors';
 import { answerBreaksContract, answerNotJson } from '../../client/registry-client';
-import { hashJson } from '../cache/rows';
+import { hashJson, hashJsonBytes } from '../cache/rows';
 import type { ChangedInventory } from '../cache/inventory-writers';
 import type { StagedRow } from '../cache/types';
 import { beginSnapshotLoad, cacheIsEmpty, type LoadedKind, type SnapshotLoad } from '../cache/snapshot-writers';
@@ -39,13 +39,14 @@ import { checkFeedItem } from './feed-item';
 import {
   arrayElements,
   isArraySpan,
+  isObjectSpan,
   JsonShapeError,
   objectMembers,
   objectMembersAndElements,
   parseSpan,
   rootSpan,
   type Span,
-} from './json-spans';
+} from './json-byte-spans';
 
 /** The resources one feed pass brings up to date. */
 export const FEED_RESOURCES = ['projects', 'internalProjects', 'projectDetails', 'credits', 'inventories', 'retirements'] as const;
@@ -91,12 +92,13 @@ export async function syncFromFeed(ctx: StepContext, limit: number): Promise<Fee
 }
 
 /**
- * One page of the feed, its envelope checked; its items are spans of its text, each parsed and
- * checked as it is used, so a page is never held as one parsed graph (an account's inventory is
- * one item of tens of MB at --scale 100: its credits are parsed one at a time).
+ * One page of the feed, its envelope checked; its items are spans of its bytes, each decoded,
+ * parsed and checked as it is used, so a page is never held as one parsed graph nor as one decoded
+ * string (an account's inventory is one item of tens of MB at --scale 100: its credits are parsed
+ * one at a time; json-byte-spans.ts says why bytes).
  */
 interface FeedPage {
-  text: string;
+  bytes: Buffer;
   items: Span[];
   removed: unknown[];
   cursor: string;
@@ -114,9 +116,9 @@ function readingJson<T>(read: () => T): T {
 }
 
 async function fetchPage(ctx: StepContext, cursor: string, limit: number): Promise<FeedPage> {
-  let text: string;
+  let text: Buffer;
   try {
-    text = (await ctx.client.callRaw(ENDPOINT, { query: { cursor, limit }, timeoutMs: FEED_PAGE_TIMEOUT_MS })).text;
+    text = (await ctx.client.callBytes(ENDPOINT, { query: { cursor, limit }, timeoutMs: FEED_PAGE_TIMEOUT_MS })).bytes;
   } catch (error) {
     if (error instanceof RegistryClientError && error.kind === 'http' && (error.status === 404 || error.status === 405)) {
       throw new FeedNotOffered(`the registry does not offer ${ENDPOINT}`);
@@ -125,7 +127,7 @@ async function fetchPage(ctx: StepContext, cursor: string, limit: number): Promi
   }
   const { members, changes } = readingJson(() => {
     const root = rootSpan(text);
-    if (text.charCodeAt(root.start) !== 0x7b) {
+    if (!isObjectSpan(text, root)) {
       parseSpan(text, root); // not an object: JSON or not, it is checked as a whole
       return { members: new Map<string, Span>(), changes: null };
     }
@@ -141,7 +143,7 @@ async function fetchPage(ctx: StepContext, cursor: string, limit: number): Promi
     more: member('more'),
   });
   if (!page.success) throw answerBreaksContract(ENDPOINT, page.error.issues);
-  return { text, items: changes!, removed: page.data.removed, cursor: page.data.cursor, more: page.data.more };
+  return { bytes: text, items: changes!, removed: page.data.removed, cursor: page.data.cursor, more: page.data.more };
 }
 
 /** Work to do while the next page has not arrived: one piece at a time (null: nothing now). */
@@ -190,8 +192,8 @@ interface ItemSink {
 }
 /** An account's inventory item: its head checked, its credits parsed and checked one by one as they are read. */
 interface FeedInventory {
-  /** The answer's text as sent (its hash tells an unchanged answer). */
-  text: string;
+  /** The answer's bytes as sent (the hash of their text tells an unchanged answer). */
+  bytes: Buffer;
   summary: InventorySummary;
   organization: OrganizationSummary;
   credits: () => Iterable<InventoryCredit>;
@@ -236,14 +238,14 @@ const exactCredit = compileShapeCheck(tolerant.inventoryCredit);
  * An inventory item read from its span without parsing its credits (null for any other item):
  * the account, summary and organization checked now, each credit parsed and checked as it is read.
  */
-function inventoryItem(text: string, span: Span, index: number): { account: InventoryAccount; inventory: FeedInventory } | null {
-  if (text.charCodeAt(span.start) !== 0x7b) return null;
+function inventoryItem(text: Buffer, span: Span, index: number): { account: InventoryAccount; inventory: FeedInventory } | null {
+  if (!isObjectSpan(text, span)) return null;
   const members = readingJson(() => objectMembers(text, span));
   const type = members.get('type');
   if (!type || readingJson(() => parseSpan(text, type)) !== 'inventory') return null;
   const inventorySpan = members.get('inventory');
   const parts = readingJson(() => {
-    const inner = inventorySpan && text.charCodeAt(inventorySpan.start) === 0x7b ? objectMembers(text, inventorySpan) : null;
+    const inner = inventorySpan && isObjectSpan(text, inventorySpan) ? objectMembers(text, inventorySpan) : null;
     const value = (span: Span | undefined) => (span ? parseSpan(text, span) : undefined);
     const credits = inner?.get('credits');
     return {
@@ -279,7 +281,7 @@ function inventoryItem(text: string, span: Span, index: number): { account: Inve
   return {
     account: head.data.account,
     inventory: {
-      text: text.slice(inventorySpan.start, inventorySpan.end),
+      bytes: text.subarray(inventorySpan.start, inventorySpan.end),
       summary: head.data.summary,
       organization: head.data.organization,
       credits,
@@ -308,7 +310,7 @@ async function readPages(ctx: StepContext, start: string, limit: number, sink: I
   for await (const page of feedPages(ctx, start, limit, idle)) {
     const kindsOfPage = new Set<LoadedKind>();
     const hashesOfPage = { public: new Map<string, string>(), internal: new Map<string, string>() };
-    const { text } = page;
+    const { bytes: text } = page;
     for (const [i, span] of page.items.entries()) {
       // An item of a few kB is parsed whole at once; only an inventory (one item of tens of MB at
       // --scale 100) is read from its span credit by credit, so only a large item, or one that
@@ -437,7 +439,8 @@ async function readIntoSnapshot(
         summary: inventory.summary,
         organization: inventory.organization,
         credits: credits(),
-        answerHash: () => hashJson(inventory.text),
+        // (the hash of the answer's UTF-8 bytes is the hash of its text: hashJson hashes UTF-8)
+        answerHash: () => hashJsonBytes(inventory.bytes),
       });
     },
     idleWork: (ended) => load.idleWork(ended),
@@ -497,7 +500,7 @@ async function readAndStage(ctx: StepContext, start: string, limit: number): Pro
       credits: (id, json, listHash) => stage('credits', { id, hash: listHash, json }),
       retirement: (retirement, json, hash) => stage('retirements', { id: retirement.id, hash, json }),
       inventory: (account, inventory) => {
-        inventories.set(account, stageInventoryAnswer(ctx, account, inventory.text, ENDPOINT));
+        inventories.set(account, stageInventoryAnswer(ctx, account, inventory.bytes.toString('utf8'), ENDPOINT));
       },
     });
   } catch (error) {

@@ -1,0 +1,162 @@
+// json-spans.ts over the answer's bytes (UTF-8) instead of its decoded text: the changes feed reads
+// its pages this way. A page decoded whole is a string of two bytes per character as soon as it
+// holds one non-Latin-1 character (every page of a seeded registry does), so a 21 MB inventory page
+// was 43 MB of heap, beside the bytes it was decoded from; kept as bytes it is 21 MB, and each piece
+// is decoded as it is parsed (mostly into one-byte strings, which JSON.parse reads faster). The
+// structure is found the same way (json-spans.ts says how the whole stays checked as one JSON.parse
+// would check it), strings skipped with a native search for their closing quote.
+//
+// Decoding: a span starts and ends at an ASCII character, never inside a multi-byte sequence, so a
+// piece decodes exactly as it would inside the whole text (invalid sequences included: both become
+// U+FFFD as `Response.text()` makes them); a leading byte order mark is skipped as text() skips it.
+import { JsonShapeError, type Span } from './json-spans';
+
+export { JsonShapeError, type Span } from './json-spans';
+
+const isSpace = (c: number | undefined) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+
+function skipSpace(bytes: Buffer, i: number): number {
+  while (i < bytes.length && isSpace(bytes[i])) i++;
+  return i;
+}
+
+/** The index just after the string that starts at `i` (a quote). */
+function skipString(bytes: Buffer, i: number): number {
+  for (let j = bytes.indexOf(0x22, i + 1); j !== -1; j = bytes.indexOf(0x22, j + 1)) {
+    // The quote closes the string unless an odd run of backslashes escapes it.
+    let k = j - 1;
+    while (bytes[k] === 0x5c) k--;
+    if ((j - 1 - k) % 2 === 0) return j + 1;
+  }
+  throw new JsonShapeError('a string is not closed');
+}
+
+/** The index just after the value that starts at `i` (no leading space). */
+function skipValue(bytes: Buffer, i: number): number {
+  const c = bytes[i];
+  if (c === 0x22) return skipString(bytes, i);
+  if (c === 0x7b || c === 0x5b) {
+    let depth = 0;
+    for (let j = i; j < bytes.length; j++) {
+      const d = bytes[j];
+      if (d === 0x22) j = skipString(bytes, j) - 1;
+      else if (d === 0x7b || d === 0x5b) depth++;
+      else if (d === 0x7d || d === 0x5d) {
+        depth--;
+        if (depth === 0) return j + 1;
+      }
+    }
+    throw new JsonShapeError('an object or array is not closed');
+  }
+  // A number, true, false or null: up to the next delimiter.
+  let j = i;
+  while (j < bytes.length) {
+    const d = bytes[j];
+    if (d === 0x2c || d === 0x7d || d === 0x5d || isSpace(d)) break;
+    j++;
+  }
+  if (j === i) throw new JsonShapeError(`unexpected ${i < bytes.length ? `byte ${bytes[i]}` : 'end'} at ${i}`);
+  return j;
+}
+
+interface Expand {
+  name: string;
+  elements: Span[] | null;
+}
+
+/** json-spans.ts's walk, over bytes. */
+function walk(
+  bytes: Buffer,
+  start: number,
+  kind: 'object' | 'array',
+  found: { key: string | null; value: Span }[],
+  expand?: Expand,
+): number {
+  const [open, close] = kind === 'object' ? [0x7b, 0x7d] : [0x5b, 0x5d];
+  if (bytes[start] !== open) throw new JsonShapeError(`not an ${kind}`);
+  let i = skipSpace(bytes, start + 1);
+  if (bytes[i] === close) return i + 1;
+  for (;;) {
+    let key: string | null = null;
+    if (kind === 'object') {
+      if (bytes[i] !== 0x22) throw new JsonShapeError(`a member name was expected at ${i}`);
+      const keyEnd = skipString(bytes, i);
+      key = JSON.parse(bytes.toString('utf8', i, keyEnd)) as string;
+      i = skipSpace(bytes, keyEnd);
+      if (bytes[i] !== 0x3a) throw new JsonShapeError(`a colon was expected at ${i}`);
+      i = skipSpace(bytes, i + 1);
+    }
+    let end: number;
+    if (expand && key === expand.name && bytes[i] === 0x5b) {
+      const elements: { key: string | null; value: Span }[] = [];
+      end = walk(bytes, i, 'array', elements);
+      expand.elements = elements.map((e) => e.value);
+    } else {
+      if (expand && key === expand.name) expand.elements = null;
+      end = skipValue(bytes, i);
+    }
+    found.push({ key, value: { start: i, end } });
+    i = skipSpace(bytes, end);
+    const c = bytes[i];
+    if (c === close) return i + 1;
+    if (c !== 0x2c) throw new JsonShapeError(`a comma was expected at ${i}`);
+    i = skipSpace(bytes, i + 1);
+  }
+}
+
+function members(bytes: Buffer, span: Span, kind: 'object' | 'array', expand?: Expand): { key: string | null; value: Span }[] {
+  const found: { key: string | null; value: Span }[] = [];
+  const end = walk(bytes, span.start, kind, found, expand);
+  if (end !== span.end) throw new JsonShapeError(`unexpected text at ${end}`);
+  return found;
+}
+
+/** The span of the bytes' one value (surrounding space and a leading byte order mark allowed). */
+export function rootSpan(bytes: Buffer): Span {
+  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  const start = skipSpace(bytes, bom);
+  if (start === bytes.length) throw new JsonShapeError('the text is empty');
+  let end = bytes.length;
+  while (isSpace(bytes[end - 1])) end--;
+  return { start, end };
+}
+
+/** The members of the object at `span`, by name (a repeated name: the last one, as JSON.parse does). */
+export function objectMembers(bytes: Buffer, span: Span): Map<string, Span> {
+  return namedMembers(bytes, members(bytes, span, 'object'));
+}
+
+function namedMembers(bytes: Buffer, found: { key: string | null; value: Span }[]): Map<string, Span> {
+  const byName = new Map<string, Span>();
+  for (const { key, value } of found) {
+    const earlier = byName.get(key!);
+    // A replaced value is never read by the caller, yet JSON.parse refuses a text where it is not valid.
+    if (earlier) parseSpan(bytes, earlier);
+    byName.set(key!, value);
+  }
+  return byName;
+}
+
+/** objectMembers, and the elements of its member `name` when that is an array (null otherwise), in one scan. */
+export function objectMembersAndElements(bytes: Buffer, span: Span, name: string): { members: Map<string, Span>; elements: Span[] | null } {
+  const expand: Expand = { name, elements: null };
+  const found = members(bytes, span, 'object', expand);
+  return { members: namedMembers(bytes, found), elements: expand.elements };
+}
+
+/** The elements of the array at `span`. */
+export function arrayElements(bytes: Buffer, span: Span): Span[] {
+  return members(bytes, span, 'array').map((m) => m.value);
+}
+
+/** Whether the value at `span` is an array (its first byte). */
+export const isArraySpan = (bytes: Buffer, span: Span) => bytes[span.start] === 0x5b;
+
+/** Whether the value at `span` is an object (its first byte). */
+export const isObjectSpan = (bytes: Buffer, span: Span) => bytes[span.start] === 0x7b;
+
+/** The text of the value at `span`. */
+export const spanText = (bytes: Buffer, span: Span): string => bytes.toString('utf8', span.start, span.end);
+
+/** The value at `span`, parsed. */
+export const parseSpan = (bytes: Buffer, span: Span): unknown => JSON.parse(spanText(bytes, span));
