@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Hono } from 'hono';
@@ -240,6 +241,41 @@ describe('typed registry client', () => {
       'not a url',
     ])
       expect(isLoopbackUrl(remote), remote).toBe(false);
+  });
+
+  it('reads bytes into the buffers the caller gives, past a Content-Length smaller than the body', async () => {
+    // A gzip answer's Content-Length counts the compressed bytes; a streamed one declares none.
+    const body = JSON.stringify({ changes: Array.from({ length: 2000 }, (_, i) => ({ i, name: `Ḩarrat ${i}` })) });
+    const fake = await startFake((app) => {
+      app.get('/sync/v1/changes', (c) =>
+        c.req.query('cursor') === 'gzip'
+          ? c.body(gzipSync(body), 200, { 'content-type': 'application/json', 'content-encoding': 'gzip' })
+          : c.body(
+              new ReadableStream({
+                start(controller) {
+                  const bytes = Buffer.from(body);
+                  for (let at = 0; at < bytes.length; at += 1000) controller.enqueue(bytes.subarray(at, at + 1000));
+                  controller.close();
+                },
+              }),
+              200,
+              { 'content-type': 'application/json' },
+            ),
+      );
+    });
+    const client = fakeClient(fake.url);
+    const given: Buffer[] = [];
+    const into = (size: number) => {
+      given.push(Buffer.alloc(size));
+      return given.at(-1)!;
+    };
+    for (const cursor of ['gzip', 'stream']) {
+      given.length = 0;
+      const { bytes } = await client.callBytes('getChanges', { query: { cursor, limit: 1 } }, into);
+      expect(bytes.toString('utf8'), cursor).toBe(body);
+      expect(given.length, cursor).toBeGreaterThan(1);
+      expect(bytes.buffer, cursor).toBe(given.at(-1)!.buffer);
+    }
   });
 
   it('reads the certificate file name from Content-Disposition, as a base name only', () => {

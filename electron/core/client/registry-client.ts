@@ -58,8 +58,12 @@ export interface RegistryClient {
   call<K extends EndpointId>(id: K, input?: CallInput<K>): Promise<ClientResponse<K>>;
   /** The answer's text, for callers that hash pages before parsing them (the sync engine). */
   callRaw<K extends EndpointId>(id: K, input?: CallInput<K>): Promise<RawAnswer>;
-  /** The answer's bytes, for callers that decode it piece by piece (the changes feed's pages). */
-  callBytes<K extends EndpointId>(id: K, input?: CallInput<K>): Promise<RawBytesAnswer>;
+  /**
+   * The answer's bytes, for callers that decode it piece by piece (the changes feed's pages): read
+   * into the buffer `into` answers for a size (a new one by default; asked again, larger, when the
+   * answer outgrows it, the contents then copied over), so a caller can reuse its buffers.
+   */
+  callBytes<K extends EndpointId>(id: K, input?: CallInput<K>, into?: (size: number) => Buffer): Promise<RawBytesAnswer>;
   /** Parses and checks text from `callRaw` as endpoint `id` answers it. */
   parse<K extends EndpointId>(id: K, text: string): ClientResponse<K>;
   /** registry clock − desk clock in ms, from the Date header of recent answers; null before any. */
@@ -232,9 +236,25 @@ export function createRegistryClient(options: RegistryClientOptions): RegistryCl
     }
   }
 
-  async function readBytes(response: Response, id: EndpointId): Promise<Buffer> {
+  async function readBytes(response: Response, id: EndpointId, into: (size: number) => Buffer): Promise<Buffer> {
     try {
-      return Buffer.from(await response.arrayBuffer());
+      // Copied chunk by chunk into the caller's buffer (its Content-Length's size, then larger as
+      // needed), never held as chunks and a whole copy of them at once.
+      const declared = Number(response.headers.get('content-length'));
+      let buffer = into(Number.isSafeInteger(declared) && declared > 0 ? declared : 1 << 16);
+      let size = 0;
+      const reader = response.body?.getReader();
+      for (let read = await reader?.read(); read && !read.done; read = await reader!.read()) {
+        const chunk = read.value as Uint8Array;
+        if (size + chunk.length > buffer.length) {
+          const larger = into(Math.max(size + chunk.length, buffer.length * 2));
+          buffer.copy(larger, 0, 0, size);
+          buffer = larger;
+        }
+        buffer.set(chunk, size);
+        size += chunk.length;
+      }
+      return buffer.subarray(0, size);
     } catch (error) {
       throw new RegistryClientError('network', `${id}: the answer was cut off`, { endpoint: id, cause: error });
     }
@@ -253,9 +273,9 @@ export function createRegistryClient(options: RegistryClientOptions): RegistryCl
       const { response } = await exchange(id, input);
       return { text: await readText(response, id), status: response.status, headers: response.headers };
     },
-    async callBytes(id, input = {}) {
+    async callBytes(id, input = {}, into = (size: number) => Buffer.allocUnsafeSlow(size)) {
       const { response } = await exchange(id, input);
-      return { bytes: await readBytes(response, id), status: response.status, headers: response.headers };
+      return { bytes: await readBytes(response, id, into), status: response.status, headers: response.headers };
     },
     async call(id, input = {}) {
       const { response, endpoint, scope } = await exchange(id, input);

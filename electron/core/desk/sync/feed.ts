@@ -115,10 +115,25 @@ function readingJson<T>(read: () => T): T {
   }
 }
 
-async function fetchPage(ctx: StepContext, cursor: string, limit: number): Promise<FeedPage> {
+/**
+ * Where a page's bytes are read: one of two buffers that the run's pages take in turn (the page
+ * being used and the one being downloaded), each replaced only by a larger one. A buffer of its own
+ * for each page (tens of MB) is freed to malloc, which after one that large keeps the next ones (at
+ * --scale 100 the sync's process stayed ~70 MB larger after the run than with the pages' text).
+ */
+interface PageBuffer {
+  buffer: Buffer | null;
+}
+const into = (slot: PageBuffer) => (size: number) => {
+  if (!slot.buffer || slot.buffer.length < size) slot.buffer = Buffer.allocUnsafeSlow(size);
+  return slot.buffer;
+};
+
+async function fetchPage(ctx: StepContext, cursor: string, limit: number, slot: PageBuffer): Promise<FeedPage> {
   let text: Buffer;
   try {
-    text = (await ctx.client.callBytes(ENDPOINT, { query: { cursor, limit }, timeoutMs: FEED_PAGE_TIMEOUT_MS })).bytes;
+    const query = { cursor, limit };
+    text = (await ctx.client.callBytes(ENDPOINT, { query, timeoutMs: FEED_PAGE_TIMEOUT_MS }, into(slot))).bytes;
   } catch (error) {
     if (error instanceof RegistryClientError && error.kind === 'http' && (error.status === 404 || error.status === 405)) {
       throw new FeedNotOffered(`the registry does not offer ${ENDPOINT}`);
@@ -157,9 +172,13 @@ type IdleWork = () => (() => void) | null;
  */
 async function* feedPages(ctx: StepContext, start: string, limit: number, idle?: IdleWork): AsyncGenerator<FeedPage> {
   let arrived = false;
+  // Page n+1 is read into the buffer page n-1 was: that page has been used by then (this asks for
+  // page n+1 only once the caller has asked for page n, so is done with page n-1).
+  const slots: [PageBuffer, PageBuffer] = [{ buffer: null }, { buffer: null }];
+  let asked = 0;
   const ask = (cursor: string) => {
     arrived = false;
-    const page = fetchPage(ctx, cursor, limit);
+    const page = fetchPage(ctx, cursor, limit, slots[asked++ % 2]!);
     // Awaited later; until then a failure must not count as unhandled.
     page.then(
       () => (arrived = true),
