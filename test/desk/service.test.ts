@@ -202,6 +202,17 @@ describe('certificate', () => {
     expect(kept.mimeType).toBe('application/pdf');
     expect(kept.bytes.byteLength).toBe(file.size);
     expect(Buffer.from(kept.bytes.subarray(0, 5)).toString()).toBe('%PDF-');
+    // The embedded registry's certificate is asked for in-process: the same bytes as its HTTP answer.
+    const overHttp = await desk.registryClient!.call('getRetirementPdf', { params: { retirementId: id } });
+    expect(Buffer.from(kept.bytes).equals(Buffer.from(overHttp.bytes))).toBe(true);
+  });
+
+  it('answers in-process refusals as the registry does over HTTP: unknown 404, unclaimed 409', async () => {
+    expect(await fails('retirements.certificate', { id: 'no-such-retirement' })).toMatchObject({ code: 'not_found' });
+    const unclaimed = await ok('retirements.search', { filters: { claimed: false }, limit: 1 });
+    const refused = await fails('retirements.certificate', { id: unclaimed.rows[0]!.id });
+    expect(refused.code).toBe('conflict');
+    expect(refused.message).toMatch(/not claimed/);
   });
 });
 

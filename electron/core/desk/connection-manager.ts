@@ -123,6 +123,7 @@ export function createConnectionManager(options: ConnectionManagerOptions): Conn
       ...(options.syncWorker !== undefined ? { syncWorker: options.syncWorker } : {}),
       onSyncEvent: options.onSyncEvent,
       log,
+      ...(connection.kind === 'embedded' && embedded ? { localCertificate: embedded.certificate.bind(embedded) } : {}),
     });
     active = runtime;
     tracker.assumeOnline();

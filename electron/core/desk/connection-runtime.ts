@@ -21,6 +21,11 @@ export interface ConnectionRuntime {
   client: RegistryClient;
   cache: DeskCache;
   sync: SyncEngine;
+  /**
+   * The embedded registry's certificates without HTTP, when this is its connection (the same bytes
+   * as getRetirementPdf; see embedded.ts); a remote registry's come through the client.
+   */
+  localCertificate?: (retirementId: string) => Promise<Uint8Array>;
   close(): Promise<void>;
 }
 
@@ -80,6 +85,7 @@ export function openConnectionRuntime(options: {
   syncWorker?: SyncWorkerSettings | false;
   onSyncEvent: (event: SyncEngineEvent) => void;
   log?: (line: string) => void;
+  localCertificate?: (retirementId: string) => Promise<Uint8Array>;
 }): ConnectionRuntime {
   const { connection } = options;
   const client = clientFor({
@@ -117,6 +123,7 @@ export function openConnectionRuntime(options: {
     client,
     cache,
     sync,
+    ...(options.localCertificate ? { localCertificate: options.localCertificate } : {}),
     async close() {
       await sync.close();
       unsubscribe();

@@ -95,8 +95,9 @@ export interface DeskService extends DeskDispatcher {
 /**
  * Certificates of a bulk export fetched at once: three per core. The embedded registry's pool
  * keeps two in each worker (one rendering, the next in its inbox), and the third is on its way
- * through the HTTP, so no worker waits for this thread. With two per core a worker was left with
- * nothing to do after one certificate in seven (counted over a 500-certificate export).
+ * to it (through HTTP for a remote registry), so no worker waits for this thread. With two per
+ * core a worker was left with nothing to do after one certificate in seven (counted over a
+ * 500-certificate export).
  */
 const CERTIFICATE_FETCHES = 3 * availableParallelism();
 
@@ -283,7 +284,7 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
       return artifacts.put('pdf', pdf.baseName, pdf.bytes);
     },
     'retirements.certificates': async (input) => {
-      // Fetched a few at a time (each a registry call; the embedded registry renders them in its
+      // Fetched a few at a time (each a registry call, or for the embedded registry a render in its
       // worker pool, one per core), kept in the order asked; the bundle is made when all arrived.
       // A ZIP's checksums are taken as each arrives, while the others are still rendering.
       const context = writeContext();

@@ -6,7 +6,9 @@ import type { z } from 'zod';
 import type { DeskEvent, DeskInput, DeskOutput } from '../../../shared/desk/api';
 import type { finishBody } from '../../../shared/registry/endpoints';
 import type { Reservation } from '../../../shared/registry/resources';
-import { DeskFailure } from './errors';
+import { RegistryError, STATUS_OF } from '../registry/errors';
+import { EmbeddedRegistryStopped } from './embedded';
+import { DeskFailure, fromRegistryAnswer, offlineFailure } from './errors';
 import type { ConnectionRuntime } from './connection-runtime';
 import { withRegistry, type OnlineTracker } from './registry-calls';
 import type { InstallationInfo } from './types';
@@ -184,12 +186,35 @@ export async function walletCheck(ctx: WriteContext, input: { retirementId: stri
  * registry's Content-Disposition; an answer that is not a PDF is refused.
  */
 export async function certificate(ctx: WriteContext, input: { id: string }): Promise<{ baseName: string; bytes: Uint8Array }> {
-  const file = await withRegistry(ctx.tracker, 'Downloading the certificate', () =>
-    ctx.runtime.client.call('getRetirementPdf', { params: { retirementId: input.id } }),
-  );
-  const bytes = Uint8Array.from(file.bytes);
+  const action = 'Downloading the certificate';
+  const local = ctx.runtime.localCertificate;
+  const bytes = local
+    ? await localCertificate(ctx.tracker, action, () => local(input.id))
+    : Uint8Array.from(
+        (await withRegistry(ctx.tracker, action, () => ctx.runtime.client.call('getRetirementPdf', { params: { retirementId: input.id } })))
+          .bytes,
+      );
   if (Buffer.from(bytes.subarray(0, 5)).toString('latin1') !== '%PDF-') {
     throw new DeskFailure('registry_error', `The registry's certificate for retirement ${input.id} is not a PDF document`);
   }
   return { baseName: `retirement-${input.id}.pdf`, bytes };
+}
+
+/** The embedded registry's certificate in-process, its failures as its HTTP answers would be. */
+async function localCertificate(tracker: OnlineTracker, action: string, render: () => Promise<Uint8Array>): Promise<Uint8Array> {
+  try {
+    const bytes = await render();
+    tracker.report(true);
+    return bytes;
+  } catch (error) {
+    if (error instanceof EmbeddedRegistryStopped) {
+      tracker.report(false);
+      throw offlineFailure(action);
+    }
+    if (error instanceof RegistryError) {
+      tracker.report(true);
+      throw fromRegistryAnswer({ status: STATUS_OF[error.kind], message: error.messages.join('; ') });
+    }
+    throw error;
+  }
 }
