@@ -1,11 +1,11 @@
 // The embedded registry: a full registry in <dataDir>/embedded-registry, seeded with demo data on
 // first start and served on 127.0.0.1 (port chosen by the OS), so the desk talks to it through
-// exactly the same HTTP client as to a remote registry and the registry's background worker
+// the same HTTP client as to a remote registry (but for certificates) and its background worker
 // (transfers, expiry) runs as it would in production. Its certificates are rendered in a pool of
 // worker threads (certificates/pool.ts), one per core, so a bulk export uses them all. The desk
 // asks it for certificates in-process (`certificate`, the same bytes as its HTTP answer): over
 // loopback HTTP, a bulk export cost the desk service about 7 ms of CPU per certificate against
-// 5–5.6 ms without (README, Benchmarks: note on certificates).
+// 4.7–5.6 ms without (README, Benchmarks: note on certificates).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
