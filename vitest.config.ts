@@ -13,6 +13,7 @@ const INTEGRATION = [
   'test/db/native-modules.test.ts',
   'test/db/postgres-migrations.test.ts',
   'test/desk/back-office.test.ts',
+  'test/desk/client-transport.test.ts',
   'test/desk/client.test.ts',
   'test/desk/connections.test.ts',
   'test/desk/inventory-service.test.ts',

@@ -66,9 +66,81 @@ export function isLoopbackUrl(baseUrl: string): boolean {
   }
 }
 
-export async function sendHttp(fetchFn: FetchLike, baseUrl: string, request: HttpRequest): Promise<Response> {
+/** What the client reads of an answer: a fetch Response satisfies it, and so does the node:http transport's. */
+export interface HttpAnswer {
+  readonly status: number;
+  readonly statusText: string;
+  readonly ok: boolean;
+  readonly headers: { get(name: string): string | null; has(name: string): boolean };
+  /** The body's chunks as they arrive (decoded), for answers read piece by piece. */
+  readonly body: ReadableStream<Uint8Array> | null;
+  text(): Promise<string>;
+  json(): Promise<unknown>;
+  arrayBuffer(): Promise<ArrayBuffer>;
+}
+
+export interface TransportRequest {
+  method: string;
+  headers: Record<string, string>;
+  body: string | undefined;
+  /** For the whole exchange, answer included: a late answer fails with a TimeoutError. */
+  timeoutMs: number;
+  /** `METHOD /path`, for the timeout's message. */
+  where: string;
+}
+
+/**
+ * Sends one request. Fails with an error named TimeoutError when the exchange outlasts its
+ * timeout, and with the socket's error (its `code`, possibly as a `cause`) when it cannot be made.
+ */
+export type HttpTransport = (url: string, request: TransportRequest) => Promise<HttpAnswer>;
+
+const timeoutError = (where: string) => new DOMException(`${where}: timed out`, 'TimeoutError');
+
+/** The transport over WHATWG fetch (any registry: https, compressed answers, proxies). */
+export function fetchTransport(fetchFn: FetchLike): HttpTransport {
+  return async (url, request) => {
+    // Our own timer rather than AbortSignal.timeout(): that one stays armed for the whole timeout
+    // after the answer has arrived, keeping its signal and (through fetch's abort listener) the
+    // finished exchange alive; at hundreds of requests a second that holds hundreds of MB for
+    // nothing. This timer is cleared as soon as the body has been read (or the request failed).
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(timeoutError(request.where)), request.timeoutMs);
+    try {
+      const response = await fetchFn(url, {
+        method: request.method,
+        headers: request.headers,
+        body: request.body,
+        signal: controller.signal,
+      });
+      for (const read of ['text', 'json', 'arrayBuffer'] as const) {
+        const original: () => Promise<unknown> = response[read].bind(response);
+        Object.defineProperty(response, read, {
+          value: async () => {
+            try {
+              return await original();
+            } finally {
+              clearTimeout(timer);
+            }
+          },
+        });
+      }
+      return response;
+    } catch (error) {
+      clearTimeout(timer);
+      throw error;
+    }
+  };
+}
+
+export async function sendHttp(
+  transport: HttpTransport,
+  baseUrl: string,
+  request: HttpRequest,
+  loopback = isLoopbackUrl(baseUrl),
+): Promise<HttpAnswer> {
   const headers: Record<string, string> = { accept: 'application/json, application/pdf', [API_VERSION_HEADER]: API_VERSION };
-  if (isLoopbackUrl(baseUrl)) headers['accept-encoding'] = 'identity';
+  if (loopback) headers['accept-encoding'] = 'identity';
   if (request.bearer) headers.authorization = `Bearer ${request.bearer}`;
   if (request.idempotencyKey !== undefined) headers['idempotency-key'] = request.idempotencyKey;
   let body: string | undefined;
@@ -78,29 +150,9 @@ export async function sendHttp(fetchFn: FetchLike, baseUrl: string, request: Htt
   }
   const where = `${request.method} ${request.path}`;
   const url = buildUrl(baseUrl, request.path, request.query);
-  // Our own timer rather than AbortSignal.timeout(): that one stays armed for the whole timeout
-  // after the answer has arrived, keeping its signal and (through fetch's abort listener) the
-  // finished exchange alive; at hundreds of requests a second that holds hundreds of MB for
-  // nothing. This timer is cleared as soon as the body has been read (or the request failed).
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new DOMException(`${where}: timed out`, 'TimeoutError')), request.timeoutMs);
   try {
-    const response = await fetchFn(url, { method: request.method, headers, body, signal: controller.signal });
-    for (const read of ['text', 'json', 'arrayBuffer'] as const) {
-      const original: () => Promise<unknown> = response[read].bind(response);
-      Object.defineProperty(response, read, {
-        value: async () => {
-          try {
-            return await original();
-          } finally {
-            clearTimeout(timer);
-          }
-        },
-      });
-    }
-    return response;
+    return await transport(url, { method: request.method, headers, body, timeoutMs: request.timeoutMs, where });
   } catch (error) {
-    clearTimeout(timer);
     const name = (error as { name?: string } | null)?.name;
     if (name === 'TimeoutError' || name === 'AbortError') {
       throw new RegistryClientError('timeout', `${where}: the registry did not answer within ${request.timeoutMs} ms`, {
@@ -122,7 +174,7 @@ export async function sendHttp(fetchFn: FetchLike, baseUrl: string, request: Htt
 
 /** Reads an error answer (compatibility.md: `{ statusCode, message, error }`) into a RegistryClientError. */
 export async function httpError(
-  response: Response,
+  response: HttpAnswer,
   request: Pick<HttpRequest, 'method' | 'path' | 'endpoint'>,
 ): Promise<RegistryClientError> {
   let messages: string[] = [];

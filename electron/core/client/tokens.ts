@@ -6,7 +6,7 @@ import { operatorResources } from '../../../shared/registry/operator-resources';
 import { tolerant, type AccessToken } from '../../../shared/registry/resources';
 import { mintAppJwt, type PrivateKeyLoader } from './app-jwt';
 import { RegistryClientError } from './errors';
-import { httpError, sendHttp, type FetchLike } from './http';
+import { fetchTransport, httpError, sendHttp, type FetchLike } from './http';
 
 export type TokenScope = { kind: 'app' } | { kind: 'installation'; installationId: string } | { kind: 'operator' };
 
@@ -59,7 +59,7 @@ export const scopeKey = (scope: TokenScope): string =>
   scope.kind === 'installation' ? `installation:${scope.installationId}` : scope.kind;
 
 export function createTokenManager(options: TokenManagerOptions): TokenManager {
-  const fetchFn = options.fetch ?? fetch;
+  const transport = fetchTransport(options.fetch ?? fetch);
   const refreshAheadMs = options.refreshAheadMs ?? DEFAULT_REFRESH_AHEAD_MS;
   const timeoutMs = options.timeoutMs ?? 15_000;
   const cache = new Map<string, TokenGrant>();
@@ -78,7 +78,7 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
     const jwt = await mintAppJwt({ appId: operator.operatorId, clock: options.clock, loadPrivateKey: operator.loadPrivateKey });
     const request = { method: 'POST', path: '/operator/v1/tokens', endpoint, body: {}, timeoutMs, bearer: jwt };
     const sentAt = options.clock.now();
-    const response = await sendHttp(fetchFn, options.baseUrl, request);
+    const response = await sendHttp(transport, options.baseUrl, request);
     if (!response.ok) throw await httpError(response, request);
     const result = operatorResources(tolerant).operatorToken.safeParse(await response.json().catch(() => null));
     if (!result.success) {
@@ -96,7 +96,7 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
     const endpoint = scope.kind === 'app' ? 'createAppAccessToken' : 'createInstallationAccessToken';
     const request = { method: 'POST', path, endpoint, body: {}, timeoutMs, bearer: await appJwt() };
     const sentAt = options.clock.now();
-    const response = await sendHttp(fetchFn, options.baseUrl, request);
+    const response = await sendHttp(transport, options.baseUrl, request);
     if (!response.ok) throw await httpError(response, request);
     let parsed: AccessToken;
     try {

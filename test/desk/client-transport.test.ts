@@ -1,0 +1,131 @@
+// The sync worker's node:http transport (electron/core/client/node-http.ts) against fetch's, on one
+// real loopback server: the same answers read the same way, and its own timer, socket errors and
+// error bodies turned into the client's error kinds.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fetchTransport, type HttpTransport } from '../../electron/core/client/http';
+import { nodeHttpTransport } from '../../electron/core/client/node-http';
+import { createRegistryClient, type RegistryClient } from '../../electron/core/client/registry-client';
+import { RegistryClientError } from '../../electron/core/client/errors';
+import type { TokenManager } from '../../electron/core/client/tokens';
+import { ManualClock } from '../../electron/core/clock';
+
+const JSON_TYPE = { 'content-type': 'application/json; charset=utf-8' };
+const routes: Record<string, (res: ServerResponse) => void> = {
+  bom: (res) => res.writeHead(200, JSON_TYPE).end('\ufeff{"ok":"é"}'),
+  gzip: (res) => res.writeHead(200, { ...JSON_TYPE, 'content-encoding': 'gzip' }).end(gzipSync('{"zipped":true}')),
+  repeated: (res) => res.writeHead(200, [...Object.entries(JSON_TYPE).flat(), 'x-note', 'one', 'x-note', 'two']).end('{}'),
+  refusal: (res) =>
+    res
+      .writeHead(429, { ...JSON_TYPE, 'retry-after': '3' })
+      .end(JSON.stringify({ statusCode: 429, message: ['slow down', 'really'], error: 'Too Many Requests' })),
+  html: (res) => res.writeHead(502, 'Bad Gateway', { 'content-type': 'text/html' }).end('<h1>proxy</h1>'),
+  streamed: (res) => {
+    res.writeHead(200, JSON_TYPE);
+    for (let i = 0; i < 4; i++) res.write(`${i}`.repeat(100_000));
+    res.end();
+  },
+  silent: () => {},
+  'half-body': (res) => {
+    res.writeHead(200, { ...JSON_TYPE, 'content-length': '100' });
+    res.write('{"partial":');
+  },
+};
+
+const server = createServer((req: IncomingMessage, res) => routes[req.url!.split('/').pop()!]!(res));
+let baseUrl = '';
+let closedPortUrl = '';
+beforeAll(async () => {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const closed = createServer();
+  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+  closedPortUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+  await new Promise((resolve) => closed.close(resolve));
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+// Tokens are not what is tested here: a fixed bearer.
+const tokens = { get: async () => 'rdt_fixed', invalidate: () => {} } as unknown as TokenManager;
+function client(kind: 'node' | 'fetch', url = baseUrl): RegistryClient {
+  const transport = kind === 'node' ? nodeHttpTransport() : fetchTransport(fetch);
+  return createRegistryClient({ baseUrl: url, tokens, clock: new ManualClock(0), transport, timeoutMs: 150, retry: { maxAttempts: 1 } });
+}
+const get = (c: RegistryClient, id: string) => c.callRaw('getProjectCredits', { params: { id } });
+async function failure(promise: Promise<unknown>): Promise<RegistryClientError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(RegistryClientError);
+  return error as RegistryClientError;
+}
+
+describe('the node:http transport', () => {
+  it('reads answers as fetch does: BOM, gzip, repeated headers', async () => {
+    for (const id of ['bom', 'gzip', 'repeated']) {
+      const [viaNode, viaFetch] = await Promise.all([get(client('node'), id), get(client('fetch'), id)]);
+      expect(viaNode.text).toBe(viaFetch.text);
+      expect(viaNode.status).toBe(viaFetch.status);
+      for (const name of ['content-type', 'x-note', 'date', 'absent'])
+        expect([id, viaNode.headers.get(name), viaNode.headers.has(name)]).toEqual([
+          id,
+          viaFetch.headers.get(name),
+          viaFetch.headers.has(name),
+        ]);
+    }
+    // Its body as a stream of chunks, as fetch's (the client's callBytes itself keeps fetch).
+    const streamed = async (transport: HttpTransport, id: string) => {
+      const answer = await transport(`${baseUrl}/carbonCredits/projects/${id}`, {
+        method: 'GET',
+        headers: {},
+        body: undefined,
+        timeoutMs: 1000,
+        where: id,
+      });
+      const chunks: Uint8Array[] = [];
+      const reader = answer.body!.getReader();
+      for (let read = await reader.read(); !read.done; read = await reader.read()) chunks.push(read.value);
+      return Buffer.concat(chunks);
+    };
+    for (const id of ['bom', 'gzip', 'streamed']) {
+      const [viaNode, viaFetch] = await Promise.all([streamed(nodeHttpTransport(), id), streamed(fetchTransport(fetch), id)]);
+      expect([id, viaNode.equals(viaFetch), viaNode.length]).toEqual([id, true, viaFetch.length]);
+    }
+    expect((await get(client('node'), 'repeated')).headers.get('x-note')).toBe('one, two');
+    expect((await get(client('node'), 'gzip')).text).toBe('{"zipped":true}');
+  });
+
+  it('turns error answers into the same errors as fetch', async () => {
+    for (const id of ['refusal', 'html']) {
+      const [viaNode, viaFetch] = await Promise.all([failure(get(client('node'), id)), failure(get(client('fetch'), id))]);
+      expect({ ...viaNode, message: viaNode.message }).toEqual({ ...viaFetch, message: viaFetch.message });
+    }
+    const refused = await failure(get(client('node'), 'refusal'));
+    expect([refused.kind, refused.status, refused.messages, refused.retryAfterS]).toEqual(['http', 429, ['slow down', 'really'], 3]);
+  });
+
+  it('times out a silent registry and one that stops mid-answer', async () => {
+    const silent = await failure(get(client('node'), 'silent'));
+    expect([silent.kind, silent.message]).toEqual([
+      'timeout',
+      'GET /carbonCredits/projects/silent: the registry did not answer within 150 ms',
+    ]);
+    const cut = await failure(get(client('node'), 'half-body'));
+    expect([cut.kind, cut.message]).toEqual(['network', 'getProjectCredits: the answer was cut off']);
+  });
+
+  it('reports a refused connection as never sent', async () => {
+    const error = await failure(get(client('node', closedPortUrl), 'bom'));
+    expect([error.kind, (error as { neverSent?: boolean }).neverSent, error.message]).toEqual([
+      'network',
+      true,
+      'GET /carbonCredits/projects/bom: the registry is unreachable (ECONNREFUSED)',
+    ]);
+  });
+});
