@@ -1,45 +1,28 @@
-// Reading a large JSON answer member by member (electron/core/desk/sync/json-spans.ts over its
-// text, json-byte-spans.ts over its UTF-8 bytes): for any text, reading it as spans and parsing
-// each piece gives exactly what one JSON.parse gives, and refuses exactly what JSON.parse refuses.
+// Reading a large JSON answer member by member (electron/core/desk/sync/json-spans.ts, over its
+// UTF-8 bytes): for any text, reading it as spans and parsing each piece gives exactly what one
+// JSON.parse gives, and refuses exactly what JSON.parse refuses.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import * as bytes from '../../electron/core/desk/sync/json-byte-spans';
-import * as text from '../../electron/core/desk/sync/json-spans';
+import * as spans from '../../electron/core/desk/sync/json-spans';
 import { JsonShapeError, type Span } from '../../electron/core/desk/sync/json-spans';
-
-/** One reader's functions, over its own form of the text. */
-interface Reader<T> {
-  of: (text: string) => T;
-  rootSpan: (text: T) => Span;
-  objectMembers: (text: T, span: Span) => Map<string, Span>;
-  objectMembersAndElements: (text: T, span: Span, name: string) => { members: Map<string, Span>; elements: Span[] | null };
-  arrayElements: (text: T, span: Span) => Span[];
-  isArraySpan: (text: T, span: Span) => boolean;
-  isObjectSpan: (text: T, span: Span) => boolean;
-  parseSpan: (text: T, span: Span) => unknown;
-}
-const readers = [
-  ['text', { ...text, of: (t: string) => t, isObjectSpan: (t: string, span: Span) => t.charCodeAt(span.start) === 0x7b }],
-  ['UTF-8 bytes', { ...bytes, of: (t: string) => Buffer.from(t, 'utf8') }],
-] as [string, Reader<unknown>][];
 
 /**
  * The text read as the sync reads answers: the root object's members, an array member element by
  * element; with `expand`, that member's elements found in the same scan as the members (as the
  * feed reads its pages' changes and the inventories their credits).
  */
-function readBySpansWith<T>(r: Reader<T>, source: string, expand?: string): unknown {
-  const text = r.of(source);
-  const root = r.rootSpan(text);
-  const value = (span: { start: number; end: number }) =>
-    r.isArraySpan(text, span) ? r.arrayElements(text, span).map((e) => r.parseSpan(text, e)) : r.parseSpan(text, span);
-  if (!r.isObjectSpan(text, root)) return value(root);
+function readBySpans(source: string, expand?: string): unknown {
+  const bytes = Buffer.from(source, 'utf8');
+  const root = spans.rootSpan(bytes);
+  const value = (span: Span) =>
+    spans.isArraySpan(bytes, span) ? spans.arrayElements(bytes, span).map((e) => spans.parseSpan(bytes, e)) : spans.parseSpan(bytes, span);
+  if (!spans.isObjectSpan(bytes, root)) return value(root);
   const { members, elements } = expand
-    ? r.objectMembersAndElements(text, root, expand)
-    : { members: r.objectMembers(text, root), elements: null };
+    ? spans.objectMembersAndElements(bytes, root, expand)
+    : { members: spans.objectMembers(bytes, root), elements: null };
   const out: Record<string, unknown> = {};
   for (const [key, span] of members) {
-    const read = key === expand ? (elements?.map((e) => r.parseSpan(text, e)) ?? r.parseSpan(text, span)) : value(span);
+    const read = key === expand ? (elements?.map((e) => spans.parseSpan(bytes, e)) ?? spans.parseSpan(bytes, span)) : value(span);
     Object.defineProperty(out, key, { value: read, enumerable: true, configurable: true, writable: true });
   }
   return out;
@@ -54,10 +37,7 @@ const outcome = (read: () => unknown): { ok: true; value: unknown } | { ok: fals
   }
 };
 
-// (Each reader runs half the property runs one reader ran alone: together they take the time it took.)
-describe.each(readers)('json spans over %s', (_name, r) => {
-  const readBySpans = (source: string, expand?: string) => readBySpansWith(r, source, expand);
-
+describe('json spans', () => {
   it('reads tricky strings: braces, brackets, quotes, backslashes and non-Latin text inside them', () => {
     const answer = {
       summary: { exPost: 1.5, exAnte: 0, retired: -2e-3 },
@@ -67,9 +47,9 @@ describe.each(readers)('json spans over %s', (_name, r) => {
     for (const text of [JSON.stringify(answer), JSON.stringify(answer, null, 2), `  \n${JSON.stringify(answer, null, '\t')}\r\n `]) {
       expect(readBySpans(text)).toEqual(answer);
       expect(readBySpans(text, 'credits')).toEqual(answer);
-      const source = r.of(text);
-      const credits = r.objectMembers(source, r.rootSpan(source)).get('credits')!;
-      expect(r.arrayElements(source, credits)).toHaveLength(6);
+      const source = Buffer.from(text, 'utf8');
+      const credits = spans.objectMembers(source, spans.rootSpan(source)).get('credits')!;
+      expect(spans.arrayElements(source, credits)).toHaveLength(6);
     }
   });
 
@@ -113,7 +93,7 @@ describe.each(readers)('json spans over %s', (_name, r) => {
         const text = JSON.stringify(value, null, indent);
         expect(readBySpans(text)).toEqual(JSON.parse(text));
       }),
-      { numRuns: 250 },
+      { numRuns: 500 },
     );
   });
 
@@ -146,12 +126,10 @@ describe.each(readers)('json spans over %s', (_name, r) => {
           }
         },
       ),
-      { numRuns: 1500 },
+      { numRuns: 3000 },
     );
   });
-});
 
-describe('json spans over UTF-8 bytes', () => {
   it('reads the bytes as Response.text() decodes them: a byte order mark skipped, invalid sequences as U+FFFD', () => {
     const source = Buffer.concat([
       Buffer.from([0xef, 0xbb, 0xbf]),
@@ -160,8 +138,8 @@ describe('json spans over UTF-8 bytes', () => {
       Buffer.from('", "b": ["Ḩ🌍", 1]}'),
     ]);
     const decoded = new TextDecoder().decode(source);
-    const members = bytes.objectMembers(source, bytes.rootSpan(source));
-    const read = Object.fromEntries([...members].map(([key, span]) => [key, bytes.parseSpan(source, span)]));
+    const members = spans.objectMembers(source, spans.rootSpan(source));
+    const read = Object.fromEntries([...members].map(([key, span]) => [key, spans.parseSpan(source, span)]));
     expect(read).toEqual(JSON.parse(decoded));
   });
 });

@@ -46,7 +46,7 @@ import {
   parseSpan,
   rootSpan,
   type Span,
-} from './json-byte-spans';
+} from './json-spans';
 
 /** The resources one feed pass brings up to date. */
 export const FEED_RESOURCES = ['projects', 'internalProjects', 'projectDetails', 'credits', 'inventories', 'retirements'] as const;
@@ -95,7 +95,7 @@ export async function syncFromFeed(ctx: StepContext, limit: number): Promise<Fee
  * One page of the feed, its envelope checked; its items are spans of its bytes, each decoded,
  * parsed and checked as it is used, so a page is never held as one parsed graph nor as one decoded
  * string (an account's inventory is one item of tens of MB at --scale 100: its credits are parsed
- * one at a time; json-byte-spans.ts says why bytes).
+ * one at a time; json-spans.ts says why bytes).
  */
 interface FeedPage {
   bytes: Buffer;
@@ -519,7 +519,7 @@ async function readAndStage(ctx: StepContext, start: string, limit: number): Pro
       credits: (id, json, listHash) => stage('credits', { id, hash: listHash, json }),
       retirement: (retirement, json, hash) => stage('retirements', { id: retirement.id, hash, json }),
       inventory: (account, inventory) => {
-        inventories.set(account, stageInventoryAnswer(ctx, account, inventory.bytes.toString('utf8'), ENDPOINT));
+        inventories.set(account, stageInventoryAnswer(ctx, account, inventory.bytes, ENDPOINT));
       },
     });
   } catch (error) {

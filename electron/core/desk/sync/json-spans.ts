@@ -1,9 +1,19 @@
-// Where the members of a JSON object and the elements of a JSON array are in a text, found without
-// building them: a large answer (a registry inventory is 21 MB at scale 100) can then be parsed one
-// element at a time, so its text and its whole parsed graph are never held together. Only the
-// structure at the levels walked is checked here (braces, brackets, commas, colons, strings);
-// every piece is then read with JSON.parse, which checks the rest, so the text as a whole is
-// checked exactly as one JSON.parse would.
+// Where the members of a JSON object and the elements of a JSON array are in an answer's UTF-8
+// bytes, found without building them: a large answer (a registry inventory is 21 MB at scale 100)
+// can then be parsed one element at a time, so its bytes and its whole parsed graph are never held
+// together. Only the structure at the levels walked is checked here (braces, brackets, commas,
+// colons, strings); every piece is then read with JSON.parse, which checks the rest, so the answer
+// as a whole is checked exactly as one JSON.parse would.
+//
+// Bytes rather than decoded text: a text decoded whole is a string of two bytes per character as
+// soon as it holds one non-Latin-1 character (every page of a seeded registry does), so a 21 MB
+// inventory page was 43 MB of heap beside the bytes it was decoded from; kept as bytes it is 21 MB,
+// and each piece is decoded as it is parsed (mostly into one-byte strings, which JSON.parse reads
+// faster). Strings are skipped with a native search for their closing quote.
+//
+// Decoding: a span starts and ends at an ASCII character, never inside a multi-byte sequence, so a
+// piece decodes exactly as it would inside the whole text (invalid sequences included: both become
+// U+FFFD as `Response.text()` makes them); a leading byte order mark is skipped as text() skips it.
 
 export class JsonShapeError extends Error {
   override readonly name = 'JsonShapeError';
@@ -14,33 +24,33 @@ export interface Span {
   end: number;
 }
 
-const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+const isSpace = (c: number | undefined) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 
-function skipSpace(text: string, i: number): number {
-  while (i < text.length && isSpace(text.charCodeAt(i))) i++;
+function skipSpace(bytes: Buffer, i: number): number {
+  while (i < bytes.length && isSpace(bytes[i])) i++;
   return i;
 }
 
 /** The index just after the string that starts at `i` (a quote). */
-function skipString(text: string, i: number): number {
-  for (let j = i + 1; j < text.length; j++) {
-    const c = text.charCodeAt(j);
-    if (c === 0x5c)
-      j++; // a backslash: the next character is escaped
-    else if (c === 0x22) return j + 1;
+function skipString(bytes: Buffer, i: number): number {
+  for (let j = bytes.indexOf(0x22, i + 1); j !== -1; j = bytes.indexOf(0x22, j + 1)) {
+    // The quote closes the string unless an odd run of backslashes escapes it.
+    let k = j - 1;
+    while (bytes[k] === 0x5c) k--;
+    if ((j - 1 - k) % 2 === 0) return j + 1;
   }
   throw new JsonShapeError('a string is not closed');
 }
 
 /** The index just after the value that starts at `i` (no leading space). */
-function skipValue(text: string, i: number): number {
-  const c = text.charCodeAt(i);
-  if (c === 0x22) return skipString(text, i);
+function skipValue(bytes: Buffer, i: number): number {
+  const c = bytes[i];
+  if (c === 0x22) return skipString(bytes, i);
   if (c === 0x7b || c === 0x5b) {
     let depth = 0;
-    for (let j = i; j < text.length; j++) {
-      const d = text.charCodeAt(j);
-      if (d === 0x22) j = skipString(text, j) - 1;
+    for (let j = i; j < bytes.length; j++) {
+      const d = bytes[j];
+      if (d === 0x22) j = skipString(bytes, j) - 1;
       else if (d === 0x7b || d === 0x5b) depth++;
       else if (d === 0x7d || d === 0x5d) {
         depth--;
@@ -51,12 +61,12 @@ function skipValue(text: string, i: number): number {
   }
   // A number, true, false or null: up to the next delimiter.
   let j = i;
-  while (j < text.length) {
-    const d = text.charCodeAt(j);
+  while (j < bytes.length) {
+    const d = bytes[j];
     if (d === 0x2c || d === 0x7d || d === 0x5d || isSpace(d)) break;
     j++;
   }
-  if (j === i) throw new JsonShapeError(`unexpected ${i < text.length ? JSON.stringify(text[i]) : 'end'} at ${i}`);
+  if (j === i) throw new JsonShapeError(`unexpected ${i < bytes.length ? `byte ${bytes[i]}` : 'end'} at ${i}`);
   return j;
 }
 
@@ -70,102 +80,100 @@ interface Expand {
  * Walks the members of the object or the elements of the array that starts at `start`, adding them
  * to `found`, and returns the index just after its closing brace or bracket. The array value of the
  * member `expand.name` is walked element by element on the way (instead of skipped), so a caller
- * that wants both the object's members and that array's elements scans the text once.
+ * that wants both the object's members and that array's elements scans the bytes once.
  */
 function walk(
-  text: string,
+  bytes: Buffer,
   start: number,
   kind: 'object' | 'array',
   found: { key: string | null; value: Span }[],
   expand?: Expand,
 ): number {
   const [open, close] = kind === 'object' ? [0x7b, 0x7d] : [0x5b, 0x5d];
-  if (text.charCodeAt(start) !== open) throw new JsonShapeError(`not an ${kind}`);
-  let i = skipSpace(text, start + 1);
-  if (text.charCodeAt(i) === close) return i + 1;
+  if (bytes[start] !== open) throw new JsonShapeError(`not an ${kind}`);
+  let i = skipSpace(bytes, start + 1);
+  if (bytes[i] === close) return i + 1;
   for (;;) {
     let key: string | null = null;
     if (kind === 'object') {
-      if (text.charCodeAt(i) !== 0x22) throw new JsonShapeError(`a member name was expected at ${i}`);
-      const keyEnd = skipString(text, i);
-      key = JSON.parse(text.slice(i, keyEnd)) as string;
-      i = skipSpace(text, keyEnd);
-      if (text.charCodeAt(i) !== 0x3a) throw new JsonShapeError(`a colon was expected at ${i}`);
-      i = skipSpace(text, i + 1);
+      if (bytes[i] !== 0x22) throw new JsonShapeError(`a member name was expected at ${i}`);
+      const keyEnd = skipString(bytes, i);
+      key = JSON.parse(bytes.toString('utf8', i, keyEnd)) as string;
+      i = skipSpace(bytes, keyEnd);
+      if (bytes[i] !== 0x3a) throw new JsonShapeError(`a colon was expected at ${i}`);
+      i = skipSpace(bytes, i + 1);
     }
     let end: number;
-    if (expand && key === expand.name && text.charCodeAt(i) === 0x5b) {
+    if (expand && key === expand.name && bytes[i] === 0x5b) {
       const elements: { key: string | null; value: Span }[] = [];
-      end = walk(text, i, 'array', elements);
+      end = walk(bytes, i, 'array', elements);
       expand.elements = elements.map((e) => e.value);
     } else {
       if (expand && key === expand.name) expand.elements = null;
-      end = skipValue(text, i);
+      end = skipValue(bytes, i);
     }
     found.push({ key, value: { start: i, end } });
-    i = skipSpace(text, end);
-    const c = text.charCodeAt(i);
+    i = skipSpace(bytes, end);
+    const c = bytes[i];
     if (c === close) return i + 1;
     if (c !== 0x2c) throw new JsonShapeError(`a comma was expected at ${i}`);
-    i = skipSpace(text, i + 1);
+    i = skipSpace(bytes, i + 1);
   }
 }
 
-/** The members of the object or the elements of the array at `span`, which must end where it does. */
-function members(text: string, span: Span, kind: 'object' | 'array', expand?: Expand): { key: string | null; value: Span }[] {
+function members(bytes: Buffer, span: Span, kind: 'object' | 'array', expand?: Expand): { key: string | null; value: Span }[] {
   const found: { key: string | null; value: Span }[] = [];
-  const end = walk(text, span.start, kind, found, expand);
+  const end = walk(bytes, span.start, kind, found, expand);
   if (end !== span.end) throw new JsonShapeError(`unexpected text at ${end}`);
   return found;
 }
 
-/**
- * The span of the whole text's one value (surrounding space allowed). Only its ends are found here:
- * the value itself is checked as it is walked (objectMembers, arrayElements: each checks that it
- * closes exactly at the span's end) or parsed (parseSpan), so the text is not scanned twice.
- */
-export function rootSpan(text: string): Span {
-  const start = skipSpace(text, 0);
-  if (start === text.length) throw new JsonShapeError('the text is empty');
-  let end = text.length;
-  while (isSpace(text.charCodeAt(end - 1))) end--;
+/** The span of the bytes' one value (surrounding space and a leading byte order mark allowed). */
+export function rootSpan(bytes: Buffer): Span {
+  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  const start = skipSpace(bytes, bom);
+  if (start === bytes.length) throw new JsonShapeError('the text is empty');
+  let end = bytes.length;
+  while (isSpace(bytes[end - 1])) end--;
   return { start, end };
 }
 
 /** The members of the object at `span`, by name (a repeated name: the last one, as JSON.parse does). */
-export function objectMembers(text: string, span: Span): Map<string, Span> {
-  return namedMembers(text, members(text, span, 'object'));
+export function objectMembers(bytes: Buffer, span: Span): Map<string, Span> {
+  return namedMembers(bytes, members(bytes, span, 'object'));
 }
 
-function namedMembers(text: string, found: { key: string | null; value: Span }[]): Map<string, Span> {
+function namedMembers(bytes: Buffer, found: { key: string | null; value: Span }[]): Map<string, Span> {
   const byName = new Map<string, Span>();
   for (const { key, value } of found) {
     const earlier = byName.get(key!);
-    // A value a later member of the same name replaces is never read by the caller, yet JSON.parse
-    // still refuses the whole text when that value is not valid JSON: check it here.
-    if (earlier) JSON.parse(text.slice(earlier.start, earlier.end));
+    // A replaced value is never read by the caller, yet JSON.parse refuses a text where it is not valid.
+    if (earlier) parseSpan(bytes, earlier);
     byName.set(key!, value);
   }
   return byName;
 }
 
-/**
- * The members of the object at `span` (as objectMembers), and the elements of its member `name`
- * when that is an array (as arrayElements of it; null otherwise), in one scan of the text.
- */
-export function objectMembersAndElements(text: string, span: Span, name: string): { members: Map<string, Span>; elements: Span[] | null } {
+/** objectMembers, and the elements of its member `name` when that is an array (null otherwise), in one scan. */
+export function objectMembersAndElements(bytes: Buffer, span: Span, name: string): { members: Map<string, Span>; elements: Span[] | null } {
   const expand: Expand = { name, elements: null };
-  const found = members(text, span, 'object', expand);
-  return { members: namedMembers(text, found), elements: expand.elements };
+  const found = members(bytes, span, 'object', expand);
+  return { members: namedMembers(bytes, found), elements: expand.elements };
 }
 
 /** The elements of the array at `span`. */
-export function arrayElements(text: string, span: Span): Span[] {
-  return members(text, span, 'array').map((m) => m.value);
+export function arrayElements(bytes: Buffer, span: Span): Span[] {
+  return members(bytes, span, 'array').map((m) => m.value);
 }
 
-/** Whether the value at `span` is an array (its first character). */
-export const isArraySpan = (text: string, span: Span) => text.charCodeAt(span.start) === 0x5b;
+/** Whether the value at `span` is an array (its first byte). */
+export const isArraySpan = (bytes: Buffer, span: Span) => bytes[span.start] === 0x5b;
+
+/** Whether the value at `span` is an object (its first byte). */
+export const isObjectSpan = (bytes: Buffer, span: Span) => bytes[span.start] === 0x7b;
+
+/** The text of the value at `span`. */
+export const spanText = (bytes: Buffer, span: Span): string => bytes.toString('utf8', span.start, span.end);
 
 /** The value at `span`, parsed. */
-export const parseSpan = (text: string, span: Span): unknown => JSON.parse(text.slice(span.start, span.end));
+export const parseSpan = (bytes: Buffer, span: Span): unknown => JSON.parse(spanText(bytes, span));

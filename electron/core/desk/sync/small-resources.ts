@@ -6,13 +6,13 @@ import type { EndpointId } from '../../../../shared/registry/endpoints';
 import { tolerant, type Organization, type Reservation } from '../../../../shared/registry/resources';
 import { RegistryClientError } from '../../client/errors';
 import { answerBreaksContract, answerNotJson } from '../../client/registry-client';
-import { hashJson } from '../cache/rows';
+import { hashJson, hashJsonBytes } from '../cache/rows';
 import type { ChangedInventory } from '../cache/inventory-writers';
 import type { StagedRow } from '../cache/types';
 import { forEachLimited } from './concurrency';
 import type { InstallationRef, StepContext, StepOutcome } from './context';
 import { compileShapeCheck } from './shape-check';
-import { JsonShapeError, objectMembersAndElements, parseSpan, rootSpan } from './json-spans';
+import { JsonShapeError, isObjectSpan, objectMembersAndElements, parseSpan, rootSpan } from './json-spans';
 import { STAGE_BATCH_ROWS } from './paged-lists';
 
 const INVENTORY_ENDPOINTS: Record<InventoryAccount, EndpointId> = {
@@ -42,26 +42,27 @@ function readingJson<T>(endpoint: EndpointId, read: () => T): T {
 }
 
 /**
- * Stages one account's answer text (from its endpoint, or an item of the changes feed); null when
- * it hashes as the cached one. Its text hashing as last time means nothing changed: not parsed, not
- * written. Otherwise the summary and organization are parsed and checked, and the credits are
- * parsed, checked, hashed and staged one at a time, straight from the text (json-spans.ts): the
- * whole answer is never held as a parsed graph, nor as a validated copy, nor written back as text.
+ * Stages one account's answer (its UTF-8 bytes, from its endpoint or an item of the changes feed);
+ * null when it hashes as the cached one. Its bytes hashing as last time means nothing changed: not
+ * parsed, not written. Otherwise the summary and organization are parsed and checked, and the
+ * credits are parsed, checked, hashed and staged one at a time, straight from the bytes
+ * (json-spans.ts): the whole answer is never held as a parsed graph, nor as a validated copy, nor
+ * as one decoded string.
  * Only new or changed credits carry their JSON into staging. `endpoint` names what broke the
  * contract in an error.
  */
 export function stageInventoryAnswer(
   ctx: StepContext,
   account: InventoryAccount,
-  text: string,
+  bytes: Buffer,
   endpoint: EndpointId,
 ): ChangedInventory | null {
-  const answerHash = hashJson(text);
+  const answerHash = hashJsonBytes(bytes);
   if (ctx.cache.inventoryAnswerHash(account) === answerHash) return null;
-  const { summary, organization, creditSpans } = readInventoryHead(text, endpoint);
+  const { summary, organization, creditSpans } = readInventoryHead(bytes, endpoint);
   const known = ctx.cache.inventoryRowHashes(account);
   let batch: StagedRow[] = [];
-  for (const row of checkedCredits(text, endpoint, creditSpans)) {
+  for (const row of checkedCredits(bytes, endpoint, creditSpans)) {
     batch.push({ id: row.id, hash: row.hash, json: known.get(row.id) === row.hash ? null : row.json });
     if (batch.length >= STAGE_BATCH_ROWS) {
       ctx.cache.write.stageInventoryCredits(account, batch);
@@ -72,20 +73,20 @@ export function stageInventoryAnswer(
   return { account, answerHash, summary, organization, creditCount: creditSpans.length };
 }
 
-/** An answer's summary and organization, checked, and where its credits are in the text. */
-function readInventoryHead(text: string, endpoint: EndpointId) {
-  const root = readingJson(endpoint, () => rootSpan(text));
-  if (text.charCodeAt(root.start) !== 0x7b) {
+/** An answer's summary and organization, checked, and where its credits are in its bytes. */
+function readInventoryHead(bytes: Buffer, endpoint: EndpointId) {
+  const root = readingJson(endpoint, () => rootSpan(bytes));
+  if (!isObjectSpan(bytes, root)) {
     // Not an object at all: the schema says what it is instead.
-    const whole = readingJson(endpoint, () => JSON.parse(text) as unknown);
+    const whole = readingJson(endpoint, () => parseSpan(bytes, root));
     throw answerBreaksContract(endpoint, z.object({}).safeParse(whole).error?.issues ?? []);
   }
   const { head, creditSpans, creditsValue } = readingJson(endpoint, () => {
     // The members and the credits' elements in one scan of the answer.
-    const { members, elements } = objectMembersAndElements(text, root, 'credits');
+    const { members, elements } = objectMembersAndElements(bytes, root, 'credits');
     const parsed = (name: string) => {
       const span = members.get(name);
-      return span ? parseSpan(text, span) : undefined;
+      return span ? parseSpan(bytes, span) : undefined;
     };
     return {
       head: { summary: parsed('summary'), organization: parsed('organization') },
@@ -101,12 +102,12 @@ function readInventoryHead(text: string, endpoint: EndpointId) {
 
 /** The answer's credits one at a time, each parsed from its span, checked, and as JSON with its hash. */
 function* checkedCredits(
-  text: string,
+  bytes: Buffer,
   endpoint: EndpointId,
   creditSpans: ReturnType<typeof readInventoryHead>['creditSpans'],
 ): Generator<{ id: string; hash: string; json: string }> {
   for (const [i, span] of creditSpans.entries()) {
-    const raw: unknown = readingJson(endpoint, () => parseSpan(text, span));
+    const raw: unknown = readingJson(endpoint, () => parseSpan(bytes, span));
     // The compiled shape check first (seed-answers.ts): zod only for a credit it is not sure of.
     let credit: { id: string };
     if (exactCredit(raw)) credit = raw;
@@ -132,7 +133,7 @@ function* checkedCredits(
 export async function syncInventories(ctx: StepContext): Promise<StepOutcome> {
   ctx.cache.write.beginInventoryStaging();
   const answers = INVENTORY_ACCOUNTS.map((account) => {
-    const answer = ctx.client.callRaw(INVENTORY_ENDPOINTS[account]);
+    const answer = ctx.client.callBytes(INVENTORY_ENDPOINTS[account]);
     // Failing while an earlier one is awaited is not an unhandled rejection: it is thrown in its turn.
     answer.catch(() => undefined);
     return answer;
@@ -142,26 +143,26 @@ export async function syncInventories(ctx: StepContext): Promise<StepOutcome> {
   try {
     ctx.progress('inventories', 0, INVENTORY_ACCOUNTS.length);
     if (ctx.cache.write.inventoriesLoadable()) {
-      const texts: string[] = [];
+      const bodies: Buffer[] = [];
       for (const [i, answer] of answers.entries()) {
-        texts.push((await answer).text);
+        bodies.push((await answer).bytes);
         ctx.progress('inventories', i + 1, INVENTORY_ACCOUNTS.length);
       }
       loaded = ctx.cache.write.loadInventories((put) => {
         for (const [i, account] of INVENTORY_ACCOUNTS.entries()) {
-          const text = texts[i]!;
+          const bytes = bodies[i]!;
           const endpoint = INVENTORY_ENDPOINTS[account];
-          const answerHash = hashJson(text);
+          const answerHash = hashJsonBytes(bytes);
           if (ctx.cache.inventoryAnswerHash(account) === answerHash) continue;
-          const { summary, organization, creditSpans } = readInventoryHead(text, endpoint);
-          for (const row of checkedCredits(text, endpoint, creditSpans)) put(account, row);
+          const { summary, organization, creditSpans } = readInventoryHead(bytes, endpoint);
+          for (const row of checkedCredits(bytes, endpoint, creditSpans)) put(account, row);
           changed.push({ account, answerHash, summary, organization, creditCount: creditSpans.length });
         }
         return changed;
       });
     } else {
       for (const [i, account] of INVENTORY_ACCOUNTS.entries()) {
-        const change = stageInventoryAnswer(ctx, account, (await answers[i]!).text, INVENTORY_ENDPOINTS[account]);
+        const change = stageInventoryAnswer(ctx, account, (await answers[i]!).bytes, INVENTORY_ENDPOINTS[account]);
         if (change) changed.push(change);
         ctx.progress('inventories', i + 1, INVENTORY_ACCOUNTS.length);
       }
