@@ -162,6 +162,17 @@ export function createInventoryWriters(db: SqliteDatabase<CacheTables>, now: () 
   }
 
   /** Swaps in one account's staged credits; returns the credits written (new or changed) and removed. */
+  /** An account's summary and organization, with the hash and credit count of the answer they came from. */
+  function putAccountSummary(change: ChangedInventory) {
+    db.prepared(putSummary).run({
+      account: change.account,
+      json: JSON.stringify({ summary: change.summary, organization: change.organization }),
+      at: now(),
+      hash: change.answerHash,
+      count: change.creditCount,
+    });
+  }
+
   function applyAccount(change: ChangedInventory): { written: number; deleted: number } {
     const values = { account: change.account };
     const search = ACCOUNT_SEARCH[change.account];
@@ -172,13 +183,7 @@ export function createInventoryWriters(db: SqliteDatabase<CacheTables>, now: () 
     const before = db.prepared(highestRowid).first({})?.n ?? 0;
     const written = db.prepared(insertStaged).run(values).changes;
     db.prepared(search.putNew).run({ ...values, before });
-    db.prepared(putSummary).run({
-      account: change.account,
-      json: JSON.stringify({ summary: change.summary, organization: change.organization }),
-      at: now(),
-      hash: change.answerHash,
-      count: change.creditCount,
-    });
+    putAccountSummary(change);
     db.prepared(dropAccountStaging).run(values);
     return { written, deleted };
   }
@@ -220,13 +225,7 @@ export function createInventoryWriters(db: SqliteDatabase<CacheTables>, now: () 
             const values = { account: change.account };
             db.prepared(ACCOUNT_SEARCH[change.account].putNew).run({ ...values, before: 0 });
             written += db.raw.prepare('SELECT count(*) FROM inventory_credits WHERE account = ?').pluck().get(change.account) as number;
-            db.prepared(putSummary).run({
-              account: change.account,
-              json: JSON.stringify({ summary: change.summary, organization: change.organization }),
-              at: now(),
-              hash: change.answerHash,
-              count: change.creditCount,
-            });
+            putAccountSummary(change);
           }
         });
         if (written > 0) db.raw.exec('ANALYZE inventory_credits');
