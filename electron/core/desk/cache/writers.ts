@@ -381,6 +381,24 @@ export function createCacheWriters(db: Db, now: () => number) {
     db.raw.exec(`ANALYZE ${table}`);
   }
 
+  /**
+   * Opens the one transaction of a full pass loaded straight into an empty table (beginProjectsLoad,
+   * beginRetirementsLoad): drops what an interrupted staged run of the resource left behind, and
+   * the table's secondary indexes, answered so the pass builds them again once at its end.
+   */
+  function beginLoad(resource: CacheResource, table: 'projects' | 'retirements'): { name: string; sql: string }[] {
+    db.raw.exec('BEGIN IMMEDIATE');
+    try {
+      db.prepared(dropStaging).run({ resource });
+      const indexes = secondaryIndexesOf(db, table);
+      for (const index of indexes) db.raw.exec(`DROP INDEX "${index.name}"`);
+      return indexes;
+    } catch (error) {
+      db.raw.exec('ROLLBACK');
+      throw error;
+    }
+  }
+
   const writers = {
     /**
      * A first sync through the seed interface writes the whole cache in many transactions (staged
@@ -506,16 +524,7 @@ export function createCacheWriters(db: Db, now: () => number) {
     beginProjectsLoad(scope: ProjectScope) {
       const resource: CacheResource = scope === 'public' ? 'projects' : 'internalProjects';
       const search = PROJECT_SEARCH[scope];
-      db.raw.exec('BEGIN IMMEDIATE');
-      let indexes: { name: string; sql: string }[];
-      try {
-        db.prepared(dropStaging).run({ resource });
-        indexes = secondaryIndexesOf(db, 'projects');
-        for (const index of indexes) db.raw.exec(`DROP INDEX "${index.name}"`);
-      } catch (error) {
-        db.raw.exec('ROLLBACK');
-        throw error;
-      }
+      const indexes = beginLoad(resource, 'projects');
       // A project listed again (the list moved during the pass) replaces its first copy, as staging does.
       const rowids = new Map<string, number>();
       const proponents = new Set<string>();
@@ -563,17 +572,7 @@ export function createCacheWriters(db: Db, now: () => number) {
      */
     beginRetirementsLoad() {
       const resource: CacheResource = 'retirements';
-      db.raw.exec('BEGIN IMMEDIATE');
-      let indexes: { name: string; sql: string }[];
-      try {
-        // Rows an interrupted staged run left behind.
-        db.prepared(dropStaging).run({ resource });
-        indexes = secondaryIndexesOf(db, 'retirements');
-        for (const index of indexes) db.raw.exec(`DROP INDEX "${index.name}"`);
-      } catch (error) {
-        db.raw.exec('ROLLBACK');
-        throw error;
-      }
+      const indexes = beginLoad(resource, 'retirements');
       // A retirement listed again (the list moved during the pass) replaces its first copy, as staging does.
       const rowids = new Map<string, number>();
       return {
