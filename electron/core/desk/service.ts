@@ -41,7 +41,7 @@ import { createOnlineTracker, type OnlineTracker } from './registry-calls';
 import { openSettingsStore, type SettingsStore } from './settings';
 import type { ParsedDeskInput } from './types';
 import { warehouseView } from './warehouse-view';
-import { bundleCertificates, withChecksum } from './certificate-bundle';
+import { bundleCertificates } from './certificate-bundle';
 import * as writes from './writes';
 import { auditEntries, type AuditPageRead } from './audit-entries';
 import type { DeskDispatcher } from './dispatcher';
@@ -286,13 +286,9 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
     'retirements.certificates': async (input) => {
       // Fetched a few at a time (each a registry call, or for the embedded registry a render in its
       // worker pool, one per core), kept in the order asked; the bundle is made when all arrived.
-      // A ZIP's checksums are taken as each arrives, while the others are still rendering.
       const context = writeContext();
-      const files = await mapConcurrently(input.ids, CERTIFICATE_FETCHES, async (id) => {
-        const file = await writes.certificate(context, { id });
-        return input.format === 'zip' ? withChecksum(file) : file;
-      });
-      const bundle = await bundleCertificates(files, input.format, new Date(clock.now()));
+      const files = await mapConcurrently(input.ids, CERTIFICATE_FETCHES, (id) => writes.certificate(context, { id }));
+      const bundle = await bundleCertificates(files, input.format, new Date(clock.now()).toISOString().slice(0, 10));
       return artifacts.put(input.format, bundle.baseName, bundle.bytes);
     },
 
