@@ -95,7 +95,8 @@ export interface TransportRequest {
  */
 export type HttpTransport = (url: string, request: TransportRequest) => Promise<HttpAnswer>;
 
-const timeoutError = (where: string) => new DOMException(`${where}: timed out`, 'TimeoutError');
+/** The error a transport fails with when its exchange outlasts its timeout (sendHttp reads its name). */
+export const timeoutError = (where: string) => new DOMException(`${where}: timed out`, 'TimeoutError');
 
 /** The transport over WHATWG fetch (any registry: https, compressed answers, proxies). */
 export function fetchTransport(fetchFn: FetchLike): HttpTransport {

@@ -9,7 +9,15 @@
 // fetch altogether: see `transportFor`.
 import http from 'node:http';
 import zlib from 'node:zlib';
-import { fetchTransport, isLoopbackUrl, type FetchLike, type HttpAnswer, type HttpTransport, type TransportRequest } from './http';
+import {
+  fetchTransport,
+  isLoopbackUrl,
+  timeoutError,
+  type FetchLike,
+  type HttpAnswer,
+  type HttpTransport,
+  type TransportRequest,
+} from './http';
 
 type Waiter = { resolve: (body: Buffer) => void; reject: (error: Error) => void };
 
@@ -171,7 +179,7 @@ export function nodeHttpTransport(fallback: HttpTransport = fetchTransport(fetch
         request.body === undefined ? request.headers : { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)) };
       const outgoing = http.request(url, { method: request.method, headers, agent });
       const timer = setTimeout(() => {
-        const error = new DOMException(`${request.where}: timed out`, 'TimeoutError');
+        const error = timeoutError(request.where);
         answer?.fail(error);
         outgoing.destroy(error);
       }, request.timeoutMs);
