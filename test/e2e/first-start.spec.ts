@@ -2,6 +2,9 @@
 // syncs it, and the Projects screen lists the demo projects.
 import { expect, screenshotBothThemes, test } from './fixtures';
 
+// The desk seeds its embedded registry itself here (the other tests start from a copy of one).
+test.use({ deskOptions: { registry: 'embedded', scale: 1, seed: 'first-start' } });
+
 test('first start syncs the demo data and lists its projects', async ({ app }) => {
   await expect(app.getByRole('heading', { name: 'Projects', level: 1 })).toBeVisible();
   const total = Number(await app.evaluate(() => document.documentElement.dataset.projectsTotal));

@@ -1,15 +1,18 @@
 // The desk under test, per test: a fresh temp data folder, the web desk (`npm run web`, built by
 // global-setup) over the real desk core, and either its embedded registry (seeded with demo data)
 // or, for tests that need to stop the registry or move its clock, a separate `serve --seed demo --test-clock`
-// registry the desk connects to as a remote. The page is opened at the launch URL and the fixture
-// waits for the app's own "sync finished" signal before the test starts.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// registry the desk connects to as a remote. Either registry starts from a copy of the demo
+// registry seeded once by global-setup (scale 1), unless the test asks for the desk's own first
+// start. The page is opened at the launch URL and the fixture waits for the app's own "sync
+// finished" signal before the test starts.
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
 import { startProcess, type Started } from './processes';
+import { DEMO_REGISTRY_TEMPLATE, PROJECT_ROOT } from './template';
 
-export const PROJECT_ROOT = resolve(import.meta.dirname, '../..');
+export { PROJECT_ROOT };
 
 export interface DemoCredentials {
   app: { id: string; name: string; privateKeyPem: string };
@@ -39,6 +42,12 @@ export interface DeskOptions {
   /** Demo seed scale of a remote registry (1 = the small demo). */
   scale: number;
   /**
+   * 'copy' (the default): the registry (embedded or remote) starts from a copy of the demo registry
+   * global-setup seeded (scale 1 only; other scales seed their own). 'first-start': the embedded
+   * registry is seeded by the desk itself, as on a new user's first start.
+   */
+  seed?: 'copy' | 'first-start';
+  /**
    * Where the desk can keep app keys. 'inherit' (the default): whatever this environment offers
    * (.ci/run runs the suite inside a D-Bus session with an unlocked gnome-keyring; a bare shell has
    * none); where it offers a Secret Service, each desk gets a keyring of its own as with 'keychain',
@@ -64,7 +73,14 @@ export function builtRun(script: 'serve' | 'web', args: string[]): [string, stri
   return [process.execPath, ['--enable-source-maps', file, ...args]];
 }
 
+/** Puts a copy of the seeded demo registry (global-setup) in `dataDir`, where a registry's data goes. */
+export function copyDemoRegistry(dataDir: string): void {
+  cpSync(DEMO_REGISTRY_TEMPLATE, dataDir, { recursive: true });
+}
+
 export async function startRegistry(dataDir: string, scale = 1): Promise<TestRegistry> {
+  // `--seed demo` keeps a copied registry as it is, and seeds any other scale itself.
+  if (scale === 1) copyDemoRegistry(dataDir);
   const [command, args] = builtRun('serve', ['--data', dataDir, '--port', '0', '--seed', 'demo', '--scale', String(scale), '--test-clock']);
   const server: Started = await startProcess('registry', command, args, {
     cwd: PROJECT_ROOT,
@@ -167,6 +183,7 @@ export const test = base.extend<{ deskOptions: DeskOptions; desk: DeskUnderTest;
     let desk: Started | null = null;
     try {
       if (deskOptions.registry === 'remote') registry = await startRegistry(join(root, 'registry'), deskOptions.scale);
+      else if (deskOptions.seed !== 'first-start') copyDemoRegistry(join(deskDir, 'embedded-registry'));
       const secretService = deskOptions.secretService ?? 'inherit';
       const ownKeyring = secretService === 'inherit' && process.env.DBUS_SESSION_BUS_ADDRESS !== undefined;
       desk = await startDesk(deskDir, registry, ownKeyring ? 'keychain' : secretService);

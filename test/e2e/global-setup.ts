@@ -2,13 +2,15 @@
 // the working tree (the host itself builds only when out/renderer is missing). Same settings as the
 // renderer section of electron.vite.config.ts; only the renderer is built, not the Electron shell.
 // Then the web desk and the registry server (out/web, scripts/build-web-desk.ts), which the
-// fixtures start for every test.
-import { resolve } from 'node:path';
+// fixtures start for every test, and the demo registry (scale 1) they start from: seeded once here
+// by the registry's own `seed-demo` command, copied into each test's data folder (fixtures.ts).
+import { execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { build } from 'vite';
 import { buildWebDesk } from '../../scripts/build-web-desk';
-
-export const PROJECT_ROOT = resolve(import.meta.dirname, '../..');
+import { DEMO_REGISTRY_TEMPLATE, PROJECT_ROOT } from './template';
 
 export default async function globalSetup(): Promise<void> {
   await build({
@@ -25,4 +27,8 @@ export default async function globalSetup(): Promise<void> {
     },
   });
   await buildWebDesk();
+  rmSync(DEMO_REGISTRY_TEMPLATE, { recursive: true, force: true });
+  execFileSync(process.execPath, [join(PROJECT_ROOT, 'out/web/admin.js'), 'seed-demo', '--data', DEMO_REGISTRY_TEMPLATE, '--scale', '1'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
 }
