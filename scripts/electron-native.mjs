@@ -11,6 +11,7 @@
 // match); `npm run rebuild:electron` (this file with --force) redoes it.
 // Node built-ins, @electron/rebuild and the app's own atomic-write helper (plain JavaScript too).
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeFileAtomicSync } from '../electron/core/atomic-write.mjs';
@@ -181,6 +182,9 @@ export function rebuildOptions(dest, target) {
     onlyModules: Object.keys(ADDONS),
     force: true,
     mode: 'sequential',
+    // node-gyp compiles an addon's sources one at a time by default: better-sqlite3's two (SQLite's
+    // amalgamation, the binding) side by side took 58 s instead of 96 s on 2 cores.
+    jobs: availableParallelism(),
     disablePreGypCopy: true,
   };
   if (target.runtime === 'node') {

@@ -18,6 +18,9 @@ if (process.platform === 'linux' && !installEnv.npm_config_nodedir && existsSync
   // Build native addons against the system's Node headers instead of downloading them.
   installEnv.npm_config_nodedir = '/usr';
 }
+// node-gyp compiles an addon's sources one at a time unless told otherwise: better-sqlite3's two
+// (SQLite's amalgamation and the binding) side by side took 58 s instead of 96 s on 2 cores.
+installEnv.JOBS ??= 'max';
 const command = existsSync(join(root, 'package-lock.json')) ? 'ci' : 'install';
 const install = spawnSync(npm, [command], { cwd: root, env: installEnv, stdio: 'inherit', shell: process.platform === 'win32' });
 if (install.status !== 0) process.exit(install.status ?? 1);

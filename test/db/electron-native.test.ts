@@ -4,7 +4,7 @@
 // is the same for both and is tested with a stand-in compile step. The real compile is in
 // electron-native-build.test.ts (the scale tier).
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -164,6 +164,7 @@ describe('what @electron/rebuild is asked to do', () => {
         onlyModules: ['better-sqlite3', 'keytar'],
         force: true,
         mode: 'sequential',
+        jobs: availableParallelism(),
         disablePreGypCopy: true,
       });
       for (const key of Object.keys(foreign)) expect(env[key]).toBeUndefined();
