@@ -53,6 +53,13 @@ test('at 1024 px the sidebar collapses and no date or amount is clipped; at 1440
     const sidebarWidth = (await sidebar.boundingBox())!.width;
     if (width === 1024) expect(sidebarWidth).toBeLessThan(100);
     else expect(sidebarWidth).toBeGreaterThan(200);
+    // Collapsed or not, the active registry is named: in the rail by its initial, drawn inside the
+    // rail, its whole text kept for screen readers and as the tooltip.
+    const activeRegistry = app.getByRole('region', { name: 'Active registry' });
+    await expect(activeRegistry).toContainText('Embedded demo registry');
+    await expect(activeRegistry).toHaveAttribute('title', 'Registry: Embedded demo registry, Embedded on this computer (demo data)');
+    const cutOff = await activeRegistry.evaluate((card) => card.scrollWidth > card.clientWidth + 1);
+    expect(cutOff, 'the active registry shows nothing wider than itself').toBe(false);
     // Collapsed or not, each screen is reachable by its name.
     await expect(app.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: /^Retirements/ })).toBeVisible();
 
