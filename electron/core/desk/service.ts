@@ -41,7 +41,7 @@ import { createOnlineTracker, type OnlineTracker } from './registry-calls';
 import { openSettingsStore, type SettingsStore } from './settings';
 import type { ParsedDeskInput } from './types';
 import { warehouseView } from './warehouse-view';
-import { bundleCertificates } from './certificate-bundle';
+import { bundleName, certificateZip, combinedPdf } from './certificate-bundle';
 import * as writes from './writes';
 import { auditEntries, type AuditPageRead } from './audit-entries';
 import type { DeskDispatcher } from './dispatcher';
@@ -102,13 +102,13 @@ export interface DeskService extends DeskDispatcher {
 const CERTIFICATE_FETCHES = 3 * availableParallelism();
 
 /** `fn` over `items` with at most `limit` running at once; the results in the items' order. */
-async function mapConcurrently<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+async function mapConcurrently<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   const lane = async () => {
     while (next < items.length) {
       const index = next++;
-      results[index] = await fn(items[index]!);
+      results[index] = await fn(items[index]!, index);
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
@@ -285,11 +285,23 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
     },
     'retirements.certificates': async (input) => {
       // Fetched a few at a time (each a registry call, or for the embedded registry a render in its
-      // worker pool, one per core), kept in the order asked; the bundle is made when all arrived.
+      // worker pool, one per core), kept in the order asked. A ZIP takes each certificate as it
+      // arrives, while the others render; a combined PDF is made when all arrived.
       const context = writeContext();
-      const files = await mapConcurrently(input.ids, CERTIFICATE_FETCHES, (id) => writes.certificate(context, { id }));
-      const bundle = await bundleCertificates(files, input.format, new Date(clock.now()).toISOString().slice(0, 10));
-      return artifacts.put(input.format, bundle.baseName, bundle.bytes);
+      const now = new Date(clock.now());
+      const baseName = bundleName(input.ids.length, now.toISOString().slice(0, 10));
+      if (input.format === 'pdf') {
+        const files = await mapConcurrently(input.ids, CERTIFICATE_FETCHES, (id) => writes.certificate(context, { id }));
+        return artifacts.put('pdf', baseName, await combinedPdf(files));
+      }
+      const zip = certificateZip(
+        input.ids.map((id) => writes.certificateName(id)),
+        now,
+      );
+      await mapConcurrently(input.ids, CERTIFICATE_FETCHES, async (id, index) => {
+        zip.add(index, (await writes.certificate(context, { id })).bytes);
+      });
+      return artifacts.put('zip', baseName, zip.finish());
     },
 
     'organizations.list': () => fresh(cache().listOrganizations()),

@@ -197,7 +197,12 @@ export async function certificate(ctx: WriteContext, input: { id: string }): Pro
   if (Buffer.from(bytes.subarray(0, 5)).toString('latin1') !== '%PDF-') {
     throw new DeskFailure('registry_error', `The registry's certificate for retirement ${input.id} is not a PDF document`);
   }
-  return { baseName: `retirement-${input.id}.pdf`, bytes };
+  return { baseName: certificateName(input.id), bytes };
+}
+
+/** The file name the desk gives a retirement's certificate. */
+export function certificateName(retirementId: string): string {
+  return `retirement-${retirementId}.pdf`;
 }
 
 /** The embedded registry's certificate in-process, its failures as its HTTP answers would be. */
