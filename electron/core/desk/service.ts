@@ -93,13 +93,13 @@ export interface DeskService extends DeskDispatcher {
 }
 
 /**
- * Certificates of a bulk export fetched at once: three per core. The embedded registry's pool
- * keeps two in each worker (one rendering, the next in its inbox), and the third is on its way
- * to it (through HTTP for a remote registry), so no worker waits for this thread. With two per
- * core a worker was left with nothing to do after one certificate in seven (counted over a
- * 500-certificate export).
+ * Certificates of a bulk export fetched at once: four per core. The embedded registry's pool
+ * keeps three in each worker (one rendering, two in its inbox), and the fourth is on its way to
+ * it (through HTTP for a remote registry), so a worker does not wait for this thread. With fewer
+ * in flight a worker was left with nothing to do after one certificate in seven (two per core),
+ * or one in twenty (three per core, two in each worker), counted over a 500-certificate export.
  */
-const CERTIFICATE_FETCHES = 3 * availableParallelism();
+const CERTIFICATE_FETCHES = 4 * availableParallelism();
 
 /** `fn` over `items` with at most `limit` running at once; the results in the items' order. */
 async function mapConcurrently<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
