@@ -129,6 +129,7 @@ export function useBackOfficeAction<E extends OperatorWriteName>(endpoint: E) {
   }, [update]);
 
   return {
+    endpoint,
     state,
     run,
     check,

@@ -17,7 +17,7 @@ import { describeError } from '../../lib/desk';
 import { formatDate, humanize } from '../../lib/format';
 import { useNavigation } from '../../stores/navigation';
 import { BackOfficePage } from './BackOfficePage';
-import { DialogActions } from './DialogActions';
+import { WriteActions } from './DialogActions';
 import { useOrganizationNames } from './organizationNames';
 
 type App = BackOfficeData<'operatorListApps'>['apps'][number];
@@ -264,17 +264,9 @@ function RegisterAppDialog({ onClose }: { onClose: () => void }) {
             {error}
           </p>
         )}
-        <ActionStatus action={action} />
-        <DialogActions action={action} onClose={onClose}>
-          <GatedButton
-            can="operatorCreateApp"
-            type="submit"
-            className="button button-primary"
-            disabledReason={action.busy ? 'Sending…' : null}
-          >
-            Register app
-          </GatedButton>
-        </DialogActions>
+        <WriteActions action={action} onClose={onClose}>
+          Register app
+        </WriteActions>
       </form>
     </Dialog>
   );
@@ -336,17 +328,9 @@ function InstallDialog({ app, organizations, onClose }: { app: App; organization
             {error}
           </p>
         )}
-        <ActionStatus action={action} />
-        <DialogActions action={action} onClose={onClose}>
-          <GatedButton
-            can="operatorInstallApp"
-            type="submit"
-            className="button button-primary"
-            disabledReason={action.busy ? 'Sending…' : null}
-          >
-            Install
-          </GatedButton>
-        </DialogActions>
+        <WriteActions action={action} onClose={onClose}>
+          Install
+        </WriteActions>
       </form>
     </Dialog>
   );

@@ -3,24 +3,89 @@
 // stays, so "Done" is seen, not guessed).
 import type { ReactNode } from 'react';
 import type { OperatorWriteName } from '../../../../shared/desk/back-office';
+import { ActionStatus } from '../../components/backOffice/ActionStatus';
+import { GatedButton } from '../../components/backOffice/RoleGate';
 import type { BackOfficeAction } from '../../components/backOffice/useBackOfficeAction';
 
 export function DialogActions<E extends OperatorWriteName>({
   action,
   onClose,
+  cancel = true,
+  done,
   children,
 }: {
   action: BackOfficeAction<E>;
   onClose: () => void;
+  /** Whether "Cancel" stands before the write is done (a review step with "Back" may leave it out). */
+  cancel?: boolean;
+  /** What stands beside "Close" once done (then "Close" is not the primary button). */
+  done?: ReactNode;
   children: ReactNode;
 }) {
-  const done = action.state.phase === 'done';
+  const isDone = action.state.phase === 'done';
   return (
     <div className="actions">
-      <button type="button" className={done ? 'button button-primary' : 'button'} onClick={onClose}>
-        {done ? 'Close' : 'Cancel'}
-      </button>
-      {!done && children}
+      {(isDone || cancel) && (
+        <button type="button" className={isDone && !done ? 'button button-primary' : 'button'} onClick={onClose}>
+          {isDone ? 'Close' : 'Cancel'}
+        </button>
+      )}
+      {isDone ? done : children}
     </div>
+  );
+}
+
+/**
+ * The outcome line and the buttons under a dialog's one write: the confirming button sends it, by
+ * `onConfirm` (a review step, which also waits while the outcome is unsure: the same key is checked
+ * again, never sent anew) or by submitting the dialog's form; "Back" where the step has one.
+ */
+export function WriteActions<E extends OperatorWriteName>({
+  action,
+  onClose,
+  onConfirm,
+  onBack,
+  cancel,
+  done,
+  outcome,
+  children,
+}: {
+  action: BackOfficeAction<E>;
+  onClose: () => void;
+  onConfirm?: () => void;
+  onBack?: () => void;
+  cancel?: boolean;
+  done?: ReactNode;
+  /** What the write's answer tells, under its outcome line. */
+  outcome?: ReactNode;
+  /** The confirming button's label. */
+  children: ReactNode;
+}) {
+  const blocked = action.busy
+    ? 'Sending…'
+    : onConfirm && action.state.phase === 'unsure'
+      ? 'Not sure yet whether it was made: check again'
+      : null;
+  return (
+    <>
+      <ActionStatus action={action} />
+      {outcome}
+      <DialogActions action={action} onClose={onClose} cancel={cancel} done={done}>
+        {onBack && (
+          <button type="button" className="button" disabled={action.busy} onClick={onBack}>
+            Back
+          </button>
+        )}
+        <GatedButton
+          can={action.endpoint}
+          type={onConfirm ? 'button' : 'submit'}
+          className="button button-primary"
+          disabledReason={blocked}
+          onClick={onConfirm}
+        >
+          {children}
+        </GatedButton>
+      </DialogActions>
+    </>
   );
 }

@@ -15,7 +15,7 @@ import { StatusBadge } from '../../components/StatusBadge';
 import { ActionStatus } from '../../components/backOffice/ActionStatus';
 import { GatedButton } from '../../components/backOffice/RoleGate';
 import { ReviewFormActions } from '../../components/ReviewFormActions';
-import { DialogActions } from './DialogActions';
+import { WriteActions } from './DialogActions';
 import { useBackOfficeAction } from '../../components/backOffice/useBackOfficeAction';
 import { useBackOfficeRead } from '../../components/backOffice/useBackOfficeRead';
 import { BackOfficePage } from './BackOfficePage';
@@ -207,19 +207,13 @@ function ActiveDialog({ operator, onClose }: { operator: Operator; onClose: () =
             ['Effect', next ? 'Its key can get tokens again.' : 'Its tokens stop at once; it can no longer sign in.'],
           ]}
         />
-        <ActionStatus action={action} />
-        <DialogActions action={action} onClose={onClose}>
-          <GatedButton
-            can="operatorSetOperatorActive"
-            className="button button-primary"
-            disabledReason={
-              action.busy ? 'Sending…' : action.state.phase === 'unsure' ? 'Not sure yet whether it was made: check again' : null
-            }
-            onClick={() => void action.run({ params: { operatorId: operator.id }, body: { active: next } })}
-          >
-            {next ? 'Enable' : 'Disable'}
-          </GatedButton>
-        </DialogActions>
+        <WriteActions
+          action={action}
+          onClose={onClose}
+          onConfirm={() => void action.run({ params: { operatorId: operator.id }, body: { active: next } })}
+        >
+          {next ? 'Enable' : 'Disable'}
+        </WriteActions>
       </div>
     </Dialog>
   );

@@ -14,9 +14,8 @@ import { Dialog } from '../../components/Dialog';
 import { Facts } from '../../components/DefinitionList';
 import { ErrorMessage, Loading } from '../../components/feedback';
 import { StatusBadge } from '../../components/StatusBadge';
-import { ActionStatus } from '../../components/backOffice/ActionStatus';
 import { GatedButton } from '../../components/backOffice/RoleGate';
-import { DialogActions } from './DialogActions';
+import { WriteActions } from './DialogActions';
 import { useBackOfficeAction } from '../../components/backOffice/useBackOfficeAction';
 import { useBackOfficeRead } from '../../components/backOffice/useBackOfficeRead';
 import { EditOrganizationDialog } from './EditOrganizationDialog';
@@ -310,19 +309,13 @@ function VerifyDialog({ organization, onClose }: { organization: { id: string; n
             ],
           ]}
         />
-        <ActionStatus action={action} />
-        <DialogActions action={action} onClose={onClose}>
-          <GatedButton
-            can="operatorSetOrganizationVerified"
-            className="button button-primary"
-            disabledReason={
-              action.busy ? 'Sending…' : action.state.phase === 'unsure' ? 'Not sure yet whether it was made: check again' : null
-            }
-            onClick={() => void action.run({ params: { organizationId: organization.id }, body: { verified: next } })}
-          >
-            {next ? 'Record verification' : 'Withdraw verification'}
-          </GatedButton>
-        </DialogActions>
+        <WriteActions
+          action={action}
+          onClose={onClose}
+          onConfirm={() => void action.run({ params: { organizationId: organization.id }, body: { verified: next } })}
+        >
+          {next ? 'Record verification' : 'Withdraw verification'}
+        </WriteActions>
       </div>
     </Dialog>
   );

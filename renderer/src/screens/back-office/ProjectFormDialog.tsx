@@ -5,12 +5,10 @@
 // action (one idempotency key).
 import { useMemo, useState, type ReactNode } from 'react';
 import type { Project } from '../../../../shared/registry/resources';
-import { ActionStatus } from '../../components/backOffice/ActionStatus';
-import { GatedButton } from '../../components/backOffice/RoleGate';
 import { useBackOfficeAction } from '../../components/backOffice/useBackOfficeAction';
 import { Dialog } from '../../components/Dialog';
 import { Field } from '../../components/Field';
-import { DialogActions } from './DialogActions';
+import { WriteActions } from './DialogActions';
 import {
   createBody,
   emptyDocument,
@@ -261,17 +259,9 @@ export function ProjectFormDialog({
           </div>
         )}
         <div className="span-all">
-          <ActionStatus action={action} />
-          <DialogActions action={action} onClose={onClose}>
-            <GatedButton
-              can={project ? 'operatorUpdateProject' : 'operatorCreateProject'}
-              type="submit"
-              className="button button-primary"
-              disabledReason={action.busy ? 'Sending…' : null}
-            >
-              {project ? 'Save changes' : 'Create draft'}
-            </GatedButton>
-          </DialogActions>
+          <WriteActions action={action} onClose={onClose}>
+            {project ? 'Save changes' : 'Create draft'}
+          </WriteActions>
         </div>
       </form>
     </Dialog>

@@ -4,7 +4,6 @@
 // each asking for a comment the history keeps.
 import { useState } from 'react';
 import { PROJECT_STATUS_TRANSITIONS, PROJECT_STATUSES, MAX_PAGE_SIZE, type ProjectStatus } from '../../../../shared/registry/vocabulary';
-import { ActionStatus } from '../../components/backOffice/ActionStatus';
 import { GatedButton } from '../../components/backOffice/RoleGate';
 import { useBackOfficeAction } from '../../components/backOffice/useBackOfficeAction';
 import { useBackOfficeRead } from '../../components/backOffice/useBackOfficeRead';
@@ -18,7 +17,7 @@ import { countryName, formatDate, formatDateTime, humanize } from '../../lib/for
 import { moveAmongRows } from '../../lib/rowKeyboard';
 import { useNavigation } from '../../stores/navigation';
 import { BackOfficePage } from './BackOfficePage';
-import { DialogActions } from './DialogActions';
+import { WriteActions } from './DialogActions';
 import { useOrganizationNames } from './organizationNames';
 import { ProjectFormDialog } from './ProjectFormDialog';
 
@@ -266,17 +265,9 @@ function StatusChangeDialog({
         <Field label="Comment" hint="Kept in the project's status history." error={error}>
           <textarea rows={3} maxLength={2000} value={comment} onChange={(e) => setComment(e.target.value)} />
         </Field>
-        <ActionStatus action={action} />
-        <DialogActions action={action} onClose={onClose}>
-          <GatedButton
-            can="operatorSetProjectStatus"
-            type="submit"
-            className="button button-primary"
-            disabledReason={action.busy ? 'Sending…' : null}
-          >
-            {CHANGE_LABEL[to]}
-          </GatedButton>
-        </DialogActions>
+        <WriteActions action={action} onClose={onClose}>
+          {CHANGE_LABEL[to]}
+        </WriteActions>
       </form>
     </Dialog>
   );
