@@ -1,16 +1,13 @@
 // Creating an organization: the form, then a review of exactly what will be sent, then the write
-// (one idempotency key for the confirmed action) and its outcome. Nothing is sent before "Create".
+// and its outcome (ReviewedWriteDialog). Nothing is sent before "Create".
 import { useState } from 'react';
 import { ORGANIZATION_TYPES, type OrganizationType } from '../../../../shared/registry/vocabulary';
 import { countryName, humanize } from '../../lib/format';
 import { useNavigation } from '../../stores/navigation';
-import { Dialog } from '../../components/Dialog';
 import { Facts } from '../../components/DefinitionList';
 import { Field } from '../../components/Field';
-import { ActionStatus } from '../../components/backOffice/ActionStatus';
-import { GatedButton } from '../../components/backOffice/RoleGate';
 import { useBackOfficeAction } from '../../components/backOffice/useBackOfficeAction';
-import { ReviewFormActions } from '../../components/ReviewFormActions';
+import { ReviewedWriteDialog, type ReviewCheck } from './ReviewedWriteDialog';
 
 export function CreateOrganizationDialog({ onClose }: { onClose: () => void }) {
   const [fullName, setFullName] = useState('');
@@ -18,26 +15,23 @@ export function CreateOrganizationDialog({ onClose }: { onClose: () => void }) {
   const [type, setType] = useState<OrganizationType>('projectProponent');
   const [isPublic, setIsPublic] = useState(true);
   const [website, setWebsite] = useState('');
-  const [reviewing, setReviewing] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
   const action = useBackOfficeAction('operatorCreateOrganization');
   const open = useNavigation((s) => s.openBackOffice);
   const body = { fullName: fullName.trim(), countryCode: countryCode.trim().toUpperCase(), type, isPublic, website: website.trim() };
-  const state = action.state;
 
   return (
-    <Dialog title={reviewing ? 'Review the new organization' : 'New organization'} onClose={onClose}>
-      {!reviewing ? (
-        <form
-          className="form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            if (body.fullName === '') return setProblem('Enter the organization’s name.');
-            if (!/^[A-Z]{2}$/.test(body.countryCode)) return setProblem('The country is a two-letter code, for example KE.');
-            setProblem(null);
-            setReviewing(true);
-          }}
-        >
+    <ReviewedWriteDialog
+      title="New organization"
+      reviewTitle="Review the new organization"
+      action={action}
+      onClose={onClose}
+      check={(): ReviewCheck<typeof body> => {
+        if (body.fullName === '') return { ok: false, problems: ['Enter the organization’s name.'] };
+        if (!/^[A-Z]{2}$/.test(body.countryCode)) return { ok: false, problems: ['The country is a two-letter code, for example KE.'] };
+        return { ok: true, reviewed: body };
+      }}
+      fields={
+        <>
           <Field label="Name">
             <input value={fullName} onChange={(e) => setFullName(e.target.value)} maxLength={200} />
           </Field>
@@ -60,64 +54,37 @@ export function CreateOrganizationDialog({ onClose }: { onClose: () => void }) {
             <input type="checkbox" checked={isPublic} onChange={(e) => setIsPublic(e.target.checked)} />
             Public (listed by the registry’s public interface once verified)
           </label>
-          {problem && (
-            <p className="error-message" role="alert">
-              {problem}
-            </p>
-          )}
-          <ReviewFormActions onClose={onClose} />
-        </form>
-      ) : (
-        <div className="form">
+        </>
+      }
+      review={(reviewed) => (
+        <>
           <p>The registry will create this organization, not verified yet, with its accounts:</p>
           <Facts
             items={[
-              ['Name', body.fullName],
-              ['Country', `${countryName(body.countryCode)} (${body.countryCode})`],
-              ['Type', humanize(body.type)],
-              ['Website', body.website || '—'],
-              ['Public', body.isPublic ? 'Yes' : 'No'],
+              ['Name', reviewed.fullName],
+              ['Country', `${countryName(reviewed.countryCode)} (${reviewed.countryCode})`],
+              ['Type', humanize(reviewed.type)],
+              ['Website', reviewed.website || '—'],
+              ['Public', reviewed.isPublic ? 'Yes' : 'No'],
               ['Verified', 'No (verify it from its page)'],
             ]}
           />
-          <ActionStatus action={action} />
-          <div className="actions">
-            {state.phase === 'done' ? (
-              <>
-                <button type="button" className="button" onClick={onClose}>
-                  Close
-                </button>
-                <button
-                  type="button"
-                  className="button button-primary"
-                  onClick={() => {
-                    onClose();
-                    open('bo-organizations', { organizationId: state.data.organization.id });
-                  }}
-                >
-                  Open its page
-                </button>
-              </>
-            ) : (
-              <>
-                <button type="button" className="button" disabled={action.busy} onClick={() => setReviewing(false)}>
-                  Back
-                </button>
-                <GatedButton
-                  can="operatorCreateOrganization"
-                  className="button button-primary"
-                  disabledReason={
-                    action.busy ? 'Sending…' : state.phase === 'unsure' ? 'Not sure yet whether it was made: check again' : null
-                  }
-                  onClick={() => void action.run({ body })}
-                >
-                  Create
-                </GatedButton>
-              </>
-            )}
-          </div>
-        </div>
+        </>
       )}
-    </Dialog>
+      confirm="Create"
+      request={(reviewed) => ({ body: reviewed })}
+      doneActions={(data) => (
+        <button
+          type="button"
+          className="button button-primary"
+          onClick={() => {
+            onClose();
+            open('bo-organizations', { organizationId: data.organization.id });
+          }}
+        >
+          Open its page
+        </button>
+      )}
+    />
   );
 }

@@ -5,13 +5,9 @@
 import { useState } from 'react';
 import { ORGANIZATION_TYPES, type OrganizationType } from '../../../../shared/registry/vocabulary';
 import { humanize } from '../../lib/format';
-import { Dialog } from '../../components/Dialog';
 import { Field } from '../../components/Field';
-import { ActionStatus } from '../../components/backOffice/ActionStatus';
-import { GatedButton } from '../../components/backOffice/RoleGate';
 import { useBackOfficeAction } from '../../components/backOffice/useBackOfficeAction';
-import { ReviewFormActions } from '../../components/ReviewFormActions';
-import { DialogActions } from './DialogActions';
+import { ReviewedWriteDialog, type ReviewCheck } from './ReviewedWriteDialog';
 import { formFromOrganization, organizationEdit, type EditableOrganization, type OrganizationForm } from './organizationForm';
 
 type Reviewed = Extract<ReturnType<typeof organizationEdit>, { ok: true }>;
@@ -26,8 +22,6 @@ export function EditOrganizationDialog({
   // The values as read when the dialog opened: the page behind reloads after the write.
   const [original] = useState(() => formFromOrganization(organization));
   const [form, setForm] = useState<OrganizationForm>(original);
-  const [reviewed, setReviewed] = useState<Reviewed | null>(null);
-  const [errors, setErrors] = useState<string[]>([]);
   const action = useBackOfficeAction('operatorUpdateOrganization');
   const set = (patch: Partial<OrganizationForm>) => setForm((f) => ({ ...f, ...patch }));
   const text = (label: string, key: keyof OrganizationForm, max: number, hint?: string) => (
@@ -37,23 +31,22 @@ export function EditOrganizationDialog({
   );
 
   return (
-    <Dialog
-      title={reviewed ? 'Review the changes to the organization' : 'Edit organization'}
-      step={reviewed ? 'review' : 'form'}
+    <ReviewedWriteDialog
+      title="Edit organization"
+      reviewTitle="Review the changes to the organization"
+      action={action}
       onClose={onClose}
-    >
-      {!reviewed ? (
-        <form
-          className="form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            const edit = organizationEdit(form, original);
-            if (edit.ok === 'unchanged') return setErrors(['Nothing was changed.']);
-            if (!edit.ok) return setErrors(edit.errors);
-            setErrors([]);
-            setReviewed(edit);
-          }}
-        >
+      focusSteps
+      listProblems
+      cancelOnReview
+      check={(): ReviewCheck<Reviewed> => {
+        const edit = organizationEdit(form, original);
+        if (edit.ok === 'unchanged') return { ok: false, problems: ['Nothing was changed.'] };
+        if (!edit.ok) return { ok: false, problems: edit.errors };
+        return { ok: true, reviewed: edit };
+      }}
+      fields={
+        <>
           {text('Name', 'fullName', 200)}
           <Field label="Type">
             <select value={form.type} onChange={(e) => set({ type: e.target.value as OrganizationType })}>
@@ -79,19 +72,10 @@ export function EditOrganizationDialog({
             <input type="checkbox" checked={form.isPublic} onChange={(e) => set({ isPublic: e.target.checked })} />
             Public (listed by the registry’s public interface once verified)
           </label>
-          {errors.length > 0 && (
-            <div className="error-message" role="alert">
-              <ul className="plain-list">
-                {errors.map((e) => (
-                  <li key={e}>{e}</li>
-                ))}
-              </ul>
-            </div>
-          )}
-          <ReviewFormActions onClose={onClose} />
-        </form>
-      ) : (
-        <div className="form">
+        </>
+      }
+      review={(reviewed) => (
+        <>
           <p>
             The registry will change {reviewed.changes.length === 1 ? 'this field' : `these ${reviewed.changes.length} fields`} of{' '}
             {original.fullName}, and nothing else:
@@ -114,24 +98,10 @@ export function EditOrganizationDialog({
               ))}
             </tbody>
           </table>
-          <ActionStatus action={action} />
-          <DialogActions action={action} onClose={onClose}>
-            <button type="button" className="button" disabled={action.busy} onClick={() => setReviewed(null)}>
-              Back
-            </button>
-            <GatedButton
-              can="operatorUpdateOrganization"
-              className="button button-primary"
-              disabledReason={
-                action.busy ? 'Sending…' : action.state.phase === 'unsure' ? 'Not sure yet whether it was made: check again' : null
-              }
-              onClick={() => void action.run({ params: { organizationId: organization.id }, body: reviewed.body })}
-            >
-              Save changes
-            </GatedButton>
-          </DialogActions>
-        </div>
+        </>
       )}
-    </Dialog>
+      confirm="Save changes"
+      request={(reviewed) => ({ params: { organizationId: organization.id }, body: reviewed.body })}
+    />
   );
 }

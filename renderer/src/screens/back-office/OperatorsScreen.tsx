@@ -12,13 +12,12 @@ import { Facts } from '../../components/DefinitionList';
 import { Field } from '../../components/Field';
 import { EmptyState, ErrorMessage, Loading } from '../../components/feedback';
 import { StatusBadge } from '../../components/StatusBadge';
-import { ActionStatus } from '../../components/backOffice/ActionStatus';
 import { GatedButton } from '../../components/backOffice/RoleGate';
-import { ReviewFormActions } from '../../components/ReviewFormActions';
 import { WriteActions } from './DialogActions';
 import { useBackOfficeAction } from '../../components/backOffice/useBackOfficeAction';
 import { useBackOfficeRead } from '../../components/backOffice/useBackOfficeRead';
 import { BackOfficePage } from './BackOfficePage';
+import { ReviewedWriteDialog, type ReviewCheck } from './ReviewedWriteDialog';
 
 type Operator = BackOfficeData<'operatorListOperators'>['operators'][number];
 
@@ -104,25 +103,25 @@ function CreateOperatorDialog({ onClose }: { onClose: () => void }) {
   const [name, setName] = useState('');
   const [role, setRole] = useState<OperatorRole>('viewer');
   const [publicKeyPem, setPublicKeyPem] = useState('');
-  const [reviewing, setReviewing] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
   const action = useBackOfficeAction('operatorCreateOperator');
-  const done = action.state.phase === 'done';
   const body = { name: name.trim(), role, publicKeyPem: publicKeyPem.trim() + '\n' };
   return (
-    <Dialog title={reviewing ? 'Review the new operator' : 'New operator'} onClose={onClose}>
-      {!reviewing ? (
-        <form
-          className="form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            if (body.name === '') return setProblem('Enter the operator’s name.');
-            if (!/^-----BEGIN PUBLIC KEY-----[\s\S]+-----END PUBLIC KEY-----$/.test(publicKeyPem.trim()))
-              return setProblem('Paste the RSA public key in PEM form (-----BEGIN PUBLIC KEY----- … -----END PUBLIC KEY-----).');
-            setProblem(null);
-            setReviewing(true);
-          }}
-        >
+    <ReviewedWriteDialog
+      title="New operator"
+      reviewTitle="Review the new operator"
+      action={action}
+      onClose={onClose}
+      check={(): ReviewCheck<typeof body> => {
+        if (body.name === '') return { ok: false, problems: ['Enter the operator’s name.'] };
+        if (!/^-----BEGIN PUBLIC KEY-----[\s\S]+-----END PUBLIC KEY-----$/.test(publicKeyPem.trim()))
+          return {
+            ok: false,
+            problems: ['Paste the RSA public key in PEM form (-----BEGIN PUBLIC KEY----- … -----END PUBLIC KEY-----).'],
+          };
+        return { ok: true, reviewed: body };
+      }}
+      fields={
+        <>
           <Field label="Name">
             <input value={name} onChange={(e) => setName(e.target.value)} maxLength={120} />
           </Field>
@@ -141,55 +140,28 @@ function CreateOperatorDialog({ onClose }: { onClose: () => void }) {
           >
             <textarea className="mono" rows={6} value={publicKeyPem} onChange={(e) => setPublicKeyPem(e.target.value)} />
           </Field>
-          {problem && (
-            <p className="error-message" role="alert">
-              {problem}
-            </p>
-          )}
-          <ReviewFormActions onClose={onClose} />
-        </form>
-      ) : (
-        <div className="form">
+        </>
+      }
+      review={(reviewed) => (
+        <>
           <p>The registry will create this operator account, active at once:</p>
           <Facts
             items={[
-              ['Name', body.name],
-              ['Role', `${humanize(role)}: ${ROLE_TEXT[role]}`],
-              ['Public key', <span className="mono">{publicKeyPem.trim().split('\n').slice(1, 2).join('')}…</span>],
+              ['Name', reviewed.name],
+              ['Role', `${humanize(reviewed.role)}: ${ROLE_TEXT[reviewed.role]}`],
+              ['Public key', <span className="mono">{reviewed.publicKeyPem.trim().split('\n').slice(1, 2).join('')}…</span>],
             ]}
           />
-          <ActionStatus action={action} />
-          {done && action.state.phase === 'done' && (
-            <p>
-              Its id, for the operator’s desk: <span className="mono">{action.state.data.operator.id}</span>
-            </p>
-          )}
-          <div className="actions">
-            {done ? (
-              <button type="button" className="button" onClick={onClose}>
-                Close
-              </button>
-            ) : (
-              <>
-                <button type="button" className="button" disabled={action.busy} onClick={() => setReviewing(false)}>
-                  Back
-                </button>
-                <GatedButton
-                  can="operatorCreateOperator"
-                  className="button button-primary"
-                  disabledReason={
-                    action.busy ? 'Sending…' : action.state.phase === 'unsure' ? 'Not sure yet whether it was made: check again' : null
-                  }
-                  onClick={() => void action.run({ body })}
-                >
-                  Create operator
-                </GatedButton>
-              </>
-            )}
-          </div>
-        </div>
+        </>
       )}
-    </Dialog>
+      confirm="Create operator"
+      request={(reviewed) => ({ body: reviewed })}
+      outcome={(data) => (
+        <p>
+          Its id, for the operator’s desk: <span className="mono">{data.operator.id}</span>
+        </p>
+      )}
+    />
   );
 }
 

@@ -1,0 +1,104 @@
+// A back-office write reviewed before it is sent: the form, then a review of exactly what will be
+// sent, then the write (one idempotency key for the confirmed action) and its outcome. Nothing is
+// sent before the confirming button; "Back" returns to the form as it was filled.
+import { useState, type ReactNode } from 'react';
+import type { BackOfficeData, OperatorWriteName } from '../../../../shared/desk/back-office';
+import { Dialog } from '../../components/Dialog';
+import { ReviewFormActions } from '../../components/ReviewFormActions';
+import type { BackOfficeAction, BackOfficeActionRequest } from '../../components/backOffice/useBackOfficeAction';
+import { WriteActions } from './DialogActions';
+
+/** What the form's check answers: what to review, or what is wrong. */
+export type ReviewCheck<R> = { ok: true; reviewed: R } | { ok: false; problems: string[] };
+
+export function ReviewedWriteDialog<E extends OperatorWriteName, R>({
+  title,
+  reviewTitle,
+  action,
+  onClose,
+  check,
+  fields,
+  review,
+  confirm,
+  request,
+  outcome,
+  doneActions,
+  focusSteps = false,
+  listProblems = false,
+  cancelOnReview = false,
+}: {
+  title: string;
+  reviewTitle: string;
+  action: BackOfficeAction<E>;
+  onClose: () => void;
+  check: () => ReviewCheck<R>;
+  /** The form's fields (their state is the caller's, so "Back" finds them filled). */
+  fields: ReactNode;
+  review: (reviewed: R) => ReactNode;
+  /** The confirming button's label. */
+  confirm: string;
+  request: (reviewed: R) => BackOfficeActionRequest;
+  /** What the done write tells, under its outcome line. */
+  outcome?: (data: BackOfficeData<E>) => ReactNode;
+  /** What stands beside "Close" once done. */
+  doneActions?: (data: BackOfficeData<E>) => ReactNode;
+  /** Focus moves into each new step (the Dialog's `step`). */
+  focusSteps?: boolean;
+  /** The problems as a list (a form that reports several at once). */
+  listProblems?: boolean;
+  /** "Cancel" beside "Back" on the review step. */
+  cancelOnReview?: boolean;
+}) {
+  const [reviewed, setReviewed] = useState<{ value: R } | null>(null);
+  const [problems, setProblems] = useState<string[]>([]);
+  const done = action.state.phase === 'done' ? action.state.data : null;
+
+  return (
+    <Dialog title={reviewed ? reviewTitle : title} step={focusSteps ? (reviewed ? 'review' : 'form') : undefined} onClose={onClose}>
+      {!reviewed ? (
+        <form
+          className="form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const checked = check();
+            if (!checked.ok) return setProblems(checked.problems);
+            setProblems([]);
+            setReviewed({ value: checked.reviewed });
+          }}
+        >
+          {fields}
+          {problems.length > 0 &&
+            (listProblems ? (
+              <div className="error-message" role="alert">
+                <ul className="plain-list">
+                  {problems.map((p) => (
+                    <li key={p}>{p}</li>
+                  ))}
+                </ul>
+              </div>
+            ) : (
+              <p className="error-message" role="alert">
+                {problems.join(' ')}
+              </p>
+            ))}
+          <ReviewFormActions onClose={onClose} />
+        </form>
+      ) : (
+        <div className="form">
+          {review(reviewed.value)}
+          <WriteActions
+            action={action}
+            onClose={onClose}
+            onBack={() => setReviewed(null)}
+            onConfirm={() => void action.run(request(reviewed.value))}
+            cancel={cancelOnReview}
+            outcome={done && outcome?.(done)}
+            done={done && doneActions?.(done)}
+          >
+            {confirm}
+          </WriteActions>
+        </div>
+      )}
+    </Dialog>
+  );
+}
