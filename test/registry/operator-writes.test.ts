@@ -50,6 +50,53 @@ function rowCounts(): Record<string, number> {
   );
 }
 
+/**
+ * A manager's PATCH with its key: 200 naming every field it changed, one succeeded audit entry
+ * naming the target; the same key again replays it and changes nothing.
+ */
+async function expectAuditedEdit(
+  collection: string,
+  id: string,
+  edit: Record<string, unknown>,
+  key: string,
+  action: string,
+  parse: (json: unknown) => { id: string; changed: string[] },
+) {
+  const entries = auditRows(t.registry).length;
+  const res = await post(`${collection}/${id}`, edit, tokens.manager, key, 'PATCH');
+  expect(res.status).toBe(200);
+  const answer = parse(await res.json());
+  expect(answer.id).toBe(id);
+  expect([...answer.changed].sort()).toEqual(Object.keys(edit).sort());
+  expect(auditRows(t.registry).length).toBe(entries + 1);
+  const entry = auditRows(t.registry).at(-1)!;
+  expect(entry).toMatchObject({ operator_id: manager.id, action, outcome: 'succeeded' });
+  expect(JSON.parse(entry.target_ids)).toContain(id);
+
+  const counts = rowCounts();
+  const again = await post(`${collection}/${id}`, edit, tokens.manager, key, 'PATCH');
+  expect(again.status).toBe(200);
+  expect(again.headers.get('idempotent-replayed')).toBe('true');
+  expect(rowCounts()).toEqual(counts);
+}
+
+/**
+ * Each PATCH body is refused with its status and an answer naming what is wrong, changing nothing
+ * but one refused audit entry; then an unknown id is 404 and a viewer's edit 403.
+ */
+async function expectRefusedEdits(collection: string, id: string, action: string, cases: [unknown, number, string][]) {
+  for (const [body, status, says] of cases) {
+    const before = rowCounts();
+    const res = await post(`${collection}/${id}`, body, tokens.manager, undefined, 'PATCH');
+    expect(res.status).toBe(status);
+    expect(JSON.stringify(await res.json())).toContain(says);
+    expect({ ...rowCounts(), audit_log: 0, audit_targets: 0 }).toEqual({ ...before, audit_log: 0, audit_targets: 0 });
+    expect(auditRows(t.registry).at(-1)).toMatchObject({ action, outcome: 'refused' });
+  }
+  expect((await post(`${collection}/nope`, { fullName: 'X' }, tokens.manager, undefined, 'PATCH')).status).toBe(404);
+  expect((await post(`${collection}/${id}`, { fullName: 'X' }, tokens.viewer, undefined, 'PATCH')).status).toBe(403);
+}
+
 /** The books: balances equal the ledger's sums, and each credit's issuance equals what is held, retired and cancelled. */
 function expectLedgerReconciles() {
   const db = t.registry.db.raw;
@@ -331,20 +378,9 @@ describe('operator projects: editing a draft, status comments, and the audit fil
       kmlFile: { uri: 'https://example.org/area.kml', type: 'kml', name: 'Area', isPublic: true },
       otherBenefits: [{ id: 3, title: 'Biodiversity', checked: true, description: 'Fish nurseries' }],
     };
-    const entries = auditRows(t.registry).length;
-    const res = await post(`/operator/v1/projects/${projectId}`, edit, tokens.manager, 'edit-1', 'PATCH');
-    expect(res.status).toBe(200);
-    const answer = endpoints.operatorUpdateProject.response(strict).parse(await res.json());
-    expect(answer.id).toBe(projectId);
-    expect([...answer.changed].sort()).toEqual(Object.keys(edit).sort());
-    expect(auditRows(t.registry).length).toBe(entries + 1);
-    expect(auditRows(t.registry).at(-1)).toMatchObject({ operator_id: manager.id, action: 'projects.update', outcome: 'succeeded' });
-    expect(JSON.parse(auditRows(t.registry).at(-1)!.target_ids)).toContain(projectId);
-
-    const counts = rowCounts();
-    const again = await post(`/operator/v1/projects/${projectId}`, edit, tokens.manager, 'edit-1', 'PATCH');
-    expect(again.headers.get('idempotent-replayed')).toBe('true');
-    expect(rowCounts()).toEqual(counts);
+    await expectAuditedEdit('/operator/v1/projects', projectId, edit, 'edit-1', 'projects.update', (json) =>
+      endpoints.operatorUpdateProject.response(strict).parse(json),
+    );
 
     const read = await t.call(`/operator/v1/projects/${projectId}`, { token: tokens.viewer });
     const { project, details } = endpoints.operatorGetProject.response(strict).parse(await read.json());
@@ -385,22 +421,12 @@ describe('operator projects: editing a draft, status comments, and the audit fil
   });
 
   it('refuses an edit that names the status, changes nothing, names no project or an unknown organization', async () => {
-    const cases: [unknown, number, string][] = [
+    await expectRefusedEdits('/operator/v1/projects', projectId, 'projects.update', [
       [{ status: 'validated' }, 400, 'status'],
       [{}, 400, 'nothing to change'],
       [{ validatorIds: ['no-such-org'] }, 404, 'no-such-org'],
       [{ location: { lat: 120, lng: 0 } }, 400, 'lat'],
-    ];
-    for (const [body, status, says] of cases) {
-      const before = rowCounts();
-      const res = await post(`/operator/v1/projects/${projectId}`, body, tokens.manager, undefined, 'PATCH');
-      expect(res.status).toBe(status);
-      expect(JSON.stringify(await res.json())).toContain(says);
-      expect({ ...rowCounts(), audit_log: 0, audit_targets: 0 }).toEqual({ ...before, audit_log: 0, audit_targets: 0 });
-      expect(auditRows(t.registry).at(-1)).toMatchObject({ action: 'projects.update', outcome: 'refused' });
-    }
-    expect((await post('/operator/v1/projects/nope', { fullName: 'X' }, tokens.manager, undefined, 'PATCH')).status).toBe(404);
-    expect((await post(`/operator/v1/projects/${projectId}`, { fullName: 'X' }, tokens.viewer, undefined, 'PATCH')).status).toBe(403);
+    ]);
   });
 
   it('keeps the comment of each status change in the history, and edits drafts only', async () => {
@@ -500,37 +526,12 @@ describe('operator organizations: editing one', () => {
       organizationIndustries: { code: '0210', name: 'Forestry' },
       isPublic: false,
     };
-    const entries = auditRows(t.registry).length;
-    const res = await post(`/operator/v1/organizations/${organizationId}`, edit, tokens.manager, 'org-edit-1', 'PATCH');
-    expect(res.status).toBe(200);
-    const answer = endpoints.operatorUpdateOrganization.response(strict).parse(await res.json());
-    expect(answer.id).toBe(organizationId);
-    expect([...answer.changed].sort()).toEqual(Object.keys(edit).sort());
-    expect(auditRows(t.registry).length).toBe(entries + 1);
-    const entry = auditRows(t.registry).at(-1)!;
-    expect(entry).toMatchObject({ operator_id: manager.id, action: 'organizations.update', outcome: 'succeeded' });
-    expect(JSON.parse(entry.target_ids)).toContain(organizationId);
+    await expectAuditedEdit('/operator/v1/organizations', organizationId, edit, 'org-edit-1', 'organizations.update', (json) =>
+      endpoints.operatorUpdateOrganization.response(strict).parse(json),
+    );
 
-    const counts = rowCounts();
-    const again = await post(`/operator/v1/organizations/${organizationId}`, edit, tokens.manager, 'org-edit-1', 'PATCH');
-    expect(again.status).toBe(200);
-    expect(again.headers.get('idempotent-replayed')).toBe('true');
-    expect(rowCounts()).toEqual(counts);
-
-    expect(await read()).toMatchObject({
-      fullName: 'Lamu Mangrove Growers',
-      type: 'buyer',
-      countryCode: 'TZ',
-      city: 'Tanga',
-      zip: '21101',
-      physicalAddress: '1 Harbour Road',
-      registrationNumber: 'TZ-123',
-      website: '',
-      logo: 'https://lamu.example/logo.png',
-      organizationIndustries: { code: '0210', name: 'Forestry' },
-      isPublic: false,
-      isVerified: false,
-    });
+    // it reads back as sent, the cleared website as ''
+    expect(await read()).toMatchObject({ ...edit, website: '', isVerified: false });
 
     // a partial edit changes only what it names
     const partial = await post(`/operator/v1/organizations/${organizationId}`, { city: null }, tokens.manager, 'org-edit-2', 'PATCH');
@@ -540,26 +541,14 @@ describe('operator organizations: editing one', () => {
 
   it('refuses the verification, an unknown field, nothing to change and a bad value: 400, nothing changed', async () => {
     const before = await read();
-    const cases: [unknown, number, string][] = [
+    await expectRefusedEdits('/operator/v1/organizations', organizationId, 'organizations.update', [
       [{ verified: true }, 400, 'verified'],
       [{ isRegistry: true }, 400, 'isRegistry'],
       [{ fullName: 'X', color: 'red' }, 400, 'color'],
       [{}, 400, 'nothing to change'],
       [{ fullName: null }, 400, 'fullName'],
       [{ countryCode: 'ZZ' }, 400, 'country'],
-    ];
-    for (const [body, status, says] of cases) {
-      const counts = rowCounts();
-      const res = await post(`/operator/v1/organizations/${organizationId}`, body, tokens.manager, undefined, 'PATCH');
-      expect(res.status).toBe(status);
-      expect(JSON.stringify(await res.json())).toContain(says);
-      expect({ ...rowCounts(), audit_log: 0, audit_targets: 0 }).toEqual({ ...counts, audit_log: 0, audit_targets: 0 });
-      expect(auditRows(t.registry).at(-1)).toMatchObject({ action: 'organizations.update', outcome: 'refused' });
-    }
-    expect((await post('/operator/v1/organizations/nope', { fullName: 'X' }, tokens.manager, undefined, 'PATCH')).status).toBe(404);
-    expect((await post(`/operator/v1/organizations/${organizationId}`, { fullName: 'X' }, tokens.viewer, undefined, 'PATCH')).status).toBe(
-      403,
-    );
+    ]);
     expect(await read()).toEqual(before);
   });
 });
