@@ -1,12 +1,13 @@
 // Creating an organization: the form, then a review of exactly what will be sent, then the write
 // and its outcome (ReviewedWriteDialog). Nothing is sent before "Create".
 import { useState } from 'react';
-import { ORGANIZATION_TYPES, type OrganizationType } from '../../../../shared/registry/vocabulary';
+import type { OrganizationType } from '../../../../shared/registry/vocabulary';
 import { countryName, humanize } from '../../lib/format';
 import { useNavigation } from '../../stores/navigation';
 import { Facts } from '../../components/DefinitionList';
 import { Field } from '../../components/Field';
 import { useBackOfficeAction } from '../../components/backOffice/useBackOfficeAction';
+import { OrganizationTypeField, PublicCheckbox } from './OrganizationFields';
 import { ReviewedWriteDialog, type ReviewCheck } from './ReviewedWriteDialog';
 
 export function CreateOrganizationDialog({ onClose }: { onClose: () => void }) {
@@ -38,22 +39,11 @@ export function CreateOrganizationDialog({ onClose }: { onClose: () => void }) {
           <Field label="Country code" hint="Two letters (ISO 3166), for example KE for Kenya.">
             <input className="mono input-year" value={countryCode} onChange={(e) => setCountryCode(e.target.value)} maxLength={2} />
           </Field>
-          <Field label="Type">
-            <select value={type} onChange={(e) => setType(e.target.value as OrganizationType)}>
-              {ORGANIZATION_TYPES.map((t) => (
-                <option key={t} value={t}>
-                  {humanize(t)}
-                </option>
-              ))}
-            </select>
-          </Field>
+          <OrganizationTypeField value={type} onChange={setType} />
           <Field label="Website (optional)">
             <input value={website} onChange={(e) => setWebsite(e.target.value)} maxLength={300} />
           </Field>
-          <label className="checkbox">
-            <input type="checkbox" checked={isPublic} onChange={(e) => setIsPublic(e.target.checked)} />
-            Public (listed by the registry’s public interface once verified)
-          </label>
+          <PublicCheckbox checked={isPublic} onChange={setIsPublic} />
         </>
       }
       review={(reviewed) => (

@@ -3,10 +3,9 @@
 // for the confirmed action) and its outcome. Nothing is sent before "Save changes"; the page behind
 // reloads once it is done.
 import { useState } from 'react';
-import { ORGANIZATION_TYPES, type OrganizationType } from '../../../../shared/registry/vocabulary';
-import { humanize } from '../../lib/format';
 import { Field } from '../../components/Field';
 import { useBackOfficeAction } from '../../components/backOffice/useBackOfficeAction';
+import { OrganizationTypeField, PublicCheckbox } from './OrganizationFields';
 import { ReviewedWriteDialog, type ReviewCheck } from './ReviewedWriteDialog';
 import { formFromOrganization, organizationEdit, type EditableOrganization, type OrganizationForm } from './organizationForm';
 
@@ -48,15 +47,7 @@ export function EditOrganizationDialog({
       fields={
         <>
           {text('Name', 'fullName', 200)}
-          <Field label="Type">
-            <select value={form.type} onChange={(e) => set({ type: e.target.value as OrganizationType })}>
-              {ORGANIZATION_TYPES.map((t) => (
-                <option key={t} value={t}>
-                  {humanize(t)}
-                </option>
-              ))}
-            </select>
-          </Field>
+          <OrganizationTypeField value={form.type} onChange={(type) => set({ type })} />
           {text('Country code', 'countryCode', 2, 'Two letters (ISO 3166), for example KE for Kenya.')}
           {text('City', 'city', 100)}
           {text('Postal code', 'zip', 20)}
@@ -68,10 +59,7 @@ export function EditOrganizationDialog({
             {text('Industry code', 'industryCode', 20)}
             {text('Industry name', 'industryName', 120)}
           </div>
-          <label className="checkbox">
-            <input type="checkbox" checked={form.isPublic} onChange={(e) => set({ isPublic: e.target.checked })} />
-            Public (listed by the registry’s public interface once verified)
-          </label>
+          <PublicCheckbox checked={form.isPublic} onChange={(isPublic) => set({ isPublic })} />
         </>
       }
       review={(reviewed) => (
