@@ -38,6 +38,8 @@ export function ProjectFormDialog({
   const update = useBackOfficeAction('operatorUpdateProject');
   const action = project ? update : create;
   const set = (patch: Partial<ProjectForm>) => setForm((f) => ({ ...f, ...patch }));
+  const setBenefit = (i: number, patch: Partial<ProjectForm['otherBenefits'][number]>) =>
+    set({ otherBenefits: form.otherBenefits.map((x, j) => (j === i ? { ...x, ...patch } : x)) });
   const orgOptions = useMemo(() => [...organizations].sort((a, b) => a[1].localeCompare(b[1])), [organizations]);
 
   const save = async () => {
@@ -117,36 +119,18 @@ export function ProjectFormDialog({
             ))}
           </select>
         </Field>
-        <Field label="Other proponents" hint="Ctrl or Shift to choose several.">
-          <select
-            multiple
-            size={4}
-            value={form.proponentIds}
-            onChange={(e) => set({ proponentIds: [...e.target.selectedOptions].map((o) => o.value) })}
-          >
-            {orgOptions
-              .filter(([id]) => id !== form.organizationId)
-              .map(([id, name]) => (
-                <option key={id} value={id}>
-                  {name}
-                </option>
-              ))}
-          </select>
-        </Field>
-        <Field label="Validators" hint="Ctrl or Shift to choose several.">
-          <select
-            multiple
-            size={4}
-            value={form.validatorIds}
-            onChange={(e) => set({ validatorIds: [...e.target.selectedOptions].map((o) => o.value) })}
-          >
-            {orgOptions.map(([id, name]) => (
-              <option key={id} value={id}>
-                {name}
-              </option>
-            ))}
-          </select>
-        </Field>
+        <OrganizationsSelect
+          label="Other proponents"
+          options={orgOptions.filter(([id]) => id !== form.organizationId)}
+          value={form.proponentIds}
+          onChange={(proponentIds) => set({ proponentIds })}
+        />
+        <OrganizationsSelect
+          label="Validators"
+          options={orgOptions}
+          value={form.validatorIds}
+          onChange={(validatorIds) => set({ validatorIds })}
+        />
         <fieldset className="span-all form">
           <legend>Documents</legend>
           {form.documentation.map((d, i) => (
@@ -190,37 +174,16 @@ export function ProjectFormDialog({
           {form.otherBenefits.map((b, i) => (
             <div key={i} className="form-inline" role="group" aria-label={`Benefit ${i + 1}`}>
               <Field label="Number">
-                <input
-                  inputMode="numeric"
-                  size={4}
-                  value={b.id}
-                  onChange={(e) => set({ otherBenefits: form.otherBenefits.map((x, j) => (j === i ? { ...x, id: e.target.value } : x)) })}
-                />
+                <input inputMode="numeric" size={4} value={b.id} onChange={(e) => setBenefit(i, { id: e.target.value })} />
               </Field>
               <Field label="Title">
-                <input
-                  value={b.title}
-                  onChange={(e) =>
-                    set({ otherBenefits: form.otherBenefits.map((x, j) => (j === i ? { ...x, title: e.target.value } : x)) })
-                  }
-                />
+                <input value={b.title} onChange={(e) => setBenefit(i, { title: e.target.value })} />
               </Field>
               <Field label="Description">
-                <input
-                  value={b.description}
-                  onChange={(e) =>
-                    set({ otherBenefits: form.otherBenefits.map((x, j) => (j === i ? { ...x, description: e.target.value } : x)) })
-                  }
-                />
+                <input value={b.description} onChange={(e) => setBenefit(i, { description: e.target.value })} />
               </Field>
               <label className="checkbox">
-                <input
-                  type="checkbox"
-                  checked={b.checked}
-                  onChange={(e) =>
-                    set({ otherBenefits: form.otherBenefits.map((x, j) => (j === i ? { ...x, checked: e.target.checked } : x)) })
-                  }
-                />
+                <input type="checkbox" checked={b.checked} onChange={(e) => setBenefit(i, { checked: e.target.checked })} />
                 <span>Delivered</span>
               </label>
               <button
@@ -298,5 +261,30 @@ function DocumentFields({
         Remove {label.toLowerCase()}
       </button>
     </div>
+  );
+}
+
+/** A choice of several organizations, by name. */
+function OrganizationsSelect({
+  label,
+  options,
+  value,
+  onChange,
+}: {
+  label: string;
+  options: [string, string][];
+  value: string[];
+  onChange: (ids: string[]) => void;
+}) {
+  return (
+    <Field label={label} hint="Ctrl or Shift to choose several.">
+      <select multiple size={4} value={value} onChange={(e) => onChange([...e.target.selectedOptions].map((o) => o.value))}>
+        {options.map(([id, name]) => (
+          <option key={id} value={id}>
+            {name}
+          </option>
+        ))}
+      </select>
+    </Field>
   );
 }
