@@ -12,6 +12,7 @@ import { parseTonnes } from '../../lib/decimal';
 import { describeError } from '../../lib/desk';
 import { BackOfficePage } from './BackOfficePage';
 import { LedgerReview } from './ledger/LedgerReview';
+import { UnderstoodAmount } from '../../components/UnderstoodAmount';
 
 interface IssuanceForm {
   projectId: string;
@@ -145,15 +146,7 @@ export function IssuanceScreen() {
           <Field label="Amount (tonnes)" error={form.amount && tried ? problems.amount : form.amount && !amount.ok ? amount.message : null}>
             <input inputMode="decimal" value={form.amount} onChange={(e) => set('amount', e.target.value)} />
           </Field>
-          <p className="understood-amount" aria-live="polite" data-testid="understood-amount">
-            {amount.ok ? (
-              <>
-                Understood as <strong>{amount.shown}</strong>.
-              </>
-            ) : (
-              <span className="muted">The amount is shown here once it is understood.</span>
-            )}
-          </p>
+          <UnderstoodAmount shown={amount.ok ? amount.shown : null} />
           <Field
             label="Receiving organization"
             hint={owner ? `The project's owner, ${owner.fullName}, unless another proponent is chosen.` : undefined}

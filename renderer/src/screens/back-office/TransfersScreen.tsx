@@ -14,6 +14,7 @@ import { describeError } from '../../lib/desk';
 import { BackOfficePage } from './BackOfficePage';
 import { accountRefOf, accountText, tonnesOf, type AccountLike } from './ledger/accounts';
 import { LedgerReview } from './ledger/LedgerReview';
+import { UnderstoodAmount } from '../../components/UnderstoodAmount';
 
 type Operation = 'transfer' | 'deposit' | 'withdrawal' | 'cancellation';
 type Kind = AccountLike['kind'];
@@ -214,15 +215,7 @@ export function TransfersScreen() {
           <Field label="Amount (tonnes)" error={form.amount && (tried || !amount.ok) ? (problems.amount ?? null) : null}>
             <input inputMode="decimal" value={form.amount} onChange={(e) => set('amount', e.target.value)} />
           </Field>
-          <p className="understood-amount span-all" aria-live="polite" data-testid="understood-amount">
-            {amount.ok ? (
-              <>
-                Understood as <strong>{amount.shown}</strong>.
-              </>
-            ) : (
-              <span className="muted">The amount is shown here once it is understood.</span>
-            )}
-          </p>
+          <UnderstoodAmount shown={amount.ok ? amount.shown : null} className="span-all" />
           {form.operation === 'transfer' && (
             <>
               <Field label="To">

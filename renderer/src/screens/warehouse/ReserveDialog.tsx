@@ -9,6 +9,7 @@ import { Dialog } from '../../components/Dialog';
 import { Field } from '../../components/Field';
 import { ErrorMessage } from '../../components/feedback';
 import { useAction } from '../../components/useAction';
+import { UnderstoodAmount } from '../../components/UnderstoodAmount';
 
 export function amountProblem(text: string, available: number): string | null {
   const parsed = parseTonnes(text);
@@ -63,15 +64,7 @@ export function ReserveDialog({
         >
           <input inputMode="decimal" autoFocus value={amount} onChange={(e) => setAmount(e.target.value)} />
         </Field>
-        <p className="understood-amount" aria-live="polite" data-testid="understood-amount">
-          {shown ? (
-            <>
-              Understood as <strong>{shown}</strong>.
-            </>
-          ) : (
-            <span className="muted">The amount is shown here once it is understood.</span>
-          )}
-        </p>
+        <UnderstoodAmount shown={shown} />
         <ErrorMessage error={reserve.error ? `The reservation was not made: ${reserve.error}` : null} />
         <div className="actions">
           <button type="button" className="button" onClick={onClose}>
