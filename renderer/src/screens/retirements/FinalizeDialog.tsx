@@ -11,6 +11,7 @@ import { finalizeMessage, type FinalizeFields } from '../../wallet/signedMessage
 import { Dialog } from '../../components/Dialog';
 import { Field } from '../../components/Field';
 import { ErrorMessage } from '../../components/feedback';
+import { ReviewConfirmActions } from '../../components/ReviewFormActions';
 import { useAction } from '../../components/useAction';
 import { WalletImport } from './WalletImport';
 import { reportFormProblems } from '../../lib/focus';
@@ -234,22 +235,14 @@ export function FinalizeDialog({
                 registry. The key never leaves this computer.
               </p>
               <ErrorMessage error={finalize.error ? `Finalizing failed: ${finalize.error}` : null} />
-              <div className="actions">
-                <button type="button" className="button" onClick={() => setStep('details')} disabled={finalize.busy}>
-                  Back
-                </button>
-                {/* aria-disabled, not disabled: pressed, it keeps focus until the outcome takes it. */}
-                <button
-                  type="button"
-                  className="button button-primary"
-                  onClick={() => {
-                    if (!finalize.busy && walletProblem === null) void finalize.run();
-                  }}
-                  aria-disabled={finalize.busy || walletProblem !== null}
-                >
-                  {finalize.busy ? 'Signing and sending…' : 'Sign and finalize'}
-                </button>
-              </div>
+              <ReviewConfirmActions
+                onBack={() => setStep('details')}
+                busy={finalize.busy}
+                blocked={walletProblem !== null}
+                onConfirm={() => void finalize.run()}
+              >
+                {finalize.busy ? 'Signing and sending…' : 'Sign and finalize'}
+              </ReviewConfirmActions>
             </section>
           )}
         </>

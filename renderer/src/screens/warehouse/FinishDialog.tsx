@@ -8,7 +8,7 @@ import { registryNow, reservationPhase } from './reservationPhase';
 import { Dialog } from '../../components/Dialog';
 import { Field } from '../../components/Field';
 import { ErrorMessage } from '../../components/feedback';
-import { ReviewFormActions } from '../../components/ReviewFormActions';
+import { ReviewConfirmActions, ReviewFormActions } from '../../components/ReviewFormActions';
 import { useAction } from '../../components/useAction';
 import { formatTonnesValue } from '../../lib/format';
 import { Countdown } from './Countdown';
@@ -215,22 +215,9 @@ export function FinishDialog({
             ))}
           </ol>
           <ErrorMessage error={finish.error ? `Nothing was transferred: ${finish.error}` : null} />
-          <div className="actions">
-            <button type="button" className="button" onClick={() => setStep('form')} disabled={finish.busy}>
-              Back
-            </button>
-            {/* aria-disabled, not disabled: pressed, it keeps focus until the outcome takes it. */}
-            <button
-              type="button"
-              className="button button-primary"
-              onClick={() => {
-                if (!finish.busy) void finish.run();
-              }}
-              aria-disabled={finish.busy}
-            >
-              {finish.busy ? 'Sending…' : title}
-            </button>
-          </div>
+          <ReviewConfirmActions onBack={() => setStep('form')} busy={finish.busy} onConfirm={() => void finish.run()}>
+            {finish.busy ? 'Sending…' : title}
+          </ReviewConfirmActions>
         </section>
       )}
       {step === 'outcome' && transaction && (
