@@ -11,6 +11,7 @@ import { useBackOfficeAction } from '../../components/backOffice/useBackOfficeAc
 import { useBackOfficeRead } from '../../components/backOffice/useBackOfficeRead';
 import { Dialog } from '../../components/Dialog';
 import { EmptyState, ErrorMessage, Loading } from '../../components/feedback';
+import { ColumnHeadsWithActions } from '../../components/ColumnHeads';
 import { Field } from '../../components/Field';
 import { StatusBadge } from '../../components/StatusBadge';
 import { describeError } from '../../lib/desk';
@@ -107,17 +108,7 @@ function AppCard({
       ) : (
         <div className="table-wrap">
           <table className="simple-table" aria-label={`Installations of ${app.name}`}>
-            <thead>
-              <tr>
-                <th scope="col">Organization</th>
-                <th scope="col">Status</th>
-                <th scope="col">Permissions</th>
-                <th scope="col">Installed</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <ColumnHeadsWithActions names={['Organization', 'Status', 'Permissions', 'Installed']} />
             <tbody>
               {app.installations.map((i) => (
                 <InstallationRow

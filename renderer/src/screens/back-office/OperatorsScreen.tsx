@@ -9,6 +9,7 @@ import { describeError } from '../../lib/desk';
 import { useBackOffice, useCan } from '../../stores/backOffice';
 import { Dialog } from '../../components/Dialog';
 import { Facts } from '../../components/DefinitionList';
+import { ColumnHeadsWithActions } from '../../components/ColumnHeads';
 import { Field } from '../../components/Field';
 import { EmptyState, ErrorMessage, Loading } from '../../components/feedback';
 import { StatusBadge } from '../../components/StatusBadge';
@@ -55,18 +56,7 @@ function OperatorList({ onToggle }: { onToggle: (operator: Operator) => void }) 
   if (!data) return <ErrorMessage error={error ? describeError(error) : null} onRetry={reload} />;
   return (
     <table className="simple-table" aria-label="Operator accounts">
-      <thead>
-        <tr>
-          <th scope="col">Name</th>
-          <th scope="col">Role</th>
-          <th scope="col">Status</th>
-          <th scope="col">Created</th>
-          <th scope="col">Id</th>
-          <th scope="col">
-            <span className="visually-hidden">Actions</span>
-          </th>
-        </tr>
-      </thead>
+      <ColumnHeadsWithActions names={['Name', 'Role', 'Status', 'Created', 'Id']} />
       <tbody>
         {data.data.operators.map((o) => (
           <tr key={o.id}>
