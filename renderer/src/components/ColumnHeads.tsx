@@ -1,5 +1,14 @@
-// The head of a table whose last column holds each row's buttons: its named columns, then that
-// column, named "Actions" for screen readers only.
+// The head of a table whose last column holds each row's buttons: that column is named "Actions"
+// for screen readers only.
+export function ActionsColumnHead() {
+  return (
+    <th scope="col">
+      <span className="visually-hidden">Actions</span>
+    </th>
+  );
+}
+
+/** A table's head of named columns, then the actions column. */
 export function ColumnHeadsWithActions({ names }: { names: string[] }) {
   return (
     <thead>
@@ -9,9 +18,7 @@ export function ColumnHeadsWithActions({ names }: { names: string[] }) {
             {name}
           </th>
         ))}
-        <th scope="col">
-          <span className="visually-hidden">Actions</span>
-        </th>
+        <ActionsColumnHead />
       </tr>
     </thead>
   );

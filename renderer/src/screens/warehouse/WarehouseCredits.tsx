@@ -25,6 +25,7 @@ import { ExportCsvButton } from '../../components/ExportCsvButton';
 import { EmptyState } from '../../components/feedback';
 import { ariaSort, SortButton, type SortDirection } from '../../components/SortControls';
 import { MOD_LABEL } from '../../components/Sidebar';
+import { ActionsColumnHead } from '../../components/ColumnHeads';
 
 const COLUMNS: Array<{ label: string; field?: WarehouseSortField; first?: SortDirection; numeric?: boolean }> = [
   { label: 'Project', field: 'project' },
@@ -169,9 +170,7 @@ export function WarehouseCredits({
                     )}
                   </th>
                 ))}
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
+                <ActionsColumnHead />
               </tr>
             </thead>
             <tbody {...keyboard}>

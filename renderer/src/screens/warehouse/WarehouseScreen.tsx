@@ -22,6 +22,7 @@ import { BulkReserveDialog } from './BulkReserveDialog';
 import { WarehouseCredits } from './WarehouseCredits';
 import { FinishDialog } from './FinishDialog';
 import { PHASE_LABELS, registryNow, reservationPhase } from './reservationPhase';
+import { ActionsColumnHead } from '../../components/ColumnHeads';
 
 function ReservationRow({
   r,
@@ -161,9 +162,7 @@ function ReservationsTable({
             <th scope="col">Reserved</th>
             <th scope="col">State</th>
             <th scope="col">Time left</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
+            <ActionsColumnHead />
           </tr>
         </thead>
         <tbody>
