@@ -57,10 +57,20 @@ export class Timeline {
   }
 }
 
-/** A time `minDays`..`maxDays` after `from` (at a random hour), never after SEED_END. */
+/**
+ * A time `minDays`..`maxDays` after `from` (at a random hour), never after SEED_END. A time drawn
+ * past SEED_END is folded back into what is left of the window (from `minDays` after `from` to
+ * SEED_END) rather than clamped to SEED_END: clamped, a quarter of the demo's retirements all
+ * happened at SEED_END's very second, and the retirements list, newest first, opened on a page of
+ * one date.
+ */
 export function laterThan(random: Random, from: number, minDays: number, maxDays: number): number {
   const offset = Math.floor(random.between(minDays, maxDays) * DAY_MS);
-  return Math.max(from, Math.min(SEED_END, from + offset));
+  const at = from + offset;
+  if (at <= SEED_END) return Math.max(from, at);
+  const earliest = Math.max(from, from + Math.floor(minDays * DAY_MS));
+  if (earliest >= SEED_END) return Math.max(from, SEED_END);
+  return earliest + ((at - earliest) % (SEED_END - earliest + 1));
 }
 
 /** A random instant between two dates. */
