@@ -52,6 +52,8 @@ const newKey = () => crypto.randomUUID();
 
 export function useBackOfficeAction<E extends OperatorWriteName>(endpoint: E) {
   const [state, setState] = useState<BackOfficeActionState<E>>({ phase: 'idle' });
+  /** The state as last set (the rendered `state` can be a render behind a quick second submit). */
+  const latest = useRef<BackOfficeActionState<E>>({ phase: 'idle' });
   const pending = useRef<BackOfficeWriteInput | null>(null);
   const alive = useRef(true);
   useEffect(() => {
@@ -64,6 +66,7 @@ export function useBackOfficeAction<E extends OperatorWriteName>(endpoint: E) {
   const update = useCallback(
     (next: BackOfficeActionState<E>) => {
       if (!alive.current) return;
+      latest.current = next;
       setState(next);
       if (next.phase !== 'idle' && next.phase !== 'sending' && next.phase !== 'checking')
         announce('desk:back-office-action', { endpoint, phase: next.phase });
@@ -89,9 +92,26 @@ export function useBackOfficeAction<E extends OperatorWriteName>(endpoint: E) {
     };
   }, []);
 
-  /** Sends the confirmed action (a new key); resolves to its final state. */
+  /** Checks an `unsure` action again (same key, same body). */
+  const check = useCallback(async (): Promise<BackOfficeActionState<E> | null> => {
+    const input = pending.current;
+    if (!input) return null;
+    update({ phase: 'checking', message: 'checking again' });
+    const final = await settle(input);
+    update(final);
+    return final;
+  }, [settle, update]);
+
+  /**
+   * Sends the confirmed action (a new key); resolves to its final state. While the last one is
+   * still sending, or its outcome unknown, nothing new is sent: a second key could make the change
+   * twice. An unknown one is checked again instead (its own key and body).
+   */
   const run = useCallback(
     async (request: BackOfficeActionRequest = {}): Promise<BackOfficeActionState<E>> => {
+      const last = latest.current;
+      if (last.phase === 'sending' || last.phase === 'checking') return last;
+      if (last.phase === 'unsure' && pending.current) return (await check()) ?? last;
       const input: BackOfficeWriteInput = { endpoint, ...request, idempotencyKey: newKey() };
       pending.current = input;
       update({ phase: 'sending' });
@@ -110,18 +130,8 @@ export function useBackOfficeAction<E extends OperatorWriteName>(endpoint: E) {
       update(final);
       return final;
     },
-    [endpoint, settle, update],
+    [endpoint, settle, update, check],
   );
-
-  /** Checks an `unsure` action again (same key, same body). */
-  const check = useCallback(async (): Promise<BackOfficeActionState<E> | null> => {
-    const input = pending.current;
-    if (!input) return null;
-    update({ phase: 'checking', message: 'checking again' });
-    const final = await settle(input);
-    update(final);
-    return final;
-  }, [settle, update]);
 
   const reset = useCallback(() => {
     pending.current = null;

@@ -37,8 +37,8 @@ export function DialogActions<E extends OperatorWriteName>({
 
 /**
  * The outcome line and the buttons under a dialog's one write: the confirming button sends it, by
- * `onConfirm` (a review step, which also waits while the outcome is unsure: the same key is checked
- * again, never sent anew) or by submitting the dialog's form; "Back" where the step has one.
+ * `onConfirm` (a review step) or by submitting the dialog's form; either waits while the outcome is
+ * unsure (the same key is checked again, never sent anew); "Back" where the step has one.
  */
 export function WriteActions<E extends OperatorWriteName>({
   action,
@@ -61,11 +61,9 @@ export function WriteActions<E extends OperatorWriteName>({
   /** The confirming button's label. */
   children: ReactNode;
 }) {
-  const blocked = action.busy
-    ? 'Sending…'
-    : onConfirm && action.state.phase === 'unsure'
-      ? 'Not sure yet whether it was made: check again'
-      : null;
+  // A form sent once and not known to be made is not sent again (a new key could make it twice):
+  // its outcome line offers "Check again".
+  const blocked = action.busy ? 'Sending…' : action.state.phase === 'unsure' ? 'Not sure yet whether it was made: check again' : null;
   return (
     <>
       <ActionStatus action={action} />
