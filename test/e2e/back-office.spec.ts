@@ -146,6 +146,8 @@ test('organizations and operators as the local administrator, then as a viewer: 
   await dialog.getByRole('button', { name: 'Review' }).click();
   const review = app.getByRole('dialog', { name: 'Review the new organization' });
   await expect(review).toContainText('Kenya (KE)');
+  // Focus went into the review step, not to <body> with the form's button.
+  await expect(review.locator(':focus')).toHaveCount(1);
   const before = auditCount(desk.dataDir);
   await review.getByRole('button', { name: 'Create' }).click();
   await expect(review.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();

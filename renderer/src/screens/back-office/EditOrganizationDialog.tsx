@@ -35,9 +35,6 @@ export function EditOrganizationDialog({
       reviewTitle="Review the changes to the organization"
       action={action}
       onClose={onClose}
-      focusSteps
-      listProblems
-      cancelOnReview
       check={(): ReviewCheck<Reviewed> => {
         const edit = organizationEdit(form, original);
         if (edit.ok === 'unchanged') return { ok: false, problems: ['Nothing was changed.'] };

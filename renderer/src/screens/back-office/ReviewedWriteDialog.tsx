@@ -1,6 +1,8 @@
 // A back-office write reviewed before it is sent: the form, then a review of exactly what will be
 // sent, then the write (one idempotency key for the confirmed action) and its outcome. Nothing is
-// sent before the confirming button; "Back" returns to the form as it was filled.
+// sent before the confirming button; "Back" returns to the form as it was filled, "Cancel" closes.
+// Focus moves into each new step (never left on <body> when the form's button goes), and the
+// form's problems are listed, one item each.
 import { useState, type ReactNode } from 'react';
 import type { BackOfficeData, OperatorWriteName } from '../../../../shared/desk/back-office';
 import { Dialog } from '../../components/Dialog';
@@ -23,9 +25,6 @@ export function ReviewedWriteDialog<E extends OperatorWriteName, R>({
   request,
   outcome,
   doneActions,
-  focusSteps = false,
-  listProblems = false,
-  cancelOnReview = false,
 }: {
   title: string;
   reviewTitle: string;
@@ -42,19 +41,13 @@ export function ReviewedWriteDialog<E extends OperatorWriteName, R>({
   outcome?: (data: BackOfficeData<E>) => ReactNode;
   /** What stands beside "Close" once done. */
   doneActions?: (data: BackOfficeData<E>) => ReactNode;
-  /** Focus moves into each new step (the Dialog's `step`). */
-  focusSteps?: boolean;
-  /** The problems as a list (a form that reports several at once). */
-  listProblems?: boolean;
-  /** "Cancel" beside "Back" on the review step. */
-  cancelOnReview?: boolean;
 }) {
   const [reviewed, setReviewed] = useState<{ value: R } | null>(null);
   const [problems, setProblems] = useState<string[]>([]);
   const done = action.state.phase === 'done' ? action.state.data : null;
 
   return (
-    <Dialog title={reviewed ? reviewTitle : title} step={focusSteps ? (reviewed ? 'review' : 'form') : undefined} onClose={onClose}>
+    <Dialog title={reviewed ? reviewTitle : title} step={reviewed ? 'review' : 'form'} onClose={onClose}>
       {!reviewed ? (
         <form
           className="form"
@@ -67,20 +60,15 @@ export function ReviewedWriteDialog<E extends OperatorWriteName, R>({
           }}
         >
           {fields}
-          {problems.length > 0 &&
-            (listProblems ? (
-              <div className="error-message" role="alert">
-                <ul className="plain-list">
-                  {problems.map((p) => (
-                    <li key={p}>{p}</li>
-                  ))}
-                </ul>
-              </div>
-            ) : (
-              <p className="error-message" role="alert">
-                {problems.join(' ')}
-              </p>
-            ))}
+          {problems.length > 0 && (
+            <div className="error-message" role="alert">
+              <ul className="plain-list">
+                {problems.map((p) => (
+                  <li key={p}>{p}</li>
+                ))}
+              </ul>
+            </div>
+          )}
           <ReviewFormActions onClose={onClose} />
         </form>
       ) : (
@@ -91,7 +79,7 @@ export function ReviewedWriteDialog<E extends OperatorWriteName, R>({
             onClose={onClose}
             onBack={() => setReviewed(null)}
             onConfirm={() => void action.run(request(reviewed.value))}
-            cancel={cancelOnReview}
+            cancel
             outcome={done && outcome?.(done)}
             done={done && doneActions?.(done)}
           >
