@@ -10,14 +10,11 @@ import type { BackOfficeAction } from '../../components/backOffice/useBackOffice
 export function DialogActions<E extends OperatorWriteName>({
   action,
   onClose,
-  cancel = true,
   done,
   children,
 }: {
   action: BackOfficeAction<E>;
   onClose: () => void;
-  /** Whether "Cancel" stands before the write is done (a review step with "Back" may leave it out). */
-  cancel?: boolean;
   /** What stands beside "Close" once done (then "Close" is not the primary button). */
   done?: ReactNode;
   children: ReactNode;
@@ -25,11 +22,9 @@ export function DialogActions<E extends OperatorWriteName>({
   const isDone = action.state.phase === 'done';
   return (
     <div className="actions">
-      {(isDone || cancel) && (
-        <button type="button" className={isDone && !done ? 'button button-primary' : 'button'} onClick={onClose}>
-          {isDone ? 'Close' : 'Cancel'}
-        </button>
-      )}
+      <button type="button" className={isDone && !done ? 'button button-primary' : 'button'} onClick={onClose}>
+        {isDone ? 'Close' : 'Cancel'}
+      </button>
       {isDone ? done : children}
     </div>
   );
@@ -45,7 +40,6 @@ export function WriteActions<E extends OperatorWriteName>({
   onClose,
   onConfirm,
   onBack,
-  cancel,
   done,
   outcome,
   children,
@@ -54,7 +48,6 @@ export function WriteActions<E extends OperatorWriteName>({
   onClose: () => void;
   onConfirm?: () => void;
   onBack?: () => void;
-  cancel?: boolean;
   done?: ReactNode;
   /** What the write's answer tells, under its outcome line. */
   outcome?: ReactNode;
@@ -68,7 +61,7 @@ export function WriteActions<E extends OperatorWriteName>({
     <>
       <ActionStatus action={action} />
       {outcome}
-      <DialogActions action={action} onClose={onClose} cancel={cancel} done={done}>
+      <DialogActions action={action} onClose={onClose} done={done}>
         {onBack && (
           <button type="button" className="button" disabled={action.busy} onClick={onBack}>
             Back

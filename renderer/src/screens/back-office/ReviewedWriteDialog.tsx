@@ -79,7 +79,6 @@ export function ReviewedWriteDialog<E extends OperatorWriteName, R>({
             onClose={onClose}
             onBack={() => setReviewed(null)}
             onConfirm={() => void action.run(request(reviewed.value))}
-            cancel
             outcome={done && outcome?.(done)}
             done={done && doneActions?.(done)}
           >
