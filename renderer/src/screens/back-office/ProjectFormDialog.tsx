@@ -8,6 +8,7 @@ import type { Project } from '../../../../shared/registry/resources';
 import { useBackOfficeAction } from '../../components/backOffice/useBackOfficeAction';
 import { Dialog } from '../../components/Dialog';
 import { Field } from '../../components/Field';
+import { ProblemList } from '../../components/ProblemList';
 import { WriteActions } from './DialogActions';
 import {
   createBody,
@@ -212,15 +213,7 @@ export function ProjectFormDialog({
             </button>
           </div>
         </fieldset>
-        {errors.length > 0 && (
-          <div className="span-all error-message" role="alert">
-            <ul className="plain-list">
-              {errors.map((e) => (
-                <li key={e}>{e}</li>
-              ))}
-            </ul>
-          </div>
-        )}
+        <ProblemList problems={errors} className="span-all" />
         <div className="span-all">
           <WriteActions action={action} onClose={onClose}>
             {project ? 'Save changes' : 'Create draft'}

@@ -6,6 +6,7 @@
 import { useState, type ReactNode } from 'react';
 import type { BackOfficeData, OperatorWriteName } from '../../../../shared/desk/back-office';
 import { Dialog } from '../../components/Dialog';
+import { ProblemList } from '../../components/ProblemList';
 import { ReviewFormActions } from '../../components/ReviewFormActions';
 import type { BackOfficeAction, BackOfficeActionRequest } from '../../components/backOffice/useBackOfficeAction';
 import { WriteActions } from './DialogActions';
@@ -60,15 +61,7 @@ export function ReviewedWriteDialog<E extends OperatorWriteName, R>({
           }}
         >
           {fields}
-          {problems.length > 0 && (
-            <div className="error-message" role="alert">
-              <ul className="plain-list">
-                {problems.map((p) => (
-                  <li key={p}>{p}</li>
-                ))}
-              </ul>
-            </div>
-          )}
+          <ProblemList problems={problems} />
           <ReviewFormActions onClose={onClose} />
         </form>
       ) : (
