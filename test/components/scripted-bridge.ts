@@ -12,6 +12,7 @@ import {
   type DeskMethod,
   type DeskOutput,
   type DeskResult,
+  type PickedKey,
 } from '../../shared/desk/api';
 
 type Answer<M extends DeskMethod> = (input: unknown) => DeskOutput<M> | DeskError | Promise<DeskOutput<M> | DeskError>;
@@ -24,6 +25,8 @@ export interface ScriptedBridge {
   emit(event: DeskEvent): void;
   /** How many listeners the page has attached to the event channel (it attaches once it found the bridge). */
   readonly listening: number;
+  /** How the desk reads a key file the page hands over (DeskBridge.importKeyFile): none picked by default. */
+  importKeyFile(read: (file?: Blob & { name?: string }) => Promise<PickedKey | null>): void;
   /** How many calls of `method` have been answered so far. */
   answered(method: DeskMethod): number;
   /** Forgets every call and answer (between tests). */
@@ -40,6 +43,8 @@ export function installScriptedBridge(): ScriptedBridge {
   const answers = new Map<DeskMethod, Answer<DeskMethod>>();
   const listeners = new Set<(event: DeskEvent) => void>();
   const answeredCalls = new Map<DeskMethod, number>();
+  const noKeyRead = async (_file?: Blob & { name?: string }): Promise<PickedKey | null> => null;
+  let readKey = noKeyRead;
   const bridge: DeskBridge = {
     host: 'web',
     async invoke<M extends DeskMethod>(method: M, input: DeskInput<M>): Promise<DeskResult<DeskOutput<M>>> {
@@ -57,7 +62,7 @@ export function installScriptedBridge(): ScriptedBridge {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    importKeyFile: async () => null,
+    importKeyFile: (file) => readKey(file),
     saveFile: async () => ({ saved: false }),
   };
   // Where the renderer's getBridge() finds the Electron preload's bridge.
@@ -74,8 +79,12 @@ export function installScriptedBridge(): ScriptedBridge {
     get listening() {
       return listeners.size;
     },
+    importKeyFile(read) {
+      readKey = read;
+    },
     answered: (method) => answeredCalls.get(method) ?? 0,
     reset() {
+      readKey = noKeyRead;
       calls.length = 0;
       answers.clear();
       answeredCalls.clear();

@@ -2,7 +2,7 @@
 // Without an OS keychain the key can go to a passphrase-encrypted file, if the user agrees.
 // Optionally an operator account of that registry (its id and key file, picked like the app key)
 // for the back office; both keys are kept the same way.
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { isAllowedRegistryUrl, REGISTRY_URL_RULE, type PickedKey } from '../../../../shared/desk/api';
 import { desk } from '../../lib/desk';
 import { useConnections } from '../../stores/connections';
@@ -17,15 +17,31 @@ export function AddConnectionForm({ onDone }: { onDone: (added?: string) => void
   const [name, setName] = useState('');
   const [baseUrl, setBaseUrl] = useState('https://');
   const [appId, setAppId] = useState('');
-  const [key, setKey] = useState<PickedKey | null>(null);
-  const [keyBusy, setKeyBusy] = useState(false);
   const [operatorId, setOperatorId] = useState('');
-  const [operatorKey, setOperatorKey] = useState<PickedKey | null>(null);
+  // The handles of the key files read so far (only Add uses them), and the reads still under way:
+  // Add pressed during a read waits for it, then checks the keys as they are now (pressed early,
+  // it once found no operator key because a read had not ended).
+  const keys = useRef<{ app: PickedKey | null; operator: PickedKey | null }>({ app: null, operator: null });
+  const reads = useRef(new Set<Promise<void>>());
+  const [waitingForKeys, setWaitingForKeys] = useState(false);
+  const trackRead = (read: Promise<void>) => {
+    reads.current.add(read);
+    void read.finally(() => reads.current.delete(read));
+  };
   const [passphrase, setPassphrase] = useState('');
   const [confirmed, setConfirmed] = useState(false);
   const needsFile = keychain ? !keychain.available : false;
 
   const add = useAction(async () => {
+    if (reads.current.size > 0) {
+      setWaitingForKeys(true);
+      try {
+        while (reads.current.size > 0) await Promise.all([...reads.current]);
+      } finally {
+        setWaitingForKeys(false);
+      }
+    }
+    const { app: key, operator: operatorKey } = keys.current;
     if (!isAllowedRegistryUrl(baseUrl.trim())) throw new Error(REGISTRY_URL_RULE);
     if (!key) throw new Error('Choose the private key file of the app.');
     if (operatorId.trim() !== '' && !operatorKey)
@@ -51,7 +67,7 @@ export function AddConnectionForm({ onDone }: { onDone: (added?: string) => void
       aria-label="Add a remote connection"
       onSubmit={(e) => {
         e.preventDefault();
-        if (!add.busy && !keyBusy) void add.run();
+        if (!add.busy) void add.run();
       }}
     >
       <h3>Add a remote registry</h3>
@@ -64,7 +80,7 @@ export function AddConnectionForm({ onDone }: { onDone: (added?: string) => void
       <Field label="App id" hint="The id the registry gave this app when it was registered.">
         <input className="mono" value={appId} onChange={(e) => setAppId(e.target.value)} required />
       </Field>
-      <KeyFileInput label="Private key file" onKey={setKey} onBusy={setKeyBusy} />
+      <KeyFileInput label="Private key file" onKey={(key) => (keys.current.app = key)} onReading={trackRead} />
       <fieldset className="fieldset">
         <legend>Operator account (optional, for the back office)</legend>
         <Field
@@ -73,7 +89,12 @@ export function AddConnectionForm({ onDone }: { onDone: (added?: string) => void
         >
           <input className="mono" value={operatorId} onChange={(e) => setOperatorId(e.target.value)} />
         </Field>
-        <KeyFileInput label="Operator key file" onKey={setOperatorKey} onBusy={setKeyBusy} />
+        <KeyFileInput
+          label="Operator key file"
+          hint="The operator account's RSA private key, a .pem file starting with -----BEGIN PRIVATE KEY-----."
+          onKey={(key) => (keys.current.operator = key)}
+          onReading={trackRead}
+        />
       </fieldset>
       {needsFile && (
         <>
@@ -97,8 +118,8 @@ export function AddConnectionForm({ onDone }: { onDone: (added?: string) => void
           Cancel
         </button>
         {/* aria-disabled, not disabled: pressed, it keeps focus while it connects. */}
-        <button type="submit" className="button button-primary" aria-disabled={add.busy || keyBusy}>
-          {add.busy ? 'Connecting…' : 'Add connection'}
+        <button type="submit" className="button button-primary" aria-disabled={add.busy}>
+          {waitingForKeys ? 'Reading the key file…' : add.busy ? 'Connecting…' : 'Add connection'}
         </button>
       </div>
     </form>

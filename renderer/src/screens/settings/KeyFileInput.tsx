@@ -1,44 +1,54 @@
 // Picking an app's private key file (PEM). The page never reads the key: in the desk window the
 // main process shows a native open dialog and reads the file; in the browser the chosen file is
 // sent to the web host unread. Either way the desk keeps the key and the page gets only a handle.
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { PickedKey } from '../../../../shared/desk/api';
 import { bridgeHost, importKeyFile } from '../../lib/desk';
 import { Field } from '../../components/Field';
 
+const APP_KEY_HINT = "The app's RSA private key, a .pem file starting with -----BEGIN PRIVATE KEY-----.";
+
 export function KeyFileInput({
   label,
+  hint = APP_KEY_HINT,
   onKey,
-  onBusy,
+  onReading,
 }: {
   label: string;
+  hint?: string;
   onKey: (key: PickedKey | null) => void;
-  /** True while the desk reads the chosen file (the form waits for the handle). */
-  onBusy?: (busy: boolean) => void;
+  /** Each read of a chosen file, settled once `onKey` has had its outcome (a form can wait for it). */
+  onReading?: (read: Promise<void>) => void;
 }) {
   const [problem, setProblem] = useState<string | null>(null);
+  // Each pick is numbered: when a second file is chosen before the first was read, only the last
+  // choice may set the key (reads can finish in either order).
+  const picks = useRef(0);
   const [chosen, setChosen] = useState<string | null>(null);
   const [host, setHost] = useState<'electron' | 'web' | null>(null);
   useEffect(() => {
     void bridgeHost().then(setHost);
   }, []);
 
-  async function pick(file?: File) {
+  function pick(file?: File) {
+    const read = readKey(++picks.current, file);
+    onReading?.(read);
+    return read;
+  }
+  async function readKey(pick: number, file?: File) {
     setProblem(null);
-    onBusy?.(true);
     try {
       const key = await importKeyFile(file);
+      if (pick !== picks.current) return;
       setChosen(key?.fileName ?? null);
       onKey(key);
     } catch (error) {
+      if (pick !== picks.current) return;
       setChosen(null);
       onKey(null);
       setProblem(error instanceof Error ? error.message : String(error));
-    } finally {
-      onBusy?.(false);
     }
   }
-  const hint = "The app's RSA private key, a .pem file starting with -----BEGIN PRIVATE KEY-----.";
   return (
     <>
       <Field label={label} hint={hint} error={problem}>
@@ -55,7 +65,12 @@ export function KeyFileInput({
               // The page lets go of the file once it is handed over; the name stays shown beside.
               e.target.value = '';
               if (file) void pick(file);
-              else onKey(null);
+              else {
+                // A cancelled choice also supersedes a read still under way.
+                picks.current++;
+                setChosen(null);
+                onKey(null);
+              }
             }}
           />
         )}

@@ -1,0 +1,123 @@
+// Adding a remote connection while its key files are still being read by the desk: Add waits for
+// both reads and sends both handles (pressed early, it once checked an operator key that had not
+// arrived yet, because the two file fields shared one "reading" flag); and a key file chosen again
+// before the first was read keeps the last choice, whatever order the reads end in.
+import { afterEach, expect, it } from 'vitest';
+import { page } from 'vitest/browser';
+import type { PickedKey } from '../../shared/desk/api';
+import { AddConnectionForm } from '../../renderer/src/screens/settings/AddConnectionForm';
+import { useConnections } from '../../renderer/src/stores/connections';
+import { render } from './render';
+import { installScriptedBridge } from './scripted-bridge';
+
+const desk = installScriptedBridge();
+
+afterEach(() => desk.reset());
+
+const pem = (name: string) =>
+  new File(['-----BEGIN PRIVATE KEY-----\n…\n-----END PRIVATE KEY-----\n'], name, { type: 'application/x-pem-file' });
+
+/** Key reads the test ends one by one: each file's read waits until `finish(name)`. */
+function heldKeyReads() {
+  const pending = new Map<string, () => void>();
+  desk.importKeyFile(
+    (file) =>
+      new Promise<PickedKey | null>((resolve) => {
+        const fileName = file?.name ?? 'unnamed.pem';
+        pending.set(fileName, () => resolve({ handle: `handle-for-${fileName.replace(/\W/g, '-')}`, fileName }));
+      }),
+  );
+  return {
+    reading: (name: string) => pending.has(name),
+    finish(name: string) {
+      pending.get(name)!();
+      pending.delete(name);
+    },
+  };
+}
+
+function showForm(): { done: (string | undefined)[] } {
+  useConnections.setState({ list: { activeId: null, connections: [], keychain: { available: true } } });
+  const done: (string | undefined)[] = [];
+  render(<AddConnectionForm onDone={(added) => done.push(added)} />);
+  return { done };
+}
+
+async function fillConnection() {
+  await page.getByLabelText('Connection name').fill('Partner registry');
+  await page.getByLabelText('Registry address').fill('http://127.0.0.1:4010');
+  await page.getByLabelText('App id').fill('272471e8-0925-46d0-ad37-650d2a6b9726');
+  await page.getByLabelText('Operator id').fill('3fc97dd3-12da-49ff-b8ce-1f2eefa669a8');
+}
+
+const partnerConnection = {
+  id: 'c1',
+  name: 'Partner registry',
+  kind: 'remote' as const,
+  baseUrl: 'http://127.0.0.1:4010',
+  appId: '272471e8-0925-46d0-ad37-650d2a6b9726',
+  keyStatus: 'ok' as const,
+  secretStore: 'keychain' as const,
+  examinerRead: false,
+  installations: [],
+  operatorId: '3fc97dd3-12da-49ff-b8ce-1f2eefa669a8',
+};
+
+const addRemoteCalls = () => desk.calls.filter((c) => c.method === 'connections.addRemote').map((c) => c.input);
+
+it('Add pressed while the operator key is still being read waits for it, then sends both keys', async () => {
+  const reads = heldKeyReads();
+  desk.answer('connections.addRemote', () => partnerConnection);
+  desk.answer('connections.list', () => ({ activeId: null, connections: [], keychain: { available: true } }));
+  const { done } = showForm();
+  await fillConnection();
+  await page.getByLabelText('Private key file').upload(pem('app-key.pem'));
+  await page.getByLabelText('Operator key file').upload(pem('operator.pem'));
+  await expect.poll(() => reads.reading('app-key.pem') && reads.reading('operator.pem')).toBe(true);
+  // The app key's read ends first: the operator key is still on its way when Add is pressed.
+  reads.finish('app-key.pem');
+  await expect.element(page.getByText('Chosen key file: app-key.pem')).toBeVisible();
+  await page.getByRole('button', { name: 'Add connection' }).click();
+  const waiting = page.getByRole('button', { name: 'Reading the key file…' });
+  await expect.element(waiting).toHaveAttribute('aria-disabled', 'true');
+  expect(addRemoteCalls()).toEqual([]);
+  await expect.element(page.getByRole('alert')).not.toBeInTheDocument();
+
+  reads.finish('operator.pem');
+  await expect.poll(() => done).toEqual(['Partner registry']);
+  expect(addRemoteCalls()).toEqual([
+    {
+      name: 'Partner registry',
+      baseUrl: 'http://127.0.0.1:4010',
+      appId: '272471e8-0925-46d0-ad37-650d2a6b9726',
+      keyHandle: 'handle-for-app-key-pem',
+      operator: { id: '3fc97dd3-12da-49ff-b8ce-1f2eefa669a8', keyHandle: 'handle-for-operator-pem' },
+    },
+  ]);
+});
+
+it('a key file chosen again before the first was read keeps the last choice', async () => {
+  const reads = heldKeyReads();
+  desk.answer('connections.addRemote', (input) => ({ ...partnerConnection, ...(input as object), id: 'c2', operatorId: undefined }));
+  desk.answer('connections.list', () => ({ activeId: null, connections: [], keychain: { available: true } }));
+  const { done } = showForm();
+  await fillConnection();
+  await page.getByLabelText('Operator id').fill('');
+  await page.getByLabelText('Private key file').upload(pem('old-key.pem'));
+  await expect.poll(() => reads.reading('old-key.pem')).toBe(true);
+  await page.getByLabelText('Private key file').upload(pem('new-key.pem'));
+  await expect.poll(() => reads.reading('new-key.pem')).toBe(true);
+  reads.finish('new-key.pem');
+  await expect.element(page.getByText('Chosen key file: new-key.pem')).toBeVisible();
+  // The first read ends last: it is ignored, and the key sent is the one chosen last.
+  reads.finish('old-key.pem');
+  await page.getByRole('button', { name: 'Add connection' }).click();
+  await expect.poll(() => done).toEqual(['Partner registry']);
+  expect(addRemoteCalls()).toMatchObject([{ keyHandle: 'handle-for-new-key-pem' }]);
+});
+
+it("describes the operator key file as the operator account's key", async () => {
+  showForm();
+  await expect.element(page.getByText("The app's RSA private key", { exact: false })).toBeVisible();
+  await expect.element(page.getByText("The operator account's RSA private key", { exact: false })).toBeVisible();
+});
