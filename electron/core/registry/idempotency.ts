@@ -5,26 +5,15 @@
 // dropped connection, a crash after the commit) can therefore be retried safely and gets one
 // consistent answer; one that never committed (or failed with a 500) left no key and runs again.
 import { createHash } from 'node:crypto';
+import { canonicalJson } from '../../../shared/canonical-json';
 import { IDEMPOTENCY_WINDOW_MS, MAX_IDEMPOTENCY_KEY_LENGTH } from '../../../shared/registry/vocabulary';
 import type { RegistryContext } from './context';
 import { badRequest, conflict } from './errors';
 
-/** JSON with object keys sorted, so that key order does not make two equal bodies differ. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    return `{${Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
 /** What makes two requests "the same": method, path and body (canonical JSON). */
 export function requestHash(method: string, path: string, body: unknown): string {
   return createHash('sha256')
-    .update(`${method} ${path}\n${canonical(body)}`)
+    .update(`${method} ${path}\n${canonicalJson(body)}`)
     .digest('hex');
 }
 
