@@ -2,11 +2,15 @@
 // per attempt), the desk's answer as "done", "refused: …" or "not sure: checking…" and then the
 // settled answer. `unsure` is settled by re-sending the same key and body (the registry replays its
 // answer or does the write once), a few times with growing waits; while it stays unknown the
-// action says so and offers to check again, never to do it again.
+// action says so and offers to check again, never to do it again. An unknown write outlives its
+// dialog: the same change confirmed again (after Back, or a closed and reopened dialog) is checked
+// under its first key instead of being sent under a new one, which could make it twice.
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { canonicalJson } from '../../../../shared/canonical-json';
 import type { BackOfficeData, BackOfficeWriteInput, OperatorWriteName } from '../../../../shared/desk/back-office';
 import { desk, describeError } from '../../lib/desk';
 import { announce } from '../../lib/signals';
+import { useConnections } from '../../stores/connections';
 
 export type BackOfficeActionState<E extends OperatorWriteName> =
   | { phase: 'idle' }
@@ -50,11 +54,28 @@ export function actionStatusText(state: BackOfficeActionState<OperatorWriteName>
 
 const newKey = () => crypto.randomUUID();
 
+/**
+ * Writes sent whose outcome is not known yet (in flight, or `unsure`), by what they change: the
+ * registry in use, the endpoint, its parameters and body. Kept for the page's life, as long as the
+ * registry keeps an idempotency key (24 hours) at most matters.
+ */
+const unsettledWrites = new Map<string, BackOfficeWriteInput>();
+
+function writeIdentity(endpoint: OperatorWriteName, request: BackOfficeActionRequest): string {
+  const registry = useConnections.getState().list?.activeId ?? '';
+  return canonicalJson([registry, endpoint, request.params ?? {}, request.body ?? null]);
+}
+
+/** Forgets a write once its outcome is known (only the entry of that very write). */
+function settled(identity: string, input: BackOfficeWriteInput, final: { phase: string }): void {
+  if (final.phase !== 'unsure' && unsettledWrites.get(identity) === input) unsettledWrites.delete(identity);
+}
+
 export function useBackOfficeAction<E extends OperatorWriteName>(endpoint: E) {
   const [state, setState] = useState<BackOfficeActionState<E>>({ phase: 'idle' });
   /** The state as last set (the rendered `state` can be a render behind a quick second submit). */
   const latest = useRef<BackOfficeActionState<E>>({ phase: 'idle' });
-  const pending = useRef<BackOfficeWriteInput | null>(null);
+  const pending = useRef<{ identity: string; input: BackOfficeWriteInput } | null>(null);
   const alive = useRef(true);
   useEffect(() => {
     alive.current = true;
@@ -94,26 +115,54 @@ export function useBackOfficeAction<E extends OperatorWriteName>(endpoint: E) {
 
   /** Checks an `unsure` action again (same key, same body). */
   const check = useCallback(async (): Promise<BackOfficeActionState<E> | null> => {
-    const input = pending.current;
-    if (!input) return null;
+    const write = pending.current;
+    if (!write) return null;
     update({ phase: 'checking', message: 'checking again' });
-    const final = await settle(input);
+    const final = await settle(write.input);
+    settled(write.identity, write.input, final);
     update(final);
     return final;
   }, [settle, update]);
 
+  /** Checks at once (same key, same body) a write sent before whose outcome is unknown. */
+  const recheck = useCallback(
+    async (input: BackOfficeWriteInput): Promise<BackOfficeActionState<E>> => {
+      try {
+        const answer = await desk('backOffice.settle', input);
+        if (answer.outcome === 'done') return { phase: 'done', data: answer.data as BackOfficeData<E> };
+        if (answer.outcome === 'refused') return { phase: 'refused', status: answer.status, message: answer.message };
+      } catch {
+        // Offline: still unknown, checked again below.
+      }
+      return settle(input);
+    },
+    [settle],
+  );
+
   /**
    * Sends the confirmed action (a new key); resolves to its final state. While the last one is
    * still sending, or its outcome unknown, nothing new is sent: a second key could make the change
-   * twice. An unknown one is checked again instead (its own key and body).
+   * twice. An unknown one is checked again instead (its own key and body), and so is the same
+   * change sent earlier from a dialog since closed, if its outcome is still unknown.
    */
   const run = useCallback(
     async (request: BackOfficeActionRequest = {}): Promise<BackOfficeActionState<E>> => {
       const last = latest.current;
       if (last.phase === 'sending' || last.phase === 'checking') return last;
       if (last.phase === 'unsure' && pending.current) return (await check()) ?? last;
+      const identity = writeIdentity(endpoint, request);
+      const earlier = unsettledWrites.get(identity);
+      if (earlier) {
+        pending.current = { identity, input: earlier };
+        update({ phase: 'checking', message: 'the same change was sent before and its outcome is unknown: checking it' });
+        const final = await recheck(earlier);
+        settled(identity, earlier, final);
+        update(final);
+        return final;
+      }
       const input: BackOfficeWriteInput = { endpoint, ...request, idempotencyKey: newKey() };
-      pending.current = input;
+      pending.current = { identity, input };
+      unsettledWrites.set(identity, input);
       update({ phase: 'sending' });
       let final: BackOfficeActionState<E>;
       try {
@@ -127,10 +176,11 @@ export function useBackOfficeAction<E extends OperatorWriteName>(endpoint: E) {
       } catch (error) {
         final = { phase: 'failed', message: describeError(error) };
       }
+      settled(identity, input, final);
       update(final);
       return final;
     },
-    [endpoint, settle, update, check],
+    [endpoint, settle, update, check, recheck],
   );
 
   const reset = useCallback(() => {
