@@ -1,6 +1,7 @@
-// Picking an app's private key file (PEM). The page never reads the key: in the desk window the
-// main process shows a native open dialog and reads the file; in the browser the chosen file is
-// sent to the web host unread. Either way the desk keeps the key and the page gets only a handle.
+// Picking a private key file (PEM: the app's, or an operator account's). The page never reads the
+// key: in the desk window the main process shows a native open dialog and reads the file; in the
+// browser the chosen file is sent to the web host unread. Either way the desk keeps the key and the
+// page gets only a handle.
 import { useEffect, useRef, useState } from 'react';
 import type { PickedKey } from '../../../../shared/desk/api';
 import { bridgeHost, importKeyFile } from '../../lib/desk';
@@ -35,15 +36,15 @@ export function KeyFileInput({
     onReading?.(read);
     return read;
   }
-  async function readKey(pick: number, file?: File) {
+  async function readKey(choice: number, file?: File) {
     setProblem(null);
     try {
       const key = await importKeyFile(file);
-      if (pick !== picks.current) return;
+      if (choice !== picks.current) return;
       setChosen(key?.fileName ?? null);
       onKey(key);
     } catch (error) {
-      if (pick !== picks.current) return;
+      if (choice !== picks.current) return;
       setChosen(null);
       onKey(null);
       setProblem(error instanceof Error ? error.message : String(error));
