@@ -32,7 +32,9 @@ export function ProjectFormDialog({
   onClose: () => void;
   onCreated?: (id: string) => void;
 }) {
-  const original = useMemo(() => (project ? formFromProject(project.details) : emptyProjectForm()), [project]);
+  // The values as read when the dialog opened, never rebuilt: a sync that brings another operator's
+  // change while it is open must not make the form's older value look like an edit of this operator.
+  const [original] = useState(() => (project ? formFromProject(project.details) : emptyProjectForm()));
   const [form, setForm] = useState<ProjectForm>(original);
   const [errors, setErrors] = useState<string[]>([]);
   const create = useBackOfficeAction('operatorCreateProject');

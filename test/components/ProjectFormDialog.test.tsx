@@ -1,0 +1,71 @@
+// Editing a draft project while a sync brings another operator's change to it: the screen behind
+// re-renders the open dialog with the refreshed project, and saving sends only what this operator
+// edited (once, the form's older value of the other field was sent back, undoing that change).
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { page } from 'vitest/browser';
+import type { Project } from '../../shared/registry/resources';
+import { OPERATOR_READS, OPERATOR_WRITES, type BackOfficeSession } from '../../shared/desk/back-office';
+import { ProjectFormDialog } from '../../renderer/src/screens/back-office/ProjectFormDialog';
+import { useBackOffice } from '../../renderer/src/stores/backOffice';
+import { render } from './render';
+import { installScriptedBridge } from './scripted-bridge';
+
+const desk = installScriptedBridge();
+
+const session: BackOfficeSession = {
+  available: true,
+  operator: { id: 'op-1', name: 'Ada', role: 'administrator' },
+  online: true,
+  syncedAt: null,
+  can: Object.fromEntries([...OPERATOR_READS, ...OPERATOR_WRITES].map((e) => [e, { allowed: true }])) as BackOfficeSession['can'],
+};
+
+const draft: Project = {
+  id: 'p1',
+  num: '7',
+  fullName: 'Mangroves of Lamu',
+  description: 'Restores mangroves.',
+  shortDescription: 'Mangroves',
+  publicUrl: 'https://r.example/projects/p1',
+  registry: 'R',
+  status: 'draft',
+  startDate: '2022-02-01T00:00:00.000Z',
+  creditingPeriodStartDate: '2022-03-01T00:00:00.000Z',
+  estimatedAnnualMitigations: ['1200'],
+  countryCode: 'KE',
+  city: 'Lamu',
+  sector: { id: 'blue-carbon', title: 'Blue carbon' },
+  otherBenefits: [],
+  proponents: [{ id: 'org-a', fullName: 'A', logo: '', publicUrl: '' }],
+  validators: [],
+  methodology: { id: 'vm0033', title: 'T' },
+  type: { id: 'removal', title: 'Removal', description: '' },
+  location: { lat: 1, lng: 2 },
+  documentation: [],
+};
+
+beforeEach(() => useBackOffice.setState({ session }));
+afterEach(() => {
+  desk.reset();
+  useBackOffice.setState({ session: null });
+});
+
+it("sends only the name edited, not the form's older value of a field another operator changed meanwhile", async () => {
+  desk.answer('backOffice.write', () => ({ outcome: 'done', data: { ...draft, fullName: 'Lamu Mangroves' } }));
+  const organizations = new Map([['org-a', 'A']]);
+  const dialog = (details: Project) => (
+    <ProjectFormDialog project={{ id: details.id, details }} organizations={organizations} onClose={() => {}} />
+  );
+  const { rerender } = render(dialog(draft));
+  await expect.element(page.getByLabelText('City')).toHaveValue('Lamu');
+
+  // A sync: another operator moved the project to Mombasa; the screen behind re-renders the dialog.
+  rerender(dialog({ ...draft, city: 'Mombasa' }));
+  await page.getByLabelText('Project name').fill('Lamu Mangroves');
+  await page.getByRole('button', { name: 'Save changes' }).click();
+
+  await expect.poll(() => desk.answered('backOffice.write')).toBe(1);
+  const write = desk.calls.find((c) => c.method === 'backOffice.write')!.input;
+  expect(write).toMatchObject({ endpoint: 'operatorUpdateProject', params: { projectId: 'p1' }, body: { fullName: 'Lamu Mangroves' } });
+  expect((write as { body: object }).body).toEqual({ fullName: 'Lamu Mangroves' });
+});
