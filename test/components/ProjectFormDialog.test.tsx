@@ -4,21 +4,13 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { page } from 'vitest/browser';
 import type { Project } from '../../shared/registry/resources';
-import { OPERATOR_READS, OPERATOR_WRITES, type BackOfficeSession } from '../../shared/desk/back-office';
 import { ProjectFormDialog } from '../../renderer/src/screens/back-office/ProjectFormDialog';
 import { useBackOffice } from '../../renderer/src/stores/backOffice';
+import { administratorSession } from './back-office-session';
 import { render } from './render';
 import { installScriptedBridge } from './scripted-bridge';
 
 const desk = installScriptedBridge();
-
-const session: BackOfficeSession = {
-  available: true,
-  operator: { id: 'op-1', name: 'Ada', role: 'administrator' },
-  online: true,
-  syncedAt: null,
-  can: Object.fromEntries([...OPERATOR_READS, ...OPERATOR_WRITES].map((e) => [e, { allowed: true }])) as BackOfficeSession['can'],
-};
 
 const draft: Project = {
   id: 'p1',
@@ -44,7 +36,7 @@ const draft: Project = {
   documentation: [],
 };
 
-beforeEach(() => useBackOffice.setState({ session }));
+beforeEach(() => useBackOffice.setState({ session: administratorSession }));
 afterEach(() => {
   desk.reset();
   useBackOffice.setState({ session: null });

@@ -2,7 +2,7 @@
 // id, then every ledger movement from issuance to now (oldest first, a page at a time): when, what,
 // how much, from which account to which, a cancellation's reason, and who did it (the audit entry:
 // operator, action, outcome), each linking inside the desk (project, organizations, audit entry).
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { BackOfficeData } from '../../../../shared/desk/back-office';
 import { ErrorMessage, Loading } from '../../components/feedback';
 import { readBackOffice, useBackOffice } from '../../stores/backOffice';
@@ -31,12 +31,16 @@ const KIND_WORDS: Record<string, string> = {
 
 function useTrail(search: string | null) {
   const version = useBackOffice((s) => s.version);
-  const [state, setState] = useState<{ trail: Trail | null; error: string | null; loading: boolean; source: string | null }>({
-    trail: null,
-    error: null,
-    loading: false,
-    source: null,
-  });
+  const [state, setState] = useState<{
+    trail: Trail | null;
+    error: string | null;
+    loading: boolean;
+    /** A later page is being read (the main load has its own `loading`). */
+    loadingMore: boolean;
+    source: string | null;
+  }>({ trail: null, error: null, loading: false, loadingMore: false, source: null });
+  /** Bumped by every main load: a later page asked for before it is the page of a trail no longer shown. */
+  const generation = useRef(0);
   const query = (cursor?: string) => ({
     query: {
       ...(search && isCreditId(search) ? { creditId: search } : { serialization: search ?? '' }),
@@ -47,11 +51,20 @@ function useTrail(search: string | null) {
   useEffect(() => {
     if (!search) return;
     let current = true;
-    setState((s) => ({ ...s, loading: true, error: null }));
+    generation.current += 1;
+    setState((s) => ({ ...s, loading: true, loadingMore: false, error: null }));
     readBackOffice('operatorCreditTrail', query()).then(
       (read) =>
-        current && setState({ trail: read.data, error: null, loading: false, source: read.source === 'cache' ? read.fetchedAt : null }),
-      (error: unknown) => current && setState({ trail: null, error: describeError(error), loading: false, source: null }),
+        current &&
+        setState({
+          trail: read.data,
+          error: null,
+          loading: false,
+          loadingMore: false,
+          source: read.source === 'cache' ? read.fetchedAt : null,
+        }),
+      (error: unknown) =>
+        current && setState({ trail: null, error: describeError(error), loading: false, loadingMore: false, source: null }),
     );
     return () => {
       current = false;
@@ -60,17 +73,21 @@ function useTrail(search: string | null) {
   }, [search, version]);
   const more = async () => {
     const cursor = state.trail?.nextCursor;
-    if (!cursor || !state.trail) return;
-    setState((s) => ({ ...s, loading: true }));
+    if (!cursor || !state.trail || state.loading || state.loadingMore) return;
+    // The answer belongs to this trail only: a new search (or a reload) since then drops it.
+    const asked = generation.current;
+    setState((s) => ({ ...s, loadingMore: true }));
     try {
       const read = await readBackOffice('operatorCreditTrail', query(cursor));
+      if (asked !== generation.current) return;
       setState((s) => ({
         ...s,
-        loading: false,
+        loadingMore: false,
         trail: s.trail ? { ...read.data, movements: [...s.trail.movements, ...read.data.movements] } : read.data,
       }));
     } catch (error) {
-      setState((s) => ({ ...s, loading: false, error: describeError(error) }));
+      if (asked !== generation.current) return;
+      setState((s) => ({ ...s, loadingMore: false, error: describeError(error) }));
     }
   };
   return { ...state, more };
@@ -97,7 +114,7 @@ export function CreditHistoryScreen() {
   const open = useNavigation((s) => s.openBackOffice);
   const [text, setText] = useState(initial);
   const [search, setSearch] = useState<string | null>(initial || null);
-  const { trail, error, loading, source, more } = useTrail(search);
+  const { trail, error, loading, loadingMore, source, more } = useTrail(search);
   const total = trail?.movements.reduce((sum, m) => (m.kind === 'issue' ? sum + m.amountGrams : sum), 0) ?? 0;
   return (
     <BackOfficePage title="Credit history">
@@ -188,8 +205,8 @@ export function CreditHistoryScreen() {
             </table>
           </div>
           {trail.nextCursor && (
-            <button type="button" className="button" onClick={() => void more()} disabled={loading}>
-              {loading ? 'Loading…' : 'Show later movements'}
+            <button type="button" className="button" onClick={() => void more()} disabled={loading || loadingMore}>
+              {loadingMore ? 'Loading…' : 'Show later movements'}
             </button>
           )}
         </>

@@ -1,0 +1,110 @@
+// Credit history on a slow network: "Show later movements" pressed for one credit, then another
+// credit searched before that page came back. The later page belongs to the first credit's trail
+// only: answering after the second search, it is dropped, never appended to the second trail.
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { page } from 'vitest/browser';
+import type { BackOfficeData } from '../../shared/desk/back-office';
+import { CreditHistoryScreen } from '../../renderer/src/screens/back-office/CreditHistoryScreen';
+import { useBackOffice } from '../../renderer/src/stores/backOffice';
+import { useNavigation } from '../../renderer/src/stores/navigation';
+import { administratorSession } from './back-office-session';
+import { render } from './render';
+import { installScriptedBridge } from './scripted-bridge';
+
+const desk = installScriptedBridge();
+
+type Trail = BackOfficeData<'operatorCreditTrail'>;
+
+const trail = (serialization: string, firstId: number, count: number, nextCursor: string | null): Trail => ({
+  credit: {
+    id: `credit-${serialization}`,
+    serialization,
+    projectId: 'project-1',
+    projectNum: '1',
+    projectName: 'Kenya Cookstoves',
+    organizationId: 'org-1',
+    vintage: '2022',
+    type: 'exPost',
+  },
+  movements: Array.from({ length: count }, (_, i) => ({
+    id: firstId + i,
+    at: '2024-01-01T00:00:00.000Z',
+    kind: 'transfer',
+    amountGrams: 1_000_000,
+    from: { id: 'a1', kind: 'buffer' as const, organizationId: null, organizationName: null, walletAddress: null },
+    to: { id: 'a2', kind: 'registry' as const, organizationId: null, organizationName: null, walletAddress: null },
+    reference: null,
+    reason: null,
+    audit: null,
+  })),
+  nextCursor,
+});
+
+const A = 'RDR-KEN-1-1-1-P-0-2022';
+const B = 'RDR-KEN-1-1-2-P-0-2022';
+
+/** Trail reads the test answers one by one, by `serialization` and `cursor`. */
+function heldReads() {
+  const pending = new Map<string, (data: Trail) => void>();
+  desk.answer('backOffice.read', (input) => {
+    const { query } = input as { query: { serialization: string; cursor?: string } };
+    return new Promise((resolve) => {
+      pending.set(`${query.serialization}${query.cursor ? `@${query.cursor}` : ''}`, (data) =>
+        resolve({ data, source: 'registry', fetchedAt: '2024-01-02T00:00:00.000Z' }),
+      );
+    });
+  });
+  return {
+    asked: (key: string) => pending.has(key),
+    answer(key: string, data: Trail) {
+      pending.get(key)!(data);
+      pending.delete(key);
+    },
+  };
+}
+
+const rows = () => page.getByRole('table', { name: 'Ledger movements, oldest first' }).getByRole('row');
+/** Two frames: a read answered has been handled and rendered by then. */
+const rendered = async () => {
+  for (let i = 0; i < 2; i++) await new Promise((resolve) => requestAnimationFrame(resolve));
+};
+
+beforeEach(() => {
+  useBackOffice.setState({ session: administratorSession });
+  useNavigation.setState({ backOffice: {} });
+});
+afterEach(() => {
+  desk.reset();
+  useBackOffice.setState({ session: null });
+});
+
+async function searchFor(serialization: string) {
+  await page.getByLabelText('Serialization or credit id').fill(serialization);
+  await page.getByRole('button', { name: 'Show history' }).click();
+}
+
+it("drops a later page of the first credit that answers after another credit's search", async () => {
+  const reads = heldReads();
+  render(<CreditHistoryScreen />);
+  await searchFor(A);
+  await expect.poll(() => reads.asked(A)).toBe(true);
+  reads.answer(A, trail(A, 1, 2, 'a-page-2'));
+  await expect.element(page.getByRole('heading', { name: A })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Show later movements' }).click();
+  await expect.poll(() => reads.asked(`${A}@a-page-2`)).toBe(true);
+  await searchFor(B);
+  await expect.poll(() => reads.asked(B)).toBe(true);
+
+  // The second search answers first, then the first credit's later page.
+  reads.answer(B, trail(B, 100, 3, null));
+  await expect.element(page.getByRole('heading', { name: B })).toBeVisible();
+  await expect.poll(() => rows().all().length).toBe(1 + 3);
+  reads.answer(`${A}@a-page-2`, trail(A, 3, 2, null));
+  await expect.poll(() => desk.answered('backOffice.read')).toBe(3);
+  await rendered();
+
+  expect(page.getByRole('heading', { level: 2 }).element()).toHaveTextContent(B);
+  expect(rows().all()).toHaveLength(1 + 3);
+  expect(page.getByRole('alert').query()).toBeNull();
+});
