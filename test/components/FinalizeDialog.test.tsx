@@ -88,6 +88,27 @@ describe('the Finalize dialog', () => {
     expect(sends()).toEqual([]);
   });
 
+  it('fills in the fields left untouched from hints that arrive after the user started typing', async () => {
+    type Hints = { projectAddress: string | null; tokens: { tokenId: string; serialization: string; vintage: string; type: string }[] };
+    let answerHints: ((hints: Hints) => void) | undefined;
+    desk.answer('retirements.finalizeHints', () => new Promise<Hints>((resolve) => (answerHints = resolve)));
+    open();
+    await openWallet();
+    // A fast user: the beneficiary and a token id typed before the desk answered the hints.
+    await page.getByLabelText('Beneficiary').fill('Ada Lovelace');
+    await page.getByLabelText('Token id').fill('8');
+    await expect.poll(() => answerHints).toBeDefined();
+    answerHints!({
+      projectAddress: CONTRACT,
+      tokens: [{ tokenId: '7', serialization: 'RDR-KEN-1-12-7-P-1-2023', vintage: '2023', type: 'exPost' }],
+    });
+
+    await expect.element(page.getByLabelText('Project contract address')).toHaveValue(CONTRACT);
+    await expect.element(page.getByText("Filled in from the project's credits in the desk's data.")).toBeVisible();
+    await expect.element(page.getByLabelText('Token id')).toHaveValue('8');
+    await expect.element(page.getByLabelText('Beneficiary')).toHaveValue('Ada Lovelace');
+  });
+
   it('asks for the wallet first, then refuses incomplete details without signing or sending', async () => {
     open();
     await expect.element(page.getByRole('region', { name: 'Wallet' })).toBeVisible();

@@ -52,13 +52,13 @@ function DetailsForm({
   hints: Hints | null;
   /** Why signing must not happen yet (the wallet check), or null. */
   walletProblem: string | null;
-  onChange: (f: FinalizeFields) => void;
+  onChange: (key: keyof FinalizeFields, value: string) => void;
   onReview: () => void;
 }) {
   const [showProblems, setShowProblems] = useState(false);
   const problems = showProblems ? validate(fields) : {};
   const set = (key: keyof FinalizeFields) => (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
-    onChange({ ...fields, [key]: e.target.value });
+    onChange(key, e.target.value);
   return (
     <form
       className="form"
@@ -134,16 +134,18 @@ export function FinalizeDialog({
   const address = useWallet((s) => s.address);
   const sign = useWallet((s) => s.signFinalization);
   const forget = useWallet((s) => s.forget);
-  // Until the user edits a field, the details are what the desk knows (see hints below).
-  const [typed, setFields] = useState<FinalizeFields | null>(null);
+  // The fields the user edited, each on its own: a field not edited yet is what the desk knows (see
+  // hints below), even when the hints arrive after the user started typing in another field.
+  const [edited, setEdited] = useState<Partial<FinalizeFields>>({});
   const [step, setStep] = useState<'details' | 'review' | 'done'>('details');
   // What the desk knows of this retirement's project: its contract address and token ids, filled in.
   const hints = useLoader(() => desk('retirements.finalizeHints', { retirementId }), [retirementId]);
   const known = hints.data;
-  const fields: FinalizeFields = typed ?? {
+  const fields: FinalizeFields = {
     ...EMPTY,
     projectAddress: known?.projectAddress ?? '',
     tokenId: known?.tokens.length === 1 ? known.tokens[0]!.tokenId : '',
+    ...edited,
   };
   const message = finalizeMessage(trimmed(fields));
   // The wallet opened must be the one that made this retirement, checked with the registry before anything is signed.
@@ -219,7 +221,7 @@ export function FinalizeDialog({
                 fields={fields}
                 hints={hints.data ?? null}
                 walletProblem={walletProblem}
-                onChange={setFields}
+                onChange={(key, value) => setEdited((e) => ({ ...e, [key]: value }))}
                 onReview={() => setStep('review')}
               />
             </section>
