@@ -17,22 +17,28 @@ interface ConnectionsState {
   active(): ConnectionInfo | null;
 }
 
+/** The number of the last load started: only its answer is used (answers can come back out of order). */
+let loads = 0;
+
 export const useConnections = create<ConnectionsState>()((set, get) => ({
   list: null,
   error: null,
   loading: false,
   switches: 0,
   load: async () => {
+    const load = ++loads;
     set({ loading: true, error: null });
     try {
       const list = await desk('connections.list', {});
+      // A newer load was asked meanwhile (another connection put in use, say): its answer decides.
+      if (load !== loads) return;
       const before = get().list?.activeId;
       const switched = before !== undefined && before !== list.activeId;
       set((s) => ({ list, loading: false, switches: s.switches + (switched ? 1 : 0) }));
       // Another registry is now active: what was open belonged to the previous one.
       if (switched) useNavigation.getState().closeRecords();
     } catch (error) {
-      set({ error: describeError(error), loading: false });
+      if (load === loads) set({ error: describeError(error), loading: false });
     }
   },
   active: () => {
