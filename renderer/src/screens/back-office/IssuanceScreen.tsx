@@ -13,6 +13,8 @@ import { describeError } from '../../lib/desk';
 import { BackOfficePage } from './BackOfficePage';
 import { LedgerReview } from './ledger/LedgerReview';
 import { UnderstoodAmount } from '../../components/UnderstoodAmount';
+import { reportFormProblems } from '../../lib/focus';
+import { say } from '../../components/Announcer';
 
 interface IssuanceForm {
   projectId: string;
@@ -111,6 +113,8 @@ export function IssuanceScreen() {
             e.preventDefault();
             setTried(true);
             if (Object.keys(problems).length === 0) setReviewing(true);
+            // Refused: focus the first field to fix and say why (else nothing is heard or seen to happen).
+            else reportFormProblems(e.currentTarget, Object.values(problems), say);
           }}
         >
           <Field label="Project" error={tried ? problems.projectId : null} hint="Validated and registered projects only.">
@@ -143,7 +147,7 @@ export function IssuanceScreen() {
               </label>
             ))}
           </fieldset>
-          <Field label="Amount (tonnes)" error={form.amount && tried ? problems.amount : form.amount && !amount.ok ? amount.message : null}>
+          <Field label="Amount (tonnes)" error={tried || form.amount ? (problems.amount ?? null) : null}>
             <input inputMode="decimal" value={form.amount} onChange={(e) => set('amount', e.target.value)} />
           </Field>
           <UnderstoodAmount shown={amount.ok ? amount.shown : null} />

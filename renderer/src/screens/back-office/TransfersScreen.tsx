@@ -15,6 +15,8 @@ import { BackOfficePage } from './BackOfficePage';
 import { accountRefOf, accountText, tonnesOf, type AccountLike } from './ledger/accounts';
 import { LedgerReview } from './ledger/LedgerReview';
 import { UnderstoodAmount } from '../../components/UnderstoodAmount';
+import { reportFormProblems } from '../../lib/focus';
+import { say } from '../../components/Announcer';
 
 type Operation = 'transfer' | 'deposit' | 'withdrawal' | 'cancellation';
 type Kind = AccountLike['kind'];
@@ -155,6 +157,8 @@ export function TransfersScreen() {
             e.preventDefault();
             setTried(true);
             if (Object.keys(problems).length === 0) setReviewing(true);
+            // Refused: focus the first field to fix and say why (else nothing is heard or seen to happen).
+            else reportFormProblems(e.currentTarget, Object.values(problems), say);
           }}
         >
           <fieldset className="choice-group span-all">
@@ -212,7 +216,7 @@ export function TransfersScreen() {
               ))}
             </select>
           </Field>
-          <Field label="Amount (tonnes)" error={form.amount && (tried || !amount.ok) ? (problems.amount ?? null) : null}>
+          <Field label="Amount (tonnes)" error={tried || form.amount ? (problems.amount ?? null) : null}>
             <input inputMode="decimal" value={form.amount} onChange={(e) => set('amount', e.target.value)} />
           </Field>
           <UnderstoodAmount shown={amount.ok ? amount.shown : null} className="span-all" />
