@@ -15,7 +15,15 @@ import { downloadCertificate } from './certificates';
 import { FinalizeDialog } from './FinalizeDialog';
 import { usePanelFocus } from '../../components/DetailsPanel';
 
+/**
+ * The panel for retirement `id`: a fresh one for each retirement, so nothing of another's (a
+ * certificate still being prepared or its error, an open Finalize dialog) shows under this one.
+ */
 export function RetirementDetails({ id }: { id: string }) {
+  return <RetirementPanel key={id} id={id} />;
+}
+
+function RetirementPanel({ id }: { id: string }) {
   const openRetirement = useNavigation((s) => s.openRetirement);
   const openProject = useNavigation((s) => s.openProject);
   const openOrganization = useNavigation((s) => s.openOrganization);
