@@ -43,7 +43,8 @@ interface RetirementListState extends PagedRows<RetirementRow> {
   selectAll(): Promise<void>;
   /** Where a shift-click range starts. */
   selectionAnchor: string | null;
-  clearSelection(): void;
+  /** Unticks `ids` (certificates saved), leaving any other tick as it is. */
+  deselect(ids: string[]): void;
 }
 
 /** The most retirements "select all" takes (their certificates are then fetched one by one). */
@@ -140,6 +141,11 @@ export const useRetirementList = create<RetirementListState>()((set, get) => {
       const answer = await desk('retirements.search', toRetirementSearch(state.query, 0, SELECT_ALL_LIMIT));
       set({ selected: Object.fromEntries(answer.rows.filter((r) => r.isClaimed).map((r) => [r.id, true as const])) });
     },
-    clearSelection: () => set({ selected: {}, selectionAnchor: null }),
+    deselect: (ids) =>
+      set((s) => {
+        const selected = { ...s.selected };
+        for (const id of ids) delete selected[id];
+        return { selected, selectionAnchor: s.selectionAnchor !== null && ids.includes(s.selectionAnchor) ? null : s.selectionAnchor };
+      }),
   };
 });

@@ -27,11 +27,14 @@ export function CertificateDownloads() {
   async function downloadAll() {
     setFailures([]);
     const failed: string[] = [];
+    // Only these leave the selection at the end: rows ticked meanwhile, and failed ones, stay ticked.
+    const saved: string[] = [];
     if (format === 'separate') {
       for (const [index, id] of ids.entries()) {
         setProgress({ done: index, total: ids.length });
         try {
           await downloadCertificate(id);
+          saved.push(id);
         } catch (error) {
           const row = findRetirementRow(useRetirementList.getState(), id);
           failed.push(`${row?.beneficiary ?? id}: ${describeError(error)}`);
@@ -43,15 +46,16 @@ export function CertificateDownloads() {
       setProgress({ done: 0, total: ids.length });
       try {
         const bundle = await desk('retirements.certificates', { ids, format });
-        const { saved } = await saveFile(bundle);
-        announce('desk:file-saved', { filename: bundle.filename, saved });
+        const { saved: bundleSaved } = await saveFile(bundle);
+        announce('desk:file-saved', { filename: bundle.filename, saved: bundleSaved });
+        saved.push(...ids);
       } catch (error) {
         failed.push(`the combined file: ${describeError(error)}`);
       }
     }
     setProgress(null);
     setFailures(failed);
-    if (failed.length === 0) useRetirementList.getState().clearSelection();
+    useRetirementList.getState().deselect(saved);
   }
 
   if (ids.length === 0 && failures.length === 0) return null;

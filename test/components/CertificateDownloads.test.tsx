@@ -1,0 +1,74 @@
+// "Download certificates (n)" takes out of the selection only the retirements whose certificates it
+// saved: rows ticked while a long download ran stay ticked (they were once all unticked at its end,
+// though never downloaded), and so do those whose certificate failed, for another try.
+import { afterEach, expect, it } from 'vitest';
+import { page } from 'vitest/browser';
+import type { DeskOutput } from '../../shared/desk/api';
+import { CertificateDownloads } from '../../renderer/src/screens/retirements/CertificateDownloads';
+import { useRetirementList } from '../../renderer/src/stores/retirements';
+import { render } from './render';
+import { deskError, installScriptedBridge } from './scripted-bridge';
+
+const desk = installScriptedBridge();
+
+afterEach(() => {
+  desk.reset();
+  useRetirementList.setState({ selected: {}, selectionAnchor: null });
+});
+
+const pdf = (id: string): DeskOutput<'retirements.certificate'> => ({
+  handle: `file-handle-${id}-0000000000`,
+  kind: 'pdf',
+  filename: `certificate-${id}.pdf`,
+  size: 1000,
+});
+
+/** Certificates the test hands out one by one: each waits until `finish(id)`. */
+function heldCertificates(failing: string[] = []) {
+  const pending = new Map<string, () => void>();
+  desk.answer(
+    'retirements.certificate',
+    (input) =>
+      new Promise((resolve) => {
+        const { id } = input as { id: string };
+        pending.set(id, () => resolve(failing.includes(id) ? deskError('not_found', 'No such certificate.') : pdf(id)));
+      }),
+  );
+  return {
+    asked: (id: string) => pending.has(id),
+    finish(id: string) {
+      pending.get(id)!();
+      pending.delete(id);
+    },
+  };
+}
+
+const selected = () => Object.keys(useRetirementList.getState().selected).sort();
+
+it('keeps the rows ticked while the download ran', async () => {
+  const certificates = heldCertificates();
+  useRetirementList.setState({ selected: { 'retirement-a': true, 'retirement-b': true } });
+  render(<CertificateDownloads />);
+  await page.getByRole('button', { name: 'Download certificates (2)' }).click();
+  await expect.poll(() => certificates.asked('retirement-a')).toBe(true);
+  // Ticked while the first certificate is on its way.
+  useRetirementList.getState().toggleSelected('retirement-c');
+  certificates.finish('retirement-a');
+  await expect.poll(() => certificates.asked('retirement-b')).toBe(true);
+  certificates.finish('retirement-b');
+  await expect.element(page.getByRole('button', { name: 'Download certificates (1)' })).toBeVisible();
+  expect(selected()).toEqual(['retirement-c']);
+});
+
+it('keeps the retirements whose certificate failed, and drops those saved', async () => {
+  const certificates = heldCertificates(['retirement-b']);
+  useRetirementList.setState({ selected: { 'retirement-a': true, 'retirement-b': true } });
+  render(<CertificateDownloads />);
+  await page.getByRole('button', { name: 'Download certificates (2)' }).click();
+  await expect.poll(() => certificates.asked('retirement-a')).toBe(true);
+  certificates.finish('retirement-a');
+  await expect.poll(() => certificates.asked('retirement-b')).toBe(true);
+  certificates.finish('retirement-b');
+  await expect.element(page.getByRole('alert')).toHaveTextContent('1 certificate could not be saved');
+  expect(selected()).toEqual(['retirement-b']);
+});
