@@ -3,9 +3,12 @@
 // on its first field (so typing goes there, not to "×") and, once closed, gives focus back to the
 // element that had it when it opened (or, when that is gone, to what `returnFocus` names). A dialog of
 // several steps names its `step`: on each change focus goes to the new step's first field, else its
-// heading (or what it marks with data-step-focus), never to <body>.
+// heading (or what it marks with data-step-focus), never to <body>. While a dialog's work cannot be
+// stopped (a desk call under way), it names why in `closeRefused`: Escape and "×" then leave it open
+// and say so (closed, it would finish unseen and act on whatever was opened since).
 import { useEffect, useId, useLayoutEffect, useRef, type ReactNode } from 'react';
 import { focusElement } from '../lib/focus';
+import { say } from './Announcer';
 
 const FIELDS = 'input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled])';
 const FOCUSABLE = `${FIELDS}, button:not([disabled]), a[href], [tabindex]:not([tabindex="-1"])`;
@@ -36,6 +39,7 @@ export function Dialog({
   wide = false,
   step,
   returnFocus,
+  closeRefused = null,
 }: {
   title: string;
   onClose: () => void;
@@ -45,10 +49,17 @@ export function Dialog({
   step?: string;
   /** Where focus goes on closing when the opener is no longer on the page (or cannot take focus). */
   returnFocus?: () => Element | null | undefined;
+  /** Why the dialog cannot be closed now (its work is under way), or null when it can. */
+  closeRefused?: string | null;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   const bodyRef = useRef<HTMLDivElement>(null);
   const titleId = useId();
+  const refusedId = useId();
+  const requestClose = () => {
+    if (closeRefused) say(closeRefused);
+    else onClose();
+  };
   const returnFocusRef = useRef(returnFocus);
   useLayoutEffect(() => {
     returnFocusRef.current = returnFocus;
@@ -80,20 +91,41 @@ export function Dialog({
       ref={ref}
       className={wide ? 'dialog dialog-wide' : 'dialog'}
       aria-labelledby={titleId}
+      onKeyDown={(event) => {
+        // Escape refused before the browser turns it into a cancel request (a second one in a row
+        // could not be refused there).
+        if (event.key === 'Escape' && closeRefused) {
+          event.preventDefault();
+          say(closeRefused);
+        }
+      }}
       onCancel={(event) => {
         event.preventDefault();
-        onClose();
+        requestClose();
       }}
     >
       <header className="dialog-header">
         <h2 id={titleId}>{title}</h2>
-        <button type="button" className="icon-button" title="Close" onClick={onClose}>
+        <button
+          type="button"
+          className="icon-button"
+          title={closeRefused ?? 'Close'}
+          aria-disabled={closeRefused ? true : undefined}
+          aria-describedby={closeRefused ? refusedId : undefined}
+          onClick={requestClose}
+        >
           <span aria-hidden="true">×</span>
           <span className="visually-hidden">Close</span>
         </button>
       </header>
+
       <div className="dialog-body" ref={bodyRef}>
         {children}
+        {closeRefused && (
+          <p id={refusedId} className="muted">
+            {closeRefused}
+          </p>
+        )}
       </div>
     </dialog>
   );

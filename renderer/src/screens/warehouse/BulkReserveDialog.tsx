@@ -1,6 +1,8 @@
 // Reserving several credits at once: the contract reserves one credit per request, so each selected
 // credit gets its own reservation of everything it has available, one after the other. The dialog
 // says what will be reserved before anything is sent, then which were reserved and which not (why).
+// While it reserves it cannot be closed (Escape, ×, Cancel say why): closed, the run would go on
+// unseen and, at its end, close whatever bulk dialog was opened since and clear the new selection.
 import { useState } from 'react';
 import type { WarehouseInventoryCredit } from '../../../../shared/registry/resources';
 import { gramsToTonnes } from '../../../../shared/registry/amounts';
@@ -8,6 +10,9 @@ import { totalGrams } from '../../../../shared/desk/warehouse-list';
 import { desk, describeError } from '../../lib/desk';
 import { formatTonnesValue } from '../../lib/format';
 import { Dialog } from '../../components/Dialog';
+import { useMounted } from '../../components/useMounted';
+
+const CLOSE_REFUSED = 'The credits are being reserved one after the other; this closes once the last one is done.';
 
 type Outcome = { state: 'reserved' } | { state: 'failed'; message: string };
 
@@ -28,11 +33,14 @@ export function BulkReserveDialog({
   const done = Object.keys(outcomes).length;
   const failed = Object.values(outcomes).filter((o) => o.state === 'failed').length;
   const finished = !running && done === credits.length;
+  const mounted = useMounted();
 
   async function reserveAll() {
     setRunning(true);
     let failures = 0;
     for (const credit of credits) {
+      // Taken off the page (another screen, another registry): no more reservations for nobody to see.
+      if (!mounted.current) return;
       if (outcomes[credit.id]?.state === 'reserved') continue;
       let outcome: Outcome;
       try {
@@ -44,6 +52,7 @@ export function BulkReserveDialog({
       }
       setOutcomes((o) => ({ ...o, [credit.id]: outcome }));
     }
+    if (!mounted.current) return;
     setRunning(false);
     onReserved(failures === 0);
     if (failures === 0) onClose();
@@ -51,7 +60,7 @@ export function BulkReserveDialog({
 
   const total = formatTonnesValue(gramsToTonnes(totalGrams(credits)));
   return (
-    <Dialog title={`Reserve ${credits.length} credits`} onClose={onClose} wide>
+    <Dialog title={`Reserve ${credits.length} credits`} onClose={onClose} wide closeRefused={running ? CLOSE_REFUSED : null}>
       <p>
         Each credit is reserved for 10 minutes with everything it has available: {credits.length} reservations, {total} in all.
       </p>
@@ -97,11 +106,27 @@ export function BulkReserveDialog({
         </p>
       )}
       <div className="actions">
-        <button type="button" className="button" onClick={onClose} disabled={running}>
+        {/* aria-disabled, not disabled, while it runs: pressed, they keep focus (the reason is said under them). */}
+        <button
+          type="button"
+          className="button"
+          aria-disabled={running || undefined}
+          title={running ? CLOSE_REFUSED : undefined}
+          onClick={() => {
+            if (!running) onClose();
+          }}
+        >
           {finished ? 'Close' : 'Cancel'}
         </button>
         {!(finished && failed === 0) && (
-          <button type="button" className="button button-primary" onClick={() => void reserveAll()} disabled={running}>
+          <button
+            type="button"
+            className="button button-primary"
+            aria-disabled={running || undefined}
+            onClick={() => {
+              if (!running) void reserveAll();
+            }}
+          >
             {running
               ? `Reserving ${Math.min(done + 1, credits.length)} of ${credits.length}…`
               : failed > 0
