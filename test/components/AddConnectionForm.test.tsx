@@ -1,7 +1,10 @@
 // Adding a remote connection while its key files are still being read by the desk: Add waits for
 // both reads and sends both handles (pressed early, it once checked an operator key that had not
 // arrived yet, because the two file fields shared one "reading" flag); and a key file chosen again
-// before the first was read keeps the last choice, whatever order the reads end in.
+// before the first was read keeps the last choice, whatever order the reads end in. Cancel: while the
+// desk connects it is unavailable (it once closed the form while the connection was still added, and
+// the end of that Add then closed the next form); while a key file is read it stops the Add unsent.
+import { useState } from 'react';
 import { afterEach, expect, it } from 'vitest';
 import { page } from 'vitest/browser';
 import type { PickedKey } from '../../shared/desk/api';
@@ -120,4 +123,86 @@ it("describes the operator key file as the operator account's key", async () => 
   showForm();
   await expect.element(page.getByText("The app's RSA private key", { exact: false })).toBeVisible();
   await expect.element(page.getByText("The operator account's RSA private key", { exact: false })).toBeVisible();
+});
+
+/** The settings screen's part: the form opened by its button, closed by `onDone`. */
+function Connections({ done }: { done: (string | undefined)[] }) {
+  const [adding, setAdding] = useState(true);
+  return adding ? (
+    <AddConnectionForm
+      onDone={(added) => {
+        done.push(added);
+        setAdding(false);
+      }}
+    />
+  ) : (
+    <button type="button" onClick={() => setAdding(true)}>
+      Add remote connection…
+    </button>
+  );
+}
+
+function showConnections(): { done: (string | undefined)[] } {
+  useConnections.setState({ list: { activeId: null, connections: [], keychain: { available: true } } });
+  const done: (string | undefined)[] = [];
+  render(<Connections done={done} />);
+  return { done };
+}
+
+it('Cancel is unavailable while the desk connects (it says why), and the form closes once added', async () => {
+  desk.importKeyFile(async (file) => ({ handle: 'handle-for-app-key-pem', fileName: file?.name ?? 'app-key.pem' }));
+  let connected: () => void = () => {};
+  desk.answer(
+    'connections.addRemote',
+    () => new Promise((resolve) => (connected = () => resolve({ ...partnerConnection, operatorId: undefined }))),
+  );
+  desk.answer('connections.list', () => ({ activeId: null, connections: [], keychain: { available: true } }));
+  const { done } = showConnections();
+  await fillConnection();
+  await page.getByLabelText('Operator id').fill('');
+  await page.getByLabelText('Private key file').upload(pem('app-key.pem'));
+  await expect.element(page.getByText('Chosen key file: app-key.pem')).toBeVisible();
+  await page.getByRole('button', { name: 'Add connection' }).click();
+  await expect.poll(() => addRemoteCalls().length).toBe(1);
+
+  const cancel = page.getByRole('button', { name: 'Cancel' });
+  await cancel.click({ force: true });
+  await expect.element(page.getByRole('button', { name: 'Connecting…' })).toBeVisible();
+  await expect.element(cancel).toHaveAttribute('aria-disabled', 'true');
+  await expect.element(cancel).toHaveAccessibleDescription(/cannot stop half-way/);
+  expect(done).toEqual([]);
+
+  connected();
+  await expect.poll(() => done).toEqual(['Partner registry']);
+  await expect.element(page.getByRole('button', { name: 'Add remote connection…' })).toBeVisible();
+});
+
+it('Cancel while a key file is still being read closes the form and sends nothing', async () => {
+  const reads = heldKeyReads();
+  desk.answer('connections.addRemote', () => partnerConnection);
+  desk.answer('connections.list', () => ({ activeId: null, connections: [], keychain: { available: true } }));
+  const { done } = showConnections();
+  await fillConnection();
+  await page.getByLabelText('Operator id').fill('');
+  await page.getByLabelText('Private key file').upload(pem('app-key.pem'));
+  await expect.poll(() => reads.reading('app-key.pem')).toBe(true);
+  await page.getByRole('button', { name: 'Add connection' }).click();
+  await expect.element(page.getByRole('button', { name: 'Reading the key file…' })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  expect(done).toEqual([undefined]);
+  // The form opened again at once; the first one's key read ends afterwards, and the second form adds its own.
+  await page.getByRole('button', { name: 'Add remote connection…' }).click();
+  await expect.element(page.getByLabelText('Connection name')).toBeVisible();
+  reads.finish('app-key.pem');
+  await fillConnection();
+  await page.getByLabelText('Connection name').fill('Second registry');
+  await page.getByLabelText('Operator id').fill('');
+  await page.getByLabelText('Private key file').upload(pem('second-key.pem'));
+  await expect.poll(() => reads.reading('second-key.pem')).toBe(true);
+  reads.finish('second-key.pem');
+  await expect.element(page.getByText('Chosen key file: second-key.pem')).toBeVisible();
+  await page.getByRole('button', { name: 'Add connection' }).click();
+  await expect.poll(() => done).toEqual([undefined, 'Second registry']);
+  expect(addRemoteCalls()).toMatchObject([{ name: 'Second registry', keyHandle: 'handle-for-second-key-pem' }]);
 });

@@ -1,14 +1,17 @@
 // Adding a remote registry: its address, the app id registered there, and the app's private key.
 // Without an OS keychain the key can go to a passphrase-encrypted file, if the user agrees.
 // Optionally an operator account of that registry (its id and key file, picked like the app key)
-// for the back office; both keys are kept the same way.
-import { useRef, useState } from 'react';
+// for the back office; both keys are kept the same way. Cancel stops an Add still waiting for a key
+// file (nothing was sent); once the desk is connecting it cannot be stopped, so Cancel is unavailable
+// (and says why) until the desk answers, and a run only ever closes its own form.
+import { useId, useRef, useState } from 'react';
 import { isAllowedRegistryUrl, REGISTRY_URL_RULE, type PickedKey } from '../../../../shared/desk/api';
 import { desk } from '../../lib/desk';
 import { useConnections } from '../../stores/connections';
 import { Field } from '../../components/Field';
 import { ErrorMessage } from '../../components/feedback';
 import { useAction } from '../../components/useAction';
+import { useMounted } from '../../components/useMounted';
 import { KeyFileInput } from './KeyFileInput';
 
 /** `onDone` gets the name of the connection added, or nothing when the form was cancelled. */
@@ -31,6 +34,8 @@ export function AddConnectionForm({ onDone }: { onDone: (added?: string) => void
   const [passphrase, setPassphrase] = useState('');
   const [confirmed, setConfirmed] = useState(false);
   const needsFile = keychain ? !keychain.available : false;
+  const mounted = useMounted();
+  const cancelReasonId = useId();
 
   const add = useAction(async () => {
     if (reads.current.size > 0) {
@@ -40,6 +45,8 @@ export function AddConnectionForm({ onDone }: { onDone: (added?: string) => void
       } finally {
         setWaitingForKeys(false);
       }
+      // Cancelled while the key files were read: nothing was sent, nothing is.
+      if (!mounted.current) return;
     }
     const { app: key, operator: operatorKey } = keys.current;
     if (!isAllowedRegistryUrl(baseUrl.trim())) throw new Error(REGISTRY_URL_RULE);
@@ -58,8 +65,10 @@ export function AddConnectionForm({ onDone }: { onDone: (added?: string) => void
       ...(needsFile ? { encryptedFileFallback: { passphrase, userConfirmed: true as const } } : {}),
     });
     await useConnections.getState().load();
-    onDone(name.trim());
+    if (mounted.current) onDone(name.trim());
   });
+  // The desk is adding the connection (a call that cannot be taken back).
+  const connecting = add.busy && !waitingForKeys;
 
   return (
     <form
@@ -114,7 +123,15 @@ export function AddConnectionForm({ onDone }: { onDone: (added?: string) => void
       )}
       <ErrorMessage error={add.error ? `The connection was not added: ${add.error}` : null} />
       <div className="actions">
-        <button type="button" className="button" onClick={() => onDone()}>
+        <button
+          type="button"
+          className="button"
+          aria-disabled={connecting || undefined}
+          aria-describedby={connecting ? cancelReasonId : undefined}
+          onClick={() => {
+            if (!connecting) onDone();
+          }}
+        >
           Cancel
         </button>
         {/* aria-disabled, not disabled: pressed, it keeps focus while it connects. */}
@@ -122,6 +139,11 @@ export function AddConnectionForm({ onDone }: { onDone: (added?: string) => void
           {waitingForKeys ? 'Reading the key file…' : add.busy ? 'Connecting…' : 'Add connection'}
         </button>
       </div>
+      {connecting && (
+        <p id={cancelReasonId} className="muted">
+          The desk is adding this connection and cannot stop half-way: Cancel is possible again once it has finished.
+        </p>
+      )}
     </form>
   );
 }
