@@ -1,6 +1,8 @@
 // Reserving credits from the warehouse for 10 minutes. The amount is checked exactly (integer
 // grams) against what the credit has available before anything is sent; the amount understood
-// (in the user's locale) is shown, and named on the button, before it acts.
+// (in the user's locale) is shown, and named on the button, before it acts. While the reservation is
+// being made it cannot be closed (Escape, ×, Cancel say why): the desk call cannot be taken back, and
+// its end would close whatever reservation dialog had been opened since.
 import { useState } from 'react';
 import type { WarehouseInventoryCredit } from '../../../../shared/registry/resources';
 import { desk } from '../../lib/desk';
@@ -10,6 +12,9 @@ import { Field } from '../../components/Field';
 import { ErrorMessage } from '../../components/feedback';
 import { useAction } from '../../components/useAction';
 import { UnderstoodAmount } from '../../components/UnderstoodAmount';
+import { useMounted } from '../../components/useMounted';
+
+const CLOSE_REFUSED = 'The reservation is being made; this closes once the registry has answered.';
 
 export function amountProblem(text: string, available: number): string | null {
   const parsed = parseTonnes(text);
@@ -34,15 +39,18 @@ export function ReserveDialog({
   const problem = amountProblem(amount, credit.amount);
   const understood = parseTonnes(amount);
   const shown = problem === null && understood.ok ? understood.shown : null;
+  const mounted = useMounted();
   const reserve = useAction(async () => {
     const parsed = parseTonnes(amount);
     if (!parsed.ok) throw new Error(parsed.message);
     const made = await desk('warehouse.reserve', { organizationId, creditId: credit.id, amount: parsed.tonnes });
+    // Only for this dialog, while it is on the page (its screen may have gone meanwhile).
+    if (!mounted.current) return;
     onReserved(made);
     onClose();
   });
   return (
-    <Dialog title="Reserve credits" onClose={onClose}>
+    <Dialog title="Reserve credits" onClose={onClose} closeRefused={reserve.busy ? CLOSE_REFUSED : null}>
       <p>
         {credit.project.fullName} · <span className="mono">{credit.serialization}</span>
       </p>
@@ -67,7 +75,15 @@ export function ReserveDialog({
         <UnderstoodAmount shown={shown} />
         <ErrorMessage error={reserve.error ? `The reservation was not made: ${reserve.error}` : null} />
         <div className="actions">
-          <button type="button" className="button" onClick={onClose}>
+          <button
+            type="button"
+            className="button"
+            aria-disabled={reserve.busy || undefined}
+            title={reserve.busy ? CLOSE_REFUSED : undefined}
+            onClick={() => {
+              if (!reserve.busy) onClose();
+            }}
+          >
             Cancel
           </button>
           <button type="submit" className="button button-primary" aria-disabled={reserve.busy || shown === null}>
