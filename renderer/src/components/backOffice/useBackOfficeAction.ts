@@ -5,12 +5,13 @@
 // action says so and offers to check again, never to do it again. An unknown write outlives its
 // dialog: the same change confirmed again (after Back, or a closed and reopened dialog) is checked
 // under its first key instead of being sent under a new one, which could make it twice.
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { canonicalJson } from '../../../../shared/canonical-json';
 import type { BackOfficeData, BackOfficeWriteInput, OperatorWriteName } from '../../../../shared/desk/back-office';
 import { desk, describeError } from '../../lib/desk';
 import { announce } from '../../lib/signals';
 import { useConnections } from '../../stores/connections';
+import { useMounted } from '../useMounted';
 
 export type BackOfficeActionState<E extends OperatorWriteName> =
   | { phase: 'idle' }
@@ -76,13 +77,7 @@ export function useBackOfficeAction<E extends OperatorWriteName>(endpoint: E) {
   /** The state as last set (the rendered `state` can be a render behind a quick second submit). */
   const latest = useRef<BackOfficeActionState<E>>({ phase: 'idle' });
   const pending = useRef<{ identity: string; input: BackOfficeWriteInput } | null>(null);
-  const alive = useRef(true);
-  useEffect(() => {
-    alive.current = true;
-    return () => {
-      alive.current = false;
-    };
-  }, []);
+  const alive = useMounted();
 
   const update = useCallback(
     (next: BackOfficeActionState<E>) => {
@@ -92,26 +87,29 @@ export function useBackOfficeAction<E extends OperatorWriteName>(endpoint: E) {
       if (next.phase !== 'idle' && next.phase !== 'sending' && next.phase !== 'checking')
         announce('desk:back-office-action', { endpoint, phase: next.phase });
     },
-    [endpoint],
+    [endpoint, alive],
   );
 
-  const settle = useCallback(async (input: BackOfficeWriteInput): Promise<BackOfficeActionState<E>> => {
-    for (const wait of SETTLE_WAITS_MS) {
-      await new Promise((resolve) => window.setTimeout(resolve, wait));
-      if (!alive.current) break;
-      try {
-        const answer = await desk('backOffice.settle', input);
-        if (answer.outcome === 'done') return { phase: 'done', data: answer.data as BackOfficeData<E> };
-        if (answer.outcome === 'refused') return { phase: 'refused', status: answer.status, message: answer.message };
-      } catch {
-        // Offline, or the desk did not answer: still unknown; the next check tries again.
+  const settle = useCallback(
+    async (input: BackOfficeWriteInput): Promise<BackOfficeActionState<E>> => {
+      for (const wait of SETTLE_WAITS_MS) {
+        await new Promise((resolve) => window.setTimeout(resolve, wait));
+        if (!alive.current) break;
+        try {
+          const answer = await desk('backOffice.settle', input);
+          if (answer.outcome === 'done') return { phase: 'done', data: answer.data as BackOfficeData<E> };
+          if (answer.outcome === 'refused') return { phase: 'refused', status: answer.status, message: answer.message };
+        } catch {
+          // Offline, or the desk did not answer: still unknown; the next check tries again.
+        }
       }
-    }
-    return {
-      phase: 'unsure',
-      message: 'the registry has not answered yet. Check again once it can be reached; the change can only be made once.',
-    };
-  }, []);
+      return {
+        phase: 'unsure',
+        message: 'the registry has not answered yet. Check again once it can be reached; the change can only be made once.',
+      };
+    },
+    [alive],
+  );
 
   /** Checks an `unsure` action again (same key, same body). */
   const check = useCallback(async (): Promise<BackOfficeActionState<E> | null> => {
