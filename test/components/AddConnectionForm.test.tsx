@@ -77,6 +77,8 @@ it('Add pressed while the operator key is still being read waits for it, then se
   await page.getByLabelText('Private key file').upload(pem('app-key.pem'));
   await page.getByLabelText('Operator key file').upload(pem('operator.pem'));
   await expect.poll(() => reads.reading('app-key.pem') && reads.reading('operator.pem')).toBe(true);
+  // Each file's line is drawn when it is chosen (drawn once read, it moved Add under the pointer).
+  await expect.element(page.getByText('Reading key file: operator.pem')).toBeVisible();
   // The app key's read ends first: the operator key is still on its way when Add is pressed.
   reads.finish('app-key.pem');
   await expect.element(page.getByText('Chosen key file: app-key.pem')).toBeVisible();

@@ -26,12 +26,17 @@ export function KeyFileInput({
   // choice may set the key (reads can finish in either order).
   const picks = useRef(0);
   const [chosen, setChosen] = useState<string | null>(null);
+  // The file's line is drawn when it is chosen, not when the desk has read it: appearing later, it
+  // moved what was below (Add connection) under a pointer already on its way there.
+  const [reading, setReading] = useState(false);
   const [host, setHost] = useState<'electron' | 'web' | null>(null);
   useEffect(() => {
     void bridgeHost().then(setHost);
   }, []);
 
   function pick(file?: File) {
+    if (file) setChosen(file.name);
+    setReading(true);
     const read = readKey(++picks.current, file);
     onReading?.(read);
     return read;
@@ -41,10 +46,12 @@ export function KeyFileInput({
     try {
       const key = await importKeyFile(file);
       if (choice !== picks.current) return;
+      setReading(false);
       setChosen(key?.fileName ?? null);
       onKey(key);
     } catch (error) {
       if (choice !== picks.current) return;
+      setReading(false);
       setChosen(null);
       onKey(null);
       setProblem(error instanceof Error ? error.message : String(error));
@@ -69,6 +76,7 @@ export function KeyFileInput({
               else {
                 // A cancelled choice also supersedes a read still under way.
                 picks.current++;
+                setReading(false);
                 setChosen(null);
                 onKey(null);
               }
@@ -78,7 +86,8 @@ export function KeyFileInput({
       </Field>
       {chosen && (
         <p className="hint">
-          Chosen key file: <span className="mono">{chosen}</span>
+          {reading ? 'Reading key file: ' : 'Chosen key file: '}
+          <span className="mono">{chosen}</span>
         </p>
       )}
     </>
