@@ -12,7 +12,9 @@ import { RegistryClientError } from '../../electron/core/client/errors';
 import type { TokenManager } from '../../electron/core/client/tokens';
 import { ManualClock } from '../../electron/core/clock';
 
-const JSON_TYPE = { 'content-type': 'application/json; charset=utf-8' };
+// A fixed Date: Node's own is the current second, and the two transports' requests, sent together,
+// could be answered either side of a second's turn.
+const JSON_TYPE = { 'content-type': 'application/json; charset=utf-8', date: 'Thu, 26 Nov 2026 12:00:00 GMT' };
 const routes: Record<string, (res: ServerResponse) => void> = {
   bom: (res) => res.writeHead(200, JSON_TYPE).end('\ufeff{"ok":"é"}'),
   gzip: (res) => res.writeHead(200, { ...JSON_TYPE, 'content-encoding': 'gzip' }).end(gzipSync('{"zipped":true}')),
