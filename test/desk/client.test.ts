@@ -54,7 +54,9 @@ function fakeClient(url: string, sleeps: number[] = []) {
     baseUrl: url,
     tokens,
     clock,
-    timeoutMs: 500,
+    // Generous: a slow answer on a loaded machine must not turn into a timeout and an extra retry
+    // (the retry counts are what some tests check); the hung-server test builds its own client.
+    timeoutMs: 10_000,
     sleep: async (ms) => void sleeps.push(ms),
     retry: { maxAttempts: 3 },
   });
