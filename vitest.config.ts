@@ -133,6 +133,9 @@ export default defineConfig({
           name: 'components',
           include: ['test/components/**/*.test.tsx'],
           testTimeout: 30_000,
+          // expect.element and expect.poll give up after 1 s by default: too short for a first
+          // Worker start or a page sharing 2 cores with an integration file.
+          expect: { poll: { timeout: 10_000 } },
           browser: {
             enabled: true,
             headless: true,
