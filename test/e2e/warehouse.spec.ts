@@ -177,7 +177,10 @@ test('reservation safety: shown when made, warned at 2 minutes on any screen, Fi
   await app.keyboard.press('Control+r');
   await synced;
   const soon = app.locator('[data-notice="soon"]');
-  await expect(soon).toContainText(`Your reservation of 1 t of ${serialization} ends in 2 minutes: finish it in Warehouse before then.`);
+  // "2 minutes" while under 55 s of real time has passed since the reservation; a slow sync on a
+  // loaded machine can take longer, and then it rightly says 1.
+  await expect(soon).toContainText(`Your reservation of 1 t of ${serialization} ends in `);
+  await expect(soon).toContainText(/ends in (2 minutes|1 minute): finish it in Warehouse before then\./);
   await screenshotBothThemes(app, 'reservation-two-minutes');
   await soon.getByRole('button', { name: 'Open Warehouse' }).click();
   await expect(app.getByRole('heading', { level: 1, name: 'Warehouse' })).toBeVisible();
