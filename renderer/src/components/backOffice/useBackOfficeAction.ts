@@ -7,7 +7,7 @@
 // under its first key instead of being sent under a new one, which could make it twice.
 import { useCallback, useRef, useState } from 'react';
 import { canonicalJson } from '../../../../shared/canonical-json';
-import type { BackOfficeData, BackOfficeWriteInput, OperatorWriteName } from '../../../../shared/desk/back-office';
+import type { BackOfficeData, BackOfficeWriteInput, BackOfficeWriteOutput, OperatorWriteName } from '../../../../shared/desk/back-office';
 import { desk, describeError } from '../../lib/desk';
 import { announce } from '../../lib/signals';
 import { useConnections } from '../../stores/connections';
@@ -67,6 +67,15 @@ function writeIdentity(endpoint: OperatorWriteName, request: BackOfficeActionReq
   return canonicalJson([registry, endpoint, request.params ?? {}, request.body ?? null]);
 }
 
+/** The action's state for an answer whose outcome is known: done, or refused. */
+function knownOutcome<E extends OperatorWriteName>(
+  answer: Exclude<BackOfficeWriteOutput, { outcome: 'unsure' }>,
+): BackOfficeActionState<E> {
+  return answer.outcome === 'done'
+    ? { phase: 'done', data: answer.data as BackOfficeData<E> }
+    : { phase: 'refused', status: answer.status, message: answer.message };
+}
+
 /** Forgets a write once its outcome is known (only the entry of that very write). */
 function settled(identity: string, input: BackOfficeWriteInput, final: { phase: string }): void {
   if (final.phase !== 'unsure' && unsettledWrites.get(identity) === input) unsettledWrites.delete(identity);
@@ -97,8 +106,7 @@ export function useBackOfficeAction<E extends OperatorWriteName>(endpoint: E) {
         if (!alive.current) break;
         try {
           const answer = await desk('backOffice.settle', input);
-          if (answer.outcome === 'done') return { phase: 'done', data: answer.data as BackOfficeData<E> };
-          if (answer.outcome === 'refused') return { phase: 'refused', status: answer.status, message: answer.message };
+          if (answer.outcome !== 'unsure') return knownOutcome<E>(answer);
         } catch {
           // Offline, or the desk did not answer: still unknown; the next check tries again.
         }
@@ -127,8 +135,7 @@ export function useBackOfficeAction<E extends OperatorWriteName>(endpoint: E) {
     async (input: BackOfficeWriteInput): Promise<BackOfficeActionState<E>> => {
       try {
         const answer = await desk('backOffice.settle', input);
-        if (answer.outcome === 'done') return { phase: 'done', data: answer.data as BackOfficeData<E> };
-        if (answer.outcome === 'refused') return { phase: 'refused', status: answer.status, message: answer.message };
+        if (answer.outcome !== 'unsure') return knownOutcome<E>(answer);
       } catch {
         // Offline: still unknown, checked again below.
       }
@@ -165,8 +172,7 @@ export function useBackOfficeAction<E extends OperatorWriteName>(endpoint: E) {
       let final: BackOfficeActionState<E>;
       try {
         const answer = await desk('backOffice.write', input);
-        if (answer.outcome === 'done') final = { phase: 'done', data: answer.data as BackOfficeData<E> };
-        else if (answer.outcome === 'refused') final = { phase: 'refused', status: answer.status, message: answer.message };
+        if (answer.outcome !== 'unsure') final = knownOutcome<E>(answer);
         else {
           update({ phase: 'checking', message: answer.message });
           final = await settle(input);
