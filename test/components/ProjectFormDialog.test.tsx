@@ -4,6 +4,7 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { page } from 'vitest/browser';
 import type { Project } from '../../shared/registry/resources';
+import { draftProject } from '../support/draft-project';
 import { ProjectFormDialog } from '../../renderer/src/screens/back-office/ProjectFormDialog';
 import { useBackOffice } from '../../renderer/src/stores/backOffice';
 import { administratorSession } from './back-office-session';
@@ -12,30 +13,6 @@ import { installScriptedBridge } from './scripted-bridge';
 
 const desk = installScriptedBridge();
 
-const draft: Project = {
-  id: 'p1',
-  num: '7',
-  fullName: 'Mangroves of Lamu',
-  description: 'Restores mangroves.',
-  shortDescription: 'Mangroves',
-  publicUrl: 'https://r.example/projects/p1',
-  registry: 'R',
-  status: 'draft',
-  startDate: '2022-02-01T00:00:00.000Z',
-  creditingPeriodStartDate: '2022-03-01T00:00:00.000Z',
-  estimatedAnnualMitigations: ['1200'],
-  countryCode: 'KE',
-  city: 'Lamu',
-  sector: { id: 'blue-carbon', title: 'Blue carbon' },
-  otherBenefits: [],
-  proponents: [{ id: 'org-a', fullName: 'A', logo: '', publicUrl: '' }],
-  validators: [],
-  methodology: { id: 'vm0033', title: 'T' },
-  type: { id: 'removal', title: 'Removal', description: '' },
-  location: { lat: 1, lng: 2 },
-  documentation: [],
-};
-
 beforeEach(() => useBackOffice.setState({ session: administratorSession }));
 afterEach(() => {
   desk.reset();
@@ -43,16 +20,16 @@ afterEach(() => {
 });
 
 it("sends only the name edited, not the form's older value of a field another operator changed meanwhile", async () => {
-  desk.answer('backOffice.write', () => ({ outcome: 'done', data: { ...draft, fullName: 'Lamu Mangroves' } }));
+  desk.answer('backOffice.write', () => ({ outcome: 'done', data: { ...draftProject, fullName: 'Lamu Mangroves' } }));
   const organizations = new Map([['org-a', 'A']]);
   const dialog = (details: Project) => (
     <ProjectFormDialog project={{ id: details.id, details }} organizations={organizations} onClose={() => {}} />
   );
-  const { rerender } = render(dialog(draft));
+  const { rerender } = render(dialog(draftProject));
   await expect.element(page.getByLabelText('City')).toHaveValue('Lamu');
 
   // A sync: another operator moved the project to Mombasa; the screen behind re-renders the dialog.
-  rerender(dialog({ ...draft, city: 'Mombasa' }));
+  rerender(dialog({ ...draftProject, city: 'Mombasa' }));
   await page.getByLabelText('Project name').fill('Lamu Mangroves');
   await page.getByRole('button', { name: 'Save changes' }).click();
 

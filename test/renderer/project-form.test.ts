@@ -10,6 +10,7 @@ import {
   type ProjectForm,
 } from '../../renderer/src/screens/back-office/projectForm';
 import type { Project } from '../../shared/registry/resources';
+import { draftProject } from '../support/draft-project';
 
 const DOC_ID = '0b6f5d3c-5a43-4b8e-9d0e-6a1e2f3a4b5c';
 const filled: ProjectForm = {
@@ -64,26 +65,8 @@ describe('project form', () => {
 
   it('round-trips a project read and sends only the changed fields of an edit', () => {
     const project: Project = {
-      id: 'p1',
-      num: '7',
-      fullName: 'Mangroves of Lamu',
-      description: 'Restores mangroves.',
-      shortDescription: 'Mangroves',
-      publicUrl: 'https://r.example/projects/p1',
-      registry: 'R',
-      status: 'draft',
-      startDate: '2022-02-01T00:00:00.000Z',
-      creditingPeriodStartDate: '2022-03-01T00:00:00.000Z',
+      ...draftProject,
       estimatedAnnualMitigations: ['1200', null],
-      countryCode: 'KE',
-      city: 'Lamu',
-      sector: { id: 'blue-carbon', title: 'Blue carbon' },
-      otherBenefits: [],
-      proponents: [{ id: 'org-a', fullName: 'A', logo: '', publicUrl: '' }],
-      validators: [],
-      methodology: { id: 'vm0033', title: 'T' },
-      type: { id: 'removal', title: 'Removal', description: '' },
-      location: { lat: 1, lng: 2 },
       documentation: [{ id: DOC_ID, uri: 'https://example.org/x.pdf', type: 'pdd', name: 'X', isPublic: true }],
     };
     const original = formFromProject(project);
