@@ -4,9 +4,9 @@
 // reservation under way and never calls back into what replaced it.
 import { afterEach, expect, it, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
-import { useState } from 'react';
 import type { WarehouseInventoryCredit } from '../../shared/registry/resources';
 import { BulkReserveDialog } from '../../renderer/src/screens/warehouse/BulkReserveDialog';
+import { LeavableScreen } from './LeavableScreen';
 import { render } from './render';
 import { installScriptedBridge } from './scripted-bridge';
 
@@ -43,28 +43,23 @@ function heldReservations() {
 
 const reserveCalls = () => desk.calls.filter((c) => c.method === 'warehouse.reserve').length;
 
-/** The warehouse screen's part: the bulk dialog open for the credits picked, on a screen that can go away. */
+/** The bulk dialog open for the credits picked, on a screen that can go away. */
 function Warehouse({ calls }: { calls: { closed: number; reserved: boolean[] } }) {
-  const [open, setOpen] = useState(true);
-  const [shown, setShown] = useState(true);
-  return shown ? (
-    <>
-      <button type="button" onClick={() => setShown(false)}>
-        Another screen
-      </button>
-      {open && (
+  return (
+    <LeavableScreen
+      dialog={(close) => (
         <BulkReserveDialog
           organizationId="organization-1"
           credits={[credit(1), credit(2)]}
           onClose={() => {
             calls.closed++;
-            setOpen(false);
+            close();
           }}
           onReserved={(all) => calls.reserved.push(all)}
         />
       )}
-    </>
-  ) : null;
+    />
+  );
 }
 
 const dialog = () => page.getByRole('dialog', { name: 'Reserve 2 credits' });

@@ -3,9 +3,9 @@
 // reservation whose dialog left the page (another screen) calls nothing back when it ends.
 import { afterEach, expect, it } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
-import { useState } from 'react';
 import type { WarehouseInventoryCredit } from '../../shared/registry/resources';
 import { ReserveDialog } from '../../renderer/src/screens/warehouse/ReserveDialog';
+import { LeavableScreen } from './LeavableScreen';
 import { render } from './render';
 import { installScriptedBridge } from './scripted-bridge';
 
@@ -23,28 +23,23 @@ const credit: WarehouseInventoryCredit = {
   type: 'exPost',
 };
 
-/** The warehouse screen's part: the dialog open for one credit, on a screen that can go away. */
+/** The dialog open for one credit, on a screen that can go away. */
 function Warehouse({ calls }: { calls: { closed: number; reserved: string[] } }) {
-  const [open, setOpen] = useState(true);
-  const [shown, setShown] = useState(true);
-  return shown ? (
-    <>
-      <button type="button" onClick={() => setShown(false)}>
-        Another screen
-      </button>
-      {open && (
+  return (
+    <LeavableScreen
+      dialog={(close) => (
         <ReserveDialog
           organizationId="organization-1"
           credit={credit}
           onClose={() => {
             calls.closed++;
-            setOpen(false);
+            close();
           }}
           onReserved={(made) => calls.reserved.push(made.id)}
         />
       )}
-    </>
-  ) : null;
+    />
+  );
 }
 
 /** Opens the dialog, asks for 1 t and leaves the desk's answer pending: returns how to send it. */
