@@ -1,4 +1,4 @@
-// Types of .dependency-cruiser.mjs, for test/guardrails/architecture.test.ts, which cruises fixture
+// Types of .dependency-cruiser.mjs, for test/unit/guardrails/architecture.test.ts, which cruises fixture
 // trees with the real rule set.
 import type { ICruiseOptions, IForbiddenRuleType } from 'dependency-cruiser';
 

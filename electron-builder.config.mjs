@@ -1,5 +1,5 @@
 // electron-builder's configuration (`npm run package`, through scripts/package.mjs). Plain data
-// plus the afterPack hook, so test/guardrails/packaging.test.ts reads it as it is.
+// plus the afterPack hook, so test/unit/guardrails/packaging.test.ts reads it as it is.
 // Signing and notarization come only from the environment (never from this file):
 // - macOS and Windows code signing: CSC_LINK (a .p12/.pfx file or its base64) and CSC_KEY_PASSWORD;
 //   WIN_CSC_LINK / WIN_CSC_KEY_PASSWORD override them for Windows when building both on one Mac.

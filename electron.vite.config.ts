@@ -21,7 +21,7 @@ export default defineConfig({
           index: resolve(root, 'electron/main/index.ts'),
           'desk-service': resolve(root, 'electron/core/desk/process/entry.ts'),
           'sync-worker': resolve(root, 'electron/core/desk/sync/worker/entry.ts'),
-          'certificate-worker': resolve(root, 'electron/core/certificates/pool-worker.ts'),
+          'certificate-worker': resolve(root, 'electron/core/registry/certificates/pool-worker.ts'),
         },
       },
     },

@@ -8,14 +8,14 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-const SLEEP_MESSAGE = 'No wall-clock sleeps in tests: move the injected clock (electron/core/clock.ts) or wait for the event.';
+const SLEEP_MESSAGE = 'No wall-clock sleeps in tests: move the injected clock (electron/core/platform/clock.ts) or wait for the event.';
 const CORE_MESSAGE = 'electron/core never imports Electron: it runs and is tested under plain Node.';
 
 /**
  * Who may import whom is dependency-cruiser's job (.dependency-cruiser.mjs, proven by
- * test/guardrails/architecture.test.ts); ESLint keeps the one rule about a package name, which it
+ * test/unit/guardrails/architecture.test.ts); ESLint keeps the one rule about a package name, which it
  * sees without resolving anything: electron/core never imports Electron. Proven by
- * test/guardrails/lint-boundaries.test.ts.
+ * test/unit/guardrails/lint-boundaries.test.ts.
  */
 const architecture = defineConfig({
   name: 'architecture/core-without-electron',

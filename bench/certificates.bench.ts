@@ -13,8 +13,8 @@ import PDFDocument from 'pdfkit';
 import type { DeskEvent } from '../shared/desk/api';
 import type { DeskServiceProcess } from '../electron/core/desk/process/host-side';
 import { startDeskServiceChild } from '../electron/core/desk/process/node-host';
-import { renderCertificatePdf } from '../electron/core/certificates';
-import type { CertificateInput } from '../electron/core/certificates/types';
+import { renderCertificatePdf } from '../electron/core/registry/certificates';
+import type { CertificateInput } from '../electron/core/registry/certificates/types';
 import type { BenchFigure, BenchSuite } from './types';
 
 const RUN_MS = 3000;

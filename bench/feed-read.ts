@@ -8,11 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { ManualClock } from '../electron/core/clock';
+import { ManualClock } from '../electron/core/platform/clock';
 import { openRegistry } from '../electron/core/registry/open';
 import { changesSince, type FeedViewer } from '../electron/core/registry/queries/changes';
 import { decodeCursor } from '../electron/core/registry/queries/changes';
-import { jsonText } from '../electron/core/http/types';
+import { jsonText } from '../electron/core/registry/http/types';
 import type { FeedKeyKind } from '../shared/registry/vocabulary';
 
 const { values } = parseArgs({

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SignJWT } from 'jose';
-import { startRegistryServer } from '../electron/core/http/server';
+import { startRegistryServer } from '../electron/core/registry/http/server';
 import { appendAudit, searchAudit } from '../electron/core/registry/audit';
 import { openRegistry } from '../electron/core/registry/open';
 import { createOperator } from '../electron/core/registry/operations/operators';

@@ -15,8 +15,8 @@ import { generateKeyPairSync } from 'node:crypto';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import type { BenchFigure, BenchSuite } from './types';
-import { systemClock } from '../electron/core/clock';
-import { createTokenManager } from '../electron/core/client/tokens';
+import { systemClock } from '../electron/core/platform/clock';
+import { createTokenManager } from '../electron/core/desk/client/tokens';
 import { openDeskCache } from '../electron/core/desk/cache';
 import type { InstallationRef } from '../electron/core/desk/sync/context';
 import type { SyncEngine } from '../electron/core/desk/sync/types';
@@ -505,7 +505,7 @@ export const suite: BenchSuite = {
     const scale = Number(process.env.SYNC_BENCH_SCALE ?? 100);
     const { scaledRegistryCopy } = await import('./support/scaled-registry');
     const { openRegistry, REGISTRY_DB_FILE } = await import('../electron/core/registry/open');
-    const { startRegistryServer } = await import('../electron/core/http/server');
+    const { startRegistryServer } = await import('../electron/core/registry/http/server');
     const ops = await import('../electron/core/registry/operations');
     const { makeDataDir } = await import('../test/support/registry');
 

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { generateKeyPairSync } from 'node:crypto';
 import { openRegistry } from '../electron/core/registry/open';
 import * as ops from '../electron/core/registry/operations';
-import { issueAccessToken } from '../electron/core/auth/tokens';
+import { issueAccessToken } from '../electron/core/registry/auth/tokens';
 import type { BenchFigure, BenchSuite } from './types';
 import { startScript } from './support/processes';
 import { stockWarehouse } from '../test/support/stocked-warehouse';

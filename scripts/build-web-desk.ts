@@ -12,12 +12,12 @@ const root = resolve(import.meta.dirname, '..');
 
 /** out/web/<name>.js for each entry; web-desk.js forks desk-service.js beside it (web-host/cli.ts). */
 export const WEB_DESK_ENTRIES = {
-  'web-desk': 'electron/core/web-host/cli.ts',
+  'web-desk': 'electron/core/desk/web-host/cli.ts',
   'desk-service': 'electron/core/desk/process/entry.ts',
   'sync-worker': 'electron/core/desk/sync/worker/entry.ts',
-  'certificate-worker': 'electron/core/certificates/pool-worker.ts',
-  serve: 'electron/core/cli/serve.ts',
-  admin: 'electron/core/cli/admin.ts',
+  'certificate-worker': 'electron/core/registry/certificates/pool-worker.ts',
+  serve: 'electron/core/registry/cli/serve.ts',
+  admin: 'electron/core/registry/cli/admin.ts',
 } as const;
 
 /** Where the bundle of an entry is written. */

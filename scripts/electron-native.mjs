@@ -4,7 +4,7 @@
 // plain Node. Electron's main process cannot load those, so this copies the two packages (and what
 // they need to compile) into <root>/.electron-native/node_modules, rebuilds THOSE with
 // @electron/rebuild for the installed electron version, and records what they were built for in
-// .electron-native/build-info.json. electron/core/db/native-modules.ts loads the copies when it runs
+// .electron-native/build-info.json. electron/core/platform/db/native-modules.ts loads the copies when it runs
 // under Electron and that record matches.
 //
 // `npm run setup` runs this after the Electron binary download (skipping when the copies already
@@ -14,7 +14,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } fr
 import { availableParallelism } from 'node:os';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { writeFileAtomicSync } from '../electron/core/atomic-write.mjs';
+import { writeFileAtomicSync } from '../electron/core/platform/atomic-write.mjs';
 
 /** The copies' folder, under the app root (the folder with the app's package.json). */
 export const NATIVE_DIR_NAME = '.electron-native';

@@ -41,7 +41,7 @@ async function main(): Promise<void> {
   const reason = whyNoWindow();
   if (reason) {
     console.log(`${reason}: starting the web desk instead`);
-    const { runWebDesk } = await import('../electron/core/web-host/cli');
+    const { runWebDesk } = await import('../electron/core/desk/web-host/cli');
     await runWebDesk(args);
     return;
   }

@@ -2,8 +2,8 @@
 // It mounts one floor route, GET /__floor__/projects, that sends the very bytes GET /projects?limit=100
 // answered at start-up, from memory; and prints one JSON line: { url, token }.
 import { openRegistry } from '../../electron/core/registry/open';
-import { startRegistryServer } from '../../electron/core/http/server';
-import { issueAccessToken } from '../../electron/core/auth/tokens';
+import { startRegistryServer } from '../../electron/core/registry/http/server';
+import { issueAccessToken } from '../../electron/core/registry/auth/tokens';
 import * as ops from '../../electron/core/registry/operations';
 import { generateKeyPairSync } from 'node:crypto';
 

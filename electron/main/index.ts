@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, session, shell } from 'electron';
-import { RESOURCES_ENV } from '../core/certificates/resources';
+import { RESOURCES_ENV } from '../core/registry/certificates/resources';
 import { parseLaunchOptions } from '../core/desk/launch-options';
 import { DESK_CSP } from '../core/desk/page-security';
 import { keychainDriver, startDeskServiceProcess, type DeskServiceProcess } from '../core/desk/process/host-side';

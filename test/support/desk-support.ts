@@ -4,17 +4,17 @@
 import { join } from 'node:path';
 import * as ops from '../../electron/core/registry/operations';
 import type { OpenedRegistry } from '../../electron/core/registry/open';
-import { createTokenManager, type TokenManager } from '../../electron/core/client/tokens';
-import { createRegistryClient, type RegistryClient, type RegistryClientOptions } from '../../electron/core/client/registry-client';
-import type { FetchLike } from '../../electron/core/client/http';
+import { createTokenManager, type TokenManager } from '../../electron/core/desk/client/tokens';
+import { createRegistryClient, type RegistryClient, type RegistryClientOptions } from '../../electron/core/desk/client/registry-client';
+import type { FetchLike } from '../../electron/core/desk/client/http';
 import { openDeskCache, type DeskCache } from '../../electron/core/desk/cache';
 import type { InstallationRef, SyncTuning } from '../../electron/core/desk/sync/context';
 import { createSyncEngine } from '../../electron/core/desk/sync/engine';
 import type { SyncEngine } from '../../electron/core/desk/sync/types';
-import type { Clock } from '../../electron/core/clock';
-import { buildFixture, type Fixture } from '../support/fixture';
-import { createTestApp, makeDataDir, startTestRegistry, type TestApp, type TestRegistry } from '../support/registry';
-import type { RateLimitOptions } from '../../electron/core/auth/rate-limit';
+import type { Clock } from '../../electron/core/platform/clock';
+import { buildFixture, type Fixture } from './fixture';
+import { createTestApp, makeDataDir, startTestRegistry, type TestApp, type TestRegistry } from './registry';
+import type { RateLimitOptions } from '../../electron/core/registry/auth/rate-limit';
 
 /** Adds `projects` validated projects of organization A and `retirements` retirements from A's inventory. */
 export function addVolume(r: OpenedRegistry, f: Fixture, counts: { projects?: number; retirements?: number }) {

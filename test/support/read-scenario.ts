@@ -21,11 +21,11 @@ import {
   type ProjectReference,
   type Retirement,
 } from '../../shared/registry/resources';
-import { AdjustableClock } from '../../electron/core/clock';
-import type { TestRegistry } from '../support/registry';
+import { AdjustableClock } from '../../electron/core/platform/clock';
+import type { TestRegistry } from './registry';
 import type { OpenedRegistry } from '../../electron/core/registry/open';
 import * as ops from '../../electron/core/registry/operations';
-import { buildFixture, type Fixture } from '../support/fixture';
+import { buildFixture, type Fixture } from './fixture';
 
 export const WALLET = '0x1111111111111111111111111111111111111111';
 

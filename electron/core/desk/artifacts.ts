@@ -6,7 +6,7 @@
 // MAX_ARTIFACTS are kept, oldest dropped first.
 import { randomBytes } from 'node:crypto';
 import type { FileHandle, FileKind } from '../../../shared/desk/api';
-import type { Clock } from '../clock';
+import type { Clock } from '../platform/clock';
 import { DeskFailure } from './errors';
 
 export const FILE_KINDS: Record<FileKind, { mimeType: string; extension: string; filterName: string; maxBytes: number }> = {

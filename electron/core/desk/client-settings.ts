@@ -1,5 +1,5 @@
 // How the desk's registry client behaves, shared by the main thread's client and the sync worker's.
-import type { RegistryClientOptions } from '../client/registry-client';
+import type { RegistryClientOptions } from './client/registry-client';
 
 export const DESK_CLIENT_SETTINGS = {
   // A desk call waits for at most a few quick retries; a long outage is reported as offline.

@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import type { ConnectionInfo } from '../../../shared/desk/api';
 import type { SecretStoreKind, StoredConnection } from './connections';
 import { DeskFailure } from './errors';
-import { SecretStoreError } from '../secrets';
+import { SecretStoreError } from './secrets';
 import { operatorKeyId } from './local-operator';
 import { createMemoryVault, KeyReadError, type KeyVault, type SecretStoreFactory } from './key-vault';
 

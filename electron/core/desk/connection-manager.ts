@@ -4,15 +4,15 @@
 // activating another closes the previous runtime first.
 import { httpProbe, startReachabilityProbe, type ReachabilityProbe, type ReachabilityProbeOptions } from './reachability-probe';
 import type { ConnectionInfo, DeskEvent, DeskOutput } from '../../../shared/desk/api';
-import type { Clock } from '../clock';
-import type { FetchLike } from '../client/http';
+import type { Clock } from '../platform/clock';
+import type { FetchLike } from './client/http';
 import type { SyncTuning } from './sync/context';
 import type { SyncEngineEvent } from './sync/types';
 import type { SyncWorkerSettings } from './sync/worker/host';
 import { clientFor, openConnectionRuntime, type ConnectionRuntime } from './connection-runtime';
 import { checkPrivateKeyPem, type ConnectionKeys } from './connection-keys';
 import type { ConnectionStore, SecretStoreKind, StoredConnection } from './connections';
-import type { CertificatePoolOptions } from '../certificates/pool';
+import type { CertificatePoolOptions } from '../registry/certificates/pool';
 import { startEmbeddedRegistry, type DemoSeeder, type EmbeddedRegistry } from './embedded';
 import { ensureLocalAdministrator, operatorKeyId } from './local-operator';
 import { DeskFailure } from './errors';
@@ -22,7 +22,7 @@ import type { RemoteLaunch } from './launch-options';
 import type { DeskPaths } from './paths';
 import { isUnreachable, translateClientError, withRegistry, type OnlineTracker } from './registry-calls';
 import type { ParsedDeskInput } from './types';
-import { checkNewPassphrase, keychainCause, SecretStoreError } from '../secrets';
+import { checkNewPassphrase, keychainCause, SecretStoreError } from './secrets';
 
 export const EMBEDDED_CONNECTION_ID = 'embedded';
 export const COMMAND_LINE_CONNECTION_ID = 'command-line';

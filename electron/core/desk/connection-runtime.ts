@@ -2,10 +2,10 @@
 // manager), its cache file and its sync engine. Closing it stops the sync and closes the cache;
 // cached tokens are simply dropped with it.
 import { isAllowedRegistryUrl, REGISTRY_URL_RULE } from '../../../shared/desk/api';
-import type { Clock } from '../clock';
-import type { FetchLike } from '../client/http';
-import { createRegistryClient, type RegistryClient } from '../client/registry-client';
-import { createTokenManager } from '../client/tokens';
+import type { Clock } from '../platform/clock';
+import type { FetchLike } from './client/http';
+import { createRegistryClient, type RegistryClient } from './client/registry-client';
+import { createTokenManager } from './client/tokens';
 import { openDeskCache, type DeskCache } from './cache';
 import type { StoredConnection } from './connections';
 import type { DeskPaths } from './paths';

@@ -9,9 +9,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { createCertificatePool, type CertificatePoolOptions } from '../certificates/pool';
-import type { Clock } from '../clock';
-import { startRegistryServer, type RunningRegistryServer } from '../http/server';
+import { createCertificatePool, type CertificatePoolOptions } from '../registry/certificates/pool';
+import type { Clock } from '../platform/clock';
+import { startRegistryServer, type RunningRegistryServer } from '../registry/http/server';
 import { openRegistry, type OpenedRegistry } from '../registry/open';
 import { zodMessages } from '../registry/errors';
 import { certificateInputFor } from '../registry/retirements/certificate';

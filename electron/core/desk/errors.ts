@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import type { DeskError } from '../../../shared/desk/api';
 import { zodMessages } from '../registry/errors';
 import { CorruptFileError } from './json-file';
-import { InvalidPrivateKeyError, InvalidSecretInputError, SecretStoreError } from '../secrets';
+import { InvalidPrivateKeyError, InvalidSecretInputError, SecretStoreError } from './secrets';
 
 export type DeskErrorCode = DeskError['code'];
 

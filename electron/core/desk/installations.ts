@@ -1,7 +1,7 @@
 // Which organizations the app is installed in, from GET /app/installations (paged until a short
 // page, as compatibility.md says clients do).
 import type { InstallationInfo } from './types';
-import type { RegistryClient } from '../client/registry-client';
+import type { RegistryClient } from './client/registry-client';
 
 const PAGE = 100;
 

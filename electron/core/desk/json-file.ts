@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { z } from 'zod';
-import { writeFileAtomicSync } from '../atomic-write.mjs';
+import { writeFileAtomicSync } from '../platform/atomic-write.mjs';
 import { zodMessages } from '../registry/errors';
 
 export class CorruptFileError extends Error {

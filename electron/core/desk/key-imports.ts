@@ -5,7 +5,7 @@
 // KEY_IMPORT_TTL_MS and is forgotten once the key is stored.
 import { randomBytes } from 'node:crypto';
 import type { PickedKey } from '../../../shared/desk/api';
-import type { Clock } from '../clock';
+import type { Clock } from '../platform/clock';
 import { checkPrivateKeyPem } from './connection-keys';
 import { DeskFailure } from './errors';
 

@@ -1,5 +1,5 @@
 // Where a connection's private key lives, as the desk service sees it. The real stores (OS keychain,
-// passphrase-encrypted file) are electron/core/secrets/; this port lets the service ask for "the key
+// passphrase-encrypted file) are electron/core/desk/secrets/; this port lets the service ask for "the key
 // of connection X" without knowing which store holds it. The memory vault serves the embedded demo
 // when no keychain exists (its key is re-imported from demo-credentials.json at every start) and the
 // command-line remote connection (--key-file is read at every start).

@@ -1,7 +1,7 @@
 // Calls to the registry on behalf of a desk method, with the client's failures translated into
 // DeskErrors: unreachable → `offline` ("… needs the registry …; nothing was changed"), an HTTP
 // refusal → the matching code with the registry's own message, an unreadable key → key_unavailable.
-import { RegistryClientError } from '../client/errors';
+import { RegistryClientError } from './client/errors';
 import { DeskFailure, fromRegistryAnswer, offlineFailure } from './errors';
 
 export interface OnlineTracker {

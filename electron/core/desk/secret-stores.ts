@@ -1,4 +1,4 @@
-// The desk's KeyVault port over the real secret stores of electron/core/secrets: the OS keychain
+// The desk's KeyVault port over the real secret stores of electron/core/desk/secrets: the OS keychain
 // (service `registry-desk:<connectionId>`) and one passphrase-encrypted file per connection
 // (<dataDir>/secrets/<connectionId>.secrets). The key is validated on import and on every read.
 import { join } from 'node:path';
@@ -10,7 +10,7 @@ import {
   readPrivateKey,
   serviceForConnection,
   type SecretStore,
-} from '../secrets';
+} from './secrets';
 import { KeyReadError, type KeychainAvailability, type KeyVault, type SecretStoreFactory } from './key-vault';
 
 /** The account, inside a connection's service, that holds the app's private key. */

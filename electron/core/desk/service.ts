@@ -8,8 +8,8 @@
 // connection-manager.ts, the live warehouse view is warehouse-view.ts, the writes writes.ts.
 import { randomUUID } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import type { CertificatePoolOptions } from '../certificates/pool';
-import type { RegistryClient } from '../client/registry-client';
+import type { CertificatePoolOptions } from '../registry/certificates/pool';
+import type { RegistryClient } from './client/registry-client';
 import {
   deskApi,
   deskMethods,
@@ -20,8 +20,8 @@ import {
   type DeskResult,
   type SyncStatus,
 } from '../../../shared/desk/api';
-import { systemClock, type Clock } from '../clock';
-import type { FetchLike } from '../client/http';
+import { systemClock, type Clock } from '../platform/clock';
+import type { FetchLike } from './client/http';
 import type { SyncTuning } from './sync/context';
 import type { SyncEngineEvent } from './sync/types';
 import type { SyncWorkerSettings } from './sync/worker/host';

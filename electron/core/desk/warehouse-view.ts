@@ -2,7 +2,7 @@
 // reservations count down in minutes and a cached view would mislead; when the registry cannot be
 // reached, the last synced copy, marked offline.
 import type { WarehouseView } from '../../../shared/desk/api';
-import type { Clock } from '../clock';
+import type { Clock } from '../platform/clock';
 import type { ConnectionRuntime } from './connection-runtime';
 import { DeskFailure } from './errors';
 import { isUnreachable, withRegistry, type OnlineTracker } from './registry-calls';

@@ -1,4 +1,4 @@
-// Types of electron/core/atomic-write.mjs (plain JavaScript: scripts/electron-native.mjs runs it
+// Types of electron/core/platform/atomic-write.mjs (plain JavaScript: scripts/electron-native.mjs runs it
 // before anything is compiled).
 
 /**

@@ -5,7 +5,7 @@
 // tokens, signatures) are replaced by a short fingerprint.
 import { createHash } from 'node:crypto';
 import type { AuditOutcome } from '../../../shared/registry/vocabulary';
-import { iso } from '../clock';
+import { iso } from '../platform/clock';
 import type { RegistryContext } from './context';
 import { RegistryError } from './errors';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { SyncDatabase } from '../db/database';
-import type { Clock } from '../clock';
+import type { SyncDatabase } from '../platform/db/database';
+import type { Clock } from '../platform/clock';
 import type { RegistryTables } from './schema';
 
 export type RegistryDb = SyncDatabase<RegistryTables>;

@@ -4,7 +4,7 @@
 import { existsSync, renameSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
-import { openBetterSqlite3 } from '../db/open';
+import { openBetterSqlite3 } from '../platform/db/open';
 
 export const REGISTRY_DB_FILE = 'registry.sqlite';
 

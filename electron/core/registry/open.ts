@@ -1,12 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { openSqlite } from '../db/open';
-import type { SqliteDatabase } from '../db/database';
-import { PostgresDatabase } from '../db/postgres';
-import { migratePostgres } from '../db/postgres-migrate';
+import { openSqlite } from '../platform/db/open';
+import type { SqliteDatabase } from '../platform/db/database';
+import { PostgresDatabase } from '../platform/db/postgres';
+import { migratePostgres } from '../platform/db/postgres-migrate';
 import { registryPostgresMigrations } from './migrations/postgres';
-import type { MigrateResult } from '../db/migrate';
-import { systemClock, type Clock } from '../clock';
+import type { MigrateResult } from '../platform/db/migrate';
+import { systemClock, type Clock } from '../platform/clock';
 import { defaultNewId, type RegistryContext, type RegistryUrls } from './context';
 import type { RegistryTables } from './schema';
 import { registryMigrations } from './migrations';

@@ -2,7 +2,7 @@
 // references, organization summaries and records, retirements (with the redaction rule).
 import type { Organization, OrganizationSummary, ProjectReference, Retirement } from '../../../shared/registry/resources';
 import { gramsToTonnes } from '../../../shared/registry/amounts';
-import { iso } from '../clock';
+import { iso } from '../platform/clock';
 import type { RegistryContext } from './context';
 import type { RegistryTables } from './schema';
 import { notFound } from './errors';

@@ -1,5 +1,5 @@
 // The registry database's tables for kysely, written once from the migrations; a unit test
-// (test/registry/schema-tables.test.ts) compares them with the migrated database, so they cannot
+// (test/unit/registry/schema-tables.test.ts) compares them with the migrated database, so they cannot
 // drift. Times are epoch milliseconds, amounts grams, booleans 0/1 (see migrations/0001-initial.ts).
 import type { Generated } from 'kysely';
 import type { ProjectStatus } from '../../../shared/registry/vocabulary';

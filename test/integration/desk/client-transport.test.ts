@@ -1,16 +1,16 @@
-// The sync worker's node:http transport (electron/core/client/node-http.ts) against fetch's, on one
+// The sync worker's node:http transport (electron/core/desk/client/node-http.ts) against fetch's, on one
 // real loopback server: the same answers read the same way, and its own timer, socket errors and
 // error bodies turned into the client's error kinds.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchTransport, type HttpTransport } from '../../electron/core/client/http';
-import { nodeHttpTransport } from '../../electron/core/client/node-http';
-import { createRegistryClient, type RegistryClient } from '../../electron/core/client/registry-client';
-import { RegistryClientError } from '../../electron/core/client/errors';
-import type { TokenManager } from '../../electron/core/client/tokens';
-import { ManualClock } from '../../electron/core/clock';
+import { fetchTransport, type HttpTransport } from '../../../electron/core/desk/client/http';
+import { nodeHttpTransport } from '../../../electron/core/desk/client/node-http';
+import { createRegistryClient, type RegistryClient } from '../../../electron/core/desk/client/registry-client';
+import { RegistryClientError } from '../../../electron/core/desk/client/errors';
+import type { TokenManager } from '../../../electron/core/desk/client/tokens';
+import { ManualClock } from '../../../electron/core/platform/clock';
 
 // A fixed Date: Node's own is the current second, and the two transports' requests, sent together,
 // could be answered either side of a second's turn.

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Hono } from 'hono';
-import { createTokenManager } from '../../electron/core/client/tokens';
-import { createRegistryClient } from '../../electron/core/client/registry-client';
-import { createSyncEngine } from '../../electron/core/desk/sync/engine';
-import type { FetchLike } from '../../electron/core/client/http';
-import { startDeskWorld, type DeskWorld } from './support';
+import { createTokenManager } from '../../../electron/core/desk/client/tokens';
+import { createRegistryClient } from '../../../electron/core/desk/client/registry-client';
+import { createSyncEngine } from '../../../electron/core/desk/sync/engine';
+import type { FetchLike } from '../../../electron/core/desk/client/http';
+import { startDeskWorld, type DeskWorld } from '../../support/desk-support';
 
 let world: DeskWorld | undefined;
 afterEach(async () => {

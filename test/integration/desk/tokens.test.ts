@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTokenManager } from '../../electron/core/client/tokens';
-import type { FetchLike } from '../../electron/core/client/http';
-import { rsaKeyPair } from '../support/registry';
-import { startDeskWorld, type DeskWorld } from './support';
+import { createTokenManager } from '../../../electron/core/desk/client/tokens';
+import type { FetchLike } from '../../../electron/core/desk/client/http';
+import { rsaKeyPair } from '../../support/registry';
+import { startDeskWorld, type DeskWorld } from '../../support/desk-support';
 
 let world: DeskWorld | undefined;
 afterEach(async () => {

@@ -4,11 +4,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdjustableClock } from '../../electron/core/clock';
-import { createDeskService, type DeskService } from '../../electron/core/desk/service';
-import { seedDemo } from '../../electron/core/registry/seed';
-import { startWebHost, type RunningWebHost } from '../../electron/core/web-host/server';
-import { makeDataDir, rsaKeyPair } from '../support/registry';
+import { AdjustableClock } from '../../../electron/core/platform/clock';
+import { createDeskService, type DeskService } from '../../../electron/core/desk/service';
+import { seedDemo } from '../../../electron/core/registry/seed';
+import { startWebHost, type RunningWebHost } from '../../../electron/core/desk/web-host/server';
+import { makeDataDir, rsaKeyPair } from '../../support/registry';
 
 let data: { dir: string; remove(): void };
 let desk: DeskService;

@@ -1,4 +1,4 @@
-// Which native addon builds a process loads (electron/core/db/native-modules.ts), with real files:
+// Which native addon builds a process loads (electron/core/platform/db/native-modules.ts), with real files:
 // plain Node keeps node_modules; Electron with the Electron-ABI copies loads them; Electron without
 // them falls back to node_modules; and anything that cannot load says what to run.
 import { spawnSync } from 'node:child_process';
@@ -15,13 +15,13 @@ import {
   RECORD_FILE,
   runningTarget,
   type RuntimeTarget,
-} from '../../electron/core/db/native-modules';
-import { openBetterSqlite3, openSqlite } from '../../electron/core/db/open';
-import { KeychainUnavailableError } from '../../electron/core/secrets';
-import { loadKeytarFrom } from '../../electron/core/secrets/keytar-loader';
-import * as script from '../../scripts/electron-native.mjs';
+} from '../../../electron/core/platform/db/native-modules';
+import { openBetterSqlite3, openSqlite } from '../../../electron/core/platform/db/open';
+import { KeychainUnavailableError } from '../../../electron/core/desk/secrets';
+import { loadKeytarFrom } from '../../../electron/core/desk/secrets/keytar-loader';
+import * as script from '../../../scripts/electron-native.mjs';
 
-const REPO_ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+const REPO_ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 const ELECTRON: RuntimeTarget = { runtime: 'electron', version: '45.5.0' };
 const REBUILD_SENTENCE = /could not be loaded in Electron 45\.5\.0; run `npm run rebuild:electron` to build it for this Electron \(/;
 
@@ -43,8 +43,8 @@ function fakeCopies(record: { target?: RuntimeTarget; packages?: Record<string, 
   writeFile(join(dir, RECORD_FILE), JSON.stringify(full));
   // What a copy looks like after a build, with binaries that cannot load.
   for (const binary of Object.values(full.binaries)) writeFile(join(dir, binary), 'not a shared library\n'.repeat(64));
-  writeFile(join(dir, 'node_modules/keytar/package.json'), '{"name":"keytar","main":"./lib/keytar.js"}');
-  writeFile(join(dir, 'node_modules/keytar/lib/keytar.js'), "module.exports = require('../build/Release/keytar.node');");
+  writeFile(join(dir, 'node_modules/keytar/package.json'), '{"name":"keytar","main":"../../db/lib/keytar.js"}');
+  writeFile(join(dir, 'node_modules/keytar/lib/keytar.js'), "module.exports = require('../../build/Release/keytar.node');");
   return { root, dir };
 }
 
@@ -112,7 +112,7 @@ describe('choosing the builds', () => {
   });
 
   it('the default app root is the checkout, from the sources and from the bundle in out/main', () => {
-    expect(appRootFrom(join(REPO_ROOT, 'electron/core/db'))).toBe(REPO_ROOT);
+    expect(appRootFrom(join(REPO_ROOT, 'electron/core/platform/db'))).toBe(REPO_ROOT);
     expect(appRootFrom(join(REPO_ROOT, 'out/main'))).toBe(REPO_ROOT);
     expect(appRootFrom(join(REPO_ROOT, 'out/main/chunks'))).toBe(REPO_ROOT);
   });
@@ -184,9 +184,9 @@ Module._load = function (request, ...rest) {
 };`,
     );
     const child = `
-      const { chooseNativeModules } = await import('./electron/core/db/native-modules.ts');
-      const { openBetterSqlite3 } = await import('./electron/core/db/open.ts');
-      const { loadKeytarFrom } = await import('./electron/core/secrets/keytar-loader.ts');
+      const { chooseNativeModules } = await import('../../db/electron/core/platform/db/native-modules.ts');
+      const { openBetterSqlite3 } = await import('../../db/electron/core/platform/db/open.ts');
+      const { loadKeytarFrom } = await import('../../db/electron/core/desk/secrets/keytar-loader.ts');
       const choice = chooseNativeModules({ target: ${JSON.stringify(ELECTRON)}, nativeDir: ${JSON.stringify(join(temp, 'nowhere'))} });
       const out = { source: choice.source };
       try { openBetterSqlite3(':memory:', {}, choice); } catch (e) { out.sqlite = e.name + ': ' + e.message; }
@@ -200,7 +200,7 @@ Module._load = function (request, ...rest) {
         '--import',
         'tsx',
         '--import',
-        './test/support/keyring-hide-keytar.ts',
+        '../../db/test/support/keyring-hide-keytar.ts',
         '--input-type=module',
         '--eval',
         child,

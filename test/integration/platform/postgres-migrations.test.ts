@@ -2,12 +2,12 @@
 // applied one by one, each checked for what it adds, the ledger's and the audit log's guarantees
 // enforced by the database, and a newer schema refused untouched.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DatabaseTooNewError } from '../../electron/core/db/migrate';
-import { PostgresDatabase } from '../../electron/core/db/postgres';
-import { migratePostgres, postgresSchemaVersion } from '../../electron/core/db/postgres-migrate';
-import { registryPostgresMigrations } from '../../electron/core/registry/migrations/postgres';
-import { registryMigrations } from '../../electron/core/registry/migrations';
-import { createTestDatabase, NO_POSTGRES_MESSAGE, POSTGRES_URL, type TestDatabase } from '../support/postgres';
+import { DatabaseTooNewError } from '../../../electron/core/platform/db/migrate';
+import { PostgresDatabase } from '../../../electron/core/platform/db/postgres';
+import { migratePostgres, postgresSchemaVersion } from '../../../electron/core/platform/db/postgres-migrate';
+import { registryPostgresMigrations } from '../../../electron/core/registry/migrations/postgres';
+import { registryMigrations } from '../../../electron/core/registry/migrations';
+import { createTestDatabase, NO_POSTGRES_MESSAGE, POSTGRES_URL, type TestDatabase } from '../../support/postgres';
 
 if (!POSTGRES_URL) console.warn(NO_POSTGRES_MESSAGE);
 

@@ -2,12 +2,12 @@
 import { createHmac, generateKeyPairSync } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { endpoints } from '../../shared/registry/endpoints';
-import { strict } from '../../shared/registry/resources';
-import * as ops from '../../electron/core/registry/operations';
-import { purgeTokens, TOKEN_RETENTION_MS, INSTALLATION_TOKEN_TTL_MS } from '../../electron/core/auth/tokens';
-import { appToken, createTestApp, installationToken, startTestRegistry, type TestApp, type TestRegistry } from '../support/registry';
-import { buildFixture, type Fixture } from '../support/fixture';
+import { endpoints } from '../../../shared/registry/endpoints';
+import { strict } from '../../../shared/registry/resources';
+import * as ops from '../../../electron/core/registry/operations';
+import { purgeTokens, TOKEN_RETENTION_MS, INSTALLATION_TOKEN_TTL_MS } from '../../../electron/core/registry/auth/tokens';
+import { appToken, createTestApp, installationToken, startTestRegistry, type TestApp, type TestRegistry } from '../../support/registry';
+import { buildFixture, type Fixture } from '../../support/fixture';
 
 let t: TestRegistry;
 let f: Fixture;

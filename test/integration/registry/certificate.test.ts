@@ -5,9 +5,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { renderCertificatePdf, RESOURCES_ENV, resolveResourcesDir } from '../../electron/core/certificates';
-import type { CertificateInput } from '../../electron/core/certificates/types';
-import { formatTonnes, formatTonnesForPeople } from '../../shared/registry/amounts';
+import { renderCertificatePdf, RESOURCES_ENV, resolveResourcesDir } from '../../../electron/core/registry/certificates';
+import type { CertificateInput } from '../../../electron/core/registry/certificates/types';
+import { formatTonnes, formatTonnesForPeople } from '../../../shared/registry/amounts';
 
 const workDir = mkdtempSync(join(tmpdir(), 'certificate-test-'));
 afterAll(() => rmSync(workDir, { recursive: true, force: true }));
@@ -120,14 +120,14 @@ describe('renderCertificatePdf', () => {
   it('gives the same bytes in a fresh process (nothing depends on the clock, randomness or caches)', async () => {
     const here = await renderCertificatePdf(varied);
     const script = join(workDir, 'render-in-child.mts');
-    const indexPath = join(import.meta.dirname, '..', '..', 'electron', 'core', 'certificates', 'index.ts');
+    const indexPath = join(import.meta.dirname, '..', '..', '..', 'electron', 'core', 'registry', 'certificates', 'index.ts');
     writeFileSync(
       script,
       `import { renderCertificatePdf } from ${JSON.stringify(indexPath)};\n` +
         `const bytes = await renderCertificatePdf(${JSON.stringify(varied)});\n` +
         `process.stdout.write(Buffer.from(bytes).toString('base64'));\n`,
     );
-    const projectRoot = join(import.meta.dirname, '..', '..');
+    const projectRoot = join(import.meta.dirname, '..', '..', '..');
     const child = execFileSync(process.execPath, ['--import', 'tsx', script], { cwd: projectRoot, encoding: 'utf8' });
     expect(Buffer.from(child, 'base64').equals(Buffer.from(here))).toBe(true);
   });
@@ -206,7 +206,7 @@ describe('resources folder', () => {
     const saved = process.env[RESOURCES_ENV];
     delete process.env[RESOURCES_ENV];
     try {
-      expect(resolveResourcesDir()).toBe(join(import.meta.dirname, '..', '..', 'resources'));
+      expect(resolveResourcesDir()).toBe(join(import.meta.dirname, '..', '..', '..', 'resources'));
     } finally {
       if (saved !== undefined) process.env[RESOURCES_ENV] = saved;
     }
@@ -219,7 +219,7 @@ describe('resources folder', () => {
     process.env[RESOURCES_ENV] = emptyDir;
     try {
       expect(() => resolveResourcesDir()).toThrow(emptyDir);
-      expect(resolveResourcesDir(join(import.meta.dirname, '..', '..', 'resources'))).toMatch(/resources$/);
+      expect(resolveResourcesDir(join(import.meta.dirname, '..', '..', '..', 'resources'))).toMatch(/resources$/);
     } finally {
       if (saved === undefined) delete process.env[RESOURCES_ENV];
       else process.env[RESOURCES_ENV] = saved;

@@ -10,7 +10,7 @@ import {
   warehouseBalance,
   inventoryBalance,
   type WarehouseWorld,
-} from '../support/warehouse';
+} from '../../support/warehouse';
 
 let w: WarehouseWorld;
 beforeAll(async () => {

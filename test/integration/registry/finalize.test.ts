@@ -2,11 +2,11 @@
 // messages), against on-chain retirements recorded with the operator operation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Wallet, type HDNodeWallet } from 'ethers';
-import * as ops from '../../electron/core/registry/operations';
-import { finalizeMessage } from '../../electron/core/registry/retirements/finalize';
-import { callEndpoint, fails, ok, registrySnapshot } from '../support/warehouse';
-import { buildFixture, type Fixture } from '../support/fixture';
-import { appToken, createTestApp, startTestRegistry, type TestRegistry } from '../support/registry';
+import * as ops from '../../../electron/core/registry/operations';
+import { finalizeMessage } from '../../../electron/core/registry/retirements/finalize';
+import { callEndpoint, fails, ok, registrySnapshot } from '../../support/warehouse';
+import { buildFixture, type Fixture } from '../../support/fixture';
+import { appToken, createTestApp, startTestRegistry, type TestRegistry } from '../../support/registry';
 
 let t: TestRegistry;
 let f: Fixture;

@@ -4,7 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { AdjustableClock } from '../../electron/core/clock';
+import { AdjustableClock } from '../../../electron/core/platform/clock';
 import {
   ARTIFACT_TTL_MS,
   createArtifactStore,
@@ -12,9 +12,9 @@ import {
   MAX_ARTIFACTS,
   safeBaseName,
   withExtension,
-} from '../../electron/core/desk/artifacts';
-import { DeskFailure } from '../../electron/core/desk/errors';
-import { saveArtifactWithDialog } from '../../electron/main/save-file';
+} from '../../../electron/core/desk/artifacts';
+import { DeskFailure } from '../../../electron/core/desk/errors';
+import { saveArtifactWithDialog } from '../../../electron/main/save-file';
 
 const dir = mkdtempSync(join(tmpdir(), 'desk-artifacts-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -26,7 +26,7 @@ describe('the artifact store', () => {
     const store = createArtifactStore(new AdjustableClock());
     expect(store.put('pdf', 'retirement-1.pdf', bytes('%PDF-')).filename).toBe('retirement-1.pdf');
     expect(store.put('pdf', 'cert.pdf.exe', bytes('%PDF-')).filename).toBe('cert.pdf.exe.pdf');
-    expect(store.put('csv', '../../.bashrc', bytes('a')).filename).toBe('bashrc.csv');
+    expect(store.put('csv', '../../../.bashrc', bytes('a')).filename).toBe('bashrc.csv');
     expect(store.put('csv', 'C:\\Windows\\evil|name?.CSV', bytes('a')).filename).toBe('evil_name_.CSV');
     expect(safeBaseName('..')).toBe('download');
     expect(safeBaseName('x'.repeat(400))).toHaveLength(150);

@@ -10,10 +10,10 @@ import {
   SecretFileUnreadableError,
   WrongPassphraseError,
   type EncryptedFileStoreOptions,
-} from '../../electron/core/secrets';
-import { deriveKeys, encryptSecrets, newKdfParams } from '../../electron/core/secrets/encrypted-file-format';
-import { passphraseWeakness } from '../../electron/core/secrets/passphrase-strength';
-import { leakMarker } from '../support/keyring-scenarios';
+} from '../../../electron/core/desk/secrets';
+import { deriveKeys, encryptSecrets, newKdfParams } from '../../../electron/core/desk/secrets/encrypted-file-format';
+import { passphraseWeakness } from '../../../electron/core/desk/secrets/passphrase-strength';
+import { leakMarker } from '../../support/keyring-scenarios';
 
 const CONFIRMED: EncryptedFileStoreOptions = { userConfirmed: true };
 const PASSPHRASE = 'correct horse battery staple';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { cruise, type ICruiseResult } from 'dependency-cruiser';
 import { afterEach, describe, expect, it } from 'vitest';
-import architecture from '../../.dependency-cruiser.mjs';
+import architecture from '../../../.dependency-cruiser.mjs';
 
 const trees: string[] = [];
 afterEach(() => {

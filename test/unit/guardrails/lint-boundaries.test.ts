@@ -8,7 +8,7 @@ import { ESLint } from 'eslint';
 import tseslint from 'typescript-eslint';
 import { describe, expect, it } from 'vitest';
 
-const root = resolve(import.meta.dirname, '../..');
+const root = resolve(import.meta.dirname, '../../..');
 const BOUNDARY_RULES = ['no-restricted-imports'];
 
 const eslint = new ESLint({
@@ -31,7 +31,7 @@ const uses = (names: string) => `\nexport const used = [${names}];\n`;
 describe('import rules of ESLint', () => {
   it('electron/core never imports electron', async () => {
     const at = 'electron/core/desk/__check__.ts';
-    expect(await boundaryProblems(at, `import { systemClock } from '../clock';${uses('systemClock')}`)).toEqual([]);
+    expect(await boundaryProblems(at, `import { systemClock } from '../platform/clock';${uses('systemClock')}`)).toEqual([]);
     expect(await boundaryProblems(at, `import { app } from 'electron';${uses('app')}`)).toEqual([
       { rule: 'no-restricted-imports', message: expect.stringContaining('electron/core never imports Electron') },
     ]);
@@ -43,7 +43,7 @@ describe('import rules of ESLint', () => {
   });
 
   it('tests do not sleep', async () => {
-    const at = 'test/desk/__check__.test.ts';
+    const at = 'test/unit/desk/__check__.test.ts';
     const sleeps = async (code: string) =>
       (await problems(at, code, ['no-restricted-syntax', 'no-restricted-properties', 'no-restricted-imports'])).map((p) => p.message);
     expect(

@@ -7,11 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FuseV1Options, FuseVersion } from '@electron/fuses';
 import { afterAll, describe, expect, it } from 'vitest';
-import config from '../../electron-builder.config.mjs';
-import afterPack, { FUSES, fuseConfig, installElectronAddons, packagedPaths } from '../../scripts/after-pack.mjs';
-import { whyNoPackage } from '../../scripts/package';
+import config from '../../../electron-builder.config.mjs';
+import afterPack, { FUSES, fuseConfig, installElectronAddons, packagedPaths } from '../../../scripts/after-pack.mjs';
+import { whyNoPackage } from '../../../scripts/package';
 
-const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
   scripts: Record<string, string>;
   devDependencies: Record<string, string>;
 };
@@ -50,7 +50,7 @@ describe('the packaging configuration', () => {
   });
 
   it('keeps signing secrets out of the configuration (they come from the environment)', () => {
-    const text = readFileSync(new URL('../../electron-builder.config.mjs', import.meta.url), 'utf8');
+    const text = readFileSync(new URL('../../../electron-builder.config.mjs', import.meta.url), 'utf8');
     expect(text).not.toMatch(/cscLink|cscKeyPassword|certificatePassword|appleIdPassword/);
     for (const name of ['CSC_LINK', 'CSC_KEY_PASSWORD', 'APPLE_API_KEY', 'APPLE_API_KEY_ID', 'APPLE_API_ISSUER'])
       expect(text).toContain(name);

@@ -5,7 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
-const root = resolve(import.meta.dirname, '../..');
+const root = resolve(import.meta.dirname, '../../..');
 
 /** Type-checks `code` as if it were the file `relativePath` of the project `tsconfig.<project>.json`. */
 function diagnosticsOf(project: string, relativePath: string, code: string): { code: number; text: string }[] {

@@ -2,18 +2,18 @@
 // while every other write stays SERIALIZABLE. Interleaved on two connections of one database: a
 // withdrawal that read the holds before a reservation committed cannot then take the reserved
 // credits (both stamp the warehouse's feed key, so it fails to write it), runs again and takes only
-// what is free. Reservations against reservations: test/registry/postgres-processes.test.ts.
+// what is free. Reservations against reservations: test/integration/registry/postgres-processes.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../electron/core/clock';
-import type { PostgresDatabase } from '../../electron/core/db/postgres';
-import { openPostgresRegistry, type OpenedPostgresRegistry, type OpenedRegistry } from '../../electron/core/registry/open';
-import * as ops from '../../electron/core/registry/operations';
-import type { RegistryTables } from '../../electron/core/registry/schema';
-import { availableInWarehouse } from '../../electron/core/registry/warehouse/inventory';
-import { reserveCredits } from '../../electron/core/registry/warehouse/reservations';
-import { makeDataDir, ON_POSTGRES, openTestRegistryOn, rsaKeyPair } from '../support/registry';
-import { inventoryBalance, warehouseBalance } from '../support/warehouse';
-import { stockWarehouse } from '../support/stocked-warehouse';
+import { ManualClock } from '../../../electron/core/platform/clock';
+import type { PostgresDatabase } from '../../../electron/core/platform/db/postgres';
+import { openPostgresRegistry, type OpenedPostgresRegistry, type OpenedRegistry } from '../../../electron/core/registry/open';
+import * as ops from '../../../electron/core/registry/operations';
+import type { RegistryTables } from '../../../electron/core/registry/schema';
+import { availableInWarehouse } from '../../../electron/core/registry/warehouse/inventory';
+import { reserveCredits } from '../../../electron/core/registry/warehouse/reservations';
+import { makeDataDir, ON_POSTGRES, openTestRegistryOn, rsaKeyPair } from '../../support/registry';
+import { inventoryBalance, warehouseBalance } from '../../support/warehouse';
+import { stockWarehouse } from '../../support/stocked-warehouse';
 
 describe.skipIf(!ON_POSTGRES)('a reservation behind a row lock beside a serializable withdrawal (PostgreSQL)', () => {
   let data: ReturnType<typeof makeDataDir>;

@@ -6,8 +6,8 @@ import {
   listWarehouseCredits,
   totalGrams,
   warehouseFacets,
-} from '../../shared/desk/warehouse-list';
-import type { WarehouseInventoryCredit } from '../../shared/registry/resources';
+} from '../../../shared/desk/warehouse-list';
+import type { WarehouseInventoryCredit } from '../../../shared/registry/resources';
 
 function credit(id: string, project: string, vintage: string, type: string, amount: number): WarehouseInventoryCredit {
   return {

@@ -20,10 +20,10 @@ import type {
 import { OPERATOR_READS_NOT_KEPT } from '../../../../shared/desk/back-office';
 import type { DeskEvent } from '../../../../shared/desk/api';
 import type { EndpointId } from '../../../../shared/registry/endpoints';
-import type { Clock } from '../../clock';
-import { RegistryClientError } from '../../client/errors';
-import { NetworkError } from '../../client/http';
-import type { CallInput } from '../../client/registry-client';
+import type { Clock } from '../../platform/clock';
+import { RegistryClientError } from '../client/errors';
+import { NetworkError } from '../client/http';
+import type { CallInput } from '../client/registry-client';
 import type { ConnectionRuntime } from '../connection-runtime';
 import { DeskFailure, offlineFailure } from '../errors';
 import { translateClientError, type OnlineTracker } from '../registry-calls';

@@ -5,7 +5,7 @@
 // filtered and a credit's history or an organization's movements read offline too.
 import type { BackOfficeOperator, OperatorReadName } from '../../../../shared/desk/back-office';
 import type { EndpointResponse } from '../../../../shared/registry/endpoints';
-import type { SqliteDatabase } from '../../db/database';
+import type { SqliteDatabase } from '../../platform/db/database';
 import type { CacheTables } from '../cache/schema';
 
 export type AuditEntry = EndpointResponse<'operatorSearchAudit'>['entries'][number];

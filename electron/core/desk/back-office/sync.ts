@@ -7,8 +7,8 @@ import { createHash } from 'node:crypto';
 import { BACK_OFFICE_PAGE_SIZE, type OperatorReadName } from '../../../../shared/desk/back-office';
 import type { EndpointResponse } from '../../../../shared/registry/endpoints';
 import { roleAtLeast } from '../../../../shared/registry/vocabulary';
-import type { Clock } from '../../clock';
-import type { RegistryClient } from '../../client/registry-client';
+import type { Clock } from '../../platform/clock';
+import type { RegistryClient } from '../client/registry-client';
 import type { AuditEntry, BackOfficeStore } from './store';
 
 type Paged = { pagination: { nextPage: number | null } };

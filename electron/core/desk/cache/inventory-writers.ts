@@ -6,7 +6,7 @@
 import type { InventoryAccount } from '../../../../shared/desk/api';
 import type { InventorySummary, OrganizationSummary } from '../../../../shared/registry/resources';
 import { sql, type Kysely } from 'kysely';
-import type { SqliteDatabase } from '../../db/database';
+import type { SqliteDatabase } from '../../platform/db/database';
 import type { CacheTables } from './schema';
 import { inventoryFtsFacets, inventoryFtsTable } from './inventory-fts';
 import type { StagedRow } from './types';

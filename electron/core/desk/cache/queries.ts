@@ -22,9 +22,9 @@ import type {
   Retirement,
   WarehouseInventoryCredit,
 } from '../../../../shared/registry/resources';
-import type { SqliteDatabase } from '../../db/database';
+import type { SqliteDatabase } from '../../platform/db/database';
 import type { CacheTables } from './schema';
-import type { ProjectCreditsAnswer } from '../../client/responses';
+import type { ProjectCreditsAnswer } from '../client/responses';
 import { createInventoryQueries } from './inventory-queries';
 import { versionedMemo } from './memo';
 import { searchText } from './fts-query';

@@ -1,5 +1,5 @@
 // The desk cache's tables for kysely, written once from the migrations (./migrations); a unit test
-// (test/desk/cache-schema-tables.test.ts) compares them with the migrated cache, so they cannot
+// (test/unit/desk/cache-schema-tables.test.ts) compares them with the migrated cache, so they cannot
 // drift. Times are epoch milliseconds except the registry's own dates (ISO 8601 text), booleans 0/1.
 // `rowid` is listed for the tables whose rowid the code uses: a searchable row and its FTS5 entry
 // share it, and the staging tables keep arrival order by it.

@@ -4,14 +4,14 @@
 // readers (WAL) keep seeing the empty cache until it commits, and a run that fails or dies rolls
 // back to it. The rows, hashes and search entries are the same as the staged path's (writers.ts,
 // inventory-writers.ts): the same column functions and statements, the same SQL extraction of
-// inventory credits, so both fill the cache identically (test/desk/sync-feed.test.ts compares them).
+// inventory credits, so both fill the cache identically (test/integration/desk/sync-feed.test.ts compares them).
 //
 // The only other writer of the cache (a finalized retirement written through, writes.ts) waits for
 // this transaction up to the connection's busy timeout, and otherwise leaves it to the sync.
 import { sql, type Kysely } from 'kysely';
 import type { InventoryAccount } from '../../../../shared/desk/api';
 import type { InventorySummary, OrganizationSummary, Project, Retirement } from '../../../../shared/registry/resources';
-import type { SqliteDatabase } from '../../db/database';
+import type { SqliteDatabase } from '../../platform/db/database';
 import type { CacheTables } from './schema';
 import type { CacheResource, ProjectScope } from './types';
 import { projectColumns, projectSearchText, retirementColumns } from './rows';

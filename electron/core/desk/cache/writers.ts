@@ -3,7 +3,7 @@
 // a reader sees either the previous resource or the new one, never a mix, and a run that dies
 // half-way leaves the previous data (and page hashes) exactly as they were.
 import { sql, type Insertable, type Kysely, type NotNull } from 'kysely';
-import type { SqliteDatabase } from '../../db/database';
+import type { SqliteDatabase } from '../../platform/db/database';
 import type { CacheTables } from './schema';
 import type { Organization, Project, Reservation, Retirement, WarehouseInventoryCredit } from '../../../../shared/registry/resources';
 import { hashJson, projectColumns, projectSearchText, retirementColumns } from './rows';

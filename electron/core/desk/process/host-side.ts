@@ -10,7 +10,7 @@
 // `connections.changed` event (it re-reads its connections). More than `restarts.max` stops within `restarts.windowMs` and it is
 // not started again: every call then says so.
 import type { DeskEvent, DeskResult, PickedKey } from '../../../../shared/desk/api';
-import { systemClock, type Clock } from '../../clock';
+import { systemClock, type Clock } from '../../platform/clock';
 import { zodMessages } from '../../registry/errors';
 import type { Artifact } from '../artifacts';
 import type { DeskDispatcher } from '../dispatcher';

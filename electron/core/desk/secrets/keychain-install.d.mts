@@ -1,4 +1,4 @@
-// Types of electron/core/secrets/keychain-install.mjs (plain JavaScript: `npm run setup` runs it
+// Types of electron/core/desk/secrets/keychain-install.mjs (plain JavaScript: `npm run setup` runs it
 // before anything is compiled).
 
 /** What a machine needs to build keytar, by platform (`process.platform`). */

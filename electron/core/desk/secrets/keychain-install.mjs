@@ -2,7 +2,7 @@
 // dependency, so an install on a machine without libsecret's headers succeeds without it, and the
 // desk keeps keys in the passphrase-encrypted file instead. One sentence, shared by `npm run setup`
 // (which runs before anything is compiled, hence plain JavaScript with types in keychain-install.d.mts)
-// and the desk (electron/core/secrets/keytar-loader.ts).
+// and the desk (electron/core/desk/secrets/keytar-loader.ts).
 
 /** What a machine needs to build keytar, by platform. */
 export function keytarBuildNeeds(platform) {

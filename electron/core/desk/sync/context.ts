@@ -1,6 +1,6 @@
 import type { SyncResource } from '../../../../shared/desk/api';
-import type { Clock } from '../../clock';
-import type { RegistryClient } from '../../client/registry-client';
+import type { Clock } from '../../platform/clock';
+import type { RegistryClient } from '../client/registry-client';
 import type { DeskCache } from '../cache';
 
 /** An installation of the app, as the connection knows it (shared/desk/api.ts installationInfo). */

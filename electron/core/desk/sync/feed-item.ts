@@ -5,7 +5,7 @@
 import type { z } from 'zod';
 import { feedItem } from '../../../../shared/registry/endpoints';
 import { tolerant } from '../../../../shared/registry/resources';
-import { answerBreaksContract } from '../../client/registry-client';
+import { answerBreaksContract } from '../client/registry-client';
 import { compileShapeCheck } from './shape-check';
 
 const itemSchema = feedItem(tolerant);

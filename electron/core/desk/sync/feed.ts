@@ -25,8 +25,8 @@ import {
   type Retirement,
 } from '../../../../shared/registry/resources';
 import { FEED_INVENTORY_ACCOUNTS } from '../../../../shared/registry/vocabulary';
-import { RegistryClientError } from '../../client/errors';
-import { answerBreaksContract, answerNotJson } from '../../client/registry-client';
+import { RegistryClientError } from '../client/errors';
+import { answerBreaksContract, answerNotJson } from '../client/registry-client';
 import { hashJson, hashJsonBytes } from '../cache/rows';
 import type { ChangedInventory } from '../cache/inventory-writers';
 import type { StagedRow } from '../cache/types';

@@ -9,8 +9,8 @@
 // suspended, uninstalled) has its warehouse dropped and is named in the outcome, as the seed step does.
 import type { EndpointId } from '../../../../shared/registry/endpoints';
 import type { Organization } from '../../../../shared/registry/resources';
-import { RegistryClientError } from '../../client/errors';
-import { answerBreaksContract, answerNotJson } from '../../client/registry-client';
+import { RegistryClientError } from '../client/errors';
+import { answerBreaksContract, answerNotJson } from '../client/registry-client';
 import type { InstallationRef, StepContext, StepOutcome } from './context';
 import { checkFeedItem } from './feed-item';
 import { FEED_PAGE_TIMEOUT_MS } from './feed';

@@ -9,7 +9,7 @@
 // a few pages, not one transaction per page: each commit costs a WAL write, and a thousand small
 // ones cost more than the rows themselves.
 import type { EndpointId } from '../../../../shared/registry/endpoints';
-import type { RawAnswer } from '../../client/registry-client';
+import type { RawAnswer } from '../client/registry-client';
 import { hashJson } from '../cache/rows';
 import type { StagedRow } from '../cache/types';
 import type { PageHash } from '../cache/writers';

@@ -6,8 +6,8 @@
 import type { z } from 'zod';
 import { endpoints, type EndpointDefinition, type EndpointId } from '../../../../shared/registry/endpoints';
 import { tolerant } from '../../../../shared/registry/resources';
-import type { RegistryClient } from '../../client/registry-client';
-import type { ClientResponse } from '../../client/responses';
+import type { RegistryClient } from '../client/registry-client';
+import type { ClientResponse } from '../client/responses';
 import { compileShapeCheck } from './shape-check';
 
 const checks = new Map<EndpointId, (value: unknown) => boolean>();

@@ -7,11 +7,11 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { LaunchOptionsError, parseLaunchOptions } from '../desk/launch-options';
-import { startDeskServiceChild } from '../desk/process/node-host';
+import { LaunchOptionsError, parseLaunchOptions } from '../launch-options';
+import { startDeskServiceChild } from '../process/node-host';
 import { startWebHost } from './server';
 
-/** The folder holding package.json, above this file (electron/core/web-host, or out/web when built). */
+/** The folder holding package.json, above this file (electron/core/desk/web-host, or out/web when built). */
 function findProjectRoot(from: string): string {
   for (let dir = from; ; dir = dirname(dir)) {
     if (existsSync(join(dir, 'package.json'))) return dir;

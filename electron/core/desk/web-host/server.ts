@@ -14,11 +14,11 @@ import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
-import { fileHandleId } from '../../../shared/desk/api';
-import type { DeskDispatcher } from '../desk/dispatcher';
-import { toDeskError } from '../desk/errors';
-import { MAX_KEY_FILE_BYTES } from '../desk/key-imports';
-import { PAGE_SECURITY_HEADERS } from '../desk/page-security';
+import { fileHandleId } from '../../../../shared/desk/api';
+import type { DeskDispatcher } from '../dispatcher';
+import { toDeskError } from '../errors';
+import { MAX_KEY_FILE_BYTES } from '../key-imports';
+import { PAGE_SECURITY_HEADERS } from '../page-security';
 import { CSRF_HEADER, CSRF_META, createAccessGate, type AccessGate, type DeskSession } from './access';
 import { contentTypeFor, resolveStaticPath } from './static-files';
 

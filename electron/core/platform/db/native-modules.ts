@@ -8,7 +8,7 @@
 // - Electron without them (a packaged app, whose node_modules electron-builder rebuilt): node_modules.
 // Never imports electron: Electron is recognized by process.versions.electron, and the app root is
 // the nearest folder above this file with a package.json (the checkout, or app.asar when packaged),
-// which holds from the sources (electron/core/db) and from the bundle (out/main) alike.
+// which holds from the sources (electron/core/platform/db) and from the bundle (out/main) alike.
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';

@@ -3,8 +3,8 @@
 // An `alg` claim in the payload is tolerated (some clients add one).
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { decodeJwt, decodeProtectedHeader, errors as joseErrors, jwtVerify } from 'jose';
-import type { RegistryContext } from '../registry/context';
-import { unauthorized } from '../registry/errors';
+import type { RegistryContext } from '../context';
+import { unauthorized } from '../errors';
 
 export const MAX_JWT_LIFETIME_S = 600;
 export const CLOCK_SKEW_S = 60;

@@ -1,9 +1,9 @@
 // One place decides who may call what: the endpoint table says what each endpoint requires
 // (shared/registry/endpoints.ts), this module checks the Authorization header against it.
-import { endpoints, type EndpointAuth } from '../../../shared/registry/endpoints';
-import type { InstallationPermissions, RequiredPermission } from '../../../shared/registry/vocabulary';
-import type { RegistryContext } from '../registry/context';
-import { forbidden, RegistryError, unauthorized } from '../registry/errors';
+import { endpoints, type EndpointAuth } from '../../../../shared/registry/endpoints';
+import type { InstallationPermissions, RequiredPermission } from '../../../../shared/registry/vocabulary';
+import type { RegistryContext } from '../context';
+import { forbidden, RegistryError, unauthorized } from '../errors';
 import type { Authenticator, Caller } from './caller';
 import { looksLikeJwt, verifyAppJwt } from './app-jwt';
 import { hashToken, looksLikeAccessToken } from './tokens';

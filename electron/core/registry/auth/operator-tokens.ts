@@ -4,10 +4,10 @@
 // each kind is refused by the other interface's endpoints. Every request checks the operator
 // account, so disabling it stops its tokens at once.
 import { randomBytes } from 'node:crypto';
-import type { OperatorRole } from '../../../shared/registry/vocabulary';
-import { iso } from '../clock';
-import type { RegistryContext } from '../registry/context';
-import { unauthorized } from '../registry/errors';
+import type { OperatorRole } from '../../../../shared/registry/vocabulary';
+import { iso } from '../../platform/clock';
+import type { RegistryContext } from '../context';
+import { unauthorized } from '../errors';
 import { cachedPublicKey, looksLikeJwt, verifySignedJwt } from './app-jwt';
 import { hashToken, looksLikeAccessToken } from './tokens';
 

@@ -3,8 +3,8 @@
 // process, so its buckets are in memory (RateLimiter); the server processes of one PostgreSQL
 // database share theirs in the database (DatabaseRateLimiter), so the budget is the registry's, not
 // each process's.
-import type { RegistryContext } from '../registry/context';
-import { RegistryError } from '../registry/errors';
+import type { RegistryContext } from '../context';
+import { RegistryError } from '../errors';
 
 export interface RateLimitOptions {
   /** Requests allowed per window, per key (per app; per client address for failed authentication). */

@@ -2,10 +2,10 @@
 // only as their SHA-256 hash. Lifetimes: installation tokens 2 hours (compatibility.md), app tokens
 // 1 hour (our choice: they read public data only). Expired tokens are purged by housekeeping.
 import { createHash, randomBytes } from 'node:crypto';
-import type { AccessToken } from '../../../shared/registry/resources';
-import { iso } from '../clock';
-import type { RegistryContext } from '../registry/context';
-import type { BackgroundService } from '../registry/background';
+import type { AccessToken } from '../../../../shared/registry/resources';
+import { iso } from '../../platform/clock';
+import type { RegistryContext } from '../context';
+import type { BackgroundService } from '../background';
 
 export const TOKEN_PREFIX = 'rdt_';
 export const INSTALLATION_TOKEN_TTL_MS = 2 * 60 * 60 * 1000;

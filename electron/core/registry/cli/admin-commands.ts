@@ -2,15 +2,15 @@
 // and that operation's own input schema. Adding a command is adding a row here; admin.ts does the
 // rest (flags, validation, output) the same way for all of them.
 import { z } from 'zod';
-import type { RegistryContext } from '../registry/context';
-import * as organizations from '../registry/operations/organizations';
-import * as projects from '../registry/operations/projects';
-import * as issuance from '../registry/operations/issuance';
-import * as transfers from '../registry/operations/transfers';
-import * as retirements from '../registry/operations/retirements';
-import * as apps from '../registry/operations/apps';
-import * as operators from '../registry/operations/operators';
-import { seedDemo, seedDemoOptions } from '../registry/seed';
+import type { RegistryContext } from '../context';
+import * as organizations from '../operations/organizations';
+import * as projects from '../operations/projects';
+import * as issuance from '../operations/issuance';
+import * as transfers from '../operations/transfers';
+import * as retirements from '../operations/retirements';
+import * as apps from '../operations/apps';
+import * as operators from '../operations/operators';
+import { seedDemo, seedDemoOptions } from '../seed';
 
 export interface CommandSpec {
   summary: string;

@@ -8,9 +8,9 @@
 import { existsSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
-import { backupRegistry, checkRegistryFile, restoreRegistry } from '../registry/maintenance';
-import { audited } from '../registry/audit';
-import { openPostgresRegistry, openRegistry } from '../registry/open';
+import { backupRegistry, checkRegistryFile, restoreRegistry } from '../maintenance';
+import { audited } from '../audit';
+import { openPostgresRegistry, openRegistry } from '../open';
 import { COMMANDS, type CommandSpec } from './admin-commands';
 import {
   CliError,

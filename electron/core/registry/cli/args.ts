@@ -5,8 +5,8 @@
 // before the operation validates them.
 import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
-import { RegistryError } from '../registry/errors';
-import { DamagedDatabaseError } from '../registry/maintenance';
+import { RegistryError } from '../errors';
+import { DamagedDatabaseError } from '../maintenance';
 
 /** A usage error: printed like any other error, exit code 1, nothing touched. */
 export class CliError extends Error {}

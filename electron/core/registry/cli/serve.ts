@@ -5,11 +5,11 @@
 // the tests wait for that line), and stops cleanly on SIGINT / SIGTERM.
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { AdjustableClock, systemClock } from '../clock';
+import { AdjustableClock, systemClock } from '../../platform/clock';
 import { startRegistryServer } from '../http/server';
-import { redactUrl } from '../db/postgres';
-import { openPostgresRegistry, openRegistry } from '../registry/open';
-import { isRegistryEmpty, seedDemo } from '../registry/seed';
+import { redactUrl } from '../../platform/db/postgres';
+import { openPostgresRegistry, openRegistry } from '../open';
+import { isRegistryEmpty, seedDemo } from '../seed';
 import { CliError, fail } from './args';
 import { mountTestClock } from './test-clock-route';
 

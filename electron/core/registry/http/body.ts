@@ -3,7 +3,7 @@
 // body without a length (chunked) is read until it passes the cap, then refused the same way. Only
 // endpoints that take a body read one. A client that goes away mid-upload is no internal error.
 import type { Context, MiddlewareHandler } from 'hono';
-import { RegistryError } from '../registry/errors';
+import { RegistryError } from '../errors';
 
 /** The default cap: 1 MB (README, "--max-body"). */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;

@@ -11,9 +11,9 @@ import type { CertificateRenderer } from '../certificates/pool';
 import { serveOpenApi } from './openapi';
 import { createAuthenticator, type RateLimitOptions } from '../auth/authenticator';
 import { tokenHousekeeping } from '../auth/tokens';
-import type { RegistryContext } from '../registry/context';
-import { startBackgroundServices, type BackgroundService, type BackgroundServices } from '../registry/background';
-import { warehouseTransactionWorker } from '../registry/warehouse/worker';
+import type { RegistryContext } from '../context';
+import { startBackgroundServices, type BackgroundService, type BackgroundServices } from '../background';
+import { warehouseTransactionWorker } from '../warehouse/worker';
 
 /** What a serving registry runs beside its routes, in start order. */
 const BACKGROUND_SERVICES: readonly BackgroundService[] = [tokenHousekeeping, warehouseTransactionWorker];

@@ -1,6 +1,6 @@
-import type { EndpointBody, EndpointId, EndpointParams, EndpointQuery, EndpointResponse } from '../../../shared/registry/endpoints';
+import type { EndpointBody, EndpointId, EndpointParams, EndpointQuery, EndpointResponse } from '../../../../shared/registry/endpoints';
 import type { Caller } from '../auth/caller';
-import type { RegistryContext } from '../registry/context';
+import type { RegistryContext } from '../context';
 
 /** A file answer (certificates). */
 export interface FileAnswer {

@@ -6,7 +6,7 @@
 // is visible.
 import type { InternalProject, Organization, Project, ProjectEvent, Reservation, Retirement } from '../../../../shared/registry/resources';
 import { FEED_KEY_KINDS, type FeedItemType, type FeedKeyKind } from '../../../../shared/registry/vocabulary';
-import { iso } from '../../clock';
+import { iso } from '../../platform/clock';
 import type { RegistryContext } from '../context';
 import { RegistryError } from '../errors';
 import {

@@ -2,7 +2,7 @@
 // one page at a time (keyset on the movement id), each with the accounts it moved between, a
 // cancellation's reason, and the audit entry of the write that made it (migration 7 links them;
 // movements made before that, or by apps' reservations, have none).
-import { iso } from '../../clock';
+import { iso } from '../../platform/clock';
 import type { RegistryContext } from '../context';
 import { badRequest, notFound } from '../errors';
 import { accountViews, type AccountView } from './account-views';

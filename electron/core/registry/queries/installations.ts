@@ -2,7 +2,7 @@
 // app cannot even learn that others' installations exist), oldest first.
 import type { Selectable } from 'kysely';
 import type { Installation } from '../../../../shared/registry/resources';
-import { iso } from '../../clock';
+import { iso } from '../../platform/clock';
 import type { RegistryContext } from '../context';
 import { notFound } from '../errors';
 import { organizationRow, presentOrganization } from '../present';

@@ -3,7 +3,7 @@
 import type { CreditEvent, CreditSummary, ProjectReference } from '../../../../shared/registry/resources';
 import { gramsToTonnes } from '../../../../shared/registry/amounts';
 import type { CreditType } from '../../../../shared/registry/vocabulary';
-import { iso } from '../../clock';
+import { iso } from '../../platform/clock';
 import type { RegistryContext } from '../context';
 import type { RegistryTables } from '../schema';
 import { projectReferenceOf } from '../present';

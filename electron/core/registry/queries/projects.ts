@@ -2,7 +2,7 @@
 // and the internal view with its events.
 import type { InternalProject, Project, ProjectEvent } from '../../../../shared/registry/resources';
 import { parseCreditId } from '../../../../shared/registry/identifiers';
-import { iso } from '../../clock';
+import { iso } from '../../platform/clock';
 import type { RegistryContext } from '../context';
 import { PROJECT_COLUMNS, PROJECT_LOOKUPS, presentProjects, type ProjectRow } from './project-presenter';
 import { COUNT_PUBLIC_PROJECTS, visibilityCondition, type ProjectVisibility } from './project-visibility';

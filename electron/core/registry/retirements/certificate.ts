@@ -1,8 +1,8 @@
 // What a retirement's certificate shows, from its row (the PDF itself is drawn by
-// electron/core/certificates). Only claimed retirements have a certificate (compatibility.md).
+// electron/core/registry/certificates). Only claimed retirements have a certificate (compatibility.md).
 import { formatTonnesForPeople } from '../../../../shared/registry/amounts';
-import { iso } from '../../clock';
-import type { CertificateInput } from '../../certificates/types';
+import { iso } from '../../platform/clock';
+import type { CertificateInput } from '../certificates/types';
 import type { RegistryContext } from '../context';
 import { conflict, notFound } from '../errors';
 import { isRetirementClaimed, projectReferenceOf, retirementRow, type RetirementRow } from '../present';

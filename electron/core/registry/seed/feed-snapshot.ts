@@ -4,10 +4,10 @@
 // and more than double the seed's time. Nothing can read the registry before the seed commits, so
 // on SQLite the seed suspends those triggers inside its transaction and afterwards records every
 // resource once, as a snapshot under one new sequence number: what the triggers would have left,
-// each key at its newest change. test/registry/seed-feed.test.ts checks the two end alike.
+// each key at its newest change. test/unit/registry/seed-feed.test.ts checks the two end alike.
 // (PostgreSQL keeps its triggers during the seed: disabling them there needs table ownership or a
 // superuser, and only small seeds run there.)
-import { SqliteDatabase } from '../../db/database';
+import { SqliteDatabase } from '../../platform/db/database';
 import type { RegistryContext } from '../context';
 
 /** Every resource key the feed can answer, as migration 6 (and the triggers since) define them. */

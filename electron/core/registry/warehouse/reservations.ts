@@ -67,7 +67,7 @@ export function reserveCredits(ctx: RegistryContext, input: z.input<typeof reser
       // stays SERIALIZABLE and is caught another way: a withdrawal (the only other) moves the balance
       // and so also stamps the warehouse's feed key (migration 6's balances trigger), which this
       // reservation's insert stamps too, so a withdrawal that read the holds before this committed
-      // fails to write that key and runs again (test/registry/postgres-row-locks.test.ts).
+      // fails to write that key and runs again (test/unit/registry/postgres-row-locks.test.ts).
     },
     { rowLocks: true },
   );

@@ -10,8 +10,8 @@
 // The app's key stays here: the worker asks this side for access tokens over the message port.
 import { Worker } from 'node:worker_threads';
 import { SYNC_RESOURCES, type SyncResource, type EngineSyncStatus } from '../../../../../shared/desk/api';
-import type { Clock } from '../../../clock';
-import type { TokenManager } from '../../../client/tokens';
+import type { Clock } from '../../../platform/clock';
+import type { TokenManager } from '../../client/tokens';
 import type { DeskCache } from '../../cache';
 import type { InstallationRef, SyncTuning } from '../context';
 import { syncStatusOf } from '../engine';

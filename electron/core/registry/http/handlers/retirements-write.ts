@@ -2,8 +2,8 @@
 import type { Handlers } from '../types';
 import { renderCertificatePdf } from '../../certificates';
 import type { CertificateRenderer } from '../../certificates/pool';
-import { finalizeOnchainRetirement } from '../../registry/retirements/finalize';
-import { certificateFilename, certificateInputFor } from '../../registry/retirements/certificate';
+import { finalizeOnchainRetirement } from '../../retirements/finalize';
+import { certificateFilename, certificateInputFor } from '../../retirements/certificate';
 
 /** `render` makes the PDF: in this thread by default, or a worker pool's (certificates/pool.ts). */
 export const retirementWriteHandlers = (
