@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { deskMethods, fileHandleId, type DeskResult, type PickedKey } from '../../shared/desk/api';
 import type { DeskDispatcher } from '../core/desk/dispatcher';
 import { toDeskError } from '../core/desk/errors';
-import { zodMessages } from '../core/registry/errors';
+import { zodMessages } from '../core/platform/zod-messages';
 import { APP_ORIGIN } from './protocol';
 
 export const INVOKE_CHANNEL = 'desk:invoke';

@@ -3,7 +3,7 @@
 // failures are translated here, in one place.
 import type { z } from 'zod';
 import type { DeskError } from '../../../shared/desk/api';
-import { zodMessages } from '../registry/errors';
+import { zodMessages } from '../platform/zod-messages';
 import { CorruptFileError } from './json-file';
 import { InvalidPrivateKeyError, InvalidSecretInputError, SecretStoreError } from './secrets';
 

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { z } from 'zod';
 import { writeFileAtomicSync } from '../platform/atomic-write.mjs';
-import { zodMessages } from '../registry/errors';
+import { zodMessages } from '../platform/zod-messages';
 
 export class CorruptFileError extends Error {
   constructor(

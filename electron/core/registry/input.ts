@@ -2,7 +2,8 @@
 // problem, the field shapes the operator operations share, and tonnes turned into exact grams.
 import { z } from 'zod';
 import { AmountError, tonnesToGrams } from '../../../shared/registry/amounts';
-import { badRequest, zodMessages } from './errors';
+import { badRequest } from './errors';
+import { zodMessages } from '../platform/zod-messages';
 
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const result = schema.safeParse(input ?? {});

@@ -11,7 +11,7 @@
 // not started again: every call then says so.
 import type { DeskEvent, DeskResult, PickedKey } from '../../../../shared/desk/api';
 import { systemClock, type Clock } from '../../platform/clock';
-import { zodMessages } from '../../registry/errors';
+import { zodMessages } from '../../platform/zod-messages';
 import type { Artifact } from '../artifacts';
 import type { DeskDispatcher } from '../dispatcher';
 import { DeskFailure, toDeskError } from '../errors';

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { iso, type AdjustableClock } from '../../platform/clock';
 import { errorBody } from '../http/app';
 import { DEFAULT_MAX_BODY_BYTES, readBodyText } from '../http/body';
-import { zodMessages } from '../errors';
+import { zodMessages } from '../../platform/zod-messages';
 
 export const TEST_CLOCK_PATH = '/__test__/clock/advance';
 
