@@ -24,11 +24,26 @@ const forbidden = [
     to: { path: '^(electron/main|electron/preload|renderer)/' },
   },
   {
-    name: 'registry-is-the-bottom-layer',
-    comment: 'The registry is the bottom layer: HTTP, the desk and the web host build on it, never the reverse.',
+    name: 'platform-is-the-floor',
+    comment: 'electron/core/platform (the db seam, the clock, atomic writes) serves both products and knows neither.',
+    severity: 'error',
+    from: { path: '^electron/core/platform/' },
+    to: { path: '^electron/core/(registry|desk)/' },
+  },
+  {
+    name: 'registry-never-imports-the-desk',
+    comment: 'The registry runs headless for any client: it never imports the desk (its client, secrets, web host).',
     severity: 'error',
     from: { path: '^electron/core/registry/' },
-    to: { path: '^electron/core/(http|desk|web-host)/' },
+    to: { path: '^electron/core/desk/' },
+  },
+  {
+    name: 'desk-uses-the-registry-through-its-entry',
+    comment:
+      'The desk embeds a registry through electron/core/registry/index.ts alone, so what the registry keeps to itself can change without touching the desk.',
+    severity: 'error',
+    from: { path: '^electron/core/desk/' },
+    to: { path: '^electron/core/registry/', pathNot: '^electron/core/registry/index\\.ts$' },
   },
   {
     name: 'renderer-only-through-the-bridge',

@@ -12,7 +12,7 @@ import type { SyncWorkerSettings } from './sync/worker/host';
 import { clientFor, openConnectionRuntime, type ConnectionRuntime } from './connection-runtime';
 import { checkPrivateKeyPem, type ConnectionKeys } from './connection-keys';
 import type { ConnectionStore, SecretStoreKind, StoredConnection } from './connections';
-import type { CertificatePoolOptions } from '../registry/certificates/pool';
+import { type CertificatePoolOptions } from '../registry';
 import { startEmbeddedRegistry, type DemoSeeder, type EmbeddedRegistry } from './embedded';
 import { ensureLocalAdministrator, operatorKeyId } from './local-operator';
 import { DeskFailure } from './errors';

@@ -1,6 +1,6 @@
 // The real collaborators of the desk service, in one place for both hosts: the demo seed and the
 // secret stores. Tests pass their own where they need to (a memory vault, a stopped registry).
-import { seedDemo } from '../registry/seed';
+import { seedDemo } from '../registry';
 import type { DemoSeeder } from './embedded';
 import type { KeychainAvailability, SecretStoreFactory } from './key-vault';
 import { keychainAvailability, openSecretStore } from './secret-stores';

@@ -9,12 +9,17 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { createCertificatePool, type CertificatePoolOptions } from '../registry/certificates/pool';
+import {
+  createCertificatePool,
+  type CertificatePoolOptions,
+  startRegistryServer,
+  type RunningRegistryServer,
+  openRegistry,
+  type OpenedRegistry,
+  certificateInputFor,
+} from '../registry';
 import type { Clock } from '../platform/clock';
-import { startRegistryServer, type RunningRegistryServer } from '../registry/http/server';
-import { openRegistry, type OpenedRegistry } from '../registry/open';
-import { zodMessages } from '../registry/errors';
-import { certificateInputFor } from '../registry/retirements/certificate';
+import { zodMessages } from '../platform/zod-messages';
 
 export const DEMO_CREDENTIALS_FILE = 'demo-credentials.json';
 

@@ -8,9 +8,7 @@
 // signing with a key the registry will refuse. Both are audit entries with the desk as their actor.
 import { createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { userInfo } from 'node:os';
-import { audited } from '../registry/audit';
-import type { RegistryContext } from '../registry/context';
-import { createOperator, setOperatorActive } from '../registry/operations/operators';
+import { audited, type RegistryContext, createOperator, setOperatorActive } from '../registry';
 import type { KeyVault } from './key-vault';
 
 export const LOCAL_ADMINISTRATOR_NAME = 'Local administrator (this desk)';

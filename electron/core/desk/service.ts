@@ -8,7 +8,7 @@
 // connection-manager.ts, the live warehouse view is warehouse-view.ts, the writes writes.ts.
 import { randomUUID } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import type { CertificatePoolOptions } from '../registry/certificates/pool';
+import { type CertificatePoolOptions } from '../registry';
 import type { RegistryClient } from './client/registry-client';
 import {
   deskApi,

@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import type { DeskEvent, DeskInput, DeskOutput } from '../../../shared/desk/api';
 import type { finishBody } from '../../../shared/registry/endpoints';
 import type { Reservation } from '../../../shared/registry/resources';
-import { RegistryError, STATUS_OF } from '../registry/errors';
+import { RegistryError, STATUS_OF } from '../registry';
 import { EmbeddedRegistryStopped } from './embedded';
 import { DeskFailure, fromRegistryAnswer, offlineFailure } from './errors';
 import type { ConnectionRuntime } from './connection-runtime';

@@ -58,7 +58,7 @@ describe('architecture rules', () => {
 
   it('electron/core never imports the shell, the preload or the renderer', async () => {
     const base = { 'electron/main/index.ts': exporting('shell'), 'renderer/src/App.tsx': exporting('page') };
-    expect(await violations({ ...base, 'electron/core/clock.ts': exporting('clock') })).toEqual([]);
+    expect(await violations({ ...base, 'electron/core/platform/clock.ts': exporting('clock') })).toEqual([]);
     expect(
       await violations({ ...base, 'electron/core/desk/x.ts': `import { shell } from '../../main/index';\nexport const x = shell;\n` }),
     ).toEqual([{ rule: 'core-not-on-the-shell', from: 'electron/core/desk/x.ts', to: 'electron/main/index.ts' }]);
@@ -70,37 +70,50 @@ describe('architecture rules', () => {
     ).toEqual([{ rule: 'core-not-on-the-shell', from: 'electron/core/desk/x.ts', to: 'renderer/src/App.tsx' }]);
   });
 
-  it('electron/core/registry never imports http, desk or web-host; the rest builds on it', async () => {
+  it('platform knows neither product; the registry never imports the desk', async () => {
     const base = {
-      'electron/core/http/app.ts': exporting('http'),
+      'electron/core/platform/clock.ts': exporting('clock'),
       'electron/core/desk/errors.ts': exporting('desk'),
-      'electron/core/web-host/server.ts': exporting('host'),
       'electron/core/registry/errors.ts': exporting('registry'),
     };
     expect(
       await violations({
         ...base,
-        'electron/core/http/uses.ts': `import { registry } from '../registry/errors';\nexport const x = registry;\n`,
+        'electron/core/registry/http/uses.ts': `import { clock } from '../../platform/clock';\nexport const x = clock;\n`,
       }),
     ).toEqual([]);
-    for (const [upward, name] of [
-      ['../../http/app', 'http'],
-      ['../../desk/errors', 'desk'],
-      ['../../web-host/server', 'host'],
+    for (const [from, spec, name, rule] of [
+      ['electron/core/platform/db/x.ts', '../../registry/errors', 'registry', 'platform-is-the-floor'],
+      ['electron/core/platform/db/x.ts', '../../desk/errors', 'desk', 'platform-is-the-floor'],
+      ['electron/core/registry/http/x.ts', '../../desk/errors', 'desk', 'registry-never-imports-the-desk'],
     ] as const) {
-      const found = await violations({
-        ...base,
-        'electron/core/registry/operations/x.ts': `import { ${name} } from '${upward}';\nexport const x = ${name};\n`,
-      });
+      const found = await violations({ ...base, [from]: `import { ${name} } from '${spec}';\nexport const x = ${name};\n` });
       expect(
         found.map((v) => v.rule),
-        upward,
-      ).toEqual(['registry-is-the-bottom-layer']);
+        `${from} -> ${spec}`,
+      ).toEqual([rule]);
     }
   });
 
+  it('the desk reaches the registry only through electron/core/registry/index.ts', async () => {
+    const base = {
+      'electron/core/registry/errors.ts': exporting('registry'),
+      'electron/core/registry/index.ts': `export { registry } from './errors';\n`,
+    };
+    expect(
+      await violations({ ...base, 'electron/core/desk/x.ts': `import { registry } from '../registry';\nexport const x = registry;\n` }),
+    ).toEqual([]);
+    const found = await violations({
+      ...base,
+      'electron/core/desk/x.ts': `import { registry } from '../registry/errors';\nexport const x = registry;\n`,
+    });
+    expect(found).toEqual([
+      { rule: 'desk-uses-the-registry-through-its-entry', from: 'electron/core/desk/x.ts', to: 'electron/core/registry/errors.ts' },
+    ]);
+  });
+
   it('the renderer never imports Node modules or electron/*', async () => {
-    const base = { 'shared/desk/api.ts': exporting('deskApi'), 'electron/core/clock.ts': exporting('clock') };
+    const base = { 'shared/desk/api.ts': exporting('deskApi'), 'electron/core/platform/clock.ts': exporting('clock') };
     expect(
       await violations({
         ...base,
@@ -117,22 +130,25 @@ describe('architecture rules', () => {
     expect(
       await violations({
         ...base,
-        'renderer/src/lib/x.ts': `import { clock } from '../../../electron/core/clock';\nexport const x = clock;\n`,
+        'renderer/src/lib/x.ts': `import { clock } from '../../../electron/core/platform/clock';\nexport const x = clock;\n`,
       }),
-    ).toEqual([{ rule: 'renderer-only-through-the-bridge', from: 'renderer/src/lib/x.ts', to: 'electron/core/clock.ts' }]);
+    ).toEqual([{ rule: 'renderer-only-through-the-bridge', from: 'renderer/src/lib/x.ts', to: 'electron/core/platform/clock.ts' }]);
   });
 
   it('shared imports neither side, the preload only shared, the shell not the renderer', async () => {
-    const base = { 'electron/core/clock.ts': exporting('clock'), 'renderer/src/App.tsx': exporting('page') };
+    const base = { 'electron/core/platform/clock.ts': exporting('clock'), 'renderer/src/App.tsx': exporting('page') };
     expect(
       (
-        await violations({ ...base, 'shared/desk/x.ts': `import { clock } from '../../electron/core/clock';\nexport const x = clock;\n` })
+        await violations({
+          ...base,
+          'shared/desk/x.ts': `import { clock } from '../../electron/core/platform/clock';\nexport const x = clock;\n`,
+        })
       ).map((v) => v.rule),
     ).toEqual(['shared-imports-neither-side']);
     expect(
-      (await violations({ ...base, 'electron/preload/x.ts': `import { clock } from '../core/clock';\nexport const x = clock;\n` })).map(
-        (v) => v.rule,
-      ),
+      (
+        await violations({ ...base, 'electron/preload/x.ts': `import { clock } from '../core/platform/clock';\nexport const x = clock;\n` })
+      ).map((v) => v.rule),
     ).toEqual(['preload-only-shared']);
     expect(
       (await violations({ ...base, 'electron/main/x.ts': `import { page } from '../../renderer/src/App';\nexport const x = page;\n` })).map(
