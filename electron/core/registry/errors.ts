@@ -37,4 +37,3 @@ export const notFound = (message: string) => new RegistryError('not_found', mess
 export const conflict = (message: string) => new RegistryError('conflict', message);
 export const forbidden = (message: string) => new RegistryError('forbidden', message);
 export const unauthorized = (message: string) => new RegistryError('unauthorized', message);
-
