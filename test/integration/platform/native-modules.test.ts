@@ -43,8 +43,8 @@ function fakeCopies(record: { target?: RuntimeTarget; packages?: Record<string, 
   writeFile(join(dir, RECORD_FILE), JSON.stringify(full));
   // What a copy looks like after a build, with binaries that cannot load.
   for (const binary of Object.values(full.binaries)) writeFile(join(dir, binary), 'not a shared library\n'.repeat(64));
-  writeFile(join(dir, 'node_modules/keytar/package.json'), '{"name":"keytar","main":"../../db/lib/keytar.js"}');
-  writeFile(join(dir, 'node_modules/keytar/lib/keytar.js'), "module.exports = require('../../build/Release/keytar.node');");
+  writeFile(join(dir, 'node_modules/keytar/package.json'), '{"name":"keytar","main":"./lib/keytar.js"}');
+  writeFile(join(dir, 'node_modules/keytar/lib/keytar.js'), "module.exports = require('../build/Release/keytar.node');");
   return { root, dir };
 }
 
@@ -184,9 +184,9 @@ Module._load = function (request, ...rest) {
 };`,
     );
     const child = `
-      const { chooseNativeModules } = await import('../../db/electron/core/platform/db/native-modules.ts');
-      const { openBetterSqlite3 } = await import('../../db/electron/core/platform/db/open.ts');
-      const { loadKeytarFrom } = await import('../../db/electron/core/desk/secrets/keytar-loader.ts');
+      const { chooseNativeModules } = await import('./electron/core/platform/db/native-modules.ts');
+      const { openBetterSqlite3 } = await import('./electron/core/platform/db/open.ts');
+      const { loadKeytarFrom } = await import('./electron/core/desk/secrets/keytar-loader.ts');
       const choice = chooseNativeModules({ target: ${JSON.stringify(ELECTRON)}, nativeDir: ${JSON.stringify(join(temp, 'nowhere'))} });
       const out = { source: choice.source };
       try { openBetterSqlite3(':memory:', {}, choice); } catch (e) { out.sqlite = e.name + ': ' + e.message; }
@@ -200,7 +200,7 @@ Module._load = function (request, ...rest) {
         '--import',
         'tsx',
         '--import',
-        '../../db/test/support/keyring-hide-keytar.ts',
+        './test/support/keyring-hide-keytar.ts',
         '--input-type=module',
         '--eval',
         child,
