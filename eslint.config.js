@@ -1,6 +1,7 @@
 // @ts-check
 // `npm run lint` runs this config (with Prettier's check, dependency-cruiser's architecture rules and
 // the commit-message check): typescript-eslint's type-checked rules, which catch promises nobody awaits, `any` leaking through, and the like.
+import { readFileSync } from 'node:fs';
 import js from '@eslint/js';
 import { defineConfig, globalIgnores } from 'eslint/config';
 import prettier from 'eslint-config-prettier';
@@ -27,6 +28,43 @@ const architecture = defineConfig({
     ],
   },
 });
+
+/**
+ * The files that broke a rule below when it came in; the list may only shrink
+ * (test/unit/guardrails/lint-allowlist.test.ts).
+ * @type {{ 'max-lines': string[], 'max-lines-per-function': string[], prepare: string[] }}
+ */
+const allowlist = JSON.parse(readFileSync(new URL('./eslint.allowlist.json', import.meta.url), 'utf8'));
+
+// Blank lines and comments are not counted: a comment that says why never pushes a module over.
+const SIZE = { skipBlankLines: true, skipComments: true };
+const PREPARE_MESSAGE =
+  'SQL statements are prepared only inside the db seam (electron/core/platform/db): query through kysely, or sql<Row>`…` where kysely cannot say it.';
+
+/** Small modules of one purpose; typed SQL only. Proven by test/unit/guardrails/lint-allowlist.test.ts. */
+const houseRules = defineConfig(
+  {
+    name: 'size/files',
+    files: ['**/*.{ts,tsx,js,mjs,cjs}'],
+    ignores: allowlist['max-lines'],
+    rules: { 'max-lines': ['error', { max: 300, ...SIZE }] },
+  },
+  {
+    name: 'size/functions',
+    files: ['**/*.{ts,tsx,js,mjs,cjs}'],
+    // A test file's describe block is a list of cases, not a function to split.
+    ignores: ['test/**', ...allowlist['max-lines-per-function']],
+    rules: { 'max-lines-per-function': ['error', { max: 120, ...SIZE, IIFEs: true }] },
+  },
+  {
+    name: 'sql/prepare-only-in-the-db-seam',
+    files: ['electron/**', 'shared/**', 'renderer/**'],
+    ignores: ['electron/core/platform/db/**', ...allowlist.prepare],
+    rules: {
+      'no-restricted-syntax': ['error', { selector: "CallExpression[callee.property.name='prepare']", message: PREPARE_MESSAGE }],
+    },
+  },
+);
 
 export default defineConfig(
   globalIgnores([
@@ -131,5 +169,6 @@ export default defineConfig(
     languageOptions: { globals: globals.node },
   },
   architecture,
+  houseRules,
   prettier,
 );
