@@ -8,6 +8,8 @@ import type { AuditOutcome } from '../../../shared/registry/vocabulary';
 import { iso } from '../platform/clock';
 import type { RegistryContext } from './context';
 import { RegistryError } from './errors';
+import { DatabaseUnavailableError } from '../platform/db/database';
+import { AnswerAlreadyStored } from './idempotency';
 
 /** Who made an attempt: an operator over HTTP, or a named actor (the CLI and its OS user, the seed). */
 export interface AuditActor {
@@ -140,6 +142,10 @@ export function audited<T>(ctx: RegistryContext, attempt: AuditedAttempt, run: (
       return result;
     });
   } catch (error) {
+    // An attempt whose outcome the registry cannot know or record (the database went away) leaves
+    // no entry: a `failed` entry would be wrong if its COMMIT did go through.
+    // Nor does one that found its Idempotency-Key answered by a concurrent request: it changed nothing.
+    if (error instanceof DatabaseUnavailableError || error instanceof AnswerAlreadyStored) throw error;
     const refused = error instanceof RegistryError;
     ctx.db.transaction(() => {
       const entryId = appendAudit(ctx, {

@@ -4,11 +4,18 @@
 // changes nothing; the same key with a different request is a 409. A write whose answer was lost (a
 // dropped connection, a crash after the commit) can therefore be retried safely and gets one
 // consistent answer; one that never committed (or failed with a 500) left no key and runs again.
+//
+// Across processes the key is claimed by the write's own transaction: its answer is inserted only
+// where no live answer exists (the (operator_id, key) primary key), so of two requests with one key
+// running at once on two processes, the second waits on the first's row, then finds it: PostgreSQL
+// fails its serializable transaction (run again, it sees the first's answer), and the answer stored
+// is the one both get (AnswerAlreadyStored rolls the second's changes back). Never a second effect.
 import { createHash } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
 import { canonicalJson } from '../../../shared/canonical-json';
 import { IDEMPOTENCY_WINDOW_MS, MAX_IDEMPOTENCY_KEY_LENGTH } from '../../../shared/registry/vocabulary';
 import type { RegistryContext } from './context';
-import { badRequest, conflict } from './errors';
+import { badRequest, conflict, RegistryError } from './errors';
 
 /** What makes two requests "the same": method, path and body (canonical JSON). */
 export function requestHash(method: string, path: string, body: unknown): string {
@@ -39,15 +46,43 @@ export function replayOf(ctx: RegistryContext, operatorId: string, key: string, 
   return { status: row.status, body: JSON.parse(row.answer) as unknown };
 }
 
-/** Stores an answer (a success or a refusal); runs inside the write's (or the refusal entry's) transaction. An expired row for the key is replaced. */
+/**
+ * Thrown inside a write's transaction when another request with the same key stored its answer
+ * first: the write is rolled back (no audit entry: the attempt changed nothing) and `answer` is what
+ * the request gets instead, the first's answer or 409 for a different request.
+ */
+export class AnswerAlreadyStored extends Error {
+  constructor(readonly answer: StoredAnswer) {
+    super('Another request with this Idempotency-Key answered first');
+    this.name = 'AnswerAlreadyStored';
+  }
+}
+
+/**
+ * Stores an answer (a success or a refusal); runs inside the write's (or the refusal entry's)
+ * transaction. An expired row for the key is replaced; a live one (a concurrent request with the
+ * same key, committed first) is kept and thrown as AnswerAlreadyStored.
+ */
 export function storeAnswer(ctx: RegistryContext, operatorId: string, key: string, hash: string, answer: StoredAnswer): void {
-  ctx.db
+  const now = ctx.clock.now();
+  const { changes } = ctx.db
     .prepare(
       `INSERT INTO idempotency_keys (operator_id, key, request_hash, status, answer, created_at) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (operator_id, key) DO UPDATE SET request_hash = excluded.request_hash, status = excluded.status,
-         answer = excluded.answer, created_at = excluded.created_at`,
+         answer = excluded.answer, created_at = excluded.created_at
+       WHERE idempotency_keys.created_at <= ?`,
     )
-    .run(operatorId, key, hash, answer.status, JSON.stringify(answer.body), ctx.clock.now());
+    .run(operatorId, key, hash, answer.status, JSON.stringify(answer.body), now, now - IDEMPOTENCY_WINDOW_MS);
+  if (changes > 0) return;
+  let first: StoredAnswer | undefined;
+  try {
+    first = replayOf(ctx, operatorId, key, hash);
+  } catch (error) {
+    if (!(error instanceof RegistryError)) throw error;
+    first = { status: error.status, body: { statusCode: error.status, message: error.messages[0]!, error: STATUS_CODES[error.status] } };
+  }
+  if (!first) throw new Error('idempotency key neither stored nor found');
+  throw new AnswerAlreadyStored(first);
 }
 
 /** Deletes keys older than the window (housekeeping). */

@@ -102,6 +102,27 @@ export class DatabaseBusyError extends Error {
   }
 }
 
+/**
+ * The database cannot be reached (PostgreSQL restarted, the connection was cut, a backend was
+ * terminated): the HTTP layer answers 503 with Retry-After while the engine reconnects by itself.
+ * `outcomeUnknown`: the connection broke while a COMMIT was on its way, so the change may or may not
+ * have been made; only a retry with the same Idempotency-Key can tell safely.
+ */
+export class DatabaseUnavailableError extends Error {
+  constructor(
+    readonly outcomeUnknown: boolean,
+    options?: ErrorOptions,
+  ) {
+    super(
+      outcomeUnknown
+        ? 'The registry lost its database while committing this change, so it cannot tell whether the change was made. Retry with the same Idempotency-Key: the retry answers the outcome and never makes the change twice'
+        : 'The registry cannot reach its database right now; try again in a moment',
+      options,
+    );
+    this.name = 'DatabaseUnavailableError';
+  }
+}
+
 export interface TransactionOptions {
   /** The transaction locks the rows its check reads (`lockRows`) instead of relying on SERIALIZABLE. */
   rowLocks?: boolean;

@@ -20,6 +20,7 @@ import {
 import {
   compileWithPlaceholders,
   DatabaseBusyError,
+  DatabaseUnavailableError,
   type PreparedQuery,
   type Query,
   type RunResult,
@@ -27,22 +28,8 @@ import {
   type SyncStatement,
   type TransactionOptions,
 } from './database';
+import { connectionOptions, PostgresConnection, type NativeClient } from './postgres-connection';
 
-/** The part of pg-native (and its libpq handle) used here. */
-interface NativeClient {
-  connectSync(url: string): void;
-  querySync(text: string, values?: unknown[]): Record<string, unknown>[];
-  prepareSync(name: string, text: string, nParams: number): void;
-  executeSync(name: string, values: unknown[]): Record<string, unknown>[];
-  end(): void;
-  pq: {
-    cmdTuples(): string;
-    transactionStatus(): number;
-    resultErrorFields(): { sqlState?: string; messagePrimary?: string; messageDetail?: string } | undefined;
-    connected?: boolean;
-    finish(): void;
-  };
-}
 type NativeClientConstructor = new (config: { types: { getTypeParser(oid: number): (value: string) => unknown } }) => NativeClient;
 
 /** An error PostgreSQL reported: `message` is its primary message, `code` its SQLSTATE. */
@@ -92,7 +79,6 @@ const PARSERS: Record<number, (value: string) => unknown> = {
 const TYPES = { getTypeParser: (oid: number) => PARSERS[oid] ?? ((v: string) => v) };
 
 let nativeClient: NativeClientConstructor | undefined;
-const closing = new Set<NativeClient>();
 function loadNativeClient(): NativeClientConstructor {
   if (!nativeClient) {
     try {
@@ -163,22 +149,31 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
   readonly claimRows = ' FOR UPDATE SKIP LOCKED';
   readonly lockRows = ' FOR UPDATE';
   readonly q: Kysely<Tables>;
-  private readonly client: NativeClient;
+  private readonly connection: PostgresConnection;
+  /** Behind a pooler in transaction mode (`pgbouncer=true`): unnamed statements only. */
+  private readonly pooled: boolean;
   private readonly statements = new Map<string, SyncStatement>();
   private readonly preparedQueries = new WeakMap<object, PreparedQuery<never, unknown>>();
   private nextStatement = 0;
   private depth = 0;
   /** Set when a statement of the running transaction failed retryably (even if the code caught it). */
   private mustRetry = false;
-  private closed = false;
   /** Transactions re-run after a serialization failure or deadlock (for measurements). */
   retries = 0;
 
   constructor(readonly url: string) {
     const Client = loadNativeClient();
-    this.client = new Client({ types: TYPES });
+    const { libpqUrl, pooled } = connectionOptions(url);
+    this.pooled = pooled;
+    const open = (target: string): NativeClient => {
+      const client = new Client({ types: TYPES });
+      client.connectSync(target);
+      // session settings (harmless when a pooler hands them to another client: nothing depends on them)
+      client.querySync("SET client_min_messages = warning; SET TIME ZONE 'UTC'");
+      return client;
+    };
     try {
-      this.client.connectSync(url);
+      this.connection = new PostgresConnection(libpqUrl, open);
     } catch (error) {
       throw new Error(`Cannot connect to PostgreSQL at ${redactUrl(url)}: ${String((error as Error).message).trim()}`, { cause: error });
     }
@@ -190,11 +185,17 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
         createQueryCompiler: () => new PostgresQueryCompiler(),
       },
     });
-    this.exec("SET client_min_messages = warning; SET TIME ZONE 'UTC'");
+  }
+
+  /** The connection's client, reconnected first if it broke and no transaction is open. */
+  private get client(): NativeClient {
+    return this.connection.ready(this.depth > 0);
   }
 
   private fail(error: unknown): never {
-    const fields = this.client.pq.resultErrorFields();
+    if (error instanceof DatabaseUnavailableError) throw error;
+    const fields = this.connection.client.pq.resultErrorFields();
+    if (this.connection.lost(fields?.sqlState)) throw new DatabaseUnavailableError(false, { cause: error });
     const code = fields?.sqlState ?? 'XX000';
     if (this.depth > 0 && RETRYABLE.has(code)) this.mustRetry = true;
     const message = fields?.messagePrimary ?? String((error as Error).message).trim();
@@ -217,16 +218,26 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
 
   private native(text: string, count: number): { execute(values: unknown[]): { rows: Record<string, unknown>[]; changes: number } } {
     const name = `s${++this.nextStatement}`;
-    try {
-      this.client.prepareSync(name, text, count);
-    } catch (error) {
-      this.fail(error);
-    }
+    // prepared on the connection of this generation; a reconnect (a new session) prepares it again
+    let preparedIn = -1;
+    const prepare = (): void => {
+      if (this.pooled || preparedIn === this.connection.generation) return;
+      try {
+        this.client.prepareSync(name, text, count);
+        preparedIn = this.connection.generation;
+      } catch (error) {
+        this.fail(error);
+      }
+    };
+    prepare();
     return {
       execute: (values) => {
         try {
-          const rows = this.client.executeSync(name, values.map(toParameter));
-          return { rows, changes: Number(this.client.pq.cmdTuples() || 0) };
+          prepare();
+          const client = this.client;
+          const bound = values.map(toParameter);
+          const rows = this.pooled ? client.querySync(text, bound) : client.executeSync(name, bound);
+          return { rows, changes: Number(client.pq.cmdTuples() || 0) };
         } catch (error) {
           return this.fail(error);
         }
@@ -347,12 +358,21 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
         const result = fn();
         // a failed statement that the code caught leaves the transaction aborted: COMMIT would
         // silently roll back, so it is a failure here
-        if (this.client.pq.transactionStatus() === 3) {
+        const status = this.connection.client.pq.transactionStatus();
+        // the connection broke under a statement the code caught: the transaction is gone
+        if (status === 4 && this.connection.lost(undefined)) throw new DatabaseUnavailableError(false);
+        if (status === 3) {
           throw this.mustRetry
             ? new PostgresError('could not serialize access', '40001')
             : new Error('a statement failed inside the transaction');
         }
-        this.exec('COMMIT');
+        try {
+          this.exec('COMMIT');
+        } catch (error) {
+          // the connection broke with the COMMIT on its way: it may have been applied, or not
+          if (error instanceof DatabaseUnavailableError) throw new DatabaseUnavailableError(true, { cause: error });
+          throw error;
+        }
         return result;
       } catch (error) {
         this.depth = 0;
@@ -391,10 +411,13 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
   }
 
   private rollback(): void {
-    // a COMMIT that failed (a serialization failure found at commit) has already ended it
-    if (this.client.pq.transactionStatus() === 0) return;
+    const client = this.connection.client;
+    // a COMMIT that failed (a serialization failure found at commit) has already ended it; a broken
+    // connection took the transaction with it
+    const status = client.pq.transactionStatus();
+    if (status === 0 || status === 4) return;
     try {
-      this.client.querySync('ROLLBACK');
+      client.querySync('ROLLBACK');
     } catch {
       // the connection is gone or no transaction is open: nothing to undo
     }
@@ -416,14 +439,7 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
   }
 
   close(): void {
-    if (this.closed) return;
-    this.closed = true;
     this.statements.clear();
-    this.client.end();
-    // libpq's binding closes its socket watcher asynchronously (uv_close): the native object must
-    // outlive that, or libuv finds a freed handle and aborts the process. Keep it a little while.
-    const client = this.client;
-    closing.add(client);
-    setTimeout(() => closing.delete(client), 1000).unref();
+    this.connection.close();
   }
 }

@@ -96,7 +96,8 @@ export function authorize(
  * With a rate limit, two budgets: each app's, spent by every authenticated request of the app (its
  * JWT and all its tokens together, so minting more tokens buys nothing), and each client address's
  * budget of failed authentications (401): once spent, every request from that address is 429 until
- * it refills, so guessing tokens or JWTs cannot go faster than the limit.
+ * it refills, so guessing tokens or JWTs cannot go faster than the limit (exactly: at most the limit
+ * of 401s per window, however many processes answer).
  */
 export function createAuthenticator(ctx: RegistryContext, options: { rateLimit?: RateLimitOptions } = {}): Authenticator {
   const limit = options.rateLimit;
@@ -140,11 +141,14 @@ export function createAuthenticator(ctx: RegistryContext, options: { rateLimit?:
   return {
     async authenticate({ authorization, endpointId, pathParams, clientAddress = 'unknown' }) {
       const addressKey = `address:${clientAddress}`;
-      failures?.check(addressKey, 'Too many failed authentications from this address; retry later');
+      const tooMany = 'Too many failed authentications from this address; retry later';
+      failures?.check(addressKey, tooMany);
       try {
         return await resolve(authorization, endpointId, pathParams);
       } catch (error) {
-        if (error instanceof RegistryError && error.kind === 'unauthorized') failures?.spend(addressKey);
+        // Counting the failure is one atomic take: when other processes spent the last of the
+        // budget since the check above, this failure is answered 429, never counted beyond it.
+        if (error instanceof RegistryError && error.kind === 'unauthorized') failures?.take(addressKey, tooMany);
         throw error;
       }
     },

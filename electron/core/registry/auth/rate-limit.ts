@@ -19,8 +19,6 @@ export interface RateBudget {
   take(key: string, message?: string): void;
   /** Throws 429 with Retry-After when `key` has nothing left, without taking anything. */
   check(key: string, message?: string): void;
-  /** Counts one request for `key` that may go below zero (a failure already answered). */
-  spend(key: string): void;
 }
 
 const TOO_MANY = 'Too many requests; retry later';
@@ -56,10 +54,6 @@ export class RateLimiter implements RateBudget {
     if (bucket.tokens < 1) throw refused(this.options, bucket.tokens, message);
   }
 
-  spend(key: string): void {
-    this.bucket(key).tokens -= 1;
-  }
-
   /** The key's bucket, refilled up to now. */
   private bucket(key: string): { tokens: number; updated: number } {
     const now = this.now();
@@ -89,7 +83,6 @@ const UPSERT = `INSERT INTO rate_limit_buckets AS b (key, tokens, updated_at)
   VALUES (@key, CAST(@capacity AS DOUBLE PRECISION) - 1, CAST(@now AS BIGINT))
   ON CONFLICT (key) DO UPDATE SET tokens = ${REFILLED} - 1, updated_at = GREATEST(b.updated_at, CAST(@now AS BIGINT))`;
 const TAKE_SQL = `${UPSERT} WHERE ${REFILLED} >= 1 RETURNING tokens`;
-const SPEND_SQL = UPSERT;
 const TOKENS_SQL = `SELECT ${REFILLED} AS tokens FROM rate_limit_buckets b WHERE key = @key`;
 const SWEEP_SQL = 'DELETE FROM rate_limit_buckets WHERE updated_at <= @before';
 
@@ -123,10 +116,6 @@ export class DatabaseRateLimiter implements RateBudget {
   check(key: string, message = TOO_MANY): void {
     const tokens = this.tokens(key);
     if (tokens < 1) throw refused(this.options, tokens, message);
-  }
-
-  spend(key: string): void {
-    this.ctx.db.prepare(SPEND_SQL).run(this.values(key));
   }
 
   private tokens(key: string): number {

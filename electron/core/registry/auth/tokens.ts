@@ -5,7 +5,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { AccessToken } from '../../../../shared/registry/resources';
 import { iso } from '../../platform/clock';
 import type { RegistryContext } from '../context';
-import type { BackgroundService } from '../background';
+import { repeatSafely, type BackgroundService } from '../background';
 
 export const TOKEN_PREFIX = 'rdt_';
 export const INSTALLATION_TOKEN_TTL_MS = 2 * 60 * 60 * 1000;
@@ -84,10 +84,9 @@ export function purgeTokens(ctx: RegistryContext): number {
 
 export const tokenHousekeeping: BackgroundService = {
   name: 'token-housekeeping',
-  start(ctx) {
-    purgeTokens(ctx);
-    const timer = setInterval(() => purgeTokens(ctx), 10 * 60 * 1000);
-    timer.unref();
-    return { stop: () => clearInterval(timer) };
-  },
+  start: (ctx, options) =>
+    repeatSafely('token housekeeping', 10 * 60 * 1000, () => purgeTokens(ctx), {
+      log: options?.log,
+      runNow: true,
+    }),
 };

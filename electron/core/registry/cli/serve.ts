@@ -12,6 +12,7 @@ import { openPostgresRegistry, openRegistry } from '../open';
 import { isRegistryEmpty, seedDemo } from '../seed';
 import { CliError, fail } from './args';
 import { mountTestClock } from './test-clock-route';
+import { installProcessPolicy } from './process-policy';
 
 const serveOptions = z.object({
   data: z.string().min(1).optional(),
@@ -121,6 +122,7 @@ function readOptions(argv: string[]) {
 
 async function main(): Promise<void> {
   const options = readOptions(process.argv.slice(2));
+  installProcessPolicy(warn);
   const testClock = options.testClock ? new AdjustableClock() : undefined;
   if (testClock)
     warn(

@@ -12,10 +12,10 @@ import { API_VERSION, API_VERSION_HEADER, roleAtLeast } from '../../../../shared
 import { audited, auditRefusal, type AuditedAttempt } from '../audit';
 import { forbidden, RegistryError } from '../errors';
 import { zodMessages } from '../../platform/zod-messages';
-import { checkIdempotencyKey, replayOf, requestHash, storeAnswer } from '../idempotency';
+import { AnswerAlreadyStored, checkIdempotencyKey, replayOf, requestHash, storeAnswer } from '../idempotency';
 import type { RegistryContext } from '../context';
 import type { Authenticator, Caller } from '../auth/caller';
-import { DatabaseBusyError } from '../../platform/db/database';
+import { DatabaseBusyError, DatabaseUnavailableError } from '../../platform/db/database';
 import { bodyCap, ClientAbortedError, DEFAULT_MAX_BODY_BYTES, readBodyText } from './body';
 import type { FileAnswer, Handler, Handlers, JsonText } from './types';
 
@@ -164,7 +164,11 @@ export function createRegistryApp(options: RegistryAppOptions): Hono {
       const handler = handlers[id] as Handler<EndpointId>;
       if (endpoint.audit !== undefined && caller.kind === 'operator') {
         // An operator write: one audit entry per attempt, idempotent with a key (see operatorWrite).
-        const answer = await operatorWrite(c, id, endpoint, endpoint.audit, caller, pathParams, handler);
+        const answer = await operatorWrite(c, id, endpoint, endpoint.audit, caller, pathParams, handler).catch((error: unknown) => {
+          // a concurrent request with the same key (on any process) committed first: its answer
+          if (error instanceof AnswerAlreadyStored) return { ...error.answer, replayed: true };
+          throw error;
+        });
         if (answer.replayed) c.header('Idempotent-Replayed', 'true');
         return c.json(answer.body as object, answer.status as 200);
       }
@@ -286,6 +290,10 @@ export function createRegistryApp(options: RegistryAppOptions): Hono {
     // Rolled back after colliding with concurrent writes until its retries ran out: nothing changed,
     // so a client may send it again (its own retry policy treats 503 like any 5xx, after Retry-After).
     if (error instanceof DatabaseBusyError) return errorResponse(c, 503, error.message, { 'Retry-After': '1' });
+    // The database is unreachable (restarting, connection cut): the engine reconnects by itself, so
+    // the same request may be sent again shortly; when the outcome of a COMMIT is unknown the
+    // message says so and that only a retry with the same Idempotency-Key is safe.
+    if (error instanceof DatabaseUnavailableError) return errorResponse(c, 503, error.message, { 'Retry-After': '1' });
     if (error instanceof ClientAbortedError) {
       // Nobody is left to read the answer; not a bug of ours, so no stack and no 500.
       options.onClientAborted?.(`${c.req.method} ${c.req.path}`);

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { endpointIds, endpoints, queryIntegers, type EndpointDefinition } from '../../../../shared/registry/endpoints';
 import { strict } from '../../../../shared/registry/resources';
 import { API_VERSION, API_VERSION_HEADER, MAX_IDEMPOTENCY_KEY_LENGTH } from '../../../../shared/registry/vocabulary';
+import { healthPaths } from './health';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -170,7 +171,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         operatorToken: { type: 'http', scheme: 'bearer', description: 'Operator token from POST /operator/v1/tokens' },
       },
     },
-    paths,
+    paths: { ...paths, ...healthPaths(errorSchema) },
   };
 }
 

@@ -9,6 +9,7 @@ import { answerClientErrorsInShape } from './client-errors';
 import { createHandlers, handlers } from './handlers';
 import type { CertificateRenderer } from '../certificates/pool';
 import { serveOpenApi } from './openapi';
+import { mountHealth } from './health';
 import { createAuthenticator, type RateLimitOptions } from '../auth/authenticator';
 import { tokenHousekeeping } from '../auth/tokens';
 import type { RegistryContext } from '../context';
@@ -16,7 +17,7 @@ import { startBackgroundServices, type BackgroundService, type BackgroundService
 import { warehouseTransactionWorker } from '../warehouse/worker';
 
 /** What a serving registry runs beside its routes, in start order. */
-const BACKGROUND_SERVICES: readonly BackgroundService[] = [tokenHousekeeping, warehouseTransactionWorker];
+export const BACKGROUND_SERVICES: readonly BackgroundService[] = [tokenHousekeeping, warehouseTransactionWorker];
 
 export interface RegistryServerOptions {
   registry: RegistryContext;
@@ -33,16 +34,23 @@ export interface RegistryServerOptions {
   /** Start the transaction worker and housekeeping (default true). */
   background?: boolean;
   log?: (line: string) => void;
+  /** How long close() lets requests in flight finish before it cuts their connections (default 10 s). */
+  drainMs?: number;
 }
 
 export interface RunningRegistryServer {
   url: string;
   port: number;
   app: Hono;
+  /**
+   * Stops accepting connections (GET /readyz answers 503 from now on), stops the background services
+   * (a queue claim in progress commits or rolls back first), lets the requests in flight finish
+   * for at most `drainMs`, then closes every connection.
+   */
   close(): Promise<void>;
 }
 
-export function buildRegistryHttpApp(options: Omit<RegistryServerOptions, 'port' | 'host'>): Hono {
+export function buildRegistryHttpApp(options: Omit<RegistryServerOptions, 'port' | 'host'> & { isStopping?: () => boolean }): Hono {
   const authenticator = createAuthenticator(options.registry, options.rateLimit ? { rateLimit: options.rateLimit } : {});
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   return createRegistryApp({
@@ -51,6 +59,7 @@ export function buildRegistryHttpApp(options: Omit<RegistryServerOptions, 'port'
     authenticator,
     ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
     extraRoutes: (app) => {
+      mountHealth(app, options.registry, options.isStopping);
       serveOpenApi(app);
       options.extraRoutes?.(app);
     },
@@ -70,7 +79,8 @@ export function buildRegistryHttpApp(options: Omit<RegistryServerOptions, 'port'
 }
 
 export async function startRegistryServer(options: RegistryServerOptions): Promise<RunningRegistryServer> {
-  const app = buildRegistryHttpApp(options);
+  let stopping = false;
+  const app = buildRegistryHttpApp({ ...options, isStopping: () => stopping });
   const host = options.host ?? '127.0.0.1';
   const server: ServerType = await new Promise((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: options.port ?? 0, hostname: host }, () => resolve(s));
@@ -83,18 +93,25 @@ export async function startRegistryServer(options: RegistryServerOptions): Promi
     options.registry.urls.apiBaseUrl = url;
   }
   const background: BackgroundServices | undefined =
-    options.background === false ? undefined : startBackgroundServices(options.registry, BACKGROUND_SERVICES);
+    options.background === false
+      ? undefined
+      : startBackgroundServices(options.registry, BACKGROUND_SERVICES, options.log ? { log: options.log } : {});
   return {
     url,
     port,
     app,
     async close() {
+      stopping = true;
+      const http = server as Server;
+      const closed = new Promise<void>((resolve) => http.close(() => resolve()));
       await background?.stop();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        // keep-alive connections would hold close() open
-        (server as { closeAllConnections?: () => void }).closeAllConnections?.();
-      });
+      // idle keep-alive connections would hold close() open; busy ones close once their answer is out
+      const idle = setInterval(() => http.closeIdleConnections(), 50);
+      http.closeIdleConnections();
+      const deadline = setTimeout(() => http.closeAllConnections(), options.drainMs ?? 10_000);
+      await closed;
+      clearInterval(idle);
+      clearTimeout(deadline);
     },
   };
 }

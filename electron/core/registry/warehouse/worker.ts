@@ -8,7 +8,7 @@
 // waiting for each other. The queue is the `transactions` table, so nothing is lost across
 // restarts: the worker drains it on start, whenever a finish rings the doorbell, and on a short poll.
 import type { RegistryContext } from '../context';
-import type { BackgroundService } from '../background';
+import { failureEpisodes, repeatSafely, stderrLog, type BackgroundService } from '../background';
 import { RegistryError, conflict } from '../errors';
 import { accountId, appendMovement, balanceOf, insertRetirement } from '../ledger';
 import type { RegistryTables } from '../schema';
@@ -145,7 +145,9 @@ export interface TransactionWorkerOptions {
 export function startTransactionWorker(ctx: RegistryContext, options: TransactionWorkerOptions = {}) {
   const pollMs = options.pollMs ?? 250;
   const batchSize = options.batchSize ?? 32;
-  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const log = options.log ?? stderrLog;
+  // a database outage fails every poll: logged when it starts and when the queue moves again
+  const drainEpisodes = failureEpisodes('warehouse worker', log);
   let stopped = false;
   let draining: Promise<void> | undefined;
   let rerun = false;
@@ -159,11 +161,13 @@ export function startTransactionWorker(ctx: RegistryContext, options: Transactio
         if (stopped) return;
         for (let i = 0; i < batchSize; i++) {
           try {
-            if (processNextTransaction(ctx) === 'empty') break drain;
+            const outcome = processNextTransaction(ctx);
+            drainEpisodes.succeeded();
+            if (outcome === 'empty') break drain;
           } catch (error) {
-            // Not a refusal but a fault (disk, bug): the transaction stays queued and is retried at
-            // the next poll rather than spun on. Only the error text is logged.
-            log(`warehouse worker: a queued transaction left queued: ${error instanceof Error ? error.message : String(error)}`);
+            // Not a refusal but a fault (database unreachable, disk, bug): the transaction stays
+            // queued and is retried at the next poll rather than spun on. Only the error text is logged.
+            drainEpisodes.failed(error, 'queued transactions left queued');
             return;
           }
         }
@@ -186,14 +190,7 @@ export function startTransactionWorker(ctx: RegistryContext, options: Transactio
   const unsubscribe = onTransactionQueued(ctx, () => setImmediate(wake));
   const poll = setInterval(wake, pollMs);
   poll.unref();
-  const sweep = setInterval(() => {
-    try {
-      persistExpiredReservations(ctx);
-    } catch (error) {
-      log(`warehouse worker: expiry sweep failed: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  }, options.expirySweepMs ?? 60_000);
-  sweep.unref();
+  const sweep = repeatSafely('reservation expiry sweep', options.expirySweepMs ?? 60_000, () => persistExpiredReservations(ctx), { log });
   wake(); // resume whatever a previous run (or a crash) left queued
 
   return {
@@ -201,7 +198,7 @@ export function startTransactionWorker(ctx: RegistryContext, options: Transactio
       stopped = true;
       unsubscribe();
       clearInterval(poll);
-      clearInterval(sweep);
+      sweep.stop();
       await draining;
     },
   };
@@ -209,5 +206,5 @@ export function startTransactionWorker(ctx: RegistryContext, options: Transactio
 
 export const warehouseTransactionWorker: BackgroundService = {
   name: 'warehouse-transaction-worker',
-  start: (ctx) => startTransactionWorker(ctx),
+  start: (ctx, options) => startTransactionWorker(ctx, options?.log ? { log: options.log } : {}),
 };
