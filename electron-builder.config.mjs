@@ -13,6 +13,37 @@ const root = import.meta.dirname;
 /** The installed electron package: the packaged app gets exactly the Electron the checkout uses. */
 const electronVersion = JSON.parse(readFileSync(join(root, 'node_modules', 'electron', 'package.json'), 'utf8')).version;
 
+/** What the packaged app holds of out/: the Electron shell, its preload and the page. */
+export const DESKTOP_BUNDLES = ['out/main/**/*', 'out/preload/**/*', 'out/renderer/**/*'];
+/**
+ * Never packed: sources and build leftovers of the addons, better-sqlite3's test-only SQLite
+ * extension, and pg-native with its libpq addon (the registry's PostgreSQL driver; the desk
+ * talks to a registry over HTTP and keeps its own data in SQLite).
+ */
+export const EXCLUDED_FILES = [
+  '**/*.{map,md,ts,cc,h,c,gyp,gypi,mk,o,a}',
+  'node_modules/better-sqlite3/{deps,src}/**',
+  'node_modules/better-sqlite3/build/Release/test_extension.node',
+  'node_modules/keytar/src/**',
+  'node_modules/{pg-native,libpq}{,/**}',
+  '**/build/Release/obj*/**',
+  '**/build/Release/.deps/**',
+];
+/** electron-builder 26's default `deb.depends` (FpmTarget.getDefaultDepends): what Electron needs. */
+export const ELECTRON_BUILDER_DEB_DEPENDS = [
+  'libgtk-3-0',
+  'libnotify4',
+  'libnss3',
+  'libxss1',
+  'libxtst6',
+  'xdg-utils',
+  'libatspi2.0-0',
+  'libuuid1',
+  'libsecret-1-0',
+];
+/** Ours on top: GPU buffers (Electron fails to start without libgbm) and sound for notifications. */
+export const DESK_DEB_DEPENDS = ['libgbm1', 'libasound2'];
+
 /** @type {import('electron-builder').Configuration} */
 const config = {
   appId: 'org.registrydesk.desk',
@@ -22,18 +53,14 @@ const config = {
   // The binary `npm install` downloaded (scripts/package.mjs refuses to start without it).
   electronDist: join(root, 'node_modules', 'electron', 'dist'),
   directories: { output: 'dist' },
-  // electron-vite's output and package.json; electron-builder adds the production dependencies.
-  files: [
-    'out/**/*',
-    'package.json',
-    '!**/*.{map,md,ts,cc,h,c,gyp,gypi,mk,o,a}',
-    '!node_modules/better-sqlite3/{deps,src}/**',
-    '!node_modules/keytar/src/**',
-    '!**/build/Release/obj*/**',
-    '!**/build/Release/.deps/**',
-  ],
+  // The desktop bundles only (out/web and the registry's CLI bundles stay out even when a bench or
+  // e2e run left them in out/) and package.json; electron-builder adds the production dependencies,
+  // less what the desk never loads (EXCLUDED_FILES).
+  files: [...DESKTOP_BUNDLES, 'package.json', ...EXCLUDED_FILES.map((pattern) => `!${pattern}`)],
   // The certificate fonts, outside the asar (process.resourcesPath/resources/fonts).
   extraResources: [{ from: 'resources/fonts', to: 'resources/fonts' }],
+  // The icon (scripts/draw-icon.mjs): a folder of sizes for Linux, the largest for macOS and Windows.
+  icon: 'resources/icons/1024x1024.png',
   asar: true,
   // Native addons cannot load from inside an asar.
   asarUnpack: ['**/*.node'],
@@ -47,8 +74,10 @@ const config = {
     target: ['AppImage', 'deb'],
     category: 'Office',
     maintainer: 'Registry Desk <desk@registrydesk.org>',
+    icon: 'resources/icons',
   },
-  deb: { depends: ['libsecret-1-0', 'libnss3', 'libgtk-3-0', 'libxss1', 'libasound2'] },
+  // Setting `depends` replaces electron-builder's list, so it is restated here with ours added.
+  deb: { depends: [...ELECTRON_BUILDER_DEB_DEPENDS, ...DESK_DEB_DEPENDS] },
   mac: {
     target: ['dmg', 'zip'],
     category: 'public.app-category.business',

@@ -1,18 +1,23 @@
 // `npm run build` (electron-vite build) writes out/main (the Electron shell), out/preload (the
 // sandboxed bridge, CommonJS as sandboxed preloads must be) and out/renderer (the React page,
 // served by the app:// protocol in Electron and by the loopback web host in a browser).
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
 
 const root = import.meta.dirname;
+const pkg = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as { optionalDependencies: Record<string, string> };
 
 export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
       // Native and server-side modules stay in node_modules (better-sqlite3 must be rebuilt for Electron's ABI).
-      externalizeDeps: true,
+      // electron-vite externalizes only `dependencies`: the optional ones (keytar, pg-native) are
+      // named too, or keytar and its Node-ABI binary would be copied into out/main/chunks and the
+      // packaged app would load that instead of the Electron build the afterPack hook installs.
+      externalizeDeps: { include: Object.keys(pkg.optionalDependencies) },
       // The desk service's utilityProcess, the sync engine's worker thread and the certificate
       // workers are entries of their own: out/main/desk-service.js, sync-worker.js and
       // certificate-worker.js (see electron/main/index.ts).

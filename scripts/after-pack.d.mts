@@ -25,4 +25,7 @@ export function installElectronAddons(options: {
   platform: string;
   arch: string;
 }): void;
+/** Throws when the packed app holds a .node file other than the addons, or one not built for Electron's module version `abi`. */
+export function checkPackedAddons(options: { resources: string; abi: number }): void;
+export function makeAfterPack(options?: { nativeDir?: string }): (context: unknown) => Promise<void>;
 export default function afterPack(context: unknown): Promise<void>;

@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { keychainSetupNotice } from '../electron/core/desk/secrets/keychain-install.mjs';
+import { unbuiltAddons } from './built-addons.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -24,6 +25,16 @@ installEnv.JOBS ??= 'max';
 const command = existsSync(join(root, 'package-lock.json')) ? 'ci' : 'install';
 const install = spawnSync(npm, [command], { cwd: root, env: installEnv, stdio: 'inherit', shell: process.platform === 'win32' });
 if (install.status !== 0) process.exit(install.status ?? 1);
+
+// npm may skip an addon's install script (allowScripts) and still succeed: stop here, naming it.
+const unbuilt = unbuiltAddons(root);
+if (unbuilt.length > 0) {
+  for (const problem of unbuilt) console.error(`setup: ${problem}`);
+  console.error(
+    'setup: FAILED: the native addons above are missing; the desk and the registry cannot open a database without better-sqlite3.',
+  );
+  process.exit(1);
+}
 
 // keytar is an optional dependency: where it cannot be built (no libsecret headers) npm leaves it out
 // and the install still succeeds; say so once, with what to install.

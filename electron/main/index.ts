@@ -16,6 +16,7 @@ import { forkUtilityDeskService } from './desk-service';
 import { confirmAndOpenExternal } from './external-links';
 import { EVENT_CHANNEL, registerDeskIpc } from './ipc';
 import { pickKeyFileWithDialog } from './key-file';
+import { installPermissionHandlers } from './permissions';
 import { deskMenuTemplate } from './menu';
 import { APP_ORIGIN, APP_SCHEME, APP_START_URL, appSchemePrivileges, createAppProtocolHandler } from './protocol';
 import { saveArtifactWithDialog } from './save-file';
@@ -86,9 +87,8 @@ async function start(): Promise<void> {
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
     callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [DESK_CSP] } });
   });
-  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
-  // Permission checks (e.g. navigator.permissions.query, clipboard reads) are answered no as well.
-  session.defaultSession.setPermissionCheckHandler(() => false);
+  // Notifications for the app's own page; every other permission request and check is refused.
+  installPermissionHandlers(session.defaultSession);
 
   registerDeskIpc({
     ipcMain,

@@ -24,7 +24,8 @@ const electron = vi.hoisted(() => {
       progress: unknown[][];
     }[],
     headersHook: undefined as undefined | ((details: { responseHeaders: Record<string, string[]> }, cb: (r: unknown) => void) => void),
-    permissionHook: undefined as undefined | ((wc: unknown, permission: string, cb: (granted: boolean) => void) => void),
+    permissionHook: undefined as
+      undefined | ((wc: unknown, permission: string, cb: (granted: boolean) => void, details: { requestingUrl: string }) => void),
     permissionCheck: undefined as undefined | ((...args: unknown[]) => boolean),
     /** The answers the next confirmations get (0 = open), and what they showed. */
     messageBoxAnswers: [] as number[],
@@ -249,15 +250,24 @@ describe('start-up', () => {
     expect(loaded).toEqual(['app://desk/index.html']);
   });
 
-  it('puts the CSP on every response and refuses every permission request and check', () => {
+  it('puts the CSP on every response; grants notifications to the app page only, refuses every other permission', () => {
     let answered: { responseHeaders: Record<string, string[]> } | undefined;
     electron.headersHook!({ responseHeaders: { 'content-type': ['text/html'] } }, (r) => (answered = r as typeof answered));
     expect(answered!.responseHeaders['Content-Security-Policy']![0]).toMatch(/default-src 'self'.*object-src 'none'/);
-    let granted: boolean | undefined;
-    electron.permissionHook!({}, 'media', (g) => (granted = g));
-    expect(granted).toBe(false);
-    for (const permission of ['clipboard-read', 'media', 'geolocation', 'notifications'])
+    const request = (permission: string, requestingUrl: string): boolean | undefined => {
+      let granted: boolean | undefined;
+      electron.permissionHook!({}, permission, (g) => (granted = g), { requestingUrl });
+      return granted;
+    };
+    expect(request('media', 'app://desk/index.html')).toBe(false);
+    expect(request('notifications', 'app://desk/index.html')).toBe(true);
+    expect(request('notifications', 'https://example.org/')).toBe(false);
+    expect(request('notifications', 'app://other/index.html')).toBe(false);
+    for (const permission of ['clipboard-read', 'media', 'geolocation'])
       expect(electron.permissionCheck!({}, permission, 'app://desk', {}), permission).toBe(false);
+    expect(electron.permissionCheck!({}, 'notifications', 'app://desk', {})).toBe(true);
+    expect(electron.permissionCheck!({}, 'notifications', 'https://example.org', {})).toBe(false);
+    expect(electron.permissionCheck!({}, 'notifications', 'file://', {})).toBe(false);
   });
 
   it('has menu accelerators for Sync now, Find and the six views', () => {

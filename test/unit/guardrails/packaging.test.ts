@@ -7,8 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FuseV1Options, FuseVersion } from '@electron/fuses';
 import { afterAll, describe, expect, it } from 'vitest';
-import config from '../../../electron-builder.config.mjs';
+import config, { DESK_DEB_DEPENDS, ELECTRON_BUILDER_DEB_DEPENDS } from '../../../electron-builder.config.mjs';
 import afterPack, { FUSES, fuseConfig, installElectronAddons, packagedPaths } from '../../../scripts/after-pack.mjs';
+import { addonAbi } from '../../../scripts/addon-abi.mjs';
+import { drawIcon, encodePng, ICON_SIZES } from '../../../scripts/draw-icon.mjs';
 import { whyNoPackage } from '../../../scripts/package';
 
 const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
@@ -38,10 +40,44 @@ describe('the packaging configuration', () => {
     expect(config.deb?.depends).toContain('libsecret-1-0');
   });
 
+  it("keeps electron-builder's default .deb dependencies and adds the desk's", async () => {
+    const require = createRequire(import.meta.url);
+    const FpmTarget = (
+      require('app-builder-lib/out/targets/FpmTarget.js') as { default: { prototype: { getDefaultDepends(target: string): string[] } } }
+    ).default;
+    expect(ELECTRON_BUILDER_DEB_DEPENDS).toEqual(FpmTarget.prototype.getDefaultDepends('deb'));
+    expect(config.deb?.depends).toEqual([...ELECTRON_BUILDER_DEB_DEPENDS, ...DESK_DEB_DEPENDS]);
+    for (const needed of ['xdg-utils', 'libxtst6', 'libatspi2.0-0', 'libnotify4', 'libgbm1']) expect(config.deb?.depends).toContain(needed);
+  });
+
+  it('names a homepage, an author and an icon drawn in every size', () => {
+    const meta = pkg as unknown as { homepage?: string; author?: { name?: string; email?: string } };
+    expect(meta.homepage).toMatch(/^https:\/\//);
+    expect(meta.author?.email).toMatch(/@/);
+    expect(config.linux?.icon).toBe('resources/icons');
+    expect(config.icon).toBe('resources/icons/1024x1024.png');
+    for (const size of ICON_SIZES) {
+      const png = readFileSync(new URL(`../../../resources/icons/${size}x${size}.png`, import.meta.url));
+      expect(png.subarray(1, 4).toString('ascii')).toBe('PNG');
+      expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([size, size]);
+      // What scripts/draw-icon.mjs draws today: the committed file is not stale.
+      if (size <= 256) expect(png.equals(encodePng(size, drawIcon(size))), `${size}x${size}.png`).toBe(true);
+    }
+  });
+
+  it('tells a Node-API addon, an addon for one module version and anything else apart', () => {
+    expect(addonAbi(Buffer.from('\0ELF..napi_register_module_v1\0'))).toEqual({ kind: 'napi' });
+    expect(addonAbi(Buffer.from('\0ELF..node_register_module_v115\0'))).toEqual({ kind: 'abi', abi: 115 });
+    expect(addonAbi(Buffer.from('\0ELF..init\0'))).toEqual({ kind: 'unknown' });
+  });
+
   it('packs the app into an asar, native addons unpacked, fonts beside it, for the installed Electron', () => {
     expect(config.asar).toBe(true);
     expect(config.asarUnpack).toEqual(['**/*.node']);
-    expect(config.files).toContain('out/**/*');
+    expect(config.files).toEqual(expect.arrayContaining(['out/main/**/*', 'out/preload/**/*', 'out/renderer/**/*', 'package.json']));
+    expect(config.files).not.toContain('out/**/*');
+    expect(config.files).toContain('!node_modules/better-sqlite3/build/Release/test_extension.node');
+    expect(config.files).toContain('!node_modules/{pg-native,libpq}{,/**}');
     expect(config.extraResources).toEqual([{ from: 'resources/fonts', to: 'resources/fonts' }]);
     expect(config.electronVersion).toBe(pkg.devDependencies.electron);
     // The checkout's node_modules stay built for Node; the hook installs the Electron-ABI copies.
