@@ -102,7 +102,7 @@ async function runMaintenance(name: string, args: string[]): Promise<void> {
   }
   if (values.database !== undefined) {
     throw new CliError(
-      `${name} is for the SQLite file; on PostgreSQL use pg_dump and pg_restore (README, The shared registry on PostgreSQL)`,
+      `${name} is for the SQLite file; on PostgreSQL use pg_dump and pg_restore (docs/operations.md, Backup and restore)`,
     );
   }
   const dataDir = values.data;
