@@ -23,7 +23,8 @@ const ON_POSTGRES = [
   'test/unit/registry/invariants.test.ts',
   'test/unit/registry/postgres-*.test.ts',
 ];
-const SQLITE_ONLY = ['crash', 'operator-crash', 'disk-full', 'cli', 'certificate-pool', 'postgres-processes'].map(
+// postgres-processes and postgres-outage are PostgreSQL's already (run once, by the integration project).
+const SQLITE_ONLY = ['crash', 'operator-crash', 'disk-full', 'cli', 'certificate-pool', 'postgres-processes', 'postgres-outage'].map(
   (name) => `test/integration/registry/${name}.test.ts`,
 );
 const POSTGRES_PROJECTS = process.env.REGISTRY_TEST_POSTGRES_URL

@@ -3,12 +3,14 @@
 # a folder (default .postgres/ here, gitignored), listening only on a Unix socket in that folder and
 # on 127.0.0.1:<port>, never the system service. Needs Debian's postgresql package (15).
 #   scripts/postgres.sh start [port]   creates the cluster if needed, starts it, prints its URL
-#   scripts/postgres.sh stop           stops it (the data stays; delete the folder to forget it)
+#   scripts/postgres.sh stop [mode]    stops it (the data stays; delete the folder to forget it);
+#                                      mode immediate: as a crash would (the fault tests)
 #   scripts/postgres.sh url [port]     prints the URL only
 # Throwaway: fsync is off (fast database creation for the tests). PGDIR=<folder> puts it elsewhere. As root, the cluster runs as the `postgres` user (initdb refuses root).
 set -euo pipefail
 cmd=${1:-start}
 port=${2:-55432}
+[ "$cmd" = stop ] && port=55432
 dir=$(realpath -m "${PGDIR:-$(dirname "$0")/../.postgres}")
 bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
 url="postgres://postgres@127.0.0.1:${port}/postgres"
@@ -35,7 +37,7 @@ case "$cmd" in
     fi
     echo "$url"
     ;;
-  stop) as_owner "$bin/pg_ctl" -D "$dir/data" -m fast stop ;;
+  stop) as_owner "$bin/pg_ctl" -D "$dir/data" -m "${2:-fast}" stop >/dev/null ;;
   *)
     echo "usage: scripts/postgres.sh start|stop|url [port]" >&2
     exit 2

@@ -3,6 +3,7 @@
 // finishes come out as if the requests had come one by one to a single process.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -260,6 +261,33 @@ describe.skipIf(!POSTGRES_URL)('two server processes on one PostgreSQL database'
     const refused = responses.filter((r) => r.status === 429);
     expect(refused).toHaveLength(20);
     expect(refused.every((r) => Number(r.headers.get('retry-after')) >= 1)).toBe(true);
+  });
+
+  it("the failed-authentication budget is the registry's too: of a burst across both, exactly n answered 401", async () => {
+    // from another loopback address, whose budget nothing else here spends (once spent, every
+    // request from an address is 429 until it refills)
+    const status = (server: Server) =>
+      new Promise<number>((resolve, reject) => {
+        const { hostname, port } = new URL(server.url);
+        const req = request(
+          {
+            host: hostname,
+            port,
+            localAddress: '127.0.0.2',
+            path: `/organizations/${f.orgB}/warehouse/inventory`,
+            headers: { authorization: `Bearer rdt_${'0'.repeat(48)}` },
+          },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
+        req.once('error', reject);
+        req.end();
+      });
+    const statuses = await Promise.all(Array.from({ length: RATE_LIMIT + 20 }, (_, i) => status(servers[i % 2]!)));
+    expect(statuses.filter((s) => s === 401)).toHaveLength(RATE_LIMIT);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(20);
   });
 
   // Last: it kills the second server. Reuses the reservations the first test left pending (7 t each).

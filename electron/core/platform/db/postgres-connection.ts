@@ -53,6 +53,8 @@ export class PostgresConnection {
   /** Bumped by every reconnect: statements prepared on an older connection are prepared again. */
   generation = 0;
   private broken = false;
+  /** The generation whose connection was last found cut (-1: none yet). */
+  lostAt = -1;
   private failures = 0;
   private retryAt = 0;
   private closed = false;
@@ -100,6 +102,7 @@ export class PostgresConnection {
       this.current.pq.transactionStatus() === CONNECTION_BAD || (code !== undefined && (LOST_CODES.has(code) || code.startsWith('08')));
     if (gone && !this.broken) {
       this.broken = true;
+      this.lostAt = this.generation;
       this.retryAt = 0;
       this.log(`database: connection lost (${code ?? 'no SQLSTATE'}); answering 503 until it is back`);
     }

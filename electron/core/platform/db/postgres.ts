@@ -204,10 +204,28 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
 
   /** Runs SQL text without parameters (several statements allowed): DDL, transaction control. */
   exec(sql: string): void {
+    this.againIfCut(sql, () => {
+      try {
+        this.client.querySync(sql);
+      } catch (error) {
+        this.fail(error);
+      }
+    });
+  }
+
+  /**
+   * Runs `run`, and once more on a new connection when the one it ran on turned out to be cut (a
+   * database restarted while this process was idle) and the statement can have had no effect: a
+   * SELECT or a BEGIN outside any transaction. Then a restart costs no request its answer.
+   */
+  private againIfCut<T>(text: string, run: () => T): T {
+    const generation = this.connection.generation;
     try {
-      this.client.querySync(sql);
+      return run();
     } catch (error) {
-      this.fail(error);
+      const cutNow = error instanceof DatabaseUnavailableError && this.connection.lostAt === generation;
+      if (!cutNow || this.depth > 0 || !/^\s*(SELECT|BEGIN)\b/i.test(text)) throw error;
+      return run();
     }
   }
 
@@ -220,28 +238,34 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
     const name = `s${++this.nextStatement}`;
     // prepared on the connection of this generation; a reconnect (a new session) prepares it again
     let preparedIn = -1;
-    const prepare = (): void => {
-      if (this.pooled || preparedIn === this.connection.generation) return;
-      try {
-        this.client.prepareSync(name, text, count);
+    /** The client to execute on (reconnected first if it must be), with the statement prepared on it. */
+    const prepared = (): NativeClient => {
+      const client = this.client;
+      if (!this.pooled && preparedIn !== this.connection.generation) {
+        client.prepareSync(name, text, count);
         preparedIn = this.connection.generation;
+      }
+      return client;
+    };
+    this.againIfCut(text, () => {
+      try {
+        prepared();
       } catch (error) {
         this.fail(error);
       }
-    };
-    prepare();
+    });
     return {
-      execute: (values) => {
-        try {
-          prepare();
-          const client = this.client;
-          const bound = values.map(toParameter);
-          const rows = this.pooled ? client.querySync(text, bound) : client.executeSync(name, bound);
-          return { rows, changes: Number(client.pq.cmdTuples() || 0) };
-        } catch (error) {
-          return this.fail(error);
-        }
-      },
+      execute: (values) =>
+        this.againIfCut(text, () => {
+          try {
+            const client = prepared();
+            const bound = values.map(toParameter);
+            const rows = this.pooled ? client.querySync(text, bound) : client.executeSync(name, bound);
+            return { rows, changes: Number(client.pq.cmdTuples() || 0) };
+          } catch (error) {
+            return this.fail(error);
+          }
+        }),
     };
   }
 
