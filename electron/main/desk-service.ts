@@ -4,13 +4,8 @@
 // keychain stays driven from here, where it works today (keytar's Electron-ABI copy).
 import { utilityProcess } from 'electron';
 import type { ServiceChannel } from '../core/desk/process/host-side';
+import { utilityChannel } from './utility-channel';
 
 export function forkUtilityDeskService(modulePath: string, execArgv: string[] = []): ServiceChannel {
-  const child = utilityProcess.fork(modulePath, [], { serviceName: 'Registry Desk service', stdio: 'inherit', execArgv });
-  return {
-    send: (message) => child.postMessage(message),
-    onMessage: (listener) => child.on('message', listener),
-    onExit: (listener) => child.once('exit', (code) => listener(`exit code ${code}`)),
-    kill: () => void child.kill(),
-  };
+  return utilityChannel(utilityProcess.fork(modulePath, [], { serviceName: 'Registry Desk service', stdio: 'inherit', execArgv }));
 }

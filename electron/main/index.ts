@@ -6,12 +6,13 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, session, shell } from 'electron';
+import { app, BrowserWindow, clipboard, crashReporter, dialog, ipcMain, Menu, protocol, session, shell } from 'electron';
 import { RESOURCES_ENV } from '../core/registry/certificates/resources';
 import { parseLaunchOptions } from '../core/desk/launch-options';
 import { DESK_CSP } from '../core/desk/page-security';
 import { keychainDriver, startDeskServiceProcess, type DeskServiceProcess } from '../core/desk/process/host-side';
 import { SOURCE_ENTRY } from '../core/desk/process/node-host';
+import { startShellLog, type ShellLog } from './app-log';
 import { forkUtilityDeskService } from './desk-service';
 import { confirmAndOpenExternal } from './external-links';
 import { EVENT_CHANNEL, registerDeskIpc } from './ipc';
@@ -35,9 +36,11 @@ protocol.registerSchemesAsPrivileged(appSchemePrivileges);
 
 let desk: DeskServiceProcess | undefined;
 let mainWindow: BrowserWindow | undefined;
+let shellLog: ShellLog | undefined;
 
-function log(line: string): void {
+function log(line: string, level: 'info' | 'error' = 'info'): void {
   process.stderr.write(`[desk] ${line}\n`);
+  shellLog?.log.write(line, level);
 }
 
 /** Remembers where the window was; the normal bounds, so un-maximizing next time lands right. */
@@ -113,15 +116,26 @@ async function start(): Promise<void> {
         withDevTools: !app.isPackaged,
         syncNow: () => void service.dispatch('sync.run', {}),
         sendToPage: (event) => mainWindow?.webContents.send(EVENT_CHANNEL, event),
+        openLogsFolder: () => {
+          if (shellLog) void shell.openPath(shellLog.log.dir);
+        },
+        copyDiagnostics: () => {
+          void clipboard.writeText(shellLog?.diagnostics(SECRET_STORE) ?? 'no diagnostics: the log did not start');
+        },
       }),
     ),
   );
 }
 
+/** Which store keeps this machine's keys, for Copy diagnostics. */
+const SECRET_STORE = 'OS keychain through keytar where it loads, else passphrase-encrypted files';
+
 if (!app.requestSingleInstanceLock()) {
   // Another desk is running: it gets focus (second-instance below) and this one leaves.
   app.quit();
 } else {
+  shellLog = startShellLog(app, crashReporter);
+  log(`Registry Desk ${app.getVersion()} starting`);
   app.on('second-instance', () => {
     if (!mainWindow) return;
     if (mainWindow.isMinimized()) mainWindow.restore();
@@ -143,6 +157,7 @@ if (!app.requestSingleInstanceLock()) {
     .whenReady()
     .then(start)
     .catch((error: unknown) => {
+      log(`could not start: ${error instanceof Error ? error.message : String(error)}`, 'error');
       dialog.showErrorBox('Registry Desk could not start', error instanceof Error ? error.message : String(error));
       app.exit(1);
     });

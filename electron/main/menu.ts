@@ -10,6 +10,10 @@ export function deskMenuTemplate(options: {
   syncNow: () => void;
   sendToPage: (event: DeskEvent) => void;
   withDevTools: boolean;
+  /** Help menu: the folder holding the log file and crash records. */
+  openLogsFolder: () => void;
+  /** Help menu: versions, paths and the last errors, onto the clipboard. */
+  copyDiagnostics: () => void;
 }): MenuItemConstructorOptions[] {
   const views: MenuItemConstructorOptions[] = Array.from({ length: VIEW_COUNT }, (_, index) => ({
     label: `View ${index + 1}`,
@@ -53,6 +57,13 @@ export function deskMenuTemplate(options: {
         { type: 'separator' },
         { role: 'togglefullscreen' },
         ...(options.withDevTools ? [{ role: 'toggleDevTools' as const }] : []),
+      ],
+    },
+    {
+      role: 'help',
+      submenu: [
+        { label: 'Open logs folder', click: options.openLogsFolder },
+        { label: 'Copy diagnostics', click: options.copyDiagnostics },
       ],
     },
   ];

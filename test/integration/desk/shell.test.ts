@@ -34,6 +34,10 @@ const electron = vi.hoisted(() => {
     openDialogAnswer: { canceled: true, filePaths: [] as string[] },
     menuTemplate: [] as unknown[],
     opened: [] as string[],
+    openedPaths: [] as string[],
+    clipboard: [] as string[],
+    crashReporterStarts: [] as unknown[],
+    logsPath: undefined as string | undefined,
     exposed: new Map<string, unknown>(),
     rendererInvokes: [] as unknown[][],
     ready: undefined as undefined | Promise<void>,
@@ -105,6 +109,7 @@ vi.mock('electron', async () => {
       isPackaged: false,
       getPath: (name: string) => join(electron.userData, name),
       getVersion: () => '9.9.9',
+      setAppLogsPath: (path: string) => (electron.logsPath = path),
       requestSingleInstanceLock: () => true,
       on: (name: string, listener: (...args: unknown[]) => unknown) => electron.appListeners.set(name, listener),
       whenReady: () => {
@@ -144,7 +149,13 @@ vi.mock('electron', async () => {
         electron.ipcHandlers.set(channel, handler),
       removeHandler: (channel: string) => electron.ipcHandlers.delete(channel),
     },
+    crashReporter: { start: (options: unknown) => electron.crashReporterStarts.push(options) },
+    clipboard: { writeText: (text: string) => electron.clipboard.push(text) },
     shell: {
+      openPath: async (path: string) => {
+        electron.openedPaths.push(path);
+        return '';
+      },
       openExternal: async (url: string) => {
         electron.opened.push(url);
         electron.notifyChanged();
@@ -279,6 +290,28 @@ describe('start-up', () => {
     const find = items.find((i) => i.label === 'Find') as { click: () => void };
     find.click();
     expect(electron.windows[0]!.sent).toContainEqual(['desk:event', { type: 'menu.command', command: 'find' }]);
+  });
+});
+
+describe('logs and crash records', () => {
+  type Item = { label?: string; role?: string; submenu?: Item[]; click?: () => void };
+  const help = () => (electron.menuTemplate as Item[]).find((menu) => menu.role === 'help')!.submenu!;
+
+  it('keeps a log file in the data folder and crash reports on this machine only', () => {
+    const logs = join(electron.userData, 'userData', 'logs');
+    expect(electron.logsPath).toBe(logs);
+    expect(electron.crashReporterStarts).toEqual([{ uploadToServer: false, compress: true }]);
+    expect(readFileSync(join(logs, 'desk.log'), 'utf8')).toMatch(/^\S+Z info {2}Registry Desk 9\.9\.9 starting$/m);
+  });
+
+  it('has Help > Open logs folder and Copy diagnostics', async () => {
+    expect(help().map((item) => item.label)).toEqual(['Open logs folder', 'Copy diagnostics']);
+    help()[0]!.click!();
+    expect(electron.openedPaths).toEqual([join(electron.userData, 'userData', 'logs')]);
+    help()[1]!.click!();
+    expect(electron.clipboard.at(-1)).toMatch(/^Registry Desk 9\.9\.9\n/);
+    expect(electron.clipboard.at(-1)).toContain(`Logs folder: ${join(electron.userData, 'userData', 'logs')}`);
+    expect(electron.clipboard.at(-1)).toMatch(/Secret store: /);
   });
 });
 
