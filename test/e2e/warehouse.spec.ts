@@ -63,6 +63,7 @@ test('reserve, watch the countdown, transfer and retire, then find the retiremen
   const beneficiary = `E2E Beneficiary ${Date.now()}`;
   await reservation.getByRole('button', { name: 'Finish…' }).click();
   const finish = app.getByRole('dialog', { name: /Finish reservation/ });
+  await expect(finish).toContainText(/Reservation ends in \d\d:\d\d\./);
   // Nothing irreversible is preselected: the user picks the action, and the form says so.
   await expect(finish.getByRole('radio', { name: 'Transfer and retire' })).not.toBeChecked();
   await expect(finish.getByRole('radio', { name: 'Transfer', exact: true })).not.toBeChecked();

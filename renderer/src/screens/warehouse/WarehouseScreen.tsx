@@ -153,7 +153,7 @@ function ReservationsTable({
   newId: string | null;
 }) {
   if (view.reservations.length === 0)
-    return <EmptyState title="No reservations yet">Reserve credits above to transfer or retire them.</EmptyState>;
+    return <EmptyState title="No reservations yet">Reserve credits from the inventory below to transfer or retire them.</EmptyState>;
   const ordered = [...view.reservations].sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
   return (
     <div className="table-wrap">
