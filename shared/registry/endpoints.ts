@@ -6,6 +6,7 @@ import { AmountError, tonnesToGrams } from './amounts';
 import * as inputs from './operator-inputs';
 import { PREVIEW_OPERATIONS, previewQuery } from './operator-previews';
 import { operatorResources } from './operator-resources';
+import { priceInfoSchema } from './price';
 import type { ResourceSchemas } from './resources';
 import {
   AUDIT_OUTCOMES,
@@ -168,9 +169,7 @@ const finishFields = {
   receiverId: idString('receiverId'),
   receiverAddress: walletAddress.optional(),
   transferComment: z.string().max(2000).optional(),
-  priceInfo: z
-    .object({ price: z.number().finite().nonnegative(), currency: z.string().min(1).regex(/\S/, 'must not be blank').trim().max(10) })
-    .optional(),
+  priceInfo: priceInfoSchema.optional(),
 };
 const finishExample = { receiverId: EXAMPLE_UUID, transferComment: 'Sold to a client', priceInfo: { price: 12.3, currency: 'EUR' } };
 const retirementExample = { reason: 'Voluntary offset', beneficiaryName: 'Ada Lovelace', comment: 'Offsetting 2024 travel' };

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { alpha3Of } from './countries';
 import { CONTRACT_ADDRESS, WALLET_ADDRESS } from './identifiers';
+import { isWebAddress, WEB_ADDRESS_MESSAGE } from './web-address';
 import { CREDIT_TYPES, OPERATOR_ROLES, ORGANIZATION_TYPES, PERMISSION_LEVELS, PROJECT_STATUSES } from './vocabulary';
 
 // ---- field shapes ---------------------------------------------------------------------------------
@@ -28,7 +29,7 @@ const organizationFields = {
   zip: text(20),
   physicalAddress: text(300),
   registrationNumber: text(60),
-  website: text(300),
+  website: text(300).refine((s) => s === '' || isWebAddress(s), WEB_ADDRESS_MESSAGE),
   logo: text(500),
   organizationIndustries: z.object({ code: text(20), name: text(120) }),
 };

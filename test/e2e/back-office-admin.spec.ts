@@ -24,7 +24,27 @@ async function expectNoHorizontalScroll(app: Page) {
   expect(await app.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
 }
 
-test('projects, apps and the audit log of the embedded registry', async ({ app }) => {
+/** Projects of that name in the embedded registry's database. */
+function draftsNamed(dataDir: string, name: string): number {
+  const db = new Database(join(dataDir, 'embedded-registry', REGISTRY_DB_FILE), { readonly: true });
+  try {
+    return (db.prepare('SELECT COUNT(*) AS n FROM projects WHERE full_name = ?').get(name) as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
+/** Suspends or resumes an installation: its dialog says what changes, then the change is confirmed. */
+async function changeInstallation(app: Page, verb: 'Suspend' | 'Resume', organizationName: string) {
+  await app.getByRole('button', { name: `${verb} the installation for ${organizationName}` }).click();
+  const dialog = app.getByRole('dialog', { name: `${verb} the installation for ${organizationName}?` });
+  await expect(dialog).toContainText(verb === 'Suspend' ? 'Active → Suspended' : 'Suspended → Active');
+  await dialog.getByRole('button', { name: `${verb} installation` }).click();
+  await expect(dialog.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
+  await dialog.locator('.actions').getByRole('button', { name: 'Close' }).click();
+}
+
+test('projects, apps and the audit log of the embedded registry', async ({ app, desk }) => {
   test.setTimeout(300_000);
   // ---- Projects (operator): a new draft with every kind of field ----
   await backOffice(app, 'Projects (operator)');
@@ -41,7 +61,7 @@ test('projects, apps and the audit log of the embedded registry', async ({ app }
   await form.getByLabel('Start date').fill('2024-01-01');
   await form.getByLabel('Crediting period start').fill('2024-06-01');
   await form.getByLabel('Estimated annual mitigations (tCO2e)').fill('1200\n1300');
-  await form.getByLabel('Country (ISO alpha-2)').fill('KE');
+  await form.getByLabel('Country', { exact: true }).selectOption('KE');
   await form.getByLabel('City').fill('Lamu');
   await form.getByLabel('Latitude').fill('-2.27');
   await form.getByLabel('Longitude').fill('40.9');
@@ -60,9 +80,17 @@ test('projects, apps and the audit log of the embedded registry', async ({ app }
   await doc.getByLabel('URL').fill('https://example.org/pdd.pdf');
   await form.getByRole('button', { name: 'Add a benefit' }).click();
   await form.getByRole('group', { name: 'Benefit 1' }).getByLabel('Title').fill('Fish nurseries');
-  await form.getByRole('button', { name: 'Create draft' }).click();
-  await expect(form.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
-  await form.locator('form .actions').getByRole('button', { name: 'Close' }).click();
+  // reviewed before anything is sent, like every other write
+  await form.getByRole('button', { name: 'Review' }).click();
+  const draftReview = app.getByRole('dialog', { name: 'Review the new draft project' });
+  await expect(draftReview).toContainText('Lamu Mangroves');
+  await expect(draftReview).toContainText('Kenya (KE)');
+  await expect(draftReview).toContainText('Tidal wetland restoration (vm0033)');
+  expect(draftsNamed(desk.dataDir, 'Lamu Mangroves')).toBe(0);
+  await draftReview.getByRole('button', { name: 'Create draft' }).click();
+  await expect(draftReview.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
+  expect(draftsNamed(desk.dataDir, 'Lamu Mangroves')).toBe(1);
+  await draftReview.locator('.actions').getByRole('button', { name: 'Close' }).click();
 
   const panel = app.getByRole('complementary', { name: 'Project details' });
   await expect(panel.getByRole('heading', { level: 2 })).toContainText('Lamu Mangroves');
@@ -136,18 +164,22 @@ test('projects, apps and the audit log of the embedded registry', async ({ app }
   const organizationName = (await install.getByLabel('Organization', { exact: true }).locator('option:checked').textContent())!;
   await install.getByLabel('Organization warehouse').selectOption('WRITE');
   await install.getByLabel('Organization inventory').selectOption('REQUEST');
-  await install.getByRole('button', { name: 'Install' }).click();
-  await expect(install.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
-  await install.locator('form .actions').getByRole('button', { name: 'Close' }).click();
+  await install.getByRole('button', { name: 'Review' }).click();
+  const installReview = app.getByRole('dialog', { name: 'Review the installation of Harbour Market' });
+  await expect(installReview).toContainText(organizationName);
+  await expect(installReview).toContainText('WRITE');
+  await installReview.getByRole('button', { name: 'Install' }).click();
+  await expect(installReview.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
+  await installReview.locator('.actions').getByRole('button', { name: 'Close' }).click();
 
   const installations = card.getByRole('table', { name: 'Installations of Harbour Market' });
   const row = installations.getByRole('row').filter({ hasText: organizationName });
   await expect(row).toContainText('Organization warehouse: WRITE');
   await expect(row).toContainText('Organization inventory: REQUEST');
   await expect(row).toContainText('Active');
-  await row.getByRole('button', { name: `Suspend the installation for ${organizationName}` }).click();
+  await changeInstallation(app, 'Suspend', organizationName);
   await expect(row).toContainText('Suspended');
-  await row.getByRole('button', { name: `Resume the installation for ${organizationName}` }).click();
+  await changeInstallation(app, 'Resume', organizationName);
   await expect(row).toContainText('Active');
   await card.getByRole('button', { name: 'Grant examiner rights' }).click();
   await expect(card).toContainText('examiner rights: granted');
@@ -252,9 +284,11 @@ test.describe('against a remote registry', () => {
     await install.getByLabel('Organization', { exact: true }).selectOption({ index: 1 });
     const organizationId = await install.getByLabel('Organization', { exact: true }).inputValue();
     await install.getByLabel('Organization info').selectOption('VIEW');
-    await install.getByRole('button', { name: 'Install' }).click();
-    await expect(install.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
-    await install.locator('form .actions').getByRole('button', { name: 'Close' }).click();
+    await install.getByRole('button', { name: 'Review' }).click();
+    const review = app.getByRole('dialog', { name: `Review the installation of ${registry.credentials.app.name}` });
+    await review.getByRole('button', { name: 'Install' }).click();
+    await expect(review.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
+    await review.locator('.actions').getByRole('button', { name: 'Close' }).click();
 
     // exactly one installation of that app for that organization, on the remote registry
     const db = new Database(join(registry.dataDir, REGISTRY_DB_FILE), { readonly: true });

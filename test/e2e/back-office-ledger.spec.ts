@@ -65,10 +65,14 @@ test('issue a vintage, cancel part of it with a reason, and follow the credit hi
       await app.keyboard.press('Enter');
       await expect(app.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
       await expect(app.getByRole('button', { name: 'New', exact: true })).toBeFocused();
+      // once made, the heading says so (no longer "Review: …")
+      await expect(app.getByRole('heading', { level: 2, name: /^Done: issue 1,234\.5 t of / })).toBeVisible();
       expect(count(db, "SELECT COUNT(*) AS n FROM audit_log WHERE action = 'credits.issue' AND operator_id IS NOT NULL")).toBe(1);
       // "New" goes back to the form, on its first field
       await app.keyboard.press('Enter');
       await expect(form.getByLabel('Project')).toBeFocused();
+      // ...without the last amount: a second issuance is typed anew, never sent again by mistake
+      await expect(form.getByLabel('Amount (tonnes)')).toHaveValue('');
       expect(count(db, "SELECT COUNT(*) AS n FROM credits WHERE project_id = ? AND vintage = '2031' AND type = 'exAnte'", project.id)).toBe(
         1,
       );

@@ -153,7 +153,7 @@ test('organizations and operators as the local administrator, then as a viewer: 
   await app.getByRole('button', { name: 'New organization' }).click();
   const dialog = app.getByRole('dialog', { name: 'New organization' });
   await dialog.getByLabel('Name').fill('Savanna Carbon Cooperative');
-  await dialog.getByLabel('Country code').fill('ke');
+  await dialog.getByLabel('Country', { exact: true }).selectOption('KE');
   await dialog.getByRole('button', { name: 'Review' }).click();
   const review = app.getByRole('dialog', { name: 'Review the new organization' });
   await expect(review).toContainText('Kenya (KE)');
@@ -256,7 +256,7 @@ test('organizations and operators as the local administrator, then as a viewer: 
     await app.getByRole('button', { name: 'New organization' }).click();
     const flaky = app.getByRole('dialog', { name: 'New organization' });
     await flaky.getByLabel('Name').fill('Dropped Answer Cooperative');
-    await flaky.getByLabel('Country code').fill('UG');
+    await flaky.getByLabel('Country', { exact: true }).selectOption('UG');
     await flaky.getByRole('button', { name: 'Review' }).click();
     const flakyReview = app.getByRole('dialog', { name: 'Review the new organization' });
     await flakyReview.getByRole('button', { name: 'Create' }).click();

@@ -49,6 +49,15 @@ test('the desk notices the registry going away and coming back by itself, and di
   await expect(download).toBeDisabled();
   await expect(details).toContainText('The registry cannot be reached: the certificate is made by the registry');
   await screenshotBothThemes(app, 'offline-probe');
+  // What is shown was saved by the last sync: the banner says how old it is, never "nothing saved".
+  await expect(banner).toContainText(/You are seeing data saved/);
+  await expect(banner).not.toContainText('nothing has been saved');
+  // A sync tried meanwhile fails...
+  const failed = nextAppEvent(app, 'desk:sync-failed');
+  await app.getByRole('button', { name: 'Sync now' }).click();
+  await failed;
+  const syncStatus = app.getByRole('region', { name: 'Sync status' });
+  await expect(syncStatus).toContainText('Last sync failed');
 
   // The registry returns at the same address: the probe (backing off from 2 s) clears the banner.
   const restarted = await startProcess(
@@ -63,6 +72,8 @@ test('the desk notices the registry going away and coming back by itself, and di
   try {
     await expect(banner).toHaveCount(0, { timeout: 40_000 });
     await expect(download).toBeEnabled();
+    // ...and is run again by itself once the registry is back: nobody has to press Sync now.
+    await expect(syncStatus).not.toContainText('Last sync failed', { timeout: 30_000 });
   } finally {
     await restarted.stop();
   }

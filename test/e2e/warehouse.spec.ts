@@ -63,6 +63,7 @@ test('reserve, watch the countdown, transfer and retire, then find the retiremen
   const beneficiary = `E2E Beneficiary ${Date.now()}`;
   await reservation.getByRole('button', { name: 'Finish…' }).click();
   const finish = app.getByRole('dialog', { name: /Finish reservation/ });
+  await expect(finish).toContainText(/Reservation ends in \d\d:\d\d\./);
   // Nothing irreversible is preselected: the user picks the action, and the form says so.
   await expect(finish.getByRole('radio', { name: 'Transfer and retire' })).not.toBeChecked();
   await expect(finish.getByRole('radio', { name: 'Transfer', exact: true })).not.toBeChecked();
@@ -76,6 +77,15 @@ test('reserve, watch the countdown, transfer and retire, then find the retiremen
   await receiver.selectOption({ index: 1 });
   await finish.getByLabel('Beneficiary').fill(beneficiary);
   await finish.getByLabel('Retirement reason').fill('Offsetting 2025 business travel');
+  // A price the registry could not keep exactly (a JSON number rounds it), and a currency that is
+  // not an ISO 4217 code, are refused before the review, with the reason next to the field.
+  await finish.getByLabel('Price per tonne (optional)').fill('99999999999999999999');
+  await finish.getByLabel('Currency of the price').fill('ZZZ$$');
+  await finish.getByRole('button', { name: 'Review' }).click();
+  await expect(finish.getByText('The price can have at most 15 digits, so the registry keeps it exactly as typed.')).toBeVisible();
+  await expect(finish.getByText('Enter a currency code (ISO 4217), for example USD, EUR or KES.')).toBeVisible();
+  await expect(finish.getByRole('region', { name: 'Confirmation' })).toHaveCount(0);
+  await finish.getByLabel('Currency of the price').fill('USD');
   await finish.getByLabel('Price per tonne (optional)').fill('12.50');
   await expect(finish.getByText('Per tonne of CO₂e, in the currency USD.')).toBeVisible();
   await finish.getByRole('button', { name: 'Review' }).click();
@@ -125,6 +135,8 @@ test('cancel a reservation: the credits are available again', async ({ app }) =>
   const firstRow = app.getByRole('table', { name: 'Warehouse credits' }).getByRole('row').nth(1);
   await expect(firstRow.getByRole('cell').nth(3)).not.toHaveText(availableBefore);
   const reservation = reservationRow(app, serialization, '2');
+  const notice = app.getByRole('region', { name: 'Reservations' }).locator('.notice');
+  await expect(notice).toContainText(`Reserved 2 t of ${serialization}`);
   // Cancelling asks first; "Keep it" changes nothing.
   await reservation.getByRole('button', { name: 'Cancel reservation' }).click();
   await reservation.getByRole('button', { name: 'Keep it' }).click();
@@ -133,6 +145,8 @@ test('cancel a reservation: the credits are available again', async ({ app }) =>
   await expect(reservation.getByRole('group', { name: 'Confirm cancelling' })).toContainText('The credits go back to the warehouse.');
   await reservation.getByRole('button', { name: 'Yes, cancel it' }).click();
   await expect(reservation).toHaveAttribute('data-phase', 'cancelled');
+  // The notice of its making is no longer true: it goes.
+  await expect(notice).toHaveCount(0);
   await expect(reservation.getByText('Cancelled')).toBeVisible();
   await expect(firstRow.getByRole('cell').nth(3)).toHaveText(availableBefore);
 });

@@ -130,7 +130,10 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
     available: false,
     reason: 'no keychain support in this build',
   };
-  const tracker = createOnlineTracker((online) => hub.publish({ type: 'online.changed', online }));
+  const tracker = createOnlineTracker((online) => {
+    hub.publish({ type: 'online.changed', online });
+    if (online) resyncAfterOutage();
+  });
   // Sync runs ended in this service's life (SyncStatus.runsEnded), across connection switches.
   const runsEnded = { service: randomUUID(), count: 0 };
   const syncIntervalMs = () => settings.get().syncIntervalMinutes * 60_000;
@@ -166,6 +169,17 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
     log,
   });
   await connections.start(options.remote);
+
+  /**
+   * The registry answers again: a sync that failed while it was away is run again at once, so the
+   * screens and the sync status recover by themselves (the interval's next run can be many minutes
+   * away, and the probe's backoff has grown after a long outage).
+   */
+  function resyncAfterOutage(): void {
+    const active = connections.active;
+    if (!active || active.sync.status().lastError === null) return;
+    void active.sync.run().catch((error: unknown) => log(`sync after reconnecting failed: ${(error as Error).message}`));
+  }
 
   function fresh<T extends object>(value: T): T & { offline: boolean } {
     return { ...value, offline: !tracker.online };

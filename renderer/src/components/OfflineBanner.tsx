@@ -1,11 +1,15 @@
 // Shown while reads come back from the cache because the registry cannot be reached.
 import { useFreshness } from '../stores/freshness';
+import { useSync } from '../stores/sync';
 import { formatAge, formatDateTime } from '../lib/format';
 import { useNow } from '../lib/hooks';
 
 export function OfflineBanner() {
   const offline = useFreshness((s) => s.offline);
-  const asOf = useFreshness((s) => s.offlineAsOf);
+  // The oldest saved data a screen read since going offline; else what the last sync saved.
+  const readAsOf = useFreshness((s) => s.offlineAsOf);
+  const syncedAsOf = useSync((s) => s.status?.dataAsOf ?? null);
+  const asOf = readAsOf ?? syncedAsOf;
   const now = useNow();
   if (!offline) return null;
   return (

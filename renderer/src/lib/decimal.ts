@@ -5,6 +5,8 @@ import { GRAMS_PER_TONNE } from '../../../shared/registry/vocabulary';
 import { formatLocaleDecimal, parseLocaleDecimal } from './localeAmount';
 
 const GRAM_DECIMALS = String(GRAMS_PER_TONNE).length - 1;
+/** The registry counts whole grams in exact (safe) integers: no amount can hold more. */
+const MAX_EXACT_GRAMS = BigInt(Number.MAX_SAFE_INTEGER);
 
 export type ParsedAmount = { ok: true; grams: bigint; tonnes: number; shown: string } | { ok: false; message: string };
 
@@ -15,6 +17,7 @@ export type ParsedAmount = { ok: true; grams: bigint; tonnes: number; shown: str
  */
 export function parseTonnes(text: string, locale?: string): ParsedAmount {
   if (text.trim() === '') return { ok: false, message: 'Enter an amount in tonnes.' };
+  if (/^\s*[-−]/.test(text)) return { ok: false, message: 'The amount must be greater than 0.' };
   const read = parseLocaleDecimal(text, locale);
   if (!read.ok) return read;
   const { whole, fraction } = read;
@@ -24,6 +27,11 @@ export function parseTonnes(text: string, locale?: string): ParsedAmount {
   const kept = fraction.slice(0, GRAM_DECIMALS).padEnd(GRAM_DECIMALS, '0');
   const grams = BigInt(whole) * BigInt(GRAMS_PER_TONNE) + BigInt(kept);
   if (grams === 0n) return { ok: false, message: 'The amount must be greater than 0.' };
+  if (grams > MAX_EXACT_GRAMS)
+    return {
+      ok: false,
+      message: `The registry keeps amounts exactly up to ${formatGrams(MAX_EXACT_GRAMS, locale)} t; this one is larger.`,
+    };
   // The wire carries a JSON number; the shortest decimal of this double is the text typed (≤ 15 digits).
   const tonnes = Number(`${whole}.${fraction || '0'}`);
   return { ok: true, grams, tonnes, shown: `${formatLocaleDecimal(BigInt(whole), kept, locale)} t` };

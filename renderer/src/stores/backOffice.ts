@@ -12,6 +12,7 @@ import type {
   OperatorWriteName,
 } from '../../../shared/desk/back-office';
 import { desk, describeError, onDeskEvent } from '../lib/desk';
+import { useFreshness } from './freshness';
 
 interface BackOfficeState {
   session: BackOfficeSession | null;
@@ -46,6 +47,10 @@ export const useBackOffice = create<BackOfficeState>()((set, get) => ({
           set((s) => ({ version: s.version + 1 }));
           break;
         case 'online.changed':
+          // Back online: what a screen could not read while offline is read again at once.
+          if (event.online) set((s) => ({ version: s.version + 1 }));
+          void get().loadSession();
+          break;
         case 'connections.changed':
           void get().loadSession();
           break;
@@ -89,5 +94,7 @@ export async function readBackOffice<E extends OperatorReadName>(
   request: { params?: Record<string, string>; query?: Record<string, string | number> } = {},
 ): Promise<BackOfficeRead<E>> {
   const answer = await desk('backOffice.read', { endpoint, ...request });
+  // A view answered from the desk's saved copy: the offline banner says how old it is.
+  if (answer.source === 'cache') useFreshness.getState().recordRead({ offline: true, asOf: answer.fetchedAt });
   return { data: answer.data as BackOfficeData<E>, source: answer.source, fetchedAt: answer.fetchedAt };
 }

@@ -2,8 +2,7 @@
 // an app with its RSA public key (PEM), install it for an organization with a level per permission
 // (VIEW / WRITE / REQUEST where the permission has them), suspend, resume or remove an installation,
 // grant or revoke an app's examiner rights. Each action is one confirmed write with its own key.
-import { useMemo, useState } from 'react';
-import { PERMISSION_LEVELS, type PermissionKey } from '../../../../shared/registry/vocabulary';
+import { useState } from 'react';
 import type { BackOfficeData } from '../../../../shared/desk/back-office';
 import { ActionStatus } from '../../components/backOffice/ActionStatus';
 import { GatedButton } from '../../components/backOffice/RoleGate';
@@ -20,11 +19,10 @@ import { useNavigation } from '../../stores/navigation';
 import { BackOfficePage } from './BackOfficePage';
 import { WriteActions } from './DialogActions';
 import { useOrganizationNames } from './organizationNames';
+import { InstallDialog, InstallationStatusDialog } from './InstallationDialogs';
 
 type App = BackOfficeData<'operatorListApps'>['apps'][number];
 type Installation = App['installations'][number];
-
-const PERMISSIONS = Object.keys(PERMISSION_LEVELS) as PermissionKey[];
 
 export function AppsScreen() {
   const apps = useBackOfficeRead('operatorListApps', { query: { limit: 100 } });
@@ -113,6 +111,7 @@ function AppCard({
               {app.installations.map((i) => (
                 <InstallationRow
                   key={i.id}
+                  appName={app.name}
                   installation={i}
                   organizationName={organizations.get(i.organizationId) ?? i.organizationId}
                   current={i.id === focusInstallationId}
@@ -128,20 +127,22 @@ function AppCard({
 }
 
 function InstallationRow({
+  appName,
   installation,
   organizationName,
   current,
 }: {
+  appName: string;
   installation: Installation;
   organizationName: string;
   current: boolean;
 }) {
-  const status = useBackOfficeAction('operatorSetInstallationStatus');
+  const [changingStatus, setChangingStatus] = useState(false);
   const remove = useBackOfficeAction('operatorRemoveInstallation');
   const [confirmRemove, setConfirmRemove] = useState(false);
   const openOrganization = useNavigation((s) => s.openBackOffice);
   const suspended = installation.status === 'suspended';
-  const busy = status.busy || remove.busy ? 'Sending…' : null;
+  const busy = remove.busy ? 'Sending…' : null;
   return (
     <tr className={current ? 'row-current' : undefined} data-installation-id={installation.id}>
       <td>
@@ -169,9 +170,7 @@ function InstallationRow({
           disabledReason={busy}
           showReason={false}
           aria-label={`${suspended ? 'Resume' : 'Suspend'} the installation for ${organizationName}`}
-          onClick={() =>
-            void status.run({ params: { installationId: installation.id }, body: { status: suspended ? 'active' : 'suspended' } })
-          }
+          onClick={() => setChangingStatus(true)}
         >
           {suspended ? 'Resume' : 'Suspend'}
         </GatedButton>
@@ -185,7 +184,14 @@ function InstallationRow({
         >
           Remove
         </GatedButton>
-        {status.state.phase !== 'idle' && <ActionStatus action={status} />}
+        {changingStatus && (
+          <InstallationStatusDialog
+            appName={appName}
+            installation={installation}
+            organizationName={organizationName}
+            onClose={() => setChangingStatus(false)}
+          />
+        )}
         {remove.state.phase !== 'idle' && <ActionStatus action={remove} />}
         {confirmRemove && (
           <Dialog title={`Remove the installation for ${organizationName}?`} onClose={() => setConfirmRemove(false)}>
@@ -257,70 +263,6 @@ function RegisterAppDialog({ onClose }: { onClose: () => void }) {
         )}
         <WriteActions action={action} onClose={onClose}>
           Register app
-        </WriteActions>
-      </form>
-    </Dialog>
-  );
-}
-
-function InstallDialog({ app, organizations, onClose }: { app: App; organizations: Map<string, string>; onClose: () => void }) {
-  const action = useBackOfficeAction('operatorInstallApp');
-  const installed = useMemo(() => new Set(app.installations.map((i) => i.organizationId)), [app.installations]);
-  const choices = useMemo(
-    () => [...organizations].filter(([id]) => !installed.has(id)).sort((a, b) => a[1].localeCompare(b[1])),
-    [organizations, installed],
-  );
-  const [organizationId, setOrganizationId] = useState('');
-  const [levels, setLevels] = useState<Partial<Record<PermissionKey, string>>>({});
-  const [error, setError] = useState<string | null>(null);
-  const permissions = Object.fromEntries(Object.entries(levels).filter(([, level]) => level));
-  const submit = async () => {
-    if (!organizationId) return setError('Choose the organization.');
-    if (Object.keys(permissions).length === 0) return setError('Give at least one permission a level.');
-    setError(null);
-    await action.run({ body: { appId: app.id, organizationId, permissions } });
-  };
-  return (
-    <Dialog title={`Install ${app.name}`} onClose={onClose}>
-      <form
-        className="form"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void submit();
-        }}
-      >
-        <Field label="Organization">
-          <select value={organizationId} onChange={(e) => setOrganizationId(e.target.value)}>
-            <option value="">Choose…</option>
-            {choices.map(([id, name]) => (
-              <option key={id} value={id}>
-                {name}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <fieldset className="form">
-          <legend>Permissions</legend>
-          {PERMISSIONS.map((key) => (
-            <Field key={key} label={humanize(key)}>
-              <select value={levels[key] ?? ''} onChange={(e) => setLevels((l) => ({ ...l, [key]: e.target.value }))}>
-                <option value="">None</option>
-                {PERMISSION_LEVELS[key].map((level) => (
-                  <option key={level} value={level}>
-                    {level}
-                  </option>
-                ))}
-              </select>
-            </Field>
-          ))}
-        </fieldset>
-        {error && (
-          <p className="inline-error" role="alert">
-            {error}
-          </p>
-        )}
-        <WriteActions action={action} onClose={onClose}>
-          Install
         </WriteActions>
       </form>
     </Dialog>

@@ -6,8 +6,9 @@ import { countryName, humanize } from '../../lib/format';
 import { useNavigation } from '../../stores/navigation';
 import { Facts } from '../../components/DefinitionList';
 import { Field } from '../../components/Field';
+import { isWebAddress } from '../../../../shared/registry/web-address';
 import { useBackOfficeAction } from '../../components/backOffice/useBackOfficeAction';
-import { OrganizationTypeField, PublicCheckbox } from './OrganizationFields';
+import { CountryField, OrganizationTypeField, PublicCheckbox } from './OrganizationFields';
 import { ReviewedWriteDialog, type ReviewCheck } from './ReviewedWriteDialog';
 
 export function CreateOrganizationDialog({ onClose }: { onClose: () => void }) {
@@ -28,7 +29,9 @@ export function CreateOrganizationDialog({ onClose }: { onClose: () => void }) {
       onClose={onClose}
       check={(): ReviewCheck<typeof body> => {
         if (body.fullName === '') return { ok: false, problems: ['Enter the organization’s name.'] };
-        if (!/^[A-Z]{2}$/.test(body.countryCode)) return { ok: false, problems: ['The country is a two-letter code, for example KE.'] };
+        if (body.countryCode === '') return { ok: false, problems: ['Choose the organization’s country.'] };
+        if (body.website !== '' && !isWebAddress(body.website))
+          return { ok: false, problems: ['Website: enter a full web address, for example https://example.org.'] };
         return { ok: true, reviewed: body };
       }}
       fields={
@@ -36,19 +39,17 @@ export function CreateOrganizationDialog({ onClose }: { onClose: () => void }) {
           <Field label="Name">
             <input value={fullName} onChange={(e) => setFullName(e.target.value)} maxLength={200} />
           </Field>
-          <Field label="Country code" hint="Two letters (ISO 3166), for example KE for Kenya.">
-            <input className="mono input-year" value={countryCode} onChange={(e) => setCountryCode(e.target.value)} maxLength={2} />
-          </Field>
+          <CountryField value={countryCode} onChange={setCountryCode} />
           <OrganizationTypeField value={type} onChange={setType} />
-          <Field label="Website (optional)">
-            <input value={website} onChange={(e) => setWebsite(e.target.value)} maxLength={300} />
+          <Field label="Website (optional)" hint="A full web address, for example https://example.org.">
+            <input inputMode="url" value={website} onChange={(e) => setWebsite(e.target.value)} maxLength={300} />
           </Field>
           <PublicCheckbox checked={isPublic} onChange={setIsPublic} />
         </>
       }
       review={(reviewed) => (
         <>
-          <p>The registry will create this organization, not verified yet, with its accounts:</p>
+          <p>The registry will create this organization, not verified yet:</p>
           <Facts
             items={[
               ['Name', reviewed.fullName],

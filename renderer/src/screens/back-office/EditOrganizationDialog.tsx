@@ -5,7 +5,7 @@
 import { useState } from 'react';
 import { Field } from '../../components/Field';
 import { useBackOfficeAction } from '../../components/backOffice/useBackOfficeAction';
-import { OrganizationTypeField, PublicCheckbox } from './OrganizationFields';
+import { CountryField, OrganizationTypeField, PublicCheckbox } from './OrganizationFields';
 import { ReviewedWriteDialog, type ReviewCheck } from './ReviewedWriteDialog';
 import { formFromOrganization, organizationEdit, type EditableOrganization, type OrganizationForm } from './organizationForm';
 
@@ -45,12 +45,12 @@ export function EditOrganizationDialog({
         <>
           {text('Name', 'fullName', 200)}
           <OrganizationTypeField value={form.type} onChange={(type) => set({ type })} />
-          {text('Country code', 'countryCode', 2, 'Two letters (ISO 3166), for example KE for Kenya.')}
+          <CountryField value={form.countryCode} onChange={(countryCode) => set({ countryCode })} />
           {text('City', 'city', 100)}
           {text('Postal code', 'zip', 20)}
           {text('Address', 'physicalAddress', 300)}
           {text('Registration number', 'registrationNumber', 60)}
-          {text('Website', 'website', 300)}
+          {text('Website', 'website', 300, 'A full web address, for example https://example.org.')}
           {text('Logo URL', 'logo', 500)}
           <div className="form-inline">
             {text('Industry code', 'industryCode', 20)}

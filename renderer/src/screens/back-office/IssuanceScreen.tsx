@@ -103,7 +103,11 @@ export function IssuanceScreen() {
           body={issuanceBody(form)}
           title={`Review: issue ${amount.ok ? amount.shown : ''} of ${project?.fullName ?? ''} ${form.vintage}`}
           confirmLabel={`Issue ${amount.ok ? amount.shown : ''}`}
-          onBack={() => setReviewing(false)}
+          onBack={(made) => {
+            setReviewing(false);
+            // A new issuance starts without the last amount: sent again by mistake it would issue twice.
+            if (made) set('amount', '');
+          }}
         />
       ) : (
         <form

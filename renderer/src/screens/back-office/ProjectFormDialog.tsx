@@ -10,6 +10,8 @@ import { Dialog } from '../../components/Dialog';
 import { Field } from '../../components/Field';
 import { ProblemList } from '../../components/ProblemList';
 import { WriteActions } from './DialogActions';
+import { NewDraftReview, type NewDraft } from './NewDraftReview';
+import { CountryField } from './OrganizationFields';
 import {
   createBody,
   emptyDocument,
@@ -37,6 +39,8 @@ export function ProjectFormDialog({
   const [original] = useState(() => (project ? formFromProject(project.details) : emptyProjectForm()));
   const [form, setForm] = useState<ProjectForm>(original);
   const [errors, setErrors] = useState<string[]>([]);
+  /** A new draft's body under review (nothing is sent before its confirming button). */
+  const [reviewing, setReviewing] = useState<NewDraft | null>(null);
   const create = useBackOfficeAction('operatorCreateProject');
   const update = useBackOfficeAction('operatorUpdateProject');
   const action = project ? update : create;
@@ -56,10 +60,25 @@ export function ProjectFormDialog({
       const checked = createBody(form);
       if (!checked.ok) return setErrors(checked.errors);
       setErrors([]);
-      const final = await create.run({ body: checked.body });
-      if (final.phase === 'done') onCreated?.(final.data.id);
+      if (create.state.phase === 'refused' || create.state.phase === 'failed') create.reset();
+      setReviewing(checked.body);
     }
   };
+
+  if (reviewing)
+    return (
+      <NewDraftReview
+        body={reviewing}
+        organizations={organizations}
+        action={create}
+        onClose={onClose}
+        onBack={() => {
+          if (create.state.phase === 'refused' || create.state.phase === 'failed') create.reset();
+          setReviewing(null);
+        }}
+        onCreated={onCreated}
+      />
+    );
 
   const text = (label: string, key: keyof ProjectForm, props: { hint?: ReactNode; type?: string; max?: number } = {}) => (
     <Field label={label} hint={props.hint}>
@@ -98,7 +117,7 @@ export function ProjectFormDialog({
           />
         </Field>
         {text('Thumbnail URL', 'thumbnail', { max: 1000 })}
-        {text('Country (ISO alpha-2)', 'countryCode', { max: 2, hint: 'For example KE.' })}
+        <CountryField value={form.countryCode} onChange={(countryCode) => set({ countryCode })} />
         {text('State or region', 'state', { max: 100 })}
         {text('City', 'city', { max: 100 })}
         <div className="form-inline">
@@ -218,7 +237,7 @@ export function ProjectFormDialog({
         <ProblemList problems={errors} className="span-all" />
         <div className="span-all">
           <WriteActions action={action} onClose={onClose}>
-            {project ? 'Save changes' : 'Create draft'}
+            {project ? 'Save changes' : 'Review'}
           </WriteActions>
         </div>
       </form>

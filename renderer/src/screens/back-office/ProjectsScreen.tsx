@@ -246,6 +246,8 @@ function StatusChangeDialog({
   onClose: () => void;
 }) {
   const action = useBackOfficeAction('operatorSetProjectStatus');
+  // The status as the dialog opened: the project re-read after the change already has the new one.
+  const [before] = useState(from);
   const [comment, setComment] = useState('');
   const [error, setError] = useState<string | null>(null);
   return (
@@ -260,7 +262,7 @@ function StatusChangeDialog({
         }}
       >
         <p>
-          From <strong>{humanize(from)}</strong> to <strong>{humanize(to)}</strong>.
+          {action.state.phase === 'done' ? 'Moved from' : 'From'} <strong>{humanize(before)}</strong> to <strong>{humanize(to)}</strong>.
         </p>
         <Field label="Comment" hint="Kept in the project's status history." error={error}>
           <textarea rows={3} maxLength={2000} value={comment} onChange={(e) => setComment(e.target.value)} />

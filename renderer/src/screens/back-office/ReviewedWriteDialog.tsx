@@ -46,6 +46,11 @@ export function ReviewedWriteDialog<E extends OperatorWriteName, R>({
   const [reviewed, setReviewed] = useState<{ value: R } | null>(null);
   const [problems, setProblems] = useState<string[]>([]);
   const done = action.state.phase === 'done' ? action.state.data : null;
+  // A refusal (or a write the desk could not send) belongs to the reviewed values it answered:
+  // once the user goes back to change them it is no longer true, so it is not shown again.
+  const forgetOutcome = () => {
+    if (action.state.phase === 'refused' || action.state.phase === 'failed') action.reset();
+  };
 
   return (
     <Dialog title={reviewed ? reviewTitle : title} step={reviewed ? 'review' : 'form'} onClose={onClose}>
@@ -57,6 +62,7 @@ export function ReviewedWriteDialog<E extends OperatorWriteName, R>({
             const checked = check();
             if (!checked.ok) return setProblems(checked.problems);
             setProblems([]);
+            forgetOutcome();
             setReviewed({ value: checked.reviewed });
           }}
         >
@@ -70,7 +76,10 @@ export function ReviewedWriteDialog<E extends OperatorWriteName, R>({
           <WriteActions
             action={action}
             onClose={onClose}
-            onBack={() => setReviewed(null)}
+            onBack={() => {
+              forgetOutcome();
+              setReviewed(null);
+            }}
             onConfirm={() => void action.run(request(reviewed.value))}
             outcome={done && outcome?.(done)}
             done={done && doneActions?.(done)}

@@ -147,7 +147,11 @@ export function TransfersScreen() {
             form.operation === 'cancellation' ? `Cancel ${amount.ok ? amount.shown : ''} for good` : `Move ${amount.ok ? amount.shown : ''}`
           }
           irreversible={form.operation === 'cancellation'}
-          onBack={() => setReviewing(false)}
+          onBack={(made) => {
+            setReviewing(false);
+            // A new movement starts without the last amount: sent again by mistake it would move twice.
+            if (made) set('amount', '');
+          }}
         />
       ) : (
         <form

@@ -4,13 +4,19 @@ import { useNow } from '../../lib/hooks';
 import { formatCountdown } from '../../lib/format';
 import { registryNow } from './reservationPhase';
 
-export function Countdown({ until, clockOffsetMs }: { until: string; clockOffsetMs: number }) {
+/** `words: false` shows the time alone, for a sentence that says what it is ("ends in 09:13"). */
+export function Countdown({ until, clockOffsetMs, words = true }: { until: string; clockOffsetMs: number; words?: boolean }) {
   const now = useNow();
   const left = Date.parse(until) - registryNow(clockOffsetMs, now);
   if (left <= 0) return <span className="countdown countdown-expired">Expired</span>;
   return (
-    <span className={left < 60_000 ? 'countdown countdown-soon' : 'countdown'} role="timer" aria-label={`${formatCountdown(left)} left`}>
-      {formatCountdown(left)} left
+    <span
+      className={left < 60_000 ? 'countdown countdown-soon' : 'countdown'}
+      role="timer"
+      aria-label={words ? `${formatCountdown(left)} left` : formatCountdown(left)}
+    >
+      {formatCountdown(left)}
+      {words && ' left'}
     </span>
   );
 }

@@ -24,6 +24,11 @@ import { FinishDialog } from './FinishDialog';
 import { PHASE_LABELS, registryNow, reservationPhase } from './reservationPhase';
 import { ActionsColumnHead } from '../../components/ColumnHeads';
 
+/** Whether the reservation is still held (the notice of its making is not true once it is over). */
+function stillActive(view: WarehouseView, reservationId: string): boolean {
+  return view.reservations.some((r) => r.id === reservationId && r.state === 'pending' && !r.isComplete);
+}
+
 function ReservationRow({
   r,
   view,
@@ -148,7 +153,7 @@ function ReservationsTable({
   newId: string | null;
 }) {
   if (view.reservations.length === 0)
-    return <EmptyState title="No reservations yet">Reserve credits above to transfer or retire them.</EmptyState>;
+    return <EmptyState title="No reservations yet">Reserve credits from the inventory below to transfer or retire them.</EmptyState>;
   const ordered = [...view.reservations].sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
   return (
     <div className="table-wrap">
@@ -212,7 +217,7 @@ function OrganizationWarehouse({ organizationId }: { organizationId: string }) {
       <section className="card" aria-label="Reservations">
         <h2>Reservations</h2>
         <p className="muted">Newest first. Active reservations can be finished or cancelled until their time runs out.</p>
-        {reserved && <p className="notice">{reserved.text}</p>}
+        {reserved && stillActive(view, reserved.id) && <p className="notice">{reserved.text}</p>}
         <ReservationsTable view={view} onFinish={setFinishing} onChanged={reload} newId={reserved?.id ?? null} />
       </section>
       <section className="card" aria-label="Warehouse inventory">

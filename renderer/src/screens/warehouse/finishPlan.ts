@@ -1,6 +1,7 @@
 // The finish form's values, their validation, the request body, and the sentence that tells the
 // user exactly what will happen, built from the same values so they cannot disagree.
 import type { DeskInput } from '../../../../shared/desk/api';
+import { isCurrencyCode, typedPriceKeptExactly } from '../../../../shared/registry/price';
 import { formatTonnesValue } from '../../lib/format';
 import { formatLocaleDecimal, localeSeparators, parseLocaleDecimal } from '../../lib/localeAmount';
 
@@ -44,7 +45,11 @@ export function validateFinish(form: FinishForm): FinishProblems {
   if (form.price.trim()) {
     const price = parseLocaleDecimal(form.price);
     if (!price.ok) problems.price = price.message;
-    if (!form.currency.trim()) problems.currency = 'Enter the currency of the price, for example USD.';
+    else if (!typedPriceKeptExactly(price.whole, price.fraction))
+      problems.price = 'The price can have at most 15 digits, so the registry keeps it exactly as typed.';
+    const currency = form.currency.trim().toUpperCase();
+    if (!currency) problems.currency = 'Enter the currency of the price, for example USD.';
+    else if (!isCurrencyCode(currency)) problems.currency = 'Enter a currency code (ISO 4217), for example USD, EUR or KES.';
   }
   if (form.action === 'transfer_retire') {
     if (!form.reason.trim()) problems.reason = 'Enter the reason for retiring the credits.';

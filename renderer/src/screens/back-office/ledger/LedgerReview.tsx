@@ -93,7 +93,8 @@ export function LedgerReview<E extends PreviewedWrite>({
   confirmLabel: string;
   /** The user types the amount before the confirm button acts (cancellations). */
   irreversible?: boolean;
-  onBack: () => void;
+  /** Back to the form; `made`: after the write was done ("New"), so the form starts a new one. */
+  onBack: (made: boolean) => void;
   onDone?: (data: BackOfficeData<E>) => void;
 }) {
   const request = previewRequestOf(write, body);
@@ -111,7 +112,7 @@ export function LedgerReview<E extends PreviewedWrite>({
   }, [done]);
   // Back to the form: focus its first field once it is drawn again.
   const back = () => {
-    onBack();
+    onBack(done);
     focusSoon(() =>
       document
         .querySelector('main form[aria-label]')
@@ -139,7 +140,7 @@ export function LedgerReview<E extends PreviewedWrite>({
             : null;
   return (
     <section className="ledger-review" aria-labelledby={headingId}>
-      <h2 id={headingId}>{title}</h2>
+      <h2 id={headingId}>{done ? title.replace(/^Review: /, 'Done: ') : title}</h2>
       <p className="muted">{sent ? 'What was confirmed:' : 'This is what the registry will do. Nothing has been sent yet.'}</p>
       {preview.loading && !shown && <Loading label="Asking the registry what this would do…" />}
       {!sent && preview.error !== null && preview.error !== undefined && (

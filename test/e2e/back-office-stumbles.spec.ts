@@ -1,0 +1,110 @@
+// Issue 30: the back office as a new user met it, against the desk's embedded registry (its local
+// administrator). A refusal is not shown again once the user has gone back and changed the input; a
+// status change says the transition made; an organization's country is picked by name and its
+// website must be a web address (refused by the desk before the review and by the registry itself);
+// the new organization's review promises no accounts; an issuance amount the registry could not keep
+// exactly is refused before the review, with the reason.
+import { generateKeyPairSync } from 'node:crypto';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+
+const sidebarItem = (page: Page, name: string) =>
+  page.getByRole('navigation', { name: 'Back office' }).getByRole('button', { name, exact: true });
+
+function organizationsNamed(dataDir: string, name: string): number {
+  const db = new BetterSqlite3(join(dataDir, 'embedded-registry', 'registry.sqlite'), { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare('SELECT COUNT(*) FROM organizations WHERE full_name = ?').pluck().get(name) as number;
+  } finally {
+    db.close();
+  }
+}
+
+const publicKeyPem = (modulusLength: number) =>
+  generateKeyPairSync('rsa', { modulusLength }).publicKey.export({ type: 'spki', format: 'pem' }).toString();
+
+test('refusals, transitions, organizations and amounts as a new user meets them', async ({ app, desk }) => {
+  test.setTimeout(180_000);
+
+  // ---- a refusal answered the reviewed values; after Back and a fix it is gone
+  await sidebarItem(app, 'Operators').click();
+  await app.getByRole('button', { name: 'New operator' }).click();
+  const form = app.getByRole('dialog', { name: 'New operator' });
+  await form.getByLabel('Name').fill('Wanjiru Kamau');
+  await form.getByLabel('Public key (PEM)').fill(publicKeyPem(1024));
+  await form.getByRole('button', { name: 'Review' }).click();
+  const review = app.getByRole('dialog', { name: 'Review the new operator' });
+  await review.getByRole('button', { name: 'Create operator' }).click();
+  await expect(review.getByRole('status')).toContainText('Refused');
+  await review.getByRole('button', { name: 'Back' }).click();
+  await form.getByLabel('Public key (PEM)').fill(publicKeyPem(2048));
+  await form.getByRole('button', { name: 'Review' }).click();
+  await expect(review).toBeVisible();
+  await expect(review.getByRole('status')).not.toContainText('Refused');
+  await review.getByRole('button', { name: 'Create operator' }).click();
+  await expect(review.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
+  await review.locator('.actions').getByRole('button', { name: 'Close' }).click();
+
+  // ---- a status change says the transition it made, also once made
+  await sidebarItem(app, 'Projects (operator)').click();
+  await app.getByRole('combobox', { name: 'Status' }).selectOption('draft');
+  const drafts = app.getByRole('table', { name: 'Projects of every status' });
+  await expect(drafts.getByRole('row').nth(1)).toContainText('Draft');
+  await drafts.getByRole('row').nth(1).getByRole('button').click();
+  await app.getByRole('group', { name: 'Status changes' }).getByRole('button', { name: 'Submit' }).click();
+  const submit = app.getByRole('dialog', { name: /^Submit:/ });
+  await expect(submit).toContainText('From Draft to Submitted.');
+  await submit.getByLabel('Comment').fill('Complete');
+  await submit.getByRole('button', { name: 'Submit' }).click();
+  await expect(submit.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
+  await expect(submit).toContainText('Moved from Draft to Submitted.');
+  await submit.locator('form .actions').getByRole('button', { name: 'Close' }).click();
+
+  // ---- a new organization: the country by name (sorted by name), the website a web address
+  await sidebarItem(app, 'Organizations').click();
+  await app.getByRole('button', { name: 'New organization' }).click();
+  const create = app.getByRole('dialog', { name: 'New organization' });
+  await create.getByLabel('Name').fill('Savanna Carbon Cooperative');
+  const country = create.getByLabel('Country', { exact: true });
+  const names = await country.locator('option').allTextContents();
+  expect(names.slice(1)).toEqual([...names.slice(1)].sort((a, b) => a.localeCompare(b)));
+  await country.selectOption({ label: 'Kenya (KE)' });
+  await create.getByLabel('Website (optional)').fill('not a url');
+  await create.getByRole('button', { name: 'Review' }).click();
+  await expect(create.getByRole('alert')).toContainText('Website: enter a full web address, for example https://example.org.');
+  await create.getByLabel('Website (optional)').fill('https://savanna.example.org');
+  await create.getByRole('button', { name: 'Review' }).click();
+  const orgReview = app.getByRole('dialog', { name: 'Review the new organization' });
+  await expect(orgReview).toContainText('Kenya (KE)');
+  await expect(orgReview).not.toContainText('with its accounts');
+  await orgReview.getByRole('button', { name: 'Create' }).click();
+  await expect(orgReview.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
+  await orgReview.locator('.actions').getByRole('button', { name: 'Close' }).click();
+  expect(organizationsNamed(desk.dataDir, 'Savanna Carbon Cooperative')).toBe(1);
+
+  // the registry itself refuses a website that is not a web address (sent past the desk's form)
+  const sent = await app.evaluate(async () => {
+    const response = await fetch('/api/invoke/backOffice.write', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-desk-csrf': localStorage.getItem('registry-desk.csrf') ?? '' },
+      body: JSON.stringify({
+        endpoint: 'operatorCreateOrganization',
+        body: { fullName: 'Not A Website Ltd', countryCode: 'KE', type: 'projectProponent', isPublic: true, website: 'not a url' },
+        idempotencyKey: crypto.randomUUID(),
+      }),
+    });
+    return JSON.stringify(await response.json());
+  });
+  expect(sent).toContain('must be a full web address');
+  expect(organizationsNamed(desk.dataDir, 'Not A Website Ltd')).toBe(0);
+
+  // ---- an issuance the registry could not keep exactly is refused before the review
+  await sidebarItem(app, 'Issuance').click();
+  const issuance = app.getByRole('form', { name: 'Issuance' });
+  await issuance.getByLabel('Amount (tonnes)').fill('99999999999999999');
+  await expect(issuance).toContainText('The registry keeps amounts exactly up to 9,007,199,254.740991 t; this one is larger.');
+  await issuance.getByLabel('Amount (tonnes)').fill('-3');
+  await expect(issuance).toContainText('The amount must be greater than 0.');
+});
