@@ -6,6 +6,7 @@ import http from 'node:http';
 import { brotliDecompressSync, createGunzip, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixture, type Fixture } from '../../support/fixture';
+import { compressedOnce } from '../../../electron/core/registry/http/compression';
 import { appToken, createTestApp, startTestRegistry, type TestRegistry } from '../../support/registry';
 
 let t: TestRegistry;
@@ -97,6 +98,19 @@ describe('compressed answers', () => {
     expect(project.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(project.body).toString('utf8')).toBe(plain.body.toString('utf8'));
     expect(plain.body.toString('utf8')).toContain(f.projectId);
+  });
+
+  it('compresses a cached page of projects once, and sends it as it is to who does not ask', async () => {
+    const plain = await get('/projects?limit=100&page=0');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const [a, b] = [await get('/projects?limit=100&page=0', 'gzip'), await get('/projects?limit=100&page=0', 'gzip')];
+    expect(a.headers['content-encoding']).toBe('gzip');
+    expect(a.headers.vary).toMatch(/accept-encoding/i);
+    expect(gunzipSync(a.body).equals(plain.body)).toBe(true);
+    expect(b.body.equals(a.body)).toBe(true);
+    const bytes = Buffer.from(JSON.stringify({ big: 'y'.repeat(4096) }));
+    expect(compressedOnce(bytes, 'br')).toBe(compressedOnce(bytes, 'br'));
+    expect(brotliDecompressSync(await compressedOnce(bytes, 'br')).equals(bytes)).toBe(true);
   });
 
   it('sends small answers as they are', async () => {

@@ -15,7 +15,7 @@ import type { RegistryContext } from '../context';
 import type { Authenticator, Caller } from '../auth/caller';
 import { DatabaseBusyError } from '../../platform/db/database';
 import { bodyCap, ClientAbortedError, DEFAULT_MAX_BODY_BYTES, readBodyText } from './body';
-import { compressAnswers } from './compression';
+import { acceptedEncoding, COMPRESS_MIN_BYTES, compressAnswers, compressedOnce } from './compression';
 import type { FileAnswer, Handler, Handlers, JsonText } from './types';
 
 export interface RegistryAppOptions {
@@ -186,6 +186,12 @@ export function createRegistryApp(options: RegistryAppOptions): Hono {
       }
       if (isJsonText(result)) {
         c.header('Content-Type', 'application/json');
+        const encoding = result.bytes.byteLength >= COMPRESS_MIN_BYTES ? acceptedEncoding(c.req.header('accept-encoding')) : null;
+        if (encoding) {
+          // Compressed here rather than by compressAnswers: a cached page is then compressed once.
+          c.header('Content-Encoding', encoding);
+          return c.body((await compressedOnce(result.bytes, encoding)) as Uint8Array<ArrayBuffer>);
+        }
         return c.body(result.bytes as Uint8Array<ArrayBuffer>);
       }
       return c.json(result as object, (endpoint.status ?? 200) as 200);

@@ -55,6 +55,19 @@ export function compressBytes(encoding: AnswerEncoding, bytes: Uint8Array): Prom
     : brotliAsync(bytes, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 3, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: bytes.length } });
 }
 
+/** Compressed forms of answers held in a cache (a page of projects), made once per encoding. */
+const compressedForms = new WeakMap<Uint8Array, Partial<Record<AnswerEncoding, Promise<Buffer>>>>();
+
+/**
+ * `bytes` compressed, once per bytes object: a cached answer sent again and again (the registry's
+ * pages of projects) costs the compression once, not per request. Kept as long as `bytes` is.
+ */
+export function compressedOnce(bytes: Uint8Array, encoding: AnswerEncoding): Promise<Buffer> {
+  let forms = compressedForms.get(bytes);
+  if (!forms) compressedForms.set(bytes, (forms = {}));
+  return (forms[encoding] ??= compressBytes(encoding, bytes));
+}
+
 /** A streamed body compressed chunk by chunk, each flushed so the client sees it as it comes. */
 function compressStream(
   encoding: AnswerEncoding,
