@@ -141,7 +141,9 @@ export async function sendHttp(
   loopback = isLoopbackUrl(baseUrl),
 ): Promise<HttpAnswer> {
   const headers: Record<string, string> = { accept: 'application/json, application/pdf', [API_VERSION_HEADER]: API_VERSION };
-  if (loopback) headers['accept-encoding'] = 'identity';
+  // Said on both transports (fetch would add its own list; node:http none): gzip and brotli are
+  // what the registry compresses in, and what both transports decode.
+  headers['accept-encoding'] = loopback ? 'identity' : 'gzip, br';
   if (request.bearer) headers.authorization = `Bearer ${request.bearer}`;
   if (request.idempotencyKey !== undefined) headers['idempotency-key'] = request.idempotencyKey;
   let body: string | undefined;

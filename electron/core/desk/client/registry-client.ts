@@ -18,6 +18,7 @@ import {
   type HttpTransport,
 } from './http';
 import type { ClientResponse, DownloadedFile } from './responses';
+import { createRequestGate, GATE_CAP, GATE_FLOOR, type GateStats, type RequestGateOptions } from './request-gate';
 import { DEFAULT_RETRY_POLICY, isRetryable, retryDelayMs, type RetryPolicy } from './retry';
 import type { TokenManager, TokenScope } from './tokens';
 
@@ -63,7 +64,14 @@ export interface RegistryClientOptions {
    */
   transport?: HttpTransport;
   timeoutMs?: number;
+  /**
+   * Ask for gzip or brotli answers. By default only of a registry elsewhere: on this machine
+   * compressing costs both ends CPU and saves no wire time (client/http.ts isLoopbackUrl).
+   */
+  compressed?: boolean;
   retry?: Partial<RetryPolicy>;
+  /** Requests in flight to this registry: at first and at least (floor), at most (cap); see request-gate.ts. */
+  gate?: Pick<RequestGateOptions, 'floor' | 'cap' | 'now'>;
   /** Waits between attempts; injectable so tests can observe the waits. */
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
@@ -83,6 +91,10 @@ export interface RegistryClient {
   parse<K extends EndpointId>(id: K, text: string): ClientResponse<K>;
   /** registry clock − desk clock in ms, from the Date header of recent answers; null before any. */
   clockOffsetMs(): number | null;
+  /** How many requests the client keeps in flight to this registry now, and has at most. */
+  gateStats(): GateStats;
+  /** The most requests ever in flight at once (callers may queue this many: the gate decides when each goes). */
+  readonly maxInFlight: number;
   readonly tokens: TokenManager;
   readonly baseUrl: string;
 }
@@ -148,12 +160,13 @@ export function createRegistryClient(options: RegistryClientOptions): RegistryCl
   const viaFetch = fetchTransport(options.fetch ?? fetch);
   const transport = options.transport ?? viaFetch;
   // Once per client rather than once per request (it parses the URL).
-  const loopback = isLoopbackUrl(options.baseUrl);
+  const loopback = options.compressed === undefined ? isLoopbackUrl(options.baseUrl) : !options.compressed;
   const timeoutMs = options.timeoutMs ?? 30_000;
   const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
   const sleep = options.sleep ?? sleepReal;
   const random = options.random ?? Math.random;
   const offsets: number[] = [];
+  const gate = createRequestGate({ ...options.gate, sleep });
 
   function recordClockOffset(response: HttpAnswer, sentAt: number, receivedAt: number) {
     const date = response.headers.get('date');
@@ -219,17 +232,29 @@ export function createRegistryClient(options: RegistryClientOptions): RegistryCl
     return { response, bearer };
   }
 
-  async function exchange(
+  /**
+   * One call: sent (and retried) through the gate, its answer's body read by `read` while its slot
+   * is held, so the gate times whole exchanges. A body cut off is not retried (as before).
+   */
+  async function exchange<T>(
     id: EndpointId,
     input: CallInput<EndpointId>,
+    read: (response: HttpAnswer) => Promise<T>,
     via = transport,
-  ): Promise<{ response: HttpAnswer; endpoint: EndpointDefinition; scope: TokenScope | 'jwt' }> {
+  ): Promise<{ result: T; endpoint: EndpointDefinition; scope: TokenScope | 'jwt' }> {
     const { endpoint, request, scope } = prepare(id, input);
     let authRetried = false;
     for (let attemptNo = 1; ; attemptNo++) {
+      let outcome: { result: T } | { readFailed: unknown };
       try {
-        const { response } = await attempt(request, scope, via);
-        return { response, endpoint, scope };
+        outcome = await gate.run(async () => {
+          const { response } = await attempt(request, scope, via);
+          try {
+            return { result: await read(response) };
+          } catch (error) {
+            return { readFailed: error };
+          }
+        });
       } catch (error) {
         if (!(error instanceof RegistryClientError)) throw error;
         // A refused access token (expired early, revoked): drop it and try once with a new one.
@@ -239,12 +264,18 @@ export function createRegistryClient(options: RegistryClientOptions): RegistryCl
           attemptNo--;
           continue;
         }
+        // Too many requests, or a registry out of breath: fewer in flight, none until Retry-After.
+        if (error.kind === 'timeout' || (error.kind === 'http' && (error.status === 429 || error.status === 503)))
+          gate.backOff(error.retryAfterS === undefined ? undefined : error.retryAfterS * 1000);
         if (attemptNo >= policy.maxAttempts || !isRetryable(error, request.idempotencyKey !== undefined ? 'GET' : request.method))
           throw error;
         const delay = retryDelayMs(error, attemptNo, policy, random);
         if (delay === undefined) throw error;
         await sleep(delay);
+        continue;
       }
+      if ('readFailed' in outcome) throw outcome.readFailed;
+      return { result: outcome.result, endpoint, scope };
     }
   }
 
@@ -303,26 +334,38 @@ export function createRegistryClient(options: RegistryClientOptions): RegistryCl
       const sorted = [...offsets].sort((a, b) => a - b);
       return Math.round(sorted[Math.floor(sorted.length / 2)]!);
     },
+    gateStats: () => gate.stats(),
+    maxInFlight: Math.max(options.gate?.floor ?? GATE_FLOOR, options.gate?.cap ?? GATE_CAP),
     async callRaw(id, input = {}) {
-      const { response } = await exchange(id, input);
-      return { text: await readText(response, id), status: response.status, headers: response.headers };
+      const { result } = await exchange(id, input, async (response) => ({
+        text: await readText(response, id),
+        status: response.status,
+        headers: response.headers,
+      }));
+      return result;
     },
     async callBytes(id, input = {}, into = (size: number) => Buffer.allocUnsafeSlow(size)) {
-      const { response } = await exchange(id, input, viaFetch);
-      return { bytes: await readBytes(response, id, into), status: response.status, headers: response.headers };
+      const { result } = await exchange(
+        id,
+        input,
+        async (response) => ({ bytes: await readBytes(response, id, into), status: response.status, headers: response.headers }),
+        viaFetch,
+      );
+      return result;
     },
     async call(id, input = {}) {
-      const { response, endpoint, scope } = await exchange(id, input);
-      if (endpoint.responseType === 'pdf') {
-        const bytes = new Uint8Array(await response.arrayBuffer());
+      const pdf = (endpoints[id] as unknown as EndpointDefinition).responseType === 'pdf';
+      const { result, scope } = await exchange(id, input, async (response) => {
+        if (!pdf) return readText(response, id);
         const file: DownloadedFile = {
-          bytes,
+          bytes: new Uint8Array(await response.arrayBuffer()),
           filename: filenameFromDisposition(response.headers.get('content-disposition'), 'certificate.pdf'),
           contentType: response.headers.get('content-type') ?? 'application/pdf',
         };
-        return file as ClientResponse<typeof id>;
-      }
-      const answer = parse(id, await readText(response, id));
+        return file;
+      });
+      if (typeof result !== 'string') return result as ClientResponse<typeof id>;
+      const answer = parse(id, result);
       // A revoked token must not be handed out again.
       if (id === 'revokeAccessToken' && scope !== 'jwt') options.tokens.invalidate(scope);
       return answer;

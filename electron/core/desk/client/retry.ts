@@ -38,7 +38,8 @@ export function retryDelayMs(
   policy: RetryPolicy,
   random: () => number = Math.random,
 ): number | undefined {
-  if (error.status === 429 && error.retryAfterS !== undefined) {
+  // A 429's or a 503's Retry-After (a registry out of breath says when to come back).
+  if ((error.status === 429 || error.status === 503) && error.retryAfterS !== undefined) {
     const wait = error.retryAfterS * 1000;
     if (wait > policy.maxRetryAfterMs) return undefined;
     // A little jitter after the asked time, so parallel requests do not come back in one burst.

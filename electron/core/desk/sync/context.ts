@@ -14,7 +14,7 @@ export interface InstallationRef {
 export interface SyncTuning {
   /** List page size asked of the registry (its cap is 100). */
   pageSize: number;
-  /** Per-project requests in flight at once. */
+  /** Per-project requests queued at once (the client's gate decides how many are in flight). */
   concurrency: number;
   /** Per-project answers older than this are fetched again even when the project row is unchanged. */
   perProjectMaxAgeMs: number;

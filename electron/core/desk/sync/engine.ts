@@ -4,6 +4,7 @@
 // meanwhile are merged into that same follow-up). A resource that fails keeps its previous data;
 // when the registry is unreachable the run stops, the engine reports offline, and the cache keeps
 // serving reads with their asOf times.
+import { GATE_CAP } from '../client/request-gate';
 import { SYNC_RESOURCES, type SyncProgress, type SyncResource, type EngineSyncStatus } from '../../../../shared/desk/api';
 import type { Clock } from '../../platform/clock';
 import { RegistryClientError } from '../client/errors';
@@ -30,10 +31,9 @@ export interface SyncEngineOptions {
 
 export const DEFAULT_TUNING: SyncTuning = {
   pageSize: 100,
-  // Enough to keep a loopback or LAN registry busy from a 2-core desk (4 left it idle between
-  // answers at --scale 100); each request in flight also holds its answer while it is checked, so
-  // more only raises the memory peak.
-  concurrency: 8,
+  // Requests queued at once: the client's gate (client/request-gate.ts) decides how many of them
+  // are in flight, 8 to a registry on this machine and up to 64 over a network with round trips.
+  concurrency: GATE_CAP,
   perProjectMaxAgeMs: 24 * 60 * 60 * 1000,
   retirementsFullEveryMs: 24 * 60 * 60 * 1000,
   feed: true,

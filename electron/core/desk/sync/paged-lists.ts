@@ -2,7 +2,7 @@
 // hashes as last time is not parsed (its ids are known); a changed page is validated and only its
 // new or changed rows carry JSON into staging. Everything is swapped in at the end in one transaction.
 //
-// A full pass asks for the next pages while it processes the current one (PAGES_AHEAD requests
+// A full pass asks for the next pages while it processes the current one (pagesAhead requests
 // ahead): the registry prepares pages n+1… while we hash, validate and stage page n, so a pass costs
 // about the registry's time for its pages rather than that plus ours, and the registry always has
 // the next one queued when it is done with one. Staged rows are written in batches of
@@ -32,8 +32,18 @@ export const STAGE_BATCH_ROWS = 500;
 /** Progress is reported about this many times per pass (see per-project.ts). */
 const PROGRESS_STEPS = 100;
 
-/** Requests a full pass keeps ahead of the page it processes (the memory is a few pages of text). */
-const PAGES_AHEAD = 3;
+/**
+ * Requests a full pass keeps ahead of the page it processes: enough to cover a round trip with
+ * pages being processed (answer time ÷ processing time per page, plus one), at least 3, at most 16
+ * (the memory is that many pages of text, ~290 KiB each).
+ */
+const PAGES_AHEAD_MIN = 3;
+const PAGES_AHEAD_MAX = 16;
+
+function pagesAhead(answerMs: number | null, processMs: number | null): number {
+  if (answerMs === null || processMs === null) return PAGES_AHEAD_MIN;
+  return Math.max(PAGES_AHEAD_MIN, Math.min(PAGES_AHEAD_MAX, Math.ceil(answerMs / Math.max(processMs, 0.5)) + 1));
+}
 
 interface PageResult {
   ids: string[];
@@ -125,7 +135,16 @@ async function readAllPages(
   const previousTotal = ctx.cache.syncState(resource)?.total ?? null;
   const staging = stagingBuffer(ctx, resource);
   const sink: RowSink = options.load ? { load: options.load } : { staging };
-  const fetchPage = (page: number): Promise<RawAnswer> => ctx.client.callRaw(endpoint, { query: { page, limit: ctx.tuning.pageSize } });
+  // Each page's answer time (asked to answered) and processing time, for how far ahead to ask.
+  let answerMs: number | null = null;
+  let processMs: number | null = null;
+  const average = (was: number | null, ms: number) => (was === null ? ms : was * 0.7 + ms * 0.3);
+  const fetchPage = async (page: number): Promise<RawAnswer> => {
+    const asked = performance.now();
+    const answer = await ctx.client.callRaw(endpoint, { query: { page, limit: ctx.tuning.pageSize } });
+    answerMs = average(answerMs, performance.now() - asked);
+    return answer;
+  };
   let total: number | null = null;
   let newest: string | null = null;
   let stoppedEarly = false;
@@ -145,13 +164,15 @@ async function readAllPages(
       asked.delete(page);
       const expected = total ?? previousTotal;
       // An incremental pass usually stops after its first page: asking ahead would be wasted.
-      // A full pass reads on, PAGES_AHEAD pages ahead, but not past the expected total (one page
+      // A full pass reads on, pagesAhead pages ahead, but not past the expected total (one page
       // ahead while no total is known).
       if (!options.stopWhenKnown) {
-        const ahead = expected === null ? 1 : PAGES_AHEAD;
+        const ahead = expected === null ? 1 : pagesAhead(answerMs, processMs);
         for (let next = page + 1; next <= page + ahead; next++) if (expected === null || next * ctx.tuning.pageSize < expected) ask(next);
       }
+      const processing = performance.now();
       const result = processPage(ctx, resource, endpoint, page, answer.text, pageHashes, sink);
+      processMs = average(processMs, performance.now() - processing);
       total ??= result.total;
       if (page === 0) newest = result.newest;
       const shown = total ?? previousTotal;

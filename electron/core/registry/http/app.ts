@@ -4,8 +4,6 @@
 import { Hono, type Context } from 'hono';
 import { cors } from 'hono/cors';
 import { STATUS_CODES } from 'node:http';
-import { promisify } from 'node:util';
-import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import type { z } from 'zod';
 import { endpointIds, endpoints, type EndpointDefinition, type EndpointId } from '../../../../shared/registry/endpoints';
 import { API_VERSION, API_VERSION_HEADER, roleAtLeast } from '../../../../shared/registry/vocabulary';
@@ -17,6 +15,7 @@ import type { RegistryContext } from '../context';
 import type { Authenticator, Caller } from '../auth/caller';
 import { DatabaseBusyError, DatabaseUnavailableError } from '../../platform/db/database';
 import { bodyCap, ClientAbortedError, DEFAULT_MAX_BODY_BYTES, readBodyText } from './body';
+import { acceptedEncoding, COMPRESS_MIN_BYTES, compressAnswers, compressedOnce } from './compression';
 import type { FileAnswer, Handler, Handlers, JsonText } from './types';
 
 export interface RegistryAppOptions {
@@ -103,6 +102,9 @@ export function createRegistryApp(options: RegistryAppOptions): Hono {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const app = new Hono();
 
+  // First, so it sees every answer last (errors and extra routes included).
+  app.use('*', compressAnswers());
+
   app.use(
     '*',
     cors({
@@ -188,11 +190,11 @@ export function createRegistryApp(options: RegistryAppOptions): Hono {
       }
       if (isJsonText(result)) {
         c.header('Content-Type', 'application/json');
-        const encoding = result.compress ? acceptedEncoding(c.req.header('accept-encoding')) : null;
+        const encoding = result.bytes.byteLength >= COMPRESS_MIN_BYTES ? acceptedEncoding(c.req.header('accept-encoding')) : null;
         if (encoding) {
+          // Compressed here rather than by compressAnswers: a cached page is then compressed once.
           c.header('Content-Encoding', encoding);
-          c.header('Vary', 'Accept-Encoding');
-          return c.body((await compress(encoding, result.bytes)) as Uint8Array<ArrayBuffer>);
+          return c.body((await compressedOnce(result.bytes, encoding)) as Uint8Array<ArrayBuffer>);
         }
         return c.body(result.bytes as Uint8Array<ArrayBuffer>);
       }
@@ -326,33 +328,6 @@ export const DISK_FULL_MESSAGE =
 /** SQLite's "database or disk is full" (a full disk, or the database at its max_page_count). */
 function isDiskFull(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'SQLITE_FULL';
-}
-
-/**
- * The encoding to answer in: gzip when the client accepts it (fast at level 1, and every client has
- * it), else brotli, else none. `q=0` refuses an encoding.
- */
-export function acceptedEncoding(header: string | undefined): 'gzip' | 'br' | null {
-  if (!header) return null;
-  const accepted = new Set<string>();
-  for (const part of header.split(',')) {
-    const [name, ...params] = part.trim().toLowerCase().split(';');
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    if (name && !(q !== undefined && Number(q.slice(2)) === 0)) accepted.add(name.trim());
-  }
-  if (accepted.has('gzip')) return 'gzip';
-  if (accepted.has('br')) return 'br';
-  return null;
-}
-
-const gzipAsync = promisify(gzip);
-const brotliAsync = promisify(brotliCompress);
-
-/** Compresses off the event loop (libuv's pool), at speed rather than ratio: the feed's pages are large. */
-function compress(encoding: 'gzip' | 'br', bytes: Uint8Array): Promise<Buffer> {
-  return encoding === 'gzip'
-    ? gzipAsync(bytes, { level: 1 })
-    : brotliAsync(bytes, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 3, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: bytes.length } });
 }
 
 function isJsonText(value: unknown): value is JsonText<unknown> {

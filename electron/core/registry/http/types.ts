@@ -19,8 +19,6 @@ export interface JsonText<T> {
   kind: 'json-text';
   /** UTF-8 bytes, encoded once: a cached answer is then sent without re-encoding. */
   bytes: Uint8Array;
-  /** Sent gzip- or brotli-compressed when the client accepts it (large answers: the changes feed). */
-  compress?: boolean;
   /** Type witness only; never set. */
   readonly answer?: T;
 }

@@ -1,6 +1,6 @@
 // The changes feed (GET /sync/v1/changes, beyond the interface): what changed since the caller's
 // cursor, as its token may see it (registry/queries/changes.ts). Answers are large pages, sent
-// compressed when the client accepts it.
+// compressed when the client accepts it (compression.ts).
 import { changesSince, decodeCursor, type FeedViewer } from '../../queries/changes';
 import type { Caller } from '../../auth/caller';
 import type { FeedKeyKind } from '../../../../../shared/registry/vocabulary';
@@ -20,6 +20,6 @@ export const changesHandlers: Pick<Handlers, 'getChanges'> = {
   getChanges: ({ registry, query, caller }) => {
     const cursor = query.cursor ? decodeCursor(registry, query.cursor) : null;
     const kinds = query.kinds ? [...new Set(query.kinds.split(',') as FeedKeyKind[])] : undefined;
-    return { ...jsonText(changesSince(registry, viewerOf(caller), cursor, query.limit, kinds)), compress: true };
+    return jsonText(changesSince(registry, viewerOf(caller), cursor, query.limit, kinds));
   },
 };

@@ -1,0 +1,152 @@
+// The desk's client over a real (simulated) network: a real registry behind a loopback TCP proxy
+// that delays every chunk (test/support/delaying-proxy.ts). Compressed answers asked for and
+// decoded on both transports; the request gate opening to fill a link with round trips, staying
+// shut on a link that is full; a 503's Retry-After holding every new request back.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fetchTransport, type HttpTransport } from '../../../electron/core/desk/client/http';
+import { nodeHttpTransport } from '../../../electron/core/desk/client/node-http';
+import { createRegistryClient, type RegistryClient } from '../../../electron/core/desk/client/registry-client';
+import type { TokenManager } from '../../../electron/core/desk/client/tokens';
+import { forEachLimited } from '../../../electron/core/desk/sync/concurrency';
+import { ManualClock } from '../../../electron/core/platform/clock';
+import { buildFixture, type Fixture } from '../../support/fixture';
+import { appToken, createTestApp, startTestRegistry, type TestRegistry } from '../../support/registry';
+import { startDelayingProxy, type DelayingProxy } from '../../support/delaying-proxy';
+
+let t: TestRegistry;
+let f: Fixture;
+let tokens: TokenManager;
+const proxies: DelayingProxy[] = [];
+
+beforeAll(async () => {
+  t = await startTestRegistry({ setup: (r) => void (f = buildFixture(r)) });
+  const token = await appToken(t, createTestApp(t.registry));
+  tokens = { get: async () => token, invalidate: () => {} } as unknown as TokenManager;
+});
+afterAll(async () => {
+  for (const proxy of proxies) await proxy.close();
+  await t.close();
+});
+
+async function proxy(rttMs: number, bitsPerSecond?: number): Promise<DelayingProxy> {
+  const target = new URL(t.url);
+  const started = await startDelayingProxy({
+    target: { host: target.hostname, port: Number(target.port) },
+    rttMs,
+    ...(bitsPerSecond ? { bitsPerSecond } : {}),
+  });
+  proxies.push(started);
+  return started;
+}
+
+function client(url: string, options: { transport?: HttpTransport; compressed?: boolean } = {}): RegistryClient {
+  return createRegistryClient({
+    baseUrl: url,
+    tokens,
+    clock: new ManualClock(0),
+    timeoutMs: 20_000,
+    ...(options.transport ? { transport: options.transport } : {}),
+    ...(options.compressed !== undefined ? { compressed: options.compressed } : {}),
+  });
+}
+
+describe('compressed answers', () => {
+  it('are asked for and decoded by both transports: the same text, fewer bytes on the wire', async () => {
+    for (const [name, transport] of [
+      ['fetch', fetchTransport(fetch)],
+      ['node:http', nodeHttpTransport()],
+    ] as const) {
+      const plainLink = await proxy(0);
+      const plain = await client(plainLink.url, { transport, compressed: false }).callRaw('getProject', { params: { id: f.projectId } });
+      const zippedLink = await proxy(0);
+      const zipped = await client(zippedLink.url, { transport, compressed: true }).callRaw('getProject', { params: { id: f.projectId } });
+      expect(zipped.text, name).toBe(plain.text);
+      expect(plain.text.length, name).toBeGreaterThan(1024);
+      expect(zipped.headers.get('content-encoding'), name).toBe('gzip');
+      expect(zippedLink.bytesDown, name).toBeLessThan(plainLink.bytesDown);
+    }
+  });
+});
+
+/** Asks for the fixture's project `count` times, as the sync does: all queued, the gate deciding. */
+async function manyRequests(c: RegistryClient, count: number) {
+  await forEachLimited(
+    Array.from({ length: count }, (_, i) => i),
+    c.maxInFlight,
+    async () => void (await c.callRaw('getProject', { params: { id: f.projectId } })),
+  );
+  return c.gateStats();
+}
+
+describe('the request gate', () => {
+  it('opens past the 8 of a local registry when answers take a long round trip, up to its cap', async () => {
+    const link = await proxy(150);
+    const stats = await manyRequests(client(link.url), 300);
+    expect(stats.fastestMs).toBeGreaterThanOrEqual(150);
+    expect(stats.peakInFlight).toBeGreaterThanOrEqual(32);
+    expect(stats.peakInFlight).toBeLessThanOrEqual(64);
+    // Connections are kept and reused: 300 requests over about as many as were in flight.
+    expect(link.connections).toBeLessThan(100);
+  });
+
+  it('closes back to 8 when the link is full: more in flight would only queue', async () => {
+    // ~1.5 KiB answers on a 0.5 Mbit/s line: each takes ~24 ms of the link, the round trip 60 ms:
+    // about 4 in flight fill it.
+    const link = await proxy(60, 500_000);
+    const stats = await manyRequests(client(link.url), 100);
+    expect(stats.peakInFlight).toBeLessThanOrEqual(24);
+    expect(stats.limit).toBeLessThanOrEqual(12);
+  });
+});
+
+describe('a registry out of breath', () => {
+  it("holds every new request back for a 503's Retry-After, and halves what it keeps in flight", async () => {
+    let released = false;
+    const arrivals: { refused: boolean; afterRelease: boolean }[] = [];
+    const server = http.createServer((req, res) => {
+      const refused = arrivals.length === 0;
+      arrivals.push({ refused, afterRelease: released });
+      if (refused) {
+        res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '2' });
+        res.end(JSON.stringify({ statusCode: 503, message: 'busy', error: 'Service Unavailable' }));
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ projectId: 'p', credits: [] }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    // The waits are ours to end: the client's sleep is injected.
+    const sleeps: { ms: number; end: () => void }[] = [];
+    const c = createRegistryClient({
+      baseUrl: url,
+      tokens,
+      clock: new ManualClock(0),
+      random: () => 0,
+      sleep: (ms) => new Promise<void>((resolve) => sleeps.push({ ms, end: resolve })),
+    });
+    try {
+      const ask = () => c.callRaw('getProjectCredits', { params: { id: '00000000-0000-4000-8000-000000000001' } });
+      const first = ask();
+      await expect.poll(() => sleeps.length).toBeGreaterThanOrEqual(2);
+      // The gate's hold and the refused request's own wait: both the Retry-After, 2 s.
+      expect(sleeps.map((s) => s.ms)).toEqual([2000, 2000]);
+      expect(c.gateStats().limit).toBe(4);
+      const later = [ask(), ask(), ask()];
+      // A request sent meanwhile would reach the server before this probe's round trip ends.
+      for (let i = 0; i < 3; i++) await fetch(`${url}/probe`).then((r) => r.text());
+      expect(arrivals.filter((a) => !a.afterRelease).length).toBe(4); // the refused one and the 3 probes
+      released = true;
+      for (const s of sleeps) s.end();
+      await Promise.all([first, ...later]);
+      const asked = arrivals.filter((a) => a.afterRelease);
+      expect(asked).toHaveLength(4);
+      expect(asked.every((a) => !a.refused)).toBe(true);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});

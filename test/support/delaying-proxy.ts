@@ -1,0 +1,106 @@
+// A TCP proxy on loopback that makes a real network of it: every chunk is held for half the round
+// trip each way, and (optionally) the link is capped at a bit rate shared by all connections, as
+// one access line is. It counts the bytes each way, so a test or bench can report bytes on the wire.
+// Used by the desk's network tests and by `npm run bench -- network`.
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+
+export interface DelayingProxyOptions {
+  /** Where the proxy forwards to. */
+  target: { host: string; port: number };
+  /** Round-trip time added (ms): half on the way there, half on the way back. */
+  rttMs: number;
+  /** The link's capacity each way in bits per second (unlimited when absent). */
+  bitsPerSecond?: number;
+  /** Address the proxy listens on (127.0.0.1 by default). */
+  host?: string;
+}
+
+export interface DelayingProxy {
+  url: string;
+  host: string;
+  port: number;
+  /** Bytes from the server to the clients, and from the clients to the server. */
+  bytesDown: number;
+  bytesUp: number;
+  /** Connections the clients opened. */
+  connections: number;
+  close(): Promise<void>;
+}
+
+/** One direction of the link: when it is next free, so chunks queue behind each other at its rate. */
+interface Lane {
+  freeAt: number;
+}
+
+function forward(from: net.Socket, to: net.Socket, lane: Lane, options: DelayingProxyOptions, count: (n: number) => void) {
+  // Chunks of one connection keep their order: each is due no earlier than the one before.
+  let lastDue = 0;
+  let ended = false;
+  let pending = 0;
+  from.on('data', (chunk: Buffer) => {
+    count(chunk.length);
+    const now = performance.now();
+    const sending = options.bitsPerSecond ? (chunk.length * 8 * 1000) / options.bitsPerSecond : 0;
+    lane.freeAt = Math.max(lane.freeAt, now) + sending;
+    const due = Math.max(lastDue, lane.freeAt + options.rttMs / 2);
+    lastDue = due;
+    pending++;
+    const deliver = () => {
+      pending--;
+      if (!to.destroyed) to.write(chunk);
+      if (ended && pending === 0) to.end();
+    };
+    if (due - now <= 0.5) deliver();
+    // The wire's delay itself (what this proxy is for), not a test waiting on time.
+    else setTimeout(() => deliver(), due - now);
+  });
+  from.on('end', () => {
+    ended = true;
+    if (pending === 0) to.end();
+  });
+}
+
+export async function startDelayingProxy(options: DelayingProxyOptions): Promise<DelayingProxy> {
+  const down: Lane = { freeAt: 0 };
+  const up: Lane = { freeAt: 0 };
+  const sockets = new Set<net.Socket>();
+  const proxy: DelayingProxy = {
+    url: '',
+    host: options.host ?? '127.0.0.1',
+    port: 0,
+    bytesDown: 0,
+    bytesUp: 0,
+    connections: 0,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+  const server = net.createServer((client) => {
+    proxy.connections++;
+    client.setNoDelay(true);
+    const upstream = net.connect(options.target.port, options.target.host);
+    upstream.setNoDelay(true);
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+      // Either side going away takes the other with it (after what is in flight, for an end).
+      socket.on('error', () => {
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    client.on('close', () => upstream.destroy());
+    forward(client, upstream, up, options, (n) => (proxy.bytesUp += n));
+    forward(upstream, client, down, options, (n) => (proxy.bytesDown += n));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, proxy.host, () => resolve());
+  });
+  proxy.port = (server.address() as AddressInfo).port;
+  proxy.url = `http://${proxy.host.includes(':') ? `[${proxy.host}]` : proxy.host}:${proxy.port}`;
+  return proxy;
+}
