@@ -2,7 +2,7 @@
 // only (unknown fields are refused); every refused operator request, every write attempt (dry runs
 // included) and every token grant or refusal leaves exactly one entry; an entry is bounded (digest,
 // size, capped summary) and refusals are budgeted per operator; a deep body is a 400; the audit
-// log hides administrator-only detail from other roles.
+// log hides administrator-only detail from other roles; the last administrator stays.
 import { createHash } from 'node:crypto';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -179,6 +179,18 @@ describe('the audit log and administrator-only lists agree', () => {
     expect([201, 409]).toContain(created.status);
     expect(JSON.stringify(await auditFor('action=operators.create', tokens.viewer))).not.toContain('Hidden Name');
     expect(JSON.stringify(await auditFor('action=operators.create', tokens.admin))).toContain('Hidden Name');
+  });
+});
+
+describe('the last administrator', () => {
+  it('cannot be disabled (409), while another administrator can be', async () => {
+    const other = createTestOperator(t.registry, 'administrator', 4);
+    const first = await post(`/operator/v1/operators/${other.id}/active`, { active: false }, tokens.admin);
+    expect(first.status).toBe(200);
+    const last = await post(`/operator/v1/operators/${admin.id}/active`, { active: false }, tokens.admin);
+    expect(last.status).toBe(409);
+    expect(JSON.stringify(await last.json())).toMatch(/last active administrator/);
+    expect(ops.requireOperator(t.registry, admin.id).active).toBe(true);
   });
 });
 
