@@ -48,6 +48,9 @@ export async function ensureLocalAdministrator(
 ): Promise<string> {
   const { previousId, vault, keyId } = options;
   const actor = { operatorId: null, actor: deskActor() };
+  // The account this one replaces is disabled once the new one exists: the last active
+  // administrator cannot be disabled (operations/operators.ts).
+  let replaced: string | undefined;
   if (previousId !== undefined) {
     const row = registry.db.prepare('SELECT active, public_key_pem FROM operators WHERE id = ?').get(previousId) as
       { active: number; public_key_pem: string } | undefined;
@@ -59,9 +62,7 @@ export async function ensureLocalAdministrator(
           ? 'the local administrator key is gone from its store: disabling that account and making a new one'
           : "the local administrator key in its store is another account's (another desk data folder on this computer?): disabling that account and making a new one",
       );
-      audited(registry, { ...actor, action: 'operators.setActive', input: { operatorId: previousId, active: false } }, () =>
-        setOperatorActive(registry, { operatorId: previousId, active: false }),
-      );
+      replaced = previousId;
     }
   }
   const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -72,5 +73,11 @@ export async function ensureLocalAdministrator(
   };
   const { operator } = audited(registry, { ...actor, action: 'operators.create', input }, () => createOperator(registry, input));
   await vault.importPrivateKey(keyId, privateKey.export({ type: 'pkcs8', format: 'pem' }).toString());
+  if (replaced !== undefined) {
+    const id = replaced;
+    audited(registry, { ...actor, action: 'operators.setActive', input: { operatorId: id, active: false } }, () =>
+      setOperatorActive(registry, { operatorId: id, active: false }),
+    );
+  }
   return operator.id;
 }

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import type { AuditOutcome } from '../../../shared/registry/vocabulary';
 import { iso } from '../platform/clock';
 import type { RegistryContext } from './context';
+import { cappedDetail } from './audit-record';
 import { RegistryError } from './errors';
 import { DatabaseUnavailableError } from '../platform/db/database';
 import { AnswerAlreadyStored } from './idempotency';
@@ -86,7 +87,7 @@ export function appendAudit(ctx: RegistryContext, entry: AuditEntryInput): strin
       entry.action,
       JSON.stringify(targets),
       entry.outcome,
-      JSON.stringify(redact(entry.detail)),
+      JSON.stringify(cappedDetail(redact(entry.detail))),
     );
   const addTarget = ctx.db.prepare('INSERT INTO audit_targets (seq, target_id) VALUES (?, ?)');
   for (const target of targets) addTarget.run(lastInsertRowid, target);
@@ -107,11 +108,21 @@ function linkMovements(ctx: RegistryContext, after: number, entryId: string): vo
 
 export interface AuditedAttempt extends AuditActor {
   action: string;
-  /** The attempt's input as received (redacted before it is stored). */
+  /** The attempt's input as received (redacted and capped before it is stored). */
   input: unknown;
+  /**
+   * The validated input the entry's targets are read from; absent: `input` (the CLI's and the desk's
+   * inputs are built by code); null: none (an HTTP body refused before it was validated).
+   */
+  targetSource?: unknown;
+  /** The request body's SHA-256 and size, when the attempt came with one (HTTP). */
+  request?: { sha256: string; bytes: number };
   /** Targets known before the attempt runs (path parameters). */
   targetIds?: string[];
 }
+
+const requestOf = (attempt: AuditedAttempt) => (attempt.request ? { request: attempt.request } : {});
+const sourceOf = (attempt: AuditedAttempt): unknown => (attempt.targetSource === undefined ? attempt.input : attempt.targetSource);
 
 export interface AuditHooks<T> {
   /** Runs inside the transaction of a successful attempt, after its entry (e.g. storing the answer). */
@@ -133,9 +144,9 @@ export function audited<T>(ctx: RegistryContext, attempt: AuditedAttempt, run: (
       const result = run();
       const entryId = appendAudit(ctx, {
         ...base,
-        targetIds: [...(attempt.targetIds ?? []), ...targetIdsOf(attempt.input, result)],
+        targetIds: [...(attempt.targetIds ?? []), ...targetIdsOf(sourceOf(attempt), result)],
         outcome: 'succeeded',
-        detail: { input: attempt.input ?? null, result: result ?? null },
+        detail: { ...requestOf(attempt), input: attempt.input ?? null, result: result ?? null },
       });
       linkMovements(ctx, lastMovement, entryId);
       hooks.succeeded?.(result, entryId);
@@ -150,9 +161,10 @@ export function audited<T>(ctx: RegistryContext, attempt: AuditedAttempt, run: (
     ctx.db.transaction(() => {
       const entryId = appendAudit(ctx, {
         ...base,
-        targetIds: [...(attempt.targetIds ?? []), ...targetIdsOf(attempt.input)],
+        targetIds: [...(attempt.targetIds ?? []), ...targetIdsOf(sourceOf(attempt))],
         outcome: refused ? 'refused' : 'failed',
         detail: {
+          ...requestOf(attempt),
           input: attempt.input ?? null,
           error: refused ? { status: error.status, message: error.messages } : { message: 'internal error' },
         },
@@ -175,9 +187,9 @@ export function auditRefusal(
       operatorId: attempt.operatorId,
       actor: attempt.actor,
       action: attempt.action,
-      targetIds: [...(attempt.targetIds ?? []), ...targetIdsOf(attempt.input)],
+      targetIds: [...(attempt.targetIds ?? []), ...targetIdsOf(sourceOf(attempt))],
       outcome: 'refused',
-      detail: { input: attempt.input ?? null, error: { status: error.status, message: error.messages } },
+      detail: { ...requestOf(attempt), input: attempt.input ?? null, error: { status: error.status, message: error.messages } },
     });
     hooks.refused?.(error, entryId);
   });
@@ -215,7 +227,20 @@ export function decodeAuditCursor(cursor: string): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
-/** Entries newest first, filtered, one page at a time (keyset on `seq`). */
+/** The most stored text (detail and targets) one page of the audit log carries; the rest is on the next page. */
+export const AUDIT_PAGE_MAX_BYTES = 1024 * 1024;
+
+/** The leading rows whose stored text fits AUDIT_PAGE_MAX_BYTES (always at least one). */
+function withinBytes(rows: AuditRow[]): AuditRow[] {
+  let bytes = 0;
+  for (let i = 0; i < rows.length; i++) {
+    bytes += rows[i]!.detail.length + rows[i]!.target_ids.length + rows[i]!.actor.length + 200;
+    if (bytes > AUDIT_PAGE_MAX_BYTES && i > 0) return rows.slice(0, i);
+  }
+  return rows;
+}
+
+/** Entries newest first, filtered, one page at a time (keyset on `seq`), at most `limit` and AUDIT_PAGE_MAX_BYTES. */
 export function searchAudit(ctx: RegistryContext, search: AuditSearch): { entries: AuditEntry[]; nextCursor: string | null } {
   const where: string[] = [];
   const args: (string | number)[] = [];
@@ -261,7 +286,8 @@ export function searchAudit(ctx: RegistryContext, search: AuditSearch): { entrie
        ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order} LIMIT ?`,
     )
     .all(...args, search.limit + 1) as AuditRow[];
-  const page = rows.slice(0, search.limit);
+  const page = withinBytes(rows.slice(0, search.limit));
+  const more = rows.length > page.length;
   return {
     entries: page.map((r) => ({
       id: r.id,
@@ -273,6 +299,6 @@ export function searchAudit(ctx: RegistryContext, search: AuditSearch): { entrie
       outcome: r.outcome,
       detail: JSON.parse(r.detail) as Record<string, unknown>,
     })),
-    nextCursor: rows.length > search.limit ? encodeAuditCursor(page[page.length - 1]!.seq) : null,
+    nextCursor: more ? encodeAuditCursor(page[page.length - 1]!.seq) : null,
   };
 }

@@ -1,6 +1,7 @@
 // A registry's file, checked and kept: SQLite's quick check before a registry opens (a damaged file
 // is refused with one sentence naming it and the way back), the full integrity check, and online
 // backups and restores through SQLite's backup API (`npm run admin -- check | backup | restore`).
+import { MissingGuardsError, missingGuards } from './append-only-guards';
 import { existsSync, renameSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
@@ -86,6 +87,9 @@ export function checkRegistryFile(dataDir: string): CheckReport {
   try {
     db = openExisting(file, 'the registry database');
     const problems = checkProblems(db, true);
+    const raw = db;
+    const missing = missingGuards({ engine: 'sqlite', prepare: (sql) => raw.prepare(sql) });
+    if (missing.length > 0) problems.push(new MissingGuardsError(file, missing).message);
     return { file, ok: problems.length === 0, problems };
   } catch (error) {
     if (isDamageError(error)) return { file, ok: false, problems: [firstLine(error)] };

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { openSqlite } from '../platform/db/open';
 import type { SqliteDatabase } from '../platform/db/database';
 import { PostgresDatabase } from '../platform/db/postgres';
+import { assertGuards } from './append-only-guards';
 import { migratePostgres } from '../platform/db/postgres-migrate';
 import { registryPostgresMigrations } from './migrations/postgres';
 import type { MigrateResult } from '../platform/db/migrate';
@@ -47,6 +48,12 @@ export function openRegistry(options: OpenRegistryOptions): OpenedRegistry {
     throw error;
   }
   const { db, migration } = opened;
+  try {
+    assertGuards(db, file);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
   return {
     db,
     clock,
@@ -83,6 +90,7 @@ export function openPostgresRegistry(options: OpenPostgresRegistryOptions): Open
   let migration: MigrateResult;
   try {
     migration = migratePostgres(db, registryPostgresMigrations);
+    assertGuards(db, 'the PostgreSQL registry');
   } catch (error) {
     db.close();
     throw error;

@@ -7,6 +7,7 @@ import { PostgresDatabase } from '../../../electron/core/platform/db/postgres';
 import { migratePostgres, postgresSchemaVersion } from '../../../electron/core/platform/db/postgres-migrate';
 import { registryPostgresMigrations } from '../../../electron/core/registry/migrations/postgres';
 import { registryMigrations } from '../../../electron/core/registry/migrations';
+import { missingGuards } from '../../../electron/core/registry/append-only-guards';
 import { createTestDatabase, NO_POSTGRES_MESSAGE, POSTGRES_URL, type TestDatabase } from '../../support/postgres';
 
 if (!POSTGRES_URL) console.warn(NO_POSTGRES_MESSAGE);
@@ -231,6 +232,14 @@ describe.skipIf(!POSTGRES_URL)('registry migrations on PostgreSQL', () => {
     expect(upTo(11)).toEqual({ from: 10, to: 11 });
     const [index] = db.query(`SELECT indexdef FROM pg_indexes WHERE indexname = 'movements_by_credit'`);
     expect(index!.indexdef).toMatch(/\(credit_id, kind\) INCLUDE \(amount\)$/);
+  });
+
+  it('0012: every append-only guard is present; a dropped or disabled one is found', () => {
+    expect(upTo(12)).toEqual({ from: 11, to: 12 });
+    expect(missingGuards(db)).toEqual([]);
+    db.exec('ALTER TABLE audit_log DISABLE TRIGGER audit_log_append_only');
+    expect(missingGuards(db)).toEqual(['audit_log_append_only']);
+    db.exec('ALTER TABLE audit_log ENABLE TRIGGER audit_log_append_only');
   });
 
   it('refuses a database newer than the app, and leaves it as it was', () => {

@@ -329,6 +329,9 @@ describe('the operator CLI', { timeout: 120_000 }, () => {
     ]);
     expect(operator).toMatchObject({ name: 'Ada Admin', role: 'administrator', active: true });
     expect(refused(['create-operator', '--data', dir, '--name', 'Bad', '--role', 'owner', '--public-key', pem])).toMatch(/role/);
+    // the last active administrator stays (409): another one first, then it can be disabled
+    expect(refused(['disable-operator', '--data', dir, '--operator', operator.id])).toMatch(/last active administrator/);
+    ok(['create-operator', '--data', dir, '--name', 'Grace Admin', '--role', 'administrator', '--public-key', pem]);
     expect(ok(['disable-operator', '--data', dir, '--operator', operator.id])).toMatchObject({ operator: { active: false } });
 
     const db = new BetterSqlite3(join(dir, 'registry.sqlite'), { readonly: true });
@@ -339,6 +342,8 @@ describe('the operator CLI', { timeout: 120_000 }, () => {
       expect(entries.map((e) => [e.action, e.outcome])).toEqual([
         ['operators.create', 'succeeded'],
         ['operators.create', 'refused'],
+        ['operators.setActive', 'refused'],
+        ['operators.create', 'succeeded'],
         ['operators.setActive', 'succeeded'],
       ]);
       for (const e of entries) expect(e.actor).toBe(`cli:${userInfo().username}`);

@@ -1,6 +1,6 @@
 // The back office's dry runs and credit trail over real HTTP: a preview of each ledger write answers
 // what the write then does (credits, buffer share, balances before → after) while writing nothing
-// (every table's rows, the audit log included, unchanged); a cancellation keeps its reason; the trail
+// but its one audit entry (every other table's rows unchanged); a cancellation keeps its reason; the trail
 // of a credit lists every movement oldest first, page by page, each with the audit entry that made it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { previewRequestOf, type PreviewedWrite } from '../../../shared/registry/operator-previews';
@@ -32,10 +32,15 @@ function rowCounts(): Record<string, number> {
     )
     .all() as { name: string }[];
   expect(tables.map((r) => r.name)).toContain('movements');
+  // a dry run is a write attempt: it leaves its audit entry, and changes nothing else
   return Object.fromEntries(
-    tables.map(({ name }) => [name, (t.registry.db.raw.prepare(`SELECT COUNT(*) AS n FROM ${name}`).get() as { n: number }).n]),
+    tables
+      .filter(({ name }) => name !== 'audit_log' && name !== 'audit_targets')
+      .map(({ name }) => [name, (t.registry.db.raw.prepare(`SELECT COUNT(*) AS n FROM ${name}`).get() as { n: number }).n]),
   );
 }
+
+const auditCount = () => (t.registry.db.raw.prepare('SELECT COUNT(*) AS n FROM audit_log').get() as { n: number }).n;
 
 const balancesTable = () => t.registry.db.raw.prepare('SELECT account_id, credit_id, amount FROM balances ORDER BY 1, 2').all();
 
@@ -61,11 +66,13 @@ type Preview = ReturnType<ReturnType<(typeof endpoints)['operatorPreview']['resp
 /** Runs the preview (nothing may change), then the write; the balances the preview promised are the ones the write leaves. */
 async function previewThenWrite(kind: PreviewedWrite, body: Record<string, unknown>): Promise<Preview> {
   const counts = rowCounts();
+  const entries = auditCount();
   const balances = balancesTable();
   const answer = await preview(kind, body);
   expect(answer.status, JSON.stringify(answer.body)).toBe(200);
   const parsed = endpoints.operatorPreview.response(strict).parse(answer.body);
   expect(rowCounts()).toEqual(counts);
+  expect(auditCount()).toBe(entries + 1);
   expect(balancesTable()).toEqual(balances);
   const done = await write(kind, body, `${kind}-${JSON.stringify(body).length}`);
   expect(done.status, JSON.stringify(done.body)).toBe(201);
@@ -162,6 +169,7 @@ describe('previews of ledger writes', () => {
 
   it("refuses what the write would refuse, with the operation's message, and changes nothing", async () => {
     const counts = rowCounts();
+    const entries = auditCount();
     const over = await preview('operatorTransfer', {
       from: { kind: 'adjustment' },
       to: { kind: 'registry' },
@@ -197,6 +205,7 @@ describe('previews of ledger writes', () => {
     expect(unverified.status).toBe(404);
     expect((await t.call('/operator/v1/previews/deposit?amount=1', { token: tokens.viewer })).status).toBe(403);
     expect(rowCounts()).toEqual(counts);
+    expect(auditCount()).toBe(entries + 6); // one refused entry per dry run
   });
 });
 

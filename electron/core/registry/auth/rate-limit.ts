@@ -54,6 +54,15 @@ export class RateLimiter implements RateBudget {
     if (bucket.tokens < 1) throw refused(this.options, bucket.tokens, message);
   }
 
+  /**
+   * Counts one request for `key` that may go below zero: a refusal already answered, which the next
+   * check() of this process must see. In memory only: the per-operator budget of refused attempts
+   * is each process's (the authentication budget shared across processes is take()'s).
+   */
+  spend(key: string): void {
+    this.bucket(key).tokens -= 1;
+  }
+
   /** The key's bucket, refilled up to now. */
   private bucket(key: string): { tokens: number; updated: number } {
     const now = this.now();

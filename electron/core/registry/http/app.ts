@@ -3,20 +3,23 @@
 // query and body, handler), and every error answered with the JSON body of compatibility.md.
 import { Hono, type Context } from 'hono';
 import { cors } from 'hono/cors';
-import { STATUS_CODES } from 'node:http';
-import type { z } from 'zod';
 import { endpointIds, endpoints, type EndpointDefinition, type EndpointId } from '../../../../shared/registry/endpoints';
-import { API_VERSION, API_VERSION_HEADER, roleAtLeast } from '../../../../shared/registry/vocabulary';
-import { audited, auditRefusal, type AuditedAttempt } from '../audit';
-import { forbidden, RegistryError } from '../errors';
-import { zodMessages } from '../../platform/zod-messages';
-import { AnswerAlreadyStored, checkIdempotencyKey, replayOf, requestHash, storeAnswer } from '../idempotency';
+import { API_VERSION, API_VERSION_HEADER } from '../../../../shared/registry/vocabulary';
+import { RegistryError } from '../errors';
 import type { RegistryContext } from '../context';
 import type { Authenticator, Caller } from '../auth/caller';
+import { RateLimiter, type RateLimitOptions } from '../auth/rate-limit';
 import { DatabaseBusyError, DatabaseUnavailableError } from '../../platform/db/database';
+import { AnswerAlreadyStored } from '../idempotency';
 import { bodyCap, ClientAbortedError, DEFAULT_MAX_BODY_BYTES, readBodyText } from './body';
 import { acceptedEncoding, COMPRESS_MIN_BYTES, compressAnswers, compressedOnce } from './compression';
+import { parseJsonText } from './json-body';
+import { operatorRequest, recordTokenRefusal } from './operator-pipeline';
+import { checkRole, errorBody, IDEMPOTENCY_KEY_HEADER, messageOf, parseOrThrow } from './pipeline-parts';
 import type { FileAnswer, Handler, Handlers, JsonText } from './types';
+
+/** Refused operator requests allowed per operator (and refused token requests per address), per minute. */
+export const DEFAULT_REFUSED_ATTEMPTS: RateLimitOptions = { requests: 60, windowMs: 60_000 };
 
 export interface RegistryAppOptions {
   registry: RegistryContext;
@@ -32,14 +35,9 @@ export interface RegistryAppOptions {
   onDiskFull?: (full: boolean) => void;
   /** Largest request body in bytes (default 1 MB); larger is 413. */
   maxBodyBytes?: number;
+  /** The budget of refused operator requests (default DEFAULT_REFUSED_ATTEMPTS). */
+  refusedAttempts?: RateLimitOptions;
 }
-
-export function errorBody(status: number, message: string | string[]) {
-  return { statusCode: status, message, error: STATUS_CODES[status] ?? 'Error' };
-}
-
-/** A refusal's message as the error body holds it: one string, or the list when there are several. */
-const messageOf = (error: RegistryError): string | string[] => (error.messages.length === 1 ? error.messages[0]! : error.messages);
 
 function errorResponse<C extends Context>(c: C, status: number, message: string | string[], headers: Record<string, string> = {}) {
   for (const [name, value] of Object.entries(headers)) c.header(name, value);
@@ -67,39 +65,20 @@ function routeOrder(a: EndpointDefinition, b: EndpointDefinition): number {
   return sa === sb ? 0 : sa < sb ? -1 : 1;
 }
 
-function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, where: string): z.output<S> {
-  const result = schema.safeParse(value);
-  if (!result.success) throw new RegistryError('bad_request', zodMessages(result.error.issues, where));
-  return result.data;
-}
-
-function parseJsonBody(text: string): unknown {
-  if (text.trim() === '') return {};
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new RegistryError('bad_request', 'body: not valid JSON');
-  }
-}
-
 async function readJsonBody(c: Context, maxBytes: number): Promise<unknown> {
-  return parseJsonBody(await readBodyText(c, maxBytes));
+  return parseJsonText(await readBodyText(c, maxBytes));
 }
 
-export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
-
-/** The operator's role must reach the endpoint's; otherwise 403. */
-function checkRole(endpoint: EndpointDefinition, caller: Caller): void {
-  if (endpoint.auth.kind !== 'operator') return;
-  if (caller.kind !== 'operator') throw forbidden('Operator endpoints need an operator token');
-  if (!roleAtLeast(caller.role, endpoint.auth.role)) {
-    throw forbidden(`This needs the ${endpoint.auth.role} role; operator ${caller.operatorId} is a ${caller.role}`);
-  }
-}
+export { errorBody, IDEMPOTENCY_KEY_HEADER };
 
 export function createRegistryApp(options: RegistryAppOptions): Hono {
   const { registry, handlers, authenticator } = options;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const operatorPipeline = {
+    registry,
+    maxBodyBytes,
+    refusals: new RateLimiter(options.refusedAttempts ?? DEFAULT_REFUSED_ATTEMPTS, () => registry.clock.now()),
+  };
   const app = new Hono();
 
   // First, so it sees every answer last (errors and extra routes included).
@@ -157,22 +136,26 @@ export function createRegistryApp(options: RegistryAppOptions): Hono {
   for (const [id, endpoint] of ordered) {
     app.on(endpoint.method, honoPath(endpoint.path), async (c) => {
       const pathParams = c.req.param() as Record<string, string>;
-      const caller = await authenticator.authenticate({
-        authorization: c.req.header('authorization'),
-        endpointId: id,
-        pathParams,
-        clientAddress: clientAddressOf(c),
-      });
+      const authorization = c.req.header('authorization');
+      let caller: Caller;
+      try {
+        caller = await authenticator.authenticate({ authorization, endpointId: id, pathParams, clientAddress: clientAddressOf(c) });
+      } catch (error) {
+        if (id === 'createOperatorToken' && error instanceof RegistryError) {
+          recordTokenRefusal(operatorPipeline, authorization, clientAddressOf(c), error);
+        }
+        throw error;
+      }
       const handler = handlers[id] as Handler<EndpointId>;
-      if (endpoint.audit !== undefined && caller.kind === 'operator') {
-        // An operator write: one audit entry per attempt, idempotent with a key (see operatorWrite).
-        const answer = await operatorWrite(c, id, endpoint, endpoint.audit, caller, pathParams, handler).catch((error: unknown) => {
+      if (caller.kind === 'operator') {
+        // Every operator request: audited by one rule (operator-pipeline.ts).
+        const answer = await operatorRequest(operatorPipeline, c, id, endpoint, caller, pathParams, handler).catch((error: unknown) => {
           // a concurrent request with the same key (on any process) committed first: its answer
           if (error instanceof AnswerAlreadyStored) return { ...error.answer, replayed: true };
           throw error;
         });
         if (answer.replayed) c.header('Idempotent-Replayed', 'true');
-        return c.json(answer.body as object, answer.status as 200);
+        return respond(c, answer.body, answer.status);
       }
       checkRole(endpoint, caller);
       const params = parseOrThrow(endpoint.params, pathParams, 'params');
@@ -182,95 +165,29 @@ export function createRegistryApp(options: RegistryAppOptions): Hono {
       const rawBody = bodySchema ? await readJsonBody(c, maxBodyBytes) : {};
       const body = bodySchema ? parseOrThrow(bodySchema, rawBody, 'body') : undefined;
       const result = await handler({ params, query, body, caller, registry, rawBody } as Parameters<Handler<EndpointId>>[0]);
-      if (isFileAnswer(result)) {
-        c.header('Content-Type', result.contentType);
-        c.header('Content-Disposition', `attachment; filename=${result.filename}`);
-        c.header('Cache-Control', 'no-store');
-        return c.body(result.bytes as Uint8Array<ArrayBuffer>);
-      }
-      if (isJsonText(result)) {
-        c.header('Content-Type', 'application/json');
-        const encoding = result.bytes.byteLength >= COMPRESS_MIN_BYTES ? acceptedEncoding(c.req.header('accept-encoding')) : null;
-        if (encoding) {
-          // Compressed here rather than by compressAnswers: a cached page is then compressed once.
-          c.header('Content-Encoding', encoding);
-          return c.body((await compressedOnce(result.bytes, encoding)) as Uint8Array<ArrayBuffer>);
-        }
-        return c.body(result.bytes as Uint8Array<ArrayBuffer>);
-      }
-      return c.json(result as object, (endpoint.status ?? 200) as 200);
+      return respond(c, result, endpoint.status ?? 200);
     });
   }
 
-  /**
-   * An operator write, in the order of every request (role 403, then Idempotency-Key and input 400,
-   * then the operation 404/409), each refusal leaving one `refused` audit entry; a success commits its
-   * change, its `succeeded` entry and (with a key) its stored answer together. A replay of a stored
-   * answer changes nothing and adds no entry.
-   */
-  async function operatorWrite(
-    c: Context,
-    id: EndpointId,
-    endpoint: EndpointDefinition,
-    action: string,
-    caller: Extract<Caller, { kind: 'operator' }>,
-    pathParams: Record<string, string>,
-    handler: Handler<EndpointId>,
-  ): Promise<{ status: number; body: unknown; replayed: boolean }> {
-    const text = await readBodyText(c, maxBodyBytes);
-    let received: unknown;
-    let hashed: unknown;
-    try {
-      received = text.trim() === '' ? {} : (JSON.parse(text) as unknown);
-      hashed = received;
-    } catch {
-      received = { unparsableBody: true };
-      hashed = { unparsableBody: text };
+  /** A handler's result as the response: a file, JSON text (compressed when accepted), or a JSON value. */
+  async function respond(c: Context, result: unknown, status: number) {
+    if (isFileAnswer(result)) {
+      c.header('Content-Type', result.contentType);
+      c.header('Content-Disposition', `attachment; filename=${result.filename}`);
+      c.header('Cache-Control', 'no-store');
+      return c.body(result.bytes as Uint8Array<ArrayBuffer>);
     }
-    const attempt: AuditedAttempt = {
-      operatorId: caller.operatorId,
-      actor: `operator:${caller.operatorId}`,
-      action,
-      input: received,
-      targetIds: Object.values(pathParams),
-    };
-    const status = endpoint.status ?? 200;
-    let prepared: { key?: string; hash: string; input: Parameters<Handler<EndpointId>>[0] };
-    // Set once the key is known to be new (or expired) for this request: from then on a refusal is
-    // stored with it, so a retry after a lost answer gets the same refusal (and adds no entry).
-    let storeRefusal: ((error: RegistryError) => void) | undefined;
-    try {
-      checkRole(endpoint, caller);
-      const header = c.req.header(IDEMPOTENCY_KEY_HEADER);
-      const key = header === undefined ? undefined : checkIdempotencyKey(header);
-      const hash = requestHash(endpoint.method, c.req.path, endpoint.body ? hashed : {});
-      if (key !== undefined) {
-        const replay = replayOf(registry, caller.operatorId, key, hash);
-        if (replay) return { status: replay.status, body: replay.body, replayed: true };
-        storeRefusal = (error) => {
-          if (Object.keys(error.headers).length > 0) return; // an answer that depends on the moment (Retry-After)
-          storeAnswer(registry, caller.operatorId, key, hash, { status: error.status, body: errorBody(error.status, messageOf(error)) });
-        };
+    if (isJsonText(result)) {
+      c.header('Content-Type', 'application/json');
+      const encoding = result.bytes.byteLength >= COMPRESS_MIN_BYTES ? acceptedEncoding(c.req.header('accept-encoding')) : null;
+      if (encoding) {
+        // Compressed here rather than by compressAnswers: a cached page is then compressed once.
+        c.header('Content-Encoding', encoding);
+        return c.body((await compressedOnce(result.bytes, encoding)) as Uint8Array<ArrayBuffer>);
       }
-      const params = parseOrThrow(endpoint.params, pathParams, 'params');
-      const query = parseOrThrow(endpoint.query, c.req.query(), 'query');
-      const rawBody = endpoint.body ? parseJsonBody(text) : {};
-      const body = endpoint.body ? parseOrThrow(endpoint.body, rawBody, 'body') : undefined;
-      prepared = { hash, input: { params, query, body, caller, registry, rawBody } as Parameters<Handler<EndpointId>>[0] };
-      if (key !== undefined) prepared.key = key;
-    } catch (error) {
-      if (error instanceof RegistryError) auditRefusal(registry, attempt, error, { refused: storeRefusal });
-      throw error;
+      return c.body(result.bytes as Uint8Array<ArrayBuffer>);
     }
-    const { key, hash, input } = prepared;
-    const result = audited(registry, attempt, () => handler(input) as unknown, {
-      succeeded: (answer) => {
-        if (answer instanceof Promise) throw new Error(`${id}: operator write handlers must be synchronous`);
-        if (key !== undefined) storeAnswer(registry, caller.operatorId, key, hash, { status, body: answer });
-      },
-      refused: storeRefusal,
-    });
-    return { status, body: result, replayed: false };
+    return c.json(result as object, status as 200);
   }
 
   app.notFound((c) => {

@@ -16,14 +16,19 @@ export class ClientAbortedError extends Error {
   }
 }
 
-function tooLarge(maxBytes: number): RegistryError {
+export function tooLarge(maxBytes: number): RegistryError {
   // Connection: close, so the server does not read (and drain) the rest of a body it refused.
   return new RegistryError('payload_too_large', `The request body is larger than ${maxBytes} bytes`, { Connection: 'close' });
 }
 
-/** Refuses a declared Content-Length over the cap before anything else runs (authentication included). */
+/**
+ * Refuses a declared Content-Length over the cap before anything else runs (authentication included),
+ * except on the operator paths: there the operator is authenticated first, so that the refusal is
+ * audited (operator-pipeline.ts checks the same length before reading anything).
+ */
 export function bodyCap(maxBytes: number): MiddlewareHandler {
   return async (c, next) => {
+    if (c.req.path.startsWith('/operator/v1/')) return next();
     const declared = c.req.header('content-length');
     if (declared !== undefined && /^\d+$/.test(declared.trim()) && Number(declared.trim()) > maxBytes) throw tooLarge(maxBytes);
     await next();

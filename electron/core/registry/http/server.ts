@@ -27,6 +27,8 @@ export interface RegistryServerOptions {
   rateLimit?: RateLimitOptions;
   /** Largest request body in bytes (default 1 MB, `--max-body`); larger is 413. */
   maxBodyBytes?: number;
+  /** Refused operator requests allowed per operator (default 60 a minute); past it 429. */
+  refusedAttempts?: RateLimitOptions;
   /** Extra routes (tests mount a clock control here). */
   extraRoutes?: (app: Hono) => void;
   /** Renders certificate PDFs (a worker pool); default: in the serving thread. */
@@ -58,6 +60,7 @@ export function buildRegistryHttpApp(options: Omit<RegistryServerOptions, 'port'
     handlers: options.renderCertificate ? createHandlers({ renderCertificate: options.renderCertificate }) : handlers,
     authenticator,
     ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
+    ...(options.refusedAttempts !== undefined ? { refusedAttempts: options.refusedAttempts } : {}),
     extraRoutes: (app) => {
       mountHealth(app, options.registry, options.isStopping);
       serveOpenApi(app);

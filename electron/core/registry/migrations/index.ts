@@ -10,6 +10,7 @@ import { migration0008 } from './0008-project-event-comments';
 import { migration0009 } from './0009-rate-limit-buckets';
 import { migration0010 } from './0010-feed-bounds';
 import { migration0011 } from './0011-covering-movements-index';
+import { migration0012 } from './0012-append-only-inserts';
 
 /** Every registry migration, in order. Add a file per step; never edit a released one. */
 export const registryMigrations: readonly Migration[] = [
@@ -24,4 +25,5 @@ export const registryMigrations: readonly Migration[] = [
   migration0009,
   migration0010,
   migration0011,
+  migration0012,
 ];

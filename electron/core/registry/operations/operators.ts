@@ -73,11 +73,27 @@ export function createOperator(ctx: RegistryContext, input: z.input<typeof creat
 export function setOperatorActive(ctx: RegistryContext, input: z.input<typeof setOperatorActiveInput>): { operator: OperatorRecord } {
   const o = parseInput(setOperatorActiveInput, input);
   return ctx.db.transaction(() => {
-    requireOperator(ctx, o.operatorId);
+    const current = requireOperator(ctx, o.operatorId);
+    if (!o.active && current.active && current.role === 'administrator') refuseLastAdministrator(ctx, current.id);
     ctx.db.prepare('UPDATE operators SET active = ?, updated_at = ? WHERE id = ?').run(o.active ? 1 : 0, ctx.clock.now(), o.operatorId);
     if (!o.active) ctx.db.prepare('DELETE FROM operator_tokens WHERE operator_id = ?').run(o.operatorId);
     return { operator: requireOperator(ctx, o.operatorId) };
   });
+}
+
+/**
+ * Disabling the last active administrator would leave nobody able to manage operators except the CLI
+ * on the server itself: refused (409) until another administrator is active.
+ */
+function refuseLastAdministrator(ctx: RegistryContext, operatorId: string): void {
+  const others = ctx.db
+    .prepare("SELECT COUNT(*) AS n FROM operators WHERE role = 'administrator' AND active = 1 AND id <> ?")
+    .get(operatorId) as { n: number };
+  if (Number(others.n) === 0) {
+    throw conflict(
+      `Operator ${operatorId} is the last active administrator: disabling it would leave nobody to manage operators. Create or enable another administrator first.`,
+    );
+  }
 }
 
 export function requireOperator(ctx: RegistryContext, id: string): OperatorRecord {

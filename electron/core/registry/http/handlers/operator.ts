@@ -8,6 +8,7 @@ import type { EndpointId } from '../../../../../shared/registry/endpoints';
 import type { Caller } from '../../auth/caller';
 import { issueOperatorToken, type OperatorCaller } from '../../auth/operator-tokens';
 import { searchAudit } from '../../audit';
+import { visibleAudit } from '../audit-visibility';
 import { unauthorized } from '../../errors';
 import * as ops from '../../operations';
 import { previewOperation } from '../../operations/preview';
@@ -114,5 +115,5 @@ export const operatorHandlers: Pick<Handlers, OperatorEndpointId> = {
   operatorCreateOperator: (input) => ops.createOperator(input.registry, inputOf<typeof ops.createOperatorInput>(input)),
   operatorSetOperatorActive: (input) =>
     ops.setOperatorActive(input.registry, inputOf<typeof ops.setOperatorActiveInput>(input, { operatorId: input.params.operatorId })),
-  operatorSearchAudit: ({ registry, query }) => searchAudit(registry, query),
+  operatorSearchAudit: ({ registry, query, caller }) => visibleAudit(searchAudit(registry, query), operatorOf(caller).role),
 };

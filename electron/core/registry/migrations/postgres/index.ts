@@ -9,6 +9,7 @@ import { postgresMigration0008 } from './0008-project-event-comments';
 import { postgresMigration0009 } from './0009-rate-limit-buckets';
 import { postgresMigration0010 } from './0010-feed-bounds';
 import { postgresMigration0011 } from './0011-covering-movements-index';
+import { postgresMigration0012 } from './0012-append-only-inserts';
 
 /** The registry's migrations on PostgreSQL: the same steps, numbered as migrations/index.ts. */
 export const registryPostgresMigrations = [
@@ -23,4 +24,5 @@ export const registryPostgresMigrations = [
   postgresMigration0009,
   postgresMigration0010,
   postgresMigration0011,
+  postgresMigration0012,
 ] as const;

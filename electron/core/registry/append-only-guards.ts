@@ -1,0 +1,45 @@
+// The triggers that make the ledger and the audit log append-only. A database missing one (dropped
+// by hand, or restored from a tampered copy) would take rewrites without complaint, so the registry
+// refuses to start on it and `npm run admin -- check` reports it.
+import { APPEND_ONLY_KEYS } from './migrations/0012-append-only-inserts';
+
+const TABLES = APPEND_ONLY_KEYS.map((k) => k.table);
+
+/** Every guard trigger each engine's schema has (SQLite: one per event; PostgreSQL: rows and TRUNCATE). */
+export const GUARD_TRIGGERS = {
+  sqlite: TABLES.flatMap((t) => [`${t}_append_only_update`, `${t}_append_only_delete`, `${t}_append_only_replace`]),
+  postgres: TABLES.flatMap((t) => [`${t}_append_only`, `${t}_append_only_truncate`]),
+} as const;
+
+/** What reading the triggers takes: the registry's connection, or a raw SQLite one. */
+export interface TriggerSource {
+  engine: 'sqlite' | 'postgres';
+  prepare(sql: string): { all(...args: unknown[]): unknown[] };
+}
+
+/** The guard triggers missing from the database (or disabled, on PostgreSQL), by name. */
+export function missingGuards(db: TriggerSource): string[] {
+  const sql =
+    db.engine === 'postgres'
+      ? "SELECT tgname AS name FROM pg_trigger WHERE NOT tgisinternal AND tgenabled <> 'D'"
+      : "SELECT name FROM sqlite_master WHERE type = 'trigger'";
+  const present = new Set((db.prepare(sql).all() as { name: string }[]).map((r) => r.name));
+  return GUARD_TRIGGERS[db.engine === 'postgres' ? 'postgres' : 'sqlite'].filter((name) => !present.has(name));
+}
+
+export class MissingGuardsError extends Error {
+  constructor(
+    where: string,
+    readonly missing: string[],
+  ) {
+    super(
+      `${where}: the append-only guard trigger${missing.length === 1 ? '' : 's'} ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing, so the ledger or the audit log could be rewritten. The registry does not start on it: restore a backup, or recreate the trigger from the registry's migrations.`,
+    );
+    this.name = 'MissingGuardsError';
+  }
+}
+
+export function assertGuards(db: TriggerSource, where: string): void {
+  const missing = missingGuards(db);
+  if (missing.length > 0) throw new MissingGuardsError(where, missing);
+}

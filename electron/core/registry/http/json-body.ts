@@ -1,0 +1,44 @@
+// JSON request bodies, parsed with a bound on nesting: the depth is counted over the text (a loop,
+// no recursion) before JSON.parse runs, so nothing after it (validation, canonical hashing, the
+// audit's redaction) can meet a structure deep enough to exhaust the stack. Every endpoint's body
+// goes through here.
+import { RegistryError } from '../errors';
+
+/** The deepest nesting of arrays and objects a body may have (the deepest real body is 4). */
+export const MAX_JSON_DEPTH = 32;
+
+/** The deepest nesting of `[`/`{` in JSON text, strings skipped; stops counting past `limit`. */
+export function jsonDepth(text: string, limit = MAX_JSON_DEPTH): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (inString) {
+      if (ch === 0x5c)
+        i++; // backslash: skip the escaped character
+      else if (ch === 0x22) inString = false;
+      continue;
+    }
+    if (ch === 0x22) inString = true;
+    else if (ch === 0x5b || ch === 0x7b) {
+      depth++;
+      if (depth > deepest) deepest = depth;
+      if (deepest > limit) return deepest;
+    } else if (ch === 0x5d || ch === 0x7d) depth--;
+  }
+  return deepest;
+}
+
+/** The body's value: `{}` for an empty body; 400 for text that is not JSON or is nested too deep. */
+export function parseJsonText(text: string): unknown {
+  if (text.trim() === '') return {};
+  if (jsonDepth(text) > MAX_JSON_DEPTH) {
+    throw new RegistryError('bad_request', `body: nested more than ${MAX_JSON_DEPTH} levels deep (arrays and objects)`);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new RegistryError('bad_request', 'body: not valid JSON');
+  }
+}

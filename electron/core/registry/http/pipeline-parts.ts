@@ -1,0 +1,33 @@
+// Pieces every request's pipeline shares (app.ts for all endpoints, operator-pipeline.ts for the
+// operator's): the error body, validation with zod's messages, and the role check.
+import { STATUS_CODES } from 'node:http';
+import type { z } from 'zod';
+import type { EndpointDefinition } from '../../../../shared/registry/endpoints';
+import { roleAtLeast } from '../../../../shared/registry/vocabulary';
+import { zodMessages } from '../../platform/zod-messages';
+import type { Caller } from '../auth/caller';
+import { forbidden, RegistryError } from '../errors';
+
+export function errorBody(status: number, message: string | string[]) {
+  return { statusCode: status, message, error: STATUS_CODES[status] ?? 'Error' };
+}
+
+/** A refusal's message as the error body holds it: one string, or the list when there are several. */
+export const messageOf = (error: RegistryError): string | string[] => (error.messages.length === 1 ? error.messages[0]! : error.messages);
+
+export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, where: string): z.output<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new RegistryError('bad_request', zodMessages(result.error.issues, where));
+  return result.data;
+}
+
+/** The operator's role must reach the endpoint's; otherwise 403. */
+export function checkRole(endpoint: EndpointDefinition, caller: Caller): void {
+  if (endpoint.auth.kind !== 'operator') return;
+  if (caller.kind !== 'operator') throw forbidden('Operator endpoints need an operator token');
+  if (!roleAtLeast(caller.role, endpoint.auth.role)) {
+    throw forbidden(`This needs the ${endpoint.auth.role} role; operator ${caller.operatorId} is a ${caller.role}`);
+  }
+}
+
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
