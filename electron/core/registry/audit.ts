@@ -8,6 +8,7 @@ import type { AuditOutcome } from '../../../shared/registry/vocabulary';
 import { iso } from '../platform/clock';
 import type { RegistryContext } from './context';
 import { RegistryError } from './errors';
+import { appendLeaf } from './transparency/leaf';
 
 /** Who made an attempt: an operator over HTTP, or a named actor (the CLI and its OS user, the seed). */
 export interface AuditActor {
@@ -88,6 +89,8 @@ export function appendAudit(ctx: RegistryContext, entry: AuditEntryInput): strin
     );
   const addTarget = ctx.db.prepare('INSERT INTO audit_targets (seq, target_id) VALUES (?, ?)');
   for (const target of targets) addTarget.run(lastInsertRowid, target);
+  // the entry's transparency-log leaf, from the row as stored, in this same transaction
+  appendLeaf(ctx, 'audit', Number(lastInsertRowid));
   return id;
 }
 

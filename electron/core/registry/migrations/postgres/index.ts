@@ -9,6 +9,11 @@ import { postgresMigration0008 } from './0008-project-event-comments';
 import { postgresMigration0009 } from './0009-rate-limit-buckets';
 import { postgresMigration0010 } from './0010-feed-bounds';
 import { postgresMigration0011 } from './0011-covering-movements-index';
+import { postgresMigration0014 } from './0014-transparency-log';
+import type { PostgresMigration } from '../../../platform/db/postgres-migrate';
+
+// Versions 12 and 13 are other branches' steps (see ../index.ts): the integrator drops these.
+const reserved = (version: number): PostgresMigration => ({ version, name: `reserved-${version}`, sql: 'SELECT 1' });
 
 /** The registry's migrations on PostgreSQL: the same steps, numbered as migrations/index.ts. */
 export const registryPostgresMigrations = [
@@ -23,4 +28,7 @@ export const registryPostgresMigrations = [
   postgresMigration0009,
   postgresMigration0010,
   postgresMigration0011,
+  reserved(12),
+  reserved(13),
+  postgresMigration0014,
 ] as const;
