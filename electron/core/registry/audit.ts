@@ -11,6 +11,7 @@ import { cappedDetail } from './audit-record';
 import { RegistryError } from './errors';
 import { DatabaseUnavailableError } from '../platform/db/database';
 import { AnswerAlreadyStored } from './idempotency';
+import { appendLeaf } from './transparency/leaf';
 
 /** Who made an attempt: an operator over HTTP, or a named actor (the CLI and its OS user, the seed). */
 export interface AuditActor {
@@ -91,6 +92,8 @@ export function appendAudit(ctx: RegistryContext, entry: AuditEntryInput): strin
     );
   const addTarget = ctx.db.prepare('INSERT INTO audit_targets (seq, target_id) VALUES (?, ?)');
   for (const target of targets) addTarget.run(lastInsertRowid, target);
+  // the entry's transparency-log leaf, from the row as stored, in this same transaction
+  appendLeaf(ctx, 'audit', Number(lastInsertRowid));
   return id;
 }
 

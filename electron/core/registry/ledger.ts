@@ -6,6 +6,7 @@ import type { RegistryContext } from './context';
 import { sql, type Insertable, type Kysely } from 'kysely';
 import type { AccountKind, MovementKind, RegistryTables } from './schema';
 import { conflict, notFound } from './errors';
+import { appendLeaf } from './transparency/leaf';
 
 export type AccountRef =
   | { kind: 'inventory' | 'warehouse'; organizationId: string }
@@ -136,7 +137,10 @@ export function appendMovement(ctx: RegistryContext, m: MovementInput): number {
       created_at: m.createdAt ?? ctx.clock.now(),
       reference: m.reference ?? null,
     });
-    return Number(result.lastInsertRowid);
+    const id = Number(result.lastInsertRowid);
+    // the movement's transparency-log leaf, in this same transaction (docs/transparency.md)
+    appendLeaf(ctx, 'movement', id);
+    return id;
   } catch (error) {
     if (error instanceof Error && /insufficient balance/.test(error.message)) {
       throw conflict(`Not enough credits of ${m.creditId} in the source account`);

@@ -8,6 +8,7 @@ import { migratePostgres, postgresSchemaVersion } from '../../../electron/core/p
 import { registryPostgresMigrations } from '../../../electron/core/registry/migrations/postgres';
 import { registryMigrations } from '../../../electron/core/registry/migrations';
 import { missingGuards } from '../../../electron/core/registry/append-only-guards';
+import { encodeLeaf, leafHashHex } from '../../../electron/core/registry/transparency/leaf';
 import { createTestDatabase, NO_POSTGRES_MESSAGE, POSTGRES_URL, type TestDatabase } from '../../support/postgres';
 
 if (!POSTGRES_URL) console.warn(NO_POSTGRES_MESSAGE);
@@ -240,6 +241,28 @@ describe.skipIf(!POSTGRES_URL)('registry migrations on PostgreSQL', () => {
     db.exec('ALTER TABLE audit_log DISABLE TRIGGER audit_log_append_only');
     expect(missingGuards(db)).toEqual(['audit_log_append_only']);
     db.exec('ALTER TABLE audit_log ENABLE TRIGGER audit_log_append_only');
+  });
+
+  it('0014: the transparency log holds the rows already there, in time order, and refuses edits', () => {
+    expect(upTo(14)).toEqual({ from: 12, to: 14 });
+    const leaves = db.query('SELECT idx, kind, ref, data, hash FROM tlog_leaves ORDER BY idx');
+    const movements = db.query('SELECT * FROM movements ORDER BY id');
+    const entries = db.query('SELECT * FROM audit_log ORDER BY seq');
+    expect(leaves).toHaveLength(movements.length + entries.length);
+    expect(leaves.map((l) => Number(l.idx))).toEqual([...leaves.keys()]);
+    expect(Number(db.query('SELECT size FROM tlog_head')[0]!.size)).toBe(leaves.length);
+    // the same canonical encoding as on SQLite: every stored column, integers as numbers
+    const first = leaves.find((l) => l.kind === 'movement')!;
+    const row = movements.find((m) => String(m.id) === first.ref)!;
+    expect(first.data).toBe(encodeLeaf('movement', row));
+    expect(first.hash).toBe(leafHashHex(first.data as string));
+    expect((JSON.parse(first.data as string) as { row: { amount: unknown } }).row.amount).toEqual(expect.any(Number));
+    expect(fails('UPDATE tlog_leaves SET data = $1', ['x'])).toBe('the transparency log is append-only');
+    expect(fails('DELETE FROM tlog_leaves')).toBe('the transparency log is append-only');
+    expect(fails('TRUNCATE tlog_leaves CASCADE')).toBe('the transparency log is append-only');
+    expect(fails('UPDATE tlog_head SET size = 0')).toBe('the transparency log is append-only');
+    db.transaction(() => db.query(`INSERT INTO tlog_checkpoints (size, root, at, note) VALUES (0, 'r', 1, 'n')`));
+    expect(fails('DELETE FROM tlog_checkpoints')).toBe('the transparency log is append-only');
   });
 
   it('refuses a database newer than the app, and leaves it as it was', () => {

@@ -10,6 +10,8 @@ export interface PostgresMigration {
   name: string;
   /** The step's SQL (several statements; PL/pgSQL bodies in dollar quotes). */
   sql: string;
+  /** Runs after the SQL in the same transaction: a data step that needs code (e.g. hashing existing rows). */
+  after?: (db: PostgresDatabase<unknown>) => void;
 }
 
 /** Any number that all processes agree on: the advisory lock that serializes migrations. */
@@ -38,6 +40,7 @@ export function migratePostgres<T>(db: PostgresDatabase<T>, migrations: readonly
       if (version === latest) return true;
       const step = ordered[version]!;
       db.exec(step.sql);
+      step.after?.(db as PostgresDatabase<unknown>);
       db.query('INSERT INTO schema_version (version) VALUES ($1) ON CONFLICT (one) DO UPDATE SET version = excluded.version', [
         step.version,
       ]);

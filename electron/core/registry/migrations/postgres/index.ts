@@ -10,6 +10,11 @@ import { postgresMigration0009 } from './0009-rate-limit-buckets';
 import { postgresMigration0010 } from './0010-feed-bounds';
 import { postgresMigration0011 } from './0011-covering-movements-index';
 import { postgresMigration0012 } from './0012-append-only-inserts';
+import { postgresMigration0014 } from './0014-transparency-log';
+import type { PostgresMigration } from '../../../platform/db/postgres-migrate';
+
+// Version 13: see ../index.ts.
+const reserved = (version: number): PostgresMigration => ({ version, name: `reserved-${version}`, sql: 'SELECT 1' });
 
 /** The registry's migrations on PostgreSQL: the same steps, numbered as migrations/index.ts. */
 export const registryPostgresMigrations = [
@@ -25,4 +30,6 @@ export const registryPostgresMigrations = [
   postgresMigration0010,
   postgresMigration0011,
   postgresMigration0012,
+  reserved(13),
+  postgresMigration0014,
 ] as const;

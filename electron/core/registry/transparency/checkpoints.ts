@@ -1,0 +1,89 @@
+// Signed checkpoints of the log: at first start (even of an empty log), then at most one every
+// CHECKPOINT_INTERVAL_MS while the log grows, by a timer (and by a reader asking for the latest one
+// when it is stale), each stored append-only with the time the registry's clock gave it. The timer
+// never throws: a failure is logged and the next tick tries again.
+import { iso } from '../../platform/clock';
+import { toBase64 } from '../../../../shared/transparency/bytes';
+import { checkpointBody, formatSignedNote } from '../../../../shared/transparency/note';
+import type { BackgroundService } from '../background';
+import type { RegistryContext } from '../context';
+import { logKey } from './keys';
+import { logSize, syncedTree } from './tree';
+
+export const CHECKPOINT_INTERVAL_MS = 3_000;
+const TICK_MS = 1_000;
+
+export interface StoredCheckpoint {
+  size: number;
+  /** Base64 root hash. */
+  root: string;
+  /** When it was signed (epoch ms, the registry's clock). */
+  at: number;
+  /** The signed note. */
+  note: string;
+}
+
+const LATEST = 'SELECT size, root, at, note FROM tlog_checkpoints ORDER BY size DESC LIMIT 1';
+
+const toCheckpoint = (row: StoredCheckpoint | undefined): StoredCheckpoint | undefined =>
+  row && { size: Number(row.size), root: row.root, at: Number(row.at), note: row.note };
+
+export function latestCheckpoint(ctx: RegistryContext): StoredCheckpoint | undefined {
+  return toCheckpoint(ctx.db.prepare(LATEST).get() as StoredCheckpoint | undefined);
+}
+
+/** The first checkpoint whose tree holds leaf `index` (the one a certificate names). */
+export function checkpointCovering(ctx: RegistryContext, index: number): StoredCheckpoint | undefined {
+  return toCheckpoint(
+    ctx.db.prepare('SELECT size, root, at, note FROM tlog_checkpoints WHERE size > ? ORDER BY size LIMIT 1').get(index) as
+      StoredCheckpoint | undefined,
+  );
+}
+
+/** Signs a checkpoint of the whole log now, unless the latest already covers it. */
+export function signCheckpoint(ctx: RegistryContext): StoredCheckpoint {
+  const key = logKey(ctx);
+  return ctx.db.transaction(() => {
+    const size = logSize(ctx);
+    const latest = latestCheckpoint(ctx);
+    if (latest && latest.size >= size) return latest;
+    const at = ctx.clock.now();
+    const root = toBase64(syncedTree(ctx).root(size));
+    const body = checkpointBody({ origin: key.name, size, root: Buffer.from(root, 'base64'), extensions: [`time ${iso(at)}`] });
+    const note = formatSignedNote(body, key.name, key.publicKey, key.sign(Buffer.from(body, 'utf8')));
+    ctx.db
+      .prepare('INSERT INTO tlog_checkpoints (size, root, at, note) VALUES (?, ?, ?, ?) ON CONFLICT (size) DO NOTHING')
+      .run(size, root, at, note);
+    return latestCheckpoint(ctx)!;
+  });
+}
+
+/** A new checkpoint when the log grew and the latest is at least the interval old (or there is none). */
+export function refreshCheckpoint(ctx: RegistryContext, intervalMs = CHECKPOINT_INTERVAL_MS): StoredCheckpoint {
+  const latest = latestCheckpoint(ctx);
+  if (latest && (latest.size >= logSize(ctx) || ctx.clock.now() - latest.at < intervalMs)) return latest;
+  return signCheckpoint(ctx);
+}
+
+export function checkpointService(log: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): BackgroundService {
+  return {
+    name: 'transparency-checkpoints',
+    start(ctx) {
+      let failing = false;
+      const tick = () => {
+        try {
+          refreshCheckpoint(ctx);
+          failing = false;
+        } catch (error) {
+          // said once per run of failures, never with key material (none reaches an error here)
+          if (!failing) log(`transparency log: could not sign a checkpoint: ${(error as Error).message}`);
+          failing = true;
+        }
+      };
+      tick();
+      const timer = setInterval(tick, TICK_MS);
+      timer.unref();
+      return { stop: () => clearInterval(timer) };
+    },
+  };
+}

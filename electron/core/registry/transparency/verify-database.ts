@@ -1,0 +1,89 @@
+// The auditor's check of a registry's own database (`npm run admin -- verify-log`): every movement
+// and audit row re-encoded from what is stored now must be the leaf that was hashed, the leaves must
+// be numbered without gaps, and the tree rebuilt from the rows must have, at each signed
+// checkpoint's size, the root that checkpoint signed, under a signature of the log's key. A row
+// rewritten by any means (INSERT OR REPLACE, a dropped trigger, a superuser's UPDATE) fails here.
+import { verify } from 'node:crypto';
+import { MerkleTree } from '../../../../shared/transparency/merkle';
+import { openSignedNote, parseCheckpointBody } from '../../../../shared/transparency/note';
+import { toBase64 } from '../../../../shared/transparency/bytes';
+import type { RegistryContext } from '../context';
+import { logKey } from './keys';
+import { encodeLeaf, LEAF_KINDS, LEAF_SOURCES, leafIdOf, type LeafKind } from './leaf';
+import { nodeSha256 } from './tree';
+
+export interface LogVerification {
+  leaves: number;
+  checkpoints: number;
+  problems: string[];
+}
+
+/** Ed25519 verification of a raw 32-byte public key with Node's crypto. */
+export function verifyEd25519(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean {
+  try {
+    const key = { key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(publicKey).toString('base64url') }, format: 'jwk' } as const;
+    return verify(null, message, key, signature);
+  } catch {
+    return false;
+  }
+}
+
+const MAX_PROBLEMS = 50;
+
+export function verifyLogDatabase(ctx: RegistryContext): LogVerification {
+  const problems: string[] = [];
+  const report = (p: string) => problems.length < MAX_PROBLEMS && problems.push(p);
+  const rows = new Map<string, Record<string, unknown>>();
+  for (const kind of LEAF_KINDS) {
+    const { table } = LEAF_SOURCES[kind];
+    for (const row of ctx.db.prepare(`SELECT * FROM ${table}`).all() as Record<string, unknown>[])
+      rows.set(`${kind}:${leafIdOf(kind, row)}`, row);
+  }
+  const size = Number((ctx.db.prepare('SELECT size FROM tlog_head WHERE one = 1').get() as { size: number }).size);
+  const leaves = ctx.db.prepare('SELECT idx, kind, ref, data, hash FROM tlog_leaves ORDER BY idx').all() as {
+    idx: number;
+    kind: LeafKind;
+    ref: string;
+    data: string;
+    hash: string;
+  }[];
+  if (leaves.length !== size) report(`the log's head says ${size} leaves but ${leaves.length} are stored`);
+  const tree = new MerkleTree(nodeSha256);
+  const seen = new Set<string>();
+  for (const leaf of leaves) {
+    const index = Number(leaf.idx);
+    if (index !== tree.size) report(`leaf ${tree.size} is missing (the next stored is ${index})`);
+    const key = `${leaf.kind}:${leaf.ref}`;
+    seen.add(key);
+    const row = rows.get(key);
+    // the tree is rebuilt from the rows as stored now: a rewritten row changes the roots
+    const data = row ? encodeLeaf(leaf.kind, row) : leaf.data;
+    if (!row) report(`leaf ${index}: the ${leaf.kind} ${leaf.ref} it records is gone from the database`);
+    else if (data !== leaf.data) report(`leaf ${index}: the ${leaf.kind} ${leaf.ref} was rewritten after it was logged`);
+    tree.append(Buffer.from(data, 'utf8'));
+  }
+  for (const key of rows.keys()) if (!seen.has(key)) report(`the ${key.replace(':', ' ')} has no leaf in the log`);
+
+  const checkpoints = ctx.db.prepare('SELECT size, root, note FROM tlog_checkpoints ORDER BY size').all() as {
+    size: number;
+    root: string;
+    note: string;
+  }[];
+  const key = logKey(ctx);
+  for (const c of checkpoints) {
+    const opened = openSignedNote(c.note, key, verifyEd25519);
+    if ('error' in opened) {
+      report(`checkpoint at size ${c.size}: ${opened.error}`);
+      continue;
+    }
+    const parsed = parseCheckpointBody(opened.body);
+    if ('error' in parsed || parsed.size !== Number(c.size) || toBase64(parsed.root) !== c.root || parsed.origin !== key.name) {
+      report(`checkpoint at size ${c.size}: its signed note does not say its size, root and origin`);
+      continue;
+    }
+    if (parsed.size > tree.size) report(`checkpoint at size ${parsed.size}: the log holds only ${tree.size} leaves (truncated)`);
+    else if (toBase64(tree.root(parsed.size)) !== c.root)
+      report(`checkpoint at size ${parsed.size}: the rows give another root than it signed`);
+  }
+  return { leaves: leaves.length, checkpoints: checkpoints.length, problems };
+}
