@@ -127,7 +127,9 @@ describe('migration 0014: the transparency log', () => {
     expect(() => raw.prepare('UPDATE tlog_leaves SET data = ?').run('x')).toThrow('append-only');
     expect(() => raw.prepare('DELETE FROM tlog_checkpoints').run()).toThrow('append-only');
     expect(() => raw.prepare('UPDATE tlog_head SET size = 0').run()).toThrow('append-only');
-    // INSERT OR REPLACE deletes and re-inserts without firing DELETE triggers (recursive_triggers off)
+    // Whoever holds the file can drop the guard against INSERT OR REPLACE (migration 0012) first;
+    // INSERT OR REPLACE then deletes and re-inserts without firing DELETE triggers (recursive_triggers off)
+    raw.exec('DROP TRIGGER movements_append_only_replace');
     raw
       .prepare(
         `INSERT OR REPLACE INTO movements (id, credit_id, kind, from_account, to_account, amount, created_at, reference)
