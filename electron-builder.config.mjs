@@ -70,6 +70,10 @@ const config = {
   npmRebuild: false,
   nodeGypRebuild: false,
   afterPack,
+  // Updates (electron-updater, generic provider): the folder the release manager uploads the
+  // installers, latest*.yml and their .sig files to (docs/operations.md). Same URL as
+  // electron/core/desk/updates/update-feed.ts, which the app checks the signatures against.
+  publish: [{ provider: 'generic', url: 'https://registrydesk.org/updates/' }],
   linux: {
     target: ['AppImage', 'deb'],
     category: 'Office',

@@ -3,8 +3,9 @@
 // Windows the NSIS installer, each on its own kind of machine. It builds the app with electron-vite,
 // makes sure the Electron-ABI native modules in .electron-native match the installed Electron
 // (scripts/electron-native.mjs), then runs electron-builder, whose afterPack hook installs those
-// modules and flips the fuses (scripts/after-pack.mjs). Without an Electron binary it says so in one
-// line and exits non-zero: there is nothing to package.
+// modules and flips the fuses (scripts/after-pack.mjs). Without an Electron binary it builds the
+// bundles, then says so in one line and exits non-zero: there is nothing to package
+// (test/scale/packaging.test.ts packages with stand-ins for the downloads instead).
 import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { ensureElectronCopies } from './electron-native.mjs';
@@ -26,12 +27,13 @@ function run(command: string, args: string[]): void {
 }
 
 async function main(): Promise<void> {
+  // As far as this machine allows: the bundles build everywhere; packaging needs the binary.
+  run(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'build']);
   const reason = whyNoPackage();
   if (reason) {
     console.error(reason);
     process.exit(1);
   }
-  run(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'build']);
   const copies = await ensureElectronCopies({ root });
   if (copies !== 0) process.exit(copies);
   const builder = join(root, 'node_modules', '.bin', process.platform === 'win32' ? 'electron-builder.cmd' : 'electron-builder');

@@ -6,21 +6,23 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow, clipboard, crashReporter, dialog, ipcMain, Menu, protocol, session, shell } from 'electron';
+import { app, BrowserWindow, clipboard, crashReporter, dialog, ipcMain, Menu, protocol, safeStorage, session, shell } from 'electron';
 import { RESOURCES_ENV } from '../core/registry/certificates/resources';
 import { parseLaunchOptions } from '../core/desk/launch-options';
 import { DESK_CSP } from '../core/desk/page-security';
-import { keychainDriver, startDeskServiceProcess, type DeskServiceProcess } from '../core/desk/process/host-side';
+import { startDeskServiceProcess, type DeskServiceProcess } from '../core/desk/process/host-side';
 import { SOURCE_ENTRY } from '../core/desk/process/node-host';
 import { startShellLog, type ShellLog } from './app-log';
 import { forkUtilityDeskService } from './desk-service';
 import { confirmAndOpenExternal } from './external-links';
 import { EVENT_CHANNEL, registerDeskIpc } from './ipc';
 import { pickKeyFileWithDialog } from './key-file';
+import { hostKeychain, type HostKeychain } from './keychain';
 import { installPermissionHandlers } from './permissions';
 import { deskMenuTemplate } from './menu';
 import { APP_ORIGIN, APP_SCHEME, APP_START_URL, appSchemePrivileges, createAppProtocolHandler } from './protocol';
 import { saveArtifactWithDialog } from './save-file';
+import { createShellUpdates, type ShellUpdates } from './updates';
 import { progressBarFor } from './sync-progress';
 import { guardWebContents, mainWindowOptions } from './window';
 
@@ -37,6 +39,19 @@ protocol.registerSchemesAsPrivileged(appSchemePrivileges);
 let desk: DeskServiceProcess | undefined;
 let mainWindow: BrowserWindow | undefined;
 let shellLog: ShellLog | undefined;
+let updates: ShellUpdates | undefined;
+let keychain: HostKeychain | undefined;
+
+/** Updates exist only in an installed app (electron-updater reads the app-update.yml packaging writes). */
+function checkForUpdates(interactive: boolean): void {
+  if (!app.isPackaged) {
+    if (interactive)
+      void dialog.showMessageBox({ type: 'info', message: 'Updates are checked only in an installed Registry Desk.', buttons: ['OK'] });
+    return;
+  }
+  updates ??= createShellUpdates({ version: app.getVersion(), dialog, window: () => mainWindow, log });
+  void updates.check(interactive);
+}
 
 function log(line: string, level: 'info' | 'error' = 'info'): void {
   process.stderr.write(`[desk] ${line}\n`);
@@ -80,7 +95,7 @@ async function start(): Promise<void> {
       keychain: 'host',
     },
     spawn: () => (built ? forkUtilityDeskService(BUILT_DESK_SERVICE) : forkUtilityDeskService(SOURCE_ENTRY)),
-    keychain: keychainDriver(),
+    keychain: (keychain = hostKeychain({ safeStorage, userData: app.getPath('userData'), log })).driver,
     log,
   });
   const service = desk;
@@ -101,6 +116,7 @@ async function start(): Promise<void> {
   });
 
   mainWindow = await createWindow(service);
+  checkForUpdates(false);
   service.onEvent((event) => {
     const win = mainWindow;
     if (!win || win.isDestroyed()) return;
@@ -119,16 +135,16 @@ async function start(): Promise<void> {
         openLogsFolder: () => {
           if (shellLog) void shell.openPath(shellLog.log.dir);
         },
+        checkForUpdates: () => checkForUpdates(true),
         copyDiagnostics: () => {
-          void clipboard.writeText(shellLog?.diagnostics(SECRET_STORE) ?? 'no diagnostics: the log did not start');
+          void clipboard.writeText(
+            shellLog?.diagnostics(keychain?.describe() ?? 'not chosen yet') ?? 'no diagnostics: the log did not start',
+          );
         },
       }),
     ),
   );
 }
-
-/** Which store keeps this machine's keys, for Copy diagnostics. */
-const SECRET_STORE = 'OS keychain through keytar where it loads, else passphrase-encrypted files';
 
 if (!app.requestSingleInstanceLock()) {
   // Another desk is running: it gets focus (second-instance below) and this one leaves.

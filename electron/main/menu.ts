@@ -14,6 +14,8 @@ export function deskMenuTemplate(options: {
   openLogsFolder: () => void;
   /** Help menu: versions, paths and the last errors, onto the clipboard. */
   copyDiagnostics: () => void;
+  /** Help menu: check for a signed update now. */
+  checkForUpdates: () => void;
 }): MenuItemConstructorOptions[] {
   const views: MenuItemConstructorOptions[] = Array.from({ length: VIEW_COUNT }, (_, index) => ({
     label: `View ${index + 1}`,
@@ -64,6 +66,8 @@ export function deskMenuTemplate(options: {
       submenu: [
         { label: 'Open logs folder', click: options.openLogsFolder },
         { label: 'Copy diagnostics', click: options.copyDiagnostics },
+        { type: 'separator' },
+        { label: 'Check for updates…', click: options.checkForUpdates },
       ],
     },
   ];

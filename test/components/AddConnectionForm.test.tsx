@@ -208,3 +208,11 @@ it('Cancel while a key file is still being read closes the form and sends nothin
   await expect.poll(() => done).toEqual([undefined, 'Second registry']);
   expect(addRemoteCalls()).toMatchObject([{ name: 'Second registry', keyHandle: 'handle-for-second-key-pem' }]);
 });
+
+it('says where the key will be kept when a keychain is available (keytar, or safeStorage in its place)', async () => {
+  const reason = 'Keys are kept encrypted by Electron safeStorage (kwallet5), because keytar is unavailable: keytar could not be loaded.';
+  useConnections.setState({ list: { activeId: null, connections: [], keychain: { available: true, reason } } });
+  render(<AddConnectionForm onDone={() => {}} />);
+  await expect.element(page.getByText(reason)).toBeVisible();
+  await expect.element(page.getByLabelText('Passphrase for the key file')).not.toBeInTheDocument();
+});

@@ -146,6 +146,10 @@ describe('npm run package -- --linux dir deb, with stand-ins for the downloads',
 
   it('carries the metadata and the icon, and the .deb depends on what Electron and the desk need', () => {
     const pkg = JSON.parse(asar.extractFile(join(resources, 'app.asar'), 'package.json').toString('utf8')) as Record<string, unknown>;
+    // electron-updater's feed: the generic provider the app checks signed manifests from.
+    expect(readFileSync(join(resources, 'app-update.yml'), 'utf8')).toMatch(
+      /provider: generic\nurl: https:\/\/registrydesk\.org\/updates\/?\n/,
+    );
     expect(pkg).toMatchObject({ name: 'registry-desk', homepage: 'https://registrydesk.org', author: { email: 'desk@registrydesk.org' } });
     const deb = join(out, 'registry-desk_0.1.0_amd64.deb');
     const field = (name: string): string => spawnSync('dpkg-deb', ['-f', deb, name], { encoding: 'utf8' }).stdout.trim();

@@ -33,6 +33,9 @@ function vaultOver(kind: 'keychain' | 'encrypted-file', storeOf: (connectionId: 
   };
 }
 
+/** A keychain KeyVault over another keychain-like store (Electron's safeStorage in the shell). */
+export const keychainVault = (storeOf: (connectionId: string) => SecretStore): KeyVault => vaultOver('keychain', storeOf);
+
 export const encryptedKeyFile = (directory: string, connectionId: string) => join(directory, `${connectionId}.secrets`);
 
 export const openSecretStore: SecretStoreFactory = async (kind, options) => {

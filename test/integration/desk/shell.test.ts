@@ -137,6 +137,12 @@ vi.mock('electron', async () => {
       registerSchemesAsPrivileged: (schemes: unknown[]) => electron.schemes.push(...schemes),
       handle: (scheme: string, handler: (request: Request) => Promise<Response>) => electron.protocolHandlers.set(scheme, handler),
     },
+    safeStorage: {
+      isEncryptionAvailable: () => false,
+      getSelectedStorageBackend: () => 'basic_text',
+      encryptString: () => Buffer.alloc(0),
+      decryptString: () => '',
+    },
     session: {
       defaultSession: {
         webRequest: { onHeadersReceived: (hook: typeof electron.headersHook) => (electron.headersHook = hook) },
@@ -304,14 +310,21 @@ describe('logs and crash records', () => {
     expect(readFileSync(join(logs, 'desk.log'), 'utf8')).toMatch(/^\S+Z info {2}Registry Desk 9\.9\.9 starting$/m);
   });
 
-  it('has Help > Open logs folder and Copy diagnostics', async () => {
-    expect(help().map((item) => item.label)).toEqual(['Open logs folder', 'Copy diagnostics']);
+  it('has Help > Open logs folder, Copy diagnostics and Check for updates', async () => {
+    expect(help().map((item) => item.label)).toEqual(['Open logs folder', 'Copy diagnostics', undefined, 'Check for updates…']);
+    // Not packaged: no update feed, and it says so instead of pretending to check.
+    help()[3]!.click!();
+    const box = await waitFor(() =>
+      electron.messageBoxes.find((b) => b.message === 'Updates are checked only in an installed Registry Desk.'),
+    );
+    electron.messageBoxes.splice(electron.messageBoxes.indexOf(box), 1);
     help()[0]!.click!();
     expect(electron.openedPaths).toEqual([join(electron.userData, 'userData', 'logs')]);
     help()[1]!.click!();
     expect(electron.clipboard.at(-1)).toMatch(/^Registry Desk 9\.9\.9\n/);
     expect(electron.clipboard.at(-1)).toContain(`Logs folder: ${join(electron.userData, 'userData', 'logs')}`);
-    expect(electron.clipboard.at(-1)).toMatch(/Secret store: /);
+    // No key used yet in this test run: the keychain is chosen on the first keychain question.
+    expect(electron.clipboard.at(-1)).toMatch(/Secret store: (not chosen yet|keytar|safeStorage|none)/);
   });
 });
 

@@ -105,6 +105,8 @@ export function AddConnectionForm({ onDone }: { onDone: (added?: string) => void
           onReading={trackRead}
         />
       </fieldset>
+      {/* Where the key will be kept when a keychain is available (keytar or Electron's safeStorage). */}
+      {!needsFile && keychain?.reason && <p className="hint">{keychain.reason}</p>}
       {needsFile && (
         <>
           <p className="notice">
