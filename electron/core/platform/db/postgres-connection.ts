@@ -40,7 +40,7 @@ const CONNECT_TIMEOUT_S = 5;
  */
 export function connectionOptions(url: string): { libpqUrl: string; pooled: boolean } {
   const pooled = /[?&]pgbouncer=true(&|$)/.test(url);
-  let libpqUrl = url.replace(/([?&])pgbouncer=(true|false)(&|$)/, (_m, before: string, after: string) => (after ? before : ''));
+  let libpqUrl = url.replace(/([?&])pgbouncer=(?:true|false)(&|$)/, (_m, before: string, after: string) => (after ? before : ''));
   if (!/[?&]connect_timeout=/.test(libpqUrl)) libpqUrl += `${libpqUrl.includes('?') ? '&' : '?'}connect_timeout=${CONNECT_TIMEOUT_S}`;
   return { libpqUrl, pooled };
 }
