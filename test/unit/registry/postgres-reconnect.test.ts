@@ -12,11 +12,11 @@ import { ON_POSTGRES } from '../../support/registry';
 describe('connectionOptions', () => {
   it('takes pgbouncer=true out of the URL libpq sees, and adds a connect timeout unless one is given', () => {
     expect(connectionOptions('postgres://u@h:1/db?pgbouncer=true')).toEqual({
-      libpqUrl: 'postgres://u@h:1/db?connect_timeout=5',
+      libpqUrl: 'postgres://u@h:1/db?connect_timeout=2',
       pooled: true,
     });
     expect(connectionOptions('postgres://u@h:1/db?pgbouncer=true&dbname=x')).toEqual({
-      libpqUrl: 'postgres://u@h:1/db?dbname=x&connect_timeout=5',
+      libpqUrl: 'postgres://u@h:1/db?dbname=x&connect_timeout=2',
       pooled: true,
     });
     expect(connectionOptions('postgres://u@h:1/db?connect_timeout=2')).toEqual({
