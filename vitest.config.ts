@@ -35,6 +35,32 @@ const POSTGRES_PROJECTS = process.env.REGISTRY_TEST_POSTGRES_URL
       },
     ]
   : [];
+// The same registry behind PgBouncer in transaction pooling mode (REGISTRY_TEST_PGBOUNCER_URL, which
+// `.ci/run` starts with scripts/pgbouncer.sh): named prepared statements and session state are what
+// breaks there. Not the whole postgres project a second time (the suite must stay under 20 minutes):
+// the two-process tests (rate limits, SKIP LOCKED claims held across a SIGKILL, the admin CLI beside
+// the servers), the engine's own tests, and the request paths with the most statements per request
+// and the most transactions (warehouse reservations and finishes, idempotent operator writes).
+const THROUGH_PGBOUNCER = [
+  'test/unit/registry/postgres-*.test.ts',
+  'test/integration/registry/postgres-processes.test.ts',
+  'test/integration/registry/warehouse.test.ts',
+  'test/integration/registry/operator-writes.test.ts',
+];
+const PGBOUNCER_URL = process.env.REGISTRY_TEST_PGBOUNCER_URL;
+if (PGBOUNCER_URL && process.env.REGISTRY_TEST_POSTGRES_URL) {
+  POSTGRES_PROJECTS.push({
+    extends: true as const,
+    test: {
+      name: 'pgbouncer',
+      include: THROUGH_PGBOUNCER,
+      exclude: [],
+      // the admin CLI bundle the two-process tests run
+      globalSetup: ['test/support/build-node-bundles.ts'],
+      env: { REGISTRY_TEST_ENGINE: 'postgres', REGISTRY_TEST_POSTGRES_URL: PGBOUNCER_URL },
+    },
+  } as (typeof POSTGRES_PROJECTS)[number]);
+}
 // (the config is read once per project: warn once per process)
 const warned = globalThis as { postgresSkipWarned?: boolean };
 if (POSTGRES_PROJECTS.length === 0 && !warned.postgresSkipWarned) {

@@ -76,8 +76,9 @@ describe('the HTTP pipeline every endpoint shares', () => {
     expect(Object.keys(doc.paths)).toContain('/organizations/{id}/warehouse/inventory/reservations/{reservationId}/transfer');
     expect(Object.keys(doc.paths)).toContain('/organizations/{id}/warehouse/inventory/reservations/{reservationId}/transfer_retire');
     const paths = Object.keys(doc.paths);
-    // the contract's paths, and beyond it the changes feed
-    expect(paths.filter((p) => !p.startsWith('/operator/v1/') && !p.startsWith('/sync/v1/'))).toHaveLength(27);
+    // the contract's paths, and beyond it the changes feed and the health endpoints
+    expect(paths.filter((p) => !p.startsWith('/operator/v1/') && !p.startsWith('/sync/v1/'))).toHaveLength(27 + 2);
+    expect(paths).toEqual(expect.arrayContaining(['/healthz', '/readyz']));
     expect(paths).toContain('/sync/v1/changes');
     // the operator interface: its writes name their role, audit action and the Idempotency-Key header
     expect(paths.filter((p) => p.startsWith('/operator/v1/')).length).toBeGreaterThanOrEqual(18);

@@ -115,7 +115,7 @@ export class DatabaseUnavailableError extends Error {
   ) {
     super(
       outcomeUnknown
-        ? 'The registry lost its database while committing this change, so it cannot tell whether the change was made. Retry with the same Idempotency-Key: the retry answers the outcome and never makes the change twice'
+        ? 'The registry lost its database while committing this change, so it cannot tell whether the change was made. Retry with the same Idempotency-Key: the retry answers the outcome and never makes the change twice (a request sent without a key: check whether it took effect before sending it again)'
         : 'The registry cannot reach its database right now; try again in a moment',
       options,
     );

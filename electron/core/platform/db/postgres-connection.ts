@@ -29,8 +29,11 @@ const CONNECTION_BAD = 4;
 const LOST_CODES = new Set(['57P01', '57P02', '57P03']);
 const FIRST_RETRY_MS = 50;
 const MAX_RETRY_MS = 1000;
-/** How long a connect may take before the database counts as unreachable (libpq's connect_timeout). */
-const CONNECT_TIMEOUT_S = 5;
+/**
+ * How long a connect may take before the database counts as unreachable (libpq's connect_timeout;
+ * 2 s is its least). A connect blocks the process like any statement, so this bounds the stall.
+ */
+const CONNECT_TIMEOUT_S = 2;
 
 /**
  * What the registry reads from a database URL beyond libpq's own parameters: `pgbouncer=true` says a
@@ -40,7 +43,7 @@ const CONNECT_TIMEOUT_S = 5;
  */
 export function connectionOptions(url: string): { libpqUrl: string; pooled: boolean } {
   const pooled = /[?&]pgbouncer=true(&|$)/.test(url);
-  let libpqUrl = url.replace(/([?&])pgbouncer=(true|false)(&|$)/, (_m, before: string, after: string) => (after ? before : ''));
+  let libpqUrl = url.replace(/([?&])pgbouncer=(?:true|false)(&|$)/, (_m, before: string, after: string) => (after ? before : ''));
   if (!/[?&]connect_timeout=/.test(libpqUrl)) libpqUrl += `${libpqUrl.includes('?') ? '&' : '?'}connect_timeout=${CONNECT_TIMEOUT_S}`;
   return { libpqUrl, pooled };
 }
