@@ -1,5 +1,5 @@
 // @ts-check
-// The architecture of README's "How it is built", as rules over the import graph. `npm run lint`
+// The architecture of docs/architecture.md, as rules over the import graph. `npm run lint`
 // runs it (`depcruise`); test/unit/guardrails/architecture.test.ts proves each rule fails on a fixture
 // tree that breaks it. (`electron/core` never importing the `electron` package is an ESLint rule:
 // see eslint.config.js.)

@@ -1,5 +1,5 @@
 // `npm run bench`: runs every benchmark suite, prints each figure beside its floor and target, and
-// writes bench/.results/latest.json and latest.md (the table pasted into the README).
+// writes bench/.results/latest.json and latest.md (the table pasted into bench/README.md).
 // `npm run bench -- <suite> …` runs only the named suites.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';

@@ -155,7 +155,7 @@ function buildResourceSchemas(object: ObjectFactory) {
     serialization: z.string(),
     /** Available now: what a new reservation may take (held − reserved). */
     amount: z.number(),
-    // Beyond 2.11 (README, Warehouse): what the warehouse holds and what reservations hold of it.
+    // Beyond 2.11 (docs/api.md, Warehouse): what the warehouse holds and what reservations hold of it.
     // Optional so the desk still reads registries that do not send them.
     held: z.number().nonnegative().optional(),
     reserved: z.number().nonnegative().optional(),

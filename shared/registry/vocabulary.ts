@@ -1,6 +1,5 @@
 // The enumerated values of the registry, where the interface shows only samples. Each list starts
-// with the values the interface shows; the rest are this registry's choices, documented in the
-// README's API section.
+// with the values the interface shows; the rest are this registry's choices, documented in docs/api.md.
 
 export const API_VERSION = '2023-06-16';
 export const API_VERSION_HEADER = 'x-reg-api-version';

@@ -4,8 +4,8 @@
 // (transfers, expiry) runs as it would in production. Its certificates are rendered in a pool of
 // worker threads (certificates/pool.ts), one per core, so a bulk export uses them all. The desk
 // asks it for certificates in-process (`certificate`, the same bytes as its HTTP answer): over
-// loopback HTTP, a bulk export cost the desk service about 7 ms of CPU per certificate against
-// 4.7–5.6 ms without (README, Benchmarks: note on certificates).
+// loopback HTTP, a bulk export cost the desk service more CPU per certificate than in-process
+// (bench/README.md, certificates).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';

@@ -271,7 +271,7 @@ function breaches(op: Operation): Breach[] {
           bucket(r)[p.name] = String(value);
           if (isOrganization) brokenParams.add(r);
         },
-        // for the organization parameter, the permission check answers first (README, order of checks)
+        // for the organization parameter, the permission check answers first (docs/api.md, order of checks)
         refusedWith: isOrganization ? [400, 403] : [400],
       });
     }

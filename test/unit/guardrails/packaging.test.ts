@@ -1,6 +1,6 @@
 // The installer's configuration read as data (electron-builder.config.mjs and its afterPack hook,
 // scripts/after-pack.mjs): the targets, asar, the fuses, where the native modules come from. No
-// electron-builder run: that needs the Electron binary and downloads (see the README's Known limits).
+// electron-builder run: that needs the Electron binary and downloads (see docs/architecture.md, Known limits).
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';

@@ -1,7 +1,7 @@
 // The first sync's load writes the whole cache (hundreds of MB at --scale 100) into the WAL in one
 // transaction. SQLite's automatic checkpoint at its COMMIT would then, before the sync could report
 // done, fsync all of the WAL, copy it into the database file and fsync that too: the cache written
-// to disk twice, waited for on the sync's thread (seconds on a disk doing ~110 MB/s).
+// to disk twice, waited for on the sync's thread (seconds, at that size).
 //
 // Instead the load holds automatic checkpoints off on its connection, commits (a WAL commit at
 // synchronous=NORMAL only writes to the OS, as every commit of the cache does), and checkpoints

@@ -101,7 +101,7 @@ export interface SnapshotCounts {
  * The projects' indexes (and project_vintages') stay in place: their rows arrive on pages the
  * registry takes longer to make than the desk to write (the desk waits for each), so keeping their
  * ten indexes costs the load no time there, whereas building them after the projects fell on the
- * retirement pages, where the desk is what the sync waits for (0.5-0.9 s at --scale 100).
+ * retirement pages, where the desk is what the sync waits for (bench/README.md, sync).
  */
 const BULK_INDEXED = ['retirements', 'inventory_credits'];
 const secondaryIndexes = (db: Db) =>

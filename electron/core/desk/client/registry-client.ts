@@ -59,7 +59,7 @@ export interface RegistryClientOptions {
   /**
    * How requests are sent (node-http.ts's transportFor, say); fetch (`fetch` or the global one) when
    * absent. `callBytes` (answers of many MB read piece by piece: the feed's pages) always uses fetch:
-   * through node:http the feed's first sync at --scale 100 took 16-18 s instead of 14 s.
+   * through node:http the feed's first sync at --scale 100 was slower (bench/README.md, sync).
    */
   transport?: HttpTransport;
   timeoutMs?: number;

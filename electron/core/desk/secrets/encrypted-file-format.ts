@@ -21,8 +21,8 @@ import { SecretFileTamperedError, SecretFileUnreadableError, WrongPassphraseErro
 
 export const FORMAT_VERSION = 1;
 /**
- * New files (and every file on its next write): 2^17, OWASP's floor for scrypt; about 0.4 s and
- * 128 MiB once per file open. Files written with 2^15 or 2^16 by earlier desks still open.
+ * New files (and every file on its next write): 2^17, OWASP's floor for scrypt; 128 MiB and a
+ * noticeable pause once per file open. Files written with 2^15 or 2^16 by earlier desks still open.
  */
 export const DEFAULT_SCRYPT = { N: 2 ** 17, r: 8, p: 1 } as const;
 const MIN_N = 2 ** 15;

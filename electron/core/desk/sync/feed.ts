@@ -119,7 +119,7 @@ function readingJson<T>(read: () => T): T {
  * Where a page's bytes are read: one of two buffers that the run's pages take in turn (the page
  * being used and the one being downloaded), each replaced only by a larger one. A buffer of its own
  * for each page (tens of MB) is freed to malloc, which after one that large keeps the next ones (at
- * --scale 100 the sync's process stayed ~70 MB larger after the run than with the pages' text).
+ * --scale 100 the sync's process stayed larger after the run than with the pages' text).
  */
 interface PageBuffer {
   buffer: Buffer | null;

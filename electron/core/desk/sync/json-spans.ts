@@ -6,8 +6,8 @@
 // as a whole is checked exactly as one JSON.parse would.
 //
 // Bytes rather than decoded text: a text decoded whole is a string of two bytes per character as
-// soon as it holds one non-Latin-1 character (every page of a seeded registry does), so a 21 MB
-// inventory page was 43 MB of heap beside the bytes it was decoded from; kept as bytes it is 21 MB,
+// soon as it holds one non-Latin-1 character (every page of a seeded registry does), so an
+// inventory page took twice its size in heap beside the bytes it was decoded from; kept as bytes,
 // and each piece is decoded as it is parsed (mostly into one-byte strings, which JSON.parse reads
 // faster). Strings are skipped with a native search for their closing quote.
 //

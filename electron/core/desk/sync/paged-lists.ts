@@ -24,8 +24,8 @@ type RowLoad = { put(item: never, json: string, hash: string): void };
 /**
  * Staged rows are written once this many are pending (five pages). Larger batches save little more
  * time but cost memory: rows held across a few pages outlive V8's young-generation collections,
- * get promoted, and then pile up as old-generation garbage (2,000-row batches put the first sync's
- * peak RSS near 450 MB at scale 100).
+ * get promoted, and then pile up as old-generation garbage (larger batches raised the first sync's
+ * peak RSS at scale 100: bench/README.md).
  */
 export const STAGE_BATCH_ROWS = 500;
 

@@ -23,7 +23,7 @@ const STAGE_BATCH = 100;
 /**
  * Progress is reported about every hundredth of the answers (and at the end), not after each: each
  * report crosses from the sync worker to the main thread, and one per answer was a tenth of the
- * worker's time through the seed interface (2 s of 6,000 answers at --scale 30).
+ * worker's time through the seed interface (bench/README.md).
  */
 const PROGRESS_STEPS = 100;
 

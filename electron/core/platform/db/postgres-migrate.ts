@@ -1,7 +1,7 @@
 // Schema migrations on PostgreSQL, one file per step as on SQLite (migrate.ts). The version is the
 // one row of `schema_version`; a database newer than the app is refused, never touched. Each step
 // runs in its own transaction with the version bump, under an advisory lock, so several server
-// processes starting at once migrate it exactly once. Back it up with pg_dump (README).
+// processes starting at once migrate it exactly once. Back it up with pg_dump (docs/operations.md).
 import { DatabaseTooNewError, type MigrateResult } from './migrate';
 import { redactUrl, type PostgresDatabase } from './postgres';
 

@@ -5,7 +5,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { RegistryError } from '../errors';
 
-/** The default cap: 1 MB (README, "--max-body"). */
+/** The default cap: 1 MB (docs/operations.md, `--max-body`). */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
 /** The client closed the connection (or the upload broke off) before its body was complete. */

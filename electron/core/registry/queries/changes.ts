@@ -119,7 +119,7 @@ export function currentSequence(ctx: RegistryContext): number {
  * A page's keys: after the cursor's (seq, kind, key) and below the final bound (feedBounds), the
  * caller's warehouse only, of the kinds asked for. The kinds filter is on `kind || ''`, not `kind`: on `kind` SQLite would pick the
  * primary key (kind, key) over the sequence index and sort every key of those kinds for each page
- * (8 ms a poll at --scale 100 instead of 0.03 ms); PostgreSQL plans it the same either way.
+ * (far slower a poll at --scale 100: bench/README.md); PostgreSQL plans it the same either way.
  */
 export const FEED_PAGE_SQL = `SELECT kind, key, seq FROM feed_changes
   WHERE (seq, kind, key) > (?, ?, ?) AND seq < ? AND (kind <> 'warehouse' OR key = ?) AND (kind || '') IN (${FEED_KEY_KINDS.map(() => '?').join(', ')})

@@ -1,7 +1,7 @@
 // Credit summaries (2.7), derived from the ledger only. Every figure is a sum of movements in whole
 // grams, converted to tonnes once at the end, so summaries are exact and always agree with balances.
 //
-// Definitions (README, API section):
+// Definitions (docs/api.md, Credits):
 //   exPost / exAnte                   total ever issued of the ex-post / ex-ante credits ('issue'
 //                                     movements, buffer share included)
 //   exPostCancelled / exAnteCancelled total cancelled of them ('cancel' movements)

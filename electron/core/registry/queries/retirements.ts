@@ -24,7 +24,7 @@ export function countRetirements(ctx: RegistryContext): number {
 /**
  * A page of every retirement, newest first. The page's ids are found in the retirements_by_time
  * index alone, then only those rows are joined: with the joins in the paged query, each row skipped
- * by OFFSET was joined too (113 ms a page on average through the 1,000 pages of --scale 100, 4 ms now).
+ * by OFFSET was joined too (bench/README.md).
  */
 export function listRetirements(ctx: RegistryContext, options: { limit: number; offset: number }): Retirement[] {
   const rows = ctx.db

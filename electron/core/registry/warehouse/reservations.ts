@@ -63,7 +63,7 @@ export function reserveCredits(ctx: RegistryContext, input: z.input<typeof reser
       // PostgreSQL: READ COMMITTED behind the balance row's lock, not SERIALIZABLE: reservations of one
       // credit queue on the lock instead of failing at commit and running again, and reservations of
       // different credits no longer fail on SERIALIZABLE's index-page conflicts (with two processes,
-      // 1.62x as many per second; README, Benchmarks). What else lowers the availability checked here
+      // more per second: bench/README.md, postgres). What else lowers the availability checked here
       // stays SERIALIZABLE and is caught another way: a withdrawal (the only other) moves the balance
       // and so also stamps the warehouse's feed key (migration 6's balances trigger), which this
       // reservation's insert stamps too, so a withdrawal that read the holds before this committed

@@ -27,7 +27,7 @@ export const DEFAULT_SYNC_HEAP_MB = 192;
  * The worker's young generation (V8's nursery, where every parsed item and row string starts). V8
  * sizes it from the old generation's limit otherwise, larger; the sync's garbage is short-lived either
  * way, so a smaller nursery is collected more often at no measurable cost in time, and the peak RSS
- * of a --scale 30 first sync fell by 30-40 MB with it.
+ * of a --scale 30 first sync fell with it (bench/README.md).
  */
 export const SYNC_YOUNG_GENERATION_MB = 16;
 /** The heap of the worker that checkpoints a first sync's load (built: one statement to run). */
@@ -109,7 +109,7 @@ export function createWorkerSyncEngine(options: WorkerSyncEngineOptions): Worker
 
   // Workers checkpointing a first sync's load (cache/deferred-checkpoint.ts), each until it ends,
   // and those asked for during a run: started once no run is left, when the sync worker's heap is
-  // no longer at its peak (the checkpoint's worker is ~35-50 MB of RSS, its own V8 and the bundle).
+  // no longer at its peak (the checkpoint's worker is a V8 of its own and the bundle).
   const checkpointing = new Set<Promise<void>>();
   const checkpointsAfterRuns: (() => void)[] = [];
   const startCheckpointsAfterRuns = () => {
