@@ -2,16 +2,18 @@
 // loopback HTTP, with helpers to make apps, sign their JWTs and get tokens. Under
 // REGISTRY_TEST_ENGINE=postgres (the `postgres` vitest project) the same registry runs on a
 // PostgreSQL database of its own instead (support/postgres.ts), so the same test files cover both.
+// The HTTP server (hono, the handlers, certificates with pdfkit, finalize with ethers) and jose are
+// imported only when a test starts a server or signs a JWT: most unit tests take only a data folder
+// or a key pair from here, and importing the server cost each of them about a second.
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SignJWT } from 'jose';
 import { AdjustableClock, type Clock } from '../../electron/core/platform/clock';
-import { startRegistryServer, type RegistryServerOptions, type RunningRegistryServer } from '../../electron/core/registry/http/server';
+import type { RegistryServerOptions, RunningRegistryServer } from '../../electron/core/registry/http/server';
 import { openPostgresRegistry, openRegistry, type OpenedRegistry } from '../../electron/core/registry/open';
 import { createTestDatabase } from './postgres';
-import * as ops from '../../electron/core/registry/operations';
+import { createApp } from '../../electron/core/registry/operations/apps';
 
 export function makeDataDir(prefix = 'registry-test-'): { dir: string; remove(): void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
@@ -39,6 +41,7 @@ export async function startTestRegistry(
   const clock = new AdjustableClock(options.clock);
   const registry = openTestRegistryOn(data, clock);
   await options.setup?.(registry);
+  const { startRegistryServer } = await import('../../electron/core/registry/http/server');
   const server = await startRegistryServer({ ...options, registry });
   return {
     dir: data.dir,
@@ -127,7 +130,7 @@ export function createTestApp(
   options: { name?: string; examinerRead?: boolean; keyIndex?: number } = {},
 ): TestApp {
   const keys = rsaKeyPair(options.keyIndex ?? 0);
-  const app = ops.createApp(registry, {
+  const app = createApp(registry, {
     name: options.name ?? `Test app ${registry.newId().slice(0, 8)}`,
     publicKeyPem: keys.publicKeyPem,
     examinerRead: options.examinerRead ?? false,
@@ -139,6 +142,7 @@ export function createTestApp(
     async jwt({ now, iatOffsetS = -60, lifetimeS = 660, claims = {} } = {}) {
       const nowS = Math.floor((now ?? registry.clock.now()) / 1000);
       const iat = nowS + iatOffsetS;
+      const { SignJWT } = await import('jose');
       return new SignJWT({ ...claims })
         .setProtectedHeader({ alg: 'RS256', typ: 'JWT' })
         .setIssuer(app.id)
