@@ -86,6 +86,10 @@ export default defineConfig({
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
           setupFiles: ['test/support/unit-isolation.ts'],
+          // Each worker keeps the modules it imported from one file to the next (kysely, zod, the
+          // registry's schemas): imports were most of the tier's time, paid again for every file.
+          // Unit tests hold no state in modules (each opens its own data folder and clock).
+          isolate: false,
         },
       },
       {

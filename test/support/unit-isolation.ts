@@ -11,7 +11,7 @@ const childProcess = require('node:child_process') as Record<string, unknown>;
 
 export class UnitIsolationError extends Error {
   constructor(what: string) {
-    super(`a unit test may not ${what}: list this file under the integration tier in vitest.config.ts`);
+    super(`a unit test may not ${what}: move this file to test/integration`);
     this.name = 'UnitIsolationError';
   }
 }

@@ -14,7 +14,7 @@ type Rule = 'max-lines' | 'max-lines-per-function' | 'prepare';
 const allowlist = JSON.parse(readFileSync(resolve(root, 'eslint.allowlist.json'), 'utf8')) as Record<Rule, string[]>;
 
 /** How many files each list held when the rules came in (issue 27); only ever lowered. */
-const AT_MOST: Record<Rule, number> = { 'max-lines': 29, 'max-lines-per-function': 33, prepare: 41 };
+const AT_MOST: Record<Rule, number> = { 'max-lines': 29, 'max-lines-per-function': 33, prepare: 38 };
 const RULE_ID: Record<Rule, string> = {
   'max-lines': 'max-lines',
   'max-lines-per-function': 'max-lines-per-function',
@@ -75,7 +75,8 @@ describe('the size and SQL rules', () => {
     expect(await fired('max-lines-per-function', 'test/unit/new.test.ts', longFunction), 'test files are exempt').toBe(0);
     expect(await fired('prepare', 'electron/core/desk/new-store.ts', prepared)).toBe(1);
     expect(await fired('prepare', 'electron/core/platform/db/new-seam.ts', prepared), 'the db seam prepares').toBe(0);
-  });
+    // The first call loads the real config and its plugins: seconds on a machine others share.
+  }, 60_000);
 
   it('blank lines and comments do not count', async () => {
     const commented = longFile

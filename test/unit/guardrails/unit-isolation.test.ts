@@ -7,7 +7,7 @@ import { connect, createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { UnitIsolationError } from '../../support/unit-isolation';
 
-const NAMES_THE_TIER = /list this file under the integration tier in vitest\.config\.ts/;
+const NAMES_THE_TIER = /move this file to test\/integration/;
 
 describe('the unit tier', () => {
   it('refuses servers and clients, TCP and UDP', async () => {

@@ -101,9 +101,7 @@ async function runMaintenance(name: string, args: string[]): Promise<void> {
     throw new CliError(`${(error as Error).message}. Usage: npm run admin -- ${MAINTENANCE[name]!.usage}`);
   }
   if (values.database !== undefined) {
-    throw new CliError(
-      `${name} is for the SQLite file; on PostgreSQL use pg_dump and pg_restore (docs/operations.md, Backup and restore)`,
-    );
+    throw new CliError(`${name} is for the SQLite file; on PostgreSQL use pg_dump and pg_restore (docs/operations.md, Backup and restore)`);
   }
   const dataDir = values.data;
   if (!dataDir) throw new CliError('--data <dir> is required (the registry data folder)');

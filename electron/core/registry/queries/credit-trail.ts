@@ -2,6 +2,7 @@
 // one page at a time (keyset on the movement id), each with the accounts it moved between, a
 // cancellation's reason, and the audit entry of the write that made it (migration 7 links them;
 // movements made before that, or by apps' reservations, have none).
+import { sql } from 'kysely';
 import { iso } from '../../platform/clock';
 import type { RegistryContext } from '../context';
 import { badRequest, notFound } from '../errors';
@@ -33,40 +34,27 @@ interface TrailRow {
 }
 
 export function creditTrail(ctx: RegistryContext, by: { creditId?: string; serialization?: string; limit: number; cursor?: string }) {
-  const select = `SELECT c.id, c.serialization, c.project_id, p.num, p.full_name, p.organization_id, c.vintage, c.type
-    FROM credits c JOIN projects p ON p.id = c.project_id`;
-  const credit = (
-    by.creditId !== undefined
-      ? ctx.db.prepare(`${select} WHERE c.id = ?`).get(by.creditId)
-      : ctx.db.prepare(`${select} WHERE c.serialization = ?`).get(by.serialization)
-  ) as
-    | {
-        id: string;
-        serialization: string;
-        project_id: string;
-        num: string;
-        full_name: string;
-        organization_id: string;
-        vintage: string;
-        type: string;
-      }
-    | undefined;
+  const credits = ctx.db.q
+    .selectFrom('credits as c')
+    .innerJoin('projects as p', 'p.id', 'c.project_id')
+    .select(['c.id', 'c.serialization', 'c.project_id', 'p.num', 'p.full_name', 'p.organization_id', 'c.vintage', 'c.type']);
+  const credit = ctx.db.first(
+    by.creditId !== undefined ? credits.where('c.id', '=', by.creditId) : credits.where('c.serialization', '=', by.serialization ?? ''),
+  );
   if (!credit)
     throw notFound(`No credit has the ${by.creditId !== undefined ? 'id' : 'serialization'} ${by.creditId ?? by.serialization ?? ''}`);
   const after = by.cursor === undefined ? 0 : decodeTrailCursor(by.cursor);
   // Reasons and audit links are migration 7's.
-  const trail = `r.reason, l.id AS audit_id, l.at AS audit_at, l.operator_id, o.name AS operator_name, l.actor, l.action, l.outcome
+  const rows = ctx.db.all(
+    sql<TrailRow>`SELECT m.id, m.created_at, m.kind, m.from_account, m.to_account, m.amount, m.reference,
+         r.reason, l.id AS audit_id, l.at AS audit_at, l.operator_id, o.name AS operator_name, l.actor, l.action, l.outcome
        FROM movements m
        LEFT JOIN cancellation_reasons r ON r.movement_id = m.id
        LEFT JOIN movement_audit ma ON ma.movement_id = m.id
        LEFT JOIN audit_log l ON l.seq = ma.audit_seq
-       LEFT JOIN operators o ON o.id = l.operator_id`;
-  const rows = ctx.db
-    .prepare(
-      `SELECT m.id, m.created_at, m.kind, m.from_account, m.to_account, m.amount, m.reference, ${trail}
-       WHERE m.credit_id = ? AND m.id > ? ORDER BY m.id LIMIT ?`,
-    )
-    .all(credit.id, after, by.limit + 1) as TrailRow[];
+       LEFT JOIN operators o ON o.id = l.operator_id
+       WHERE m.credit_id = ${credit.id} AND m.id > ${after} ORDER BY m.id LIMIT ${by.limit + 1}`,
+  );
   const page = rows.slice(0, by.limit);
   const views = accountViews(
     ctx,

@@ -1,6 +1,7 @@
 // The registry's own accounts (4.4): buffer, adjustment and the registry operator's organization
 // account ('registry'). Each is answered as the operator organization's summary, the account's
 // inventory summary and its non-zero holdings as inventory credits (2.9).
+import { sql } from 'kysely';
 import type { InventoryCredit, InventorySummary, OrganizationSummary } from '../../../../shared/registry/resources';
 import { gramsToTonnes } from '../../../../shared/registry/amounts';
 import type { CreditType } from '../../../../shared/registry/vocabulary';
@@ -31,8 +32,7 @@ interface HoldingRow {
 }
 
 export function registryInventory(ctx: RegistryContext, kind: RegistryAccountKind): RegistryInventory {
-  const operator = ctx.db.prepare('SELECT id, full_name, logo FROM organizations WHERE is_registry = 1').get() as
-    { id: string; full_name: string; logo: string } | undefined;
+  const operator = ctx.db.first(ctx.db.q.selectFrom('organizations').select(['id', 'full_name', 'logo']).where('is_registry', '=', 1));
   // Without an operator organization the registry is not set up; there is no owner to show.
   if (!operator) throw notFound('The registry operator organization has not been set up');
 
@@ -41,23 +41,21 @@ export function registryInventory(ctx: RegistryContext, kind: RegistryAccountKin
   const holdings =
     account === undefined
       ? []
-      : (ctx.db
-          .prepare(
-            `SELECT b.credit_id, b.amount AS balance, c.type, c.vintage, c.serialization, c.token_id, c.token_address, c.project_id,
+      : ctx.db.all(
+          sql<HoldingRow>`SELECT b.credit_id, b.amount AS balance, c.type, c.vintage, c.serialization, c.token_id, c.token_address, c.project_id,
                (SELECT COALESCE(SUM(m.amount), 0) FROM movements m WHERE m.credit_id = b.credit_id AND m.kind = 'issue') AS supply
              FROM balances b JOIN credits c ON c.id = b.credit_id
-             WHERE b.account_id = ? AND b.amount > 0
+             WHERE b.account_id = ${account} AND b.amount > 0
              ORDER BY c.serialization`,
-          )
-          .all(account) as HoldingRow[]);
+        );
   const retired =
     account === undefined
       ? 0
-      : (
-          ctx.db
-            .prepare(`SELECT COALESCE(SUM(amount), 0) AS grams FROM movements WHERE from_account = ? AND kind = 'retire'`)
-            .get(account) as { grams: number }
-        ).grams;
+      : (ctx.db.first(
+          sql<{
+            grams: number;
+          }>`SELECT COALESCE(SUM(amount), 0) AS grams FROM movements WHERE from_account = ${account} AND kind = 'retire'`,
+        )?.grams ?? 0);
 
   return {
     summary: summarizeInventory(holdings, retired),
