@@ -81,8 +81,12 @@ test('refusals, transitions, organizations and amounts as a new user meets them'
   await expect(orgReview).not.toContainText('with its accounts');
   await orgReview.getByRole('button', { name: 'Create' }).click();
   await expect(orgReview.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
-  await orgReview.locator('.actions').getByRole('button', { name: 'Close' }).click();
+  await orgReview.getByRole('button', { name: 'Open its page' }).click();
   expect(organizationsNamed(desk.dataDir, 'Savanna Carbon Cooperative')).toBe(1);
+  // its audit trail says who acted by name, not by the operator's id
+  const trail = app.getByRole('table', { name: 'Audit trail' });
+  await expect(trail).toContainText('Local administrator');
+  await expect(trail).not.toContainText('operator:');
 
   // the registry itself refuses a website that is not a web address (sent past the desk's form)
   const sent = await app.evaluate(async () => {
