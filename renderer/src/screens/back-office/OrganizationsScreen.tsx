@@ -44,7 +44,7 @@ export function OrganizationsScreen() {
   const [creating, setCreating] = useState(false);
   return (
     <BackOfficePage
-      title={organizationId ? 'Organization' : 'Organizations'}
+      title={organizationId ? 'Organization' : 'Organizations (operator)'}
       actions={
         !organizationId && (
           <GatedButton can="operatorCreateOrganization" className="button button-primary" onClick={() => setCreating(true)}>
