@@ -60,5 +60,14 @@ test.describe('in a German locale', () => {
     await expect(understood).toHaveText('Understood as 1,5 t.');
     await expect(dialog.getByRole('button', { name: /^Reserve/ })).toHaveText('Reserve 1,5 t');
     await screenshotBothThemes(app, 'amounts-understood-de');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+    // One language for text, the locale for numbers: country names stay English, and Settings says so.
+    await app.keyboard.press('Control+5');
+    await expect(app.getByRole('table', { name: 'Organizations' })).toContainText('Kenya');
+    await app.keyboard.press('Control+6');
+    await expect(app.getByTestId('language-note')).toHaveText(
+      'Text is in English. Numbers, amounts and dates follow your locale, de-DE (for example 1.234,5 t).',
+    );
   });
 });

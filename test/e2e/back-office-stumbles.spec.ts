@@ -63,7 +63,12 @@ test('refusals, transitions, organizations and amounts as a new user meets them'
   await submit.locator('form .actions').getByRole('button', { name: 'Close' }).click();
 
   // ---- a new organization: the country by name (sorted by name), the website a web address
-  await sidebarItem(app, 'Organizations').click();
+  await sidebarItem(app, 'Organizations (operator)').click();
+  // the list's country filter is sorted by the names it shows
+  const countryFilter = app.getByRole('group', { name: 'Filters' }).getByLabel('Country');
+  await expect(countryFilter.locator('option').nth(2)).toBeAttached();
+  const filterNames = (await countryFilter.locator('option').allTextContents()).slice(1);
+  expect(filterNames).toEqual([...filterNames].sort((a, b) => a.localeCompare(b)));
   await app.getByRole('button', { name: 'New organization' }).click();
   const create = app.getByRole('dialog', { name: 'New organization' });
   await create.getByLabel('Name').fill('Savanna Carbon Cooperative');
@@ -81,8 +86,12 @@ test('refusals, transitions, organizations and amounts as a new user meets them'
   await expect(orgReview).not.toContainText('with its accounts');
   await orgReview.getByRole('button', { name: 'Create' }).click();
   await expect(orgReview.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
-  await orgReview.locator('.actions').getByRole('button', { name: 'Close' }).click();
+  await orgReview.getByRole('button', { name: 'Open its page' }).click();
   expect(organizationsNamed(desk.dataDir, 'Savanna Carbon Cooperative')).toBe(1);
+  // its audit trail says who acted by name, not by the operator's id
+  const trail = app.getByRole('table', { name: 'Audit trail' });
+  await expect(trail).toContainText('Local administrator');
+  await expect(trail).not.toContainText('operator:');
 
   // the registry itself refuses a website that is not a web address (sent past the desk's form)
   const sent = await app.evaluate(async () => {
@@ -99,6 +108,29 @@ test('refusals, transitions, organizations and amounts as a new user meets them'
   });
   expect(sent).toContain('must be a full web address');
   expect(organizationsNamed(desk.dataDir, 'Not A Website Ltd')).toBe(0);
+
+  // ---- a cancellation's form asks for nothing before it is tried, and says what to choose first
+  await sidebarItem(app, 'Transfers').click();
+  const transfer = app.getByRole('form', { name: 'Transfer or cancellation' });
+  await transfer.getByRole('radio', { name: /^Cancel credits/ }).check();
+  await expect(transfer.getByLabel('Credit', { exact: true }).locator('option').first()).toHaveText('Choose the organization first');
+  await expect(transfer).not.toContainText('Say why the credits are cancelled.');
+
+  // ---- this desk's own app installed for one more organization: the Warehouse offers it at once
+  await sidebarItem(app, 'Apps and installations').click();
+  const card = app.getByRole('region', { name: desk.credentials.app.name });
+  await card.getByRole('button', { name: 'Install for an organization' }).click();
+  const install = app.getByRole('dialog', { name: `Install ${desk.credentials.app.name}` });
+  await install.getByLabel('Organization', { exact: true }).selectOption({ index: 1 });
+  const installedFor = (await install.getByLabel('Organization', { exact: true }).locator('option:checked').textContent())!;
+  await install.getByLabel('Organization warehouse').selectOption('WRITE');
+  await install.getByRole('button', { name: 'Review' }).click();
+  const installReview = app.getByRole('dialog', { name: `Review the installation of ${desk.credentials.app.name}` });
+  await installReview.getByRole('button', { name: 'Install' }).click();
+  await expect(installReview.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
+  await installReview.locator('.actions').getByRole('button', { name: 'Close' }).click();
+  await app.keyboard.press('Control+4');
+  await expect(app.getByRole('combobox', { name: 'Organization' }).locator('option', { hasText: installedFor })).toHaveCount(1);
 
   // ---- an issuance the registry could not keep exactly is refused before the review
   await sidebarItem(app, 'Issuance').click();

@@ -138,8 +138,8 @@ test('organizations and operators as the local administrator, then as a viewer: 
 }) => {
   test.setTimeout(240_000);
   // ---- Organizations: list and filters
-  await sidebarItem(app, 'Organizations').click();
-  await expect(app.getByRole('heading', { level: 1, name: 'Organizations' })).toBeVisible();
+  await sidebarItem(app, 'Organizations (operator)').click();
+  await expect(app.getByRole('heading', { level: 1, name: 'Organizations (operator)' })).toBeVisible();
   await expect(app.getByText(/Acting as Local administrator \(this desk\) \(administrator\)/)).toBeVisible();
   const table = app.getByRole('table', { name: 'Back-office organizations' });
   await expect(table.getByRole('row').nth(1)).toBeVisible();
@@ -227,7 +227,7 @@ test('organizations and operators as the local administrator, then as a viewer: 
 
   // ---- as the viewer: reads work, every write is disabled with its reason, and nothing is sent
   const writesBefore = auditCount(desk.dataDir);
-  await sidebarItem(app, 'Organizations').click();
+  await sidebarItem(app, 'Organizations (operator)').click();
   await expect(app.getByText('Acting as Vera Viewer (viewer)')).toBeVisible();
   const create = app.getByRole('button', { name: 'New organization' });
   await expect(create).toHaveAttribute('aria-disabled', 'true');
@@ -251,7 +251,7 @@ test('organizations and operators as the local administrator, then as a viewer: 
   const proxy = await droppingProxy(address, drops);
   try {
     await addOperatorConnection(app, { name: 'Flaky network', address: proxy.url, app: desk.credentials.app, operator: manager });
-    await sidebarItem(app, 'Organizations').click();
+    await sidebarItem(app, 'Organizations (operator)').click();
     await expect(app.getByText('Acting as Max Manager (manager)')).toBeVisible();
     await app.getByRole('button', { name: 'New organization' }).click();
     const flaky = app.getByRole('dialog', { name: 'New organization' });

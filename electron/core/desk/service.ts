@@ -115,6 +115,13 @@ async function mapConcurrently<T, R>(items: readonly T[], limit: number, fn: (it
   return results;
 }
 
+/** Back-office writes that change an app's installations. */
+const INSTALLATION_WRITES: ReadonlySet<string> = new Set([
+  'operatorInstallApp',
+  'operatorSetInstallationStatus',
+  'operatorRemoveInstallation',
+]);
+
 // A handler answers a value or a promise of one.
 type Handler = (input: never) => unknown;
 const knownMethods = new Set<string>(deskMethods);
@@ -201,10 +208,25 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
     ...(options.follow ? { follow: options.follow } : {}),
   });
 
+  /**
+   * An installation made, suspended, resumed or removed in the back office may be one of this
+   * desk's own app: its installation list (the warehouse picker, Settings) follows at once, as
+   * "Refresh installations" would.
+   */
+  function followInstallationChange(endpoint: string): void {
+    if (!INSTALLATION_WRITES.has(endpoint)) return;
+    const id = connections.active?.connection.id;
+    if (id === undefined) return;
+    void connections.refreshInstallations({ id }).catch((error: unknown) => log(`refreshing installations: ${(error as Error).message}`));
+  }
+
   const backOffice = createBackOffice({
     active: () => connections.active,
     tracker,
-    publish: (event) => hub.publish(event),
+    publish: (event) => {
+      hub.publish(event);
+      if (event.type === 'backOffice.changed') followInstallationChange(event.endpoint);
+    },
     clock,
     log,
     ...options.backOffice,

@@ -80,10 +80,14 @@ export function formatCountdown(ms: number): string {
   return hours > 0 ? `${hours}:${mmss}` : mmss;
 }
 
+/**
+ * A country's name in the desk's one language for text (English), whatever the locale: the locale
+ * shapes numbers and dates only, so a de-DE desk does not mix "Kenia" into English sentences.
+ */
 export function countryName(code: string | null | undefined): string {
   if (!code) return '—';
   try {
-    return new Intl.DisplayNames(undefined, { type: 'region' }).of(code.toUpperCase()) ?? code;
+    return new Intl.DisplayNames(['en'], { type: 'region' }).of(code.toUpperCase()) ?? code;
   } catch {
     return code;
   }

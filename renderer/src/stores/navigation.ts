@@ -18,7 +18,7 @@ export const SCREENS = [
  * screens/back-office/ (see its index.ts).
  */
 export const BACK_OFFICE_SCREENS = [
-  { id: 'bo-organizations', label: 'Organizations' },
+  { id: 'bo-organizations', label: 'Organizations (operator)' },
   { id: 'bo-operators', label: 'Operators' },
   { id: 'bo-projects', label: 'Projects (operator)' },
   { id: 'bo-issuance', label: 'Issuance' },

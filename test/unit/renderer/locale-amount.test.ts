@@ -52,7 +52,11 @@ describe('amounts typed in the user locale', () => {
     expect(grams('', 'en-US')).toBe('Enter an amount in tonnes.');
     expect(grams('0', 'en-US')).toBe('The amount must be greater than 0.');
     expect(grams('0.0000001', 'en-US')).toBe('Amounts can have at most 6 decimals (1 gram is 0.000001 t).');
-    expect(grams('-1', 'en-US')).toBe('Enter the amount as a number, for example 12.5.');
+    expect(grams('-1', 'en-US')).toBe('The amount must be greater than 0.');
+    expect(grams('99999999999999999', 'en-US')).toBe(
+      'The registry keeps amounts exactly up to 9,007,199,254.740991 t; this one is larger.',
+    );
+    expect(grams('9007199254.740991', 'en-US')).toMatchObject({ grams: 9_007_199_254_740_991n });
     expect(grams('1e3', 'en-US')).toBe('Enter the amount as a number, for example 12.5.');
     expect(grams('1.2.3', 'en-US')).toBe('Use one “.” at most, before the decimals, for example 12.5.');
     expect(grams('1.5t', 'en-US')).toBe('Write the decimals after “.” as digits only, for example 12.5.');

@@ -58,9 +58,9 @@ describe('project form', () => {
     const result = createBody({ ...filled, fullName: ' ', lat: '95', countryCode: 'XX' });
     expect(result.ok).toBe(false);
     if (result.ok) return;
-    expect(result.errors.join('\n')).toMatch(/fullName/);
-    expect(result.errors.join('\n')).toMatch(/location\.lat/);
-    expect(result.errors.join('\n')).toMatch(/countryCode/);
+    expect(result.errors.join('\n')).toMatch(/Project name: must not be empty/);
+    expect(result.errors.join('\n')).toMatch(/Latitude: /);
+    expect(result.errors.join('\n')).toMatch(/Country: unknown country code/);
   });
 
   it('round-trips a project read and sends only the changed fields of an edit', () => {

@@ -106,7 +106,11 @@ export function IssuanceScreen() {
           onBack={(made) => {
             setReviewing(false);
             // A new issuance starts without the last amount: sent again by mistake it would issue twice.
-            if (made) set('amount', '');
+            if (made) {
+              set('amount', '');
+              // A new form: its problems are said once the user tries to review it, not before.
+              setTried(false);
+            }
           }}
         />
       ) : (

@@ -19,6 +19,7 @@ import { WriteActions } from './DialogActions';
 import { useBackOfficeAction } from '../../components/backOffice/useBackOfficeAction';
 import { useBackOfficeRead } from '../../components/backOffice/useBackOfficeRead';
 import { EditOrganizationDialog } from './EditOrganizationDialog';
+import { actorName, useOperatorNames } from './operatorNames';
 
 const MOVEMENTS_PAGE = 50;
 
@@ -254,6 +255,7 @@ function Movements({ accountIds, accountName }: { accountIds: string[]; accountN
 function AuditTrail({ organizationId }: { organizationId: string }) {
   const open = useNavigation((s) => s.openBackOffice);
   const { data, error } = useBackOfficeRead('operatorSearchAudit', { query: { targetId: organizationId, limit: 20 } });
+  const operatorNames = useOperatorNames();
   return (
     <section aria-labelledby="bo-audit-trail">
       <h3 id="bo-audit-trail">Audit trail</h3>
@@ -274,7 +276,7 @@ function AuditTrail({ organizationId }: { organizationId: string }) {
               <tr key={e.id}>
                 <td>{formatDateTime(e.at)}</td>
                 <td>{e.action}</td>
-                <td>{e.actor}</td>
+                <td>{actorName(e, operatorNames)}</td>
                 <td>{humanize(e.outcome)}</td>
               </tr>
             ))}

@@ -44,7 +44,7 @@ export function OrganizationsScreen() {
   const [creating, setCreating] = useState(false);
   return (
     <BackOfficePage
-      title={organizationId ? 'Organization' : 'Organizations'}
+      title={organizationId ? 'Organization' : 'Organizations (operator)'}
       actions={
         !organizationId && (
           <GatedButton can="operatorCreateOrganization" className="button button-primary" onClick={() => setCreating(true)}>
@@ -77,7 +77,11 @@ function OrganizationList() {
   const [type, setType] = useState('');
   const [country, setCountry] = useState('');
 
-  const countries = useMemo(() => [...new Set((data?.organizations ?? []).map((o) => o.countryCode))].sort(), [data]);
+  // By the name shown, not by the ISO code (Canada, Chile, Switzerland; not CA, CH, CL).
+  const countries = useMemo(
+    () => [...new Set((data?.organizations ?? []).map((o) => o.countryCode))].sort((a, b) => countryName(a).localeCompare(countryName(b))),
+    [data],
+  );
   const rows = useMemo(() => {
     const text = query.trim().toLowerCase();
     const yes = (filter: YesNo, value: boolean) => filter === '' || (filter === 'yes') === value;

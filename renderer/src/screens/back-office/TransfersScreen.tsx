@@ -18,6 +18,9 @@ import { UnderstoodAmount } from '../../components/UnderstoodAmount';
 import { reportFormProblems } from '../../lib/focus';
 import { say } from '../../components/Announcer';
 
+/** "Inventory of Kenya Growers" as it reads inside a sentence: only its first letter lowered. */
+const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
+
 type Operation = 'transfer' | 'deposit' | 'withdrawal' | 'cancellation';
 type Kind = AccountLike['kind'];
 
@@ -150,7 +153,11 @@ export function TransfersScreen() {
           onBack={(made) => {
             setReviewing(false);
             // A new movement starts without the last amount: sent again by mistake it would move twice.
-            if (made) set('amount', '');
+            if (made) {
+              set('amount', '');
+              // A new form: its problems are said once the user tries to review it, not before.
+              setTried(false);
+            }
           }}
         />
       ) : (
@@ -207,12 +214,18 @@ export function TransfersScreen() {
             error={tried ? problems.creditId : null}
             hint={
               sourceAccount
-                ? `Held in the ${accountText({ ...source, organizationName: orgs.find((o) => o.id === source.organizationId)?.fullName ?? null }).toLowerCase()}.`
+                ? `Held in the ${lowerFirst(accountText({ ...source, organizationName: orgs.find((o) => o.id === source.organizationId)?.fullName ?? null }))}.`
                 : undefined
             }
           >
             <select value={form.creditId} onChange={(e) => set('creditId', e.target.value)}>
-              <option value="">{balances.length === 0 ? 'Nothing is held there' : 'Choose a serialization…'}</option>
+              <option value="">
+                {needsOrganization && !form.fromOrganizationId
+                  ? 'Choose the organization first'
+                  : balances.length === 0
+                    ? 'Nothing is held there'
+                    : 'Choose a serialization…'}
+              </option>
               {balances.map((b) => (
                 <option key={b.creditId} value={b.creditId}>
                   {b.serialization} — {tonnesOf(b.amountGrams)}

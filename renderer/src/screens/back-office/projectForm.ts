@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import { createProjectInput, updateProjectBody } from '../../../../shared/registry/operator-inputs';
 import type { Project } from '../../../../shared/registry/resources';
+import { plainRefusal } from '../../components/backOffice/plainRefusal';
 
 export interface DocumentForm {
   /** Kept from the project read, so an edit that keeps a document keeps its id. */
@@ -169,12 +170,16 @@ function fields(form: ProjectForm) {
   };
 }
 
+/** The form's labels of fields whose name in the request reads differently. */
+const FORM_LABELS: Record<string, string> = { fullName: 'Project name', lat: 'Latitude', lng: 'Longitude', id: 'Number' };
+
 type Checked<T> = { ok: true; body: T } | { ok: false; errors: string[] };
 
 function check<S extends z.ZodType>(schema: S, body: unknown): Checked<z.input<S>> {
   const parsed = schema.safeParse(body);
   if (parsed.success) return { ok: true, body: body as z.input<S> };
-  return { ok: false, errors: parsed.error.issues.map((i) => `${i.path.length ? `${i.path.join('.')}: ` : ''}${i.message}`) };
+  const lines = parsed.error.issues.map((i) => plainRefusal(`${i.path.length ? `${i.path.join('.')}: ` : ''}${i.message}`, FORM_LABELS));
+  return { ok: false, errors: [...new Set(lines)] };
 }
 
 /** The body of a new draft; optional fields left empty are left out. */

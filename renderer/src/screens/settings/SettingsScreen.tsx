@@ -53,6 +53,10 @@ export function SettingsScreen() {
       <section className="card" aria-label="Appearance">
         <h2>Appearance</h2>
         <ThemePicker />
+        <p className="muted" data-testid="language-note">
+          Text is in English. Numbers, amounts and dates follow your locale, {navigator.language} (for example{' '}
+          {new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 }).format(1234.5)} t).
+        </p>
       </section>
       <section className="card" aria-label="Sync">
         <h2>Sync</h2>
