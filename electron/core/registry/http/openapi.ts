@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { endpointIds, endpoints, queryIntegers, type EndpointDefinition } from '../../../../shared/registry/endpoints';
 import { strict } from '../../../../shared/registry/resources';
 import { API_VERSION, API_VERSION_HEADER, MAX_IDEMPOTENCY_KEY_LENGTH } from '../../../../shared/registry/vocabulary';
+import { transparencyErrorSchema, transparencyPaths } from './openapi-transparency';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -169,8 +170,10 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         },
         operatorToken: { type: 'http', scheme: 'bearer', description: 'Operator token from POST /operator/v1/tokens' },
       },
+      schemas: { TransparencyError: transparencyErrorSchema },
     },
-    paths,
+    // the transparency log's public endpoints, beside the interface's (docs/transparency.md)
+    paths: { ...paths, ...transparencyPaths() },
   };
 }
 

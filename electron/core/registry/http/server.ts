@@ -14,9 +14,11 @@ import { tokenHousekeeping } from '../auth/tokens';
 import type { RegistryContext } from '../context';
 import { startBackgroundServices, type BackgroundService, type BackgroundServices } from '../background';
 import { warehouseTransactionWorker } from '../warehouse/worker';
+import { checkpointService } from '../transparency/checkpoints';
+import { mountTransparency } from './transparency';
 
 /** What a serving registry runs beside its routes, in start order. */
-const BACKGROUND_SERVICES: readonly BackgroundService[] = [tokenHousekeeping, warehouseTransactionWorker];
+const BACKGROUND_SERVICES: readonly BackgroundService[] = [tokenHousekeeping, warehouseTransactionWorker, checkpointService()];
 
 export interface RegistryServerOptions {
   registry: RegistryContext;
@@ -52,6 +54,7 @@ export function buildRegistryHttpApp(options: Omit<RegistryServerOptions, 'port'
     ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
     extraRoutes: (app) => {
       serveOpenApi(app);
+      mountTransparency(app, options.registry);
       options.extraRoutes?.(app);
     },
     onInternalError: (error, where) => {
