@@ -3,11 +3,14 @@
 // and bad parameters are 400s naming the parameter. Then each way the history can be falsified is
 // caught by the database check (`admin verify-log`) and by the standalone verifier (`npm run verify`,
 // public endpoints only): a rewritten row, a forked checkpoint, a truncated log, a wrong key.
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { generateKeyPairSync } from 'node:crypto';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { audited } from '../../../electron/core/registry/audit';
+import { renderCertificatePdf } from '../../../electron/core/registry/certificates';
+import { certificateInputFor } from '../../../electron/core/registry/retirements/certificate';
 import * as ops from '../../../electron/core/registry/operations';
 import type { RegistryContext } from '../../../electron/core/registry/context';
 import { verifyEd25519 } from '../../../electron/core/registry/transparency/ed25519';
@@ -143,6 +146,41 @@ describe('the transparency endpoints', () => {
       expect(res.status, path).toBe(400);
       expect(JSON.stringify(await res.json()), path).toContain(`${parameter}:`);
     }
+  });
+});
+
+describe('a retirement certificate', () => {
+  it('names its leaf and the checkpoint that includes it, which the public proofs confirm', async () => {
+    const { t, get } = await started();
+    const owner = t.registry.db.prepare(`SELECT id FROM organizations WHERE full_name = 'First'`).get() as { id: string };
+    const credit = t.registry.db.prepare('SELECT id FROM credits LIMIT 1').get() as { id: string };
+    const { retirementId } = ops.retireFromInventory(t.registry, {
+      organizationId: owner.id,
+      creditId: credit.id,
+      amount: 5,
+      beneficiary: 'Ada',
+      reason: 'Offset',
+    });
+    const dir = makeDataDir('certificate-proof-');
+    cleanups.push(dir.remove);
+    const file = join(dir.dir, 'certificate.pdf');
+    writeFileSync(file, await renderCertificatePdf(certificateInputFor(t.registry, retirementId)));
+    const text = execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
+    const [, index, size] = /entry (\d+), included in the checkpoint of (\d+) entries/.exec(text) ?? [];
+    const lookup = (await (await t.call(`/transparency/v1/lookup?kind=retirement&id=${retirementId}`)).json()) as { index: number };
+    expect(Number(index)).toBe(lookup.index);
+    // the checkpoint it names is signed, and the retirement's leaf is in it
+    const key = await fetchVerifierKey(get);
+    const checkpoint = await fetchCheckpoint(get, key, verifyEd25519);
+    expect(checkpoint.size).toBe(Number(size));
+    expect(text).toContain(checkpoint.root);
+    let data = '';
+    await fetchLeaves(get, lookup.index, lookup.index + 1, (l) => (data = l.data));
+    expect(JSON.parse(Buffer.from(data, 'base64').toString('utf8'))).toMatchObject({
+      kind: 'movement',
+      row: { kind: 'retire', reference: retirementId },
+    });
+    await verifyIncluded(get, lookup.index, Buffer.from(data, 'base64'), checkpoint);
   });
 });
 
