@@ -14,6 +14,7 @@ const SUITES: Record<string, () => Promise<{ suite: BenchSuite }>> = {
   ui: () => import('./ui.bench'),
   operator: () => import('./operator.bench'),
   postgres: () => import('./postgres.bench'),
+  transparency: () => import('./transparency.bench'),
 };
 
 function format(n: number | undefined): string {

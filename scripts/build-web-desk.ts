@@ -1,5 +1,5 @@
 // `npm run build:web` writes out/web: the web desk (the loopback web host and the desk service with
-// its sync and certificate workers) and the registry's command-line tools (`serve`, `admin`),
+// its sync and certificate workers) and the registry's command-line tools (`serve`, `admin`, `verify`),
 // bundled for Node. Run from source through tsx, each of those processes spends ~2 s compiling and
 // loading hundreds of modules at every start; bundled, well under one. The end-to-end tests start a
 // desk (and often a registry) per test and the CLI tests run dozens of commands, so they run these
@@ -18,6 +18,7 @@ export const WEB_DESK_ENTRIES = {
   'certificate-worker': 'electron/core/registry/certificates/pool-worker.ts',
   serve: 'electron/core/registry/cli/serve.ts',
   admin: 'electron/core/registry/cli/admin.ts',
+  verify: 'electron/core/registry/cli/verify-log.ts',
 } as const;
 
 /** Where the bundle of an entry is written. */

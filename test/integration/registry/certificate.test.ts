@@ -69,7 +69,7 @@ describe('renderCertificatePdf', () => {
   it('prints every field of a certificate mixing Latin, Greek, Cyrillic, Hebrew, Arabic and CJK', async () => {
     const { path } = await renderToFile(varied);
     const text = readableText(path);
-    const leftToRight: Array<keyof CertificateInput> = [
+    const leftToRight: Array<Exclude<keyof CertificateInput, 'transparency'>> = [
       'registryName',
       'retirementId',
       'beneficiary',
@@ -183,6 +183,30 @@ describe('renderCertificatePdf', () => {
     const text = readableText(path);
     expect(text).toContain('…');
     expect(text).toContain(`${varied.amountTonnes} tCO2e`);
+  });
+
+  it('states its transparency-log entry, the checkpoint that includes it and how to check it', async () => {
+    const transparency = {
+      origin: 'registry.example.org/transparency/0a1b2c3d',
+      leafIndex: 4217,
+      checkpointSize: 4300,
+      checkpointRoot: 'n4bQgYhMfWWaL+qgxVrQFaO/TxsrC4Is0V1sFbDwCgg=',
+      checkpointTime: '2024-05-01T10:15:33.000Z',
+      apiBaseUrl: 'https://api.registry.example.org',
+    };
+    const { path } = await renderToFile({ ...varied, transparency });
+    expect(pageCountAndSize(path).pages).toBe('1');
+    const text = readableText(path).replace(/\s+/g, ' ');
+    for (const value of [
+      transparency.origin,
+      'entry 4217',
+      'checkpoint of 4300 entries',
+      transparency.checkpointTime,
+      transparency.checkpointRoot,
+    ]) {
+      expect(text).toContain(value);
+    }
+    expect(text).toContain('npm run verify -- https://api.registry.example.org');
   });
 
   it('leaves the comment section out when the comment is empty', async () => {

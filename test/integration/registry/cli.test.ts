@@ -48,12 +48,17 @@ function refused(args: string[]): string {
   return errorOutput.parse(JSON.parse(result.stderr)).error;
 }
 
-/** Row counts of every table but the audit log: equal before and after means nothing changed. */
+/**
+ * Row counts of every table but the audit log and the transparency log (which logs each audit entry,
+ * a refusal's included): equal before and after means nothing changed.
+ */
 function rowCounts(dataDir: string): Record<string, number> {
   const db = new BetterSqlite3(join(dataDir, 'registry.sqlite'), { readonly: true });
   try {
     const tables = db
-      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'audit_%' ORDER BY name")
+      .prepare(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'audit_%' AND name NOT LIKE 'tlog_%' ORDER BY name",
+      )
       .all() as {
       name: string;
     }[];

@@ -76,10 +76,13 @@ describe('the HTTP pipeline every endpoint shares', () => {
     expect(Object.keys(doc.paths)).toContain('/organizations/{id}/warehouse/inventory/reservations/{reservationId}/transfer');
     expect(Object.keys(doc.paths)).toContain('/organizations/{id}/warehouse/inventory/reservations/{reservationId}/transfer_retire');
     const paths = Object.keys(doc.paths);
-    // the contract's paths, and beyond it the changes feed and the health endpoints
-    expect(paths.filter((p) => !p.startsWith('/operator/v1/') && !p.startsWith('/sync/v1/'))).toHaveLength(27 + 2);
+    // the contract's paths, and beyond it the changes feed, the health endpoints and the transparency log
+    const beyond = ['/operator/v1/', '/sync/v1/', '/transparency/v1/'];
+    expect(paths.filter((p) => !beyond.some((prefix) => p.startsWith(prefix)))).toHaveLength(27 + 2);
     expect(paths).toEqual(expect.arrayContaining(['/healthz', '/readyz']));
     expect(paths).toContain('/sync/v1/changes');
+    expect(paths.filter((p) => p.startsWith('/transparency/v1/'))).toHaveLength(6);
+    expect((doc.paths['/transparency/v1/checkpoint'] as Record<string, Record<string, unknown>>).get!.security).toEqual([]);
     // the operator interface: its writes name their role, audit action and the Idempotency-Key header
     expect(paths.filter((p) => p.startsWith('/operator/v1/')).length).toBeGreaterThanOrEqual(18);
     const issue = (doc.paths['/operator/v1/issuances'] as Record<string, Record<string, unknown>>).post!;

@@ -45,8 +45,11 @@ function rowCounts(): Record<string, number> {
         : "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
     )
     .all() as { name: string }[];
+  // the transparency log grows with each audit entry and its timer's checkpoints: its own tests check it
   return Object.fromEntries(
-    tables.map(({ name }) => [name, (t.registry.db.raw.prepare(`SELECT COUNT(*) AS n FROM ${name}`).get() as { n: number }).n]),
+    tables
+      .filter(({ name }) => !name.startsWith('tlog_'))
+      .map(({ name }) => [name, (t.registry.db.raw.prepare(`SELECT COUNT(*) AS n FROM ${name}`).get() as { n: number }).n]),
   );
 }
 

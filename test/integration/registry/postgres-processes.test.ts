@@ -15,6 +15,7 @@ import { buildFixture, type Fixture } from '../../support/fixture';
 import { createTestDatabase, NO_POSTGRES_MESSAGE, POSTGRES_URL, type TestDatabase } from '../../support/postgres';
 import { createTestApp, type TestApp } from '../../support/registry';
 import { createTestOperator } from '../../support/operators';
+import { verifyLogDatabase } from '../../../electron/core/registry/transparency/verify-database';
 import { builtEntry } from '../../../scripts/build-web-desk';
 
 const SERVER_SCRIPT = join(import.meta.dirname, '../../support/warehouse-server.ts');
@@ -389,5 +390,14 @@ describe.skipIf(!POSTGRES_URL)('two server processes on one PostgreSQL database'
     expect(moved.reduce((sum, m) => sum + m.amount, 0)).toBe(total);
     expect(warehouse()).toBe(warehouseBefore - total);
     expect(inventoryB()).toBe(receiverBefore + total);
+  });
+  it('after it all, the transparency log holds every movement and audit entry once, in one order, with no gap', () => {
+    const count = (sql: string) => Number(registry.db.query(sql)[0]!.n);
+    const rows = count('SELECT (SELECT COUNT(*) FROM movements) + (SELECT COUNT(*) FROM audit_log) AS n');
+    expect(count('SELECT COUNT(*) AS n FROM tlog_leaves')).toBe(rows);
+    expect(count('SELECT MAX(idx) + 1 AS n FROM tlog_leaves')).toBe(rows);
+    // both processes signed checkpoints of the same history with the same key
+    expect(count('SELECT COUNT(*) AS n FROM tlog_checkpoints')).toBeGreaterThan(1);
+    expect(verifyLogDatabase(registry).problems).toEqual([]);
   });
 });

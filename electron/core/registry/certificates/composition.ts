@@ -5,7 +5,7 @@ import { drawFrame, drawRule, drawSeal, type Box } from './ornaments';
 import { PALETTE } from './palette';
 import { lineHeight, type LaidOutText, type TextSetter, type TextStyle } from './text-layout';
 import type { CertificateInput } from './types';
-import { amountText, WORDS, type RetirementMoment } from './wording';
+import { amountText, transparencyText, WORDS, type RetirementMoment } from './wording';
 
 const MARGIN_X = 78;
 const FLOW_TOP = 70;
@@ -215,6 +215,10 @@ function drawFooter(
     doc.restore();
   }
   y = setter.draw(url, MARGIN_X, y, width);
+  if (input.transparency) {
+    const proof = setter.layout(transparencyText(input.transparency), { size: 6, weight: 'regular', color: PALETTE.muted }, width, 4);
+    y = setter.draw(proof, MARGIN_X, y + 4, width);
+  }
   const smallPrint = setter.layout(
     `${WORDS.retiredAtExactly} ${moment.timestamp}  ·  ${WORDS.retirementId} ${input.retirementId}`,
     { size: 6.5, weight: 'regular', color: PALETTE.muted },

@@ -16,4 +16,19 @@ export interface CertificateInput {
   vintage: string;
   /** Public URL where the retirement can be checked. */
   verifyUrl: string;
+  /** Where the retirement is in the registry's transparency log (docs/transparency.md), when it is logged. */
+  transparency?: CertificateTransparency;
+}
+
+export interface CertificateTransparency {
+  /** The log's origin (its key name). */
+  origin: string;
+  /** The leaf index of the retirement's movement. */
+  leafIndex: number;
+  /** The first signed checkpoint that includes it: its size, base64 root and ISO signing time. */
+  checkpointSize: number;
+  checkpointRoot: string;
+  checkpointTime: string;
+  /** The registry's API base, where the proofs are served. */
+  apiBaseUrl: string;
 }

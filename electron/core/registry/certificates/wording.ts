@@ -39,6 +39,16 @@ export const WORDS = {
   retiredAtExactly: 'Retired at',
 } as const;
 
+/** The certificate's proof: where the retirement is in the transparency log, and how to check it. */
+export function transparencyText(t: NonNullable<CertificateInput['transparency']>): string {
+  return (
+    `Transparency log ${t.origin}: this retirement is entry ${t.leafIndex}, included in the checkpoint of ${t.checkpointSize} entries ` +
+    `signed ${t.checkpointTime} with root ${t.checkpointRoot}. To check it without trusting the registry's website, run ` +
+    `"npm run verify -- ${t.apiBaseUrl}" or fold ${t.apiBaseUrl}/transparency/v1/proof/inclusion?index=${t.leafIndex}&size=${t.checkpointSize} ` +
+    `into that root (RFC 9162, section 2.1.3.2) with the registry's published key.`
+  );
+}
+
 /** The document's Info dictionary; the dates come from the retirement so the bytes never depend on the clock. */
 export function documentInfo(input: CertificateInput, moment: RetirementMoment): PDFKit.DocumentInfo {
   return {

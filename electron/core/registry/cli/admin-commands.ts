@@ -11,6 +11,8 @@ import * as retirements from '../operations/retirements';
 import * as apps from '../operations/apps';
 import * as operators from '../operations/operators';
 import { seedDemo, seedDemoOptions } from '../seed';
+import { verifyLogDatabase } from '../transparency/verify-database';
+import { CliError } from './args';
 
 export interface CommandSpec {
   summary: string;
@@ -215,6 +217,15 @@ export const COMMANDS: Record<string, CommandSpec> = {
     run: operators.setOperatorActive,
     aliases: { operator: 'operatorId' },
     fixed: { active: true },
+  }),
+  'verify-log': command({
+    summary: 'Rebuild the transparency log from the database rows and check it against every signed checkpoint (exit 1 on any difference).',
+    input: z.object({}),
+    run: (ctx) => {
+      const result = verifyLogDatabase(ctx);
+      if (result.problems.length > 0) throw new CliError(`the transparency log does not verify: ${result.problems.join('; ')}`);
+      return { verified: true, leaves: result.leaves, checkpoints: result.checkpoints };
+    },
   }),
   'seed-demo': command({
     summary: 'Fill an EMPTY registry with the demo data and write demo-credentials.json (demo only).',

@@ -6,6 +6,7 @@ import { endpointIds, endpoints, queryIntegers, type EndpointDefinition } from '
 import { strict } from '../../../../shared/registry/resources';
 import { API_VERSION, API_VERSION_HEADER, MAX_IDEMPOTENCY_KEY_LENGTH } from '../../../../shared/registry/vocabulary';
 import { healthPaths } from './health';
+import { transparencyErrorSchema, transparencyPaths } from './openapi-transparency';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -170,8 +171,10 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         },
         operatorToken: { type: 'http', scheme: 'bearer', description: 'Operator token from POST /operator/v1/tokens' },
       },
+      schemas: { TransparencyError: transparencyErrorSchema },
     },
-    paths: { ...paths, ...healthPaths(errorSchema) },
+    // the health endpoints and the transparency log's public endpoints, beside the interface's
+    paths: { ...paths, ...healthPaths(errorSchema), ...transparencyPaths() },
   };
 }
 

@@ -15,9 +15,11 @@ import { tokenHousekeeping } from '../auth/tokens';
 import type { RegistryContext } from '../context';
 import { startBackgroundServices, type BackgroundService, type BackgroundServices } from '../background';
 import { warehouseTransactionWorker } from '../warehouse/worker';
+import { checkpointService } from '../transparency/checkpoints';
+import { mountTransparency } from './transparency';
 
 /** What a serving registry runs beside its routes, in start order. */
-export const BACKGROUND_SERVICES: readonly BackgroundService[] = [tokenHousekeeping, warehouseTransactionWorker];
+export const BACKGROUND_SERVICES: readonly BackgroundService[] = [tokenHousekeeping, warehouseTransactionWorker, checkpointService()];
 
 export interface RegistryServerOptions {
   registry: RegistryContext;
@@ -64,6 +66,7 @@ export function buildRegistryHttpApp(options: Omit<RegistryServerOptions, 'port'
     extraRoutes: (app) => {
       mountHealth(app, options.registry, options.isStopping);
       serveOpenApi(app);
+      mountTransparency(app, options.registry);
       options.extraRoutes?.(app);
     },
     onInternalError: (error, where) => {

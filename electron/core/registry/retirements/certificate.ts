@@ -7,9 +7,29 @@ import type { RegistryContext } from '../context';
 import { conflict, notFound } from '../errors';
 import { isRetirementClaimed, projectReferenceOf, retirementRow, type RetirementRow } from '../present';
 import { readSettings } from '../settings';
+import type { CertificateTransparency } from '../certificates/types';
+import { checkpointCovering, signCheckpoint } from '../transparency/checkpoints';
+import { logKey } from '../transparency/keys';
+import { findLeafIndex } from '../transparency/proofs';
+
+/** The retirement's leaf and the first checkpoint that includes it (signed now if none does yet). */
+function transparencyOf(ctx: RegistryContext, retirementId: string): CertificateTransparency | undefined {
+  const leafIndex = findLeafIndex(ctx, 'retirement', retirementId);
+  if (leafIndex === undefined) return undefined;
+  const checkpoint = checkpointCovering(ctx, leafIndex) ?? signCheckpoint(ctx);
+  return {
+    origin: logKey(ctx).name,
+    leafIndex,
+    checkpointSize: checkpoint.size,
+    checkpointRoot: checkpoint.root,
+    checkpointTime: iso(checkpoint.at),
+    apiBaseUrl: ctx.urls.apiBaseUrl,
+  };
+}
 
 export function certificateInputOf(ctx: RegistryContext, row: RetirementRow): CertificateInput {
   const project = projectReferenceOf(ctx, row.project_id);
+  const transparency = transparencyOf(ctx, row.id);
   return {
     registryName: readSettings(ctx).name,
     retirementId: row.id,
@@ -26,6 +46,7 @@ export function certificateInputOf(ctx: RegistryContext, row: RetirementRow): Ce
     serialization: row.serialization,
     vintage: row.vintage,
     verifyUrl: `${ctx.urls.publicBaseUrl}/retirements/${row.id}`,
+    ...(transparency ? { transparency } : {}),
   };
 }
 

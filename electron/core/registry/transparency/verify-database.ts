@@ -3,7 +3,7 @@
 // be numbered without gaps, and the tree rebuilt from the rows must have, at each signed
 // checkpoint's size, the root that checkpoint signed, under a signature of the log's key. A row
 // rewritten by any means (INSERT OR REPLACE, a dropped trigger, a superuser's UPDATE) fails here.
-import { verify } from 'node:crypto';
+import { verifyEd25519 } from './ed25519';
 import { MerkleTree } from '../../../../shared/transparency/merkle';
 import { openSignedNote, parseCheckpointBody } from '../../../../shared/transparency/note';
 import { toBase64 } from '../../../../shared/transparency/bytes';
@@ -16,16 +16,6 @@ export interface LogVerification {
   leaves: number;
   checkpoints: number;
   problems: string[];
-}
-
-/** Ed25519 verification of a raw 32-byte public key with Node's crypto. */
-export function verifyEd25519(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean {
-  try {
-    const key = { key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(publicKey).toString('base64url') }, format: 'jwk' } as const;
-    return verify(null, message, key, signature);
-  } catch {
-    return false;
-  }
 }
 
 const MAX_PROBLEMS = 50;
