@@ -98,10 +98,13 @@ const projectFields = {
   methodology: z.object({ id: requiredText(60), title: requiredText(300) }),
   type: z.object({ id: requiredText(60), title: requiredText(200), description: text(2000).default('') }),
   location: z.object({ lat: z.number().min(-90).max(90), lng: z.number().min(-180).max(180) }),
-  otherBenefits: z.array(
-    z.object({ id: z.number().int(), title: requiredText(200), checked: z.boolean(), description: text(2000).default('') }),
-  ),
+  otherBenefits: z
+    .array(z.object({ id: z.number().int(), title: requiredText(200), checked: z.boolean(), description: text(2000).default('') }))
+    .refine((list) => new Set(list.map((b) => b.id)).size === list.length, 'two benefits have the same id; give each its own'),
 };
+
+/** A list of organization ids, each at most once (the database keeps one row per organization). */
+const distinctIds = () => z.array(requiredText()).refine((ids) => new Set(ids).size === ids.length, 'lists an organization twice');
 
 export const createProjectInput = z.object({
   id: z.uuid().optional(),
@@ -126,8 +129,8 @@ export const createProjectInput = z.object({
   location: projectFields.location.optional(),
   /** The owning proponent organization; listed first among the proponents. */
   organizationId: requiredText(),
-  proponentIds: z.array(requiredText()).default([]),
-  validatorIds: z.array(requiredText()).default([]),
+  proponentIds: distinctIds().default([]),
+  validatorIds: distinctIds().default([]),
   documentation: z.array(documentInput).default([]),
   kmlFile: documentInput.optional(),
   otherBenefits: projectFields.otherBenefits.default([]),
@@ -157,8 +160,8 @@ const updateProjectShape = z.strictObject({
   type: projectFields.type.optional(),
   location: projectFields.location.nullable().optional(),
   organizationId: requiredText().optional(),
-  proponentIds: z.array(requiredText()).optional(),
-  validatorIds: z.array(requiredText()).optional(),
+  proponentIds: distinctIds().optional(),
+  validatorIds: distinctIds().optional(),
   documentation: z.array(documentInput).optional(),
   kmlFile: documentInput.nullable().optional(),
   otherBenefits: projectFields.otherBenefits.optional(),
