@@ -13,6 +13,7 @@ import type { Authenticator, Caller } from '../auth/caller';
 import { RateLimiter, type RateLimitOptions } from '../auth/rate-limit';
 import { DatabaseBusyError } from '../../platform/db/database';
 import { bodyCap, ClientAbortedError, DEFAULT_MAX_BODY_BYTES, readBodyText } from './body';
+import { clientAddress, trustedProxies } from './client-address';
 import { parseJsonText } from './json-body';
 import { operatorRequest, recordTokenRefusal } from './operator-pipeline';
 import { checkRole, errorBody, IDEMPOTENCY_KEY_HEADER, messageOf, parseOrThrow } from './pipeline-parts';
@@ -37,6 +38,8 @@ export interface RegistryAppOptions {
   maxBodyBytes?: number;
   /** The budget of refused operator requests (default DEFAULT_REFUSED_ATTEMPTS). */
   refusedAttempts?: RateLimitOptions;
+  /** Proxies whose X-Forwarded-For names the client (client-address.ts); none by default. */
+  trustedProxies?: readonly string[];
 }
 
 function errorResponse<C extends Context>(c: C, status: number, message: string | string[], headers: Record<string, string> = {}) {
@@ -79,6 +82,8 @@ export function createRegistryApp(options: RegistryAppOptions): Hono {
     maxBodyBytes,
     refusals: new RateLimiter(options.refusedAttempts ?? DEFAULT_REFUSED_ATTEMPTS, () => registry.clock.now()),
   };
+  const trusted = trustedProxies(options.trustedProxies ?? []);
+  const clientAddressOf = (c: Context) => clientAddress(peerAddressOf(c), c.req.header('x-forwarded-for'), trusted);
   const app = new Hono();
 
   app.use(
@@ -223,9 +228,9 @@ function headerCount(c: { env: unknown; req: { header(name: string): string | un
 }
 
 /** The peer's address from Node's socket (@hono/node-server puts the request in `c.env.incoming`). */
-function clientAddressOf(c: { env: unknown }): string {
+function peerAddressOf(c: { env: unknown }): string | undefined {
   const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
-  return env?.incoming?.socket?.remoteAddress ?? 'unknown';
+  return env?.incoming?.socket?.remoteAddress;
 }
 
 export const DISK_FULL_MESSAGE =
