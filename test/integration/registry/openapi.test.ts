@@ -50,7 +50,8 @@ let installation: string;
 let administrator: TestOperator;
 
 beforeAll(async () => {
-  t = await startTestRegistry({ setup: (r) => void (f = buildFixture(r)) });
+  // this suite is refused hundreds of times on purpose: a refusal budget that does not get in its way
+  t = await startTestRegistry({ setup: (r) => void (f = buildFixture(r)), refusedAttempts: { requests: 1_000_000, windowMs: 60_000 } });
   app = createTestApp(t.registry, { name: 'Contract app' });
   examiner = createTestApp(t.registry, { name: 'Contract examiner', examinerRead: true, keyIndex: 1 });
   installation = ops.installApp(t.registry, {
