@@ -84,6 +84,19 @@ describe('amounts that stay exact', () => {
   });
 });
 
+describe('paths', () => {
+  it('answers a trailing slash 404, on operator and seed paths alike, and a wrong method 405 with Allow', async () => {
+    for (const path of ['/operator/v1/me/', '/operator/v1/organizations/', '/projects/']) {
+      const res = await t.call(path, { token });
+      expect(res.status, path).toBe(404);
+      expect(res.headers.get('allow'), path).toBeNull();
+    }
+    const wrong = await t.call('/operator/v1/me', { method: 'DELETE', token });
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get('allow')).toContain('GET');
+  });
+});
+
 const operatorEndpoints = endpointIds
   .map((id) => [id, endpoints[id] as EndpointDefinition] as const)
   .filter(([, e]) => e.path.startsWith('/operator/v1/') && e.body !== undefined);

@@ -47,8 +47,11 @@ function errorResponse<C extends Context>(c: C, status: number, message: string 
   return c.json(errorBody(status, message), status as 400);
 }
 
-/** `/a/{b}/c` to a RegExp matching concrete paths, for the 405 check. */
-const pathPattern = (path: string) => new RegExp(`^${path.replace(/\{\w+\}/g, '[^/]+')}/?$`);
+/**
+ * `/a/{b}/c` to a RegExp matching concrete paths, for the 405 check. Exact: a path with a trailing
+ * slash is no route (404), as hono routes it, rather than a 405 whose Allow lists the method asked.
+ */
+const pathPattern = (path: string) => new RegExp(`^${path.replace(/\{\w+\}/g, '[^/]+')}$`);
 
 /** Contract paths to hono's `:param` syntax. */
 const honoPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
