@@ -12,7 +12,16 @@ import { CREDIT_TYPES, OPERATOR_ROLES, ORGANIZATION_TYPES, PERMISSION_LEVELS, PR
 export const text = (max = 500) => z.string().trim().max(max);
 export const requiredText = (max = 500) => z.string().trim().min(1, 'must not be empty').max(max);
 export const dateInput = z.union([z.iso.datetime({ offset: true }), z.iso.date()]).transform((s) => Date.parse(s));
-export const tonnesInput = z.number({ error: 'must be a number of tonnes' }).positive('must be greater than 0');
+/** The most one ledger movement may carry, in tonnes (the ledger's own cap, ledger.ts). */
+export const MAX_MOVEMENT_TONNES = 1_000_000_000;
+export const tonnesInput = z
+  .number({ error: 'must be a number of tonnes' })
+  .positive('must be greater than 0')
+  .max(MAX_MOVEMENT_TONNES, `must be at most ${MAX_MOVEMENT_TONNES} t per movement`)
+  .meta({
+    multipleOf: 0.000001,
+    description: `Tonnes in whole grams (0.000001 t), at most ${MAX_MOVEMENT_TONNES} per movement; one account holds at most 9000000000 t of a credit`,
+  });
 export const countryCode = z
   .string()
   .regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code')

@@ -317,6 +317,9 @@ describe('GET /openapi.json', () => {
     expect(retire.required).toContain('retirementData');
     const transfer = doc.paths[`${finish}/transfer`]!.post!.requestBody!.content['application/json'].schema;
     expect(transfer.required).not.toContain('retirementData');
+    // the operator's amounts say what the server enforces: grams, and the per-movement cap
+    const issuance = doc.paths['/operator/v1/issuances']!.post!.requestBody!.content['application/json'].schema;
+    expect(issuance.properties!.amount).toMatchObject({ exclusiveMinimum: 0, multipleOf: 0.000001, maximum: 1_000_000_000 });
   });
 
   it('lists every operation with an example request the server accepts', async () => {
