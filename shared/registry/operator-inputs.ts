@@ -13,7 +13,16 @@ import { CREDIT_TYPES, OPERATOR_ROLES, ORGANIZATION_TYPES, PERMISSION_LEVELS, PR
 export const text = (max = 500) => z.string().trim().max(max);
 export const requiredText = (max = 500) => z.string().trim().min(1, 'must not be empty').max(max);
 export const dateInput = z.union([z.iso.datetime({ offset: true }), z.iso.date()]).transform((s) => Date.parse(s));
-export const tonnesInput = z.number({ error: 'must be a number of tonnes' }).positive('must be greater than 0');
+/** The most one ledger movement may carry, in tonnes (the ledger's own cap, ledger.ts). */
+export const MAX_MOVEMENT_TONNES = 1_000_000_000;
+export const tonnesInput = z
+  .number({ error: 'must be a number of tonnes' })
+  .positive('must be greater than 0')
+  .max(MAX_MOVEMENT_TONNES, `must be at most ${MAX_MOVEMENT_TONNES} t per movement`)
+  .meta({
+    multipleOf: 0.000001,
+    description: `Tonnes in whole grams (0.000001 t), at most ${MAX_MOVEMENT_TONNES} per movement; one account holds at most 9000000000 t of a credit`,
+  });
 export const countryCode = z
   .string()
   .regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code')
@@ -99,10 +108,13 @@ const projectFields = {
   methodology: z.object({ id: requiredText(60), title: requiredText(300) }),
   type: z.object({ id: requiredText(60), title: requiredText(200), description: text(2000).default('') }),
   location: z.object({ lat: z.number().min(-90).max(90), lng: z.number().min(-180).max(180) }),
-  otherBenefits: z.array(
-    z.object({ id: z.number().int(), title: requiredText(200), checked: z.boolean(), description: text(2000).default('') }),
-  ),
+  otherBenefits: z
+    .array(z.object({ id: z.number().int(), title: requiredText(200), checked: z.boolean(), description: text(2000).default('') }))
+    .refine((list) => new Set(list.map((b) => b.id)).size === list.length, 'two benefits have the same id; give each its own'),
 };
+
+/** A list of organization ids, each at most once (the database keeps one row per organization). */
+const distinctIds = () => z.array(requiredText()).refine((ids) => new Set(ids).size === ids.length, 'lists an organization twice');
 
 export const createProjectInput = z.object({
   id: z.uuid().optional(),
@@ -127,8 +139,8 @@ export const createProjectInput = z.object({
   location: projectFields.location.optional(),
   /** The owning proponent organization; listed first among the proponents. */
   organizationId: requiredText(),
-  proponentIds: z.array(requiredText()).default([]),
-  validatorIds: z.array(requiredText()).default([]),
+  proponentIds: distinctIds().default([]),
+  validatorIds: distinctIds().default([]),
   documentation: z.array(documentInput).default([]),
   kmlFile: documentInput.optional(),
   otherBenefits: projectFields.otherBenefits.default([]),
@@ -158,8 +170,8 @@ const updateProjectShape = z.strictObject({
   type: projectFields.type.optional(),
   location: projectFields.location.nullable().optional(),
   organizationId: requiredText().optional(),
-  proponentIds: z.array(requiredText()).optional(),
-  validatorIds: z.array(requiredText()).optional(),
+  proponentIds: distinctIds().optional(),
+  validatorIds: distinctIds().optional(),
   documentation: z.array(documentInput).optional(),
   kmlFile: documentInput.nullable().optional(),
   otherBenefits: projectFields.otherBenefits.optional(),

@@ -5,7 +5,7 @@
 import type { RegistryContext } from './context';
 import { sql, type Insertable, type Kysely } from 'kysely';
 import type { AccountKind, MovementKind, RegistryTables } from './schema';
-import { conflict, notFound } from './errors';
+import { badRequest, conflict, notFound } from './errors';
 import { appendLeaf } from './transparency/leaf';
 
 export type AccountRef =
@@ -125,8 +125,26 @@ export interface MovementInput {
   createdAt?: number;
 }
 
-/** Appends one movement; an overdraft aborts it (and the caller's transaction) with a 409. */
+/** The most one movement may carry: a billion tonnes, in grams. */
+export const MAX_MOVEMENT_GRAMS = 1_000_000_000 * 1_000_000;
+/**
+ * The most one account may hold of one credit: nine billion tonnes, in grams (9e15), below 2^53, so
+ * every balance and every sum of a credit's balances stays an exact JavaScript number.
+ */
+export const MAX_BALANCE_GRAMS = 9_000_000_000 * 1_000_000;
+
+const tonnes = (grams: number) => (grams / 1_000_000).toLocaleString('en-US');
+
+/** Appends one movement; an overdraft aborts it (and the caller's transaction) with a 409, as does a balance past the cap. */
 export function appendMovement(ctx: RegistryContext, m: MovementInput): number {
+  if (!Number.isSafeInteger(m.amount) || m.amount > MAX_MOVEMENT_GRAMS) {
+    throw badRequest(`amount: at most ${tonnes(MAX_MOVEMENT_GRAMS)} t per movement`);
+  }
+  if (m.to !== undefined && balanceOf(ctx, m.to, m.creditId) + m.amount > MAX_BALANCE_GRAMS) {
+    throw conflict(
+      `The receiving account would hold more than ${tonnes(MAX_BALANCE_GRAMS)} t of ${m.creditId}, the most one account may hold of a credit`,
+    );
+  }
   try {
     const result = ctx.db.prepared(insertMovement).run({
       credit_id: m.creditId,

@@ -36,14 +36,16 @@ const firstLine = (error: unknown) => (error instanceof Error ? error.message : 
 
 /**
  * Refuses an empty database file in a folder that has held a registry: a zero-length (or
- * schema-less) registry.sqlite beside demo-credentials.json or settings.json is a lost registry, not a new one.
+ * schema-less) or deleted registry.sqlite beside demo-credentials.json or settings.json is a lost registry, not a new one.
  */
 export function assertNotEmptied(dataDir: string): void {
   const file = join(dataDir, REGISTRY_DB_FILE);
-  if (!existsSync(file) || statSync(file).size > 0) return;
+  const missing = !existsSync(file);
+  if (!missing && statSync(file).size > 0) return;
   const trace = REGISTRY_TRACES.find((name) => existsSync(join(dataDir, name)));
   if (!trace) return;
-  throw new DamagedDatabaseError(file, `it is empty, but ${trace} beside it shows the folder held a registry`, dataDir);
+  const state = missing ? 'it is missing' : 'it is empty';
+  throw new DamagedDatabaseError(file, `${state}, but ${trace} beside it shows the folder held a registry`, dataDir);
 }
 
 /** Runs `PRAGMA quick_check` (or the full `integrity_check`) and returns the problems found (none: []). */

@@ -211,6 +211,13 @@ describe('the API', () => {
     expect(text).not.toContain('PRIVATE KEY');
     expect(await (await upload('hello')).json()).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
     expect((await upload('x'.repeat(50_000))).status).toBe(413);
+    // a malformed escape in the name is bad input (JSON, 400), not a plain-text 500
+    const badName = await upload(pem, { ...good, 'x-desk-filename': '%E0%A4%A' });
+    expect(badName.status).toBe(400);
+    expect(await badName.json()).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input', message: expect.stringMatching(/x-desk-filename/) },
+    });
   });
 
   it('refuses a wrong Host header (DNS rebinding)', async () => {

@@ -50,7 +50,8 @@ let installation: string;
 let administrator: TestOperator;
 
 beforeAll(async () => {
-  t = await startTestRegistry({ setup: (r) => void (f = buildFixture(r)) });
+  // this suite is refused hundreds of times on purpose: a refusal budget that does not get in its way
+  t = await startTestRegistry({ setup: (r) => void (f = buildFixture(r)), refusedAttempts: { requests: 1_000_000, windowMs: 60_000 } });
   app = createTestApp(t.registry, { name: 'Contract app' });
   examiner = createTestApp(t.registry, { name: 'Contract examiner', examinerRead: true, keyIndex: 1 });
   installation = ops.installApp(t.registry, {
@@ -316,6 +317,9 @@ describe('GET /openapi.json', () => {
     expect(retire.required).toContain('retirementData');
     const transfer = doc.paths[`${finish}/transfer`]!.post!.requestBody!.content['application/json'].schema;
     expect(transfer.required).not.toContain('retirementData');
+    // the operator's amounts say what the server enforces: grams, and the per-movement cap
+    const issuance = doc.paths['/operator/v1/issuances']!.post!.requestBody!.content['application/json'].schema;
+    expect(issuance.properties!.amount).toMatchObject({ exclusiveMinimum: 0, multipleOf: 0.000001, maximum: 1_000_000_000 });
   });
 
   it('lists every operation with an example request the server accepts', async () => {

@@ -2,7 +2,7 @@
 // table's page, a truncated file, a zero-length file beside demo credentials) are refused at start
 // with one sentence naming the file and the way back; check, backup and restore work on real files.
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, openSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, rmSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../electron/core/platform/clock';
@@ -60,12 +60,17 @@ describe('damaged registry files', () => {
     expect(report.problems.length).toBeGreaterThan(0);
   });
 
-  it('refuses a zero-length file in a folder that has held a registry, and starts one in a new folder', () => {
+  it('refuses a zero-length or deleted file in a folder that has held a registry, and starts one in a new folder', () => {
     const { dir, file } = registryFolder();
     writeFileSync(join(dir, 'demo-credentials.json'), '{}');
     truncateSync(file, 0);
     expectRefused(dir, file, /empty, but demo-credentials\.json/);
     expect(statSync(file).size).toBe(0); // nothing was written to it
+    // a deleted file is refused the same way (it would otherwise start a new, empty registry)
+    rmSync(file);
+    writeFileSync(join(dir, 'settings.json'), '{}');
+    expectRefused(dir, file, /missing, but demo-credentials\.json/);
+    expect(existsSync(file)).toBe(false);
 
     const fresh = makeDataDir();
     cleanups.push(fresh.remove);

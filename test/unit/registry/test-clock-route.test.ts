@@ -5,7 +5,7 @@ import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { strict } from '../../../shared/registry/resources';
 import { AdjustableClock, ManualClock } from '../../../electron/core/platform/clock';
-import { MAX_ADVANCE_MS, mountTestClock, TEST_CLOCK_PATH } from '../../../electron/core/registry/cli/test-clock-route';
+import { MAX_ADVANCE_MS, MAX_CLOCK_MS, mountTestClock, TEST_CLOCK_PATH } from '../../../electron/core/registry/cli/test-clock-route';
 
 const START = Date.parse('2024-01-01T00:00:00Z');
 
@@ -39,5 +39,14 @@ describe('the --test-clock route', () => {
     expect(res.status).toBe(400);
     expect(strict.errorBody.parse(await res.json()).statusCode).toBe(400);
     expect(clock.now()).toBe(START);
+  });
+
+  it('bounds the total: repeated calls stop at the end of year 9999, not past the end of JavaScript dates', async () => {
+    const { clock, advance } = route();
+    let last = 200;
+    for (let i = 0; i < 8000 && last === 200; i++) last = (await advance(JSON.stringify({ ms: MAX_ADVANCE_MS }))).status;
+    expect(last).toBe(400);
+    expect(clock.now()).toBeLessThanOrEqual(MAX_CLOCK_MS);
+    expect(new Date(clock.now()).toISOString()).toMatch(/^9999-/);
   });
 });

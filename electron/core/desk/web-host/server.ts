@@ -137,7 +137,11 @@ export function buildWebHostApp(
         ),
     }),
     async (c) => {
-      const fileName = decodeURIComponent(c.req.header('x-desk-filename') ?? 'key file');
+      const fileName = decodedFileName(c.req.header('x-desk-filename'));
+      if (fileName === undefined) {
+        const message = 'x-desk-filename: not a percent-encoded file name';
+        return c.json({ ok: false, error: { code: 'invalid_input', message } }, 400);
+      }
       try {
         return c.json({ ok: true, value: await options.desk.keyImports.put(await c.req.text(), fileName) });
       } catch (error) {
@@ -253,4 +257,13 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
         (server as { closeAllConnections?: () => void }).closeAllConnections?.();
       }),
   };
+}
+
+/** The key file's name as the page sent it (percent-encoded); undefined for a malformed escape such as `%E0%A4%A`. */
+function decodedFileName(header: string | undefined): string | undefined {
+  try {
+    return decodeURIComponent(header ?? 'key file');
+  } catch {
+    return undefined;
+  }
 }

@@ -3,6 +3,7 @@
 // [--test-clock]`.
 // Prints `listening on http://<host>:<port>` on its own line once it accepts requests (the desk and
 // the tests wait for that line), and stops cleanly on SIGINT / SIGTERM.
+import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { AdjustableClock, systemClock } from '../../platform/clock';
@@ -50,6 +51,11 @@ const serveOptions = z.object({
     .refine((n) => n >= 1 && n <= 1024 * 1024 * 1024, '--max-body: from 1 byte to 1024m')
     .optional(),
   testClock: z.boolean().default(false),
+  trustedProxy: z
+    .string()
+    .transform((s) => s.split(',').map((a) => a.trim()))
+    .refine((list) => list.every((a) => isIP(a.replace(/^::ffff:/i, '')) !== 0), '--trusted-proxy: comma-separated IP addresses')
+    .optional(),
 });
 
 const USAGE = `npm run serve -- --data <dir> [options]
@@ -62,6 +68,7 @@ const USAGE = `npm run serve -- --data <dir> [options]
   --seed demo [--scale <n>]     fill an EMPTY data folder with the demo registry (scale 1 = ~100 projects)
   --rate-limit <n>/<seconds>    per-app (and per-address failed-auth) limit, e.g. 100/60 (off by default)
   --max-body <bytes>[k|m]       largest request body accepted (default 1m); larger is 413
+  --trusted-proxy <ip>[,<ip>]   load balancers whose X-Forwarded-For names the client (for --rate-limit)
   --public-url <url>            base of the registry's public website, used in publicUrl fields
   --test-clock                  END-TO-END TESTS ONLY: mount POST /__test__/clock/advance {"ms": n}`;
 
@@ -84,6 +91,7 @@ function readOptions(argv: string[]) {
         'rate-limit': { type: 'string' },
         'public-url': { type: 'string' },
         'max-body': { type: 'string' },
+        'trusted-proxy': { type: 'string' },
         'test-clock': { type: 'boolean' },
         help: { type: 'boolean' },
       },
@@ -108,6 +116,7 @@ function readOptions(argv: string[]) {
     rateLimit: values['rate-limit'],
     publicUrl: values['public-url'],
     maxBody: values['max-body'],
+    trustedProxy: values['trusted-proxy'],
     testClock: values['test-clock'],
   });
   if (!parsed.success) throw new CliError(parsed.error.issues.map((i) => i.message).join('; '));
@@ -163,6 +172,7 @@ async function main(): Promise<void> {
     host: options.host,
     ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
     ...(options.maxBody !== undefined ? { maxBodyBytes: options.maxBody } : {}),
+    ...(options.trustedProxy ? { trustedProxies: options.trustedProxy } : {}),
     ...(testClock ? { extraRoutes: (app) => mountTestClock(app, testClock) } : {}),
     log: warn,
   }).catch((error: unknown) => {

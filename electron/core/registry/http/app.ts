@@ -13,6 +13,7 @@ import { DatabaseBusyError, DatabaseUnavailableError } from '../../platform/db/d
 import { AnswerAlreadyStored } from '../idempotency';
 import { bodyCap, ClientAbortedError, DEFAULT_MAX_BODY_BYTES, readBodyText } from './body';
 import { acceptedEncoding, COMPRESS_MIN_BYTES, compressAnswers, compressedOnce } from './compression';
+import { clientAddress, trustedProxies } from './client-address';
 import { parseJsonText } from './json-body';
 import { operatorRequest, recordTokenRefusal } from './operator-pipeline';
 import { checkRole, errorBody, IDEMPOTENCY_KEY_HEADER, messageOf, parseOrThrow } from './pipeline-parts';
@@ -37,6 +38,8 @@ export interface RegistryAppOptions {
   maxBodyBytes?: number;
   /** The budget of refused operator requests (default DEFAULT_REFUSED_ATTEMPTS). */
   refusedAttempts?: RateLimitOptions;
+  /** Proxies whose X-Forwarded-For names the client (client-address.ts); none by default. */
+  trustedProxies?: readonly string[];
 }
 
 function errorResponse<C extends Context>(c: C, status: number, message: string | string[], headers: Record<string, string> = {}) {
@@ -44,8 +47,11 @@ function errorResponse<C extends Context>(c: C, status: number, message: string 
   return c.json(errorBody(status, message), status as 400);
 }
 
-/** `/a/{b}/c` to a RegExp matching concrete paths, for the 405 check. */
-const pathPattern = (path: string) => new RegExp(`^${path.replace(/\{\w+\}/g, '[^/]+')}/?$`);
+/**
+ * `/a/{b}/c` to a RegExp matching concrete paths, for the 405 check. Exact: a path with a trailing
+ * slash is no route (404), as hono routes it, rather than a 405 whose Allow lists the method asked.
+ */
+const pathPattern = (path: string) => new RegExp(`^${path.replace(/\{\w+\}/g, '[^/]+')}$`);
 
 /** Contract paths to hono's `:param` syntax. */
 const honoPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
@@ -79,6 +85,8 @@ export function createRegistryApp(options: RegistryAppOptions): Hono {
     maxBodyBytes,
     refusals: new RateLimiter(options.refusedAttempts ?? DEFAULT_REFUSED_ATTEMPTS, () => registry.clock.now()),
   };
+  const trusted = trustedProxies(options.trustedProxies ?? []);
+  const clientAddressOf = (c: Context) => clientAddress(peerAddressOf(c), c.req.header('x-forwarded-for'), trusted);
   const app = new Hono();
 
   // First, so it sees every answer last (errors and extra routes included).
@@ -234,9 +242,9 @@ function headerCount(c: { env: unknown; req: { header(name: string): string | un
 }
 
 /** The peer's address from Node's socket (@hono/node-server puts the request in `c.env.incoming`). */
-function clientAddressOf(c: { env: unknown }): string {
+function peerAddressOf(c: { env: unknown }): string | undefined {
   const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
-  return env?.incoming?.socket?.remoteAddress ?? 'unknown';
+  return env?.incoming?.socket?.remoteAddress;
 }
 
 export const DISK_FULL_MESSAGE =

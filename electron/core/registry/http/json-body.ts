@@ -42,3 +42,45 @@ export function parseJsonText(text: string): unknown {
     throw new RegistryError('bad_request', 'body: not valid JSON');
   }
 }
+
+/** `-1.50e3` as its significant digits and the exponent of their last digit: ['15', 2]. */
+function decimalOf(token: string): [string, number] {
+  const [mantissa = '', exp = '0'] = token.replace(/^-/, '').toLowerCase().split('e');
+  const [whole = '', fraction = ''] = mantissa.split('.');
+  let digits = `${whole}${fraction}`.replace(/^0+/, '');
+  let exponent = Number(exp) - fraction.length;
+  const trailing = /0*$/.exec(digits)![0].length;
+  digits = digits.slice(0, digits.length - trailing);
+  exponent += trailing;
+  return digits === '' ? ['0', 0] : [digits, exponent];
+}
+
+/**
+ * The number literals of JSON text that a double cannot hold exactly (JSON.parse would round them:
+ * 99999999999999999 becomes 100000000000000000), as written, so a refusal can quote them.
+ */
+export function inexactNumbers(text: string): string[] {
+  const out: string[] = [];
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (inString) {
+      if (ch === '\\') i++;
+      else if (ch === '"') inString = false;
+      continue;
+    }
+    if (ch === '"') inString = true;
+    else if (ch === '-' || (ch >= '0' && ch <= '9')) {
+      const token = /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(i, i + 400))?.[0];
+      if (!token) continue;
+      i += token.length - 1;
+      const [digits] = decimalOf(token);
+      if (digits.length <= 15) continue; // 15 significant digits always survive a double
+      const value = Number(token);
+      const [a, ea] = decimalOf(token);
+      const [b, eb] = Number.isFinite(value) ? decimalOf(String(value)) : ['', 0];
+      if (a !== b || ea !== eb) out.push(token.length > 60 ? `${token.slice(0, 60)}…` : token);
+    }
+  }
+  return out;
+}

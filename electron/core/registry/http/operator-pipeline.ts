@@ -5,7 +5,7 @@
 // adds no entry. Refusals are budgeted per operator: past the budget every request of that operator
 // is 429 (with a small entry) until it refills, so refused attempts cannot flood the log.
 import type { Context } from 'hono';
-import type { EndpointDefinition, EndpointId } from '../../../../shared/registry/endpoints';
+import { MAX_AMOUNT_TONNES, type EndpointDefinition, type EndpointId } from '../../../../shared/registry/endpoints';
 import { bodyDigest } from '../audit-record';
 import { audited, auditRefusal, type AuditedAttempt } from '../audit';
 import type { Caller } from '../auth/caller';
@@ -14,7 +14,7 @@ import type { RegistryContext } from '../context';
 import { RegistryError } from '../errors';
 import { checkIdempotencyKey, replayOf, requestHash, storeAnswer } from '../idempotency';
 import { ClientAbortedError, readBodyText, tooLarge } from './body';
-import { parseJsonText } from './json-body';
+import { inexactNumbers, parseJsonText } from './json-body';
 import { checkRole, errorBody, IDEMPOTENCY_KEY_HEADER, messageOf, parseOrThrow } from './pipeline-parts';
 import type { Handler } from './types';
 import { unknownFields, unknownFieldsMessage } from './unknown-fields';
@@ -167,6 +167,13 @@ async function prepare(
   const query = parseOrThrow(endpoint.query, c.req.query(), 'query');
   let body: unknown;
   if (endpoint.body) {
+    const inexact = inexactNumbers(text);
+    if (inexact.length > 0) {
+      throw new RegistryError(
+        'bad_request',
+        `body: the number ${inexact[0]} has more digits than the registry can hold exactly; send at most 15 significant digits (amounts: whole grams, at most ${MAX_AMOUNT_TONNES} t)`,
+      );
+    }
     const unknown = unknownFields(endpoint.body, received);
     if (unknown.length > 0) throw new RegistryError('bad_request', unknownFieldsMessage(unknown));
     body = parseOrThrow(endpoint.body, received, 'body');

@@ -31,6 +31,8 @@ export interface RegistryServerOptions {
   maxBodyBytes?: number;
   /** Refused operator requests allowed per operator (default 60 a minute); past it 429. */
   refusedAttempts?: RateLimitOptions;
+  /** Load balancers whose X-Forwarded-For names the client (`--trusted-proxy`). */
+  trustedProxies?: readonly string[];
   /** Extra routes (tests mount a clock control here). */
   extraRoutes?: (app: Hono) => void;
   /** Renders certificate PDFs (a worker pool); default: in the serving thread. */
@@ -63,6 +65,7 @@ export function buildRegistryHttpApp(options: Omit<RegistryServerOptions, 'port'
     authenticator,
     ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
     ...(options.refusedAttempts !== undefined ? { refusedAttempts: options.refusedAttempts } : {}),
+    ...(options.trustedProxies !== undefined ? { trustedProxies: options.trustedProxies } : {}),
     extraRoutes: (app) => {
       mountHealth(app, options.registry, options.isStopping);
       serveOpenApi(app);

@@ -85,6 +85,7 @@ export function installApp(ctx: RegistryContext, input: z.input<typeof installAp
   return db.transaction(() => {
     if (!db.first(db.q.selectFrom('apps').select('id').where('id', '=', o.appId))) throw notFound(`App ${o.appId} not found`);
     requireOrganization(ctx, o.organizationId);
+    if (db.first(db.q.selectFrom('installations').select('id').where('id', '=', id))) throw conflict(`Installation ${id} already exists`);
     const installed = db.q
       .selectFrom('installations')
       .select('id')

@@ -34,7 +34,9 @@ function recoverSigner(message: string, signature: string): string {
   try {
     return verifyMessage(message, signature);
   } catch {
-    throw badRequest('signature: not a valid Ethereum message signature (65 bytes r, s, v as 0x hex)');
+    throw badRequest(
+      'signature: not a valid Ethereum message signature (65 bytes r, s, v, or the 64-byte compact form, as hex with or without 0x)',
+    );
   }
 }
 

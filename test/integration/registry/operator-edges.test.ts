@@ -1,0 +1,139 @@
+// Edges of the operator interface an attacker found (issue 32): ids the caller chooses twice are a
+// 409 or 400 with the reason, never a 500; amounts stay exact (a number JSON would round is refused
+// quoting it as sent, a movement is at most a billion tonnes, one account holds at most nine billion
+// of one credit); and random bodies of every shape, depth, size and alphabet are never a 500.
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { endpointIds, endpoints, fillPath, type EndpointDefinition } from '../../../shared/registry/endpoints';
+import { buildFixture, type Fixture } from '../../support/fixture';
+import { createTestOperator, operatorToken } from '../../support/operators';
+import { createTestApp, startTestRegistry, type TestRegistry } from '../../support/registry';
+
+let t: TestRegistry;
+let f: Fixture;
+let token = '';
+
+beforeAll(async () => {
+  // the property test below sends many refused bodies: a budget that does not get in its way
+  t = await startTestRegistry({ setup: (r) => void (f = buildFixture(r)), refusedAttempts: { requests: 1_000_000, windowMs: 60_000 } });
+  token = await operatorToken(t, createTestOperator(t.registry, 'administrator', 1));
+});
+afterAll(() => t.close());
+
+const send = (path: string, body: unknown, method = 'POST') =>
+  t.call(path, { method, token, body: typeof body === 'string' ? body : JSON.stringify(body) });
+const messageOf = async (res: Response) => JSON.stringify(await res.json());
+
+const draft = () => ({
+  fullName: 'Duplicate Mangroves',
+  startDate: '2021-01-01',
+  creditingPeriodStartDate: '2021-06-01',
+  countryCode: 'KE',
+  sector: { id: 'forestry', title: 'Forestry' },
+  methodology: { id: 'icr-ar-001', title: 'Afforestation' },
+  type: { id: 'removal', title: 'Removal' },
+  organizationId: f.orgA,
+});
+
+const issuance = (amount: number | string) =>
+  `{"projectId":"${f.projectId}","vintage":"2023","amount":${amount},"monitoringPeriodStart":"2023-01-01","monitoringPeriodEnd":"2023-12-31","verificationBodyId":"${f.validatorId}","bufferBasisPoints":0}`;
+
+describe('duplicate ids the caller chooses', () => {
+  it('an installation id that exists is 409; a listed organization twice and two benefits with one id are 400', async () => {
+    const app = createTestApp(t.registry, { name: 'Edge app' });
+    const id = 'a1b2c3d4-0000-4000-8000-000000000001';
+    const install = (organizationId: string) =>
+      send('/operator/v1/installations', { id, appId: app.id, organizationId, permissions: { organization_warehouse: 'VIEW' } });
+    expect((await install(f.orgA)).status).toBe(201);
+    const again = await install(f.orgB);
+    expect(again.status).toBe(409);
+    expect(await messageOf(again)).toMatch(/already exists/);
+
+    const twice = await send('/operator/v1/projects', { ...draft(), proponentIds: [f.orgB, f.orgB] });
+    expect(twice.status).toBe(400);
+    expect(await messageOf(twice)).toMatch(/proponentIds.*twice/);
+    const benefits = await send('/operator/v1/projects', {
+      ...draft(),
+      otherBenefits: [
+        { id: 1, title: 'Water', checked: true },
+        { id: 1, title: 'Soil', checked: false },
+      ],
+    });
+    expect(benefits.status).toBe(400);
+    expect(await messageOf(benefits)).toMatch(/same id/);
+  });
+});
+
+describe('amounts that stay exact', () => {
+  it('quotes a number JSON would round exactly as sent', async () => {
+    const res = await send('/operator/v1/issuances', issuance('99999999999999999'));
+    expect(res.status).toBe(400);
+    const message = await messageOf(res);
+    expect(message).toContain('99999999999999999');
+    expect(message).not.toContain('100000000000000000');
+  });
+
+  it('refuses a movement over a billion tonnes (400) and an account over nine billion of one credit (409)', async () => {
+    expect((await send('/operator/v1/issuances', issuance(1_000_000_001))).status).toBe(400);
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) statuses.push((await send('/operator/v1/issuances', issuance(1_000_000_000))).status);
+    // the first issuance of vintage 2023 makes the credit; nine billion fit; the tenth is refused
+    expect(statuses.slice(0, 9)).toEqual(Array(9).fill(201));
+    const last = statuses[9];
+    expect(last).toBe(409);
+  });
+});
+
+describe('paths', () => {
+  it('answers a trailing slash 404, on operator and seed paths alike, and a wrong method 405 with Allow', async () => {
+    for (const path of ['/operator/v1/me/', '/operator/v1/organizations/', '/projects/']) {
+      const res = await t.call(path, { token });
+      expect(res.status, path).toBe(404);
+      expect(res.headers.get('allow'), path).toBeNull();
+    }
+    const wrong = await t.call('/operator/v1/me', { method: 'DELETE', token });
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get('allow')).toContain('GET');
+  });
+});
+
+const operatorEndpoints = endpointIds
+  .map((id) => [id, endpoints[id] as EndpointDefinition] as const)
+  .filter(([, e]) => e.path.startsWith('/operator/v1/') && e.body !== undefined);
+
+/** JSON values of any shape: nested up to 40 deep, unicode strings, extreme numbers. */
+const anyJson = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small', maxDepth: 40 },
+    fc.string({ unit: 'binary', maxLength: 40 }),
+    fc.double(),
+    fc.integer(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(tie('value'), { maxLength: 5 }),
+    fc.dictionary(fc.string({ unit: 'grapheme', maxLength: 12 }), tie('value'), { maxKeys: 6 }),
+  ),
+})).value;
+
+describe('never a 500', () => {
+  it('answers every random body on every operator write with a status below 500', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...operatorEndpoints),
+        fc.oneof(
+          anyJson.map((v) => JSON.stringify(v) ?? 'null'),
+          fc.integer({ min: 1, max: 6000 }).map((n) => `${'['.repeat(n)}${']'.repeat(n)}`),
+          fc.string({ unit: 'binary', maxLength: 200 }),
+        ),
+        fc.string({ unit: 'grapheme', minLength: 1, maxLength: 20 }),
+        async ([, e], body, param) => {
+          const path = fillPath(e.path, Object.fromEntries([...e.path.matchAll(/\{(\w+)\}/g)].map((m) => [m[1]!, param])));
+          const res = await send(path, body, e.method);
+          await res.arrayBuffer();
+          expect(res.status, `${e.method} ${path} ${body.slice(0, 200)}`).toBeLessThan(500);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+});
