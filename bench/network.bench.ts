@@ -18,6 +18,8 @@ interface Link {
   name: string;
   rttMs: number;
   bitsPerSecond?: number;
+  /** Listen on 127.0.0.1: the desk then sees a registry on this machine (node:http, uncompressed). */
+  loopback?: boolean;
 }
 
 const LINKS: Link[] = [
@@ -25,6 +27,8 @@ const LINKS: Link[] = [
   { name: 'RTT 50 ms', rttMs: 50 },
   { name: 'RTT 150 ms', rttMs: 150 },
   { name: 'RTT 50 ms, 20 Mbit/s', rttMs: 50, bitsPerSecond: 20_000_000 },
+  // The bytes the same sync moves uncompressed, beside the compressed RTT-0 run's.
+  { name: 'RTT 0, uncompressed (loopback address)', rttMs: 0, loopback: true },
 ];
 
 /** Targets of issue 31, for the seed interface's first sync: its ratio to its RTT-0 figure. */
@@ -47,6 +51,8 @@ export const suite: BenchSuite = {
   name: 'network: first sync and re-sync through a delaying proxy',
   async run(): Promise<BenchFigure[]> {
     const scale = Number(process.env.NETWORK_BENCH_SCALE ?? 10);
+    // NETWORK_BENCH_PATHS=seed (or feed) runs one path only.
+    const only = process.env.NETWORK_BENCH_PATHS;
     const { scaledRegistryCopy } = await import('./support/scaled-registry');
     const { openRegistry } = await import('../electron/core/registry/open');
     const { startRegistryServer } = await import('../electron/core/registry/http/server');
@@ -105,7 +111,7 @@ export const suite: BenchSuite = {
       const proxy = await startDelayingProxy({
         target: { host: target.hostname, port: Number(target.port) },
         rttMs: link.rttMs,
-        host,
+        host: link.loopback ? '127.0.0.1' : host,
         ...(link.bitsPerSecond ? { bitsPerSecond: link.bitsPerSecond } : {}),
       });
       try {
@@ -129,6 +135,7 @@ export const suite: BenchSuite = {
         ['seed interface', false],
         ['changes feed', true],
       ] as const) {
+        if (only !== undefined && !path.startsWith(only)) continue;
         const direct = await through(null, feed);
         figures.push(
           { suite: s, name: `${path}: first sync, straight to the registry (wall)`, value: direct.first.wallMs / 1000, unit: 's' },
@@ -159,9 +166,14 @@ export const suite: BenchSuite = {
             floor: againBase / 1000,
             ratio: again / againBase,
           });
-          if (link.rttMs === 0) {
+          if (link.rttMs === 0 || link.loopback) {
             figures.push(
-              { suite: s, name: `${path}: first sync, bytes on the wire`, value: (run.bytesDown ?? NaN) / 1048576, unit: 'MiB' },
+              {
+                suite: s,
+                name: `${path}: first sync, ${link.name}, bytes on the wire`,
+                value: (run.bytesDown ?? NaN) / 1048576,
+                unit: 'MiB',
+              },
               { suite: s, name: `${path}: first sync, ${link.name}, peak RSS`, value: run.first.maxRssMb, unit: 'MB' },
             );
           } else {
