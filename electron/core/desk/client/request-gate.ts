@@ -115,8 +115,11 @@ export function createRequestGate(options: RequestGateOptions): RequestGate {
         ok = true;
         return result;
       } finally {
+        // In flight when it was sent or when it came back, whichever the more: a burst's first
+        // request went out alone but answered beside the others.
+        const busyNow = Math.max(busy, inFlight);
         inFlight--;
-        if (ok) learn(now() - started, busy);
+        if (ok) learn(now() - started, busyNow);
         admit();
       }
     },
