@@ -3,10 +3,10 @@
 // the fastest, closes back to its floor when they queue, halves on a refusal and holds new
 // requests back for a Retry-After.
 import { describe, expect, it } from 'vitest';
-import { createRequestGate } from '../../../electron/core/desk/client/request-gate';
+import { createRequestGate, GATE_CAP } from '../../../electron/core/desk/client/request-gate';
 
 /**
- * A link where each answer takes `answerMs(inFlight)` of the test's clock: 64 callers queue at the
+ * A link where each answer takes `answerMs(inFlight)` of the test's clock: GATE_CAP callers queue at the
  * gate (as the sync's lanes do) and the test plays the answers out in time order.
  */
 async function drive(answerMs: (inFlight: number) => number, requests: number) {
@@ -16,7 +16,7 @@ async function drive(answerMs: (inFlight: number) => number, requests: number) {
   let inFlight = 0;
   let started = 0;
   let lanesDone = 0;
-  const lanes = Array.from({ length: 64 }, async () => {
+  const lanes = Array.from({ length: GATE_CAP }, async () => {
     while (started < requests) {
       started++;
       await gate.run(async () => {
@@ -42,8 +42,8 @@ async function drive(answerMs: (inFlight: number) => number, requests: number) {
 
 describe('the request gate', () => {
   it('opens up to its cap while answers take a round trip however many are in flight', async () => {
-    const stats = await drive(() => 50, 300);
-    expect(stats.limit).toBe(64);
+    const stats = await drive(() => 50, 600);
+    expect(stats.limit).toBe(GATE_CAP);
   });
 
   it('stays at its floor of 8 when answers slow down with each one more in flight', async () => {
