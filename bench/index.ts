@@ -11,6 +11,7 @@ const SUITES: Record<string, () => Promise<{ suite: BenchSuite }>> = {
   warehouse: () => import('./warehouse.bench'),
   certificates: () => import('./certificates.bench'),
   sync: () => import('./sync.bench'),
+  network: () => import('./network.bench'),
   ui: () => import('./ui.bench'),
   operator: () => import('./operator.bench'),
   postgres: () => import('./postgres.bench'),

@@ -13,6 +13,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { generateKeyPairSync } from 'node:crypto';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import BetterSqlite3 from 'better-sqlite3';
 import type { BenchFigure, BenchSuite } from './types';
 import { systemClock } from '../electron/core/platform/clock';
@@ -23,7 +24,7 @@ import type { SyncEngine } from '../electron/core/desk/sync/types';
 import { createWorkerSyncEngine } from '../electron/core/desk/sync/worker/host';
 import { forEachLimited } from '../electron/core/desk/sync/concurrency';
 
-interface ChildJob {
+export interface ChildJob {
   mode: 'sync' | 'floor' | 'feedFloor' | 'poll';
   /** The sync: from the changes feed when the registry offers it (false: the seed interface only). */
   feed?: boolean;
@@ -42,8 +43,13 @@ interface ChildJob {
   installations: InstallationRef[];
   /** out/main/sync-worker.js, built by the parent before the runs. */
   workerFile: string;
+  /** Say on stderr when the first sync has ended (the network bench counts its bytes). */
+  markFirstSync?: boolean;
 }
-interface ChildResult {
+
+/** The line a child writes on stderr when its first sync has ended (`markFirstSync`). */
+export const FIRST_SYNC_MARK = '@@sync-bench: first sync done';
+export interface ChildResult {
   wallMs: number;
   maxRssMb: number;
   /** Requests made (the floor's; the sync's worker makes its own and is not counted). */
@@ -107,6 +113,7 @@ async function childSync(job: ChildJob): Promise<Omit<ChildResult, 'maxRssMb'>> 
   // A first load's WAL is checkpointed after the sync, in a worker of its own
   // (cache/deferred-checkpoint.ts); a running desk re-syncs minutes later, so the re-syncs start
   // once it has ended, and its time is a figure of its own.
+  if (job.markFirstSync) process.stderr.write(`${FIRST_SYNC_MARK}\n`);
   trace.phase('checkpoint');
   await engine.background();
   const checkpointMs = performance.now() - started - wallMs;
@@ -391,14 +398,20 @@ if (process.argv[2] === '--sync-bench-child') {
 
 // ---- the parent side -----------------------------------------------------------------------------
 
-function runChildOf(childFile: string, job: ChildJob): Promise<ChildResult> {
+/** Runs one job in a child process; `onMark` hears the marks it writes on stderr (the rest is passed on). */
+export function runChildOf(childFile: string, job: ChildJob, onMark?: (mark: string) => void): Promise<ChildResult> {
   return new Promise((resolve, reject) => {
     // The key goes through stdin, never the command line.
     // SYNC_BENCH_NODE_FLAGS (e.g. "--max-semi-space-size=32") tries V8 settings on the child only.
     const flags = (process.env.SYNC_BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
     const child = spawn(process.execPath, [...flags, childFile, '--sync-bench-child'], {
-      stdio: ['pipe', 'pipe', 'inherit'],
+      stdio: ['pipe', 'pipe', 'pipe'],
     });
+    if (!onMark) child.stderr.pipe(process.stderr);
+    else
+      createInterface({ input: child.stderr }).on('line', (line) =>
+        line.startsWith('@@sync-bench') ? onMark(line) : process.stderr.write(`${line}\n`),
+      );
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.on('exit', (code) => {
@@ -413,7 +426,7 @@ function runChildOf(childFile: string, job: ChildJob): Promise<ChildResult> {
 }
 
 /** Builds the app (electron-vite) so out/main/sync-worker.js is current, and returns its path. */
-function buildSyncWorker(): string {
+export function buildSyncWorker(): string {
   const root = join(import.meta.dirname, '..');
   const built = spawnSync(process.execPath, [join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], {
     cwd: root,
@@ -429,7 +442,7 @@ function buildSyncWorker(): string {
  * runs as the desk ships, not under tsx: tsx's loader thread and its compiled modules took ~60 MB of
  * the child's RSS, which the peak-RSS figure is about the sync's own. Returns the bundle's path.
  */
-async function buildBenchChild(): Promise<string> {
+export async function buildBenchChild(): Promise<string> {
   const outDir = join(import.meta.dirname, '..', 'out', 'bench');
   // (imported here, not at the top: the bundled child must not load vite)
   const { bundleForNode } = await import('../scripts/build-web-desk');

@@ -39,7 +39,12 @@ export interface RequestGate {
 }
 
 export const GATE_FLOOR = 8;
-export const GATE_CAP = 64;
+/**
+ * 128: at 150 ms a first sync's 2,000 per-project answers (scale 10) are 16 round trips rather than
+ * 31 at 64 (the seed path's first sync 29.2 s against 32.8 s, bench/README.md). The gradient keeps
+ * a registry that slows down under it from seeing anything near this many.
+ */
+export const GATE_CAP = 128;
 /** Answers up to this many times the fastest still count as "not queueing". */
 const TOLERANCE = 1.5;
 /** Weight of a new answer time in the recent average, and of a new limit in the limit. */
@@ -115,8 +120,11 @@ export function createRequestGate(options: RequestGateOptions): RequestGate {
         ok = true;
         return result;
       } finally {
+        // In flight when it was sent or when it came back, whichever the more: a burst's first
+        // request went out alone but answered beside the others.
+        const busyNow = Math.max(busy, inFlight);
         inFlight--;
-        if (ok) learn(now() - started, busy);
+        if (ok) learn(now() - started, busyNow);
         admit();
       }
     },

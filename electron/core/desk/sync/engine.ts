@@ -32,7 +32,7 @@ export interface SyncEngineOptions {
 export const DEFAULT_TUNING: SyncTuning = {
   pageSize: 100,
   // Requests queued at once: the client's gate (client/request-gate.ts) decides how many of them
-  // are in flight, 8 to a registry on this machine and up to 64 over a network with round trips.
+  // are in flight, 8 to a registry on this machine and up to 128 over a network with round trips.
   concurrency: GATE_CAP,
   perProjectMaxAgeMs: 24 * 60 * 60 * 1000,
   retirementsFullEveryMs: 24 * 60 * 60 * 1000,

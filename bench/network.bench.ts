@@ -1,0 +1,192 @@
+// Network bench: the desk's first sync (from the changes feed, and through the seed interface) and a
+// no-change re-sync, each in a desk of its own (a child process, its engine in its worker thread as
+// the app runs it), through a loopback TCP proxy that delays every chunk (test/support/delaying-proxy.ts)
+// at RTT 0, 50 and 150 ms, and at 50 ms on a 20 Mbit/s line; each figure beside its RTT-0 one.
+// Also the bytes on the wire per first sync, and each path straight to the registry (no proxy,
+// as the desk reaches a registry on its own machine: node:http, uncompressed).
+//
+// The proxy listens on this machine's own network address when it has one: to the desk that is a
+// registry elsewhere (fetch, compressed answers), as over the internet. `NETWORK_BENCH_SCALE`
+// (default 10: 1,000 projects, ~11,500 project and retirement rows) sets the registry's size.
+import { networkInterfaces } from 'node:os';
+import { join } from 'node:path';
+import { generateKeyPairSync } from 'node:crypto';
+import type { BenchFigure, BenchSuite } from './types';
+import { buildBenchChild, buildSyncWorker, FIRST_SYNC_MARK, runChildOf, type ChildJob, type ChildResult } from './sync.bench';
+
+interface Link {
+  name: string;
+  rttMs: number;
+  bitsPerSecond?: number;
+  /** Listen on 127.0.0.1: the desk then sees a registry on this machine (node:http, uncompressed). */
+  loopback?: boolean;
+}
+
+const LINKS: Link[] = [
+  { name: 'RTT 0', rttMs: 0 },
+  { name: 'RTT 50 ms', rttMs: 50 },
+  { name: 'RTT 150 ms', rttMs: 150 },
+  { name: 'RTT 50 ms, 20 Mbit/s', rttMs: 50, bitsPerSecond: 20_000_000 },
+  // The bytes the same sync moves uncompressed, beside the compressed RTT-0 run's.
+  { name: 'RTT 0, uncompressed (loopback address)', rttMs: 0, loopback: true },
+];
+
+/** Targets of issue 31, for the seed interface's first sync: its ratio to its RTT-0 figure. */
+const SEED_TARGETS: Record<string, number> = { 'RTT 50 ms': 1.3, 'RTT 150 ms': 1.6 };
+
+/** This machine's first non-internal IPv4 address (a "remote" registry to the desk), else loopback. */
+function ownAddress(): string {
+  for (const addresses of Object.values(networkInterfaces()))
+    for (const a of addresses ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
+  return '127.0.0.1';
+}
+
+interface PathRun {
+  first: ChildResult;
+  /** Bytes from the registry to the desk during the first sync (null: no proxy). */
+  bytesDown: number | null;
+}
+
+export const suite: BenchSuite = {
+  name: 'network: first sync and re-sync through a delaying proxy',
+  async run(): Promise<BenchFigure[]> {
+    const scale = Number(process.env.NETWORK_BENCH_SCALE ?? 10);
+    // NETWORK_BENCH_PATHS=seed (or feed) runs one path only.
+    const only = process.env.NETWORK_BENCH_PATHS;
+    const { scaledRegistryCopy } = await import('./support/scaled-registry');
+    const { openRegistry } = await import('../electron/core/registry/open');
+    const { startRegistryServer } = await import('../electron/core/registry/http/server');
+    const ops = await import('../electron/core/registry/operations');
+    const { makeDataDir } = await import('../test/support/registry');
+    const { startDelayingProxy } = await import('../test/support/delaying-proxy');
+
+    const workerFile = buildSyncWorker();
+    const childFile = await buildBenchChild();
+    const copy = await scaledRegistryCopy(scale);
+    const registry = openRegistry({ dataDir: copy.dir });
+    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const app = ops.createApp(registry, {
+      name: `Network bench ${process.pid}`,
+      publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+      examinerRead: true,
+    });
+    const org = registry.db.prepare('SELECT id, full_name FROM organizations WHERE is_verified = 1 ORDER BY id LIMIT 1').get() as {
+      id: string;
+      full_name: string;
+    };
+    const installation = ops.installApp(registry, {
+      appId: app.id,
+      organizationId: org.id,
+      permissions: { organization_warehouse: 'WRITE' },
+    });
+    const server = await startRegistryServer({ registry, background: false });
+    const target = new URL(server.url);
+    const host = ownAddress();
+    const work = makeDataDir('network-bench-');
+    let runs = 0;
+    const job = (url: string, feed: boolean): ChildJob => ({
+      mode: 'sync',
+      feed,
+      resyncs: ['again'],
+      url,
+      appId: app.id,
+      privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+      cacheFile: join(work.dir, `cache-${runs++}.sqlite`),
+      workerFile,
+      markFirstSync: true,
+      installations: [
+        { id: installation.id, organizationId: org.id, organizationName: org.full_name, permissions: { organization_warehouse: 'WRITE' } },
+      ],
+    });
+    const must = (result: ChildResult, what: string) => {
+      if (!result.ok) throw new Error(`${what} failed: ${result.error}`);
+      return result;
+    };
+    const through = async (link: Link | null, feed: boolean): Promise<PathRun> => {
+      if (link === null)
+        return {
+          first: must(await runChildOf(childFile, { ...job(server.url, feed), markFirstSync: false }), 'direct sync'),
+          bytesDown: null,
+        };
+      const proxy = await startDelayingProxy({
+        target: { host: target.hostname, port: Number(target.port) },
+        rttMs: link.rttMs,
+        host: link.loopback ? '127.0.0.1' : host,
+        ...(link.bitsPerSecond ? { bitsPerSecond: link.bitsPerSecond } : {}),
+      });
+      try {
+        let bytesDown: number | null = null;
+        const first = await runChildOf(childFile, job(proxy.url, feed), (mark) => {
+          if (mark === FIRST_SYNC_MARK) bytesDown = proxy.bytesDown;
+        });
+        return { first: must(first, `sync over ${link.name}`), bytesDown };
+      } finally {
+        await proxy.close();
+      }
+    };
+
+    const figures: BenchFigure[] = [];
+    const s = 'network';
+    try {
+      console.log(
+        `scale ${scale}; the proxy listens on ${host}${host === '127.0.0.1' ? ' (no network address: the desk sees loopback)' : ''}`,
+      );
+      for (const [path, feed] of [
+        ['seed interface', false],
+        ['changes feed', true],
+      ] as const) {
+        if (only !== undefined && !path.includes(only)) continue;
+        const direct = await through(null, feed);
+        figures.push(
+          { suite: s, name: `${path}: first sync, straight to the registry (wall)`, value: direct.first.wallMs / 1000, unit: 's' },
+          { suite: s, name: `${path}: first sync, straight, peak RSS`, value: direct.first.maxRssMb, unit: 'MB' },
+        );
+        let base: PathRun | undefined;
+        for (const link of LINKS) {
+          const run = await through(link, feed);
+          base ??= run;
+          const ratio = run.first.wallMs / base.first.wallMs;
+          const target = feed ? undefined : SEED_TARGETS[link.name];
+          figures.push({
+            suite: s,
+            name: `${path}: first sync, ${link.name} (wall)`,
+            value: run.first.wallMs / 1000,
+            unit: 's',
+            floor: base.first.wallMs / 1000,
+            ratio,
+            ...(target !== undefined ? { target: `<= ${target}x RTT 0`, pass: ratio <= target } : {}),
+          });
+          const again = run.first.resyncMs?.[0] ?? NaN;
+          const againBase = base.first.resyncMs?.[0] ?? NaN;
+          figures.push({
+            suite: s,
+            name: `${path}: no-change re-sync, ${link.name} (wall)`,
+            value: again / 1000,
+            unit: 's',
+            floor: againBase / 1000,
+            ratio: again / againBase,
+          });
+          if (link.rttMs === 0 || link.loopback) {
+            figures.push(
+              {
+                suite: s,
+                name: `${path}: first sync, ${link.name}, bytes on the wire`,
+                value: (run.bytesDown ?? NaN) / 1048576,
+                unit: 'MiB',
+              },
+              { suite: s, name: `${path}: first sync, ${link.name}, peak RSS`, value: run.first.maxRssMb, unit: 'MB' },
+            );
+          } else {
+            figures.push({ suite: s, name: `${path}: first sync, ${link.name}, peak RSS`, value: run.first.maxRssMb, unit: 'MB' });
+          }
+        }
+      }
+      return figures;
+    } finally {
+      await server.close();
+      registry.close();
+      copy.remove();
+      work.remove();
+    }
+  },
+};
