@@ -3,6 +3,7 @@
 // at most. GET /healthz: the process serves HTTP. GET /readyz: it can serve the registry too (its
 // database answers and holds the schema this build expects); 503 in the error shape otherwise.
 import type { Hono } from 'hono';
+import { sql } from 'kysely';
 import { STATUS_CODES } from 'node:http';
 import type { RegistryContext } from '../context';
 import { registryMigrations } from '../migrations';
@@ -11,10 +12,9 @@ import { registryPostgresMigrations } from '../migrations/postgres';
 /** The schema version the database holds now (one statement). */
 function currentSchemaVersion(registry: RegistryContext): number {
   if (registry.db.engine === 'postgres') {
-    const row = registry.db.prepare('SELECT version FROM schema_version').get() as { version: number } | undefined;
-    return row?.version ?? 0;
+    return registry.db.first(sql<{ version: number }>`SELECT version FROM schema_version`)?.version ?? 0;
   }
-  return (registry.db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
+  return registry.db.first(sql<{ user_version: number }>`PRAGMA user_version`)?.user_version ?? 0;
 }
 
 /** Why the registry cannot serve now, or null when it can. */

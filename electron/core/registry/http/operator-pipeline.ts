@@ -198,7 +198,7 @@ export function recordTokenRefusal(
   const iss = unverifiedIssuer(authorization);
   if (iss === undefined) return;
   const { registry, refusals } = pipeline;
-  if (!registry.db.prepare('SELECT 1 FROM operators WHERE id = ?').get(iss)) return;
+  if (!registry.db.first(registry.db.q.selectFrom('operators').select('id').where('id', '=', iss))) return;
   try {
     refusals.take(`token-address:${address}`);
   } catch {
