@@ -13,7 +13,8 @@ import { migration0011 } from './0011-covering-movements-index';
 import { migration0012 } from './0012-append-only-inserts';
 import { migration0014 } from './0014-transparency-log';
 
-// Version 13 is kept for another branch's step; until it lands it does nothing. (Integrator: drop it then.)
+// Version 13 was kept for a step that turned out not to be needed (the Idempotency-Key claim uses the
+// existing key); it does nothing, so every database counts its versions alike. Never reuse it.
 const reserved = (version: number): Migration => ({ version, name: `reserved-${version}`, up: () => undefined });
 
 /** Every registry migration, in order. Add a file per step; never edit a released one. */

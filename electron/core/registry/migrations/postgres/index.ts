@@ -13,7 +13,7 @@ import { postgresMigration0012 } from './0012-append-only-inserts';
 import { postgresMigration0014 } from './0014-transparency-log';
 import type { PostgresMigration } from '../../../platform/db/postgres-migrate';
 
-// Version 13: see ../index.ts.
+// Version 13 does nothing: see ../index.ts.
 const reserved = (version: number): PostgresMigration => ({ version, name: `reserved-${version}`, sql: 'SELECT 1' });
 
 /** The registry's migrations on PostgreSQL: the same steps, numbered as migrations/index.ts. */
