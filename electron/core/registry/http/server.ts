@@ -19,7 +19,7 @@ import { checkpointService } from '../transparency/checkpoints';
 import { mountTransparency } from './transparency';
 
 /** What a serving registry runs beside its routes, in start order. */
-export const BACKGROUND_SERVICES: readonly BackgroundService[] = [tokenHousekeeping, warehouseTransactionWorker, checkpointService()];
+export const BACKGROUND_SERVICES: readonly BackgroundService[] = [tokenHousekeeping, warehouseTransactionWorker, checkpointService];
 
 export interface RegistryServerOptions {
   registry: RegistryContext;

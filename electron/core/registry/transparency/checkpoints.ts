@@ -5,7 +5,7 @@
 import { iso } from '../../platform/clock';
 import { toBase64 } from '../../../../shared/transparency/bytes';
 import { checkpointBody, formatSignedNote } from '../../../../shared/transparency/note';
-import type { BackgroundService } from '../background';
+import { repeatSafely, type BackgroundService } from '../background';
 import type { RegistryContext } from '../context';
 import { logKey } from './keys';
 import { logSize, syncedTree } from './tree';
@@ -65,25 +65,17 @@ export function refreshCheckpoint(ctx: RegistryContext, intervalMs = CHECKPOINT_
   return signCheckpoint(ctx);
 }
 
-export function checkpointService(log: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): BackgroundService {
-  return {
-    name: 'transparency-checkpoints',
-    start(ctx) {
-      let failing = false;
-      const tick = () => {
-        try {
-          refreshCheckpoint(ctx);
-          failing = false;
-        } catch (error) {
-          // said once per run of failures, never with key material (none reaches an error here)
-          if (!failing) log(`transparency log: could not sign a checkpoint: ${(error as Error).message}`);
-          failing = true;
-        }
-      };
-      tick();
-      const timer = setInterval(tick, TICK_MS);
-      timer.unref();
-      return { stop: () => clearInterval(timer) };
-    },
-  };
-}
+/**
+ * Signs a new checkpoint when the log grew (refreshCheckpoint decides), every second, through the
+ * server's own background machinery: no failure escapes a tick, and a run of failures is logged once
+ * to the server's log (never with key material: none reaches an error here).
+ */
+export const checkpointService: BackgroundService = {
+  name: 'transparency-checkpoints',
+  start(ctx, options = {}) {
+    return repeatSafely('transparency log: signing a checkpoint', TICK_MS, () => refreshCheckpoint(ctx), {
+      log: options.log,
+      runNow: true,
+    });
+  },
+};
