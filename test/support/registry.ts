@@ -82,10 +82,13 @@ const postgresUrls = new WeakMap<object, string>();
  * A second connection to a test registry's database, as another process has it (the operator CLI
  * while the server runs): the same SQLite file, or the same PostgreSQL database. Close it after use.
  */
-export function openSecondConnection(t: Pick<TestRegistry, 'dir' | 'registry' | 'clock'>): OpenedRegistry {
+export function openSecondConnection(
+  t: Pick<TestRegistry, 'dir' | 'registry' | 'clock'>,
+  options: { inspecting?: boolean } = {},
+): OpenedRegistry {
   const url = postgresUrls.get(t.registry);
-  if (url) return openPostgresRegistry({ databaseUrl: url, clock: t.clock }) as unknown as OpenedRegistry;
-  return openRegistry({ dataDir: t.dir, clock: t.clock });
+  if (url) return openPostgresRegistry({ databaseUrl: url, clock: t.clock, ...options }) as unknown as OpenedRegistry;
+  return openRegistry({ dataDir: t.dir, clock: t.clock, ...options });
 }
 
 /**

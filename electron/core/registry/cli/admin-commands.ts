@@ -28,6 +28,8 @@ export interface CommandSpec {
   example?: string;
   /** May start a new registry in a data folder that does not exist yet. */
   startsRegistry?: boolean;
+  /** Opens a database that may have been tampered with, to inspect it (see OpenRegistryOptions.inspecting). */
+  inspecting?: boolean;
   /**
    * The audit log's name for what the command does (the same as the operator endpoint's); every run
    * leaves one entry with the CLI and the OS user as its actor. Absent: the command audits itself.
@@ -219,6 +221,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     fixed: { active: true },
   }),
   'verify-log': command({
+    inspecting: true,
     summary: 'Rebuild the transparency log from the database rows and check it against every signed checkpoint (exit 1 on any difference).',
     input: z.object({}),
     run: (ctx) => {

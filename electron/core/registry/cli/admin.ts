@@ -184,7 +184,9 @@ async function main(argv: string[]): Promise<void> {
   if (dataDir !== undefined && !spec.startsRegistry && !existsSync(dataDir)) {
     throw new CliError(`data folder ${dataDir} does not exist (create-organization or seed-demo start a new registry)`);
   }
-  const registry = database !== undefined ? openPostgresRegistry({ databaseUrl: database }) : openRegistry({ dataDir: dataDir! });
+  const inspecting = spec.inspecting === true;
+  const registry =
+    database !== undefined ? openPostgresRegistry({ databaseUrl: database, inspecting }) : openRegistry({ dataDir: dataDir!, inspecting });
   try {
     const run = () => spec.run(registry, input, { dataDir: dataDir ?? '.' });
     printJson(spec.action ? audited(registry, { operatorId: null, actor: cliActor(), action: spec.action, input }, run) : run());

@@ -3,6 +3,7 @@
 // be numbered without gaps, and the tree rebuilt from the rows must have, at each signed
 // checkpoint's size, the root that checkpoint signed, under a signature of the log's key. A row
 // rewritten by any means (INSERT OR REPLACE, a dropped trigger, a superuser's UPDATE) fails here.
+import { missingGuards } from '../append-only-guards';
 import { verifyEd25519 } from './ed25519';
 import { MerkleTree } from '../../../../shared/transparency/merkle';
 import { openSignedNote, parseCheckpointBody } from '../../../../shared/transparency/note';
@@ -23,6 +24,8 @@ const MAX_PROBLEMS = 50;
 export function verifyLogDatabase(ctx: RegistryContext): LogVerification {
   const problems: string[] = [];
   const report = (p: string) => problems.length < MAX_PROBLEMS && problems.push(p);
+  // a dropped guard is how a row gets rewritten unseen: say so beside what the rows show
+  for (const name of missingGuards(ctx.db)) report(`the append-only guard trigger ${name} is missing`);
   const rows = new Map<string, Record<string, unknown>>();
   for (const kind of LEAF_KINDS) {
     const { table } = LEAF_SOURCES[kind];
