@@ -8,7 +8,7 @@ import { expect, test } from './fixtures';
 const SCREENS = ['Projects', 'Inventories', 'Retirements', 'Warehouse', 'Organizations', 'Settings'];
 /** The back office's screens: the sidebar button, then the screen's heading. */
 const BACK_OFFICE = [
-  ['Organizations', 'Organizations'],
+  ['Organizations (operator)', 'Organizations (operator)'],
   ['Operators', 'Operators'],
   ['Projects (operator)', 'Projects (operator)'],
   ['Issuance', 'Issuance'],
