@@ -9,10 +9,8 @@
 // registry elsewhere (fetch, compressed answers), as over the internet. `NETWORK_BENCH_SCALE`
 // (default 10: 1,000 projects, ~11,500 project and retirement rows) sets the registry's size.
 import { networkInterfaces } from 'node:os';
-import { join } from 'node:path';
-import { generateKeyPairSync } from 'node:crypto';
 import type { BenchFigure, BenchSuite } from './types';
-import { buildBenchChild, buildSyncWorker, FIRST_SYNC_MARK, runChildOf, type ChildJob, type ChildResult } from './sync.bench';
+import { FIRST_SYNC_MARK, runChildOf, type ChildJob, type ChildResult } from './sync.bench';
 
 interface Link {
   name: string;
@@ -53,59 +51,23 @@ export const suite: BenchSuite = {
     const scale = Number(process.env.NETWORK_BENCH_SCALE ?? 10);
     // NETWORK_BENCH_PATHS=seed (or feed) runs one path only.
     const only = process.env.NETWORK_BENCH_PATHS;
-    const { scaledRegistryCopy } = await import('./support/scaled-registry');
-    const { openRegistry } = await import('../electron/core/registry/open');
-    const { startRegistryServer } = await import('../electron/core/registry/http/server');
-    const ops = await import('../electron/core/registry/operations');
-    const { makeDataDir } = await import('../test/support/registry');
     const { startDelayingProxy } = await import('../test/support/delaying-proxy');
-
-    const workerFile = buildSyncWorker();
-    const childFile = await buildBenchChild();
-    const copy = await scaledRegistryCopy(scale);
-    const registry = openRegistry({ dataDir: copy.dir });
-    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    const app = ops.createApp(registry, {
-      name: `Network bench ${process.pid}`,
-      publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-      examinerRead: true,
-    });
-    const org = registry.db.prepare('SELECT id, full_name FROM organizations WHERE is_verified = 1 ORDER BY id LIMIT 1').get() as {
-      id: string;
-      full_name: string;
-    };
-    const installation = ops.installApp(registry, {
-      appId: app.id,
-      organizationId: org.id,
-      permissions: { organization_warehouse: 'WRITE' },
-    });
-    const server = await startRegistryServer({ registry, background: false });
-    const target = new URL(server.url);
+    const { startSyncWorld, must } = await import('./support/sync-world');
+    const world = await startSyncWorld(scale, 'Network bench');
+    const target = new URL(world.url);
     const host = ownAddress();
-    const work = makeDataDir('network-bench-');
     let runs = 0;
     const job = (url: string, feed: boolean): ChildJob => ({
-      mode: 'sync',
+      ...world.job('sync', world.cacheFile(`cache-${runs++}.sqlite`)),
+      url,
       feed,
       resyncs: ['again'],
-      url,
-      appId: app.id,
-      privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-      cacheFile: join(work.dir, `cache-${runs++}.sqlite`),
-      workerFile,
       markFirstSync: true,
-      installations: [
-        { id: installation.id, organizationId: org.id, organizationName: org.full_name, permissions: { organization_warehouse: 'WRITE' } },
-      ],
     });
-    const must = (result: ChildResult, what: string) => {
-      if (!result.ok) throw new Error(`${what} failed: ${result.error}`);
-      return result;
-    };
     const through = async (link: Link | null, feed: boolean): Promise<PathRun> => {
       if (link === null)
         return {
-          first: must(await runChildOf(childFile, { ...job(server.url, feed), markFirstSync: false }), 'direct sync'),
+          first: must(await runChildOf(world.childFile, { ...job(world.url, feed), markFirstSync: false }), 'direct sync'),
           bytesDown: null,
         };
       const proxy = await startDelayingProxy({
@@ -116,7 +78,7 @@ export const suite: BenchSuite = {
       });
       try {
         let bytesDown: number | null = null;
-        const first = await runChildOf(childFile, job(proxy.url, feed), (mark) => {
+        const first = await runChildOf(world.childFile, job(proxy.url, feed), (mark) => {
           if (mark === FIRST_SYNC_MARK) bytesDown = proxy.bytesDown;
         });
         return { first: must(first, `sync over ${link.name}`), bytesDown };
@@ -183,10 +145,7 @@ export const suite: BenchSuite = {
       }
       return figures;
     } finally {
-      await server.close();
-      registry.close();
-      copy.remove();
-      work.remove();
+      await world.close();
     }
   },
 };

@@ -11,7 +11,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { generateKeyPairSync } from 'node:crypto';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import BetterSqlite3 from 'better-sqlite3';
@@ -51,6 +50,10 @@ export interface ChildJob {
 export const FIRST_SYNC_MARK = '@@sync-bench: first sync done';
 export interface ChildResult {
   wallMs: number;
+  /** CPU time (user + system) of the child's threads over `wallMs`: on a shared machine, the figure that holds still. */
+  cpuMs?: number;
+  /** CPU time of the parent (the registry's server) while the child ran, its re-syncs included (set by the parent). */
+  registryCpuMs?: number;
   maxRssMb: number;
   /** Requests made (the floor's; the sync's worker makes its own and is not counted). */
   requests: number;
@@ -66,6 +69,12 @@ export interface ChildResult {
 }
 
 // ---- the child side ------------------------------------------------------------------------------
+
+/** CPU time (user + system, every thread of this process) since `start`, in ms. */
+function cpuMsSince(start: NodeJS.CpuUsage): number {
+  const { user, system } = process.cpuUsage(start);
+  return (user + system) / 1000;
+}
 
 /**
  * This process's own peak RSS (MB). Not resourceUsage().maxRSS: on Linux a child's ru_maxrss starts
@@ -107,9 +116,11 @@ async function childSync(job: ChildJob): Promise<Omit<ChildResult, 'maxRssMb'>> 
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
   loopDelay.enable();
   const started = performance.now();
+  const cpuStarted = process.cpuUsage();
   const result = await engine.run();
   loopDelay.disable();
   const wallMs = performance.now() - started;
+  const cpuMs = cpuMsSince(cpuStarted);
   // A first load's WAL is checkpointed after the sync, in a worker of its own
   // (cache/deferred-checkpoint.ts); a running desk re-syncs minutes later, so the re-syncs start
   // once it has ended, and its time is a figure of its own.
@@ -145,6 +156,7 @@ async function childSync(job: ChildJob): Promise<Omit<ChildResult, 'maxRssMb'>> 
   // Requests are counted by the server (the worker's fetch is its own).
   return {
     wallMs,
+    cpuMs,
     resyncMs,
     checkpointMs,
     requests: 0,
@@ -245,6 +257,7 @@ async function childFloor(job: ChildJob): Promise<Omit<ChildResult, 'maxRssMb'>>
     return res.text();
   };
   const started = performance.now();
+  const cpuStarted = process.cpuUsage();
   // SYNC_BENCH_TRACE=1: the wall time of each part, to set beside the sync's per resource.
   let lap = started;
   const phase = (name: string) => {
@@ -303,7 +316,7 @@ async function childFloor(job: ChildJob): Promise<Omit<ChildResult, 'maxRssMb'>>
   })();
   db.close();
   phase('inserts');
-  return { wallMs: performance.now() - started, requests, rows: rows.length, ok: true };
+  return { wallMs: performance.now() - started, cpuMs: cpuMsSince(cpuStarted), requests, rows: rows.length, ok: true };
 }
 
 /** The feed's floor: the same feed pages downloaded as text, their items inserted raw in one transaction. */
@@ -316,6 +329,7 @@ async function childFeedFloor(job: ChildJob): Promise<Omit<ChildResult, 'maxRssM
   });
   const token = await tokens.get({ kind: 'app' });
   const started = performance.now();
+  const cpuStarted = process.cpuUsage();
   const db = new BetterSqlite3(job.cacheFile);
   db.pragma('journal_mode = WAL');
   db.exec('CREATE TABLE rows (id TEXT, json TEXT)');
@@ -339,7 +353,7 @@ async function childFeedFloor(job: ChildJob): Promise<Omit<ChildResult, 'maxRssM
     if (!page.more) break;
   }
   db.close();
-  return { wallMs: performance.now() - started, requests, rows, ok: true };
+  return { wallMs: performance.now() - started, cpuMs: cpuMsSince(cpuStarted), requests, rows, ok: true };
 }
 
 /** `desks` desks polling the feed from the current end, each every `intervalMs`, for `durationMs`. */
@@ -516,63 +530,29 @@ export const suite: BenchSuite = {
   name: 'sync',
   async run(): Promise<BenchFigure[]> {
     const scale = Number(process.env.SYNC_BENCH_SCALE ?? 100);
-    const { scaledRegistryCopy } = await import('./support/scaled-registry');
-    const { openRegistry, REGISTRY_DB_FILE } = await import('../electron/core/registry/open');
-    const { startRegistryServer } = await import('../electron/core/registry/http/server');
-    const ops = await import('../electron/core/registry/operations');
-    const { makeDataDir } = await import('../test/support/registry');
-
-    // The sync child runs the engine in its worker thread from the built script, as the app does.
-    const workerFile = buildSyncWorker();
-    const childFile = await buildBenchChild();
-    const runChild = (job: ChildJob) => runChildOf(childFile, job);
-    const copy = await scaledRegistryCopy(scale);
-    const registry = openRegistry({ dataDir: copy.dir });
-    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    const app = ops.createApp(registry, {
-      name: `Sync bench ${process.pid}`,
-      publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-      examinerRead: true,
-    });
-    const org = registry.db.prepare('SELECT id, full_name FROM organizations WHERE is_verified = 1 ORDER BY id LIMIT 1').get() as {
-      id: string;
-      full_name: string;
+    const { startSyncWorld, must } = await import('./support/sync-world');
+    const world = await startSyncWorld(scale, 'Sync bench');
+    const { registry } = world;
+    const runChild = async (job: ChildJob) => {
+      const registryCpu = process.cpuUsage();
+      const result = await runChildOf(world.childFile, job);
+      const { user, system } = process.cpuUsage(registryCpu);
+      return { ...result, registryCpuMs: (user + system) / 1000 };
     };
-    const installation = ops.installApp(registry, {
-      appId: app.id,
-      organizationId: org.id,
-      permissions: { organization_warehouse: 'WRITE' },
-    });
-    const server = await startRegistryServer({ registry, background: false });
-    const work = makeDataDir('sync-bench-');
-    const job = (mode: ChildJob['mode'], cacheFile: string): ChildJob => ({
-      mode,
-      url: server.url,
-      appId: app.id,
-      privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-      cacheFile,
-      workerFile,
-      installations: [
-        { id: installation.id, organizationId: org.id, organizationName: org.full_name, permissions: { organization_warehouse: 'WRITE' } },
-      ],
-    });
+    const job = world.job;
     try {
-      const seedCache = join(work.dir, 'cache.sqlite');
-      const feedCache = join(work.dir, 'feed-cache.sqlite');
+      const seedCache = world.cacheFile('cache.sqlite');
+      const feedCache = world.cacheFile('feed-cache.sqlite');
       // SYNC_BENCH_NO_FLOOR=1 skips the floors while investigating the sync itself (no ratio then).
-      const noFloor = { wallMs: NaN, maxRssMb: NaN, requests: 0, rows: 0, ok: true };
+      const noFloor: ChildResult = { wallMs: NaN, maxRssMb: NaN, requests: 0, rows: 0, ok: true };
       // SYNC_BENCH_FEED_ONLY=1 measures the changes feed alone (the seed interface's figures then say "not run").
       const feedOnly = Boolean(process.env.SYNC_BENCH_FEED_ONLY);
       // SYNC_BENCH_SEED_ONLY=1 the seed interface alone (the feed's figures and the polling then say "not run").
       const seedOnly = !feedOnly && Boolean(process.env.SYNC_BENCH_SEED_ONLY);
       const notRun: ChildResult = { ...noFloor, resyncMs: [NaN, NaN], mainThreadStallMs: { p99: NaN, max: NaN } };
-      const floor = process.env.SYNC_BENCH_NO_FLOOR || feedOnly ? noFloor : await runChild(job('floor', join(work.dir, 'floor.sqlite')));
+      const floor = process.env.SYNC_BENCH_NO_FLOOR || feedOnly ? noFloor : await runChild(job('floor', world.cacheFile('floor.sqlite')));
       const feedFloor =
-        process.env.SYNC_BENCH_NO_FLOOR || seedOnly ? noFloor : await runChild(job('feedFloor', join(work.dir, 'feed-floor.sqlite')));
-      const must = (result: ChildResult, what: string) => {
-        if (!result.ok) throw new Error(`${what} failed: ${result.error}`);
-        return result;
-      };
+        process.env.SYNC_BENCH_NO_FLOOR || seedOnly ? noFloor : await runChild(job('feedFloor', world.cacheFile('feed-floor.sqlite')));
       // The seed interface (the fallback for registries without the feed), then the feed; each
       // desk re-syncs as a running desk does (its worker already started).
       const first = feedOnly
@@ -581,7 +561,7 @@ export const suite: BenchSuite = {
       const feedFirst = seedOnly
         ? notRun
         : must(
-            await runChild({ ...job('sync', feedCache), resyncs: ['again', 'changes'], registryFile: join(copy.dir, REGISTRY_DB_FILE) }),
+            await runChild({ ...job('sync', feedCache), resyncs: ['again', 'changes'], registryFile: world.registryFile }),
             'sync (feed)',
           );
       const again = { wallMs: first.resyncMs![0]! };
@@ -598,7 +578,7 @@ export const suite: BenchSuite = {
         ? { ...notRun, requests: 0 }
         : must(
             await runChild({
-              ...job('poll', join(work.dir, 'unused.sqlite')),
+              ...job('poll', world.cacheFile('unused.sqlite')),
               poll: { desks: 100, intervalMs: 10_000, durationMs: pollMs, cursor: end },
             }),
             'polling',
@@ -624,6 +604,21 @@ export const suite: BenchSuite = {
           ratio: feedRatio,
           target: '<= 15 s',
           pass: feedFirst.wallMs <= 15_000,
+        },
+        {
+          suite: 'sync',
+          name: "first sync from the feed, the desk's CPU (all its threads)",
+          value: (feedFirst.cpuMs ?? NaN) / 1000,
+          unit: 's',
+          floor: (feedFloor.cpuMs ?? NaN) / 1000,
+          ratio: (feedFirst.cpuMs ?? NaN) / (feedFloor.cpuMs ?? NaN),
+        },
+        {
+          suite: 'sync',
+          name: "the registry's CPU meanwhile (the sync's re-syncs included)",
+          value: (feedFirst.registryCpuMs ?? NaN) / 1000,
+          unit: 's',
+          floor: (feedFloor.registryCpuMs ?? NaN) / 1000,
         },
         {
           suite: 'sync',
@@ -699,10 +694,7 @@ export const suite: BenchSuite = {
         { suite: 'sync', name: 'cache search max', value: Math.max(...times), unit: 'ms' },
       ];
     } finally {
-      await server.close();
-      registry.close();
-      copy.remove();
-      work.remove();
+      await world.close();
     }
   },
 };

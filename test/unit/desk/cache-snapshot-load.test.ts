@@ -113,3 +113,19 @@ it('holds the same rows, search entries and indexes with the work done ahead as 
   ahead.close();
   atEnd.close();
 });
+
+it("holds FTS5's merging off during the load and gives it back before the commit, or with the rollback", async () => {
+  const cache = openDeskCache(join(work.dir, 'merges.sqlite'));
+  const setting = (table: string, option: string) =>
+    cache.db.raw.prepare(`SELECT v FROM ${table}_config WHERE k = ?`).pluck().get(option) as number | undefined;
+  const failed = beginSnapshotLoad(cache.db, () => 0);
+  expect([setting('retirements_fts', 'automerge'), setting('inventory_buffer_fts', 'automerge')]).toEqual([0, 0]);
+  failed.rollback();
+  expect(setting('retirements_fts', 'automerge'), 'rolled back with the load').toBeUndefined();
+  await loadInto(cache, false);
+  for (const table of ['retirements_fts', 'projects_public_fts', 'inventory_buffer_fts'])
+    expect(setting(table, 'automerge'), table).toBe(4);
+  // FTS5's own check of its index against the rows it was given.
+  expect(() => cache.db.raw.exec("INSERT INTO retirements_fts (retirements_fts) VALUES ('integrity-check')")).not.toThrow();
+  cache.close();
+});

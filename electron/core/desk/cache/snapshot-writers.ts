@@ -27,6 +27,7 @@ import {
 import { ACCOUNT_SEARCH, highestRowid, putSummary } from './inventory-writers';
 import { checkpointInBackground, holdAutocheckpoints, release } from './deferred-checkpoint';
 import { secondaryIndexesOf } from './bulk-indexes';
+import { holdFtsMerges } from './fts-bulk-load';
 
 type Q = Kysely<CacheTables>;
 type Db = SqliteDatabase<CacheTables>;
@@ -128,6 +129,7 @@ export function beginSnapshotLoad(db: Db, now: () => number) {
   db.raw.exec('DELETE FROM staging; DELETE FROM inventory_staging');
   const indexes = secondaryIndexes(db);
   for (const index of indexes) db.raw.exec(`DROP INDEX "${index.name}"`);
+  const restoreFtsMerges = holdFtsMerges(db);
   const at = now();
   const counts: SnapshotCounts = { projects: 0, internalProjects: 0, projectDetails: 0, credits: 0, inventories: 0, retirements: 0 };
   const projectRowids = { public: new Map<string, number>(), internal: new Map<string, number>() };
@@ -285,6 +287,7 @@ export function beginSnapshotLoad(db: Db, now: () => number) {
      */
     commit(): Promise<void> {
       for (const index of indexes) if (!built.has(index.name)) db.raw.exec(index.sql);
+      restoreFtsMerges();
       db.raw.exec('ANALYZE projects');
       db.raw.exec('ANALYZE retirements');
       db.raw.exec('ANALYZE inventory_credits');
