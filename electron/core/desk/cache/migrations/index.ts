@@ -7,4 +7,11 @@ import { migration0005 } from './0005-back-office';
 import { migration0006 } from './0006-history-verification';
 
 /** The desk cache's schema steps, in order; a cache newer than the last is refused. */
-export const cacheMigrations: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006];
+export const cacheMigrations: readonly Migration[] = [
+  migration0001,
+  migration0002,
+  migration0003,
+  migration0004,
+  migration0005,
+  migration0006,
+];
