@@ -3,7 +3,7 @@
 // reference, same amount in grams, the same time within a second: the registry stamps the two rows
 // one after the other); a back-office movement is its leaf's row, column for column. A record newer
 // than the verified checkpoint is pending: the next sync's checkpoint covers it.
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { SqliteDatabase } from '../../platform/db/database';
 import type { CacheTables } from '../cache/schema';
 
@@ -23,26 +23,10 @@ export interface MatchResult {
 const LIMIT = 50;
 const msOf = (iso: ReturnType<typeof sql.ref>) => sql<number>`CAST(round((julianday(${iso}) - 2440587.5) * 86400000) AS INTEGER)`;
 
-interface RetirementRow {
-  id: string;
-  amount: number;
-  created_at: string;
-  logged_id: number;
-  logged_amount: number;
-  logged_at: number;
-}
-
-interface LedgerRow {
-  id: number;
-  credit_id: string;
-  at: string;
-  kind: string;
-  from_account_id: string | null;
-  to_account_id: string | null;
-  amount_grams: number;
-  reference: string | null;
-  logged: string;
-}
+/** A retirement beside its logged movement. */
+type RetirementBeside = { id: string; amount: number; created_at: string; logged_id: number; logged_amount: number; logged_at: number };
+/** A back-office movement (bo_ledger's columns) beside its logged row as JSON. */
+type LedgerBeside = Selectable<CacheTables['bo_ledger']> & { logged: string };
 
 export function matchSynced(db: SqliteDatabase<CacheTables>): MatchResult {
   const retirementsPending = db.first(
@@ -50,7 +34,7 @@ export function matchSynced(db: SqliteDatabase<CacheTables>): MatchResult {
       WHERE NOT EXISTS (SELECT 1 FROM hv_movements m WHERE m.reference = r.id AND m.kind = 'retire')`,
   )!.n;
   const retirements = db.all(
-    sql<RetirementRow>`SELECT r.id, r.amount, r.created_at, m.id AS logged_id, m.amount AS logged_amount, m.created_at AS logged_at
+    sql<RetirementBeside>`SELECT r.id, r.amount, r.created_at, m.id AS logged_id, m.amount AS logged_amount, m.created_at AS logged_at
       FROM retirements r JOIN hv_movements m ON m.reference = r.id AND m.kind = 'retire'
       WHERE m.amount != CAST(round(r.amount * 1000000) AS INTEGER)
         OR abs(m.created_at - ${msOf(sql.ref('r.created_at'))}) > 1000
@@ -60,7 +44,7 @@ export function matchSynced(db: SqliteDatabase<CacheTables>): MatchResult {
     sql<{ n: number }>`SELECT COUNT(*) AS n FROM bo_ledger l WHERE NOT EXISTS (SELECT 1 FROM hv_movements m WHERE m.id = l.id)`,
   )!.n;
   const ledger = db.all(
-    sql<LedgerRow>`SELECT l.*, json_object('credit_id', m.credit_id, 'kind', m.kind, 'from_account', m.from_account,
+    sql<LedgerBeside>`SELECT l.*, json_object('credit_id', m.credit_id, 'kind', m.kind, 'from_account', m.from_account,
         'to_account', m.to_account, 'amount', m.amount, 'created_at', m.created_at, 'reference', m.reference) AS logged
       FROM bo_ledger l JOIN hv_movements m ON m.id = l.id
       WHERE m.credit_id != l.credit_id OR m.kind != l.kind OR m.from_account IS NOT l.from_account_id
