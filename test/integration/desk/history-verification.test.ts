@@ -4,6 +4,9 @@
 // rewritten behind the registry's back, a forked checkpoint, a truncated log, a new key — is caught,
 // kept as evidence, said plainly, and the sync writes nothing (the cache keeps what was verified).
 import { generateKeyPairSync } from 'node:crypto';
+import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { addVolume, startDeskWorld, type DeskWorld } from '../../support/desk-support';
 import type { FetchLike } from '../../../electron/core/desk/client/http';
@@ -41,6 +44,25 @@ function dropGuards(t: TestRegistry, table: string) {
 function grow(w: DeskWorld, retirements = 1) {
   addVolume(w.t.registry, w.f, { retirements });
   w.t.clock.advance(5_000);
+}
+
+/**
+ * Stops the registry's server, lets `change` work on its closed data folder, and serves the folder
+ * again on the same port (the desk's connection does not change): the registry as whoever holds
+ * its files can make it.
+ */
+async function restartAfter(w: DeskWorld, change: (dir: string) => void) {
+  const port = Number(new URL(w.t.url).port);
+  await w.t.server.close();
+  w.t.registry.close();
+  change(w.t.dir);
+  const reopened = openRegistry({ dataDir: w.t.dir, clock: w.t.clock });
+  const server = await startRegistryServer({ registry: reopened, port, background: false });
+  cleanups.push(async () => {
+    await server.close();
+    reopened.close();
+  });
+  return reopened;
 }
 
 async function verifiedWorld(): Promise<DeskWorld> {
@@ -133,6 +155,27 @@ describe('the desk verifies the registry history at every sync', () => {
     expect(evidence.latestCheckpoint).toContain(toBase64(root));
   });
 
+  it('catches a fork: an older copy of the database restored, other records written, signed with the same key', async () => {
+    const w = await verifiedWorld();
+    const backup = join(w.t.dir, 'older');
+    mkdirSync(backup);
+    w.t.registry.db.raw.pragma('wal_checkpoint(TRUNCATE)');
+    copyFileSync(join(w.t.dir, 'registry.sqlite'), join(backup, 'registry.sqlite'));
+    grow(w, 2);
+    expect((await w.engine.run()).ok).toBe(true);
+    const verified = historyStatus(w.cache.db).entries!;
+    const reopened = await restartAfter(w, (dir) => {
+      for (const f of ['registry.sqlite-wal', 'registry.sqlite-shm']) rmSync(join(dir, f), { force: true });
+      copyFileSync(join(backup, 'registry.sqlite'), join(dir, 'registry.sqlite'));
+    });
+    // as many records as the desk verified, other ones: one history of that size, another root
+    addVolume(reopened, w.f, { retirements: 3 });
+    w.t.clock.advance(5_000);
+    expect(Number((reopened.db.prepare('SELECT size FROM tlog_head').get() as { size: number }).size)).toBeGreaterThan(verified);
+    const evidence = await expectRefused(w, 'fork', new RegExp(`does not extend the ${verified} verified before`));
+    expect(evidence.proof).toContain('hashes');
+  });
+
   it('catches a truncated log', async () => {
     const w = await verifiedWorld();
     const size = logSize(w.t);
@@ -150,18 +193,20 @@ describe('the desk verifies the registry history at every sync', () => {
     const w = await verifiedWorld();
     const pinned = logKey(w.t.registry).verifierKey;
     // whoever holds the file swaps the key; the registry, started again on it, signs with the new one
-    const port = Number(new URL(w.t.url).port);
-    await w.t.server.close();
     const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-    dropGuards(w.t, 'tlog_key');
-    w.t.registry.db
-      .prepare('UPDATE tlog_key SET public_key = ?, private_key = ?')
-      .run(Buffer.from(rawPublicKey(publicKey)).toString('base64'), privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64'));
-    const reopened = openRegistry({ dataDir: w.t.dir, clock: w.t.clock });
-    const server = await startRegistryServer({ registry: reopened, port, background: false });
-    cleanups.push(async () => {
-      await server.close();
-      reopened.close();
+    const reopened = await restartAfter(w, (dir) => {
+      const file = new BetterSqlite3(join(dir, 'registry.sqlite'));
+      for (const { name } of file.prepare(`SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'tlog_key'`).all() as {
+        name: string;
+      }[])
+        file.prepare(`DROP TRIGGER ${name}`).run();
+      file
+        .prepare('UPDATE tlog_key SET public_key = ?, private_key = ?')
+        .run(
+          Buffer.from(rawPublicKey(publicKey)).toString('base64'),
+          privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64'),
+        );
+      file.close();
     });
     addVolume(reopened, w.f, { retirements: 1 });
     w.t.clock.advance(5_000);
