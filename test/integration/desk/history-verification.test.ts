@@ -19,7 +19,8 @@ import { startRegistryServer } from '../../../electron/core/registry/http/server
 import { logKey, rawPublicKey } from '../../../electron/core/registry/transparency/keys';
 import { checkpointBody, formatSignedNote } from '../../../shared/transparency/note';
 import { toBase64 } from '../../../shared/transparency/bytes';
-import type { TestRegistry } from '../../support/registry';
+import { makeDataDir, type TestRegistry } from '../../support/registry';
+import { openDeskCache } from '../../../electron/core/desk/cache';
 
 let world: DeskWorld | undefined;
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -121,6 +122,20 @@ describe('the desk verifies the registry history at every sync', () => {
     expect(status).toMatchObject({ state: 'verified', entries: logSize(w.t), pending: 0 });
     expect(status.entries).toBeGreaterThan(sizeBefore);
     expect(Date.parse(status.upTo!)).toBeGreaterThan(w.t.clock.now() - 5_000);
+
+    // a registry verified before that stops publishing its log is not "not verifiable": it fails
+    const withdrawn: FetchLike = (input, init) =>
+      String(input instanceof Request ? input.url : input).includes('/transparency/v1/checkpoint')
+        ? Promise.resolve(new Response('not found', { status: 404 }))
+        : fetch(input, init);
+    const copyDir = makeDataDir('history-copy-');
+    const copy = join(copyDir.dir, 'cache.sqlite');
+    w.cache.db.raw.prepare('VACUUM INTO ?').run(copy);
+    const copied = openDeskCache(copy, { clock: w.t.clock });
+    cleanups.push(() => (copied.close(), copyDir.remove()));
+    const check = createHistoryCheck({ baseUrl: w.t.url, cache: copied, clock: w.t.clock, fetch: withdrawn });
+    await expect(check.begin()).rejects.toThrow(/no longer publishes the log it was verified against/);
+    expect(historyStatus(copied.db).state).toBe('failed');
 
     // a retirement the registry answers with another amount than its leaf holds is not quiet
     w.cache.db.raw.prepare('UPDATE retirements SET amount = amount + 1 WHERE rowid = (SELECT MIN(rowid) FROM retirements)').run();

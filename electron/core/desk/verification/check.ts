@@ -69,7 +69,12 @@ export async function checkHistory({ get, db, now }: CheckOptions): Promise<Chec
   if ('error' in key) return fail({ kind: 'signature', message: `the registry's key is not one the desk can check (${key.error})` });
 
   const answer = await get('/transparency/v1/checkpoint');
-  if (answer.status === 404) return unverifiable(db, now, 'the registry publishes no checkpoint');
+  if (answer.status === 404) {
+    // a registry verified before may not step out of being checked
+    if (state?.checkpoint)
+      return fail({ kind: 'withdrawn', message: 'it no longer publishes the log it was verified against', kept: state.checkpoint });
+    return unverifiable(db, now, 'the registry publishes no checkpoint');
+  }
   let latest: VerifiedCheckpoint;
   try {
     latest = await fetchCheckpoint(async () => answer, key, verifyEd25519);
