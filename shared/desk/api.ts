@@ -75,6 +75,36 @@ export const keyHandleId = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'must be a
 export const pickedKey = z.object({ handle: keyHandleId, fileName: z.string() });
 export type PickedKey = z.infer<typeof pickedKey>;
 
+/**
+ * Whether the registry's history verified at the last sync (docs/desk.md): the entries of the last
+ * checkpoint the desk verified and the time the registry signed it; `unverifiable` for a registry
+ * that publishes no transparency log (not an error); `failed` when it changed since it was verified.
+ */
+export const historyVerification = z.object({
+  state: z.enum(['not_checked', 'verified', 'unverifiable', 'failed']),
+  entries: z.number().int().nonnegative().nullable(),
+  upTo: isoTime.nullable(),
+  checkedAt: isoTime.nullable(),
+  message: z.string().nullable(),
+  /** Synced records no verified checkpoint covers yet (the next sync's does). */
+  pending: z.number().int().nonnegative(),
+  /** Failed checks kept as evidence (sync.historyEvidence lists them). */
+  evidence: z.number().int().nonnegative(),
+});
+export type HistoryVerification = z.infer<typeof historyVerification>;
+
+export const historyEvidence = z.object({
+  foundAt: isoTime,
+  kind: z.string(),
+  message: z.string(),
+  /** The signed checkpoint verified before, and the one that did not extend it. */
+  keptCheckpoint: z.string().nullable(),
+  latestCheckpoint: z.string().nullable(),
+  /** The proof, leaves or records that show it, as JSON text. */
+  proof: z.string().nullable(),
+});
+export type HistoryEvidence = z.infer<typeof historyEvidence>;
+
 export const connectionInfo = z.object({
   id: z.string(),
   name: z.string(),
@@ -90,6 +120,8 @@ export const connectionInfo = z.object({
   installations: z.array(installationInfo),
   /** The operator account the desk acts as on the registry's operator endpoints, when it has one. */
   operatorId: z.string().optional(),
+  /** The active connection's history verification. */
+  history: historyVerification.optional(),
 });
 export type ConnectionInfo = z.infer<typeof connectionInfo>;
 
@@ -132,6 +164,7 @@ export const syncStatus = z.object({
    * it reads is older than an end it has already heard, and whether an end happened that it never heard.
    */
   runsEnded: z.object({ service: z.string(), count: z.number().int().nonnegative() }),
+  history: historyVerification.optional(),
 });
 export type SyncStatus = z.infer<typeof syncStatus>;
 /** A sync engine's own status: the desk service adds the count of ended runs. */
@@ -394,6 +427,7 @@ export const deskApi = {
   'connections.refreshInstallations': method(z.object({ id }), connectionInfo, { write: true }),
 
   'sync.status': method(none, syncStatus),
+  'sync.historyEvidence': method(none, z.array(historyEvidence)),
   'sync.run': method(z.object({ resources: z.array(syncResource).optional() }).default({}), z.object({ started: z.boolean() })),
 
   'projects.search': method(

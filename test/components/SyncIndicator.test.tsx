@@ -10,6 +10,7 @@ import type { SyncStatus } from '../../shared/desk/api';
 import { Announcer } from '../../renderer/src/components/Announcer';
 import { SyncIndicator } from '../../renderer/src/components/SyncIndicator';
 import { useSync } from '../../renderer/src/stores/sync';
+import { formatCount, formatDateTime } from '../../renderer/src/lib/format';
 import { render } from './render';
 import { installScriptedBridge } from './scripted-bridge';
 
@@ -116,4 +117,17 @@ it('a status read before an end, answered after its event, does not bring "Synci
   await expect.element(page.getByRole('button', { name: 'Sync now' })).toBeVisible();
   expect(useSync.getState().running).toBe(false);
   expect(document.documentElement.dataset.syncState).toBe('done');
+});
+
+it('says how much of the registry history the last sync verified, and plainly when it changed', async () => {
+  const upTo = new Date(Date.now() - 5_000).toISOString();
+  const history = { state: 'verified' as const, entries: 1234, upTo, checkedAt: upTo, message: null, pending: 0, evidence: 0 };
+  desk.answer('sync.status', () => ({ ...status(false), history }));
+  follow();
+  render(<SyncIndicator />);
+  await expect.element(page.getByText(`History verified: ${formatCount(1234)} entries, up to ${formatDateTime(upTo)}`)).toBeVisible();
+
+  const changed = "This registry's history changed since it was last verified: its log shrank from 1234 to 1200 entries.";
+  useSync.setState({ status: { ...status(false), history: { ...history, state: 'failed', message: changed, evidence: 1 } } });
+  await expect.element(page.getByText(`${changed} The desk keeps the data it verified.`)).toBeVisible();
 });

@@ -10,6 +10,7 @@ import type { SyncTuning } from './sync/context';
 import type { SyncEngineEvent } from './sync/types';
 import type { SyncWorkerSettings } from './sync/worker/host';
 import { clientFor, openConnectionRuntime, type ConnectionRuntime } from './connection-runtime';
+import { historyStatus } from './verification/status';
 import { checkPrivateKeyPem, type ConnectionKeys } from './connection-keys';
 import type { ConnectionStore, SecretStoreKind, StoredConnection } from './connections';
 import { type CertificatePoolOptions } from '../registry';
@@ -177,6 +178,7 @@ export function createConnectionManager(options: ConnectionManagerOptions): Conn
       examinerRead: connection.examinerRead,
       installations: connection.installations,
       ...(connection.operatorId !== undefined ? { operatorId: connection.operatorId } : {}),
+      ...(active?.connection.id === connection.id ? { history: historyStatus(active.cache.db) } : {}),
     };
   }
 

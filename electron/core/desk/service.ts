@@ -19,6 +19,7 @@ import {
   type DeskOutput,
   type DeskResult,
   type SyncStatus,
+  type HistoryVerification,
 } from '../../../shared/desk/api';
 import { systemClock, type Clock } from '../platform/clock';
 import type { FetchLike } from './client/http';
@@ -46,6 +47,7 @@ import * as writes from './writes';
 import { auditEntries, type AuditPageRead } from './audit-entries';
 import type { DeskDispatcher } from './dispatcher';
 import { createBackOffice } from './back-office';
+import { historyEvidence, historyStatus } from './verification/status';
 
 export interface DeskServiceOptions {
   dataDir: string;
@@ -161,7 +163,7 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
     publish: (event) => hub.publish(event),
     onSyncEvent: (event) => {
       if (event.type === 'finished') runsEnded.count++;
-      publishSyncEvent(hub, tracker, event, { ...runsEnded });
+      publishSyncEvent(hub, tracker, event, { ...runsEnded }, () => connections.active && historyStatus(connections.active.cache.db));
       // The back office's own tables follow each successful seed sync (connections with an operator).
       if (event.type === 'finished' && event.result.ok) void backOffice.sync();
     },
@@ -193,7 +195,8 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
   }
 
   function syncStatus(): SyncStatus {
-    return { ...connections.requireActive().sync.status(), online: tracker.online, runsEnded: { ...runsEnded } };
+    const active = connections.requireActive();
+    return { ...active.sync.status(), online: tracker.online, runsEnded: { ...runsEnded }, history: historyStatus(active.cache.db) };
   }
 
   /** The active connection's cache, which answers every read. */
@@ -275,6 +278,7 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
     'connections.refreshInstallations': (input) => connections.refreshInstallations(input),
 
     'sync.status': () => syncStatus(),
+    'sync.historyEvidence': () => historyEvidence(cache().db),
     'sync.run': (input) => {
       const runtime = connections.requireActive();
       void runtime.sync.run(input.resources).catch((error: unknown) => log(`sync failed: ${(error as Error).message}`));
@@ -413,7 +417,13 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
 }
 
 /** The sync engine's events as desk events; reachability goes through the tracker. */
-function publishSyncEvent(hub: EventHub, tracker: OnlineTracker, event: SyncEngineEvent, runsEnded: SyncStatus['runsEnded']): void {
+function publishSyncEvent(
+  hub: EventHub,
+  tracker: OnlineTracker,
+  event: SyncEngineEvent,
+  runsEnded: SyncStatus['runsEnded'],
+  history: () => HistoryVerification | null,
+): void {
   switch (event.type) {
     case 'progress':
       hub.publish({ type: 'sync.progress', progress: event.progress });
@@ -422,13 +432,18 @@ function publishSyncEvent(hub: EventHub, tracker: OnlineTracker, event: SyncEngi
       tracker.report(event.online);
       break;
     case 'finished':
-      if (event.result.ok) hub.publish({ type: 'sync.finished', status: { ...event.status, runsEnded } });
+      if (event.result.ok) hub.publish({ type: 'sync.finished', status: { ...event.status, runsEnded, ...historyOf(history) } });
       else
         hub.publish({
           type: 'sync.failed',
-          status: { ...event.status, runsEnded },
+          status: { ...event.status, runsEnded, ...historyOf(history) },
           message: event.status.lastError ?? (event.result.offline ? 'the registry cannot be reached' : 'the sync failed'),
         });
       break;
   }
 }
+
+const historyOf = (read: () => HistoryVerification | null) => {
+  const history = read();
+  return history ? { history } : {};
+};

@@ -5,6 +5,7 @@ import { formatAge, formatCount, humanize } from '../lib/format';
 import { useNow } from '../lib/hooks';
 import { useEffect, useRef } from 'react';
 import { say } from './Announcer';
+import { HistoryLine } from './HistoryLine';
 
 /** What the sync is doing, in words: for the line and for the announcer. */
 function progressText(progress: ReturnType<typeof useSync.getState>['progress']): string {
@@ -68,6 +69,8 @@ export function SyncIndicator() {
         {running ? <ProgressLine /> : <span>Last synced {formatAge(status?.dataAsOf)}</span>}
       </div>
       {!running && lastError && <p className="sync-error">Last sync failed: {lastError}</p>}
+      {/* a failure already said by the last error is not said twice */}
+      {!(status?.history?.state === 'failed' && lastError === status.history.message) && <HistoryLine history={status?.history} />}
       {runError && (
         <p className="sync-error" role="alert">
           {runError}

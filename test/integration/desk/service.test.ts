@@ -90,6 +90,12 @@ describe('first start', () => {
     const last = ended.at(-1)!;
     expect(last.type === 'sync.finished' || last.type === 'sync.failed' ? last.status.runsEnded : null).toEqual(status.runsEnded);
     expect(status.runsEnded.count).toBe(ended.length);
+    // the embedded registry's history, verified by the sync worker, as the status and Settings show it
+    expect(status.history).toMatchObject({ state: 'verified', pending: 0, evidence: 0 });
+    expect(status.history!.entries).toBeGreaterThan(0);
+    const listed = await ok('connections.list', {});
+    expect(listed.connections.find((c) => c.id === listed.activeId)?.history).toEqual(status.history);
+    expect(await ok('sync.historyEvidence', {})).toEqual([]);
   });
 });
 

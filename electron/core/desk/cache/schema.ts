@@ -118,6 +118,41 @@ export interface CacheTables {
     amount_grams: number;
     reference: string | null;
   };
+  hv_state: {
+    one: 1;
+    outcome: 'verified' | 'unverifiable' | 'failed';
+    message: string | null;
+    checked_at: number;
+    verifier_key: string | null;
+    size: number | null;
+    root: string | null;
+    /** The right frontier's hashes, base64, as a JSON array. */
+    frontier: string | null;
+    checkpoint: string | null;
+    signed_at: number | null;
+    verified_at: number | null;
+    pending: Generated<number>;
+  };
+  hv_movements: {
+    id: number;
+    leaf: number;
+    credit_id: string;
+    kind: string;
+    from_account: string | null;
+    to_account: string | null;
+    amount: number;
+    created_at: number;
+    reference: string | null;
+  };
+  hv_evidence: {
+    id: Generated<number>;
+    found_at: number;
+    kind: string;
+    message: string;
+    kept_checkpoint: string | null;
+    latest_checkpoint: string | null;
+    proof: string | null;
+  };
   projects_public_fts: Fts<ProjectFtsColumn>;
   projects_internal_fts: Fts<ProjectFtsColumn>;
   retirements_fts: Fts<'beneficiary' | 'serialization' | 'project'>;

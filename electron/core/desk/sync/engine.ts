@@ -19,6 +19,7 @@ import { syncInterval } from './interval';
 import { syncListeners } from './listeners';
 import { FEED_RESOURCES, FeedNotOffered, syncFromFeed } from './feed';
 import { syncInstallationFeeds } from './installation-feed';
+import { createHistoryCheck, type HistoryCheck } from '../verification/history-check';
 
 export interface SyncEngineOptions {
   client: RegistryClient;
@@ -27,6 +28,8 @@ export interface SyncEngineOptions {
   /** The app's installations now (the connection may gain or lose some between runs). */
   installations: () => InstallationRef[] | Promise<InstallationRef[]>;
   tuning?: Partial<SyncTuning>;
+  /** The registry's history, checked before each run writes and matched after it (verification/); false: not checked. */
+  history?: HistoryCheck | false;
 }
 
 export const DEFAULT_TUNING: SyncTuning = {
@@ -67,6 +70,7 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
 export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   const tuning: SyncTuning = { ...DEFAULT_TUNING, ...options.tuning };
   const { client, cache, clock } = options;
+  const history = options.history === false ? null : (options.history ?? createHistoryCheck({ baseUrl: client.baseUrl, cache, clock }));
   const { emit, subscribe } = syncListeners();
   let current: { resources: Set<SyncResource>; promise: Promise<SyncRunResult> } | null = null;
   let queued: { resources: Set<SyncResource>; promise: Promise<SyncRunResult> } | null = null;
@@ -166,6 +170,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     try {
       const installations = await options.installations();
       const grant = await client.tokens.grant({ kind: 'app' });
+      await history?.begin();
       ctx = { ...ctxBase, installations, examinerRead: grant.permissions.examiner === 'READ' };
       setOnline(true);
     } catch (error) {
@@ -247,7 +252,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       }
       // Not waited for: the host runs it after the run (deferred-checkpoint.ts).
       if (checkpoint) void checkpoint();
-      lastError = runError;
+      lastError = history?.end() ?? runError;
     }
     progress = null;
     const ok = Object.values(results).every((r) => r.status === 'ok' || r.status === 'skipped');

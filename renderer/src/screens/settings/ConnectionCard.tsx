@@ -11,6 +11,7 @@ import { StatusBadge } from '../../components/StatusBadge';
 import { ErrorMessage } from '../../components/feedback';
 import { useAction } from '../../components/useAction';
 import { KeyFileInput } from './KeyFileInput';
+import { historyText } from '../../components/HistoryLine';
 
 const KEY_STATUS: Record<ConnectionInfo['keyStatus'], string> = {
   ok: 'Available',
@@ -26,6 +27,9 @@ const SECRET_STORE: Record<ConnectionInfo['secretStore'], string> = {
 
 export function ConnectionCard({ connection, active }: { connection: ConnectionInfo; active: boolean }) {
   const [reimporting, setReimporting] = useState(false);
+  // the active connection's follows each sync; another's is what it was when it was last active
+  const liveHistory = useSync((s) => s.status?.history);
+  const history = historyText(active ? (liveHistory ?? connection.history) : connection.history);
   const reload = () => useConnections.getState().load();
   const activate = useAction(async () => {
     await desk('connections.activate', { id: connection.id });
@@ -97,6 +101,7 @@ export function ConnectionCard({ connection, active }: { connection: ConnectionI
           ['Key stored in', SECRET_STORE[connection.secretStore]],
           ['Internal projects (examiner)', connection.examinerRead ? 'Allowed' : 'Not allowed'],
           ['Operator account', <OperatorFact connection={connection} />],
+          ...(history ? [['History', history] as [string, string]] : []),
         ]}
       />
       {connection.keyMessage && <p className="notice">{connection.keyMessage}</p>}

@@ -4,6 +4,14 @@ import { migration0002 } from './0002-search';
 import { migration0003 } from './0003-fast-search';
 import { migration0004 } from './0004-inventory-credits';
 import { migration0005 } from './0005-back-office';
+import { migration0006 } from './0006-history-verification';
 
 /** The desk cache's schema steps, in order; a cache newer than the last is refused. */
-export const cacheMigrations: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005];
+export const cacheMigrations: readonly Migration[] = [
+  migration0001,
+  migration0002,
+  migration0003,
+  migration0004,
+  migration0005,
+  migration0006,
+];

@@ -1,0 +1,185 @@
+// The desk's check of its registry's history at the start of every sync (docs/desk.md): the latest
+// checkpoint, signed by the key pinned at first sight, must extend the last one verified for this
+// connection. Instead of a proof per record, the desk keeps the verified tree's right frontier and
+// hashes the new leaves onto it: the root it computes equals the signed one only when the new tree
+// extends the old (consistency) and holds exactly these leaves (inclusion of every new record). A
+// failure is kept as evidence and thrown as HistoryChanged; the sync then writes nothing.
+import { fromBase64, toBase64 } from '../../../../shared/transparency/bytes';
+import { CompactRange } from '../../../../shared/transparency/compact-range';
+import { leafHash } from '../../../../shared/transparency/merkle';
+import { parseVerifierKey } from '../../../../shared/transparency/note';
+import {
+  fetchCheckpoint,
+  LogVerificationError,
+  verifyExtends,
+  type Get,
+  type ServedLeaf,
+  type VerifiedCheckpoint,
+} from '../../../../shared/transparency/verifier';
+import type { SqliteDatabase } from '../../platform/db/database';
+import type { CacheTables } from '../cache/schema';
+import { sha256, verifyEd25519 } from './crypto';
+import { movementOfLeaf, type KeptMovement } from './leaves';
+import { keepEvidence, readState, saveOutcome, saveVerified, type Evidence, type HistoryState } from './store';
+import { fetchLeavesAhead } from './transport';
+
+export const HISTORY_CHANGED = "This registry's history changed since it was last verified";
+
+/** The registry's history did not verify: the sync stops, the cache keeps what was verified. */
+export class HistoryChanged extends Error {
+  override readonly name = 'HistoryChanged';
+}
+
+/** Served leaves kept as evidence when the new ones do not give the signed root (a first sync's whole log is not). */
+const EVIDENCE_LEAVES = 2000;
+
+export type CheckOutcome = { outcome: 'verified'; size: number; newEntries: number } | { outcome: 'unverifiable'; reason: string };
+
+interface CheckOptions {
+  get: Get;
+  db: SqliteDatabase<CacheTables>;
+  now: () => number;
+}
+
+const keptCheckpoint = (s: HistoryState): VerifiedCheckpoint | undefined =>
+  s.size !== null && s.root !== null && s.checkpoint !== null
+    ? { size: s.size, root: s.root, note: s.checkpoint, ...(s.signed_at !== null ? { time: s.signed_at } : {}) }
+    : undefined;
+
+export async function checkHistory({ get, db, now }: CheckOptions): Promise<CheckOutcome> {
+  const state = readState(db);
+  const fail = (e: Evidence): never => {
+    const message = `${HISTORY_CHANGED}: ${e.message}.`;
+    db.transaction(() => {
+      keepEvidence(db, now(), e);
+      saveOutcome(db, { outcome: 'failed', message, at: now() });
+    });
+    throw new HistoryChanged(message);
+  };
+  if (state?.outcome === 'failed') throw new HistoryChanged(state.message ?? HISTORY_CHANGED);
+
+  let keyText = state?.verifier_key ?? null;
+  if (keyText === null) {
+    const served = await get('/transparency/v1/key');
+    if (served.status === 404) return unverifiable(db, now, 'the registry publishes no transparency log');
+    if (served.status !== 200) throw new LogVerificationError('unreachable', `GET /transparency/v1/key answered ${served.status}`);
+    keyText = served.text.trim();
+  }
+  const key = parseVerifierKey(keyText);
+  if ('error' in key) return fail({ kind: 'signature', message: `the registry's key is not one the desk can check (${key.error})` });
+
+  const answer = await get('/transparency/v1/checkpoint');
+  if (answer.status === 404) {
+    // a registry verified before may not step out of being checked
+    if (state?.checkpoint)
+      return fail({ kind: 'withdrawn', message: 'it no longer publishes the log it was verified against', kept: state.checkpoint });
+    return unverifiable(db, now, 'the registry publishes no checkpoint');
+  }
+  let latest: VerifiedCheckpoint;
+  try {
+    latest = await fetchCheckpoint(async () => answer, key, verifyEd25519);
+  } catch (error) {
+    if (!(error instanceof LogVerificationError) || error.kind !== 'signature') throw error;
+    return fail(await wrongKey(get, keyText, error, answer.text, state));
+  }
+  const kept = state ? keptCheckpoint(state) : undefined;
+  const pair = { kept: kept?.note, latest: latest.note };
+  if (kept && latest.size < kept.size) {
+    return fail({ kind: 'truncated', message: `its log shrank from ${kept.size} to ${latest.size} entries`, ...pair });
+  }
+  if (kept && latest.size === kept.size && latest.root !== kept.root) {
+    return fail({ kind: 'fork', message: `two different histories of ${kept.size} entries were signed`, ...pair });
+  }
+  const range = kept
+    ? CompactRange.restore(kept.size, JSON.parse(state!.frontier ?? '[]') as string[], sha256)
+    : CompactRange.empty(sha256);
+  if (!range) throw new Error('the kept frontier of the verified history is damaged');
+  const movements: KeptMovement[] = [];
+  const served: ServedLeaf[] = [];
+  const from = range.size;
+  try {
+    await fetchLeavesAhead(get, from, latest.size, (leaves, start) => {
+      leaves.forEach((leaf, i) => {
+        if (leaf.index !== start + i) throw new LogVerificationError('replay', `entry ${start + i} was served as ${leaf.index}`);
+        const bytes = fromBase64(leaf.data) ?? new Uint8Array(0);
+        range.appendLeafHash(leafHash(bytes, sha256));
+        const movement = movementOfLeaf(leaf, bytes);
+        if (movement) movements.push(movement);
+        if (served.length < EVIDENCE_LEAVES) served.push(leaf);
+      });
+    });
+  } catch (error) {
+    if (error instanceof LogVerificationError && error.kind !== 'unreachable') {
+      return fail({ kind: error.kind, message: error.message, ...pair, proof: JSON.stringify({ leaves: served }) });
+    }
+    throw error;
+  }
+  if (toBase64(range.root()) !== latest.root) {
+    return fail(await mismatch(get, kept, latest, served));
+  }
+  saveVerified(db, { key: keyText, checkpoint: latest, frontier: range.frontier(), movements, at: now() });
+  return { outcome: 'verified', size: latest.size, newEntries: latest.size - from };
+}
+
+function unverifiable(db: SqliteDatabase<CacheTables>, now: () => number, reason: string): CheckOutcome {
+  saveOutcome(db, { outcome: 'unverifiable', message: reason, at: now() });
+  return { outcome: 'unverifiable', reason };
+}
+
+/** The checkpoint is not signed by the pinned key: say whether the registry now serves another key. */
+async function wrongKey(
+  get: Get,
+  pinned: string,
+  error: LogVerificationError,
+  note: string,
+  state: HistoryState | undefined,
+): Promise<Evidence> {
+  const served = await get('/transparency/v1/key').catch(() => ({ status: 0, text: '' }));
+  const other = served.status === 200 && served.text.trim() !== pinned ? served.text.trim() : null;
+  return {
+    kind: 'signature',
+    message: other
+      ? `it now signs with another key (${other}) than the one kept for this connection (${pinned})`
+      : `its checkpoint is not signed by the key kept for this connection (${error.message})`,
+    ...(state?.checkpoint ? { kept: state.checkpoint } : {}),
+    latest: note,
+  };
+}
+
+/**
+ * The new leaves do not give the signed root. With a consistency proof (one request, asked only now)
+ * the desk tells a forked history (the new tree does not extend the verified one) from records
+ * changed after they were logged (the tree extends it, but the leaves served are not its leaves).
+ */
+async function mismatch(
+  get: Get,
+  kept: VerifiedCheckpoint | undefined,
+  latest: VerifiedCheckpoint,
+  served: ServedLeaf[],
+): Promise<Evidence> {
+  const pair = { ...(kept ? { kept: kept.note } : {}), latest: latest.note };
+  const leaves = JSON.stringify({ leaves: served });
+  if (kept && kept.size > 0) {
+    try {
+      await verifyExtends(get, kept, latest, sha256);
+    } catch (error) {
+      if (error instanceof LogVerificationError && error.kind !== 'unreachable') {
+        const proof = typeof error.evidence.proof === 'string' ? error.evidence.proof : undefined;
+        return {
+          kind: 'fork',
+          message: `the history of ${latest.size} entries does not extend the ${kept.size} verified before`,
+          ...pair,
+          proof: proof ?? leaves,
+        };
+      }
+    }
+  }
+  const from = kept?.size ?? 0;
+  const entries = latest.size - from === 1 ? `entry ${from}` : `entries ${from} to ${latest.size - 1}`;
+  return {
+    kind: 'rewritten',
+    message: `the ${entries} it serves do not give the root it signed: a record was changed after it was logged`,
+    ...pair,
+    proof: leaves,
+  };
+}

@@ -1,0 +1,122 @@
+// The verification state in the connection's cache (migration 0006): the pinned key, the last
+// verified checkpoint with its right frontier, the verified movements, and the evidence of every
+// failed check. Each save is one transaction.
+import type { Kysely, Selectable } from 'kysely';
+import type { SqliteDatabase } from '../../platform/db/database';
+import type { CacheTables } from '../cache/schema';
+import type { VerifiedCheckpoint } from '../../../../shared/transparency/verifier';
+import type { KeptMovement } from './leaves';
+
+type Db = SqliteDatabase<CacheTables>;
+type Q = Kysely<CacheTables>;
+export type HistoryState = Selectable<CacheTables['hv_state']>;
+
+export interface Evidence {
+  kind: string;
+  message: string;
+  kept?: string;
+  latest?: string;
+  /** The proof, the leaves or the records that show it, as text. */
+  proof?: string;
+}
+
+const putMovement = (v: KeptMovement, q: Q) =>
+  q
+    .insertInto('hv_movements')
+    .values({
+      id: v.id,
+      leaf: v.leaf,
+      credit_id: v.credit_id,
+      kind: v.kind,
+      from_account: v.from_account,
+      to_account: v.to_account,
+      amount: v.amount,
+      created_at: v.created_at,
+      reference: v.reference,
+    })
+    .onConflict((oc) => oc.doNothing());
+
+export function readState(db: Db): HistoryState | undefined {
+  return db.first(db.q.selectFrom('hv_state').selectAll());
+}
+
+/** A newly verified checkpoint: its frontier, the key it verified under, and its new movements. */
+export function saveVerified(
+  db: Db,
+  v: { key: string; checkpoint: VerifiedCheckpoint; frontier: string[]; movements: KeptMovement[]; at: number },
+): void {
+  db.transaction(() => {
+    const insert = db.prepared(putMovement);
+    for (const m of v.movements) insert.run(m);
+    const row = {
+      one: 1 as const,
+      outcome: 'verified' as const,
+      message: null,
+      checked_at: v.at,
+      verifier_key: v.key,
+      size: v.checkpoint.size,
+      root: v.checkpoint.root,
+      frontier: JSON.stringify(v.frontier),
+      checkpoint: v.checkpoint.note,
+      signed_at: v.checkpoint.time ?? null,
+      verified_at: v.at,
+    };
+    db.run(db.q.replaceInto('hv_state').values({ ...row, pending: readState(db)?.pending ?? 0 }));
+  });
+}
+
+/** An outcome that keeps the verified checkpoint as it was (unverifiable, failed, or pending records counted). */
+export function saveOutcome(
+  db: Db,
+  v: { outcome: HistoryState['outcome']; message: string | null; at: number; key?: string; pending?: number },
+): void {
+  const existing = readState(db);
+  if (!existing) {
+    db.run(
+      db.q.insertInto('hv_state').values({
+        one: 1,
+        outcome: v.outcome,
+        message: v.message,
+        checked_at: v.at,
+        verifier_key: v.key ?? null,
+        size: null,
+        root: null,
+        frontier: null,
+        checkpoint: null,
+        signed_at: null,
+        verified_at: null,
+        pending: v.pending ?? 0,
+      }),
+    );
+    return;
+  }
+  db.run(
+    db.q
+      .updateTable('hv_state')
+      .set({
+        outcome: v.outcome,
+        message: v.message,
+        checked_at: v.at,
+        ...(v.key !== undefined && existing.verifier_key === null ? { verifier_key: v.key } : {}),
+        ...(v.pending !== undefined ? { pending: v.pending } : {}),
+      })
+      .where('one', '=', 1),
+  );
+}
+
+export function keepEvidence(db: Db, at: number, e: Evidence): void {
+  db.run(
+    db.q.insertInto('hv_evidence').values({
+      found_at: at,
+      kind: e.kind,
+      message: e.message,
+      kept_checkpoint: e.kept ?? null,
+      latest_checkpoint: e.latest ?? null,
+      proof: e.proof ?? null,
+    }),
+  );
+}
+
+export function evidenceRows(db: Db): Selectable<CacheTables['hv_evidence']>[] {
+  return db.all(db.q.selectFrom('hv_evidence').selectAll().orderBy('id'));
+}

@@ -1,0 +1,80 @@
+// The registry's public transparency endpoints as the desk reads them: plain GETs (no token: the
+// endpoints are public and outside the endpoint table), and the leaves [start, end) fetched a few
+// pages ahead so a first sync of a long log is not one round trip per page.
+import { RegistryClientError } from '../client/errors';
+import type { FetchLike } from '../client/http';
+import type { Get, ServedLeaf } from '../../../../shared/transparency/verifier';
+import { LogVerificationError } from '../../../../shared/transparency/verifier';
+
+/** Pages asked at once, and the leaves asked per page (the registry serves at most 1,000). */
+const PAGES_AHEAD = 4;
+const PAGE = 1000;
+
+export function transparencyGet(baseUrl: string, fetchFn: FetchLike = fetch, timeoutMs = 30_000): Get {
+  const base = baseUrl.replace(/\/+$/, '');
+  const once = async (path: string) => {
+    const res = await fetchFn(`${base}${path}`, { signal: AbortSignal.timeout(timeoutMs) });
+    return { status: res.status, text: await res.text() };
+  };
+  return async (path) => {
+    try {
+      // once more after a network failure: a kept-alive connection the registry closed fails the first try
+      return await once(path).catch((error: unknown) => {
+        if (isTimeout(error)) throw error;
+        return once(path);
+      });
+    } catch (error) {
+      const timedOut = isTimeout(error);
+      throw new RegistryClientError(
+        timedOut ? 'timeout' : 'network',
+        `GET ${path}: ${timedOut ? 'timed out' : 'the registry cannot be reached'}`,
+        {
+          cause: error,
+        },
+      );
+    }
+  };
+}
+
+const isTimeout = (error: unknown) => error instanceof DOMException && error.name === 'TimeoutError';
+
+async function page(get: Get, start: number, end: number): Promise<ServedLeaf[]> {
+  const { status, text } = await get(`/transparency/v1/leaves?start=${start}&end=${end}`);
+  if (status !== 200) throw new LogVerificationError('unreachable', `GET /transparency/v1/leaves answered ${status}`);
+  const leaves = (JSON.parse(text) as { leaves?: unknown }).leaves;
+  if (!Array.isArray(leaves)) throw new LogVerificationError('replay', 'a page of leaves without its leaves');
+  return leaves as ServedLeaf[];
+}
+
+/** The leaves [start, end), in order, handed to `each` page by page; a short page is completed by asking again. */
+export async function fetchLeavesAhead(
+  get: Get,
+  start: number,
+  end: number,
+  each: (leaves: ServedLeaf[], from: number) => void,
+): Promise<void> {
+  const chunks: [number, number][] = [];
+  for (let s = start; s < end; s += PAGE) chunks.push([s, Math.min(end, s + PAGE)]);
+  const pending: Promise<ServedLeaf[]>[] = [];
+  const ask = (i: number) => {
+    if (i >= chunks.length) return;
+    pending[i] = page(get, chunks[i]![0], chunks[i]![1]);
+    // awaited in its turn; a failure before then must not count as unhandled
+    pending[i].catch(() => {});
+  };
+  for (let i = 0; i < PAGES_AHEAD; i++) ask(i);
+  for (let i = 0; i < chunks.length; i++) {
+    const [from, to] = chunks[i]!;
+    let leaves = await pending[i]!;
+    ask(i + PAGES_AHEAD);
+    let next = from;
+    while (true) {
+      if (leaves.length === 0 || leaves.length > to - next)
+        throw new LogVerificationError('truncated', `the registry serves no leaf ${next} below ${to}`);
+      each(leaves, next);
+      next += leaves.length;
+      if (next >= to) break;
+      leaves = await page(get, next, to);
+    }
+  }
+}
