@@ -224,8 +224,11 @@ test('download certificates of retirements selected far apart in the virtualized
   const downloads: Download[] = [];
   app.on('download', (download) => downloads.push(download));
   await app.getByRole('button', { name: 'Download certificates (3)' }).click();
-  // The selection is cleared once every certificate was saved.
+  // The selection is cleared once every certificate was saved, and the desk says what it saved where.
   await expect(app.getByRole('button', { name: /^Download certificates/ })).toHaveCount(0);
+  await expect(app.getByRole('status').filter({ hasText: /^Saved 3 certificates as retirement-/ })).toHaveText(
+    /^Saved 3 certificates as (retirement-[0-9a-f-]+\.pdf, ){3}to this browser's downloads folder\.$/,
+  );
   await expect(checkbox(a!.id)).not.toBeChecked();
   expect(downloads.map((d) => d.suggestedFilename()).sort()).toEqual([a!.id, b!.id, far.id].map((id) => `retirement-${id}.pdf`).sort());
   for (const [download, row] of [[downloads.find((d) => d.suggestedFilename().includes(far.id))!, far]] as const) {
