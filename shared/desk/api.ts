@@ -537,4 +537,6 @@ export interface DeskBridge {
   importKeyFile(file?: Blob & { name?: string }): Promise<PickedKey | null>;
   /** Saves a file the desk produced, by its handle: native save dialog in Electron, a download in the browser. */
   saveFile(file: Pick<FileHandle, 'handle'>): Promise<{ saved: boolean; path?: string }>;
+  /** The browser desk only: a new one-time launch address, to open the desk in another browser or profile. */
+  newLaunchAddress?(): Promise<string>;
 }

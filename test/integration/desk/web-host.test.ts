@@ -4,6 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { AdjustableClock } from '../../../electron/core/platform/clock';
 import { createDeskService, type DeskService } from '../../../electron/core/desk/service';
 import { seedDemo } from '../../../electron/core/registry/seed';
@@ -161,6 +162,33 @@ describe('the API', () => {
     expect((await invoke(clockHost, 'system.info', {}, { cookie: session.cookie, 'x-desk-csrf': 'x'.repeat(43) })).status).toBe(403);
     // Another host's session is no session here.
     expect((await invoke(host, 'system.info', {}, { cookie: session.cookie, 'x-desk-csrf': session.csrf })).status).toBe(403);
+  });
+
+  it('mints another one-time launch address only for its session or its terminal; each works once, in one browser', async () => {
+    const mint = (headers: Record<string, string>) => fetch(`${clockHost.url}/api/launch-links`, { method: 'POST', headers });
+    // No session, no token, a foreign origin: no address.
+    expect((await mint({})).status).toBe(403);
+    expect((await mint({ cookie: session.cookie })).status).toBe(403);
+    expect((await mint({ cookie: session.cookie, 'x-desk-csrf': session.csrf, origin: 'http://evil.example' })).status).toBe(403);
+    const minted = await mint({ cookie: session.cookie, 'x-desk-csrf': session.csrf });
+    const { url } = z.object({ ok: z.literal(true), value: z.object({ url: z.string() }) }).parse(await minted.json()).value;
+    // The terminal's (Enter) and the page's addresses open a session of their own, once each.
+    for (const address of [url, clockHost.newLaunchUrl()]) {
+      expect(new URL(address).origin).toBe(clockHost.url);
+      const first = await fetch(address);
+      expect(first.status).toBe(200);
+      expect(first.headers.get('set-cookie')).toMatch(/^desk_session=/);
+      const again = await fetch(address);
+      expect(again.status).toBe(403);
+      // The page without a session says exactly how to get in.
+      expect(await again.text()).toMatch(
+        /press Enter in the terminal where the desk runs .* choose Settings, then &ldquo;New launch address&rdquo;/,
+      );
+    }
+    // Unspent addresses are few: a fifth newer one drops the oldest.
+    const open = Array.from({ length: 5 }, () => clockHost.newLaunchUrl());
+    expect((await fetch(open[0]!)).status).toBe(403);
+    expect((await fetch(open[4]!)).status).toBe(200);
   });
 
   it('refuses a foreign Origin and cross-site fetches even with valid credentials', async () => {
