@@ -449,6 +449,11 @@ export const deskApi = {
     z.object({ retirementId: id, wallet: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'a wallet address is 0x and 40 hexadecimal characters') }),
     z.object({ owns: z.boolean() }),
   ),
+  /** The embedded demo only: the key of the demo wallet that made this retirement (from demo-credentials.json). */
+  'retirements.demoWalletKey': method(
+    z.object({ retirementId: id }),
+    z.object({ address: z.string(), privateKey: z.string().regex(/^0x[0-9a-f]{64}$/) }),
+  ),
   'retirements.certificate': method(z.object({ id }), fileHandle, { write: true }),
   /** Several certificates as one file: one PDF (a retirement a page) or a ZIP of the PDFs. */
   'retirements.certificates': method(z.object({ ids: z.array(id).min(1).max(500), format: z.enum(['pdf', 'zip']) }), fileHandle, {

@@ -33,6 +33,7 @@ import { exportCsv } from './csv-export';
 import { createKeyImports, type KeyImports } from './key-imports';
 import type { DemoSeeder, EmbeddedRegistry } from './embedded';
 import { DeskFailure, invalidInput, toDeskError } from './errors';
+import { demoWalletKey } from './demo-keys';
 import { createEventHub, type EventHub } from './events';
 import type { KeychainAvailability, SecretStoreFactory } from './key-vault';
 import type { RemoteLaunch } from './launch-options';
@@ -315,6 +316,7 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
       };
     },
     'retirements.walletCheck': (input) => writes.walletCheck(writeContext(), input),
+    'retirements.demoWalletKey': (input) => demoWalletKey(connections.requireActive(), paths.embeddedRegistryDir, input.retirementId),
     'retirements.certificate': async (input) => {
       const pdf = await writes.certificate(writeContext(), input);
       return artifacts.put('pdf', pdf.baseName, pdf.bytes);
