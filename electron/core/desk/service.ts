@@ -259,7 +259,7 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
       const added = await connections.addRemote({
         ...input,
         privateKeyPem: keyImports.get(keyHandle),
-        ...(operator ? { operator: { id: operator.id, privateKeyPem: keyImports.get(operator.keyHandle) } } : {}),
+        ...(operator ? { operator: { id: operator.id, privateKeyPem: keyImports.get(operator.keyHandle, operator.id) } } : {}),
       });
       keyImports.release(keyHandle);
       if (operator) keyImports.release(operator.keyHandle);

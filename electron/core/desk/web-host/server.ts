@@ -18,7 +18,7 @@ import { z } from 'zod';
 import { fileHandleId } from '../../../../shared/desk/api';
 import type { DeskDispatcher } from '../dispatcher';
 import { toDeskError } from '../errors';
-import { MAX_KEY_FILE_BYTES } from '../key-imports';
+import { MAX_KEY_UPLOAD_BYTES } from '../key-imports';
 import { PAGE_SECURITY_HEADERS } from '../page-security';
 import { CSRF_HEADER, CSRF_META, createAccessGate, type AccessGate, type DeskSession } from './access';
 import { contentTypeFor, resolveStaticPath } from './static-files';
@@ -141,10 +141,13 @@ export function buildWebHostApp(
   app.post(
     '/api/keys/import',
     bodyLimit({
-      maxSize: MAX_KEY_FILE_BYTES,
+      maxSize: MAX_KEY_UPLOAD_BYTES,
       onError: (c) =>
         c.json(
-          { ok: false, error: { code: 'invalid_input', message: `too large to be a key file (at most ${MAX_KEY_FILE_BYTES / 1000} KB)` } },
+          {
+            ok: false,
+            error: { code: 'invalid_input', message: `too large to be a key file (at most ${MAX_KEY_UPLOAD_BYTES / 1000} KB)` },
+          },
           413,
         ),
     }),
