@@ -7,7 +7,7 @@ import type { BrowserWindow, Dialog } from 'electron';
 import type { PickedKey } from '../../shared/desk/api';
 import { DeskFailure } from '../core/desk/errors';
 import type { DeskDispatcher } from '../core/desk/dispatcher';
-import { MAX_KEY_FILE_BYTES } from '../core/desk/key-imports';
+import { MAX_KEY_UPLOAD_BYTES } from '../core/desk/key-imports';
 
 export async function pickKeyFileWithDialog(
   dialog: Pick<Dialog, 'showOpenDialog'>,
@@ -18,7 +18,7 @@ export async function pickKeyFileWithDialog(
     title: "Choose the app's private key",
     properties: ['openFile' as const],
     filters: [
-      { name: 'Private key (PEM)', extensions: ['pem', 'key'] },
+      { name: 'Private key (PEM), or demo-credentials.json', extensions: ['pem', 'key', 'json'] },
       { name: 'All files', extensions: ['*'] },
     ],
   };
@@ -28,7 +28,7 @@ export async function pickKeyFileWithDialog(
   const name = basename(path);
   const info = await stat(path);
   if (!info.isFile()) throw new DeskFailure('invalid_input', `${name} is not a file`);
-  if (info.size > MAX_KEY_FILE_BYTES)
-    throw new DeskFailure('invalid_input', `${name} is too large to be a key file (at most ${MAX_KEY_FILE_BYTES / 1000} KB)`);
+  if (info.size > MAX_KEY_UPLOAD_BYTES)
+    throw new DeskFailure('invalid_input', `${name} is too large to be a key file (at most ${MAX_KEY_UPLOAD_BYTES / 1000} KB)`);
   return keyImports.put(await readFile(path, 'utf8'), name);
 }

@@ -483,6 +483,11 @@ export const deskApi = {
     z.object({ retirementId: id, wallet: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'a wallet address is 0x and 40 hexadecimal characters') }),
     z.object({ owns: z.boolean() }),
   ),
+  /** The embedded demo only: the key of the demo wallet that made this retirement (from demo-credentials.json). */
+  'retirements.demoWalletKey': method(
+    z.object({ retirementId: id }),
+    z.object({ address: z.string(), privateKey: z.string().regex(/^0x[0-9a-f]{64}$/) }),
+  ),
   'retirements.certificate': method(z.object({ id }), fileHandle, { write: true }),
   /** Several certificates as one file: one PDF (a retirement a page) or a ZIP of the PDFs. */
   'retirements.certificates': method(z.object({ ids: z.array(id).min(1).max(500), format: z.enum(['pdf', 'zip']) }), fileHandle, {
@@ -571,4 +576,6 @@ export interface DeskBridge {
   importKeyFile(file?: Blob & { name?: string }): Promise<PickedKey | null>;
   /** Saves a file the desk produced, by its handle: native save dialog in Electron, a download in the browser. */
   saveFile(file: Pick<FileHandle, 'handle'>): Promise<{ saved: boolean; path?: string }>;
+  /** The browser desk only: a new one-time launch address, to open the desk in another browser or profile. */
+  newLaunchAddress?(): Promise<string>;
 }

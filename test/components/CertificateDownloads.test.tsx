@@ -72,3 +72,38 @@ it('keeps the retirements whose certificate failed, and drops those saved', asyn
   await expect.element(page.getByRole('alert')).toHaveTextContent('1 certificate could not be saved');
   expect(selected()).toEqual(['retirement-b']);
 });
+
+it('says what was saved, how many and where; and what was not', async () => {
+  const certificates = heldCertificates();
+  // The desk window's save dialog: each file's path, one save cancelled.
+  desk.saveFile(async ({ handle }) =>
+    handle.includes('retirement-b') ? { saved: false } : { saved: true, path: `/home/ada/Downloads/${handle.slice(12, 24)}.pdf` },
+  );
+  useRetirementList.setState({ selected: { 'retirement-a': true, 'retirement-b': true, 'retirement-c': true } });
+  render(<CertificateDownloads />);
+  await page.getByRole('button', { name: 'Download certificates (3)' }).click();
+  for (const id of ['retirement-a', 'retirement-b', 'retirement-c']) {
+    await expect.poll(() => certificates.asked(id)).toBe(true);
+    certificates.finish(id);
+  }
+  await expect
+    .element(page.getByRole('status'))
+    .toHaveTextContent(
+      'Saved 2 certificates as retirement-a.pdf, retirement-c.pdf, to /home/ada/Downloads. 1 not saved (the save was cancelled).',
+    );
+
+  // One ZIP of two, in the browser: its name, the count inside, and the browser's downloads folder.
+  desk.saveFile(async () => ({ saved: true }));
+  desk.answer('retirements.certificates', () => ({
+    handle: 'file-handle-bundle-0000000000',
+    kind: 'zip',
+    filename: 'certificates.zip',
+    size: 2000,
+  }));
+  useRetirementList.setState({ selected: { 'retirement-d': true, 'retirement-e': true } });
+  await page.getByRole('combobox', { name: 'Save as' }).selectOptions('ZIP of PDFs');
+  await page.getByRole('button', { name: 'Download certificates (2)' }).click();
+  await expect
+    .element(page.getByRole('status'))
+    .toHaveTextContent("Saved 2 certificates in one file, certificates.zip, to this browser's downloads folder.");
+});

@@ -27,6 +27,8 @@ export interface ScriptedBridge {
   readonly listening: number;
   /** How the desk reads a key file the page hands over (DeskBridge.importKeyFile): none picked by default. */
   importKeyFile(read: (file?: Blob & { name?: string }) => Promise<PickedKey | null>): void;
+  /** How the host saves a file the desk made (DeskBridge.saveFile): not saved by default. */
+  saveFile(save: DeskBridge['saveFile']): void;
   /** How many calls of `method` have been answered so far. */
   answered(method: DeskMethod): number;
   /** Forgets every call and answer (between tests). */
@@ -45,6 +47,8 @@ export function installScriptedBridge(): ScriptedBridge {
   const answeredCalls = new Map<DeskMethod, number>();
   const noKeyRead = async (_file?: Blob & { name?: string }): Promise<PickedKey | null> => null;
   let readKey = noKeyRead;
+  const notSaved: DeskBridge['saveFile'] = async () => ({ saved: false });
+  let save = notSaved;
   const bridge: DeskBridge = {
     host: 'web',
     async invoke<M extends DeskMethod>(method: M, input: DeskInput<M>): Promise<DeskResult<DeskOutput<M>>> {
@@ -63,7 +67,7 @@ export function installScriptedBridge(): ScriptedBridge {
       return () => listeners.delete(listener);
     },
     importKeyFile: (file) => readKey(file),
-    saveFile: async () => ({ saved: false }),
+    saveFile: (file) => save(file),
   };
   // Where the renderer's getBridge() finds the Electron preload's bridge.
   (window as Window & { registryDesk?: DeskBridge }).registryDesk = bridge;
@@ -82,9 +86,13 @@ export function installScriptedBridge(): ScriptedBridge {
     importKeyFile(read) {
       readKey = read;
     },
+    saveFile(saver) {
+      save = saver;
+    },
     answered: (method) => answeredCalls.get(method) ?? 0,
     reset() {
       readKey = noKeyRead;
+      save = notSaved;
       calls.length = 0;
       answers.clear();
       answeredCalls.clear();

@@ -230,12 +230,12 @@ test.describe('against a remote registry', () => {
 
   test('installs an app and issues a vintage with an operator key added to the connection', async ({ app, desk }) => {
     const registry = desk.registry!;
-    const administrator = JSON.parse(readFileSync(join(registry.dataDir, 'demo-credentials.json'), 'utf8')) as {
-      operators: { id: string; role: string; privateKeyPem: string }[];
-    };
+    const credentialsFile = readFileSync(join(registry.dataDir, 'demo-credentials.json'), 'utf8');
+    const administrator = JSON.parse(credentialsFile) as { operators: { id: string; role: string }[] };
     const operator = administrator.operators.find((o) => o.role === 'administrator')!;
     // What Settings' add-connection form does with the two key files the user picks: each goes to
-    // the desk unread (a handle comes back), then the connection is added and used.
+    // the desk unread (a handle comes back), then the connection is added and used. Both are the
+    // demo registry's demo-credentials.json itself: the app's key, and the named operator's.
     const added = await app.evaluate(
       async ({ url, appId, appKey, operatorId, operatorKey }) => {
         const csrf = localStorage.getItem('registry-desk.csrf') ?? '';
@@ -259,8 +259,8 @@ test.describe('against a remote registry', () => {
           name: 'Remote back office',
           baseUrl: url,
           appId,
-          keyHandle: await importKey(appKey, 'app-key.pem'),
-          operator: { id: operatorId, keyHandle: await importKey(operatorKey, 'operator-key.pem') },
+          keyHandle: await importKey(appKey, 'demo-credentials.json'),
+          operator: { id: operatorId, keyHandle: await importKey(operatorKey, 'demo-credentials.json') },
           encryptedFileFallback: { passphrase: 'remote operator e2e', userConfirmed: true },
         });
         if (!result.ok) return result;
@@ -269,9 +269,9 @@ test.describe('against a remote registry', () => {
       {
         url: registry.url,
         appId: registry.credentials.app.id,
-        appKey: registry.credentials.app.privateKeyPem,
+        appKey: credentialsFile,
         operatorId: operator.id,
-        operatorKey: operator.privateKeyPem,
+        operatorKey: credentialsFile,
       },
     );
     expect(added).toMatchObject({ ok: true });

@@ -224,8 +224,11 @@ test('download certificates of retirements selected far apart in the virtualized
   const downloads: Download[] = [];
   app.on('download', (download) => downloads.push(download));
   await app.getByRole('button', { name: 'Download certificates (3)' }).click();
-  // The selection is cleared once every certificate was saved.
+  // The selection is cleared once every certificate was saved, and the desk says what it saved where.
   await expect(app.getByRole('button', { name: /^Download certificates/ })).toHaveCount(0);
+  await expect(app.getByRole('status').filter({ hasText: /^Saved 3 certificates as retirement-/ })).toHaveText(
+    /^Saved 3 certificates as (retirement-[0-9a-f-]+\.pdf, ){3}to this browser's downloads folder\.$/,
+  );
   await expect(checkbox(a!.id)).not.toBeChecked();
   expect(downloads.map((d) => d.suggestedFilename()).sort()).toEqual([a!.id, b!.id, far.id].map((id) => `retirement-${id}.pdf`).sort());
   for (const [download, row] of [[downloads.find((d) => d.suggestedFilename().includes(far.id))!, far]] as const) {
@@ -295,11 +298,21 @@ test('finalize knows the retirement: found by id, contract and token filled in, 
   await expect(dialog.getByText('This wallet did not make this retirement: open the wallet that retired these credits.')).toBeVisible();
   await expect(dialog.getByRole('button', { name: 'Review what will be signed' })).toBeDisabled();
 
-  // The owner's wallet: accepted; the project's contract address is filled in and its token listed.
+  // The demo's own keys, where the wallet is asked for: the credentials file itself, taken as the
+  // keystore, opens the owner's wallet (no password); so does "Use the demo wallet".
+  const owner = new Wallet(wallet.privateKey).address;
   await dialog.getByRole('button', { name: 'Use another wallet' }).click();
-  await dialog.getByRole('radio', { name: 'Private key' }).check();
-  await dialog.getByLabel('Private key (hex)').fill(wallet.privateKey);
-  await dialog.getByRole('button', { name: 'Open wallet' }).click();
+  await expect(dialog.getByRole('group', { name: 'Demo wallet' })).toContainText('demo-credentials.json');
+  await dialog.getByLabel('Keystore file (JSON)').setInputFiles({
+    name: 'demo-credentials.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(desk.credentials)),
+  });
+  await expect(dialog.getByText(/Signing with wallet/)).toContainText(owner);
+  await dialog.getByRole('button', { name: 'Use another wallet' }).click();
+  await dialog.getByRole('button', { name: 'Use the demo wallet' }).click();
+  await expect(dialog.getByText(/Signing with wallet/)).toContainText(owner);
+  // The owner's wallet: accepted; the project's contract address is filled in and its token listed.
   await expect(dialog.getByRole('button', { name: 'Review what will be signed' })).toBeEnabled();
   await expect(dialog.getByLabel('Project contract address')).toHaveValue(retirement.projectAddress);
   await expect(dialog.getByText(/This project's tokens: /)).toContainText(`${retirement.tokenId} (`);

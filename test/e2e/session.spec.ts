@@ -36,13 +36,26 @@ test('reload and a second tab keep working; the launch secret is single-use; a l
   await expect(second.getByText('missing or wrong desk token')).toHaveCount(0);
   await second.close();
 
-  // The launch address works once: another browser (no session cookie) is refused in words.
+  // The launch address works once: another browser (no session cookie) is refused, told how to get in.
   const stranger = await browser.newContext();
   const strangerPage = await stranger.newPage();
   const refused = await strangerPage.goto(desk.launchUrl);
   expect(refused?.status()).toBe(403);
-  await expect(strangerPage.getByText(/Open the desk from the launch address printed where it was started/)).toBeVisible();
+  await expect(strangerPage.getByText(/press Enter in the terminal where the desk runs/)).toBeVisible();
+  await expect(strangerPage.getByText(/choose Settings, then “New launch address”/)).toBeVisible();
+  // As it says: the open desk's Settings give a new address, and it opens the desk there, once.
+  await app.keyboard.press('Control+6');
+  await app.getByRole('button', { name: 'New launch address' }).click();
+  const fresh = (await app.getByRole('status').getByLabel('Launch address').textContent())!;
+  expect(new URL(fresh).origin).toBe(origin);
+  await strangerPage.goto(fresh);
+  await expect(strangerPage.getByRole('table', { name: 'Projects' }).getByRole('row').nth(1)).toBeVisible();
+  await organizations(strangerPage);
   await stranger.close();
+  // Spent there: a third browser is refused it.
+  const third = await browser.newContext();
+  expect((await (await third.newPage()).goto(fresh))?.status()).toBe(403);
+  await third.close();
 
   // The session is lost (cookie gone, as after a desk restart): one sentence says what to do.
   await app.context().clearCookies();

@@ -34,6 +34,7 @@ import { exportCsv } from './csv-export';
 import { createKeyImports, type KeyImports } from './key-imports';
 import type { DemoSeeder, EmbeddedRegistry } from './embedded';
 import { DeskFailure, invalidInput, toDeskError } from './errors';
+import { demoWalletKey } from './demo-keys';
 import { createEventHub, type EventHub } from './events';
 import type { KeychainAvailability, SecretStoreFactory } from './key-vault';
 import type { RemoteLaunch } from './launch-options';
@@ -261,7 +262,7 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
       const added = await connections.addRemote({
         ...input,
         privateKeyPem: keyImports.get(keyHandle),
-        ...(operator ? { operator: { id: operator.id, privateKeyPem: keyImports.get(operator.keyHandle) } } : {}),
+        ...(operator ? { operator: { id: operator.id, privateKeyPem: keyImports.get(operator.keyHandle, operator.id) } } : {}),
       });
       keyImports.release(keyHandle);
       if (operator) keyImports.release(operator.keyHandle);
@@ -319,6 +320,7 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
       };
     },
     'retirements.walletCheck': (input) => writes.walletCheck(writeContext(), input),
+    'retirements.demoWalletKey': (input) => demoWalletKey(connections.requireActive(), paths.embeddedRegistryDir, input.retirementId),
     'retirements.certificate': async (input) => {
       const pdf = await writes.certificate(writeContext(), input);
       return artifacts.put('pdf', pdf.baseName, pdf.bytes);

@@ -134,6 +134,18 @@ export function createWebBridge(): DeskBridge {
       if (!body.ok) throw new Error(body.error.message);
       return body.value;
     },
+    async newLaunchAddress() {
+      const response = await fetch('/api/launch-links', {
+        method: 'POST',
+        headers: { [CSRF_HEADER]: token },
+        credentials: 'same-origin',
+        cache: 'no-store',
+      });
+      const body = (await response.json().catch(() => undefined)) as DeskResult<{ url: string }> | undefined;
+      if (!body || typeof body !== 'object' || !('ok' in body)) throw new Error(`the desk host answered ${response.status}`);
+      if (!body.ok) throw new Error(body.error.message);
+      return body.value.url;
+    },
     async saveFile(file: Pick<FileHandle, 'handle'>) {
       // The host serves the file the desk produced under this handle, with the desk's own name.
       const response = await fetch(`/api/files/${encodeURIComponent(file.handle)}`, {

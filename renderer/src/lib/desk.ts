@@ -61,6 +61,12 @@ export async function bridgeHost(): Promise<DeskBridge['host']> {
   return (await bridge()).host;
 }
 
+/** A new one-time launch address for another browser; null where the desk is no browser page (Electron). */
+export async function newLaunchAddress(): Promise<string | null> {
+  const b = await bridge();
+  return b.newLaunchAddress ? b.newLaunchAddress() : null;
+}
+
 /** Hands the app key file to the desk (the page never reads it); null when the user cancelled. */
 export async function importKeyFile(file?: File): Promise<PickedKey | null> {
   return (await bridge()).importKeyFile(file);

@@ -4,6 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { AdjustableClock } from '../../../electron/core/platform/clock';
 import { createDeskService, type DeskService } from '../../../electron/core/desk/service';
 import { seedDemo } from '../../../electron/core/registry/seed';
@@ -163,6 +164,33 @@ describe('the API', () => {
     expect((await invoke(host, 'system.info', {}, { cookie: session.cookie, 'x-desk-csrf': session.csrf })).status).toBe(403);
   });
 
+  it('mints another one-time launch address only for its session or its terminal; each works once, in one browser', async () => {
+    const mint = (headers: Record<string, string>) => fetch(`${clockHost.url}/api/launch-links`, { method: 'POST', headers });
+    // No session, no token, a foreign origin: no address.
+    expect((await mint({})).status).toBe(403);
+    expect((await mint({ cookie: session.cookie })).status).toBe(403);
+    expect((await mint({ cookie: session.cookie, 'x-desk-csrf': session.csrf, origin: 'http://evil.example' })).status).toBe(403);
+    const minted = await mint({ cookie: session.cookie, 'x-desk-csrf': session.csrf });
+    const { url } = z.object({ ok: z.literal(true), value: z.object({ url: z.string() }) }).parse(await minted.json()).value;
+    // The terminal's (Enter) and the page's addresses open a session of their own, once each.
+    for (const address of [url, clockHost.newLaunchUrl()]) {
+      expect(new URL(address).origin).toBe(clockHost.url);
+      const first = await fetch(address);
+      expect(first.status).toBe(200);
+      expect(first.headers.get('set-cookie')).toMatch(/^desk_session=/);
+      const again = await fetch(address);
+      expect(again.status).toBe(403);
+      // The page without a session says exactly how to get in.
+      expect(await again.text()).toMatch(
+        /press Enter in the terminal where the desk runs .* choose Settings, then &ldquo;New launch address&rdquo;/,
+      );
+    }
+    // Unspent addresses are few: a fifth newer one drops the oldest.
+    const open = Array.from({ length: 5 }, () => clockHost.newLaunchUrl());
+    expect((await fetch(open[0]!)).status).toBe(403);
+    expect((await fetch(open[4]!)).status).toBe(200);
+  });
+
   it('refuses a foreign Origin and cross-site fetches even with valid credentials', async () => {
     const good = { cookie: session.cookie, 'x-desk-csrf': session.csrf };
     expect((await invoke(clockHost, 'system.info', {}, { ...good, origin: 'http://evil.example' })).status).toBe(403);
@@ -210,7 +238,14 @@ describe('the API', () => {
     expect(JSON.parse(text)).toEqual({ ok: true, value: { handle: expect.stringMatching(/^[A-Za-z0-9_-]{24}$/), fileName: 'my key.pem' } });
     expect(text).not.toContain('PRIVATE KEY');
     expect(await (await upload('hello')).json()).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
-    expect((await upload('x'.repeat(50_000))).status).toBe(413);
+    expect(await (await upload('x'.repeat(50_000))).json()).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input', message: 'my key.pem is too large to be a key file (at most 20 KB)' },
+    });
+    // Past the upload cap (a demo-credentials.json's room): 413 on the announced length alone. A raw
+    // request: fetch's pooled socket, closed by that answer mid-body, would fail the next test's call.
+    const oversized = { ...good, 'content-type': 'application/octet-stream', 'content-length': '2000001', connection: 'close' };
+    expect((await raw(`${clockHost.url}/api/keys/import`, oversized, 'POST')).status).toBe(413);
     // a malformed escape in the name is bad input (JSON, 400), not a plain-text 500
     const badName = await upload(pem, { ...good, 'x-desk-filename': '%E0%A4%A' });
     expect(badName.status).toBe(400);

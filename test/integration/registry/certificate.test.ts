@@ -69,7 +69,7 @@ describe('renderCertificatePdf', () => {
   it('prints every field of a certificate mixing Latin, Greek, Cyrillic, Hebrew, Arabic and CJK', async () => {
     const { path } = await renderToFile(varied);
     const text = readableText(path);
-    const leftToRight: Array<Exclude<keyof CertificateInput, 'transparency'>> = [
+    const leftToRight: Array<Exclude<keyof CertificateInput, 'transparency' | 'retiringWallet'>> = [
       'registryName',
       'retirementId',
       'beneficiary',
@@ -90,16 +90,34 @@ describe('renderCertificatePdf', () => {
     for (const word of varied.comment.split(/\s+/)) expect(text, `comment word ${word}`).toContain(word);
   });
 
-  it('prints a large amount grouped as the desk shows it, and a wallet owner on one line', async () => {
+  it('prints a large amount grouped as the desk shows it, and a wallet owner on one line under its own label', async () => {
     const wallet = '0x8ba1f109551bD432803012645Ac136ddd64DBA72';
-    const input = { ...varied, amountTonnes: formatTonnesForPeople(1_234_567_890_001), retiringOrganization: wallet };
+    const input = { ...varied, amountTonnes: formatTonnesForPeople(1_234_567_890_001), retiringOrganization: '', retiringWallet: wallet };
     expect(input.amountTonnes).toBe('1,234,567.890001');
     const { path } = await renderToFile(input);
     expect(readableText(path)).toContain('1,234,567.890001 tCO2e');
-    // Line by line as printed: the whole address is on one line.
-    const lines = poppler('pdftotext', '-layout', path, '-').split('\n');
-    expect(lines.some((line) => line.includes(wallet))).toBe(true);
+    // Line by line as printed: the whole address is on one line, right under its label; a wallet is
+    // no organization, so there is no organization's label.
+    const lines = poppler('pdftotext', '-layout', path, '-')
+      .split('\n')
+      .map((line) => line.trim())
+      .filter(Boolean);
+    expect(lines[lines.indexOf('RETIRING WALLET') + 1]).toBe(wallet);
+    expect(lines.join('\n')).not.toContain('ORGANIZATION');
     expect(pageCountAndSize(path).pages).toBe('1');
+    // An organization and a wallet: both, each under its own label.
+    const both = readableText((await renderToFile({ ...input, retiringOrganization: varied.retiringOrganization })).path);
+    expect(both).toContain(`RETIRING ORGANIZATION ${varied.retiringOrganization} RETIRING WALLET ${wallet}`);
+  });
+
+  it('gives letter-spaced headings back as words, with and without -layout', async () => {
+    const { path } = await renderToFile(varied);
+    for (const text of [readableText(path), normalise(poppler('pdftotext', path, '-'))]) {
+      for (const heading of ['RETIRING ORGANIZATION', 'DATE OF RETIREMENT (UTC)', 'REASON FOR RETIREMENT', 'RETIREMENT ID', 'RETIRED'])
+        expect(text, heading).toContain(heading);
+      expect(text).toContain(varied.registryName);
+      expect(text).not.toMatch(/\b(?:\p{Lu} ){3,}/u);
+    }
   });
 
   it('is one A4 page', async () => {

@@ -1,7 +1,7 @@
 // The operator CLI and the serve CLI as real child processes against real data folders.
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -505,15 +505,23 @@ describe('npm run serve', { timeout: 120_000 }, () => {
     serve = undefined;
   });
 
-  it('refuses bad options with exit 1 and a JSON error', () => {
-    const result = spawnSync(process.execPath, [...NODE_ARGS, SERVE, '--data', data.dir, '--port', '70000', '--rate-limit', 'often'], {
-      cwd: ROOT,
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
-    expect(result.status).toBe(1);
-    const { error } = errorOutput.parse(JSON.parse(result.stderr));
+  it('refuses bad options with exit 1 and a sentence naming each, not JSON', () => {
+    const serveRefusal = (...args: string[]) => {
+      const result = spawnSync(process.execPath, [...NODE_ARGS, SERVE, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
+      expect(result.status).toBe(1);
+      expect(result.stderr).toMatch(/^serve: /);
+      expect(result.stderr).toContain('"npm run serve -- --help" lists every option.');
+      expect(result.stderr).not.toMatch(/^\{/m);
+      return result.stderr;
+    };
+    const error = serveRefusal('--data', data.dir, '--port', '70000', '--rate-limit', 'often');
     expect(error).toMatch(/--port/);
     expect(error).toMatch(/--rate-limit/);
+    // Nothing is written anywhere: the refusal comes before the registry opens.
+    const credentialsDir = join(data.dir, 'credentials-elsewhere');
+    expect(serveRefusal('--data', data.dir, '--credentials-dir', credentialsDir, '--seed', 'demo')).toContain(
+      'serve: --credentials-dir goes with --database only: with --data, --seed demo writes demo-credentials.json into the --data folder',
+    );
+    expect(existsSync(credentialsDir)).toBe(false);
   });
 });

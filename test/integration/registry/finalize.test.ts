@@ -1,5 +1,6 @@
 // POST /retirements/finalize over real HTTP, signed by real ethers wallets (EIP-191 personal
 // messages), against on-chain retirements recorded with the operator operation.
+import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Wallet, type HDNodeWallet } from 'ethers';
 import * as ops from '../../../electron/core/registry/operations';
@@ -243,6 +244,10 @@ describe('certificate PDF', () => {
     expect(res.headers.get('content-disposition')).toBe(`attachment; filename=retirement-${retirementId}.pdf`);
     const bytes = new Uint8Array(await res.arrayBuffer());
     expect(new TextDecoder().decode(bytes.slice(0, 5))).toBe('%PDF-');
+    // Read back as a reader would: the owner wallet under its own label, never as an organization.
+    const text = execFileSync('pdftotext', ['-', '-'], { input: bytes, encoding: 'utf8' }).replace(/\s+/g, ' ');
+    expect(text).toContain(`RETIRING WALLET ${wallet.address.toLowerCase()}`);
+    expect(text).not.toContain('RETIRING ORGANIZATION');
   });
 
   it('answers 409 for a retirement made by an organization without business verification', async () => {

@@ -24,6 +24,29 @@ describe('key imports', () => {
     expect(() => imports.put('x'.repeat(20_001), 'big.pem')).toThrow('big.pem is too large to be a key file (at most 20 KB)');
   });
 
+  it("takes a demo registry's demo-credentials.json: the app's key, or the named operator's", () => {
+    const imports = createKeyImports(new AdjustableClock());
+    // Another PEM without generating another key (slow): the same key written as PKCS#1.
+    const operatorPem = rsaKeyPair(0).privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
+    const operator = { id: '7d0c3a44-0000-4000-8000-000000000001', name: 'Demo administrator', role: 'administrator' };
+    const file = JSON.stringify({
+      app: { id: 'app', name: 'Demo', privateKeyPem: pem },
+      installations: [],
+      wallets: [{ address: '0x', privateKey: '0x', retirements: [] }],
+      operators: [{ ...operator, privateKeyPem: operatorPem }],
+    });
+    const { handle } = imports.put(file, 'demo-credentials.json');
+    expect(imports.get(handle)).toBe(pem);
+    expect(imports.get(handle, operator.id)).toBe(operatorPem);
+    expect(() => imports.get(handle, 'someone-else')).toThrow(
+      `demo-credentials.json holds no key for operator someone-else; its operators are Demo administrator (administrator): ${operator.id}`,
+    );
+    // Other JSON is no key file; nor is a credentials file with a broken key.
+    expect(() => imports.put('{"hello": 1}', 'other.json')).toThrow('The private key is not a PEM-encoded RSA private key');
+    const broken = file.replace(JSON.stringify(operatorPem).slice(1, 80), 'x');
+    expect(() => imports.put(broken, 'demo-credentials.json')).toThrow('The private key is not a PEM-encoded RSA private key');
+  });
+
   it('forgets a pick after ten minutes', () => {
     // A clock that stands still between steps: on the system clock, a busy machine's millisecond
     // between put and get would expire the pick one step early.

@@ -7,6 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 import { LaunchOptionsError, parseLaunchOptions } from '../launch-options';
 import { startDeskServiceChild } from '../process/node-host';
 import { startWebHost } from './server';
@@ -46,6 +47,18 @@ export function ensureRendererBuilt(log: (line: string) => void): void {
     throw new Error('building the renderer failed; see the output above');
 }
 
+/**
+ * A launch address works once, in one browser. From a terminal, Enter prints a new one (for another
+ * browser or profile); only the person at the terminal that started the desk can press it.
+ */
+function offerLaunchAddresses(host: { newLaunchUrl(): string }, log: (line: string) => void): void {
+  if (!process.stdin.isTTY) return;
+  log('each launch address works once: press Enter here for a new one (another browser or profile)');
+  createInterface({ input: process.stdin }).on('line', () => {
+    process.stdout.write(`new launch address (works once): ${host.newLaunchUrl()}\n`);
+  });
+}
+
 export async function runWebDesk(argv: readonly string[]): Promise<void> {
   const log = (line: string) => process.stderr.write(`[desk] ${line}\n`);
   const options = parseLaunchOptions(argv);
@@ -73,6 +86,7 @@ export async function runWebDesk(argv: readonly string[]): Promise<void> {
     ...(options.testClock ? { testClock: { advance: (ms: number) => desk.advanceTestClock(ms) } } : {}),
   });
   process.stdout.write(`desk ready at ${host.launchUrl}\n`);
+  offerLaunchAddresses(host, log);
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -3,6 +3,7 @@
 //   GET  /?launch=<secret>        the page (spends the launch secret, sets the session)
 //   GET  /assets/...              the renderer's files
 //   POST /api/invoke/<method>     one desk API call, JSON in, DeskResult out
+//   POST /api/launch-links        a new one-time launch address, for another browser (session required)
 //   POST /api/keys/import         the app key file the page's file input chose, sent unread; answers its handle
 //   GET  /api/files/<handle>      a file the desk produced (certificate, CSV export), as a download
 //   GET  /api/events              DeskEvents as server-sent events
@@ -17,7 +18,7 @@ import { z } from 'zod';
 import { fileHandleId } from '../../../../shared/desk/api';
 import type { DeskDispatcher } from '../dispatcher';
 import { toDeskError } from '../errors';
-import { MAX_KEY_FILE_BYTES } from '../key-imports';
+import { MAX_KEY_UPLOAD_BYTES } from '../key-imports';
 import { PAGE_SECURITY_HEADERS } from '../page-security';
 import { CSRF_HEADER, CSRF_META, createAccessGate, type AccessGate, type DeskSession } from './access';
 import { contentTypeFor, resolveStaticPath } from './static-files';
@@ -42,6 +43,8 @@ export interface TestClockControl {
 export interface RunningWebHost {
   url: string;
   launchUrl: string;
+  /** Another one-time launch address (the terminal's way to open a second browser). */
+  newLaunchUrl(): string;
   port: number;
   close(): Promise<void>;
 }
@@ -62,6 +65,12 @@ function securityHeaders<C extends Context>(c: C): void {
 function refuse<C extends Context>(c: C, status: 403 | 404 | 421, message: string) {
   return c.json({ ok: false, error: { code: 'forbidden', message } }, status);
 }
+
+/** The page for a browser without a session: why, and exactly how to get in. */
+export const NO_SESSION_PAGE =
+  'This address opens the desk only once: each launch address works once, in one browser. To open the desk here, ' +
+  'get a new launch address: press Enter in the terminal where the desk runs (npm run web, or npm start), ' +
+  'or, in a browser where the desk is open, choose Settings, then &ldquo;New launch address&rdquo;. Then open that address here.';
 
 const escapeAttribute = (value: string) => value.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');
 
@@ -124,15 +133,21 @@ export function buildWebHostApp(
     },
   );
 
+  // Only a page that already drives the desk may let another browser in (access.ts).
+  app.post('/api/launch-links', (c) => c.json({ ok: true, value: { url: gateOf()!.newLaunchUrl() } }));
+
   // The browser's equivalent of Electron's open dialog: the page sends the chosen file as the body
   // without reading it; the desk keeps the key and the page gets a handle.
   app.post(
     '/api/keys/import',
     bodyLimit({
-      maxSize: MAX_KEY_FILE_BYTES,
+      maxSize: MAX_KEY_UPLOAD_BYTES,
       onError: (c) =>
         c.json(
-          { ok: false, error: { code: 'invalid_input', message: `too large to be a key file (at most ${MAX_KEY_FILE_BYTES / 1000} KB)` } },
+          {
+            ok: false,
+            error: { code: 'invalid_input', message: `too large to be a key file (at most ${MAX_KEY_UPLOAD_BYTES / 1000} KB)` },
+          },
           413,
         ),
     }),
@@ -210,10 +225,7 @@ export function buildWebHostApp(
     const redeemed = launch ? gate.redeemLaunch(launch) : undefined;
     const session = redeemed ?? gate.sessionOf(c.req.header('cookie'));
     if (!session) {
-      return c.html(
-        '<!doctype html><title>Registry Desk</title><p>This address cannot be opened directly. Open the desk from the launch address printed where it was started (each launch address works once).</p>',
-        403,
-      );
+      return c.html(`<!doctype html><title>Registry Desk</title><p>${NO_SESSION_PAGE}</p>`, 403);
     }
     const html = pageHtml(options.rendererDir, redeemed?.csrfToken);
     if (html === undefined) return c.text('The desk page is not built: run `npm run build`.', 500);
@@ -250,6 +262,7 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
   return {
     url: `http://127.0.0.1:${port}`,
     launchUrl: gate.launchUrl,
+    newLaunchUrl: () => gate.newLaunchUrl(),
     port,
     close: () =>
       new Promise<void>((resolve) => {

@@ -12,6 +12,12 @@ const FLOW_TOP = 70;
 /** Where the fixed lower part starts; the flow must end above it. */
 const FLOW_BOTTOM = 628;
 const SCALES = [1, 0.93, 0.86, 0.79, 0.72, 0.65, 0.58];
+/**
+ * Letter-spacing of the capitals, in ems. Text extractors (pdftotext, screen readers, search) end a
+ * word where two glyphs stand more than 0.1 em apart: at 0.15 em a heading read "R E T I R I N G".
+ * Below that, the heading stays one word for them and still looks spaced.
+ */
+const LETTER_SPACING_EM = 0.075;
 /** Extra space a gap may grow by when the content is short, so the page never looks crammed at the top. */
 const MAX_GAP_GROWTH = 16;
 
@@ -62,7 +68,7 @@ function flowItems(
     color,
     ...extra,
   });
-  const label = style(7.5, 'bold', PALETTE.accent, { characterSpacing: 1.1 });
+  const label = style(7.5, 'bold', PALETTE.accent, { characterSpacing: letterSpacing(7.5 * scale) });
   const sentence = style(11, 'regular', PALETTE.muted);
   const text = (value: string, textStyle: TextStyle, gap: number, maxLines = 3, within = width): FlowItem => ({
     kind: 'text',
@@ -76,7 +82,7 @@ function flowItems(
   });
 
   const items: FlowItem[] = [
-    text(input.registryName, style(12, 'bold', PALETTE.accent, { characterSpacing: 1.5 }), 0, 2),
+    text(input.registryName, style(12, 'bold', PALETTE.accent, { characterSpacing: letterSpacing(12 * scale) }), 0, 2),
     { kind: 'rule', gap: 10 * scale, height: 8 },
     text(WORDS.title, style(32, 'bold', PALETTE.ink, { leading: 1.15 }), 6, 2),
     text(WORDS.certifiesThat, sentence, 20),
@@ -95,31 +101,41 @@ function flowItems(
     items.push(text(WORDS.comment.toUpperCase(), label, 12, 1));
     items.push(text(`“${comment}”`, style(10.5, 'regular', PALETTE.muted), 3, 8, width * 0.9));
   }
-  items.push({
-    kind: 'pairs',
-    gap: 20 * scale,
-    rowGap: 10 * scale,
-    // Ids are long and unbroken: the retirement id gets the whole width, and so does a wallet
-    // address retiring (a finalized on-chain retirement), which must never break mid-address.
-    rows: isWalletAddress(input.retiringOrganization)
-      ? [
-          [pair(WORDS.retiringOrganization, input.retiringOrganization, 1, width), undefined],
-          [pair(WORDS.retiredOn, moment.day, 1), pair(WORDS.vintage, input.vintage, 1)],
-          [pair(WORDS.serialization, input.serialization, 2, width), undefined],
-          [pair(WORDS.retirementId, input.retirementId, 2, width), undefined],
-        ]
-      : [
-          [pair(WORDS.retiringOrganization, input.retiringOrganization, 3), pair(WORDS.retiredOn, moment.day, 1)],
-          [pair(WORDS.serialization, input.serialization, 2), pair(WORDS.vintage, input.vintage, 1)],
-          [pair(WORDS.retirementId, input.retirementId, 2, width), undefined],
-        ],
-  });
+  items.push({ kind: 'pairs', gap: 20 * scale, rowGap: 10 * scale, rows: detailRows(input, moment, pair, width) });
   return items;
 }
 
-/** An EVM wallet address (0x and 40 hex digits). */
-function isWalletAddress(text: string): boolean {
-  return /^0x[0-9a-fA-F]{40}$/.test(text.trim());
+/**
+ * The labelled details. Ids are long and unbroken: the retirement id gets the whole width, and so
+ * does the wallet of an on-chain retirement, which must never break mid-address. The wallet has its
+ * own label: it is not an organization, and the organization (when one retired) is printed as well.
+ */
+function detailRows(
+  input: CertificateInput,
+  moment: RetirementMoment,
+  pair: (name: string, value: string, maxLines: number, span?: number) => Labelled,
+  width: number,
+): Array<[Labelled, Labelled | undefined]> {
+  const organization = input.retiringOrganization.trim();
+  const wallet = input.retiringWallet?.trim();
+  const retirementId: [Labelled, undefined] = [pair(WORDS.retirementId, input.retirementId, 2, width), undefined];
+  if (!wallet)
+    return [
+      [pair(WORDS.retiringOrganization, organization, 3), pair(WORDS.retiredOn, moment.day, 1)],
+      [pair(WORDS.serialization, input.serialization, 2), pair(WORDS.vintage, input.vintage, 1)],
+      retirementId,
+    ];
+  return [
+    ...(organization ? [[pair(WORDS.retiringOrganization, organization, 3), undefined] as [Labelled, undefined]] : []),
+    [pair(WORDS.retiringWallet, wallet, 1, width), undefined],
+    [pair(WORDS.retiredOn, moment.day, 1), pair(WORDS.vintage, input.vintage, 1)],
+    [pair(WORDS.serialization, input.serialization, 2, width), undefined],
+    retirementId,
+  ];
+}
+
+function letterSpacing(size: number): number {
+  return size * LETTER_SPACING_EM;
 }
 
 function pairHeight(cell: Labelled | undefined): number {
@@ -194,7 +210,12 @@ function drawFooter(
   const sealY = FLOW_BOTTOM + 16 + sealRadius;
   drawSeal(doc, centerX, sealY, sealRadius);
   const inner = sealRadius * 1.3;
-  const sealWord = setter.layout(WORDS.sealWord, { size: 7, weight: 'bold', color: PALETTE.ink, characterSpacing: 1.2 }, inner, 1);
+  const sealWord = setter.layout(
+    WORDS.sealWord,
+    { size: 7, weight: 'bold', color: PALETTE.ink, characterSpacing: letterSpacing(7) },
+    inner,
+    1,
+  );
   const sealDay = setter.layout(moment.day, { size: 6.3, weight: 'regular', color: PALETTE.ink }, inner, 1);
   const wordTop = setter.draw(sealWord, centerX - inner / 2, sealY + sealRadius * 0.04, inner);
   setter.draw(sealDay, centerX - inner / 2, wordTop, inner);

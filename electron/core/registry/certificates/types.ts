@@ -9,7 +9,10 @@ export interface CertificateInput {
   beneficiary: string;
   reason: string;
   comment: string;
+  /** The organization that retired the credits; empty when none did (an on-chain retirement). */
   retiringOrganization: string;
+  /** The owner wallet of an on-chain retirement (0x…), printed under its own label. */
+  retiringWallet?: string;
   projectName: string;
   projectNum: string;
   serialization: string;

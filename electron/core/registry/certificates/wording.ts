@@ -33,6 +33,7 @@ export const WORDS = {
   retirementId: 'Retirement ID',
   retiredOn: 'Date of retirement (UTC)',
   retiringOrganization: 'Retiring organization',
+  retiringWallet: 'Retiring wallet',
   serialization: 'Serialization',
   sealWord: 'RETIRED',
   verifyAt: 'Verify this retirement at',

@@ -15,15 +15,27 @@ export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
-/** Prints `{ "error": "..." }` to stderr and exits 1. */
+function errorMessage(error: unknown): string {
+  return error instanceof RegistryError || error instanceof CliError || error instanceof DamagedDatabaseError
+    ? error.message
+    : error instanceof Error
+      ? `unexpected error: ${error.message}`
+      : `unexpected error: ${String(error)}`;
+}
+
+/** Prints `{ "error": "..." }` to stderr and exits 1 (the admin CLI: its output is JSON). */
 export function fail(error: unknown): never {
-  const message =
-    error instanceof RegistryError || error instanceof CliError || error instanceof DamagedDatabaseError
-      ? error.message
-      : error instanceof Error
-        ? `unexpected error: ${error.message}`
-        : `unexpected error: ${String(error)}`;
-  process.stderr.write(`${JSON.stringify({ error: message })}\n`);
+  process.stderr.write(`${JSON.stringify({ error: errorMessage(error) })}\n`);
+  process.exit(1);
+}
+
+/**
+ * For a command people read, not parse (`serve` prints plain lines): the error as a sentence on
+ * stderr, with where to find the options after a usage error, and exit 1.
+ */
+export function failInWords(command: string, error: unknown): never {
+  process.stderr.write(`${command}: ${errorMessage(error)}\n`);
+  if (error instanceof CliError) process.stderr.write(`"npm run ${command} -- --help" lists every option.\n`);
   process.exit(1);
 }
 

@@ -11,7 +11,7 @@ import { startRegistryServer } from '../http/server';
 import { redactUrl } from '../../platform/db/postgres';
 import { openPostgresRegistry, openRegistry } from '../open';
 import { isRegistryEmpty, seedDemo } from '../seed';
-import { CliError, fail } from './args';
+import { CliError, failInWords } from './args';
 import { mountTestClock } from './test-clock-route';
 import { installProcessPolicy } from './process-policy';
 
@@ -125,7 +125,9 @@ function readOptions(argv: string[]) {
   if (data && database) throw new CliError('--data (SQLite) and --database (PostgreSQL): give one of them');
   if (!data && !database) throw new CliError('--data <dir> (the registry data folder) or --database <postgres URL> is required');
   if (parsed.data.credentialsDir && !database)
-    throw new CliError('--credentials-dir goes with --database (with --data the folder holds them)');
+    throw new CliError(
+      '--credentials-dir goes with --database only: with --data, --seed demo writes demo-credentials.json into the --data folder',
+    );
   return parsed.data;
 }
 
@@ -202,4 +204,4 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => stop('SIGTERM'));
 }
 
-main().catch(fail);
+main().catch((error: unknown) => failInWords('serve', error));

@@ -39,8 +39,9 @@ export function certificateInputOf(ctx: RegistryContext, row: RetirementRow): Ce
     beneficiary: row.beneficiary ?? '',
     reason: row.reason ?? '',
     comment: row.comment ?? '',
-    // a finalized on-chain retirement was made by its owner wallet
-    retiringOrganization: row.org_full_name ?? row.owner_wallet ?? '',
+    retiringOrganization: row.org_full_name ?? '',
+    // a finalized on-chain retirement was made by its owner wallet, printed under its own label
+    ...(row.owner_wallet ? { retiringWallet: row.owner_wallet } : {}),
     projectName: project.fullName,
     projectNum: project.num,
     serialization: row.serialization,

@@ -1,12 +1,13 @@
 // "Download certificates (n)": the selected retirements' certificates as separate PDFs, one combined
 // PDF (one retirement a page) or a ZIP, the user's choice; with progress and, for any that fail,
-// which one and why.
+// which one and why; and once done, what was saved, how many and where.
 import { useState } from 'react';
 import { findRetirementRow, useRetirementList } from '../../stores/retirements';
 import { desk, describeError, saveFile } from '../../lib/desk';
 import { announce } from '../../lib/signals';
 import { useFreshness } from '../../stores/freshness';
 import { downloadCertificate } from './certificates';
+import { savedFilesNote, type SavedFile } from './savedFilesNote';
 
 type Format = 'separate' | 'pdf' | 'zip';
 
@@ -22,18 +23,24 @@ export function CertificateDownloads() {
   const [format, setFormat] = useState<Format>('separate');
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
   const [failures, setFailures] = useState<string[]>([]);
+  const [note, setNote] = useState<string | null>(null);
   const offline = useFreshness((s) => s.offline);
 
   async function downloadAll() {
     setFailures([]);
+    setNote(null);
     const failed: string[] = [];
     // Only these leave the selection at the end: rows ticked meanwhile, and failed ones, stay ticked.
     const saved: string[] = [];
+    const files: SavedFile[] = [];
+    let cancelled = 0;
     if (format === 'separate') {
       for (const [index, id] of ids.entries()) {
         setProgress({ done: index, total: ids.length });
         try {
-          await downloadCertificate(id);
+          const file = await downloadCertificate(id);
+          if (file.saved) files.push(file);
+          else cancelled += 1;
           saved.push(id);
         } catch (error) {
           const row = findRetirementRow(useRetirementList.getState(), id);
@@ -46,8 +53,10 @@ export function CertificateDownloads() {
       setProgress({ done: 0, total: ids.length });
       try {
         const bundle = await desk('retirements.certificates', { ids, format });
-        const { saved: bundleSaved } = await saveFile(bundle);
+        const { saved: bundleSaved, path } = await saveFile(bundle);
         announce('desk:file-saved', { filename: bundle.filename, saved: bundleSaved });
+        if (bundleSaved) files.push({ filename: bundle.filename, ...(path ? { path } : {}) });
+        else cancelled += 1;
         saved.push(...ids);
       } catch (error) {
         failed.push(`the combined file: ${describeError(error)}`);
@@ -55,10 +64,11 @@ export function CertificateDownloads() {
     }
     setProgress(null);
     setFailures(failed);
+    setNote(savedFilesNote(files, format === 'separate' ? files.length : files.length > 0 ? ids.length : 0, cancelled));
     useRetirementList.getState().deselect(saved);
   }
 
-  if (ids.length === 0 && failures.length === 0) return null;
+  if (ids.length === 0 && failures.length === 0 && note === null) return null;
   return (
     <span className="inline-action">
       {ids.length > 0 && (
@@ -83,6 +93,11 @@ export function CertificateDownloads() {
             {progress ? `Saving ${progress.done + 1} of ${progress.total}…` : `Download certificates (${ids.length})`}
           </button>
         </>
+      )}
+      {note && (
+        <span className="hint" role="status">
+          {note}
+        </span>
       )}
       {failures.length > 0 && (
         <span className="inline-error" role="alert">

@@ -7,6 +7,7 @@ import { desk, describeError } from '../../lib/desk';
 import { useLoader } from '../../lib/hooks';
 import { formatTonnesValue } from '../../lib/format';
 import { useWallet } from '../../stores/wallet';
+import { useConnections } from '../../stores/connections';
 import { finalizeMessage, type FinalizeFields } from '../../wallet/signedMessage';
 import { Dialog } from '../../components/Dialog';
 import { Field } from '../../components/Field';
@@ -132,6 +133,8 @@ export function FinalizeDialog({
   onFinalized: (retirement: Retirement) => void;
 }) {
   const address = useWallet((s) => s.address);
+  // The embedded registry is the demo: its wallets' keys are the desk's to offer.
+  const demo = useConnections((s) => s.active()?.kind === 'embedded');
   const sign = useWallet((s) => s.signFinalization);
   const forget = useWallet((s) => s.forget);
   // The fields the user edited, each on its own: a field not edited yet is what the desk knows (see
@@ -199,7 +202,7 @@ export function FinalizeDialog({
       ) : !address ? (
         <section aria-label="Wallet">
           <h3>1. Open the owner's wallet</h3>
-          <WalletImport />
+          <WalletImport retirementId={retirementId} demo={demo} />
         </section>
       ) : (
         <>

@@ -1,9 +1,13 @@
 // Opening the wallet that signs a finalization: an encrypted JSON keystore with its password, or a
 // private key. Decryption runs in the wallet worker (see wallet.worker.ts). A typed hex key is read
 // from its input only on submit and goes straight to the worker: it is never React state, and the
-// input is emptied at once. Only an encrypted keystore can be kept for the session.
+// input is emptied at once. Only an encrypted keystore can be kept for the session. In the demo the
+// desk offers the demo wallet that made the retirement, and the keystore input also takes the demo's
+// demo-credentials.json (demoWallet.ts).
 import { useRef, useState } from 'react';
+import { desk } from '../../lib/desk';
 import { keystoreAddress, useWallet } from '../../stores/wallet';
+import { demoWalletFromCredentials } from './demoWallet';
 import { readFileText } from '../../lib/files';
 import { Field } from '../../components/Field';
 import { ErrorMessage } from '../../components/feedback';
@@ -55,7 +59,34 @@ function RememberedWallet({ keystoreJson, onUseAnother }: { keystoreJson: string
   );
 }
 
-export function WalletImport() {
+/** The demo registry's own wallet for this retirement, one press away. */
+function DemoWalletOffer({ retirementId }: { retirementId: string }) {
+  const importPrivateKey = useWallet((s) => s.importPrivateKey);
+  const use = useAction(async () => {
+    const { privateKey } = await desk('retirements.demoWalletKey', { retirementId });
+    await importPrivateKey(privateKey, null);
+  });
+  return (
+    <div className="notice" role="group" aria-label="Demo wallet">
+      <p>
+        This is the demo registry: its wallets&rsquo; keys are in <span className="mono">demo-credentials.json</span>, in the desk&rsquo;s
+        data folder under <span className="mono">embedded-registry</span>.
+      </p>
+      <div className="actions">
+        <button type="button" className="button button-primary" aria-disabled={use.busy || undefined} onClick={() => void use.run()}>
+          {use.busy ? 'Opening…' : 'Use the demo wallet'}
+        </button>
+      </div>
+      <ErrorMessage error={use.error} />
+    </div>
+  );
+}
+
+/**
+ * `retirementId`: the retirement being finalized (a demo-credentials.json picked as the keystore
+ * opens the wallet that made it); `demo`: offer the demo wallet (the embedded demo registry).
+ */
+export function WalletImport({ retirementId, demo = false }: { retirementId: string; demo?: boolean }) {
   const remembered = useWallet((s) => s.rememberedKeystore);
   const unlockKeystore = useWallet((s) => s.unlockKeystore);
   const importPrivateKey = useWallet((s) => s.importPrivateKey);
@@ -93,6 +124,10 @@ export function WalletImport() {
     if (!file) return setKeystore(null);
     try {
       const json = await readFileText(file);
+      // The demo's credentials file: its wallet for this retirement opens at once (no password).
+      const demoWallet = keystoreAddress(json) ? null : demoWalletFromCredentials(json, retirementId);
+      if (demoWallet && 'problem' in demoWallet) throw new Error(demoWallet.problem);
+      if (demoWallet) return void (await importPrivateKey(demoWallet.privateKey, null));
       if (!keystoreAddress(json)) throw new Error(`${file.name} is not a wallet keystore (no address in it).`);
       setKeystore({ name: file.name, json });
     } catch (error) {
@@ -111,6 +146,7 @@ export function WalletImport() {
         void open.run();
       }}
     >
+      {demo && <DemoWalletOffer retirementId={retirementId} />}
       <fieldset className="segmented">
         <legend>Wallet</legend>
         <label className={method === 'keystore' ? 'segment segment-on' : 'segment'}>
@@ -124,7 +160,11 @@ export function WalletImport() {
       </fieldset>
       {method === 'keystore' ? (
         <>
-          <Field label="Keystore file (JSON)" hint="An encrypted JSON keystore (version 3), as wallets export it." error={keystoreError}>
+          <Field
+            label="Keystore file (JSON)"
+            hint="An encrypted JSON keystore (version 3), as wallets export it, or the demo's demo-credentials.json."
+            error={keystoreError}
+          >
             <input type="file" accept=".json,application/json" onChange={(e) => void pickKeystore(e.target.files?.[0])} />
           </Field>
           <Field label="Keystore password">

@@ -2,9 +2,9 @@
 import { desk, saveFile } from '../../lib/desk';
 import { announce } from '../../lib/signals';
 
-export async function downloadCertificate(id: string): Promise<{ filename: string; saved: boolean }> {
+export async function downloadCertificate(id: string): Promise<{ filename: string; saved: boolean; path?: string }> {
   const file = await desk('retirements.certificate', { id });
-  const { saved } = await saveFile(file);
+  const { saved, path } = await saveFile(file);
   announce('desk:file-saved', { filename: file.filename, saved, retirementId: id });
-  return { filename: file.filename, saved };
+  return { filename: file.filename, saved, ...(path ? { path } : {}) };
 }

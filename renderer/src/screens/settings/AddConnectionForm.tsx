@@ -100,7 +100,7 @@ export function AddConnectionForm({ onDone }: { onDone: (added?: string) => void
         </Field>
         <KeyFileInput
           label="Operator key file"
-          hint="The operator account's RSA private key, a .pem file starting with -----BEGIN PRIVATE KEY-----."
+          hint="The operator account's RSA private key, a .pem file starting with -----BEGIN PRIVATE KEY-----; for a demo registry, its demo-credentials.json (the key of the operator id above)."
           onKey={(key) => (keys.current.operator = key)}
           onReading={trackRead}
         />

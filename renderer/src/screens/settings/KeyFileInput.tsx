@@ -7,7 +7,8 @@ import type { PickedKey } from '../../../../shared/desk/api';
 import { bridgeHost, importKeyFile } from '../../lib/desk';
 import { Field } from '../../components/Field';
 
-const APP_KEY_HINT = "The app's RSA private key, a .pem file starting with -----BEGIN PRIVATE KEY-----.";
+const APP_KEY_HINT =
+  "The app's RSA private key, a .pem file starting with -----BEGIN PRIVATE KEY-----; for a demo registry, its demo-credentials.json.";
 
 export function KeyFileInput({
   label,
@@ -67,7 +68,7 @@ export function KeyFileInput({
         ) : (
           <input
             type="file"
-            accept=".pem,.key,application/x-pem-file,text/plain"
+            accept=".pem,.key,.json,application/x-pem-file,application/json,text/plain"
             onChange={(e) => {
               const file = e.target.files?.[0];
               // The page lets go of the file once it is handed over; the name stays shown beside.

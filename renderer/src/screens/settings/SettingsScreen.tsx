@@ -10,6 +10,7 @@ import { ConnectionCard } from './ConnectionCard';
 import { AddConnectionForm } from './AddConnectionForm';
 import { focusSoon } from '../../lib/focus';
 import { ThemePicker } from './ThemePicker';
+import { LaunchAddressCard } from './LaunchAddressCard';
 
 function SyncInterval() {
   const minutes = useSettings((s) => s.syncIntervalMinutes);
@@ -91,6 +92,7 @@ export function SettingsScreen() {
           <ConnectionCard key={c.id} connection={c} active={c.id === list.activeId} />
         ))}
       </section>
+      <LaunchAddressCard />
     </div>
   );
 }
