@@ -10,6 +10,8 @@ import type { SyncStatus } from '../../shared/desk/api';
 import { Announcer } from '../../renderer/src/components/Announcer';
 import { SyncIndicator } from '../../renderer/src/components/SyncIndicator';
 import { useSync } from '../../renderer/src/stores/sync';
+import { useFreshness } from '../../renderer/src/stores/freshness';
+import '../../renderer/src/styles/app.css';
 import { render } from './render';
 import { installScriptedBridge } from './scripted-bridge';
 
@@ -116,4 +118,19 @@ it('a status read before an end, answered after its event, does not bring "Synci
   await expect.element(page.getByRole('button', { name: 'Sync now' })).toBeVisible();
   expect(useSync.getState().running).toBe(false);
   expect(document.documentElement.dataset.syncState).toBe('done');
+});
+
+it('offline, the dot is not the all-well colour and the line says "Offline" in words', async () => {
+  follow();
+  render(<SyncIndicator />);
+  await expect.element(page.getByRole('button', { name: 'Sync now' })).toBeVisible();
+  const dot = () => document.querySelector('.sync-dot')!;
+  const okColour = getComputedStyle(dot()).backgroundColor;
+  // A read came back from the cache (the banner's offline): the desk's last status still said online.
+  useFreshness.getState().setOnline(false);
+  await expect.element(page.getByRole('region', { name: 'Sync status' })).toHaveTextContent(/Offline/);
+  expect(dot().getAttribute('data-state')).toBe('offline');
+  expect(getComputedStyle(dot()).backgroundColor).not.toBe(okColour);
+  useFreshness.getState().setOnline(true);
+  await expect.element(page.getByRole('region', { name: 'Sync status' })).not.toHaveTextContent(/Offline/);
 });
