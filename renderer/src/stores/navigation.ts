@@ -1,6 +1,5 @@
-// State-based navigation: which screen is shown and which record is open on it. No URL routing:
-// the web host's launch URL carries a one-time secret and Electron loads a file, so the address bar
-// is not ours to use.
+// State-based navigation: which screen is shown and which record is open on it. The address follows
+// this state and back/forward walk it (lib/route.ts).
 import { create } from 'zustand';
 
 // `mark`: what the narrow window's rail shows of each screen, two letters, none repeated (a first
