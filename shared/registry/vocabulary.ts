@@ -100,3 +100,24 @@ export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 200;
 /** How long an operator write's answer is replayed for the same Idempotency-Key. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+// Project sectors and types by id, with their titles: what the desk's project form offers and the
+// demo registry is drawn from.
+export const SECTORS = {
+  energy: 'Energy industries (renewable sources)',
+  forestry: 'Forestry and land use',
+  coastal: 'Coastal and marine ecosystems',
+  agriculture: 'Agriculture',
+  waste: 'Waste handling and disposal',
+  transport: 'Transport',
+  households: 'Household energy and devices',
+  industry: 'Manufacturing industries',
+  'engineered-removal': 'Engineered carbon removal',
+} as const;
+export type SectorId = keyof typeof SECTORS;
+
+export const PROJECT_TYPES = {
+  removal: { title: 'Removal', description: 'Takes carbon dioxide out of the atmosphere and stores it.' },
+  avoidance: { title: 'Avoidance', description: 'Prevents emissions that would otherwise have happened.' },
+} as const;
+export type ProjectTypeId = keyof typeof PROJECT_TYPES;

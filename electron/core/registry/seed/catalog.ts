@@ -149,24 +149,8 @@ export const LEGAL_SUFFIX: Readonly<Record<string, string>> = {
   IS: 'ehf.',
 };
 
-export const SECTORS = {
-  energy: 'Energy industries (renewable sources)',
-  forestry: 'Forestry and land use',
-  coastal: 'Coastal and marine ecosystems',
-  agriculture: 'Agriculture',
-  waste: 'Waste handling and disposal',
-  transport: 'Transport',
-  households: 'Household energy and devices',
-  industry: 'Manufacturing industries',
-  'engineered-removal': 'Engineered carbon removal',
-} as const;
-export type SectorId = keyof typeof SECTORS;
-
-export const PROJECT_TYPES = {
-  removal: { title: 'Removal', description: 'Takes carbon dioxide out of the atmosphere and stores it.' },
-  avoidance: { title: 'Avoidance', description: 'Prevents emissions that would otherwise have happened.' },
-} as const;
-export type ProjectTypeId = keyof typeof PROJECT_TYPES;
+export { SECTORS, PROJECT_TYPES, type SectorId, type ProjectTypeId } from '../../../../shared/registry/vocabulary';
+import type { SectorId, ProjectTypeId } from '../../../../shared/registry/vocabulary';
 
 /** One kind of project: what it is called, what it does and how much it mitigates. */
 export interface Archetype {
