@@ -1,15 +1,12 @@
 // Display formatting in one place so every screen writes dates, amounts and ages the same way: one
-// date format ("Nov 28, 2026") and one time format ("6:57 PM"; "18:57" in de-DE), in the locale
-// Settings names (DESK_LOCALE).
+// date format and one time format, the locale's own ("Nov 28, 2026, 6:57 PM"; "28.11.2026, 18:57"
+// in de-DE), in the locale Settings names (DESK_LOCALE).
 
 /** The locale numbers, amounts and dates are written in (the browser's or the system's). */
 export const DESK_LOCALE = new Intl.DateTimeFormat().resolvedOptions().locale;
-const DATE: Intl.DateTimeFormatOptions = { year: 'numeric', month: 'short', day: 'numeric' };
-const TIME: Intl.DateTimeFormatOptions = { hour: 'numeric', minute: '2-digit' };
-const dateFormat = new Intl.DateTimeFormat(DESK_LOCALE, DATE);
-const dateTimeFormat = new Intl.DateTimeFormat(DESK_LOCALE, { ...DATE, ...TIME });
-const timeFormat = new Intl.DateTimeFormat(DESK_LOCALE, TIME);
-const dayTimeFormat = new Intl.DateTimeFormat(DESK_LOCALE, { month: 'short', day: 'numeric', ...TIME });
+const dateFormat = new Intl.DateTimeFormat(DESK_LOCALE, { dateStyle: 'medium' });
+const dateTimeFormat = new Intl.DateTimeFormat(DESK_LOCALE, { dateStyle: 'medium', timeStyle: 'short' });
+const timeFormat = new Intl.DateTimeFormat(DESK_LOCALE, { timeStyle: 'short' });
 import { formatTonnesForPeople, tonnesToGrams, type NumberSeparators } from '../../../shared/registry/amounts';
 
 const countFormat = new Intl.NumberFormat();
@@ -39,11 +36,11 @@ export function formatDateTime(iso: string | null | undefined): string {
   return date ? dateTimeFormat.format(date) : '—';
 }
 
-/** A time of day ("6:57 PM"), with the day before it when it is not today ("Nov 29, 6:57 PM"). */
+/** A time of day ("6:57 PM"), with its date when it is not today ("Nov 29, 2026, 6:57 PM"). */
 export function formatTimeOfDay(iso: string | null | undefined, now = Date.now()): string {
   const date = parse(iso);
   if (!date) return '—';
-  return new Date(now).toDateString() === date.toDateString() ? timeFormat.format(date) : dayTimeFormat.format(date);
+  return new Date(now).toDateString() === date.toDateString() ? timeFormat.format(date) : dateTimeFormat.format(date);
 }
 
 export function formatCount(n: number): string {
