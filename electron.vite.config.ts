@@ -45,6 +45,8 @@ export default defineConfig({
   },
   renderer: {
     root: resolve(root, 'renderer'),
+    // From the root: every screen has an address of its own (app://desk/projects/1006), the files do not move.
+    base: '/',
     plugins: [react()],
     build: {
       outDir: resolve(root, 'out/renderer'),

@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import type { CustomScheme } from 'electron';
 import { PAGE_SECURITY_HEADERS } from '../core/desk/page-security';
 import { contentTypeFor, resolveStaticPath } from '../core/desk/web-host/static-files';
+import { isDeskPagePath } from '../../shared/desk/pages';
 
 export const APP_SCHEME = 'app';
 export const APP_HOST = 'desk';
@@ -30,9 +31,9 @@ export function createAppProtocolHandler(rendererDir: string): (request: Request
     }
     if (url.host !== APP_HOST) return answer(403, 'refused');
     if (request.method !== 'GET' && request.method !== 'HEAD') return answer(405, 'method not allowed');
-    // No fallback to the page for unknown paths: the renderer does not route by path, and a
-    // refused or missing file must look refused or missing.
-    const found = resolveStaticPath(rendererDir, url.pathname);
+    // A screen's address (/projects/1006, shared/desk/pages.ts) is the page; any other refused or
+    // missing file must look refused or missing.
+    const found = resolveStaticPath(rendererDir, isDeskPagePath(url.pathname) ? '/index.html' : url.pathname);
     if (found.kind === 'refused') return answer(403, 'refused');
     if (found.kind === 'missing') return answer(404, 'not found');
     const body = await readFile(found.path);

@@ -22,6 +22,7 @@ import { SettingsScreen } from './screens/settings/SettingsScreen';
 import { announce, setPageState } from './lib/signals';
 import { onDeskEvent } from './lib/desk';
 import { watchFocusLoss } from './lib/focus';
+import { usePageTitle } from './lib/pageTitle';
 
 const SCREEN_COMPONENTS: Record<ScreenId, () => React.JSX.Element> = {
   projects: ProjectsScreen,
@@ -44,15 +45,22 @@ function useSessionLost(): boolean {
   return lost;
 }
 
+/** The window title names the open record (lib/pageTitle.ts), else the screen. */
+function useWindowTitle(screen: ScreenId) {
+  const record = usePageTitle((s) => s.record);
+  useEffect(() => {
+    document.title = `${record ?? screenLabel(screen)} · Registry Desk`;
+  }, [screen, record]);
+}
+
 /**
- * The window title names the screen; on moving to another screen (Ctrl+1–6, the sidebar, a link),
- * focus goes to the new screen's heading so a keyboard or screen-reader user starts there.
+ * On moving to another screen (Ctrl+1–6, the sidebar, a link), focus goes to the new screen's
+ * heading so a keyboard or screen-reader user starts there.
  */
 function useFocusOnScreenChange(screen: ScreenId) {
   const mainRef = useRef<HTMLElement>(null);
   const shown = useRef<ScreenId | null>(null);
   useEffect(() => {
-    document.title = `${screenLabel(screen)} · Registry Desk`;
     const first = shown.current === null;
     shown.current = screen;
     if (first) return;
@@ -81,9 +89,15 @@ export function App() {
       .load()
       .catch(() => undefined);
     void useConnections.getState().load();
-    // Another window (or the desk's menu) may switch or change connections: follow it.
+    // Another window (or the desk's menu) may switch or change connections, or settings: follow it.
     const stopConnections = onDeskEvent((event) => {
       if (event.type === 'connections.changed') void useConnections.getState().load();
+      // A theme chosen in another tab or window applies here too.
+      if (event.type === 'settings.changed')
+        void useSettings
+          .getState()
+          .load()
+          .catch(() => undefined);
     });
     const stopFocusWatch = watchFocusLoss();
     setPageState('deskReady', 'true');
@@ -96,6 +110,7 @@ export function App() {
     };
   }, []);
   const mainRef = useFocusOnScreenChange(screen);
+  useWindowTitle(screen);
   const Screen = SCREEN_COMPONENTS[screen];
   if (sessionLost)
     return (
@@ -110,7 +125,7 @@ export function App() {
         href="#main-content"
         className="skip-link"
         onClick={(event) => {
-          // No URL routing (see stores/navigation.ts): move focus, leave the address alone.
+          // The address names the screen (lib/route.ts), not a place on the page: move focus, leave the address alone.
           event.preventDefault();
           mainRef.current?.focus();
         }}

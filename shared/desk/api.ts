@@ -556,6 +556,8 @@ export const deskEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('sync.failed'), status: syncStatus, message: z.string() }),
   z.object({ type: z.literal('online.changed'), online: z.boolean() }),
   z.object({ type: z.literal('connections.changed') }),
+  /** Settings were saved (by any window or tab): each one shows them, the theme included. */
+  z.object({ type: z.literal('settings.changed'), theme: themeSchema, syncIntervalMinutes: z.number().int() }),
   backOfficeChangedEvent,
   z.object({ type: z.literal('reservation.updated'), organizationId: z.string(), reservationId: z.string(), state: z.string() }),
   /** A menu item or its keyboard accelerator (Electron): Find (Ctrl/Cmd+F), go to view 1..6 (Ctrl/Cmd+1..6). */

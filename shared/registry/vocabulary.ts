@@ -100,3 +100,47 @@ export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 200;
 /** How long an operator write's answer is replayed for the same Idempotency-Key. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+// Project sectors and types by id, with their titles: what the desk's project form offers and the
+// demo registry is drawn from.
+export const SECTORS = {
+  energy: 'Energy industries (renewable sources)',
+  forestry: 'Forestry and land use',
+  coastal: 'Coastal and marine ecosystems',
+  agriculture: 'Agriculture',
+  waste: 'Waste handling and disposal',
+  transport: 'Transport',
+  households: 'Household energy and devices',
+  industry: 'Manufacturing industries',
+  'engineered-removal': 'Engineered carbon removal',
+} as const;
+export type SectorId = keyof typeof SECTORS;
+
+export const PROJECT_TYPES = {
+  removal: { title: 'Removal', description: 'Takes carbon dioxide out of the atmosphere and stores it.' },
+  avoidance: { title: 'Avoidance', description: 'Prevents emissions that would otherwise have happened.' },
+} as const;
+export type ProjectTypeId = keyof typeof PROJECT_TYPES;
+
+/** The methodologies by id, each with its title and the sector it belongs to. */
+export const METHODOLOGIES = {
+  'RDR-AR-001': { title: 'Afforestation, reforestation and revegetation', sector: 'forestry' },
+  'RDR-REDD-002': { title: 'Avoided unplanned deforestation and degradation', sector: 'forestry' },
+  'RDR-WRC-003': { title: 'Tidal wetland and seagrass restoration', sector: 'coastal' },
+  'RDR-SOC-004': { title: 'Soil organic carbon in agricultural land', sector: 'agriculture' },
+  'RDR-AG-005': { title: 'Methane reduction through alternate wetting and drying in rice', sector: 'agriculture' },
+  'RDR-AGF-006': { title: 'Agroforestry systems on smallholder land', sector: 'agriculture' },
+  'RDR-RE-010': { title: 'Grid-connected electricity from renewable sources', sector: 'energy' },
+  'RDR-RE-011': { title: 'Off-grid renewable electricity for communities', sector: 'energy' },
+  'RDR-CS-020': { title: 'Thermal energy efficiency in households', sector: 'households' },
+  'RDR-WP-021': { title: 'Safe drinking water without boiling', sector: 'households' },
+  'RDR-WS-030': { title: 'Landfill methane recovery and destruction', sector: 'waste' },
+  'RDR-WS-031': { title: 'Aerobic composting of municipal organic waste', sector: 'waste' },
+  'RDR-AG-032': { title: 'Methane recovery from livestock manure', sector: 'agriculture' },
+  'RDR-TR-040': { title: 'Electrification of public transport', sector: 'transport' },
+  'RDR-TR-041': { title: 'Electric two- and three-wheelers', sector: 'transport' },
+  'RDR-IN-060': { title: 'Energy efficiency and fuel switch in industrial facilities', sector: 'industry' },
+  'RDR-BC-050': { title: 'Biochar carbon removal', sector: 'engineered-removal' },
+  'RDR-DAC-051': { title: 'Direct air capture with geological storage', sector: 'engineered-removal' },
+  'RDR-ERW-052': { title: 'Enhanced weathering of silicate rock on cropland', sector: 'engineered-removal' },
+} as const satisfies Record<string, { title: string; sector: SectorId }>;

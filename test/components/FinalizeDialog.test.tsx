@@ -80,12 +80,40 @@ describe('the Finalize dialog', () => {
     await openWallet();
     await expect.element(page.getByLabelText('Project contract address')).toHaveValue(CONTRACT);
     await expect.element(page.getByLabelText('Token id')).toHaveValue('7');
+    // Which token, and why it is that one.
+    await expect
+      .element(
+        page.getByText(
+          "Filled in: 7 (RDR-KEN-1-12-7-P-1-2023, vintage 2023) is this project's only token, so the wallet retired that one.",
+        ),
+      )
+      .toBeVisible();
     await expect
       .element(page.getByText('This wallet did not make this retirement: open the wallet that retired these credits.'))
       .toBeVisible();
     await expect.element(page.getByRole('button', { name: 'Review what will be signed' })).toBeDisabled();
     expect(desk.calls.find((c) => c.method === 'retirements.walletCheck')?.input).toEqual({ retirementId: 'retirement-9', wallet: OWNER });
     expect(sends()).toEqual([]);
+  });
+
+  it('with several tokens, names each and says why the desk cannot pick one, instead of "use the one the wallet retired"', async () => {
+    desk.answer('retirements.finalizeHints', () => ({
+      projectAddress: CONTRACT,
+      tokens: [
+        { tokenId: '7', serialization: 'RDR-KEN-1-12-7-P-1-2023', vintage: '2023', type: 'exPost' },
+        { tokenId: '8', serialization: 'RDR-KEN-1-12-8-P-1-2024', vintage: '2024', type: 'exPost' },
+      ],
+    }));
+    open();
+    await openWallet();
+    await expect.element(page.getByLabelText('Token id')).toHaveValue('');
+    const hint = page.getByText(
+      /This project has 2 tokens: 7 \(RDR-KEN-1-12-7-P-1-2023, vintage 2023\); 8 \(RDR-KEN-1-12-8-P-1-2024, vintage 2024\)\./,
+    );
+    await expect.element(hint).toBeVisible();
+    await expect
+      .element(hint)
+      .toHaveTextContent(/the desk cannot tell which the wallet retired\. It is in the wallet's retirement transaction/);
   });
 
   it('fills in the fields left untouched from hints that arrive after the user started typing', async () => {

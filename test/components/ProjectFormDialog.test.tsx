@@ -38,3 +38,33 @@ it("sends only the name edited, not the form's older value of a field another op
   expect(write).toMatchObject({ endpoint: 'operatorUpdateProject', params: { projectId: 'p1' }, body: { fullName: 'Lamu Mangroves' } });
   expect((write as { body: object }).body).toEqual({ fullName: 'Lamu Mangroves' });
 });
+
+it('offers sector, methodology and type from the vocabulary, and only proponents as owners', async () => {
+  const organizations = new Map([
+    ['org-p', 'Proponent Ltd'],
+    ['org-v', 'Verifier GmbH'],
+    ['org-b', 'Buyer Inc'],
+    ['org-r', 'The Registry'],
+  ]);
+  const types = new Map([
+    ['org-p', 'projectProponent'],
+    ['org-v', 'validationVerificationBody'],
+    ['org-b', 'buyer'],
+    ['org-r', 'registryOperator'],
+  ]);
+  render(<ProjectFormDialog organizations={organizations} organizationTypes={types} onClose={() => {}} />);
+  const options = (label: string) =>
+    [...(page.getByLabelText(label, { exact: true }).element() as HTMLSelectElement).options].map((o) => o.text);
+  await expect.element(page.getByLabelText('Sector', { exact: true })).toBeVisible();
+  expect(options('Sector')).toContain('Forestry and land use (forestry)');
+  await page.getByLabelText('Sector', { exact: true }).selectOptions('forestry');
+  // The sector narrows the methodologies to its own.
+  expect(options('Methodology')).toEqual([
+    'Choose…',
+    'Afforestation, reforestation and revegetation (RDR-AR-001)',
+    'Avoided unplanned deforestation and degradation (RDR-REDD-002)',
+  ]);
+  await page.getByLabelText('Type', { exact: true }).selectOptions('removal');
+  await expect.element(page.getByLabelText('Type description')).toHaveValue('Takes carbon dioxide out of the atmosphere and stores it.');
+  expect(options('Proponent organization (owner)')).toEqual(['Choose…', 'Proponent Ltd']);
+});

@@ -11,6 +11,8 @@ import { Announcer } from '../../renderer/src/components/Announcer';
 import { SyncIndicator } from '../../renderer/src/components/SyncIndicator';
 import { useSync } from '../../renderer/src/stores/sync';
 import { formatCount, formatDateTime } from '../../renderer/src/lib/format';
+import { useFreshness } from '../../renderer/src/stores/freshness';
+import '../../renderer/src/styles/app.css';
 import { render } from './render';
 import { installScriptedBridge } from './scripted-bridge';
 
@@ -130,4 +132,19 @@ it('says how much of the registry history the last sync verified, and plainly wh
   const changed = "This registry's history changed since it was last verified: its log shrank from 1234 to 1200 entries.";
   useSync.setState({ status: { ...status(false), history: { ...history, state: 'failed', message: changed, evidence: 1 } } });
   await expect.element(page.getByText(`${changed} The desk keeps the data it verified.`)).toBeVisible();
+});
+
+it('offline, the dot is not the all-well colour and the line says "Offline" in words', async () => {
+  follow();
+  render(<SyncIndicator />);
+  await expect.element(page.getByRole('button', { name: 'Sync now' })).toBeVisible();
+  const dot = () => document.querySelector('.sync-dot')!;
+  const okColour = getComputedStyle(dot()).backgroundColor;
+  // A read came back from the cache (the banner's offline): the desk's last status still said online.
+  useFreshness.getState().setOnline(false);
+  await expect.element(page.getByRole('region', { name: 'Sync status' })).toHaveTextContent(/Offline/);
+  expect(dot().getAttribute('data-state')).toBe('offline');
+  expect(getComputedStyle(dot()).backgroundColor).not.toBe(okColour);
+  useFreshness.getState().setOnline(true);
+  await expect.element(page.getByRole('region', { name: 'Sync status' })).not.toHaveTextContent(/Offline/);
 });

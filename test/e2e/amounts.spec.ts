@@ -66,8 +66,9 @@ test.describe('in a German locale', () => {
     await app.keyboard.press('Control+5');
     await expect(app.getByRole('table', { name: 'Organizations' })).toContainText('Kenya');
     await app.keyboard.press('Control+6');
+    // One date and one time format, the locale's: named with an example.
     await expect(app.getByTestId('language-note')).toHaveText(
-      'Text is in English. Numbers, amounts and dates follow your locale, de-DE (for example 1.234,5 t).',
+      /^Text is in English\. Numbers, amounts, dates and times follow your locale, de-DE \(for example 1\.234,5 t, \d\d\.11\.2026, \d\d:57\)\.$/,
     );
   });
 });

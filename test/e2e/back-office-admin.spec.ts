@@ -65,12 +65,10 @@ test('projects, apps and the audit log of the embedded registry', async ({ app, 
   await form.getByLabel('City').fill('Lamu');
   await form.getByLabel('Latitude').fill('-2.27');
   await form.getByLabel('Longitude').fill('40.9');
-  await form.getByLabel('Sector id').fill('blue-carbon');
-  await form.getByLabel('Sector title').fill('Blue carbon');
-  await form.getByLabel('Methodology id').fill('vm0033');
-  await form.getByLabel('Methodology title').fill('Tidal wetland restoration');
-  await form.getByLabel('Type id').fill('removal');
-  await form.getByLabel('Type title').fill('Removal');
+  // sector, methodology and type are chosen from the registry's vocabularies, not typed
+  await form.getByLabel('Sector', { exact: true }).selectOption('coastal');
+  await form.getByLabel('Methodology', { exact: true }).selectOption('RDR-WRC-003');
+  await form.getByLabel('Type', { exact: true }).selectOption('removal');
   await form.getByLabel('Proponent organization (owner)').selectOption({ index: 1 });
   await form.getByLabel('Validators').selectOption({ index: 0 });
   await form.getByRole('button', { name: 'Add a document' }).click();
@@ -85,7 +83,7 @@ test('projects, apps and the audit log of the embedded registry', async ({ app, 
   const draftReview = app.getByRole('dialog', { name: 'Review the new draft project' });
   await expect(draftReview).toContainText('Lamu Mangroves');
   await expect(draftReview).toContainText('Kenya (KE)');
-  await expect(draftReview).toContainText('Tidal wetland restoration (vm0033)');
+  await expect(draftReview).toContainText('Tidal wetland and seagrass restoration (RDR-WRC-003)');
   expect(draftsNamed(desk.dataDir, 'Lamu Mangroves')).toBe(0);
   await draftReview.getByRole('button', { name: 'Create draft' }).click();
   await expect(draftReview.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();

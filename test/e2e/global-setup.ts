@@ -17,7 +17,8 @@ export default async function globalSetup(): Promise<void> {
     configFile: false,
     logLevel: 'warn',
     root: resolve(PROJECT_ROOT, 'renderer'),
-    base: './',
+    // From the root: every screen has an address of its own (/projects/1006), the files do not move.
+    base: '/',
     plugins: [react()],
     build: {
       outDir: resolve(PROJECT_ROOT, 'out/renderer'),

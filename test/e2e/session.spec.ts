@@ -1,6 +1,7 @@
 // The web desk's session: a reload and a second tab of the same browser session keep working for
 // the life of the desk process (they once failed every call with "missing or wrong desk token"), the
-// launch address still works only once, and a lost session says what to do in one sentence.
+// launch address still works only once, and a lost session says what to do in one sentence. The
+// address and title follow the screen (issue 30), and a theme chosen in one tab reaches the other.
 import { expect, test, waitForSyncDone } from './fixtures';
 
 const SESSION_LOST =
@@ -19,8 +20,8 @@ test('reload and a second tab keep working; the launch secret is single-use; a l
     await expect(page.getByRole('table', { name: 'Organizations' }).getByRole('row').nth(1)).toBeVisible();
   };
 
-  // The spent launch secret left the address bar.
-  expect(app.url()).toBe(`${origin}/`);
+  // The spent launch secret left the address bar, which names the screen shown.
+  expect(app.url()).toBe(`${origin}/projects`);
 
   // A reload: the app works, its calls are answered.
   await app.reload();
@@ -34,6 +35,33 @@ test('reload and a second tab keep working; the launch secret is single-use; a l
   await expect(second.getByRole('table', { name: 'Projects' }).getByRole('row').nth(1)).toBeVisible();
   await organizations(second);
   await expect(second.getByText('missing or wrong desk token')).toHaveCount(0);
+
+  // The address and title follow the screen; back and forward walk them; a project's address opens it.
+  await app.keyboard.press('Control+1');
+  const firstRow = app.getByRole('table', { name: 'Projects' }).getByRole('row').nth(1);
+  await firstRow.click();
+  const eyebrow = app.locator('main .eyebrow').filter({ hasText: /^Project \d+$/ });
+  const num = (await eyebrow.textContent())!.replace('Project ', '');
+  const name = (await app.getByRole('heading', { level: 1 }).textContent())!;
+  await expect(app).toHaveTitle(`Project ${num}: ${name} · Registry Desk`);
+  expect(new URL(app.url()).pathname).toMatch(/^\/projects\/.+/);
+  await app.keyboard.press('Control+5');
+  await expect(app).toHaveURL(`${origin}/organizations`);
+  await expect(app).toHaveTitle('Organizations · Registry Desk');
+  await app.goBack();
+  await expect(app.getByRole('heading', { level: 1, name })).toBeVisible();
+  await app.goForward();
+  await expect(app.getByRole('heading', { level: 1, name: 'Organizations' })).toBeVisible();
+  await second.goto(`${origin}/projects/${num}`);
+  await expect(second.getByRole('heading', { level: 1, name })).toBeVisible();
+  await expect(second).toHaveTitle(`Project ${num}: ${name} · Registry Desk`);
+  await second.goto(`${origin}/back-office/audit`);
+  await expect(second.getByRole('heading', { level: 1, name: 'Audit log' })).toBeVisible();
+
+  // A theme chosen in one tab applies to the other open tab.
+  await app.keyboard.press('Control+6');
+  await app.getByRole('radio', { name: 'Dark' }).check();
+  await expect(second.locator('html')).toHaveAttribute('data-theme', 'dark');
   await second.close();
 
   // The launch address works once: another browser (no session cookie) is refused, told how to get in.

@@ -31,6 +31,7 @@ import { createConnectionManager, type ProbeSettings } from './connection-manage
 import { openConnectionStore } from './connections';
 import { createArtifactStore, type ArtifactStore } from './artifacts';
 import { exportCsv } from './csv-export';
+import { projectIdOfNum } from './cache/project-by-num';
 import { createKeyImports, type KeyImports } from './key-imports';
 import type { DemoSeeder, EmbeddedRegistry } from './embedded';
 import { DeskFailure, invalidInput, toDeskError } from './errors';
@@ -254,6 +255,8 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
         active.sync.stop();
         active.sync.start(syncIntervalMs(), { immediately: false });
       }
+      // Every other open window or tab shows the new settings too.
+      hub.publish({ type: 'settings.changed', theme: next.theme, syncIntervalMinutes: next.syncIntervalMinutes });
       return { theme: next.theme, syncIntervalMinutes: next.syncIntervalMinutes };
     },
 
@@ -289,7 +292,9 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
     'projects.search': (input) => fresh(cache().searchProjects(input)),
     'projects.facets': (input) => cache().projectFacets(input.scope, input.query, input.filters),
     'projects.get': (input) => {
-      const found = cache().getProject(input.id);
+      // By id, or by the number an address names (/projects/1006).
+      const byNum = () => projectIdOfNum(cache().db, input.id);
+      const found = cache().getProject(input.id) ?? cache().getProject(byNum() ?? '');
       if (!found) throw new DeskFailure('not_found', `Project ${input.id} is not in the desk's data (it may not be synced yet)`);
       return fresh(found);
     },

@@ -1,5 +1,6 @@
 // The main navigation: one button per screen, with its keyboard shortcut. In a narrow window it
-// collapses to a rail of initials (styles/lists.css); each button keeps its name and a tooltip.
+// collapses to a rail of two-letter marks, none repeated (styles/lists.css); each button keeps its
+// whole name (for screen readers, hidden from sight in the rail) and a tooltip.
 // The back office's screens are a second group, without shortcuts.
 import { BACK_OFFICE_SCREENS, SCREENS, useNavigation } from '../stores/navigation';
 import { ActiveRegistry } from './ActiveRegistry';
@@ -30,7 +31,10 @@ export function Sidebar() {
                 title={`${item.label} (${MOD_LABEL}${index + 1})`}
                 onClick={() => go(item.id)}
               >
-                <span>{item.label}</span>
+                <span className="nav-label">{item.label}</span>
+                <span className="nav-mark" aria-hidden="true">
+                  {item.mark}
+                </span>
                 <kbd aria-hidden="true">{`${MOD_LABEL}${index + 1}`}</kbd>
               </button>
             </li>
@@ -51,7 +55,10 @@ export function Sidebar() {
                 title={`Back office: ${item.label}`}
                 onClick={() => go(item.id)}
               >
-                <span>{item.label}</span>
+                <span className="nav-label">{item.label}</span>
+                <span className="nav-mark nav-mark-back-office" aria-hidden="true">
+                  {item.mark}
+                </span>
               </button>
             </li>
           ))}

@@ -1,6 +1,7 @@
 // Sync status in the sidebar: progress with counts while running, when data was last synced,
 // the last error in words, and "Sync now".
 import { useSync } from '../stores/sync';
+import { useFreshness } from '../stores/freshness';
 import { formatAge, formatCount, humanize } from '../lib/format';
 import { useNow } from '../lib/hooks';
 import { useEffect, useRef } from 'react';
@@ -57,16 +58,24 @@ export function SyncIndicator() {
   const lastError = useSync((s) => s.lastError);
   const runError = useSync((s) => s.runError);
   const run = useSync((s) => s.run);
+  // Offline as the banner has it (a read came back from the cache) or as the desk's probe says.
+  const offline = useFreshness((s) => s.offline) || status?.online === false;
+  const dot = running ? 'running' : offline ? 'offline' : lastError ? 'error' : 'ok';
   useNow(); // re-render each second so "synced 2 minutes ago" stays true
   useSyncAnnouncements();
   return (
     <section className="sync-indicator" aria-label="Sync status">
       <div className="sync-line">
-        <span
-          className={`sync-dot ${running ? 'sync-dot-running' : lastError ? 'sync-dot-error' : status?.online === false ? 'sync-dot-offline' : ''}`}
-          aria-hidden="true"
-        />
-        {running ? <ProgressLine /> : <span>Last synced {formatAge(status?.dataAsOf)}</span>}
+        {/* The dot's colour is said in words too: "Offline", "Last sync failed" (below), or nothing when all is well. */}
+        <span className={`sync-dot sync-dot-${dot}`} aria-hidden="true" data-state={dot} />
+        {running ? (
+          <ProgressLine />
+        ) : (
+          <span>
+            {offline && <strong className="sync-offline">Offline · </strong>}
+            Last synced {formatAge(status?.dataAsOf)}
+          </span>
+        )}
       </div>
       {!running && lastError && <p className="sync-error">Last sync failed: {lastError}</p>}
       {/* a failure already said by the last error is not said twice */}

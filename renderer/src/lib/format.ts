@@ -1,13 +1,12 @@
-// Display formatting in one place so every screen writes dates, amounts and ages the same way.
+// Display formatting in one place so every screen writes dates, amounts and ages the same way: one
+// date format and one time format, the locale's own ("Nov 28, 2026, 6:57 PM"; "28.11.2026, 18:57"
+// in de-DE), in the locale Settings names (DESK_LOCALE).
 
-const dateFormat = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
-const dateTimeFormat = new Intl.DateTimeFormat(undefined, {
-  year: 'numeric',
-  month: 'short',
-  day: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-});
+/** The locale numbers, amounts and dates are written in (the browser's or the system's). */
+export const DESK_LOCALE = new Intl.DateTimeFormat().resolvedOptions().locale;
+const dateFormat = new Intl.DateTimeFormat(DESK_LOCALE, { dateStyle: 'medium' });
+const dateTimeFormat = new Intl.DateTimeFormat(DESK_LOCALE, { dateStyle: 'medium', timeStyle: 'short' });
+const timeFormat = new Intl.DateTimeFormat(DESK_LOCALE, { timeStyle: 'short' });
 import { formatTonnesForPeople, tonnesToGrams, type NumberSeparators } from '../../../shared/registry/amounts';
 
 const countFormat = new Intl.NumberFormat();
@@ -35,6 +34,13 @@ export function formatDate(iso: string | null | undefined): string {
 export function formatDateTime(iso: string | null | undefined): string {
   const date = parse(iso);
   return date ? dateTimeFormat.format(date) : '—';
+}
+
+/** A time of day ("6:57 PM"), with its date when it is not today ("Nov 29, 2026, 6:57 PM"). */
+export function formatTimeOfDay(iso: string | null | undefined, now = Date.now()): string {
+  const date = parse(iso);
+  if (!date) return '—';
+  return new Date(now).toDateString() === date.toDateString() ? timeFormat.format(date) : dateTimeFormat.format(date);
 }
 
 export function formatCount(n: number): string {

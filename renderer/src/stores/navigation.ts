@@ -1,15 +1,16 @@
-// State-based navigation: which screen is shown and which record is open on it. No URL routing:
-// the web host's launch URL carries a one-time secret and Electron loads a file, so the address bar
-// is not ours to use.
+// State-based navigation: which screen is shown and which record is open on it. The address follows
+// this state and back/forward walk it (lib/route.ts).
 import { create } from 'zustand';
 
+// `mark`: what the narrow window's rail shows of each screen, two letters, none repeated (a first
+// letter alone repeats: Organizations, Operators; Connections, Credit history; Apps, Audit log).
 export const SCREENS = [
-  { id: 'projects', label: 'Projects' },
-  { id: 'inventories', label: 'Inventories' },
-  { id: 'retirements', label: 'Retirements' },
-  { id: 'warehouse', label: 'Warehouse' },
-  { id: 'organizations', label: 'Organizations' },
-  { id: 'settings', label: 'Connections & settings' },
+  { id: 'projects', label: 'Projects', mark: 'Pr' },
+  { id: 'inventories', label: 'Inventories', mark: 'In' },
+  { id: 'retirements', label: 'Retirements', mark: 'Re' },
+  { id: 'warehouse', label: 'Warehouse', mark: 'Wa' },
+  { id: 'organizations', label: 'Organizations', mark: 'Or' },
+  { id: 'settings', label: 'Connections & settings', mark: 'Se' },
 ] as const;
 
 /**
@@ -18,14 +19,14 @@ export const SCREENS = [
  * screens/back-office/ (see its index.ts).
  */
 export const BACK_OFFICE_SCREENS = [
-  { id: 'bo-organizations', label: 'Organizations (operator)' },
-  { id: 'bo-operators', label: 'Operators' },
-  { id: 'bo-projects', label: 'Projects (operator)' },
-  { id: 'bo-issuance', label: 'Issuance' },
-  { id: 'bo-transfers', label: 'Transfers' },
-  { id: 'bo-credit-history', label: 'Credit history' },
-  { id: 'bo-apps', label: 'Apps and installations' },
-  { id: 'bo-audit', label: 'Audit log' },
+  { id: 'bo-organizations', label: 'Organizations (operator)', mark: 'OO' },
+  { id: 'bo-operators', label: 'Operators', mark: 'Op' },
+  { id: 'bo-projects', label: 'Projects (operator)', mark: 'PO' },
+  { id: 'bo-issuance', label: 'Issuance', mark: 'Is' },
+  { id: 'bo-transfers', label: 'Transfers', mark: 'Tr' },
+  { id: 'bo-credit-history', label: 'Credit history', mark: 'Ch' },
+  { id: 'bo-apps', label: 'Apps and installations', mark: 'Ap' },
+  { id: 'bo-audit', label: 'Audit log', mark: 'Au' },
 ] as const;
 export type BackOfficeScreenId = (typeof BACK_OFFICE_SCREENS)[number]['id'];
 export type ScreenId = (typeof SCREENS)[number]['id'] | BackOfficeScreenId;

@@ -351,6 +351,10 @@ describe('app:// protocol', () => {
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
     expect((await handler(new Request('app://desk/assets/app.js'))).headers.get('content-type')).toMatch(/javascript/);
     expect((await handler(new Request('app://desk/no-such-file'))).status).toBe(404);
+    // A screen's address (the page's own history entries) is the page, so a reload keeps the screen.
+    const screen = await handler(new Request('app://desk/projects/1006'));
+    expect(screen.status).toBe(200);
+    expect(screen.headers.get('content-type')).toMatch(/text\/html/);
   });
 
   it('refuses path traversal in every spelling, and other hosts', async () => {

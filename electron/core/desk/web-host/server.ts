@@ -22,6 +22,7 @@ import { MAX_KEY_UPLOAD_BYTES } from '../key-imports';
 import { PAGE_SECURITY_HEADERS } from '../page-security';
 import { CSRF_HEADER, CSRF_META, createAccessGate, type AccessGate, type DeskSession } from './access';
 import { contentTypeFor, resolveStaticPath } from './static-files';
+import { isDeskPagePath } from '../../../../shared/desk/pages';
 
 export interface WebHostOptions {
   desk: DeskDispatcher;
@@ -235,12 +236,12 @@ export function buildWebHostApp(
 
   app.get('*', (c) => {
     const path = c.req.path;
-    if (path === '/' || path === '/index.html') return servePage(c);
+    if (path === '/' || path === '/index.html' || isDeskPagePath(path)) return servePage(c);
     const found = resolveStaticPath(options.rendererDir, path);
     if (found.kind === 'refused') return c.text('refused', 403);
     // Browsers ask for a favicon on their own; without one, answer "nothing" rather than an error.
     if (found.kind === 'missing' && path === '/favicon.ico') return c.body(null, 204);
-    // The renderer does not route by path: anything but a file is 404.
+    // A screen's address is answered with the page above; anything else but a file is 404.
     if (found.kind === 'missing') return c.text('not found', 404);
     c.header('content-type', contentTypeFor(found.path));
     return c.body(readFileSync(found.path));

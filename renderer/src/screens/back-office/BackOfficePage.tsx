@@ -5,6 +5,7 @@ import type { ReactNode } from 'react';
 import { useBackOffice } from '../../stores/backOffice';
 import { useNavigation } from '../../stores/navigation';
 import { ErrorMessage, Loading } from '../../components/feedback';
+import { formatDateTime } from '../../lib/format';
 
 export function BackOfficePage({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
   const session = useBackOffice((s) => s.session);
@@ -18,7 +19,7 @@ export function BackOfficePage({ title, actions, children }: { title: string; ac
           {session?.operator && (
             <p className="screen-subtitle">
               Acting as <strong>{session.operator.name}</strong> ({session.operator.role})
-              {!session.online && session.syncedAt && <> · offline, data as of {new Date(session.syncedAt).toLocaleString()}</>}
+              {!session.online && session.syncedAt && <> · offline, data as of {formatDateTime(session.syncedAt)}</>}
             </p>
           )}
         </div>

@@ -12,6 +12,7 @@ import { ProblemList } from '../../components/ProblemList';
 import { WriteActions } from './DialogActions';
 import { NewDraftReview, type NewDraft } from './NewDraftReview';
 import { CountryField } from './OrganizationFields';
+import { ProjectVocabularyFields } from './ProjectVocabularyFields';
 import {
   createBody,
   emptyDocument,
@@ -25,12 +26,15 @@ import {
 export function ProjectFormDialog({
   project,
   organizations,
+  organizationTypes,
   onClose,
   onCreated,
 }: {
   /** The project to edit (its `details`), or none for a new draft. */
   project?: { id: string; details: Project };
   organizations: Map<string, string>;
+  /** Each organization's type (projectProponent, buyer…): who may own, propose or validate. */
+  organizationTypes?: Map<string, string>;
   onClose: () => void;
   onCreated?: (id: string) => void;
 }) {
@@ -48,6 +52,13 @@ export function ProjectFormDialog({
   const setBenefit = (i: number, patch: Partial<ProjectForm['otherBenefits'][number]>) =>
     set({ otherBenefits: form.otherBenefits.map((x, j) => (j === i ? { ...x, ...patch } : x)) });
   const orgOptions = useMemo(() => [...organizations].sort((a, b) => a[1].localeCompare(b[1])), [organizations]);
+  // Owners and other proponents are project proponents; validators are validation and verification
+  // bodies (not buyers, nor the registry itself). An organization whose type is not known yet is offered.
+  // A draft's present choices stay offered.
+  const chosen = [original.organizationId, ...original.proponentIds, ...original.validatorIds];
+  const ofType = (type: string) =>
+    orgOptions.filter(([id]) => !organizationTypes?.has(id) || organizationTypes.get(id) === type || chosen.includes(id));
+  const proponentOptions = ofType('projectProponent');
 
   const save = async () => {
     if (project) {
@@ -124,17 +135,12 @@ export function ProjectFormDialog({
           {text('Latitude', 'lat', { hint: '-90 to 90' })}
           {text('Longitude', 'lng', { hint: '-180 to 180' })}
         </div>
-        {text('Sector id', 'sectorId', { max: 60 })}
-        {text('Sector title', 'sectorTitle', { max: 200 })}
-        {text('Methodology id', 'methodologyId', { max: 60 })}
-        {text('Methodology title', 'methodologyTitle', { max: 300 })}
-        {text('Type id', 'typeId', { max: 60, hint: 'For example removal.' })}
-        {text('Type title', 'typeTitle', { max: 200 })}
+        <ProjectVocabularyFields form={form} set={set} />
         <div className="span-all">{text('Type description', 'typeDescription', { max: 2000 })}</div>
         <Field label="Proponent organization (owner)">
           <select value={form.organizationId} onChange={(e) => set({ organizationId: e.target.value })}>
             <option value="">Choose…</option>
-            {orgOptions.map(([id, name]) => (
+            {proponentOptions.map(([id, name]) => (
               <option key={id} value={id}>
                 {name}
               </option>
@@ -143,13 +149,13 @@ export function ProjectFormDialog({
         </Field>
         <OrganizationsSelect
           label="Other proponents"
-          options={orgOptions.filter(([id]) => id !== form.organizationId)}
+          options={proponentOptions.filter(([id]) => id !== form.organizationId)}
           value={form.proponentIds}
           onChange={(proponentIds) => set({ proponentIds })}
         />
         <OrganizationsSelect
           label="Validators"
-          options={orgOptions}
+          options={ofType('validationVerificationBody')}
           value={form.validatorIds}
           onChange={(validatorIds) => set({ validatorIds })}
         />

@@ -18,7 +18,7 @@ import { moveAmongRows } from '../../lib/rowKeyboard';
 import { useNavigation } from '../../stores/navigation';
 import { BackOfficePage } from './BackOfficePage';
 import { WriteActions } from './DialogActions';
-import { useOrganizationNames } from './organizationNames';
+import { useOrganizationNames, useOrganizationTypes } from './organizationNames';
 import { ProjectFormDialog } from './ProjectFormDialog';
 
 /** What each status change is called on its button. */
@@ -37,6 +37,7 @@ export function ProjectsScreen() {
   const openId = useNavigation((s) => s.backOffice.projectId ?? null);
   const open = useNavigation((s) => s.openBackOffice);
   const organizations = useOrganizationNames();
+  const organizationTypes = useOrganizationTypes();
   const [creating, setCreating] = useState(false);
   const list = useBackOfficeRead('operatorListProjects', { query: { limit: MAX_PAGE_SIZE, page, ...(status ? { status } : {}) } });
   const projects = list.data?.data.projects ?? [];
@@ -132,6 +133,7 @@ export function ProjectsScreen() {
       {creating && (
         <ProjectFormDialog
           organizations={organizations}
+          organizationTypes={organizationTypes}
           onClose={() => setCreating(false)}
           onCreated={(id) => open('bo-projects', { projectId: id })}
         />
@@ -141,6 +143,7 @@ export function ProjectsScreen() {
 }
 
 function ProjectPanel({ id, organizations, onClose }: { id: string; organizations: Map<string, string>; onClose: () => void }) {
+  const organizationTypes = useOrganizationTypes();
   const read = useBackOfficeRead('operatorGetProject', { params: { projectId: id } });
   const [editing, setEditing] = useState(false);
   const [changeTo, setChangeTo] = useState<ProjectStatus | null>(null);
@@ -217,7 +220,12 @@ function ProjectPanel({ id, organizations, onClose }: { id: string; organization
         </div>
       )}
       {editing && project && details && (
-        <ProjectFormDialog project={{ id: project.id, details }} organizations={organizations} onClose={() => setEditing(false)} />
+        <ProjectFormDialog
+          project={{ id: project.id, details }}
+          organizations={organizations}
+          organizationTypes={organizationTypes}
+          onClose={() => setEditing(false)}
+        />
       )}
       {changeTo && project && (
         <StatusChangeDialog

@@ -9,3 +9,9 @@ export function useOrganizationNames(): Map<string, string> {
   const read = useBackOfficeRead('operatorListOrganizations', { query: { limit: MAX_PAGE_SIZE } });
   return useMemo(() => new Map((read.data?.data.organizations ?? []).map((o) => [o.id, o.fullName])), [read.data]);
 }
+
+/** Each organization's type by id (projectProponent, validationVerificationBody, buyer, registryOperator). */
+export function useOrganizationTypes(): Map<string, string> {
+  const read = useBackOfficeRead('operatorListOrganizations', { query: { limit: MAX_PAGE_SIZE } });
+  return useMemo(() => new Map((read.data?.data.organizations ?? []).map((o) => [o.id, o.type])), [read.data]);
+}

@@ -12,6 +12,7 @@ import { EmptyState, ErrorMessage, Loading } from '../../components/feedback';
 import { StatusBadge } from '../../components/StatusBadge';
 import { moveAmongRows } from '../../lib/rowKeyboard';
 import { DetailsPanel } from '../../components/DetailsPanel';
+import { useRecordTitle } from '../../lib/pageTitle';
 
 /** An organization's row's name (it opens the details), to give focus back to. */
 const rowOf = (id: string) => () => document.querySelector(`tr[data-organization-id="${CSS.escape(id)}"] button`);
@@ -39,6 +40,7 @@ export function OrganizationsScreen() {
   const open = list.data?.organizations.find((o) => o.id === openId) ?? null;
   // Linked from another screen but not among the organizations this app may see: say so on its page.
   const unknown = openId && !open && list.data ? { id: openId, name: openName ?? 'Organization' } : null;
+  useRecordTitle(open ? `Organization: ${open.fullName}` : unknown ? `Organization: ${unknown.name}` : null);
 
   return (
     <div className="screen">

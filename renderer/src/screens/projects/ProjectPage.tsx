@@ -17,6 +17,7 @@ import { CreditsSection } from './CreditsSection';
 import { focusElement, focusIsLost, returnFocusSoon } from '../../lib/focus';
 import { useEffect } from 'react';
 import { ProjectTimeline } from './ProjectTimeline';
+import { useRecordTitle } from '../../lib/pageTitle';
 
 type ProjectData = DeskOutput<'projects.get'>['project'];
 
@@ -184,6 +185,7 @@ export function ProjectPage({ id }: { id: string }) {
   const dataVersion = useSync((s) => s.dataVersion);
   const page = useLoader(() => desk('projects.get', { id }), [id], dataVersion);
   const project = page.data?.project;
+  useRecordTitle(project ? `Project ${project.num}: ${project.fullName}` : null);
   // Opened from the list (its row is gone now): focus starts on the project's name once it is shown.
   const shownId = project?.id;
   useEffect(() => {

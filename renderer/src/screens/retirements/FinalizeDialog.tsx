@@ -42,6 +42,23 @@ function trimmed(fields: FinalizeFields): FinalizeFields {
 
 type Hints = { projectAddress: string | null; tokens: Array<{ tokenId: string; serialization: string; vintage: string; type: string }> };
 
+/**
+ * Which token the wallet retired, as far as the desk can tell: a project with one token can only be
+ * that one (filled in); of several, the registry shows no unclaimed retirement's token, so the hint
+ * says so and where the id is found instead of asking the user to guess.
+ */
+export function tokenHint(hints: Hints | null): string {
+  const tokens = hints?.tokens ?? [];
+  const named = (t: Hints['tokens'][number]) => `${t.tokenId} (${t.serialization}, vintage ${t.vintage})`;
+  if (tokens.length === 1) return `Filled in: ${named(tokens[0]!)} is this project's only token, so the wallet retired that one.`;
+  const where = "It is in the wallet's retirement transaction; a wrong one is refused and nothing changes.";
+  if (tokens.length === 0) return `The token id of the credits the wallet retired. ${where}`;
+  return (
+    `This project has ${tokens.length} tokens: ${tokens.map(named).join('; ')}. The registry does not show which one an ` +
+    `unfinalized retirement is of, so the desk cannot tell which the wallet retired. ${where}`
+  );
+}
+
 function DetailsForm({
   fields,
   hints,
@@ -89,15 +106,7 @@ function DetailsForm({
       >
         <input className="mono" spellCheck={false} value={fields.projectAddress} onChange={set('projectAddress')} />
       </Field>
-      <Field
-        label="Token id"
-        hint={
-          hints && hints.tokens.length > 0
-            ? `This project's tokens: ${hints.tokens.map((t) => `${t.tokenId} (${t.vintage})`).join(', ')}. Use the one the wallet retired.`
-            : undefined
-        }
-        error={problems.tokenId}
-      >
+      <Field label="Token id" hint={tokenHint(hints)} error={problems.tokenId}>
         <input className="mono" inputMode="numeric" list="finalize-token-ids" value={fields.tokenId} onChange={set('tokenId')} />
       </Field>
       <datalist id="finalize-token-ids">

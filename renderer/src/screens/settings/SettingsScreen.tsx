@@ -11,6 +11,10 @@ import { AddConnectionForm } from './AddConnectionForm';
 import { focusSoon } from '../../lib/focus';
 import { ThemePicker } from './ThemePicker';
 import { LaunchAddressCard } from './LaunchAddressCard';
+import { DESK_LOCALE, formatDateTime, formatTonnesValue } from '../../lib/format';
+
+/** The moment the locale note writes as its example. */
+const EXAMPLE_TIME = '2026-11-28T18:57:00Z';
 
 function SyncInterval() {
   const minutes = useSettings((s) => s.syncIntervalMinutes);
@@ -55,8 +59,8 @@ export function SettingsScreen() {
         <h2>Appearance</h2>
         <ThemePicker />
         <p className="muted" data-testid="language-note">
-          Text is in English. Numbers, amounts and dates follow your locale, {navigator.language} (for example{' '}
-          {new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 }).format(1234.5)} t).
+          Text is in English. Numbers, amounts, dates and times follow your locale, {DESK_LOCALE} (for example {formatTonnesValue(1234.5)},{' '}
+          {formatDateTime(EXAMPLE_TIME)}).
         </p>
       </section>
       <section className="card" aria-label="Sync">

@@ -5,8 +5,7 @@ import type { Reservation, WarehouseInventoryCredit } from '../../../../shared/r
 import type { WarehouseView } from '../../../../shared/desk/api';
 import { desk, describeError, onDeskEvent } from '../../lib/desk';
 import { useLoader, useNow } from '../../lib/hooks';
-import { formatDateTime, formatTonnesValue } from '../../lib/format';
-import { formatTime } from '../../lib/reservationTime';
+import { formatDateTime, formatTimeOfDay, formatTonnesValue } from '../../lib/format';
 import { useNavigation } from '../../stores/navigation';
 import { announce, setPageState } from '../../lib/signals';
 import { focusSoon } from '../../lib/focus';
@@ -72,7 +71,7 @@ function ReservationRow({
       <td className="numeric">{formatTonnesValue(r.amount)}</td>
       <td>
         {formatDateTime(r.createdAt)}
-        <span className="cell-secondary">until {formatTime(r.reservedToDate)}</span>
+        <span className="cell-secondary">until {formatTimeOfDay(r.reservedToDate)}</span>
       </td>
       <td>
         <StatusBadge value={phase} label={PHASE_LABELS[phase]} />
