@@ -23,10 +23,17 @@ const ON_POSTGRES = [
   'test/unit/registry/invariants.test.ts',
   'test/unit/registry/postgres-*.test.ts',
 ];
-// postgres-processes and postgres-outage are PostgreSQL's already (run once, by the integration project).
-const SQLITE_ONLY = ['crash', 'operator-crash', 'disk-full', 'cli', 'certificate-pool', 'postgres-processes', 'postgres-outage'].map(
-  (name) => `test/integration/registry/${name}.test.ts`,
-);
+// postgres-processes and the outage tests are PostgreSQL's already (run once, by the integration project).
+const SQLITE_ONLY = [
+  'crash',
+  'operator-crash',
+  'disk-full',
+  'cli',
+  'certificate-pool',
+  'postgres-processes',
+  'postgres-outage',
+  'postgres-pooled-outage',
+].map((name) => `test/integration/registry/${name}.test.ts`);
 const POSTGRES_PROJECTS = process.env.REGISTRY_TEST_POSTGRES_URL
   ? [
       {

@@ -15,10 +15,10 @@ import { buildFixture, type Fixture } from '../../support/fixture';
 import { createTestDatabase, NO_POSTGRES_MESSAGE, POSTGRES_URL, type TestDatabase } from '../../support/postgres';
 import { createTestApp, type TestApp } from '../../support/registry';
 import { createTestOperator } from '../../support/operators';
+import { startServerProcess as startServer, stopServerProcess, type ServerProcess as Server } from '../../support/registry-processes';
 import { verifyLogDatabase } from '../../../electron/core/registry/transparency/verify-database';
 import { builtEntry } from '../../../scripts/build-web-desk';
 
-const SERVER_SCRIPT = join(import.meta.dirname, '../../support/warehouse-server.ts');
 const CLAIMER_SCRIPT = join(import.meta.dirname, '../../support/claim-and-hang.ts');
 // `npm run admin`, bundled by the integration tier's global setup (test/support/build-node-bundles.ts).
 const ADMIN = builtEntry('admin');
@@ -27,27 +27,6 @@ const G = 1_000_000;
 const RATE_LIMIT = 300;
 
 if (!POSTGRES_URL) console.warn(NO_POSTGRES_MESSAGE);
-
-interface Server {
-  child: ChildProcess;
-  url: string;
-  lines: Interface;
-}
-
-async function startServer(databaseUrl: string, env: Record<string, string> = {}): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVER_SCRIPT, databaseUrl], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...env },
-  });
-  let stderr = '';
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const lines = createInterface({ input: child.stdout });
-  const line = await new Promise<string>((resolve, reject) => {
-    lines.once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${stderr}`)));
-  });
-  return { child, url: (JSON.parse(line) as { url: string }).url, lines };
-}
 
 /** Runs the admin CLI without blocking this process (its servers' keep-alive sockets stay served). */
 function admin(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -69,13 +48,6 @@ function nextLine<T>(lines: Interface, accept: (message: Record<string, unknown>
     };
     lines.on('line', onLine);
   });
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
 }
 
 describe.skipIf(!POSTGRES_URL)('two server processes on one PostgreSQL database', () => {
@@ -122,7 +94,7 @@ describe.skipIf(!POSTGRES_URL)('two server processes on one PostgreSQL database'
 
   afterAll(async () => {
     claimer?.kill('SIGKILL');
-    await Promise.all(servers.map((s) => stop(s.child)));
+    await Promise.all(servers.map((s) => stopServerProcess(s.child)));
     registry?.close();
     database?.drop();
   });
