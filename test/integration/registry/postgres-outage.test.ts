@@ -5,22 +5,28 @@
 // be applied exactly once; outages answer 503 with Retry-After.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPostgresRegistry, type OpenedPostgresRegistry, type OpenedRegistry } from '../../../electron/core/registry/open';
-import * as ops from '../../../electron/core/registry/operations';
-import { PostgresDatabase } from '../../../electron/core/platform/db/postgres';
-import { buildFixture, type Fixture } from '../../support/fixture';
+import { execFileSync } from 'node:child_process';
+import type { OpenedPostgresRegistry, OpenedRegistry } from '../../../electron/core/registry/open';
+import type { Fixture } from '../../support/fixture';
 import { NO_POSTGRES_MESSAGE, POSTGRES_URL, withDatabase } from '../../support/postgres';
-import { startThrowawayPostgres, type ThrowawayPostgres } from '../../support/throwaway-postgres';
-import { createTestApp, type TestApp } from '../../support/registry';
+import {
+  startThrowawayPgBouncer,
+  startThrowawayPostgres,
+  type ThrowawayPgBouncer,
+  type ThrowawayPostgres,
+} from '../../support/throwaway-postgres';
 import { createTestOperator } from '../../support/operators';
-import { exited, startServerProcess, type ServerProcess } from '../../support/registry-processes';
+import { exited, type ServerProcess } from '../../support/registry-processes';
 import {
   answeredThroughFreeze,
   drained,
   expectAnswered,
   reservationsThroughOutage,
   send as sendTo,
+  startOutageRig,
+  stopOutageRig,
   type Answer,
+  type OutageRig,
   type RequestInit,
 } from '../../support/outage-traffic';
 
@@ -28,46 +34,40 @@ import {
 const STATEMENT_TIMEOUT_MS = 1000;
 const G = 1_000_000;
 
+const HAS_PGBOUNCER = (() => {
+  try {
+    execFileSync('pgbouncer', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
 if (!POSTGRES_URL) console.warn(NO_POSTGRES_MESSAGE);
+if (POSTGRES_URL && !HAS_PGBOUNCER) console.warn('The outage tests through PgBouncer are skipped: pgbouncer is not installed');
 
 describe.skipIf(!POSTGRES_URL)('the shared registry survives its database', () => {
   let pg: ThrowawayPostgres;
-  let databaseUrl: string;
+  let rig: OutageRig;
   let registry: OpenedPostgresRegistry;
   let f: Fixture;
-  let app: TestApp;
-  let token: string;
   let servers: ServerProcess[] = [];
+  let frozen: number[] = [];
+  const freeze = { begin: () => (frozen = pg.freeze()), end: () => pg.thaw(frozen) };
 
   const reservations = () => `/organizations/${f.orgA}/warehouse/inventory/reservations`;
   const query = (sql: string, values: unknown[] = []) => registry.db.query(sql, values);
-  const send = (server: number, path: string, init: RequestInit = {}) => sendTo(servers, token, server, path, init);
+  const send = (server: number, path: string, init: RequestInit = {}) => sendTo(servers, rig.token, server, path, init);
 
   beforeAll(async () => {
     pg = await startThrowawayPostgres();
-    const admin = new PostgresDatabase<unknown>(pg.url);
-    admin.exec('CREATE DATABASE registry_faults');
-    admin.close();
-    databaseUrl = withDatabase(pg.url, 'registry_faults');
-    registry = openPostgresRegistry({ databaseUrl });
-    f = buildFixture(registry as unknown as OpenedRegistry);
-    app = createTestApp(registry as unknown as OpenedRegistry, { name: 'Faults app' });
-    const installationId = ops.installApp(registry, {
-      appId: app.id,
-      organizationId: f.orgA,
-      permissions: { organization_warehouse: 'WRITE' },
-    }).id;
-    servers = await Promise.all([0, 1].map(() => startServerProcess(`${databaseUrl}&statement_timeout=${STATEMENT_TIMEOUT_MS}`)));
-    const res = await fetch(`${servers[0]!.url}/app/installations/${installationId}/accessTokens`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${await app.jwt()}` },
-    });
-    token = ((await res.json()) as { token: string }).token;
+    const url = `${withDatabase(pg.url, 'registry_faults')}&statement_timeout=${STATEMENT_TIMEOUT_MS}`;
+    rig = await startOutageRig(pg.url, 'registry_faults', url);
+    ({ registry, f, servers } = rig);
   }, 120_000);
 
   afterAll(async () => {
-    for (const s of servers) s.child.kill('SIGKILL');
-    registry?.close();
+    stopOutageRig(rig);
     await pg?.destroy();
   });
 
@@ -99,13 +99,11 @@ describe.skipIf(!POSTGRES_URL)('the shared registry survives its database', () =
   });
 
   it('PostgreSQL stopped like a crash mid-traffic: 503s while down, serving within 2 s of its return, every accepted write once', async () => {
-    await reservationsThroughOutage({ registry, f, servers, token }, { begin: () => pg.stop('immediate'), end: () => pg.start() }, 2000);
+    await reservationsThroughOutage(rig, { begin: () => pg.stop('immediate'), end: () => pg.start() }, 2000);
   }, 60_000);
 
   it('PostgreSQL frozen (SIGSTOP): every request answered 503 within the statement timeout, served again within 2 s of SIGCONT', async () => {
-    let frozen: number[] = [];
-    const freeze = { begin: () => (frozen = pg.freeze()), end: () => pg.thaw(frozen) };
-    await answeredThroughFreeze({ registry, f, servers, token }, freeze, { limitMs: STATEMENT_TIMEOUT_MS + 2000, backWithinMs: 2000 });
+    await answeredThroughFreeze(rig, freeze, { limitMs: STATEMENT_TIMEOUT_MS + 2000, backWithinMs: 2000 });
   }, 30_000);
 
   it('backends terminated (pg_terminate_backend), then a restart while idle: served again within 2 s, no request lost to a 500', async () => {
@@ -152,4 +150,32 @@ describe.skipIf(!POSTGRES_URL)('the shared registry survives its database', () =
     expect(answers.filter((a) => a.status === 200).length).toBeGreaterThan(0);
     await drained(registry, servers);
   }, 30_000);
+
+  // The same faults through PgBouncer in transaction pooling mode (scripts/pgbouncer.sh), on the same
+  // cluster: the registry's connection is to PgBouncer, which stays up, so its statements wait on a
+  // server connection PgBouncer cannot give; only the registry's deadline and PgBouncer's errors
+  // answer them. Last: the direct servers above have done their part.
+  describe.skipIf(!HAS_PGBOUNCER)('behind PgBouncer', () => {
+    let bouncer: ThrowawayPgBouncer;
+    let pooled: OutageRig;
+
+    beforeAll(async () => {
+      bouncer = await startThrowawayPgBouncer(pg);
+      const url = `${withDatabase(bouncer.url, 'registry_pooled')}&statement_timeout=${STATEMENT_TIMEOUT_MS}`;
+      pooled = await startOutageRig(pg.url, 'registry_pooled', url);
+    }, 120_000);
+
+    afterAll(async () => {
+      stopOutageRig(pooled);
+      await bouncer?.destroy();
+    });
+
+    it('PostgreSQL stopped behind PgBouncer mid-traffic: 503s while down, served again after, every accepted write once', async () => {
+      await reservationsThroughOutage(pooled, { begin: () => pg.stop('immediate'), end: () => pg.start() }, 3000);
+    }, 60_000);
+
+    it('PostgreSQL frozen behind PgBouncer: 503 within the statement timeout, served again after SIGCONT', async () => {
+      await answeredThroughFreeze(pooled, freeze, { limitMs: STATEMENT_TIMEOUT_MS + 2000, backWithinMs: 3000 });
+    }, 30_000);
+  });
 });

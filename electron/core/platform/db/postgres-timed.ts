@@ -14,8 +14,8 @@ import type { NativeClient } from './postgres-connection';
 const nap = new Int32Array(new SharedArrayBuffer(4));
 /** First nap after sending (ms): a short query is answered within one or two. */
 const FIRST_NAP_MS = 0.02;
-/** Naps grow by a quarter each time up to this (ms), so a slow query costs at most ~25% more wall time. */
-const LONGEST_NAP_MS = 2;
+/** Naps grow by half each time up to this (ms): few wake-ups on a slow answer, at most 1 ms late. */
+const LONGEST_NAP_MS = 1;
 
 /** The statement was not answered within its deadline; the connection is in an unknown state. */
 export class StatementDeadlinePassed extends Error {
@@ -34,7 +34,7 @@ function awaitResult(pq: NativeClient['pq'], deadline: number, timeoutMs: number
     const left = deadline - performance.now();
     if (left <= 0) throw new StatementDeadlinePassed(timeoutMs);
     Atomics.wait(nap, 0, 0, Math.min(napMs, left));
-    napMs = Math.min(napMs * 1.25, LONGEST_NAP_MS);
+    napMs = Math.min(napMs * 1.5, LONGEST_NAP_MS);
   }
 }
 
