@@ -23,7 +23,7 @@ const ON_POSTGRES = [
   'test/unit/registry/invariants.test.ts',
   'test/unit/registry/postgres-*.test.ts',
 ];
-// postgres-processes and postgres-outage are PostgreSQL's already (run once, by the integration project).
+// postgres-processes and the outage tests are PostgreSQL's already (run once, by the integration project).
 const SQLITE_ONLY = ['crash', 'operator-crash', 'disk-full', 'cli', 'certificate-pool', 'postgres-processes', 'postgres-outage'].map(
   (name) => `test/integration/registry/${name}.test.ts`,
 );
@@ -38,9 +38,12 @@ const POSTGRES_PROJECTS = process.env.REGISTRY_TEST_POSTGRES_URL
 // The same registry behind PgBouncer in transaction pooling mode (REGISTRY_TEST_PGBOUNCER_URL, which
 // `.ci/run` starts with scripts/pgbouncer.sh): named prepared statements and session state are what
 // breaks there. Not the whole postgres project a second time (the suite must stay under 20 minutes):
-// the two-process tests (rate limits, SKIP LOCKED claims held across a SIGKILL, the admin CLI beside
-// the servers), the engine's own tests, and the request paths with the most statements per request
-// and the most transactions (warehouse reservations and finishes, idempotent operator writes).
+// the two-process tests (SKIP LOCKED claims held across a SIGKILL, reservations and finishes across
+// processes; postgres-processes.test.ts leaves its single-statement and admin CLI tests out there),
+// the engine's own tests, and the request paths with the most statements per request and the most
+// transactions (warehouse reservations and finishes, idempotent operator writes). The outages and the
+// frozen database through PgBouncer are in postgres-outage.test.ts (integration project, on its own
+// cluster).
 const THROUGH_PGBOUNCER = [
   'test/unit/registry/postgres-*.test.ts',
   'test/integration/registry/postgres-processes.test.ts',
@@ -55,8 +58,6 @@ if (PGBOUNCER_URL && process.env.REGISTRY_TEST_POSTGRES_URL) {
       name: 'pgbouncer',
       include: THROUGH_PGBOUNCER,
       exclude: [],
-      // the admin CLI bundle the two-process tests run
-      globalSetup: ['test/support/build-node-bundles.ts'],
       env: { REGISTRY_TEST_ENGINE: 'postgres', REGISTRY_TEST_POSTGRES_URL: PGBOUNCER_URL },
     },
   } as (typeof POSTGRES_PROJECTS)[number]);

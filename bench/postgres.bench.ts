@@ -27,6 +27,7 @@ import type { RegistryContext } from '../electron/core/registry/context';
 import { openPostgresRegistry, openRegistry } from '../electron/core/registry/open';
 import * as ops from '../electron/core/registry/operations';
 import { startScript } from './support/processes';
+import { backendPids, cpuMs } from './support/cpu';
 import type { BenchFigure, BenchSuite } from './types';
 import { stockWarehouse } from '../test/support/stocked-warehouse';
 
@@ -279,7 +280,21 @@ function lockingFigures(what: string, r: Locking, load: number): BenchFigure[] {
   return [figure('serializable', 1), figure('rows', 1), figure('serializable', 2), figure('rows', 2)];
 }
 
-function createDatabase(url: string): { url: string; drop(): void } {
+interface CpuPerRequest {
+  serverMs: number;
+  backendMs: number;
+}
+
+/** CPU milliseconds per request of one process of each engine: server process + PostgreSQL backends. */
+function cpuFigures(what: string, pg: CpuPerRequest, lite: CpuPerRequest): BenchFigure[] {
+  const split = (c: CpuPerRequest) => `server ${c.serverMs.toFixed(2)} + database ${c.backendMs.toFixed(2)}`;
+  return [
+    { suite: 'postgres', name: `CPU per ${what}, PostgreSQL, 1 process (${split(pg)})`, value: pg.serverMs + pg.backendMs, unit: 'ms/req' },
+    { suite: 'postgres', name: `CPU per ${what}, SQLite, 1 process`, value: lite.serverMs, unit: 'ms/req' },
+  ];
+}
+
+function createDatabase(url: string): { url: string; name: string; drop(): void } {
   const name = `registry_bench_${process.pid}`;
   const admin = new PostgresDatabase<unknown>(url);
   try {
@@ -289,6 +304,7 @@ function createDatabase(url: string): { url: string; drop(): void } {
     admin.close();
   }
   return {
+    name,
     url: `${url}${url.includes('?') ? '&' : '?'}dbname=${name}`,
     drop() {
       const again = new PostgresDatabase<unknown>(url);
@@ -335,13 +351,28 @@ export const suite: BenchSuite = {
       const wl = buildWorld(lite);
       lite.close();
 
+      const pids: number[] = [];
       const start = async (target: string) => {
         const server = await startScript<{ url: string }>(SERVER, [target]);
         stops.push(server.stop);
+        pids.push(server.child.pid!);
         return server.info.url;
       };
       const pgBases = [await start(database.url), await start(database.url)];
       const sqliteBase = await start(sqliteDir);
+      // CPU per request: of the server process, and (PostgreSQL) of every backend on the database
+      const backends = backendPids(serverUrl, database.name);
+      const measured = async (bases: string[], script: string, connections: number, server: number) => {
+        const engine = server === 2 ? [] : backends;
+        const [serverBefore, backendsBefore] = [cpuMs([pids[server]!]), cpuMs(engine)];
+        const rate = await wrk(bases, script, connections);
+        const perRequest = (ms: number) => ms / rate.total;
+        return {
+          ...rate,
+          serverMs: perRequest(cpuMs([pids[server]!]) - serverBefore),
+          backendMs: perRequest(cpuMs(engine) - backendsBefore),
+        };
+      };
 
       const floorScript = wrkScript(dir, [{ method: 'GET', path: '/__floor__/ping' }]);
       const reads = (x: World) =>
@@ -373,14 +404,14 @@ export const suite: BenchSuite = {
       const floor1 = await wrk(one, floorScript, 32);
       const floor2 = await wrk(pgBases, floorScript, 16);
       const floorLite = await wrk([sqliteBase], floorScript, 32);
-      const reads1 = await wrk(one, reads(w), 32);
+      const reads1 = await measured(one, reads(w), 32, 0);
       const reads2 = await wrk(pgBases, reads(w), 16);
-      const readsLite = await wrk([sqliteBase], reads(wl), 32);
+      const readsLite = await measured([sqliteBase], reads(wl), 32, 2);
       const fresh = () => releaseHolds(database.url);
-      const res1 = await wrk(one, spread(w), 32);
+      const res1 = await measured(one, spread(w), 32, 0);
       fresh();
       const res2 = await wrk(pgBases, spread(w), 16);
-      const resLite = await wrk([sqliteBase], spread(wl), 32);
+      const resLite = await measured([sqliteBase], spread(wl), 32, 2);
       fresh();
       const hot1 = await wrk(one, oneOrg(w), 32);
       fresh();
@@ -425,6 +456,17 @@ export const suite: BenchSuite = {
         },
         {
           suite: s,
+          name: 'reads, PostgreSQL against SQLite, 1 process each',
+          value: reads1.rps,
+          unit: 'req/s',
+          floor: readsLite.rps,
+          ratio: reads1.rps / readsLite.rps,
+          target: '>= 0.8x SQLite',
+          pass: reads1.rps >= 0.8 * readsLite.rps,
+        },
+        ...cpuFigures('read', reads1, readsLite),
+        {
+          suite: s,
           name: `reservations, 8 organizations, 1 process (${res1.total} made)`,
           value: res1.rps,
           unit: 'req/s',
@@ -466,6 +508,7 @@ export const suite: BenchSuite = {
           ratio: hot2.rps / hot1.rps,
           target: 'ratio: x 1 process',
         },
+        ...cpuFigures('reservation', res1, resLite),
         { suite: s, name: `finish→processed p50 (2 processes, ${LATENCY_FLOWS} flows)`, value: percentile(latencies, 50), unit: 'ms' },
         {
           suite: s,

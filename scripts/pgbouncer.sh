@@ -31,6 +31,8 @@ unix_socket_dir =
 auth_type = trust
 auth_file = $dir/users.txt
 pool_mode = transaction
+# retry a failed server login after 1 s (default 15 s: PostgreSQL back from a restart would wait that long)
+server_login_retry = 1
 max_client_conn = 1000
 default_pool_size = 20
 logfile = $dir/pgbouncer.log

@@ -18,11 +18,3 @@ export function heldInWarehouse(ctx: RegistryContext, organizationId: string, cr
     .get({ org: organizationId, credit: creditId, now: ctx.clock.now() }) as { held: number };
   return row.held;
 }
-
-/** Held amounts per credit for a whole warehouse. */
-export function heldByCredit(ctx: RegistryContext, organizationId: string): Map<string, number> {
-  const rows = ctx.db
-    .prepare(`SELECT credit_id, SUM(amount) AS held FROM reservations WHERE organization_id = @org AND ${HOLDING} GROUP BY credit_id`)
-    .all({ org: organizationId, now: ctx.clock.now() }) as { credit_id: string; held: number }[];
-  return new Map(rows.map((r) => [r.credit_id, r.held]));
-}

@@ -7,6 +7,10 @@ import { openRegistry } from '../../../electron/core/registry/open';
 import { BACKGROUND_SERVICES } from '../../../electron/core/registry/http/server';
 import { repeatSafely } from '../../../electron/core/registry/background';
 import { makeDataDir } from '../../support/registry';
+import { ManualClock } from '../../../electron/core/platform/clock';
+import { requestHash, storeAnswer } from '../../../electron/core/registry/idempotency';
+import { IDEMPOTENCY_WINDOW_MS } from '../../../shared/registry/vocabulary';
+import { createTestOperator } from '../../support/operators';
 
 const HOUR = 60 * 60 * 1000;
 const cleanups: (() => void)[] = [];
@@ -34,6 +38,30 @@ describe('background jobs', () => {
       await running.stop();
     },
   );
+
+  it('the served registry deletes Idempotency-Keys past their window (within 10 minutes), and keeps live ones', async () => {
+    vi.useFakeTimers();
+    const data = makeDataDir('idempotency-purge-');
+    cleanups.push(data.remove);
+    const clock = new ManualClock(Date.UTC(2026, 10, 28));
+    const registry = openRegistry({ dataDir: data.dir, clock });
+    cleanups.push(() => registry.close());
+    const operator = createTestOperator(registry, 'administrator', 1);
+    const store = (key: string) =>
+      registry.db.transaction(() => storeAnswer(registry, operator.id, key, requestHash('POST', '/x', {}), { status: 201, body: { key } }));
+    const keys = () => (registry.db.prepare('SELECT key FROM idempotency_keys ORDER BY key').all() as { key: string }[]).map((r) => r.key);
+    store('old');
+    const running = BACKGROUND_SERVICES.map((s) => s.start(registry, { log: () => undefined }));
+    clock.advance(IDEMPOTENCY_WINDOW_MS - 60_000);
+    store('young');
+    // the first tick ran at start, the next one 10 minutes on: 'old' expired a minute before it
+    await vi.advanceTimersByTimeAsync(9 * 60_000);
+    expect(keys()).toEqual(['old', 'young']);
+    clock.advance(10 * 60_000);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(keys()).toEqual(['young']);
+    for (const r of running) await r.stop();
+  });
 
   it('repeatSafely logs the end of an episode once, and a new episode again', async () => {
     vi.useFakeTimers();

@@ -10,19 +10,28 @@ import { createTestDatabase, type TestDatabase } from '../../support/postgres';
 import { ON_POSTGRES } from '../../support/registry';
 
 describe('connectionOptions', () => {
-  it('takes pgbouncer=true out of the URL libpq sees, and adds a connect timeout unless one is given', () => {
+  it('takes pgbouncer=true and statement_timeout out of the URL libpq sees, and adds a connect timeout unless one is given', () => {
     expect(connectionOptions('postgres://u@h:1/db?pgbouncer=true')).toEqual({
       libpqUrl: 'postgres://u@h:1/db?connect_timeout=2',
       pooled: true,
+      statementTimeoutMs: 5000,
     });
     expect(connectionOptions('postgres://u@h:1/db?pgbouncer=true&dbname=x')).toEqual({
       libpqUrl: 'postgres://u@h:1/db?dbname=x&connect_timeout=2',
       pooled: true,
+      statementTimeoutMs: 5000,
     });
     expect(connectionOptions('postgres://u@h:1/db?connect_timeout=2')).toEqual({
       libpqUrl: 'postgres://u@h:1/db?connect_timeout=2',
       pooled: false,
+      statementTimeoutMs: 5000,
     });
+    expect(connectionOptions('postgres://u@h:1/db?statement_timeout=1500&pgbouncer=true')).toEqual({
+      libpqUrl: 'postgres://u@h:1/db?connect_timeout=2',
+      pooled: true,
+      statementTimeoutMs: 1500,
+    });
+    expect(() => connectionOptions('postgres://u@h:1/db?statement_timeout=soon')).toThrow(/statement_timeout .* milliseconds, not soon/);
   });
 });
 

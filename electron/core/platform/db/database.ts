@@ -123,6 +123,20 @@ export class DatabaseUnavailableError extends Error {
   }
 }
 
+/**
+ * The database did not answer a statement in time (its statement_timeout or lock_timeout, or no
+ * answer at all: a frozen server). Answered 503 like an outage: the statement was cancelled or
+ * abandoned with its connection, and a transaction it was part of rolled back (unless it was the
+ * COMMIT: then the outcome is unknown, as for a cut connection).
+ */
+export class DatabaseTimeoutError extends DatabaseUnavailableError {
+  constructor(timeoutMs: number, options?: ErrorOptions) {
+    super(false, options);
+    this.message = `The registry's database did not answer within ${timeoutMs / 1000} s; try again in a moment`;
+    this.name = 'DatabaseTimeoutError';
+  }
+}
+
 export interface TransactionOptions {
   /** The transaction locks the rows its check reads (`lockRows`) instead of relying on SERIALIZABLE. */
   rowLocks?: boolean;

@@ -10,14 +10,25 @@ import { DatabaseUnavailableError } from './database';
 /** The part of pg-native (and its libpq handle) the engine uses. */
 export interface NativeClient {
   connectSync(url: string): void;
+  connect(url: string, done: (error?: Error) => void): void;
   querySync(text: string, values?: unknown[]): Record<string, unknown>[];
-  prepareSync(name: string, text: string, nParams: number): void;
-  executeSync(name: string, values: unknown[]): Record<string, unknown>[];
   end(): void;
+  /** pg-native's reading of the handle's current result (its rows, parsed by the client's types). */
+  _consumeQueryResults(pq: NativeClient['pq']): { rows: Record<string, unknown>[] };
   pq: {
     cmdTuples(): string;
     transactionStatus(): number;
     resultErrorFields(): { sqlState?: string; messagePrimary?: string; messageDetail?: string } | undefined;
+    resultErrorMessage(): string;
+    resultStatus(): string;
+    errorMessage(): string;
+    sendQuery(text: string): boolean;
+    sendQueryParams(text: string, values: unknown[]): boolean;
+    sendPrepare(name: string, text: string, nParams: number): boolean;
+    sendQueryPrepared(name: string, values: unknown[]): boolean;
+    consumeInput(): boolean;
+    isBusy(): boolean;
+    getResult(): boolean;
     connected?: boolean;
     finish(): void;
   };
@@ -33,7 +44,15 @@ const MAX_RETRY_MS = 1000;
  * How long a connect may take before the database counts as unreachable (libpq's connect_timeout;
  * 2 s is its least). A connect blocks the process like any statement, so this bounds the stall.
  */
-const CONNECT_TIMEOUT_S = 2;
+export const CONNECT_TIMEOUT_S = 2;
+/**
+ * How long one statement may take (`statement_timeout=<ms>` in the registry's URL). PostgreSQL
+ * cancels it then (statement_timeout, lock_timeout and idle_in_transaction_session_timeout are set
+ * to it); a server that does not answer at all is given STATEMENT_GRACE_MS more, then the statement
+ * is abandoned with its connection (postgres-timed.ts). Either way the request answers 503.
+ */
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 5000;
+export const STATEMENT_GRACE_MS = 500;
 
 /**
  * What the registry reads from a database URL beyond libpq's own parameters: `pgbouncer=true` says a
@@ -41,11 +60,19 @@ const CONNECT_TIMEOUT_S = 2;
  * (another client's transaction may run on that server connection next). Answers libpq's URL
  * without it, with a connect timeout unless one is given.
  */
-export function connectionOptions(url: string): { libpqUrl: string; pooled: boolean } {
+export function connectionOptions(url: string): { libpqUrl: string; pooled: boolean; statementTimeoutMs: number } {
   const pooled = /[?&]pgbouncer=true(&|$)/.test(url);
-  let libpqUrl = url.replace(/([?&])pgbouncer=(?:true|false)(&|$)/, (_m, before: string, after: string) => (after ? before : ''));
+  const timeout = /[?&]statement_timeout=([^&]*)/.exec(url)?.[1];
+  const statementTimeoutMs = timeout === undefined ? DEFAULT_STATEMENT_TIMEOUT_MS : Number(timeout);
+  if (!Number.isSafeInteger(statementTimeoutMs) || statementTimeoutMs < 1) {
+    throw new Error(`statement_timeout in the database URL must be a whole number of milliseconds, not ${timeout}`);
+  }
+  let libpqUrl = url;
+  for (const name of ['pgbouncer', 'statement_timeout']) {
+    libpqUrl = libpqUrl.replace(new RegExp(`([?&])${name}=[^&]*(&|$)`), (_m, before: string, after: string) => (after ? before : ''));
+  }
   if (!/[?&]connect_timeout=/.test(libpqUrl)) libpqUrl += `${libpqUrl.includes('?') ? '&' : '?'}connect_timeout=${CONNECT_TIMEOUT_S}`;
-  return { libpqUrl, pooled };
+  return { libpqUrl, pooled, statementTimeoutMs };
 }
 
 /** A client whose native handle must outlive libpq's asynchronous socket close (see close()). */
@@ -61,11 +88,17 @@ export class PostgresConnection {
   private failures = 0;
   private retryAt = 0;
   private closed = false;
+  /** The connection was dropped because the database stopped answering (not cut): it may be frozen. */
+  private unanswered = false;
+  /** A connect running in the background (after a statement went unanswered). */
+  private reconnecting = false;
 
   constructor(
     private readonly libpqUrl: string,
     private readonly open: (libpqUrl: string) => NativeClient,
     private readonly log: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+    /** Opens a connection without blocking the process (a frozen database must not stall every request). */
+    private readonly openInBackground?: (libpqUrl: string) => Promise<NativeClient>,
   ) {
     this.current = open(libpqUrl);
   }
@@ -83,20 +116,64 @@ export class PostgresConnection {
     if (this.closed) throw new Error('The database connection is closed');
     if (!this.broken) return this.current;
     if (inTransaction || performance.now() < this.retryAt) throw new DatabaseUnavailableError(false);
+    // After a database that stopped answering, a connect can hang as long as its timeout (a frozen
+    // postmaster accepts the TCP connection and says nothing): connect in the background and answer
+    // 503 at once meanwhile. After a cut, connect here: the statement is then run on the new one.
+    if (this.unanswered && this.openInBackground) {
+      this.reconnectInBackground(this.openInBackground);
+      throw new DatabaseUnavailableError(false);
+    }
     try {
-      const client = this.open(this.libpqUrl);
-      this.release(this.current);
-      this.current = client;
+      this.replace(this.open(this.libpqUrl));
     } catch (error) {
-      this.failures += 1;
-      this.retryAt = performance.now() + Math.min(FIRST_RETRY_MS * 2 ** (this.failures - 1), MAX_RETRY_MS);
+      this.failed();
       throw new DatabaseUnavailableError(false, { cause: error });
     }
+    return this.current;
+  }
+
+  private reconnectInBackground(openInBackground: (libpqUrl: string) => Promise<NativeClient>): void {
+    if (this.reconnecting) return;
+    this.reconnecting = true;
+    openInBackground(this.libpqUrl)
+      .then(
+        (client) => (this.closed ? this.release(client) : this.replace(client)),
+        () => this.failed(),
+      )
+      .finally(() => (this.reconnecting = false));
+  }
+
+  private replace(client: NativeClient): void {
+    this.release(this.current);
+    this.current = client;
     this.broken = false;
+    this.unanswered = false;
     this.failures = 0;
     this.generation += 1;
     this.log('database: connected again; serving');
-    return this.current;
+  }
+
+  private failed(): void {
+    this.failures += 1;
+    this.retryAt = performance.now() + Math.min(FIRST_RETRY_MS * 2 ** (this.failures - 1), MAX_RETRY_MS);
+  }
+
+  /** Whether the connection is known to be broken (then nothing may be sent on it, not even ROLLBACK). */
+  get isBroken(): boolean {
+    return this.broken;
+  }
+
+  /**
+   * A statement was abandoned unanswered (postgres-timed.ts): the connection is in an unknown state,
+   * so it is dropped like a cut one (and replaced, after the backoff, by the next statement).
+   */
+  abandon(timeoutMs: number): void {
+    if (this.broken) return;
+    this.broken = true;
+    this.unanswered = true;
+    this.lostAt = this.generation;
+    this.retryAt = 0;
+    this.log(`database: no answer within ${timeoutMs} ms; answering 503 until it answers again`);
   }
 
   /** Whether `code` (the failed statement's SQLSTATE, if any) means the connection is gone; then marks it so. */

@@ -20,6 +20,7 @@ import {
 import {
   compileWithPlaceholders,
   DatabaseBusyError,
+  DatabaseTimeoutError,
   DatabaseUnavailableError,
   type PreparedQuery,
   type Query,
@@ -28,7 +29,8 @@ import {
   type SyncStatement,
   type TransactionOptions,
 } from './database';
-import { connectionOptions, PostgresConnection, type NativeClient } from './postgres-connection';
+import { connectionOptions, CONNECT_TIMEOUT_S, PostgresConnection, STATEMENT_GRACE_MS, type NativeClient } from './postgres-connection';
+import { answeredInTime, runWithDeadline, StatementDeadlinePassed } from './postgres-timed';
 
 type NativeClientConstructor = new (config: { types: { getTypeParser(oid: number): (value: string) => unknown } }) => NativeClient;
 
@@ -47,6 +49,8 @@ export class PostgresError extends Error {
 /** serialization_failure and deadlock_detected: the transaction may simply be run again. */
 const RETRYABLE = new Set(['40001', '40P01']);
 const UNIQUE_VIOLATION = '23505';
+/** query_canceled (statement_timeout), lock_not_available (lock_timeout): cancelled by PostgreSQL's own timeouts. */
+const TIMED_OUT = new Set(['57014', '55P03']);
 /** How many times a transaction is run before its serialization failure is reported. */
 export const MAX_TRANSACTION_ATTEMPTS = 20;
 
@@ -152,6 +156,10 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
   private readonly connection: PostgresConnection;
   /** Behind a pooler in transaction mode (`pgbouncer=true`): unnamed statements only. */
   private readonly pooled: boolean;
+  /** statement_timeout of the URL (ms): PostgreSQL's limit; the wait for an answer is a little longer. */
+  private readonly statementTimeoutMs: number;
+  /** SET LOCAL of the timeouts, sent with every BEGIN behind a pooler (where session settings are lost). */
+  private readonly localTimeouts: string;
   private readonly statements = new Map<string, SyncStatement>();
   private readonly preparedQueries = new WeakMap<object, PreparedQuery<never, unknown>>();
   private nextStatement = 0;
@@ -163,17 +171,42 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
 
   constructor(readonly url: string) {
     const Client = loadNativeClient();
-    const { libpqUrl, pooled } = connectionOptions(url);
+    const { libpqUrl, pooled, statementTimeoutMs } = connectionOptions(url);
     this.pooled = pooled;
+    this.statementTimeoutMs = statementTimeoutMs;
+    const timeouts = ['statement_timeout', 'lock_timeout', 'idle_in_transaction_session_timeout'].map(
+      (name) => `SET ${pooled ? 'LOCAL ' : ''}${name} = ${statementTimeoutMs}`,
+    );
+    this.localTimeouts = pooled ? `; ${timeouts.join('; ')}` : '';
+    // Session settings (harmless when a pooler hands them to another client: nothing depends on
+    // them); the timeouts only without a pooler, which would lose them (they go with BEGIN there).
+    // Also the proof that the database answers: a frozen one fails the connect within its timeout.
+    const settings = ["SET client_min_messages = warning; SET TIME ZONE 'UTC'", ...(pooled ? [] : timeouts)].join('; ');
     const open = (target: string): NativeClient => {
       const client = new Client({ types: TYPES });
       client.connectSync(target);
-      // session settings (harmless when a pooler hands them to another client: nothing depends on them)
-      client.querySync("SET client_min_messages = warning; SET TIME ZONE 'UTC'");
+      try {
+        runWithDeadline(client, () => client.pq.sendQuery(settings), CONNECT_TIMEOUT_S * 1000);
+      } catch (error) {
+        client.end();
+        throw error;
+      }
+      return client;
+    };
+    /** The same without blocking: libpq's connect runs on libuv's thread pool, the settings are polled. */
+    const openInBackground = async (target: string): Promise<NativeClient> => {
+      const client = new Client({ types: TYPES });
+      await new Promise<void>((resolve, reject) => client.connect(target, (error?: Error) => (error ? reject(error) : resolve())));
+      try {
+        await answeredInTime(client, settings, CONNECT_TIMEOUT_S * 1000);
+      } catch (error) {
+        client.end();
+        throw error;
+      }
       return client;
     };
     try {
-      this.connection = new PostgresConnection(libpqUrl, open);
+      this.connection = new PostgresConnection(libpqUrl, open, undefined, openInBackground);
     } catch (error) {
       throw new Error(`Cannot connect to PostgreSQL at ${redactUrl(url)}: ${String((error as Error).message).trim()}`, { cause: error });
     }
@@ -192,11 +225,21 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
     return this.connection.ready(this.depth > 0);
   }
 
+  /** Runs one command on `client` (sent by `send`), waiting no longer than the statement timeout allows. */
+  private timed(client: NativeClient, send: (pq: NativeClient['pq']) => boolean): Record<string, unknown>[] {
+    return runWithDeadline(client, () => send(client.pq), this.statementTimeoutMs + STATEMENT_GRACE_MS);
+  }
+
   private fail(error: unknown): never {
     if (error instanceof DatabaseUnavailableError) throw error;
+    if (error instanceof StatementDeadlinePassed) {
+      this.connection.abandon(error.timeoutMs);
+      throw new DatabaseTimeoutError(error.timeoutMs, { cause: error });
+    }
     const fields = this.connection.client.pq.resultErrorFields();
     if (this.connection.lost(fields?.sqlState)) throw new DatabaseUnavailableError(false, { cause: error });
     const code = fields?.sqlState ?? 'XX000';
+    if (TIMED_OUT.has(code)) throw new DatabaseTimeoutError(this.statementTimeoutMs, { cause: error });
     if (this.depth > 0 && RETRYABLE.has(code)) this.mustRetry = true;
     const message = fields?.messagePrimary ?? String((error as Error).message).trim();
     throw new PostgresError(message, code, { cause: error });
@@ -206,7 +249,7 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
   exec(sql: string): void {
     this.againIfCut(sql, () => {
       try {
-        this.client.querySync(sql);
+        this.timed(this.client, (pq) => pq.sendQuery(sql));
       } catch (error) {
         this.fail(error);
       }
@@ -223,7 +266,8 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
     try {
       return run();
     } catch (error) {
-      const cutNow = error instanceof DatabaseUnavailableError && this.connection.lostAt === generation;
+      const cutNow =
+        error instanceof DatabaseUnavailableError && !(error instanceof DatabaseTimeoutError) && this.connection.lostAt === generation;
       if (!cutNow || this.depth > 0 || !/^\s*(SELECT|BEGIN)\b/i.test(text)) throw error;
       return run();
     }
@@ -242,7 +286,7 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
     const prepared = (): NativeClient => {
       const client = this.client;
       if (!this.pooled && preparedIn !== this.connection.generation) {
-        client.prepareSync(name, text, count);
+        this.timed(client, (pq) => pq.sendPrepare(name, text, count));
         preparedIn = this.connection.generation;
       }
       return client;
@@ -260,7 +304,7 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
           try {
             const client = prepared();
             const bound = values.map(toParameter);
-            const rows = this.pooled ? client.querySync(text, bound) : client.executeSync(name, bound);
+            const rows = this.timed(client, (pq) => (this.pooled ? pq.sendQueryParams(text, bound) : pq.sendQueryPrepared(name, bound)));
             return { rows, changes: Number(client.pq.cmdTuples() || 0) };
           } catch (error) {
             return this.fail(error);
@@ -376,7 +420,7 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
     if (this.depth > 0) return this.savepoint(fn);
     for (let attempt = 1; ; attempt++) {
       this.mustRetry = false;
-      this.exec(options?.rowLocks ? 'BEGIN ISOLATION LEVEL READ COMMITTED' : 'BEGIN ISOLATION LEVEL SERIALIZABLE');
+      this.exec(`BEGIN ISOLATION LEVEL ${options?.rowLocks ? 'READ COMMITTED' : 'SERIALIZABLE'}${this.localTimeouts}`);
       this.depth = 1;
       try {
         const result = fn();
@@ -437,11 +481,11 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
   private rollback(): void {
     const client = this.connection.client;
     // a COMMIT that failed (a serialization failure found at commit) has already ended it; a broken
-    // connection took the transaction with it
+    // (or abandoned) connection took the transaction with it
     const status = client.pq.transactionStatus();
-    if (status === 0 || status === 4) return;
+    if (status === 0 || status === 4 || this.connection.isBroken) return;
     try {
-      client.querySync('ROLLBACK');
+      this.timed(client, (pq) => pq.sendQuery('ROLLBACK'));
     } catch {
       // the connection is gone or no transaction is open: nothing to undo
     }

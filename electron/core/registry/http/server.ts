@@ -12,6 +12,7 @@ import { serveOpenApi } from './openapi';
 import { mountHealth } from './health';
 import { createAuthenticator, type RateLimitOptions } from '../auth/authenticator';
 import { tokenHousekeeping } from '../auth/tokens';
+import { idempotencyHousekeeping } from '../idempotency-housekeeping';
 import type { RegistryContext } from '../context';
 import { startBackgroundServices, type BackgroundService, type BackgroundServices } from '../background';
 import { warehouseTransactionWorker } from '../warehouse/worker';
@@ -19,7 +20,12 @@ import { checkpointService } from '../transparency/checkpoints';
 import { mountTransparency } from './transparency';
 
 /** What a serving registry runs beside its routes, in start order. */
-export const BACKGROUND_SERVICES: readonly BackgroundService[] = [tokenHousekeeping, warehouseTransactionWorker, checkpointService];
+export const BACKGROUND_SERVICES: readonly BackgroundService[] = [
+  tokenHousekeeping,
+  idempotencyHousekeeping,
+  warehouseTransactionWorker,
+  checkpointService,
+];
 
 export interface RegistryServerOptions {
   registry: RegistryContext;
