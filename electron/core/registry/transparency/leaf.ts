@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../../../shared/canonical-json';
 import type { RegistryContext } from '../context';
+import { appendRows, type LeafWriter } from './backfill';
 
 export const LEAF_KINDS = ['movement', 'audit'] as const;
 export type LeafKind = (typeof LEAF_KINDS)[number];
@@ -40,39 +41,12 @@ export function leafHashHex(data: string): string {
   return createHash('sha256').update(Uint8Array.of(0)).update(data, 'utf8').digest('hex');
 }
 
-/** What appending needs from a connection: raw SQL with `?` placeholders (both engines, and a migration's raw SQLite). */
-export interface LeafWriter {
-  all(sql: string, ...values: unknown[]): Record<string, unknown>[];
-  run(sql: string, ...values: unknown[]): void;
-}
-
 export function writerOf(ctx: RegistryContext): LeafWriter {
   const { db } = ctx;
   return {
     all: (sql, ...values) => db.prepare(sql).all(...values) as Record<string, unknown>[],
     run: (sql, ...values) => void db.prepare(sql).run(...values),
   };
-}
-
-/** Appends the leaves of the given stored rows at the end of the log; the caller's transaction holds them. */
-export function appendRows(w: LeafWriter, rows: { kind: LeafKind; row: Record<string, unknown> }[]): void {
-  if (rows.length === 0) return;
-  // One statement takes the head's row lock (held to commit: appends queue here, in commit order)
-  // and reserves the indexes; a rolled-back transaction gives them back with its leaves.
-  const head = w.all('UPDATE tlog_head SET size = size + ? WHERE one = 1 RETURNING size', rows.length)[0];
-  if (!head) throw new Error('the transparency log has no head row (migration 0014)');
-  let index = Number(head.size) - rows.length;
-  for (const { kind, row } of rows) {
-    const data = encodeLeaf(kind, row);
-    w.run(
-      'INSERT INTO tlog_leaves (idx, kind, ref, data, hash) VALUES (?, ?, ?, ?, ?)',
-      index++,
-      kind,
-      leafIdOf(kind, row),
-      data,
-      leafHashHex(data),
-    );
-  }
 }
 
 const hasLog = new WeakMap<object, boolean>();
@@ -103,20 +77,4 @@ export function appendLeaf(ctx: RegistryContext, kind: LeafKind, key: number | s
   const rows = w.all(`SELECT * FROM ${table} WHERE ${keyColumn} = ?`, key);
   if (rows.length !== 1) throw new Error(`no ${kind} ${key} to log`);
   appendRows(w, [{ kind, row: rows[0]! }]);
-}
-
-/**
- * Every row written before the log existed, appended once at migration: in time order, a
- * transaction's movements before its audit entry at equal times, then by key.
- */
-export function backfillLeaves(w: LeafWriter): number {
-  const all = LEAF_KINDS.flatMap((kind, rank) => {
-    const { table, key, timeColumn } = LEAF_SOURCES[kind];
-    return w
-      .all(`SELECT * FROM ${table} ORDER BY ${key}`)
-      .map((row) => ({ kind, rank, row, at: Number(row[timeColumn]), key: Number(row[key]) }));
-  });
-  all.sort((a, b) => a.at - b.at || a.rank - b.rank || a.key - b.key);
-  appendRows(w, all);
-  return all.length;
 }
