@@ -3,26 +3,43 @@
 // (keys sorted, no spaces, UTF-8) of {"id", "kind", "row"}, `row` being every column of the stored
 // row as the database answers it: read back generically, so a column added later (the audit entry's
 // bounded record) is covered without touching this file, and a row rewritten later no longer
-// encodes to the bytes that were hashed.
+// encodes to the bytes that were hashed. Only the leaf's hash is stored (migration 0015): the bytes
+// are encoded again from the row whenever they are served or checked.
 import { createHash } from 'node:crypto';
+import { sql, type Kysely } from 'kysely';
 import { canonicalJson } from '../../../../shared/canonical-json';
 import type { RegistryContext } from '../context';
-import { appendRows, type LeafWriter } from './backfill';
+import type { RegistryTables } from '../schema';
 
 export const LEAF_KINDS = ['movement', 'audit'] as const;
 export type LeafKind = (typeof LEAF_KINDS)[number];
 
 /** Where each kind's rows are and which column is the leaf's `id` (the movement id, the audit entry id). */
-export const LEAF_SOURCES: Record<LeafKind, { table: string; key: string; idColumn: string; timeColumn: string }> = {
+export const LEAF_SOURCES = {
   movement: { table: 'movements', key: 'id', idColumn: 'id', timeColumn: 'created_at' },
   audit: { table: 'audit_log', key: 'seq', idColumn: 'id', timeColumn: 'at' },
-};
+} as const satisfies Record<LeafKind, { table: keyof RegistryTables; key: string; idColumn: string; timeColumn: string }>;
 
 /** A column value as the leaf carries it: bytes as {"$base64": …}, big integers as decimal text. */
-function leafValue(value: unknown): unknown {
-  if (value instanceof Uint8Array) return { $base64: Buffer.from(value).toString('base64') };
-  if (typeof value === 'bigint') return value.toString();
-  return value;
+function leafValue(value: unknown): string {
+  if (value instanceof Uint8Array) return `{"$base64":${JSON.stringify(Buffer.from(value).toString('base64'))}}`;
+  if (typeof value === 'bigint') return JSON.stringify(value.toString());
+  return canonicalJson(value);
+}
+
+/** The `"column":` prefixes of a row's columns in canonical (sorted) order, per set of columns. */
+const columnOrders = new Map<string, { column: string; prefix: string }[]>();
+
+function columnOrder(row: Record<string, unknown>): { column: string; prefix: string }[] {
+  const columns = Object.keys(row);
+  const signature = columns.join('\u0000');
+  let order = columnOrders.get(signature);
+  if (!order) {
+    order = [...columns].sort().map((column) => ({ column, prefix: `${JSON.stringify(column)}:` }));
+    // a table's rows all have one set of columns: a handful of entries, bounded in any case
+    if (columnOrders.size < 64) columnOrders.set(signature, order);
+  }
+  return order;
 }
 
 /** The leaf's id: the movement's number in decimal, the audit entry's id. */
@@ -30,10 +47,16 @@ export function leafIdOf(kind: LeafKind, row: Record<string, unknown>): string {
   return String(row[LEAF_SOURCES[kind].idColumn]);
 }
 
-/** The canonical text of a leaf for a stored row (its UTF-8 bytes are the leaf data). */
+/**
+ * The canonical text of a leaf for a stored row (its UTF-8 bytes are the leaf data): exactly
+ * canonicalJson({ id, kind, row }), with the row's values as leafValue gives them, written out
+ * directly (the top-level keys are already in order, the columns' order is cached) because every
+ * ledger write encodes two of these.
+ */
 export function encodeLeaf(kind: LeafKind, row: Record<string, unknown>): string {
-  const stored = Object.fromEntries(Object.entries(row).map(([column, value]) => [column, leafValue(value)]));
-  return canonicalJson({ id: leafIdOf(kind, row), kind, row: stored });
+  let columns = '';
+  for (const { column, prefix } of columnOrder(row)) columns += `${columns === '' ? '' : ','}${prefix}${leafValue(row[column])}`;
+  return `{"id":${JSON.stringify(leafIdOf(kind, row))},"kind":${JSON.stringify(kind)},"row":{${columns}}}`;
 }
 
 /** RFC 9162 leaf hash SHA-256(0x00 ‖ data), as hex. */
@@ -41,13 +64,25 @@ export function leafHashHex(data: string): string {
   return createHash('sha256').update(Uint8Array.of(0)).update(data, 'utf8').digest('hex');
 }
 
-export function writerOf(ctx: RegistryContext): LeafWriter {
-  const { db } = ctx;
-  return {
-    all: (sql, ...values) => db.prepare(sql).all(...values) as Record<string, unknown>[],
-    run: (sql, ...values) => void db.prepare(sql).run(...values),
-  };
-}
+type Q = Kysely<RegistryTables>;
+type NewLeaf = { kind: LeafKind; ref: string; hash: string };
+
+// One statement on PostgreSQL (a round trip per leaf): the head's row lock, held to commit, queues
+// concurrent appends in commit order; the index is the head's new size less one, and a rolled-back
+// transaction gives it back with its leaf.
+const appendOnPostgres = (v: NewLeaf) => sql<{ idx: number }>`
+  WITH head AS (UPDATE tlog_head SET size = size + 1 WHERE one = 1 RETURNING size)
+  INSERT INTO tlog_leaves (idx, kind, ref, hash) SELECT size - 1, ${v.kind}::text, ${v.ref}::text, ${v.hash}::text FROM head
+  RETURNING idx`;
+// SQLite cannot write in a WITH: two statements, in process (its write transaction excludes others).
+const growHead = (_v: Record<string, never>, q: Q) =>
+  q
+    .updateTable('tlog_head')
+    .set((eb) => ({ size: eb('size', '+', 1) }))
+    .where('one', '=', 1)
+    .returning('size');
+const insertLeaf = (v: NewLeaf & { idx: number }, q: Q) =>
+  q.insertInto('tlog_leaves').values({ idx: v.idx, kind: v.kind, ref: v.ref, hash: v.hash });
 
 const hasLog = new WeakMap<object, boolean>();
 
@@ -59,22 +94,30 @@ const hasLog = new WeakMap<object, boolean>();
 function logExists(ctx: RegistryContext): boolean {
   let exists = hasLog.get(ctx.db);
   if (exists === undefined) {
-    const sql =
+    const found = ctx.db.first(
       ctx.db.engine === 'sqlite'
-        ? `SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'tlog_head'`
-        : `SELECT COUNT(*) AS n FROM pg_tables WHERE tablename = 'tlog_head' AND schemaname = current_schema()`;
-    exists = Number((ctx.db.prepare(sql).get() as { n: number }).n) > 0;
+        ? sql<{ n: number }>`SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'tlog_head'`
+        : sql<{ n: number }>`SELECT COUNT(*) AS n FROM pg_tables WHERE tablename = 'tlog_head' AND schemaname = current_schema()`,
+    );
+    exists = Number(found?.n ?? 0) > 0;
     hasLog.set(ctx.db, exists);
   }
   return exists;
 }
 
-/** Appends the leaf of one row just written (by its key: the movement id, the audit seq). */
-export function appendLeaf(ctx: RegistryContext, kind: LeafKind, key: number | string): void {
+/**
+ * Appends the leaf of one row just written, as the database answered it (the INSERT's RETURNING *),
+ * in the caller's transaction: its hash only, the bytes being the row's encoding.
+ */
+export function appendLeaf(ctx: RegistryContext, kind: LeafKind, row: Record<string, unknown>): void {
   if (!logExists(ctx)) return;
-  const w = writerOf(ctx);
-  const { table, key: keyColumn } = LEAF_SOURCES[kind];
-  const rows = w.all(`SELECT * FROM ${table} WHERE ${keyColumn} = ?`, key);
-  if (rows.length !== 1) throw new Error(`no ${kind} ${key} to log`);
-  appendRows(w, [{ kind, row: rows[0]! }]);
+  const leaf: NewLeaf = { kind, ref: leafIdOf(kind, row), hash: leafHashHex(encodeLeaf(kind, row)) };
+  const { db } = ctx;
+  if (db.engine === 'postgres') {
+    if (!db.prepared(appendOnPostgres).first(leaf)) throw new Error('the transparency log has no head row (migration 0014)');
+    return;
+  }
+  const head = db.prepared(growHead).first({});
+  if (!head) throw new Error('the transparency log has no head row (migration 0014)');
+  db.prepared(insertLeaf).run({ ...leaf, idx: Number(head.size) - 1 });
 }
