@@ -74,16 +74,24 @@ const appendOnPostgres = (v: NewLeaf) => sql<{ idx: number }>`
   WITH head AS (UPDATE tlog_head SET size = size + 1 WHERE one = 1 RETURNING size)
   INSERT INTO tlog_leaves (idx, kind, ref, hash) SELECT size - 1, ${v.kind}::text, ${v.ref}::text, ${v.hash}::text FROM head
   RETURNING idx`;
-// SQLite cannot write in a WITH: two statements, in process (its write transaction excludes others).
-const growHead = (_v: Record<string, never>, q: Q) =>
+// SQLite cannot write in a WITH: two statements, in process (its write transaction excludes others),
+// neither with RETURNING (which SQLite runs through a temporary table): the leaf at the head's size,
+// then the head one further.
+const insertAtHead = (v: NewLeaf, q: Q) =>
+  q
+    .insertInto('tlog_leaves')
+    .columns(['idx', 'kind', 'ref', 'hash'])
+    .expression((eb) =>
+      eb
+        .selectFrom('tlog_head')
+        .select(['size as idx', eb.val(v.kind).as('kind'), eb.val(v.ref).as('ref'), eb.val(v.hash).as('hash')])
+        .where('one', '=', 1),
+    );
+const bumpHead = (_v: Record<string, never>, q: Q) =>
   q
     .updateTable('tlog_head')
     .set((eb) => ({ size: eb('size', '+', 1) }))
-    .where('one', '=', 1)
-    .returning('size');
-const insertLeaf = (v: NewLeaf & { idx: number }, q: Q) =>
-  q.insertInto('tlog_leaves').values({ idx: v.idx, kind: v.kind, ref: v.ref, hash: v.hash });
-
+    .where('one', '=', 1);
 const hasLog = new WeakMap<object, boolean>();
 
 /**
@@ -117,7 +125,6 @@ export function appendLeaf(ctx: RegistryContext, kind: LeafKind, row: Record<str
     if (!db.prepared(appendOnPostgres).first(leaf)) throw new Error('the transparency log has no head row (migration 0014)');
     return;
   }
-  const head = db.prepared(growHead).first({});
-  if (!head) throw new Error('the transparency log has no head row (migration 0014)');
-  db.prepared(insertLeaf).run({ ...leaf, idx: Number(head.size) - 1 });
+  if (db.prepared(insertAtHead).run(leaf).changes !== 1) throw new Error('the transparency log has no head row (migration 0014)');
+  db.prepared(bumpHead).run({});
 }
