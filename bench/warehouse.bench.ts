@@ -81,7 +81,7 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-async function finishToProcessed(url: string, w: World): Promise<number[]> {
+export async function finishToProcessed(url: string, w: Pick<World, 'orgA' | 'orgB' | 'creditId' | 'token'>): Promise<number[]> {
   const headers = { authorization: `Bearer ${w.token}`, 'content-type': 'application/json' };
   const base = `${url}/organizations/${w.orgA}/warehouse/inventory/reservations`;
   const samples: number[] = [];

@@ -6,7 +6,9 @@
 import { createHash } from 'node:crypto';
 import type { AuditOutcome } from '../../../shared/registry/vocabulary';
 import { iso } from '../platform/clock';
+import type { Insertable, Kysely } from 'kysely';
 import type { RegistryContext } from './context';
+import type { RegistryTables } from './schema';
 import { cappedDetail } from './audit-record';
 import { RegistryError } from './errors';
 import { DatabaseUnavailableError } from '../platform/db/database';
@@ -74,26 +76,42 @@ export function targetIdsOf(...sources: unknown[]): string[] {
   return [...ids].slice(0, 50);
 }
 
+// Compiled once per connection: every write appends one. RETURNING * gives the row as stored, which
+// its transparency-log leaf is encoded from.
+const insertEntry = (v: Insertable<RegistryTables['audit_log']>, q: Kysely<RegistryTables>) =>
+  q
+    .insertInto('audit_log')
+    .values({
+      id: v.id,
+      at: v.at,
+      operator_id: v.operator_id,
+      actor: v.actor,
+      action: v.action,
+      target_ids: v.target_ids,
+      outcome: v.outcome,
+      detail: v.detail,
+    })
+    .returningAll();
+
 /** Appends one entry; the caller runs it inside the transaction it belongs to. */
 export function appendAudit(ctx: RegistryContext, entry: AuditEntryInput): string {
   const id = ctx.newId();
   const targets = [...new Set(entry.targetIds)];
-  const { lastInsertRowid } = ctx.db
-    .prepare('INSERT INTO audit_log (id, at, operator_id, actor, action, target_ids, outcome, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-    .run(
-      id,
-      ctx.clock.now(),
-      entry.operatorId,
-      entry.actor,
-      entry.action,
-      JSON.stringify(targets),
-      entry.outcome,
-      JSON.stringify(cappedDetail(redact(entry.detail))),
-    );
+  const row = ctx.db.prepared(insertEntry).first({
+    id,
+    at: ctx.clock.now(),
+    operator_id: entry.operatorId,
+    actor: entry.actor,
+    action: entry.action,
+    target_ids: JSON.stringify(targets),
+    outcome: entry.outcome,
+    detail: JSON.stringify(cappedDetail(redact(entry.detail))),
+  });
+  if (!row) throw new Error('the audit entry was not stored');
   const addTarget = ctx.db.prepare('INSERT INTO audit_targets (seq, target_id) VALUES (?, ?)');
-  for (const target of targets) addTarget.run(lastInsertRowid, target);
+  for (const target of targets) addTarget.run(row.seq, target);
   // the entry's transparency-log leaf, from the row as stored, in this same transaction
-  appendLeaf(ctx, 'audit', Number(lastInsertRowid));
+  appendLeaf(ctx, 'audit', row);
   return id;
 }
 

@@ -51,15 +51,18 @@ const insertAccount = (v: Insertable<RegistryTables['accounts']>, q: Q) =>
 const balance = (v: { accountId: string; creditId: string }, q: Q) =>
   q.selectFrom('balances').select('amount').where('account_id', '=', v.accountId).where('credit_id', '=', v.creditId);
 const insertMovement = (v: Insertable<RegistryTables['movements']>, q: Q) =>
-  q.insertInto('movements').values({
-    credit_id: v.credit_id,
-    kind: v.kind,
-    from_account: v.from_account,
-    to_account: v.to_account,
-    amount: v.amount,
-    created_at: v.created_at,
-    reference: v.reference,
-  });
+  q
+    .insertInto('movements')
+    .values({
+      credit_id: v.credit_id,
+      kind: v.kind,
+      from_account: v.from_account,
+      to_account: v.to_account,
+      amount: v.amount,
+      created_at: v.created_at,
+      reference: v.reference,
+    })
+    .returningAll();
 const insertRetirementRow = (v: Insertable<RegistryTables['retirements']>, q: Q) =>
   q.insertInto('retirements').values({
     id: v.id,
@@ -146,7 +149,8 @@ export function appendMovement(ctx: RegistryContext, m: MovementInput): number {
     );
   }
   try {
-    const result = ctx.db.prepared(insertMovement).run({
+    // the row as stored (RETURNING *): its transparency-log leaf is encoded from it
+    const row = ctx.db.prepared(insertMovement).first({
       credit_id: m.creditId,
       kind: m.kind,
       from_account: m.from ?? null,
@@ -155,10 +159,10 @@ export function appendMovement(ctx: RegistryContext, m: MovementInput): number {
       created_at: m.createdAt ?? ctx.clock.now(),
       reference: m.reference ?? null,
     });
-    const id = Number(result.lastInsertRowid);
+    if (!row) throw new Error('the movement was not stored');
     // the movement's transparency-log leaf, in this same transaction (docs/transparency.md)
-    appendLeaf(ctx, 'movement', id);
-    return id;
+    appendLeaf(ctx, 'movement', row);
+    return Number(row.id);
   } catch (error) {
     if (error instanceof Error && /insufficient balance/.test(error.message)) {
       throw conflict(`Not enough credits of ${m.creditId} in the source account`);

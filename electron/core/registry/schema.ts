@@ -242,7 +242,7 @@ export interface RegistryTables {
   rate_limit_buckets: { key: string; tokens: number; updated_at: number };
   // The transparency log (migration 14, transparency/): its size, leaves, signed checkpoints, key.
   tlog_head: { one: number; size: number };
-  tlog_leaves: { idx: number; kind: 'movement' | 'audit'; ref: string; data: string; hash: string };
+  tlog_leaves: { idx: number; kind: 'movement' | 'audit'; ref: string; hash: string };
   tlog_checkpoints: { size: number; root: string; at: number; note: string };
   tlog_key: { one: number; name: string; public_key: string; private_key: string; created_at: number };
 }

@@ -265,6 +265,20 @@ describe.skipIf(!POSTGRES_URL)('registry migrations on PostgreSQL', () => {
     expect(fails('DELETE FROM tlog_checkpoints')).toBe('the transparency log is append-only');
   });
 
+  it('0015: the leaves keep their hash only; the rows still hash to it', () => {
+    const before = db.query('SELECT idx, kind, ref, data, hash FROM tlog_leaves ORDER BY idx');
+    expect(upTo(15)).toEqual({ from: 14, to: 15 });
+    const columns = db.query(
+      `SELECT column_name FROM information_schema.columns WHERE table_name = 'tlog_leaves' ORDER BY ordinal_position`,
+    );
+    expect(columns.map((c) => c.column_name)).toEqual(['idx', 'kind', 'ref', 'hash']);
+    expect(db.query('SELECT idx, kind, ref, hash FROM tlog_leaves ORDER BY idx')).toEqual(before.map(({ data: _bytes, ...leaf }) => leaf));
+    const movement = before.find((l) => l.kind === 'movement')!;
+    const row = db.query('SELECT * FROM movements WHERE id = $1', [Number(movement.ref)])[0]!;
+    expect(leafHashHex(encodeLeaf('movement', row))).toBe(movement.hash);
+    expect(fails('UPDATE tlog_leaves SET hash = $1', ['0'.repeat(64)])).toBe('the transparency log is append-only');
+  });
+
   it('refuses a database newer than the app, and leaves it as it was', () => {
     const latest = registryPostgresMigrations.length;
     db.exec(`UPDATE schema_version SET version = ${latest + 1}`);

@@ -299,7 +299,7 @@ const REGISTRY_COLUMNS = {
     updated_at: 'INTEGER',
   },
   tlog_head: { one: 'INTEGER', size: 'INTEGER' },
-  tlog_leaves: { idx: 'INTEGER', kind: 'TEXT', ref: 'TEXT', data: 'TEXT', hash: 'TEXT' },
+  tlog_leaves: { idx: 'INTEGER', kind: 'TEXT', ref: 'TEXT', hash: 'TEXT' },
   tlog_checkpoints: { size: 'INTEGER', root: 'TEXT', at: 'INTEGER', note: 'TEXT' },
   tlog_key: { one: 'INTEGER', name: 'TEXT', public_key: 'TEXT', private_key: 'TEXT', created_at: 'INTEGER' },
 } satisfies TableColumns<RegistryTables>;

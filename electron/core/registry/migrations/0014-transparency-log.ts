@@ -3,7 +3,7 @@
 // signing key (kept in the database so a backup carries it). Leaves and checkpoints are append-only
 // like the ledger. The rows written before this version are appended now, in time order.
 import type { Migration } from '../../platform/db/migrate';
-import { backfillLeaves } from '../transparency/leaf';
+import { backfillLeaves } from '../transparency/backfill';
 
 export const migration0014: Migration = {
   version: 14,

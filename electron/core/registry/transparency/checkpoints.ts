@@ -6,7 +6,9 @@ import { iso } from '../../platform/clock';
 import { toBase64 } from '../../../../shared/transparency/bytes';
 import { checkpointBody, formatSignedNote } from '../../../../shared/transparency/note';
 import { repeatSafely, type BackgroundService } from '../background';
+import type { Kysely } from 'kysely';
 import type { RegistryContext } from '../context';
+import type { RegistryTables } from '../schema';
 import { logKey } from './keys';
 import { logSize, syncedTree } from './tree';
 
@@ -23,21 +25,28 @@ export interface StoredCheckpoint {
   note: string;
 }
 
-const LATEST = 'SELECT size, root, at, note FROM tlog_checkpoints ORDER BY size DESC LIMIT 1';
+type Q = Kysely<RegistryTables>;
+const latest = (_v: Record<string, never>, q: Q) =>
+  q.selectFrom('tlog_checkpoints').select(['size', 'root', 'at', 'note']).orderBy('size', 'desc').limit(1);
+const covering = (v: { index: number }, q: Q) =>
+  q.selectFrom('tlog_checkpoints').select(['size', 'root', 'at', 'note']).where('size', '>', v.index).orderBy('size').limit(1);
+const insertCheckpoint = (v: { size: number; root: string; at: number; note: string }, q: Q) =>
+  q
+    .insertInto('tlog_checkpoints')
+    .values({ size: v.size, root: v.root, at: v.at, note: v.note })
+    .onConflict((oc) => oc.column('size').doNothing());
 
+// PostgreSQL answers BIGINT columns as text: numbers here
 const toCheckpoint = (row: StoredCheckpoint | undefined): StoredCheckpoint | undefined =>
   row && { size: Number(row.size), root: row.root, at: Number(row.at), note: row.note };
 
 export function latestCheckpoint(ctx: RegistryContext): StoredCheckpoint | undefined {
-  return toCheckpoint(ctx.db.prepare(LATEST).get() as StoredCheckpoint | undefined);
+  return toCheckpoint(ctx.db.prepared(latest).first({}));
 }
 
 /** The first checkpoint whose tree holds leaf `index` (the one a certificate names). */
 export function checkpointCovering(ctx: RegistryContext, index: number): StoredCheckpoint | undefined {
-  return toCheckpoint(
-    ctx.db.prepare('SELECT size, root, at, note FROM tlog_checkpoints WHERE size > ? ORDER BY size LIMIT 1').get(index) as
-      StoredCheckpoint | undefined,
-  );
+  return toCheckpoint(ctx.db.prepared(covering).first({ index }));
 }
 
 /** Signs a checkpoint of the whole log now, unless the latest already covers it. */
@@ -51,9 +60,7 @@ export function signCheckpoint(ctx: RegistryContext): StoredCheckpoint {
     const root = toBase64(syncedTree(ctx).root(size));
     const body = checkpointBody({ origin: key.name, size, root: Buffer.from(root, 'base64'), extensions: [`time ${iso(at)}`] });
     const note = formatSignedNote(body, key.name, key.publicKey, key.sign(Buffer.from(body, 'utf8')));
-    ctx.db
-      .prepare('INSERT INTO tlog_checkpoints (size, root, at, note) VALUES (?, ?, ?, ?) ON CONFLICT (size) DO NOTHING')
-      .run(size, root, at, note);
+    ctx.db.prepared(insertCheckpoint).run({ size, root, at, note });
     return latestCheckpoint(ctx)!;
   });
 }

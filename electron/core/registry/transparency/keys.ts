@@ -4,7 +4,9 @@
 // private key never leaves this module: not in logs, answers or errors.
 import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
 import { formatVerifierKey, keyHash } from '../../../../shared/transparency/note';
+import type { Kysely } from 'kysely';
 import type { RegistryContext } from '../context';
+import type { RegistryTables } from '../schema';
 
 export interface LogKey {
   /** The key name, also the log's origin line: `<public host>/transparency/<8 random hex>`. */
@@ -40,27 +42,30 @@ function originHost(ctx: RegistryContext): string {
   }
 }
 
+type Q = Kysely<RegistryTables>;
+const storedKey = (_v: Record<string, never>, q: Q) => q.selectFrom('tlog_key').select(['name', 'private_key']).where('one', '=', 1);
+const insertKey = (v: { name: string; public_key: string; private_key: string; created_at: number }, q: Q) =>
+  q
+    .insertInto('tlog_key')
+    .values({ one: 1, name: v.name, public_key: v.public_key, private_key: v.private_key, created_at: v.created_at })
+    .onConflict((oc) => oc.column('one').doNothing());
+
 /** The log's key, created on first use (several processes at once agree on the first one stored). */
 export function logKey(ctx: RegistryContext): LogKey {
   const cached = keys.get(ctx.db);
   if (cached) return cached;
-  const read = () =>
-    ctx.db.prepare('SELECT name, private_key FROM tlog_key WHERE one = 1').get() as { name: string; private_key: string } | undefined;
+  const read = () => ctx.db.prepared(storedKey).first({});
   let row = read();
   if (!row) {
     const { privateKey, publicKey } = generateKeyPairSync('ed25519');
     const name = `${originHost(ctx)}/transparency/${randomBytes(4).toString('hex')}`;
     ctx.db.transaction(() =>
-      ctx.db
-        .prepare(
-          'INSERT INTO tlog_key (one, name, public_key, private_key, created_at) VALUES (1, ?, ?, ?, ?) ON CONFLICT (one) DO NOTHING',
-        )
-        .run(
-          name,
-          Buffer.from(rawPublicKey(publicKey)).toString('base64'),
-          privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64'),
-          ctx.clock.now(),
-        ),
+      ctx.db.prepared(insertKey).run({
+        name,
+        public_key: Buffer.from(rawPublicKey(publicKey)).toString('base64'),
+        private_key: privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64'),
+        created_at: ctx.clock.now(),
+      }),
     );
     row = read()!;
   }

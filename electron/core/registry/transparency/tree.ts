@@ -4,15 +4,23 @@
 // appended leaves: they could still roll back.
 import { createHash } from 'node:crypto';
 import { MerkleTree } from '../../../../shared/transparency/merkle';
+import type { Kysely } from 'kysely';
 import type { RegistryContext } from '../context';
+import type { RegistryTables } from '../schema';
 
 export const nodeSha256 = (data: Uint8Array): Uint8Array => new Uint8Array(createHash('sha256').update(data).digest());
 
 const trees = new WeakMap<object, MerkleTree>();
 const BATCH = 50_000;
 
+const headSize = (_v: Record<string, never>, q: Kysely<RegistryTables>) => q.selectFrom('tlog_head').select('size').where('one', '=', 1);
+const leafHashes = (v: { from: number; to: number }, q: Kysely<RegistryTables>) =>
+  q.selectFrom('tlog_leaves').select(['idx', 'hash']).where('idx', '>=', v.from).where('idx', '<', v.to).orderBy('idx');
+
 export function logSize(ctx: RegistryContext): number {
-  return Number((ctx.db.prepare('SELECT size FROM tlog_head WHERE one = 1').get() as { size: number }).size);
+  const head = ctx.db.prepared(headSize).first({});
+  if (!head) throw new Error('the transparency log has no head row (migration 0014)');
+  return Number(head.size);
 }
 
 /** The tree holding every leaf committed so far. */
@@ -21,9 +29,7 @@ export function syncedTree(ctx: RegistryContext): MerkleTree {
   if (!tree) trees.set(ctx.db, (tree = new MerkleTree(nodeSha256)));
   const size = logSize(ctx);
   while (tree.size < size) {
-    const rows = ctx.db
-      .prepare('SELECT idx, hash FROM tlog_leaves WHERE idx >= ? AND idx < ? ORDER BY idx')
-      .all(tree.size, Math.min(size, tree.size + BATCH)) as { idx: number; hash: string }[];
+    const rows = ctx.db.prepared(leafHashes).all({ from: tree.size, to: Math.min(size, tree.size + BATCH) });
     if (rows.length === 0) throw new Error(`the transparency log has no leaf ${tree.size} below its size ${size}`);
     for (const row of rows) {
       if (Number(row.idx) !== tree.size) throw new Error(`the transparency log has a gap at leaf ${tree.size}`);

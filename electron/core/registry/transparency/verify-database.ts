@@ -10,7 +10,7 @@ import { openSignedNote, parseCheckpointBody } from '../../../../shared/transpar
 import { toBase64 } from '../../../../shared/transparency/bytes';
 import type { RegistryContext } from '../context';
 import { logKey } from './keys';
-import { encodeLeaf, LEAF_KINDS, LEAF_SOURCES, leafIdOf, type LeafKind } from './leaf';
+import { encodeLeaf, leafHashHex, leafIdOf, type LeafKind } from './leaf';
 import { nodeSha256 } from './tree';
 
 export interface LogVerification {
@@ -26,20 +26,15 @@ export function verifyLogDatabase(ctx: RegistryContext): LogVerification {
   const report = (p: string) => problems.length < MAX_PROBLEMS && problems.push(p);
   // a dropped guard is how a row gets rewritten unseen: say so beside what the rows show
   for (const name of missingGuards(ctx.db)) report(`the append-only guard trigger ${name} is missing`);
+  const { db } = ctx;
   const rows = new Map<string, Record<string, unknown>>();
-  for (const kind of LEAF_KINDS) {
-    const { table } = LEAF_SOURCES[kind];
-    for (const row of ctx.db.prepare(`SELECT * FROM ${table}`).all() as Record<string, unknown>[])
-      rows.set(`${kind}:${leafIdOf(kind, row)}`, row);
-  }
-  const size = Number((ctx.db.prepare('SELECT size FROM tlog_head WHERE one = 1').get() as { size: number }).size);
-  const leaves = ctx.db.prepare('SELECT idx, kind, ref, data, hash FROM tlog_leaves ORDER BY idx').all() as {
-    idx: number;
-    kind: LeafKind;
-    ref: string;
-    data: string;
-    hash: string;
-  }[];
+  const stored: [LeafKind, Record<string, unknown>[]][] = [
+    ['movement', db.all(db.q.selectFrom('movements').selectAll())],
+    ['audit', db.all(db.q.selectFrom('audit_log').selectAll())],
+  ];
+  for (const [kind, kindRows] of stored) for (const row of kindRows) rows.set(`${kind}:${leafIdOf(kind, row)}`, row);
+  const size = Number(db.first(db.q.selectFrom('tlog_head').select('size').where('one', '=', 1))?.size ?? 0);
+  const leaves = db.all(db.q.selectFrom('tlog_leaves').select(['idx', 'kind', 'ref', 'hash']).orderBy('idx'));
   if (leaves.length !== size) report(`the log's head says ${size} leaves but ${leaves.length} are stored`);
   const tree = new MerkleTree(nodeSha256);
   const seen = new Set<string>();
@@ -50,18 +45,14 @@ export function verifyLogDatabase(ctx: RegistryContext): LogVerification {
     seen.add(key);
     const row = rows.get(key);
     // the tree is rebuilt from the rows as stored now: a rewritten row changes the roots
-    const data = row ? encodeLeaf(leaf.kind, row) : leaf.data;
+    const hash = row ? leafHashHex(encodeLeaf(leaf.kind, row)) : leaf.hash;
     if (!row) report(`leaf ${index}: the ${leaf.kind} ${leaf.ref} it records is gone from the database`);
-    else if (data !== leaf.data) report(`leaf ${index}: the ${leaf.kind} ${leaf.ref} was rewritten after it was logged`);
-    tree.append(Buffer.from(data, 'utf8'));
+    else if (hash !== leaf.hash) report(`leaf ${index}: the ${leaf.kind} ${leaf.ref} was rewritten after it was logged`);
+    tree.appendLeafHash(Uint8Array.from(Buffer.from(hash, 'hex')));
   }
   for (const key of rows.keys()) if (!seen.has(key)) report(`the ${key.replace(':', ' ')} has no leaf in the log`);
 
-  const checkpoints = ctx.db.prepare('SELECT size, root, note FROM tlog_checkpoints ORDER BY size').all() as {
-    size: number;
-    root: string;
-    note: string;
-  }[];
+  const checkpoints = db.all(db.q.selectFrom('tlog_checkpoints').select(['size', 'root', 'note']).orderBy('size'));
   const key = logKey(ctx);
   for (const c of checkpoints) {
     const opened = openSignedNote(c.note, key, verifyEd25519);

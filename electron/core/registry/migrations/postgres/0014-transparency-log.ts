@@ -2,7 +2,7 @@
 // included); the rows written before this version are appended by the step's `after` (the leaf
 // encoding is the registry's canonical JSON, computed in TypeScript, not SQL).
 import type { PostgresMigration } from '../../../platform/db/postgres-migrate';
-import { backfillLeaves } from '../../transparency/leaf';
+import { backfillLeaves } from '../../transparency/backfill';
 
 const T = 'TEXT COLLATE "C"';
 const REFUSE = `refuse_change('the transparency log is append-only')`;

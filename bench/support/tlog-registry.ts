@@ -1,0 +1,86 @@
+// Issue 29's cost bench: the same registry code on a schema with the transparency log (every
+// migration) or without it (migrations up to 13: appending finds no log and does nothing), on
+// SQLite (a data folder) or PostgreSQL (a database of its own), stocked like the warehouse bench.
+import { generateKeyPairSync } from 'node:crypto';
+import { join } from 'node:path';
+import { systemClock } from '../../electron/core/platform/clock';
+import { openSqlite } from '../../electron/core/platform/db/open';
+import { PostgresDatabase } from '../../electron/core/platform/db/postgres';
+import { migratePostgres } from '../../electron/core/platform/db/postgres-migrate';
+import { issueAccessToken } from '../../electron/core/registry/auth/tokens';
+import { defaultNewId, type RegistryContext } from '../../electron/core/registry/context';
+import { registryMigrations } from '../../electron/core/registry/migrations';
+import { registryPostgresMigrations } from '../../electron/core/registry/migrations/postgres';
+import { REGISTRY_DB_FILE } from '../../electron/core/registry/open';
+import * as ops from '../../electron/core/registry/operations';
+import type { RegistryTables } from '../../electron/core/registry/schema';
+import { stockWarehouse } from '../../test/support/stocked-warehouse';
+
+/** The last migration of a schema without the log. */
+export const WITHOUT_LOG = 13;
+
+/** `target`: a data folder, or a postgres:// URL; `withLog`: every migration, else up to 13. */
+export function openRegistryAt(target: string, withLog: boolean): RegistryContext & { close(): void } {
+  let db: RegistryContext['db'];
+  if (/^postgres(ql)?:\/\//.test(target)) {
+    const pg = new PostgresDatabase<RegistryTables>(target);
+    migratePostgres(pg, withLog ? registryPostgresMigrations : registryPostgresMigrations.slice(0, WITHOUT_LOG));
+    db = pg;
+  } else {
+    const migrations = withLog ? registryMigrations : registryMigrations.slice(0, WITHOUT_LOG);
+    db = openSqlite<RegistryTables>(join(target, REGISTRY_DB_FILE), { migrations }).db;
+  }
+  return {
+    db,
+    clock: systemClock,
+    newId: defaultNewId,
+    urls: { apiBaseUrl: 'http://127.0.0.1', publicBaseUrl: 'https://registry.example.org' },
+    close: () => db.close(),
+  };
+}
+
+/** A fresh database on the PostgreSQL server at `url`, dropped by `drop`. */
+export function createPostgresDatabase(url: string, name: string): { url: string; drop(): void } {
+  const run = (statement: string) => {
+    const admin = new PostgresDatabase<unknown>(url);
+    try {
+      admin.exec(statement);
+    } finally {
+      admin.close();
+    }
+  };
+  run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  run(`CREATE DATABASE ${name}`);
+  return { url: `${url}${url.includes('?') ? '&' : '?'}dbname=${name}`, drop: () => run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+export interface TlogWorld {
+  orgA: string;
+  orgB: string;
+  creditId: string;
+  /** The seller's inventory and warehouse accounts. */
+  accounts: [string, string];
+  token: string;
+}
+
+/** A seller with 4 credits (one of 1,000,000 t, partly in its warehouse), a buyer, and an app installation's token. */
+export function stockWorld(r: RegistryContext): TlogWorld {
+  ops.createOrganization(r, { fullName: 'Registry', type: 'registryOperator', countryCode: 'CH', verified: true, isRegistry: true });
+  const orgA = ops.createOrganization(r, { fullName: 'Seller', countryCode: 'KE', verified: true }).id;
+  const orgB = ops.createOrganization(r, { fullName: 'Buyer', type: 'buyer', countryCode: 'DE', verified: true }).id;
+  const verificationBodyId = ops.createOrganization(r, {
+    fullName: 'VVB',
+    type: 'validationVerificationBody',
+    countryCode: 'GB',
+    verified: true,
+  }).id;
+  const stock = { organizationId: orgA, verificationBodyId, projectName: 'Bench Forest' };
+  const [creditId] = stockWarehouse(r, { ...stock, vintages: ['2021', '2022', '2023', '2024'], issue: 1_000_000, deposit: 100_000 });
+  const accounts = r.db.all(r.db.q.selectFrom('accounts').select('id').where('organization_id', '=', orgA).orderBy('kind'));
+  const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const app = ops.createApp(r, { name: 'Bench marketplace', publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString() });
+  const permissions = { organization_warehouse: 'WRITE' };
+  const installation = ops.installApp(r, { appId: app.id, organizationId: orgA, permissions });
+  const { token } = issueAccessToken(r, { appId: app.id, installationId: installation.id, permissions });
+  return { orgA, orgB, creditId: creditId!, accounts: [accounts[0]!.id, accounts[1]!.id], token };
+}

@@ -1,0 +1,22 @@
+// A registry server in its own process for the transparency cost bench: `node --import tsx
+// bench/support/tlog-server.ts <dataDir | postgres URL> <with | without>` serves the registry
+// there, with or without the log (tlog-registry.ts), its background services on (the warehouse
+// worker processes finished reservations; with the log, checkpoints are signed). Prints {"url": …}.
+import { startRegistryServer } from '../../electron/core/registry/http/server';
+import { openRegistryAt } from './tlog-registry';
+
+const [target, mode] = process.argv.slice(2);
+if (!target || (mode !== 'with' && mode !== 'without')) {
+  process.stderr.write('usage: tlog-server.ts <dataDir | postgres URL> <with | without>\n');
+  process.exit(2);
+}
+const registry = openRegistryAt(target, mode === 'with');
+// without the log the checkpoint timer only finds no table: keep its complaint out of the bench's output
+const server = await startRegistryServer({ registry, background: true, log: mode === 'with' ? undefined : () => undefined });
+process.stdout.write(`${JSON.stringify({ url: server.url })}\n`);
+process.on('SIGTERM', () => {
+  void server.close().then(() => {
+    registry.close();
+    process.exit(0);
+  });
+});

@@ -1,0 +1,82 @@
+// Migration 0015: the transparency log keeps each leaf's hash only. A version-14 database's leaves
+// (bytes and hashes, as migration 0014 backfilled them) keep their indexes, kinds, ids and hashes;
+// the bytes, no longer stored, are the rows' encoding, which hashes to what was logged. And that
+// encoding (written out directly, for speed) is exactly the canonical JSON of {id, kind, row}.
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openSqlite } from '../../../electron/core/platform/db/open';
+import { registryMigrations } from '../../../electron/core/registry/migrations';
+import { openRegistry, REGISTRY_DB_FILE } from '../../../electron/core/registry/open';
+import type { RegistryTables } from '../../../electron/core/registry/schema';
+import { encodeLeaf, leafHashHex, type LeafKind } from '../../../electron/core/registry/transparency/leaf';
+import { verifyLogDatabase } from '../../../electron/core/registry/transparency/verify-database';
+import { canonicalJson } from '../../../shared/canonical-json';
+import { makeDataDir } from '../../support/registry';
+
+const cleanups: (() => void)[] = [];
+afterEach(() => cleanups.splice(0).forEach((c) => c()));
+
+describe('migration 0015: leaves keep their hash only', () => {
+  it('drops the bytes and keeps every leaf, which the rows still hash to', () => {
+    const data = makeDataDir();
+    cleanups.push(data.remove);
+    const { db } = openSqlite<RegistryTables>(join(data.dir, REGISTRY_DB_FILE), { migrations: registryMigrations.slice(0, 13) });
+    db.raw.exec(`
+      INSERT INTO organizations (id, full_name, type, created_at, updated_at) VALUES ('o', 'Org', 'proponent', 1, 1);
+      INSERT INTO sectors VALUES ('s', 'S'); INSERT INTO methodologies VALUES ('m', 'M'); INSERT INTO project_types VALUES ('t', 'T', 'd');
+      INSERT INTO projects (id, num, full_name, description, short_description, registry, status, start_date, crediting_period_start_date,
+        sector_id, methodology_id, type_id, organization_id, contract_address, created_at, updated_at)
+        VALUES ('p', '1', 'P', '', '', 'R', 'draft', 1, 1, 's', 'm', 't', 'o', '0x${'a'.repeat(40)}', 1, 1);
+      INSERT INTO credits (id, project_id, token_address, token_id, type, vintage, serialization, created_at)
+        VALUES ('c', 'p', '0x${'a'.repeat(40)}', 1, 'exPost', '2022', 'S-1', 1);
+      INSERT INTO accounts (id, kind, organization_id, created_at) VALUES ('a1', 'inventory', 'o', 1), ('a2', 'warehouse', 'o', 1);
+      INSERT INTO movements (credit_id, kind, from_account, to_account, amount, created_at) VALUES ('c', 'issue', NULL, 'a1', 1000, 5);
+      INSERT INTO audit_log (id, at, actor, action, outcome, detail) VALUES ('e0', 6, 'cli:root', 'issueCredits', 'succeeded', '{"é":"ü"}');
+      INSERT INTO movements (credit_id, kind, from_account, to_account, amount, created_at) VALUES ('c', 'deposit', 'a1', 'a2', 400, 7);
+    `);
+    db.close();
+    const at14 = openSqlite<RegistryTables>(join(data.dir, REGISTRY_DB_FILE), { migrations: registryMigrations.slice(0, 14) }).db;
+    const before = at14.raw.prepare('SELECT idx, kind, ref, data, hash FROM tlog_leaves ORDER BY idx').all() as {
+      idx: number;
+      kind: LeafKind;
+      ref: string;
+      data: string;
+      hash: string;
+    }[];
+    at14.close();
+    expect(before).toHaveLength(3);
+
+    const registry = openRegistry({ dataDir: data.dir });
+    cleanups.unshift(() => registry.close());
+    expect(registry.migration).toMatchObject({ from: 14, to: registryMigrations.length });
+    const columns = (registry.db.raw.prepare(`SELECT name FROM pragma_table_info('tlog_leaves')`).all() as { name: string }[]).map(
+      (c) => c.name,
+    );
+    expect(columns).toEqual(['idx', 'kind', 'ref', 'hash']);
+    const after = registry.db.raw.prepare('SELECT idx, kind, ref, hash FROM tlog_leaves ORDER BY idx').all();
+    expect(after).toEqual(before.map(({ data: _bytes, ...leaf }) => leaf));
+    for (const leaf of before) {
+      const table = leaf.kind === 'movement' ? 'movements' : 'audit_log';
+      const row = registry.db.raw.prepare(`SELECT * FROM ${table} WHERE id = ?`).get(leaf.ref) as Record<string, unknown>;
+      expect(encodeLeaf(leaf.kind, row)).toBe(leaf.data);
+      expect(leafHashHex(encodeLeaf(leaf.kind, row))).toBe(leaf.hash);
+    }
+    expect(verifyLogDatabase(registry).problems).toEqual([]);
+  });
+
+  it('encodes a row exactly as the canonical JSON of {id, kind, row}', () => {
+    const value = fc.oneof(fc.string(), fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constant(null), fc.boolean());
+    fc.assert(
+      fc.property(fc.constantFrom<LeafKind>('movement', 'audit'), fc.dictionary(fc.string(), value), fc.string(), (kind, columns, id) => {
+        const row = { ...columns, id, seq: 1 };
+        expect(encodeLeaf(kind, row)).toBe(canonicalJson({ id, kind, row }));
+      }),
+      { numRuns: 300 },
+    );
+    const bytes = { id: 7, blob: Uint8Array.of(1, 2, 250), big: 2n ** 70n };
+    expect(encodeLeaf('movement', bytes)).toBe(
+      canonicalJson({ id: '7', kind: 'movement', row: { id: 7, blob: { $base64: 'AQL6' }, big: (2n ** 70n).toString() } }),
+    );
+  });
+});
