@@ -40,6 +40,8 @@ export interface RegistryServerOptions {
   /** Start the transaction worker and housekeeping (default true). */
   background?: boolean;
   log?: (line: string) => void;
+  /** Called just before each JWT signature check (a metric hook: tests count the checks with it). */
+  onSignatureCheck?: () => void;
   /** How long close() lets requests in flight finish before it cuts their connections (default 10 s). */
   drainMs?: number;
 }
@@ -57,7 +59,10 @@ export interface RunningRegistryServer {
 }
 
 export function buildRegistryHttpApp(options: Omit<RegistryServerOptions, 'port' | 'host'> & { isStopping?: () => boolean }): Hono {
-  const authenticator = createAuthenticator(options.registry, options.rateLimit ? { rateLimit: options.rateLimit } : {});
+  const authenticator = createAuthenticator(options.registry, {
+    ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
+    ...(options.onSignatureCheck ? { onSignatureCheck: options.onSignatureCheck } : {}),
+  });
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   return createRegistryApp({
     registry: options.registry,
