@@ -21,7 +21,7 @@ export const tonnesInput = z
   .max(MAX_MOVEMENT_TONNES, `must be at most ${MAX_MOVEMENT_TONNES} t per movement`)
   .meta({
     multipleOf: 0.000001,
-    description: `Tonnes in whole grams (0.000001 t), at most ${MAX_MOVEMENT_TONNES} per movement; one account holds at most 9000000000 t of a credit`,
+    description: `Tonnes in whole grams (0.000001 t), at most ${MAX_MOVEMENT_TONNES} per movement; one account holds at most 9000000000 t over all its credits`,
   });
 export const countryCode = z
   .string()

@@ -11,6 +11,7 @@ import { postgresMigration0010 } from './0010-feed-bounds';
 import { postgresMigration0011 } from './0011-covering-movements-index';
 import { postgresMigration0012 } from './0012-append-only-inserts';
 import { postgresMigration0014 } from './0014-transparency-log';
+import { postgresMigration0015 } from './0015-account-totals';
 import type { PostgresMigration } from '../../../platform/db/postgres-migrate';
 
 // Version 13 does nothing: see ../index.ts.
@@ -32,4 +33,5 @@ export const registryPostgresMigrations = [
   postgresMigration0012,
   reserved(13),
   postgresMigration0014,
+  postgresMigration0015,
 ] as const;
