@@ -1,0 +1,42 @@
+// Beyond the seed interface: the changes feed the desk syncs from.
+import { z } from 'zod';
+import { DEFAULT_FEED_LIMIT, FEED_KEY_KINDS, MAX_FEED_LIMIT } from '../vocabulary';
+import { queryInt, noParams, define, anyToken } from './define';
+import { changesResponse } from './responses';
+
+export const changesEndpoints = {
+  // Beyond the interface: the changes feed (the desk's incremental sync; README "The changes feed")
+  getChanges: define({
+    method: 'GET',
+    path: '/sync/v1/changes',
+    summary: 'What changed since a cursor, as the caller may see it: resources in the shapes of their endpoints, and removals',
+    params: noParams,
+    query: z.object({
+      cursor: z
+        .string()
+        .max(400)
+        .optional()
+        .meta({ description: 'The cursor of the previous answer; absent or empty: a snapshot of everything visible' }),
+      limit: queryInt(
+        1,
+        DEFAULT_FEED_LIMIT,
+        `Resources per answer, at most (a page ends before a second account inventory); larger values are clamped to ${MAX_FEED_LIMIT}`,
+      )
+        .transform((n) => Math.min(n, MAX_FEED_LIMIT))
+        .optional()
+        .default(DEFAULT_FEED_LIMIT),
+      kinds: z
+        .string()
+        .regex(new RegExp(`^(${FEED_KEY_KINDS.join('|')})(,(${FEED_KEY_KINDS.join('|')}))*$`), {
+          error: `a comma-separated list of ${FEED_KEY_KINDS.join(', ')}`,
+        })
+        .optional()
+        .meta({
+          description: `Only these kinds of resource (comma-separated: ${FEED_KEY_KINDS.join(', ')}); absent: all. A cursor goes on with the kinds it was read with.`,
+        }),
+    }),
+    response: (s) => changesResponse(s),
+    auth: anyToken,
+    tags: ['sync'],
+  }),
+} as const;

@@ -1,0 +1,81 @@
+// The operator interface: apps and installations.
+import { z } from 'zod';
+import { operatorResources } from '../operator-resources';
+import * as inputs from '../operator-inputs';
+import { pageQuery, noQuery, noParams, EXAMPLE_UUID, idString, define, EXAMPLE_PUBLIC_KEY_PEM, viewer, administrator } from './define';
+
+export const operatorAppEndpoints = {
+  operatorListApps: define({
+    method: 'GET',
+    path: '/operator/v1/apps',
+    summary: 'Every app with its installations',
+    params: noParams,
+    query: pageQuery,
+    response: (s) => s.object({ pagination: s.pagination, apps: z.array(operatorResources(s).app) }),
+    auth: viewer,
+    tags: ['operator'],
+  }),
+  operatorCreateApp: define({
+    method: 'POST',
+    path: '/operator/v1/apps',
+    summary: 'Register an app with its RSA public key',
+    params: noParams,
+    query: noQuery,
+    body: inputs.createAppInput.meta({ examples: [{ name: 'Acme Marketplace', publicKeyPem: EXAMPLE_PUBLIC_KEY_PEM }] }),
+    response: (s) => s.object({ id: z.string(), name: z.string(), nameId: z.string() }),
+    auth: administrator,
+    tags: ['operator'],
+    status: 201,
+    audit: 'apps.create',
+  }),
+  operatorSetExaminer: define({
+    method: 'POST',
+    path: '/operator/v1/apps/{appId}/examiner',
+    summary: "Grant or revoke an app's examiner:read",
+    params: z.object({ appId: idString('appId') }),
+    query: noQuery,
+    body: inputs.grantExaminerInput.omit({ appId: true }).meta({ examples: [{ granted: true }] }),
+    response: (s) => s.object({ appId: z.string(), examinerRead: z.boolean() }),
+    auth: administrator,
+    tags: ['operator'],
+    audit: 'apps.setExaminer',
+  }),
+  operatorInstallApp: define({
+    method: 'POST',
+    path: '/operator/v1/installations',
+    summary: 'Install an app on an organization with permissions',
+    params: noParams,
+    query: noQuery,
+    body: inputs.installAppInput.meta({
+      examples: [{ appId: EXAMPLE_UUID, organizationId: EXAMPLE_UUID, permissions: { organization_warehouse: 'VIEW' } }],
+    }),
+    response: (s) => s.object({ id: z.string() }),
+    auth: administrator,
+    tags: ['operator'],
+    status: 201,
+    audit: 'installations.create',
+  }),
+  operatorSetInstallationStatus: define({
+    method: 'POST',
+    path: '/operator/v1/installations/{installationId}/status',
+    summary: 'Suspend or resume an installation (its tokens stop or work again at once)',
+    params: z.object({ installationId: idString('installationId') }),
+    query: noQuery,
+    body: inputs.setInstallationStatusInput.omit({ installationId: true }).meta({ examples: [{ status: 'suspended' }] }),
+    response: (s) => s.object({ id: z.string(), status: z.string() }),
+    auth: administrator,
+    tags: ['operator'],
+    audit: 'installations.setStatus',
+  }),
+  operatorRemoveInstallation: define({
+    method: 'DELETE',
+    path: '/operator/v1/installations/{installationId}',
+    summary: 'Remove an installation and its tokens',
+    params: z.object({ installationId: idString('installationId') }),
+    query: noQuery,
+    response: (s) => s.object({ id: z.string(), removed: z.literal(true) }),
+    auth: administrator,
+    tags: ['operator'],
+    audit: 'installations.remove',
+  }),
+} as const;
