@@ -16,6 +16,7 @@ const SUITES: Record<string, () => Promise<{ suite: BenchSuite }>> = {
   operator: () => import('./operator.bench'),
   postgres: () => import('./postgres.bench'),
   transparency: () => import('./transparency.bench'),
+  'slow-sockets': () => import('./slow-sockets.bench'),
 };
 
 function format(n: number | undefined): string {

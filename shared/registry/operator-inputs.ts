@@ -3,7 +3,7 @@
 // the endpoint table take them as request bodies (so /openapi.json and the typed client show them).
 // Shared because the endpoint table is; nothing here touches Node or the database.
 import { z } from 'zod';
-import { alpha3Of } from './countries';
+import { alpha3Of, COUNTRIES } from './countries';
 import { CONTRACT_ADDRESS, WALLET_ADDRESS } from './identifiers';
 import { isWebAddress, WEB_ADDRESS_MESSAGE } from './web-address';
 import { CREDIT_TYPES, OPERATOR_ROLES, ORGANIZATION_TYPES, PERMISSION_LEVELS, PROJECT_STATUSES } from './vocabulary';
@@ -21,12 +21,22 @@ export const tonnesInput = z
   .max(MAX_MOVEMENT_TONNES, `must be at most ${MAX_MOVEMENT_TONNES} t per movement`)
   .meta({
     multipleOf: 0.000001,
-    description: `Tonnes in whole grams (0.000001 t), at most ${MAX_MOVEMENT_TONNES} per movement; one account holds at most 9000000000 t of a credit`,
+    description: `Tonnes in whole grams (0.000001 t), at most ${MAX_MOVEMENT_TONNES} per movement; one account holds at most 9000000000 t over all its credits`,
   });
 export const countryCode = z
   .string()
   .regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code')
-  .refine((c) => alpha3Of(c) !== undefined, 'unknown country code');
+  .refine((c) => alpha3Of(c) !== undefined, 'unknown country code')
+  // the refine above, as JSON Schema can say it (/openapi.json): the codes countries.ts knows
+  .meta({ enum: Object.keys(COUNTRIES).sort(), description: 'ISO 3166-1 alpha-2 code of a known country' });
+/**
+ * An RSA public key in PEM. The server parses it (and refuses one that is not RSA, or under 2048
+ * bits); the document can say only its PEM shape.
+ */
+export const publicKeyPemInput = requiredText(10_000).meta({
+  pattern: '^\\s*-----BEGIN [A-Z0-9 ]+-----[\\s\\S]+-----END [A-Z0-9 ]+-----\\s*$',
+  description: 'An RSA public key of at least 2048 bits, PEM ("-----BEGIN PUBLIC KEY-----" ...)',
+});
 
 // ---- operations -----------------------------------------------------------------------------------
 
@@ -89,7 +99,8 @@ export const updateOrganizationInput = updateOrganizationShape.refine(...somethi
 /** The HTTP body of the edit (the organization is the path's). */
 export const updateOrganizationBody = updateOrganizationShape
   .omit({ organizationId: true })
-  .refine(...somethingToChangeIn('organization', 'organizationId'));
+  .refine(...somethingToChangeIn('organization', 'organizationId'))
+  .meta({ minProperties: 1 });
 
 export const setOrganizationVerifiedInput = z.object({ organizationId: requiredText(), verified: z.boolean() });
 
@@ -179,7 +190,10 @@ const updateProjectShape = z.strictObject({
 const somethingToChange = somethingToChangeIn('project', 'projectId');
 export const updateProjectInput = updateProjectShape.refine(...somethingToChange);
 /** The HTTP body of the edit (the project is the path's). */
-export const updateProjectBody = updateProjectShape.omit({ projectId: true }).refine(...somethingToChange);
+export const updateProjectBody = updateProjectShape
+  .omit({ projectId: true })
+  .refine(...somethingToChange)
+  .meta({ minProperties: 1 });
 
 /** A status change; the comment is kept in the project's status history. */
 export const changeProjectStatusInput = z.object({
@@ -189,22 +203,27 @@ export const changeProjectStatusInput = z.object({
 });
 
 // issuance
-export const issueCreditsInput = z.object({
-  projectId: requiredText(),
-  vintage: z.string().regex(/^\d{4}$/, 'must be a four-digit year'),
-  type: z.enum(CREDIT_TYPES).default('exPost'),
-  amount: tonnesInput,
-  /** Share to the buffer account in basis points; the registry default when omitted. */
-  bufferBasisPoints: z.number().int().min(0).max(10_000).optional(),
-  monitoringPeriodStart: dateInput,
-  monitoringPeriodEnd: dateInput,
-  verificationBodyId: requiredText(),
-  /** The organization whose inventory receives the credits: one of the project's proponents; its owner when omitted. */
-  receivingOrganizationId: requiredText().optional(),
-  files: z
-    .array(z.object({ fileName: requiredText(300), size: z.number().int().nonnegative(), url: requiredText(1000), type: requiredText(60) }))
-    .default([]),
-});
+export const issueCreditsInput = z
+  .object({
+    projectId: requiredText(),
+    vintage: z.string().regex(/^\d{4}$/, 'must be a four-digit year'),
+    type: z.enum(CREDIT_TYPES).default('exPost'),
+    amount: tonnesInput,
+    /** Share to the buffer account in basis points; the registry default when omitted. */
+    bufferBasisPoints: z.number().int().min(0).max(10_000).optional(),
+    monitoringPeriodStart: dateInput,
+    monitoringPeriodEnd: dateInput,
+    verificationBodyId: requiredText(),
+    /** The organization whose inventory receives the credits: one of the project's proponents; its owner when omitted. */
+    receivingOrganizationId: requiredText().optional(),
+    files: z
+      .array(
+        z.object({ fileName: requiredText(300), size: z.number().int().nonnegative(), url: requiredText(1000), type: requiredText(60) }),
+      )
+      .default([]),
+  })
+  // a rule across fields, which JSON Schema cannot state: said in words in /openapi.json
+  .meta({ description: 'monitoringPeriodEnd must not be before monitoringPeriodStart (400 otherwise).' });
 
 // transfers
 const accountRefInput = z.discriminatedUnion('kind', [
@@ -215,12 +234,14 @@ const accountRefInput = z.discriminatedUnion('kind', [
 
 export const warehouseMoveInput = z.object({ organizationId: requiredText(), creditId: requiredText(), amount: tonnesInput });
 
-export const transferCreditsInput = z.object({
-  from: accountRefInput,
-  to: accountRefInput,
-  creditId: requiredText(),
-  amount: tonnesInput,
-});
+export const transferCreditsInput = z
+  .object({
+    from: accountRefInput,
+    to: accountRefInput,
+    creditId: requiredText(),
+    amount: tonnesInput,
+  })
+  .meta({ description: 'from and to must be different accounts: a transfer to the account it comes from is 400.' });
 
 /** A cancellation takes credits out of circulation for good; its reason is kept with its movement. */
 export const cancelCreditsInput = z.object({
@@ -257,19 +278,26 @@ export const createAppInput = z.object({
     .string()
     .regex(/^[a-z0-9][a-z0-9-]{1,62}$/, 'must be a lowercase slug')
     .optional(),
-  publicKeyPem: requiredText(10_000),
+  publicKeyPem: publicKeyPemInput,
   examinerRead: z.boolean().default(false),
 });
 
 export const grantExaminerInput = z.object({ appId: requiredText(), granted: z.boolean().default(true) });
 
-const permissionsInput = z.record(z.string(), z.string()).superRefine((perms, ctx) => {
-  for (const [key, level] of Object.entries(perms)) {
-    const allowed = (PERMISSION_LEVELS as Record<string, readonly string[]>)[key];
-    if (!allowed) ctx.addIssue({ code: 'custom', message: `unknown permission ${key}`, path: [key] });
-    else if (!allowed.includes(level)) ctx.addIssue({ code: 'custom', message: `${key} accepts ${allowed.join(' or ')}`, path: [key] });
-  }
-});
+const permissionsInput = z
+  .record(z.string(), z.string())
+  .superRefine((perms, ctx) => {
+    for (const [key, level] of Object.entries(perms)) {
+      const allowed = (PERMISSION_LEVELS as Record<string, readonly string[]>)[key];
+      if (!allowed) ctx.addIssue({ code: 'custom', message: `unknown permission ${key}`, path: [key] });
+      else if (!allowed.includes(level)) ctx.addIssue({ code: 'custom', message: `${key} accepts ${allowed.join(' or ')}`, path: [key] });
+    }
+  })
+  // the check above, as JSON Schema says it: the known permission keys, each with its levels
+  .meta({
+    properties: Object.fromEntries(Object.entries(PERMISSION_LEVELS).map(([key, levels]) => [key, { type: 'string', enum: [...levels] }])),
+    additionalProperties: false,
+  });
 
 export const installAppInput = z.object({
   id: z.uuid().optional(),
@@ -285,7 +313,7 @@ export const createOperatorInput = z.object({
   id: z.uuid().optional(),
   name: requiredText(120),
   role: z.enum(OPERATOR_ROLES),
-  publicKeyPem: requiredText(10_000),
+  publicKeyPem: publicKeyPemInput,
 });
 
 export const setOperatorActiveInput = z.object({ operatorId: requiredText(), active: z.boolean() });

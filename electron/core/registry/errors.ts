@@ -1,13 +1,22 @@
 // Domain errors of the registry. The HTTP layer maps each kind to its status and the JSON error
 // body of compatibility.md; the CLI and the desk show the message as it is.
 export type RegistryErrorKind =
-  'bad_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'payload_too_large' | 'rate_limited' | 'insufficient_storage';
+  | 'bad_request'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'request_timeout'
+  | 'conflict'
+  | 'payload_too_large'
+  | 'rate_limited'
+  | 'insufficient_storage';
 
 export const STATUS_OF: Record<RegistryErrorKind, number> = {
   bad_request: 400,
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
+  request_timeout: 408,
   conflict: 409,
   payload_too_large: 413,
   rate_limited: 429,

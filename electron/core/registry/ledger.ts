@@ -7,6 +7,7 @@ import { sql, type Insertable, type Kysely } from 'kysely';
 import type { AccountKind, MovementKind, RegistryTables } from './schema';
 import { badRequest, conflict, notFound } from './errors';
 import { appendLeaf } from './transparency/leaf';
+import { formatTonnesForPeople } from '../../../shared/registry/amounts';
 
 export type AccountRef =
   | { kind: 'inventory' | 'warehouse'; organizationId: string }
@@ -50,6 +51,8 @@ const insertAccount = (v: Insertable<RegistryTables['accounts']>, q: Q) =>
   });
 const balance = (v: { accountId: string; creditId: string }, q: Q) =>
   q.selectFrom('balances').select('amount').where('account_id', '=', v.accountId).where('credit_id', '=', v.creditId);
+const accountTotal = (v: { accountId: string }, q: Q) =>
+  q.selectFrom('account_totals').select('total').where('account_id', '=', v.accountId);
 const insertMovement = (v: Insertable<RegistryTables['movements']>, q: Q) =>
   q
     .insertInto('movements')
@@ -131,22 +134,32 @@ export interface MovementInput {
 /** The most one movement may carry: a billion tonnes, in grams. */
 export const MAX_MOVEMENT_GRAMS = 1_000_000_000 * 1_000_000;
 /**
- * The most one account may hold of one credit: nine billion tonnes, in grams (9e15), below 2^53, so
- * every balance and every sum of a credit's balances stays an exact JavaScript number.
+ * The most one account may hold over all its credits together: nine billion tonnes, in grams (9e15),
+ * below 2^53 (9,007,199,254,740,992), so every balance and every sum of an account's balances (its
+ * inventory's total) stays an exact JavaScript number. One credit's balance is bounded by it too.
  */
-export const MAX_BALANCE_GRAMS = 9_000_000_000 * 1_000_000;
+export const MAX_ACCOUNT_GRAMS = 9_000_000_000 * 1_000_000;
 
-const tonnes = (grams: number) => (grams / 1_000_000).toLocaleString('en-US');
+const tonnes = (grams: number) => formatTonnesForPeople(grams);
 
-/** Appends one movement; an overdraft aborts it (and the caller's transaction) with a 409, as does a balance past the cap. */
+/** What the account holds over all its credits, in grams (kept by trigger, migration 0016). */
+export function accountTotalOf(ctx: RegistryContext, account: string): number {
+  return ctx.db.prepared(accountTotal).first({ accountId: account })?.total ?? 0;
+}
+
+/** Appends one movement; an overdraft aborts it (and the caller's transaction) with a 409, as does an account past its cap. */
 export function appendMovement(ctx: RegistryContext, m: MovementInput): number {
   if (!Number.isSafeInteger(m.amount) || m.amount > MAX_MOVEMENT_GRAMS) {
     throw badRequest(`amount: at most ${tonnes(MAX_MOVEMENT_GRAMS)} t per movement`);
   }
-  if (m.to !== undefined && balanceOf(ctx, m.to, m.creditId) + m.amount > MAX_BALANCE_GRAMS) {
-    throw conflict(
-      `The receiving account would hold more than ${tonnes(MAX_BALANCE_GRAMS)} t of ${m.creditId}, the most one account may hold of a credit`,
-    );
+  if (m.to !== undefined) {
+    const held = accountTotalOf(ctx, m.to);
+    if (held + m.amount > MAX_ACCOUNT_GRAMS) {
+      throw conflict(
+        `The receiving account holds ${tonnes(held)} t over all its credits; ${tonnes(m.amount)} t more of ${m.creditId} would pass ` +
+          `${tonnes(MAX_ACCOUNT_GRAMS)} t, the most one account may hold over all its credits together`,
+      );
+    }
   }
   try {
     // the row as stored (RETURNING *): its transparency-log leaf is encoded from it

@@ -133,6 +133,7 @@ export interface RegistryTables {
     reference: string | null;
   };
   balances: { account_id: string; credit_id: string; amount: number };
+  account_totals: { account_id: string; total: number };
   retirements: {
     id: string;
     credit_id: string;

@@ -320,6 +320,23 @@ describe('GET /openapi.json', () => {
     // the operator's amounts say what the server enforces: grams, and the per-movement cap
     const issuance = doc.paths['/operator/v1/issuances']!.post!.requestBody!.content['application/json'].schema;
     expect(issuance.properties!.amount).toMatchObject({ exclusiveMinimum: 0, multipleOf: 0.000001, maximum: 1_000_000_000 });
+    // issue 32, item 12: known countries, PEM keys, known permission keys, and no empty PATCH
+    const body = (path: string, method: 'post' | 'patch') => doc.paths[path]![method]!.requestBody!.content['application/json'].schema;
+    const country = body('/operator/v1/organizations', 'post').properties!.countryCode!;
+    expect(country.enum).toContain('KE');
+    expect(country.enum).not.toContain('XX');
+    const pem = body('/operator/v1/apps', 'post').properties!.publicKeyPem!.pattern as string;
+    expect(new RegExp(pem).test('-----BEGIN PUBLIC KEY-----\nMIIB\n-----END PUBLIC KEY-----\n')).toBe(true);
+    expect(new RegExp(pem).test('hello')).toBe(false);
+    expect(body('/operator/v1/installations', 'post').properties!.permissions).toMatchObject({
+      additionalProperties: false,
+      properties: { organization_warehouse: { enum: ['VIEW', 'WRITE'] } },
+    });
+    expect(body('/operator/v1/organizations/{organizationId}', 'patch')).toMatchObject({ minProperties: 1 });
+    expect(body('/operator/v1/projects/{projectId}', 'patch')).toMatchObject({ minProperties: 1 });
+    // rules across fields, in words
+    expect(body('/operator/v1/issuances', 'post').description).toMatch(/monitoringPeriodEnd must not be before monitoringPeriodStart/);
+    expect(body('/operator/v1/transfers', 'post').description).toMatch(/from and to must be different accounts/);
   });
 
   it('lists every operation with an example request the server accepts', async () => {

@@ -1,10 +1,11 @@
 // Edges of the operator interface an attacker found (issue 32): ids the caller chooses twice are a
 // 409 or 400 with the reason, never a 500; amounts stay exact (a number JSON would round is refused
 // quoting it as sent, a movement is at most a billion tonnes, one account holds at most nine billion
-// of one credit); and random bodies of every shape, depth, size and alphabet are never a 500.
+// over all its credits); and random bodies of every shape, depth, size and alphabet are never a 500.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpointIds, endpoints, fillPath, type EndpointDefinition } from '../../../shared/registry/endpoints';
+import { formatTonnes } from '../../../shared/registry/amounts';
 import { buildFixture, type Fixture } from '../../support/fixture';
 import { createTestOperator, operatorToken } from '../../support/operators';
 import { createTestApp, startTestRegistry, type TestRegistry } from '../../support/registry';
@@ -73,14 +74,33 @@ describe('amounts that stay exact', () => {
     expect(message).not.toContain('100000000000000000');
   });
 
-  it('refuses a movement over a billion tonnes (400) and an account over nine billion of one credit (409)', async () => {
+  it('refuses a movement over a billion tonnes (400) and an account over nine billion over all its credits (409)', async () => {
     expect((await send('/operator/v1/issuances', issuance(1_000_000_001))).status).toBe(400);
+    // the project's organization already holds the fixture's credits: the cap counts them too
+    const heldGrams = () =>
+      (
+        t.registry.db
+          .prepare(
+            `SELECT COALESCE(SUM(b.amount), 0) AS n FROM balances b JOIN accounts a ON a.id = b.account_id
+             WHERE a.kind = 'inventory' AND a.organization_id = (SELECT organization_id FROM projects WHERE id = ?)`,
+          )
+          .get(f.projectId) as { n: number }
+      ).n;
+    const fit = Math.floor((9e15 - heldGrams()) / 1e15);
     const statuses: number[] = [];
-    for (let i = 0; i < 10; i++) statuses.push((await send('/operator/v1/issuances', issuance(1_000_000_000))).status);
-    // the first issuance of vintage 2023 makes the credit; nine billion fit; the tenth is refused
-    expect(statuses.slice(0, 9)).toEqual(Array(9).fill(201));
-    const last = statuses[9];
-    expect(last).toBe(409);
+    for (let i = 0; i <= fit; i++) statuses.push((await send('/operator/v1/issuances', issuance(1_000_000_000))).status);
+    expect(statuses).toEqual([...Array<number>(fit).fill(201), 409]);
+    // up to the exact gram: what is left fits, then not a gram more, of this credit or another
+    expect((await send('/operator/v1/issuances', issuance(formatTonnes(9e15 - heldGrams())))).status).toBe(201);
+    expect(heldGrams()).toBe(9e15);
+    const movements = () => (t.registry.db.prepare('SELECT COUNT(*) AS n FROM movements').get() as { n: number }).n;
+    const before = movements();
+    const other = await send('/operator/v1/issuances', issuance(0.000001).replace('"vintage":"2023"', '"vintage":"2024"'));
+    expect(other.status).toBe(409);
+    const message = await messageOf(other);
+    expect(message).toContain('holds 9,000,000,000 t over all its credits; 0.000001 t more of');
+    expect(message).toContain('would pass 9,000,000,000 t, the most one account may hold over all its credits together');
+    expect(movements()).toBe(before);
   });
 });
 

@@ -4,7 +4,7 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { strict } from '../../../shared/registry/resources';
 import { API_VERSION } from '../../../shared/registry/vocabulary';
-import { startTestRegistry, type TestRegistry } from '../../support/registry';
+import { createTestApp, startTestRegistry, type TestApp, type TestRegistry } from '../../support/registry';
 
 let t: TestRegistry;
 beforeAll(async () => {
@@ -12,11 +12,21 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** Writes `request` and reads the answer until the server closes the connection (or a full answer arrived). */
-function exchange(request: string): Promise<{ status: number; head: string; body: unknown }> {
-  const { hostname, port } = new URL(t.url);
+/**
+ * Writes `request` and reads the answer until the server closes the connection (or a full answer
+ * arrived); `from` is the local address to connect from (another client on loopback: 127.0.0.2).
+ */
+function exchange(
+  request: string,
+  url = t.url,
+  { from, onConnect }: { from?: string; onConnect?: () => void } = {},
+): Promise<{ status: number; head: string; body: unknown }> {
+  const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => socket.write(request));
+    const socket = connect({ port: Number(port), host: hostname, ...(from ? { localAddress: from } : {}) }, () => {
+      socket.write(request);
+      onConnect?.();
+    });
     let text = '';
     const done = () => {
       const [head = '', ...rest] = text.split('\r\n\r\n');
@@ -72,5 +82,67 @@ describe('errors outside the routes, in the error shape', () => {
     expect(expectShape(twice, 400).message).toMatch(/more than once/);
     const once = await exchange(`GET /openapi.json HTTP/1.1\r\nHost: x\r\nX-Reg-Api-Version: ${API_VERSION}\r\nConnection: close\r\n\r\n`);
     expect(once.status).toBe(200);
+  });
+});
+
+describe('requests no route can answer', () => {
+  it('400 in the error shape for an HTTP/1.1 request without Host; HTTP/1.0 needs none', async () => {
+    const answer = await exchange('GET / HTTP/1.1\r\n\r\n');
+    expect(expectShape(answer, 400).message).toMatch(/needs a Host header/);
+    expect(answer.head).toMatch(/connection: close/i);
+    expect((await exchange('GET /openapi.json HTTP/1.0\r\n\r\n')).status).toBe(200);
+  });
+
+  it('405 in the error shape for CONNECT, with Allow and Connection: close', async () => {
+    const answer = await exchange('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
+    expect(expectShape(answer, 405).message).toMatch(/not a proxy/);
+    expect(answer.head).toMatch(/allow: GET, POST, PATCH, DELETE, OPTIONS/i);
+    expect(answer.head).toMatch(/connection: close/i);
+  });
+});
+
+describe('slow sockets (a few hundred here; the attack used 20,000)', () => {
+  // Tight limits so the deadlines pass in about a second: Node's own timers, which no injected clock
+  // moves, so the test waits for the server's answers (events), never for a set time.
+  const limits = { perAddress: 40, headersMs: 1_500, requestMs: 5_000, bodyIdleMs: 300 };
+  let slow: TestRegistry;
+  let app: TestApp;
+  beforeAll(async () => {
+    slow = await startTestRegistry({ connectionLimits: limits });
+    app = createTestApp(slow.registry);
+  });
+  afterAll(() => slow.close());
+
+  const partial = 'GET /healthz HTTP/1.1\r\nHost: x\r\n';
+  const whole = 'GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n';
+
+  it('caps connections per address (429 at once), serves other addresses meanwhile, and closes header-stalled ones with 408', async () => {
+    // 40 that send half their headers and stall, connected first so the server counts them first
+    let connected = 0;
+    let allConnected!: () => void;
+    const held = new Promise<void>((resolve) => (allConnected = resolve));
+    const holding = Array.from({ length: 40 }, () =>
+      exchange(partial, slow.url, { onConnect: () => ++connected === 40 && allConnected() }),
+    );
+    await held;
+    const refused = await Promise.all(Array.from({ length: 260 }, () => exchange(partial, slow.url)));
+    // all 260 answered while the 40 still hold their slots; another client is served meanwhile
+    expect(refused.filter((a) => a.status === 429)).toHaveLength(260);
+    expect(expectShape(refused[0]!, 429).message).toMatch(/at most 40 at once/);
+    expect(refused[0]!.head).toMatch(/retry-after: 1/i);
+    expect((await exchange(whole, slow.url, { from: '127.0.0.2' })).status).toBe(200);
+    const timedOut = await Promise.all(holding);
+    expect(timedOut.filter((a) => a.status === 408)).toHaveLength(40);
+    expectShape(timedOut[0]!, 408);
+    // their slots are free again
+    expect((await exchange(whole, slow.url)).status).toBe(200);
+  });
+
+  it('answers 408 in the error shape when a body stops arriving', async () => {
+    const jwt = await app.jwt();
+    const head = `POST /app/accessTokens HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${jwt}\r\nContent-Length: 10\r\n\r\n`;
+    const answer = await exchange(`${head}{"`, slow.url);
+    expect(expectShape(answer, 408).message).toMatch(/stopped arriving: nothing came for 0.3 s/);
+    expect(answer.head).toMatch(/connection: close/i);
   });
 });

@@ -14,8 +14,12 @@ describe('trusted proxies', () => {
     const t = await startTestRegistry({
       rateLimit: { requests: 2, windowMs: 60_000 },
       trustedProxies: ['127.0.0.1', '::1'],
+      connectionLimits: { perAddress: 1 },
     });
     try {
+      // the balancer carries every client's connections: the per-address cap is not its
+      const health = await Promise.all([1, 2, 3].map(() => t.call('/healthz', {}).then((r) => r.status)));
+      expect(health).toEqual([200, 200, 200]);
       const one = [await badLogin(t.call, '10.0.0.1'), await badLogin(t.call, '10.0.0.1'), await badLogin(t.call, '10.0.0.1')];
       expect(one).toEqual([401, 401, 429]);
       expect(await badLogin(t.call, '10.0.0.2')).toBe(401);

@@ -35,6 +35,10 @@ const REGISTRY_COLUMNS = {
     created_at: 'INTEGER',
     updated_at: 'INTEGER',
   },
+  account_totals: {
+    account_id: 'TEXT',
+    total: 'INTEGER',
+  },
   balances: {
     account_id: 'TEXT',
     credit_id: 'TEXT',

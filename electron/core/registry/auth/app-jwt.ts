@@ -31,19 +31,28 @@ function appKey(ctx: RegistryContext, appId: string): KeyObject | undefined {
 }
 
 /** Returns the app id the JWT proves; throws a 401 RegistryError for anything else. */
-export function verifyAppJwt(ctx: RegistryContext, jwt: string): Promise<string> {
-  return verifySignedJwt(ctx, jwt, { signer: 'app', keyOf: (iss) => appKey(ctx, iss) });
+export function verifyAppJwt(ctx: RegistryContext, jwt: string, beforeSignature?: () => void): Promise<string> {
+  return verifySignedJwt(ctx, jwt, { signer: 'app', keyOf: (iss) => appKey(ctx, iss), ...(beforeSignature ? { beforeSignature } : {}) });
+}
+
+/** What a JWT check asks of its signer, and who is told just before the (costly) signature check. */
+export interface SignedJwtCheck {
+  signer: 'app' | 'operator';
+  keyOf: (iss: string) => KeyObject | undefined;
+  /** Runs just before the RSA signature check; throwing refuses the JWT unchecked (the caller's budget). */
+  beforeSignature?: () => void;
 }
 
 /**
  * Checks a JWT a signer (an app, an operator) made with its private key: RS256 only, `iss` a known
  * signer whose public key `keyOf` gives, `iat` and `exp` present, at most 10 minutes apart, 60 s of
- * skew. Returns `iss`; throws a 401 RegistryError for anything else.
+ * skew. Returns `iss`; throws a 401 RegistryError for anything else. Only the signature check is
+ * costly (an RSA verification): everything before it is parsing and one keyed lookup.
  */
 export async function verifySignedJwt(
   ctx: RegistryContext,
   jwt: string,
-  { signer, keyOf }: { signer: 'app' | 'operator'; keyOf: (iss: string) => KeyObject | undefined },
+  { signer, keyOf, beforeSignature }: SignedJwtCheck,
 ): Promise<string> {
   const Signer = signer === 'app' ? 'App' : 'Operator';
   if (!looksLikeJwt(jwt)) throw unauthorized(`Expected an ${signer} JWT in the Authorization header`);
@@ -59,6 +68,7 @@ export async function verifySignedJwt(
   if (typeof iss !== 'string' || iss === '') throw unauthorized(`The JWT has no iss claim (the ${signer} id)`);
   const key = keyOf(iss);
   if (!key) throw unauthorized(`Unknown ${signer}`);
+  beforeSignature?.();
   const nowS = Math.floor(ctx.clock.now() / 1000);
   let payload;
   try {

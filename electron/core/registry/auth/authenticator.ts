@@ -97,9 +97,12 @@ export function authorize(
  * JWT and all its tokens together, so minting more tokens buys nothing), and each client address's
  * budget of failed authentications (401): once spent, every request from that address is 429 until
  * it refills, so guessing tokens or JWTs cannot go faster than the limit (exactly: at most the limit
- * of 401s per window, however many processes answer).
+ * of 401s, and of failed JWT signature checks, per window, however many processes answer).
  */
-export function createAuthenticator(ctx: RegistryContext, options: { rateLimit?: RateLimitOptions } = {}): Authenticator {
+export function createAuthenticator(
+  ctx: RegistryContext,
+  options: { rateLimit?: RateLimitOptions; onSignatureCheck?: () => void } = {},
+): Authenticator {
   const limit = options.rateLimit;
   // on PostgreSQL the buckets are the database's, shared by every server process (rate-limit.ts)
   const budget = (): RateBudget | undefined =>
@@ -112,17 +115,18 @@ export function createAuthenticator(ctx: RegistryContext, options: { rateLimit?:
     authorization: string | undefined,
     endpointId: keyof typeof endpoints,
     pathParams: Record<string, string>,
+    beforeSignature: () => void,
   ): Promise<Caller> {
     const auth = endpoints[endpointId].auth;
     const bearer = bearerOf(authorization);
     if (auth.kind === 'appJwt') {
       if (looksLikeAccessToken(bearer) || looksLikeOperatorToken(bearer)) throw unauthorized('Expected an app JWT, not an access token');
-      const appId = await verifyAppJwt(ctx, bearer);
+      const appId = await verifyAppJwt(ctx, bearer, beforeSignature);
       takeApp(appId);
       return { kind: 'app' as const, appId };
     }
     if (auth.kind === 'operatorJwt') {
-      const operator = await verifyOperatorJwt(ctx, bearer);
+      const operator = await verifyOperatorJwt(ctx, bearer, beforeSignature);
       perApp?.take(`operator:${operator.operatorId}`, 'Too many requests for this operator; retry later');
       return operator;
     }
@@ -143,13 +147,28 @@ export function createAuthenticator(ctx: RegistryContext, options: { rateLimit?:
       const addressKey = `address:${clientAddress}`;
       const tooMany = 'Too many failed authentications from this address; retry later';
       failures?.check(addressKey, tooMany);
+      // A JWT's signature check is the costly step, and it awaits: a burst of forged JWTs would all
+      // pass the check above before the first failure is counted. So a JWT takes its share of the
+      // budget BEFORE its signature is checked (past the budget: 429, unchecked), and gets it back
+      // only when it proves to be no failed authentication: at most the budget of signature checks
+      // per address and window fail.
+      let reserved = false;
+      const beforeSignature = () => {
+        failures?.take(addressKey, tooMany);
+        reserved = true;
+        options.onSignatureCheck?.();
+      };
+      let failed = false;
       try {
-        return await resolve(authorization, endpointId, pathParams);
+        return await resolve(authorization, endpointId, pathParams, beforeSignature);
       } catch (error) {
+        failed = error instanceof RegistryError && error.kind === 'unauthorized';
         // Counting the failure is one atomic take: when other processes spent the last of the
         // budget since the check above, this failure is answered 429, never counted beyond it.
-        if (error instanceof RegistryError && error.kind === 'unauthorized') failures?.take(addressKey, tooMany);
+        if (failed && !reserved) failures?.take(addressKey, tooMany);
         throw error;
+      } finally {
+        if (reserved && !failed) failures?.refund(addressKey);
       }
     },
   };

@@ -34,7 +34,7 @@ interface OperatorKeyRow {
 }
 
 /** The operator a signed JWT proves (active accounts only); throws 401 otherwise. */
-export async function verifyOperatorJwt(ctx: RegistryContext, jwt: string): Promise<OperatorCaller> {
+export async function verifyOperatorJwt(ctx: RegistryContext, jwt: string, beforeSignature?: () => void): Promise<OperatorCaller> {
   if (looksLikeAccessToken(jwt) || looksLikeOperatorToken(jwt)) throw unauthorized('Expected an operator JWT, not a token');
   let row: OperatorKeyRow | undefined;
   const operatorId = await verifySignedJwt(ctx, jwt, {
@@ -44,6 +44,7 @@ export async function verifyOperatorJwt(ctx: RegistryContext, jwt: string): Prom
         OperatorKeyRow | undefined;
       return row ? cachedPublicKey(ctx, `operator:${iss}`, row.public_key_pem) : undefined;
     },
+    ...(beforeSignature ? { beforeSignature } : {}),
   });
   if (!row || row.id !== operatorId) throw unauthorized('Unknown operator');
   if (row.active !== 1) throw unauthorized('The operator account is disabled');

@@ -4,6 +4,7 @@
 // database share theirs in the database (DatabaseRateLimiter), so the budget is the registry's, not
 // each process's.
 import type { RegistryContext } from '../context';
+import { sql } from 'kysely';
 import { RegistryError } from '../errors';
 
 export interface RateLimitOptions {
@@ -19,6 +20,8 @@ export interface RateBudget {
   take(key: string, message?: string): void;
   /** Throws 429 with Retry-After when `key` has nothing left, without taking anything. */
   check(key: string, message?: string): void;
+  /** Gives back one request taken ahead (a reservation that was not needed), up to the full budget. */
+  refund(key: string): void;
 }
 
 const TOO_MANY = 'Too many requests; retry later';
@@ -52,6 +55,11 @@ export class RateLimiter implements RateBudget {
   check(key: string, message = TOO_MANY): void {
     const bucket = this.bucket(key);
     if (bucket.tokens < 1) throw refused(this.options, bucket.tokens, message);
+  }
+
+  refund(key: string): void {
+    const bucket = this.bucket(key);
+    bucket.tokens = Math.min(this.options.requests, bucket.tokens + 1);
   }
 
   /**
@@ -125,6 +133,16 @@ export class DatabaseRateLimiter implements RateBudget {
   check(key: string, message = TOO_MANY): void {
     const tokens = this.tokens(key);
     if (tokens < 1) throw refused(this.options, tokens, message);
+  }
+
+  refund(key: string): void {
+    const { db } = this.ctx;
+    db.run(
+      db.q
+        .updateTable('rate_limit_buckets')
+        .set({ tokens: sql<number>`LEAST(CAST(${this.options.requests} AS DOUBLE PRECISION), tokens + 1)` })
+        .where('key', '=', key),
+    );
   }
 
   private tokens(key: string): number {

@@ -1,6 +1,6 @@
 // The headless registry: `npm run serve -- (--data <dir> | --database postgres://…) [--port <p>] [--host <h>]
 // [--seed demo [--scale <n>]] [--rate-limit <requests>/<seconds>] [--max-body <bytes>[k|m]] [--public-url <url>]
-// [--test-clock]`.
+// [--trusted-proxy <ip>,…] [--max-connections-per-address <n>] [--test-clock]`.
 // Prints `listening on http://<host>:<port>` on its own line once it accepts requests (the desk and
 // the tests wait for that line), and stops cleanly on SIGINT / SIGTERM.
 import { isIP } from 'node:net';
@@ -51,6 +51,12 @@ const serveOptions = z.object({
     .refine((n) => n >= 1 && n <= 1024 * 1024 * 1024, '--max-body: from 1 byte to 1024m')
     .optional(),
   testClock: z.boolean().default(false),
+  maxConnectionsPerAddress: z.coerce
+    .number()
+    .int('--max-connections-per-address: a whole number')
+    .min(1, '--max-connections-per-address: from 1 to 100000')
+    .max(100_000, '--max-connections-per-address: from 1 to 100000')
+    .optional(),
   trustedProxy: z
     .string()
     .transform((s) => s.split(',').map((a) => a.trim()))
@@ -68,7 +74,9 @@ const USAGE = `npm run serve -- --data <dir> [options]
   --seed demo [--scale <n>]     fill an EMPTY data folder with the demo registry (scale 1 = ~100 projects)
   --rate-limit <n>/<seconds>    per-app (and per-address failed-auth) limit, e.g. 100/60 (off by default)
   --max-body <bytes>[k|m]       largest request body accepted (default 1m); larger is 413
-  --trusted-proxy <ip>[,<ip>]   load balancers whose X-Forwarded-For names the client (for --rate-limit)
+  --max-connections-per-address <n>  connections one client address may hold open (default 256); more: 429
+  --trusted-proxy <ip>[,<ip>]   load balancers whose X-Forwarded-For names the client (for --rate-limit);
+                                exempt from --max-connections-per-address
   --public-url <url>            base of the registry's public website, used in publicUrl fields
   --test-clock                  END-TO-END TESTS ONLY: mount POST /__test__/clock/advance {"ms": n}`;
 
@@ -92,6 +100,7 @@ function readOptions(argv: string[]) {
         'public-url': { type: 'string' },
         'max-body': { type: 'string' },
         'trusted-proxy': { type: 'string' },
+        'max-connections-per-address': { type: 'string' },
         'test-clock': { type: 'boolean' },
         help: { type: 'boolean' },
       },
@@ -117,6 +126,7 @@ function readOptions(argv: string[]) {
     publicUrl: values['public-url'],
     maxBody: values['max-body'],
     trustedProxy: values['trusted-proxy'],
+    maxConnectionsPerAddress: values['max-connections-per-address'],
     testClock: values['test-clock'],
   });
   if (!parsed.success) throw new CliError(parsed.error.issues.map((i) => i.message).join('; '));
@@ -175,6 +185,7 @@ async function main(): Promise<void> {
     ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
     ...(options.maxBody !== undefined ? { maxBodyBytes: options.maxBody } : {}),
     ...(options.trustedProxy ? { trustedProxies: options.trustedProxy } : {}),
+    ...(options.maxConnectionsPerAddress !== undefined ? { connectionLimits: { perAddress: options.maxConnectionsPerAddress } } : {}),
     ...(testClock ? { extraRoutes: (app) => mountTestClock(app, testClock) } : {}),
     log: warn,
   }).catch((error: unknown) => {

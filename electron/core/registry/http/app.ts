@@ -11,7 +11,7 @@ import type { Authenticator, Caller } from '../auth/caller';
 import { RateLimiter, type RateLimitOptions } from '../auth/rate-limit';
 import { DatabaseBusyError, DatabaseUnavailableError } from '../../platform/db/database';
 import { AnswerAlreadyStored } from '../idempotency';
-import { bodyCap, ClientAbortedError, DEFAULT_MAX_BODY_BYTES, readBodyText } from './body';
+import { bodyCap, ClientAbortedError, DEFAULT_BODY_IDLE_MS, DEFAULT_MAX_BODY_BYTES, readBodyText } from './body';
 import { acceptedEncoding, COMPRESS_MIN_BYTES, compressAnswers, compressedOnce } from './compression';
 import { clientAddress, trustedProxies } from './client-address';
 import { parseJsonText } from './json-body';
@@ -40,6 +40,8 @@ export interface RegistryAppOptions {
   refusedAttempts?: RateLimitOptions;
   /** Proxies whose X-Forwarded-For names the client (client-address.ts); none by default. */
   trustedProxies?: readonly string[];
+  /** Longest pause while a request body arrives (default 10 s); then 408. */
+  bodyIdleMs?: number;
 }
 
 function errorResponse<C extends Context>(c: C, status: number, message: string | string[], headers: Record<string, string> = {}) {
@@ -71,8 +73,8 @@ function routeOrder(a: EndpointDefinition, b: EndpointDefinition): number {
   return sa === sb ? 0 : sa < sb ? -1 : 1;
 }
 
-async function readJsonBody(c: Context, maxBytes: number): Promise<unknown> {
-  return parseJsonText(await readBodyText(c, maxBytes));
+async function readJsonBody(c: Context, maxBytes: number, idleMs: number): Promise<unknown> {
+  return parseJsonText(await readBodyText(c, maxBytes, idleMs));
 }
 
 export { errorBody, IDEMPOTENCY_KEY_HEADER };
@@ -80,9 +82,11 @@ export { errorBody, IDEMPOTENCY_KEY_HEADER };
 export function createRegistryApp(options: RegistryAppOptions): Hono {
   const { registry, handlers, authenticator } = options;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const bodyIdleMs = options.bodyIdleMs ?? DEFAULT_BODY_IDLE_MS;
   const operatorPipeline = {
     registry,
     maxBodyBytes,
+    bodyIdleMs,
     refusals: new RateLimiter(options.refusedAttempts ?? DEFAULT_REFUSED_ATTEMPTS, () => registry.clock.now()),
   };
   const trusted = trustedProxies(options.trustedProxies ?? []);
@@ -170,7 +174,7 @@ export function createRegistryApp(options: RegistryAppOptions): Hono {
       const query = parseOrThrow(endpoint.query, c.req.query(), 'query');
       const bodySchema =
         endpoint.bodyByParam?.bodies[String((params as Record<string, unknown>)[endpoint.bodyByParam.param])] ?? endpoint.body;
-      const rawBody = bodySchema ? await readJsonBody(c, maxBodyBytes) : {};
+      const rawBody = bodySchema ? await readJsonBody(c, maxBodyBytes, bodyIdleMs) : {};
       const body = bodySchema ? parseOrThrow(bodySchema, rawBody, 'body') : undefined;
       const result = await handler({ params, query, body, caller, registry, rawBody } as Parameters<Handler<EndpointId>>[0]);
       return respond(c, result, endpoint.status ?? 200);

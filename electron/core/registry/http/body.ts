@@ -7,6 +7,8 @@ import { RegistryError } from '../errors';
 
 /** The default cap: 1 MB (docs/operations.md, `--max-body`). */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+/** The longest pause while a body arrives (connection-limits.ts keeps the same default). */
+export const DEFAULT_BODY_IDLE_MS = 10_000;
 
 /** The client closed the connection (or the upload broke off) before its body was complete. */
 export class ClientAbortedError extends Error {
@@ -35,8 +37,17 @@ export function bodyCap(maxBytes: number): MiddlewareHandler {
   };
 }
 
-/** The body as UTF-8 text, at most `maxBytes` bytes; 413 beyond, ClientAbortedError when the upload broke off. */
-export async function readBodyText(c: Context, maxBytes: number): Promise<string> {
+function bodyStalled(idleMs: number): RegistryError {
+  const seconds = idleMs / 1000;
+  return new RegistryError('request_timeout', `The request body stopped arriving: nothing came for ${seconds} s`, { Connection: 'close' });
+}
+
+/**
+ * The body as UTF-8 text, at most `maxBytes` bytes; 413 beyond, 408 when nothing arrives for `idleMs`
+ * (a slow client holds no request open for long: Connection: close), ClientAbortedError when the
+ * upload broke off.
+ */
+export async function readBodyText(c: Context, maxBytes: number, idleMs = DEFAULT_BODY_IDLE_MS): Promise<string> {
   const signal = c.req.raw.signal;
   if (signal.aborted) throw new ClientAbortedError();
   const stream = c.req.raw.body;
@@ -51,11 +62,17 @@ export async function readBodyText(c: Context, maxBytes: number): Promise<string
   let total = 0;
   for (;;) {
     let step: { done: true; value?: undefined } | { done: false; value: Uint8Array };
+    let timer: NodeJS.Timeout | undefined;
+    const stalled = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(bodyStalled(idleMs)), idleMs);
+    });
     try {
-      step = (await Promise.race([reader.read(), aborted])) as typeof step;
+      step = (await Promise.race([reader.read(), aborted, stalled])) as typeof step;
     } catch (error) {
       reader.cancel().catch(() => undefined);
-      throw error instanceof ClientAbortedError ? error : new ClientAbortedError({ cause: error });
+      throw error instanceof ClientAbortedError || error instanceof RegistryError ? error : new ClientAbortedError({ cause: error });
+    } finally {
+      clearTimeout(timer);
     }
     if (step.done) break;
     total += step.value.byteLength;

@@ -3,7 +3,7 @@
 // body; this answers them in the JSON error shape of compatibility.md, then closes the connection.
 import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { errorBody } from './app';
+import { errorBody } from './pipeline-parts';
 
 const MESSAGES: Record<number, string> = {
   400: 'The request is not valid HTTP/1.1 (malformed request line or headers, or Transfer-Encoding with Content-Length)',
@@ -19,13 +19,18 @@ export function clientErrorStatus(code: string | undefined): number {
 }
 
 /** The raw HTTP/1.1 response for a refused request: the error shape, `Connection: close`. */
-export function rawErrorResponse(status: number): string {
-  const body = JSON.stringify(errorBody(status, MESSAGES[status] ?? MESSAGES[400]!));
+export function rawErrorResponse(
+  status: number,
+  message = MESSAGES[status] ?? MESSAGES[400]!,
+  headers: Record<string, string> = {},
+): string {
+  const body = JSON.stringify(errorBody(status, message));
   return [
     `HTTP/1.1 ${status} ${errorBody(status, '').error}`,
     'Content-Type: application/json',
     `Content-Length: ${Buffer.byteLength(body)}`,
     'Connection: close',
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
     '',
     body,
   ].join('\r\n');

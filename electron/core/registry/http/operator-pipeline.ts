@@ -24,6 +24,8 @@ type OperatorCaller = Extract<Caller, { kind: 'operator' }>;
 export interface OperatorPipeline {
   registry: RegistryContext;
   maxBodyBytes: number;
+  /** Longest pause while a body arrives; then 408. */
+  bodyIdleMs: number;
   /** Refused attempts per operator (429 once spent). */
   refusals: RateLimiter;
 }
@@ -120,7 +122,7 @@ export async function operatorRequest(
  * learns: the body's digest and size, its received value, and once validated, the targets' source.
  */
 async function prepare(
-  { registry, maxBodyBytes }: OperatorPipeline,
+  { registry, maxBodyBytes, bodyIdleMs }: OperatorPipeline,
   c: Context,
   endpoint: EndpointDefinition,
   caller: OperatorCaller,
@@ -131,7 +133,7 @@ async function prepare(
   checkRole(endpoint, caller);
   const declared = c.req.header('content-length')?.trim();
   if (declared !== undefined && /^\d+$/.test(declared) && Number(declared) > maxBodyBytes) throw tooLarge(maxBodyBytes);
-  const text = endpoint.body ? await readBodyText(c, maxBodyBytes) : '';
+  const text = endpoint.body ? await readBodyText(c, maxBodyBytes, bodyIdleMs) : '';
   attempt.request = bodyDigest(text);
   let received: unknown;
   let parseError: RegistryError | undefined;

@@ -1,11 +1,13 @@
 // Runs the registry as an HTTP server on a loopback (or given) address: the headless registry of
 // `npm run serve`, the embedded registry of the desk, and every HTTP test.
 import { serve, type ServerType } from '@hono/node-server';
-import type { Server } from 'node:http';
+import type { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Hono } from 'hono';
 import { createRegistryApp } from './app';
 import { answerClientErrorsInShape } from './client-errors';
+import { DEFAULT_CONNECTION_LIMITS, limitedServer, serverOptionsFor, type ConnectionLimits } from './connection-limits';
+import { trustedProxies } from './client-address';
 import { createHandlers, handlers } from './handlers';
 import type { CertificateRenderer } from '../certificates/pool';
 import { serveOpenApi } from './openapi';
@@ -37,8 +39,10 @@ export interface RegistryServerOptions {
   maxBodyBytes?: number;
   /** Refused operator requests allowed per operator (default 60 a minute); past it 429. */
   refusedAttempts?: RateLimitOptions;
-  /** Load balancers whose X-Forwarded-For names the client (`--trusted-proxy`). */
+  /** Load balancers whose X-Forwarded-For names the client (`--trusted-proxy`); exempt from the per-address connection cap. */
   trustedProxies?: readonly string[];
+  /** Connections per address and the request deadlines (DEFAULT_CONNECTION_LIMITS for any not given). */
+  connectionLimits?: Partial<ConnectionLimits>;
   /** Extra routes (tests mount a clock control here). */
   extraRoutes?: (app: Hono) => void;
   /** Renders certificate PDFs (a worker pool); default: in the serving thread. */
@@ -46,6 +50,8 @@ export interface RegistryServerOptions {
   /** Start the transaction worker and housekeeping (default true). */
   background?: boolean;
   log?: (line: string) => void;
+  /** Called just before each JWT signature check (a metric hook: tests count the checks with it). */
+  onSignatureCheck?: () => void;
   /** How long close() lets requests in flight finish before it cuts their connections (default 10 s). */
   drainMs?: number;
 }
@@ -63,7 +69,10 @@ export interface RunningRegistryServer {
 }
 
 export function buildRegistryHttpApp(options: Omit<RegistryServerOptions, 'port' | 'host'> & { isStopping?: () => boolean }): Hono {
-  const authenticator = createAuthenticator(options.registry, options.rateLimit ? { rateLimit: options.rateLimit } : {});
+  const authenticator = createAuthenticator(options.registry, {
+    ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
+    ...(options.onSignatureCheck ? { onSignatureCheck: options.onSignatureCheck } : {}),
+  });
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   return createRegistryApp({
     registry: options.registry,
@@ -72,6 +81,7 @@ export function buildRegistryHttpApp(options: Omit<RegistryServerOptions, 'port'
     ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
     ...(options.refusedAttempts !== undefined ? { refusedAttempts: options.refusedAttempts } : {}),
     ...(options.trustedProxies !== undefined ? { trustedProxies: options.trustedProxies } : {}),
+    ...(options.connectionLimits?.bodyIdleMs !== undefined ? { bodyIdleMs: options.connectionLimits.bodyIdleMs } : {}),
     extraRoutes: (app) => {
       mountHealth(app, options.registry, options.isStopping);
       serveOpenApi(app);
@@ -97,8 +107,18 @@ export async function startRegistryServer(options: RegistryServerOptions): Promi
   let stopping = false;
   const app = buildRegistryHttpApp({ ...options, isStopping: () => stopping });
   const host = options.host ?? '127.0.0.1';
+  const limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.connectionLimits };
   const server: ServerType = await new Promise((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, port: options.port ?? 0, hostname: host }, () => resolve(s));
+    const s = serve(
+      {
+        fetch: app.fetch,
+        port: options.port ?? 0,
+        hostname: host,
+        serverOptions: serverOptionsFor(limits),
+        createServer: limitedServer(limits, trustedProxies(options.trustedProxies ?? [])) as typeof createServer,
+      },
+      () => resolve(s),
+    );
     s.once('error', reject);
   });
   answerClientErrorsInShape(server as Server);

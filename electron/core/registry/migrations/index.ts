@@ -13,6 +13,7 @@ import { migration0011 } from './0011-covering-movements-index';
 import { migration0012 } from './0012-append-only-inserts';
 import { migration0014 } from './0014-transparency-log';
 import { migration0015 } from './0015-tlog-leaf-hash-only';
+import { migration0016 } from './0016-account-totals';
 
 // Version 13 was kept for a step that turned out not to be needed (the Idempotency-Key claim uses the
 // existing key); it does nothing, so every database counts its versions alike. Never reuse it.
@@ -35,4 +36,5 @@ export const registryMigrations: readonly Migration[] = [
   reserved(13),
   migration0014,
   migration0015,
+  migration0016,
 ];

@@ -12,6 +12,7 @@ import { postgresMigration0011 } from './0011-covering-movements-index';
 import { postgresMigration0012 } from './0012-append-only-inserts';
 import { postgresMigration0014 } from './0014-transparency-log';
 import { postgresMigration0015 } from './0015-tlog-leaf-hash-only';
+import { postgresMigration0016 } from './0016-account-totals';
 import type { PostgresMigration } from '../../../platform/db/postgres-migrate';
 
 // Version 13 does nothing: see ../index.ts.
@@ -34,4 +35,5 @@ export const registryPostgresMigrations = [
   reserved(13),
   postgresMigration0014,
   postgresMigration0015,
+  postgresMigration0016,
 ] as const;

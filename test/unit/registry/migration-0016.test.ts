@@ -1,0 +1,42 @@
+// Migration 0016 (each account's total over its credits) on a database as a version-15 registry left
+// it (the fixture's ledger, then the table, its triggers and the version taken back): the totals
+// start as the sums of the balances, account by account.
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../electron/core/platform/clock';
+import { openSqlite } from '../../../electron/core/platform/db/open';
+import { defaultNewId, type RegistryContext } from '../../../electron/core/registry/context';
+import { accountTotalOf } from '../../../electron/core/registry/ledger';
+import { registryMigrations } from '../../../electron/core/registry/migrations';
+import { openRegistry, REGISTRY_DB_FILE } from '../../../electron/core/registry/open';
+import type { RegistryTables } from '../../../electron/core/registry/schema';
+import { buildFixture } from '../../support/fixture';
+import { makeDataDir } from '../../support/registry';
+
+const cleanups: (() => void)[] = [];
+afterEach(() => cleanups.splice(0).forEach((c) => c()));
+const NOW = Date.parse('2024-01-01T12:00:00Z');
+const urls = { apiBaseUrl: 'http://127.0.0.1', publicBaseUrl: 'https://r.example' };
+
+describe('migration 0016: account totals', () => {
+  it('upgrades a version-15 database with every account total equal to the sum of its balances', () => {
+    const data = makeDataDir();
+    cleanups.push(data.remove);
+    const { db } = openSqlite<RegistryTables>(join(data.dir, REGISTRY_DB_FILE), { migrations: registryMigrations });
+    const ctx: RegistryContext = { db, clock: new ManualClock(NOW), newId: defaultNewId, urls };
+    buildFixture(ctx as Parameters<typeof buildFixture>[0]);
+    db.raw.exec(`DROP TRIGGER movements_account_total_in; DROP TRIGGER movements_account_total_out; DROP TABLE account_totals;
+      PRAGMA user_version = 15;`);
+    const sums = db.raw.prepare('SELECT account_id, SUM(amount) AS total FROM balances GROUP BY account_id').all() as {
+      account_id: string;
+      total: number;
+    }[];
+    db.close();
+
+    const registry = openRegistry({ dataDir: data.dir, clock: new ManualClock(NOW), urls });
+    cleanups.unshift(() => registry.close());
+    expect(registry.migration).toMatchObject({ from: 15, to: registryMigrations.length });
+    expect(sums.some((s) => s.total > 0)).toBe(true);
+    for (const { account_id, total } of sums) expect(accountTotalOf(registry, account_id)).toBe(total);
+  });
+});
