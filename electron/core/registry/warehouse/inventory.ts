@@ -18,14 +18,6 @@ export function availableInWarehouse(ctx: RegistryContext, organizationId: strin
   return balanceOf(ctx, account, creditId) - heldInWarehouse(ctx, organizationId, creditId);
 }
 
-interface WarehouseBalanceRow {
-  credit_id: string;
-  amount: number;
-  serialization: string;
-  type: string;
-  project_id: string;
-}
-
 /**
  * One entry per credit the warehouse holds (balance > 0), even when reservations hold all of it, so
  * a client can tell "all reserved" from "withdrawn": `amount` is what a new reservation may take now
@@ -35,13 +27,16 @@ interface WarehouseBalanceRow {
 export function warehouseInventory(ctx: RegistryContext, organizationId: string): WarehouseInventoryCredit[] {
   const account = warehouseAccountOf(ctx, organizationId);
   if (!account) return [];
-  const rows = ctx.db
-    .prepare(
-      `SELECT b.credit_id, b.amount, c.serialization, c.type, c.project_id
-       FROM balances b JOIN credits c ON c.id = b.credit_id
-       WHERE b.account_id = ? AND b.amount > 0 ORDER BY c.serialization`,
-    )
-    .all(account) as WarehouseBalanceRow[];
+  const { db } = ctx;
+  const rows = db.all(
+    db.q
+      .selectFrom('balances as b')
+      .innerJoin('credits as c', 'c.id', 'b.credit_id')
+      .select(['b.credit_id', 'b.amount', 'c.serialization', 'c.type', 'c.project_id'])
+      .where('b.account_id', '=', account)
+      .where('b.amount', '>', 0)
+      .orderBy('c.serialization'),
+  );
   const held = heldByCredit(ctx, organizationId);
   const credits: WarehouseInventoryCredit[] = [];
   for (const row of rows) {
