@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { countSource, takeCensus } from '../../support/typed-sql-census';
 
 /** Counted when the rule came in (issue 27); only ever lowered. */
-const AT_MOST = { rawSql: 231, queryCasts: 135, rowTypes: 33 };
+const AT_MOST = { rawSql: 226, queryCasts: 134, rowTypes: 33 };
 
 const root = resolve(import.meta.dirname, '../../..');
 
