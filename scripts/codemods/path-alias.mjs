@@ -11,6 +11,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import * as prettier from 'prettier';
 import ts from 'typescript';
 import { aliasedSpecifier, climbsTwoOrMore } from '../path-aliases.mjs';
 
@@ -73,7 +74,9 @@ if (process.argv[1] && resolve(process.argv[1]) === import.meta.filename) {
     files += 1;
     imports += result.count;
     if (check) console.log(`${file}: ${result.count} climbing import(s)`);
-    else writeFileSync(file, result.text);
+    // Shorter specifiers can let Prettier join lines it had wrapped: the file is formatted as
+    // `npm run lint` checks it.
+    else writeFileSync(file, await prettier.format(result.text, { ...(await prettier.resolveConfig(file)), filepath: file }));
   }
   console.log(`${check ? 'would rewrite' : 'rewrote'} ${imports} import(s) in ${files} file(s)`);
   if (check && imports > 0) process.exitCode = 1;
