@@ -90,6 +90,9 @@ export default {
     // Type-only imports count: they are erased at build time, but a type circle is still two
     // modules that cannot be understood apart.
     tsPreCompilationDeps: true,
+    // The import aliases (@registry/…: scripts/path-aliases.mjs) resolve through tsconfig's `paths`,
+    // so the rules above see the folders an alias names.
+    tsConfig: { fileName: 'tsconfig.json' },
     // Imports name .ts/.tsx files without an extension (moduleResolution "bundler").
     enhancedResolveOptions: {
       extensions: ['.ts', '.tsx', '.d.mts', '.mts', '.mjs', '.js', '.json'],

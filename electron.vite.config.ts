@@ -5,12 +5,16 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
+import { viteAliases } from './scripts/path-aliases.mjs';
 
 const root = import.meta.dirname;
+// The import aliases (@registry/…, @desk/…: scripts/path-aliases.mjs), in each of the three builds.
+const resolveAliases = { alias: viteAliases(root) };
 const pkg = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as { optionalDependencies: Record<string, string> };
 
 export default defineConfig({
   main: {
+    resolve: resolveAliases,
     build: {
       outDir: 'out/main',
       // Native and server-side modules stay in node_modules (better-sqlite3 must be rebuilt for Electron's ABI).
@@ -32,6 +36,7 @@ export default defineConfig({
     },
   },
   preload: {
+    resolve: resolveAliases,
     build: {
       outDir: 'out/preload',
       // The sandbox allows a preload to require only 'electron': bundle everything else in.
@@ -48,6 +53,7 @@ export default defineConfig({
     // From the root: every screen has an address of its own (app://desk/projects/1006), the files do not move.
     base: '/',
     plugins: [react()],
+    resolve: resolveAliases,
     build: {
       outDir: resolve(root, 'out/renderer'),
       emptyOutDir: true,

@@ -10,6 +10,11 @@ import react from '@vitejs/plugin-react';
 import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
 import { CHROMIUM_ARGS } from './playwright.config.ts';
+import { viteAliases } from './scripts/path-aliases.mjs';
+
+// The import aliases (@registry/…: scripts/path-aliases.mjs); the components project does not
+// extend this config, so it names them too.
+const resolveAliases = { alias: viteAliases(import.meta.dirname) };
 
 // The registry's HTTP suite once more on PostgreSQL (REGISTRY_TEST_ENGINE=postgres: each test
 // registry on a database of its own, test/support/postgres.ts): every registry integration test, and
@@ -70,6 +75,7 @@ if (POSTGRES_PROJECTS.length === 0 && !warned.postgresSkipWarned) {
 }
 
 export default defineConfig({
+  resolve: resolveAliases,
   test: {
     // Each test file gets its own data folder and loopback port, so files run in parallel safely.
     pool: 'forks',
@@ -100,6 +106,7 @@ export default defineConfig({
       {
         // Renderer components in Debian's Chromium (the integration tier: a dev server and a browser).
         plugins: [react()],
+        resolve: resolveAliases,
         // Bundled before the first test, so no mid-run re-optimization reloads the page.
         optimizeDeps: { include: ['react', 'react-dom/client', 'react/jsx-dev-runtime', 'zustand', 'ethers/wallet', 'ethers'] },
         test: {

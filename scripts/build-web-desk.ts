@@ -7,6 +7,7 @@
 // stay in node_modules (native addons, and what tsx would load the same way).
 import { resolve } from 'node:path';
 import { build } from 'vite';
+import { viteAliases } from './path-aliases.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 
@@ -32,6 +33,7 @@ export async function bundleForNode(entries: Record<string, string>, outDir: str
     configFile: false,
     logLevel: 'warn',
     root,
+    resolve: { alias: viteAliases(root) },
     build: {
       ssr: true,
       target: 'node20',

@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { build } from 'vite';
 import { buildWebDesk } from '../../scripts/build-web-desk';
+import { viteAliases } from '../../scripts/path-aliases.mjs';
 import { DEMO_REGISTRY_TEMPLATE, PROJECT_ROOT } from './template';
 
 export default async function globalSetup(): Promise<void> {
@@ -20,6 +21,7 @@ export default async function globalSetup(): Promise<void> {
     // From the root: every screen has an address of its own (/projects/1006), the files do not move.
     base: '/',
     plugins: [react()],
+    resolve: { alias: viteAliases(PROJECT_ROOT) },
     build: {
       outDir: resolve(PROJECT_ROOT, 'out/renderer'),
       emptyOutDir: true,

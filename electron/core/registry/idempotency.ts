@@ -38,9 +38,14 @@ export interface StoredAnswer {
 
 /** The stored answer for this key and request, undefined when the key is new (or older than 24 h); 409 for another request. */
 export function replayOf(ctx: RegistryContext, operatorId: string, key: string, hash: string): StoredAnswer | undefined {
-  const row = ctx.db
-    .prepare('SELECT request_hash, status, answer, created_at FROM idempotency_keys WHERE operator_id = ? AND key = ?')
-    .get(operatorId, key) as { request_hash: string; status: number; answer: string; created_at: number } | undefined;
+  const { db } = ctx;
+  const row = db.first(
+    db.q
+      .selectFrom('idempotency_keys')
+      .select(['request_hash', 'status', 'answer', 'created_at'])
+      .where('operator_id', '=', operatorId)
+      .where('key', '=', key),
+  );
   if (!row || row.created_at <= ctx.clock.now() - IDEMPOTENCY_WINDOW_MS) return undefined;
   if (row.request_hash !== hash) throw conflict('This Idempotency-Key was already used for a different request');
   return { status: row.status, body: JSON.parse(row.answer) as unknown };
@@ -65,14 +70,30 @@ export class AnswerAlreadyStored extends Error {
  */
 export function storeAnswer(ctx: RegistryContext, operatorId: string, key: string, hash: string, answer: StoredAnswer): void {
   const now = ctx.clock.now();
-  const { changes } = ctx.db
-    .prepare(
-      `INSERT INTO idempotency_keys (operator_id, key, request_hash, status, answer, created_at) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (operator_id, key) DO UPDATE SET request_hash = excluded.request_hash, status = excluded.status,
-         answer = excluded.answer, created_at = excluded.created_at
-       WHERE idempotency_keys.created_at <= ?`,
-    )
-    .run(operatorId, key, hash, answer.status, JSON.stringify(answer.body), now, now - IDEMPOTENCY_WINDOW_MS);
+  const { db } = ctx;
+  const { changes } = db.run(
+    db.q
+      .insertInto('idempotency_keys')
+      .values({
+        operator_id: operatorId,
+        key,
+        request_hash: hash,
+        status: answer.status,
+        answer: JSON.stringify(answer.body),
+        created_at: now,
+      })
+      .onConflict((oc) =>
+        oc
+          .columns(['operator_id', 'key'])
+          .doUpdateSet((eb) => ({
+            request_hash: eb.ref('excluded.request_hash'),
+            status: eb.ref('excluded.status'),
+            answer: eb.ref('excluded.answer'),
+            created_at: eb.ref('excluded.created_at'),
+          }))
+          .where('idempotency_keys.created_at', '<=', now - IDEMPOTENCY_WINDOW_MS),
+      ),
+  );
   if (changes > 0) return;
   let first: StoredAnswer | undefined;
   try {
@@ -87,5 +108,6 @@ export function storeAnswer(ctx: RegistryContext, operatorId: string, key: strin
 
 /** Deletes keys older than the window (housekeeping). */
 export function purgeIdempotencyKeys(ctx: RegistryContext): number {
-  return ctx.db.prepare('DELETE FROM idempotency_keys WHERE created_at <= ?').run(ctx.clock.now() - IDEMPOTENCY_WINDOW_MS).changes;
+  const { db } = ctx;
+  return db.run(db.q.deleteFrom('idempotency_keys').where('created_at', '<=', ctx.clock.now() - IDEMPOTENCY_WINDOW_MS)).changes;
 }

@@ -19,7 +19,7 @@ export const DEFAULT_SETTINGS: RegistrySettings = {
 };
 
 export function readSettings(ctx: RegistryContext): RegistrySettings {
-  const rows = ctx.db.prepare('SELECT key, value FROM settings').all() as { key: string; value: string }[];
+  const rows = ctx.db.all(ctx.db.q.selectFrom('settings').select(['key', 'value']));
   const stored = Object.fromEntries(rows.map((r) => [r.key, JSON.parse(r.value) as unknown]));
   return registrySettingsSchema.parse({ ...DEFAULT_SETTINGS, ...stored });
 }

@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { cruise, type ICruiseResult } from 'dependency-cruiser';
 import { afterEach, describe, expect, it } from 'vitest';
 import architecture from '../../../.dependency-cruiser.mjs';
+import { PATH_ALIASES } from '../../../scripts/path-aliases.mjs';
 
 const trees: string[] = [];
 afterEach(() => {
@@ -22,13 +23,23 @@ async function violations(files: Record<string, string>): Promise<{ rule: string
     mkdirSync(dirname(join(tree, path)), { recursive: true });
     writeFileSync(join(tree, path), source);
   }
+  // The tree's own tsconfig with the real import aliases, as the repository's tsconfig.json has them.
+  const paths = Object.fromEntries(Object.entries(PATH_ALIASES).map(([alias, folder]) => [`${alias}/*`, [`./${folder}/*`]]));
+  // (its baseUrl: dependency-cruiser resolves `paths` from the working directory without one)
+  writeFileSync(join(tree, 'tsconfig.json'), JSON.stringify({ compilerOptions: { baseUrl: '.', paths }, files: [] }));
   const roots = [...new Set(Object.keys(files).map((path) => path.split('/')[0]!))];
-  const { output } = await cruise(roots, {
-    ...architecture.options,
-    baseDir: tree,
-    validate: true,
-    ruleSet: { forbidden: architecture.forbidden },
-  });
+  const { output } = await cruise(
+    roots,
+    {
+      ...architecture.options,
+      tsConfig: { fileName: join(tree, 'tsconfig.json') },
+      baseDir: tree,
+      validate: true,
+      ruleSet: { forbidden: architecture.forbidden },
+    },
+    {},
+    { tsConfig: { options: { baseUrl: tree } } },
+  );
   const result = output as ICruiseResult;
   return result.summary.violations.map((v) => ({ rule: v.rule.name, from: v.from, to: v.to }));
 }
@@ -110,6 +121,31 @@ describe('architecture rules', () => {
     expect(found).toEqual([
       { rule: 'desk-uses-the-registry-through-its-entry', from: 'electron/core/desk/x.ts', to: 'electron/core/registry/errors.ts' },
     ]);
+  });
+
+  it('the rules see the folders an import alias names', async () => {
+    const base = {
+      'electron/core/registry/errors.ts': exporting('registry'),
+      'electron/core/registry/index.ts': `export { registry } from './errors';\n`,
+      'electron/core/desk/y.ts': exporting('desk'),
+    };
+    const found = await violations({
+      ...base,
+      'electron/core/desk/x.ts': `import { registry } from '@registry/errors';\nexport const x = registry;\n`,
+      'electron/core/platform/clock.ts': `import { desk } from '@desk/y';\nexport const clock = desk;\n`,
+      'renderer/src/App.tsx': `import { clock } from '@platform/clock';\nexport const app = clock;\n`,
+      'shared/api.ts': `import { registry } from '@registry/index';\nexport const api = registry;\n`,
+    });
+    expect(found.map((v) => `${v.rule}: ${v.from} -> ${v.to}`).sort()).toEqual([
+      'desk-uses-the-registry-through-its-entry: electron/core/desk/x.ts -> electron/core/registry/errors.ts',
+      'platform-is-the-floor: electron/core/platform/clock.ts -> electron/core/desk/y.ts',
+      'renderer-only-through-the-bridge: renderer/src/App.tsx -> electron/core/platform/clock.ts',
+      'shared-imports-neither-side: shared/api.ts -> electron/core/registry/index.ts',
+    ]);
+    // Through the entry, by its alias, is allowed.
+    expect(
+      await violations({ ...base, 'electron/core/desk/x.ts': `import { registry } from '@registry/index';\nexport const x = registry;\n` }),
+    ).toEqual([]);
   });
 
   it('the renderer never imports Node modules or electron/*', async () => {

@@ -26,7 +26,7 @@ export function cachedPublicKey(ctx: RegistryContext, signer: string, pem: strin
 }
 
 function appKey(ctx: RegistryContext, appId: string): KeyObject | undefined {
-  const row = ctx.db.prepare('SELECT public_key_pem FROM apps WHERE id = ?').get(appId) as { public_key_pem: string } | undefined;
+  const row = ctx.db.first(ctx.db.q.selectFrom('apps').select('public_key_pem').where('id', '=', appId));
   return row ? cachedPublicKey(ctx, `app:${appId}`, row.public_key_pem) : undefined;
 }
 

@@ -2,7 +2,9 @@
 // (shared/registry/endpoints.ts), this module checks the Authorization header against it.
 import { endpoints, type EndpointAuth } from '../../../../shared/registry/endpoints';
 import type { InstallationPermissions, RequiredPermission } from '../../../../shared/registry/vocabulary';
+import type { Kysely } from 'kysely';
 import type { RegistryContext } from '../context';
+import type { RegistryTables } from '../schema';
 import { forbidden, RegistryError, unauthorized } from '../errors';
 import type { Authenticator, Caller } from './caller';
 import { looksLikeJwt, verifyAppJwt } from './app-jwt';
@@ -19,18 +21,15 @@ export function bearerOf(authorization: string | undefined): string {
   return match[1]!;
 }
 
-interface TokenCallerRow {
-  id: string;
-  app_id: string;
-  installation_id: string | null;
-  expires_at: number;
-  revoked_at: number | null;
-  app_name: string;
-  examiner_read: number;
-  organization_id: string | null;
-  permissions: string | null;
-  installation_status: string | null;
-}
+/** A token with its app and installation, read on every request: compiled once per connection. */
+const tokenCaller = (v: { hash: string }, q: Kysely<RegistryTables>) =>
+  q
+    .selectFrom('access_tokens as t')
+    .innerJoin('apps as a', 'a.id', 't.app_id')
+    .leftJoin('installations as i', 'i.id', 't.installation_id')
+    .select(['t.id', 't.app_id', 't.installation_id', 't.expires_at', 't.revoked_at', 'a.name as app_name', 'a.examiner_read'])
+    .select(['i.organization_id', 'i.permissions', 'i.status as installation_status'])
+    .where('t.token_hash', '=', v.hash);
 
 /** Resolves an access token to its caller, or throws 401 (unknown, expired, revoked, suspended). */
 export function callerOfToken(ctx: RegistryContext, token: string): Extract<Caller, { kind: 'token' }> {
@@ -38,14 +37,7 @@ export function callerOfToken(ctx: RegistryContext, token: string): Extract<Call
   if (!looksLikeAccessToken(token)) throw unauthorized('Invalid access token');
   // One query, read on every request (never cached): a revocation or suspension committed by any
   // process is refused from the next request on.
-  const row = ctx.db
-    .prepare(
-      `SELECT t.id, t.app_id, t.installation_id, t.expires_at, t.revoked_at, a.name AS app_name, a.examiner_read,
-              i.organization_id, i.permissions, i.status AS installation_status
-       FROM access_tokens t JOIN apps a ON a.id = t.app_id LEFT JOIN installations i ON i.id = t.installation_id
-       WHERE t.token_hash = ?`,
-    )
-    .get(hashToken(token)) as TokenCallerRow | undefined;
+  const row = ctx.db.prepared(tokenCaller).first({ hash: hashToken(token) });
   if (!row) throw unauthorized('Invalid access token');
   if (row.revoked_at !== null) throw unauthorized('The access token has been revoked');
   if (row.expires_at <= ctx.clock.now()) throw unauthorized('The access token has expired');

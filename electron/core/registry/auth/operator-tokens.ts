@@ -4,9 +4,11 @@
 // each kind is refused by the other interface's endpoints. Every request checks the operator
 // account, so disabling it stops its tokens at once.
 import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
 import type { OperatorRole } from '../../../../shared/registry/vocabulary';
 import { iso } from '../../platform/clock';
 import type { RegistryContext } from '../context';
+import type { RegistryTables } from '../schema';
 import { unauthorized } from '../errors';
 import { cachedPublicKey, looksLikeJwt, verifySignedJwt } from './app-jwt';
 import { hashToken, looksLikeAccessToken } from './tokens';
@@ -25,23 +27,26 @@ export interface OperatorCaller {
   tokenId: string | null;
 }
 
-interface OperatorKeyRow {
-  id: string;
-  name: string;
-  role: OperatorRole;
-  active: number;
-  public_key_pem: string;
-}
+const operatorKey = (v: { id: string }, q: Kysely<RegistryTables>) =>
+  q.selectFrom('operators').select(['id', 'name', 'role', 'active', 'public_key_pem']).where('id', '=', v.id);
+const operatorKeyOf = (ctx: RegistryContext, id: string) => ctx.db.prepared(operatorKey).first({ id });
+
+/** An operator token with its operator, read on every operator request: compiled once per connection. */
+const operatorTokenCaller = (v: { hash: string }, q: Kysely<RegistryTables>) =>
+  q
+    .selectFrom('operator_tokens as t')
+    .innerJoin('operators as o', 'o.id', 't.operator_id')
+    .select(['t.id as token_id', 't.expires_at', 'o.id', 'o.name', 'o.role', 'o.active'])
+    .where('t.token_hash', '=', v.hash);
 
 /** The operator a signed JWT proves (active accounts only); throws 401 otherwise. */
 export async function verifyOperatorJwt(ctx: RegistryContext, jwt: string, beforeSignature?: () => void): Promise<OperatorCaller> {
   if (looksLikeAccessToken(jwt) || looksLikeOperatorToken(jwt)) throw unauthorized('Expected an operator JWT, not a token');
-  let row: OperatorKeyRow | undefined;
+  let row: ReturnType<typeof operatorKeyOf>;
   const operatorId = await verifySignedJwt(ctx, jwt, {
     signer: 'operator',
     keyOf: (iss) => {
-      row = ctx.db.prepare('SELECT id, name, role, active, public_key_pem FROM operators WHERE id = ?').get(iss) as
-        OperatorKeyRow | undefined;
+      row = operatorKeyOf(ctx, iss);
       return row ? cachedPublicKey(ctx, `operator:${iss}`, row.public_key_pem) : undefined;
     },
     ...(beforeSignature ? { beforeSignature } : {}),
@@ -55,9 +60,11 @@ export function issueOperatorToken(ctx: RegistryContext, operatorId: string): { 
   const token = `${OPERATOR_TOKEN_PREFIX}${randomBytes(24).toString('hex')}`;
   const now = ctx.clock.now();
   const expiresAt = now + OPERATOR_TOKEN_TTL_MS;
-  ctx.db
-    .prepare('INSERT INTO operator_tokens (id, token_hash, operator_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?)')
-    .run(ctx.newId(), hashToken(token), operatorId, now, expiresAt);
+  ctx.db.run(
+    ctx.db.q
+      .insertInto('operator_tokens')
+      .values({ id: ctx.newId(), token_hash: hashToken(token), operator_id: operatorId, created_at: now, expires_at: expiresAt }),
+  );
   return { token, expiresAt: iso(expiresAt) };
 }
 
@@ -66,13 +73,7 @@ export function callerOfOperatorToken(ctx: RegistryContext, token: string): Oper
   if (looksLikeJwt(token)) throw unauthorized('Expected an operator token, not a JWT (POST /operator/v1/tokens exchanges one)');
   if (looksLikeAccessToken(token)) throw unauthorized('Expected an operator token, not an access token');
   if (!looksLikeOperatorToken(token)) throw unauthorized('Invalid operator token');
-  const row = ctx.db
-    .prepare(
-      `SELECT t.id AS token_id, t.expires_at, o.id, o.name, o.role, o.active FROM operator_tokens t
-       JOIN operators o ON o.id = t.operator_id WHERE t.token_hash = ?`,
-    )
-    .get(hashToken(token)) as
-    { token_id: string; expires_at: number; id: string; name: string; role: OperatorRole; active: number } | undefined;
+  const row = ctx.db.prepared(operatorTokenCaller).first({ hash: hashToken(token) });
   if (!row) throw unauthorized('Invalid operator token');
   if (row.expires_at <= ctx.clock.now()) throw unauthorized('The operator token has expired');
   if (row.active !== 1) throw unauthorized('The operator account is disabled');
@@ -81,5 +82,6 @@ export function callerOfOperatorToken(ctx: RegistryContext, token: string): Oper
 
 /** Deletes operator tokens that expired more than a day ago. */
 export function purgeOperatorTokens(ctx: RegistryContext): number {
-  return ctx.db.prepare('DELETE FROM operator_tokens WHERE expires_at < ?').run(ctx.clock.now() - 24 * 60 * 60 * 1000).changes;
+  const { db } = ctx;
+  return db.run(db.q.deleteFrom('operator_tokens').where('expires_at', '<', ctx.clock.now() - 24 * 60 * 60 * 1000)).changes;
 }

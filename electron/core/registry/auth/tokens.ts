@@ -2,10 +2,12 @@
 // only as their SHA-256 hash. Lifetimes: installation tokens 2 hours (compatibility.md), app tokens
 // 1 hour (our choice: they read public data only). Expired tokens are purged by housekeeping.
 import { createHash, randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
 import type { AccessToken } from '../../../../shared/registry/resources';
 import { iso } from '../../platform/clock';
 import type { RegistryContext } from '../context';
 import { repeatSafely, type BackgroundService } from '../background';
+import type { RegistryTables } from '../schema';
 
 export const TOKEN_PREFIX = 'rdt_';
 export const INSTALLATION_TOKEN_TTL_MS = 2 * 60 * 60 * 1000;
@@ -25,10 +27,12 @@ export interface TokenGrant {
   permissions: Record<string, string>;
 }
 
+const examinerRead = (v: { appId: string }, q: Kysely<RegistryTables>) =>
+  q.selectFrom('apps').select('examiner_read').where('id', '=', v.appId);
+
 /** The app-level `examiner:read` grant, as it shows in every token's `permissions`. */
 function examinerPermissions(ctx: RegistryContext, appId: string): Record<string, string> {
-  const app = ctx.db.prepare('SELECT examiner_read FROM apps WHERE id = ?').get(appId) as { examiner_read: number };
-  return app.examiner_read ? { examiner: 'READ' } : {};
+  return ctx.db.prepared(examinerRead).first({ appId })?.examiner_read ? { examiner: 'READ' } : {};
 }
 
 /** What an app token may do: read public data, and internal data once the operator granted examiner:read. */
@@ -54,11 +58,17 @@ export function issueAccessToken(ctx: RegistryContext, grant: TokenGrant): Acces
   const id = ctx.newId();
   const now = ctx.clock.now();
   const expiresAt = now + (grant.installationId ? INSTALLATION_TOKEN_TTL_MS : APP_TOKEN_TTL_MS);
-  ctx.db
-    .prepare(
-      'INSERT INTO access_tokens (id, token_hash, app_id, installation_id, created_at, expires_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, NULL)',
-    )
-    .run(id, hashToken(token), grant.appId, grant.installationId, now, expiresAt);
+  ctx.db.run(
+    ctx.db.q.insertInto('access_tokens').values({
+      id,
+      token_hash: hashToken(token),
+      app_id: grant.appId,
+      installation_id: grant.installationId,
+      created_at: now,
+      expires_at: expiresAt,
+      revoked_at: null,
+    }),
+  );
   return {
     id,
     createdAt: iso(now),
@@ -73,13 +83,15 @@ export function issueAccessToken(ctx: RegistryContext, grant: TokenGrant): Acces
 
 export function revokeToken(ctx: RegistryContext, tokenId: string): void {
   const now = ctx.clock.now();
-  ctx.db.prepare('UPDATE access_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now, tokenId);
+  ctx.db.run(ctx.db.q.updateTable('access_tokens').set({ revoked_at: now }).where('id', '=', tokenId).where('revoked_at', 'is', null));
 }
 
 /** Deletes tokens that expired or were revoked more than TOKEN_RETENTION_MS ago. */
 export function purgeTokens(ctx: RegistryContext): number {
   const cutoff = ctx.clock.now() - TOKEN_RETENTION_MS;
-  return ctx.db.prepare('DELETE FROM access_tokens WHERE expires_at < ? OR revoked_at < ?').run(cutoff, cutoff).changes;
+  const { db } = ctx;
+  return db.run(db.q.deleteFrom('access_tokens').where((eb) => eb.or([eb('expires_at', '<', cutoff), eb('revoked_at', '<', cutoff)])))
+    .changes;
 }
 
 export const tokenHousekeeping: BackgroundService = {

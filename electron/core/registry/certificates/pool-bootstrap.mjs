@@ -1,8 +1,11 @@
 // Starts a certificate worker from its TypeScript source where there is no build of it (the web
 // desk under tsx, the tests): registers tsx's loader in this thread, then imports the entry.
 // A bundled app (electron-vite) starts its built certificate-worker.js directly instead.
+import { fileURLToPath } from 'node:url';
 import { workerData } from 'node:worker_threads';
 import { register } from 'tsx/esm/api';
 
-register();
+// The repository's tsconfig by its place, not the working directory's: its `paths` are the import
+// aliases (@registry/…, scripts/path-aliases.mjs), wherever this process was started from.
+register({ tsconfig: fileURLToPath(new URL('../../../../tsconfig.json', import.meta.url)) });
 await import(workerData.entryUrl);

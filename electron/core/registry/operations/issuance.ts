@@ -48,9 +48,14 @@ export function issueCredits(ctx: RegistryContext, input: z.input<typeof issueCr
     const proponent = requireOrganization(ctx, receiverId);
     if (
       receiverId !== project.organization_id &&
-      !db
-        .prepare("SELECT 1 FROM project_organizations WHERE project_id = ? AND organization_id = ? AND role = 'proponent'")
-        .get(project.id, receiverId)
+      !db.first(
+        db.q
+          .selectFrom('project_organizations')
+          .select('project_id')
+          .where('project_id', '=', project.id)
+          .where('organization_id', '=', receiverId)
+          .where('role', '=', 'proponent'),
+      )
     ) {
       throw conflict(`Credits can be issued only to a proponent of the project; ${receiverId} is not one`);
     }

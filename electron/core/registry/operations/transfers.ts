@@ -77,7 +77,7 @@ export function cancelCredits(ctx: RegistryContext, input: z.input<typeof cancel
     const from = accountId(ctx, o.from);
     const movementId = appendMovement(ctx, { creditId: o.creditId, kind: 'cancel', from, amount });
     // Kept beside the movement (migration 7).
-    ctx.db.prepare('INSERT INTO cancellation_reasons (movement_id, reason) VALUES (?, ?)').run(movementId, o.reason);
+    ctx.db.run(ctx.db.q.insertInto('cancellation_reasons').values({ movement_id: movementId, reason: o.reason }));
     return { movementId };
   });
 }

@@ -43,7 +43,8 @@ export function finishReservation(ctx: RegistryContext, input: z.input<typeof fi
     const reservation = findReservationRow(ctx, o.organizationId, o.reservationId);
     if (!reservation) throw notFound(`Reservation ${o.reservationId} not found`);
     // The receiver is part of the request body, not the resource addressed, so an unknown one is bad input.
-    if (!ctx.db.prepare('SELECT 1 FROM organizations WHERE id = ?').get(o.body.receiverId)) {
+    const { db } = ctx;
+    if (!db.first(db.q.selectFrom('organizations').select('id').where('id', '=', o.body.receiverId))) {
       throw badRequest(`body.receiverId: organization ${o.body.receiverId} does not exist`);
     }
     const now = ctx.clock.now();
@@ -54,30 +55,32 @@ export function finishReservation(ctx: RegistryContext, input: z.input<typeof fi
     }
     const transactionId = ctx.newId();
     const retirement = action === 'transfer_retire' ? o.body.retirementData : undefined;
-    ctx.db
-      .prepare(
-        `INSERT INTO transactions (id, reservation_id, action, state, receiver_id, receiver_address, transfer_comment, price, currency,
-           retirement_reason, beneficiary_name, retirement_comment, failure_reason, created_at, updated_at, processed_at)
-         VALUES (?, ?, ?, 'pending_queue', ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, NULL)`,
-      )
-      .run(
-        transactionId,
-        o.reservationId,
+    db.run(
+      db.q.insertInto('transactions').values({
+        id: transactionId,
+        reservation_id: o.reservationId,
         action,
-        o.body.receiverId,
-        o.body.receiverAddress?.toLowerCase() ?? null,
-        o.body.transferComment ?? null,
-        o.body.priceInfo ? String(o.body.priceInfo.price) : null,
-        o.body.priceInfo?.currency ?? null,
-        retirement?.reason ?? null,
-        retirement?.beneficiaryName ?? null,
-        retirement?.comment ?? null,
-        now,
-        now,
-      );
-    ctx.db
-      .prepare(`UPDATE reservations SET state = 'pending_queue', transaction_id = ?, updated_at = ? WHERE id = ?`)
-      .run(transactionId, now, o.reservationId);
+        state: 'pending_queue',
+        receiver_id: o.body.receiverId,
+        receiver_address: o.body.receiverAddress?.toLowerCase() ?? null,
+        transfer_comment: o.body.transferComment ?? null,
+        price: o.body.priceInfo ? String(o.body.priceInfo.price) : null,
+        currency: o.body.priceInfo?.currency ?? null,
+        retirement_reason: retirement?.reason ?? null,
+        beneficiary_name: retirement?.beneficiaryName ?? null,
+        retirement_comment: retirement?.comment ?? null,
+        failure_reason: null,
+        created_at: now,
+        updated_at: now,
+        processed_at: null,
+      }),
+    );
+    db.run(
+      db.q
+        .updateTable('reservations')
+        .set({ state: 'pending_queue', transaction_id: transactionId, updated_at: now })
+        .where('id', '=', o.reservationId),
+    );
     return { success: true, transactionId, state: 'pending_queue' };
   });
   signalTransactionQueued(ctx);
