@@ -8,6 +8,7 @@ import prettier from 'eslint-config-prettier';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import local from './scripts/eslint/no-climbing-imports.mjs';
 
 const SLEEP_MESSAGE = 'No wall-clock sleeps in tests: move the injected clock (electron/core/platform/clock.ts) or wait for the event.';
 const CORE_MESSAGE = 'electron/core never imports Electron: it runs and is tested under plain Node.';
@@ -167,6 +168,14 @@ export default defineConfig(
     files: ['**/*.{js,mjs,cjs}'],
     extends: [tseslint.configs.disableTypeChecked],
     languageOptions: { globals: globals.node },
+  },
+  {
+    // An import that climbs two or more folders uses the alias of the room it reaches
+    // (scripts/path-aliases.mjs; scripts/codemods/path-alias.mjs rewrites them all).
+    name: 'imports/path-aliases',
+    files: ['**/*.{ts,tsx,mts,cts}'],
+    plugins: { local },
+    rules: { 'local/no-climbing-imports': 'error' },
   },
   architecture,
   houseRules,

@@ -3,7 +3,7 @@
 // other machines (N processes on N cores). Linux only; PostgreSQL's backends must run on this machine.
 import { readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
-import { PostgresDatabase } from '../../electron/core/platform/db/postgres';
+import { PostgresDatabase } from '@platform/db/postgres';
 
 const TICKS_PER_SECOND = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
 

@@ -11,10 +11,10 @@
 // and prints {"made": n, "retries": n, "gaveUp": n} (transactions run again; reservations that still
 // failed to serialize after every attempt, which a client would have seen fail).
 import { createInterface } from 'node:readline';
-import { openPostgresRegistry } from '../../electron/core/registry/open';
-import { availableInWarehouse } from '../../electron/core/registry/warehouse/inventory';
-import { RESERVATION_LIFETIME_MS } from '../../electron/core/registry/warehouse/lifecycle';
-import { reserveCredits } from '../../electron/core/registry/warehouse/reservations';
+import { openPostgresRegistry } from '@registry/open';
+import { availableInWarehouse } from '@registry/warehouse/inventory';
+import { RESERVATION_LIFETIME_MS } from '@registry/warehouse/lifecycle';
+import { reserveCredits } from '@registry/warehouse/reservations';
 
 const [url, mode, appId, pairList, ms, start] = process.argv.slice(2);
 if (!url || (mode !== 'serializable' && mode !== 'rows') || !appId || !pairList || !ms) {

@@ -1,10 +1,10 @@
 // A registry server process for benchmarks: `node --import tsx bench/support/registry-server.ts <dataDir>`.
 // It mounts one floor route, GET /__floor__/projects, that sends the very bytes GET /projects?limit=100
 // answered at start-up, from memory; and prints one JSON line: { url, token }.
-import { openRegistry } from '../../electron/core/registry/open';
-import { startRegistryServer } from '../../electron/core/registry/http/server';
-import { issueAccessToken } from '../../electron/core/registry/auth/tokens';
-import * as ops from '../../electron/core/registry/operations';
+import { openRegistry } from '@registry/open';
+import { startRegistryServer } from '@registry/http/server';
+import { issueAccessToken } from '@registry/auth/tokens';
+import * as ops from '@registry/operations';
 import { generateKeyPairSync } from 'node:crypto';
 
 const dataDir = process.argv[2];

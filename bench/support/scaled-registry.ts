@@ -5,8 +5,8 @@ import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { openRegistry } from '../../electron/core/registry/open';
-import { seedDemo } from '../../electron/core/registry/seed';
+import { openRegistry } from '@registry/open';
+import { seedDemo } from '@registry/seed';
 
 const root = join(import.meta.dirname, '..', '..');
 

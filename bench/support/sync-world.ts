@@ -4,7 +4,7 @@
 // child (sync.bench.ts); and a scratch folder for the desks' caches.
 import { generateKeyPairSync } from 'node:crypto';
 import { join } from 'node:path';
-import type { OpenedRegistry } from '../../electron/core/registry/open';
+import type { OpenedRegistry } from '@registry/open';
 import { buildBenchChild, buildSyncWorker, type ChildJob, type ChildResult } from '../sync.bench';
 
 export interface SyncWorld {
@@ -31,10 +31,10 @@ export function must(result: ChildResult, what: string): ChildResult {
 /** Builds the worker and the bench child, copies and serves the `scale` registry, and sets up the app (`name`). */
 export async function startSyncWorld(scale: number, name: string): Promise<SyncWorld> {
   const { scaledRegistryCopy } = await import('./scaled-registry');
-  const { openRegistry, REGISTRY_DB_FILE } = await import('../../electron/core/registry/open');
-  const { startRegistryServer } = await import('../../electron/core/registry/http/server');
-  const ops = await import('../../electron/core/registry/operations');
-  const { makeDataDir } = await import('../../test/support/registry');
+  const { openRegistry, REGISTRY_DB_FILE } = await import('@registry/open');
+  const { startRegistryServer } = await import('@registry/http/server');
+  const ops = await import('@registry/operations');
+  const { makeDataDir } = await import('@test/support/registry');
 
   // The sync child runs the engine in its worker thread from the built script, as the app does.
   const workerFile = buildSyncWorker();

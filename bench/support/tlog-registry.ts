@@ -3,18 +3,18 @@
 // SQLite (a data folder) or PostgreSQL (a database of its own), stocked like the warehouse bench.
 import { generateKeyPairSync } from 'node:crypto';
 import { join } from 'node:path';
-import { systemClock } from '../../electron/core/platform/clock';
-import { openSqlite } from '../../electron/core/platform/db/open';
-import { PostgresDatabase } from '../../electron/core/platform/db/postgres';
-import { migratePostgres } from '../../electron/core/platform/db/postgres-migrate';
-import { issueAccessToken } from '../../electron/core/registry/auth/tokens';
-import { defaultNewId, type RegistryContext } from '../../electron/core/registry/context';
-import { registryMigrations } from '../../electron/core/registry/migrations';
-import { registryPostgresMigrations } from '../../electron/core/registry/migrations/postgres';
-import { REGISTRY_DB_FILE } from '../../electron/core/registry/open';
-import * as ops from '../../electron/core/registry/operations';
-import type { RegistryTables } from '../../electron/core/registry/schema';
-import { stockWarehouse } from '../../test/support/stocked-warehouse';
+import { systemClock } from '@platform/clock';
+import { openSqlite } from '@platform/db/open';
+import { PostgresDatabase } from '@platform/db/postgres';
+import { migratePostgres } from '@platform/db/postgres-migrate';
+import { issueAccessToken } from '@registry/auth/tokens';
+import { defaultNewId, type RegistryContext } from '@registry/context';
+import { registryMigrations } from '@registry/migrations';
+import { registryPostgresMigrations } from '@registry/migrations/postgres';
+import { REGISTRY_DB_FILE } from '@registry/open';
+import * as ops from '@registry/operations';
+import type { RegistryTables } from '@registry/schema';
+import { stockWarehouse } from '@test/support/stocked-warehouse';
 
 /** The last migration of a schema without the log. */
 export const WITHOUT_LOG = 13;

@@ -2,7 +2,7 @@
 // bench/support/tlog-server.ts <dataDir | postgres URL> <with | without>` serves the registry
 // there, with or without the log (tlog-registry.ts), its background services on (the warehouse
 // worker processes finished reservations; with the log, checkpoints are signed). Prints {"url": …}.
-import { startRegistryServer } from '../../electron/core/registry/http/server';
+import { startRegistryServer } from '@registry/http/server';
 import { openRegistryAt } from './tlog-registry';
 
 const [target, mode] = process.argv.slice(2);

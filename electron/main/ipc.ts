@@ -4,7 +4,7 @@
 // (app://desk/), the method must be a DeskMethod, and the input is validated by the service itself.
 import type { IpcMain, IpcMainInvokeEvent } from 'electron';
 import { z } from 'zod';
-import { deskMethods, fileHandleId, type DeskResult, type PickedKey } from '../../shared/desk/api';
+import { deskMethods, fileHandleId, type DeskResult, type PickedKey } from '@shared/desk/api';
 import type { DeskDispatcher } from '../core/desk/dispatcher';
 import { toDeskError } from '../core/desk/errors';
 import { zodMessages } from '../core/platform/zod-messages';

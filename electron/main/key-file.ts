@@ -4,7 +4,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { BrowserWindow, Dialog } from 'electron';
-import type { PickedKey } from '../../shared/desk/api';
+import type { PickedKey } from '@shared/desk/api';
 import { DeskFailure } from '../core/desk/errors';
 import type { DeskDispatcher } from '../core/desk/dispatcher';
 import { MAX_KEY_UPLOAD_BYTES } from '../core/desk/key-imports';

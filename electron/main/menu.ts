@@ -1,7 +1,7 @@
 // The application menu and its accelerators. Sync runs in the main process; Find and the view
 // shortcuts are the renderer's business, so they are sent to it as `menu.command` desk events.
 import type { MenuItemConstructorOptions } from 'electron';
-import type { DeskEvent } from '../../shared/desk/api';
+import type { DeskEvent } from '@shared/desk/api';
 
 export const VIEW_COUNT = 6;
 

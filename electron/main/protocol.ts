@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import type { CustomScheme } from 'electron';
 import { PAGE_SECURITY_HEADERS } from '../core/desk/page-security';
 import { contentTypeFor, resolveStaticPath } from '../core/desk/web-host/static-files';
-import { isDeskPagePath } from '../../shared/desk/pages';
+import { isDeskPagePath } from '@shared/desk/pages';
 
 export const APP_SCHEME = 'app';
 export const APP_HOST = 'desk';

@@ -1,6 +1,6 @@
 // The taskbar / dock progress bar follows the sync: a fraction while a resource with a known total
 // is fetched, indeterminate otherwise, cleared when the sync ends.
-import type { DeskEvent } from '../../shared/desk/api';
+import type { DeskEvent } from '@shared/desk/api';
 
 export type ProgressBarSetting = { value: number; mode: 'normal' | 'indeterminate' | 'none' | 'error' };
 

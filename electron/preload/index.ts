@@ -2,7 +2,7 @@
 // page never sees ipcRenderer or any Node API; the bridge passes only the method, the input and
 // the file, and hands back plain data. Sandboxed preloads may import only 'electron'.
 import { contextBridge, ipcRenderer } from 'electron';
-import type { DeskBridge, DeskEvent, DeskResult, FileHandle, PickedKey } from '../../shared/desk/api';
+import type { DeskBridge, DeskEvent, DeskResult, FileHandle, PickedKey } from '@shared/desk/api';
 
 // Channel names are repeated here (not imported from main/ipc.ts) so the preload bundle stays tiny.
 const INVOKE_CHANNEL = 'desk:invoke';

@@ -7,9 +7,9 @@
 import { useState } from 'react';
 import { afterEach, expect, it } from 'vitest';
 import { page } from 'vitest/browser';
-import type { PickedKey } from '../../shared/desk/api';
-import { AddConnectionForm } from '../../renderer/src/screens/settings/AddConnectionForm';
-import { useConnections } from '../../renderer/src/stores/connections';
+import type { PickedKey } from '@shared/desk/api';
+import { AddConnectionForm } from '@renderer/screens/settings/AddConnectionForm';
+import { useConnections } from '@renderer/stores/connections';
 import { render } from './render';
 import { installScriptedBridge } from './scripted-bridge';
 

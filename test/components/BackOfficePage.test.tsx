@@ -3,9 +3,9 @@
 // ("11/28/2026, 6:58:09 PM" beside "Nov 28, 2026, 6:57 PM").
 import { afterEach, expect, it } from 'vitest';
 import { page } from 'vitest/browser';
-import { BackOfficePage } from '../../renderer/src/screens/back-office/BackOfficePage';
-import { formatDateTime, formatTimeOfDay } from '../../renderer/src/lib/format';
-import { useBackOffice } from '../../renderer/src/stores/backOffice';
+import { BackOfficePage } from '@renderer/screens/back-office/BackOfficePage';
+import { formatDateTime, formatTimeOfDay } from '@renderer/lib/format';
+import { useBackOffice } from '@renderer/stores/backOffice';
 import { administratorSession } from './back-office-session';
 import { render } from './render';
 import { installScriptedBridge } from './scripted-bridge';

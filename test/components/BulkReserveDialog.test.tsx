@@ -4,8 +4,8 @@
 // reservation under way and never calls back into what replaced it.
 import { afterEach, expect, it, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
-import type { WarehouseInventoryCredit } from '../../shared/registry/resources';
-import { BulkReserveDialog } from '../../renderer/src/screens/warehouse/BulkReserveDialog';
+import type { WarehouseInventoryCredit } from '@shared/registry/resources';
+import { BulkReserveDialog } from '@renderer/screens/warehouse/BulkReserveDialog';
 import { LeavableScreen } from './LeavableScreen';
 import { render } from './render';
 import { installScriptedBridge } from './scripted-bridge';

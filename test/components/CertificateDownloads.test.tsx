@@ -3,9 +3,9 @@
 // though never downloaded), and so do those whose certificate failed, for another try.
 import { afterEach, expect, it } from 'vitest';
 import { page } from 'vitest/browser';
-import type { DeskOutput } from '../../shared/desk/api';
-import { CertificateDownloads } from '../../renderer/src/screens/retirements/CertificateDownloads';
-import { useRetirementList } from '../../renderer/src/stores/retirements';
+import type { DeskOutput } from '@shared/desk/api';
+import { CertificateDownloads } from '@renderer/screens/retirements/CertificateDownloads';
+import { useRetirementList } from '@renderer/stores/retirements';
 import { render } from './render';
 import { deskError, installScriptedBridge } from './scripted-bridge';
 

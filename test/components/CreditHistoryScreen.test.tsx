@@ -3,10 +3,10 @@
 // only: answering after the second search, it is dropped, never appended to the second trail.
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { page } from 'vitest/browser';
-import type { BackOfficeData } from '../../shared/desk/back-office';
-import { CreditHistoryScreen } from '../../renderer/src/screens/back-office/CreditHistoryScreen';
-import { useBackOffice } from '../../renderer/src/stores/backOffice';
-import { useNavigation } from '../../renderer/src/stores/navigation';
+import type { BackOfficeData } from '@shared/desk/back-office';
+import { CreditHistoryScreen } from '@renderer/screens/back-office/CreditHistoryScreen';
+import { useBackOffice } from '@renderer/stores/backOffice';
+import { useNavigation } from '@renderer/stores/navigation';
 import { administratorSession } from './back-office-session';
 import { render } from './render';
 import { installScriptedBridge } from './scripted-bridge';

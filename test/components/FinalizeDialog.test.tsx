@@ -5,10 +5,10 @@
 import { encryptKeystoreJson, verifyMessage, Wallet } from 'ethers';
 import { beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
 import { page } from 'vitest/browser';
-import type { Retirement } from '../../shared/registry/resources';
-import { FinalizeDialog } from '../../renderer/src/screens/retirements/FinalizeDialog';
-import { useWallet } from '../../renderer/src/stores/wallet';
-import { walletRequest } from '../../renderer/src/wallet/walletClient';
+import type { Retirement } from '@shared/registry/resources';
+import { FinalizeDialog } from '@renderer/screens/retirements/FinalizeDialog';
+import { useWallet } from '@renderer/stores/wallet';
+import { walletRequest } from '@renderer/wallet/walletClient';
 import { render } from './render';
 import { deskError, installScriptedBridge } from './scripted-bridge';
 

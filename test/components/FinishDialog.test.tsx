@@ -3,9 +3,9 @@
 // sends for a transfer and for a transfer-and-retire.
 import { beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
 import { page } from 'vitest/browser';
-import type { DeskOutput } from '../../shared/desk/api';
-import type { Reservation } from '../../shared/registry/resources';
-import { FinishDialog } from '../../renderer/src/screens/warehouse/FinishDialog';
+import type { DeskOutput } from '@shared/desk/api';
+import type { Reservation } from '@shared/registry/resources';
+import { FinishDialog } from '@renderer/screens/warehouse/FinishDialog';
 import { render } from './render';
 import { deskError, installScriptedBridge } from './scripted-bridge';
 

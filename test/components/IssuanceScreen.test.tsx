@@ -3,8 +3,8 @@
 // focus goes to the first field to fix, and the problems are said; nothing is sent.
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { page } from 'vitest/browser';
-import { IssuanceScreen } from '../../renderer/src/screens/back-office/IssuanceScreen';
-import { useBackOffice } from '../../renderer/src/stores/backOffice';
+import { IssuanceScreen } from '@renderer/screens/back-office/IssuanceScreen';
+import { useBackOffice } from '@renderer/stores/backOffice';
 import { administratorSession } from './back-office-session';
 import { render } from './render';
 import { installScriptedBridge } from './scripted-bridge';

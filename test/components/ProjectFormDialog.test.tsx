@@ -3,10 +3,10 @@
 // edited (once, the form's older value of the other field was sent back, undoing that change).
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { page } from 'vitest/browser';
-import type { Project } from '../../shared/registry/resources';
+import type { Project } from '@shared/registry/resources';
 import { draftProject } from '../support/draft-project';
-import { ProjectFormDialog } from '../../renderer/src/screens/back-office/ProjectFormDialog';
-import { useBackOffice } from '../../renderer/src/stores/backOffice';
+import { ProjectFormDialog } from '@renderer/screens/back-office/ProjectFormDialog';
+import { useBackOffice } from '@renderer/stores/backOffice';
 import { administratorSession } from './back-office-session';
 import { render } from './render';
 import { installScriptedBridge } from './scripted-bridge';

@@ -3,8 +3,8 @@
 // reservation whose dialog left the page (another screen) calls nothing back when it ends.
 import { afterEach, expect, it } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
-import type { WarehouseInventoryCredit } from '../../shared/registry/resources';
-import { ReserveDialog } from '../../renderer/src/screens/warehouse/ReserveDialog';
+import type { WarehouseInventoryCredit } from '@shared/registry/resources';
+import { ReserveDialog } from '@renderer/screens/warehouse/ReserveDialog';
 import { LeavableScreen } from './LeavableScreen';
 import { render } from './render';
 import { installScriptedBridge } from './scripted-bridge';

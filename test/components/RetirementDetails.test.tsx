@@ -4,9 +4,9 @@
 // one busy flag and error, as the panel was reused for the next id).
 import { afterEach, expect, it } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
-import type { DeskOutput } from '../../shared/desk/api';
-import { RetirementDetails } from '../../renderer/src/screens/retirements/RetirementDetails';
-import { useNavigation } from '../../renderer/src/stores/navigation';
+import type { DeskOutput } from '@shared/desk/api';
+import { RetirementDetails } from '@renderer/screens/retirements/RetirementDetails';
+import { useNavigation } from '@renderer/stores/navigation';
 import { render } from './render';
 import { deskError, installScriptedBridge } from './scripted-bridge';
 

@@ -3,11 +3,11 @@
 // log), and keeps its whole name as accessible name and tooltip.
 import { expect, it } from 'vitest';
 import { page } from 'vitest/browser';
-import { Sidebar } from '../../renderer/src/components/Sidebar';
+import { Sidebar } from '@renderer/components/Sidebar';
 import { render } from './render';
 import { installScriptedBridge } from './scripted-bridge';
-import '../../renderer/src/styles/app.css';
-import '../../renderer/src/styles/lists.css';
+import '@renderer/styles/app.css';
+import '@renderer/styles/lists.css';
 
 installScriptedBridge();
 

@@ -6,13 +6,13 @@
 // while a sync runs, once; a status read before an end that arrives after its event is not applied.
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { page } from 'vitest/browser';
-import type { SyncStatus } from '../../shared/desk/api';
-import { Announcer } from '../../renderer/src/components/Announcer';
-import { SyncIndicator } from '../../renderer/src/components/SyncIndicator';
-import { useSync } from '../../renderer/src/stores/sync';
-import { formatCount, formatDateTime } from '../../renderer/src/lib/format';
-import { useFreshness } from '../../renderer/src/stores/freshness';
-import '../../renderer/src/styles/app.css';
+import type { SyncStatus } from '@shared/desk/api';
+import { Announcer } from '@renderer/components/Announcer';
+import { SyncIndicator } from '@renderer/components/SyncIndicator';
+import { useSync } from '@renderer/stores/sync';
+import { formatCount, formatDateTime } from '@renderer/lib/format';
+import { useFreshness } from '@renderer/stores/freshness';
+import '@renderer/styles/app.css';
 import { render } from './render';
 import { installScriptedBridge } from './scripted-bridge';
 

@@ -3,9 +3,9 @@
 // answer or failure never overwrites it, and a sync interval save does not touch the theme.
 import { beforeEach, expect, it } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
-import type { DeskError, Theme } from '../../shared/desk/api';
-import { ThemePicker } from '../../renderer/src/screens/settings/ThemePicker';
-import { useSettings } from '../../renderer/src/stores/settings';
+import type { DeskError, Theme } from '@shared/desk/api';
+import { ThemePicker } from '@renderer/screens/settings/ThemePicker';
+import { useSettings } from '@renderer/stores/settings';
 import { render } from './render';
 import { deskError, installScriptedBridge } from './scripted-bridge';
 

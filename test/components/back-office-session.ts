@@ -1,6 +1,6 @@
 // The back-office session of an administrator allowed everything, for dialogs and screens under test
 // (their buttons are gated by the session's allowances).
-import { OPERATOR_READS, OPERATOR_WRITES, type BackOfficeSession } from '../../shared/desk/back-office';
+import { OPERATOR_READS, OPERATOR_WRITES, type BackOfficeSession } from '@shared/desk/back-office';
 
 export const administratorSession: BackOfficeSession = {
   available: true,

@@ -4,7 +4,7 @@
 import { useState } from 'react';
 import { afterEach, expect, it, vi } from 'vitest';
 import { page } from 'vitest/browser';
-import { SETTLE_WAITS_MS, useBackOfficeAction } from '../../renderer/src/components/backOffice/useBackOfficeAction';
+import { SETTLE_WAITS_MS, useBackOfficeAction } from '@renderer/components/backOffice/useBackOfficeAction';
 import { render } from './render';
 import { installScriptedBridge } from './scripted-bridge';
 

@@ -2,8 +2,8 @@
 // "Use this connection" presses in quick succession through the web host): the list shown is the
 // answer to the last load asked, never an older one that came back late.
 import { expect, it } from 'vitest';
-import type { DeskOutput } from '../../shared/desk/api';
-import { useConnections } from '../../renderer/src/stores/connections';
+import type { DeskOutput } from '@shared/desk/api';
+import { useConnections } from '@renderer/stores/connections';
 import { installScriptedBridge } from './scripted-bridge';
 
 const desk = installScriptedBridge();

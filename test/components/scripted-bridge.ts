@@ -13,7 +13,7 @@ import {
   type DeskOutput,
   type DeskResult,
   type PickedKey,
-} from '../../shared/desk/api';
+} from '@shared/desk/api';
 
 type Answer<M extends DeskMethod> = (input: unknown) => DeskOutput<M> | DeskError | Promise<DeskOutput<M> | DeskError>;
 

@@ -14,7 +14,7 @@ import type { Page } from '@playwright/test';
 import { csvRecords } from './csv';
 import { expect, screenshotBothThemes, test } from './fixtures';
 import { downloadText } from './helpers';
-import { REGISTRY_DB_FILE } from '../../electron/core/registry/open';
+import { REGISTRY_DB_FILE } from '@registry/open';
 
 function backOffice(app: Page, screen: string) {
   return app.getByRole('navigation', { name: 'Back office' }).getByRole('button', { name: screen, exact: true }).click();

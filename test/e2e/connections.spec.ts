@@ -14,8 +14,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
-import { mintAppJwt } from '../../electron/core/desk/client/app-jwt';
-import { systemClock } from '../../electron/core/platform/clock';
+import { mintAppJwt } from '@desk/client/app-jwt';
+import { systemClock } from '@platform/clock';
 import { expect, nextAppEvent, screenshotBothThemes, startRegistry, test, type TestRegistry } from './fixtures';
 import { projectsTotal, shownProjectRows } from './helpers';
 

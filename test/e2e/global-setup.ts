@@ -9,8 +9,8 @@ import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { build } from 'vite';
-import { buildWebDesk } from '../../scripts/build-web-desk';
-import { viteAliases } from '../../scripts/path-aliases.mjs';
+import { buildWebDesk } from '@scripts/build-web-desk';
+import { viteAliases } from '@scripts/path-aliases.mjs';
 import { DEMO_REGISTRY_TEMPLATE, PROJECT_ROOT } from './template';
 
 export default async function globalSetup(): Promise<void> {

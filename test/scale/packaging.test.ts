@@ -16,8 +16,8 @@ import { FuseState, FuseV1Options, getCurrentFuseWire } from '@electron/fuses';
 import { Arch, build, Platform } from 'electron-builder';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import config, { DESK_DEB_DEPENDS, ELECTRON_BUILDER_DEB_DEPENDS } from '../../electron-builder.config.mjs';
-import { addonAbi, electronAbi } from '../../scripts/addon-abi.mjs';
-import { checkPackedAddons, FUSES, makeAfterPack } from '../../scripts/after-pack.mjs';
+import { addonAbi, electronAbi } from '@scripts/addon-abi.mjs';
+import { checkPackedAddons, FUSES, makeAfterPack } from '@scripts/after-pack.mjs';
 import { writeStandInElectronDist } from '../support/stand-in-electron';
 
 const root = resolve(import.meta.dirname, '../..');

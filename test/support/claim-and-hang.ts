@@ -4,8 +4,8 @@
 // each, tries to claim that transaction as the worker does (FOR UPDATE SKIP LOCKED); a server's
 // worker may take it first (their polls run every 250 ms), so it goes on until one claim holds. Then
 // it prints {"claimed": transactionId} and hangs inside the open transaction until it is killed.
-import { openPostgresRegistry } from '../../electron/core/registry/open';
-import { finishReservation } from '../../electron/core/registry/warehouse/finish';
+import { openPostgresRegistry } from '@registry/open';
+import { finishReservation } from '@registry/warehouse/finish';
 
 const { url, organizationId, receiverId, reservationIds } = JSON.parse(process.argv[2] ?? '{}') as {
   url: string;

@@ -1,8 +1,8 @@
 // Calling the desk service the way the renderer does, for tests: `ok` answers the value checked
 // against the contract's output schema (or throws naming the error), `fails` the typed error.
 import { expect } from 'vitest';
-import { deskApi, type DeskError, type DeskMethod, type DeskOutput } from '../../shared/desk/api';
-import type { DeskService } from '../../electron/core/desk/service';
+import { deskApi, type DeskError, type DeskMethod, type DeskOutput } from '@shared/desk/api';
+import type { DeskService } from '@desk/service';
 
 export function deskCalls(desk: () => DeskService) {
   return {

@@ -2,19 +2,19 @@
 // and retirements) on a loopback port, an app with examiner:read installed on organization A with
 // warehouse WRITE, and the desk's token manager, client, cache file and sync engine wired to it.
 import { join } from 'node:path';
-import * as ops from '../../electron/core/registry/operations';
-import type { OpenedRegistry } from '../../electron/core/registry/open';
-import { createTokenManager, type TokenManager } from '../../electron/core/desk/client/tokens';
-import { createRegistryClient, type RegistryClient, type RegistryClientOptions } from '../../electron/core/desk/client/registry-client';
-import type { FetchLike } from '../../electron/core/desk/client/http';
-import { openDeskCache, type DeskCache } from '../../electron/core/desk/cache';
-import type { InstallationRef, SyncTuning } from '../../electron/core/desk/sync/context';
-import { createSyncEngine } from '../../electron/core/desk/sync/engine';
-import type { SyncEngine } from '../../electron/core/desk/sync/types';
-import type { Clock } from '../../electron/core/platform/clock';
+import * as ops from '@registry/operations';
+import type { OpenedRegistry } from '@registry/open';
+import { createTokenManager, type TokenManager } from '@desk/client/tokens';
+import { createRegistryClient, type RegistryClient, type RegistryClientOptions } from '@desk/client/registry-client';
+import type { FetchLike } from '@desk/client/http';
+import { openDeskCache, type DeskCache } from '@desk/cache';
+import type { InstallationRef, SyncTuning } from '@desk/sync/context';
+import { createSyncEngine } from '@desk/sync/engine';
+import type { SyncEngine } from '@desk/sync/types';
+import type { Clock } from '@platform/clock';
 import { buildFixture, type Fixture } from './fixture';
 import { createTestApp, makeDataDir, startTestRegistry, type TestApp, type TestRegistry } from './registry';
-import type { RateLimitOptions } from '../../electron/core/registry/auth/rate-limit';
+import type { RateLimitOptions } from '@registry/auth/rate-limit';
 
 /** Adds `projects` validated projects of organization A and `retirements` retirements from A's inventory. */
 export function addVolume(r: OpenedRegistry, f: Fixture, counts: { projects?: number; retirements?: number }) {

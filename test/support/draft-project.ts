@@ -1,6 +1,6 @@
 // A draft project as the registry's operator read gives it, for tests of the project form (its
 // fields round-trip) and of the edit dialog. Type-only imports: it loads in Node and in the browser.
-import type { Project } from '../../shared/registry/resources';
+import type { Project } from '@shared/registry/resources';
 
 export const draftProject: Project = {
   id: 'p1',

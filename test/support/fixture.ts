@@ -1,8 +1,8 @@
 // A small, fully known registry for focused tests: a registry operator, two verified proponents
 // (A and B), an unverified one (C), a validator; one validated project of A with an ex-post
 // issuance, part of it deposited in A's warehouse; one draft project.
-import type { OpenedRegistry } from '../../electron/core/registry/open';
-import * as ops from '../../electron/core/registry/operations';
+import type { OpenedRegistry } from '@registry/open';
+import * as ops from '@registry/operations';
 
 export interface Fixture {
   registryOrgId: string;

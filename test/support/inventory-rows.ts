@@ -1,7 +1,7 @@
 // The row the desk lists for an inventory credit of the registry, written out independently of the
 // cache's own mapping so tests can compare the two.
-import type { InventoryCreditRow } from '../../shared/desk/api';
-import type { InventoryCredit } from '../../shared/registry/resources';
+import type { InventoryCreditRow } from '@shared/desk/api';
+import type { InventoryCredit } from '@shared/registry/resources';
 
 export const inventoryRowOf = (c: InventoryCredit): InventoryCreditRow => ({
   id: c.id,

@@ -2,7 +2,7 @@
 // same code runs in the test process (CI: already inside a D-Bus session with gnome-keyring) or in
 // a child re-executed under dbus-run-session (a developer's bare shell); the test asserts on them.
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { createKeychainStore, importPrivateKey, probeKeychain, readPrivateKey, type SecretStore } from '../../electron/core/desk/secrets';
+import { createKeychainStore, importPrivateKey, probeKeychain, readPrivateKey, type SecretStore } from '@desk/secrets';
 
 /** A secret that is recognisable if it leaks anywhere (messages, logs). */
 export const leakMarker = (): string => `S3CRET-${randomBytes(12).toString('hex')}`;

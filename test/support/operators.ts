@@ -2,9 +2,9 @@
 // and operator tokens got over HTTP.
 import { SignJWT } from 'jose';
 import type { KeyObject } from 'node:crypto';
-import type { OperatorRole } from '../../shared/registry/vocabulary';
-import type { OpenedRegistry } from '../../electron/core/registry/open';
-import * as ops from '../../electron/core/registry/operations';
+import type { OperatorRole } from '@shared/registry/vocabulary';
+import type { OpenedRegistry } from '@registry/open';
+import * as ops from '@registry/operations';
 import { rsaKeyPair, type TestRegistry } from './registry';
 
 export interface TestOperator {

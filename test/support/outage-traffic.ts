@@ -3,10 +3,10 @@
 // that every 503 is in the error shape with Retry-After, and the mid-traffic outage scenario whose
 // accepted writes must each be applied exactly once.
 import { expect } from 'vitest';
-import { openPostgresRegistry, type OpenedPostgresRegistry, type OpenedRegistry } from '../../electron/core/registry/open';
-import * as ops from '../../electron/core/registry/operations';
-import { PostgresDatabase } from '../../electron/core/platform/db/postgres';
-import { balanceOf, findAccountId } from '../../electron/core/registry/ledger';
+import { openPostgresRegistry, type OpenedPostgresRegistry, type OpenedRegistry } from '@registry/open';
+import * as ops from '@registry/operations';
+import { PostgresDatabase } from '@platform/db/postgres';
+import { balanceOf, findAccountId } from '@registry/ledger';
 import { buildFixture, type Fixture } from './fixture';
 import { withDatabase } from './postgres';
 import { createTestApp, type TestApp } from './registry';

@@ -3,7 +3,7 @@
 // test registry gets a database of its own, dropped when it closes. Without the variable the
 // PostgreSQL tests are skipped, and say so.
 import { randomBytes } from 'node:crypto';
-import { PostgresDatabase } from '../../electron/core/platform/db/postgres';
+import { PostgresDatabase } from '@platform/db/postgres';
 
 export const POSTGRES_URL = process.env.REGISTRY_TEST_POSTGRES_URL ?? '';
 

@@ -4,8 +4,8 @@
 // amount is kept here so the tests compute their expectations from what was done, never from what
 // the server answered.
 import { expect } from 'vitest';
-import { endpoints } from '../../shared/registry/endpoints';
-import { gramsToTonnes, tonnesToGrams } from '../../shared/registry/amounts';
+import { endpoints } from '@shared/registry/endpoints';
+import { gramsToTonnes, tonnesToGrams } from '@shared/registry/amounts';
 import {
   strict,
   type CreditEvent,
@@ -20,11 +20,11 @@ import {
   type Project,
   type ProjectReference,
   type Retirement,
-} from '../../shared/registry/resources';
-import { AdjustableClock } from '../../electron/core/platform/clock';
+} from '@shared/registry/resources';
+import { AdjustableClock } from '@platform/clock';
 import type { TestRegistry } from './registry';
-import type { OpenedRegistry } from '../../electron/core/registry/open';
-import * as ops from '../../electron/core/registry/operations';
+import type { OpenedRegistry } from '@registry/open';
+import * as ops from '@registry/operations';
 import { buildFixture, type Fixture } from './fixture';
 
 export const WALLET = '0x1111111111111111111111111111111111111111';

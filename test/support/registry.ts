@@ -9,11 +9,11 @@ import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AdjustableClock, type Clock } from '../../electron/core/platform/clock';
-import type { RegistryServerOptions, RunningRegistryServer } from '../../electron/core/registry/http/server';
-import { openPostgresRegistry, openRegistry, type OpenedRegistry } from '../../electron/core/registry/open';
+import { AdjustableClock, type Clock } from '@platform/clock';
+import type { RegistryServerOptions, RunningRegistryServer } from '@registry/http/server';
+import { openPostgresRegistry, openRegistry, type OpenedRegistry } from '@registry/open';
 import { createTestDatabase } from './postgres';
-import { createApp } from '../../electron/core/registry/operations/apps';
+import { createApp } from '@registry/operations/apps';
 
 export function makeDataDir(prefix = 'registry-test-'): { dir: string; remove(): void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
@@ -41,7 +41,7 @@ export async function startTestRegistry(
   const clock = new AdjustableClock(options.clock);
   const registry = openTestRegistryOn(data, clock);
   await options.setup?.(registry);
-  const { startRegistryServer } = await import('../../electron/core/registry/http/server');
+  const { startRegistryServer } = await import('@registry/http/server');
   const server = await startRegistryServer({ ...options, registry });
   return {
     dir: data.dir,

@@ -1,7 +1,7 @@
 // A validated forestry project of one organization with a credit per vintage, issued and partly put
 // in the organization's warehouse: the stock that warehouse tests and benchmarks reserve from.
-import type { RegistryContext } from '../../electron/core/registry/context';
-import * as ops from '../../electron/core/registry/operations';
+import type { RegistryContext } from '@registry/context';
+import * as ops from '@registry/operations';
 
 export interface StockedWarehouse {
   organizationId: string;

@@ -4,7 +4,7 @@
 // column missing from, or extra to, an interface, or typed against its SQL, fails the typecheck; a
 // literal that differs from the migrated database fails the test.
 import type { SelectType } from 'kysely';
-import type { RawDatabase } from '../../electron/core/platform/db/database';
+import type { RawDatabase } from '@platform/db/database';
 
 /** The declared SQL type a TypeScript column type may have (UNTYPED: an FTS5 column). */
 type SqlTypeOf<V> = [V] extends [string] ? 'TEXT' | 'UNTYPED' : [V] extends [number] ? 'INTEGER' | 'REAL' : never;

@@ -6,10 +6,10 @@
 // WAREHOUSE_WORKER=off starts it without background services, so finished reservations stay queued.
 // RATE_LIMIT=n/seconds starts it with that rate limit (`--rate-limit` of npm run serve).
 // GET /__floor__/ping answers a constant without authentication: the floor of the warehouse bench.
-import { startRegistryServer } from '../../electron/core/registry/http/server';
-import { openPostgresRegistry, openRegistry } from '../../electron/core/registry/open';
-import { onTransactionHandled } from '../../electron/core/registry/warehouse/queue-signal';
-import { queuedTransactionIds } from '../../electron/core/registry/warehouse/worker';
+import { startRegistryServer } from '@registry/http/server';
+import { openPostgresRegistry, openRegistry } from '@registry/open';
+import { onTransactionHandled } from '@registry/warehouse/queue-signal';
+import { queuedTransactionIds } from '@registry/warehouse/worker';
 
 const dataDir = process.argv[2];
 if (!dataDir) {

@@ -2,13 +2,13 @@
 // with warehouse WRITE, one VIEW only), typed calls that parse every success answer with the
 // strict contract schemas, and ledger read-outs to check what moved.
 import { expect } from 'vitest';
-import { endpoints, fillPath, type EndpointId } from '../../shared/registry/endpoints';
-import { strict, type Pagination, type Reservation, type Retirement, type WarehouseInventoryCredit } from '../../shared/registry/resources';
-import type { OpenedRegistry } from '../../electron/core/registry/open';
-import type { RegistryContext } from '../../electron/core/registry/context';
-import * as ops from '../../electron/core/registry/operations';
-import { findAccountId, balanceOf } from '../../electron/core/registry/ledger';
-import { onTransactionHandled } from '../../electron/core/registry/warehouse/queue-signal';
+import { endpoints, fillPath, type EndpointId } from '@shared/registry/endpoints';
+import { strict, type Pagination, type Reservation, type Retirement, type WarehouseInventoryCredit } from '@shared/registry/resources';
+import type { OpenedRegistry } from '@registry/open';
+import type { RegistryContext } from '@registry/context';
+import * as ops from '@registry/operations';
+import { findAccountId, balanceOf } from '@registry/ledger';
+import { onTransactionHandled } from '@registry/warehouse/queue-signal';
 import { buildFixture, type Fixture } from './fixture';
 import { appToken, createTestApp, installationToken, startTestRegistry, type TestApp, type TestRegistry } from './registry';
 

@@ -5,7 +5,7 @@
 // are capped. Handles expire after ARTIFACT_TTL_MS (on the injected clock) and at most
 // MAX_ARTIFACTS are kept, oldest dropped first.
 import { randomBytes } from 'node:crypto';
-import type { FileHandle, FileKind } from '../../../shared/desk/api';
+import type { FileHandle, FileKind } from '@shared/desk/api';
 import type { Clock } from '../platform/clock';
 import { DeskFailure } from './errors';
 

@@ -1,8 +1,8 @@
 // Every audit entry a filter selects, read through the back office's read of the registry's audit
 // search page by page (its cursor, newest first; offline, the pages as last read): what the Audit
 // log's CSV export writes, the same pages of the same size the screen reads.
-import type { AuditFilter } from '../../../shared/desk/audit-filter';
-import { MAX_PAGE_SIZE } from '../../../shared/registry/vocabulary';
+import type { AuditFilter } from '@shared/desk/audit-filter';
+import { MAX_PAGE_SIZE } from '@shared/registry/vocabulary';
 import type { AuditEntryRow } from './csv-export';
 
 export type AuditPageRead = (query: Record<string, string | number>) => Promise<{ entries: AuditEntryRow[]; nextCursor: string | null }>;

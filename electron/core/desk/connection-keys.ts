@@ -5,7 +5,7 @@
 // never appears in a message.
 import { createHash, createPrivateKey } from 'node:crypto';
 import { resolve } from 'node:path';
-import type { ConnectionInfo } from '../../../shared/desk/api';
+import type { ConnectionInfo } from '@shared/desk/api';
 import type { SecretStoreKind, StoredConnection } from './connections';
 import { DeskFailure } from './errors';
 import { SecretStoreError } from './secrets';

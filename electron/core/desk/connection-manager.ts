@@ -3,7 +3,7 @@
 // activate, re-key, unlock, refresh and remove them. Only one connection is active at a time;
 // activating another closes the previous runtime first.
 import { httpProbe, startReachabilityProbe, type ReachabilityProbe, type ReachabilityProbeOptions } from './reachability-probe';
-import type { ConnectionInfo, DeskEvent, DeskOutput } from '../../../shared/desk/api';
+import type { ConnectionInfo, DeskEvent, DeskOutput } from '@shared/desk/api';
 import type { Clock } from '../platform/clock';
 import type { FetchLike } from './client/http';
 import type { SyncTuning } from './sync/context';

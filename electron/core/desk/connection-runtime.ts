@@ -1,7 +1,7 @@
 // Everything that exists while one connection is active: its registry client (with its token
 // manager), its cache file and its sync engine. Closing it stops the sync and closes the cache;
 // cached tokens are simply dropped with it.
-import { isAllowedRegistryUrl, REGISTRY_URL_RULE } from '../../../shared/desk/api';
+import { isAllowedRegistryUrl, REGISTRY_URL_RULE } from '@shared/desk/api';
 import type { Clock } from '../platform/clock';
 import type { FetchLike } from './client/http';
 import { createRegistryClient, type RegistryClient } from './client/registry-client';

@@ -1,7 +1,7 @@
 // connections.json: the registries the desk knows, without any secret. The app's private key lives
 // in the secret store under `registry-desk:<connectionId>`; access tokens live only in memory.
 import { z } from 'zod';
-import { installationInfo } from '../../../shared/desk/api';
+import { installationInfo } from '@shared/desk/api';
 import { readJsonFile, writeJsonFile } from './json-file';
 
 export const SECRET_STORE_KINDS = ['keychain', 'encrypted-file', 'memory'] as const;

@@ -7,10 +7,10 @@ import {
   type InventoryCreditSearchInput,
   type ProjectRow,
   type RetirementRow,
-} from '../../../shared/desk/api';
-import type { WarehouseInventoryCredit } from '../../../shared/registry/resources';
-import { creditVintage, listWarehouseCredits } from '../../../shared/desk/warehouse-list';
-import type { AuditFilter } from '../../../shared/desk/audit-filter';
+} from '@shared/desk/api';
+import type { WarehouseInventoryCredit } from '@shared/registry/resources';
+import { creditVintage, listWarehouseCredits } from '@shared/desk/warehouse-list';
+import type { AuditFilter } from '@shared/desk/audit-filter';
 import { toCsv, type CsvColumn } from './csv';
 
 const PAGE = 500; // the search API's largest page

@@ -1,7 +1,7 @@
 // What the two hosts (Electron IPC and the loopback web host) need of the desk service: one call
 // entry that validates everything itself, and the event stream. The service answers in-process
 // (service.ts) or from its own process (process/host-side.ts), so every answer may be a promise.
-import type { DeskEvent, DeskResult, PickedKey } from '../../../shared/desk/api';
+import type { DeskEvent, DeskResult, PickedKey } from '@shared/desk/api';
 import type { Artifact } from './artifacts';
 
 export interface DeskDispatcher {

@@ -2,7 +2,7 @@
 // manager can act on. Code inside the desk throws DeskFailure; registry answers and network
 // failures are translated here, in one place.
 import type { z } from 'zod';
-import type { DeskError } from '../../../shared/desk/api';
+import type { DeskError } from '@shared/desk/api';
 import { zodMessages } from '../platform/zod-messages';
 import { CorruptFileError } from './json-file';
 import { InvalidPrivateKeyError, InvalidSecretInputError, SecretStoreError } from './secrets';

@@ -1,6 +1,6 @@
 // The desk's event stream: the sync engine and write actions publish, the hosts (IPC, SSE) listen.
 // A listener that throws must not stop the others nor the publisher.
-import type { DeskEvent } from '../../../shared/desk/api';
+import type { DeskEvent } from '@shared/desk/api';
 
 export interface EventHub<E = DeskEvent> {
   publish(event: E): void;

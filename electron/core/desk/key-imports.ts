@@ -7,7 +7,7 @@
 // or the key of the operator id the connection names.
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import type { PickedKey } from '../../../shared/desk/api';
+import type { PickedKey } from '@shared/desk/api';
 import type { Clock } from '../platform/clock';
 import { checkPrivateKeyPem } from './connection-keys';
 import { DeskFailure } from './errors';

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { registryUrl } from '../../../shared/desk/api';
+import { registryUrl } from '@shared/desk/api';
 import { zodMessages } from '../platform/zod-messages';
 
 export interface RemoteLaunch {

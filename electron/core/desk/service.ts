@@ -20,7 +20,7 @@ import {
   type DeskResult,
   type SyncStatus,
   type HistoryVerification,
-} from '../../../shared/desk/api';
+} from '@shared/desk/api';
 import { systemClock, type Clock } from '../platform/clock';
 import type { FetchLike } from './client/http';
 import type { SyncTuning } from './sync/context';

@@ -1,6 +1,6 @@
 // The desk's settings.json: what the user chose (theme, sync interval) and where the window was.
 import { z } from 'zod';
-import { themeSchema } from '../../../shared/desk/api';
+import { themeSchema } from '@shared/desk/api';
 import { readJsonFile, writeJsonFile } from './json-file';
 
 export const windowStateSchema = z.object({

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { DeskApi, DeskMethod, installationInfo } from '../../../shared/desk/api';
+import type { DeskApi, DeskMethod, installationInfo } from '@shared/desk/api';
 
 export type InstallationInfo = z.infer<typeof installationInfo>;
 

@@ -1,7 +1,7 @@
 // The warehouse of one organization as the desk shows it: read live from the registry, since
 // reservations count down in minutes and a cached view would mislead; when the registry cannot be
 // reached, the last synced copy, marked offline.
-import type { WarehouseView } from '../../../shared/desk/api';
+import type { WarehouseView } from '@shared/desk/api';
 import type { Clock } from '../platform/clock';
 import type { ConnectionRuntime } from './connection-runtime';
 import { DeskFailure } from './errors';

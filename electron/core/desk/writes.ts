@@ -3,9 +3,9 @@
 // code `offline` before anything is sent, so nothing half-happens. The core never sees a wallet
 // key: finalize forwards the signature the renderer's wallet made.
 import type { z } from 'zod';
-import type { DeskEvent, DeskInput, DeskOutput } from '../../../shared/desk/api';
-import type { finishBody } from '../../../shared/registry/endpoints';
-import type { Reservation } from '../../../shared/registry/resources';
+import type { DeskEvent, DeskInput, DeskOutput } from '@shared/desk/api';
+import type { finishBody } from '@shared/registry/endpoints';
+import type { Reservation } from '@shared/registry/resources';
 import { RegistryError, STATUS_OF } from '../registry';
 import { EmbeddedRegistryStopped } from './embedded';
 import { DeskFailure, fromRegistryAnswer, offlineFailure } from './errors';

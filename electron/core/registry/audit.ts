@@ -4,7 +4,7 @@
 // attempt's changes were rolled back. No secret ever enters it: fields that could hold one (keys,
 // tokens, signatures) are replaced by a short fingerprint.
 import { createHash } from 'node:crypto';
-import type { AuditOutcome } from '../../../shared/registry/vocabulary';
+import type { AuditOutcome } from '@shared/registry/vocabulary';
 import { iso } from '../platform/clock';
 import type { Insertable, Kysely } from 'kysely';
 import type { RegistryContext } from './context';

@@ -12,8 +12,8 @@
 // is the one both get (AnswerAlreadyStored rolls the second's changes back). Never a second effect.
 import { createHash } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
-import { canonicalJson } from '../../../shared/canonical-json';
-import { IDEMPOTENCY_WINDOW_MS, MAX_IDEMPOTENCY_KEY_LENGTH } from '../../../shared/registry/vocabulary';
+import { canonicalJson } from '@shared/canonical-json';
+import { IDEMPOTENCY_WINDOW_MS, MAX_IDEMPOTENCY_KEY_LENGTH } from '@shared/registry/vocabulary';
 import type { RegistryContext } from './context';
 import { badRequest, conflict, RegistryError } from './errors';
 

@@ -1,7 +1,7 @@
 // How registry operations read their input: a zod schema parsed into a 400 that lists every
 // problem, the field shapes the operator operations share, and tonnes turned into exact grams.
 import { z } from 'zod';
-import { AmountError, tonnesToGrams } from '../../../shared/registry/amounts';
+import { AmountError, tonnesToGrams } from '@shared/registry/amounts';
 import { badRequest } from './errors';
 import { zodMessages } from '../platform/zod-messages';
 
@@ -11,7 +11,7 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
   return result.data;
 }
 
-export { countryCode, dateInput, requiredText, text, tonnesInput } from '../../../shared/registry/operator-inputs';
+export { countryCode, dateInput, requiredText, text, tonnesInput } from '@shared/registry/operator-inputs';
 
 /** Tonnes as whole grams; an amount finer than a gram is a 400 naming the field. */
 export function grams(tonnes: number, field = 'amount'): number {

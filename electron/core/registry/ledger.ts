@@ -7,7 +7,7 @@ import { sql, type Insertable, type Kysely } from 'kysely';
 import type { AccountKind, MovementKind, RegistryTables } from './schema';
 import { badRequest, conflict, notFound } from './errors';
 import { appendLeaf } from './transparency/leaf';
-import { formatTonnesForPeople } from '../../../shared/registry/amounts';
+import { formatTonnesForPeople } from '@shared/registry/amounts';
 
 export type AccountRef =
   | { kind: 'inventory' | 'warehouse'; organizationId: string }

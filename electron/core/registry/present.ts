@@ -1,7 +1,7 @@
 // Rows to the wire resources of section 2 that several parts of the registry hand out: project
 // references, organization summaries and records, retirements (with the redaction rule).
-import type { Organization, OrganizationSummary, ProjectReference, Retirement } from '../../../shared/registry/resources';
-import { gramsToTonnes } from '../../../shared/registry/amounts';
+import type { Organization, OrganizationSummary, ProjectReference, Retirement } from '@shared/registry/resources';
+import { gramsToTonnes } from '@shared/registry/amounts';
 import { iso } from '../platform/clock';
 import type { RegistryContext } from './context';
 import type { RegistryTables } from './schema';

@@ -2,7 +2,7 @@
 // (test/unit/registry/schema-tables.test.ts) compares them with the migrated database, so they cannot
 // drift. Times are epoch milliseconds, amounts grams, booleans 0/1 (see migrations/0001-initial.ts).
 import type { Generated } from 'kysely';
-import type { ProjectStatus } from '../../../shared/registry/vocabulary';
+import type { ProjectStatus } from '@shared/registry/vocabulary';
 
 type Bool = 0 | 1;
 

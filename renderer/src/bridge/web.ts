@@ -7,7 +7,7 @@
 // When the host no longer knows the session (the desk was restarted, the cookie is gone), every
 // call fails with SESSION_LOST_MESSAGE and the page hears `desk:session-lost` once.
 // EventSource cannot send headers, so events are read from a streamed fetch instead.
-import type { DeskBridge, DeskEvent, DeskResult, FileHandle, PickedKey } from '../../../shared/desk/api';
+import type { DeskBridge, DeskEvent, DeskResult, FileHandle, PickedKey } from '@shared/desk/api';
 
 const CSRF_META = 'desk-csrf';
 const CSRF_HEADER = 'x-desk-csrf';

@@ -1,5 +1,5 @@
 // "Export CSV": asks the desk for the CSV of exactly the list on screen, then saves it.
-import type { DeskInput } from '../../../shared/desk/api';
+import type { DeskInput } from '@shared/desk/api';
 import { desk, saveFile } from '../lib/desk';
 import { announce } from '../lib/signals';
 import { useAction } from './useAction';

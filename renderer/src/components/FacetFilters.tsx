@@ -1,7 +1,7 @@
 // A list's filters: one select per facet, each value with how many rows it would leave (under the
 // search and the other filters), "Clear filters" once any filter or a search narrows the list (it
 // clears both), and an error line if the values could not be read.
-import type { FacetValue } from '../../../shared/desk/api';
+import type { FacetValue } from '@shared/desk/api';
 import { formatCount } from '../lib/format';
 import { ErrorMessage } from './feedback';
 

@@ -1,6 +1,6 @@
 // Whether the registry's history verified at the last sync (docs/desk.md), in the words the sync
 // status and the connection in Settings both use: entries and time in the desk's number and date formats.
-import type { HistoryVerification } from '../../../shared/desk/api';
+import type { HistoryVerification } from '@shared/desk/api';
 import { formatCount, formatDateTime } from '../lib/format';
 
 export function historyText(history: HistoryVerification | undefined | null): string | null {

@@ -3,7 +3,7 @@
 // warehouses this app may see, again whenever a reservation changes or a sync finishes; the time
 // left counts on the registry's clock (the offset each warehouse answer measures).
 import { useEffect, useRef, useState } from 'react';
-import type { Reservation } from '../../../shared/registry/resources';
+import type { Reservation } from '@shared/registry/resources';
 import { desk, onDeskEvent } from '../lib/desk';
 import { useNow } from '../lib/hooks';
 import { formatTonnesValue } from '../lib/format';

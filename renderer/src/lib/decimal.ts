@@ -1,7 +1,7 @@
 // Exact tonne amounts typed by the user (in their locale, see localeAmount.ts). The registry counts whole grams (6 decimals of a tonne),
 // so the renderer compares amounts as integer grams parsed from the text, never as floats.
-import { tonnesToGrams } from '../../../shared/registry/amounts';
-import { GRAMS_PER_TONNE } from '../../../shared/registry/vocabulary';
+import { tonnesToGrams } from '@shared/registry/amounts';
+import { GRAMS_PER_TONNE } from '@shared/registry/vocabulary';
 import { formatLocaleDecimal, parseLocaleDecimal } from './localeAmount';
 
 const GRAM_DECIMALS = String(GRAMS_PER_TONNE).length - 1;

@@ -1,7 +1,7 @@
 // The renderer's only way to the desk: a thin wrapper over the typed bridge that turns a failed
 // result into a thrown DeskFailure (so screens can use try/catch and show `message`), and notes
 // how fresh every read was so the offline banner can say how old the data on screen is.
-import type { DeskBridge, DeskError, DeskEvent, DeskInput, DeskMethod, DeskOutput, FileHandle, PickedKey } from '../../../shared/desk/api';
+import type { DeskBridge, DeskError, DeskEvent, DeskInput, DeskMethod, DeskOutput, FileHandle, PickedKey } from '@shared/desk/api';
 import { getBridge } from '../bridge';
 import { useFreshness } from '../stores/freshness';
 

@@ -7,7 +7,7 @@ export const DESK_LOCALE = new Intl.DateTimeFormat().resolvedOptions().locale;
 const dateFormat = new Intl.DateTimeFormat(DESK_LOCALE, { dateStyle: 'medium' });
 const dateTimeFormat = new Intl.DateTimeFormat(DESK_LOCALE, { dateStyle: 'medium', timeStyle: 'short' });
 const timeFormat = new Intl.DateTimeFormat(DESK_LOCALE, { timeStyle: 'short' });
-import { formatTonnesForPeople, tonnesToGrams, type NumberSeparators } from '../../../shared/registry/amounts';
+import { formatTonnesForPeople, tonnesToGrams, type NumberSeparators } from '@shared/registry/amounts';
 
 const countFormat = new Intl.NumberFormat();
 // Amounts are tonnes with up to 6 decimals (whole grams): shown exactly, by the one formatter the

@@ -10,7 +10,7 @@ import type {
   OperatorEndpointName,
   OperatorReadName,
   OperatorWriteName,
-} from '../../../shared/desk/back-office';
+} from '@shared/desk/back-office';
 import { desk, describeError, onDeskEvent } from '../lib/desk';
 import { useFreshness } from './freshness';
 

@@ -1,7 +1,7 @@
 // Connections and their installations, shared by the settings screen, the warehouse picker and the
 // active-registry line; a change of the active connection closes the records open on every screen.
 import { create } from 'zustand';
-import type { ConnectionInfo, DeskOutput } from '../../../shared/desk/api';
+import type { ConnectionInfo, DeskOutput } from '@shared/desk/api';
 import { desk, describeError } from '../lib/desk';
 import { useNavigation } from './navigation';
 

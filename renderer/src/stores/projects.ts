@@ -3,7 +3,7 @@
 // PAGE_SIZE rows are fetched with projects.search offset/limit, each page once. When the desk's
 // count is a lower bound ("10,000+"), the list reaches on past it page by page (see listExtent).
 import { create } from 'zustand';
-import type { ProjectRow, ProjectSearchInput } from '../../../shared/desk/api';
+import type { ProjectRow, ProjectSearchInput } from '@shared/desk/api';
 import { desk } from '../lib/desk';
 import { emptyPagedRows, pagedRowsActions, type PagedRows } from './pagedRows';
 import { rowInPages } from './paging';

@@ -3,7 +3,7 @@
 // fetched with retirements.search offset/limit, each page once; past a lower-bound count the list
 // reaches on page by page), and the rows selected for a bulk certificate download.
 import { create } from 'zustand';
-import type { RetirementRow, RetirementSearchInput } from '../../../shared/desk/api';
+import type { RetirementRow, RetirementSearchInput } from '@shared/desk/api';
 import { desk } from '../lib/desk';
 import { announce, setPageState } from '../lib/signals';
 import { emptyPagedRows, pagedRowsActions, type PagedRows } from './pagedRows';

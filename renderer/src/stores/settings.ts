@@ -8,7 +8,7 @@
 // on screen: the newer choice decides, and reports its own failure). An answer names every setting:
 // the ones it did not save are taken from it only when no newer choice of them is waiting.
 import { create } from 'zustand';
-import type { Theme } from '../../../shared/desk/api';
+import type { Theme } from '@shared/desk/api';
 import { desk } from '../lib/desk';
 
 interface Settings {

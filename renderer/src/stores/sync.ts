@@ -1,7 +1,7 @@
 // The sync indicator's state, fed by sync.status and the desk's sync events. Each finished sync
 // bumps `dataVersion`, which screens use to reload what they show.
 import { create } from 'zustand';
-import type { SyncProgress, SyncStatus } from '../../../shared/desk/api';
+import type { SyncProgress, SyncStatus } from '@shared/desk/api';
 import { desk, describeError, onDeskEvent } from '../lib/desk';
 import { announce, setPageState } from '../lib/signals';
 import { useFreshness } from './freshness';

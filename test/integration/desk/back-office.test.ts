@@ -4,15 +4,15 @@
 // (exactly one effect), a refusal reads as a sentence, a write with no answer at all is `unsure`
 // until settle re-sends it, and nothing is sent for input the row refuses.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DeskEvent } from '../../../shared/desk/api';
-import { createDeskService, type DeskService } from '../../../electron/core/desk/service';
-import type { SecretStoreFactory } from '../../../electron/core/desk/key-vault';
-import { openSecretStore } from '../../../electron/core/desk/secret-stores';
-import * as ops from '../../../electron/core/registry/operations';
-import { auditRows, createTestOperator, type TestOperator } from '../../support/operators';
-import { createTestApp, makeDataDir, rsaKeyPair, startTestRegistry, type TestApp, type TestRegistry } from '../../support/registry';
-import { deskCalls } from '../../support/desk-calls';
-import { buildFixture, type Fixture } from '../../support/fixture';
+import type { DeskEvent } from '@shared/desk/api';
+import { createDeskService, type DeskService } from '@desk/service';
+import type { SecretStoreFactory } from '@desk/key-vault';
+import { openSecretStore } from '@desk/secret-stores';
+import * as ops from '@registry/operations';
+import { auditRows, createTestOperator, type TestOperator } from '@test/support/operators';
+import { createTestApp, makeDataDir, rsaKeyPair, startTestRegistry, type TestApp, type TestRegistry } from '@test/support/registry';
+import { deskCalls } from '@test/support/desk-calls';
+import { buildFixture, type Fixture } from '@test/support/fixture';
 
 const secretStoreFactory: SecretStoreFactory = (kind, options) => openSecretStore(kind, options);
 const pemOf = (index: number) => rsaKeyPair(index).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();

@@ -5,12 +5,12 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchTransport, type HttpTransport } from '../../../electron/core/desk/client/http';
-import { nodeHttpTransport } from '../../../electron/core/desk/client/node-http';
-import { createRegistryClient, type RegistryClient } from '../../../electron/core/desk/client/registry-client';
-import { RegistryClientError } from '../../../electron/core/desk/client/errors';
-import type { TokenManager } from '../../../electron/core/desk/client/tokens';
-import { ManualClock } from '../../../electron/core/platform/clock';
+import { fetchTransport, type HttpTransport } from '@desk/client/http';
+import { nodeHttpTransport } from '@desk/client/node-http';
+import { createRegistryClient, type RegistryClient } from '@desk/client/registry-client';
+import { RegistryClientError } from '@desk/client/errors';
+import type { TokenManager } from '@desk/client/tokens';
+import { ManualClock } from '@platform/clock';
 
 // A fixed Date: Node's own is the current second, and the two transports' requests, sent together,
 // could be answered either side of a second's turn.

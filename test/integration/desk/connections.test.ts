@@ -5,15 +5,15 @@ import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REGISTRY_URL_RULE, type DeskEvent } from '../../../shared/desk/api';
-import { createDeskService, type DeskService } from '../../../electron/core/desk/service';
-import { COMMAND_LINE_CONNECTION_ID } from '../../../electron/core/desk/connection-manager';
-import type { DeskFailure } from '../../../electron/core/desk/errors';
-import type { SecretStoreFactory } from '../../../electron/core/desk/key-vault';
-import { encryptedKeyFile, openSecretStore } from '../../../electron/core/desk/secret-stores';
-import * as ops from '../../../electron/core/registry/operations';
-import { createTestApp, makeDataDir, rsaKeyPair, startTestRegistry, type TestApp, type TestRegistry } from '../../support/registry';
-import { deskCalls } from '../../support/desk-calls';
+import { REGISTRY_URL_RULE, type DeskEvent } from '@shared/desk/api';
+import { createDeskService, type DeskService } from '@desk/service';
+import { COMMAND_LINE_CONNECTION_ID } from '@desk/connection-manager';
+import type { DeskFailure } from '@desk/errors';
+import type { SecretStoreFactory } from '@desk/key-vault';
+import { encryptedKeyFile, openSecretStore } from '@desk/secret-stores';
+import * as ops from '@registry/operations';
+import { createTestApp, makeDataDir, rsaKeyPair, startTestRegistry, type TestApp, type TestRegistry } from '@test/support/registry';
+import { deskCalls } from '@test/support/desk-calls';
 
 const noSeed = () => {
   throw new Error('these tests start against a remote registry; the embedded one must not be seeded');

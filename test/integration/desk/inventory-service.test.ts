@@ -3,11 +3,11 @@
 // schemas, bad input refused as `invalid_input` listing every problem, and the CSV export holding
 // exactly the rows the list shows with its search, filters and sort.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DeskEvent } from '../../../shared/desk/api';
-import { createDeskService, type DeskService } from '../../../electron/core/desk/service';
-import { seedDemo } from '../../../electron/core/registry/seed';
-import { makeDataDir } from '../../support/registry';
-import { deskCalls } from '../../support/desk-calls';
+import type { DeskEvent } from '@shared/desk/api';
+import { createDeskService, type DeskService } from '@desk/service';
+import { seedDemo } from '@registry/seed';
+import { makeDataDir } from '@test/support/registry';
+import { deskCalls } from '@test/support/desk-calls';
 
 let data: { dir: string; remove(): void };
 let desk: DeskService;

@@ -5,17 +5,17 @@
 import { join } from 'node:path';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTokenManager } from '../../../electron/core/desk/client/tokens';
-import { createRegistryClient, type RegistryClient } from '../../../electron/core/desk/client/registry-client';
-import type { FetchLike } from '../../../electron/core/desk/client/http';
-import { openDeskCache, type DeskCache } from '../../../electron/core/desk/cache';
-import { createSyncEngine } from '../../../electron/core/desk/sync/engine';
-import type { SyncEngine } from '../../../electron/core/desk/sync/types';
-import * as ops from '../../../electron/core/registry/operations';
-import { seedDemo, type DemoCredentials } from '../../../electron/core/registry/seed';
-import { INVENTORY_ACCOUNTS, type InventoryAccount, type InventoryCreditRow } from '../../../shared/desk/api';
-import { makeDataDir, startTestRegistry, type TestRegistry } from '../../support/registry';
-import { inventoryRowOf } from '../../support/inventory-rows';
+import { createTokenManager } from '@desk/client/tokens';
+import { createRegistryClient, type RegistryClient } from '@desk/client/registry-client';
+import type { FetchLike } from '@desk/client/http';
+import { openDeskCache, type DeskCache } from '@desk/cache';
+import { createSyncEngine } from '@desk/sync/engine';
+import type { SyncEngine } from '@desk/sync/types';
+import * as ops from '@registry/operations';
+import { seedDemo, type DemoCredentials } from '@registry/seed';
+import { INVENTORY_ACCOUNTS, type InventoryAccount, type InventoryCreditRow } from '@shared/desk/api';
+import { makeDataDir, startTestRegistry, type TestRegistry } from '@test/support/registry';
+import { inventoryRowOf } from '@test/support/inventory-rows';
 
 const ENDPOINT = { buffer: 'getBufferInventory', adjustment: 'getAdjustmentInventory', organization: 'getOrganizationInventory' } as const;
 const PATH = {

@@ -3,11 +3,11 @@
 // variant is the same KeyVault port, tested in secrets-keychain.test.ts).
 import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientFor } from '../../../electron/core/desk/connection-runtime';
-import { createMemoryVault } from '../../../electron/core/desk/key-vault';
-import { ensureLocalAdministrator, LOCAL_ADMINISTRATOR_NAME, operatorKeyId } from '../../../electron/core/desk/local-operator';
-import { createTestApp, startTestRegistry, type TestApp, type TestRegistry } from '../../support/registry';
-import { auditRows } from '../../support/operators';
+import { clientFor } from '@desk/connection-runtime';
+import { createMemoryVault } from '@desk/key-vault';
+import { ensureLocalAdministrator, LOCAL_ADMINISTRATOR_NAME, operatorKeyId } from '@desk/local-operator';
+import { createTestApp, startTestRegistry, type TestApp, type TestRegistry } from '@test/support/registry';
+import { auditRows } from '@test/support/operators';
 
 let t: TestRegistry;
 let app: TestApp;

@@ -5,16 +5,16 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchTransport, type HttpTransport } from '../../../electron/core/desk/client/http';
-import { nodeHttpTransport } from '../../../electron/core/desk/client/node-http';
-import { createRegistryClient, type RegistryClient } from '../../../electron/core/desk/client/registry-client';
-import type { TokenManager } from '../../../electron/core/desk/client/tokens';
-import { GATE_CAP } from '../../../electron/core/desk/client/request-gate';
-import { forEachLimited } from '../../../electron/core/desk/sync/concurrency';
-import { ManualClock } from '../../../electron/core/platform/clock';
-import { buildFixture, type Fixture } from '../../support/fixture';
-import { appToken, createTestApp, startTestRegistry, type TestRegistry } from '../../support/registry';
-import { startDelayingProxy, type DelayingProxy } from '../../support/delaying-proxy';
+import { fetchTransport, type HttpTransport } from '@desk/client/http';
+import { nodeHttpTransport } from '@desk/client/node-http';
+import { createRegistryClient, type RegistryClient } from '@desk/client/registry-client';
+import type { TokenManager } from '@desk/client/tokens';
+import { GATE_CAP } from '@desk/client/request-gate';
+import { forEachLimited } from '@desk/sync/concurrency';
+import { ManualClock } from '@platform/clock';
+import { buildFixture, type Fixture } from '@test/support/fixture';
+import { appToken, createTestApp, startTestRegistry, type TestRegistry } from '@test/support/registry';
+import { startDelayingProxy, type DelayingProxy } from '@test/support/delaying-proxy';
 
 let t: TestRegistry;
 let f: Fixture;

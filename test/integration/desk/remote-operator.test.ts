@@ -7,14 +7,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDeskService, type DeskService } from '../../../electron/core/desk/service';
-import type { SecretStoreFactory } from '../../../electron/core/desk/key-vault';
-import { operatorKeyId } from '../../../electron/core/desk/local-operator';
-import { encryptedKeyFile, openSecretStore } from '../../../electron/core/desk/secret-stores';
-import * as ops from '../../../electron/core/registry/operations';
-import { createTestOperator, type TestOperator } from '../../support/operators';
-import { createTestApp, makeDataDir, rsaKeyPair, startTestRegistry, type TestApp, type TestRegistry } from '../../support/registry';
-import { deskCalls } from '../../support/desk-calls';
+import { createDeskService, type DeskService } from '@desk/service';
+import type { SecretStoreFactory } from '@desk/key-vault';
+import { operatorKeyId } from '@desk/local-operator';
+import { encryptedKeyFile, openSecretStore } from '@desk/secret-stores';
+import * as ops from '@registry/operations';
+import { createTestOperator, type TestOperator } from '@test/support/operators';
+import { createTestApp, makeDataDir, rsaKeyPair, startTestRegistry, type TestApp, type TestRegistry } from '@test/support/registry';
+import { deskCalls } from '@test/support/desk-calls';
 
 const noSeed = () => {
   throw new Error('these tests start against a remote registry; the embedded one must not be seeded');

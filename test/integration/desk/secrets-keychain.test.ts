@@ -5,15 +5,9 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keytarMissingSentence } from '../../../electron/core/desk/secrets/keychain-install.mjs';
-import {
-  createKeychainStore,
-  InvalidSecretInputError,
-  KeychainOperationError,
-  probeKeychain,
-  type KeytarApi,
-} from '../../../electron/core/desk/secrets';
-import { runWithBusAddress, runWithoutKeytar, runWithSecretService } from '../../support/keyring-session';
+import { keytarMissingSentence } from '@desk/secrets/keychain-install.mjs';
+import { createKeychainStore, InvalidSecretInputError, KeychainOperationError, probeKeychain, type KeytarApi } from '@desk/secrets';
+import { runWithBusAddress, runWithoutKeytar, runWithSecretService } from '@test/support/keyring-session';
 
 describe('keychain store on a real Secret Service', () => {
   it('stores, reads, overwrites and deletes; unknown accounts are null; services are isolated', async () => {

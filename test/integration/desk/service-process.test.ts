@@ -5,10 +5,10 @@
 // error, it starts again on the same data, and after too many stops it is left stopped, saying so.
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DeskEvent, DeskMethod, DeskOutput } from '../../../shared/desk/api';
-import type { DeskServiceProcess, ServiceLifecycle } from '../../../electron/core/desk/process/host-side';
-import { startDeskServiceChild } from '../../../electron/core/desk/process/node-host';
-import { makeDataDir } from '../../support/registry';
+import type { DeskEvent, DeskMethod, DeskOutput } from '@shared/desk/api';
+import type { DeskServiceProcess, ServiceLifecycle } from '@desk/process/host-side';
+import { startDeskServiceChild } from '@desk/process/node-host';
+import { makeDataDir } from '@test/support/registry';
 
 let data: { dir: string; remove(): void };
 let desk: DeskServiceProcess;

@@ -6,8 +6,8 @@ import { EventEmitter } from 'node:events';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { deskApi, type DeskMethod, type DeskOutput, type DeskResult } from '../../../shared/desk/api';
-import { makeDataDir, rsaKeyPair } from '../../support/registry';
+import { deskApi, type DeskMethod, type DeskOutput, type DeskResult } from '@shared/desk/api';
+import { makeDataDir, rsaKeyPair } from '@test/support/registry';
 
 const electron = vi.hoisted(() => {
   const state = {
@@ -231,7 +231,7 @@ async function invokeOk<M extends DeskMethod>(method: M, input: unknown): Promis
 beforeAll(async () => {
   data = makeDataDir('desk-shell-');
   electron.userData = data.dir;
-  await import('../../../electron/main/index');
+  await import('@main/index');
   // start() runs after whenReady: the window appears once the desk service is up.
   await waitFor(() => electron.windows[0]);
 }, 180_000);
@@ -332,7 +332,7 @@ describe('app:// protocol', () => {
   let renderer: string;
   let handler: (request: Request) => Promise<Response>;
   beforeAll(async () => {
-    const { createAppProtocolHandler } = await import('../../../electron/main/protocol');
+    const { createAppProtocolHandler } = await import('@main/protocol');
     renderer = join(data.dir, 'renderer');
     mkdirSync(join(renderer, 'assets'), { recursive: true });
     writeFileSync(join(renderer, 'index.html'), '<!doctype html><title>desk</title>');
@@ -512,7 +512,7 @@ describe('window state', () => {
 
 describe('preload', () => {
   it('exposes only window.registryDesk, which forwards calls over desk:invoke', async () => {
-    await import('../../../electron/preload/index');
+    await import('@preload/index');
     expect([...electron.exposed.keys()]).toEqual(['registryDesk']);
     const bridge = electron.exposed.get('registryDesk') as { host: string; invoke: (m: string, i: unknown) => Promise<unknown> };
     expect(bridge.host).toBe('electron');

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Hono } from 'hono';
-import { createTokenManager } from '../../../electron/core/desk/client/tokens';
-import { createRegistryClient } from '../../../electron/core/desk/client/registry-client';
-import { createSyncEngine } from '../../../electron/core/desk/sync/engine';
-import type { FetchLike } from '../../../electron/core/desk/client/http';
-import { startDeskWorld, type DeskWorld } from '../../support/desk-support';
+import { createTokenManager } from '@desk/client/tokens';
+import { createRegistryClient } from '@desk/client/registry-client';
+import { createSyncEngine } from '@desk/sync/engine';
+import type { FetchLike } from '@desk/client/http';
+import { startDeskWorld, type DeskWorld } from '@test/support/desk-support';
 
 let world: DeskWorld | undefined;
 afterEach(async () => {

@@ -4,14 +4,14 @@
 // is probed once per connection and synced through the seed interface.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as ops from '../../../electron/core/registry/operations';
-import { createRegistryClient } from '../../../electron/core/desk/client/registry-client';
-import { openDeskCache, type DeskCache } from '../../../electron/core/desk/cache';
-import { createSyncEngine } from '../../../electron/core/desk/sync/engine';
-import { hashJson } from '../../../electron/core/desk/cache/rows';
-import type { SyncEngine } from '../../../electron/core/desk/sync/types';
-import { makeDataDir } from '../../support/registry';
-import { startDeskWorld, type DeskWorld } from '../../support/desk-support';
+import * as ops from '@registry/operations';
+import { createRegistryClient } from '@desk/client/registry-client';
+import { openDeskCache, type DeskCache } from '@desk/cache';
+import { createSyncEngine } from '@desk/sync/engine';
+import { hashJson } from '@desk/cache/rows';
+import type { SyncEngine } from '@desk/sync/types';
+import { makeDataDir } from '@test/support/registry';
+import { startDeskWorld, type DeskWorld } from '@test/support/desk-support';
 
 let world: DeskWorld;
 let seedCache: DeskCache;

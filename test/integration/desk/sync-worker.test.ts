@@ -5,11 +5,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TokenManager } from '../../../electron/core/desk/client/tokens';
-import type { SyncTuning } from '../../../electron/core/desk/sync/context';
-import type { SyncEngine, SyncEngineEvent } from '../../../electron/core/desk/sync/types';
-import { createWorkerSyncEngine, type SyncWorkerSettings } from '../../../electron/core/desk/sync/worker/host';
-import { startDeskWorld, type DeskWorld } from '../../support/desk-support';
+import type { TokenManager } from '@desk/client/tokens';
+import type { SyncTuning } from '@desk/sync/context';
+import type { SyncEngine, SyncEngineEvent } from '@desk/sync/types';
+import { createWorkerSyncEngine, type SyncWorkerSettings } from '@desk/sync/worker/host';
+import { startDeskWorld, type DeskWorld } from '@test/support/desk-support';
 
 let world: DeskWorld | undefined;
 const engines: SyncEngine[] = [];

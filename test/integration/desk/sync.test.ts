@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startDeskWorld, type DeskWorld } from '../../support/desk-support';
-import * as ops from '../../../electron/core/registry/operations';
+import { startDeskWorld, type DeskWorld } from '@test/support/desk-support';
+import * as ops from '@registry/operations';
 
 let world: DeskWorld | undefined;
 afterEach(async () => {
@@ -189,11 +189,11 @@ describe('sync engine against the real registry', () => {
     expect(cache.searchProjects({ scope: 'internal', query: 'late arrival' }).total).toBe(0);
 
     // The registry comes back on a new port; the next run completes.
-    const { startRegistryServer } = await import('../../../electron/core/registry/http/server');
+    const { startRegistryServer } = await import('@registry/http/server');
     const server = await startRegistryServer({ registry: t.registry, background: false });
-    const { createRegistryClient } = await import('../../../electron/core/desk/client/registry-client');
-    const { createTokenManager } = await import('../../../electron/core/desk/client/tokens');
-    const { createSyncEngine } = await import('../../../electron/core/desk/sync/engine');
+    const { createRegistryClient } = await import('@desk/client/registry-client');
+    const { createTokenManager } = await import('@desk/client/tokens');
+    const { createSyncEngine } = await import('@desk/sync/engine');
     const tokens = createTokenManager({
       baseUrl: server.url,
       appId: world.app.id,

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTokenManager } from '../../../electron/core/desk/client/tokens';
-import type { FetchLike } from '../../../electron/core/desk/client/http';
-import { rsaKeyPair } from '../../support/registry';
-import { startDeskWorld, type DeskWorld } from '../../support/desk-support';
+import { createTokenManager } from '@desk/client/tokens';
+import type { FetchLike } from '@desk/client/http';
+import { rsaKeyPair } from '@test/support/registry';
+import { startDeskWorld, type DeskWorld } from '@test/support/desk-support';
 
 let world: DeskWorld | undefined;
 afterEach(async () => {

@@ -11,9 +11,9 @@ import { join } from 'node:path';
 import { DebUpdater } from 'electron-updater';
 import { parseUpdateInfo } from 'electron-updater/out/providers/Provider.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SignedUpdates } from '../../../electron/core/desk/updates/signed-update';
-import { signManifest } from '../../../electron/core/desk/updates/update-signature';
-import { NodeHttpExecutor } from '../../support/node-http-executor';
+import { SignedUpdates } from '@desk/updates/signed-update';
+import { signManifest } from '@desk/updates/update-signature';
+import { NodeHttpExecutor } from '@test/support/node-http-executor';
 
 const work = mkdtempSync(join(tmpdir(), 'updates-'));
 const release = generateKeyPairSync('ed25519');

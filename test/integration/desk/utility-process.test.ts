@@ -5,11 +5,11 @@
 import { once } from 'node:events';
 import { MessageChannel } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startDeskServiceProcess, type DeskServiceProcess, type ServiceLifecycle } from '../../../electron/core/desk/process/host-side';
-import { SOURCE_ENTRY } from '../../../electron/core/desk/process/node-host';
-import { utilityChannel } from '../../../electron/main/utility-channel';
-import { makeDataDir } from '../../support/registry';
-import { standInUtilityProcess } from '../../support/utility-process';
+import { startDeskServiceProcess, type DeskServiceProcess, type ServiceLifecycle } from '@desk/process/host-side';
+import { SOURCE_ENTRY } from '@desk/process/node-host';
+import { utilityChannel } from '@main/utility-channel';
+import { makeDataDir } from '@test/support/registry';
+import { standInUtilityProcess } from '@test/support/utility-process';
 
 const ECHO = new URL('../../support/fixtures/utility-echo.mjs', import.meta.url).pathname;
 

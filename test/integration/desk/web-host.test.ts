@@ -5,11 +5,11 @@ import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AdjustableClock } from '../../../electron/core/platform/clock';
-import { createDeskService, type DeskService } from '../../../electron/core/desk/service';
-import { seedDemo } from '../../../electron/core/registry/seed';
-import { startWebHost, type RunningWebHost } from '../../../electron/core/desk/web-host/server';
-import { makeDataDir, rsaKeyPair } from '../../support/registry';
+import { AdjustableClock } from '@platform/clock';
+import { createDeskService, type DeskService } from '@desk/service';
+import { seedDemo } from '@registry/seed';
+import { startWebHost, type RunningWebHost } from '@desk/web-host/server';
+import { makeDataDir, rsaKeyPair } from '@test/support/registry';
 
 let data: { dir: string; remove(): void };
 let desk: DeskService;

@@ -15,11 +15,11 @@ import {
   RECORD_FILE,
   runningTarget,
   type RuntimeTarget,
-} from '../../../electron/core/platform/db/native-modules';
-import { openBetterSqlite3, openSqlite } from '../../../electron/core/platform/db/open';
-import { KeychainUnavailableError } from '../../../electron/core/desk/secrets';
-import { loadKeytarFrom } from '../../../electron/core/desk/secrets/keytar-loader';
-import * as script from '../../../scripts/electron-native.mjs';
+} from '@platform/db/native-modules';
+import { openBetterSqlite3, openSqlite } from '@platform/db/open';
+import { KeychainUnavailableError } from '@desk/secrets';
+import { loadKeytarFrom } from '@desk/secrets/keytar-loader';
+import * as script from '@scripts/electron-native.mjs';
 
 const REPO_ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 const ELECTRON: RuntimeTarget = { runtime: 'electron', version: '45.5.0' };

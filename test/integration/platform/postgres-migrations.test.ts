@@ -2,14 +2,14 @@
 // applied one by one, each checked for what it adds, the ledger's and the audit log's guarantees
 // enforced by the database, and a newer schema refused untouched.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DatabaseTooNewError } from '../../../electron/core/platform/db/migrate';
-import { PostgresDatabase } from '../../../electron/core/platform/db/postgres';
-import { migratePostgres, postgresSchemaVersion } from '../../../electron/core/platform/db/postgres-migrate';
-import { registryPostgresMigrations } from '../../../electron/core/registry/migrations/postgres';
-import { registryMigrations } from '../../../electron/core/registry/migrations';
-import { missingGuards } from '../../../electron/core/registry/append-only-guards';
-import { encodeLeaf, leafHashHex } from '../../../electron/core/registry/transparency/leaf';
-import { createTestDatabase, NO_POSTGRES_MESSAGE, POSTGRES_URL, type TestDatabase } from '../../support/postgres';
+import { DatabaseTooNewError } from '@platform/db/migrate';
+import { PostgresDatabase } from '@platform/db/postgres';
+import { migratePostgres, postgresSchemaVersion } from '@platform/db/postgres-migrate';
+import { registryPostgresMigrations } from '@registry/migrations/postgres';
+import { registryMigrations } from '@registry/migrations';
+import { missingGuards } from '@registry/append-only-guards';
+import { encodeLeaf, leafHashHex } from '@registry/transparency/leaf';
+import { createTestDatabase, NO_POSTGRES_MESSAGE, POSTGRES_URL, type TestDatabase } from '@test/support/postgres';
 
 if (!POSTGRES_URL) console.warn(NO_POSTGRES_MESSAGE);
 

@@ -6,11 +6,11 @@
 import { createHash } from 'node:crypto';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { appendAudit, AUDIT_PAGE_MAX_BYTES } from '../../../electron/core/registry/audit';
-import * as ops from '../../../electron/core/registry/operations';
-import { buildFixture, type Fixture } from '../../support/fixture';
-import { auditRows, createTestOperator, operatorToken, type TestOperator } from '../../support/operators';
-import { rsaKeyPair, startTestRegistry, type TestRegistry } from '../../support/registry';
+import { appendAudit, AUDIT_PAGE_MAX_BYTES } from '@registry/audit';
+import * as ops from '@registry/operations';
+import { buildFixture, type Fixture } from '@test/support/fixture';
+import { auditRows, createTestOperator, operatorToken, type TestOperator } from '@test/support/operators';
+import { rsaKeyPair, startTestRegistry, type TestRegistry } from '@test/support/registry';
 
 let t: TestRegistry;
 let f: Fixture;

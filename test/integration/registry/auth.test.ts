@@ -7,12 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'node:http';
 import { SignJWT } from 'jose';
-import { ManualClock } from '../../../electron/core/platform/clock';
+import { ManualClock } from '@platform/clock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { endpoints } from '../../../shared/registry/endpoints';
-import { strict } from '../../../shared/registry/resources';
-import * as ops from '../../../electron/core/registry/operations';
-import { purgeTokens, TOKEN_RETENTION_MS, INSTALLATION_TOKEN_TTL_MS } from '../../../electron/core/registry/auth/tokens';
+import { endpoints } from '@shared/registry/endpoints';
+import { strict } from '@shared/registry/resources';
+import * as ops from '@registry/operations';
+import { purgeTokens, TOKEN_RETENTION_MS, INSTALLATION_TOKEN_TTL_MS } from '@registry/auth/tokens';
 import {
   appToken,
   createTestApp,
@@ -21,8 +21,8 @@ import {
   startTestRegistry,
   type TestApp,
   type TestRegistry,
-} from '../../support/registry';
-import { buildFixture, type Fixture } from '../../support/fixture';
+} from '@test/support/registry';
+import { buildFixture, type Fixture } from '@test/support/fixture';
 
 let t: TestRegistry;
 let f: Fixture;

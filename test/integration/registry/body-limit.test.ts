@@ -2,9 +2,9 @@
 // before the rest of the body is read; a client that goes away mid-upload is no internal error.
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { strict } from '../../../shared/registry/resources';
-import { DEFAULT_MAX_BODY_BYTES } from '../../../electron/core/registry/http/body';
-import { createTestApp, startTestRegistry, type TestApp, type TestRegistry } from '../../support/registry';
+import { strict } from '@shared/registry/resources';
+import { DEFAULT_MAX_BODY_BYTES } from '@registry/http/body';
+import { createTestApp, startTestRegistry, type TestApp, type TestRegistry } from '@test/support/registry';
 
 let t: TestRegistry;
 let small: TestRegistry;

@@ -8,9 +8,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { renderCertificatePdf } from '../../../electron/core/registry/certificates';
-import { createCertificatePool } from '../../../electron/core/registry/certificates/pool';
-import type { CertificateInput } from '../../../electron/core/registry/certificates/types';
+import { renderCertificatePdf } from '@registry/certificates';
+import { createCertificatePool } from '@registry/certificates/pool';
+import type { CertificateInput } from '@registry/certificates/types';
 
 const workDir = mkdtempSync(join(tmpdir(), 'certificate-pool-test-'));
 const pool = createCertificatePool({ size: 2 });

@@ -5,9 +5,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { renderCertificatePdf, RESOURCES_ENV, resolveResourcesDir } from '../../../electron/core/registry/certificates';
-import type { CertificateInput } from '../../../electron/core/registry/certificates/types';
-import { formatTonnes, formatTonnesForPeople } from '../../../shared/registry/amounts';
+import { renderCertificatePdf, RESOURCES_ENV, resolveResourcesDir } from '@registry/certificates';
+import type { CertificateInput } from '@registry/certificates/types';
+import { formatTonnes, formatTonnesForPeople } from '@shared/registry/amounts';
 
 const workDir = mkdtempSync(join(tmpdir(), 'certificate-test-'));
 afterAll(() => rmSync(workDir, { recursive: true, force: true }));

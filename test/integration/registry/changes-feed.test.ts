@@ -4,13 +4,13 @@
 // compression.
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { endpoints } from '../../../shared/registry/endpoints';
-import { strict } from '../../../shared/registry/resources';
-import * as ops from '../../../electron/core/registry/operations';
-import { reserveCredits } from '../../../electron/core/registry/warehouse/reservations';
-import { FEED_PAGE_SQL } from '../../../electron/core/registry/queries/changes';
-import { appToken, createTestApp, installationToken, startTestRegistry, type TestRegistry } from '../../support/registry';
-import { buildReadScenario, type ReadScenario } from '../../support/read-scenario';
+import { endpoints } from '@shared/registry/endpoints';
+import { strict } from '@shared/registry/resources';
+import * as ops from '@registry/operations';
+import { reserveCredits } from '@registry/warehouse/reservations';
+import { FEED_PAGE_SQL } from '@registry/queries/changes';
+import { appToken, createTestApp, installationToken, startTestRegistry, type TestRegistry } from '@test/support/registry';
+import { buildReadScenario, type ReadScenario } from '@test/support/read-scenario';
 
 let t: TestRegistry;
 let s: ReadScenario;

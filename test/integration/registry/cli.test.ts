@@ -9,9 +9,9 @@ import BetterSqlite3 from 'better-sqlite3';
 import { SignJWT, importPKCS8 } from 'jose';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { strict } from '../../../shared/registry/resources';
-import { makeDataDir } from '../../support/registry';
-import { builtEntry } from '../../../scripts/build-web-desk';
+import { strict } from '@shared/registry/resources';
+import { makeDataDir } from '@test/support/registry';
+import { builtEntry } from '@scripts/build-web-desk';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 // The CLIs as bundled from the working tree by the tier's global setup (test/support/build-node-bundles.ts).

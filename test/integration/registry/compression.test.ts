@@ -5,9 +5,9 @@
 import http from 'node:http';
 import { brotliDecompressSync, createGunzip, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFixture, type Fixture } from '../../support/fixture';
-import { compressedOnce } from '../../../electron/core/registry/http/compression';
-import { appToken, createTestApp, startTestRegistry, type TestRegistry } from '../../support/registry';
+import { buildFixture, type Fixture } from '@test/support/fixture';
+import { compressedOnce } from '@registry/http/compression';
+import { appToken, createTestApp, startTestRegistry, type TestRegistry } from '@test/support/registry';
 
 let t: TestRegistry;
 let f: Fixture;

@@ -10,7 +10,7 @@ import {
   warehouseBalance,
   inventoryBalance,
   type WarehouseWorld,
-} from '../../support/warehouse';
+} from '@test/support/warehouse';
 
 let w: WarehouseWorld;
 beforeAll(async () => {

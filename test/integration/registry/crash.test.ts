@@ -5,11 +5,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface, type Interface } from 'node:readline';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openRegistry } from '../../../electron/core/registry/open';
-import * as ops from '../../../electron/core/registry/operations';
-import { buildFixture, type Fixture } from '../../support/fixture';
-import { createTestApp, makeDataDir, type TestApp } from '../../support/registry';
-import { warehouseBalance } from '../../support/warehouse';
+import { openRegistry } from '@registry/open';
+import * as ops from '@registry/operations';
+import { buildFixture, type Fixture } from '@test/support/fixture';
+import { createTestApp, makeDataDir, type TestApp } from '@test/support/registry';
+import { warehouseBalance } from '@test/support/warehouse';
 
 const SERVER_SCRIPT = join(import.meta.dirname, '../../support/warehouse-server.ts');
 const G = 1_000_000;

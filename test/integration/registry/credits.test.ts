@@ -1,12 +1,12 @@
 // 4.4 Credits over real HTTP: a project's summary and vintages, and the registry's three account
 // inventories, with every figure computed from the operations of the scenario.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { InventoryCredit } from '../../../shared/registry/resources';
-import { findAccountId } from '../../../electron/core/registry/ledger';
-import { createOrganization } from '../../../electron/core/registry/operations';
-import { insertRetirement } from '../../../electron/core/registry/ledger';
-import { appToken, createTestApp, startTestRegistry, type TestRegistry } from '../../support/registry';
-import { buildReadScenario, getError, getOk, tonnes, type ReadScenario } from '../../support/read-scenario';
+import type { InventoryCredit } from '@shared/registry/resources';
+import { findAccountId } from '@registry/ledger';
+import { createOrganization } from '@registry/operations';
+import { insertRetirement } from '@registry/ledger';
+import { appToken, createTestApp, startTestRegistry, type TestRegistry } from '@test/support/registry';
+import { buildReadScenario, getError, getOk, tonnes, type ReadScenario } from '@test/support/read-scenario';
 
 let t: TestRegistry;
 let s: ReadScenario;

@@ -2,10 +2,10 @@
 // size), and the registry is used over HTTP: writes answer 507 with a plain message in the error
 // shape, reads keep working, and the operator reads one log line per episode.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { strict } from '../../../shared/registry/resources';
-import { DISK_FULL_MESSAGE } from '../../../electron/core/registry/http/app';
-import { buildFixture } from '../../support/fixture';
-import { createTestApp, startTestRegistry, type TestApp, type TestRegistry } from '../../support/registry';
+import { strict } from '@shared/registry/resources';
+import { DISK_FULL_MESSAGE } from '@registry/http/app';
+import { buildFixture } from '@test/support/fixture';
+import { createTestApp, startTestRegistry, type TestApp, type TestRegistry } from '@test/support/registry';
 
 let t: TestRegistry;
 let app: TestApp;

@@ -3,11 +3,11 @@
 // permission. New endpoints are covered the day they are added to the table. The operator endpoints
 // (/operator/v1/...) are walked by operator-endpoints.test.ts with operator tokens and roles.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { endpointIds, endpoints, fillPath, type EndpointDefinition, type EndpointId } from '../../../shared/registry/endpoints';
-import type { RequiredPermission } from '../../../shared/registry/vocabulary';
-import * as ops from '../../../electron/core/registry/operations';
-import { appToken, createTestApp, installationToken, startTestRegistry, type TestApp, type TestRegistry } from '../../support/registry';
-import { buildFixture, type Fixture } from '../../support/fixture';
+import { endpointIds, endpoints, fillPath, type EndpointDefinition, type EndpointId } from '@shared/registry/endpoints';
+import type { RequiredPermission } from '@shared/registry/vocabulary';
+import * as ops from '@registry/operations';
+import { appToken, createTestApp, installationToken, startTestRegistry, type TestApp, type TestRegistry } from '@test/support/registry';
+import { buildFixture, type Fixture } from '@test/support/fixture';
 
 let t: TestRegistry;
 let f: Fixture;

@@ -3,11 +3,11 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Wallet, type HDNodeWallet } from 'ethers';
-import * as ops from '../../../electron/core/registry/operations';
-import { finalizeMessage } from '../../../electron/core/registry/retirements/finalize';
-import { callEndpoint, fails, ok, registrySnapshot } from '../../support/warehouse';
-import { buildFixture, type Fixture } from '../../support/fixture';
-import { appToken, createTestApp, startTestRegistry, type TestRegistry } from '../../support/registry';
+import * as ops from '@registry/operations';
+import { finalizeMessage } from '@registry/retirements/finalize';
+import { callEndpoint, fails, ok, registrySnapshot } from '@test/support/warehouse';
+import { buildFixture, type Fixture } from '@test/support/fixture';
+import { appToken, createTestApp, startTestRegistry, type TestRegistry } from '@test/support/registry';
 
 let t: TestRegistry;
 let f: Fixture;

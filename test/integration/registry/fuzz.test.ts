@@ -8,12 +8,12 @@
 import fc from 'fast-check';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { endpoints, type EndpointDefinition, type EndpointId } from '../../../shared/registry/endpoints';
-import { strict } from '../../../shared/registry/resources';
-import * as ops from '../../../electron/core/registry/operations';
-import { appToken, createTestApp, installationToken, startTestRegistry, type TestApp, type TestRegistry } from '../../support/registry';
-import { buildReadScenario, WALLET, type ReadScenario } from '../../support/read-scenario';
-import { createTestOperator, operatorToken } from '../../support/operators';
+import { endpoints, type EndpointDefinition, type EndpointId } from '@shared/registry/endpoints';
+import { strict } from '@shared/registry/resources';
+import * as ops from '@registry/operations';
+import { appToken, createTestApp, installationToken, startTestRegistry, type TestApp, type TestRegistry } from '@test/support/registry';
+import { buildReadScenario, WALLET, type ReadScenario } from '@test/support/read-scenario';
+import { createTestOperator, operatorToken } from '@test/support/operators';
 
 let t: TestRegistry;
 let s: ReadScenario;

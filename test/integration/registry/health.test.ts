@@ -2,7 +2,7 @@
 // document; /readyz is 503 (error shape, Retry-After) while the database holds another schema than
 // this build's. (Its 503 while the database is down: postgres-outage.test.ts.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestRegistry, type TestRegistry } from '../../support/registry';
+import { startTestRegistry, type TestRegistry } from '@test/support/registry';
 
 describe('health endpoints', () => {
   let t: TestRegistry;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { strict } from '../../../shared/registry/resources';
-import { appToken, createTestApp, startTestRegistry, type TestRegistry } from '../../support/registry';
-import { buildFixture, type Fixture } from '../../support/fixture';
+import { strict } from '@shared/registry/resources';
+import { appToken, createTestApp, startTestRegistry, type TestRegistry } from '@test/support/registry';
+import { buildFixture, type Fixture } from '@test/support/fixture';
 
 let t: TestRegistry;
 let token: string;

@@ -5,11 +5,11 @@
 // but the document does not state, or the reverse, fails here.
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as ops from '../../../electron/core/registry/operations';
-import { endpointIds } from '../../../shared/registry/endpoints';
-import { buildFixture, type Fixture } from '../../support/fixture';
-import { createTestOperator, operatorToken, type TestOperator } from '../../support/operators';
-import { appToken, createTestApp, installationToken, startTestRegistry, type TestApp, type TestRegistry } from '../../support/registry';
+import * as ops from '@registry/operations';
+import { endpointIds } from '@shared/registry/endpoints';
+import { buildFixture, type Fixture } from '@test/support/fixture';
+import { createTestOperator, operatorToken, type TestOperator } from '@test/support/operators';
+import { appToken, createTestApp, installationToken, startTestRegistry, type TestApp, type TestRegistry } from '@test/support/registry';
 
 type Schema = Record<string, unknown> & {
   type?: string;

@@ -6,10 +6,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openRegistry } from '../../../electron/core/registry/open';
-import { buildFixture, type Fixture } from '../../support/fixture';
-import { createTestOperator, type TestOperator } from '../../support/operators';
-import { makeDataDir } from '../../support/registry';
+import { openRegistry } from '@registry/open';
+import { buildFixture, type Fixture } from '@test/support/fixture';
+import { createTestOperator, type TestOperator } from '@test/support/operators';
+import { makeDataDir } from '@test/support/registry';
 
 const SERVER_SCRIPT = join(import.meta.dirname, '../../support/warehouse-server.ts');
 const BURST = 60;

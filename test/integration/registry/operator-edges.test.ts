@@ -4,11 +4,11 @@
 // over all its credits); and random bodies of every shape, depth, size and alphabet are never a 500.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { endpointIds, endpoints, fillPath, type EndpointDefinition } from '../../../shared/registry/endpoints';
-import { formatTonnes } from '../../../shared/registry/amounts';
-import { buildFixture, type Fixture } from '../../support/fixture';
-import { createTestOperator, operatorToken } from '../../support/operators';
-import { createTestApp, startTestRegistry, type TestRegistry } from '../../support/registry';
+import { endpointIds, endpoints, fillPath, type EndpointDefinition } from '@shared/registry/endpoints';
+import { formatTonnes } from '@shared/registry/amounts';
+import { buildFixture, type Fixture } from '@test/support/fixture';
+import { createTestOperator, operatorToken } from '@test/support/operators';
+import { createTestApp, startTestRegistry, type TestRegistry } from '@test/support/registry';
 
 let t: TestRegistry;
 let f: Fixture;

@@ -3,13 +3,13 @@
 // refused audit entry for a write, and the required role is accepted. New operator endpoints are
 // covered the day they are added to the table.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { endpointIds, endpoints, fillPath, type EndpointDefinition, type EndpointId } from '../../../shared/registry/endpoints';
-import { strict } from '../../../shared/registry/resources';
-import { OPERATOR_ROLES, type OperatorRole } from '../../../shared/registry/vocabulary';
-import * as ops from '../../../electron/core/registry/operations';
-import { buildFixture, type Fixture } from '../../support/fixture';
-import { auditRows, createTestOperator, operatorToken, type TestOperator } from '../../support/operators';
-import { appToken, createTestApp, rsaKeyPair, startTestRegistry, type TestApp, type TestRegistry } from '../../support/registry';
+import { endpointIds, endpoints, fillPath, type EndpointDefinition, type EndpointId } from '@shared/registry/endpoints';
+import { strict } from '@shared/registry/resources';
+import { OPERATOR_ROLES, type OperatorRole } from '@shared/registry/vocabulary';
+import * as ops from '@registry/operations';
+import { buildFixture, type Fixture } from '@test/support/fixture';
+import { auditRows, createTestOperator, operatorToken, type TestOperator } from '@test/support/operators';
+import { appToken, createTestApp, rsaKeyPair, startTestRegistry, type TestApp, type TestRegistry } from '@test/support/registry';
 
 let t: TestRegistry;
 let f: Fixture;

@@ -3,12 +3,12 @@
 // but its one audit entry (every other table's rows unchanged); a cancellation keeps its reason; the trail
 // of a credit lists every movement oldest first, page by page, each with the audit entry that made it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { previewRequestOf, type PreviewedWrite } from '../../../shared/registry/operator-previews';
-import { endpoints, fillPath } from '../../../shared/registry/endpoints';
-import { strict } from '../../../shared/registry/resources';
-import { buildFixture, type Fixture } from '../../support/fixture';
-import { createTestOperator, operatorToken, type TestOperator } from '../../support/operators';
-import { ON_POSTGRES, startTestRegistry, type TestRegistry } from '../../support/registry';
+import { previewRequestOf, type PreviewedWrite } from '@shared/registry/operator-previews';
+import { endpoints, fillPath } from '@shared/registry/endpoints';
+import { strict } from '@shared/registry/resources';
+import { buildFixture, type Fixture } from '@test/support/fixture';
+import { createTestOperator, operatorToken, type TestOperator } from '@test/support/operators';
+import { ON_POSTGRES, startTestRegistry, type TestRegistry } from '@test/support/registry';
 
 let t: TestRegistry;
 let f: Fixture;

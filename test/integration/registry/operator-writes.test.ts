@@ -5,12 +5,12 @@
 // replays change nothing.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { strict } from '../../../shared/registry/resources';
-import { endpoints } from '../../../shared/registry/endpoints';
-import * as ops from '../../../electron/core/registry/operations';
-import { buildFixture, type Fixture } from '../../support/fixture';
-import { auditRows, createTestOperator, operatorToken, type TestOperator } from '../../support/operators';
-import { startTestRegistry, type TestRegistry } from '../../support/registry';
+import { strict } from '@shared/registry/resources';
+import { endpoints } from '@shared/registry/endpoints';
+import * as ops from '@registry/operations';
+import { buildFixture, type Fixture } from '@test/support/fixture';
+import { auditRows, createTestOperator, operatorToken, type TestOperator } from '@test/support/operators';
+import { startTestRegistry, type TestRegistry } from '@test/support/registry';
 
 let t: TestRegistry;
 let f: Fixture;

@@ -1,9 +1,9 @@
 // 4.7 GET /v1/organizations/{id} over real HTTP, with the visibility rule for non-public ones.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as ops from '../../../electron/core/registry/operations';
-import { appToken, createTestApp, installationToken, startTestRegistry, type TestRegistry } from '../../support/registry';
-import { buildFixture, type Fixture } from '../../support/fixture';
-import { getError, getOk } from '../../support/read-scenario';
+import * as ops from '@registry/operations';
+import { appToken, createTestApp, installationToken, startTestRegistry, type TestRegistry } from '@test/support/registry';
+import { buildFixture, type Fixture } from '@test/support/fixture';
+import { getError, getOk } from '@test/support/read-scenario';
 
 let t: TestRegistry;
 let f: Fixture;

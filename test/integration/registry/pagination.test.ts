@@ -1,13 +1,13 @@
 // Page-based lists at their edges (compatibility.md, Pagination) on a registry with more projects
 // and retirements than one page of the largest size, and the cap of the entity retirement list.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdjustableClock } from '../../../electron/core/platform/clock';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../../shared/registry/vocabulary';
-import { ENTITY_RETIREMENTS_MAX } from '../../../electron/core/registry/queries/retirements';
-import * as ops from '../../../electron/core/registry/operations';
-import { appToken, createTestApp, startTestRegistry, type TestRegistry } from '../../support/registry';
-import { buildFixture, type Fixture } from '../../support/fixture';
-import { getError, getOk, type ReadResponses } from '../../support/read-scenario';
+import { AdjustableClock } from '@platform/clock';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '@shared/registry/vocabulary';
+import { ENTITY_RETIREMENTS_MAX } from '@registry/queries/retirements';
+import * as ops from '@registry/operations';
+import { appToken, createTestApp, startTestRegistry, type TestRegistry } from '@test/support/registry';
+import { buildFixture, type Fixture } from '@test/support/fixture';
+import { getError, getOk, type ReadResponses } from '@test/support/read-scenario';
 
 const EXTRA_PROJECTS = MAX_PAGE_SIZE + 4;
 const RETIREMENTS = ENTITY_RETIREMENTS_MAX + 3;

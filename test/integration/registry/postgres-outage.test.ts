@@ -6,17 +6,17 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import type { OpenedPostgresRegistry, OpenedRegistry } from '../../../electron/core/registry/open';
-import type { Fixture } from '../../support/fixture';
-import { NO_POSTGRES_MESSAGE, POSTGRES_URL, withDatabase } from '../../support/postgres';
+import type { OpenedPostgresRegistry, OpenedRegistry } from '@registry/open';
+import type { Fixture } from '@test/support/fixture';
+import { NO_POSTGRES_MESSAGE, POSTGRES_URL, withDatabase } from '@test/support/postgres';
 import {
   startThrowawayPgBouncer,
   startThrowawayPostgres,
   type ThrowawayPgBouncer,
   type ThrowawayPostgres,
-} from '../../support/throwaway-postgres';
-import { createTestOperator } from '../../support/operators';
-import { exited, type ServerProcess } from '../../support/registry-processes';
+} from '@test/support/throwaway-postgres';
+import { createTestOperator } from '@test/support/operators';
+import { exited, type ServerProcess } from '@test/support/registry-processes';
 import {
   answeredThroughFreeze,
   drained,
@@ -28,7 +28,7 @@ import {
   type Answer,
   type OutageRig,
   type RequestInit,
-} from '../../support/outage-traffic';
+} from '@test/support/outage-traffic';
 
 /** Each statement may take 1 s (the frozen-database test waits that long, and its grace). */
 const STATEMENT_TIMEOUT_MS = 1000;

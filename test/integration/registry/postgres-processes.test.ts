@@ -7,17 +7,17 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPostgresRegistry, type OpenedPostgresRegistry, type OpenedRegistry } from '../../../electron/core/registry/open';
-import * as ops from '../../../electron/core/registry/operations';
-import { balanceOf, findAccountId } from '../../../electron/core/registry/ledger';
-import { installationTokenGrant, issueAccessToken } from '../../../electron/core/registry/auth/tokens';
-import { buildFixture, type Fixture } from '../../support/fixture';
-import { createTestDatabase, NO_POSTGRES_MESSAGE, POSTGRES_URL, type TestDatabase } from '../../support/postgres';
-import { createTestApp, type TestApp } from '../../support/registry';
-import { createTestOperator } from '../../support/operators';
-import { startServerProcess as startServer, stopServerProcess, type ServerProcess as Server } from '../../support/registry-processes';
-import { verifyLogDatabase } from '../../../electron/core/registry/transparency/verify-database';
-import { builtEntry } from '../../../scripts/build-web-desk';
+import { openPostgresRegistry, type OpenedPostgresRegistry, type OpenedRegistry } from '@registry/open';
+import * as ops from '@registry/operations';
+import { balanceOf, findAccountId } from '@registry/ledger';
+import { installationTokenGrant, issueAccessToken } from '@registry/auth/tokens';
+import { buildFixture, type Fixture } from '@test/support/fixture';
+import { createTestDatabase, NO_POSTGRES_MESSAGE, POSTGRES_URL, type TestDatabase } from '@test/support/postgres';
+import { createTestApp, type TestApp } from '@test/support/registry';
+import { createTestOperator } from '@test/support/operators';
+import { startServerProcess as startServer, stopServerProcess, type ServerProcess as Server } from '@test/support/registry-processes';
+import { verifyLogDatabase } from '@registry/transparency/verify-database';
+import { builtEntry } from '@scripts/build-web-desk';
 
 const CLAIMER_SCRIPT = join(import.meta.dirname, '../../support/claim-and-hang.ts');
 // `npm run admin`, bundled by the integration tier's global setup (test/support/build-node-bundles.ts).

@@ -1,11 +1,11 @@
 // 4.1 Projects over real HTTP: what the public sees, the internal views, finding by credit, and
 // that answers follow every change (the page cache never serves stale data).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Project } from '../../../shared/registry/resources';
-import * as ops from '../../../electron/core/registry/operations';
-import { readSettings } from '../../../electron/core/registry/settings';
-import { appToken, createTestApp, openSecondConnection, startTestRegistry, type TestRegistry } from '../../support/registry';
-import { buildReadScenario, getError, getOk, type ReadScenario } from '../../support/read-scenario';
+import type { Project } from '@shared/registry/resources';
+import * as ops from '@registry/operations';
+import { readSettings } from '@registry/settings';
+import { appToken, createTestApp, openSecondConnection, startTestRegistry, type TestRegistry } from '@test/support/registry';
+import { buildReadScenario, getError, getOk, type ReadScenario } from '@test/support/read-scenario';
 
 let t: TestRegistry;
 let s: ReadScenario;

@@ -2,9 +2,9 @@
 // error shape too, and a repeated version header is refused: raw bytes over a real loopback socket.
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { strict } from '../../../shared/registry/resources';
-import { API_VERSION } from '../../../shared/registry/vocabulary';
-import { createTestApp, startTestRegistry, type TestApp, type TestRegistry } from '../../support/registry';
+import { strict } from '@shared/registry/resources';
+import { API_VERSION } from '@shared/registry/vocabulary';
+import { createTestApp, startTestRegistry, type TestApp, type TestRegistry } from '@test/support/registry';
 
 let t: TestRegistry;
 beforeAll(async () => {

@@ -1,8 +1,8 @@
 // 4.2 / 4.3 reading retirements over real HTTP: order, redaction, the entity lists, lookups.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Retirement } from '../../../shared/registry/resources';
-import { appToken, createTestApp, startTestRegistry, type TestRegistry } from '../../support/registry';
-import { buildReadScenario, getError, getOk, WALLET, type ReadScenario } from '../../support/read-scenario';
+import type { Retirement } from '@shared/registry/resources';
+import { appToken, createTestApp, startTestRegistry, type TestRegistry } from '@test/support/registry';
+import { buildReadScenario, getError, getOk, WALLET, type ReadScenario } from '@test/support/read-scenario';
 
 let t: TestRegistry;
 let s: ReadScenario;

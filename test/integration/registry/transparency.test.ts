@@ -8,17 +8,17 @@ import { writeFileSync } from 'node:fs';
 import { generateKeyPairSync } from 'node:crypto';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { audited } from '../../../electron/core/registry/audit';
-import { renderCertificatePdf } from '../../../electron/core/registry/certificates';
-import { certificateInputFor } from '../../../electron/core/registry/retirements/certificate';
-import * as ops from '../../../electron/core/registry/operations';
-import type { RegistryContext } from '../../../electron/core/registry/context';
-import { verifyEd25519 } from '../../../electron/core/registry/transparency/ed25519';
-import { logKey, rawPublicKey } from '../../../electron/core/registry/transparency/keys';
-import { verifyRegistryLog } from '../../../electron/core/registry/transparency/remote-verify';
-import { verifyLogDatabase } from '../../../electron/core/registry/transparency/verify-database';
-import { toBase64 } from '../../../shared/transparency/bytes';
-import { checkpointBody, formatSignedNote, formatVerifierKey } from '../../../shared/transparency/note';
+import { audited } from '@registry/audit';
+import { renderCertificatePdf } from '@registry/certificates';
+import { certificateInputFor } from '@registry/retirements/certificate';
+import * as ops from '@registry/operations';
+import type { RegistryContext } from '@registry/context';
+import { verifyEd25519 } from '@registry/transparency/ed25519';
+import { logKey, rawPublicKey } from '@registry/transparency/keys';
+import { verifyRegistryLog } from '@registry/transparency/remote-verify';
+import { verifyLogDatabase } from '@registry/transparency/verify-database';
+import { toBase64 } from '@shared/transparency/bytes';
+import { checkpointBody, formatSignedNote, formatVerifierKey } from '@shared/transparency/note';
 import {
   fetchCheckpoint,
   fetchLeaves,
@@ -27,10 +27,10 @@ import {
   verifyExtends,
   verifyIncluded,
   type Get,
-} from '../../../shared/transparency/verifier';
-import { builtEntry } from '../../../scripts/build-web-desk';
-import { makeDataDir, ON_POSTGRES, openSecondConnection, startTestRegistry, type TestRegistry } from '../../support/registry';
-import { stockWarehouse } from '../../support/stocked-warehouse';
+} from '@shared/transparency/verifier';
+import { builtEntry } from '@scripts/build-web-desk';
+import { makeDataDir, ON_POSTGRES, openSecondConnection, startTestRegistry, type TestRegistry } from '@test/support/registry';
+import { stockWarehouse } from '@test/support/stocked-warehouse';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const running: TestRegistry[] = [];

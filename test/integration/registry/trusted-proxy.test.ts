@@ -3,8 +3,8 @@
 // balancer listed, X-Forwarded-For names the client and only that client is locked out. A header from
 // anyone not listed is ignored.
 import { describe, expect, it } from 'vitest';
-import { clientAddress, trustedProxies } from '../../../electron/core/registry/http/client-address';
-import { startTestRegistry } from '../../support/registry';
+import { clientAddress, trustedProxies } from '@registry/http/client-address';
+import { startTestRegistry } from '@test/support/registry';
 
 const badLogin = (call: (path: string, init: RequestInit & { token?: string }) => Promise<Response>, forwardedFor: string) =>
   call('/operator/v1/me', { token: 'rdo_not-a-token', headers: { 'X-Forwarded-For': forwardedFor } }).then((r) => r.status);

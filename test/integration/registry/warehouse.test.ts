@@ -2,9 +2,9 @@
 // the real worker, derived expiry, permissions and validation. Every success answer is parsed with
 // the strict contract schema; every refusal is checked to have changed nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { retirementRow, presentRetirement } from '../../../electron/core/registry/present';
-import { findAccountId } from '../../../electron/core/registry/ledger';
-import { RESERVATION_LIFETIME_MS } from '../../../electron/core/registry/warehouse/lifecycle';
+import { retirementRow, presentRetirement } from '@registry/present';
+import { findAccountId } from '@registry/ledger';
+import { RESERVATION_LIFETIME_MS } from '@registry/warehouse/lifecycle';
 import {
   callEndpoint,
   fails,
@@ -15,7 +15,7 @@ import {
   untilComplete,
   warehouseBalance,
   type WarehouseWorld,
-} from '../../support/warehouse';
+} from '@test/support/warehouse';
 
 let w: WarehouseWorld;
 const G = 1_000_000; // grams per tonne

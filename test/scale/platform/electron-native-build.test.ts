@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chooseNativeModules } from '../../../electron/core/platform/db/native-modules';
-import { openSqlite } from '../../../electron/core/platform/db/open';
-import { loadKeytarFrom } from '../../../electron/core/desk/secrets/keytar-loader';
-import { buildNativeCopies, currentNode } from '../../../scripts/electron-native.mjs';
+import { chooseNativeModules } from '@platform/db/native-modules';
+import { openSqlite } from '@platform/db/open';
+import { loadKeytarFrom } from '@desk/secrets/keytar-loader';
+import { buildNativeCopies, currentNode } from '@scripts/electron-native.mjs';
 
 const REPO_ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 const temp = mkdtempSync(join(tmpdir(), 'electron-native-build-'));

@@ -5,10 +5,10 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createRotatingLog } from '../../../electron/core/desk/app-log/rotating-log';
-import { diagnosticsText } from '../../../electron/core/desk/app-log/diagnostics';
-import { redactSecrets } from '../../../electron/core/desk/app-log/redact';
-import { ManualClock } from '../../../electron/core/platform/clock';
+import { createRotatingLog } from '@desk/app-log/rotating-log';
+import { diagnosticsText } from '@desk/app-log/diagnostics';
+import { redactSecrets } from '@desk/app-log/redact';
+import { ManualClock } from '@platform/clock';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));

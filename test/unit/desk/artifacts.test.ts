@@ -4,17 +4,10 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { AdjustableClock } from '../../../electron/core/platform/clock';
-import {
-  ARTIFACT_TTL_MS,
-  createArtifactStore,
-  FILE_KINDS,
-  MAX_ARTIFACTS,
-  safeBaseName,
-  withExtension,
-} from '../../../electron/core/desk/artifacts';
-import { DeskFailure } from '../../../electron/core/desk/errors';
-import { saveArtifactWithDialog } from '../../../electron/main/save-file';
+import { AdjustableClock } from '@platform/clock';
+import { ARTIFACT_TTL_MS, createArtifactStore, FILE_KINDS, MAX_ARTIFACTS, safeBaseName, withExtension } from '@desk/artifacts';
+import { DeskFailure } from '@desk/errors';
+import { saveArtifactWithDialog } from '@main/save-file';
 
 const dir = mkdtempSync(join(tmpdir(), 'desk-artifacts-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

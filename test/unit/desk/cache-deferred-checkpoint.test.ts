@@ -6,10 +6,10 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Retirement } from '../../../shared/registry/resources';
-import { openDeskCache, type DeskCache } from '../../../electron/core/desk/cache';
-import { beginSnapshotLoad } from '../../../electron/core/desk/cache/snapshot-writers';
-import { makeDataDir } from '../../support/registry';
+import type { Retirement } from '@shared/registry/resources';
+import { openDeskCache, type DeskCache } from '@desk/cache';
+import { beginSnapshotLoad } from '@desk/cache/snapshot-writers';
+import { makeDataDir } from '@test/support/registry';
 
 const work = makeDataDir('desk-deferred-checkpoint-');
 afterAll(() => work.remove());

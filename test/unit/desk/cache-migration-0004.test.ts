@@ -3,15 +3,15 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { migrate } from '../../../electron/core/platform/db/migrate';
-import { openDeskCache } from '../../../electron/core/desk/cache';
-import { hashJson } from '../../../electron/core/desk/cache/rows';
-import { migration0001 } from '../../../electron/core/desk/cache/migrations/0001-resources';
-import { migration0002 } from '../../../electron/core/desk/cache/migrations/0002-search';
-import { migration0003 } from '../../../electron/core/desk/cache/migrations/0003-fast-search';
-import { migration0004 } from '../../../electron/core/desk/cache/migrations/0004-inventory-credits';
-import type { InventoryCredit } from '../../../shared/registry/resources';
-import { makeDataDir } from '../../support/registry';
+import { migrate } from '@platform/db/migrate';
+import { openDeskCache } from '@desk/cache';
+import { hashJson } from '@desk/cache/rows';
+import { migration0001 } from '@desk/cache/migrations/0001-resources';
+import { migration0002 } from '@desk/cache/migrations/0002-search';
+import { migration0003 } from '@desk/cache/migrations/0003-fast-search';
+import { migration0004 } from '@desk/cache/migrations/0004-inventory-credits';
+import type { InventoryCredit } from '@shared/registry/resources';
+import { makeDataDir } from '@test/support/registry';
 
 const dirs: { remove(): void }[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => d.remove()));

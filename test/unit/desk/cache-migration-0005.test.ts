@@ -3,12 +3,12 @@
 // order, one ledger movement per id.
 import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { migrate } from '../../../electron/core/platform/db/migrate';
-import { migration0001 } from '../../../electron/core/desk/cache/migrations/0001-resources';
-import { migration0002 } from '../../../electron/core/desk/cache/migrations/0002-search';
-import { migration0003 } from '../../../electron/core/desk/cache/migrations/0003-fast-search';
-import { migration0004 } from '../../../electron/core/desk/cache/migrations/0004-inventory-credits';
-import { migration0005 } from '../../../electron/core/desk/cache/migrations/0005-back-office';
+import { migrate } from '@platform/db/migrate';
+import { migration0001 } from '@desk/cache/migrations/0001-resources';
+import { migration0002 } from '@desk/cache/migrations/0002-search';
+import { migration0003 } from '@desk/cache/migrations/0003-fast-search';
+import { migration0004 } from '@desk/cache/migrations/0004-inventory-credits';
+import { migration0005 } from '@desk/cache/migrations/0005-back-office';
 
 describe('cache migration 0005 (back office)', () => {
   it('adds the back-office tables to a version-4 cache, keeping its data, with their keys', () => {

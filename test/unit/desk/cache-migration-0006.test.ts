@@ -2,8 +2,8 @@
 // kept): one state row, one kept movement per id and per leaf, evidence rows that accumulate.
 import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { migrate } from '../../../electron/core/platform/db/migrate';
-import { cacheMigrations } from '../../../electron/core/desk/cache/migrations';
+import { migrate } from '@platform/db/migrate';
+import { cacheMigrations } from '@desk/cache/migrations';
 
 describe('cache migration 0006 (history verification)', () => {
   it('adds the verification tables to a version-5 cache, keeping its data, with their keys', () => {

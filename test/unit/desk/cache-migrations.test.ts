@@ -1,13 +1,13 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DatabaseTooNewError, migrate, schemaVersion } from '../../../electron/core/platform/db/migrate';
-import { openDeskCache } from '../../../electron/core/desk/cache';
-import { cacheMigrations } from '../../../electron/core/desk/cache/migrations';
-import { migration0001 } from '../../../electron/core/desk/cache/migrations/0001-resources';
-import { migration0002 } from '../../../electron/core/desk/cache/migrations/0002-search';
-import { migration0003 } from '../../../electron/core/desk/cache/migrations/0003-fast-search';
-import { makeDataDir } from '../../support/registry';
+import { DatabaseTooNewError, migrate, schemaVersion } from '@platform/db/migrate';
+import { openDeskCache } from '@desk/cache';
+import { cacheMigrations } from '@desk/cache/migrations';
+import { migration0001 } from '@desk/cache/migrations/0001-resources';
+import { migration0002 } from '@desk/cache/migrations/0002-search';
+import { migration0003 } from '@desk/cache/migrations/0003-fast-search';
+import { makeDataDir } from '@test/support/registry';
 
 const dirs: { remove(): void }[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => d.remove()));

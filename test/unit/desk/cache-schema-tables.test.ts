@@ -3,10 +3,10 @@
 // shadow tables aside) after every migration; the compiler holds it to CacheTables (a column
 // missing, extra or typed against its SQL fails the typecheck) and this test holds it to the cache.
 import { describe, expect, it } from 'vitest';
-import { openSqlite } from '../../../electron/core/platform/db/open';
-import { cacheMigrations } from '../../../electron/core/desk/cache/migrations';
-import type { CacheTables } from '../../../electron/core/desk/cache/schema';
-import { migratedColumns, withRowidsAsListed, type TableColumns } from '../../support/table-columns';
+import { openSqlite } from '@platform/db/open';
+import { cacheMigrations } from '@desk/cache/migrations';
+import type { CacheTables } from '@desk/cache/schema';
+import { migratedColumns, withRowidsAsListed, type TableColumns } from '@test/support/table-columns';
 
 const CACHE_COLUMNS = {
   bo_answers: { key: 'TEXT', endpoint: 'TEXT', call_json: 'TEXT', json: 'TEXT', fetched_at: 'INTEGER' },

@@ -5,10 +5,10 @@
 // both hold the same rows, search entries and indexes.
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import type { InventorySummary, OrganizationSummary, Retirement } from '../../../shared/registry/resources';
-import { openDeskCache, type DeskCache } from '../../../electron/core/desk/cache';
-import { beginSnapshotLoad, type LoadedKind } from '../../../electron/core/desk/cache/snapshot-writers';
-import { makeDataDir } from '../../support/registry';
+import type { InventorySummary, OrganizationSummary, Retirement } from '@shared/registry/resources';
+import { openDeskCache, type DeskCache } from '@desk/cache';
+import { beginSnapshotLoad, type LoadedKind } from '@desk/cache/snapshot-writers';
+import { makeDataDir } from '@test/support/registry';
 
 const work = makeDataDir('desk-snapshot-load-');
 afterAll(() => work.remove());

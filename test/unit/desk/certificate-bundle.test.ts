@@ -4,7 +4,7 @@
 import { unzipSync } from 'fflate';
 import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { certificateZip } from '../../../electron/core/desk/certificate-bundle';
+import { certificateZip } from '@desk/certificate-bundle';
 
 /** name → { crc, size, dosDate } from a ZIP's central directory. */
 function centralDirectory(zip: Uint8Array): Map<string, { crc: number; size: number; dosDate: number }> {

@@ -8,11 +8,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createConnectionKeys } from '../../../electron/core/desk/connection-keys';
-import type { StoredConnection } from '../../../electron/core/desk/connections';
-import { createMemoryVault, KeyReadError, type KeyVault } from '../../../electron/core/desk/key-vault';
-import { encryptedKeyFile, openSecretStore, PRIVATE_KEY_ACCOUNT } from '../../../electron/core/desk/secret-stores';
-import { createEncryptedFileStore } from '../../../electron/core/desk/secrets';
+import { createConnectionKeys } from '@desk/connection-keys';
+import type { StoredConnection } from '@desk/connections';
+import { createMemoryVault, KeyReadError, type KeyVault } from '@desk/key-vault';
+import { encryptedKeyFile, openSecretStore, PRIVATE_KEY_ACCOUNT } from '@desk/secret-stores';
+import { createEncryptedFileStore } from '@desk/secrets';
 
 const PASSPHRASE = 'correct horse battery staple';
 let secretsDir: string;

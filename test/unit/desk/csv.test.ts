@@ -1,7 +1,7 @@
 // CSV as RFC 4180 writes it, safe against spreadsheet formula injection.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { csvCell, toCsv } from '../../../electron/core/desk/csv';
+import { csvCell, toCsv } from '@desk/csv';
 
 /** A strict RFC 4180 reader, to check what the writer produced reads back to the same cells. */
 function parseCsv(text: string): string[][] {

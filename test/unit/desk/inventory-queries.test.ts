@@ -4,18 +4,18 @@
 // Results are compared with a plain reference implementation of the same rules.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CacheInputError, openDeskCache, type DeskCache } from '../../../electron/core/desk/cache';
-import { hashJson } from '../../../electron/core/desk/cache/rows';
+import { CacheInputError, openDeskCache, type DeskCache } from '@desk/cache';
+import { hashJson } from '@desk/cache/rows';
 import {
   INVENTORY_SORT_FIELDS,
   SEARCH_COUNT_LIMIT,
   type InventoryAccount,
   type InventoryCreditRow,
   type InventoryCreditSearchInput,
-} from '../../../shared/desk/api';
-import type { InventoryCredit } from '../../../shared/registry/resources';
-import { makeDataDir } from '../../support/registry';
-import { inventoryRowOf } from '../../support/inventory-rows';
+} from '@shared/desk/api';
+import type { InventoryCredit } from '@shared/registry/resources';
+import { makeDataDir } from '@test/support/registry';
+import { inventoryRowOf } from '@test/support/inventory-rows';
 
 const PROJECTS = [
   { id: 'p-kili', fullName: 'Kilimanjaro Reforestation', num: '1031', country: 'KEN' },

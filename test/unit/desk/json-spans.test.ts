@@ -3,8 +3,8 @@
 // JSON.parse gives, and refuses exactly what JSON.parse refuses.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import * as spans from '../../../electron/core/desk/sync/json-spans';
-import { JsonShapeError, type Span } from '../../../electron/core/desk/sync/json-spans';
+import * as spans from '@desk/sync/json-spans';
+import { JsonShapeError, type Span } from '@desk/sync/json-spans';
 
 /**
  * The text read as the sync reads answers: the root object's members, an array member element by

@@ -1,8 +1,8 @@
 // The app keys the user picked, held by handle between the pick and the call that stores them.
 import { describe, expect, it } from 'vitest';
-import { AdjustableClock, ManualClock } from '../../../electron/core/platform/clock';
-import { createKeyImports, KEY_IMPORT_TTL_MS } from '../../../electron/core/desk/key-imports';
-import { rsaKeyPair } from '../../support/registry';
+import { AdjustableClock, ManualClock } from '@platform/clock';
+import { createKeyImports, KEY_IMPORT_TTL_MS } from '@desk/key-imports';
+import { rsaKeyPair } from '@test/support/registry';
 
 const pem = rsaKeyPair(0).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 

@@ -2,7 +2,7 @@
 // keychain and why ("No OS keychain is available (no D-Bus session…)"); messages built on it add
 // what to do, never wrap it in a second "no keychain (…)".
 import { describe, expect, it } from 'vitest';
-import { explainKeychainFailure, keychainCause } from '../../../electron/core/desk/secrets/keychain-messages';
+import { explainKeychainFailure, keychainCause } from '@desk/secrets/keychain-messages';
 
 const count = (text: string, part: RegExp) => text.match(new RegExp(part.source, 'gi'))?.length ?? 0;
 

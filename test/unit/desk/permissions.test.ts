@@ -1,6 +1,6 @@
 // The shell's permission rule (electron/main/permissions.ts): notifications for app://desk only.
 import { describe, expect, it } from 'vitest';
-import { installPermissionHandlers, isPermissionGranted } from '../../../electron/main/permissions';
+import { installPermissionHandlers, isPermissionGranted } from '@main/permissions';
 
 describe('permissions', () => {
   it('grants notifications to the app page, by URL or by origin', () => {

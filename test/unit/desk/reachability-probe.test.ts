@@ -1,7 +1,7 @@
 // The registry reachability probe, driven by hand-held timers (no sleeping, no sockets): it notices
 // loss and return on its own, backs off while offline, and stops cleanly.
 import { describe, expect, it } from 'vitest';
-import { startReachabilityProbe, type ProbeTimers } from '../../../electron/core/desk/reachability-probe';
+import { startReachabilityProbe, type ProbeTimers } from '@desk/reachability-probe';
 
 function manualTimers() {
   const pending = new Map<number, { callback: () => void; ms: number }>();

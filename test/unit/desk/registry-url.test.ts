@@ -2,10 +2,10 @@
 // (the embedded and local test registries). The settings input (zod), the command line and the
 // desk's client all refuse anything else; the client before any key is read or request is sent.
 import { describe, expect, it } from 'vitest';
-import { deskApi, isAllowedRegistryUrl, isLoopbackHost, REGISTRY_URL_RULE } from '../../../shared/desk/api';
-import { systemClock } from '../../../electron/core/platform/clock';
-import { clientFor } from '../../../electron/core/desk/connection-runtime';
-import { LaunchOptionsError, parseLaunchOptions } from '../../../electron/core/desk/launch-options';
+import { deskApi, isAllowedRegistryUrl, isLoopbackHost, REGISTRY_URL_RULE } from '@shared/desk/api';
+import { systemClock } from '@platform/clock';
+import { clientFor } from '@desk/connection-runtime';
+import { LaunchOptionsError, parseLaunchOptions } from '@desk/launch-options';
 
 describe('registry addresses', () => {
   it('https: anywhere; http: only for localhost, 127.0.0.0/8 and [::1]', () => {

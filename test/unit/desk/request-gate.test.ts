@@ -3,7 +3,7 @@
 // the fastest, closes back to its floor when they queue, halves on a refusal and holds new
 // requests back for a Retry-After.
 import { describe, expect, it } from 'vitest';
-import { createRequestGate, GATE_CAP } from '../../../electron/core/desk/client/request-gate';
+import { createRequestGate, GATE_CAP } from '@desk/client/request-gate';
 
 /**
  * A link where each answer takes `answerMs(inFlight)` of the test's clock: GATE_CAP callers queue at the

@@ -6,12 +6,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { chooseKeychainBackend } from '../../../electron/core/desk/secrets/keychain-backend';
-import {
-  createSafeStorageStore,
-  safeStorageAvailability,
-  type SafeStorageLike,
-} from '../../../electron/core/desk/secrets/safe-storage-store';
+import { chooseKeychainBackend } from '@desk/secrets/keychain-backend';
+import { createSafeStorageStore, safeStorageAvailability, type SafeStorageLike } from '@desk/secrets/safe-storage-store';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));

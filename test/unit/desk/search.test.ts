@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDeskCache, CacheInputError, searchText, toFtsPrefixQuery, type DeskCache } from '../../../electron/core/desk/cache';
-import { walkSortIndex } from '../../../electron/core/desk/cache/queries';
-import { SEARCH_COUNT_LIMIT } from '../../../shared/desk/api';
-import { hashJson } from '../../../electron/core/desk/cache/rows';
-import type { Project, Retirement } from '../../../shared/registry/resources';
-import { makeDataDir } from '../../support/registry';
+import { openDeskCache, CacheInputError, searchText, toFtsPrefixQuery, type DeskCache } from '@desk/cache';
+import { walkSortIndex } from '@desk/cache/queries';
+import { SEARCH_COUNT_LIMIT } from '@shared/desk/api';
+import { hashJson } from '@desk/cache/rows';
+import type { Project, Retirement } from '@shared/registry/resources';
+import { makeDataDir } from '@test/support/registry';
 
 const dir = makeDataDir('desk-search-');
 let cache: DeskCache;

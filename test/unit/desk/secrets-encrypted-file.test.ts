@@ -10,10 +10,10 @@ import {
   SecretFileUnreadableError,
   WrongPassphraseError,
   type EncryptedFileStoreOptions,
-} from '../../../electron/core/desk/secrets';
-import { deriveKeys, encryptSecrets, newKdfParams } from '../../../electron/core/desk/secrets/encrypted-file-format';
-import { passphraseWeakness } from '../../../electron/core/desk/secrets/passphrase-strength';
-import { leakMarker } from '../../support/keyring-scenarios';
+} from '@desk/secrets';
+import { deriveKeys, encryptSecrets, newKdfParams } from '@desk/secrets/encrypted-file-format';
+import { passphraseWeakness } from '@desk/secrets/passphrase-strength';
+import { leakMarker } from '@test/support/keyring-scenarios';
 
 const CONFIRMED: EncryptedFileStoreOptions = { userConfirmed: true };
 const PASSPHRASE = 'correct horse battery staple';

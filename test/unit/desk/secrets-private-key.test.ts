@@ -12,8 +12,8 @@ import {
   InvalidPrivateKeyError,
   readPrivateKey,
   type SecretStore,
-} from '../../../electron/core/desk/secrets';
-import { rsaKeyPair } from '../../support/keyring-scenarios';
+} from '@desk/secrets';
+import { rsaKeyPair } from '@test/support/keyring-scenarios';
 
 const rsa2048 = rsaKeyPair(2048);
 const pkcs1Pem = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();

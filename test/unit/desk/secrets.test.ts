@@ -1,7 +1,7 @@
 // The memory store other modules' tests use, held to the same SecretStore contract as the real
 // stores, and the connection service name.
 import { describe, expect, it } from 'vitest';
-import { createMemoryStore, InvalidSecretInputError, serviceForConnection } from '../../../electron/core/desk/secrets';
+import { createMemoryStore, InvalidSecretInputError, serviceForConnection } from '@desk/secrets';
 
 describe('memory store', () => {
   it('stores, overwrites, deletes; unknown is null', async () => {

@@ -3,17 +3,17 @@
 // as parsed, each exactly what the client's zod check answers; an answer zod would reshape or refuse
 // still goes through zod.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EndpointId } from '../../../shared/registry/endpoints';
-import { AdjustableClock, systemClock } from '../../../electron/core/platform/clock';
-import { createRegistryClient } from '../../../electron/core/desk/client/registry-client';
-import type { Caller } from '../../../electron/core/registry/auth/caller';
-import { creditHandlers } from '../../../electron/core/registry/http/handlers/credits';
-import { projectHandlers } from '../../../electron/core/registry/http/handlers/projects';
-import { retirementReadHandlers } from '../../../electron/core/registry/http/handlers/retirements-read';
-import { exactAnswerCheck, parseSeedAnswer, parseSeedPage } from '../../../electron/core/desk/sync/seed-answers';
-import { openRegistry, type OpenedRegistry } from '../../../electron/core/registry/open';
-import { buildReadScenario, type ReadScenario } from '../../support/read-scenario';
-import { makeDataDir } from '../../support/registry';
+import type { EndpointId } from '@shared/registry/endpoints';
+import { AdjustableClock, systemClock } from '@platform/clock';
+import { createRegistryClient } from '@desk/client/registry-client';
+import type { Caller } from '@registry/auth/caller';
+import { creditHandlers } from '@registry/http/handlers/credits';
+import { projectHandlers } from '@registry/http/handlers/projects';
+import { retirementReadHandlers } from '@registry/http/handlers/retirements-read';
+import { exactAnswerCheck, parseSeedAnswer, parseSeedPage } from '@desk/sync/seed-answers';
+import { openRegistry, type OpenedRegistry } from '@registry/open';
+import { buildReadScenario, type ReadScenario } from '@test/support/read-scenario';
+import { makeDataDir } from '@test/support/registry';
 
 const dir = makeDataDir('seed-answers-');
 let registry: OpenedRegistry;

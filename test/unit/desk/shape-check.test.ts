@@ -2,14 +2,14 @@
 // registry's feed sends passes it and is exactly what zod would answer for it; anything zod would
 // refuse or reshape does not pass (the sync then runs zod).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { feedItem } from '../../../shared/registry/endpoints';
-import { tolerant } from '../../../shared/registry/resources';
-import { openRegistry, type OpenedRegistry } from '../../../electron/core/registry/open';
-import { changesSince, decodeCursor, type FeedViewer } from '../../../electron/core/registry/queries/changes';
-import { compileShapeCheck } from '../../../electron/core/desk/sync/shape-check';
-import { buildFixture, type Fixture } from '../../support/fixture';
-import { makeDataDir } from '../../support/registry';
-import { addVolume } from '../../support/desk-support';
+import { feedItem } from '@shared/registry/endpoints';
+import { tolerant } from '@shared/registry/resources';
+import { openRegistry, type OpenedRegistry } from '@registry/open';
+import { changesSince, decodeCursor, type FeedViewer } from '@registry/queries/changes';
+import { compileShapeCheck } from '@desk/sync/shape-check';
+import { buildFixture, type Fixture } from '@test/support/fixture';
+import { makeDataDir } from '@test/support/registry';
+import { addVolume } from '@test/support/desk-support';
 
 const schema = feedItem(tolerant);
 const exact = compileShapeCheck(schema);

@@ -1,6 +1,6 @@
 // Background sync on an interval (shared by the in-thread engine and the worker host).
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { syncInterval } from '../../../electron/core/desk/sync/interval';
+import { syncInterval } from '@desk/sync/interval';
 
 afterEach(() => {
   vi.useRealTimers();

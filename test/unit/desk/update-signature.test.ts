@@ -3,9 +3,9 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import config from '../../../electron-builder.config.mjs';
-import { channelFileFor, UPDATE_FEED_URL } from '../../../electron/core/desk/updates/update-feed';
-import { PINNED_UPDATE_KEY } from '../../../electron/core/desk/updates/update-key';
-import { checkManifestSignature, keyIdOf, signManifest } from '../../../electron/core/desk/updates/update-signature';
+import { channelFileFor, UPDATE_FEED_URL } from '@desk/updates/update-feed';
+import { PINNED_UPDATE_KEY } from '@desk/updates/update-key';
+import { checkManifestSignature, keyIdOf, signManifest } from '@desk/updates/update-signature';
 
 const release = generateKeyPairSync('ed25519');
 const pinned = release.publicKey.export({ type: 'spki', format: 'pem' }).toString();

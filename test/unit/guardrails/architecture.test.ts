@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { cruise, type ICruiseResult } from 'dependency-cruiser';
 import { afterEach, describe, expect, it } from 'vitest';
 import architecture from '../../../.dependency-cruiser.mjs';
-import { PATH_ALIASES } from '../../../scripts/path-aliases.mjs';
+import { PATH_ALIASES } from '@scripts/path-aliases.mjs';
 
 const trees: string[] = [];
 afterEach(() => {

@@ -1,7 +1,7 @@
 // The commit-message rule `npm run lint` applies (scripts/check-commits.ts): a subject of at most 72
 // characters, a blank line, and a body that says why.
 import { describe, expect, it } from 'vitest';
-import { messageProblems } from '../../../scripts/check-commits';
+import { messageProblems } from '@scripts/check-commits';
 
 describe('messageProblems', () => {
   it('accepts a short subject, a blank line and a body', () => {

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { NATIVE_ADDONS, unbuiltAddons } from '../../../scripts/built-addons.mjs';
+import { NATIVE_ADDONS, unbuiltAddons } from '@scripts/built-addons.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
   allowScripts?: Record<string, boolean>;

@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import { FuseV1Options, FuseVersion } from '@electron/fuses';
 import { afterAll, describe, expect, it } from 'vitest';
 import config, { DESK_DEB_DEPENDS, ELECTRON_BUILDER_DEB_DEPENDS } from '../../../electron-builder.config.mjs';
-import afterPack, { FUSES, fuseConfig, installElectronAddons, packagedPaths } from '../../../scripts/after-pack.mjs';
-import { addonAbi } from '../../../scripts/addon-abi.mjs';
-import { drawIcon, encodePng, ICON_SIZES } from '../../../scripts/draw-icon.mjs';
-import { whyNoPackage } from '../../../scripts/package';
+import afterPack, { FUSES, fuseConfig, installElectronAddons, packagedPaths } from '@scripts/after-pack.mjs';
+import { addonAbi } from '@scripts/addon-abi.mjs';
+import { drawIcon, encodePng, ICON_SIZES } from '@scripts/draw-icon.mjs';
+import { whyNoPackage } from '@scripts/package';
 
 const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
   scripts: Record<string, string>;

@@ -8,9 +8,9 @@ import { Linter } from 'eslint';
 import tseslint from 'typescript-eslint';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { rewrite } from '../../../scripts/codemods/path-alias.mjs';
-import climbing from '../../../scripts/eslint/no-climbing-imports.mjs';
-import { PATH_ALIASES } from '../../../scripts/path-aliases.mjs';
+import { rewrite } from '@scripts/codemods/path-alias.mjs';
+import climbing from '@scripts/eslint/no-climbing-imports.mjs';
+import { PATH_ALIASES } from '@scripts/path-aliases.mjs';
 
 const root = resolve(import.meta.dirname, '../../..');
 const at = resolve(root, 'electron/core/registry/http/handlers/__check__.ts');

@@ -4,7 +4,7 @@
 // count: lower the figure below with it, in the same commit, so it can never climb back.
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { countSource, takeCensus } from '../../support/typed-sql-census';
+import { countSource, takeCensus } from '@test/support/typed-sql-census';
 
 /** Counted when the rule came in (issue 27); only ever lowered. */
 const AT_MOST = { rawSql: 207, queryCasts: 119, rowTypes: 34 };

@@ -5,7 +5,7 @@ import { createSocket } from 'node:dgram';
 import { createServer as createHttpServer, get } from 'node:http';
 import { connect, createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { UnitIsolationError } from '../../support/unit-isolation';
+import { UnitIsolationError } from '@test/support/unit-isolation';
 
 const NAMES_THE_TIER = /move this file to test\/integration/;
 

@@ -6,7 +6,7 @@ import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, s
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { writeFileAtomic, writeFileAtomicSync } from '../../../electron/core/platform/atomic-write.mjs';
+import { writeFileAtomic, writeFileAtomicSync } from '@platform/atomic-write.mjs';
 
 let root: string;
 let dir: string;

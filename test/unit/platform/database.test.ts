@@ -4,8 +4,8 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SqliteDatabase } from '../../../electron/core/platform/db/database';
-import { openBetterSqlite3 } from '../../../electron/core/platform/db/open';
+import { SqliteDatabase } from '@platform/db/database';
+import { openBetterSqlite3 } from '@platform/db/open';
 
 interface Tables {
   items: { id: string; amount: number; note: string | null };

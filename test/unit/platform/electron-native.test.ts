@@ -8,7 +8,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { chooseNativeModules } from '../../../electron/core/platform/db/native-modules';
+import { chooseNativeModules } from '@platform/db/native-modules';
 import {
   buildNativeCopies,
   currentNode,
@@ -19,7 +19,7 @@ import {
   wantedRecord,
   whyStale,
   type Target,
-} from '../../../scripts/electron-native.mjs';
+} from '@scripts/electron-native.mjs';
 
 const REPO_ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 const ELECTRON: Target = { runtime: 'electron', version: '45.5.0' };

@@ -3,7 +3,7 @@
 // print the one sentence saying the keychain is unavailable and what to install.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { keychainSetupNotice, keytarBuildNeeds, keytarMissingSentence } from '../../../electron/core/desk/secrets/keychain-install.mjs';
+import { keychainSetupNotice, keytarBuildNeeds, keytarMissingSentence } from '@desk/secrets/keychain-install.mjs';
 
 describe('setup and a keytar that could not be built', () => {
   it.each([

@@ -2,9 +2,9 @@ import BetterSqlite3 from 'better-sqlite3';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DatabaseTooNewError, migrate, schemaVersion, type Migration } from '../../../electron/core/platform/db/migrate';
-import { openSqlite } from '../../../electron/core/platform/db/open';
-import { makeDataDir } from '../../support/registry';
+import { DatabaseTooNewError, migrate, schemaVersion, type Migration } from '@platform/db/migrate';
+import { openSqlite } from '@platform/db/open';
+import { makeDataDir } from '@test/support/registry';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => cleanups.splice(0).forEach((f) => f()));

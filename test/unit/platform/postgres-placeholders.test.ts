@@ -1,6 +1,6 @@
 // The PostgreSQL engine takes the registry's SQL as written for SQLite: its placeholders are numbered.
 import { describe, expect, it } from 'vitest';
-import { numberPlaceholders, redactUrl } from '../../../electron/core/platform/db/postgres';
+import { numberPlaceholders, redactUrl } from '@platform/db/postgres';
 
 describe('numberPlaceholders', () => {
   it('numbers positional ? in order', () => {

@@ -3,14 +3,14 @@
 // connection closed under it, as a database that went away), and none may throw out of a timer. Each
 // failure episode is logged once, not once per tick.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { openRegistry } from '../../../electron/core/registry/open';
-import { BACKGROUND_SERVICES } from '../../../electron/core/registry/http/server';
-import { repeatSafely } from '../../../electron/core/registry/background';
-import { makeDataDir } from '../../support/registry';
-import { ManualClock } from '../../../electron/core/platform/clock';
-import { requestHash, storeAnswer } from '../../../electron/core/registry/idempotency';
-import { IDEMPOTENCY_WINDOW_MS } from '../../../shared/registry/vocabulary';
-import { createTestOperator } from '../../support/operators';
+import { openRegistry } from '@registry/open';
+import { BACKGROUND_SERVICES } from '@registry/http/server';
+import { repeatSafely } from '@registry/background';
+import { makeDataDir } from '@test/support/registry';
+import { ManualClock } from '@platform/clock';
+import { requestHash, storeAnswer } from '@registry/idempotency';
+import { IDEMPOTENCY_WINDOW_MS } from '@shared/registry/vocabulary';
+import { createTestOperator } from '@test/support/operators';
 
 const HOUR = 60 * 60 * 1000;
 const cleanups: (() => void)[] = [];

@@ -3,9 +3,9 @@
 // that takes the text as drawn gets "This certifies that", not "Thiscertifiesthat".
 import { getDocument, OPS } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { describe, expect, it } from 'vitest';
-import { renderCertificatePdf } from '../../../electron/core/registry/certificates';
-import type { CertificateInput } from '../../../electron/core/registry/certificates/types';
-import { formatTonnes } from '../../../shared/registry/amounts';
+import { renderCertificatePdf } from '@registry/certificates';
+import type { CertificateInput } from '@registry/certificates/types';
+import { formatTonnes } from '@shared/registry/amounts';
 
 const latin: CertificateInput = {
   registryName: 'Nordic Carbon Registry',

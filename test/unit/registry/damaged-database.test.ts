@@ -5,11 +5,11 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, openSync, rmSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../electron/core/platform/clock';
-import { backupRegistry, checkRegistryFile, DamagedDatabaseError, restoreRegistry } from '../../../electron/core/registry/maintenance';
-import { openRegistry, REGISTRY_DB_FILE } from '../../../electron/core/registry/open';
-import { buildFixture } from '../../support/fixture';
-import { makeDataDir } from '../../support/registry';
+import { ManualClock } from '@platform/clock';
+import { backupRegistry, checkRegistryFile, DamagedDatabaseError, restoreRegistry } from '@registry/maintenance';
+import { openRegistry, REGISTRY_DB_FILE } from '@registry/open';
+import { buildFixture } from '@test/support/fixture';
+import { makeDataDir } from '@test/support/registry';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => cleanups.splice(0).forEach((c) => c()));

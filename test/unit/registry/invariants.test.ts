@@ -9,20 +9,20 @@
 //   - each reservation reads as exactly the state the model expects; terminal states never change
 import { afterEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { ManualClock } from '../../../electron/core/platform/clock';
-import type { OpenedRegistry } from '../../../electron/core/registry/open';
-import * as ops from '../../../electron/core/registry/operations';
-import { RegistryError } from '../../../electron/core/registry/errors';
-import { heldInWarehouse } from '../../../electron/core/registry/holds';
-import { availableInWarehouse } from '../../../electron/core/registry/warehouse/inventory';
-import { RESERVATION_LIFETIME_MS, TERMINAL_RESERVATION_STATES } from '../../../electron/core/registry/warehouse/lifecycle';
-import { cancelReservation, getReservation, reserveCredits } from '../../../electron/core/registry/warehouse/reservations';
-import { finishReservation } from '../../../electron/core/registry/warehouse/finish';
-import { processQueue } from '../../../electron/core/registry/warehouse/worker';
-import { RESERVATION_STATES, type ReservationState } from '../../../shared/registry/vocabulary';
-import { makeDataDir, ON_POSTGRES, openTestRegistryOn, rsaKeyPair } from '../../support/registry';
-import { inventoryBalance, registrySnapshot, warehouseBalance } from '../../support/warehouse';
-import { stockWarehouse } from '../../support/stocked-warehouse';
+import { ManualClock } from '@platform/clock';
+import type { OpenedRegistry } from '@registry/open';
+import * as ops from '@registry/operations';
+import { RegistryError } from '@registry/errors';
+import { heldInWarehouse } from '@registry/holds';
+import { availableInWarehouse } from '@registry/warehouse/inventory';
+import { RESERVATION_LIFETIME_MS, TERMINAL_RESERVATION_STATES } from '@registry/warehouse/lifecycle';
+import { cancelReservation, getReservation, reserveCredits } from '@registry/warehouse/reservations';
+import { finishReservation } from '@registry/warehouse/finish';
+import { processQueue } from '@registry/warehouse/worker';
+import { RESERVATION_STATES, type ReservationState } from '@shared/registry/vocabulary';
+import { makeDataDir, ON_POSTGRES, openTestRegistryOn, rsaKeyPair } from '@test/support/registry';
+import { inventoryBalance, registrySnapshot, warehouseBalance } from '@test/support/warehouse';
+import { stockWarehouse } from '@test/support/stocked-warehouse';
 
 interface World {
   ctx: OpenedRegistry;

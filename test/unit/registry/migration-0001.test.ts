@@ -2,8 +2,8 @@
 // ledger rules it installs hold: balances follow movements, overdrafts abort, the ledger is append-only.
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { migrate, schemaVersion } from '../../../electron/core/platform/db/migrate';
-import { migration0001 } from '../../../electron/core/registry/migrations/0001-initial';
+import { migrate, schemaVersion } from '@platform/db/migrate';
+import { migration0001 } from '@registry/migrations/0001-initial';
 
 let db: BetterSqlite3.Database;
 afterEach(() => db?.close());

@@ -3,16 +3,16 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../electron/core/platform/clock';
-import { openSqlite } from '../../../electron/core/platform/db/open';
-import { defaultNewId, type RegistryContext } from '../../../electron/core/registry/context';
-import { migration0001 } from '../../../electron/core/registry/migrations/0001-initial';
-import { openRegistry, REGISTRY_DB_FILE } from '../../../electron/core/registry/open';
-import * as ops from '../../../electron/core/registry/operations';
-import { countProjects, listProjects } from '../../../electron/core/registry/queries/projects';
-import { COUNT_PUBLIC_PROJECTS, PUBLIC_PROJECT_CONDITION } from '../../../electron/core/registry/queries/project-visibility';
-import type { RegistryTables } from '../../../electron/core/registry/schema';
-import { makeDataDir } from '../../support/registry';
+import { ManualClock } from '@platform/clock';
+import { openSqlite } from '@platform/db/open';
+import { defaultNewId, type RegistryContext } from '@registry/context';
+import { migration0001 } from '@registry/migrations/0001-initial';
+import { openRegistry, REGISTRY_DB_FILE } from '@registry/open';
+import * as ops from '@registry/operations';
+import { countProjects, listProjects } from '@registry/queries/projects';
+import { COUNT_PUBLIC_PROJECTS, PUBLIC_PROJECT_CONDITION } from '@registry/queries/project-visibility';
+import type { RegistryTables } from '@registry/schema';
+import { makeDataDir } from '@test/support/registry';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => cleanups.splice(0).forEach((c) => c()));

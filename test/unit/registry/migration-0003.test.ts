@@ -2,18 +2,18 @@
 // reservations are kept, the index now carries the amount, and the hold sum reads the index only.
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../electron/core/platform/clock';
-import { openSqlite } from '../../../electron/core/platform/db/open';
-import { defaultNewId, type RegistryContext } from '../../../electron/core/registry/context';
-import { heldInWarehouse } from '../../../electron/core/registry/holds';
-import { migration0001 } from '../../../electron/core/registry/migrations/0001-initial';
-import { migration0002 } from '../../../electron/core/registry/migrations/0002-project-list-indexes';
-import { registryMigrations } from '../../../electron/core/registry/migrations';
-import { openRegistry, REGISTRY_DB_FILE } from '../../../electron/core/registry/open';
-import * as ops from '../../../electron/core/registry/operations';
-import type { RegistryTables } from '../../../electron/core/registry/schema';
-import { buildFixture } from '../../support/fixture';
-import { makeDataDir, rsaKeyPair } from '../../support/registry';
+import { ManualClock } from '@platform/clock';
+import { openSqlite } from '@platform/db/open';
+import { defaultNewId, type RegistryContext } from '@registry/context';
+import { heldInWarehouse } from '@registry/holds';
+import { migration0001 } from '@registry/migrations/0001-initial';
+import { migration0002 } from '@registry/migrations/0002-project-list-indexes';
+import { registryMigrations } from '@registry/migrations';
+import { openRegistry, REGISTRY_DB_FILE } from '@registry/open';
+import * as ops from '@registry/operations';
+import type { RegistryTables } from '@registry/schema';
+import { buildFixture } from '@test/support/fixture';
+import { makeDataDir, rsaKeyPair } from '@test/support/registry';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => cleanups.splice(0).forEach((c) => c()));

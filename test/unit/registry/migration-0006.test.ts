@@ -3,15 +3,15 @@
 // sequence in its own transaction, for exactly the resource keys whose answers it changes.
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../electron/core/platform/clock';
-import { openSqlite } from '../../../electron/core/platform/db/open';
-import { defaultNewId, type RegistryContext } from '../../../electron/core/registry/context';
-import { registryMigrations } from '../../../electron/core/registry/migrations';
-import { openRegistry, REGISTRY_DB_FILE } from '../../../electron/core/registry/open';
-import * as ops from '../../../electron/core/registry/operations';
-import type { RegistryTables } from '../../../electron/core/registry/schema';
-import { buildFixture } from '../../support/fixture';
-import { makeDataDir } from '../../support/registry';
+import { ManualClock } from '@platform/clock';
+import { openSqlite } from '@platform/db/open';
+import { defaultNewId, type RegistryContext } from '@registry/context';
+import { registryMigrations } from '@registry/migrations';
+import { openRegistry, REGISTRY_DB_FILE } from '@registry/open';
+import * as ops from '@registry/operations';
+import type { RegistryTables } from '@registry/schema';
+import { buildFixture } from '@test/support/fixture';
+import { makeDataDir } from '@test/support/registry';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => cleanups.splice(0).forEach((c) => c()));

@@ -3,12 +3,12 @@
 // in memory; the table is there so both engines share one schema).
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../electron/core/platform/clock';
-import { openSqlite } from '../../../electron/core/platform/db/open';
-import { registryMigrations } from '../../../electron/core/registry/migrations';
-import { openRegistry, REGISTRY_DB_FILE } from '../../../electron/core/registry/open';
-import type { RegistryTables } from '../../../electron/core/registry/schema';
-import { makeDataDir } from '../../support/registry';
+import { ManualClock } from '@platform/clock';
+import { openSqlite } from '@platform/db/open';
+import { registryMigrations } from '@registry/migrations';
+import { openRegistry, REGISTRY_DB_FILE } from '@registry/open';
+import type { RegistryTables } from '@registry/schema';
+import { makeDataDir } from '@test/support/registry';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => cleanups.splice(0).forEach((c) => c()));

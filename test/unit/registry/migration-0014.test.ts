@@ -4,22 +4,22 @@
 // the log whole, then finds a row rewritten behind the triggers' back.
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../electron/core/platform/clock';
-import { openSqlite } from '../../../electron/core/platform/db/open';
-import { appendAudit } from '../../../electron/core/registry/audit';
-import type { RegistryContext } from '../../../electron/core/registry/context';
-import { registryMigrations } from '../../../electron/core/registry/migrations';
-import { openRegistry, REGISTRY_DB_FILE } from '../../../electron/core/registry/open';
-import * as ops from '../../../electron/core/registry/operations';
-import type { RegistryTables } from '../../../electron/core/registry/schema';
-import { encodeLeaf, leafHashHex } from '../../../electron/core/registry/transparency/leaf';
-import { signCheckpoint } from '../../../electron/core/registry/transparency/checkpoints';
-import { syncedTree } from '../../../electron/core/registry/transparency/tree';
-import { verifyLogDatabase } from '../../../electron/core/registry/transparency/verify-database';
-import { MerkleTree } from '../../../shared/transparency/merkle';
-import { toBase64 } from '../../../shared/transparency/bytes';
-import { makeDataDir } from '../../support/registry';
-import { stockWarehouse } from '../../support/stocked-warehouse';
+import { ManualClock } from '@platform/clock';
+import { openSqlite } from '@platform/db/open';
+import { appendAudit } from '@registry/audit';
+import type { RegistryContext } from '@registry/context';
+import { registryMigrations } from '@registry/migrations';
+import { openRegistry, REGISTRY_DB_FILE } from '@registry/open';
+import * as ops from '@registry/operations';
+import type { RegistryTables } from '@registry/schema';
+import { encodeLeaf, leafHashHex } from '@registry/transparency/leaf';
+import { signCheckpoint } from '@registry/transparency/checkpoints';
+import { syncedTree } from '@registry/transparency/tree';
+import { verifyLogDatabase } from '@registry/transparency/verify-database';
+import { MerkleTree } from '@shared/transparency/merkle';
+import { toBase64 } from '@shared/transparency/bytes';
+import { makeDataDir } from '@test/support/registry';
+import { stockWarehouse } from '@test/support/stocked-warehouse';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => cleanups.splice(0).forEach((c) => c()));

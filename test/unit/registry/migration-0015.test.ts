@@ -5,14 +5,14 @@
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openSqlite } from '../../../electron/core/platform/db/open';
-import { registryMigrations } from '../../../electron/core/registry/migrations';
-import { openRegistry, REGISTRY_DB_FILE } from '../../../electron/core/registry/open';
-import type { RegistryTables } from '../../../electron/core/registry/schema';
-import { encodeLeaf, leafHashHex, type LeafKind } from '../../../electron/core/registry/transparency/leaf';
-import { verifyLogDatabase } from '../../../electron/core/registry/transparency/verify-database';
-import { canonicalJson } from '../../../shared/canonical-json';
-import { makeDataDir } from '../../support/registry';
+import { openSqlite } from '@platform/db/open';
+import { registryMigrations } from '@registry/migrations';
+import { openRegistry, REGISTRY_DB_FILE } from '@registry/open';
+import type { RegistryTables } from '@registry/schema';
+import { encodeLeaf, leafHashHex, type LeafKind } from '@registry/transparency/leaf';
+import { verifyLogDatabase } from '@registry/transparency/verify-database';
+import { canonicalJson } from '@shared/canonical-json';
+import { makeDataDir } from '@test/support/registry';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => cleanups.splice(0).forEach((c) => c()));

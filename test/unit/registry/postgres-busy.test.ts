@@ -4,10 +4,10 @@
 // again. The collision is PostgreSQL's own serialization_failure, raised by a trigger for as long as
 // the test keeps it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { strict } from '../../../shared/registry/resources';
-import type { PostgresDatabase } from '../../../electron/core/platform/db/postgres';
-import { ON_POSTGRES } from '../../support/registry';
-import { callEndpoint, ok, registrySnapshot, startWarehouseWorld, type WarehouseWorld } from '../../support/warehouse';
+import { strict } from '@shared/registry/resources';
+import type { PostgresDatabase } from '@platform/db/postgres';
+import { ON_POSTGRES } from '@test/support/registry';
+import { callEndpoint, ok, registrySnapshot, startWarehouseWorld, type WarehouseWorld } from '@test/support/warehouse';
 
 describe.skipIf(!ON_POSTGRES)('a write that keeps colliding (PostgreSQL)', () => {
   let w: WarehouseWorld;

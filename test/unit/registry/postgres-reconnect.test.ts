@@ -3,11 +3,11 @@
 // transaction it killed, and replaced by the next statement outside one. A COMMIT cut off on its way
 // reports its outcome as unknown (the HTTP layer says so, and to retry with the same key).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DatabaseUnavailableError } from '../../../electron/core/platform/db/database';
-import { PostgresDatabase } from '../../../electron/core/platform/db/postgres';
-import { connectionOptions } from '../../../electron/core/platform/db/postgres-connection';
-import { createTestDatabase, type TestDatabase } from '../../support/postgres';
-import { ON_POSTGRES } from '../../support/registry';
+import { DatabaseUnavailableError } from '@platform/db/database';
+import { PostgresDatabase } from '@platform/db/postgres';
+import { connectionOptions } from '@platform/db/postgres-connection';
+import { createTestDatabase, type TestDatabase } from '@test/support/postgres';
+import { ON_POSTGRES } from '@test/support/registry';
 
 describe('connectionOptions', () => {
   it('takes pgbouncer=true and statement_timeout out of the URL libpq sees, and adds a connect timeout unless one is given', () => {

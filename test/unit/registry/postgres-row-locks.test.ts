@@ -4,16 +4,16 @@
 // credits (both stamp the warehouse's feed key, so it fails to write it), runs again and takes only
 // what is free. Reservations against reservations: test/integration/registry/postgres-processes.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../electron/core/platform/clock';
-import type { PostgresDatabase } from '../../../electron/core/platform/db/postgres';
-import { openPostgresRegistry, type OpenedPostgresRegistry, type OpenedRegistry } from '../../../electron/core/registry/open';
-import * as ops from '../../../electron/core/registry/operations';
-import type { RegistryTables } from '../../../electron/core/registry/schema';
-import { availableInWarehouse } from '../../../electron/core/registry/warehouse/inventory';
-import { reserveCredits } from '../../../electron/core/registry/warehouse/reservations';
-import { makeDataDir, ON_POSTGRES, openTestRegistryOn, rsaKeyPair } from '../../support/registry';
-import { inventoryBalance, warehouseBalance } from '../../support/warehouse';
-import { stockWarehouse } from '../../support/stocked-warehouse';
+import { ManualClock } from '@platform/clock';
+import type { PostgresDatabase } from '@platform/db/postgres';
+import { openPostgresRegistry, type OpenedPostgresRegistry, type OpenedRegistry } from '@registry/open';
+import * as ops from '@registry/operations';
+import type { RegistryTables } from '@registry/schema';
+import { availableInWarehouse } from '@registry/warehouse/inventory';
+import { reserveCredits } from '@registry/warehouse/reservations';
+import { makeDataDir, ON_POSTGRES, openTestRegistryOn, rsaKeyPair } from '@test/support/registry';
+import { inventoryBalance, warehouseBalance } from '@test/support/warehouse';
+import { stockWarehouse } from '@test/support/stocked-warehouse';
 
 describe.skipIf(!ON_POSTGRES)('a reservation behind a row lock beside a serializable withdrawal (PostgreSQL)', () => {
   let data: ReturnType<typeof makeDataDir>;

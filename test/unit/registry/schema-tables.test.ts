@@ -4,10 +4,10 @@
 // typecheck) and this test holds it to the database. A migration that adds a column makes both fail
 // until the interface and the literal say the same.
 import { describe, expect, it } from 'vitest';
-import { openSqlite } from '../../../electron/core/platform/db/open';
-import { registryMigrations } from '../../../electron/core/registry/migrations';
-import type { RegistryTables } from '../../../electron/core/registry/schema';
-import { migratedColumns, withRowidsAsListed, type TableColumns } from '../../support/table-columns';
+import { openSqlite } from '@platform/db/open';
+import { registryMigrations } from '@registry/migrations';
+import type { RegistryTables } from '@registry/schema';
+import { migratedColumns, withRowidsAsListed, type TableColumns } from '@test/support/table-columns';
 
 const REGISTRY_COLUMNS = {
   access_tokens: {

@@ -2,11 +2,11 @@
 // (registry/seed/feed-snapshot.ts): it must end with the feed holding exactly the keys a seed with
 // the triggers firing leaves, its triggers back exactly as migrated, and live again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../electron/core/platform/clock';
-import { openRegistry, type OpenedRegistry } from '../../../electron/core/registry/open';
-import { seedDemo } from '../../../electron/core/registry/seed';
-import { withFeedTriggersSuspended } from '../../../electron/core/registry/seed/feed-snapshot';
-import { makeDataDir } from '../../support/registry';
+import { ManualClock } from '@platform/clock';
+import { openRegistry, type OpenedRegistry } from '@registry/open';
+import { seedDemo } from '@registry/seed';
+import { withFeedTriggersSuspended } from '@registry/seed/feed-snapshot';
+import { makeDataDir } from '@test/support/registry';
 
 const opened: Array<{ registry: OpenedRegistry; remove(): void }> = [];
 function emptyRegistry(): OpenedRegistry {

@@ -6,10 +6,10 @@ import { join } from 'node:path';
 import { Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { RegistryError } from '../../../electron/core/registry/errors';
-import { openRegistry, type OpenedRegistry } from '../../../electron/core/registry/open';
-import { seedDemo, type SeedDemoResult } from '../../../electron/core/registry/seed';
-import { makeDataDir } from '../../support/registry';
+import { RegistryError } from '@registry/errors';
+import { openRegistry, type OpenedRegistry } from '@registry/open';
+import { seedDemo, type SeedDemoResult } from '@registry/seed';
+import { makeDataDir } from '@test/support/registry';
 
 // Written out here on purpose (not imported from the seed): the file's shape is a contract.
 const credentialsFileSchema = z.strictObject({

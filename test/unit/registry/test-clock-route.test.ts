@@ -3,9 +3,9 @@
 // and a refused call leaves the clock where it was. Runs the route in memory (no socket).
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { strict } from '../../../shared/registry/resources';
-import { AdjustableClock, ManualClock } from '../../../electron/core/platform/clock';
-import { MAX_ADVANCE_MS, MAX_CLOCK_MS, mountTestClock, TEST_CLOCK_PATH } from '../../../electron/core/registry/cli/test-clock-route';
+import { strict } from '@shared/registry/resources';
+import { AdjustableClock, ManualClock } from '@platform/clock';
+import { MAX_ADVANCE_MS, MAX_CLOCK_MS, mountTestClock, TEST_CLOCK_PATH } from '@registry/cli/test-clock-route';
 
 const START = Date.parse('2024-01-01T00:00:00Z');
 

@@ -2,17 +2,17 @@
 // cleanly (nothing moved, reason recorded, credits no longer held), processing is idempotent, and
 // the running worker is woken by a finish rather than waiting for its poll.
 import { afterEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../electron/core/platform/clock';
-import { openRegistry, type OpenedRegistry } from '../../../electron/core/registry/open';
-import * as ops from '../../../electron/core/registry/operations';
-import { accountId, appendMovement } from '../../../electron/core/registry/ledger';
-import { heldInWarehouse } from '../../../electron/core/registry/holds';
-import { getReservation, reserveCredits } from '../../../electron/core/registry/warehouse/reservations';
-import { finishReservation } from '../../../electron/core/registry/warehouse/finish';
-import { processQueue, processTransaction, startTransactionWorker } from '../../../electron/core/registry/warehouse/worker';
-import { buildFixture, type Fixture } from '../../support/fixture';
-import { makeDataDir, rsaKeyPair } from '../../support/registry';
-import { afterTransactionsHandled, inventoryBalance, warehouseBalance } from '../../support/warehouse';
+import { ManualClock } from '@platform/clock';
+import { openRegistry, type OpenedRegistry } from '@registry/open';
+import * as ops from '@registry/operations';
+import { accountId, appendMovement } from '@registry/ledger';
+import { heldInWarehouse } from '@registry/holds';
+import { getReservation, reserveCredits } from '@registry/warehouse/reservations';
+import { finishReservation } from '@registry/warehouse/finish';
+import { processQueue, processTransaction, startTransactionWorker } from '@registry/warehouse/worker';
+import { buildFixture, type Fixture } from '@test/support/fixture';
+import { makeDataDir, rsaKeyPair } from '@test/support/registry';
+import { afterTransactionsHandled, inventoryBalance, warehouseBalance } from '@test/support/warehouse';
 
 const opened: { r: OpenedRegistry; remove(): void }[] = [];
 afterEach(() => {

@@ -1,7 +1,7 @@
 // What an audit entry touched, as records the desk can open: from the input and result fields that
 // name them, the result's id for creations, and the path's id for actions on one record.
 import { describe, expect, it } from 'vitest';
-import { touchedBy } from '../../../renderer/src/screens/back-office/auditTargets';
+import { touchedBy } from '@renderer/screens/back-office/auditTargets';
 
 describe('audit entry targets', () => {
   it('names the created project and its organization, not its sector', () => {

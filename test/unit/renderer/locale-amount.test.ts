@@ -1,8 +1,8 @@
 // Amounts typed in the user's locale: read exactly, never a comma dropped ("1,5" was read as 15),
 // ambiguous input refused in words, and what was understood written back in the same locale.
 import { describe, expect, it } from 'vitest';
-import { formatGrams, parseTonnes } from '../../../renderer/src/lib/decimal';
-import { localeSeparators, parseLocaleDecimal } from '../../../renderer/src/lib/localeAmount';
+import { formatGrams, parseTonnes } from '@renderer/lib/decimal';
+import { localeSeparators, parseLocaleDecimal } from '@renderer/lib/localeAmount';
 
 const grams = (text: string, locale: string) => {
   const parsed = parseTonnes(text, locale);

@@ -2,7 +2,7 @@
 // upper-cased, an emptied optional field as null), each with its before → after for the review, and
 // the registry's own schema names what is wrong.
 import { describe, expect, it } from 'vitest';
-import { formFromOrganization, organizationEdit } from '../../../renderer/src/screens/back-office/organizationForm';
+import { formFromOrganization, organizationEdit } from '@renderer/screens/back-office/organizationForm';
 
 const original = formFromOrganization({
   fullName: 'Lamu Growers',

@@ -2,8 +2,8 @@
 // the virtualized tables drive it, against a list whose answers the test releases one by one.
 import { describe, expect, it } from 'vitest';
 import { create } from 'zustand';
-import { emptyPagedRows, pagedRowsActions, type PageAnswer, type PagedRows } from '../../../renderer/src/stores/pagedRows';
-import { listExtent, pagesSpanning, rowInPages } from '../../../renderer/src/stores/paging';
+import { emptyPagedRows, pagedRowsActions, type PageAnswer, type PagedRows } from '@renderer/stores/pagedRows';
+import { listExtent, pagesSpanning, rowInPages } from '@renderer/stores/paging';
 
 const PAGE = 10;
 

@@ -1,7 +1,7 @@
 // Refusals in the field's own words, once each (issue 30): the request paths of the desk's and the
 // registry's messages become the field names people see on the form.
 import { describe, expect, it } from 'vitest';
-import { plainRefusal } from '../../../renderer/src/components/backOffice/plainRefusal';
+import { plainRefusal } from '@renderer/components/backOffice/plainRefusal';
 
 describe('plainRefusal', () => {
   it("names the field in words, once, without the endpoint's name", () => {

@@ -8,9 +8,9 @@ import {
   formFromProject,
   updateBody,
   type ProjectForm,
-} from '../../../renderer/src/screens/back-office/projectForm';
-import type { Project } from '../../../shared/registry/resources';
-import { draftProject } from '../../support/draft-project';
+} from '@renderer/screens/back-office/projectForm';
+import type { Project } from '@shared/registry/resources';
+import { draftProject } from '@test/support/draft-project';
 
 const DOC_ID = '0b6f5d3c-5a43-4b8e-9d0e-6a1e2f3a4b5c';
 const filled: ProjectForm = {

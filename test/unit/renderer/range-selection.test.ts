@@ -1,6 +1,6 @@
 // Shift-click ranges and select-all over a list's rows.
 import { describe, expect, it } from 'vitest';
-import { allState, clickRow, EMPTY_SELECTION, keepListed, toggleAll } from '../../../renderer/src/lib/rangeSelection';
+import { allState, clickRow, EMPTY_SELECTION, keepListed, toggleAll } from '@renderer/lib/rangeSelection';
 
 const order = ['a', 'b', 'c', 'd', 'e'];
 const ids = (s: { selected: ReadonlySet<string> }) => [...s.selected].sort();

@@ -1,6 +1,6 @@
 // The one way tonnes are shown to people: exact to the gram, grouped, the locale's marks.
 import { describe, expect, it } from 'vitest';
-import { formatTonnes, formatTonnesForPeople } from '../../../shared/registry/amounts';
+import { formatTonnes, formatTonnesForPeople } from '@shared/registry/amounts';
 
 describe('formatTonnesForPeople', () => {
   it('groups the whole part and keeps every significant decimal, no more', () => {

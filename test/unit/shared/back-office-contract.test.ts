@@ -1,8 +1,8 @@
 // The back office's contract names every operator row of the endpoint table exactly once, as a read
 // (GET, not audited) or a write (audited, idempotent): screens are offered exactly what the table has.
 import { describe, expect, it } from 'vitest';
-import { OPERATOR_ENDPOINT_NAMES, OPERATOR_READS, OPERATOR_WRITES } from '../../../shared/desk/back-office';
-import { endpoints } from '../../../shared/registry/endpoints';
+import { OPERATOR_ENDPOINT_NAMES, OPERATOR_READS, OPERATOR_WRITES } from '@shared/desk/back-office';
+import { endpoints } from '@shared/registry/endpoints';
 
 describe('the back-office endpoint names', () => {
   it('split the operator rows into GET reads and audited writes', () => {

@@ -1,9 +1,9 @@
 // The right frontier against the full tree of RFC 9162 (merkle.ts, itself checked against the RFC's
 // definitions): the same root at every size, however the leaves are split between restores.
 import { describe, expect, it } from 'vitest';
-import { toBase64, utf8 } from '../../../shared/transparency/bytes';
-import { CompactRange } from '../../../shared/transparency/compact-range';
-import { leafHash, MerkleTree } from '../../../shared/transparency/merkle';
+import { toBase64, utf8 } from '@shared/transparency/bytes';
+import { CompactRange } from '@shared/transparency/compact-range';
+import { leafHash, MerkleTree } from '@shared/transparency/merkle';
 
 describe('the compact range', () => {
   it('gives the tree root at every size from 0 to 300', () => {

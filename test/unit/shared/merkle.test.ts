@@ -7,9 +7,9 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fromBase64, toBase64, toHex, utf8 } from '../../../shared/transparency/bytes';
-import { MerkleTree, leafHash, verifyConsistency, verifyInclusion } from '../../../shared/transparency/merkle';
-import { sha256 } from '../../../shared/transparency/sha256';
+import { fromBase64, toBase64, toHex, utf8 } from '@shared/transparency/bytes';
+import { MerkleTree, leafHash, verifyConsistency, verifyInclusion } from '@shared/transparency/merkle';
+import { sha256 } from '@shared/transparency/sha256';
 
 const nodeSha = (data: Uint8Array) => new Uint8Array(createHash('sha256').update(data).digest());
 const H = (...parts: number[][]) => nodeSha(Uint8Array.from(parts.flat()));

@@ -2,7 +2,7 @@
 // the preview needs is carried, accounts as one query value each and back, numbers in their
 // shortest decimal form; text that names no account is refused.
 import { describe, expect, it } from 'vitest';
-import { accountRefText, parseAccountRefText, previewRequestOf } from '../../../shared/registry/operator-previews';
+import { accountRefText, parseAccountRefText, previewRequestOf } from '@shared/registry/operator-previews';
 
 describe('operator previews', () => {
   it('carries a write body as the preview query, leaving out what the preview does not need', () => {

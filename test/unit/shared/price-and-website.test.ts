@@ -2,9 +2,9 @@
 // shared schemas its handlers parse with): a price is kept exactly as typed or refused, a currency
 // is an ISO 4217 code, a website is a full web address.
 import { describe, expect, it } from 'vitest';
-import { finishBody } from '../../../shared/registry/endpoints';
-import { createOrganizationInput } from '../../../shared/registry/operator-inputs';
-import { priceKeptExactly, typedPriceKeptExactly } from '../../../shared/registry/price';
+import { finishBody } from '@shared/registry/endpoints';
+import { createOrganizationInput } from '@shared/registry/operator-inputs';
+import { priceKeptExactly, typedPriceKeptExactly } from '@shared/registry/price';
 
 const finish = (priceInfo: unknown) => finishBody.safeParse({ receiverId: 'org-1', priceInfo });
 

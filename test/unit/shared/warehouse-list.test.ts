@@ -1,13 +1,7 @@
 // The warehouse inventory as a list: search, filters whose counts respect the other filters, sort, totals.
 import { describe, expect, it } from 'vitest';
-import {
-  creditVintage,
-  DEFAULT_WAREHOUSE_QUERY,
-  listWarehouseCredits,
-  totalGrams,
-  warehouseFacets,
-} from '../../../shared/desk/warehouse-list';
-import type { WarehouseInventoryCredit } from '../../../shared/registry/resources';
+import { creditVintage, DEFAULT_WAREHOUSE_QUERY, listWarehouseCredits, totalGrams, warehouseFacets } from '@shared/desk/warehouse-list';
+import type { WarehouseInventoryCredit } from '@shared/registry/resources';
 
 function credit(id: string, project: string, vintage: string, type: string, amount: number): WarehouseInventoryCredit {
   return {

@@ -5,7 +5,7 @@
 // logs a few lines a minute, and a line written just before a crash must be on disk.
 import { appendFileSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Clock } from '../../platform/clock';
+import type { Clock } from '@platform/clock';
 import { redactSecrets } from './redact';
 
 export interface RotatingLogOptions {

@@ -16,11 +16,11 @@ import type {
   OperatorWriteName,
   backOfficeReadOutput,
   BackOfficeWriteOutput,
-} from '../../../../shared/desk/back-office';
-import { OPERATOR_READS_NOT_KEPT } from '../../../../shared/desk/back-office';
-import type { DeskEvent } from '../../../../shared/desk/api';
-import type { EndpointId } from '../../../../shared/registry/endpoints';
-import type { Clock } from '../../platform/clock';
+} from '@shared/desk/back-office';
+import { OPERATOR_READS_NOT_KEPT } from '@shared/desk/back-office';
+import type { DeskEvent } from '@shared/desk/api';
+import type { EndpointId } from '@shared/registry/endpoints';
+import type { Clock } from '@platform/clock';
 import { RegistryClientError } from '../client/errors';
 import { NetworkError } from '../client/http';
 import type { CallInput } from '../client/registry-client';

@@ -8,9 +8,9 @@ import {
   type BackOfficeOperator,
   type BackOfficeSession,
   type OperatorEndpointName,
-} from '../../../../shared/desk/back-office';
-import { endpoints } from '../../../../shared/registry/endpoints';
-import { roleAtLeast, type OperatorRole } from '../../../../shared/registry/vocabulary';
+} from '@shared/desk/back-office';
+import { endpoints } from '@shared/registry/endpoints';
+import { roleAtLeast, type OperatorRole } from '@shared/registry/vocabulary';
 
 /** The role a row requires (every operator row names one). */
 export function requiredRole(endpoint: OperatorEndpointName): OperatorRole {

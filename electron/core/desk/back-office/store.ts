@@ -3,9 +3,9 @@
 // be reached the same view is answered as it was last read, marked with its time; plus the audit
 // log and every credit's ledger movements as rows (cache migration 0005), so the audit log can be
 // filtered and a credit's history or an organization's movements read offline too.
-import type { BackOfficeOperator, OperatorReadName } from '../../../../shared/desk/back-office';
-import type { EndpointResponse } from '../../../../shared/registry/endpoints';
-import type { SqliteDatabase } from '../../platform/db/database';
+import type { BackOfficeOperator, OperatorReadName } from '@shared/desk/back-office';
+import type { EndpointResponse } from '@shared/registry/endpoints';
+import type { SqliteDatabase } from '@platform/db/database';
 import type { CacheTables } from '../cache/schema';
 
 export type AuditEntry = EndpointResponse<'operatorSearchAudit'>['entries'][number];

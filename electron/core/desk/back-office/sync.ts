@@ -4,10 +4,10 @@
 // the audit log incrementally (newest first until an entry already kept), and the ledger history of
 // each credit whose balances changed since it was last read. Offline, all of it stays browsable.
 import { createHash } from 'node:crypto';
-import { BACK_OFFICE_PAGE_SIZE, type OperatorReadName } from '../../../../shared/desk/back-office';
-import type { EndpointResponse } from '../../../../shared/registry/endpoints';
-import { roleAtLeast } from '../../../../shared/registry/vocabulary';
-import type { Clock } from '../../platform/clock';
+import { BACK_OFFICE_PAGE_SIZE, type OperatorReadName } from '@shared/desk/back-office';
+import type { EndpointResponse } from '@shared/registry/endpoints';
+import { roleAtLeast } from '@shared/registry/vocabulary';
+import type { Clock } from '@platform/clock';
 import type { RegistryClient } from '../client/registry-client';
 import type { AuditEntry, BackOfficeStore } from './store';
 

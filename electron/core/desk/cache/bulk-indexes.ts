@@ -2,7 +2,7 @@
 // at a random place, which at --scale 100 costs more than the rows themselves. Into an empty table
 // the indexes are dropped for the write and built again after it (a sort each), inside the
 // caller's transaction: a failed write rolls the drop back with the rows. Unique indexes stay.
-import type { SqliteDatabase } from '../../platform/db/database';
+import type { SqliteDatabase } from '@platform/db/database';
 
 type Db = Pick<SqliteDatabase<unknown>, 'raw'>;
 

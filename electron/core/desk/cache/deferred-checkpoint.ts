@@ -24,8 +24,8 @@
 // thread never waits for the copy either; automatic checkpoints come back once it has ended.
 import { fsyncSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import type { SqliteDatabase } from '../../platform/db/database';
-import { openBetterSqlite3 } from '../../platform/db/open';
+import type { SqliteDatabase } from '@platform/db/database';
+import { openBetterSqlite3 } from '@platform/db/open';
 
 type Db = Pick<SqliteDatabase<unknown>, 'raw'>;
 

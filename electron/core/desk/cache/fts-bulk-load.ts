@@ -9,8 +9,8 @@
 // searches slower until then. The setting is a row of each table's own config table, so a load that
 // rolls back rolls it back too.
 import { sql } from 'kysely';
-import { INVENTORY_ACCOUNTS } from '../../../../shared/desk/api';
-import type { SqliteDatabase } from '../../platform/db/database';
+import { INVENTORY_ACCOUNTS } from '@shared/desk/api';
+import type { SqliteDatabase } from '@platform/db/database';
 import type { CacheTables } from './schema';
 
 /** Every search table a first load fills. */

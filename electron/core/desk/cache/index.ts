@@ -2,10 +2,10 @@
 // sync engine uses, and the read queries the desk service answers the renderer with.
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { openSqlite } from '../../platform/db/open';
-import type { MigrateResult } from '../../platform/db/migrate';
-import type { SqliteDatabase } from '../../platform/db/database';
-import { systemClock, type Clock } from '../../platform/clock';
+import { openSqlite } from '@platform/db/open';
+import type { MigrateResult } from '@platform/db/migrate';
+import type { SqliteDatabase } from '@platform/db/database';
+import { systemClock, type Clock } from '@platform/clock';
 import { cacheMigrations } from './migrations';
 import type { CacheTables } from './schema';
 import { createCacheQueries, type CacheQueries } from './queries';

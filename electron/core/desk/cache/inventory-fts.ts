@@ -2,7 +2,7 @@
 // over project name and number, plus a `facets` column holding each credit's vintage and type as
 // one token each, so text with those filters is matched and counted inside FTS5.
 import { sql } from 'kysely';
-import type { InventoryAccount } from '../../../../shared/desk/api';
+import type { InventoryAccount } from '@shared/desk/api';
 
 export const inventoryFtsTable = (account: InventoryAccount) => `inventory_${account}_fts` as const;
 

@@ -11,9 +11,9 @@ import {
   type InventoryCreditSearchInput,
   type InventoryFacets,
   type InventorySortField,
-} from '../../../../shared/desk/api';
-import type { InventorySummary, OrganizationSummary } from '../../../../shared/registry/resources';
-import type { SqliteDatabase } from '../../platform/db/database';
+} from '@shared/desk/api';
+import type { InventorySummary, OrganizationSummary } from '@shared/registry/resources';
+import type { SqliteDatabase } from '@platform/db/database';
 import type { CacheTables } from './schema';
 import { searchText } from './fts-query';
 import { inventoryFacetTerm, inventoryFtsTable } from './inventory-fts';

@@ -3,10 +3,10 @@
 // then one transaction swaps every changed account in, together with the accounts' summaries and
 // sync_state: a reader sees the previous inventories or the new ones, and a run that fails
 // half-way leaves the previous ones exactly as they were.
-import type { InventoryAccount } from '../../../../shared/desk/api';
-import type { InventorySummary, OrganizationSummary } from '../../../../shared/registry/resources';
+import type { InventoryAccount } from '@shared/desk/api';
+import type { InventorySummary, OrganizationSummary } from '@shared/registry/resources';
 import { sql, type Kysely } from 'kysely';
-import type { SqliteDatabase } from '../../platform/db/database';
+import type { SqliteDatabase } from '@platform/db/database';
 import type { CacheTables } from './schema';
 import { inventoryFtsFacets, inventoryFtsTable } from './inventory-fts';
 import type { StagedRow } from './types';

@@ -1,7 +1,7 @@
 // A project by its number (the "Project 1006" people see and type into an address) rather than its
 // id: the desk's page addresses use whichever the user has (renderer lib/route.ts).
 import type { Kysely } from 'kysely';
-import type { SqliteDatabase } from '../../platform/db/database';
+import type { SqliteDatabase } from '@platform/db/database';
 import type { CacheTables } from './schema';
 
 const idOfNum = (v: { num: string }, q: Kysely<CacheTables>) =>

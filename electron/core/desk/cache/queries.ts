@@ -13,16 +13,9 @@ import {
   type RetirementRow,
   type RetirementSearchInput,
   type SyncResource,
-} from '../../../../shared/desk/api';
-import type {
-  InternalProject,
-  Organization,
-  Project,
-  Reservation,
-  Retirement,
-  WarehouseInventoryCredit,
-} from '../../../../shared/registry/resources';
-import type { SqliteDatabase } from '../../platform/db/database';
+} from '@shared/desk/api';
+import type { InternalProject, Organization, Project, Reservation, Retirement, WarehouseInventoryCredit } from '@shared/registry/resources';
+import type { SqliteDatabase } from '@platform/db/database';
 import type { CacheTables } from './schema';
 import type { ProjectCreditsAnswer } from '../client/responses';
 import { createInventoryQueries } from './inventory-queries';

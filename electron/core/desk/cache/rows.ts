@@ -1,7 +1,7 @@
 // From validated registry resources to the cache's columns (what lists filter, sort and search on).
 import { hash } from 'node:crypto';
-import { countryName } from '../../../../shared/registry/countries';
-import type { Project, Retirement } from '../../../../shared/registry/resources';
+import { countryName } from '@shared/registry/countries';
+import type { Project, Retirement } from '@shared/registry/resources';
 import type { CacheTables } from './schema';
 
 /**

@@ -4,7 +4,7 @@
 // `rowid` is listed for the tables whose rowid the code uses: a searchable row and its FTS5 entry
 // share it, and the staging tables keep arrival order by it.
 import type { Generated } from 'kysely';
-import type { InventoryAccount } from '../../../../shared/desk/api';
+import type { InventoryAccount } from '@shared/desk/api';
 import type { CacheResource, ProjectScope } from './types';
 
 type Bool = 0 | 1;

@@ -9,9 +9,9 @@
 // The only other writer of the cache (a finalized retirement written through, writes.ts) waits for
 // this transaction up to the connection's busy timeout, and otherwise leaves it to the sync.
 import { sql, type Kysely } from 'kysely';
-import type { InventoryAccount } from '../../../../shared/desk/api';
-import type { InventorySummary, OrganizationSummary, Project, Retirement } from '../../../../shared/registry/resources';
-import type { SqliteDatabase } from '../../platform/db/database';
+import type { InventoryAccount } from '@shared/desk/api';
+import type { InventorySummary, OrganizationSummary, Project, Retirement } from '@shared/registry/resources';
+import type { SqliteDatabase } from '@platform/db/database';
 import type { CacheTables } from './schema';
 import type { CacheResource, ProjectScope } from './types';
 import { projectColumns, projectSearchText, retirementColumns } from './rows';

@@ -1,4 +1,4 @@
-import type { SyncResource } from '../../../../shared/desk/api';
+import type { SyncResource } from '@shared/desk/api';
 
 /** Every resource the cache tracks in sync_state: the desk API's sync resources. */
 export type CacheResource = SyncResource;

@@ -3,9 +3,9 @@
 // a reader sees either the previous resource or the new one, never a mix, and a run that dies
 // half-way leaves the previous data (and page hashes) exactly as they were.
 import { sql, type Insertable, type Kysely, type NotNull } from 'kysely';
-import type { SqliteDatabase } from '../../platform/db/database';
+import type { SqliteDatabase } from '@platform/db/database';
 import type { CacheTables } from './schema';
-import type { Organization, Project, Reservation, Retirement, WarehouseInventoryCredit } from '../../../../shared/registry/resources';
+import type { Organization, Project, Reservation, Retirement, WarehouseInventoryCredit } from '@shared/registry/resources';
 import { hashJson, projectColumns, projectSearchText, retirementColumns } from './rows';
 import { createInventoryWriters } from './inventory-writers';
 import { checkpointInBackground, holdAutocheckpoints } from './deferred-checkpoint';

@@ -2,7 +2,7 @@
 // (compatibility.md: iss = app id, iat = now - 60 to absorb clock skew, exp = now + 600).
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { SignJWT } from 'jose';
-import type { Clock } from '../../platform/clock';
+import type { Clock } from '@platform/clock';
 import { RegistryClientError } from './errors';
 
 /** Returns the key each time it is needed; a PEM string is turned into a KeyObject and dropped. */

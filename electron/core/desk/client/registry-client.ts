@@ -3,9 +3,9 @@
 // and checks every answer against the tolerant resource schemas (unknown fields are dropped).
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import { endpoints, fillPath, type EndpointDefinition, type EndpointId } from '../../../../shared/registry/endpoints';
-import { tolerant } from '../../../../shared/registry/resources';
-import type { Clock } from '../../platform/clock';
+import { endpoints, fillPath, type EndpointDefinition, type EndpointId } from '@shared/registry/endpoints';
+import { tolerant } from '@shared/registry/resources';
+import type { Clock } from '@platform/clock';
 import { RegistryClientError } from './errors';
 import {
   fetchTransport,

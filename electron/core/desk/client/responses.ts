@@ -2,7 +2,7 @@
 // carries each response schema's type through define(), so `EndpointResponse<K>` is the checked
 // answer itself. The one exception is the certificate PDF, which the client hands back as a
 // DownloadedFile (bytes plus the file name the registry suggested) rather than the raw bytes.
-import type { EndpointId, EndpointResponse } from '../../../../shared/registry/endpoints';
+import type { EndpointId, EndpointResponse } from '@shared/registry/endpoints';
 
 /** A downloaded file (the retirement certificate). */
 export interface DownloadedFile {

@@ -1,9 +1,9 @@
 // Access tokens for the desk: an app token (public data, examiner:read when granted) and one
 // installation token per organization. Each is cached until shortly before it expires, concurrent
 // callers share one request, and `invalidate` lets the client drop a token the registry refused.
-import type { Clock } from '../../platform/clock';
-import { operatorResources } from '../../../../shared/registry/operator-resources';
-import { tolerant, type AccessToken } from '../../../../shared/registry/resources';
+import type { Clock } from '@platform/clock';
+import { operatorResources } from '@shared/registry/operator-resources';
+import { tolerant, type AccessToken } from '@shared/registry/resources';
 import { mintAppJwt, type PrivateKeyLoader } from './app-jwt';
 import { RegistryClientError } from './errors';
 import { fetchTransport, httpError, sendHttp, type FetchLike } from './http';

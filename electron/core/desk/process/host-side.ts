@@ -9,9 +9,9 @@
 // (onLifecycle, the log) and started again on the same data; the page hears of it through a
 // `connections.changed` event (it re-reads its connections). More than `restarts.max` stops within `restarts.windowMs` and it is
 // not started again: every call then says so.
-import type { DeskEvent, DeskResult, PickedKey } from '../../../../shared/desk/api';
-import { systemClock, type Clock } from '../../platform/clock';
-import { zodMessages } from '../../platform/zod-messages';
+import type { DeskEvent, DeskResult, PickedKey } from '@shared/desk/api';
+import { systemClock, type Clock } from '@platform/clock';
+import { zodMessages } from '@platform/zod-messages';
 import type { Artifact } from '../artifacts';
 import type { DeskDispatcher } from '../dispatcher';
 import { DeskFailure, toDeskError } from '../errors';

@@ -5,7 +5,7 @@
 // Nothing here is logged: `start` carries a command-line key, `key.put` and the keychain messages a
 // private key.
 import { z } from 'zod';
-import { deskError, deskEvent, FILE_KINDS, pickedKey, registryUrl } from '../../../../shared/desk/api';
+import { deskError, deskEvent, FILE_KINDS, pickedKey, registryUrl } from '@shared/desk/api';
 import { windowStateSchema } from '../settings';
 
 export const requestId = z.number().int().nonnegative();

@@ -1,8 +1,8 @@
 // The service process's half of the seam: it starts the desk service (service.ts) from the host's
 // `start` message and answers the host's requests, forwarding the desk's events and log lines. The
 // host's half is host-side.ts; the messages are protocol.ts, checked here on arrival.
-import { AdjustableClock, systemClock } from '../../platform/clock';
-import { zodMessages } from '../../platform/zod-messages';
+import { AdjustableClock, systemClock } from '@platform/clock';
+import { zodMessages } from '@platform/zod-messages';
 import { deskDefaults, type DeskDefaults } from '../defaults';
 import { toDeskError } from '../errors';
 import { KeyReadError, type KeychainAvailability, type KeyVault } from '../key-vault';

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, isAbsolute } from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomic } from '../../platform/atomic-write.mjs';
+import { writeFileAtomic } from '@platform/atomic-write.mjs';
 import { InvalidSecretInputError, SecretFileUnreadableError, SecretStoreError } from './errors';
 import {
   decryptSecrets,

@@ -3,7 +3,7 @@
 // Under Electron it is the Electron-ABI copy when there is one (see ../db/native-modules.ts).
 import { createRequire } from 'node:module';
 import type * as KeytarModule from 'keytar';
-import { firstLine, nativeModules, rebuildMessage, type NativeModules } from '../../platform/db/native-modules';
+import { firstLine, nativeModules, rebuildMessage, type NativeModules } from '@platform/db/native-modules';
 import { KeychainUnavailableError } from './errors';
 import { keytarMissingSentence } from './keychain-install.mjs';
 

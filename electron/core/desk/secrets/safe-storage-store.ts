@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../../platform/atomic-write.mjs';
+import { writeFileAtomic } from '@platform/atomic-write.mjs';
 import { KeychainOperationError } from './errors';
 import type { SecretStore } from './types';
 import { accountNameSchema, parseInput, secretSchema, serviceNameSchema } from './validation';

@@ -1,5 +1,5 @@
-import type { SyncResource } from '../../../../shared/desk/api';
-import type { Clock } from '../../platform/clock';
+import type { SyncResource } from '@shared/desk/api';
+import type { Clock } from '@platform/clock';
 import type { RegistryClient } from '../client/registry-client';
 import type { DeskCache } from '../cache';
 

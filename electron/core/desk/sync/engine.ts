@@ -5,8 +5,8 @@
 // when the registry is unreachable the run stops, the engine reports offline, and the cache keeps
 // serving reads with their asOf times.
 import { GATE_CAP } from '../client/request-gate';
-import { SYNC_RESOURCES, type SyncProgress, type SyncResource, type EngineSyncStatus } from '../../../../shared/desk/api';
-import type { Clock } from '../../platform/clock';
+import { SYNC_RESOURCES, type SyncProgress, type SyncResource, type EngineSyncStatus } from '@shared/desk/api';
+import type { Clock } from '@platform/clock';
 import { RegistryClientError } from '../client/errors';
 import type { RegistryClient } from '../client/registry-client';
 import type { DeskCache } from '../cache';

@@ -3,8 +3,8 @@
 // else (unknown fields, another field order, a breach of the contract) is decided by zod, whose
 // refusal names the item's place in the page. Used by the app's feed and the installations' feeds.
 import type { z } from 'zod';
-import { feedItem } from '../../../../shared/registry/endpoints';
-import { tolerant } from '../../../../shared/registry/resources';
+import { feedItem } from '@shared/registry/endpoints';
+import { tolerant } from '@shared/registry/resources';
 import { answerBreaksContract } from '../client/registry-client';
 import { compileShapeCheck } from './shape-check';
 

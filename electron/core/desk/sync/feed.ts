@@ -13,8 +13,8 @@
 // feed is read with the app's), and the seed steps that follow are already incremental.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { z } from 'zod';
-import { INVENTORY_ACCOUNTS, type InventoryAccount } from '../../../../shared/desk/api';
-import type { EndpointId } from '../../../../shared/registry/endpoints';
+import { INVENTORY_ACCOUNTS, type InventoryAccount } from '@shared/desk/api';
+import type { EndpointId } from '@shared/registry/endpoints';
 import {
   tolerant,
   type InventoryCredit,
@@ -23,8 +23,8 @@ import {
   type OrganizationSummary,
   type Project,
   type Retirement,
-} from '../../../../shared/registry/resources';
-import { FEED_INVENTORY_ACCOUNTS } from '../../../../shared/registry/vocabulary';
+} from '@shared/registry/resources';
+import { FEED_INVENTORY_ACCOUNTS } from '@shared/registry/vocabulary';
 import { RegistryClientError } from '../client/errors';
 import { answerBreaksContract, answerNotJson } from '../client/registry-client';
 import { hashJson, hashJsonBytes } from '../cache/rows';

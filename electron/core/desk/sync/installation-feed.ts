@@ -7,8 +7,8 @@
 // Each installation's cursor is stored with the warehouse access it was read with (a change of it
 // starts that installation again from a snapshot). An installation whose token is refused (401/403:
 // suspended, uninstalled) has its warehouse dropped and is named in the outcome, as the seed step does.
-import type { EndpointId } from '../../../../shared/registry/endpoints';
-import type { Organization } from '../../../../shared/registry/resources';
+import type { EndpointId } from '@shared/registry/endpoints';
+import type { Organization } from '@shared/registry/resources';
 import { RegistryClientError } from '../client/errors';
 import { answerBreaksContract, answerNotJson } from '../client/registry-client';
 import type { InstallationRef, StepContext, StepOutcome } from './context';

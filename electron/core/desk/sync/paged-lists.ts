@@ -8,12 +8,12 @@
 // the next one queued when it is done with one. Staged rows are written in batches of
 // a few pages, not one transaction per page: each commit costs a WAL write, and a thousand small
 // ones cost more than the rows themselves.
-import type { EndpointId } from '../../../../shared/registry/endpoints';
+import type { EndpointId } from '@shared/registry/endpoints';
 import type { RawAnswer } from '../client/registry-client';
 import { hashJson } from '../cache/rows';
 import type { StagedRow } from '../cache/types';
 import type { PageHash } from '../cache/writers';
-import type { Retirement } from '../../../../shared/registry/resources';
+import type { Retirement } from '@shared/registry/resources';
 import type { StepContext, StepOutcome } from './context';
 import { parseSeedPage } from './seed-answers';
 

@@ -4,8 +4,8 @@
 // it, naming what broke the contract). The sync reads thousands of them: a project's details and
 // credits each, and every page of the lists.
 import type { z } from 'zod';
-import { endpoints, type EndpointDefinition, type EndpointId } from '../../../../shared/registry/endpoints';
-import { tolerant } from '../../../../shared/registry/resources';
+import { endpoints, type EndpointDefinition, type EndpointId } from '@shared/registry/endpoints';
+import { tolerant } from '@shared/registry/resources';
 import type { RegistryClient } from '../client/registry-client';
 import type { ClientResponse } from '../client/responses';
 import { compileShapeCheck } from './shape-check';

@@ -1,9 +1,9 @@
 // Resources read whole each run: the three registry inventories, the warehouses of installed
 // organizations, and organization records. Each is written in one transaction.
 import { z } from 'zod';
-import { INVENTORY_ACCOUNTS, type InventoryAccount } from '../../../../shared/desk/api';
-import type { EndpointId } from '../../../../shared/registry/endpoints';
-import { tolerant, type Organization, type Reservation } from '../../../../shared/registry/resources';
+import { INVENTORY_ACCOUNTS, type InventoryAccount } from '@shared/desk/api';
+import type { EndpointId } from '@shared/registry/endpoints';
+import { tolerant, type Organization, type Reservation } from '@shared/registry/resources';
 import { RegistryClientError } from '../client/errors';
 import { answerBreaksContract, answerNotJson } from '../client/registry-client';
 import { hashJson, hashJsonBytes } from '../cache/rows';

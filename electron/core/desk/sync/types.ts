@@ -1,6 +1,6 @@
 // What a sync engine is to its callers: the in-thread engine (engine.ts) and the worker thread's
 // host (worker/host.ts) both answer to this, and the connection runtime cannot tell them apart.
-import type { SyncProgress, SyncResource, EngineSyncStatus } from '../../../../shared/desk/api';
+import type { SyncProgress, SyncResource, EngineSyncStatus } from '@shared/desk/api';
 import type { StepOutcome } from './context';
 
 export type ResourceResult = StepOutcome | { status: 'failed'; error: string } | { status: 'not_run'; reason: string };

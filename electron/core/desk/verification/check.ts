@@ -4,10 +4,10 @@
 // hashes the new leaves onto it: the root it computes equals the signed one only when the new tree
 // extends the old (consistency) and holds exactly these leaves (inclusion of every new record). A
 // failure is kept as evidence and thrown as HistoryChanged; the sync then writes nothing.
-import { fromBase64, toBase64 } from '../../../../shared/transparency/bytes';
-import { CompactRange } from '../../../../shared/transparency/compact-range';
-import { leafHash } from '../../../../shared/transparency/merkle';
-import { parseVerifierKey } from '../../../../shared/transparency/note';
+import { fromBase64, toBase64 } from '@shared/transparency/bytes';
+import { CompactRange } from '@shared/transparency/compact-range';
+import { leafHash } from '@shared/transparency/merkle';
+import { parseVerifierKey } from '@shared/transparency/note';
 import {
   fetchCheckpoint,
   LogVerificationError,
@@ -15,8 +15,8 @@ import {
   type Get,
   type ServedLeaf,
   type VerifiedCheckpoint,
-} from '../../../../shared/transparency/verifier';
-import type { SqliteDatabase } from '../../platform/db/database';
+} from '@shared/transparency/verifier';
+import type { SqliteDatabase } from '@platform/db/database';
 import type { CacheTables } from '../cache/schema';
 import { sha256, verifyEd25519 } from './crypto';
 import { movementOfLeaf, type KeptMovement } from './leaves';

@@ -1,6 +1,6 @@
 // The sync's hook (sync/engine.ts calls it): `begin` before the run writes anything, `end` after it.
 // The check is one connection's: its cache holds the pinned key and the verified state.
-import type { Clock } from '../../platform/clock';
+import type { Clock } from '@platform/clock';
 import type { FetchLike } from '../client/http';
 import type { DeskCache } from '../cache';
 import { checkHistory, HISTORY_CHANGED } from './check';

@@ -1,8 +1,8 @@
 // A served leaf's content as the desk keeps it: the log's canonical JSON {"id", "kind", "row"}
 // (docs/transparency.md). The page's `kind` and `id` must be the leaf's own (a registry may not label
 // one record's leaf as another's), and a movement leaf's row is kept to match synced records against.
-import type { ServedLeaf } from '../../../../shared/transparency/verifier';
-import { LogVerificationError } from '../../../../shared/transparency/verifier';
+import type { ServedLeaf } from '@shared/transparency/verifier';
+import { LogVerificationError } from '@shared/transparency/verifier';
 
 export type KeptMovement = {
   id: number;

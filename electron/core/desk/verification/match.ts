@@ -4,7 +4,7 @@
 // one after the other); a back-office movement is its leaf's row, column for column. A record newer
 // than the verified checkpoint is pending: the next sync's checkpoint covers it.
 import { sql, type Selectable } from 'kysely';
-import type { SqliteDatabase } from '../../platform/db/database';
+import type { SqliteDatabase } from '@platform/db/database';
 import type { CacheTables } from '../cache/schema';
 
 /** A synced record whose content is not its leaf's (at most this many are named as evidence). */

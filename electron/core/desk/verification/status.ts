@@ -1,7 +1,7 @@
 // The verification state as the desk API shows it (shared/desk/api.ts historyVerification), read
 // from the connection's cache: the sync status and the connection in Settings both carry it.
-import type { HistoryEvidence, HistoryVerification } from '../../../../shared/desk/api';
-import type { SqliteDatabase } from '../../platform/db/database';
+import type { HistoryEvidence, HistoryVerification } from '@shared/desk/api';
+import type { SqliteDatabase } from '@platform/db/database';
 import type { CacheTables } from '../cache/schema';
 import { evidenceRows, readState } from './store';
 

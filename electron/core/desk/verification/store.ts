@@ -2,9 +2,9 @@
 // verified checkpoint with its right frontier, the verified movements, and the evidence of every
 // failed check. Each save is one transaction.
 import type { Kysely, Selectable } from 'kysely';
-import type { SqliteDatabase } from '../../platform/db/database';
+import type { SqliteDatabase } from '@platform/db/database';
 import type { CacheTables } from '../cache/schema';
-import type { VerifiedCheckpoint } from '../../../../shared/transparency/verifier';
+import type { VerifiedCheckpoint } from '@shared/transparency/verifier';
 import type { KeptMovement } from './leaves';
 
 type Db = SqliteDatabase<CacheTables>;

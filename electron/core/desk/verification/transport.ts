@@ -3,8 +3,8 @@
 // pages ahead so a first sync of a long log is not one round trip per page.
 import { RegistryClientError } from '../client/errors';
 import type { FetchLike } from '../client/http';
-import type { Get, ServedLeaf } from '../../../../shared/transparency/verifier';
-import { LogVerificationError } from '../../../../shared/transparency/verifier';
+import type { Get, ServedLeaf } from '@shared/transparency/verifier';
+import { LogVerificationError } from '@shared/transparency/verifier';
 
 /** Pages asked at once, and the leaves asked per page (the registry serves at most 1,000). */
 const PAGES_AHEAD = 4;

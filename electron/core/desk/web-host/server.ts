@@ -15,14 +15,14 @@ import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
-import { fileHandleId } from '../../../../shared/desk/api';
+import { fileHandleId } from '@shared/desk/api';
 import type { DeskDispatcher } from '../dispatcher';
 import { toDeskError } from '../errors';
 import { MAX_KEY_UPLOAD_BYTES } from '../key-imports';
 import { PAGE_SECURITY_HEADERS } from '../page-security';
 import { CSRF_HEADER, CSRF_META, createAccessGate, type AccessGate, type DeskSession } from './access';
 import { contentTypeFor, resolveStaticPath } from './static-files';
-import { isDeskPagePath } from '../../../../shared/desk/pages';
+import { isDeskPagePath } from '@shared/desk/pages';
 
 export interface WebHostOptions {
   desk: DeskDispatcher;

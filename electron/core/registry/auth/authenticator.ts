@@ -1,7 +1,7 @@
 // One place decides who may call what: the endpoint table says what each endpoint requires
 // (shared/registry/endpoints.ts), this module checks the Authorization header against it.
-import { endpoints, type EndpointAuth } from '../../../../shared/registry/endpoints';
-import type { InstallationPermissions, RequiredPermission } from '../../../../shared/registry/vocabulary';
+import { endpoints, type EndpointAuth } from '@shared/registry/endpoints';
+import type { InstallationPermissions, RequiredPermission } from '@shared/registry/vocabulary';
 import type { Kysely } from 'kysely';
 import type { RegistryContext } from '../context';
 import type { RegistryTables } from '../schema';

@@ -1,7 +1,7 @@
 // Who is calling: what the authenticator makes of a request's credentials, and what the HTTP
 // pipeline and its handlers act on.
-import type { EndpointId } from '../../../../shared/registry/endpoints';
-import type { InstallationPermissions } from '../../../../shared/registry/vocabulary';
+import type { EndpointId } from '@shared/registry/endpoints';
+import type { InstallationPermissions } from '@shared/registry/vocabulary';
 import type { OperatorCaller } from './operator-tokens';
 
 /** Who is calling, once the Authorization header has been checked. */

@@ -5,8 +5,8 @@
 // account, so disabling it stops its tokens at once.
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { OperatorRole } from '../../../../shared/registry/vocabulary';
-import { iso } from '../../platform/clock';
+import type { OperatorRole } from '@shared/registry/vocabulary';
+import { iso } from '@platform/clock';
 import type { RegistryContext } from '../context';
 import type { RegistryTables } from '../schema';
 import { unauthorized } from '../errors';

@@ -3,8 +3,8 @@
 // 1 hour (our choice: they read public data only). Expired tokens are purged by housekeeping.
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { AccessToken } from '../../../../shared/registry/resources';
-import { iso } from '../../platform/clock';
+import type { AccessToken } from '@shared/registry/resources';
+import { iso } from '@platform/clock';
 import type { RegistryContext } from '../context';
 import { repeatSafely, type BackgroundService } from '../background';
 import type { RegistryTables } from '../schema';

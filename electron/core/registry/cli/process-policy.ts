@@ -3,8 +3,8 @@
 // the event loop is logged and, when it is a database fault (the database went away under a timer
 // or a callback; the engine reconnects by itself), the process serves on too; anything else is a
 // bug whose damage is unknown, so the process exits 1 for its supervisor to start a fresh one.
-import { DatabaseBusyError, DatabaseUnavailableError } from '../../platform/db/database';
-import { PostgresError } from '../../platform/db/postgres';
+import { DatabaseBusyError, DatabaseUnavailableError } from '@platform/db/database';
+import { PostgresError } from '@platform/db/postgres';
 
 const describe = (error: unknown): string => (error instanceof Error ? (error.stack ?? error.message) : String(error));
 

@@ -6,9 +6,9 @@
 import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { AdjustableClock, systemClock } from '../../platform/clock';
+import { AdjustableClock, systemClock } from '@platform/clock';
 import { startRegistryServer } from '../http/server';
-import { redactUrl } from '../../platform/db/postgres';
+import { redactUrl } from '@platform/db/postgres';
 import { openPostgresRegistry, openRegistry } from '../open';
 import { isRegistryEmpty, seedDemo } from '../seed';
 import { CliError, failInWords } from './args';

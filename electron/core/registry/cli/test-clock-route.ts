@@ -3,10 +3,10 @@
 // `npm run serve -- --test-clock`; a registry started without the flag has no such route.
 import type { Hono } from 'hono';
 import { z } from 'zod';
-import { iso, type AdjustableClock } from '../../platform/clock';
+import { iso, type AdjustableClock } from '@platform/clock';
 import { errorBody } from '../http/app';
 import { DEFAULT_MAX_BODY_BYTES, readBodyText } from '../http/body';
-import { zodMessages } from '../../platform/zod-messages';
+import { zodMessages } from '@platform/zod-messages';
 
 export const TEST_CLOCK_PATH = '/__test__/clock/advance';
 

@@ -5,7 +5,7 @@
 // run, replays every leaf to the signed root, and spot-checks inclusion proofs. Exit 0 with a JSON
 // summary, or 1 with {"error": …} saying what failed.
 import { parseArgs } from 'node:util';
-import { LogVerificationError } from '../../../../shared/transparency/verifier';
+import { LogVerificationError } from '@shared/transparency/verifier';
 import { verifyRegistryLog } from '../transparency/remote-verify';
 
 async function main(): Promise<void> {

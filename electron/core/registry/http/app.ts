@@ -3,13 +3,13 @@
 // query and body, handler), and every error answered with the JSON body of compatibility.md.
 import { Hono, type Context } from 'hono';
 import { cors } from 'hono/cors';
-import { endpointIds, endpoints, type EndpointDefinition, type EndpointId } from '../../../../shared/registry/endpoints';
-import { API_VERSION, API_VERSION_HEADER } from '../../../../shared/registry/vocabulary';
+import { endpointIds, endpoints, type EndpointDefinition, type EndpointId } from '@shared/registry/endpoints';
+import { API_VERSION, API_VERSION_HEADER } from '@shared/registry/vocabulary';
 import { RegistryError } from '../errors';
 import type { RegistryContext } from '../context';
 import type { Authenticator, Caller } from '../auth/caller';
 import { RateLimiter, type RateLimitOptions } from '../auth/rate-limit';
-import { DatabaseBusyError, DatabaseUnavailableError } from '../../platform/db/database';
+import { DatabaseBusyError, DatabaseUnavailableError } from '@platform/db/database';
 import { AnswerAlreadyStored } from '../idempotency';
 import { bodyCap, ClientAbortedError, DEFAULT_BODY_IDLE_MS, DEFAULT_MAX_BODY_BYTES, readBodyText } from './body';
 import { acceptedEncoding, COMPRESS_MIN_BYTES, compressAnswers, compressedOnce } from './compression';

@@ -2,8 +2,8 @@
 // disabling an operator) shows its detail (names, roles, inputs, results) to administrators only,
 // as GET /operator/v1/operators does. Everyone keeps seeing who did what, when, to which ids, and
 // how it ended: the operator ids are in every entry anyway, as its author.
-import { endpointIds, endpoints, type EndpointDefinition } from '../../../../shared/registry/endpoints';
-import type { OperatorRole } from '../../../../shared/registry/vocabulary';
+import { endpointIds, endpoints, type EndpointDefinition } from '@shared/registry/endpoints';
+import type { OperatorRole } from '@shared/registry/vocabulary';
 import type { AuditEntry } from '../audit';
 
 /** The actions of the writes only administrators may make, from the endpoint table. */

@@ -2,9 +2,9 @@
 // schemas (OpenAPI 3.1 schemas are JSON Schema 2020-12, which zod emits directly).
 import type { Hono } from 'hono';
 import { z } from 'zod';
-import { endpointIds, endpoints, queryIntegers, type EndpointDefinition } from '../../../../shared/registry/endpoints';
-import { strict } from '../../../../shared/registry/resources';
-import { API_VERSION, API_VERSION_HEADER, MAX_IDEMPOTENCY_KEY_LENGTH } from '../../../../shared/registry/vocabulary';
+import { endpointIds, endpoints, queryIntegers, type EndpointDefinition } from '@shared/registry/endpoints';
+import { strict } from '@shared/registry/resources';
+import { API_VERSION, API_VERSION_HEADER, MAX_IDEMPOTENCY_KEY_LENGTH } from '@shared/registry/vocabulary';
 import { healthPaths } from './health';
 import { transparencyErrorSchema, transparencyPaths } from './openapi-transparency';
 

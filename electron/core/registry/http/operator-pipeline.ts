@@ -5,7 +5,7 @@
 // adds no entry. Refusals are budgeted per operator: past the budget every request of that operator
 // is 429 (with a small entry) until it refills, so refused attempts cannot flood the log.
 import type { Context } from 'hono';
-import { MAX_AMOUNT_TONNES, type EndpointDefinition, type EndpointId } from '../../../../shared/registry/endpoints';
+import { MAX_AMOUNT_TONNES, type EndpointDefinition, type EndpointId } from '@shared/registry/endpoints';
 import { bodyDigest } from '../audit-record';
 import { audited, auditRefusal, type AuditedAttempt } from '../audit';
 import type { Caller } from '../auth/caller';

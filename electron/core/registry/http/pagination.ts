@@ -1,4 +1,4 @@
-import type { Pagination } from '../../../../shared/registry/resources';
+import type { Pagination } from '@shared/registry/resources';
 
 /**
  * The pagination envelope of compatibility.md: pages count from 0; nextPage is null on the last

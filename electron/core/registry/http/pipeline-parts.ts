@@ -2,9 +2,9 @@
 // operator's): the error body, validation with zod's messages, and the role check.
 import { STATUS_CODES } from 'node:http';
 import type { z } from 'zod';
-import type { EndpointDefinition } from '../../../../shared/registry/endpoints';
-import { roleAtLeast } from '../../../../shared/registry/vocabulary';
-import { zodMessages } from '../../platform/zod-messages';
+import type { EndpointDefinition } from '@shared/registry/endpoints';
+import { roleAtLeast } from '@shared/registry/vocabulary';
+import { zodMessages } from '@platform/zod-messages';
 import type { Caller } from '../auth/caller';
 import { forbidden, RegistryError } from '../errors';
 

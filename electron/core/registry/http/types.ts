@@ -1,4 +1,4 @@
-import type { EndpointBody, EndpointId, EndpointParams, EndpointQuery, EndpointResponse } from '../../../../shared/registry/endpoints';
+import type { EndpointBody, EndpointId, EndpointParams, EndpointQuery, EndpointResponse } from '@shared/registry/endpoints';
 import type { Caller } from '../auth/caller';
 import type { RegistryContext } from '../context';
 

@@ -1,7 +1,7 @@
 // The registry's first schema. Conventions: ids are TEXT (UUIDs, except credit ids which follow
 // `<type>-<tokenId>-<tokenAddress>`); times are INTEGER milliseconds since the epoch (UTC), turned
 // into ISO 8601 at the HTTP edge; amounts are INTEGER grams (see shared/registry/amounts.ts).
-import type { Migration } from '../../platform/db/migrate';
+import type { Migration } from '@platform/db/migrate';
 
 export const migration0001: Migration = {
   version: 1,

@@ -4,7 +4,7 @@
 //   organization_id so a page is chosen from the index alone without sorting every project;
 // - projects_by_organization_status: the count of public projects, a covering seek per verified
 //   organization.
-import type { Migration } from '../../platform/db/migrate';
+import type { Migration } from '@platform/db/migrate';
 
 export const migration0002: Migration = {
   version: 2,

@@ -1,7 +1,7 @@
 // The reserve hot path sums what live reservations hold of one credit (holds.ts). With the amount in
 // the partial index, that sum reads the index alone instead of one table row per live reservation,
 // which matters when thousands of reservations are live on one credit.
-import type { Migration } from '../../platform/db/migrate';
+import type { Migration } from '@platform/db/migrate';
 
 export const migration0003: Migration = {
   version: 3,

@@ -2,7 +2,7 @@
 // no retirement, so without a record one signature, replayed by anyone who saw it, finalized the
 // wallet's next retirement of the same token. Each used signature's sha256 (of its canonical form)
 // is kept with the retirement it finalized; the primary key makes a second use impossible.
-import type { Migration } from '../../platform/db/migrate';
+import type { Migration } from '@platform/db/migrate';
 
 export const migration0004: Migration = {
   version: 4,

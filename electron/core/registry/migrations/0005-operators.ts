@@ -2,7 +2,7 @@
 // public key), their opaque tokens (only the SHA-256 hash is stored), the audit log (append-only:
 // the database refuses UPDATE and DELETE, as it does for the ledger) and the answers of idempotent
 // operator writes (kept 24 hours, keyed by operator and Idempotency-Key).
-import type { Migration } from '../../platform/db/migrate';
+import type { Migration } from '@platform/db/migrate';
 
 export const migration0005: Migration = {
   version: 5,

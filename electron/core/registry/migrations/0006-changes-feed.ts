@@ -14,7 +14,7 @@
 //
 // Portable in spirit: one counter row and upserts in AFTER triggers; PostgreSQL would use a
 // sequence and row triggers (with the commit-order caveat that SQLite's single writer avoids).
-import type { Migration } from '../../platform/db/migrate';
+import type { Migration } from '@platform/db/migrate';
 
 /** Records a change of every key the select yields (column `k`) under a new sequence number. */
 function bump(kind: string, select: string): string {

@@ -4,7 +4,7 @@
 // the ledger and the audit log they point at. Movements made before this version (or by apps'
 // reservations, which are not operator writes) simply have no row here. An index walks one credit's
 // movements in ledger order.
-import type { Migration } from '../../platform/db/migrate';
+import type { Migration } from '@platform/db/migrate';
 
 export const migration0007: Migration = {
   version: 7,

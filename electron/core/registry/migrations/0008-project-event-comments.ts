@@ -1,6 +1,6 @@
 // A project's status history keeps the comment the operator gave with each status change (the back
 // office asks for one); events recorded before this version have an empty comment.
-import type { Migration } from '../../platform/db/migrate';
+import type { Migration } from '@platform/db/migrate';
 
 export const migration0008: Migration = {
   version: 8,

@@ -2,7 +2,7 @@
 // from the same budget (auth/rate-limit.ts, DatabaseRateLimiter). The SQLite registry is served by
 // one process and keeps its buckets in memory: the table is created here too so both engines have
 // the same schema, and stays empty.
-import type { Migration } from '../../platform/db/migrate';
+import type { Migration } from '@platform/db/migrate';
 
 export const migration0009: Migration = {
   version: 9,

@@ -3,7 +3,7 @@
 // transaction still open can commit a change numbered lower). On SQLite the single writer commits in
 // number order, so every number taken is final; PostgreSQL's twin numbers changes by transaction
 // (postgres/0010-feed-bounds.ts), where the two differ.
-import type { Migration } from '../../platform/db/migrate';
+import type { Migration } from '@platform/db/migrate';
 
 export const migration0010: Migration = {
   version: 10,

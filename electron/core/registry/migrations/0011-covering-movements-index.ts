@@ -2,7 +2,7 @@
 // the inventories' supply). With the amount in movements_by_credit, each sum reads the index alone
 // instead of one table row per movement: the changes feed's credit data for --scale 100 (35,965
 // credits, 188,552 such movements) took half the SQLite time.
-import type { Migration } from '../../platform/db/migrate';
+import type { Migration } from '@platform/db/migrate';
 
 export const migration0011: Migration = {
   version: 11,

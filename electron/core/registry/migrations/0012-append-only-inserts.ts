@@ -2,7 +2,7 @@
 // INTO) deletes a conflicting row without firing DELETE triggers, so an audit entry or a movement
 // could be rewritten in place. A BEFORE INSERT guard on each refuses an insert whose key is taken,
 // whatever its conflict clause. (A plain insert of a taken key was refused already, by the key.)
-import type { Migration } from '../../platform/db/migrate';
+import type { Migration } from '@platform/db/migrate';
 
 /** Each append-only table and the condition that a new row would replace a stored one. */
 export const APPEND_ONLY_KEYS: readonly { table: string; taken: string; message: string }[] = [

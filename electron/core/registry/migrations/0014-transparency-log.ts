@@ -2,7 +2,7 @@
 // in commit order), the one-row tree head whose lock orders appends, the signed checkpoints and the
 // signing key (kept in the database so a backup carries it). Leaves and checkpoints are append-only
 // like the ledger. The rows written before this version are appended now, in time order.
-import type { Migration } from '../../platform/db/migrate';
+import type { Migration } from '@platform/db/migrate';
 import { backfillLeaves } from '../transparency/backfill';
 
 export const migration0014: Migration = {

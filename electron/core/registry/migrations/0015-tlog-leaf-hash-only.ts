@@ -2,7 +2,7 @@
 // encoding of the movement or audit row the leaf names, encoded again from that row whenever they
 // are served (/transparency/v1/leaves) or checked (`admin verify-log`), so storing them too only
 // doubled what every ledger write wrote (bench/README.md, issue 29). Leaves and hashes are unchanged.
-import type { Migration } from '../../platform/db/migrate';
+import type { Migration } from '@platform/db/migrate';
 
 export const migration0015: Migration = {
   version: 15,

@@ -2,7 +2,7 @@
 // tonnes (ledger.ts, MAX_ACCOUNT_GRAMS), and checking that on every movement must not sum every
 // balance of an account that holds thousands of credits (the registry's buffer). Kept like the
 // balances: by triggers on `movements`, in the movement's own statement, so it cannot disagree.
-import type { Migration } from '../../platform/db/migrate';
+import type { Migration } from '@platform/db/migrate';
 
 export const migration0016: Migration = {
   version: 16,

@@ -1,4 +1,4 @@
-import type { Migration } from '../../platform/db/migrate';
+import type { Migration } from '@platform/db/migrate';
 import { migration0001 } from './0001-initial';
 import { migration0002 } from './0002-project-list-indexes';
 import { migration0003 } from './0003-covering-holds-index';

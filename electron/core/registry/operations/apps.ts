@@ -16,7 +16,7 @@ import {
   installAppInput,
   setInstallationStatusInput,
   removeInstallationInput,
-} from '../../../../shared/registry/operator-inputs';
+} from '@shared/registry/operator-inputs';
 export { createAppInput, grantExaminerInput, installAppInput, setInstallationStatusInput, removeInstallationInput };
 
 function slugify(name: string): string {

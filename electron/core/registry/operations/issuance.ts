@@ -6,16 +6,16 @@
 // changes in one transaction; its input schema is in shared/registry/operator-inputs.ts (the CLI and the
 // operator endpoints are built from it).
 import { z } from 'zod';
-import { alpha3Of } from '../../../../shared/registry/countries';
-import { formatCreditId, formatSerialization } from '../../../../shared/registry/identifiers';
-import { ISSUABLE_PROJECT_STATUSES } from '../../../../shared/registry/vocabulary';
+import { alpha3Of } from '@shared/registry/countries';
+import { formatCreditId, formatSerialization } from '@shared/registry/identifiers';
+import { ISSUABLE_PROJECT_STATUSES } from '@shared/registry/vocabulary';
 import type { RegistryContext } from '../context';
 import { badRequest, conflict, notFound } from '../errors';
 import { grams, parseInput } from '../input';
 import { accountId, appendMovement } from '../ledger';
 import { readSettings } from '../settings';
 import { requireOrganization } from './lookups';
-import { issueCreditsInput } from '../../../../shared/registry/operator-inputs';
+import { issueCreditsInput } from '@shared/registry/operator-inputs';
 export { issueCreditsInput };
 
 export interface IssueResult {

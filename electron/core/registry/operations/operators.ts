@@ -7,9 +7,9 @@
 // operator endpoints are built from it).
 import { createPublicKey } from 'node:crypto';
 import type { z } from 'zod';
-import { createOperatorInput, setOperatorActiveInput } from '../../../../shared/registry/operator-inputs';
-import type { OperatorRole } from '../../../../shared/registry/vocabulary';
-import { iso } from '../../platform/clock';
+import { createOperatorInput, setOperatorActiveInput } from '@shared/registry/operator-inputs';
+import type { OperatorRole } from '@shared/registry/vocabulary';
+import { iso } from '@platform/clock';
 import type { RegistryContext } from '../context';
 import { badRequest, conflict, notFound } from '../errors';
 import { parseInput } from '../input';

@@ -10,11 +10,7 @@ import type { RegistryTables } from '../schema';
 import { conflict } from '../errors';
 import { parseInput } from '../input';
 import { requireOrganization } from './lookups';
-import {
-  createOrganizationInput,
-  setOrganizationVerifiedInput,
-  updateOrganizationInput,
-} from '../../../../shared/registry/operator-inputs';
+import { createOrganizationInput, setOrganizationVerifiedInput, updateOrganizationInput } from '@shared/registry/operator-inputs';
 export { createOrganizationInput, setOrganizationVerifiedInput, updateOrganizationInput };
 
 export function createOrganization(ctx: RegistryContext, input: z.input<typeof createOrganizationInput>): { id: string } {

@@ -9,7 +9,7 @@ import {
   queryNumber,
   type PreviewOperation,
   type PreviewQuery,
-} from '../../../../shared/registry/operator-previews';
+} from '@shared/registry/operator-previews';
 import type { RegistryContext } from '../context';
 import { badRequest } from '../errors';
 import { accountViews, type AccountView } from '../queries/account-views';

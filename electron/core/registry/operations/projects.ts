@@ -7,14 +7,14 @@
 import { createHash } from 'node:crypto';
 import { sql, type Updateable } from 'kysely';
 import { z } from 'zod';
-import { PROJECT_STATUS_TRANSITIONS, type ProjectStatus } from '../../../../shared/registry/vocabulary';
+import { PROJECT_STATUS_TRANSITIONS, type ProjectStatus } from '@shared/registry/vocabulary';
 import type { RegistryContext } from '../context';
 import type { RegistryTables } from '../schema';
 import { conflict, notFound } from '../errors';
 import { parseInput } from '../input';
 import { readSettings } from '../settings';
 import { requireOrganization } from './lookups';
-import { createProjectInput, changeProjectStatusInput, updateProjectInput } from '../../../../shared/registry/operator-inputs';
+import { createProjectInput, changeProjectStatusInput, updateProjectInput } from '@shared/registry/operator-inputs';
 export { createProjectInput, changeProjectStatusInput, updateProjectInput };
 
 /** A deterministic contract address for a project that has none: sha256 of its id. */

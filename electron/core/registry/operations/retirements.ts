@@ -9,7 +9,7 @@ import type { RegistryContext } from '../context';
 import { grams, parseInput } from '../input';
 import { accountId, appendMovement, insertRetirement } from '../ledger';
 import { requireCredit, requireOrganization } from './lookups';
-import { retireFromInventoryInput, recordOnchainRetirementInput } from '../../../../shared/registry/operator-inputs';
+import { retireFromInventoryInput, recordOnchainRetirementInput } from '@shared/registry/operator-inputs';
 export { retireFromInventoryInput, recordOnchainRetirementInput };
 
 export function retireFromInventory(ctx: RegistryContext, input: z.input<typeof retireFromInventoryInput>): { retirementId: string } {

@@ -11,7 +11,7 @@ import { heldInWarehouse } from '../holds';
 import { grams, parseInput } from '../input';
 import { accountId, appendMovement, balanceOf, describeAccount } from '../ledger';
 import { requireCredit, requireOrganization } from './lookups';
-import { warehouseMoveInput, transferCreditsInput, cancelCreditsInput } from '../../../../shared/registry/operator-inputs';
+import { warehouseMoveInput, transferCreditsInput, cancelCreditsInput } from '@shared/registry/operator-inputs';
 export { warehouseMoveInput, transferCreditsInput, cancelCreditsInput };
 
 export function depositToWarehouse(ctx: RegistryContext, input: z.input<typeof warehouseMoveInput>): { movementId: number } {

@@ -4,9 +4,9 @@
 // the feed exactly what it may read through the seed endpoints. A key that changed but is not (or
 // no longer) visible to the caller is answered as removed; a snapshot (no cursor) answers only what
 // is visible.
-import type { InternalProject, Organization, Project, ProjectEvent, Reservation, Retirement } from '../../../../shared/registry/resources';
-import { FEED_KEY_KINDS, type FeedItemType, type FeedKeyKind } from '../../../../shared/registry/vocabulary';
-import { iso } from '../../platform/clock';
+import type { InternalProject, Organization, Project, ProjectEvent, Reservation, Retirement } from '@shared/registry/resources';
+import { FEED_KEY_KINDS, type FeedItemType, type FeedKeyKind } from '@shared/registry/vocabulary';
+import { iso } from '@platform/clock';
 import type { RegistryContext } from '../context';
 import { RegistryError } from '../errors';
 import {

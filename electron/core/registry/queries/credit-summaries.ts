@@ -7,9 +7,9 @@
 //   exPostCancelled / exAnteCancelled total cancelled of them ('cancel' movements)
 //   retired                           total retired, both types ('retire' movements)
 //   validated                         exPost issued minus exPostCancelled
-import type { CreditSummary, InventorySummary } from '../../../../shared/registry/resources';
-import { gramsToTonnes } from '../../../../shared/registry/amounts';
-import type { CreditType } from '../../../../shared/registry/vocabulary';
+import type { CreditSummary, InventorySummary } from '@shared/registry/resources';
+import { gramsToTonnes } from '@shared/registry/amounts';
+import type { CreditType } from '@shared/registry/vocabulary';
 
 /** Gram totals of one credit, by movement kind. */
 export interface CreditTotals {

@@ -3,7 +3,7 @@
 // cancellation's reason, and the audit entry of the write that made it (migration 7 links them;
 // movements made before that, or by apps' reservations, have none).
 import { sql } from 'kysely';
-import { iso } from '../../platform/clock';
+import { iso } from '@platform/clock';
 import type { RegistryContext } from '../context';
 import { badRequest, notFound } from '../errors';
 import { accountViews, type AccountView } from './account-views';

@@ -1,8 +1,8 @@
 // 4.6 Installations as an app sees them: only its own (another app's installation id is 404, so an
 // app cannot even learn that others' installations exist), oldest first.
 import type { Selectable } from 'kysely';
-import type { Installation } from '../../../../shared/registry/resources';
-import { iso } from '../../platform/clock';
+import type { Installation } from '@shared/registry/resources';
+import { iso } from '@platform/clock';
 import type { RegistryContext } from '../context';
 import { notFound } from '../errors';
 import { organizationRow, presentOrganization } from '../present';

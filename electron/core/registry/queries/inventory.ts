@@ -2,9 +2,9 @@
 // account ('registry'). Each is answered as the operator organization's summary, the account's
 // inventory summary and its non-zero holdings as inventory credits (2.9).
 import { sql } from 'kysely';
-import type { InventoryCredit, InventorySummary, OrganizationSummary } from '../../../../shared/registry/resources';
-import { gramsToTonnes } from '../../../../shared/registry/amounts';
-import type { CreditType } from '../../../../shared/registry/vocabulary';
+import type { InventoryCredit, InventorySummary, OrganizationSummary } from '@shared/registry/resources';
+import { gramsToTonnes } from '@shared/registry/amounts';
+import type { CreditType } from '@shared/registry/vocabulary';
 import type { RegistryContext } from '../context';
 import { notFound } from '../errors';
 import { findAccountId } from '../ledger';

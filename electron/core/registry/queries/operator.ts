@@ -1,8 +1,8 @@
 // What the back office reads (the operator endpoints): every organization with its accounts and
 // balances, projects and installations; projects of any status with their history; accounts; the
 // ledger history of one credit; apps with their installations. Amounts are exact whole grams.
-import type { ProjectStatus } from '../../../../shared/registry/vocabulary';
-import { iso } from '../../platform/clock';
+import type { ProjectStatus } from '@shared/registry/vocabulary';
+import { iso } from '@platform/clock';
 import type { RegistryContext } from '../context';
 import { notFound } from '../errors';
 import { projectById } from './projects';

@@ -2,7 +2,7 @@
 // isPublic false is visible only to an installation token of that same organization or to an app
 // holding examiner:read; everyone else gets the same 404 as for an unknown id, so its existence
 // does not leak.
-import type { Organization } from '../../../../shared/registry/resources';
+import type { Organization } from '@shared/registry/resources';
 import type { RegistryContext } from '../context';
 import { notFound } from '../errors';
 import { organizationRow, presentOrganization } from '../present';

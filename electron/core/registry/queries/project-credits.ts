@@ -1,9 +1,9 @@
 // The credit data of one project (4.4, GET /carbonCredits/projects/{id}): the project summary, and
 // per vintage its summary and issuance events with their files and verification body.
-import type { CreditEvent, CreditSummary, ProjectReference } from '../../../../shared/registry/resources';
-import { gramsToTonnes } from '../../../../shared/registry/amounts';
-import type { CreditType } from '../../../../shared/registry/vocabulary';
-import { iso } from '../../platform/clock';
+import type { CreditEvent, CreditSummary, ProjectReference } from '@shared/registry/resources';
+import { gramsToTonnes } from '@shared/registry/amounts';
+import type { CreditType } from '@shared/registry/vocabulary';
+import { iso } from '@platform/clock';
 import type { RegistryContext } from '../context';
 import type { RegistryTables } from '../schema';
 import { projectReferenceOf } from '../present';

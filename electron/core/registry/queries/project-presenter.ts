@@ -1,7 +1,7 @@
 // Project rows to the project resource (2.5). A whole page is presented with one batched query per
 // related table (organizations, documents, benefits), never one query per project.
-import type { Document, OrganizationSummary, Project } from '../../../../shared/registry/resources';
-import { iso } from '../../platform/clock';
+import type { Document, OrganizationSummary, Project } from '@shared/registry/resources';
+import { iso } from '@platform/clock';
 import type { RegistryContext } from '../context';
 import type { RegistryTables } from '../schema';
 import { presentOrganizationSummary, projectUrls } from '../present';

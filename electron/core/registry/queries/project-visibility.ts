@@ -1,6 +1,6 @@
 // Which projects the public may see: a public status AND an owning organization that passed
 // business verification (section 4.1: "only public projects with a verified organization").
-import { PUBLIC_PROJECT_STATUSES } from '../../../../shared/registry/vocabulary';
+import { PUBLIC_PROJECT_STATUSES } from '@shared/registry/vocabulary';
 
 // The statuses are the registry's own constants, never input, so they are inlined as literals.
 const statusList = PUBLIC_PROJECT_STATUSES.map((s) => `'${s.replace(/'/g, "''")}'`).join(', ');

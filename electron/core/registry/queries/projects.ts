@@ -1,8 +1,8 @@
 // Read queries for projects (4.1): pages of public or all projects, one project by id, by credit,
 // and the internal view with its events.
-import type { InternalProject, Project, ProjectEvent } from '../../../../shared/registry/resources';
-import { parseCreditId } from '../../../../shared/registry/identifiers';
-import { iso } from '../../platform/clock';
+import type { InternalProject, Project, ProjectEvent } from '@shared/registry/resources';
+import { parseCreditId } from '@shared/registry/identifiers';
+import { iso } from '@platform/clock';
 import type { RegistryContext } from '../context';
 import { PROJECT_COLUMNS, PROJECT_LOOKUPS, presentProjects, type ProjectRow } from './project-presenter';
 import { COUNT_PUBLIC_PROJECTS, visibilityCondition, type ProjectVisibility } from './project-visibility';

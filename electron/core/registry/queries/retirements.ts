@@ -1,8 +1,8 @@
 // Read queries for retirements (4.2, 4.3). All lists are newest first (created_at DESC, id DESC,
 // the retirements_by_time index) and every row goes through presentRetirement, which applies the
 // redaction rule for unclaimed retirements and those of unverified organizations.
-import type { Retirement } from '../../../../shared/registry/resources';
-import { WALLET_ADDRESS } from '../../../../shared/registry/identifiers';
+import type { Retirement } from '@shared/registry/resources';
+import { WALLET_ADDRESS } from '@shared/registry/identifiers';
 import type { RegistryContext } from '../context';
 import { notFound } from '../errors';
 import { presentRetirement, RETIREMENT_COLUMNS, RETIREMENT_FROM, retirementRow, type RetirementRow } from '../present';

@@ -1,7 +1,7 @@
 // What a retirement's certificate shows, from its row (the PDF itself is drawn by
 // electron/core/registry/certificates). Only claimed retirements have a certificate (compatibility.md).
-import { formatTonnesForPeople } from '../../../../shared/registry/amounts';
-import { iso } from '../../platform/clock';
+import { formatTonnesForPeople } from '@shared/registry/amounts';
+import { iso } from '@platform/clock';
 import type { CertificateInput } from '../certificates/types';
 import type { RegistryContext } from '../context';
 import { conflict, notFound } from '../errors';

@@ -10,8 +10,8 @@
 import { createHash } from 'node:crypto';
 import { Signature, verifyMessage } from 'ethers';
 import type { z } from 'zod';
-import { finalizeBody } from '../../../../shared/registry/endpoints';
-import type { Retirement } from '../../../../shared/registry/resources';
+import { finalizeBody } from '@shared/registry/endpoints';
+import type { Retirement } from '@shared/registry/resources';
 import type { RegistryContext } from '../context';
 import { badRequest, conflict, notFound } from '../errors';
 import { parseInput } from '../input';

@@ -149,8 +149,8 @@ export const LEGAL_SUFFIX: Readonly<Record<string, string>> = {
   IS: 'ehf.',
 };
 
-export { SECTORS, PROJECT_TYPES, type SectorId, type ProjectTypeId } from '../../../../shared/registry/vocabulary';
-import { METHODOLOGIES, type SectorId, type ProjectTypeId } from '../../../../shared/registry/vocabulary';
+export { SECTORS, PROJECT_TYPES, type SectorId, type ProjectTypeId } from '@shared/registry/vocabulary';
+import { METHODOLOGIES, type SectorId, type ProjectTypeId } from '@shared/registry/vocabulary';
 
 const methodology = (id: keyof typeof METHODOLOGIES) => ({ id, title: METHODOLOGIES[id].title });
 

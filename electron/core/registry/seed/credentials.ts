@@ -5,8 +5,8 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomicSync } from '../../platform/atomic-write.mjs';
-import { OPERATOR_ROLES, type InstallationPermissions } from '../../../../shared/registry/vocabulary';
+import { writeFileAtomicSync } from '@platform/atomic-write.mjs';
+import { OPERATOR_ROLES, type InstallationPermissions } from '@shared/registry/vocabulary';
 import type { RegistryContext } from '../context';
 import { createApp, installApp } from '../operations/apps';
 import type { DemoWallet } from './wallets';

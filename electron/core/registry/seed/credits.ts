@@ -12,7 +12,7 @@
 // reversals, withdrawals, ex-ante handling) go through the operator operations; the high-volume moves
 // (retirements, sales to buyers, warehouse deposits) through SeedLedger, the same ledger functions
 // without per-call overhead (see seed-ledger.ts).
-import type { CreditType } from '../../../../shared/registry/vocabulary';
+import type { CreditType } from '@shared/registry/vocabulary';
 import { readSettings } from '../settings';
 import { issueCredits } from '../operations/issuance';
 import { setOrganizationVerified } from '../operations/organizations';

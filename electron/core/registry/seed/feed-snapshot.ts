@@ -7,7 +7,7 @@
 // each key at its newest change. test/unit/registry/seed-feed.test.ts checks the two end alike.
 // (PostgreSQL keeps its triggers during the seed: disabling them there needs table ownership or a
 // superuser, and only small seeds run there.)
-import { SqliteDatabase } from '../../platform/db/database';
+import { SqliteDatabase } from '@platform/db/database';
 import type { RegistryContext } from '../context';
 
 /** Every resource key the feed can answer, as migration 6 (and the triggers since) define them. */

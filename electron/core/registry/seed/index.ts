@@ -5,11 +5,11 @@
 // either completes or leaves the registry empty. Ids come from a seeded random stream and dates
 // from a seed clock, so two seeds give identical rows (except the demo app's RSA key, made fresh).
 import { z } from 'zod';
-import { ManualClock } from '../../platform/clock';
-import { SqliteDatabase } from '../../platform/db/database';
+import { ManualClock } from '@platform/clock';
+import { SqliteDatabase } from '@platform/db/database';
 import type { RegistryContext } from '../context';
 import { badRequest, conflict } from '../errors';
-import { zodMessages } from '../../platform/zod-messages';
+import { zodMessages } from '@platform/zod-messages';
 import { createDemoApp, generateDemoAppKeys, writeDemoCredentials, type DemoCredentials } from './credentials';
 import { planDemoCredits } from './credits';
 import { createDemoOrganizations } from './organizations';

@@ -1,7 +1,7 @@
 // The demo's operator accounts, one per role, and the demo audit log's first entries: the seed's own
 // actions, with `seed:demo` as their actor. The private keys go to demo-credentials.json only.
 import { generateKeyPairSync } from 'node:crypto';
-import { OPERATOR_ROLES, type OperatorRole } from '../../../../shared/registry/vocabulary';
+import { OPERATOR_ROLES, type OperatorRole } from '@shared/registry/vocabulary';
 import { appendAudit } from '../audit';
 import type { RegistryContext } from '../context';
 import { createOperator } from '../operations/operators';

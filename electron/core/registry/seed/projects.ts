@@ -1,8 +1,8 @@
 // The demo registry's projects: about 100 per scale unit, of many archetypes in many countries,
 // each created as a draft and moved through its review by changeProjectStatus (operations/projects.ts), so every
 // status carries its status_change events. Planned here, run in date order by the timeline.
-import { countryName } from '../../../../shared/registry/countries';
-import type { ProjectStatus } from '../../../../shared/registry/vocabulary';
+import { countryName } from '@shared/registry/countries';
+import type { ProjectStatus } from '@shared/registry/vocabulary';
 import { changeProjectStatus, createProject } from '../operations/projects';
 import { ARCHETYPES, HOST_COUNTRIES, OTHER_BENEFITS, PROJECT_TYPES, SECTORS, type Archetype, type Place } from './catalog';
 import { organizationPicker, type SeedOrganization, type SeedOrganizations } from './organizations';

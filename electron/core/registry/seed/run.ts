@@ -2,8 +2,8 @@
 // in date order. Planning draws every random choice up front; running sets the seed clock to each
 // action's date before calling the operation, so createdAt values follow the story of the registry
 // and never the wall clock.
-import { gramsToTonnes } from '../../../../shared/registry/amounts';
-import { ManualClock } from '../../platform/clock';
+import { gramsToTonnes } from '@shared/registry/amounts';
+import { ManualClock } from '@platform/clock';
 import type { RegistryContext } from '../context';
 import type { Random } from './random';
 import type { SeedLedger } from './seed-ledger';

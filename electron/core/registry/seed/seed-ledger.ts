@@ -4,7 +4,7 @@
 // still aborts. What is skipped is per-call work the seed does not need: zod parsing of inputs the
 // seed itself built, a savepoint per call inside the seed's single transaction, and looking up the
 // same organization, credit and account rows again and again (account ids are cached here).
-import { parseCreditId } from '../../../../shared/registry/identifiers';
+import { parseCreditId } from '@shared/registry/identifiers';
 import type { RegistryContext } from '../context';
 import { accountId, appendMovement, insertRetirement, type AccountRef } from '../ledger';
 

@@ -2,9 +2,9 @@
 // CHECKPOINT_INTERVAL_MS while the log grows, by a timer (and by a reader asking for the latest one
 // when it is stale), each stored append-only with the time the registry's clock gave it. The timer
 // never throws: a failure is logged and the next tick tries again.
-import { iso } from '../../platform/clock';
-import { toBase64 } from '../../../../shared/transparency/bytes';
-import { checkpointBody, formatSignedNote } from '../../../../shared/transparency/note';
+import { iso } from '@platform/clock';
+import { toBase64 } from '@shared/transparency/bytes';
+import { checkpointBody, formatSignedNote } from '@shared/transparency/note';
 import { repeatSafely, type BackgroundService } from '../background';
 import type { Kysely } from 'kysely';
 import type { RegistryContext } from '../context';

@@ -3,7 +3,7 @@
 // pg_dump) carries it and every process of a PostgreSQL registry signs with the same key. The
 // private key never leaves this module: not in logs, answers or errors.
 import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
-import { formatVerifierKey, keyHash } from '../../../../shared/transparency/note';
+import { formatVerifierKey, keyHash } from '@shared/transparency/note';
 import type { Kysely } from 'kysely';
 import type { RegistryContext } from '../context';
 import type { RegistryTables } from '../schema';

@@ -7,7 +7,7 @@
 // are encoded again from the row whenever they are served or checked.
 import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
-import { canonicalJson } from '../../../../shared/canonical-json';
+import { canonicalJson } from '@shared/canonical-json';
 import type { RegistryContext } from '../context';
 import type { RegistryTables } from '../schema';
 

@@ -1,7 +1,7 @@
 // What the log answers to any verifier (the public HTTP endpoints, the certificate): pages of
 // leaves, inclusion and consistency proofs over the committed tree, and a record's leaf index. Bad
 // numbers are 400s naming the parameter.
-import { toBase64 } from '../../../../shared/transparency/bytes';
+import { toBase64 } from '@shared/transparency/bytes';
 import type { Kysely } from 'kysely';
 import type { RegistryContext } from '../context';
 import type { RegistryTables } from '../schema';

@@ -4,10 +4,10 @@
 // with the checkpoint the last run kept, a replay of every leaf to the signed root, and the served
 // inclusion proofs of a few leaves against the replayed tree.
 import { readFileSync } from 'node:fs';
-import { writeFileAtomicSync } from '../../platform/atomic-write.mjs';
-import { fromBase64 } from '../../../../shared/transparency/bytes';
-import { verifyInclusion } from '../../../../shared/transparency/merkle';
-import { parseVerifierKey } from '../../../../shared/transparency/note';
+import { writeFileAtomicSync } from '@platform/atomic-write.mjs';
+import { fromBase64 } from '@shared/transparency/bytes';
+import { verifyInclusion } from '@shared/transparency/merkle';
+import { parseVerifierKey } from '@shared/transparency/note';
 import {
   fetchCheckpoint,
   fetchVerifierKey,
@@ -16,7 +16,7 @@ import {
   verifyExtends,
   type Get,
   type VerifiedCheckpoint,
-} from '../../../../shared/transparency/verifier';
+} from '@shared/transparency/verifier';
 import { verifyEd25519 } from './ed25519';
 import { nodeSha256 } from './tree';
 

@@ -3,7 +3,7 @@
 // read once, so a root or a proof costs O(log² n) hashes. Never sync inside a transaction that
 // appended leaves: they could still roll back.
 import { createHash } from 'node:crypto';
-import { MerkleTree } from '../../../../shared/transparency/merkle';
+import { MerkleTree } from '@shared/transparency/merkle';
 import type { Kysely } from 'kysely';
 import type { RegistryContext } from '../context';
 import type { RegistryTables } from '../schema';

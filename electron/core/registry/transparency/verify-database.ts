@@ -5,9 +5,9 @@
 // rewritten by any means (INSERT OR REPLACE, a dropped trigger, a superuser's UPDATE) fails here.
 import { missingGuards } from '../append-only-guards';
 import { verifyEd25519 } from './ed25519';
-import { MerkleTree } from '../../../../shared/transparency/merkle';
-import { openSignedNote, parseCheckpointBody } from '../../../../shared/transparency/note';
-import { toBase64 } from '../../../../shared/transparency/bytes';
+import { MerkleTree } from '@shared/transparency/merkle';
+import { openSignedNote, parseCheckpointBody } from '@shared/transparency/note';
+import { toBase64 } from '@shared/transparency/bytes';
 import type { RegistryContext } from '../context';
 import { logKey } from './keys';
 import { encodeLeaf, leafHashHex, leafIdOf, type LeafKind } from './leaf';

@@ -4,8 +4,8 @@
 // credits. Everything a transfer needs is checked here, so a transfer never fails later for a reason
 // the request could have caught (unknown receiver, missing retirement data).
 import { z } from 'zod';
-import { finishBody } from '../../../../shared/registry/endpoints';
-import { FINISH_ACTIONS, type FinishAction } from '../../../../shared/registry/vocabulary';
+import { finishBody } from '@shared/registry/endpoints';
+import { FINISH_ACTIONS, type FinishAction } from '@shared/registry/vocabulary';
 import type { RegistryContext } from '../context';
 import { badRequest, conflict, notFound } from '../errors';
 import { parseInput } from '../input';

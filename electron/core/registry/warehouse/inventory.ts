@@ -1,7 +1,7 @@
 // What a warehouse can still hand out: its balance of each credit minus what reservations hold
 // (holds.ts: active reservations and finished ones the worker has not processed yet).
-import type { WarehouseInventoryCredit } from '../../../../shared/registry/resources';
-import { gramsToTonnes } from '../../../../shared/registry/amounts';
+import type { WarehouseInventoryCredit } from '@shared/registry/resources';
+import { gramsToTonnes } from '@shared/registry/amounts';
 import type { RegistryContext } from '../context';
 import { sql } from 'kysely';
 import { heldInWarehouse } from '../holds';

@@ -10,7 +10,7 @@
 // something else happens; a stored 'pending' whose reserved_to has passed *is* expired, and every
 // reader goes through `effectiveState` so that availability and answers agree without waiting for
 // the worker to persist the expiry.
-import type { ReservationState } from '../../../../shared/registry/vocabulary';
+import type { ReservationState } from '@shared/registry/vocabulary';
 
 /** How long a reservation holds its credits (section 8). */
 export const RESERVATION_LIFETIME_MS = 10 * 60 * 1000;

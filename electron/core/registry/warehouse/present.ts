@@ -1,7 +1,7 @@
 // Reservation rows to the wire record 2.12.
-import type { Reservation } from '../../../../shared/registry/resources';
-import { gramsToTonnes } from '../../../../shared/registry/amounts';
-import { iso } from '../../platform/clock';
+import type { Reservation } from '@shared/registry/resources';
+import { gramsToTonnes } from '@shared/registry/amounts';
+import { iso } from '@platform/clock';
 import type { RegistryContext } from '../context';
 import type { RegistryTables } from '../schema';
 import { projectReferenceOf } from '../present';

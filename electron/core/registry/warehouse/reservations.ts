@@ -4,9 +4,9 @@
 // (several processes) a reservation locks its credit's warehouse balance row before the check
 // instead (see reserveCredits).
 import { z } from 'zod';
-import type { Reservation } from '../../../../shared/registry/resources';
-import { formatTonnes, gramsToTonnes } from '../../../../shared/registry/amounts';
-import { reserveBody } from '../../../../shared/registry/endpoints';
+import type { Reservation } from '@shared/registry/resources';
+import { formatTonnes, gramsToTonnes } from '@shared/registry/amounts';
+import { reserveBody } from '@shared/registry/endpoints';
 import type { RegistryContext } from '../context';
 import { badRequest, conflict, notFound } from '../errors';
 import { grams, parseInput } from '../input';

@@ -1,7 +1,7 @@
 // The line under a back-office action: "Done", "Refused: …", "Not sure: checking…" (then the
 // settled answer), with "Check again" while the outcome is still unknown. A live region, so the
 // outcome is heard as well as seen.
-import type { OperatorWriteName } from '../../../../shared/desk/back-office';
+import type { OperatorWriteName } from '@shared/desk/back-office';
 import type { BackOfficeAction } from './useBackOfficeAction';
 import { plainRefusal } from './plainRefusal';
 

@@ -3,8 +3,8 @@
 // <GatedButton can="operatorX"> is the common case: a button that is aria-disabled with its reason
 // (kept focusable, so a keyboard or screen-reader user reaches it and hears why).
 import { useId, type ButtonHTMLAttributes, type ReactNode } from 'react';
-import type { BackOfficeAllowance, OperatorEndpointName } from '../../../../shared/desk/back-office';
-import { useCan } from '../../stores/backOffice';
+import type { BackOfficeAllowance, OperatorEndpointName } from '@shared/desk/back-office';
+import { useCan } from '@renderer/stores/backOffice';
 
 export function RoleGate({ can, children }: { can: OperatorEndpointName; children: (allowance: BackOfficeAllowance) => ReactNode }) {
   return <>{children(useCan(can))}</>;

@@ -2,7 +2,7 @@
 // path ("operatorCreateOrganization: invalid body: body.countryCode: unknown country code"); the
 // plain form names the field in words, once each ("Country code: unknown country code"). The
 // original stays available behind a "Details" disclosure.
-import { humanize } from '../../lib/format';
+import { humanize } from '@renderer/lib/format';
 
 /** Words for request fields whose name alone reads badly. */
 const FIELD_WORDS: Record<string, string> = {

@@ -6,11 +6,11 @@
 // dialog: the same change confirmed again (after Back, or a closed and reopened dialog) is checked
 // under its first key instead of being sent under a new one, which could make it twice.
 import { useCallback, useRef, useState } from 'react';
-import { canonicalJson } from '../../../../shared/canonical-json';
-import type { BackOfficeData, BackOfficeWriteInput, BackOfficeWriteOutput, OperatorWriteName } from '../../../../shared/desk/back-office';
-import { desk, describeError } from '../../lib/desk';
-import { announce } from '../../lib/signals';
-import { useConnections } from '../../stores/connections';
+import { canonicalJson } from '@shared/canonical-json';
+import type { BackOfficeData, BackOfficeWriteInput, BackOfficeWriteOutput, OperatorWriteName } from '@shared/desk/back-office';
+import { desk, describeError } from '@renderer/lib/desk';
+import { announce } from '@renderer/lib/signals';
+import { useConnections } from '@renderer/stores/connections';
 import { useMounted } from '../useMounted';
 
 export type BackOfficeActionState<E extends OperatorWriteName> =

@@ -1,9 +1,9 @@
 // A back-office screen's read: loaded when its request changes, reloaded (keeping what is shown)
 // after every back-office write done and every finished sync; `source` says whether it came from
 // the registry or, offline, from the desk's saved copy (and `fetchedAt` how old that is).
-import type { OperatorReadName } from '../../../../shared/desk/back-office';
-import { useLoader } from '../../lib/hooks';
-import { readBackOffice, useBackOffice, type BackOfficeRead } from '../../stores/backOffice';
+import type { OperatorReadName } from '@shared/desk/back-office';
+import { useLoader } from '@renderer/lib/hooks';
+import { readBackOffice, useBackOffice, type BackOfficeRead } from '@renderer/stores/backOffice';
 
 export function useBackOfficeRead<E extends OperatorReadName>(
   endpoint: E,

@@ -3,19 +3,19 @@
 // (VIEW / WRITE / REQUEST where the permission has them), suspend, resume or remove an installation,
 // grant or revoke an app's examiner rights. Each action is one confirmed write with its own key.
 import { useState } from 'react';
-import type { BackOfficeData } from '../../../../shared/desk/back-office';
-import { ActionStatus } from '../../components/backOffice/ActionStatus';
-import { GatedButton } from '../../components/backOffice/RoleGate';
-import { useBackOfficeAction } from '../../components/backOffice/useBackOfficeAction';
-import { useBackOfficeRead } from '../../components/backOffice/useBackOfficeRead';
-import { Dialog } from '../../components/Dialog';
-import { EmptyState, ErrorMessage, Loading } from '../../components/feedback';
-import { ColumnHeadsWithActions } from '../../components/ColumnHeads';
-import { Field } from '../../components/Field';
-import { StatusBadge } from '../../components/StatusBadge';
-import { describeError } from '../../lib/desk';
-import { formatDate, humanize } from '../../lib/format';
-import { useNavigation } from '../../stores/navigation';
+import type { BackOfficeData } from '@shared/desk/back-office';
+import { ActionStatus } from '@renderer/components/backOffice/ActionStatus';
+import { GatedButton } from '@renderer/components/backOffice/RoleGate';
+import { useBackOfficeAction } from '@renderer/components/backOffice/useBackOfficeAction';
+import { useBackOfficeRead } from '@renderer/components/backOffice/useBackOfficeRead';
+import { Dialog } from '@renderer/components/Dialog';
+import { EmptyState, ErrorMessage, Loading } from '@renderer/components/feedback';
+import { ColumnHeadsWithActions } from '@renderer/components/ColumnHeads';
+import { Field } from '@renderer/components/Field';
+import { StatusBadge } from '@renderer/components/StatusBadge';
+import { describeError } from '@renderer/lib/desk';
+import { formatDate, humanize } from '@renderer/lib/format';
+import { useNavigation } from '@renderer/stores/navigation';
 import { BackOfficePage } from './BackOfficePage';
 import { WriteActions } from './DialogActions';
 import { useOrganizationNames } from './organizationNames';

@@ -3,18 +3,18 @@
 // day's end); each entry opens what it touched inside the desk, and "Export CSV" writes exactly the
 // filtered list (every page of it, not only those loaded).
 import { useMemo, useState } from 'react';
-import type { AuditFilter } from '../../../../shared/desk/audit-filter';
-import type { BackOfficeData } from '../../../../shared/desk/back-office';
-import { endpoints } from '../../../../shared/registry/endpoints';
-import { AUDIT_OUTCOMES, MAX_PAGE_SIZE } from '../../../../shared/registry/vocabulary';
-import { useBackOfficeRead } from '../../components/backOffice/useBackOfficeRead';
-import { ExportCsvButton } from '../../components/ExportCsvButton';
-import { EmptyState, ErrorMessage, Loading } from '../../components/feedback';
-import { StatusBadge } from '../../components/StatusBadge';
-import { describeError } from '../../lib/desk';
-import { formatDateTime, humanize } from '../../lib/format';
-import { useCan } from '../../stores/backOffice';
-import { useNavigation, type BackOfficeScreenId } from '../../stores/navigation';
+import type { AuditFilter } from '@shared/desk/audit-filter';
+import type { BackOfficeData } from '@shared/desk/back-office';
+import { endpoints } from '@shared/registry/endpoints';
+import { AUDIT_OUTCOMES, MAX_PAGE_SIZE } from '@shared/registry/vocabulary';
+import { useBackOfficeRead } from '@renderer/components/backOffice/useBackOfficeRead';
+import { ExportCsvButton } from '@renderer/components/ExportCsvButton';
+import { EmptyState, ErrorMessage, Loading } from '@renderer/components/feedback';
+import { StatusBadge } from '@renderer/components/StatusBadge';
+import { describeError } from '@renderer/lib/desk';
+import { formatDateTime, humanize } from '@renderer/lib/format';
+import { useCan } from '@renderer/stores/backOffice';
+import { useNavigation, type BackOfficeScreenId } from '@renderer/stores/navigation';
 import { touchedBy, type TouchedKind } from './auditTargets';
 import { BackOfficePage } from './BackOfficePage';
 

@@ -2,10 +2,10 @@
 // role), and, when the back office cannot be used with this connection, why and how to fix it
 // instead of the screen's content.
 import type { ReactNode } from 'react';
-import { useBackOffice } from '../../stores/backOffice';
-import { useNavigation } from '../../stores/navigation';
-import { ErrorMessage, Loading } from '../../components/feedback';
-import { formatDateTime } from '../../lib/format';
+import { useBackOffice } from '@renderer/stores/backOffice';
+import { useNavigation } from '@renderer/stores/navigation';
+import { ErrorMessage, Loading } from '@renderer/components/feedback';
+import { formatDateTime } from '@renderer/lib/format';
 
 export function BackOfficePage({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
   const session = useBackOffice((s) => s.session);

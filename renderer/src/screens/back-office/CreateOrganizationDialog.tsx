@@ -1,13 +1,13 @@
 // Creating an organization: the form, then a review of exactly what will be sent, then the write
 // and its outcome (ReviewedWriteDialog). Nothing is sent before "Create".
 import { useState } from 'react';
-import type { OrganizationType } from '../../../../shared/registry/vocabulary';
-import { countryName, humanize } from '../../lib/format';
-import { useNavigation } from '../../stores/navigation';
-import { Facts } from '../../components/DefinitionList';
-import { Field } from '../../components/Field';
-import { isWebAddress } from '../../../../shared/registry/web-address';
-import { useBackOfficeAction } from '../../components/backOffice/useBackOfficeAction';
+import type { OrganizationType } from '@shared/registry/vocabulary';
+import { countryName, humanize } from '@renderer/lib/format';
+import { useNavigation } from '@renderer/stores/navigation';
+import { Facts } from '@renderer/components/DefinitionList';
+import { Field } from '@renderer/components/Field';
+import { isWebAddress } from '@shared/registry/web-address';
+import { useBackOfficeAction } from '@renderer/components/backOffice/useBackOfficeAction';
 import { CountryField, OrganizationTypeField, PublicCheckbox } from './OrganizationFields';
 import { ReviewedWriteDialog, type ReviewCheck } from './ReviewedWriteDialog';
 

@@ -3,12 +3,12 @@
 // how much, from which account to which, a cancellation's reason, and who did it (the audit entry:
 // operator, action, outcome), each linking inside the desk (project, organizations, audit entry).
 import { useEffect, useRef, useState } from 'react';
-import type { BackOfficeData } from '../../../../shared/desk/back-office';
-import { ErrorMessage, Loading } from '../../components/feedback';
-import { readBackOffice, useBackOffice } from '../../stores/backOffice';
-import { describeError } from '../../lib/desk';
-import { formatDateTime, humanize } from '../../lib/format';
-import { useNavigation } from '../../stores/navigation';
+import type { BackOfficeData } from '@shared/desk/back-office';
+import { ErrorMessage, Loading } from '@renderer/components/feedback';
+import { readBackOffice, useBackOffice } from '@renderer/stores/backOffice';
+import { describeError } from '@renderer/lib/desk';
+import { formatDateTime, humanize } from '@renderer/lib/format';
+import { useNavigation } from '@renderer/stores/navigation';
 import { BackOfficePage } from './BackOfficePage';
 import { AccountName, tonnesOf } from './ledger/accounts';
 import './ledger/ledger.css';

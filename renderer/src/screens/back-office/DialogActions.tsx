@@ -2,10 +2,10 @@
 // and the confirming action until the write is done, then only "Close" (the outcome line above
 // stays, so "Done" is seen, not guessed).
 import type { ReactNode } from 'react';
-import type { OperatorWriteName } from '../../../../shared/desk/back-office';
-import { ActionStatus } from '../../components/backOffice/ActionStatus';
-import { GatedButton } from '../../components/backOffice/RoleGate';
-import type { BackOfficeAction } from '../../components/backOffice/useBackOfficeAction';
+import type { OperatorWriteName } from '@shared/desk/back-office';
+import { ActionStatus } from '@renderer/components/backOffice/ActionStatus';
+import { GatedButton } from '@renderer/components/backOffice/RoleGate';
+import type { BackOfficeAction } from '@renderer/components/backOffice/useBackOfficeAction';
 
 export function DialogActions<E extends OperatorWriteName>({
   action,

@@ -3,8 +3,8 @@
 // for the confirmed action) and its outcome. Nothing is sent before "Save changes"; the page behind
 // reloads once it is done.
 import { useState } from 'react';
-import { Field } from '../../components/Field';
-import { useBackOfficeAction } from '../../components/backOffice/useBackOfficeAction';
+import { Field } from '@renderer/components/Field';
+import { useBackOfficeAction } from '@renderer/components/backOffice/useBackOfficeAction';
 import { CountryField, OrganizationTypeField, PublicCheckbox } from './OrganizationFields';
 import { ReviewedWriteDialog, type ReviewCheck } from './ReviewedWriteDialog';
 import { formFromOrganization, organizationEdit, type EditableOrganization, type OrganizationForm } from './organizationForm';

@@ -3,13 +3,13 @@
 // organization and the permission levels), and suspending or resuming an installation (what it
 // does to the app's access, then the confirming button).
 import { useMemo, useState } from 'react';
-import type { BackOfficeData } from '../../../../shared/desk/back-office';
-import { PERMISSION_LEVELS, type PermissionKey } from '../../../../shared/registry/vocabulary';
-import { useBackOfficeAction } from '../../components/backOffice/useBackOfficeAction';
-import { Facts } from '../../components/DefinitionList';
-import { Dialog } from '../../components/Dialog';
-import { Field } from '../../components/Field';
-import { humanize } from '../../lib/format';
+import type { BackOfficeData } from '@shared/desk/back-office';
+import { PERMISSION_LEVELS, type PermissionKey } from '@shared/registry/vocabulary';
+import { useBackOfficeAction } from '@renderer/components/backOffice/useBackOfficeAction';
+import { Facts } from '@renderer/components/DefinitionList';
+import { Dialog } from '@renderer/components/Dialog';
+import { Field } from '@renderer/components/Field';
+import { humanize } from '@renderer/lib/format';
 import { WriteActions } from './DialogActions';
 import { ReviewedWriteDialog, type ReviewCheck } from './ReviewedWriteDialog';
 

@@ -3,18 +3,18 @@
 // review (the registry's dry run of exactly this body) and only then, on the user's confirmation,
 // the write with its own idempotency key.
 import { useState } from 'react';
-import { ISSUABLE_PROJECT_STATUSES } from '../../../../shared/registry/vocabulary';
-import { GatedButton } from '../../components/backOffice/RoleGate';
-import { useBackOfficeRead } from '../../components/backOffice/useBackOfficeRead';
-import { ErrorMessage } from '../../components/feedback';
-import { Field } from '../../components/Field';
-import { parseTonnes } from '../../lib/decimal';
-import { describeError } from '../../lib/desk';
+import { ISSUABLE_PROJECT_STATUSES } from '@shared/registry/vocabulary';
+import { GatedButton } from '@renderer/components/backOffice/RoleGate';
+import { useBackOfficeRead } from '@renderer/components/backOffice/useBackOfficeRead';
+import { ErrorMessage } from '@renderer/components/feedback';
+import { Field } from '@renderer/components/Field';
+import { parseTonnes } from '@renderer/lib/decimal';
+import { describeError } from '@renderer/lib/desk';
 import { BackOfficePage } from './BackOfficePage';
 import { LedgerReview } from './ledger/LedgerReview';
-import { UnderstoodAmount } from '../../components/UnderstoodAmount';
-import { reportFormProblems } from '../../lib/focus';
-import { say } from '../../components/Announcer';
+import { UnderstoodAmount } from '@renderer/components/UnderstoodAmount';
+import { reportFormProblems } from '@renderer/lib/focus';
+import { say } from '@renderer/components/Announcer';
 
 interface IssuanceForm {
   projectId: string;

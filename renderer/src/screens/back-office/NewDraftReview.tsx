@@ -2,11 +2,11 @@
 // what the registry will create (its name, owner, place, dates, classification, validators and
 // documents), then "Create draft" sends it (one idempotency key); "Back" returns to the form.
 import type { z } from 'zod';
-import type { createProjectInput } from '../../../../shared/registry/operator-inputs';
-import type { BackOfficeAction } from '../../components/backOffice/useBackOfficeAction';
-import { Facts } from '../../components/DefinitionList';
-import { Dialog } from '../../components/Dialog';
-import { countryName, formatDate } from '../../lib/format';
+import type { createProjectInput } from '@shared/registry/operator-inputs';
+import type { BackOfficeAction } from '@renderer/components/backOffice/useBackOfficeAction';
+import { Facts } from '@renderer/components/DefinitionList';
+import { Dialog } from '@renderer/components/Dialog';
+import { countryName, formatDate } from '@renderer/lib/format';
 import { WriteActions } from './DialogActions';
 
 export type NewDraft = z.input<typeof createProjectInput>;

@@ -2,21 +2,21 @@
 // one from its public key (PEM, pasted), disable or enable one, each after a review. A role that may
 // not list operators sees why instead of the list.
 import { useState } from 'react';
-import type { BackOfficeData } from '../../../../shared/desk/back-office';
-import { OPERATOR_ROLES, type OperatorRole } from '../../../../shared/registry/vocabulary';
-import { formatDateTime, humanize } from '../../lib/format';
-import { describeError } from '../../lib/desk';
-import { useBackOffice, useCan } from '../../stores/backOffice';
-import { Dialog } from '../../components/Dialog';
-import { Facts } from '../../components/DefinitionList';
-import { ColumnHeadsWithActions } from '../../components/ColumnHeads';
-import { Field } from '../../components/Field';
-import { EmptyState, ErrorMessage, Loading } from '../../components/feedback';
-import { StatusBadge } from '../../components/StatusBadge';
-import { GatedButton } from '../../components/backOffice/RoleGate';
+import type { BackOfficeData } from '@shared/desk/back-office';
+import { OPERATOR_ROLES, type OperatorRole } from '@shared/registry/vocabulary';
+import { formatDateTime, humanize } from '@renderer/lib/format';
+import { describeError } from '@renderer/lib/desk';
+import { useBackOffice, useCan } from '@renderer/stores/backOffice';
+import { Dialog } from '@renderer/components/Dialog';
+import { Facts } from '@renderer/components/DefinitionList';
+import { ColumnHeadsWithActions } from '@renderer/components/ColumnHeads';
+import { Field } from '@renderer/components/Field';
+import { EmptyState, ErrorMessage, Loading } from '@renderer/components/feedback';
+import { StatusBadge } from '@renderer/components/StatusBadge';
+import { GatedButton } from '@renderer/components/backOffice/RoleGate';
 import { WriteActions } from './DialogActions';
-import { useBackOfficeAction } from '../../components/backOffice/useBackOfficeAction';
-import { useBackOfficeRead } from '../../components/backOffice/useBackOfficeRead';
+import { useBackOfficeAction } from '@renderer/components/backOffice/useBackOfficeAction';
+import { useBackOfficeRead } from '@renderer/components/backOffice/useBackOfficeRead';
 import { BackOfficePage } from './BackOfficePage';
 import { ReviewedWriteDialog, type ReviewCheck } from './ReviewedWriteDialog';
 

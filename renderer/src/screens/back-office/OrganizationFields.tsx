@@ -1,9 +1,9 @@
 // The fields a new organization and an edited one share: its type, its country (picked by name)
 // and whether it is public.
-import { COUNTRIES } from '../../../../shared/registry/countries';
-import { ORGANIZATION_TYPES, type OrganizationType } from '../../../../shared/registry/vocabulary';
-import { countryName, humanize } from '../../lib/format';
-import { Field } from '../../components/Field';
+import { COUNTRIES } from '@shared/registry/countries';
+import { ORGANIZATION_TYPES, type OrganizationType } from '@shared/registry/vocabulary';
+import { countryName, humanize } from '@renderer/lib/format';
+import { Field } from '@renderer/components/Field';
 
 export function OrganizationTypeField({ value, onChange }: { value: OrganizationType; onChange: (type: OrganizationType) => void }) {
   return (

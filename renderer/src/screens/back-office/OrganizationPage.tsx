@@ -3,21 +3,21 @@
 // time: fast for long histories), its projects, installations and audit trail, and links to its
 // retirements and warehouse: every link stays inside the desk.
 import { useState } from 'react';
-import type { AccountMovementsOutput } from '../../../../shared/desk/back-office';
-import { countryName, formatCount, formatDateTime, formatGramsValue, humanize } from '../../lib/format';
-import { desk, describeError } from '../../lib/desk';
-import { useLoader } from '../../lib/hooks';
-import { announce } from '../../lib/signals';
-import { useBackOffice } from '../../stores/backOffice';
-import { useNavigation } from '../../stores/navigation';
-import { Dialog } from '../../components/Dialog';
-import { Facts } from '../../components/DefinitionList';
-import { ErrorMessage, Loading } from '../../components/feedback';
-import { StatusBadge } from '../../components/StatusBadge';
-import { GatedButton } from '../../components/backOffice/RoleGate';
+import type { AccountMovementsOutput } from '@shared/desk/back-office';
+import { countryName, formatCount, formatDateTime, formatGramsValue, humanize } from '@renderer/lib/format';
+import { desk, describeError } from '@renderer/lib/desk';
+import { useLoader } from '@renderer/lib/hooks';
+import { announce } from '@renderer/lib/signals';
+import { useBackOffice } from '@renderer/stores/backOffice';
+import { useNavigation } from '@renderer/stores/navigation';
+import { Dialog } from '@renderer/components/Dialog';
+import { Facts } from '@renderer/components/DefinitionList';
+import { ErrorMessage, Loading } from '@renderer/components/feedback';
+import { StatusBadge } from '@renderer/components/StatusBadge';
+import { GatedButton } from '@renderer/components/backOffice/RoleGate';
 import { WriteActions } from './DialogActions';
-import { useBackOfficeAction } from '../../components/backOffice/useBackOfficeAction';
-import { useBackOfficeRead } from '../../components/backOffice/useBackOfficeRead';
+import { useBackOfficeAction } from '@renderer/components/backOffice/useBackOfficeAction';
+import { useBackOfficeRead } from '@renderer/components/backOffice/useBackOfficeRead';
 import { EditOrganizationDialog } from './EditOrganizationDialog';
 import { actorName, useOperatorNames } from './operatorNames';
 

@@ -3,17 +3,17 @@
 // of what will be sent. Reads are the operator list's pages (the pages the back-office sync keeps,
 // so the list stays browsable offline).
 import { useMemo, useState } from 'react';
-import { BACK_OFFICE_PAGE_SIZE, type BackOfficeData } from '../../../../shared/desk/back-office';
-import { ORGANIZATION_TYPES } from '../../../../shared/registry/vocabulary';
-import { countryName, formatCount, formatDate, humanize } from '../../lib/format';
-import { describeError } from '../../lib/desk';
-import { useLoader } from '../../lib/hooks';
-import { announce } from '../../lib/signals';
-import { readBackOffice, useBackOffice, type BackOfficeRead } from '../../stores/backOffice';
-import { useNavigation } from '../../stores/navigation';
-import { EmptyState, ErrorMessage, Loading } from '../../components/feedback';
-import { StatusBadge } from '../../components/StatusBadge';
-import { GatedButton } from '../../components/backOffice/RoleGate';
+import { BACK_OFFICE_PAGE_SIZE, type BackOfficeData } from '@shared/desk/back-office';
+import { ORGANIZATION_TYPES } from '@shared/registry/vocabulary';
+import { countryName, formatCount, formatDate, humanize } from '@renderer/lib/format';
+import { describeError } from '@renderer/lib/desk';
+import { useLoader } from '@renderer/lib/hooks';
+import { announce } from '@renderer/lib/signals';
+import { readBackOffice, useBackOffice, type BackOfficeRead } from '@renderer/stores/backOffice';
+import { useNavigation } from '@renderer/stores/navigation';
+import { EmptyState, ErrorMessage, Loading } from '@renderer/components/feedback';
+import { StatusBadge } from '@renderer/components/StatusBadge';
+import { GatedButton } from '@renderer/components/backOffice/RoleGate';
 import { BackOfficePage } from './BackOfficePage';
 import { CreateOrganizationDialog } from './CreateOrganizationDialog';
 import { OrganizationPage } from './OrganizationPage';

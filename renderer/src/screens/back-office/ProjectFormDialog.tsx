@@ -4,11 +4,11 @@
 // The registry's input schemas check it before it is sent (projectForm.ts); saving is the confirmed
 // action (one idempotency key).
 import { useMemo, useState, type ReactNode } from 'react';
-import type { Project } from '../../../../shared/registry/resources';
-import { useBackOfficeAction } from '../../components/backOffice/useBackOfficeAction';
-import { Dialog } from '../../components/Dialog';
-import { Field } from '../../components/Field';
-import { ProblemList } from '../../components/ProblemList';
+import type { Project } from '@shared/registry/resources';
+import { useBackOfficeAction } from '@renderer/components/backOffice/useBackOfficeAction';
+import { Dialog } from '@renderer/components/Dialog';
+import { Field } from '@renderer/components/Field';
+import { ProblemList } from '@renderer/components/ProblemList';
 import { WriteActions } from './DialogActions';
 import { NewDraftReview, type NewDraft } from './NewDraftReview';
 import { CountryField } from './OrganizationFields';

@@ -1,8 +1,8 @@
 // A project's sector, methodology and type, chosen from the registry's vocabularies
 // (shared/registry/vocabulary.ts) rather than typed: each choice fills in its id and title. A draft
 // holding a value from outside the vocabulary keeps it, offered as it is.
-import { METHODOLOGIES, PROJECT_TYPES, SECTORS } from '../../../../shared/registry/vocabulary';
-import { Field } from '../../components/Field';
+import { METHODOLOGIES, PROJECT_TYPES, SECTORS } from '@shared/registry/vocabulary';
+import { Field } from '@renderer/components/Field';
 import type { ProjectForm } from './projectForm';
 
 type Option = { id: string; title: string };

@@ -3,19 +3,19 @@
 // is a draft, and the status changes the registry allows from its status (only those are offered),
 // each asking for a comment the history keeps.
 import { useState } from 'react';
-import { PROJECT_STATUS_TRANSITIONS, PROJECT_STATUSES, MAX_PAGE_SIZE, type ProjectStatus } from '../../../../shared/registry/vocabulary';
-import { GatedButton } from '../../components/backOffice/RoleGate';
-import { useBackOfficeAction } from '../../components/backOffice/useBackOfficeAction';
-import { useBackOfficeRead } from '../../components/backOffice/useBackOfficeRead';
-import { Facts } from '../../components/DefinitionList';
-import { Dialog } from '../../components/Dialog';
-import { EmptyState, ErrorMessage, Loading } from '../../components/feedback';
-import { Field } from '../../components/Field';
-import { StatusBadge } from '../../components/StatusBadge';
-import { describeError } from '../../lib/desk';
-import { countryName, formatDate, formatDateTime, humanize } from '../../lib/format';
-import { moveAmongRows } from '../../lib/rowKeyboard';
-import { useNavigation } from '../../stores/navigation';
+import { PROJECT_STATUS_TRANSITIONS, PROJECT_STATUSES, MAX_PAGE_SIZE, type ProjectStatus } from '@shared/registry/vocabulary';
+import { GatedButton } from '@renderer/components/backOffice/RoleGate';
+import { useBackOfficeAction } from '@renderer/components/backOffice/useBackOfficeAction';
+import { useBackOfficeRead } from '@renderer/components/backOffice/useBackOfficeRead';
+import { Facts } from '@renderer/components/DefinitionList';
+import { Dialog } from '@renderer/components/Dialog';
+import { EmptyState, ErrorMessage, Loading } from '@renderer/components/feedback';
+import { Field } from '@renderer/components/Field';
+import { StatusBadge } from '@renderer/components/StatusBadge';
+import { describeError } from '@renderer/lib/desk';
+import { countryName, formatDate, formatDateTime, humanize } from '@renderer/lib/format';
+import { moveAmongRows } from '@renderer/lib/rowKeyboard';
+import { useNavigation } from '@renderer/stores/navigation';
 import { BackOfficePage } from './BackOfficePage';
 import { WriteActions } from './DialogActions';
 import { useOrganizationNames, useOrganizationTypes } from './organizationNames';

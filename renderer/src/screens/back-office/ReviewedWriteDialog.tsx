@@ -4,11 +4,11 @@
 // Focus moves into each new step (never left on <body> when the form's button goes), and the
 // form's problems are listed, one item each.
 import { useState, type ReactNode } from 'react';
-import type { BackOfficeData, OperatorWriteName } from '../../../../shared/desk/back-office';
-import { Dialog } from '../../components/Dialog';
-import { ProblemList } from '../../components/ProblemList';
-import { ReviewFormActions } from '../../components/ReviewFormActions';
-import type { BackOfficeAction, BackOfficeActionRequest } from '../../components/backOffice/useBackOfficeAction';
+import type { BackOfficeData, OperatorWriteName } from '@shared/desk/back-office';
+import { Dialog } from '@renderer/components/Dialog';
+import { ProblemList } from '@renderer/components/ProblemList';
+import { ReviewFormActions } from '@renderer/components/ReviewFormActions';
+import type { BackOfficeAction, BackOfficeActionRequest } from '@renderer/components/backOffice/useBackOfficeAction';
 import { WriteActions } from './DialogActions';
 
 /** What the form's check answers: what to review, or what is wrong. */

@@ -4,19 +4,19 @@
 // source account's balances, the amount typed in the user's locale; the review shows the registry's
 // dry run, and a cancellation asks the user to type the amount before it is sent.
 import { useState } from 'react';
-import type { PreviewedWrite } from '../../../../shared/registry/operator-previews';
-import { GatedButton } from '../../components/backOffice/RoleGate';
-import { useBackOfficeRead } from '../../components/backOffice/useBackOfficeRead';
-import { ErrorMessage } from '../../components/feedback';
-import { Field } from '../../components/Field';
-import { parseTonnes } from '../../lib/decimal';
-import { describeError } from '../../lib/desk';
+import type { PreviewedWrite } from '@shared/registry/operator-previews';
+import { GatedButton } from '@renderer/components/backOffice/RoleGate';
+import { useBackOfficeRead } from '@renderer/components/backOffice/useBackOfficeRead';
+import { ErrorMessage } from '@renderer/components/feedback';
+import { Field } from '@renderer/components/Field';
+import { parseTonnes } from '@renderer/lib/decimal';
+import { describeError } from '@renderer/lib/desk';
 import { BackOfficePage } from './BackOfficePage';
 import { accountRefOf, accountText, tonnesOf, type AccountLike } from './ledger/accounts';
 import { LedgerReview } from './ledger/LedgerReview';
-import { UnderstoodAmount } from '../../components/UnderstoodAmount';
-import { reportFormProblems } from '../../lib/focus';
-import { say } from '../../components/Announcer';
+import { UnderstoodAmount } from '@renderer/components/UnderstoodAmount';
+import { reportFormProblems } from '@renderer/lib/focus';
+import { say } from '@renderer/components/Announcer';
 
 /** "Inventory of Kenya Growers" as it reads inside a sentence: only its first letter lowered. */
 const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);

@@ -1,6 +1,6 @@
 // The back office's screens by navigation id (stores/navigation.ts BACK_OFFICE_SCREENS): one file
 // each, so each screen is built and replaced on its own.
-import type { BackOfficeScreenId } from '../../stores/navigation';
+import type { BackOfficeScreenId } from '@renderer/stores/navigation';
 import { AppsScreen } from './AppsScreen';
 import { AuditLogScreen } from './AuditLogScreen';
 import { CreditHistoryScreen } from './CreditHistoryScreen';

@@ -1,8 +1,8 @@
 // Operator names by id, for lists that show who acted (audit trails): read where the role may list
 // operator accounts; elsewhere the map is empty and the trail shows the actor as the registry wrote it.
 import { useMemo } from 'react';
-import { useBackOfficeRead } from '../../components/backOffice/useBackOfficeRead';
-import { useCan } from '../../stores/backOffice';
+import { useBackOfficeRead } from '@renderer/components/backOffice/useBackOfficeRead';
+import { useCan } from '@renderer/stores/backOffice';
 
 export function useOperatorNames(): Map<string, string> {
   const allowed = useCan('operatorListOperators').allowed;

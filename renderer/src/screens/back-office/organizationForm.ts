@@ -2,9 +2,9 @@
 // organization as read, and the edit it makes: only the changed fields, `null` clearing an optional
 // one, checked by the registry's own schema; with each change as before → after for the review.
 import type { z } from 'zod';
-import { updateOrganizationBody } from '../../../../shared/registry/operator-inputs';
-import { ORGANIZATION_TYPES, type OrganizationType } from '../../../../shared/registry/vocabulary';
-import { countryName, humanize } from '../../lib/format';
+import { updateOrganizationBody } from '@shared/registry/operator-inputs';
+import { ORGANIZATION_TYPES, type OrganizationType } from '@shared/registry/vocabulary';
+import { countryName, humanize } from '@renderer/lib/format';
 
 export interface OrganizationForm {
   fullName: string;

@@ -1,8 +1,8 @@
 // Organization names by id for the back office's own screens (installations, projects, forms), read
 // from the operator's organization list (every organization, verified or not, public or not).
 import { useMemo } from 'react';
-import { MAX_PAGE_SIZE } from '../../../../shared/registry/vocabulary';
-import { useBackOfficeRead } from '../../components/backOffice/useBackOfficeRead';
+import { MAX_PAGE_SIZE } from '@shared/registry/vocabulary';
+import { useBackOfficeRead } from '@renderer/components/backOffice/useBackOfficeRead';
 
 /** The first page of the largest size: the organizations a form offers (a registry holds few). */
 export function useOrganizationNames(): Map<string, string> {

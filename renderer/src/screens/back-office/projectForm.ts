@@ -3,9 +3,9 @@
 // draft, and for an edit only the fields that differ from the project as it was read (the registry
 // answers which it changed). Checked by the registry's own input schemas before anything is sent.
 import type { z } from 'zod';
-import { createProjectInput, updateProjectBody } from '../../../../shared/registry/operator-inputs';
-import type { Project } from '../../../../shared/registry/resources';
-import { plainRefusal } from '../../components/backOffice/plainRefusal';
+import { createProjectInput, updateProjectBody } from '@shared/registry/operator-inputs';
+import type { Project } from '@shared/registry/resources';
+import { plainRefusal } from '@renderer/components/backOffice/plainRefusal';
 
 export interface DocumentForm {
   /** Kept from the project read, so an edit that keeps a document keeps its id. */

@@ -1,13 +1,13 @@
 // Inventories of the registry's three accounts (buffer, adjustment, organization): each account's
 // summary and holder, and its credits as a virtualized list searched as you type, filtered by
 // vintage and type, sorted from the column headers, with a CSV export of exactly what is listed.
-import { desk, describeError } from '../../lib/desk';
-import { useLoader } from '../../lib/hooks';
-import { useListOfLatestSync } from '../../lib/useListOfLatestSync';
-import { formatListTotal, formatTonnesValue } from '../../lib/format';
-import { useSync } from '../../stores/sync';
-import { ExportCsvButton } from '../../components/ExportCsvButton';
-import { ErrorMessage, Loading } from '../../components/feedback';
+import { desk, describeError } from '@renderer/lib/desk';
+import { useLoader } from '@renderer/lib/hooks';
+import { useListOfLatestSync } from '@renderer/lib/useListOfLatestSync';
+import { formatListTotal, formatTonnesValue } from '@renderer/lib/format';
+import { useSync } from '@renderer/stores/sync';
+import { ExportCsvButton } from '@renderer/components/ExportCsvButton';
+import { ErrorMessage, Loading } from '@renderer/components/feedback';
 import { ACCOUNT_LABELS, InventoryTable } from './InventoryTable';
 import { InventoryToolbar } from './InventoryToolbar';
 import { currentQuery, INVENTORY_ACCOUNTS, toSearch, useInventoryList, type InventoryAccount } from './inventoryList';

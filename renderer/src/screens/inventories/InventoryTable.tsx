@@ -3,15 +3,15 @@
 // scroll smoothly (past a lower-bound count too). Column headers sort the list; a project's name
 // opens the project.
 import { useEffect } from 'react';
-import { useVirtualPagedRows } from '../../lib/useVirtualPagedRows';
-import { VirtualRowGroup } from '../../components/VirtualRowGroup';
-import { useVirtualRowKeys } from '../../lib/rowKeyboard';
-import type { InventoryCreditRow } from '../../../../shared/desk/api';
-import { useNavigation } from '../../stores/navigation';
-import { setPageState } from '../../lib/signals';
-import { formatTonnesValue, humanize } from '../../lib/format';
-import { EmptyState, ErrorMessage, Loading } from '../../components/feedback';
-import { SortableGridHead, type SortableColumn } from '../../components/SortControls';
+import { useVirtualPagedRows } from '@renderer/lib/useVirtualPagedRows';
+import { VirtualRowGroup } from '@renderer/components/VirtualRowGroup';
+import { useVirtualRowKeys } from '@renderer/lib/rowKeyboard';
+import type { InventoryCreditRow } from '@shared/desk/api';
+import { useNavigation } from '@renderer/stores/navigation';
+import { setPageState } from '@renderer/lib/signals';
+import { formatTonnesValue, humanize } from '@renderer/lib/format';
+import { EmptyState, ErrorMessage, Loading } from '@renderer/components/feedback';
+import { SortableGridHead, type SortableColumn } from '@renderer/components/SortControls';
 import { currentQuery, inventoryRowAt, useInventoryList, type InventoryAccount, type InventorySort } from './inventoryList';
 
 const ROW_HEIGHT = 52;

@@ -1,13 +1,13 @@
 // Search as you type (applied 150 ms after the last key, or at once on Enter) and the vintage and
 // type filters, with the values (and counts) the account holds.
 import { useCallback } from 'react';
-import { desk } from '../../lib/desk';
-import { useLoader, useSearchText } from '../../lib/hooks';
-import { humanize } from '../../lib/format';
-import { useSync } from '../../stores/sync';
-import { FacetFilters } from '../../components/FacetFilters';
-import type { FacetValue } from '../../../../shared/desk/api';
-import { MOD_LABEL } from '../../components/Sidebar';
+import { desk } from '@renderer/lib/desk';
+import { useLoader, useSearchText } from '@renderer/lib/hooks';
+import { humanize } from '@renderer/lib/format';
+import { useSync } from '@renderer/stores/sync';
+import { FacetFilters } from '@renderer/components/FacetFilters';
+import type { FacetValue } from '@shared/desk/api';
+import { MOD_LABEL } from '@renderer/components/Sidebar';
 import { currentQuery, toSearch, useInventoryList, type InventoryAccount, type InventoryFilterValues } from './inventoryList';
 
 function SearchBox() {

@@ -5,11 +5,11 @@
 // reaches on page by page (see listExtent). The state lives outside the screen, so coming back
 // from a project keeps the list as it was.
 import { create } from 'zustand';
-import type { DeskInput, InventoryCreditRow, InventorySortField } from '../../../../shared/desk/api';
-import { desk } from '../../lib/desk';
-import { emptyPagedRows, pagedRowsActions, type PagedRows } from '../../stores/pagedRows';
-import { rowInPages } from '../../stores/paging';
-import { useSync } from '../../stores/sync';
+import type { DeskInput, InventoryCreditRow, InventorySortField } from '@shared/desk/api';
+import { desk } from '@renderer/lib/desk';
+import { emptyPagedRows, pagedRowsActions, type PagedRows } from '@renderer/stores/pagedRows';
+import { rowInPages } from '@renderer/stores/paging';
+import { useSync } from '@renderer/stores/sync';
 
 export const INVENTORY_PAGE_SIZE = 100;
 

@@ -1,18 +1,18 @@
 // Organizations known to the registry, with their details (the desk's organization page, which other
 // screens open through the navigation store); the ones that installed this app are marked.
 import { useMemo, useState } from 'react';
-import { desk, describeError } from '../../lib/desk';
-import { useLoader } from '../../lib/hooks';
-import { countryName, formatCount, formatDate, humanize } from '../../lib/format';
-import { useNavigation } from '../../stores/navigation';
-import { useSync } from '../../stores/sync';
-import { Facts } from '../../components/DefinitionList';
-import { ExternalLink } from '../../components/ExternalLink';
-import { EmptyState, ErrorMessage, Loading } from '../../components/feedback';
-import { StatusBadge } from '../../components/StatusBadge';
-import { moveAmongRows } from '../../lib/rowKeyboard';
-import { DetailsPanel } from '../../components/DetailsPanel';
-import { useRecordTitle } from '../../lib/pageTitle';
+import { desk, describeError } from '@renderer/lib/desk';
+import { useLoader } from '@renderer/lib/hooks';
+import { countryName, formatCount, formatDate, humanize } from '@renderer/lib/format';
+import { useNavigation } from '@renderer/stores/navigation';
+import { useSync } from '@renderer/stores/sync';
+import { Facts } from '@renderer/components/DefinitionList';
+import { ExternalLink } from '@renderer/components/ExternalLink';
+import { EmptyState, ErrorMessage, Loading } from '@renderer/components/feedback';
+import { StatusBadge } from '@renderer/components/StatusBadge';
+import { moveAmongRows } from '@renderer/lib/rowKeyboard';
+import { DetailsPanel } from '@renderer/components/DetailsPanel';
+import { useRecordTitle } from '@renderer/lib/pageTitle';
 
 /** An organization's row's name (it opens the details), to give focus back to. */
 const rowOf = (id: string) => () => document.querySelector(`tr[data-organization-id="${CSS.escape(id)}"] button`);

@@ -1,6 +1,6 @@
 // Issued and retired credits per vintage as a small bar chart in inline SVG (no chart library).
 // The SVG has role="img" and a label that says the same numbers in words.
-import { formatCount } from '../../lib/format';
+import { formatCount } from '@renderer/lib/format';
 
 export interface VintageBars {
   vintage: string;

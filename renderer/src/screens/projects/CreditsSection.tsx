@@ -1,10 +1,10 @@
 // A project's credits: the overall summary, the chart by vintage, and each vintage's issuance
 // events with monitoring period, verification body and files.
-import type { DeskOutput } from '../../../../shared/desk/api';
-import type { CreditEvent, CreditSummary } from '../../../../shared/registry/resources';
-import { formatDate, formatTonnesValue, humanize } from '../../lib/format';
-import { ExternalLink } from '../../components/ExternalLink';
-import { EmptyState } from '../../components/feedback';
+import type { DeskOutput } from '@shared/desk/api';
+import type { CreditEvent, CreditSummary } from '@shared/registry/resources';
+import { formatDate, formatTonnesValue, humanize } from '@renderer/lib/format';
+import { ExternalLink } from '@renderer/components/ExternalLink';
+import { EmptyState } from '@renderer/components/feedback';
 import { CreditsChart } from './CreditsChart';
 import { issuanceCreditType } from './ProjectTimeline';
 

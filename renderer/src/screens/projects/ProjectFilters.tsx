@@ -1,12 +1,12 @@
 // Filters on status, country, sector, methodology, type and vintage, with the values the desk knows
 // for the current scope, each counted under the search and the other filters.
-import { desk } from '../../lib/desk';
-import { useLoader } from '../../lib/hooks';
-import { toSearchInput, useProjectList, type ProjectFilterValues } from '../../stores/projects';
-import { useSync } from '../../stores/sync';
-import { countryName, humanize } from '../../lib/format';
-import { FacetFilters } from '../../components/FacetFilters';
-import type { FacetValue } from '../../../../shared/desk/api';
+import { desk } from '@renderer/lib/desk';
+import { useLoader } from '@renderer/lib/hooks';
+import { toSearchInput, useProjectList, type ProjectFilterValues } from '@renderer/stores/projects';
+import { useSync } from '@renderer/stores/sync';
+import { countryName, humanize } from '@renderer/lib/format';
+import { FacetFilters } from '@renderer/components/FacetFilters';
+import type { FacetValue } from '@shared/desk/api';
 
 type FacetKey = 'statuses' | 'countries' | 'sectors' | 'methodologies' | 'types' | 'vintages';
 

@@ -1,23 +1,23 @@
 // One project with every field of the interface: descriptions, facts, location, proponents and
 // validators (opening the desk's organization page), documents, benefits, the timeline of every
 // event, and the credits by vintage.
-import type { DeskOutput } from '../../../../shared/desk/api';
-import type { Document, OrganizationSummary } from '../../../../shared/registry/resources';
-import { desk } from '../../lib/desk';
-import { useLoader } from '../../lib/hooks';
-import { countryName, formatDate, formatDateTime, formatTonnesNumber, humanize } from '../../lib/format';
-import { useNavigation } from '../../stores/navigation';
-import { useSync } from '../../stores/sync';
-import { StatusBadge } from '../../components/StatusBadge';
-import { ExternalLink } from '../../components/ExternalLink';
-import { Facts } from '../../components/DefinitionList';
-import { EmptyState, ErrorMessage, Loading } from '../../components/feedback';
-import { describeError } from '../../lib/desk';
+import type { DeskOutput } from '@shared/desk/api';
+import type { Document, OrganizationSummary } from '@shared/registry/resources';
+import { desk } from '@renderer/lib/desk';
+import { useLoader } from '@renderer/lib/hooks';
+import { countryName, formatDate, formatDateTime, formatTonnesNumber, humanize } from '@renderer/lib/format';
+import { useNavigation } from '@renderer/stores/navigation';
+import { useSync } from '@renderer/stores/sync';
+import { StatusBadge } from '@renderer/components/StatusBadge';
+import { ExternalLink } from '@renderer/components/ExternalLink';
+import { Facts } from '@renderer/components/DefinitionList';
+import { EmptyState, ErrorMessage, Loading } from '@renderer/components/feedback';
+import { describeError } from '@renderer/lib/desk';
 import { CreditsSection } from './CreditsSection';
-import { focusElement, focusIsLost, returnFocusSoon } from '../../lib/focus';
+import { focusElement, focusIsLost, returnFocusSoon } from '@renderer/lib/focus';
 import { useEffect } from 'react';
 import { ProjectTimeline } from './ProjectTimeline';
-import { useRecordTitle } from '../../lib/pageTitle';
+import { useRecordTitle } from '@renderer/lib/pageTitle';
 
 type ProjectData = DeskOutput<'projects.get'>['project'];
 

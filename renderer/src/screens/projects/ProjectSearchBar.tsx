@@ -1,10 +1,10 @@
 // Search as you type (applied 150 ms after the last key, or at once on Enter), the public/internal
 // scope and, while a search is typed, sorting by relevance (the columns sort from their headers).
 import { useCallback } from 'react';
-import { useSearchText } from '../../lib/hooks';
-import { DEFAULT_PROJECT_SORT, RELEVANCE_SORT, useProjectList } from '../../stores/projects';
-import { MOD_LABEL } from '../../components/Sidebar';
-import { RelevanceToggle } from '../../components/SortControls';
+import { useSearchText } from '@renderer/lib/hooks';
+import { DEFAULT_PROJECT_SORT, RELEVANCE_SORT, useProjectList } from '@renderer/stores/projects';
+import { MOD_LABEL } from '@renderer/components/Sidebar';
+import { RelevanceToggle } from '@renderer/components/SortControls';
 
 export function ProjectSearchBar() {
   const query = useProjectList((s) => s.query);

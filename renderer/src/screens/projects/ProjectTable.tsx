@@ -2,17 +2,17 @@
 // they fall in are fetched as the user scrolls, so 10,000+ projects scroll smoothly (past a
 // lower-bound count too: the list reaches on as pages are read). Column headers sort the list.
 import { useEffect } from 'react';
-import { useVirtualPagedRows } from '../../lib/useVirtualPagedRows';
-import { VirtualRowGroup } from '../../components/VirtualRowGroup';
-import { useVirtualRowKeys } from '../../lib/rowKeyboard';
-import type { ProjectRow } from '../../../../shared/desk/api';
-import { rowAt, useProjectList, type ProjectSortField } from '../../stores/projects';
-import { useNavigation } from '../../stores/navigation';
-import { announce, setPageState } from '../../lib/signals';
-import { countryName, formatDate } from '../../lib/format';
-import { StatusBadge } from '../../components/StatusBadge';
-import { EmptyState, ErrorMessage, Loading } from '../../components/feedback';
-import { SortableGridHead, type SortableColumn } from '../../components/SortControls';
+import { useVirtualPagedRows } from '@renderer/lib/useVirtualPagedRows';
+import { VirtualRowGroup } from '@renderer/components/VirtualRowGroup';
+import { useVirtualRowKeys } from '@renderer/lib/rowKeyboard';
+import type { ProjectRow } from '@shared/desk/api';
+import { rowAt, useProjectList, type ProjectSortField } from '@renderer/stores/projects';
+import { useNavigation } from '@renderer/stores/navigation';
+import { announce, setPageState } from '@renderer/lib/signals';
+import { countryName, formatDate } from '@renderer/lib/format';
+import { StatusBadge } from '@renderer/components/StatusBadge';
+import { EmptyState, ErrorMessage, Loading } from '@renderer/components/feedback';
+import { SortableGridHead, type SortableColumn } from '@renderer/components/SortControls';
 
 const ROW_HEIGHT = 52;
 const COLUMNS: SortableColumn<ProjectSortField>[] = [

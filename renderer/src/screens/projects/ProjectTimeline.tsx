@@ -3,16 +3,16 @@
 // (from the synced retirements), and cancellations, which the registry publishes only as totals per
 // vintage (no date), listed after the dated events. Transfers between holders are not published per
 // project by the registry; the timeline says so rather than showing an incomplete list.
-import type { DeskOutput, RetirementRow } from '../../../../shared/desk/api';
-import type { CreditEvent, ProjectEvent } from '../../../../shared/registry/resources';
-import { desk } from '../../lib/desk';
-import { useLoader } from '../../lib/hooks';
-import { formatCount, formatDate, formatDateTime, formatTonnesValue, humanize } from '../../lib/format';
-import { useNavigation } from '../../stores/navigation';
-import { useRetirementList } from '../../stores/retirements';
-import { useSync } from '../../stores/sync';
-import { StatusBadge } from '../../components/StatusBadge';
-import { ErrorMessage } from '../../components/feedback';
+import type { DeskOutput, RetirementRow } from '@shared/desk/api';
+import type { CreditEvent, ProjectEvent } from '@shared/registry/resources';
+import { desk } from '@renderer/lib/desk';
+import { useLoader } from '@renderer/lib/hooks';
+import { formatCount, formatDate, formatDateTime, formatTonnesValue, humanize } from '@renderer/lib/format';
+import { useNavigation } from '@renderer/stores/navigation';
+import { useRetirementList } from '@renderer/stores/retirements';
+import { useSync } from '@renderer/stores/sync';
+import { StatusBadge } from '@renderer/components/StatusBadge';
+import { ErrorMessage } from '@renderer/components/feedback';
 
 type Credits = DeskOutput<'projects.get'>['credits'];
 

@@ -1,14 +1,14 @@
 // Projects: the searchable, filterable list of every project, or one project's page.
-import { useNavigation } from '../../stores/navigation';
-import { useProjectList } from '../../stores/projects';
-import { useListOfLatestSync } from '../../lib/useListOfLatestSync';
+import { useNavigation } from '@renderer/stores/navigation';
+import { useProjectList } from '@renderer/stores/projects';
+import { useListOfLatestSync } from '@renderer/lib/useListOfLatestSync';
 import { ProjectPage } from './ProjectPage';
 import { ProjectSearchBar } from './ProjectSearchBar';
 import { ProjectFilters } from './ProjectFilters';
 import { ProjectTable } from './ProjectTable';
-import { ExportCsvButton } from '../../components/ExportCsvButton';
-import { toSearchInput } from '../../stores/projects';
-import { formatListTotal } from '../../lib/format';
+import { ExportCsvButton } from '@renderer/components/ExportCsvButton';
+import { toSearchInput } from '@renderer/stores/projects';
+import { formatListTotal } from '@renderer/lib/format';
 
 const PROJECTS = { one: 'project', other: 'projects' };
 

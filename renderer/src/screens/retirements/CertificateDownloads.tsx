@@ -2,10 +2,10 @@
 // PDF (one retirement a page) or a ZIP, the user's choice; with progress and, for any that fail,
 // which one and why; and once done, what was saved, how many and where.
 import { useState } from 'react';
-import { findRetirementRow, useRetirementList } from '../../stores/retirements';
-import { desk, describeError, saveFile } from '../../lib/desk';
-import { announce } from '../../lib/signals';
-import { useFreshness } from '../../stores/freshness';
+import { findRetirementRow, useRetirementList } from '@renderer/stores/retirements';
+import { desk, describeError, saveFile } from '@renderer/lib/desk';
+import { announce } from '@renderer/lib/signals';
+import { useFreshness } from '@renderer/stores/freshness';
 import { downloadCertificate } from './certificates';
 import { savedFilesNote, type SavedFile } from './savedFilesNote';
 

@@ -2,21 +2,21 @@
 // beneficiary, reason and comment and the on-chain reference, read the exact message, sign it
 // locally, and send only {retirementId, signer, signature, signedData}.
 import { useState } from 'react';
-import type { Retirement } from '../../../../shared/registry/resources';
-import { desk, describeError } from '../../lib/desk';
-import { useLoader } from '../../lib/hooks';
-import { formatTonnesValue } from '../../lib/format';
-import { useWallet } from '../../stores/wallet';
-import { useConnections } from '../../stores/connections';
-import { finalizeMessage, type FinalizeFields } from '../../wallet/signedMessage';
-import { Dialog } from '../../components/Dialog';
-import { Field } from '../../components/Field';
-import { ErrorMessage } from '../../components/feedback';
-import { ReviewConfirmActions } from '../../components/ReviewFormActions';
-import { useAction } from '../../components/useAction';
+import type { Retirement } from '@shared/registry/resources';
+import { desk, describeError } from '@renderer/lib/desk';
+import { useLoader } from '@renderer/lib/hooks';
+import { formatTonnesValue } from '@renderer/lib/format';
+import { useWallet } from '@renderer/stores/wallet';
+import { useConnections } from '@renderer/stores/connections';
+import { finalizeMessage, type FinalizeFields } from '@renderer/wallet/signedMessage';
+import { Dialog } from '@renderer/components/Dialog';
+import { Field } from '@renderer/components/Field';
+import { ErrorMessage } from '@renderer/components/feedback';
+import { ReviewConfirmActions } from '@renderer/components/ReviewFormActions';
+import { useAction } from '@renderer/components/useAction';
 import { WalletImport } from './WalletImport';
-import { reportFormProblems } from '../../lib/focus';
-import { say } from '../../components/Announcer';
+import { reportFormProblems } from '@renderer/lib/focus';
+import { say } from '@renderer/components/Announcer';
 
 const EMPTY: FinalizeFields = { beneficiary: '', comment: '', reason: '', projectAddress: '', tokenId: '' };
 

@@ -1,19 +1,19 @@
 // One retirement's details, its certificate, and "Finalize" when it is an unclaimed on-chain one.
 import { useRef, useState } from 'react';
-import type { FullRetirement, Retirement } from '../../../../shared/registry/resources';
-import { desk, describeError } from '../../lib/desk';
-import { useLoader } from '../../lib/hooks';
-import { formatDateTime, formatTonnesValue } from '../../lib/format';
-import { useNavigation } from '../../stores/navigation';
-import { useSync } from '../../stores/sync';
-import { useFreshness } from '../../stores/freshness';
-import { Facts } from '../../components/DefinitionList';
-import { StatusBadge } from '../../components/StatusBadge';
-import { ErrorMessage, Loading } from '../../components/feedback';
-import { useAction } from '../../components/useAction';
+import type { FullRetirement, Retirement } from '@shared/registry/resources';
+import { desk, describeError } from '@renderer/lib/desk';
+import { useLoader } from '@renderer/lib/hooks';
+import { formatDateTime, formatTonnesValue } from '@renderer/lib/format';
+import { useNavigation } from '@renderer/stores/navigation';
+import { useSync } from '@renderer/stores/sync';
+import { useFreshness } from '@renderer/stores/freshness';
+import { Facts } from '@renderer/components/DefinitionList';
+import { StatusBadge } from '@renderer/components/StatusBadge';
+import { ErrorMessage, Loading } from '@renderer/components/feedback';
+import { useAction } from '@renderer/components/useAction';
 import { downloadCertificate } from './certificates';
 import { FinalizeDialog } from './FinalizeDialog';
-import { usePanelFocus } from '../../components/DetailsPanel';
+import { usePanelFocus } from '@renderer/components/DetailsPanel';
 
 /**
  * The panel for retirement `id`: a fresh one for each retirement, so nothing of another's (a

@@ -2,15 +2,15 @@
 // download certificates (one or all selected), and finalize unclaimed on-chain retirements by
 // signing with the owner's wallet.
 import { useCallback } from 'react';
-import { useVirtualPagedRows } from '../../lib/useVirtualPagedRows';
-import { useListOfLatestSync } from '../../lib/useListOfLatestSync';
-import type { RetirementRow } from '../../../../shared/desk/api';
-import { useLoader, useSearchText } from '../../lib/hooks';
-import { desk } from '../../lib/desk';
-import { useSync } from '../../stores/sync';
-import { useVirtualRowKeys } from '../../lib/rowKeyboard';
-import { formatCount, formatDate, formatListTotal, formatTonnesValue } from '../../lib/format';
-import { useNavigation } from '../../stores/navigation';
+import { useVirtualPagedRows } from '@renderer/lib/useVirtualPagedRows';
+import { useListOfLatestSync } from '@renderer/lib/useListOfLatestSync';
+import type { RetirementRow } from '@shared/desk/api';
+import { useLoader, useSearchText } from '@renderer/lib/hooks';
+import { desk } from '@renderer/lib/desk';
+import { useSync } from '@renderer/stores/sync';
+import { useVirtualRowKeys } from '@renderer/lib/rowKeyboard';
+import { formatCount, formatDate, formatListTotal, formatTonnesValue } from '@renderer/lib/format';
+import { useNavigation } from '@renderer/stores/navigation';
 import {
   DEFAULT_RETIREMENT_SORT,
   RETIREMENT_RELEVANCE_SORT,
@@ -20,12 +20,12 @@ import {
   useRetirementList,
   type ClaimFilter,
   type RetirementSortField,
-} from '../../stores/retirements';
-import { StatusBadge } from '../../components/StatusBadge';
-import { EmptyState, ErrorMessage, Loading } from '../../components/feedback';
-import { ExportCsvButton } from '../../components/ExportCsvButton';
-import { MOD_LABEL } from '../../components/Sidebar';
-import { ariaSort, RelevanceToggle, SortButton, type SortDirection } from '../../components/SortControls';
+} from '@renderer/stores/retirements';
+import { StatusBadge } from '@renderer/components/StatusBadge';
+import { EmptyState, ErrorMessage, Loading } from '@renderer/components/feedback';
+import { ExportCsvButton } from '@renderer/components/ExportCsvButton';
+import { MOD_LABEL } from '@renderer/components/Sidebar';
+import { ariaSort, RelevanceToggle, SortButton, type SortDirection } from '@renderer/components/SortControls';
 import { RetirementDetails } from './RetirementDetails';
 import { CertificateDownloads } from './CertificateDownloads';
 

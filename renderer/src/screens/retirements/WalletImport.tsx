@@ -5,13 +5,13 @@
 // desk offers the demo wallet that made the retirement, and the keystore input also takes the demo's
 // demo-credentials.json (demoWallet.ts).
 import { useRef, useState } from 'react';
-import { desk } from '../../lib/desk';
-import { keystoreAddress, useWallet } from '../../stores/wallet';
+import { desk } from '@renderer/lib/desk';
+import { keystoreAddress, useWallet } from '@renderer/stores/wallet';
 import { demoWalletFromCredentials } from './demoWallet';
-import { readFileText } from '../../lib/files';
-import { Field } from '../../components/Field';
-import { ErrorMessage } from '../../components/feedback';
-import { useAction } from '../../components/useAction';
+import { readFileText } from '@renderer/lib/files';
+import { Field } from '@renderer/components/Field';
+import { ErrorMessage } from '@renderer/components/feedback';
+import { useAction } from '@renderer/components/useAction';
 
 type Method = 'keystore' | 'privateKey';
 

@@ -1,6 +1,6 @@
 // Saving a retirement's PDF certificate: the desk fetches it from the registry, the bridge saves it.
-import { desk, saveFile } from '../../lib/desk';
-import { announce } from '../../lib/signals';
+import { desk, saveFile } from '@renderer/lib/desk';
+import { announce } from '@renderer/lib/signals';
 
 export async function downloadCertificate(id: string): Promise<{ filename: string; saved: boolean; path?: string }> {
   const file = await desk('retirements.certificate', { id });

@@ -5,13 +5,13 @@
 // file (nothing was sent); once the desk is connecting it cannot be stopped, so Cancel is unavailable
 // (and says why) until the desk answers, and a run only ever closes its own form.
 import { useId, useRef, useState } from 'react';
-import { isAllowedRegistryUrl, REGISTRY_URL_RULE, type PickedKey } from '../../../../shared/desk/api';
-import { desk } from '../../lib/desk';
-import { useConnections } from '../../stores/connections';
-import { Field } from '../../components/Field';
-import { ErrorMessage } from '../../components/feedback';
-import { useAction } from '../../components/useAction';
-import { useMounted } from '../../components/useMounted';
+import { isAllowedRegistryUrl, REGISTRY_URL_RULE, type PickedKey } from '@shared/desk/api';
+import { desk } from '@renderer/lib/desk';
+import { useConnections } from '@renderer/stores/connections';
+import { Field } from '@renderer/components/Field';
+import { ErrorMessage } from '@renderer/components/feedback';
+import { useAction } from '@renderer/components/useAction';
+import { useMounted } from '@renderer/components/useMounted';
 import { KeyFileInput } from './KeyFileInput';
 
 /** `onDone` gets the name of the connection added, or nothing when the form was cancelled. */

@@ -1,17 +1,17 @@
 // One connection: where it points, whether its key is usable, its installations and permissions,
 // and what can be done with it.
 import { useState } from 'react';
-import type { ConnectionInfo } from '../../../../shared/desk/api';
-import { desk } from '../../lib/desk';
-import { useConnections } from '../../stores/connections';
-import { useSync } from '../../stores/sync';
-import { useBackOffice } from '../../stores/backOffice';
-import { Facts } from '../../components/DefinitionList';
-import { StatusBadge } from '../../components/StatusBadge';
-import { ErrorMessage } from '../../components/feedback';
-import { useAction } from '../../components/useAction';
+import type { ConnectionInfo } from '@shared/desk/api';
+import { desk } from '@renderer/lib/desk';
+import { useConnections } from '@renderer/stores/connections';
+import { useSync } from '@renderer/stores/sync';
+import { useBackOffice } from '@renderer/stores/backOffice';
+import { Facts } from '@renderer/components/DefinitionList';
+import { StatusBadge } from '@renderer/components/StatusBadge';
+import { ErrorMessage } from '@renderer/components/feedback';
+import { useAction } from '@renderer/components/useAction';
 import { KeyFileInput } from './KeyFileInput';
-import { historyText } from '../../components/HistoryLine';
+import { historyText } from '@renderer/components/HistoryLine';
 
 const KEY_STATUS: Record<ConnectionInfo['keyStatus'], string> = {
   ok: 'Available',

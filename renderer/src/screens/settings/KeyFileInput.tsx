@@ -3,9 +3,9 @@
 // browser the chosen file is sent to the web host unread. Either way the desk keeps the key and the
 // page gets only a handle.
 import { useEffect, useRef, useState } from 'react';
-import type { PickedKey } from '../../../../shared/desk/api';
-import { bridgeHost, importKeyFile } from '../../lib/desk';
-import { Field } from '../../components/Field';
+import type { PickedKey } from '@shared/desk/api';
+import { bridgeHost, importKeyFile } from '@renderer/lib/desk';
+import { Field } from '@renderer/components/Field';
 
 const APP_KEY_HINT =
   "The app's RSA private key, a .pem file starting with -----BEGIN PRIVATE KEY-----; for a demo registry, its demo-credentials.json.";

@@ -1,9 +1,9 @@
 // The browser desk's way into a second browser or profile: a launch address works once, so this
 // asks the web host for a new one (only a page holding the desk's session may) and shows it to copy.
 import { useEffect, useState } from 'react';
-import { bridgeHost, newLaunchAddress } from '../../lib/desk';
-import { ErrorMessage } from '../../components/feedback';
-import { useAction } from '../../components/useAction';
+import { bridgeHost, newLaunchAddress } from '@renderer/lib/desk';
+import { ErrorMessage } from '@renderer/components/feedback';
+import { useAction } from '@renderer/components/useAction';
 
 export function LaunchAddressCard() {
   const [host, setHost] = useState<'electron' | 'web' | null>(null);

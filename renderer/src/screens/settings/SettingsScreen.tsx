@@ -1,17 +1,17 @@
 // Connections (embedded or remote registries, their keys, installations and permissions), the
 // theme, and how often the desk syncs.
 import { useState } from 'react';
-import { useConnections } from '../../stores/connections';
-import { useSettings } from '../../stores/settings';
-import { EmptyState, ErrorMessage, Loading } from '../../components/feedback';
-import { Field } from '../../components/Field';
-import { useAction } from '../../components/useAction';
+import { useConnections } from '@renderer/stores/connections';
+import { useSettings } from '@renderer/stores/settings';
+import { EmptyState, ErrorMessage, Loading } from '@renderer/components/feedback';
+import { Field } from '@renderer/components/Field';
+import { useAction } from '@renderer/components/useAction';
 import { ConnectionCard } from './ConnectionCard';
 import { AddConnectionForm } from './AddConnectionForm';
-import { focusSoon } from '../../lib/focus';
+import { focusSoon } from '@renderer/lib/focus';
 import { ThemePicker } from './ThemePicker';
 import { LaunchAddressCard } from './LaunchAddressCard';
-import { DESK_LOCALE, formatDateTime, formatTonnesValue } from '../../lib/format';
+import { DESK_LOCALE, formatDateTime, formatTonnesValue } from '@renderer/lib/format';
 
 /** The moment the locale note writes as its example. */
 const EXAMPLE_TIME = '2026-11-28T18:57:00Z';

@@ -1,8 +1,8 @@
 // Light, dark, or follow the system.
-import type { Theme } from '../../../../shared/desk/api';
-import { useSettings } from '../../stores/settings';
-import { useAction } from '../../components/useAction';
-import { ErrorMessage } from '../../components/feedback';
+import type { Theme } from '@shared/desk/api';
+import { useSettings } from '@renderer/stores/settings';
+import { useAction } from '@renderer/components/useAction';
+import { ErrorMessage } from '@renderer/components/feedback';
 
 const THEMES: Array<{ value: Theme; label: string }> = [
   { value: 'light', label: 'Light' },

@@ -4,13 +4,13 @@
 // While it reserves it cannot be closed (Escape, ×, Cancel say why): closed, the run would go on
 // unseen and, at its end, close whatever bulk dialog was opened since and clear the new selection.
 import { useState } from 'react';
-import type { WarehouseInventoryCredit } from '../../../../shared/registry/resources';
-import { gramsToTonnes } from '../../../../shared/registry/amounts';
-import { totalGrams } from '../../../../shared/desk/warehouse-list';
-import { desk, describeError } from '../../lib/desk';
-import { formatTonnesValue } from '../../lib/format';
-import { Dialog } from '../../components/Dialog';
-import { useMounted } from '../../components/useMounted';
+import type { WarehouseInventoryCredit } from '@shared/registry/resources';
+import { gramsToTonnes } from '@shared/registry/amounts';
+import { totalGrams } from '@shared/desk/warehouse-list';
+import { desk, describeError } from '@renderer/lib/desk';
+import { formatTonnesValue } from '@renderer/lib/format';
+import { Dialog } from '@renderer/components/Dialog';
+import { useMounted } from '@renderer/components/useMounted';
 
 const CLOSE_REFUSED = 'The credits are being reserved one after the other; this closes once the last one is done.';
 

@@ -1,7 +1,7 @@
 // Time left on a reservation, ticking every second, computed from reservedToDate and the registry
 // clock offset (so a desk whose clock is off still counts down the registry's 10 minutes).
-import { useNow } from '../../lib/hooks';
-import { formatCountdown } from '../../lib/format';
+import { useNow } from '@renderer/lib/hooks';
+import { formatCountdown } from '@renderer/lib/format';
 import { registryNow } from './reservationPhase';
 
 /** `words: false` shows the time alone, for a sentence that says what it is ("ends in 09:13"). */

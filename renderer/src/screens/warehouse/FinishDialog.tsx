@@ -1,21 +1,21 @@
 // Finishing a reservation: choose transfer or transfer-and-retire (nothing chosen by default), fill in the receiver (and the
 // retirement), read a confirmation that states exactly what will happen, then follow the outcome.
 import { useState } from 'react';
-import type { Reservation } from '../../../../shared/registry/resources';
-import { desk } from '../../lib/desk';
-import { useLoader, useNow } from '../../lib/hooks';
+import type { Reservation } from '@shared/registry/resources';
+import { desk } from '@renderer/lib/desk';
+import { useLoader, useNow } from '@renderer/lib/hooks';
 import { registryNow, reservationPhase } from './reservationPhase';
-import { Dialog } from '../../components/Dialog';
-import { Field } from '../../components/Field';
-import { ErrorMessage } from '../../components/feedback';
-import { ReviewConfirmActions, ReviewFormActions } from '../../components/ReviewFormActions';
-import { useAction } from '../../components/useAction';
-import { formatTonnesValue } from '../../lib/format';
+import { Dialog } from '@renderer/components/Dialog';
+import { Field } from '@renderer/components/Field';
+import { ErrorMessage } from '@renderer/components/feedback';
+import { ReviewConfirmActions, ReviewFormActions } from '@renderer/components/ReviewFormActions';
+import { useAction } from '@renderer/components/useAction';
+import { formatTonnesValue } from '@renderer/lib/format';
 import { Countdown } from './Countdown';
 import { EMPTY_FINISH_FORM, describeFinish, finishBody, validateFinish, type FinishForm } from './finishPlan';
 import { OutcomeTracker } from './OutcomeTracker';
-import { reportFormProblems } from '../../lib/focus';
-import { say } from '../../components/Announcer';
+import { reportFormProblems } from '@renderer/lib/focus';
+import { say } from '@renderer/components/Announcer';
 
 interface Props {
   organizationId: string;

@@ -2,12 +2,12 @@
 // desk's reservation.updated events move it on, and a slow poll of the reservation covers a
 // missed event.
 import { useEffect, useState } from 'react';
-import { desk, describeError, onDeskEvent } from '../../lib/desk';
-import { announce } from '../../lib/signals';
-import { useNavigation } from '../../stores/navigation';
-import { useRetirementList } from '../../stores/retirements';
-import { StatusBadge } from '../../components/StatusBadge';
-import { ErrorMessage } from '../../components/feedback';
+import { desk, describeError, onDeskEvent } from '@renderer/lib/desk';
+import { announce } from '@renderer/lib/signals';
+import { useNavigation } from '@renderer/stores/navigation';
+import { useRetirementList } from '@renderer/stores/retirements';
+import { StatusBadge } from '@renderer/components/StatusBadge';
+import { ErrorMessage } from '@renderer/components/feedback';
 
 const POLL_MS = 2000;
 const SETTLED = new Set(['processed', 'failed']);

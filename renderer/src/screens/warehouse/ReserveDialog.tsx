@@ -4,15 +4,15 @@
 // being made it cannot be closed (Escape, ×, Cancel say why): the desk call cannot be taken back, and
 // its end would close whatever reservation dialog had been opened since.
 import { useState } from 'react';
-import type { WarehouseInventoryCredit } from '../../../../shared/registry/resources';
-import { desk } from '../../lib/desk';
-import { formatGrams, gramsOf, parseTonnes } from '../../lib/decimal';
-import { Dialog } from '../../components/Dialog';
-import { Field } from '../../components/Field';
-import { ErrorMessage } from '../../components/feedback';
-import { useAction } from '../../components/useAction';
-import { UnderstoodAmount } from '../../components/UnderstoodAmount';
-import { useMounted } from '../../components/useMounted';
+import type { WarehouseInventoryCredit } from '@shared/registry/resources';
+import { desk } from '@renderer/lib/desk';
+import { formatGrams, gramsOf, parseTonnes } from '@renderer/lib/decimal';
+import { Dialog } from '@renderer/components/Dialog';
+import { Field } from '@renderer/components/Field';
+import { ErrorMessage } from '@renderer/components/feedback';
+import { useAction } from '@renderer/components/useAction';
+import { UnderstoodAmount } from '@renderer/components/UnderstoodAmount';
+import { useMounted } from '@renderer/components/useMounted';
 
 const CLOSE_REFUSED = 'The reservation is being made; this closes once the registry has answered.';
 

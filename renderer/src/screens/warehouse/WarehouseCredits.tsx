@@ -4,8 +4,8 @@
 // once. The warehouse is read live and whole, so the list is narrowed here (shared/desk/warehouse-list.ts,
 // which the CSV export applies too).
 import { useMemo, useState } from 'react';
-import type { WarehouseInventoryCredit } from '../../../../shared/registry/resources';
-import type { WarehouseView } from '../../../../shared/desk/api';
+import type { WarehouseInventoryCredit } from '@shared/registry/resources';
+import type { WarehouseView } from '@shared/desk/api';
 import {
   creditVintage,
   DEFAULT_WAREHOUSE_QUERY,
@@ -15,17 +15,17 @@ import {
   type WarehouseCreditQuery,
   type WarehouseFilterKey,
   type WarehouseSortField,
-} from '../../../../shared/desk/warehouse-list';
-import { gramsToTonnes } from '../../../../shared/registry/amounts';
-import { formatCount, formatTonnesValue, humanize } from '../../lib/format';
-import { allState, clickRow, EMPTY_SELECTION, keepListed, toggleAll, type RangeSelection } from '../../lib/rangeSelection';
-import { useRowKeyboard } from '../../lib/rowKeyboard';
-import { FacetFilters } from '../../components/FacetFilters';
-import { ExportCsvButton } from '../../components/ExportCsvButton';
-import { EmptyState } from '../../components/feedback';
-import { ariaSort, SortButton, type SortDirection } from '../../components/SortControls';
-import { MOD_LABEL } from '../../components/Sidebar';
-import { ActionsColumnHead } from '../../components/ColumnHeads';
+} from '@shared/desk/warehouse-list';
+import { gramsToTonnes } from '@shared/registry/amounts';
+import { formatCount, formatTonnesValue, humanize } from '@renderer/lib/format';
+import { allState, clickRow, EMPTY_SELECTION, keepListed, toggleAll, type RangeSelection } from '@renderer/lib/rangeSelection';
+import { useRowKeyboard } from '@renderer/lib/rowKeyboard';
+import { FacetFilters } from '@renderer/components/FacetFilters';
+import { ExportCsvButton } from '@renderer/components/ExportCsvButton';
+import { EmptyState } from '@renderer/components/feedback';
+import { ariaSort, SortButton, type SortDirection } from '@renderer/components/SortControls';
+import { MOD_LABEL } from '@renderer/components/Sidebar';
+import { ActionsColumnHead } from '@renderer/components/ColumnHeads';
 
 const COLUMNS: Array<{ label: string; field?: WarehouseSortField; first?: SortDirection; numeric?: boolean }> = [
   { label: 'Project', field: 'project' },

@@ -1,27 +1,27 @@
 // The warehouse of an organization that installed this app: what it holds, reserving credits,
 // and every reservation with a live countdown, finish and cancel.
 import { useEffect, useRef, useState } from 'react';
-import type { Reservation, WarehouseInventoryCredit } from '../../../../shared/registry/resources';
-import type { WarehouseView } from '../../../../shared/desk/api';
-import { desk, describeError, onDeskEvent } from '../../lib/desk';
-import { useLoader, useNow } from '../../lib/hooks';
-import { formatDateTime, formatTimeOfDay, formatTonnesValue } from '../../lib/format';
-import { useNavigation } from '../../stores/navigation';
-import { announce, setPageState } from '../../lib/signals';
-import { focusSoon } from '../../lib/focus';
-import { say } from '../../components/Announcer';
-import { useConnections, warehouseInstallations } from '../../stores/connections';
-import { useSync } from '../../stores/sync';
-import { StatusBadge } from '../../components/StatusBadge';
-import { EmptyState, ErrorMessage, Loading } from '../../components/feedback';
-import { useAction } from '../../components/useAction';
+import type { Reservation, WarehouseInventoryCredit } from '@shared/registry/resources';
+import type { WarehouseView } from '@shared/desk/api';
+import { desk, describeError, onDeskEvent } from '@renderer/lib/desk';
+import { useLoader, useNow } from '@renderer/lib/hooks';
+import { formatDateTime, formatTimeOfDay, formatTonnesValue } from '@renderer/lib/format';
+import { useNavigation } from '@renderer/stores/navigation';
+import { announce, setPageState } from '@renderer/lib/signals';
+import { focusSoon } from '@renderer/lib/focus';
+import { say } from '@renderer/components/Announcer';
+import { useConnections, warehouseInstallations } from '@renderer/stores/connections';
+import { useSync } from '@renderer/stores/sync';
+import { StatusBadge } from '@renderer/components/StatusBadge';
+import { EmptyState, ErrorMessage, Loading } from '@renderer/components/feedback';
+import { useAction } from '@renderer/components/useAction';
 import { Countdown } from './Countdown';
 import { ReserveDialog } from './ReserveDialog';
 import { BulkReserveDialog } from './BulkReserveDialog';
 import { WarehouseCredits } from './WarehouseCredits';
 import { FinishDialog } from './FinishDialog';
 import { PHASE_LABELS, registryNow, reservationPhase } from './reservationPhase';
-import { ActionsColumnHead } from '../../components/ColumnHeads';
+import { ActionsColumnHead } from '@renderer/components/ColumnHeads';
 
 /** Whether the reservation is still held (the notice of its making is not true once it is over). */
 function stillActive(view: WarehouseView, reservationId: string): boolean {

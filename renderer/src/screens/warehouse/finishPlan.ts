@@ -1,9 +1,9 @@
 // The finish form's values, their validation, the request body, and the sentence that tells the
 // user exactly what will happen, built from the same values so they cannot disagree.
-import type { DeskInput } from '../../../../shared/desk/api';
-import { isCurrencyCode, typedPriceKeptExactly } from '../../../../shared/registry/price';
-import { formatTonnesValue } from '../../lib/format';
-import { formatLocaleDecimal, localeSeparators, parseLocaleDecimal } from '../../lib/localeAmount';
+import type { DeskInput } from '@shared/desk/api';
+import { isCurrencyCode, typedPriceKeptExactly } from '@shared/registry/price';
+import { formatTonnesValue } from '@renderer/lib/format';
+import { formatLocaleDecimal, localeSeparators, parseLocaleDecimal } from '@renderer/lib/localeAmount';
 
 export type FinishAction = 'transfer' | 'transfer_retire';
 

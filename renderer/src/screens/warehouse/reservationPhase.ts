@@ -1,7 +1,7 @@
 // What a reservation is doing now, from its record and the registry's clock. The registry may not
 // have run its expiry job yet, so a reservation past reservedToDate is shown expired regardless
 // (compatibility.md: "active" is !isComplete && reservedToDate > now).
-import type { Reservation } from '../../../../shared/registry/resources';
+import type { Reservation } from '@shared/registry/resources';
 
 export type ReservationPhase = 'active' | 'expired' | 'processing' | 'processed' | 'failed' | 'cancelled';
 

@@ -1,7 +1,7 @@
 // The desk's local cache of registry data. Each resource keeps the answer as validated JSON (what
 // detail views show) beside the few columns that lists filter and sort on. `row_hash` lets a sync
 // skip rows that did not change; sync_state and page_hashes remember what the last run saw.
-import type { Migration } from '../../../platform/db/migrate';
+import type { Migration } from '@platform/db/migrate';
 
 export const migration0001: Migration = {
   version: 1,

@@ -1,6 +1,6 @@
 // Full-text search for search-as-you-type: FTS5 tables keyed by the rowid of the row they index,
 // with prefix indexes so 1-3 character prefixes do not scan the whole term list.
-import type { Migration } from '../../../platform/db/migrate';
+import type { Migration } from '@platform/db/migrate';
 
 export const migration0002: Migration = {
   version: 2,

@@ -8,7 +8,7 @@
 // - a country sort index for projects;
 // - organizations remember when a changed project row pointed at them (needs_refresh) and which
 //   proponents this app cannot see, so a re-sync fetches only stale ones.
-import type { Migration } from '../../../platform/db/migrate';
+import type { Migration } from '@platform/db/migrate';
 
 const PROJECT_FTS_COLUMNS = 'name, num, description, country, methodology, proponents';
 

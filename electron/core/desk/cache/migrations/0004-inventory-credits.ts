@@ -16,7 +16,7 @@
 //   the registry's answer as last synced (an unchanged answer is skipped unparsed) and the count.
 // An existing cache is converted here: each blob's credits become rows and the blob is rewritten
 // without them.
-import type { Migration } from '../../../platform/db/migrate';
+import type { Migration } from '@platform/db/migrate';
 import { hashJson } from '../rows';
 
 // The schema as this step made it (the live code's copies are in ../inventory-fts.ts).

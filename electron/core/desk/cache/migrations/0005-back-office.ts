@@ -5,7 +5,7 @@
 //   each sync appends what is newer than the newest kept), for filtering offline like the registry;
 // - bo_credits and bo_ledger: each credit's ledger movements, re-read only for credits whose
 //   balances changed since (`balances_hash`); indexed by account for an organization's movements.
-import type { Migration } from '../../../platform/db/migrate';
+import type { Migration } from '@platform/db/migrate';
 
 export const migration0005: Migration = {
   version: 5,

@@ -6,7 +6,7 @@
 //   and movements a sync brings are matched against their leaf's content, not only their id;
 // - hv_evidence: each failed check with what proves it (both checkpoints, the proof or leaves),
 //   never deleted by a sync.
-import type { Migration } from '../../../platform/db/migrate';
+import type { Migration } from '@platform/db/migrate';
 
 export const migration0006: Migration = {
   version: 6,

@@ -5,13 +5,13 @@
 // The app's private key stays on the main thread: the worker's registry client asks the host for
 // access tokens (get/grant/invalidate) over the message port, and never sees a JWT key.
 import { parentPort, workerData } from 'node:worker_threads';
-import type { Clock } from '../../../platform/clock';
-import { transportFor } from '../../client/node-http';
-import { createRegistryClient } from '../../client/registry-client';
-import { DEFAULT_REFRESH_AHEAD_MS, scopeKey, type TokenGrant, type TokenManager, type TokenScope } from '../../client/tokens';
-import { openDeskCache } from '../../cache';
-import { checkpointWal } from '../../cache/deferred-checkpoint';
-import { DESK_CLIENT_SETTINGS } from '../../client-settings';
+import type { Clock } from '@platform/clock';
+import { transportFor } from '@desk/client/node-http';
+import { createRegistryClient } from '@desk/client/registry-client';
+import { DEFAULT_REFRESH_AHEAD_MS, scopeKey, type TokenGrant, type TokenManager, type TokenScope } from '@desk/client/tokens';
+import { openDeskCache } from '@desk/cache';
+import { checkpointWal } from '@desk/cache/deferred-checkpoint';
+import { DESK_CLIENT_SETTINGS } from '@desk/client-settings';
 import { createSyncEngine } from '../engine';
 import type { SyncEngine } from '../types';
 import type { InstallationRef } from '../context';

@@ -9,10 +9,10 @@
 //   cache intact (every resource is swapped in by one transaction; staged rows wait for the next run).
 // The app's key stays here: the worker asks this side for access tokens over the message port.
 import { Worker } from 'node:worker_threads';
-import { SYNC_RESOURCES, type SyncResource, type EngineSyncStatus } from '../../../../../shared/desk/api';
-import type { Clock } from '../../../platform/clock';
-import type { TokenManager } from '../../client/tokens';
-import type { DeskCache } from '../../cache';
+import { SYNC_RESOURCES, type SyncResource, type EngineSyncStatus } from '@shared/desk/api';
+import type { Clock } from '@platform/clock';
+import type { TokenManager } from '@desk/client/tokens';
+import type { DeskCache } from '@desk/cache';
 import type { InstallationRef, SyncTuning } from '../context';
 import { syncStatusOf } from '../engine';
 import type { SyncEngine, SyncRunResult } from '../types';

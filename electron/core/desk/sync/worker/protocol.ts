@@ -1,9 +1,9 @@
 // Messages between the sync engine's host (the main thread, electron/core/desk/sync/worker/host.ts)
 // and the worker thread that runs the engine (entry.ts). Both ends are our own code in one process,
 // so the messages are typed rather than validated; what crosses is plain data (structured clone).
-import type { SyncResource, SyncStatus } from '../../../../../shared/desk/api';
-import type { RegistryClientErrorKind } from '../../client/errors';
-import type { TokenGrant, TokenScope } from '../../client/tokens';
+import type { SyncResource, SyncStatus } from '@shared/desk/api';
+import type { RegistryClientErrorKind } from '@desk/client/errors';
+import type { TokenGrant, TokenScope } from '@desk/client/tokens';
 import type { InstallationRef, SyncTuning } from '../context';
 import type { SyncEngineEvent, SyncRunResult } from '../types';
 

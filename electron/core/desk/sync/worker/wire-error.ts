@@ -1,6 +1,6 @@
 // Errors across the thread boundary. A RegistryClientError is rebuilt with its kind and status on
 // the other side, so the engine still tells "unreachable" (offline) from a refusal.
-import { RegistryClientError } from '../../client/errors';
+import { RegistryClientError } from '@desk/client/errors';
 import type { WireError } from './protocol';
 
 export function toWireError(error: unknown): WireError {

@@ -1,14 +1,14 @@
 // 4.6 Apps: tokens and installations (compatibility.md, Apps, installations, tokens).
-import { appTokenGrant, installationTokenGrant, issueAccessToken, revokeToken } from '../../auth/tokens';
-import type { Caller } from '../../auth/caller';
-import { forbidden, unauthorized } from '../../errors';
+import { appTokenGrant, installationTokenGrant, issueAccessToken, revokeToken } from '@registry/auth/tokens';
+import type { Caller } from '@registry/auth/caller';
+import { forbidden, unauthorized } from '@registry/errors';
 import {
   countInstallationsOfApp,
   installationPermissions,
   listInstallationsOfApp,
   ownInstallation,
   presentInstallation,
-} from '../../queries/installations';
+} from '@registry/queries/installations';
 import { pageOf } from '../pagination';
 import type { Handlers } from '../types';
 

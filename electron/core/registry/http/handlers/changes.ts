@@ -1,9 +1,9 @@
 // The changes feed (GET /sync/v1/changes, beyond the interface): what changed since the caller's
 // cursor, as its token may see it (registry/queries/changes.ts). Answers are large pages, sent
 // compressed when the client accepts it (compression.ts).
-import { changesSince, decodeCursor, type FeedViewer } from '../../queries/changes';
-import type { Caller } from '../../auth/caller';
-import type { FeedKeyKind } from '../../../../../shared/registry/vocabulary';
+import { changesSince, decodeCursor, type FeedViewer } from '@registry/queries/changes';
+import type { Caller } from '@registry/auth/caller';
+import type { FeedKeyKind } from '@shared/registry/vocabulary';
 import { jsonText, type Handlers } from '../types';
 
 function viewerOf(caller: Caller): FeedViewer {

@@ -1,9 +1,9 @@
 // 4.4 Credits: a project's credit data and the registry's own account inventories.
-import { notFound } from '../../errors';
-import { projectCredits } from '../../queries/project-credits';
-import { registryInventory } from '../../queries/inventory';
-import { projectVisibleAs } from '../../queries/projects';
-import type { Caller } from '../../auth/caller';
+import { notFound } from '@registry/errors';
+import { projectCredits } from '@registry/queries/project-credits';
+import { registryInventory } from '@registry/queries/inventory';
+import { projectVisibleAs } from '@registry/queries/projects';
+import type { Caller } from '@registry/auth/caller';
 import type { Handlers } from '../types';
 
 /**

@@ -1,4 +1,4 @@
-import type { CertificateRenderer } from '../../certificates/pool';
+import type { CertificateRenderer } from '@registry/certificates/pool';
 import type { Handlers } from '../types';
 import { appHandlers } from './apps';
 import { changesHandlers } from './changes';

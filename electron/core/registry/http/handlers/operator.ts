@@ -4,16 +4,16 @@
 // the transaction that also holds its audit entry. Write handlers pass the operation the body as it
 // was received (the pipeline validated it with the operation's own schema, which parses it again).
 import type { z } from 'zod';
-import type { EndpointId } from '../../../../../shared/registry/endpoints';
-import type { Caller } from '../../auth/caller';
-import { issueOperatorToken, type OperatorCaller } from '../../auth/operator-tokens';
-import { searchAudit } from '../../audit';
+import type { EndpointId } from '@shared/registry/endpoints';
+import type { Caller } from '@registry/auth/caller';
+import { issueOperatorToken, type OperatorCaller } from '@registry/auth/operator-tokens';
+import { searchAudit } from '@registry/audit';
 import { visibleAudit } from '../audit-visibility';
-import { unauthorized } from '../../errors';
-import * as ops from '../../operations';
-import { previewOperation } from '../../operations/preview';
-import { creditTrail } from '../../queries/credit-trail';
-import * as q from '../../queries/operator';
+import { unauthorized } from '@registry/errors';
+import * as ops from '@registry/operations';
+import { previewOperation } from '@registry/operations/preview';
+import { creditTrail } from '@registry/queries/credit-trail';
+import * as q from '@registry/queries/operator';
 import { pageOf } from '../pagination';
 import type { Handlers, HandlerInput } from '../types';
 

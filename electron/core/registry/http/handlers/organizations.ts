@@ -1,5 +1,5 @@
 // 4.7 Organizations.
-import { organizationFor } from '../../queries/organizations';
+import { organizationFor } from '@registry/queries/organizations';
 import type { Handlers } from '../types';
 
 export const organizationHandlers: Pick<Handlers, 'getOrganizationV1'> = {

@@ -1,10 +1,10 @@
 // 4.1 Projects. Public endpoints show only public projects of verified organizations; the internal
 // ones (examiner:read, checked by the pipeline) show every project.
-import { notFound } from '../../errors';
-import { ReadCache } from '../../queries/read-cache';
-import { countProjects, internalProjectById, listProjects, projectById, projectOfCredit } from '../../queries/projects';
-import type { ProjectVisibility } from '../../queries/project-visibility';
-import type { RegistryContext } from '../../context';
+import { notFound } from '@registry/errors';
+import { ReadCache } from '@registry/queries/read-cache';
+import { countProjects, internalProjectById, listProjects, projectById, projectOfCredit } from '@registry/queries/projects';
+import type { ProjectVisibility } from '@registry/queries/project-visibility';
+import type { RegistryContext } from '@registry/context';
 import { pageOf } from '../pagination';
 import { jsonText, type Handlers } from '../types';
 

@@ -1,5 +1,5 @@
 // 4.2 and 4.3: reading retirements (v1 and unversioned paths).
-import { countRetirements, entityRetirements, listRetirements, retirementById } from '../../queries/retirements';
+import { countRetirements, entityRetirements, listRetirements, retirementById } from '@registry/queries/retirements';
 import { pageOf } from '../pagination';
 import type { Handlers } from '../types';
 

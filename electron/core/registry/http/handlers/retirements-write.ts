@@ -1,9 +1,9 @@
 // 4.3 Retirements that write or render: finalize (wallet claim) and the certificate PDF.
 import type { Handlers } from '../types';
-import { renderCertificatePdf } from '../../certificates';
-import type { CertificateRenderer } from '../../certificates/pool';
-import { finalizeOnchainRetirement } from '../../retirements/finalize';
-import { certificateFilename, certificateInputFor } from '../../retirements/certificate';
+import { renderCertificatePdf } from '@registry/certificates';
+import type { CertificateRenderer } from '@registry/certificates/pool';
+import { finalizeOnchainRetirement } from '@registry/retirements/finalize';
+import { certificateFilename, certificateInputFor } from '@registry/retirements/certificate';
 
 /** `render` makes the PDF: in this thread by default, or a worker pool's (certificates/pool.ts). */
 export const retirementWriteHandlers = (

@@ -3,9 +3,9 @@
 // endpoint needs; the registry's warehouse module does the rest.
 import type { Handlers } from '../types';
 import { pageOf } from '../pagination';
-import { warehouseInventory } from '../../warehouse/inventory';
-import { cancelReservation, countReservations, getReservation, listReservations, reserveCredits } from '../../warehouse/reservations';
-import { finishReservation } from '../../warehouse/finish';
+import { warehouseInventory } from '@registry/warehouse/inventory';
+import { cancelReservation, countReservations, getReservation, listReservations, reserveCredits } from '@registry/warehouse/reservations';
+import { finishReservation } from '@registry/warehouse/finish';
 
 export const warehouseHandlers: Pick<
   Handlers,

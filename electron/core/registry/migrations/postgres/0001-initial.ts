@@ -10,7 +10,7 @@
 // - event tables carry a `rowid` identity, which SQLite gives every table (queries order ties by it);
 // - `json_each(text)` answers the elements of a JSON array as `value`, as SQLite's does for id lists,
 //   and a unary `+` on text (SQLite's way to keep the planner off an index) is the identity.
-import type { PostgresMigration } from '../../../platform/db/postgres-migrate';
+import type { PostgresMigration } from '@platform/db/postgres-migrate';
 
 const T = 'TEXT COLLATE "C"';
 

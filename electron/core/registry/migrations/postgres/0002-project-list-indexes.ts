@@ -1,6 +1,6 @@
 // migrations/0002-project-list-indexes.ts on PostgreSQL: the project lists' order (by number, then
 // id) and the count of public projects per organization.
-import type { PostgresMigration } from '../../../platform/db/postgres-migrate';
+import type { PostgresMigration } from '@platform/db/postgres-migrate';
 
 export const postgresMigration0002: PostgresMigration = {
   version: 2,

@@ -1,6 +1,6 @@
 // migrations/0003-covering-holds-index.ts on PostgreSQL: the live reservations' index carries the
 // amount, so the reserve hot path sums what they hold from the index alone.
-import type { PostgresMigration } from '../../../platform/db/postgres-migrate';
+import type { PostgresMigration } from '@platform/db/postgres-migrate';
 
 export const postgresMigration0003: PostgresMigration = {
   version: 3,

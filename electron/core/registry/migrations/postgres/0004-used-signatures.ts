@@ -1,6 +1,6 @@
 // migrations/0004-used-signatures.ts on PostgreSQL: each finalize signature's digest is kept with the
 // retirement it finalized; the primary key makes a second use impossible.
-import type { PostgresMigration } from '../../../platform/db/postgres-migrate';
+import type { PostgresMigration } from '@platform/db/postgres-migrate';
 
 export const postgresMigration0004: PostgresMigration = {
   version: 4,

@@ -1,7 +1,7 @@
 // migrations/0005-operators.ts on PostgreSQL: operator accounts, their token hashes, the audit log
 // (append-only: UPDATE, DELETE and TRUNCATE refused by triggers, as the ledger) and the answers of
 // idempotent operator writes.
-import type { PostgresMigration } from '../../../platform/db/postgres-migrate';
+import type { PostgresMigration } from '@platform/db/postgres-migrate';
 
 const T = 'TEXT COLLATE "C"';
 

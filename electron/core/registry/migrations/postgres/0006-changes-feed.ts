@@ -5,7 +5,7 @@
 // commit, so sequence numbers are taken in commit order across processes (a reader never sees a
 // number before an older, still uncommitted one), at the price of serializing the writes that
 // change what clients read.
-import type { PostgresMigration } from '../../../platform/db/postgres-migrate';
+import type { PostgresMigration } from '@platform/db/postgres-migrate';
 
 /** Records a change of every key the select yields (column `k`) under a new sequence number. */
 export type Bump = (kind: string, select: string) => string;

@@ -1,7 +1,7 @@
 // migrations/0007-ledger-trail.ts on PostgreSQL: a cancellation's reason beside its movement and the
 // audit entry that made each movement, both append-only like the ledger and the audit log (UPDATE,
 // DELETE and TRUNCATE refused), and a credit's movements in ledger order.
-import type { PostgresMigration } from '../../../platform/db/postgres-migrate';
+import type { PostgresMigration } from '@platform/db/postgres-migrate';
 
 export const postgresMigration0007: PostgresMigration = {
   version: 7,

@@ -1,6 +1,6 @@
 // migrations/0008-project-event-comments.ts on PostgreSQL: a project's status history keeps the
 // comment given with each status change; events recorded before it have an empty comment.
-import type { PostgresMigration } from '../../../platform/db/postgres-migrate';
+import type { PostgresMigration } from '@platform/db/postgres-migrate';
 
 export const postgresMigration0008: PostgresMigration = {
   version: 8,

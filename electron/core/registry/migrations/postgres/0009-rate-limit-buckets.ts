@@ -2,7 +2,7 @@
 // a client address's failed authentications), shared by every server process. UNLOGGED: buckets are
 // not worth a WAL write per request, and after a crash they start full, as a restarted SQLite
 // registry's in-memory ones do.
-import type { PostgresMigration } from '../../../platform/db/postgres-migrate';
+import type { PostgresMigration } from '@platform/db/postgres-migrate';
 
 export const postgresMigration0009: PostgresMigration = {
   version: 9,

@@ -12,7 +12,7 @@
 // transaction below it has ended, and any that commits later has an id at or above it, so a cursor
 // never skips a change committed after it. A long transaction holds the feed back (not other writes)
 // until it ends.
-import type { PostgresMigration } from '../../../platform/db/postgres-migrate';
+import type { PostgresMigration } from '@platform/db/postgres-migrate';
 import { feedFunction, feedTriggers, type Bump } from './0006-changes-feed';
 
 /** Records a change of every key the select yields under the writing transaction's number. */

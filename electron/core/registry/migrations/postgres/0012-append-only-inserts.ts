@@ -2,7 +2,7 @@
 // REPLACE; its only way to rewrite a row on insert, INSERT ... ON CONFLICT DO UPDATE, fires the
 // BEFORE UPDATE triggers the append-only tables already have. The version keeps both engines'
 // schemas numbered alike (and the guards are checked at start, append-only-guards.ts).
-import type { PostgresMigration } from '../../../platform/db/postgres-migrate';
+import type { PostgresMigration } from '@platform/db/postgres-migrate';
 
 export const postgresMigration0012: PostgresMigration = {
   version: 12,

@@ -1,8 +1,8 @@
 // migrations/0014-transparency-log.ts on PostgreSQL: the same tables, append-only by trigger (TRUNCATE
 // included); the rows written before this version are appended by the step's `after` (the leaf
 // encoding is the registry's canonical JSON, computed in TypeScript, not SQL).
-import type { PostgresMigration } from '../../../platform/db/postgres-migrate';
-import { backfillLeaves } from '../../transparency/backfill';
+import type { PostgresMigration } from '@platform/db/postgres-migrate';
+import { backfillLeaves } from '@registry/transparency/backfill';
 
 const T = 'TEXT COLLATE "C"';
 const REFUSE = `refuse_change('the transparency log is append-only')`;

@@ -1,6 +1,6 @@
 // migrations/0016-account-totals.ts on PostgreSQL: each account's total over all its credits, kept by
 // a trigger on `movements` in the movement's own statement, like the balances.
-import type { PostgresMigration } from '../../../platform/db/postgres-migrate';
+import type { PostgresMigration } from '@platform/db/postgres-migrate';
 
 export const postgresMigration0016: PostgresMigration = {
   version: 16,

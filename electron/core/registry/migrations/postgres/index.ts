@@ -13,7 +13,7 @@ import { postgresMigration0012 } from './0012-append-only-inserts';
 import { postgresMigration0014 } from './0014-transparency-log';
 import { postgresMigration0015 } from './0015-tlog-leaf-hash-only';
 import { postgresMigration0016 } from './0016-account-totals';
-import type { PostgresMigration } from '../../../platform/db/postgres-migrate';
+import type { PostgresMigration } from '@platform/db/postgres-migrate';
 
 // Version 13 does nothing: see ../index.ts.
 const reserved = (version: number): PostgresMigration => ({ version, name: `reserved-${version}`, sql: 'SELECT 1' });

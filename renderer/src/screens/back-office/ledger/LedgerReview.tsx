@@ -5,18 +5,18 @@
 // the amount. The confirmed write gets its own idempotency key and ends on "Done", "Refused: …" or
 // "Not sure: checking…" (then the settled answer).
 import { useEffect, useId, useRef, useState } from 'react';
-import type { BackOfficeData } from '../../../../../shared/desk/back-office';
-import { previewRequestOf, type PreviewedWrite } from '../../../../../shared/registry/operator-previews';
-import { ActionStatus } from '../../../components/backOffice/ActionStatus';
-import { GatedButton } from '../../../components/backOffice/RoleGate';
-import { useBackOfficeAction } from '../../../components/backOffice/useBackOfficeAction';
-import { useBackOfficeRead } from '../../../components/backOffice/useBackOfficeRead';
-import { ErrorMessage, Loading } from '../../../components/feedback';
-import { Field } from '../../../components/Field';
-import { parseTonnes } from '../../../lib/decimal';
-import { describeError } from '../../../lib/desk';
-import { focusSoon } from '../../../lib/focus';
-import { useNavigation } from '../../../stores/navigation';
+import type { BackOfficeData } from '@shared/desk/back-office';
+import { previewRequestOf, type PreviewedWrite } from '@shared/registry/operator-previews';
+import { ActionStatus } from '@renderer/components/backOffice/ActionStatus';
+import { GatedButton } from '@renderer/components/backOffice/RoleGate';
+import { useBackOfficeAction } from '@renderer/components/backOffice/useBackOfficeAction';
+import { useBackOfficeRead } from '@renderer/components/backOffice/useBackOfficeRead';
+import { ErrorMessage, Loading } from '@renderer/components/feedback';
+import { Field } from '@renderer/components/Field';
+import { parseTonnes } from '@renderer/lib/decimal';
+import { describeError } from '@renderer/lib/desk';
+import { focusSoon } from '@renderer/lib/focus';
+import { useNavigation } from '@renderer/stores/navigation';
 import { AccountName, tonnesOf } from './accounts';
 import './ledger.css';
 

@@ -1,8 +1,8 @@
 // Ledger accounts and amounts as the back office shows them: "Inventory of Alpha Forests Ltd" (the
 // organization a link inside the desk), "Buffer account", "Wallet 0x…"; grams as exact tonnes.
-import type { AccountRefBody } from '../../../../../shared/registry/operator-previews';
-import { formatGrams } from '../../../lib/decimal';
-import { useNavigation } from '../../../stores/navigation';
+import type { AccountRefBody } from '@shared/registry/operator-previews';
+import { formatGrams } from '@renderer/lib/decimal';
+import { useNavigation } from '@renderer/stores/navigation';
 
 export interface AccountLike {
   kind: 'inventory' | 'warehouse' | 'buffer' | 'adjustment' | 'registry' | 'wallet';
