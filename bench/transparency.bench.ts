@@ -18,7 +18,7 @@ import { startRegistryServer } from '../electron/core/registry/http/server';
 import { appendMovement } from '../electron/core/registry/ledger';
 import { registryMigrations } from '../electron/core/registry/migrations';
 import type { RegistryTables } from '../electron/core/registry/schema';
-import { verifyEd25519 } from '../electron/core/registry/transparency/ed25519';
+import { verifyEd25519 } from '../electron/core/platform/log-crypto';
 import { signCheckpoint } from '../electron/core/registry/transparency/checkpoints';
 import { nodeSha256 } from '../electron/core/registry/transparency/tree';
 import { fetchCheckpoint, fetchLeaves, fetchVerifierKey, verifyExtends, verifyIncluded, type Get } from '../shared/transparency/verifier';

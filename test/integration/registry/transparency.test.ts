@@ -13,7 +13,7 @@ import { renderCertificatePdf } from '@registry/certificates';
 import { certificateInputFor } from '@registry/retirements/certificate';
 import * as ops from '@registry/operations';
 import type { RegistryContext } from '@registry/context';
-import { verifyEd25519 } from '@registry/transparency/ed25519';
+import { verifyEd25519 } from '@platform/log-crypto';
 import { logKey, rawPublicKey } from '@registry/transparency/keys';
 import { verifyRegistryLog } from '@registry/transparency/remote-verify';
 import { verifyLogDatabase } from '@registry/transparency/verify-database';

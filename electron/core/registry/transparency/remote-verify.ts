@@ -17,7 +17,7 @@ import {
   type Get,
   type VerifiedCheckpoint,
 } from '@shared/transparency/verifier';
-import { verifyEd25519 } from './ed25519';
+import { verifyEd25519 } from '@platform/log-crypto';
 import { nodeSha256 } from './tree';
 
 interface State {

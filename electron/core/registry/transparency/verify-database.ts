@@ -4,7 +4,7 @@
 // checkpoint's size, the root that checkpoint signed, under a signature of the log's key. A row
 // rewritten by any means (INSERT OR REPLACE, a dropped trigger, a superuser's UPDATE) fails here.
 import { missingGuards } from '../append-only-guards';
-import { verifyEd25519 } from './ed25519';
+import { verifyEd25519 } from '@platform/log-crypto';
 import { MerkleTree } from '@shared/transparency/merkle';
 import { openSignedNote, parseCheckpointBody } from '@shared/transparency/note';
 import { toBase64 } from '@shared/transparency/bytes';
