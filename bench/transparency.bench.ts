@@ -18,9 +18,8 @@ import { startRegistryServer } from '../electron/core/registry/http/server';
 import { appendMovement } from '../electron/core/registry/ledger';
 import { registryMigrations } from '../electron/core/registry/migrations';
 import type { RegistryTables } from '../electron/core/registry/schema';
-import { verifyEd25519 } from '../electron/core/platform/log-crypto';
+import { sha256, verifyEd25519 } from '../electron/core/platform/log-crypto';
 import { signCheckpoint } from '../electron/core/registry/transparency/checkpoints';
-import { nodeSha256 } from '../electron/core/registry/transparency/tree';
 import { fetchCheckpoint, fetchLeaves, fetchVerifierKey, verifyExtends, verifyIncluded, type Get } from '../shared/transparency/verifier';
 import { startScript } from './support/processes';
 import { createPostgresDatabase, openRegistryAt, stockWorld, type TlogWorld } from './support/tlog-registry';
@@ -213,10 +212,10 @@ async function proofs(): Promise<BenchFigure[]> {
     for (let round = 0; round < 10; round++) {
       const t0 = performance.now();
       const latest = await fetchCheckpoint(get, key, verifyEd25519);
-      await verifyExtends(get, first, latest, nodeSha256);
+      await verifyExtends(get, first, latest, sha256);
       const leaves: { index: number; data: string }[] = [];
       await fetchLeaves(get, latest.size - 50, latest.size, (l) => leaves.push(l));
-      for (const leaf of leaves) await verifyIncluded(get, leaf.index, Buffer.from(leaf.data, 'base64'), latest, nodeSha256);
+      for (const leaf of leaves) await verifyIncluded(get, leaf.index, Buffer.from(leaf.data, 'base64'), latest, sha256);
       times.push(performance.now() - t0);
     }
     const resync = times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!;

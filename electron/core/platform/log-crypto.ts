@@ -1,7 +1,11 @@
-// Ed25519 signature checks with Node's crypto, from a raw 32-byte public key (as a note verifier
-// key carries it): the registry's own check, the standalone verifier and the desk.
-import { verify } from 'node:crypto';
+// Node's SHA-256 and Ed25519 for the transparency log's checks: the registry's own (checkpoints,
+// verify-log, the standalone verifier) and the desk's at every sync. shared/transparency/ takes them
+// as parameters so that it stays free of Node; both products take them from here.
+import { createHash, verify } from 'node:crypto';
 
+export const sha256 = (data: Uint8Array): Uint8Array => new Uint8Array(createHash('sha256').update(data).digest());
+
+/** Checks a signature from a raw 32-byte public key (as a note verifier key carries it). */
 export function verifyEd25519(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean {
   try {
     const key = { key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(publicKey).toString('base64url') }, format: 'jwk' } as const;

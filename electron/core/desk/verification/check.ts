@@ -18,7 +18,7 @@ import {
 } from '@shared/transparency/verifier';
 import type { SqliteDatabase } from '@platform/db/database';
 import type { CacheTables } from '../cache/schema';
-import { sha256, verifyEd25519 } from './crypto';
+import { sha256, verifyEd25519 } from '@platform/log-crypto';
 import { movementOfLeaf, type KeptMovement } from './leaves';
 import { keepEvidence, readState, saveOutcome, saveVerified, type Evidence, type HistoryState } from './store';
 import { fetchLeavesAhead } from './transport';

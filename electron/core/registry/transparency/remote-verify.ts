@@ -17,8 +17,7 @@ import {
   type Get,
   type VerifiedCheckpoint,
 } from '@shared/transparency/verifier';
-import { verifyEd25519 } from '@platform/log-crypto';
-import { nodeSha256 } from './tree';
+import { sha256, verifyEd25519 } from '@platform/log-crypto';
 
 interface State {
   key: string;
@@ -56,8 +55,8 @@ export async function verifyRegistryLog(options: VerifyOptions): Promise<Record<
     throw new LogVerificationError('signature', `the registry now serves another key (${served.text}) than the one pinned (${pinnedText})`);
   }
   const checkpoint = await fetchCheckpoint(get, pinned, verifyEd25519);
-  if (state) await verifyExtends(get, state.checkpoint, checkpoint, nodeSha256);
-  const tree = await replayLog(get, checkpoint, nodeSha256);
+  if (state) await verifyExtends(get, state.checkpoint, checkpoint, sha256);
+  const tree = await replayLog(get, checkpoint, sha256);
   // the proofs the registry serves must agree with the replayed tree
   const samples = new Set([0, checkpoint.size - 1, Math.floor(checkpoint.size / 2), Math.floor(checkpoint.size / 3)].filter((i) => i >= 0));
   for (const index of samples) {
@@ -78,7 +77,7 @@ async function verifyIncludedHash(get: Get, index: number, hash: Uint8Array, che
   const { status, text } = await get(`/transparency/v1/proof/inclusion?index=${index}&size=${checkpoint.size}`);
   if (status !== 200) throw new LogVerificationError('unreachable', `the inclusion proof of entry ${index} answered ${status}`);
   const hashes = (JSON.parse(text) as { hashes: string[] }).hashes.map((h) => fromBase64(h) ?? new Uint8Array(0));
-  if (!verifyInclusion(index, checkpoint.size, hash, hashes, fromBase64(checkpoint.root)!, nodeSha256)) {
+  if (!verifyInclusion(index, checkpoint.size, hash, hashes, fromBase64(checkpoint.root)!, sha256)) {
     throw new LogVerificationError('inclusion', `the registry's inclusion proof of entry ${index} does not verify`, { proof: text });
   }
 }

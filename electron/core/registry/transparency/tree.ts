@@ -2,13 +2,11 @@
 // before each use (other processes of a PostgreSQL registry append too): the stored leaf hashes are
 // read once, so a root or a proof costs O(log² n) hashes. Never sync inside a transaction that
 // appended leaves: they could still roll back.
-import { createHash } from 'node:crypto';
+import { sha256 } from '@platform/log-crypto';
 import { MerkleTree } from '@shared/transparency/merkle';
 import type { Kysely } from 'kysely';
 import type { RegistryContext } from '../context';
 import type { RegistryTables } from '../schema';
-
-export const nodeSha256 = (data: Uint8Array): Uint8Array => new Uint8Array(createHash('sha256').update(data).digest());
 
 const trees = new WeakMap<object, MerkleTree>();
 const BATCH = 50_000;
@@ -26,7 +24,7 @@ export function logSize(ctx: RegistryContext): number {
 /** The tree holding every leaf committed so far. */
 export function syncedTree(ctx: RegistryContext): MerkleTree {
   let tree = trees.get(ctx.db);
-  if (!tree) trees.set(ctx.db, (tree = new MerkleTree(nodeSha256)));
+  if (!tree) trees.set(ctx.db, (tree = new MerkleTree(sha256)));
   const size = logSize(ctx);
   while (tree.size < size) {
     const rows = ctx.db.prepared(leafHashes).all({ from: tree.size, to: Math.min(size, tree.size + BATCH) });

@@ -4,14 +4,13 @@
 // checkpoint's size, the root that checkpoint signed, under a signature of the log's key. A row
 // rewritten by any means (INSERT OR REPLACE, a dropped trigger, a superuser's UPDATE) fails here.
 import { missingGuards } from '../append-only-guards';
-import { verifyEd25519 } from '@platform/log-crypto';
+import { sha256, verifyEd25519 } from '@platform/log-crypto';
 import { MerkleTree } from '@shared/transparency/merkle';
 import { openSignedNote, parseCheckpointBody } from '@shared/transparency/note';
 import { toBase64 } from '@shared/transparency/bytes';
 import type { RegistryContext } from '../context';
 import { logKey } from './keys';
 import { encodeLeaf, leafHashHex, leafIdOf, type LeafKind } from './leaf';
-import { nodeSha256 } from './tree';
 
 export interface LogVerification {
   leaves: number;
@@ -36,7 +35,7 @@ export function verifyLogDatabase(ctx: RegistryContext): LogVerification {
   const size = Number(db.first(db.q.selectFrom('tlog_head').select('size').where('one', '=', 1))?.size ?? 0);
   const leaves = db.all(db.q.selectFrom('tlog_leaves').select(['idx', 'kind', 'ref', 'hash']).orderBy('idx'));
   if (leaves.length !== size) report(`the log's head says ${size} leaves but ${leaves.length} are stored`);
-  const tree = new MerkleTree(nodeSha256);
+  const tree = new MerkleTree(sha256);
   const seen = new Set<string>();
   for (const leaf of leaves) {
     const index = Number(leaf.idx);
