@@ -3,20 +3,10 @@
 // one record's leaf as another's), and a movement leaf's row is kept to match synced records against.
 import type { ServedLeaf } from '@shared/transparency/verifier';
 import { LogVerificationError } from '@shared/transparency/verifier';
+import type { CacheTables } from '../cache/schema';
 
-export type KeptMovement = {
-  id: number;
-  leaf: number;
-  credit_id: string;
-  kind: string;
-  from_account: string | null;
-  to_account: string | null;
-  /** Grams. */
-  amount: number;
-  /** Epoch ms. */
-  created_at: number;
-  reference: string | null;
-};
+/** A movement leaf's row as the cache keeps it (`hv_movements`): grams, epoch ms. */
+export type KeptMovement = CacheTables['hv_movements'];
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 const text = (value: unknown): string | null =>
