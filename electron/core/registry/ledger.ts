@@ -7,6 +7,7 @@ import { sql, type Insertable, type Kysely } from 'kysely';
 import type { AccountKind, MovementKind, RegistryTables } from './schema';
 import { badRequest, conflict, notFound } from './errors';
 import { appendLeaf } from './transparency/leaf';
+import { hasTable } from './schema-probe';
 import { formatTonnesForPeople } from '@shared/registry/amounts';
 
 export type AccountRef =
@@ -53,6 +54,11 @@ const balance = (v: { accountId: string; creditId: string }, q: Q) =>
   q.selectFrom('balances').select('amount').where('account_id', '=', v.accountId).where('credit_id', '=', v.creditId);
 const accountTotal = (v: { accountId: string }, q: Q) =>
   q.selectFrom('account_totals').select('total').where('account_id', '=', v.accountId);
+const balanceSum = (v: { accountId: string }, q: Q) =>
+  q
+    .selectFrom('balances')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount'), sql.lit(0)).as('total'))
+    .where('account_id', '=', v.accountId);
 const insertMovement = (v: Insertable<RegistryTables['movements']>, q: Q) =>
   q
     .insertInto('movements')
@@ -142,8 +148,12 @@ export const MAX_ACCOUNT_GRAMS = 9_000_000_000 * 1_000_000;
 
 const tonnes = (grams: number) => formatTonnesForPeople(grams);
 
-/** What the account holds over all its credits, in grams (kept by trigger, migration 0016). */
+/**
+ * What the account holds over all its credits, in grams (kept by trigger, migration 0016). On a
+ * database below 0016 (an older registry's, as migration tests stand in for) the sum of its balances.
+ */
 export function accountTotalOf(ctx: RegistryContext, account: string): number {
+  if (!hasTable(ctx, 'account_totals')) return Number(ctx.db.prepared(balanceSum).first({ accountId: account })?.total ?? 0);
   return ctx.db.prepared(accountTotal).first({ accountId: account })?.total ?? 0;
 }
 

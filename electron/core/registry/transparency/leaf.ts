@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { canonicalJson } from '@shared/canonical-json';
 import type { RegistryContext } from '../context';
+import { hasTable } from '../schema-probe';
 import type { RegistryTables } from '../schema';
 
 export const LEAF_KINDS = ['movement', 'audit'] as const;
@@ -92,26 +93,12 @@ const bumpHead = (_v: Record<string, never>, q: Q) =>
     .updateTable('tlog_head')
     .set((eb) => ({ size: eb('size', '+', 1) }))
     .where('one', '=', 1);
-const hasLog = new WeakMap<object, boolean>();
-
 /**
  * Whether this database has the log yet. A database below migration 0014 (only ever written by an
  * older registry, or by a migration test standing in for one) has none: its rows are appended when
  * migration 0014 runs.
  */
-function logExists(ctx: RegistryContext): boolean {
-  let exists = hasLog.get(ctx.db);
-  if (exists === undefined) {
-    const found = ctx.db.first(
-      ctx.db.engine === 'sqlite'
-        ? sql<{ n: number }>`SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'tlog_head'`
-        : sql<{ n: number }>`SELECT COUNT(*) AS n FROM pg_tables WHERE tablename = 'tlog_head' AND schemaname = current_schema()`,
-    );
-    exists = Number(found?.n ?? 0) > 0;
-    hasLog.set(ctx.db, exists);
-  }
-  return exists;
-}
+const logExists = (ctx: RegistryContext) => hasTable(ctx, 'tlog_head');
 
 /**
  * Appends the leaf of one row just written, as the database answered it (the INSERT's RETURNING *),
