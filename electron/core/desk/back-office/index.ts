@@ -243,10 +243,23 @@ export function createBackOffice(options: BackOfficeOptions): BackOffice {
   }
 
   let running: Promise<void> | null = null;
+  let queued: Promise<void> | null = null;
+  /**
+   * A sync that starts after this call. A run already under way (a write's, or one the reachability
+   * probe started) may have read the lists before the caller's change: joining it would hand back
+   * stale lists, so one more run follows it, shared by every caller that asked meanwhile.
+   */
   function sync(): Promise<void> {
+    if (running) {
+      queued ??= running.then(() => {
+        queued = null;
+        return sync();
+      });
+      return queued;
+    }
     const active = options.active();
     if (!active || active.connection.operatorId === undefined) return Promise.resolve();
-    running ??= syncBackOffice(active.client, storeOf(active), clock)
+    running = syncBackOffice(active.client, storeOf(active), clock)
       .then(() => tracker.report(true))
       .catch((error: unknown) => {
         if (error instanceof RegistryClientError) tracker.report(!error.unreachable);
