@@ -123,7 +123,7 @@ describe('inventories sync against a scale-1 demo registry', () => {
     expect(cache.syncState('inventories')?.last_error).toBeNull();
   });
 
-  it('skips unchanged answers on a re-sync: read, hashed, not parsed, nothing written but the sync time', async () => {
+  it('skips unchanged answers on a re-sync: read, hashed, not parsed, nothing written but the sync and check times', async () => {
     requests.clear();
     const before = totalChanges();
     const asOf = cache.getInventory('buffer')?.asOf;
@@ -137,8 +137,9 @@ describe('inventories sync against a scale-1 demo registry', () => {
       note: 'unchanged: buffer, adjustment, organization',
     });
     for (const path of Object.values(PATH)) expect(requests.get(path)).toBe(1);
-    // The one row written is the resource's sync_state (its success time).
-    expect(totalChanges() - before).toBe(1);
+    // The two rows written: the resource's sync_state (its success time) and the history check's
+    // state (the time the registry's log was checked; docs/desk.md, "History verified").
+    expect(totalChanges() - before).toBe(2);
     expect(cache.getInventory('buffer')?.asOf).not.toBe(asOf);
   });
 

@@ -31,10 +31,12 @@ export function createHistoryCheck(options: {
       verified = (await checkHistory({ get, db, now })).outcome === 'verified';
     },
     end() {
-      if (!verified || readState(db)?.outcome !== 'verified') return null;
+      const state = readState(db);
+      if (!verified || state?.outcome !== 'verified') return null;
       const { mismatches, pending } = matchSynced(db);
       if (mismatches.length === 0) {
-        saveOutcome(db, { outcome: 'verified', message: null, at: now(), pending });
+        // begin() wrote this run's check time; a re-sync that changed nothing writes nothing more
+        if (state.pending !== pending) saveOutcome(db, { outcome: 'verified', message: null, at: now(), pending });
         return null;
       }
       const message = `${HISTORY_CHANGED}: ${mismatches.length === 1 ? 'a record it serves differs' : `${mismatches.length} records it serves differ`} from the entry its log holds (${mismatches[0]!.record}).`;
