@@ -10,6 +10,7 @@ import { registryMigrations } from '@registry/migrations';
 import { missingGuards } from '@registry/append-only-guards';
 import { encodeLeaf, leafHashHex } from '@registry/transparency/leaf';
 import { createTestDatabase, NO_POSTGRES_MESSAGE, POSTGRES_URL, type TestDatabase } from '@test/support/postgres';
+import { MINIMAL_LEDGER_OWNERS_SQL } from '@test/support/minimal-ledger';
 
 if (!POSTGRES_URL) console.warn(NO_POSTGRES_MESSAGE);
 
@@ -43,14 +44,7 @@ describe.skipIf(!POSTGRES_URL)('registry migrations on PostgreSQL', () => {
     expect(upTo(1)).toEqual({ from: 0, to: 1 });
     expect(postgresSchemaVersion(db)).toBe(1);
     db.exec(`
-      INSERT INTO organizations (id, full_name, type, created_at, updated_at) VALUES ('o', 'Org', 'proponent', 1, 1);
-      INSERT INTO sectors VALUES ('s', 'S'); INSERT INTO methodologies VALUES ('m', 'M'); INSERT INTO project_types VALUES ('t', 'T', 'd');
-      INSERT INTO projects (id, num, full_name, description, short_description, registry, status, start_date, crediting_period_start_date,
-        sector_id, methodology_id, type_id, organization_id, contract_address, created_at, updated_at)
-        VALUES ('p', '1', 'P', '', '', 'R', 'draft', 1, 1, 's', 'm', 't', 'o', '0x${'a'.repeat(40)}', 1, 1);
-      INSERT INTO credits (id, project_id, token_address, token_id, type, vintage, serialization, created_at)
-        VALUES ('c', 'p', '0x${'a'.repeat(40)}', 1, 'exPost', '2022', 'S-1', 1);
-      INSERT INTO accounts (id, kind, organization_id, created_at) VALUES ('a1', 'inventory', 'o', 1), ('a2', 'warehouse', 'o', 1);
+      ${MINIMAL_LEDGER_OWNERS_SQL}
     `);
     // the project number and contract checks of SQLite's GLOBs
     expect(fails(`UPDATE projects SET num = '1a'`)).toMatch(/check constraint/);

@@ -13,6 +13,7 @@ import { encodeLeaf, leafHashHex, type LeafKind } from '@registry/transparency/l
 import { verifyLogDatabase } from '@registry/transparency/verify-database';
 import { canonicalJson } from '@shared/canonical-json';
 import { makeDataDir } from '@test/support/registry';
+import { MINIMAL_LEDGER_OWNERS_SQL } from '@test/support/minimal-ledger';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => cleanups.splice(0).forEach((c) => c()));
@@ -23,14 +24,7 @@ describe('migration 0015: leaves keep their hash only', () => {
     cleanups.push(data.remove);
     const { db } = openSqlite<RegistryTables>(join(data.dir, REGISTRY_DB_FILE), { migrations: registryMigrations.slice(0, 13) });
     db.raw.exec(`
-      INSERT INTO organizations (id, full_name, type, created_at, updated_at) VALUES ('o', 'Org', 'proponent', 1, 1);
-      INSERT INTO sectors VALUES ('s', 'S'); INSERT INTO methodologies VALUES ('m', 'M'); INSERT INTO project_types VALUES ('t', 'T', 'd');
-      INSERT INTO projects (id, num, full_name, description, short_description, registry, status, start_date, crediting_period_start_date,
-        sector_id, methodology_id, type_id, organization_id, contract_address, created_at, updated_at)
-        VALUES ('p', '1', 'P', '', '', 'R', 'draft', 1, 1, 's', 'm', 't', 'o', '0x${'a'.repeat(40)}', 1, 1);
-      INSERT INTO credits (id, project_id, token_address, token_id, type, vintage, serialization, created_at)
-        VALUES ('c', 'p', '0x${'a'.repeat(40)}', 1, 'exPost', '2022', 'S-1', 1);
-      INSERT INTO accounts (id, kind, organization_id, created_at) VALUES ('a1', 'inventory', 'o', 1), ('a2', 'warehouse', 'o', 1);
+      ${MINIMAL_LEDGER_OWNERS_SQL}
       INSERT INTO movements (credit_id, kind, from_account, to_account, amount, created_at) VALUES ('c', 'issue', NULL, 'a1', 1000, 5);
       INSERT INTO audit_log (id, at, actor, action, outcome, detail) VALUES ('e0', 6, 'cli:root', 'issueCredits', 'succeeded', '{"é":"ü"}');
       INSERT INTO movements (credit_id, kind, from_account, to_account, amount, created_at) VALUES ('c', 'deposit', 'a1', 'a2', 400, 7);
