@@ -26,6 +26,7 @@ import { PostgresDatabase } from '../electron/core/platform/db/postgres';
 import type { RegistryContext } from '../electron/core/registry/context';
 import { openPostgresRegistry, openRegistry } from '../electron/core/registry/open';
 import * as ops from '../electron/core/registry/operations';
+import { createMarketParties } from './support/market-parties';
 import { startScript } from './support/processes';
 import { backendPids, cpuMs } from './support/cpu';
 import type { BenchFigure, BenchSuite } from './types';
@@ -51,14 +52,7 @@ interface World {
 
 /** 8 selling organizations, each with 4 credits of 10,000 t in its warehouse and its app installation. */
 function buildWorld(r: RegistryContext): World {
-  ops.createOrganization(r, { fullName: 'Registry', type: 'registryOperator', countryCode: 'CH', verified: true, isRegistry: true });
-  const buyer = ops.createOrganization(r, { fullName: 'Buyer', type: 'buyer', countryCode: 'DE', verified: true }).id;
-  const validator = ops.createOrganization(r, {
-    fullName: 'VVB',
-    type: 'validationVerificationBody',
-    countryCode: 'GB',
-    verified: true,
-  }).id;
+  const { buyerId: buyer, verificationBodyId: validator } = createMarketParties(r);
   const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const appId = ops.createApp(r, {
     name: 'Bench marketplace',

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { generateKeyPairSync } from 'node:crypto';
 import { openRegistry } from '../electron/core/registry/open';
 import * as ops from '../electron/core/registry/operations';
+import { createMarketParties } from './support/market-parties';
 import { issueAccessToken } from '../electron/core/registry/auth/tokens';
 import type { BenchFigure, BenchSuite } from './types';
 import { startScript } from './support/processes';
@@ -36,15 +37,8 @@ export function buildRegistry(): World {
   const dir = mkdtempSync(join(tmpdir(), 'bench-warehouse-'));
   const r = openRegistry({ dataDir: dir });
   try {
-    ops.createOrganization(r, { fullName: 'Registry', type: 'registryOperator', countryCode: 'CH', verified: true, isRegistry: true });
+    const { buyerId: orgB, verificationBodyId: validator } = createMarketParties(r);
     const orgA = ops.createOrganization(r, { fullName: 'Seller', countryCode: 'KE', verified: true }).id;
-    const orgB = ops.createOrganization(r, { fullName: 'Buyer', type: 'buyer', countryCode: 'DE', verified: true }).id;
-    const validator = ops.createOrganization(r, {
-      fullName: 'VVB',
-      type: 'validationVerificationBody',
-      countryCode: 'GB',
-      verified: true,
-    }).id;
     const creditIds: string[] = [];
     for (let p = 0; p < 25; p++) {
       const stock = { organizationId: orgA, verificationBodyId: validator, projectName: `Bench Forest ${p}` };

@@ -13,6 +13,7 @@ import { registryMigrations } from '@registry/migrations';
 import { registryPostgresMigrations } from '@registry/migrations/postgres';
 import { REGISTRY_DB_FILE } from '@registry/open';
 import * as ops from '@registry/operations';
+import { createMarketParties } from './market-parties';
 import type { RegistryTables } from '@registry/schema';
 import { stockWarehouse } from '@test/support/stocked-warehouse';
 
@@ -65,15 +66,8 @@ export interface TlogWorld {
 
 /** A seller with 4 credits (one of 1,000,000 t, partly in its warehouse), a buyer, and an app installation's token. */
 export function stockWorld(r: RegistryContext): TlogWorld {
-  ops.createOrganization(r, { fullName: 'Registry', type: 'registryOperator', countryCode: 'CH', verified: true, isRegistry: true });
+  const { buyerId: orgB, verificationBodyId } = createMarketParties(r);
   const orgA = ops.createOrganization(r, { fullName: 'Seller', countryCode: 'KE', verified: true }).id;
-  const orgB = ops.createOrganization(r, { fullName: 'Buyer', type: 'buyer', countryCode: 'DE', verified: true }).id;
-  const verificationBodyId = ops.createOrganization(r, {
-    fullName: 'VVB',
-    type: 'validationVerificationBody',
-    countryCode: 'GB',
-    verified: true,
-  }).id;
   const stock = { organizationId: orgA, verificationBodyId, projectName: 'Bench Forest' };
   const [creditId] = stockWarehouse(r, { ...stock, vintages: ['2021', '2022', '2023', '2024'], issue: 1_000_000, deposit: 100_000 });
   const accounts = r.db.all(r.db.q.selectFrom('accounts').select('id').where('organization_id', '=', orgA).orderBy('kind'));
