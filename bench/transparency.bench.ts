@@ -196,9 +196,14 @@ async function proofs(): Promise<BenchFigure[]> {
     let served = 0;
     const started = performance.now();
     while (performance.now() - started < 3000) {
-      await get(`/transparency/v1/proof/inclusion?index=${(served * 7919) % size}&size=${size}`);
+      const answer = await get(`/transparency/v1/proof/inclusion?index=${(served * 7919) % size}&size=${size}`);
+      if (answer.status !== 200) throw new Error(`an inclusion proof answered ${answer.status}: ${answer.text}`);
       served++;
+      // The clock is manual, so the per-address budget never refills by itself: a minute passes
+      // every 1,000 proofs, which keeps this one client under the public limit it measures past.
+      if (served % 1000 === 0) (r.ctx.clock as ManualClock).advance(60_000);
     }
+    (r.ctx.clock as ManualClock).advance(60_000);
     const rate = served / ((performance.now() - started) / 1000);
     // a re-sync's verification: 50 new records written, a new checkpoint, then the client's checks
     r.ctx.db.transaction(() => {
@@ -241,6 +246,12 @@ async function proofs(): Promise<BenchFigure[]> {
 export const suite: BenchSuite = {
   name: 'Transparency log (issue 29)',
   async run() {
-    return [...(await costFigures()), ...(await proofs()), ...(await deskVerificationFigures())];
+    // BENCH_TLOG_PARTS=cost,proofs,desk picks parts (all by default).
+    const parts = (process.env.BENCH_TLOG_PARTS ?? 'cost,proofs,desk').split(',');
+    return [
+      ...(parts.includes('cost') ? await costFigures() : []),
+      ...(parts.includes('proofs') ? await proofs() : []),
+      ...(parts.includes('desk') ? await deskVerificationFigures() : []),
+    ];
   },
 };
