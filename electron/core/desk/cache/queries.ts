@@ -18,7 +18,7 @@ import type { InternalProject, Organization, Project, Reservation, Retirement, W
 import type { SqliteDatabase } from '@platform/db/database';
 import type { CacheTables } from './schema';
 import type { ProjectCreditsAnswer } from '../client/responses';
-import { createInventoryQueries } from './inventory-queries';
+import { createInventoryQueries } from '@desk/resources/inventories/queries';
 import { versionedMemo } from './memo';
 import { searchText } from './fts-query';
 import type { ProjectScope } from './types';
@@ -606,7 +606,7 @@ export function createCacheQueries(db: SqliteDatabase<CacheTables>) {
     };
   }
 
-  // The registry accounts' inventories (inventory-queries.ts).
+  // The registry accounts' inventories (resources/inventories/queries.ts).
   const inventories = createInventoryQueries(db, {
     parseInput,
     memoized,

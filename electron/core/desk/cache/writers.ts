@@ -7,7 +7,7 @@ import type { SqliteDatabase } from '@platform/db/database';
 import type { CacheTables } from './schema';
 import type { Organization, Project, Reservation, Retirement, WarehouseInventoryCredit } from '@shared/registry/resources';
 import { hashJson, projectColumns, projectSearchText, retirementColumns } from './rows';
-import { createInventoryWriters } from './inventory-writers';
+import { createInventoryWriters } from '@desk/resources/inventories/writers';
 import { checkpointInBackground, holdAutocheckpoints } from './deferred-checkpoint';
 import { secondaryIndexesOf, withIndexesBuiltAfter } from './bulk-indexes';
 import type { CacheResource, ProjectScope, StagedRow } from './types';
@@ -421,7 +421,7 @@ export function createCacheWriters(db: Db, now: () => number) {
       };
     },
 
-    // The registry accounts' inventories: staged per account, swapped in together (inventory-writers.ts).
+    // The registry accounts' inventories: staged per account, swapped in together (resources/inventories/writers.ts).
     ...createInventoryWriters(db, now, () => markSuccess('inventories', { full: true })),
 
     /** Starts collecting a resource afresh (rows staged by an interrupted run are dropped). */

@@ -13,12 +13,12 @@ import type { DeskCache } from '../cache';
 import type { InstallationRef, StepContext, StepOutcome, SyncTuning } from './context';
 import type { SyncEngine, SyncRunResult } from './types';
 import { syncProjectList, syncRetirements } from './paged-lists';
-import { syncPerProjectResources, type PerProjectResource } from './per-project';
-import { syncInventories, syncOrganizations, syncWarehouses } from './small-resources';
+import { syncPerProjectResources, type PerProjectResource } from '@desk/resources/project-answers/sync';
+import { syncInventories, syncOrganizations, syncWarehouses } from '@desk/resources/inventories/sync';
 import { syncInterval } from './interval';
 import { syncListeners } from './listeners';
 import { FEED_RESOURCES, FeedNotOffered, syncFromFeed } from './feed';
-import { syncInstallationFeeds } from './installation-feed';
+import { syncInstallationFeeds } from '@desk/resources/warehouses/installation-feed';
 import { createHistoryCheck, type HistoryCheck } from '../verification/history-check';
 
 export interface SyncEngineOptions {
@@ -100,7 +100,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   /**
    * Runs one resource's step. `ahead` takes the steps this one starts alongside itself (their
    * outcomes are awaited in their own turn): details and credits are fetched in one pass when the
-   * run asks for both (per-project.ts).
+   * run asks for both (resources/project-answers/sync.ts).
    */
   async function runStep(
     ctx: StepContext,

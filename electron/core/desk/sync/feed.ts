@@ -28,12 +28,12 @@ import { FEED_INVENTORY_ACCOUNTS } from '@shared/registry/vocabulary';
 import { RegistryClientError } from '../client/errors';
 import { answerBreaksContract, answerNotJson } from '../client/registry-client';
 import { hashJson, hashJsonBytes } from '../cache/rows';
-import type { ChangedInventory } from '../cache/inventory-writers';
+import type { ChangedInventory } from '@desk/resources/inventories/writers';
 import type { StagedRow } from '../cache/types';
 import { beginSnapshotLoad, cacheIsEmpty, type LoadedKind, type SnapshotLoad } from '../cache/snapshot-writers';
 import type { StepContext, StepOutcome } from './context';
 import { STAGE_BATCH_ROWS } from './paged-lists';
-import { stageInventoryAnswer } from './small-resources';
+import { stageInventoryAnswer } from '@desk/resources/inventories/sync';
 import { compileShapeCheck } from './shape-check';
 import { checkFeedItem } from './feed-item';
 import {

@@ -29,7 +29,7 @@ type RowLoad = { put(item: never, json: string, hash: string): void };
  */
 export const STAGE_BATCH_ROWS = 500;
 
-/** Progress is reported about this many times per pass (see per-project.ts). */
+/** Progress is reported about this many times per pass (see resources/project-answers/sync.ts). */
 const PROGRESS_STEPS = 100;
 
 /**
@@ -177,7 +177,7 @@ async function readAllPages(
       if (page === 0) newest = result.newest;
       const shown = total ?? previousTotal;
       const pages = shown === null ? null : Math.max(page + 1, Math.ceil(shown / ctx.tuning.pageSize));
-      // About every hundredth of the pages (as per-project.ts reports): each report crosses to the main thread.
+      // About every hundredth of the pages (as resources/project-answers/sync.ts reports): each report crosses to the main thread.
       if (pages === null || (page + 1) % Math.max(1, Math.floor(pages / PROGRESS_STEPS)) === 0 || page + 1 === pages)
         ctx.progress(resource, page + 1, pages);
       if (result.ids.length < ctx.tuning.pageSize) break;

@@ -4,16 +4,16 @@ import { z } from 'zod';
 import { INVENTORY_ACCOUNTS, type InventoryAccount } from '@shared/desk/api';
 import type { EndpointId } from '@shared/registry/endpoints';
 import { tolerant, type Organization, type Reservation } from '@shared/registry/resources';
-import { RegistryClientError } from '../client/errors';
-import { answerBreaksContract, answerNotJson } from '../client/registry-client';
-import { hashJson, hashJsonBytes } from '../cache/rows';
-import type { ChangedInventory } from '../cache/inventory-writers';
-import type { StagedRow } from '../cache/types';
-import { forEachLimited } from './concurrency';
-import type { InstallationRef, StepContext, StepOutcome } from './context';
-import { compileShapeCheck } from './shape-check';
-import { JsonShapeError, isObjectSpan, objectMembersAndElements, parseSpan, rootSpan } from './json-spans';
-import { STAGE_BATCH_ROWS } from './paged-lists';
+import { RegistryClientError } from '@desk/client/errors';
+import { answerBreaksContract, answerNotJson } from '@desk/client/registry-client';
+import { hashJson, hashJsonBytes } from '@desk/cache/rows';
+import type { ChangedInventory } from './writers';
+import type { StagedRow } from '@desk/cache/types';
+import { forEachLimited } from '@desk/sync/concurrency';
+import type { InstallationRef, StepContext, StepOutcome } from '@desk/sync/context';
+import { compileShapeCheck } from '@desk/sync/shape-check';
+import { JsonShapeError, isObjectSpan, objectMembersAndElements, parseSpan, rootSpan } from '@desk/sync/json-spans';
+import { STAGE_BATCH_ROWS } from '@desk/sync/paged-lists';
 
 const INVENTORY_ENDPOINTS: Record<InventoryAccount, EndpointId> = {
   buffer: 'getBufferInventory',
@@ -127,7 +127,7 @@ function* checkedCredits(
  * skipped unparsed, and a changed one is staged credit by credit; all changed accounts are swapped
  * in by one transaction at the end, so readers never see a half-written inventory and a run that
  * fails leaves the previous inventories intact. Into an empty cache (a first sync) the credits are
- * written straight into their table instead, in that same one transaction (inventory-writers.ts
+ * written straight into their table instead, in that same one transaction (writers.ts
  * loadInventories).
  */
 export async function syncInventories(ctx: StepContext): Promise<StepOutcome> {
