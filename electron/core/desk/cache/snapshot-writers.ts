@@ -15,15 +15,10 @@ import type { SqliteDatabase } from '@platform/db/database';
 import type { CacheTables } from './schema';
 import type { CacheResource, ProjectScope } from './types';
 import { projectColumns, projectSearchText, retirementColumns } from './rows';
-import {
-  dropPageHashes,
-  forgetUnseen,
-  insertProject,
-  insertRetirement,
-  markOrganizationStale,
-  PROJECT_SEARCH,
-  syncSuccess,
-} from './writers';
+import { dropPageHashes, syncSuccess } from './writers';
+import { insertProject, PROJECT_SEARCH } from '@desk/resources/projects/writers';
+import { insertRetirement } from '@desk/resources/retirements/writers';
+import { forgetUnseen, markOrganizationStale } from '@desk/resources/organizations/writers';
 import { ACCOUNT_SEARCH, highestRowid, putSummary } from '@desk/resources/inventories/writers';
 import { checkpointInBackground, holdAutocheckpoints, release } from './deferred-checkpoint';
 import { secondaryIndexesOf } from './bulk-indexes';
@@ -58,7 +53,7 @@ const DROP_UNLISTED = {
 
 // The loaded retirements' search entries, many rows per statement (rowids above `after`, up to
 // `upTo`), made while the load waits for pages (`idleWork`) and for the rest by `finish`: the text
-// the staged path puts row by row (writers.ts, putRetirementSearch), its columns being strings
+// the staged path puts row by row (resources/retirements/writers.ts, putRetirementSearch), its columns being strings
 // (project name and number) or NULL for a redacted one's ('' there). One INSERT…SELECT per batch
 // saves a statement call per retirement (100,000 at --scale 100).
 const RETIREMENT_SEARCH = `INSERT INTO retirements_fts (rowid, beneficiary, serialization, project)
