@@ -13,8 +13,8 @@ import { RegistryClientError } from '@desk/client/errors';
 import { answerBreaksContract, answerNotJson } from '@desk/client/registry-client';
 import type { InstallationRef, StepContext, StepOutcome } from '@desk/sync/context';
 import { checkFeedItem } from '@desk/sync/feed-item';
-import { FEED_PAGE_TIMEOUT_MS } from '@desk/sync/feed';
-import { canReadWarehouse } from '@desk/resources/inventories/sync';
+import { FEED_PAGE_TIMEOUT_MS } from '@desk/sync/feed-pages';
+import { canReadWarehouse } from './sync';
 
 const ENDPOINT: EndpointId = 'getChanges';
 const KINDS = 'warehouse,organization';
