@@ -38,9 +38,9 @@ export function withFeedTriggersSuspended<T>(ctx: RegistryContext, fn: () => T):
       sql: string;
     }>`SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'feed\\_%' ESCAPE '\\' ORDER BY rowid`,
   );
-  // DDL, as the schema stored it: run as it is
-  for (const trigger of triggers) raw.exec(`DROP TRIGGER "${trigger.name}"`);
+  for (const trigger of triggers) db.run(sql`DROP TRIGGER ${sql.id(trigger.name)}`);
   const result = fn();
+  // the triggers' DDL as the schema stored it, run as it is
   for (const trigger of triggers) raw.exec(trigger.sql);
   db.run(db.q.updateTable('feed_sequence').set((eb) => ({ seq: eb('seq', '+', 1) })));
   // (WHERE true: SQLite's upsert after a SELECT needs a WHERE to parse its ON CONFLICT)
