@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { countSource, takeCensus } from '@test/support/typed-sql-census';
 
 /** Counted when the rule came in (issue 27); only ever lowered. */
-const AT_MOST = { rawSql: 110, queryCasts: 52, rowTypes: 14 };
+const AT_MOST = { rawSql: 110, queryCasts: 52, rowTypes: 11 };
 
 const root = resolve(import.meta.dirname, '../../..');
 
