@@ -1,6 +1,8 @@
 // The triggers that make the ledger and the audit log append-only. A database missing one (dropped
 // by hand, or restored from a tampered copy) would take rewrites without complaint, so the registry
 // refuses to start on it and `npm run admin -- check` reports it.
+import { sql } from 'kysely';
+import type { SyncDatabase } from '@platform/db/database';
 import { APPEND_ONLY_KEYS } from './migrations/0012-append-only-inserts';
 
 const TABLES = APPEND_ONLY_KEYS.map((k) => k.table);
@@ -11,19 +13,17 @@ export const GUARD_TRIGGERS = {
   postgres: TABLES.flatMap((t) => [`${t}_append_only`, `${t}_append_only_truncate`]),
 } as const;
 
-/** What reading the triggers takes: the registry's connection, or a raw SQLite one. */
-export interface TriggerSource {
-  engine: 'sqlite' | 'postgres';
-  prepare(sql: string): { all(...args: unknown[]): unknown[] };
-}
+/** What reading the triggers takes: a connection of either engine (the registry's, or one opened to check a file). */
+export type TriggerSource = Pick<SyncDatabase<unknown>, 'engine' | 'all'>;
 
 /** The guard triggers missing from the database (or disabled, on PostgreSQL), by name. */
 export function missingGuards(db: TriggerSource): string[] {
-  const sql =
+  // each engine's catalog, which the schema's tables do not describe: sql templates
+  const triggers =
     db.engine === 'postgres'
-      ? "SELECT tgname AS name FROM pg_trigger WHERE NOT tgisinternal AND tgenabled <> 'D'"
-      : "SELECT name FROM sqlite_master WHERE type = 'trigger'";
-  const present = new Set((db.prepare(sql).all() as { name: string }[]).map((r) => r.name));
+      ? sql<{ name: string }>`SELECT tgname AS name FROM pg_trigger WHERE NOT tgisinternal AND tgenabled <> 'D'`
+      : sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'trigger'`;
+  const present = new Set(db.all(triggers).map((r) => r.name));
   return GUARD_TRIGGERS[db.engine === 'postgres' ? 'postgres' : 'sqlite'].filter((name) => !present.has(name));
 }
 

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { AuditOutcome } from '@shared/registry/vocabulary';
 import { iso } from '../platform/clock';
-import type { Insertable, Kysely } from 'kysely';
+import { sql, type Insertable, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import type { RegistryContext } from './context';
 import type { RegistryTables } from './schema';
 import { cappedDetail } from './audit-record';
@@ -78,6 +78,8 @@ export function targetIdsOf(...sources: unknown[]): string[] {
 
 // Compiled once per connection: every write appends one. RETURNING * gives the row as stored, which
 // its transparency-log leaf is encoded from.
+const insertTarget = (v: { seq: number; target: string }, q: Kysely<RegistryTables>) =>
+  q.insertInto('audit_targets').values({ seq: v.seq, target_id: v.target });
 const insertEntry = (v: Insertable<RegistryTables['audit_log']>, q: Kysely<RegistryTables>) =>
   q
     .insertInto('audit_log')
@@ -108,23 +110,32 @@ export function appendAudit(ctx: RegistryContext, entry: AuditEntryInput): strin
     detail: JSON.stringify(cappedDetail(redact(entry.detail))),
   });
   if (!row) throw new Error('the audit entry was not stored');
-  const addTarget = ctx.db.prepare('INSERT INTO audit_targets (seq, target_id) VALUES (?, ?)');
-  for (const target of targets) addTarget.run(row.seq, target);
+  const addTarget = ctx.db.prepared(insertTarget);
+  for (const target of targets) addTarget.run({ seq: row.seq, target });
   // the entry's transparency-log leaf, from the row as stored, in this same transaction
   appendLeaf(ctx, 'audit', row);
   return id;
 }
 
-const lastMovementId = (ctx: RegistryContext): number =>
-  (ctx.db.prepare('SELECT COALESCE(MAX(id), 0) AS id FROM movements').get() as { id: number }).id;
+const lastMovement = (_: Record<string, never>, q: Kysely<RegistryTables>) =>
+  q.selectFrom('movements').select((eb) => eb.fn.coalesce(eb.fn.max('id'), sql.lit(0)).as('id'));
+const lastMovementId = (ctx: RegistryContext): number => ctx.db.prepared(lastMovement).first({})?.id ?? 0;
+
+const linkEntry = (v: { after: number; entryId: string }, q: Kysely<RegistryTables>) =>
+  q
+    .insertInto('movement_audit')
+    .columns(['movement_id', 'audit_seq'])
+    .expression((eb) =>
+      eb
+        .selectFrom(['movements as m', 'audit_log as l'])
+        .select(['m.id', 'l.seq'])
+        .where('m.id', '>', v.after)
+        .where('l.id', '=', v.entryId),
+    );
 
 /** Records the entry as the maker of every movement appended since `after` (in this transaction). */
 function linkMovements(ctx: RegistryContext, after: number, entryId: string): void {
-  ctx.db
-    .prepare(
-      'INSERT INTO movement_audit (movement_id, audit_seq) SELECT m.id, l.seq FROM movements m, audit_log l WHERE m.id > ? AND l.id = ?',
-    )
-    .run(after, entryId);
+  ctx.db.prepared(linkEntry).run({ after, entryId });
 }
 
 export interface AuditedAttempt extends AuditActor {
@@ -230,17 +241,7 @@ export interface AuditSearch {
   to?: number;
 }
 
-interface AuditRow {
-  seq: number;
-  id: string;
-  at: number;
-  operator_id: string | null;
-  actor: string;
-  action: string;
-  target_ids: string;
-  outcome: AuditOutcome;
-  detail: string;
-}
+type StoredAuditEntry = Selectable<RegistryTables['audit_log']>;
 
 export const encodeAuditCursor = (seq: number): string => Buffer.from(`a:${seq}`, 'utf8').toString('base64url');
 export function decodeAuditCursor(cursor: string): number | undefined {
@@ -252,7 +253,7 @@ export function decodeAuditCursor(cursor: string): number | undefined {
 export const AUDIT_PAGE_MAX_BYTES = 1024 * 1024;
 
 /** The leading rows whose stored text fits AUDIT_PAGE_MAX_BYTES (always at least one). */
-function withinBytes(rows: AuditRow[]): AuditRow[] {
+function withinBytes(rows: StoredAuditEntry[]): StoredAuditEntry[] {
   let bytes = 0;
   for (let i = 0; i < rows.length; i++) {
     bytes += rows[i]!.detail.length + rows[i]!.target_ids.length + rows[i]!.actor.length + 200;
@@ -263,50 +264,31 @@ function withinBytes(rows: AuditRow[]): AuditRow[] {
 
 /** Entries newest first, filtered, one page at a time (keyset on `seq`), at most `limit` and AUDIT_PAGE_MAX_BYTES. */
 export function searchAudit(ctx: RegistryContext, search: AuditSearch): { entries: AuditEntry[]; nextCursor: string | null } {
-  const where: string[] = [];
-  const args: (string | number)[] = [];
-  let from = 'audit_log l';
+  const where: RawBuilder<unknown>[] = [];
+  let from = sql`audit_log l`;
   if (search.targetId !== undefined) {
-    // CROSS JOIN keeps the target's own entries (a short list, newest first by its key) as the outer
-    // loop: the planner would otherwise sometimes walk all of one operator's entries instead. (The
-    // join condition is in WHERE: PostgreSQL allows no ON after CROSS JOIN; SQLite plans it alike.)
-    from = 'audit_targets t CROSS JOIN audit_log l';
-    where.push('l.seq = t.seq', 't.target_id = ?');
-    args.push(search.targetId);
+    // CROSS JOIN (which kysely cannot write) keeps the target's own entries (a short list, newest
+    // first by its key) as the outer loop: the planner would otherwise sometimes walk all of one
+    // operator's entries instead. (The join condition is in WHERE: PostgreSQL allows no ON after
+    // CROSS JOIN; SQLite plans it alike.)
+    from = sql`audit_targets t CROSS JOIN audit_log l`;
+    where.push(sql`l.seq = t.seq`, sql`t.target_id = ${search.targetId}`);
   }
   if (search.cursor !== undefined) {
     const seq = decodeAuditCursor(search.cursor);
     if (seq === undefined) throw new RegistryError('bad_request', 'cursor: not a cursor this registry handed out');
-    where.push(search.targetId !== undefined ? 't.seq < ?' : 'l.seq < ?');
-    args.push(seq);
+    where.push(search.targetId !== undefined ? sql`t.seq < ${seq}` : sql`l.seq < ${seq}`);
   }
-  if (search.operatorId !== undefined) {
-    where.push('l.operator_id = ?');
-    args.push(search.operatorId);
-  }
-  if (search.action !== undefined) {
-    where.push('l.action = ?');
-    args.push(search.action);
-  }
-  if (search.outcome !== undefined) {
-    where.push('l.outcome = ?');
-    args.push(search.outcome);
-  }
-  if (search.from !== undefined) {
-    where.push('l.at >= ?');
-    args.push(search.from);
-  }
-  if (search.to !== undefined) {
-    where.push('l.at < ?');
-    args.push(search.to);
-  }
-  const order = search.targetId !== undefined ? 't.seq DESC' : 'l.seq DESC';
-  const rows = ctx.db
-    .prepare(
-      `SELECT l.seq, l.id, l.at, l.operator_id, l.actor, l.action, l.target_ids, l.outcome, l.detail FROM ${from}
-       ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order} LIMIT ?`,
-    )
-    .all(...args, search.limit + 1) as AuditRow[];
+  if (search.operatorId !== undefined) where.push(sql`l.operator_id = ${search.operatorId}`);
+  if (search.action !== undefined) where.push(sql`l.action = ${search.action}`);
+  if (search.outcome !== undefined) where.push(sql`l.outcome = ${search.outcome}`);
+  if (search.from !== undefined) where.push(sql`l.at >= ${search.from}`);
+  if (search.to !== undefined) where.push(sql`l.at < ${search.to}`);
+  const order = search.targetId !== undefined ? sql`t.seq DESC` : sql`l.seq DESC`;
+  const rows = ctx.db.all(
+    sql<StoredAuditEntry>`SELECT l.seq, l.id, l.at, l.operator_id, l.actor, l.action, l.target_ids, l.outcome, l.detail FROM ${from}
+       ${where.length ? sql`WHERE ${sql.join(where, sql` AND `)}` : sql``} ORDER BY ${order} LIMIT ${search.limit + 1}`,
+  );
   const page = withinBytes(rows.slice(0, search.limit));
   const more = rows.length > page.length;
   return {

@@ -5,6 +5,7 @@ import { MissingGuardsError, missingGuards } from './append-only-guards';
 import { existsSync, renameSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
+import { SqliteDatabase } from '@platform/db/database';
 import { openBetterSqlite3 } from '../platform/db/open';
 
 export const REGISTRY_DB_FILE = 'registry.sqlite';
@@ -89,8 +90,7 @@ export function checkRegistryFile(dataDir: string): CheckReport {
   try {
     db = openExisting(file, 'the registry database');
     const problems = checkProblems(db, true);
-    const raw = db;
-    const missing = missingGuards({ engine: 'sqlite', prepare: (sql) => raw.prepare(sql) });
+    const missing = missingGuards(new SqliteDatabase(db));
     if (missing.length > 0) problems.push(new MissingGuardsError(file, missing).message);
     return { file, ok: problems.length === 0, problems };
   } catch (error) {

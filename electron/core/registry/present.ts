@@ -3,11 +3,20 @@
 import type { Organization, OrganizationSummary, ProjectReference, Retirement } from '@shared/registry/resources';
 import { gramsToTonnes } from '@shared/registry/amounts';
 import { iso } from '../platform/clock';
+import type { InferResult, Kysely, Selectable } from 'kysely';
 import type { RegistryContext } from './context';
 import type { RegistryTables } from './schema';
 import { notFound } from './errors';
 
-export type OrganizationRow = RegistryTables['organizations'];
+/** An organization as stored (the schema's row). */
+export type StoredOrganization = Selectable<RegistryTables['organizations']>;
+
+// Statements compiled once per connection (SyncDatabase.prepared): every page of projects,
+// retirements and reservations looks up project references and organizations.
+type Q = Kysely<RegistryTables>;
+const projectReference = (v: { id: string }, q: Q) =>
+  q.selectFrom('projects').select(['id', 'full_name', 'num', 'status']).where('id', '=', v.id);
+const organizationById = (v: { id: string }, q: Q) => q.selectFrom('organizations').selectAll().where('id', '=', v.id);
 
 export function projectUrls(ctx: RegistryContext, id: string) {
   return {
@@ -37,8 +46,7 @@ export function projectReferenceOf(ctx: RegistryContext, projectId: string): Pro
   if (!cache) projectReferenceCache.set(ctx, (cache = new Map<string, ProjectReference>()));
   let ref = cache.get(projectId);
   if (!ref) {
-    const row = ctx.db.prepare('SELECT id, full_name, num, status FROM projects WHERE id = ?').get(projectId) as
-      { id: string; full_name: string; num: string; status: string } | undefined;
+    const row = ctx.db.prepared(projectReference).first({ id: projectId });
     if (!row) throw notFound(`Project ${projectId} not found`);
     ref = presentProjectReference(ctx, row);
     if (FIXED_NAME_STATUSES.has(row.status)) cache.set(projectId, ref);
@@ -48,12 +56,12 @@ export function projectReferenceOf(ctx: RegistryContext, projectId: string): Pro
 
 export function presentOrganizationSummary(
   ctx: RegistryContext,
-  row: Pick<OrganizationRow, 'id' | 'full_name' | 'logo'>,
+  row: Pick<StoredOrganization, 'id' | 'full_name' | 'logo'>,
 ): OrganizationSummary {
   return { fullName: row.full_name, logo: row.logo, id: row.id, publicUrl: `${ctx.urls.publicBaseUrl}/organizations/${row.id}` };
 }
 
-export function presentOrganization(ctx: RegistryContext, row: OrganizationRow): Organization {
+export function presentOrganization(ctx: RegistryContext, row: StoredOrganization): Organization {
   return {
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
@@ -73,45 +81,54 @@ export function presentOrganization(ctx: RegistryContext, row: OrganizationRow):
   };
 }
 
-export function organizationRow(ctx: RegistryContext, id: string): OrganizationRow | undefined {
-  return ctx.db.prepare('SELECT * FROM organizations WHERE id = ?').get(id) as OrganizationRow | undefined;
+export function organizationRow(ctx: RegistryContext, id: string): StoredOrganization | undefined {
+  return ctx.db.prepared(organizationById).first({ id });
 }
 
-/** The columns `presentRetirement` needs; select them with RETIREMENT_COLUMNS. */
-export interface RetirementRow {
-  id: string;
-  credit_id: string;
-  amount: number;
-  created_at: number;
-  source: string;
-  organization_id: string | null;
-  owner_wallet: string | null;
-  beneficiary: string | null;
-  reason: string | null;
-  comment: string | null;
-  finalized_at: number | null;
-  project_id: string;
-  serialization: string;
-  vintage: string;
-  org_full_name: string | null;
-  org_logo: string | null;
-  org_verified: number | null;
+/**
+ * Retirements (`r`) with what `presentRetirement` needs of their credit (`c`) and organization
+ * (`o`, none for an on-chain retirement): callers add the condition, order and limit.
+ */
+export function selectRetirements(q: Q) {
+  return q
+    .selectFrom('retirements as r')
+    .innerJoin('credits as c', 'c.id', 'r.credit_id')
+    .leftJoin('organizations as o', 'o.id', 'r.organization_id')
+    .select([
+      'r.id',
+      'r.credit_id',
+      'r.amount',
+      'r.created_at',
+      'r.source',
+      'r.organization_id',
+      'r.owner_wallet',
+      'r.beneficiary',
+      'r.reason',
+      'r.comment',
+      'r.finalized_at',
+      'c.project_id',
+      'c.serialization',
+      'c.vintage',
+      'o.full_name as org_full_name',
+      'o.logo as org_logo',
+      'o.is_verified as org_verified',
+    ]);
 }
 
-export const RETIREMENT_COLUMNS = `r.id, r.credit_id, r.amount, r.created_at, r.source, r.organization_id, r.owner_wallet, r.beneficiary,
-  r.reason, r.comment, r.finalized_at, c.project_id, c.serialization, c.vintage,
-  o.full_name AS org_full_name, o.logo AS org_logo, o.is_verified AS org_verified`;
-export const RETIREMENT_FROM = `retirements r JOIN credits c ON c.id = r.credit_id LEFT JOIN organizations o ON o.id = r.organization_id`;
+/** A retirement as `selectRetirements` reads it. */
+export type SelectedRetirement = InferResult<ReturnType<typeof selectRetirements>>[number];
+
+const retirementById = (v: { id: string }, q: Q) => selectRetirements(q).where('r.id', '=', v.id);
 
 /**
  * A retirement is claimed when a business-verified organization made it, or when its owner wallet
  * finalized it (compatibility.md). Claimed ones are shown in full and have a certificate.
  */
-export function isRetirementClaimed(row: Pick<RetirementRow, 'source' | 'finalized_at' | 'org_verified'>): boolean {
+export function isRetirementClaimed(row: Pick<SelectedRetirement, 'source' | 'finalized_at' | 'org_verified'>): boolean {
   return row.source === 'onchain' ? row.finalized_at !== null : row.org_verified === 1;
 }
 
-export function presentRetirement(ctx: RegistryContext, row: RetirementRow): Retirement {
+export function presentRetirement(ctx: RegistryContext, row: SelectedRetirement): Retirement {
   const project = projectReferenceOf(ctx, row.project_id);
   const base = { id: row.id, createdAt: iso(row.created_at), amount: gramsToTonnes(row.amount), project };
   // In the order of the contract's redacted schema (id, isClaimed, …): a desk then uses the item as
@@ -143,6 +160,6 @@ export function presentRetirement(ctx: RegistryContext, row: RetirementRow): Ret
   };
 }
 
-export function retirementRow(ctx: RegistryContext, id: string): RetirementRow | undefined {
-  return ctx.db.prepare(`SELECT ${RETIREMENT_COLUMNS} FROM ${RETIREMENT_FROM} WHERE r.id = ?`).get(id) as RetirementRow | undefined;
+export function retirementRow(ctx: RegistryContext, id: string): SelectedRetirement | undefined {
+  return ctx.db.prepared(retirementById).first({ id });
 }

@@ -8,7 +8,7 @@ import { endpoints } from '@shared/registry/endpoints';
 import { strict } from '@shared/registry/resources';
 import * as ops from '@registry/operations';
 import { reserveCredits } from '@registry/warehouse/reservations';
-import { FEED_PAGE_SQL } from '@registry/queries/changes';
+import { feedPageQuery } from '@registry/queries/changes';
 import { appToken, createTestApp, installationToken, startTestRegistry, type TestRegistry } from '@test/support/registry';
 import { buildReadScenario, type ReadScenario } from '@test/support/read-scenario';
 
@@ -219,9 +219,18 @@ describe('GET /sync/v1/changes', () => {
 
   it('reads a page from the sequence index, whatever the kinds (SQLite)', () => {
     if (t.registry.db.engine !== 'sqlite') return;
+    const page = t.registry.db.compile(
+      feedPageQuery({
+        after: { seq: 5, kind: 'project', key: 'x' },
+        finalBelow: 1_000_000,
+        organizationId: null,
+        kinds: ['warehouse', 'organization'],
+        limit: 1001,
+      }),
+    );
     const plan = (t.registry.db as unknown as { raw: { prepare(sql: string): { all(...p: unknown[]): { detail: string }[] } } }).raw
-      .prepare(`EXPLAIN QUERY PLAN ${FEED_PAGE_SQL}`)
-      .all(5, 'project', 'x', 1_000_000, null, 'warehouse', 'organization', 'warehouse', 'warehouse', 'warehouse', 1001)
+      .prepare(`EXPLAIN QUERY PLAN ${page.sql}`)
+      .all(...page.parameters)
       .map((row) => row.detail)
       .join(' | ');
     expect(plan).toMatch(/feed_changes_by_seq/);

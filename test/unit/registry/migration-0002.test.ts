@@ -2,6 +2,7 @@
 // kept, a backup is written, the indexes exist and the list queries use them.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { sql, type RawBuilder } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '@platform/clock';
 import { openSqlite } from '@platform/db/open';
@@ -73,9 +74,13 @@ describe('migration 0002: project list indexes', () => {
     seedVersion1(data.dir);
     const registry = openRegistry({ dataDir: data.dir });
     cleanups.unshift(() => registry.close());
-    const plan = (sql: string) =>
-      (registry.db.raw.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((r) => r.detail).join(' | ');
-    const page = plan(`SELECT p.id FROM projects p WHERE ${PUBLIC_PROJECT_CONDITION} ORDER BY CAST(p.num AS INTEGER), p.id LIMIT 10`);
+    const plan = (query: RawBuilder<unknown>) => {
+      const compiled = registry.db.compile(query);
+      return (registry.db.raw.prepare(`EXPLAIN QUERY PLAN ${compiled.sql}`).all(...compiled.parameters) as { detail: string }[])
+        .map((r) => r.detail)
+        .join(' | ');
+    };
+    const page = plan(sql`SELECT p.id FROM projects p WHERE ${PUBLIC_PROJECT_CONDITION} ORDER BY CAST(p.num AS INTEGER), p.id LIMIT 10`);
     expect(page).toContain('projects_by_number');
     expect(page).not.toContain('TEMP B-TREE');
     expect(plan(COUNT_PUBLIC_PROJECTS)).toContain('projects_by_organization_status');

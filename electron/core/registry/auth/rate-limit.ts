@@ -4,8 +4,9 @@
 // database share theirs in the database (DatabaseRateLimiter), so the budget is the registry's, not
 // each process's.
 import type { RegistryContext } from '../context';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { RegistryError } from '../errors';
+import type { RegistryTables } from '../schema';
 
 export interface RateLimitOptions {
   /** Requests allowed per window, per key (per app; per client address for failed authentication). */
@@ -93,15 +94,22 @@ export class RateLimiter implements RateBudget {
   }
 }
 
-// The bucket refilled up to @now (never backwards: a process whose clock lags refills nothing).
-const REFILLED = `LEAST(CAST(@capacity AS DOUBLE PRECISION),
-  b.tokens + GREATEST(CAST(@now AS BIGINT) - b.updated_at, 0) * CAST(@rate AS DOUBLE PRECISION))`;
-const UPSERT = `INSERT INTO rate_limit_buckets AS b (key, tokens, updated_at)
-  VALUES (@key, CAST(@capacity AS DOUBLE PRECISION) - 1, CAST(@now AS BIGINT))
-  ON CONFLICT (key) DO UPDATE SET tokens = ${REFILLED} - 1, updated_at = GREATEST(b.updated_at, CAST(@now AS BIGINT))`;
-const TAKE_SQL = `${UPSERT} WHERE ${REFILLED} >= 1 RETURNING tokens`;
-const TOKENS_SQL = `SELECT ${REFILLED} AS tokens FROM rate_limit_buckets b WHERE key = @key`;
-const SWEEP_SQL = 'DELETE FROM rate_limit_buckets WHERE updated_at <= @before';
+// The database's statements, compiled once per connection (SyncDatabase.prepared). PostgreSQL's
+// upsert with its own functions (LEAST, GREATEST, DOUBLE PRECISION), so sql templates.
+// (a type, not an interface: prepared values need an index signature)
+type BucketValues = { key: string; capacity: number; rate: number; now: number };
+/** The bucket `b` refilled up to `now` (never backwards: a process whose clock lags refills nothing). */
+const refilled = (v: BucketValues) => sql<number>`LEAST(CAST(${v.capacity} AS DOUBLE PRECISION),
+  b.tokens + GREATEST(CAST(${v.now} AS BIGINT) - b.updated_at, 0) * CAST(${v.rate} AS DOUBLE PRECISION))`;
+/** Refills and takes one token if a whole one is left; answers no row when none is. */
+const takeToken = (v: BucketValues) => sql<{ tokens: number }>`INSERT INTO rate_limit_buckets AS b (key, tokens, updated_at)
+  VALUES (${v.key}, CAST(${v.capacity} AS DOUBLE PRECISION) - 1, CAST(${v.now} AS BIGINT))
+  ON CONFLICT (key) DO UPDATE SET tokens = ${refilled(v)} - 1, updated_at = GREATEST(b.updated_at, CAST(${v.now} AS BIGINT))
+  WHERE ${refilled(v)} >= 1 RETURNING tokens`;
+const tokensLeft = (v: BucketValues) =>
+  sql<{ tokens: number }>`SELECT ${refilled(v)} AS tokens FROM rate_limit_buckets b WHERE key = ${v.key}`;
+const sweepBuckets = (v: { before: number }, q: Kysely<RegistryTables>) =>
+  q.deleteFrom('rate_limit_buckets').where('updated_at', '<=', v.before);
 
 /**
  * The buckets in the database (table rate_limit_buckets), shared by every process serving it. Each
@@ -121,13 +129,13 @@ export class DatabaseRateLimiter implements RateBudget {
     checkOptions(options);
   }
 
-  private values(key: string): { key: string; capacity: number; rate: number; now: number } {
+  private values(key: string): BucketValues {
     return { key, capacity: this.options.requests, rate: this.options.requests / this.options.windowMs, now: this.ctx.clock.now() };
   }
 
   take(key: string, message = TOO_MANY): void {
     this.sweep();
-    if (this.ctx.db.prepare(TAKE_SQL).get(this.values(key)) === undefined) throw refused(this.options, this.tokens(key), message);
+    if (this.ctx.db.prepared(takeToken).first(this.values(key)) === undefined) throw refused(this.options, this.tokens(key), message);
   }
 
   check(key: string, message = TOO_MANY): void {
@@ -146,7 +154,7 @@ export class DatabaseRateLimiter implements RateBudget {
   }
 
   private tokens(key: string): number {
-    const row = this.ctx.db.prepare(TOKENS_SQL).get(this.values(key)) as { tokens: number } | undefined;
+    const row = this.ctx.db.prepared(tokensLeft).first(this.values(key));
     return row?.tokens ?? this.options.requests;
   }
 
@@ -155,6 +163,6 @@ export class DatabaseRateLimiter implements RateBudget {
     const now = this.ctx.clock.now();
     if (now - this.lastSweep < this.options.windowMs) return;
     this.lastSweep = now;
-    this.ctx.db.prepare(SWEEP_SQL).run({ before: now - this.options.windowMs });
+    this.ctx.db.prepared(sweepBuckets).run({ before: now - this.options.windowMs });
   }
 }

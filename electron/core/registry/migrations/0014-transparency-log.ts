@@ -3,6 +3,7 @@
 // signing key (kept in the database so a backup carries it). Leaves and checkpoints are append-only
 // like the ledger. The rows written before this version are appended now, in time order.
 import type { Migration } from '@platform/db/migrate';
+import { SqliteDatabase } from '@platform/db/database';
 import { backfillLeaves } from '../transparency/backfill';
 
 export const migration0014: Migration = {
@@ -53,9 +54,6 @@ export const migration0014: Migration = {
       CREATE TRIGGER tlog_key_append_only_delete BEFORE DELETE ON tlog_key
         BEGIN SELECT RAISE(ABORT, 'the transparency key is never replaced'); END;
     `);
-    backfillLeaves({
-      all: (sql, ...values) => db.prepare(sql).all(...values) as Record<string, unknown>[],
-      run: (sql, ...values) => void db.prepare(sql).run(...values),
-    });
+    backfillLeaves(new SqliteDatabase(db));
   },
 };

@@ -6,6 +6,7 @@
 // changes in one transaction; its input schema is in shared/registry/operator-inputs.ts (the CLI and the
 // operator endpoints are built from it).
 import { createPublicKey } from 'node:crypto';
+import type { InferResult, Kysely } from 'kysely';
 import type { z } from 'zod';
 import { createOperatorInput, setOperatorActiveInput } from '@shared/registry/operator-inputs';
 import type { OperatorRole } from '@shared/registry/vocabulary';
@@ -13,6 +14,7 @@ import { iso } from '@platform/clock';
 import type { RegistryContext } from '../context';
 import { badRequest, conflict, notFound } from '../errors';
 import { parseInput } from '../input';
+import type { RegistryTables } from '../schema';
 
 export { createOperatorInput, setOperatorActiveInput };
 
@@ -25,16 +27,11 @@ export interface OperatorRecord {
   updatedAt: string;
 }
 
-interface OperatorRow {
-  id: string;
-  name: string;
-  role: OperatorRole;
-  active: number;
-  created_at: number;
-  updated_at: number;
-}
+/** Operators with what their record shows (never the key). */
+const selectOperators = (q: Kysely<RegistryTables>) =>
+  q.selectFrom('operators').select(['id', 'name', 'role', 'active', 'created_at', 'updated_at']);
 
-const present = (r: OperatorRow): OperatorRecord => ({
+const present = (r: InferResult<ReturnType<typeof selectOperators>>[number]): OperatorRecord => ({
   id: r.id,
   name: r.name,
   role: r.role,
@@ -62,10 +59,13 @@ export function createOperator(ctx: RegistryContext, input: z.input<typeof creat
   const id = o.id ?? ctx.newId();
   const now = ctx.clock.now();
   return ctx.db.transaction(() => {
-    if (ctx.db.prepare('SELECT 1 FROM operators WHERE id = ?').get(id)) throw conflict(`Operator ${id} already exists`);
-    ctx.db
-      .prepare('INSERT INTO operators (id, name, role, public_key_pem, active, created_at, updated_at) VALUES (?, ?, ?, ?, 1, ?, ?)')
-      .run(id, o.name, o.role, pem, now, now);
+    const { db } = ctx;
+    if (db.first(db.q.selectFrom('operators').select('id').where('id', '=', id))) throw conflict(`Operator ${id} already exists`);
+    db.run(
+      db.q
+        .insertInto('operators')
+        .values({ id, name: o.name, role: o.role, public_key_pem: pem, active: 1, created_at: now, updated_at: now }),
+    );
     return { operator: requireOperator(ctx, id) };
   });
 }
@@ -75,8 +75,14 @@ export function setOperatorActive(ctx: RegistryContext, input: z.input<typeof se
   return ctx.db.transaction(() => {
     const current = requireOperator(ctx, o.operatorId);
     if (!o.active && current.active && current.role === 'administrator') refuseLastAdministrator(ctx, current.id);
-    ctx.db.prepare('UPDATE operators SET active = ?, updated_at = ? WHERE id = ?').run(o.active ? 1 : 0, ctx.clock.now(), o.operatorId);
-    if (!o.active) ctx.db.prepare('DELETE FROM operator_tokens WHERE operator_id = ?').run(o.operatorId);
+    const { db } = ctx;
+    db.run(
+      db.q
+        .updateTable('operators')
+        .set({ active: o.active ? 1 : 0, updated_at: ctx.clock.now() })
+        .where('id', '=', o.operatorId),
+    );
+    if (!o.active) db.run(db.q.deleteFrom('operator_tokens').where('operator_id', '=', o.operatorId));
     return { operator: requireOperator(ctx, o.operatorId) };
   });
 }
@@ -86,10 +92,16 @@ export function setOperatorActive(ctx: RegistryContext, input: z.input<typeof se
  * on the server itself: refused (409) until another administrator is active.
  */
 function refuseLastAdministrator(ctx: RegistryContext, operatorId: string): void {
-  const others = ctx.db
-    .prepare("SELECT COUNT(*) AS n FROM operators WHERE role = 'administrator' AND active = 1 AND id <> ?")
-    .get(operatorId) as { n: number };
-  if (Number(others.n) === 0) {
+  const { db } = ctx;
+  const others = db.first(
+    db.q
+      .selectFrom('operators')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('role', '=', 'administrator')
+      .where('active', '=', 1)
+      .where('id', '<>', operatorId),
+  );
+  if (Number(others?.n ?? 0) === 0) {
     throw conflict(
       `Operator ${operatorId} is the last active administrator: disabling it would leave nobody to manage operators. Create or enable another administrator first.`,
     );
@@ -97,14 +109,11 @@ function refuseLastAdministrator(ctx: RegistryContext, operatorId: string): void
 }
 
 export function requireOperator(ctx: RegistryContext, id: string): OperatorRecord {
-  const row = ctx.db.prepare('SELECT id, name, role, active, created_at, updated_at FROM operators WHERE id = ?').get(id) as
-    OperatorRow | undefined;
+  const row = ctx.db.first(selectOperators(ctx.db.q).where('id', '=', id));
   if (!row) throw notFound(`Operator ${id} not found`);
   return present(row);
 }
 
 export function listOperators(ctx: RegistryContext): OperatorRecord[] {
-  return (
-    ctx.db.prepare('SELECT id, name, role, active, created_at, updated_at FROM operators ORDER BY created_at, id').all() as OperatorRow[]
-  ).map(present);
+  return ctx.db.all(selectOperators(ctx.db.q).orderBy('created_at').orderBy('id')).map(present);
 }

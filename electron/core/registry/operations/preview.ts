@@ -3,6 +3,7 @@
 // touched (and whether it created one), the buffer share, the movements, and every affected
 // balance before → after. Nothing is written and nothing audited; a refusal is the operation's own
 // (400 / 404 / 409, as the write would get).
+import { sql, type Kysely } from 'kysely';
 import {
   ACCOUNT_REF_TEXT_HELP,
   parseAccountRefText,
@@ -13,6 +14,7 @@ import {
 import type { RegistryContext } from '../context';
 import { badRequest } from '../errors';
 import { accountViews, type AccountView } from '../queries/account-views';
+import type { RegistryTables } from '../schema';
 import { readSettings } from '../settings';
 import { issueCredits } from './issuance';
 import { cancelCredits, depositToWarehouse, transferCredits, withdrawFromWarehouse } from './transfers';
@@ -78,25 +80,32 @@ function run(ctx: RegistryContext, operation: PreviewOperation, q: PreviewQuery)
   }
 }
 
-interface MovementRow {
-  id: number;
-  credit_id: string;
-  kind: string;
-  from_account: string | null;
-  to_account: string | null;
-  amount: number;
-}
+// What the dry run reads back, compiled once per connection (SyncDatabase.prepared).
+type Q = Kysely<RegistryTables>;
+const lastMovement = (_: Record<string, never>, q: Q) =>
+  q.selectFrom('movements').select((eb) => eb.fn.coalesce(eb.fn.max('id'), sql.lit(0)).as('id'));
+const movementsAfter = (v: { last: number }, q: Q) =>
+  q
+    .selectFrom('movements')
+    .select(['id', 'credit_id', 'kind', 'from_account', 'to_account', 'amount'])
+    .where('id', '>', v.last)
+    .orderBy('id');
+const creditById = (v: { id: string }, q: Q) =>
+  q.selectFrom('credits').select(['id', 'serialization', 'project_id', 'vintage', 'type']).where('id', '=', v.id);
+const movedBefore = (v: { creditId: string; last: number }, q: Q) =>
+  q.selectFrom('movements').select(sql.lit(1).as('one')).where('credit_id', '=', v.creditId).where('id', '<=', v.last).limit(1);
+const balance = (v: { accountId: string; creditId: string }, q: Q) =>
+  q.selectFrom('balances').select('amount').where('account_id', '=', v.accountId).where('credit_id', '=', v.creditId);
+const accountExists = (v: { id: string }, q: Q) => q.selectFrom('accounts').select('id').where('id', '=', v.id);
 
 export function previewOperation(ctx: RegistryContext, operation: PreviewOperation, query: PreviewQuery): PreviewAnswer {
   const { db } = ctx;
   let answer: PreviewAnswer | undefined;
   try {
     db.transaction(() => {
-      const last = (db.prepare('SELECT COALESCE(MAX(id), 0) AS id FROM movements').get() as { id: number }).id;
+      const last = db.prepared(lastMovement).first({})?.id ?? 0;
       const { toBuffer, basisPoints } = run(ctx, operation, query);
-      const made = db
-        .prepare('SELECT id, credit_id, kind, from_account, to_account, amount FROM movements WHERE id > ? ORDER BY id')
-        .all(last) as MovementRow[];
+      const made = db.prepared(movementsAfter).all({ last });
       const views = accountViews(
         ctx,
         made.flatMap((m) => [m.from_account, m.to_account].filter((a): a is string => a !== null)),
@@ -104,14 +113,9 @@ export function previewOperation(ctx: RegistryContext, operation: PreviewOperati
       const view = (id: string | null) => (id === null ? null : views.get(id)!);
       const creditIds = [...new Set(made.map((m) => m.credit_id))];
       const credits = creditIds.map((creditId) => {
-        const c = db.prepare('SELECT id, serialization, project_id, vintage, type FROM credits WHERE id = ?').get(creditId) as {
-          id: string;
-          serialization: string;
-          project_id: string;
-          vintage: string;
-          type: string;
-        };
-        const older = db.prepare('SELECT 1 FROM movements WHERE credit_id = ? AND id <= ? LIMIT 1').get(creditId, last);
+        // a credit that movements were just made of (a foreign key holds it)
+        const c = db.prepared(creditById).first({ id: creditId })!;
+        const older = db.prepared(movedBefore).first({ creditId, last });
         return { creditId: c.id, serialization: c.serialization, projectId: c.project_id, vintage: c.vintage, type: c.type, isNew: !older };
       });
       const serializationOf = new Map(credits.map((c) => [c.creditId, c.serialization]));
@@ -128,7 +132,7 @@ export function previewOperation(ctx: RegistryContext, operation: PreviewOperati
         add(m.from_account, m.credit_id, -m.amount);
         add(m.to_account, m.credit_id, m.amount);
       }
-      const balanceOf = db.prepare('SELECT amount FROM balances WHERE account_id = ? AND credit_id = ?');
+      const balanceOf = db.prepared(balance);
       answer = {
         operation,
         amountGrams: operation === 'issuance' ? made.reduce((sum, m) => sum + m.amount, 0) : (made[0]?.amount ?? 0),
@@ -143,7 +147,7 @@ export function previewOperation(ctx: RegistryContext, operation: PreviewOperati
           amountGrams: m.amount,
         })),
         balances: [...change.values()].map(({ account, creditId, delta }) => {
-          const after = (balanceOf.get(account, creditId) as { amount: number } | undefined)?.amount ?? 0;
+          const after = balanceOf.first({ accountId: account, creditId })?.amount ?? 0;
           return {
             account: view(account)!,
             creditId,
@@ -159,8 +163,8 @@ export function previewOperation(ctx: RegistryContext, operation: PreviewOperati
     if (!(error instanceof RolledBack)) throw error;
   }
   // Accounts the write would open do not exist once it is rolled back: they have no id yet.
-  const exists = db.prepare('SELECT 1 FROM accounts WHERE id = ?');
-  const settle = (v: AccountView | null) => (v !== null && v.id !== null && !exists.get(v.id) ? { ...v, id: null } : v);
+  const exists = db.prepared(accountExists);
+  const settle = (v: AccountView | null) => (v !== null && v.id !== null && !exists.first({ id: v.id }) ? { ...v, id: null } : v);
   const a = answer!;
   return {
     ...a,

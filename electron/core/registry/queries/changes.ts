@@ -6,25 +6,21 @@
 // is visible.
 import type { InternalProject, Organization, Project, ProjectEvent, Reservation, Retirement } from '@shared/registry/resources';
 import { FEED_KEY_KINDS, type FeedItemType, type FeedKeyKind } from '@shared/registry/vocabulary';
+import { sql, type Kysely } from 'kysely';
 import { iso } from '@platform/clock';
 import type { RegistryContext } from '../context';
 import { RegistryError } from '../errors';
-import {
-  presentOrganization,
-  presentRetirement,
-  projectReferenceOf,
-  RETIREMENT_COLUMNS,
-  RETIREMENT_FROM,
-  type OrganizationRow,
-  type RetirementRow,
-} from '../present';
+import type { RegistryTables } from '../schema';
+import { presentOrganization, presentRetirement, projectReferenceOf, selectRetirements } from '../present';
 import { warehouseInventory } from '../warehouse/inventory';
-import { presentReservation, RESERVATION_SELECT, type ReservationRow } from '../warehouse/present';
-import { groupBy, IN_ID_LIST, idListParam } from './id-list';
+import { presentReservation, selectReservations } from '../warehouse/present';
+import { groupBy, idList } from './id-list';
 import { registryInventory, type RegistryAccountKind, type RegistryInventory } from './inventory';
 import { projectCreditsOf, type ProjectCredits } from './project-credits';
-import { PROJECT_COLUMNS, PROJECT_LOOKUPS, projectPresenter, type ProjectRow } from './project-presenter';
+import { projectPresenter, selectProjects } from './project-presenter';
 import { PUBLIC_PROJECT_CONDITION } from './project-visibility';
+
+type Q = Kysely<RegistryTables>;
 
 /** Who reads the feed: what its token may see through the seed endpoints. */
 export interface FeedViewer {
@@ -106,7 +102,8 @@ export function decodeCursor(ctx: RegistryContext, text: string): FeedCursor {
  * open transaction may still commit are read (a cursor never passes a change committed later).
  */
 export function feedBounds(ctx: RegistryContext): { lastNumber: number; finalBelow: number } {
-  const row = ctx.db.prepare('SELECT last_number, final_below FROM feed_bounds').get() as { last_number: number; final_below: number };
+  // a view of one row, always there (not a table of the schema, so kysely does not know it)
+  const row = ctx.db.first(sql<{ last_number: number; final_below: number }>`SELECT last_number, final_below FROM feed_bounds`)!;
   return { lastNumber: row.last_number, finalBelow: row.final_below };
 }
 
@@ -121,9 +118,31 @@ export function currentSequence(ctx: RegistryContext): number {
  * primary key (kind, key) over the sequence index and sort every key of those kinds for each page
  * (far slower a poll at --scale 100: bench/README.md); PostgreSQL plans it the same either way.
  */
-export const FEED_PAGE_SQL = `SELECT kind, key, seq FROM feed_changes
-  WHERE (seq, kind, key) > (?, ?, ?) AND seq < ? AND (kind <> 'warehouse' OR key = ?) AND (kind || '') IN (${FEED_KEY_KINDS.map(() => '?').join(', ')})
-  ORDER BY seq, kind, key LIMIT ?`;
+export function feedPageQuery(page: {
+  after: { seq: number; kind: string; key: string };
+  finalBelow: number;
+  organizationId: string | null;
+  kinds: readonly FeedKeyKind[];
+  limit: number;
+}) {
+  // One value per kind the feed has, unused ones repeating the first asked for: one statement whatever the kinds.
+  const kinds = FEED_KEY_KINDS.map((_, i) => page.kinds[i] ?? page.kinds[0] ?? '');
+  const { after } = page;
+  return sql<{ kind: FeedKeyKind; key: string; seq: number }>`SELECT kind, key, seq FROM feed_changes
+    WHERE (seq, kind, key) > (${after.seq}, ${after.kind}, ${after.key}) AND seq < ${page.finalBelow}
+      AND (kind <> 'warehouse' OR key = ${page.organizationId}) AND (kind || '') IN (${sql.join(kinds)})
+    ORDER BY seq, kind, key LIMIT ${page.limit}`;
+}
+
+/** Whether a reservation of the organization lapsed in (after, upTo]. */
+const lapsedReservation = (v: { organizationId: string; after: number; upTo: number }, q: Q) =>
+  q
+    .selectFrom('reservations')
+    .select(sql.lit(1).as('one'))
+    .where('organization_id', '=', v.organizationId)
+    .where('state', '=', sql.lit('pending'))
+    .where('reserved_to', '>', v.after)
+    .where('reserved_to', '<=', v.upTo);
 
 const ACCOUNT_NAMES: Record<RegistryAccountKind, 'buffer' | 'adjustment' | 'organization'> = {
   buffer: 'buffer',
@@ -142,8 +161,6 @@ export function changesSince(
   limit: number,
   kinds: readonly FeedKeyKind[] = FEED_KEY_KINDS,
 ): FeedPage {
-  // One placeholder per kind the feed has (FEED_PAGE_SQL), unused ones repeating the first asked for.
-  const kindParams = FEED_KEY_KINDS.map((_, i) => kinds[i] ?? kinds[0] ?? '');
   // One read transaction: every query of the page sees the same state of the registry.
   return ctx.db.transaction(() => {
     const now = ctx.clock.now();
@@ -151,13 +168,9 @@ export function changesSince(
     const start = cursor ?? { seq: -1, kind: '', key: '', at: now, snapshotOf: finalBelow - 1 };
     // Only final changes (below `finalBelow`): one a transaction still open may commit is read next time.
     // Warehouse keys other than the caller's own organization's are never its business.
-    const rows = ctx.db
-      .prepare(FEED_PAGE_SQL)
-      .all(start.seq, start.kind, start.key, finalBelow, viewer.organizationId, ...kindParams, limit + 1) as {
-      kind: string;
-      key: string;
-      seq: number;
-    }[];
+    const rows: { kind: string; key: string; seq: number }[] = ctx.db.all(
+      feedPageQuery({ after: start, finalBelow, organizationId: viewer.organizationId, kinds, limit: limit + 1 }),
+    );
     let more = rows.length > limit;
     if (more) rows.pop();
     // An account's inventory is one item of tens of MB at --scale 100 (every credit of the account):
@@ -174,9 +187,7 @@ export function changesSince(
     const warehouses = new Set(ids('warehouse'));
     // Reservations lapse with time, not with a write: a warehouse where one lapsed since the cursor changed.
     if (cursor && viewer.organizationId && kinds.includes('warehouse') && start.at < now) {
-      const lapsed = ctx.db
-        .prepare(`SELECT 1 FROM reservations WHERE organization_id = ? AND state = 'pending' AND reserved_to > ? AND reserved_to <= ?`)
-        .get(viewer.organizationId, start.at, now);
+      const lapsed = ctx.db.prepared(lapsedReservation).first({ organizationId: viewer.organizationId, after: start.at, upTo: now });
       if (lapsed) warehouses.add(viewer.organizationId);
     }
 
@@ -239,12 +250,12 @@ function addProjects(
   removed: (type: FeedItemType, id: string) => void,
 ): void {
   if (ids.length === 0) return;
-  const list = idListParam(ids);
-  const rows = ctx.db
-    .prepare(
-      `SELECT ${PROJECT_COLUMNS}, (${PUBLIC_PROJECT_CONDITION}) AS is_public_view FROM projects p ${PROJECT_LOOKUPS} WHERE p.id ${IN_ID_LIST}`,
-    )
-    .all(list) as (ProjectRow & { is_public_view: 0 | 1 })[];
+  const { db } = ctx;
+  const rows = db.all(
+    selectProjects(db.q)
+      .select(sql<0 | 1>`(${PUBLIC_PROJECT_CONDITION})`.as('is_public_view'))
+      .where('p.id', 'in', idList(ids)),
+  );
   const publicRows = rows.filter((r) => r.is_public_view === 1);
   const publicIds = new Set(publicRows.map((r) => r.id));
   // Each project presented once for both views (an examiner's internal one has every document).
@@ -255,19 +266,15 @@ function addProjects(
   const existing = new Set(rows.map((r) => r.id));
   if (viewer.examinerRead) {
     const events = groupBy(
-      ctx.db
-        .prepare(
-          `SELECT project_id, id, type, created_at, project_status, previous_project_status FROM project_events
-           WHERE project_id ${IN_ID_LIST} ORDER BY project_id, created_at, rowid`,
-        )
-        .all(list) as {
-        project_id: string;
-        id: string;
-        type: string;
-        created_at: number;
-        project_status: string;
-        previous_project_status: string;
-      }[],
+      db.all(
+        db.q
+          .selectFrom('project_events')
+          .select(['project_id', 'id', 'type', 'created_at', 'project_status', 'previous_project_status'])
+          .where('project_id', 'in', idList(ids))
+          .orderBy('project_id')
+          .orderBy('created_at')
+          .orderBy(sql`rowid`),
+      ),
       (e) => e.project_id,
     );
     for (const row of rows) {
@@ -309,9 +316,8 @@ function addRetirements(
   removed: (type: FeedItemType, id: string) => void,
 ): void {
   if (ids.length === 0) return;
-  const rows = ctx.db
-    .prepare(`SELECT ${RETIREMENT_COLUMNS} FROM ${RETIREMENT_FROM} WHERE r.id ${IN_ID_LIST}`)
-    .all(idListParam(ids)) as RetirementRow[];
+  const { db } = ctx;
+  const rows = db.all(selectRetirements(db.q).where('r.id', 'in', idList(ids)));
   const found = new Set<string>();
   for (const row of rows) {
     found.add(row.id);
@@ -328,7 +334,8 @@ function addOrganizations(
   removed: (type: FeedItemType, id: string) => void,
 ): void {
   if (ids.length === 0) return;
-  const rows = ctx.db.prepare(`SELECT * FROM organizations WHERE id ${IN_ID_LIST}`).all(idListParam(ids)) as OrganizationRow[];
+  const { db } = ctx;
+  const rows = db.all(db.q.selectFrom('organizations').selectAll().where('id', 'in', idList(ids)));
   const shown = new Set<string>();
   for (const row of rows) {
     // The rule of GET /v1/organizations/{id} (queries/organizations.ts).
@@ -340,10 +347,11 @@ function addOrganizations(
   for (const id of ids) if (!shown.has(id)) removed('organization', id);
 }
 
+const warehouseReservations = (v: { organizationId: string }, q: Q) =>
+  selectReservations(q).where('r.organization_id', '=', v.organizationId).orderBy('r.created_at', 'desc').orderBy('r.id', 'desc');
+
 /** Every reservation of a warehouse, newest first (the order of GET …/reservations). */
 function allReservations(ctx: RegistryContext, organizationId: string, now: number): Reservation[] {
-  const rows = ctx.db
-    .prepare(`${RESERVATION_SELECT} WHERE r.organization_id = ? ORDER BY r.created_at DESC, r.id DESC`)
-    .all(organizationId) as ReservationRow[];
+  const rows = ctx.db.prepared(warehouseReservations).all({ organizationId });
   return rows.map((row) => presentReservation(ctx, row, now));
 }

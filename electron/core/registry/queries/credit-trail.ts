@@ -2,10 +2,11 @@
 // one page at a time (keyset on the movement id), each with the accounts it moved between, a
 // cancellation's reason, and the audit entry of the write that made it (migration 7 links them;
 // movements made before that, or by apps' reservations, have none).
-import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { iso } from '@platform/clock';
 import type { RegistryContext } from '../context';
 import { badRequest, notFound } from '../errors';
+import type { RegistryTables } from '../schema';
 import { accountViews, type AccountView } from './account-views';
 
 export const encodeTrailCursor = (id: number): string => Buffer.from(`m:${id}`, 'utf8').toString('base64url');
@@ -15,23 +16,38 @@ function decodeTrailCursor(cursor: string): number {
   return Number(match[1]);
 }
 
-interface TrailRow {
-  id: number;
-  created_at: number;
-  kind: string;
-  from_account: string | null;
-  to_account: string | null;
-  amount: number;
-  reference: string | null;
-  reason: string | null;
-  audit_id: string | null;
-  audit_at: number | null;
-  operator_id: string | null;
-  operator_name: string | null;
-  actor: string | null;
-  action: string | null;
-  outcome: 'succeeded' | 'refused' | 'failed' | null;
-}
+/**
+ * One credit's movements after `after`, oldest first, each with a cancellation's reason and the
+ * audit entry (and its operator) that made it, when migration 7 links one.
+ */
+const trailOf = (q: Kysely<RegistryTables>, creditId: string, after: number, limit: number) =>
+  q
+    .selectFrom('movements as m')
+    .leftJoin('cancellation_reasons as r', 'r.movement_id', 'm.id')
+    .leftJoin('movement_audit as ma', 'ma.movement_id', 'm.id')
+    .leftJoin('audit_log as l', 'l.seq', 'ma.audit_seq')
+    .leftJoin('operators as o', 'o.id', 'l.operator_id')
+    .select([
+      'm.id',
+      'm.created_at',
+      'm.kind',
+      'm.from_account',
+      'm.to_account',
+      'm.amount',
+      'm.reference',
+      'r.reason',
+      'l.id as audit_id',
+      'l.at as audit_at',
+      'l.operator_id',
+      'o.name as operator_name',
+      'l.actor',
+      'l.action',
+      'l.outcome',
+    ])
+    .where('m.credit_id', '=', creditId)
+    .where('m.id', '>', after)
+    .orderBy('m.id')
+    .limit(limit);
 
 export function creditTrail(ctx: RegistryContext, by: { creditId?: string; serialization?: string; limit: number; cursor?: string }) {
   const credits = ctx.db.q
@@ -44,17 +60,7 @@ export function creditTrail(ctx: RegistryContext, by: { creditId?: string; seria
   if (!credit)
     throw notFound(`No credit has the ${by.creditId !== undefined ? 'id' : 'serialization'} ${by.creditId ?? by.serialization ?? ''}`);
   const after = by.cursor === undefined ? 0 : decodeTrailCursor(by.cursor);
-  // Reasons and audit links are migration 7's.
-  const rows = ctx.db.all(
-    sql<TrailRow>`SELECT m.id, m.created_at, m.kind, m.from_account, m.to_account, m.amount, m.reference,
-         r.reason, l.id AS audit_id, l.at AS audit_at, l.operator_id, o.name AS operator_name, l.actor, l.action, l.outcome
-       FROM movements m
-       LEFT JOIN cancellation_reasons r ON r.movement_id = m.id
-       LEFT JOIN movement_audit ma ON ma.movement_id = m.id
-       LEFT JOIN audit_log l ON l.seq = ma.audit_seq
-       LEFT JOIN operators o ON o.id = l.operator_id
-       WHERE m.credit_id = ${credit.id} AND m.id > ${after} ORDER BY m.id LIMIT ${by.limit + 1}`,
-  );
+  const rows = ctx.db.all(trailOf(ctx.db.q, credit.id, after, by.limit + 1));
   const page = rows.slice(0, by.limit);
   const views = accountViews(
     ctx,

@@ -1,6 +1,6 @@
 // 4.6 Installations as an app sees them: only its own (another app's installation id is 404, so an
 // app cannot even learn that others' installations exist), oldest first.
-import type { Selectable } from 'kysely';
+import type { InferResult, Kysely } from 'kysely';
 import type { Installation } from '@shared/registry/resources';
 import { iso } from '@platform/clock';
 import type { RegistryContext } from '../context';
@@ -8,14 +8,15 @@ import { notFound } from '../errors';
 import { organizationRow, presentOrganization } from '../present';
 import type { RegistryTables } from '../schema';
 
-/** An installation with its app's name id, as the queries below select it. */
-export type InstallationRow = Selectable<RegistryTables['installations']> & Pick<RegistryTables['apps'], 'name_id'>;
-
-function selectInstallations(ctx: RegistryContext) {
-  return ctx.db.q.selectFrom('installations as i').innerJoin('apps as a', 'a.id', 'i.app_id').selectAll('i').select('a.name_id');
+/** Installations (`i`) with their app's name id. */
+function selectInstallations(q: Kysely<RegistryTables>) {
+  return q.selectFrom('installations as i').innerJoin('apps as a', 'a.id', 'i.app_id').selectAll('i').select('a.name_id');
 }
 
-export function presentInstallation(ctx: RegistryContext, row: InstallationRow): Installation {
+/** An installation as `selectInstallations` reads it. */
+export type SelectedInstallation = InferResult<ReturnType<typeof selectInstallations>>[number];
+
+export function presentInstallation(ctx: RegistryContext, row: SelectedInstallation): Installation {
   const org = organizationRow(ctx, row.organization_id);
   if (!org) throw new Error(`installation ${row.id} points to a missing organization`);
   return {
@@ -30,12 +31,12 @@ export function presentInstallation(ctx: RegistryContext, row: InstallationRow):
   };
 }
 
-export const installationPermissions = (row: InstallationRow): Record<string, string> =>
+export const installationPermissions = (row: SelectedInstallation): Record<string, string> =>
   JSON.parse(row.permissions) as Record<string, string>;
 
 /** The app's own installation, or 404. */
-export function ownInstallation(ctx: RegistryContext, appId: string, installationId: string): InstallationRow {
-  const row = ctx.db.first(selectInstallations(ctx).where('i.id', '=', installationId).where('i.app_id', '=', appId));
+export function ownInstallation(ctx: RegistryContext, appId: string, installationId: string): SelectedInstallation {
+  const row = ctx.db.first(selectInstallations(ctx.db.q).where('i.id', '=', installationId).where('i.app_id', '=', appId));
   if (!row) throw notFound(`Installation ${installationId} not found`);
   return row;
 }
@@ -53,7 +54,7 @@ export function countInstallationsOfApp(ctx: RegistryContext, appId: string): nu
 
 export function listInstallationsOfApp(ctx: RegistryContext, appId: string, options: { limit: number; offset: number }): Installation[] {
   const rows = ctx.db.all(
-    selectInstallations(ctx)
+    selectInstallations(ctx.db.q)
       .where('i.app_id', '=', appId)
       .orderBy('i.created_at')
       .orderBy('i.id')

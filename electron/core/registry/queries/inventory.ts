@@ -1,14 +1,14 @@
 // The registry's own accounts (4.4): buffer, adjustment and the registry operator's organization
 // account ('registry'). Each is answered as the operator organization's summary, the account's
 // inventory summary and its non-zero holdings as inventory credits (2.9).
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { InventoryCredit, InventorySummary, OrganizationSummary } from '@shared/registry/resources';
 import { gramsToTonnes } from '@shared/registry/amounts';
-import type { CreditType } from '@shared/registry/vocabulary';
 import type { RegistryContext } from '../context';
 import { notFound } from '../errors';
 import { findAccountId } from '../ledger';
 import { presentOrganizationSummary, projectReferenceOf } from '../present';
+import type { MovementKind, RegistryTables } from '../schema';
 import { summarizeInventory } from './credit-summaries';
 
 export type RegistryAccountKind = 'buffer' | 'adjustment' | 'registry';
@@ -19,17 +19,34 @@ export interface RegistryInventory {
   credits: InventoryCredit[];
 }
 
-interface HoldingRow {
-  credit_id: string;
-  balance: number;
-  type: CreditType;
-  vintage: string;
-  serialization: string;
-  token_id: number;
-  token_address: string;
-  project_id: string;
-  supply: number;
-}
+/** The account's non-zero holdings, each with its credit and the credit's supply ever issued. */
+const holdingsOf = (q: Kysely<RegistryTables>, account: string) =>
+  q
+    .selectFrom('balances as b')
+    .innerJoin('credits as c', 'c.id', 'b.credit_id')
+    .select((eb) => [
+      'b.credit_id',
+      'b.amount as balance',
+      'c.type',
+      'c.vintage',
+      'c.serialization',
+      'c.token_id',
+      'c.token_address',
+      'c.project_id',
+      eb.fn
+        .coalesce(
+          eb
+            .selectFrom('movements as m')
+            .select((m) => m.fn.sum<number>('m.amount').as('issued'))
+            .where('m.credit_id', '=', eb.ref('b.credit_id'))
+            .where('m.kind', '=', sql.lit<MovementKind>('issue')),
+          sql.lit(0),
+        )
+        .as('supply'),
+    ])
+    .where('b.account_id', '=', account)
+    .where('b.amount', '>', 0)
+    .orderBy('c.serialization');
 
 export function registryInventory(ctx: RegistryContext, kind: RegistryAccountKind): RegistryInventory {
   const operator = ctx.db.first(ctx.db.q.selectFrom('organizations').select(['id', 'full_name', 'logo']).where('is_registry', '=', 1));
@@ -38,16 +55,7 @@ export function registryInventory(ctx: RegistryContext, kind: RegistryAccountKin
 
   // An account is created on first use: one that never held anything is an empty inventory.
   const account = findAccountId(ctx, { kind });
-  const holdings =
-    account === undefined
-      ? []
-      : ctx.db.all(
-          sql<HoldingRow>`SELECT b.credit_id, b.amount AS balance, c.type, c.vintage, c.serialization, c.token_id, c.token_address, c.project_id,
-               (SELECT COALESCE(SUM(m.amount), 0) FROM movements m WHERE m.credit_id = b.credit_id AND m.kind = 'issue') AS supply
-             FROM balances b JOIN credits c ON c.id = b.credit_id
-             WHERE b.account_id = ${account} AND b.amount > 0
-             ORDER BY c.serialization`,
-        );
+  const holdings = account === undefined ? [] : ctx.db.all(holdingsOf(ctx.db.q, account));
   const retired =
     account === undefined
       ? 0

@@ -1,11 +1,28 @@
 // What the back office reads (the operator endpoints): every organization with its accounts and
 // balances, projects and installations; projects of any status with their history; accounts; the
 // ledger history of one credit; apps with their installations. Amounts are exact whole grams.
+import { sql, type InferResult, type Kysely, type Selectable } from 'kysely';
 import type { ProjectStatus } from '@shared/registry/vocabulary';
 import { iso } from '@platform/clock';
 import type { RegistryContext } from '../context';
 import { notFound } from '../errors';
+import type { RegistryTables } from '../schema';
 import { projectById } from './projects';
+
+type Q = Kysely<RegistryTables>;
+/** Projects in number order (the projects_by_number index's expression). */
+const BY_NUMBER = sql`CAST(num AS INTEGER)`;
+
+/** How many organizations, accounts or apps the registry has (a page's total). */
+export function countRows(ctx: RegistryContext, table: 'organizations' | 'accounts' | 'apps'): number {
+  return ctx.db.first(ctx.db.q.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')))?.n ?? 0;
+}
+
+/** How many projects the registry has, of one status if given. */
+export function countOperatorProjects(ctx: RegistryContext, status?: ProjectStatus): number {
+  const counted = ctx.db.q.selectFrom('projects').select((eb) => eb.fn.countAll<number>().as('n'));
+  return ctx.db.first(status ? counted.where('status', '=', status) : counted)?.n ?? 0;
+}
 
 export interface OperatorBalance {
   creditId: string;
@@ -31,25 +48,26 @@ export interface OperatorInstallation {
   createdAt: string;
 }
 
-interface AccountRow {
-  id: string;
-  kind: OperatorAccount['kind'];
-  organization_id: string | null;
-  wallet_address: string | null;
-}
+const ACCOUNT_FIELDS = ['id', 'kind', 'organization_id', 'wallet_address'] as const;
+type AccountFields = Pick<Selectable<RegistryTables['accounts']>, (typeof ACCOUNT_FIELDS)[number]>;
+
+const accountBalances = (v: { accountId: string }, q: Q) =>
+  q
+    .selectFrom('balances as b')
+    .innerJoin('credits as c', 'c.id', 'b.credit_id')
+    .select(['b.credit_id', 'c.serialization', 'b.amount'])
+    .where('b.account_id', '=', v.accountId)
+    .where('b.amount', '>', 0)
+    .orderBy('c.serialization');
 
 function balancesOf(ctx: RegistryContext, accountId: string): OperatorBalance[] {
-  return (
-    ctx.db
-      .prepare(
-        `SELECT b.credit_id, c.serialization, b.amount FROM balances b JOIN credits c ON c.id = b.credit_id
-         WHERE b.account_id = ? AND b.amount > 0 ORDER BY c.serialization`,
-      )
-      .all(accountId) as { credit_id: string; serialization: string; amount: number }[]
-  ).map((b) => ({ creditId: b.credit_id, serialization: b.serialization, amountGrams: b.amount }));
+  return ctx.db
+    .prepared(accountBalances)
+    .all({ accountId })
+    .map((b) => ({ creditId: b.credit_id, serialization: b.serialization, amountGrams: b.amount }));
 }
 
-const presentAccount = (ctx: RegistryContext, a: AccountRow): OperatorAccount => ({
+const presentAccount = (ctx: RegistryContext, a: AccountFields): OperatorAccount => ({
   id: a.id,
   kind: a.kind,
   organizationId: a.organization_id,
@@ -57,20 +75,17 @@ const presentAccount = (ctx: RegistryContext, a: AccountRow): OperatorAccount =>
   balances: balancesOf(ctx, a.id),
 });
 
-interface InstallationRow {
-  id: string;
-  app_id: string;
-  app_name: string;
-  organization_id: string;
-  status: 'active' | 'suspended';
-  permissions: string;
-  created_at: number;
-}
+const selectInstallations = (q: Q) =>
+  q
+    .selectFrom('installations as i')
+    .innerJoin('apps as a', 'a.id', 'i.app_id')
+    .select(['i.id', 'i.app_id', 'a.name as app_name', 'i.organization_id', 'i.status', 'i.permissions', 'i.created_at']);
+const installationsOfOrganization = (v: { organizationId: string }, q: Q) =>
+  selectInstallations(q).where('i.organization_id', '=', v.organizationId).orderBy('i.created_at').orderBy('i.id');
+const installationsOfApp = (v: { appId: string }, q: Q) =>
+  selectInstallations(q).where('i.app_id', '=', v.appId).orderBy('i.created_at').orderBy('i.id');
 
-const INSTALLATION_SELECT = `SELECT i.id, i.app_id, a.name AS app_name, i.organization_id, i.status, i.permissions, i.created_at
-  FROM installations i JOIN apps a ON a.id = i.app_id`;
-
-const presentInstallation = (i: InstallationRow): OperatorInstallation => ({
+const presentInstallation = (i: InferResult<ReturnType<typeof selectInstallations>>[number]): OperatorInstallation => ({
   id: i.id,
   appId: i.app_id,
   appName: i.app_name,
@@ -80,39 +95,19 @@ const presentInstallation = (i: InstallationRow): OperatorInstallation => ({
   createdAt: iso(i.created_at),
 });
 
-interface OrganizationRow {
-  id: string;
-  full_name: string;
-  type: string;
-  country_code: string;
-  city: string;
-  zip: string;
-  physical_address: string;
-  registration_number: string;
-  website: string;
-  logo: string;
-  industry_code: string;
-  industry_name: string;
-  is_public: number;
-  is_verified: number;
-  is_registry: number;
-  created_at: number;
-  updated_at: number;
-}
+const organizationAccounts = (v: { organizationId: string }, q: Q) =>
+  q.selectFrom('accounts').select(ACCOUNT_FIELDS).where('organization_id', '=', v.organizationId).orderBy('kind');
+const organizationProjects = (v: { organizationId: string }, q: Q) =>
+  q.selectFrom('projects').select(['id', 'num', 'full_name', 'status']).where('organization_id', '=', v.organizationId).orderBy(BY_NUMBER);
+const organizationPage = (v: { limit: number; offset: number }, q: Q) =>
+  q.selectFrom('organizations').selectAll().orderBy('full_name').orderBy('id').limit(v.limit).offset(v.offset);
+const organizationById = (v: { id: string }, q: Q) => q.selectFrom('organizations').selectAll().where('id', '=', v.id);
 
-const ORGANIZATION_SELECT = `SELECT id, full_name, type, country_code, city, zip, physical_address, registration_number, website, logo,
-  industry_code, industry_name, is_public, is_verified, is_registry, created_at, updated_at FROM organizations`;
-
-function presentOrganization(ctx: RegistryContext, o: OrganizationRow) {
-  const accounts = ctx.db
-    .prepare('SELECT id, kind, organization_id, wallet_address FROM accounts WHERE organization_id = ? ORDER BY kind')
-    .all(o.id) as AccountRow[];
-  const projects = ctx.db
-    .prepare('SELECT id, num, full_name, status FROM projects WHERE organization_id = ? ORDER BY CAST(num AS INTEGER)')
-    .all(o.id) as { id: string; num: string; full_name: string; status: ProjectStatus }[];
-  const installations = ctx.db
-    .prepare(`${INSTALLATION_SELECT} WHERE i.organization_id = ? ORDER BY i.created_at, i.id`)
-    .all(o.id) as InstallationRow[];
+function presentOrganization(ctx: RegistryContext, o: Selectable<RegistryTables['organizations']>) {
+  const { db } = ctx;
+  const accounts = db.prepared(organizationAccounts).all({ organizationId: o.id });
+  const projects = db.prepared(organizationProjects).all({ organizationId: o.id });
+  const installations = db.prepared(installationsOfOrganization).all({ organizationId: o.id });
   return {
     id: o.id,
     fullName: o.full_name,
@@ -143,46 +138,32 @@ export function operatorOrganizations(
   offset: number,
   limit: number,
 ): { total: number; organizations: OperatorOrganization[] } {
-  const { n } = ctx.db.prepare('SELECT COUNT(*) AS n FROM organizations').get() as { n: number };
-  const rows = ctx.db.prepare(`${ORGANIZATION_SELECT} ORDER BY full_name, id LIMIT ? OFFSET ?`).all(limit, offset) as OrganizationRow[];
-  return { total: n, organizations: rows.map((o) => presentOrganization(ctx, o)) };
+  const total = countRows(ctx, 'organizations');
+  const rows = ctx.db.prepared(organizationPage).all({ limit, offset });
+  return { total, organizations: rows.map((o) => presentOrganization(ctx, o)) };
 }
 
 export function operatorOrganization(ctx: RegistryContext, id: string): OperatorOrganization {
-  const row = ctx.db.prepare(`${ORGANIZATION_SELECT} WHERE id = ?`).get(id) as OrganizationRow | undefined;
+  const row = ctx.db.prepared(organizationById).first({ id });
   if (!row) throw notFound(`Organization ${id} not found`);
   return presentOrganization(ctx, row);
 }
 
-interface ProjectRow {
-  id: string;
-  num: string;
-  full_name: string;
-  status: ProjectStatus;
-  organization_id: string;
-  country_code: string | null;
-  contract_address: string;
-  created_at: number;
-  updated_at: number;
-}
+const selectProjects = (q: Q) =>
+  q
+    .selectFrom('projects')
+    .select(['id', 'num', 'full_name', 'status', 'organization_id', 'country_code', 'contract_address', 'created_at', 'updated_at']);
+const operatorProjectById = (v: { id: string }, q: Q) => selectProjects(q).where('id', '=', v.id);
+const projectHistory = (v: { projectId: string }, q: Q) =>
+  q
+    .selectFrom('project_events')
+    .select(['id', 'type', 'created_at', 'project_status', 'previous_project_status', 'comment'])
+    .where('project_id', '=', v.projectId)
+    .orderBy('created_at')
+    .orderBy('id');
 
-const PROJECT_SELECT =
-  'SELECT id, num, full_name, status, organization_id, country_code, contract_address, created_at, updated_at FROM projects';
-
-function presentProject(ctx: RegistryContext, p: ProjectRow) {
-  const events = ctx.db
-    .prepare(
-      `SELECT id, type, created_at, project_status, previous_project_status, comment
-       FROM project_events WHERE project_id = ? ORDER BY created_at, id`,
-    )
-    .all(p.id) as {
-    id: string;
-    type: string;
-    created_at: number;
-    project_status: string;
-    previous_project_status: string;
-    comment: string;
-  }[];
+function presentProject(ctx: RegistryContext, p: InferResult<ReturnType<typeof selectProjects>>[number]) {
+  const events = ctx.db.prepared(projectHistory).all({ projectId: p.id });
   return {
     id: p.id,
     num: p.num,
@@ -210,17 +191,15 @@ export function operatorProjects(
   limit: number,
   status?: ProjectStatus,
 ): { total: number; projects: ReturnType<typeof presentProject>[] } {
-  const where = status ? 'WHERE status = ?' : '';
-  const args = status ? [status] : [];
-  const { n } = ctx.db.prepare(`SELECT COUNT(*) AS n FROM projects ${where}`).get(...args) as { n: number };
-  const rows = ctx.db
-    .prepare(`${PROJECT_SELECT} ${where} ORDER BY CAST(num AS INTEGER), id LIMIT ? OFFSET ?`)
-    .all(...args, limit, offset) as ProjectRow[];
-  return { total: n, projects: rows.map((p) => presentProject(ctx, p)) };
+  const { db } = ctx;
+  const total = countOperatorProjects(ctx, status);
+  const listed = selectProjects(db.q);
+  const rows = db.all((status ? listed.where('status', '=', status) : listed).orderBy(BY_NUMBER).orderBy('id').limit(limit).offset(offset));
+  return { total, projects: rows.map((p) => presentProject(ctx, p)) };
 }
 
 export function operatorProject(ctx: RegistryContext, id: string) {
-  const row = ctx.db.prepare(`${PROJECT_SELECT} WHERE id = ?`).get(id) as ProjectRow | undefined;
+  const row = ctx.db.prepared(operatorProjectById).first({ id });
   if (!row) throw notFound(`Project ${id} not found`);
   return presentProject(ctx, row);
 }
@@ -237,31 +216,31 @@ export function operatorProjectWithDetails(ctx: RegistryContext, id: string) {
 }
 
 export function operatorAccounts(ctx: RegistryContext, offset: number, limit: number): { total: number; accounts: OperatorAccount[] } {
-  const { n } = ctx.db.prepare('SELECT COUNT(*) AS n FROM accounts').get() as { n: number };
-  const rows = ctx.db
-    .prepare('SELECT id, kind, organization_id, wallet_address FROM accounts ORDER BY created_at, id LIMIT ? OFFSET ?')
-    .all(limit, offset) as AccountRow[];
-  return { total: n, accounts: rows.map((a) => presentAccount(ctx, a)) };
+  const { db } = ctx;
+  const total = countRows(ctx, 'accounts');
+  const rows = db.all(db.q.selectFrom('accounts').select(ACCOUNT_FIELDS).orderBy('created_at').orderBy('id').limit(limit).offset(offset));
+  return { total, accounts: rows.map((a) => presentAccount(ctx, a)) };
 }
 
 export function creditHistory(ctx: RegistryContext, by: { creditId?: string; serialization?: string }) {
-  const credit = (
+  const { db } = ctx;
+  const credits = db.q.selectFrom('credits').select(['id', 'serialization', 'project_id', 'vintage', 'type']);
+  const query =
     by.creditId !== undefined
-      ? ctx.db.prepare('SELECT id, serialization, project_id, vintage, type FROM credits WHERE id = ?').get(by.creditId)
-      : ctx.db.prepare('SELECT id, serialization, project_id, vintage, type FROM credits WHERE serialization = ?').get(by.serialization)
-  ) as { id: string; serialization: string; project_id: string; vintage: string; type: string } | undefined;
+      ? credits.where('id', '=', by.creditId)
+      : by.serialization !== undefined
+        ? credits.where('serialization', '=', by.serialization)
+        : undefined;
+  // neither key given: no credit matches
+  const credit = query && db.first(query);
   if (!credit) throw notFound(`Credit ${by.creditId ?? by.serialization ?? ''} not found`);
-  const movements = ctx.db
-    .prepare('SELECT id, created_at, kind, from_account, to_account, amount, reference FROM movements WHERE credit_id = ? ORDER BY id')
-    .all(credit.id) as {
-    id: number;
-    created_at: number;
-    kind: string;
-    from_account: string | null;
-    to_account: string | null;
-    amount: number;
-    reference: string | null;
-  }[];
+  const movements = db.all(
+    db.q
+      .selectFrom('movements')
+      .select(['id', 'created_at', 'kind', 'from_account', 'to_account', 'amount', 'reference'])
+      .where('credit_id', '=', credit.id)
+      .orderBy('id'),
+  );
   return {
     credit: {
       id: credit.id,
@@ -283,20 +262,27 @@ export function creditHistory(ctx: RegistryContext, by: { creditId?: string; ser
 }
 
 export function operatorApps(ctx: RegistryContext, offset: number, limit: number) {
-  const { n } = ctx.db.prepare('SELECT COUNT(*) AS n FROM apps').get() as { n: number };
-  const rows = ctx.db
-    .prepare('SELECT id, name, name_id, examiner_read, created_at FROM apps ORDER BY created_at, id LIMIT ? OFFSET ?')
-    .all(limit, offset) as { id: string; name: string; name_id: string; examiner_read: number; created_at: number }[];
-  const installationsOf = ctx.db.prepare(`${INSTALLATION_SELECT} WHERE i.app_id = ? ORDER BY i.created_at, i.id`);
+  const { db } = ctx;
+  const total = countRows(ctx, 'apps');
+  const rows = db.all(
+    db.q
+      .selectFrom('apps')
+      .select(['id', 'name', 'name_id', 'examiner_read', 'created_at'])
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(limit)
+      .offset(offset),
+  );
+  const installationsOf = db.prepared(installationsOfApp);
   return {
-    total: n,
+    total,
     apps: rows.map((a) => ({
       id: a.id,
       name: a.name,
       nameId: a.name_id,
       examinerRead: a.examiner_read === 1,
       createdAt: iso(a.created_at),
-      installations: (installationsOf.all(a.id) as InstallationRow[]).map(presentInstallation),
+      installations: installationsOf.all({ appId: a.id }).map(presentInstallation),
     })),
   };
 }

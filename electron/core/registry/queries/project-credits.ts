@@ -2,13 +2,13 @@
 // per vintage its summary and issuance events with their files and verification body.
 import type { CreditEvent, CreditSummary, ProjectReference } from '@shared/registry/resources';
 import { gramsToTonnes } from '@shared/registry/amounts';
-import type { CreditType } from '@shared/registry/vocabulary';
 import { iso } from '@platform/clock';
+import { sql, type Expression, type InferResult, type Kysely } from 'kysely';
 import type { RegistryContext } from '../context';
-import type { RegistryTables } from '../schema';
+import type { MovementKind, RegistryTables } from '../schema';
 import { projectReferenceOf } from '../present';
 import { summarizeCredits, type CreditTotals } from './credit-summaries';
-import { groupBy, IN_ID_LIST, idListParam } from './id-list';
+import { groupBy, idList } from './id-list';
 
 export interface ProjectCredits {
   summary: CreditSummary;
@@ -16,31 +16,66 @@ export interface ProjectCredits {
   project: ProjectReference;
 }
 
-interface CreditTotalsRow {
-  project_id: string;
-  id: string;
-  type: CreditType;
-  vintage: string;
-  issued: number;
-  cancelled: number;
-  retired: number;
-}
+type Q = Kysely<RegistryTables>;
 
-interface CreditEventRow {
-  project_id: string;
-  id: string;
-  vintage: string;
-  created_at: number;
-  amount: number;
-  type: string;
-  credit_type: string;
-  monitoring_period_start: number;
-  monitoring_period_end: number;
-  verification_body_id: string;
-  verification_body_name: string;
-}
+/** Grams of the credit `c` moved by movements of one kind (the movements_by_credit index), 0 if none. */
+const movedOfKind = (q: Q, creditId: Expression<string>, kind: MovementKind) =>
+  q.fn.coalesce(
+    q
+      .selectFrom('movements')
+      .select((m) => m.fn.sum<number>('amount').as('sum'))
+      .where('credit_id', '=', creditId)
+      .where('kind', '=', sql.lit(kind)),
+    sql.lit(0),
+  );
+/** One row per credit (token) of the projects, with its ledger totals. */
+const creditTotals = (q: Q, ids: readonly string[]) =>
+  q
+    .selectFrom('credits as c')
+    .select((eb) => [
+      'c.project_id',
+      'c.id',
+      'c.type',
+      'c.vintage',
+      movedOfKind(q, eb.ref('c.id'), 'issue').as('issued'),
+      movedOfKind(q, eb.ref('c.id'), 'cancel').as('cancelled'),
+      movedOfKind(q, eb.ref('c.id'), 'retire').as('retired'),
+    ])
+    .where('c.project_id', 'in', idList(ids));
+/** The issuance events of the projects' credits, with their verification body's name; ties in insertion order. */
+const creditEvents = (q: Q, ids: readonly string[]) =>
+  q
+    .selectFrom('credits as c')
+    .innerJoin('credit_events as e', 'e.credit_id', 'c.id')
+    .innerJoin('organizations as o', 'o.id', 'e.verification_body_id')
+    .select([
+      'c.project_id',
+      'e.id',
+      'c.vintage',
+      'e.created_at',
+      'e.amount',
+      'e.type',
+      'e.credit_type',
+      'e.monitoring_period_start',
+      'e.monitoring_period_end',
+      'e.verification_body_id',
+      'o.full_name as verification_body_name',
+    ])
+    .where('c.project_id', 'in', idList(ids))
+    .orderBy('c.project_id')
+    .orderBy('e.created_at')
+    .orderBy(sql`e.rowid`);
+/** Files by their events' ids (credit_event_files_by_event, already in order), not by another join. */
+const eventFiles = (q: Q, eventIds: readonly string[]) =>
+  q
+    .selectFrom('credit_event_files as f')
+    .select(['f.id', 'f.event_id', 'f.file_name', 'f.size', 'f.url', 'f.type'])
+    .where('f.event_id', 'in', idList(eventIds))
+    .orderBy('f.event_id')
+    .orderBy('f.position');
 
-type EventFileRow = Omit<RegistryTables['credit_event_files'], 'position'>;
+type CreditEventSelected = InferResult<ReturnType<typeof creditEvents>>[number];
+type EventFileSelected = InferResult<ReturnType<typeof eventFiles>>[number];
 
 export function projectCredits(ctx: RegistryContext, projectId: string): ProjectCredits {
   // the reference first: an unknown project is a 404 before anything else is read
@@ -56,44 +91,11 @@ export function projectCreditsOf(ctx: RegistryContext, projects: readonly Projec
   const answers = new Map<string, ProjectCredits>();
   if (projects.length === 0) return answers;
   const { db } = ctx;
-  const ids = idListParam(projects.map((p) => p.id));
-  // One row per credit (token) of the projects, with its ledger totals (movements_by_credit index).
-  const credits = groupBy(
-    db
-      .prepare(
-        `SELECT c.project_id, c.id, c.type, c.vintage,
-           COALESCE((SELECT SUM(amount) FROM movements WHERE credit_id = c.id AND kind = 'issue'), 0) AS issued,
-           COALESCE((SELECT SUM(amount) FROM movements WHERE credit_id = c.id AND kind = 'cancel'), 0) AS cancelled,
-           COALESCE((SELECT SUM(amount) FROM movements WHERE credit_id = c.id AND kind = 'retire'), 0) AS retired
-         FROM credits c WHERE c.project_id ${IN_ID_LIST}`,
-      )
-      .all(ids) as CreditTotalsRow[],
-    (c) => c.project_id,
-  );
-  const events = groupBy(
-    db
-      .prepare(
-        `SELECT c.project_id, e.id, c.vintage, e.created_at, e.amount, e.type, e.credit_type, e.monitoring_period_start,
-           e.monitoring_period_end, e.verification_body_id, o.full_name AS verification_body_name
-         FROM credits c JOIN credit_events e ON e.credit_id = c.id JOIN organizations o ON o.id = e.verification_body_id
-         WHERE c.project_id ${IN_ID_LIST} ORDER BY c.project_id, e.created_at, e.rowid`,
-      )
-      .all(ids) as CreditEventRow[],
-    (e) => e.project_id,
-  );
-  // Files by their events' ids (credit_event_files_by_event, already in order), not by another join.
+  const ids = projects.map((p) => p.id);
+  const credits = groupBy(db.all(creditTotals(db.q, ids)), (c) => c.project_id);
+  const events = groupBy(db.all(creditEvents(db.q, ids)), (e) => e.project_id);
   const eventIds = [...events.values()].flatMap((rows) => rows.map((e) => e.id));
-  const files = groupBy(
-    eventIds.length === 0
-      ? []
-      : (db
-          .prepare(
-            `SELECT f.id, f.event_id, f.file_name, f.size, f.url, f.type FROM credit_event_files f
-             WHERE f.event_id ${IN_ID_LIST} ORDER BY f.event_id, f.position`,
-          )
-          .all(idListParam(eventIds)) as EventFileRow[]),
-    (f) => f.event_id,
-  );
+  const files = groupBy(eventIds.length === 0 ? [] : db.all(eventFiles(db.q, eventIds)), (f) => f.event_id);
 
   for (const project of projects) {
     const projectTotals = credits.get(project.id) ?? [];
@@ -109,7 +111,7 @@ export function projectCreditsOf(ctx: RegistryContext, projects: readonly Projec
   return answers;
 }
 
-function presentCreditEvent(ctx: RegistryContext, e: CreditEventRow, files: readonly EventFileRow[]): CreditEvent {
+function presentCreditEvent(ctx: RegistryContext, e: CreditEventSelected, files: readonly EventFileSelected[]): CreditEvent {
   return {
     id: e.id,
     vintage: e.vintage,

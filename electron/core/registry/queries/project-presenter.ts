@@ -2,44 +2,53 @@
 // related table (organizations, documents, benefits), never one query per project.
 import type { Document, OrganizationSummary, Project } from '@shared/registry/resources';
 import { iso } from '@platform/clock';
+import type { InferResult, Kysely } from 'kysely';
 import type { RegistryContext } from '../context';
 import type { RegistryTables } from '../schema';
 import { presentOrganizationSummary, projectUrls } from '../present';
-import { groupBy, IN_ID_LIST, idListParam } from './id-list';
+import { groupBy, idList } from './id-list';
 
-/** The projects columns plus the lookup titles: SELECT PROJECT_COLUMNS FROM projects p PROJECT_LOOKUPS. */
-export type ProjectRow = Pick<
-  RegistryTables['projects'],
-  | 'id'
-  | 'num'
-  | 'full_name'
-  | 'description'
-  | 'short_description'
-  | 'registry'
-  | 'status'
-  | 'start_date'
-  | 'crediting_period_start_date'
-  | 'estimated_annual_mitigations'
-  | 'city'
-  | 'thumbnail'
-  | 'country_code'
-  | 'state'
-  | 'lat'
-  | 'lng'
-  | 'sector_id'
-  | 'methodology_id'
-  | 'type_id'
-> & { sector_title: string; methodology_title: string; type_title: string; type_description: string };
+type Q = Kysely<RegistryTables>;
 
-export const PROJECT_COLUMNS = `p.id, p.num, p.full_name, p.description, p.short_description, p.registry, p.status, p.start_date,
-  p.crediting_period_start_date, p.estimated_annual_mitigations, p.city, p.thumbnail, p.country_code, p.state, p.lat, p.lng,
-  p.sector_id, s.title AS sector_title, p.methodology_id, m.title AS methodology_title,
-  p.type_id, t.title AS type_title, t.description AS type_description`;
+/** The columns a project is presented from: the projects row (`p`) and its lookups' titles. */
+export const PROJECT_FIELDS = [
+  'p.id',
+  'p.num',
+  'p.full_name',
+  'p.description',
+  'p.short_description',
+  'p.registry',
+  'p.status',
+  'p.start_date',
+  'p.crediting_period_start_date',
+  'p.estimated_annual_mitigations',
+  'p.city',
+  'p.thumbnail',
+  'p.country_code',
+  'p.state',
+  'p.lat',
+  'p.lng',
+  'p.sector_id',
+  's.title as sector_title',
+  'p.methodology_id',
+  'm.title as methodology_title',
+  'p.type_id',
+  't.title as type_title',
+  't.description as type_description',
+] as const;
 
-export const PROJECT_LOOKUPS = `
-  JOIN sectors s ON s.id = p.sector_id
-  JOIN methodologies m ON m.id = p.methodology_id
-  JOIN project_types t ON t.id = p.type_id`;
+/** Projects (`p`) with their lookups (`s`, `m`, `t`) and PROJECT_FIELDS: callers add the condition. */
+export function selectProjects(q: Q) {
+  return q
+    .selectFrom('projects as p')
+    .innerJoin('sectors as s', 's.id', 'p.sector_id')
+    .innerJoin('methodologies as m', 'm.id', 'p.methodology_id')
+    .innerJoin('project_types as t', 't.id', 'p.type_id')
+    .select(PROJECT_FIELDS);
+}
+
+/** A project as `selectProjects` reads it. */
+export type SelectedProject = InferResult<ReturnType<typeof selectProjects>>[number];
 
 /**
  * Which documents a view shows. The public views hide documents marked non-public (their URIs are
@@ -47,33 +56,35 @@ export const PROJECT_LOOKUPS = `
  */
 export type DocumentVisibility = 'public' | 'all';
 
-interface ProjectOrganizationRow {
-  project_id: string;
-  role: 'proponent' | 'validator';
-  id: string;
-  full_name: string;
-  logo: string;
-}
+// One batched query per related table for a page of projects.
+const projectOrganizations = (q: Q, ids: readonly string[]) =>
+  q
+    .selectFrom('project_organizations as po')
+    .innerJoin('organizations as o', 'o.id', 'po.organization_id')
+    .select(['po.project_id', 'po.role', 'o.id', 'o.full_name', 'o.logo'])
+    .where('po.project_id', 'in', idList(ids))
+    .orderBy('po.project_id')
+    .orderBy('po.role')
+    .orderBy('po.position');
+const projectDocuments = (q: Q, ids: readonly string[], documents: DocumentVisibility) =>
+  q
+    .selectFrom('project_documents')
+    .select(['id', 'project_id', 'uri', 'type', 'name', 'is_public', 'is_kml'])
+    .where('project_id', 'in', idList(ids))
+    .$if(documents === 'public', (query) => query.where('is_public', '=', 1))
+    .orderBy('project_id')
+    .orderBy('position');
+const projectBenefits = (q: Q, ids: readonly string[]) =>
+  q
+    .selectFrom('project_benefits')
+    .select(['project_id', 'benefit_id', 'title', 'checked', 'description'])
+    .where('project_id', 'in', idList(ids))
+    .orderBy('project_id')
+    .orderBy('position');
 
-interface DocumentRow {
-  id: string;
-  project_id: string;
-  uri: string;
-  type: string;
-  name: string;
-  is_public: number;
-  is_kml: number;
-}
+type SelectedDocument = InferResult<ReturnType<typeof projectDocuments>>[number];
 
-interface BenefitRow {
-  project_id: string;
-  benefit_id: number;
-  title: string;
-  checked: number;
-  description: string;
-}
-
-function presentDocument(row: DocumentRow): Document {
+function presentDocument(row: SelectedDocument): Document {
   return { id: row.id, uri: row.uri, type: row.type, name: row.name, isPublic: row.is_public === 1 };
 }
 
@@ -88,7 +99,7 @@ function parseMitigations(json: string): (string | null)[] {
   return [];
 }
 
-export function presentProjects(ctx: RegistryContext, rows: readonly ProjectRow[], documents: DocumentVisibility): Project[] {
+export function presentProjects(ctx: RegistryContext, rows: readonly SelectedProject[], documents: DocumentVisibility): Project[] {
   if (rows.length === 0) return [];
   const present = projectPresenter(ctx, rows, documents);
   return rows.map((row) => present(row, documents));
@@ -103,48 +114,20 @@ export function presentProjects(ctx: RegistryContext, rows: readonly ProjectRow[
  */
 export function projectPresenter(
   ctx: RegistryContext,
-  rows: readonly ProjectRow[],
+  rows: readonly SelectedProject[],
   documents: DocumentVisibility,
-): (row: ProjectRow, view: DocumentVisibility) => Project {
-  const ids = idListParam(rows.map((r) => r.id));
+): (row: SelectedProject, view: DocumentVisibility) => Project {
+  const ids = rows.map((r) => r.id);
   const { db } = ctx;
-
-  const organizations = groupBy(
-    db
-      .prepare(
-        `SELECT po.project_id, po.role, o.id, o.full_name, o.logo
-         FROM project_organizations po JOIN organizations o ON o.id = po.organization_id
-         WHERE po.project_id ${IN_ID_LIST}
-         ORDER BY po.project_id, po.role, po.position`,
-      )
-      .all(ids) as ProjectOrganizationRow[],
-    (r) => r.project_id,
-  );
-  const documentRows = groupBy(
-    db
-      .prepare(
-        `SELECT id, project_id, uri, type, name, is_public, is_kml FROM project_documents
-         WHERE project_id ${IN_ID_LIST} AND (is_public = 1 OR ? = 'all')
-         ORDER BY project_id, position`,
-      )
-      .all(ids, documents) as DocumentRow[],
-    (r) => r.project_id,
-  );
-  const benefits = groupBy(
-    db
-      .prepare(
-        `SELECT project_id, benefit_id, title, checked, description FROM project_benefits
-         WHERE project_id ${IN_ID_LIST} ORDER BY project_id, position`,
-      )
-      .all(ids) as BenefitRow[],
-    (r) => r.project_id,
-  );
+  const organizations = groupBy(db.all(projectOrganizations(db.q, ids)), (r) => r.project_id);
+  const documentRows = groupBy(db.all(projectDocuments(db.q, ids, documents)), (r) => r.project_id);
+  const benefits = groupBy(db.all(projectBenefits(db.q, ids)), (r) => r.project_id);
 
   // What both views of a row share, made once per row.
   const sharedParts = new Map<string, ReturnType<typeof partsOf>>();
-  const partsOf = (row: ProjectRow) => {
+  const partsOf = (row: SelectedProject) => {
     const orgs = organizations.get(row.id) ?? [];
-    const summaries = (role: ProjectOrganizationRow['role']): OrganizationSummary[] =>
+    const summaries = (role: 'proponent' | 'validator'): OrganizationSummary[] =>
       orgs.filter((o) => o.role === role).map((o) => presentOrganizationSummary(ctx, o));
     return {
       publicUrl: projectUrls(ctx, row.id).publicUrl,

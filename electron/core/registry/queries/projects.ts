@@ -3,42 +3,58 @@
 import type { InternalProject, Project, ProjectEvent } from '@shared/registry/resources';
 import { parseCreditId } from '@shared/registry/identifiers';
 import { iso } from '@platform/clock';
+import { sql, type Kysely } from 'kysely';
 import type { RegistryContext } from '../context';
-import { PROJECT_COLUMNS, PROJECT_LOOKUPS, presentProjects, type ProjectRow } from './project-presenter';
+import type { RegistryTables } from '../schema';
+import { PROJECT_FIELDS, presentProjects, selectProjects } from './project-presenter';
 import { COUNT_PUBLIC_PROJECTS, visibilityCondition, type ProjectVisibility } from './project-visibility';
+
+type Q = Kysely<RegistryTables>;
 
 /**
  * Lists are ordered by project number (numerically), then id: the order people read a registry in,
- * stable across pages, and served by the projects_by_number index of migration 0002.
+ * stable across pages, and served by the projects_by_number index of migration 0002 (on the same
+ * expression, so written as it is there).
  */
-const LIST_ORDER = 'CAST(p.num AS INTEGER), p.id';
+const NUMBER = sql<number>`CAST(p.num AS INTEGER)`;
+
+const projectCount = (_: Record<string, never>, q: Q) => q.selectFrom('projects').select((eb) => eb.fn.countAll<number>().as('n'));
 
 export function countProjects(ctx: RegistryContext, visibility: ProjectVisibility): number {
-  const sql = visibility === 'public' ? COUNT_PUBLIC_PROJECTS : 'SELECT COUNT(*) AS n FROM projects';
-  const row = ctx.db.prepare(sql).get() as { n: number };
-  return row.n;
+  const row = visibility === 'public' ? ctx.db.first(COUNT_PUBLIC_PROJECTS) : ctx.db.prepared(projectCount).first({});
+  return row?.n ?? 0;
 }
 
 export function listProjects(ctx: RegistryContext, options: { visibility: ProjectVisibility; limit: number; offset: number }): Project[] {
   // The page's ids are chosen on the narrow index first; only those rows are then joined and read.
-  const rows = ctx.db
-    .prepare(
-      `WITH page AS (
-         SELECT p.id, CAST(p.num AS INTEGER) AS n FROM projects p
-         WHERE ${visibilityCondition(options.visibility)}
-         ORDER BY ${LIST_ORDER} LIMIT ? OFFSET ?
-       )
-       SELECT ${PROJECT_COLUMNS} FROM page JOIN projects p ON p.id = page.id ${PROJECT_LOOKUPS}
-       ORDER BY page.n, page.id`,
-    )
-    .all(options.limit, options.offset) as ProjectRow[];
+  const { db } = ctx;
+  const rows = db.all(
+    db.q
+      .with('page', (q) =>
+        q
+          .selectFrom('projects as p')
+          .select(['p.id', NUMBER.as('n')])
+          .where(visibilityCondition(options.visibility))
+          .orderBy(NUMBER)
+          .orderBy('p.id')
+          .limit(options.limit)
+          .offset(options.offset),
+      )
+      .selectFrom('page')
+      .innerJoin('projects as p', 'p.id', 'page.id')
+      .innerJoin('sectors as s', 's.id', 'p.sector_id')
+      .innerJoin('methodologies as m', 'm.id', 'p.methodology_id')
+      .innerJoin('project_types as t', 't.id', 'p.type_id')
+      .select(PROJECT_FIELDS)
+      .orderBy('page.n')
+      .orderBy('page.id'),
+  );
   return presentProjects(ctx, rows, options.visibility === 'public' ? 'public' : 'all');
 }
 
 export function projectById(ctx: RegistryContext, id: string, visibility: ProjectVisibility): Project | undefined {
-  const row = ctx.db
-    .prepare(`SELECT ${PROJECT_COLUMNS} FROM projects p ${PROJECT_LOOKUPS} WHERE p.id = ? AND ${visibilityCondition(visibility)}`)
-    .get(id) as ProjectRow | undefined;
+  const { db } = ctx;
+  const row = db.first(selectProjects(db.q).where('p.id', '=', id).where(visibilityCondition(visibility)));
   return row ? presentProjects(ctx, [row], visibility === 'public' ? 'public' : 'all')[0] : undefined;
 }
 
@@ -54,14 +70,16 @@ export function projectOfCredit(
 ): Project | undefined {
   const creditId = key.creditId === undefined ? undefined : (canonicalCreditId(key.creditId) ?? key.creditId);
   // Look up by the unique key that was given (both are indexed), then require the other to agree.
-  const [column, value] = creditId !== undefined ? ['c.id', creditId] : ['c.serialization', key.serialization];
+  const [column, value] = creditId !== undefined ? (['c.id', creditId] as const) : (['c.serialization', key.serialization] as const);
   if (value === undefined) return undefined;
-  const row = ctx.db
-    .prepare(
-      `SELECT ${PROJECT_COLUMNS}, c.serialization AS credit_serialization FROM credits c JOIN projects p ON p.id = c.project_id ${PROJECT_LOOKUPS}
-       WHERE ${column} = ? AND ${visibilityCondition(visibility)}`,
-    )
-    .get(value) as (ProjectRow & { credit_serialization: string }) | undefined;
+  const { db } = ctx;
+  const row = db.first(
+    selectProjects(db.q)
+      .innerJoin('credits as c', 'c.project_id', 'p.id')
+      .select('c.serialization as credit_serialization')
+      .where(column, '=', value)
+      .where(visibilityCondition(visibility)),
+  );
   if (!row || (key.serialization !== undefined && row.credit_serialization !== key.serialization)) return undefined;
   return presentProjects(ctx, [row], visibility === 'public' ? 'public' : 'all')[0];
 }
@@ -71,24 +89,22 @@ function canonicalCreditId(id: string): string | undefined {
   return parsed ? `${parsed.type}-${BigInt(parsed.tokenId).toString()}-${parsed.tokenAddress}` : undefined;
 }
 
-interface ProjectEventRow {
-  id: string;
-  type: string;
-  created_at: number;
-  project_status: string;
-  previous_project_status: string;
-}
+/** A project's events oldest first, ties in insertion order. */
+const projectEvents = (v: { id: string }, q: Q) =>
+  q
+    .selectFrom('project_events')
+    .select(['id', 'type', 'created_at', 'project_status', 'previous_project_status'])
+    .where('project_id', '=', v.id)
+    .orderBy('created_at')
+    .orderBy(sql`rowid`);
+const visibleProject = (q: Q, id: string, visibility: ProjectVisibility) =>
+  q.selectFrom('projects as p').select(sql.lit(1).as('one')).where('p.id', '=', id).where(visibilityCondition(visibility));
 
 /** Any project, as examiners see it, with its events oldest first (ties in insertion order). */
 export function internalProjectById(ctx: RegistryContext, id: string): InternalProject | undefined {
   const project = projectById(ctx, id, 'all');
   if (!project) return undefined;
-  const events = ctx.db
-    .prepare(
-      `SELECT id, type, created_at, project_status, previous_project_status FROM project_events
-       WHERE project_id = ? ORDER BY created_at, rowid`,
-    )
-    .all(id) as ProjectEventRow[];
+  const events = ctx.db.prepared(projectEvents).all({ id });
   return {
     ...project,
     events: events.map((e): ProjectEvent => ({
@@ -103,5 +119,5 @@ export function internalProjectById(ctx: RegistryContext, id: string): InternalP
 
 /** Whether a project exists and the public may see it (used by the credit endpoints). */
 export function projectVisibleAs(ctx: RegistryContext, id: string, visibility: ProjectVisibility): boolean {
-  return ctx.db.prepare(`SELECT 1 FROM projects p WHERE p.id = ? AND ${visibilityCondition(visibility)}`).get(id) !== undefined;
+  return ctx.db.first(visibleProject(ctx.db.q, id, visibility)) !== undefined;
 }

@@ -5,7 +5,7 @@ import { iso } from '@platform/clock';
 import type { CertificateInput } from '../certificates/types';
 import type { RegistryContext } from '../context';
 import { conflict, notFound } from '../errors';
-import { isRetirementClaimed, projectReferenceOf, retirementRow, type RetirementRow } from '../present';
+import { isRetirementClaimed, projectReferenceOf, retirementRow, type SelectedRetirement } from '../present';
 import { readSettings } from '../settings';
 import type { CertificateTransparency } from '../certificates/types';
 import { checkpointCovering, signCheckpoint } from '../transparency/checkpoints';
@@ -27,7 +27,7 @@ function transparencyOf(ctx: RegistryContext, retirementId: string): Certificate
   };
 }
 
-export function certificateInputOf(ctx: RegistryContext, row: RetirementRow): CertificateInput {
+export function certificateInputOf(ctx: RegistryContext, row: SelectedRetirement): CertificateInput {
   const project = projectReferenceOf(ctx, row.project_id);
   const transparency = transparencyOf(ctx, row.id);
   return {

@@ -7,21 +7,20 @@
 // each key at its newest change. test/unit/registry/seed-feed.test.ts checks the two end alike.
 // (PostgreSQL keeps its triggers during the seed: disabling them there needs table ownership or a
 // superuser, and only small seeds run there.)
+import { sql } from 'kysely';
 import { SqliteDatabase } from '@platform/db/database';
 import type { RegistryContext } from '../context';
 
-/** Every resource key the feed can answer, as migration 6 (and the triggers since) define them. */
-const SNAPSHOT_KEYS = `
+/**
+ * Every resource key the feed can answer, as migration 6 (and the triggers since) define them
+ * (a compound SELECT over a VALUES list: a sql template).
+ */
+const SNAPSHOT_KEYS = sql`
   SELECT 'organization' AS kind, id AS key FROM organizations
   UNION ALL SELECT 'warehouse', id FROM organizations
   UNION ALL SELECT 'project', id FROM projects
   UNION ALL SELECT 'retirement', id FROM retirements
   UNION ALL SELECT 'inventory', column1 FROM (VALUES ('buffer'), ('adjustment'), ('registry'))`;
-
-interface SuspendedTrigger {
-  name: string;
-  sql: string;
-}
 
 /**
  * Runs `fn` (inside the caller's transaction) with the feed's triggers dropped, then puts them back
@@ -30,19 +29,25 @@ interface SuspendedTrigger {
  */
 export function withFeedTriggersSuspended<T>(ctx: RegistryContext, fn: () => T): T {
   if (!(ctx.db instanceof SqliteDatabase)) return fn();
-  const raw = ctx.db.raw;
+  const db = ctx.db;
+  const raw = db.raw;
   if (!raw.inTransaction) throw new Error('the feed triggers are suspended only inside a transaction');
-  const triggers = raw
-    .prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'feed\\_%' ESCAPE '\\' ORDER BY rowid`)
-    .all() as SuspendedTrigger[];
-  for (const trigger of triggers) raw.exec(`DROP TRIGGER "${trigger.name}"`);
+  const triggers = db.all(
+    sql<{
+      name: string;
+      sql: string;
+    }>`SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'feed\\_%' ESCAPE '\\' ORDER BY rowid`,
+  );
+  for (const trigger of triggers) db.run(sql`DROP TRIGGER ${sql.id(trigger.name)}`);
   const result = fn();
+  // the triggers' DDL as the schema stored it, run as it is
   for (const trigger of triggers) raw.exec(trigger.sql);
-  raw.exec(`
-    UPDATE feed_sequence SET seq = seq + 1;
-    INSERT INTO feed_changes (kind, key, seq)
+  db.run(db.q.updateTable('feed_sequence').set((eb) => ({ seq: eb('seq', '+', 1) })));
+  // (WHERE true: SQLite's upsert after a SELECT needs a WHERE to parse its ON CONFLICT)
+  db.run(
+    sql`INSERT INTO feed_changes (kind, key, seq)
       SELECT kind, key, (SELECT seq FROM feed_sequence) FROM (${SNAPSHOT_KEYS}) WHERE true
-      ON CONFLICT (kind, key) DO UPDATE SET seq = excluded.seq;
-  `);
+      ON CONFLICT (kind, key) DO UPDATE SET seq = excluded.seq`,
+  );
   return result;
 }

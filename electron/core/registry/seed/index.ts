@@ -4,10 +4,12 @@
 // balances are exactly what operators' own actions would produce) inside ONE transaction: a seed
 // either completes or leaves the registry empty. Ids come from a seeded random stream and dates
 // from a seed clock, so two seeds give identical rows (except the demo app's RSA key, made fresh).
+import { sql } from 'kysely';
 import { z } from 'zod';
 import { ManualClock } from '@platform/clock';
 import { SqliteDatabase } from '@platform/db/database';
 import type { RegistryContext } from '../context';
+import type { RegistryTables } from '../schema';
 import { badRequest, conflict } from '../errors';
 import { zodMessages } from '@platform/zod-messages';
 import { createDemoApp, generateDemoAppKeys, writeDemoCredentials, type DemoCredentials } from './credentials';
@@ -46,11 +48,19 @@ export interface SeedDemoResult {
 const CONTENT_TABLES = ['organizations', 'projects', 'credits', 'movements', 'apps'] as const;
 
 export function isRegistryEmpty(ctx: RegistryContext): boolean {
-  return CONTENT_TABLES.every((table) => !ctx.db.prepare(`SELECT 1 FROM ${table} LIMIT 1`).get());
+  const { db } = ctx;
+  return CONTENT_TABLES.every((table) => !db.first(db.q.selectFrom(table).select(sql.lit(1).as('one')).limit(1)));
 }
 
-export function countRows(ctx: RegistryContext, table: string, where = ''): number {
-  return (ctx.db.prepare(`SELECT COUNT(*) AS n FROM ${table} ${where}`).get() as { n: number }).n;
+export function countRows(ctx: RegistryContext, table: keyof RegistryTables): number {
+  const { db } = ctx;
+  return db.first(db.q.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')))?.n ?? 0;
+}
+
+function countOnchainRetirements(ctx: RegistryContext): number {
+  const { db } = ctx;
+  const counted = db.q.selectFrom('retirements').select((eb) => eb.fn.countAll<number>().as('n'));
+  return db.first(counted.where('source', '=', 'onchain'))?.n ?? 0;
 }
 
 /**
@@ -115,12 +125,16 @@ export function seedDemo(ctx: RegistryContext, options: SeedDemoOptions = {}, in
     planned = performance.now();
     run.timeline.runAll(clock);
 
-    const showcaseStock = ctx.db
-      .prepare(
-        `SELECT COALESCE(SUM(b.amount), 0) AS n FROM balances b JOIN accounts a ON a.id = b.account_id WHERE a.kind = 'warehouse' AND a.organization_id = ?`,
-      )
-      .get(orgs.showcaseProponent.id) as { n: number };
-    if (showcaseStock.n <= 0) throw new Error('seed: the showcase proponent ended with an empty warehouse');
+    const { db } = ctx;
+    const showcaseStock = db.first(
+      db.q
+        .selectFrom('balances as b')
+        .innerJoin('accounts as a', 'a.id', 'b.account_id')
+        .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('b.amount'), sql.lit(0)).as('n'))
+        .where('a.kind', '=', 'warehouse')
+        .where('a.organization_id', '=', orgs.showcaseProponent.id),
+    );
+    if ((showcaseStock?.n ?? 0) <= 0) throw new Error('seed: the showcase proponent ended with an empty warehouse');
     const idle = wallets.filter((w) => w.retirements.length === 0);
     if (idle.length > 0) throw new Error(`seed: ${idle.length} demo wallets made no on-chain retirement`);
 
@@ -165,7 +179,7 @@ export function seedDemo(ctx: RegistryContext, options: SeedDemoOptions = {}, in
       issuances: countRows(ctx, 'credit_events'),
       movements: countRows(ctx, 'movements'),
       retirements: countRows(ctx, 'retirements'),
-      onchainRetirements: countRows(ctx, 'retirements', "WHERE source = 'onchain'"),
+      onchainRetirements: countOnchainRetirements(ctx),
     },
     elapsedMs: Math.round(committed - started),
     phasesMs: { plan: Math.round(planned - started), run: Math.round(ran - planned), commit: Math.round(committed - ran) },

@@ -2,19 +2,35 @@
 import type { Reservation } from '@shared/registry/resources';
 import { gramsToTonnes } from '@shared/registry/amounts';
 import { iso } from '@platform/clock';
+import type { InferResult, Kysely } from 'kysely';
 import type { RegistryContext } from '../context';
 import type { RegistryTables } from '../schema';
 import { projectReferenceOf } from '../present';
 import { effectiveState, effectiveUpdatedAt } from './lifecycle';
 
-/** A reservation with what its record shows of the credit and the reserving app. */
-export type ReservationRow = RegistryTables['reservations'] &
-  Pick<RegistryTables['credits'], 'token_id' | 'token_address' | 'type' | 'serialization' | 'project_id'> & { app_name: string };
+type Q = Kysely<RegistryTables>;
 
-export const RESERVATION_SELECT = `SELECT r.*, c.token_id, c.token_address, c.type, c.serialization, c.project_id, a.name AS app_name
-  FROM reservations r JOIN credits c ON c.id = r.credit_id JOIN apps a ON a.id = r.app_id`;
+/**
+ * Reservations (`r`) with what their record shows of the credit (`c`) and the reserving app (`a`):
+ * callers add the condition and order.
+ */
+export function selectReservations(q: Q) {
+  return q
+    .selectFrom('reservations as r')
+    .innerJoin('credits as c', 'c.id', 'r.credit_id')
+    .innerJoin('apps as a', 'a.id', 'r.app_id')
+    .selectAll('r')
+    .select(['c.token_id', 'c.token_address', 'c.type', 'c.serialization', 'c.project_id', 'a.name as app_name']);
+}
 
-export function presentReservation(ctx: RegistryContext, row: ReservationRow, now = ctx.clock.now()): Reservation {
+/** A reservation as `selectReservations` reads it. */
+export type SelectedReservation = InferResult<ReturnType<typeof selectReservations>>[number];
+
+/** Compiled once per connection (SyncDatabase.prepared): every finish and cancel reads it. */
+const reservationOf = (v: { id: string; organizationId: string }, q: Q) =>
+  selectReservations(q).where('r.id', '=', v.id).where('r.organization_id', '=', v.organizationId);
+
+export function presentReservation(ctx: RegistryContext, row: SelectedReservation, now = ctx.clock.now()): Reservation {
   return {
     id: row.id,
     creditId: row.credit_id,
@@ -35,7 +51,6 @@ export function presentReservation(ctx: RegistryContext, row: ReservationRow, no
   };
 }
 
-export function findReservationRow(ctx: RegistryContext, organizationId: string, reservationId: string): ReservationRow | undefined {
-  return ctx.db.prepare(`${RESERVATION_SELECT} WHERE r.id = ? AND r.organization_id = ?`).get(reservationId, organizationId) as
-    ReservationRow | undefined;
+export function findReservationRow(ctx: RegistryContext, organizationId: string, reservationId: string): SelectedReservation | undefined {
+  return ctx.db.prepared(reservationOf).first({ id: reservationId, organizationId });
 }

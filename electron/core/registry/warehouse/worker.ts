@@ -7,6 +7,7 @@
 // LOCKED (processNextTransaction), so the workers of several processes share the queue without
 // waiting for each other. The queue is the `transactions` table, so nothing is lost across
 // restarts: the worker drains it on start, whenever a finish rings the doorbell, and on a short poll.
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { RegistryContext } from '../context';
 import { failureEpisodes, repeatSafely, stderrLog, type BackgroundService } from '../background';
 import { RegistryError, conflict } from '../errors';
@@ -16,13 +17,42 @@ import { warehouseAccountOf } from './inventory';
 import { onTransactionQueued, signalTransactionHandled } from './queue-signal';
 import { persistExpiredReservations } from './reservations';
 
-type TransactionRow = RegistryTables['transactions'];
-type ReservationRecord = RegistryTables['reservations'];
+type QueuedTransaction = Selectable<RegistryTables['transactions']>;
+type StoredReservation = Selectable<RegistryTables['reservations']>;
+
+// The worker's statements, compiled once per connection (SyncDatabase.prepared). The queued state is
+// written as a literal, so SQLite can use the transactions_queue partial index.
+type Q = Kysely<RegistryTables>;
+const queuedState = sql.lit<'pending_queue'>('pending_queue');
+const reservationById = (v: { id: string }, q: Q) => q.selectFrom('reservations').selectAll().where('id', '=', v.id);
+const markTransaction = (v: { id: string; state: 'processed' | 'failed'; reason: string | null; now: number }, q: Q) =>
+  q
+    .updateTable('transactions')
+    .set({ state: v.state, failure_reason: v.reason, processed_at: v.now, updated_at: v.now })
+    .where('id', '=', v.id);
+const completeReservation = (v: { id: string; state: 'processed' | 'failed'; retirementId: string | null; now: number }, q: Q) =>
+  q
+    .updateTable('reservations')
+    .set({ state: v.state, is_complete: 1, retirement_id: v.retirementId, updated_at: v.now })
+    .where('id', '=', v.id);
+const queuedById = (v: { id: string }, q: Q) =>
+  q.selectFrom('transactions').selectAll().where('id', '=', v.id).where('state', '=', queuedState);
+const oldestQueued = (_: Record<string, never>, q: Q) =>
+  q.selectFrom('transactions').selectAll().where('state', '=', queuedState).orderBy('created_at').orderBy('id').limit(1);
+const queuedIds = (v: { limit: number }, q: Q) =>
+  q.selectFrom('transactions').select('id').where('state', '=', queuedState).orderBy('created_at').orderBy('id').limit(v.limit);
+/**
+ * Claims: on an engine that locks rows (`claimRows`: PostgreSQL) the queued row is locked until the
+ * transaction ends, and rows another worker locked are skipped (FOR UPDATE SKIP LOCKED); SQLite's
+ * write transaction already excludes every other worker.
+ */
+const claimById = (v: { id: string }, q: Q) => queuedById(v, q).forUpdate().skipLocked();
+const claimOldest = (v: Record<string, never>, q: Q) => oldestQueued(v, q).forUpdate().skipLocked();
 
 export type TransactionOutcome = 'processed' | 'failed' | 'not_queued';
 
 /** Moves the credits of one queued transaction; returns the retirement made, if any. Throws RegistryError on failure. */
-function moveCredits(ctx: RegistryContext, tx: TransactionRow, reservation: ReservationRecord): string | null {
+function moveCredits(ctx: RegistryContext, tx: QueuedTransaction, reservation: StoredReservation): string | null {
   const warehouse = warehouseAccountOf(ctx, reservation.organization_id);
   // The operator may not withdraw held credits (withdrawFromWarehouse), but a transfer must never
   // overdraw even if something else did: the ledger trigger would refuse too.
@@ -52,23 +82,20 @@ function moveCredits(ctx: RegistryContext, tx: TransactionRow, reservation: Rese
 }
 
 /** Moves a claimed, queued transaction's credits (or records why not), inside the caller's transaction. */
-function processClaimed(ctx: RegistryContext, tx: TransactionRow): 'processed' | 'failed' {
-  const reservation = ctx.db.prepare('SELECT * FROM reservations WHERE id = ?').get(tx.reservation_id) as ReservationRecord;
+function processClaimed(ctx: RegistryContext, tx: QueuedTransaction): 'processed' | 'failed' {
+  // a transaction's reservation is never deleted (a foreign key holds it)
+  const reservation = ctx.db.prepared(reservationById).first({ id: tx.reservation_id })!;
   const now = ctx.clock.now();
   try {
     // a savepoint: a refusal half-way (say, the retirement) undoes the transfer before we record the failure
     const retirementId = ctx.db.transaction(() => moveCredits(ctx, tx, reservation));
-    ctx.db.prepare(`UPDATE transactions SET state = 'processed', processed_at = ?, updated_at = ? WHERE id = ?`).run(now, now, tx.id);
-    ctx.db
-      .prepare(`UPDATE reservations SET state = 'processed', is_complete = 1, retirement_id = ?, updated_at = ? WHERE id = ?`)
-      .run(retirementId, now, reservation.id);
+    ctx.db.prepared(markTransaction).run({ id: tx.id, state: 'processed', reason: null, now });
+    ctx.db.prepared(completeReservation).run({ id: reservation.id, state: 'processed', retirementId, now });
     return 'processed';
   } catch (error) {
     if (!(error instanceof RegistryError)) throw error;
-    ctx.db
-      .prepare(`UPDATE transactions SET state = 'failed', failure_reason = ?, processed_at = ?, updated_at = ? WHERE id = ?`)
-      .run(error.message, now, now, tx.id);
-    ctx.db.prepare(`UPDATE reservations SET state = 'failed', is_complete = 1, updated_at = ? WHERE id = ?`).run(now, reservation.id);
+    ctx.db.prepared(markTransaction).run({ id: tx.id, state: 'failed', reason: error.message, now });
+    ctx.db.prepared(completeReservation).run({ id: reservation.id, state: 'failed', retirementId: null, now });
     return 'failed';
   }
 }
@@ -80,9 +107,7 @@ function processClaimed(ctx: RegistryContext, tx: TransactionRow): 'processed' |
  */
 export function processTransaction(ctx: RegistryContext, transactionId: string): TransactionOutcome {
   const outcome = ctx.db.transaction((): TransactionOutcome => {
-    const tx = ctx.db
-      .prepare(`SELECT * FROM transactions WHERE id = ? AND state = 'pending_queue'${ctx.db.claimRows}`)
-      .get(transactionId) as TransactionRow | undefined;
+    const tx = ctx.db.prepared(ctx.db.claimRows ? claimById : queuedById).first({ id: transactionId });
     return tx ? processClaimed(ctx, tx) : 'not_queued';
   });
   if (outcome !== 'not_queued') signalTransactionHandled(ctx, transactionId);
@@ -100,9 +125,7 @@ export function processTransaction(ctx: RegistryContext, transactionId: string):
 export function processNextTransaction(ctx: RegistryContext): 'processed' | 'failed' | 'empty' {
   let claimed: string | undefined;
   const outcome = ctx.db.transaction((): 'processed' | 'failed' | 'empty' => {
-    const tx = ctx.db
-      .prepare(`SELECT * FROM transactions WHERE state = 'pending_queue' ORDER BY created_at, id LIMIT 1${ctx.db.claimRows}`)
-      .get() as TransactionRow | undefined;
+    const tx = ctx.db.prepared(ctx.db.claimRows ? claimOldest : oldestQueued).first({});
     claimed = tx?.id;
     return tx ? processClaimed(ctx, tx) : 'empty';
   });
@@ -112,11 +135,10 @@ export function processNextTransaction(ctx: RegistryContext): 'processed' | 'fai
 
 /** Ids of queued transactions, oldest first. */
 export function queuedTransactionIds(ctx: RegistryContext, limit: number): string[] {
-  return (
-    ctx.db.prepare(`SELECT id FROM transactions WHERE state = 'pending_queue' ORDER BY created_at, id LIMIT ?`).all(limit) as {
-      id: string;
-    }[]
-  ).map((r) => r.id);
+  return ctx.db
+    .prepared(queuedIds)
+    .all({ limit })
+    .map((r) => r.id);
 }
 
 /**

@@ -36,11 +36,7 @@ export const operatorHandlers: Pick<Handlers, OperatorEndpointId> = {
   operatorGetSelf: ({ caller, registry }) => ({ operator: ops.requireOperator(registry, operatorOf(caller).operatorId) }),
 
   operatorListOrganizations: ({ registry, query }) => {
-    const { offset, pagination } = pageOf(
-      (registry.db.prepare('SELECT COUNT(*) AS n FROM organizations').get() as { n: number }).n,
-      query.page,
-      query.limit,
-    );
+    const { offset, pagination } = pageOf(q.countRows(registry, 'organizations'), query.page, query.limit);
     return { pagination, organizations: q.operatorOrganizations(registry, offset, query.limit).organizations };
   },
   operatorGetOrganization: ({ registry, params }) => ({ organization: q.operatorOrganization(registry, params.organizationId) }),
@@ -60,13 +56,7 @@ export const operatorHandlers: Pick<Handlers, OperatorEndpointId> = {
     ),
 
   operatorListProjects: ({ registry, query }) => {
-    const total = (
-      registry.db
-        .prepare(`SELECT COUNT(*) AS n FROM projects${query.status ? ' WHERE status = ?' : ''}`)
-        .get(...(query.status ? [query.status] : [])) as {
-        n: number;
-      }
-    ).n;
+    const total = q.countOperatorProjects(registry, query.status);
     const { offset, pagination } = pageOf(total, query.page, query.limit);
     return { pagination, projects: q.operatorProjects(registry, offset, query.limit, query.status).projects };
   },
@@ -87,7 +77,7 @@ export const operatorHandlers: Pick<Handlers, OperatorEndpointId> = {
     ops.recordOnchainRetirement(input.registry, inputOf<typeof ops.recordOnchainRetirementInput>(input)),
 
   operatorListAccounts: ({ registry, query }) => {
-    const total = (registry.db.prepare('SELECT COUNT(*) AS n FROM accounts').get() as { n: number }).n;
+    const total = q.countRows(registry, 'accounts');
     const { offset, pagination } = pageOf(total, query.page, query.limit);
     return { pagination, accounts: q.operatorAccounts(registry, offset, query.limit).accounts };
   },
@@ -96,7 +86,7 @@ export const operatorHandlers: Pick<Handlers, OperatorEndpointId> = {
   operatorPreview: ({ registry, params, query }) => previewOperation(registry, params.operation, query),
 
   operatorListApps: ({ registry, query }) => {
-    const total = (registry.db.prepare('SELECT COUNT(*) AS n FROM apps').get() as { n: number }).n;
+    const total = q.countRows(registry, 'apps');
     const { offset, pagination } = pageOf(total, query.page, query.limit);
     return { pagination, apps: q.operatorApps(registry, offset, query.limit).apps };
   },

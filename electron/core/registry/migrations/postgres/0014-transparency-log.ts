@@ -54,9 +54,6 @@ export const postgresMigration0014: PostgresMigration = {
     CREATE TRIGGER tlog_key_no_truncate BEFORE TRUNCATE ON tlog_key FOR EACH STATEMENT EXECUTE FUNCTION ${REFUSE};
   `,
   after(db) {
-    backfillLeaves({
-      all: (sql, ...values) => db.prepare(sql).all(...values) as Record<string, unknown>[],
-      run: (sql, ...values) => void db.prepare(sql).run(...values),
-    });
+    backfillLeaves(db);
   },
 };
