@@ -15,6 +15,7 @@ import type { SyncTuning } from './sync/context';
 import { createSyncEngine } from './sync/engine';
 import type { SyncEngine, SyncEngineEvent } from './sync/types';
 import { createWorkerSyncEngine, type SyncWorkerSettings } from './sync/worker/host';
+import { guardVerifiedRecords } from './verification/guard';
 
 export interface ConnectionRuntime {
   connection: StoredConnection;
@@ -98,6 +99,8 @@ export function openConnectionRuntime(options: {
   });
   const cacheFile = options.paths.cacheFile(connection.id);
   const cache = openDeskCache(cacheFile, { clock: options.clock });
+  // the desk service writes the cache too (the back office, a finalized retirement): guarded as the sync's writes are
+  guardVerifiedRecords(cache.db);
   const common = {
     cache,
     clock: options.clock,

@@ -209,6 +209,7 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
   const writeContext = (): writes.WriteContext => ({
     runtime: connections.requireActive(),
     tracker,
+    clock,
     publish: (event) => hub.publish(event),
     ...(options.follow ? { follow: options.follow } : {}),
   });

@@ -20,7 +20,9 @@ import type { SqliteDatabase } from '@platform/db/database';
 import type { CacheTables } from '../cache/schema';
 import { sha256, verifyEd25519 } from '@platform/log-crypto';
 import { movementOfLeaf, type KeptMovement } from './leaves';
-import { keepEvidence, readState, saveOutcome, saveVerified, type Evidence, type HistoryState } from './store';
+import { keepVerifiedIfMatching } from './keep-verified';
+import { contentMessage } from './match';
+import { keepEvidence, readState, saveOutcome, type Evidence, type HistoryState } from './store';
 import { fetchLeavesAhead } from './transport';
 
 export const HISTORY_CHANGED = "This registry's history changed since it was last verified";
@@ -117,7 +119,15 @@ export async function checkHistory({ get, db, now }: CheckOptions): Promise<Chec
   if (toBase64(range.root()) !== latest.root) {
     return fail(await mismatch(get, kept, latest, served));
   }
-  saveVerified(db, { key: keyText, checkpoint: latest, frontier: range.frontier(), movements, at: now() });
+  // the records synced while these leaves were not verified yet must be theirs (keep-verified.ts)
+  const differing = keepVerifiedIfMatching(
+    db,
+    { key: keyText, checkpoint: latest, frontier: range.frontier(), movements, at: now() },
+    from,
+  );
+  if (differing.length > 0) {
+    return fail({ kind: 'content', message: contentMessage(differing), ...pair, proof: JSON.stringify({ mismatches: differing }) });
+  }
   return { outcome: 'verified', size: latest.size, newEntries: latest.size - from };
 }
 

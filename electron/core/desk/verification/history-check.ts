@@ -1,17 +1,19 @@
 // The sync's hook (sync/engine.ts calls it): `begin` before the run writes anything, `end` after it.
-// The check is one connection's: its cache holds the pinned key and the verified state.
+// The check is one connection's: its cache holds the pinned key and the verified state. While the
+// run writes, the cache refuses records that differ from their verified leaves (guard.ts).
 import type { Clock } from '@platform/clock';
 import type { FetchLike } from '../client/http';
 import type { DeskCache } from '../cache';
-import { checkHistory, HISTORY_CHANGED } from './check';
-import { matchSynced } from './match';
-import { keepEvidence, readState, saveOutcome } from './store';
+import { checkHistory } from './check';
+import { guardVerifiedRecords, settleRefusals } from './guard';
+import { countPending } from './match';
+import { readState, saveOutcome } from './store';
 import { transparencyGet } from './transport';
 
 export interface HistoryCheck {
   /** Verifies the latest checkpoint; throws HistoryChanged (the run then writes nothing) or a client error when unreachable. */
   begin(): Promise<void>;
-  /** Matches the synced records with the verified leaves; the failure's message, or null. */
+  /** Keeps the records the cache refused during the run as evidence (guard.ts) and counts the pending ones; the failure's message, or null. */
   end(): string | null;
 }
 
@@ -24,32 +26,24 @@ export function createHistoryCheck(options: {
   const { db } = options.cache;
   const now = () => options.clock.now();
   const get = transparencyGet(options.baseUrl, options.fetch);
+  // the run's writes go through this connection: a record that differs from its verified leaf is refused
+  guardVerifiedRecords(db);
   let verified = false;
   return {
     async begin() {
       verified = false;
+      settleRefusals(db, now());
       verified = (await checkHistory({ get, db, now })).outcome === 'verified';
     },
     end() {
+      const refused = settleRefusals(db, now());
+      if (refused) return refused;
       const state = readState(db);
       if (!verified || state?.outcome !== 'verified') return null;
-      const { mismatches, pending } = matchSynced(db);
-      if (mismatches.length === 0) {
-        // begin() wrote this run's check time; a re-sync that changed nothing writes nothing more
-        if (state.pending !== pending) saveOutcome(db, { outcome: 'verified', message: null, at: now(), pending });
-        return null;
-      }
-      const message = `${HISTORY_CHANGED}: ${mismatches.length === 1 ? 'a record it serves differs' : `${mismatches.length} records it serves differ`} from the entry its log holds (${mismatches[0]!.record}).`;
-      db.transaction(() => {
-        keepEvidence(db, now(), {
-          kind: 'content',
-          message,
-          ...(readState(db)?.checkpoint ? { kept: readState(db)!.checkpoint! } : {}),
-          proof: JSON.stringify({ mismatches }),
-        });
-        saveOutcome(db, { outcome: 'failed', message, at: now(), pending });
-      });
-      return message;
+      const pending = countPending(db);
+      // begin() wrote this run's check time; a re-sync that changed nothing writes nothing more
+      if (state.pending !== pending) saveOutcome(db, { outcome: 'verified', message: null, at: now(), pending });
+      return null;
     },
   };
 }
