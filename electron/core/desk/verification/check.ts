@@ -21,8 +21,8 @@ import type { CacheTables } from '../cache/schema';
 import { sha256, verifyEd25519 } from '@platform/log-crypto';
 import { movementOfLeaf, type KeptMovement } from './leaves';
 import { keepVerifiedIfMatching } from './keep-verified';
-import { contentMessage } from './match';
-import { keepEvidence, readState, saveOutcome, type Evidence, type HistoryState } from './store';
+import { contentMessage } from './new-leaves';
+import { keepEvidence, keepReplayed, readState, saveOutcome, startReplay, type Evidence, type HistoryState } from './store';
 import { fetchLeavesAhead } from './transport';
 
 export const HISTORY_CHANGED = "This registry's history changed since it was last verified";
@@ -96,11 +96,12 @@ export async function checkHistory({ get, db, now }: CheckOptions): Promise<Chec
     ? CompactRange.restore(kept.size, JSON.parse(state!.frontier ?? '[]') as string[], sha256)
     : CompactRange.empty(sha256);
   if (!range) throw new Error('the kept frontier of the verified history is damaged');
-  const movements: KeptMovement[] = [];
   const served: ServedLeaf[] = [];
   const from = range.size;
+  startReplay(db);
   try {
     await fetchLeavesAhead(get, from, latest.size, (leaves, start) => {
+      const movements: KeptMovement[] = [];
       leaves.forEach((leaf, i) => {
         if (leaf.index !== start + i) throw new LogVerificationError('replay', `entry ${start + i} was served as ${leaf.index}`);
         const bytes = fromBase64(leaf.data) ?? new Uint8Array(0);
@@ -109,6 +110,7 @@ export async function checkHistory({ get, db, now }: CheckOptions): Promise<Chec
         if (movement) movements.push(movement);
         if (served.length < EVIDENCE_LEAVES) served.push(leaf);
       });
+      keepReplayed(db, movements);
     });
   } catch (error) {
     if (error instanceof LogVerificationError && error.kind !== 'unreachable') {
@@ -120,11 +122,7 @@ export async function checkHistory({ get, db, now }: CheckOptions): Promise<Chec
     return fail(await mismatch(get, kept, latest, served));
   }
   // the records synced while these leaves were not verified yet must be theirs (keep-verified.ts)
-  const differing = keepVerifiedIfMatching(
-    db,
-    { key: keyText, checkpoint: latest, frontier: range.frontier(), movements, at: now() },
-    from,
-  );
+  const differing = keepVerifiedIfMatching(db, { key: keyText, checkpoint: latest, frontier: range.frontier(), at: now() }, from);
   if (differing.length > 0) {
     return fail({ kind: 'content', message: contentMessage(differing), ...pair, proof: JSON.stringify({ mismatches: differing }) });
   }

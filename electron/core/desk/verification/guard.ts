@@ -12,7 +12,8 @@ import type { SqliteDatabase } from '@platform/db/database';
 import type { CacheTables } from '../cache/schema';
 import { HISTORY_CHANGED } from './check';
 import { keepEvidence, readState, saveOutcome } from './store';
-import { contentMessage, type Mismatch } from './match';
+import type { Mismatch } from './match';
+import { contentMessage } from './new-leaves';
 
 type Db = SqliteDatabase<CacheTables>;
 

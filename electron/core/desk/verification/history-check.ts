@@ -4,16 +4,19 @@
 import type { Clock } from '@platform/clock';
 import type { FetchLike } from '../client/http';
 import type { DeskCache } from '../cache';
-import { checkHistory } from './check';
+import { checkHistory, HISTORY_CHANGED } from './check';
 import { guardVerifiedRecords, settleRefusals } from './guard';
-import { countPending } from './match';
-import { readState, saveOutcome } from './store';
+import { matchSynced } from './match';
+import { keepEvidence, readState, saveOutcome } from './store';
 import { transparencyGet } from './transport';
 
 export interface HistoryCheck {
   /** Verifies the latest checkpoint; throws HistoryChanged (the run then writes nothing) or a client error when unreachable. */
   begin(): Promise<void>;
-  /** Keeps the records the cache refused during the run as evidence (guard.ts) and counts the pending ones; the failure's message, or null. */
+  /**
+   * Keeps the records the cache refused during the run as evidence (guard.ts), then matches the
+   * synced records with the verified leaves; the failure's message, or null.
+   */
   end(): string | null;
 }
 
@@ -29,6 +32,8 @@ export function createHistoryCheck(options: {
   // the run's writes go through this connection: a record that differs from its verified leaf is refused
   guardVerifiedRecords(db);
   let verified = false;
+  /** Retirements pending after this connection's last match (null: none yet, so the next reads them all). */
+  let retirementsPending: number | null = null;
   return {
     async begin() {
       verified = false;
@@ -40,10 +45,24 @@ export function createHistoryCheck(options: {
       if (refused) return refused;
       const state = readState(db);
       if (!verified || state?.outcome !== 'verified') return null;
-      const pending = countPending(db);
-      // begin() wrote this run's check time; a re-sync that changed nothing writes nothing more
-      if (state.pending !== pending) saveOutcome(db, { outcome: 'verified', message: null, at: now(), pending });
-      return null;
+      const { mismatches, pending, ...counted } = matchSynced(db, retirementsPending);
+      retirementsPending = counted.retirementsPending;
+      if (mismatches.length === 0) {
+        // begin() wrote this run's check time; a re-sync that changed nothing writes nothing more
+        if (state.pending !== pending) saveOutcome(db, { outcome: 'verified', message: null, at: now(), pending });
+        return null;
+      }
+      const message = `${HISTORY_CHANGED}: ${mismatches.length === 1 ? 'a record it serves differs' : `${mismatches.length} records it serves differ`} from the entry its log holds (${mismatches[0]!.record}).`;
+      db.transaction(() => {
+        keepEvidence(db, now(), {
+          kind: 'content',
+          message,
+          ...(readState(db)?.checkpoint ? { kept: readState(db)!.checkpoint! } : {}),
+          proof: JSON.stringify({ mismatches }),
+        });
+        saveOutcome(db, { outcome: 'failed', message, at: now(), pending });
+      });
+      return message;
     },
   };
 }

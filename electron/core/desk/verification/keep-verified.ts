@@ -6,7 +6,8 @@
 // written: guard.ts.)
 import type { SqliteDatabase } from '@platform/db/database';
 import type { CacheTables } from '../cache/schema';
-import { matchNewLeaves, type Mismatch } from './match';
+import type { Mismatch } from './match';
+import { matchNewLeaves } from './new-leaves';
 import { saveVerified } from './store';
 
 /** Thrown inside the transaction to undo it. */
