@@ -105,6 +105,15 @@ export const historyEvidence = z.object({
 });
 export type HistoryEvidence = z.infer<typeof historyEvidence>;
 
+/**
+ * The registry's transparency log key (docs/desk.md): the note verifier key it serves at
+ * /transparency/v1/key and its fingerprint (SHA-256 of the 32-byte public key, hex, groups of four).
+ */
+export const logKey = z.object({ key: z.string(), fingerprint: z.string() });
+export type LogKey = z.infer<typeof logKey>;
+/** A note verifier key a person pasted or reviewed (checked by the desk: `<name>+<hash>+<key>`). */
+const logKeyText = z.string().trim().min(1, 'paste the whole key').max(1000);
+
 export const connectionInfo = z.object({
   id: z.string(),
   name: z.string(),
@@ -122,6 +131,8 @@ export const connectionInfo = z.object({
   operatorId: z.string().optional(),
   /** The active connection's history verification. */
   history: historyVerification.optional(),
+  /** The log key this connection's history is checked against (pinned when it was added, or at its first sync); null: none yet. */
+  logKey: logKey.nullable().optional(),
 });
 export type ConnectionInfo = z.infer<typeof connectionInfo>;
 
@@ -339,7 +350,7 @@ export const projectCredits = z.object({
  * this handle and asks the bridge to save it (native save dialog in Electron, a download in the
  * browser). The desk chose the name; the kind fixes the extension.
  */
-export const FILE_KINDS = ['pdf', 'csv', 'zip'] as const;
+export const FILE_KINDS = ['pdf', 'csv', 'zip', 'json'] as const;
 export type FileKind = (typeof FILE_KINDS)[number];
 export const fileHandleId = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'must be a file handle from the desk');
 export const fileHandle = z.object({ handle: fileHandleId, kind: z.enum(FILE_KINDS), filename: z.string(), size: z.number().int() });
@@ -416,9 +427,24 @@ export const deskApi = {
       operator: z.object({ id, keyHandle: keyHandleId }).optional(),
       /** Store the key in a passphrase-encrypted file because no OS keychain is available (user confirmed). */
       encryptedFileFallback: z.object({ passphrase: z.string().min(8).max(1000), userConfirmed: z.literal(true) }).optional(),
+      /**
+       * The registry's log key as the person reviewed it (connections.logKey), pinned with the
+       * connection; refused when the registry serves another. Null: it served none. Left out: the
+       * key served now is pinned unreviewed.
+       */
+      logKey: logKeyText.nullable().optional(),
     }),
     connectionInfo,
   ),
+  /** The log key a registry serves now, for a person to review before adding it or starting over; null: it publishes no log. */
+  'connections.logKey': method(z.object({ baseUrl: registryUrl }), z.object({ logKey: logKey.nullable() })),
+  /**
+   * Verify this registry from scratch (docs/desk.md): the person accepts the registry's history as
+   * it is now. The desk keeps the evidence, forgets the verified state and the data it synced from
+   * this connection, pins `logKey` (as reviewed; refused when the registry serves another) and
+   * verifies the whole log again at the next sync.
+   */
+  'connections.startOver': method(z.object({ id, logKey: logKeyText.nullable() }), connectionInfo),
   'connections.activate': method(z.object({ id }), connectionInfo),
   'connections.remove': method(z.object({ id }), ok),
   'connections.reimportKey': method(z.object({ id, keyHandle: keyHandleId }), connectionInfo),
@@ -428,6 +454,8 @@ export const deskApi = {
 
   'sync.status': method(none, syncStatus),
   'sync.historyEvidence': method(none, z.array(historyEvidence)),
+  /** The active connection's evidence as one JSON file (docs/transparency.md, "The evidence file"). */
+  'sync.exportEvidence': method(none, fileHandle),
   'sync.run': method(z.object({ resources: z.array(syncResource).optional() }).default({}), z.object({ started: z.boolean() })),
 
   'projects.search': method(

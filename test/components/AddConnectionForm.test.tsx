@@ -4,6 +4,7 @@
 // before the first was read keeps the last choice, whatever order the reads end in. Cancel: while the
 // desk connects it is unavailable (it once closed the form while the connection was still added, and
 // the end of that Add then closed the next form); while a key file is read it stops the Add unsent.
+// Add first shows the registry's log key for review; "Confirm and add" adds, pinning it.
 import { useState } from 'react';
 import { afterEach, expect, it } from 'vitest';
 import { page } from 'vitest/browser';
@@ -68,8 +69,17 @@ const partnerConnection = {
 
 const addRemoteCalls = () => desk.calls.filter((c) => c.method === 'connections.addRemote').map((c) => c.input);
 
+const served = { key: 'registry.example+1a2b3c4d+AeYq', fingerprint: '3f2a 9b1c 0d4e 5f60' };
+/** The registry's log key, answered for the review Add shows before anything is added. */
+const servesKey = (logKey: typeof served | null = served) => desk.answer('connections.logKey', () => ({ logKey }));
+const confirm = async () => {
+  await expect.element(page.getByRole('group', { name: "The registry's log key" })).toBeVisible();
+  await page.getByRole('button', { name: 'Confirm and add' }).click();
+};
+
 it('Add pressed while the operator key is still being read waits for it, then sends both keys', async () => {
   const reads = heldKeyReads();
+  servesKey();
   desk.answer('connections.addRemote', () => partnerConnection);
   desk.answer('connections.list', () => ({ activeId: null, connections: [], keychain: { available: true } }));
   const { done } = showForm();
@@ -89,9 +99,11 @@ it('Add pressed while the operator key is still being read waits for it, then se
   await expect.element(page.getByRole('alert')).not.toBeInTheDocument();
 
   reads.finish('operator.pem');
+  await confirm();
   await expect.poll(() => done).toEqual(['Partner registry']);
   expect(addRemoteCalls()).toEqual([
     {
+      logKey: served.key,
       name: 'Partner registry',
       baseUrl: 'http://127.0.0.1:4010',
       appId: '272471e8-0925-46d0-ad37-650d2a6b9726',
@@ -103,7 +115,14 @@ it('Add pressed while the operator key is still being read waits for it, then se
 
 it('a key file chosen again before the first was read keeps the last choice', async () => {
   const reads = heldKeyReads();
-  desk.answer('connections.addRemote', (input) => ({ ...partnerConnection, ...(input as object), id: 'c2', operatorId: undefined }));
+  servesKey();
+  desk.answer('connections.addRemote', (input) => ({
+    ...partnerConnection,
+    ...(input as object),
+    id: 'c2',
+    operatorId: undefined,
+    logKey: served,
+  }));
   desk.answer('connections.list', () => ({ activeId: null, connections: [], keychain: { available: true } }));
   const { done } = showForm();
   await fillConnection();
@@ -117,6 +136,7 @@ it('a key file chosen again before the first was read keeps the last choice', as
   // The first read ends last: it is ignored, and the key sent is the one chosen last.
   reads.finish('old-key.pem');
   await page.getByRole('button', { name: 'Add connection' }).click();
+  await confirm();
   await expect.poll(() => done).toEqual(['Partner registry']);
   expect(addRemoteCalls()).toMatchObject([{ keyHandle: 'handle-for-new-key-pem' }]);
 });
@@ -153,6 +173,7 @@ function showConnections(): { done: (string | undefined)[] } {
 
 it('Cancel is unavailable while the desk connects (it says why), and the form closes once added', async () => {
   desk.importKeyFile(async (file) => ({ handle: 'handle-for-app-key-pem', fileName: file?.name ?? 'app-key.pem' }));
+  servesKey();
   let connected: () => void = () => {};
   desk.answer(
     'connections.addRemote',
@@ -165,6 +186,7 @@ it('Cancel is unavailable while the desk connects (it says why), and the form cl
   await page.getByLabelText('Private key file').upload(pem('app-key.pem'));
   await expect.element(page.getByText('Chosen key file: app-key.pem')).toBeVisible();
   await page.getByRole('button', { name: 'Add connection' }).click();
+  await confirm();
   await expect.poll(() => addRemoteCalls().length).toBe(1);
 
   const cancel = page.getByRole('button', { name: 'Cancel' });
@@ -181,6 +203,7 @@ it('Cancel is unavailable while the desk connects (it says why), and the form cl
 
 it('Cancel while a key file is still being read closes the form and sends nothing', async () => {
   const reads = heldKeyReads();
+  servesKey();
   desk.answer('connections.addRemote', () => partnerConnection);
   desk.answer('connections.list', () => ({ activeId: null, connections: [], keychain: { available: true } }));
   const { done } = showConnections();
@@ -205,6 +228,7 @@ it('Cancel while a key file is still being read closes the form and sends nothin
   reads.finish('second-key.pem');
   await expect.element(page.getByText('Chosen key file: second-key.pem')).toBeVisible();
   await page.getByRole('button', { name: 'Add connection' }).click();
+  await confirm();
   await expect.poll(() => done).toEqual([undefined, 'Second registry']);
   expect(addRemoteCalls()).toMatchObject([{ name: 'Second registry', keyHandle: 'handle-for-second-key-pem' }]);
 });
@@ -215,4 +239,58 @@ it('says where the key will be kept when a keychain is available (keytar, or saf
   render(<AddConnectionForm onDone={() => {}} />);
   await expect.element(page.getByText(reason)).toBeVisible();
   await expect.element(page.getByLabelText('Passphrase for the key file')).not.toBeInTheDocument();
+});
+
+it("shows the registry's log key for review before anything is added, and refuses a pasted key that differs", async () => {
+  desk.importKeyFile(async (file) => ({ handle: 'handle-for-app-key-pem', fileName: file?.name ?? 'app-key.pem' }));
+  servesKey();
+  desk.answer('connections.addRemote', () => ({ ...partnerConnection, operatorId: undefined }));
+  desk.answer('connections.list', () => ({ activeId: null, connections: [], keychain: { available: true } }));
+  const { done } = showForm();
+  await fillConnection();
+  await page.getByLabelText('Operator id').fill('');
+  await page.getByLabelText('Private key file').upload(pem('app-key.pem'));
+  await expect.element(page.getByText('Chosen key file: app-key.pem')).toBeVisible();
+  await page.getByRole('button', { name: 'Add connection' }).click();
+  const review = page.getByRole('group', { name: "The registry's log key" });
+  await expect.element(review).toHaveTextContent(`the key whose fingerprint is ${served.fingerprint}`);
+  await expect.element(review).toHaveTextContent(served.key);
+  expect(addRemoteCalls()).toEqual([]);
+
+  const pasted = page.getByLabelText('Key obtained another way (optional)');
+  await pasted.fill('registry.example+99999999+AAAA');
+  await expect.element(page.getByText('The key you pasted is not the key this registry serves.')).toBeVisible();
+  await expect.element(pasted).toHaveAttribute('aria-invalid', 'true');
+  await page.getByRole('button', { name: 'Confirm and add' }).click();
+  await expect
+    .element(page.getByText('The connection was not added: the key you pasted is not the key this registry serves.'))
+    .toBeVisible();
+  expect(addRemoteCalls()).toEqual([]);
+
+  await pasted.fill(` ${served.key} `);
+  await expect.element(page.getByText('The key you pasted is the key this registry serves.')).toBeVisible();
+  await page.getByRole('button', { name: 'Confirm and add' }).click();
+  await expect.poll(() => done).toEqual(['Partner registry']);
+  expect(addRemoteCalls()).toMatchObject([{ logKey: served.key }]);
+});
+
+it('says when a registry publishes no log, and adds it as one whose history cannot be verified', async () => {
+  desk.importKeyFile(async (file) => ({ handle: 'handle-for-app-key-pem', fileName: file?.name ?? 'app-key.pem' }));
+  servesKey(null);
+  desk.answer('connections.addRemote', () => ({ ...partnerConnection, operatorId: undefined }));
+  desk.answer('connections.list', () => ({ activeId: null, connections: [], keychain: { available: true } }));
+  const { done } = showForm();
+  await fillConnection();
+  await page.getByLabelText('Operator id').fill('');
+  await page.getByLabelText('Private key file').upload(pem('app-key.pem'));
+  await expect.element(page.getByText('Chosen key file: app-key.pem')).toBeVisible();
+  await page.getByRole('button', { name: 'Add connection' }).click();
+  await expect.element(page.getByText('This registry publishes no transparency log: the desk cannot verify its history.')).toBeVisible();
+  // another address is reviewed again
+  await page.getByLabelText('Registry address').fill('http://127.0.0.1:4011');
+  await expect.element(page.getByRole('button', { name: 'Add connection' })).toBeVisible();
+  await page.getByLabelText('Registry address').fill('http://127.0.0.1:4010');
+  await page.getByRole('button', { name: 'Confirm and add' }).click();
+  await expect.poll(() => done).toEqual(['Partner registry']);
+  expect(addRemoteCalls()).toMatchObject([{ logKey: null }]);
 });

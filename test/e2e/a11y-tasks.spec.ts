@@ -118,6 +118,10 @@ test.describe('warehouse and connections', () => {
     }
     await axe(app, 'Add connection', found, 'form[aria-label="Add a remote connection"]');
     await press(app, form.getByRole('button', { name: 'Add connection' }));
+    // the registry's log key, for review: the same button, now "Confirm and add", keeps the focus
+    await expect(form.getByRole('group', { name: "The registry's log key" })).toContainText('fingerprint');
+    await axe(app, 'Add connection: the log key', found, 'form[aria-label="Add a remote connection"]');
+    await press(app, form.getByRole('button', { name: 'Confirm and add' }));
     await expect(form).toBeHidden();
     await expect(app.getByRole('region', { name: 'Connection Keyboard registry' })).toBeFocused();
     expect(found).toEqual([]);

@@ -67,6 +67,9 @@ async function addOperatorConnection(
     await form.getByRole('checkbox', { name: 'Store the key in a passphrase-encrypted file' }).check();
   }
   await form.getByRole('button', { name: 'Add connection' }).click();
+  // the registry's log key is shown for review before anything is stored
+  await expect(form.getByRole('group', { name: "The registry's log key" })).toContainText('fingerprint');
+  await form.getByRole('button', { name: 'Confirm and add' }).click();
   const card = page.getByRole('region', { name: `Connection ${fields.name}` });
   await expect(card).toBeVisible();
   const synced = nextAppEvent(page, 'desk:sync-finished');

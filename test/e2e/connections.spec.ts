@@ -64,6 +64,13 @@ async function closedPortUrl(): Promise<string> {
   return `http://127.0.0.1:${port}`;
 }
 
+/** Add, then (the registry's log key shown for review) Confirm and add. */
+async function addAndConfirm(form: Locator): Promise<void> {
+  await form.getByRole('button', { name: 'Add connection' }).click();
+  await expect(form.getByRole('group', { name: "The registry's log key" })).toContainText('fingerprint');
+  await form.getByRole('button', { name: 'Confirm and add' }).click();
+}
+
 async function openAddForm(page: Page): Promise<Locator> {
   await page.keyboard.press('Control+6');
   await expect(page.getByRole('heading', { level: 1, name: 'Connections & settings' })).toBeVisible();
@@ -124,7 +131,7 @@ test.describe('with an OS keychain', () => {
 
     // A valid key of another app: the registry refuses it, the form says so, nothing is saved.
     await fillForm(form, { name: 'Second registry', url: second.url, appId: demoApp.id, pem: strangerKey() });
-    await form.getByRole('button', { name: 'Add connection' }).click();
+    await addAndConfirm(form);
     await expect(form.getByRole('alert')).toContainText("The connection was not added: The registry refused this app's credentials");
     await expect(connectionCards(app)).toHaveCount(1);
     expect(await savedConnectionNames(app)).toEqual(['Embedded demo registry']);
@@ -132,7 +139,7 @@ test.describe('with an OS keychain', () => {
     // The right key: the connection is saved with the installations the registry reports.
     form = await openAddForm(app);
     await fillForm(form, { name: 'Second registry', url: second.url, appId: demoApp.id, pem: demoApp.privateKeyPem });
-    await form.getByRole('button', { name: 'Add connection' }).click();
+    await addAndConfirm(form);
     await expect(form).toHaveCount(0);
     const card = app.getByRole('region', { name: 'Connection Second registry' });
     await expect(card).toContainText('Remote registry');
@@ -204,7 +211,7 @@ test.describe('without an OS keychain', () => {
     await form
       .getByLabel('Private key file')
       .setInputFiles({ name: 'other-key.pem', mimeType: 'application/x-pem-file', buffer: Buffer.from(strangerKey()) });
-    await form.getByRole('button', { name: 'Add connection' }).click();
+    await addAndConfirm(form);
     await expect(form.getByRole('alert')).toContainText("The connection was not added: The registry refused this app's credentials");
     expect(keyFiles()).toEqual([]);
     await expect(connectionCards(app)).toHaveCount(1);
@@ -213,7 +220,7 @@ test.describe('without an OS keychain', () => {
     await form
       .getByLabel('Private key file')
       .setInputFiles({ name: 'app-key.pem', mimeType: 'application/x-pem-file', buffer: Buffer.from(demoApp.privateKeyPem) });
-    await form.getByRole('button', { name: 'Add connection' }).click();
+    await form.getByRole('button', { name: 'Confirm and add' }).click();
     await expect(form).toHaveCount(0);
     const card = app.getByRole('region', { name: 'Connection Second registry' });
     await expect(card.getByRole('definition').filter({ hasText: 'Passphrase-encrypted file' })).toBeVisible();

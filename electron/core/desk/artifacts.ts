@@ -14,6 +14,8 @@ export const FILE_KINDS: Record<FileKind, { mimeType: string; extension: string;
   csv: { mimeType: 'text/csv', extension: 'csv', filterName: 'CSV file', maxBytes: 256 * 1024 * 1024 },
   // Bundled certificates (up to 500 of them).
   zip: { mimeType: 'application/zip', extension: 'zip', filterName: 'ZIP archive', maxBytes: 256 * 1024 * 1024 },
+  // The history evidence of a connection (verification/evidence-file.ts).
+  json: { mimeType: 'application/json', extension: 'json', filterName: 'JSON file', maxBytes: 64 * 1024 * 1024 },
 };
 export const ARTIFACT_TTL_MS = 15 * 60_000;
 export const MAX_ARTIFACTS = 32;

@@ -10,7 +10,9 @@ import type { SyncTuning } from './sync/context';
 import type { SyncEngineEvent } from './sync/types';
 import type { SyncWorkerSettings } from './sync/worker/host';
 import { clientFor, openConnectionRuntime, type ConnectionRuntime } from './connection-runtime';
-import { historyStatus } from './verification/status';
+import { historyStatus, pinnedKey } from './verification/status';
+import { confirmLogKey, fetchLogKey, logKeyOf } from './verification/log-key';
+import { startCacheOver } from './verification/start-over';
 import { checkPrivateKeyPem, type ConnectionKeys } from './connection-keys';
 import type { ConnectionStore, SecretStoreKind, StoredConnection } from './connections';
 import { type CertificatePoolOptions } from '../registry';
@@ -72,6 +74,8 @@ export interface ConnectionManager {
   reimportKey(input: WithPem<ParsedDeskInput<'connections.reimportKey'>>): Promise<ConnectionInfo>;
   unlock(input: ParsedDeskInput<'connections.unlock'>): Promise<ConnectionInfo>;
   refreshInstallations(input: ParsedDeskInput<'connections.refreshInstallations'>): Promise<ConnectionInfo>;
+  logKey(input: ParsedDeskInput<'connections.logKey'>): Promise<DeskOutput<'connections.logKey'>>;
+  startOver(input: ParsedDeskInput<'connections.startOver'>): Promise<ConnectionInfo>;
   /** Closes the active runtime and stops the embedded registry. */
   close(): Promise<void>;
 }
@@ -179,7 +183,30 @@ export function createConnectionManager(options: ConnectionManagerOptions): Conn
       installations: connection.installations,
       ...(connection.operatorId !== undefined ? { operatorId: connection.operatorId } : {}),
       ...(active?.connection.id === connection.id ? { history: historyStatus(active.cache.db) } : {}),
+      ...logKeyInfo(connection),
     };
+  }
+
+  /** The key the connection's history is checked against: the one reviewed, else the one its first sync pinned. */
+  function logKeyInfo(connection: StoredConnection): Pick<ConnectionInfo, 'logKey'> {
+    const pinned =
+      connection.logKey !== undefined
+        ? connection.logKey
+        : active?.connection.id === connection.id
+          ? pinnedKey(active.cache.db)
+          : undefined;
+    return pinned === undefined ? {} : { logKey: pinned === null ? null : logKeyOf(pinned) };
+  }
+
+  /** The registry's log key now, an unreachable registry said in words. */
+  async function servedLogKey(baseUrl: string) {
+    try {
+      return await fetchLogKey(baseUrl, options.fetch);
+    } catch (error) {
+      if (isUnreachable(error))
+        throw new DeskFailure('offline', `${baseUrl} cannot be reached: check the address and that the registry is running`);
+      throw translateClientError(error, "Reading the registry's log key");
+    }
   }
 
   // ---- start-up: the embedded registry, the command-line remote, the active connection -------------
@@ -222,6 +249,8 @@ export function createConnectionManager(options: ConnectionManagerOptions): Conn
       secretStore,
       examinerRead: existing?.examinerRead ?? false,
       installations: existing?.installations ?? [],
+      // a key pinned by starting over stays pinned
+      ...(existing?.logKey !== undefined ? { logKey: existing.logKey } : {}),
     };
     return connections.put(await refreshAppFacts(connection));
   }
@@ -326,6 +355,9 @@ export function createConnectionManager(options: ConnectionManagerOptions): Conn
         connection = await refreshAppFacts(draft, client);
         // the operator id and key too: the registry must give them an operator token
         if (input.operator) await client.tokens.grant({ kind: 'operator' });
+        // the log key the person reviewed is the one pinned; another one served now is refused
+        const served = await fetchLogKey(draft.baseUrl, options.fetch);
+        connection = { ...connection, logKey: (input.logKey === undefined ? served : confirmLogKey(input.logKey, served))?.key ?? null };
       } catch (error) {
         if (isUnreachable(error)) {
           throw new DeskFailure(
@@ -424,6 +456,27 @@ export function createConnectionManager(options: ConnectionManagerOptions): Conn
       if (active?.connection.id === refreshed.id) active.connection = refreshed;
       options.publish({ type: 'connections.changed' });
       return connectionInfo(refreshed);
+    },
+
+    logKey: async (input) => ({ logKey: await servedLogKey(input.baseUrl) }),
+
+    async startOver(input) {
+      const connection = requireConnection(input.id);
+      // what the person reviewed must be what the registry serves now
+      const accepted = confirmLogKey(input.logKey, await servedLogKey(connection.baseUrl));
+      const wasActive = active?.connection.id === connection.id;
+      if (wasActive) {
+        probe?.stop();
+        probe = null;
+        const closing = active!;
+        active = null;
+        await closing.close();
+      }
+      startCacheOver(paths.cacheFile(connection.id), clock, { key: accepted?.key ?? null });
+      const restarted = connections.put({ ...connection, logKey: accepted?.key ?? null });
+      if (wasActive) await activate(restarted);
+      options.publish({ type: 'connections.changed' });
+      return connectionInfo(restarted);
     },
 
     async close() {

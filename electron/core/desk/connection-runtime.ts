@@ -15,6 +15,8 @@ import type { SyncTuning } from './sync/context';
 import { createSyncEngine } from './sync/engine';
 import type { SyncEngine, SyncEngineEvent } from './sync/types';
 import { createWorkerSyncEngine, type SyncWorkerSettings } from './sync/worker/host';
+import { guardVerifiedRecords } from './verification/guard';
+import { pinReviewedKey } from './verification/pin';
 
 export interface ConnectionRuntime {
   connection: StoredConnection;
@@ -98,6 +100,9 @@ export function openConnectionRuntime(options: {
   });
   const cacheFile = options.paths.cacheFile(connection.id);
   const cache = openDeskCache(cacheFile, { clock: options.clock });
+  // the desk service writes the cache too (the back office, a finalized retirement): guarded as the sync's writes are
+  guardVerifiedRecords(cache.db);
+  pinReviewedKey(cache.db, connection.logKey, options.clock.now());
   const common = {
     cache,
     clock: options.clock,

@@ -19,6 +19,12 @@ export const storedConnectionSchema = z.object({
   installations: z.array(installationInfo).default([]),
   /** The operator account this desk acts as on the operator endpoints (its key: operatorKeyId). */
   operatorId: z.string().min(1).optional(),
+  /**
+   * The registry's log key pinned when the connection was added (or started over), as the person
+   * reviewed it; null: the registry published no log then. Absent: connections added before keys
+   * were pinned at adding (their first sync pinned it in the cache).
+   */
+  logKey: z.string().min(1).nullable().optional(),
 });
 export type StoredConnection = z.infer<typeof storedConnectionSchema>;
 

@@ -50,6 +50,7 @@ import { auditEntries, type AuditPageRead } from './audit-entries';
 import type { DeskDispatcher } from './dispatcher';
 import { createBackOffice } from './back-office';
 import { historyEvidence, historyStatus } from './verification/status';
+import { historyEvidenceFile } from './verification/evidence-file';
 
 export interface DeskServiceOptions {
   dataDir: string;
@@ -209,6 +210,7 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
   const writeContext = (): writes.WriteContext => ({
     runtime: connections.requireActive(),
     tracker,
+    clock,
     publish: (event) => hub.publish(event),
     ...(options.follow ? { follow: options.follow } : {}),
   });
@@ -280,9 +282,16 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
     },
     'connections.unlock': (input) => connections.unlock(input),
     'connections.refreshInstallations': (input) => connections.refreshInstallations(input),
+    'connections.logKey': (input) => connections.logKey(input),
+    'connections.startOver': (input) => connections.startOver(input),
 
     'sync.status': () => syncStatus(),
     'sync.historyEvidence': () => historyEvidence(cache().db),
+    'sync.exportEvidence': () => {
+      const { cache: active, connection } = connections.requireActive();
+      const file = historyEvidenceFile(active.db, connection, clock.now());
+      return artifacts.put('json', file.baseName, file.bytes);
+    },
     'sync.run': (input) => {
       const runtime = connections.requireActive();
       void runtime.sync.run(input.resources).catch((error: unknown) => log(`sync failed: ${(error as Error).message}`));

@@ -9,13 +9,16 @@ import type { Reservation } from '@shared/registry/resources';
 import { RegistryError, STATUS_OF } from '../registry';
 import { EmbeddedRegistryStopped } from './embedded';
 import { DeskFailure, fromRegistryAnswer, offlineFailure } from './errors';
+import type { Clock } from '@platform/clock';
 import type { ConnectionRuntime } from './connection-runtime';
 import { withRegistry, type OnlineTracker } from './registry-calls';
+import { settleRefusals } from './verification/guard';
 import type { InstallationInfo } from './types';
 
 export interface WriteContext {
   runtime: ConnectionRuntime;
   tracker: OnlineTracker;
+  clock: Clock;
   publish(event: DeskEvent): void;
   /** How a finished reservation is followed (tests shorten it). */
   follow?: { intervalMs: number; timeoutMs: number };
@@ -163,8 +166,15 @@ export async function finalize(ctx: WriteContext, input: DeskInput<'retirements.
     // The registry finds the retirement from the signed data; a mismatch means the renderer signed another one.
     throw new DeskFailure('conflict', `The signature finalized retirement ${retirement.id}, not ${retirementId}`);
   }
-  // Write it through: the next incremental sync reads only the newest retirements.
-  ctx.runtime.cache.write.putRetirement(retirement);
+  // Write it through: the next incremental sync reads only the newest retirements. The cache
+  // refuses it when it differs from its verified leaf (verification/guard.ts); that is kept as evidence.
+  try {
+    ctx.runtime.cache.write.putRetirement(retirement);
+  } catch (error) {
+    const refused = settleRefusals(ctx.runtime.cache.db, ctx.clock.now());
+    if (refused) throw new DeskFailure('conflict', `The retirement was finalized, but the desk does not show it: ${refused}`);
+    throw error;
+  }
   void ctx.runtime.sync.run(['retirements']).catch(() => {});
   return { retirement };
 }

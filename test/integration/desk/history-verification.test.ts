@@ -145,13 +145,6 @@ describe('the desk verifies the registry history at every sync', () => {
     const check = createHistoryCheck({ baseUrl: w.t.url, cache: copied, clock: w.t.clock, fetch: withdrawn });
     await expect(check.begin()).rejects.toThrow(/no longer publishes the log it was verified against/);
     expect(historyStatus(copied.db).state).toBe('failed');
-
-    // a retirement the registry answers with another amount than its leaf holds is not quiet
-    w.cache.db.raw.prepare('UPDATE retirements SET amount = amount + 1 WHERE rowid = (SELECT MIN(rowid) FROM retirements)').run();
-    expect((await engine.run(['projects'])).ok).toBe(true);
-    expect(engine.status().lastError).toMatch(/differs from the entry its log holds \(retirement /);
-    expect(historyStatus(w.cache.db)).toMatchObject({ state: 'failed', evidence: 1 });
-    expect(JSON.parse(historyEvidence(w.cache.db)[0]!.proof!)).toMatchObject({ mismatches: [{ logged: { amountGrams: 1000 } }] });
   });
 
   it('catches a row rewritten after it was logged', async () => {
@@ -236,5 +229,59 @@ describe('the desk verifies the registry history at every sync', () => {
     w.t.clock.advance(5_000);
     const evidence = await expectRefused(w, 'signature', /it now signs with another key .* than the one kept for this connection/);
     expect(evidence.message).toContain(pinned);
+  });
+});
+
+/** The newest retirement's id, its amount made twice what its logged movement says (a registry serving a changed record). */
+function doubleNewestRetirement(t: TestRegistry): string {
+  const { id } = t.registry.db.prepare('SELECT id FROM retirements ORDER BY created_at DESC, id DESC LIMIT 1').get() as { id: string };
+  dropGuards(t, 'retirements');
+  t.registry.db.prepare('UPDATE retirements SET amount = amount * 2 WHERE id = ?').run(id);
+  return id;
+}
+
+const cachedRetirement = (w: DeskWorld, id: string) => w.cache.db.raw.prepare('SELECT amount FROM retirements WHERE id = ?').get(id);
+
+describe('a synced record is matched with its leaf before the desk keeps it', () => {
+  it('refuses a retirement that differs from its verified leaf: it never enters the cache, and the evidence is kept', async () => {
+    const w = await verifiedWorld();
+    grow(w, 2);
+    const id = doubleNewestRetirement(w.t);
+    const result = await w.engine.run(['retirements']);
+    expect(result.ok).toBe(false);
+    expect(w.engine.status().lastError).toBe(
+      `${HISTORY_CHANGED}: a record it serves differs from the entry its log holds (retirement ${id}).`,
+    );
+    // the run's retirements were written in one transaction: none of them is kept
+    expect(cachedRetirement(w, id)).toBeUndefined();
+    expect(w.cache.countRetirements()).toBe(3);
+    expect(historyStatus(w.cache.db)).toMatchObject({ state: 'failed', evidence: 1 });
+    const [evidence] = historyEvidence(w.cache.db);
+    expect(evidence).toMatchObject({ kind: 'content' });
+    expect(evidence!.keptCheckpoint).toContain(`\n${logSize(w.t)}\n`);
+    expect(JSON.parse(evidence!.proof!)).toMatchObject({
+      mismatches: [{ record: `retirement ${id}`, synced: { amount: 0.002 }, logged: { amountGrams: 1000 } }],
+    });
+    // and later syncs are refused
+    expect((await w.engine.run(['retirements'])).ok).toBe(false);
+    expect(w.cache.countRetirements()).toBe(3);
+  });
+
+  it('matches a record synced before its leaf was verified when the leaf is, before that sync writes anything', async () => {
+    const w = await verifiedWorld();
+    // no time passes: the registry's checkpoint does not cover the new retirement yet
+    addVolume(w.t.registry, w.f, { retirements: 1 });
+    const id = doubleNewestRetirement(w.t);
+    expect((await w.engine.run(['retirements'])).ok).toBe(true);
+    expect(historyStatus(w.cache.db)).toMatchObject({ state: 'verified', pending: 1 });
+    expect(cachedRetirement(w, id)).toEqual({ amount: 0.002 });
+    grow(w, 1);
+    const result = await w.engine.run(['retirements']);
+    expect(result.ok).toBe(false);
+    expect(w.engine.status().lastError).toContain(`differs from the entry its log holds (retirement ${id})`);
+    expect(w.cache.countRetirements()).toBe(4);
+    // the checkpoint that covers it is not kept as verified: the desk stays at the one before
+    expect(historyStatus(w.cache.db)).toMatchObject({ state: 'failed', evidence: 1, pending: 1 });
+    expect(JSON.parse(historyEvidence(w.cache.db)[0]!.proof!)).toMatchObject({ mismatches: [{ record: `retirement ${id}` }] });
   });
 });

@@ -56,6 +56,7 @@ const CACHE_COLUMNS = {
     created_at: 'INTEGER',
     reference: 'TEXT NULL',
   },
+  hv_pin: { one: 'INTEGER', verifier_key: 'TEXT NULL', pinned_at: 'INTEGER', reason: 'TEXT' },
   hv_evidence: {
     id: 'INTEGER',
     found_at: 'INTEGER',

@@ -30,6 +30,7 @@ import { translateClientError, type OnlineTracker } from '../registry-calls';
 import { sessionOf } from './session';
 import { createCacheBackOfficeStore, requestKey, type AuditQuery, type BackOfficeStore } from './store';
 import { syncBackOffice } from './sync';
+import { settleRefusals } from '../verification/guard';
 
 export { createCacheBackOfficeStore, requestKey, type BackOfficeStore } from './store';
 
@@ -267,6 +268,8 @@ export function createBackOffice(options: BackOfficeOptions): BackOffice {
       })
       .finally(() => {
         running = null;
+        // credit histories the cache refused (they differ from their verified leaves) become evidence
+        settleRefusals(active.cache.db, clock.now());
       });
     return running;
   }

@@ -144,6 +144,8 @@ export interface CacheTables {
     created_at: number;
     reference: string | null;
   };
+  /** The log key a person reviewed (migration 0007; verification/pin.ts); NULL: the registry published no log then. */
+  hv_pin: { one: 1; verifier_key: string | null; pinned_at: number; reason: 'added' | 'started_over' };
   hv_evidence: {
     id: Generated<number>;
     found_at: number;

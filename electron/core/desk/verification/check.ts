@@ -20,7 +20,10 @@ import type { SqliteDatabase } from '@platform/db/database';
 import type { CacheTables } from '../cache/schema';
 import { sha256, verifyEd25519 } from '@platform/log-crypto';
 import { movementOfLeaf, type KeptMovement } from './leaves';
-import { keepEvidence, keepReplayed, readState, saveOutcome, saveVerified, startReplay, type Evidence, type HistoryState } from './store';
+import { keepVerifiedIfMatching } from './keep-verified';
+import { contentMessage } from './new-leaves';
+import { keepEvidence, keepReplayed, readState, saveOutcome, startReplay, type Evidence, type HistoryState } from './store';
+import { readPin } from './pin';
 import { fetchLeavesAhead } from './transport';
 
 export const HISTORY_CHANGED = "This registry's history changed since it was last verified";
@@ -58,7 +61,9 @@ export async function checkHistory({ get, db, now }: CheckOptions): Promise<Chec
   };
   if (state?.outcome === 'failed') throw new HistoryChanged(state.message ?? HISTORY_CHANGED);
 
-  let keyText = state?.verifier_key ?? null;
+  // the key of the last verified checkpoint, else the one the person reviewed, else the one served now (pinned at first sight)
+  const reviewed = readPin(db)?.verifier_key ?? null;
+  let keyText = state?.verifier_key ?? reviewed;
   if (keyText === null) {
     const served = await get('/transparency/v1/key');
     if (served.status === 404) return unverifiable(db, now, 'the registry publishes no transparency log');
@@ -73,6 +78,8 @@ export async function checkHistory({ get, db, now }: CheckOptions): Promise<Chec
     // a registry verified before may not step out of being checked
     if (state?.checkpoint)
       return fail({ kind: 'withdrawn', message: 'it no longer publishes the log it was verified against', kept: state.checkpoint });
+    if (reviewed !== null)
+      return fail({ kind: 'withdrawn', message: `it publishes no log, though it served the key ${reviewed} when it was pinned` });
     return unverifiable(db, now, 'the registry publishes no checkpoint');
   }
   let latest: VerifiedCheckpoint;
@@ -119,7 +126,11 @@ export async function checkHistory({ get, db, now }: CheckOptions): Promise<Chec
   if (toBase64(range.root()) !== latest.root) {
     return fail(await mismatch(get, kept, latest, served));
   }
-  saveVerified(db, { key: keyText, checkpoint: latest, frontier: range.frontier(), at: now() });
+  // the records synced while these leaves were not verified yet must be theirs (keep-verified.ts)
+  const differing = keepVerifiedIfMatching(db, { key: keyText, checkpoint: latest, frontier: range.frontier(), at: now() }, from);
+  if (differing.length > 0) {
+    return fail({ kind: 'content', message: contentMessage(differing), ...pair, proof: JSON.stringify({ mismatches: differing }) });
+  }
   return { outcome: 'verified', size: latest.size, newEntries: latest.size - from };
 }
 

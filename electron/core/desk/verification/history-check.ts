@@ -1,9 +1,11 @@
 // The sync's hook (sync/engine.ts calls it): `begin` before the run writes anything, `end` after it.
-// The check is one connection's: its cache holds the pinned key and the verified state.
+// The check is one connection's: its cache holds the pinned key and the verified state. While the
+// run writes, the cache refuses records that differ from their verified leaves (guard.ts).
 import type { Clock } from '@platform/clock';
 import type { FetchLike } from '../client/http';
 import type { DeskCache } from '../cache';
 import { checkHistory, HISTORY_CHANGED } from './check';
+import { guardVerifiedRecords, settleRefusals } from './guard';
 import { matchSynced } from './match';
 import { keepEvidence, readState, saveOutcome } from './store';
 import { transparencyGet } from './transport';
@@ -11,7 +13,10 @@ import { transparencyGet } from './transport';
 export interface HistoryCheck {
   /** Verifies the latest checkpoint; throws HistoryChanged (the run then writes nothing) or a client error when unreachable. */
   begin(): Promise<void>;
-  /** Matches the synced records with the verified leaves; the failure's message, or null. */
+  /**
+   * Keeps the records the cache refused during the run as evidence (guard.ts), then matches the
+   * synced records with the verified leaves; the failure's message, or null.
+   */
   end(): string | null;
 }
 
@@ -24,15 +29,20 @@ export function createHistoryCheck(options: {
   const { db } = options.cache;
   const now = () => options.clock.now();
   const get = transparencyGet(options.baseUrl, options.fetch);
+  // the run's writes go through this connection: a record that differs from its verified leaf is refused
+  guardVerifiedRecords(db);
   let verified = false;
   /** Retirements pending after this connection's last match (null: none yet, so the next reads them all). */
   let retirementsPending: number | null = null;
   return {
     async begin() {
       verified = false;
+      settleRefusals(db, now());
       verified = (await checkHistory({ get, db, now })).outcome === 'verified';
     },
     end() {
+      const refused = settleRefusals(db, now());
+      if (refused) return refused;
       const state = readState(db);
       if (!verified || state?.outcome !== 'verified') return null;
       const { mismatches, pending, ...counted } = matchSynced(db, retirementsPending);

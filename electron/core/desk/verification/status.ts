@@ -3,6 +3,7 @@
 import type { HistoryEvidence, HistoryVerification } from '@shared/desk/api';
 import type { SqliteDatabase } from '@platform/db/database';
 import type { CacheTables } from '../cache/schema';
+import { readPin } from './pin';
 import { evidenceRows, readState } from './store';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -32,4 +33,12 @@ export function historyEvidence(db: SqliteDatabase<CacheTables>): HistoryEvidenc
     latestCheckpoint: e.latest_checkpoint,
     proof: e.proof,
   }));
+}
+
+/** The key this cache checks the history against (verified under, else reviewed); undefined: none yet, null: reviewed as having no log. */
+export function pinnedKey(db: SqliteDatabase<CacheTables>): string | null | undefined {
+  const state = readState(db)?.verifier_key;
+  if (state) return state;
+  const pin = readPin(db);
+  return pin ? pin.verifier_key : undefined;
 }

@@ -19,7 +19,7 @@ import {
 } from '@shared/transparency/verifier';
 import { sha256, verifyEd25519 } from '@platform/log-crypto';
 
-interface State {
+export interface State {
   key: string;
   checkpoint: VerifiedCheckpoint;
 }
@@ -28,6 +28,8 @@ export interface VerifyOptions {
   url: string;
   key?: string;
   state?: string;
+  /** A checkpoint kept elsewhere (an evidence file's): checked like --state's, never written. */
+  kept?: State;
 }
 
 function readState(file: string | undefined): State | undefined {
@@ -46,7 +48,7 @@ export async function verifyRegistryLog(options: VerifyOptions): Promise<Record<
     const res = await fetch(`${base}${path}`);
     return { status: res.status, text: await res.text() };
   };
-  const state = readState(options.state);
+  const state = options.kept ?? readState(options.state);
   const served = await fetchVerifierKey(get);
   const pinnedText = options.key ?? state?.key ?? served.text;
   const pinned = parseVerifierKey(pinnedText);

@@ -1,11 +1,14 @@
 // Adding a remote registry: its address, the app id registered there, and the app's private key.
+// Before anything is stored the form shows the registry's log key for review (LogKeyReview): Add
+// fetches it, "Confirm and add" pins the key shown (the desk refuses if the registry then serves
+// another), and a pasted key obtained out of band that differs stops the add.
 // Without an OS keychain the key can go to a passphrase-encrypted file, if the user agrees.
 // Optionally an operator account of that registry (its id and key file, picked like the app key)
 // for the back office; both keys are kept the same way. Cancel stops an Add still waiting for a key
 // file (nothing was sent); once the desk is connecting it cannot be stopped, so Cancel is unavailable
 // (and says why) until the desk answers, and a run only ever closes its own form.
 import { useId, useRef, useState } from 'react';
-import { isAllowedRegistryUrl, REGISTRY_URL_RULE, type PickedKey } from '@shared/desk/api';
+import { isAllowedRegistryUrl, REGISTRY_URL_RULE, type LogKey, type PickedKey } from '@shared/desk/api';
 import { desk } from '@renderer/lib/desk';
 import { useConnections } from '@renderer/stores/connections';
 import { Field } from '@renderer/components/Field';
@@ -13,6 +16,7 @@ import { ErrorMessage } from '@renderer/components/feedback';
 import { useAction } from '@renderer/components/useAction';
 import { useMounted } from '@renderer/components/useMounted';
 import { KeyFileInput } from './KeyFileInput';
+import { keyMismatch, LogKeyReview } from './LogKeyReview';
 
 /** `onDone` gets the name of the connection added, or nothing when the form was cancelled. */
 export function AddConnectionForm({ onDone }: { onDone: (added?: string) => void }) {
@@ -33,6 +37,10 @@ export function AddConnectionForm({ onDone }: { onDone: (added?: string) => void
   };
   const [passphrase, setPassphrase] = useState('');
   const [confirmed, setConfirmed] = useState(false);
+  // The log key fetched for review, for the address it was fetched from (another address: review again).
+  const [review, setReview] = useState<{ baseUrl: string; logKey: LogKey | null } | null>(null);
+  const [pastedKey, setPastedKey] = useState('');
+  const reviewed = review !== null && review.baseUrl === baseUrl.trim() ? review : null;
   const needsFile = keychain ? !keychain.available : false;
   const mounted = useMounted();
   const cancelReasonId = useId();
@@ -56,7 +64,15 @@ export function AddConnectionForm({ onDone }: { onDone: (added?: string) => void
     if (operatorId.trim() === '' && operatorKey) throw new Error('Enter the operator id that goes with the operator key file.');
     if (needsFile && (!confirmed || passphrase.length < 8))
       throw new Error('Without a keychain, the key is stored encrypted with a passphrase of at least 8 characters: enter one and confirm.');
+    if (!reviewed) {
+      // first the registry's log key, for the person to review; nothing is stored yet
+      const { logKey } = await desk('connections.logKey', { baseUrl: baseUrl.trim() });
+      if (mounted.current) setReview({ baseUrl: baseUrl.trim(), logKey });
+      return;
+    }
+    if (keyMismatch(pastedKey, reviewed.logKey)) throw new Error('the key you pasted is not the key this registry serves.');
     await desk('connections.addRemote', {
+      logKey: reviewed.logKey?.key ?? null,
       name: name.trim(),
       baseUrl: baseUrl.trim(),
       appId: appId.trim(),
@@ -123,6 +139,7 @@ export function AddConnectionForm({ onDone }: { onDone: (added?: string) => void
           </label>
         </>
       )}
+      {reviewed && <LogKeyReview served={reviewed.logKey} pasted={pastedKey} onPasted={setPastedKey} />}
       <ErrorMessage error={add.error ? `The connection was not added: ${add.error}` : null} />
       <div className="actions">
         <button
@@ -138,7 +155,7 @@ export function AddConnectionForm({ onDone }: { onDone: (added?: string) => void
         </button>
         {/* aria-disabled, not disabled: pressed, it keeps focus while it connects. */}
         <button type="submit" className="button button-primary" aria-disabled={add.busy}>
-          {waitingForKeys ? 'Reading the key file…' : add.busy ? 'Connecting…' : 'Add connection'}
+          {waitingForKeys ? 'Reading the key file…' : add.busy ? 'Connecting…' : reviewed ? 'Confirm and add' : 'Add connection'}
         </button>
       </div>
       {connecting && (

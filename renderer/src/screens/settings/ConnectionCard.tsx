@@ -1,6 +1,6 @@
 // One connection: where it points, whether its key is usable, its installations and permissions,
 // and what can be done with it.
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { ConnectionInfo } from '@shared/desk/api';
 import { desk } from '@renderer/lib/desk';
 import { useConnections } from '@renderer/stores/connections';
@@ -12,6 +12,7 @@ import { ErrorMessage } from '@renderer/components/feedback';
 import { useAction } from '@renderer/components/useAction';
 import { KeyFileInput } from './KeyFileInput';
 import { historyText } from '@renderer/components/HistoryLine';
+import { HistoryActions } from './HistoryActions';
 
 const KEY_STATUS: Record<ConnectionInfo['keyStatus'], string> = {
   ok: 'Available',
@@ -29,7 +30,8 @@ export function ConnectionCard({ connection, active }: { connection: ConnectionI
   const [reimporting, setReimporting] = useState(false);
   // the active connection's follows each sync; another's is what it was when it was last active
   const liveHistory = useSync((s) => s.status?.history);
-  const history = historyText(active ? (liveHistory ?? connection.history) : connection.history);
+  const historyState = active ? (liveHistory ?? connection.history) : connection.history;
+  const history = historyText(historyState);
   const reload = () => useConnections.getState().load();
   const activate = useAction(async () => {
     await desk('connections.activate', { id: connection.id });
@@ -102,8 +104,10 @@ export function ConnectionCard({ connection, active }: { connection: ConnectionI
           ['Internal projects (examiner)', connection.examinerRead ? 'Allowed' : 'Not allowed'],
           ['Operator account', <OperatorFact connection={connection} />],
           ...(history ? [['History', history] as [string, string]] : []),
+          ...logKeyFacts(connection),
         ]}
       />
+      {active && <HistoryActions connection={connection} history={historyState} />}
       {connection.keyMessage && <p className="notice">{connection.keyMessage}</p>}
       {reimporting && <KeyFileInput label="New private key file" onKey={(key) => key && void reimport.run(key.handle)} />}
       <ErrorMessage error={error} />
@@ -136,6 +140,19 @@ export function ConnectionCard({ connection, active }: { connection: ConnectionI
       )}
     </section>
   );
+}
+
+/** The pinned log key's fingerprint (the whole key on hover): what a person compares with one obtained out of band. */
+function logKeyFacts(connection: ConnectionInfo): [string, ReactNode][] {
+  if (!connection.logKey) return [];
+  return [
+    [
+      'Log key fingerprint',
+      <span className="mono" title={connection.logKey.key}>
+        {connection.logKey.fingerprint}
+      </span>,
+    ],
+  ];
 }
 
 /** The back office's operator account: name and role for the active connection (from the session), else its id. */

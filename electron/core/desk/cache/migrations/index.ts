@@ -5,6 +5,7 @@ import { migration0003 } from './0003-fast-search';
 import { migration0004 } from './0004-inventory-credits';
 import { migration0005 } from './0005-back-office';
 import { migration0006 } from './0006-history-verification';
+import { migration0007 } from './0007-history-pin';
 
 /** The desk cache's schema steps, in order; a cache newer than the last is refused. */
 export const cacheMigrations: readonly Migration[] = [
@@ -14,4 +15,5 @@ export const cacheMigrations: readonly Migration[] = [
   migration0004,
   migration0005,
   migration0006,
+  migration0007,
 ];
