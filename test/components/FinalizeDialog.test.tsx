@@ -9,6 +9,7 @@ import type { Retirement } from '@shared/registry/resources';
 import { FinalizeDialog } from '@renderer/screens/retirements/FinalizeDialog';
 import { useWallet } from '@renderer/stores/wallet';
 import { walletRequest } from '@renderer/wallet/walletClient';
+import '@renderer/styles/app.css';
 import { render } from './render';
 import { deskError, installScriptedBridge } from './scripted-bridge';
 
@@ -114,6 +115,16 @@ describe('the Finalize dialog', () => {
     await expect
       .element(hint)
       .toHaveTextContent(/the desk cannot tell which the wallet retired\. It is in the wallet's retirement transaction/);
+  });
+
+  it('draws the keep-this-wallet checkbox whole beside its long label', async () => {
+    open();
+    const box = page.getByRole('checkbox', { name: /Keep this wallet for this session/ });
+    await expect.element(box).toBeVisible();
+    const { width, height } = (box.element() as HTMLElement).getBoundingClientRect();
+    // Squeezed by its label it was 7.6 px wide and 13 px high: an oval, not a box.
+    expect(width).toBeGreaterThanOrEqual(12);
+    expect(Math.abs(width - height)).toBeLessThan(1);
   });
 
   it('fills in the fields left untouched from hints that arrive after the user started typing', async () => {
