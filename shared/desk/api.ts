@@ -470,12 +470,16 @@ export const deskApi = {
   ),
   'retirements.get': method(z.object({ id }), z.object({ retirement: tolerant.retirement, ...freshness })),
   'retirements.finalize': method(finalizeBody.extend({ retirementId: id }), z.object({ retirement: tolerant.retirement }), { write: true }),
-  /** What the desk knows for finalizing: the project's contract address and its token ids (cache only). */
+  /**
+   * What the desk knows for finalizing: the project's contract address and its token ids, and the
+   * token the retirement took where the back office's credit histories show it (cache only).
+   */
   'retirements.finalizeHints': method(
     z.object({ retirementId: id }),
     z.object({
       projectAddress: z.string().nullable(),
       tokens: z.array(z.object({ tokenId: z.string(), serialization: z.string(), vintage: z.string(), type: z.string() })),
+      retiredTokenId: z.string().nullable(),
     }),
   ),
   /** Asks the registry whether `wallet` made this retirement (its wallet's retirements), before anything is signed. */
