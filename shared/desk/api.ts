@@ -563,6 +563,8 @@ export const deskEvent = z.discriminatedUnion('type', [
   /** Settings were saved (by any window or tab): each one shows them, the theme included. */
   z.object({ type: z.literal('settings.changed'), theme: themeSchema, syncIntervalMinutes: z.number().int() }),
   backOfficeChangedEvent,
+  /** The back office's cache of the active connection was synced (after a seed sync): its views may know more. */
+  z.object({ type: z.literal('backOffice.synced') }),
   z.object({ type: z.literal('reservation.updated'), organizationId: z.string(), reservationId: z.string(), state: z.string() }),
   /** A menu item or its keyboard accelerator (Electron): Find (Ctrl/Cmd+F), go to view 1..6 (Ctrl/Cmd+1..6). */
   z.object({ type: z.literal('menu.command'), command: z.enum(['find', 'navigate']), view: z.number().int().min(1).max(6).optional() }),

@@ -168,7 +168,11 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
       if (event.type === 'finished') runsEnded.count++;
       publishSyncEvent(hub, tracker, event, { ...runsEnded }, () => connections.active && historyStatus(connections.active.cache.db));
       // The back office's own tables follow each successful seed sync (connections with an operator).
-      if (event.type === 'finished' && event.result.ok) void backOffice.sync();
+      if (event.type === 'finished' && event.result.ok)
+        void backOffice.sync().then(
+          () => hub.publish({ type: 'backOffice.synced' }),
+          () => {},
+        );
     },
     syncIntervalMs,
     autoSync: options.autoSync !== false,

@@ -8,6 +8,7 @@ import { useLoader } from '@renderer/lib/hooks';
 import { formatTonnesValue } from '@renderer/lib/format';
 import { useWallet } from '@renderer/stores/wallet';
 import { useConnections } from '@renderer/stores/connections';
+import { useBackOffice } from '@renderer/stores/backOffice';
 import { finalizeMessage, type FinalizeFields } from '@renderer/wallet/signedMessage';
 import { Dialog } from '@renderer/components/Dialog';
 import { Field } from '@renderer/components/Field';
@@ -167,7 +168,9 @@ export function FinalizeDialog({
   const [edited, setEdited] = useState<Partial<FinalizeFields>>({});
   const [step, setStep] = useState<'details' | 'review' | 'done'>('details');
   // What the desk knows of this retirement's project: its contract address and token ids, filled in.
-  const hints = useLoader(() => desk('retirements.finalizeHints', { retirementId }), [retirementId]);
+  // Read again when the back office's cache was synced: it may then name the token retired.
+  const backOfficeVersion = useBackOffice((s) => s.version);
+  const hints = useLoader(() => desk('retirements.finalizeHints', { retirementId }), [retirementId, backOfficeVersion]);
   const known = hints.data;
   const fields: FinalizeFields = {
     ...EMPTY,
