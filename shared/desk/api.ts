@@ -498,12 +498,16 @@ export const deskApi = {
   ),
   'retirements.get': method(z.object({ id }), z.object({ retirement: tolerant.retirement, ...freshness })),
   'retirements.finalize': method(finalizeBody.extend({ retirementId: id }), z.object({ retirement: tolerant.retirement }), { write: true }),
-  /** What the desk knows for finalizing: the project's contract address and its token ids (cache only). */
+  /**
+   * What the desk knows for finalizing: the project's contract address and its token ids, and the
+   * token the retirement took where the back office's credit histories show it (cache only).
+   */
   'retirements.finalizeHints': method(
     z.object({ retirementId: id }),
     z.object({
       projectAddress: z.string().nullable(),
       tokens: z.array(z.object({ tokenId: z.string(), serialization: z.string(), vintage: z.string(), type: z.string() })),
+      retiredTokenId: z.string().nullable(),
     }),
   ),
   /** Asks the registry whether `wallet` made this retirement (its wallet's retirements), before anything is signed. */
@@ -587,6 +591,8 @@ export const deskEvent = z.discriminatedUnion('type', [
   /** Settings were saved (by any window or tab): each one shows them, the theme included. */
   z.object({ type: z.literal('settings.changed'), theme: themeSchema, syncIntervalMinutes: z.number().int() }),
   backOfficeChangedEvent,
+  /** The back office's cache of the active connection was synced (after a seed sync): its views may know more. */
+  z.object({ type: z.literal('backOffice.synced') }),
   z.object({ type: z.literal('reservation.updated'), organizationId: z.string(), reservationId: z.string(), state: z.string() }),
   /** A menu item or its keyboard accelerator (Electron): Find (Ctrl/Cmd+F), go to view 1..6 (Ctrl/Cmd+1..6). */
   z.object({ type: z.literal('menu.command'), command: z.enum(['find', 'navigate']), view: z.number().int().min(1).max(6).optional() }),

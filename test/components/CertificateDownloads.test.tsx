@@ -106,4 +106,7 @@ it('says what was saved, how many and where; and what was not', async () => {
   await expect
     .element(page.getByRole('status'))
     .toHaveTextContent("Saved 2 certificates in one file, certificates.zip, to this browser's downloads folder.");
+  // Every selected one saved, the button went with the selection: focus is on the outcome, not lost.
+  await expect.element(page.getByRole('status')).toBeVisible();
+  await expect.poll(() => document.activeElement?.matches('.inline-action') ?? false).toBe(true);
 });

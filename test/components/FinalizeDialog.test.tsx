@@ -9,6 +9,7 @@ import type { Retirement } from '@shared/registry/resources';
 import { FinalizeDialog } from '@renderer/screens/retirements/FinalizeDialog';
 import { useWallet } from '@renderer/stores/wallet';
 import { walletRequest } from '@renderer/wallet/walletClient';
+import '@renderer/styles/app.css';
 import { render } from './render';
 import { deskError, installScriptedBridge } from './scripted-bridge';
 
@@ -63,7 +64,7 @@ const sends = () => desk.calls.filter((c) => c.method === 'retirements.finalize'
 
 beforeEach(async () => {
   desk.reset();
-  desk.answer('retirements.finalizeHints', () => ({ projectAddress: null, tokens: [] }));
+  desk.answer('retirements.finalizeHints', () => ({ projectAddress: null, tokens: [], retiredTokenId: null }));
   desk.answer('retirements.walletCheck', () => ({ owns: true }));
   await useWallet.getState().forget();
 });
@@ -73,6 +74,7 @@ describe('the Finalize dialog', () => {
     desk.answer('retirements.finalizeHints', () => ({
       projectAddress: CONTRACT,
       tokens: [{ tokenId: '7', serialization: 'RDR-KEN-1-12-7-P-1-2023', vintage: '2023', type: 'exPost' }],
+      retiredTokenId: null,
     }));
     desk.answer('retirements.walletCheck', () => ({ owns: false }));
     open();
@@ -103,6 +105,7 @@ describe('the Finalize dialog', () => {
         { tokenId: '7', serialization: 'RDR-KEN-1-12-7-P-1-2023', vintage: '2023', type: 'exPost' },
         { tokenId: '8', serialization: 'RDR-KEN-1-12-8-P-1-2024', vintage: '2024', type: 'exPost' },
       ],
+      retiredTokenId: null,
     }));
     open();
     await openWallet();
@@ -116,8 +119,43 @@ describe('the Finalize dialog', () => {
       .toHaveTextContent(/the desk cannot tell which the wallet retired\. It is in the wallet's retirement transaction/);
   });
 
+  it('of several tokens, fills in the one the credit history shows this retirement took, and says so', async () => {
+    desk.answer('retirements.finalizeHints', () => ({
+      projectAddress: CONTRACT,
+      tokens: [
+        { tokenId: '7', serialization: 'RDR-KEN-1-12-7-P-1-2023', vintage: '2023', type: 'exPost' },
+        { tokenId: '8', serialization: 'RDR-KEN-1-12-8-P-1-2024', vintage: '2024', type: 'exPost' },
+      ],
+      retiredTokenId: '8',
+    }));
+    open();
+    await openWallet();
+    await expect.element(page.getByLabelText('Token id')).toHaveValue('8');
+    await expect
+      .element(
+        page.getByText(
+          "Filled in: 8 (RDR-KEN-1-12-8-P-1-2024, vintage 2024) is the token this retirement took, as the registry's credit history shows.",
+        ),
+      )
+      .toBeVisible();
+  });
+
+  it('draws the keep-this-wallet checkbox whole beside its long label', async () => {
+    open();
+    const box = page.getByRole('checkbox', { name: /Keep this wallet for this session/ });
+    await expect.element(box).toBeVisible();
+    const { width, height } = (box.element() as HTMLElement).getBoundingClientRect();
+    // Squeezed by its label it was 7.6 px wide and 13 px high: an oval, not a box.
+    expect(width).toBeGreaterThanOrEqual(12);
+    expect(Math.abs(width - height)).toBeLessThan(1);
+  });
+
   it('fills in the fields left untouched from hints that arrive after the user started typing', async () => {
-    type Hints = { projectAddress: string | null; tokens: { tokenId: string; serialization: string; vintage: string; type: string }[] };
+    type Hints = {
+      projectAddress: string | null;
+      tokens: { tokenId: string; serialization: string; vintage: string; type: string }[];
+      retiredTokenId: string | null;
+    };
     let answerHints: ((hints: Hints) => void) | undefined;
     desk.answer('retirements.finalizeHints', () => new Promise<Hints>((resolve) => (answerHints = resolve)));
     open();
@@ -129,6 +167,7 @@ describe('the Finalize dialog', () => {
     answerHints!({
       projectAddress: CONTRACT,
       tokens: [{ tokenId: '7', serialization: 'RDR-KEN-1-12-7-P-1-2023', vintage: '2023', type: 'exPost' }],
+      retiredTokenId: null,
     });
 
     await expect.element(page.getByLabelText('Project contract address')).toHaveValue(CONTRACT);

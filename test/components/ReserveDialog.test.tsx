@@ -63,6 +63,17 @@ async function reserveOneTonne(calls: { closed: number; reserved: string[] }) {
 
 const dialog = () => page.getByRole('dialog', { name: 'Reserve credits' });
 
+it('says why Reserve does nothing: an empty amount is named next to the field, nothing is sent', async () => {
+  render(<Warehouse calls={{ closed: 0, reserved: [] }} />);
+  const amount = page.getByLabelText('Amount to reserve (tonnes)');
+  await expect.element(amount).toHaveFocus();
+  await userEvent.keyboard('{Enter}');
+  await expect.element(dialog().getByText('Enter an amount in tonnes.')).toBeVisible();
+  await expect.element(amount).toHaveAttribute('aria-invalid', 'true');
+  await expect.element(amount).toHaveFocus();
+  expect(desk.calls.filter((c) => c.method === 'warehouse.reserve')).toEqual([]);
+});
+
 it('stays open while it reserves: Escape, × and Cancel say why', async () => {
   const calls = { closed: 0, reserved: [] as string[] };
   const answer = await reserveOneTonne(calls);

@@ -4,6 +4,7 @@
 import { expect, it } from 'vitest';
 import { page } from 'vitest/browser';
 import { Sidebar } from '@renderer/components/Sidebar';
+import { useSync } from '@renderer/stores/sync';
 import { render } from './render';
 import { installScriptedBridge } from './scripted-bridge';
 import '@renderer/styles/app.css';
@@ -33,5 +34,36 @@ it('in the narrow rail each screen shows a distinct mark and keeps its name and 
   const names = buttons.map((button) => button.title);
   expect(new Set(names).size).toBe(buttons.length);
   await expect.element(page.getByRole('button', { name: 'Organizations (operator)' })).toBeInTheDocument();
+  await page.viewport(1440, 900);
+});
+
+it('in the narrow rail the verified-history line does not spill out of the rail', async () => {
+  await page.viewport(1000, 800);
+  const upTo = new Date().toISOString();
+  const history = { state: 'verified' as const, entries: 3148, upTo, checkedAt: upTo, message: null, pending: 0, evidence: 0 };
+  useSync.setState({
+    status: {
+      running: false,
+      progress: null,
+      lastSuccess: {},
+      lastError: null,
+      online: true,
+      dataAsOf: upTo,
+      runsEnded: { service: 'rail', count: 0 },
+      history,
+    },
+  });
+  render(
+    <div className="app">
+      <Sidebar />
+    </div>,
+  );
+  await expect.element(page.getByText(/^History verified: /)).toBeInTheDocument();
+  const line = document.querySelector<HTMLElement>('.sync-history')!;
+  // Seen, it was a column of clipped words running past the rail's edge ("Histo verifie 3.14"):
+  // now it is there for screen readers only, or fits.
+  const rail = document.querySelector<HTMLElement>('.sidebar')!;
+  const fits = line.getBoundingClientRect().right <= rail.getBoundingClientRect().right && line.scrollWidth <= line.clientWidth;
+  expect(line.offsetWidth <= 1 || fits, `the line is ${line.scrollWidth} px wide in a rail of ${rail.clientWidth} px`).toBe(true);
   await page.viewport(1440, 900);
 });

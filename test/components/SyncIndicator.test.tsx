@@ -148,3 +148,15 @@ it('offline, the dot is not the all-well colour and the line says "Offline" in w
   useFreshness.getState().setOnline(true);
   await expect.element(page.getByRole('region', { name: 'Sync status' })).not.toHaveTextContent(/Offline/);
 });
+
+it('says a failed sync in words, the request that failed kept under "Details"', async () => {
+  const failed = 'GET /transparency/v1/checkpoint: the registry cannot be reached (ECONNREFUSED)';
+  desk.answer('sync.status', () => ({ ...status(false), lastError: failed }));
+  follow();
+  render(<SyncIndicator />);
+  const region = page.getByRole('region', { name: 'Sync status' });
+  await expect.element(region.getByText('Last sync failed: The registry cannot be reached')).toBeVisible();
+  await expect.element(region.getByText(failed)).not.toBeVisible();
+  await region.getByText('Details').click();
+  await expect.element(region.getByText(failed)).toBeVisible();
+});

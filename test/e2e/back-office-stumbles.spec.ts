@@ -84,8 +84,11 @@ test('refusals, transitions, organizations and amounts as a new user meets them'
   const orgReview = app.getByRole('dialog', { name: 'Review the new organization' });
   await expect(orgReview).toContainText('Kenya (KE)');
   await expect(orgReview).not.toContainText('with its accounts');
+  // focus on what will be sent (not on Cancel), then on the outcome (not on the dialog itself)
+  await expect(orgReview.getByRole('group', { name: 'What will be sent' })).toBeFocused();
   await orgReview.getByRole('button', { name: 'Create' }).click();
   await expect(orgReview.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
+  await expect(orgReview.getByRole('status').filter({ hasText: 'Done' })).toBeFocused();
   await orgReview.getByRole('button', { name: 'Open its page' }).click();
   expect(organizationsNamed(desk.dataDir, 'Savanna Carbon Cooperative')).toBe(1);
   // its audit trail says who acted by name, not by the operator's id

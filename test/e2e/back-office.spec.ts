@@ -247,6 +247,14 @@ test('organizations and operators as the local administrator, then as a viewer: 
   await screenshotBothThemes(app, 'back-office-viewer');
   await sidebarItem(app, 'Operators').click();
   await expect(app.getByText('Operator accounts are for administrators')).toBeVisible();
+  // the viewer may not list operators, yet its own entries (its tokens) name it, not its id
+  await sidebarItem(app, 'Audit log').click();
+  const entries = app.getByRole('table', { name: 'Audit entries' });
+  const viewerOwn = entries
+    .getByRole('row')
+    .filter({ hasText: 'operatorTokens.create' })
+    .filter({ hasText: `operator:${viewer.id}` });
+  await expect(viewerOwn.first().getByRole('cell').nth(1)).toHaveText(new RegExp(`^Vera Viewer\\s*operator:${viewer.id}$`));
   expect(auditCount(desk.dataDir)).toBe(writesBefore);
 
   // ---- a write whose answer the network dropped: retried with the same key, done once

@@ -103,6 +103,8 @@ async function useConnection(page: Page, card: Locator): Promise<void> {
   await card.getByRole('button', { name: 'Use this connection' }).click();
   await synced;
   await expect(card.getByText('In use')).toBeVisible();
+  // its button gone, focus is on the card now in use (not dropped to the page)
+  await expect(card).toBeFocused();
 }
 
 /** The Projects screen now lists the second registry's projects: its count and its first project. */

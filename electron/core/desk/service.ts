@@ -36,6 +36,7 @@ import { createKeyImports, type KeyImports } from './key-imports';
 import type { DemoSeeder, EmbeddedRegistry } from './embedded';
 import { DeskFailure, invalidInput, toDeskError } from './errors';
 import { demoWalletKey } from './demo-keys';
+import { finalizeHints } from './finalize-hints';
 import { createEventHub, type EventHub } from './events';
 import type { KeychainAvailability, SecretStoreFactory } from './key-vault';
 import type { RemoteLaunch } from './launch-options';
@@ -168,7 +169,11 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
       if (event.type === 'finished') runsEnded.count++;
       publishSyncEvent(hub, tracker, event, { ...runsEnded }, () => connections.active && historyStatus(connections.active.cache.db));
       // The back office's own tables follow each successful seed sync (connections with an operator).
-      if (event.type === 'finished' && event.result.ok) void backOffice.sync();
+      if (event.type === 'finished' && event.result.ok)
+        void backOffice.sync().then(
+          () => hub.publish({ type: 'backOffice.synced' }),
+          () => {},
+        );
     },
     syncIntervalMs,
     autoSync: options.autoSync !== false,
@@ -322,17 +327,7 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
       return fresh(found);
     },
     'retirements.finalize': (input) => writes.finalize(writeContext(), input),
-    'retirements.finalizeHints': (input) => {
-      const found = cache().getRetirement(input.retirementId);
-      if (!found)
-        throw new DeskFailure('not_found', `Retirement ${input.retirementId} is not in the desk's data (it may not be synced yet)`);
-      const tokens = cache().projectTokens(found.retirement.project.id);
-      const addresses = new Set(tokens.map((t) => t.tokenAddress.toLowerCase()));
-      return {
-        projectAddress: addresses.size === 1 ? [...addresses][0]! : null,
-        tokens: tokens.map(({ tokenId, serialization, vintage, type }) => ({ tokenId, serialization, vintage, type })),
-      };
-    },
+    'retirements.finalizeHints': (input) => finalizeHints(cache(), input.retirementId),
     'retirements.walletCheck': (input) => writes.walletCheck(writeContext(), input),
     'retirements.demoWalletKey': (input) => demoWalletKey(connections.requireActive(), paths.embeddedRegistryDir, input.retirementId),
     'retirements.certificate': async (input) => {

@@ -8,6 +8,18 @@ import { useEffect, useRef } from 'react';
 import { say } from './Announcer';
 import { HistoryLine } from './HistoryLine';
 
+/**
+ * A sync error in words, and its technical part: the desk's errors name the request that failed
+ * ("changes feed: GET /sync/v1/changes: the registry cannot be reached"), which helps whoever reads
+ * the details and no one else, so the line says only what happened after it.
+ */
+export function syncErrorInWords(message: string): { plain: string; detail: string | null } {
+  const request = /^(?:[^:]*: )?(?:GET|POST|PUT|PATCH|DELETE|HEAD) \/\S*: (.+)$/s.exec(message);
+  if (!request) return { plain: message, detail: null };
+  const plain = request[1]!.replace(/\s*\((?:E[A-Z]+|UND_ERR\w*)\)$/, '');
+  return { plain: plain.charAt(0).toUpperCase() + plain.slice(1), detail: message };
+}
+
 /** What the sync is doing, in words: for the line and for the announcer. */
 function progressText(progress: ReturnType<typeof useSync.getState>['progress']): string {
   if (!progress) return 'Syncing…';
@@ -31,7 +43,7 @@ function useSyncAnnouncements() {
   useEffect(() => {
     if (endedSyncs === heardEnded.current) return;
     heardEnded.current = endedSyncs;
-    say(lastError ? `Sync failed: ${lastError}` : 'Sync finished.', 'sync');
+    say(lastError ? `Sync failed: ${syncErrorInWords(lastError).plain}` : 'Sync finished.', 'sync');
   }, [endedSyncs, lastError]);
   // (after the end: a sync that started since replaces "Sync finished." if it is still waiting)
   useEffect(() => {
@@ -49,6 +61,21 @@ function ProgressLine() {
         <progress max={progress.total} value={Math.min(progress.done, progress.total)} aria-label="Sync progress" />
       )}
     </>
+  );
+}
+
+function SyncError({ message }: { message: string }) {
+  const { plain, detail } = syncErrorInWords(message);
+  return (
+    <div className="sync-error">
+      <p>Last sync failed: {plain}</p>
+      {detail && (
+        <details className="error-details">
+          <summary>Details</summary>
+          <span className="mono">{detail}</span>
+        </details>
+      )}
+    </div>
   );
 }
 
@@ -77,7 +104,7 @@ export function SyncIndicator() {
           </span>
         )}
       </div>
-      {!running && lastError && <p className="sync-error">Last sync failed: {lastError}</p>}
+      {!running && lastError && <SyncError message={lastError} />}
       {/* a failure already said by the last error is not said twice */}
       {!(status?.history?.state === 'failed' && lastError === status.history.message) && <HistoryLine history={status?.history} />}
       {runError && (

@@ -44,6 +44,7 @@ export const useBackOffice = create<BackOfficeState>()((set, get) => ({
           void get().loadSession();
           break;
         case 'sync.finished':
+        case 'backOffice.synced':
           set((s) => ({ version: s.version + 1 }));
           break;
         case 'online.changed':

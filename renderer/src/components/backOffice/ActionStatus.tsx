@@ -11,7 +11,15 @@ export function ActionStatus<E extends OperatorWriteName>({ action }: { action: 
   const plain = explained === null ? null : plainRefusal(explained);
   const tone = state.phase === 'done' ? 'ok' : state.phase === 'refused' || state.phase === 'failed' ? 'error' : 'pending';
   return (
-    <div className={`action-status action-status-${tone}`} role="status" aria-live="polite" data-phase={state.phase}>
+    <div
+      className={`action-status action-status-${tone}`}
+      role="status"
+      aria-live="polite"
+      data-phase={state.phase}
+      // Where a dialog's "done" step puts focus (its confirming button is gone).
+      tabIndex={-1}
+      data-step-focus={state.phase === 'done' ? '' : undefined}
+    >
       {plain !== null && plain !== explained ? (
         <>
           <span>{`${state.phase === 'refused' ? 'Refused' : 'Not done'}: ${plain}`}</span>

@@ -17,6 +17,7 @@ import { useCan } from '@renderer/stores/backOffice';
 import { useNavigation, type BackOfficeScreenId } from '@renderer/stores/navigation';
 import { touchedBy, type TouchedKind } from './auditTargets';
 import { BackOfficePage } from './BackOfficePage';
+import { useOperatorNames } from './operatorNames';
 
 type Entry = BackOfficeData<'operatorSearchAudit'>['entries'][number];
 
@@ -77,7 +78,7 @@ export function AuditLogScreen() {
   };
   const canListOperators = useCan('operatorListOperators').allowed;
   const operators = useBackOfficeRead('operatorListOperators', {}, { enabled: canListOperators });
-  const operatorNames = useMemo(() => new Map((operators.data?.data.operators ?? []).map((o) => [o.id, o.name])), [operators.data]);
+  const operatorNames = useOperatorNames();
   const pages = [null, ...cursors];
 
   return (

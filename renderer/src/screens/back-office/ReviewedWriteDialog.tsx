@@ -1,8 +1,8 @@
 // A back-office write reviewed before it is sent: the form, then a review of exactly what will be
 // sent, then the write (one idempotency key for the confirmed action) and its outcome. Nothing is
 // sent before the confirming button; "Back" returns to the form as it was filled, "Cancel" closes.
-// Focus moves into each new step (never left on <body> when the form's button goes), and the
-// form's problems are listed, one item each.
+// Focus moves into each new step (never left on <body> or the dialog when the form's button goes),
+// and the form's problems are listed, one item each.
 import { useState, type ReactNode } from 'react';
 import type { BackOfficeData, OperatorWriteName } from '@shared/desk/back-office';
 import { Dialog } from '@renderer/components/Dialog';
@@ -53,7 +53,10 @@ export function ReviewedWriteDialog<E extends OperatorWriteName, R>({
   };
 
   return (
-    <Dialog title={reviewed ? reviewTitle : title} step={reviewed ? 'review' : 'form'} onClose={onClose}>
+    // Focus goes into each step: on the review to what will be sent, never to Cancel, where a
+    // reflexive Enter would throw the form away; once done to the outcome line (the confirming
+    // button it was on is gone, and focus fell to the dialog itself).
+    <Dialog title={reviewed ? reviewTitle : title} step={done ? 'done' : reviewed ? 'review' : 'form'} onClose={onClose}>
       {!reviewed ? (
         <form
           className="form"
@@ -72,7 +75,9 @@ export function ReviewedWriteDialog<E extends OperatorWriteName, R>({
         </form>
       ) : (
         <div className="form">
-          {review(reviewed.value)}
+          <div role="group" aria-label="What will be sent" tabIndex={-1} data-step-focus={done ? undefined : ''}>
+            {review(reviewed.value)}
+          </div>
           <WriteActions
             action={action}
             onClose={onClose}

@@ -1,10 +1,11 @@
 // "Download certificates (n)": the selected retirements' certificates as separate PDFs, one combined
 // PDF (one retirement a page) or a ZIP, the user's choice; with progress and, for any that fail,
 // which one and why; and once done, what was saved, how many and where.
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { findRetirementRow, useRetirementList } from '@renderer/stores/retirements';
 import { desk, describeError, saveFile } from '@renderer/lib/desk';
 import { announce } from '@renderer/lib/signals';
+import { returnFocusSoon } from '@renderer/lib/focus';
 import { useFreshness } from '@renderer/stores/freshness';
 import { downloadCertificate } from './certificates';
 import { savedFilesNote, type SavedFile } from './savedFilesNote';
@@ -25,6 +26,7 @@ export function CertificateDownloads() {
   const [failures, setFailures] = useState<string[]>([]);
   const [note, setNote] = useState<string | null>(null);
   const offline = useFreshness((s) => s.offline);
+  const outcome = useRef<HTMLSpanElement>(null);
 
   async function downloadAll() {
     setFailures([]);
@@ -66,11 +68,13 @@ export function CertificateDownloads() {
     setFailures(failed);
     setNote(savedFilesNote(files, format === 'separate' ? files.length : files.length > 0 ? ids.length : 0, cancelled));
     useRetirementList.getState().deselect(saved);
+    // With every selected one saved the button is gone: focus goes to what was saved, not the page.
+    returnFocusSoon(() => outcome.current);
   }
 
   if (ids.length === 0 && failures.length === 0 && note === null) return null;
   return (
-    <span className="inline-action">
+    <span className="inline-action" ref={outcome} tabIndex={-1}>
       {ids.length > 0 && (
         <>
           <label className="inline-field">
@@ -83,12 +87,16 @@ export function CertificateDownloads() {
               ))}
             </select>
           </label>
+          {/* aria-disabled while saving: pressed, it keeps focus until the outcome takes it. */}
           <button
             type="button"
             className="button"
-            disabled={progress !== null || offline}
+            disabled={offline}
+            aria-disabled={progress !== null || undefined}
             title={offline ? 'Certificates come from the registry, which cannot be reached.' : undefined}
-            onClick={() => void downloadAll()}
+            onClick={() => {
+              if (progress === null) void downloadAll();
+            }}
           >
             {progress ? `Saving ${progress.done + 1} of ${progress.total}…` : `Download certificates (${ids.length})`}
           </button>

@@ -8,6 +8,7 @@ import { useLoader } from '@renderer/lib/hooks';
 import { formatTonnesValue } from '@renderer/lib/format';
 import { useWallet } from '@renderer/stores/wallet';
 import { useConnections } from '@renderer/stores/connections';
+import { useBackOffice } from '@renderer/stores/backOffice';
 import { finalizeMessage, type FinalizeFields } from '@renderer/wallet/signedMessage';
 import { Dialog } from '@renderer/components/Dialog';
 import { Field } from '@renderer/components/Field';
@@ -40,16 +41,32 @@ function trimmed(fields: FinalizeFields): FinalizeFields {
   };
 }
 
-type Hints = { projectAddress: string | null; tokens: Array<{ tokenId: string; serialization: string; vintage: string; type: string }> };
+type Hints = {
+  projectAddress: string | null;
+  tokens: Array<{ tokenId: string; serialization: string; vintage: string; type: string }>;
+  retiredTokenId: string | null;
+};
+
+/** The token id the desk fills in: the one the credit history shows retired, else a project's only token. */
+function knownTokenId(hints: Hints | null): string {
+  if (hints?.retiredTokenId) return hints.retiredTokenId;
+  return hints?.tokens.length === 1 ? hints.tokens[0]!.tokenId : '';
+}
 
 /**
- * Which token the wallet retired, as far as the desk can tell: a project with one token can only be
- * that one (filled in); of several, the registry shows no unclaimed retirement's token, so the hint
- * says so and where the id is found instead of asking the user to guess.
+ * Which token the wallet retired, as far as the desk can tell: the credit history this desk's
+ * operator account synced names it; else a project with one token can only be that one (filled in);
+ * of several, the registry shows no unclaimed retirement's token to the app, so the hint says so and
+ * where the id is found instead of asking the user to guess.
  */
 export function tokenHint(hints: Hints | null): string {
   const tokens = hints?.tokens ?? [];
   const named = (t: Hints['tokens'][number]) => `${t.tokenId} (${t.serialization}, vintage ${t.vintage})`;
+  const retired = hints?.retiredTokenId;
+  if (retired) {
+    const token = tokens.find((t) => t.tokenId === retired);
+    return `Filled in: ${token ? named(token) : retired} is the token this retirement took, as the registry's credit history shows.`;
+  }
   if (tokens.length === 1) return `Filled in: ${named(tokens[0]!)} is this project's only token, so the wallet retired that one.`;
   const where = "It is in the wallet's retirement transaction; a wrong one is refused and nothing changes.";
   if (tokens.length === 0) return `The token id of the credits the wallet retired. ${where}`;
@@ -151,12 +168,14 @@ export function FinalizeDialog({
   const [edited, setEdited] = useState<Partial<FinalizeFields>>({});
   const [step, setStep] = useState<'details' | 'review' | 'done'>('details');
   // What the desk knows of this retirement's project: its contract address and token ids, filled in.
-  const hints = useLoader(() => desk('retirements.finalizeHints', { retirementId }), [retirementId]);
+  // Read again when the back office's cache was synced: it may then name the token retired.
+  const backOfficeVersion = useBackOffice((s) => s.version);
+  const hints = useLoader(() => desk('retirements.finalizeHints', { retirementId }), [retirementId, backOfficeVersion]);
   const known = hints.data;
   const fields: FinalizeFields = {
     ...EMPTY,
     projectAddress: known?.projectAddress ?? '',
-    tokenId: known?.tokens.length === 1 ? known.tokens[0]!.tokenId : '',
+    tokenId: knownTokenId(known ?? null),
     ...edited,
   };
   const message = finalizeMessage(trimmed(fields));

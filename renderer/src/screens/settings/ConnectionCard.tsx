@@ -3,6 +3,7 @@
 import { useState, type ReactNode } from 'react';
 import type { ConnectionInfo } from '@shared/desk/api';
 import { desk } from '@renderer/lib/desk';
+import { focusSoon } from '@renderer/lib/focus';
 import { useConnections } from '@renderer/stores/connections';
 import { useSync } from '@renderer/stores/sync';
 import { useBackOffice } from '@renderer/stores/backOffice';
@@ -36,6 +37,8 @@ export function ConnectionCard({ connection, active }: { connection: ConnectionI
   const activate = useAction(async () => {
     await desk('connections.activate', { id: connection.id });
     await reload();
+    // "Use this connection" is gone from the card now in use: focus goes to that card, not the page.
+    focusSoon(() => document.querySelector(`section[aria-label="${CSS.escape(`Connection ${connection.name}`)}"]`));
     await useSync.getState().run();
   });
   const refresh = useAction(async () => {
@@ -65,8 +68,10 @@ export function ConnectionCard({ connection, active }: { connection: ConnectionI
             <button
               type="button"
               className="button button-small button-primary"
-              onClick={() => void activate.run()}
-              disabled={activate.busy}
+              onClick={() => {
+                if (!activate.busy) void activate.run();
+              }}
+              aria-disabled={activate.busy || undefined}
             >
               Use this connection
             </button>

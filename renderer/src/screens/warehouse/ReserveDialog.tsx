@@ -13,6 +13,8 @@ import { ErrorMessage } from '@renderer/components/feedback';
 import { useAction } from '@renderer/components/useAction';
 import { UnderstoodAmount } from '@renderer/components/UnderstoodAmount';
 import { useMounted } from '@renderer/components/useMounted';
+import { say } from '@renderer/components/Announcer';
+import { focusSoon } from '@renderer/lib/focus';
 
 const CLOSE_REFUSED = 'The reservation is being made; this closes once the registry has answered.';
 
@@ -36,6 +38,8 @@ export function ReserveDialog({
   onReserved: (reservation: { id: string; serialization: string; amount: number }) => void;
 }) {
   const [amount, setAmount] = useState('');
+  // Reserve pressed: from then on an empty amount is a problem said next to the field, not silence.
+  const [tried, setTried] = useState(false);
   const problem = amountProblem(amount, credit.amount);
   const understood = parseTonnes(amount);
   const shown = problem === null && understood.ok ? understood.shown : null;
@@ -62,13 +66,18 @@ export function ReserveDialog({
         className="form"
         onSubmit={(e) => {
           e.preventDefault();
-          if (shown && !reserve.busy) void reserve.run();
+          setTried(true);
+          if (problem !== null) {
+            const form = e.currentTarget;
+            focusSoon(() => form.querySelector('input'));
+            say(`Not reserved: ${problem}`);
+          } else if (shown && !reserve.busy) void reserve.run();
         }}
       >
         <Field
           label="Amount to reserve (tonnes)"
           hint={`${formatGrams(gramsOf(credit.amount))} t available`}
-          error={amount ? problem : null}
+          error={amount || tried ? problem : null}
         >
           <input inputMode="decimal" autoFocus value={amount} onChange={(e) => setAmount(e.target.value)} />
         </Field>
