@@ -75,7 +75,9 @@ export async function startSyncWorld(scale: number, name: string): Promise<SyncW
       await server.close();
       registry.close();
       copy.remove();
-      work.remove();
+      // SYNC_BENCH_KEEP=1 leaves the desk caches for a look with sqlite3 (the path is printed)
+      if (process.env.SYNC_BENCH_KEEP) console.log(`desk caches kept in ${work.dir}`);
+      else work.remove();
     },
   };
 }

@@ -6,12 +6,24 @@
 import { sha256 as pureSha256, type Sha256 } from './sha256';
 import { concatBytes, equalBytes } from './bytes';
 
-const LEAF = Uint8Array.of(0x00);
-const NODE = Uint8Array.of(0x01);
+// One buffer each for the prefixed input, reused: a hash function reads its input and keeps nothing,
+// and a first sync hashes hundreds of thousands of leaves and nodes.
+let leafInput = new Uint8Array(1024);
+const nodeInput = Uint8Array.of(0x01, ...new Uint8Array(64));
 
-export const leafHash = (data: Uint8Array, hash: Sha256 = pureSha256): Uint8Array => hash(concatBytes(LEAF, data));
-export const nodeHash = (left: Uint8Array, right: Uint8Array, hash: Sha256 = pureSha256): Uint8Array =>
-  hash(concatBytes(NODE, left, right));
+export function leafHash(data: Uint8Array, hash: Sha256 = pureSha256): Uint8Array {
+  if (data.length + 1 > leafInput.length) leafInput = new Uint8Array(Math.max(data.length + 1, leafInput.length * 2));
+  leafInput[0] = 0x00;
+  leafInput.set(data, 1);
+  return hash(leafInput.subarray(0, data.length + 1));
+}
+
+export function nodeHash(left: Uint8Array, right: Uint8Array, hash: Sha256 = pureSha256): Uint8Array {
+  if (left.length !== 32 || right.length !== 32) return hash(concatBytes(Uint8Array.of(0x01), left, right));
+  nodeInput.set(left, 1);
+  nodeInput.set(right, 33);
+  return hash(nodeInput);
+}
 
 /** The largest power of two strictly below n (n > 1). */
 export function splitPoint(n: number): number {

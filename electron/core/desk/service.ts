@@ -31,7 +31,7 @@ import { createConnectionManager, type ProbeSettings } from './connection-manage
 import { openConnectionStore } from './connections';
 import { createArtifactStore, type ArtifactStore } from './artifacts';
 import { exportCsv } from './csv-export';
-import { projectIdOfNum } from './cache/project-by-num';
+import { projectIdOfNum } from '@desk/resources/projects/by-num';
 import { createKeyImports, type KeyImports } from './key-imports';
 import type { DemoSeeder, EmbeddedRegistry } from './embedded';
 import { DeskFailure, invalidInput, toDeskError } from './errors';

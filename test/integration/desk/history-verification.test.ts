@@ -123,6 +123,15 @@ describe('the desk verifies the registry history at every sync', () => {
     expect(status.entries).toBeGreaterThan(sizeBefore);
     expect(Date.parse(status.upTo!)).toBeGreaterThan(w.t.clock.now() - 5_000);
 
+    // A retirement synced before a checkpoint covers it is pending; the next checkpoint verifies it.
+    // These re-syncs match only the retirements written or newly covered (the first run read all).
+    addVolume(w.t.registry, w.f, { retirements: 1 });
+    expect((await engine.run(['retirements'])).ok).toBe(true);
+    expect(historyStatus(w.cache.db)).toMatchObject({ state: 'verified', pending: 1 });
+    w.t.clock.advance(5_000);
+    expect((await engine.run(['retirements'])).ok).toBe(true);
+    expect(historyStatus(w.cache.db)).toMatchObject({ state: 'verified', pending: 0, entries: logSize(w.t) });
+
     // a registry verified before that stops publishing its log is not "not verifiable": it fails
     const withdrawn: FetchLike = (input, init) =>
       String(input instanceof Request ? input.url : input).includes('/transparency/v1/checkpoint')

@@ -8,12 +8,19 @@ import type { SqliteDatabase } from '@platform/db/database';
 import { systemClock, type Clock } from '@platform/clock';
 import { cacheMigrations } from './migrations';
 import type { CacheTables } from './schema';
-import { createCacheQueries, type CacheQueries } from './queries';
-import { createCacheWriters, type CacheWriters } from './writers';
+import { createCacheQueries, createQueryBase } from './queries';
+import { createCacheWriters, createWriterBase } from './writers';
+import { createResourceQueries, createResourceWriters } from '@desk/resources';
 import { setCheckpointElsewhere, settleBackgroundCheckpoint } from './deferred-checkpoint';
 
 export { CacheInputError } from './queries';
 export { toFtsPrefixQuery, searchText } from './fts-query';
+
+/** Every query: the shared ones (cache/queries.ts) and each resource's (resources/index.ts). */
+export type CacheQueries = ReturnType<typeof createCacheQueries> & ReturnType<typeof createResourceQueries>;
+
+/** Every writer: the shared ones (cache/writers.ts) and each resource's (resources/index.ts). */
+export type CacheWriters = ReturnType<typeof createCacheWriters> & ReturnType<typeof createResourceWriters>;
 
 export interface DeskCache extends CacheQueries {
   readonly db: SqliteDatabase<CacheTables>;
@@ -31,6 +38,16 @@ export interface DeskCacheOptions {
   checkpointElsewhere?: () => Promise<void>;
 }
 
+function queriesOf(db: SqliteDatabase<CacheTables>): CacheQueries {
+  const base = createQueryBase(db);
+  return { ...createCacheQueries(base), ...createResourceQueries(base) };
+}
+
+function writersOf(db: SqliteDatabase<CacheTables>, now: () => number): CacheWriters {
+  const base = createWriterBase(db, now);
+  return { ...createCacheWriters(base), ...createResourceWriters(base) };
+}
+
 /** Opens (creating) the cache file; throws DatabaseTooNewError for a cache made by a newer desk. */
 export function openDeskCache(file: string, options: DeskCacheOptions = {}): DeskCache {
   const clock = options.clock ?? systemClock;
@@ -46,8 +63,8 @@ export function openDeskCache(file: string, options: DeskCacheOptions = {}): Des
   return {
     db,
     migration,
-    write: createCacheWriters(db, () => clock.now()),
-    ...createCacheQueries(db),
+    write: writersOf(db, () => clock.now()),
+    ...queriesOf(db),
     close: () => {
       // A first sync's checkpoint still under way is finished first (deferred-checkpoint.ts).
       settleBackgroundCheckpoint(db);

@@ -3,7 +3,7 @@
 // transaction held open for the whole run (BEGIN IMMEDIATE … COMMIT, across the page downloads):
 // readers (WAL) keep seeing the empty cache until it commits, and a run that fails or dies rolls
 // back to it. The rows, hashes and search entries are the same as the staged path's (writers.ts,
-// inventory-writers.ts): the same column functions and statements, the same SQL extraction of
+// resources/inventories/writers.ts): the same column functions and statements, the same SQL extraction of
 // inventory credits, so both fill the cache identically (test/integration/desk/sync-feed.test.ts compares them).
 //
 // The only other writer of the cache (a finalized retirement written through, writes.ts) waits for
@@ -15,16 +15,11 @@ import type { SqliteDatabase } from '@platform/db/database';
 import type { CacheTables } from './schema';
 import type { CacheResource, ProjectScope } from './types';
 import { projectColumns, projectSearchText, retirementColumns } from './rows';
-import {
-  dropPageHashes,
-  forgetUnseen,
-  insertProject,
-  insertRetirement,
-  markOrganizationStale,
-  PROJECT_SEARCH,
-  syncSuccess,
-} from './writers';
-import { ACCOUNT_SEARCH, highestRowid, putSummary } from './inventory-writers';
+import { dropPageHashes, syncSuccess } from './writers';
+import { insertProject, PROJECT_SEARCH } from '@desk/resources/projects/writers';
+import { insertRetirement } from '@desk/resources/retirements/writers';
+import { forgetUnseen, markOrganizationStale } from '@desk/resources/organizations/writers';
+import { ACCOUNT_SEARCH, highestRowid, putSummary } from '@desk/resources/inventories/writers';
 import { checkpointInBackground, holdAutocheckpoints, release } from './deferred-checkpoint';
 import { secondaryIndexesOf } from './bulk-indexes';
 import { holdFtsMerges } from './fts-bulk-load';
@@ -43,7 +38,7 @@ const dropVintages = (v: { id: string }, q: Q) => q.deleteFrom('project_vintages
 const putVintages = (v: { id: string; json: string }) =>
   sql<never>`INSERT OR IGNORE INTO project_vintages (project_id, vintage)
     SELECT ${v.id}, json_extract(v.value, '$.vintage') FROM json_each(${v.json}, '$.vintages') v`;
-// An inventory credit's columns, read from its JSON by SQLite exactly as inventory-writers.ts reads staged ones.
+// An inventory credit's columns, read from its JSON by SQLite exactly as resources/inventories/writers.ts reads staged ones.
 const INSERT_INVENTORY_CREDIT = `INSERT INTO inventory_credits (account, id, project_id, project_name, project_num, serialization,
     vintage, type, amount, supply, unit, token_id, token_address, row_hash, json)
   SELECT @account, @id, j ->> '$.project.id', j ->> '$.project.fullName', j ->> '$.project.num', j ->> '$.serialization',
@@ -58,7 +53,7 @@ const DROP_UNLISTED = {
 
 // The loaded retirements' search entries, many rows per statement (rowids above `after`, up to
 // `upTo`), made while the load waits for pages (`idleWork`) and for the rest by `finish`: the text
-// the staged path puts row by row (writers.ts, putRetirementSearch), its columns being strings
+// the staged path puts row by row (resources/retirements/writers.ts, putRetirementSearch), its columns being strings
 // (project name and number) or NULL for a redacted one's ('' there). One INSERT…SELECT per batch
 // saves a statement call per retirement (100,000 at --scale 100).
 const RETIREMENT_SEARCH = `INSERT INTO retirements_fts (rowid, beneficiary, serialization, project)

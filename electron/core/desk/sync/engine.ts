@@ -12,13 +12,10 @@ import type { RegistryClient } from '../client/registry-client';
 import type { DeskCache } from '../cache';
 import type { InstallationRef, StepContext, StepOutcome, SyncTuning } from './context';
 import type { SyncEngine, SyncRunResult } from './types';
-import { syncProjectList, syncRetirements } from './paged-lists';
-import { syncPerProjectResources, type PerProjectResource } from './per-project';
-import { syncInventories, syncOrganizations, syncWarehouses } from './small-resources';
 import { syncInterval } from './interval';
 import { syncListeners } from './listeners';
 import { FEED_RESOURCES, FeedNotOffered, syncFromFeed } from './feed';
-import { syncInstallationFeeds } from './installation-feed';
+import { SEED_STEPS, type StepRun } from '@desk/resources/steps';
 import { createHistoryCheck, type HistoryCheck } from '../verification/history-check';
 
 export interface SyncEngineOptions {
@@ -51,18 +48,6 @@ export function syncStatusOf(
   const times = Object.values(lastSuccess).filter((t): t is string => t !== null);
   return { ...state, lastSuccess, dataAsOf: times.length > 0 ? times.reduce((a, b) => (a < b ? a : b)) : null };
 }
-
-/** Resources run in this order: details and credits read the project lists, organizations the proponents. */
-const ORDER: readonly SyncResource[] = [
-  'projects',
-  'internalProjects',
-  'projectDetails',
-  'credits',
-  'inventories',
-  'retirements',
-  'warehouses',
-  'organizations',
-];
 
 const unreachable = (error: unknown) => error instanceof RegistryClientError && error.unreachable;
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -97,54 +82,19 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     return syncStatusOf({ running: current !== null, progress, lastError, online }, cache.lastSuccess());
   }
 
-  /**
-   * Runs one resource's step. `ahead` takes the steps this one starts alongside itself (their
-   * outcomes are awaited in their own turn): details and credits are fetched in one pass when the
-   * run asks for both (per-project.ts).
-   */
-  async function runStep(
-    ctx: StepContext,
-    resource: SyncResource,
-    wanted: ReadonlySet<SyncResource>,
-    ahead: (resource: SyncResource, outcome: Promise<StepOutcome>) => void,
-  ): Promise<StepOutcome> {
-    switch (resource) {
-      case 'projects':
-        return syncProjectList(ctx, 'public');
-      case 'internalProjects':
-        if (!ctx.examinerRead) {
-          // Internal data the app may no longer see must not linger: commit an empty internal list.
-          cache.write.beginStaging('internalProjects');
-          cache.write.commitProjects('internal', { full: true, pageHashes: [] });
-          return { status: 'skipped', reason: 'the app lacks examiner:read' };
-        }
-        try {
-          return await syncProjectList(ctx, 'internal');
-        } catch (error) {
-          if (error instanceof RegistryClientError && error.status === 403) return { status: 'skipped', reason: error.message };
-          throw error;
-        }
-      case 'projectDetails':
-      case 'credits': {
-        const resources: PerProjectResource[] = resource === 'projectDetails' && wanted.has('credits') ? [resource, 'credits'] : [resource];
-        const outcomes = syncPerProjectResources(ctx, resources);
-        if (resources.length === 2) ahead('credits', outcomes.credits);
-        return outcomes[resource];
-      }
-      case 'inventories':
-        return syncInventories(ctx);
-      case 'retirements':
-        return syncRetirements(ctx);
-      case 'warehouses':
-        return usingFeed() ? syncInstallationFeeds(ctx) : syncWarehouses(ctx);
-      case 'organizations': {
+  /** The run as the steps see it (resources/steps.ts). */
+  function stepRun(wanted: ReadonlySet<SyncResource>, ahead: StepRun['ahead']): StepRun {
+    return {
+      wanted,
+      ahead,
+      feed: usingFeed(),
+      proponents: () => {
         // The proponents (every project's JSON read: a tenth of a second at --scale 100) are read
         // again unless every feed pass since they were read found nothing changed.
         if (!usingFeed() || proponents === null) proponents = cache.proponentIds();
-        const known = proponents;
-        return syncOrganizations(ctx, { feed: usingFeed(), proponents: () => known });
-      }
-    }
+        return proponents;
+      },
+    };
   }
 
   async function execute(resources: Set<SyncResource>): Promise<SyncRunResult> {
@@ -225,7 +175,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
         stepStarts.set(resource, clock.now());
         started.set(resource, outcome);
       };
-      for (const resource of ORDER.filter((r) => wanted.has(r) && !done.has(r))) {
+      const run = stepRun(wanted, ahead);
+      for (const { resource, step } of SEED_STEPS.filter((s) => wanted.has(s.resource) && !done.has(s.resource))) {
         const running = started.get(resource);
         if (offline && !running) {
           results[resource] = { status: 'not_run', reason: 'the registry is unreachable' };
@@ -236,7 +187,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
           stepStarts.set(resource, resourceStart);
         }
         try {
-          const outcome = await (running ?? runStep(ctx, resource, wanted, ahead));
+          const outcome = await (running ?? step(ctx, run));
           if (outcome.status === 'skipped') cache.write.markSkipped(resource);
           results[resource] = outcome;
         } catch (error) {

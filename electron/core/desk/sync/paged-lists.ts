@@ -1,4 +1,5 @@
-// List resources read page by page: public and internal projects, retirements. A page whose text
+// List resources read page by page (the project lists: resources/projects/sync.ts; retirements:
+// resources/retirements/sync.ts). A page whose text
 // hashes as last time is not parsed (its ids are known); a changed page is validated and only its
 // new or changed rows carry JSON into staging. Everything is swapped in at the end in one transaction.
 //
@@ -14,11 +15,11 @@ import { hashJson } from '../cache/rows';
 import type { StagedRow } from '../cache/types';
 import type { PageHash } from '../cache/writers';
 import type { Retirement } from '@shared/registry/resources';
-import type { StepContext, StepOutcome } from './context';
+import type { StepContext } from './context';
 import { parseSeedPage } from './seed-answers';
 
-type ListResource = 'projects' | 'internalProjects' | 'retirements';
-/** Rows written straight into an empty table as pages arrive (writers.ts beginRetirementsLoad, beginProjectsLoad). */
+export type ListResource = 'projects' | 'internalProjects' | 'retirements';
+/** Rows written straight into an empty table as pages arrive (beginRetirementsLoad, beginProjectsLoad in resources/<kind>/writers.ts). */
 type RowLoad = { put(item: never, json: string, hash: string): void };
 
 /**
@@ -29,7 +30,7 @@ type RowLoad = { put(item: never, json: string, hash: string): void };
  */
 export const STAGE_BATCH_ROWS = 500;
 
-/** Progress is reported about this many times per pass (see per-project.ts). */
+/** Progress is reported about this many times per pass (see resources/project-answers/sync.ts). */
 const PROGRESS_STEPS = 100;
 
 /**
@@ -125,7 +126,7 @@ function processPage(
 }
 
 /** Reads every page of a list until a short page, staging as it goes. */
-async function readAllPages(
+export async function readAllPages(
   ctx: StepContext,
   resource: ListResource,
   endpoint: EndpointId,
@@ -177,7 +178,7 @@ async function readAllPages(
       if (page === 0) newest = result.newest;
       const shown = total ?? previousTotal;
       const pages = shown === null ? null : Math.max(page + 1, Math.ceil(shown / ctx.tuning.pageSize));
-      // About every hundredth of the pages (as per-project.ts reports): each report crosses to the main thread.
+      // About every hundredth of the pages (as resources/project-answers/sync.ts reports): each report crosses to the main thread.
       if (pages === null || (page + 1) % Math.max(1, Math.floor(pages / PROGRESS_STEPS)) === 0 || page + 1 === pages)
         ctx.progress(resource, page + 1, pages);
       if (result.ids.length < ctx.tuning.pageSize) break;
@@ -193,67 +194,4 @@ async function readAllPages(
     await Promise.all([...asked.values()].map((p) => p.catch(() => undefined)));
   }
   return { pageHashes, total, newest, stoppedEarly };
-}
-
-export async function syncProjectList(ctx: StepContext, scope: 'public' | 'internal'): Promise<StepOutcome> {
-  const resource = scope === 'public' ? 'projects' : 'internalProjects';
-  const endpoint = scope === 'public' ? 'listProjects' : 'listInternalProjects';
-  if (ctx.cache.write.projectsLoadable(scope)) {
-    // The first sync: rows straight into the table (writers.ts beginProjectsLoad).
-    const load = ctx.cache.write.beginProjectsLoad(scope);
-    try {
-      const read = await readAllPages(ctx, resource, endpoint, { stopWhenKnown: false, load });
-      return { status: 'ok', ...load.commit({ pageHashes: read.pageHashes, total: read.total }) };
-    } catch (error) {
-      load.rollback();
-      throw error;
-    }
-  }
-  ctx.cache.write.beginStaging(resource);
-  const { pageHashes, total } = await readAllPages(ctx, resource, endpoint, { stopWhenKnown: false });
-  const { written, deleted } = ctx.cache.write.commitProjects(scope, { full: true, pageHashes, total });
-  return { status: 'ok', written, deleted };
-}
-
-/**
- * Retirements are listed newest first and rarely change once made, so a run normally reads only
- * until a page holds nothing new. A full pass (which also sees finalized or removed ones further
- * down) runs the first time, every `retirementsFullEveryMs`, and whenever the counts disagree.
- */
-export async function syncRetirements(ctx: StepContext, options: { forceFull?: boolean } = {}): Promise<StepOutcome> {
-  const state = ctx.cache.syncState('retirements');
-  const now = ctx.clock.now();
-  const full =
-    options.forceFull === true ||
-    !state?.last_full_at ||
-    state.last_success_at === null ||
-    now - state.last_full_at >= ctx.tuning.retirementsFullEveryMs;
-  if (full && ctx.cache.countRetirements() === 0) return loadRetirements(ctx);
-  ctx.cache.write.beginStaging('retirements');
-  const read = await readAllPages(ctx, 'retirements', 'listRetirementsV1', { stopWhenKnown: !full });
-  const { written, deleted } = ctx.cache.write.commitRetirements({
-    full,
-    pageHashes: read.pageHashes,
-    watermark: read.newest,
-    total: read.total,
-  });
-  if (!full && read.total !== null && ctx.cache.countRetirements() !== read.total) {
-    // Something changed below the newest pages (or was removed): read it all once.
-    const again = await syncRetirements(ctx, { forceFull: true });
-    return again.status === 'ok' ? { ...again, written: again.written + written, note: 'counts differed: full pass' } : again;
-  }
-  return { status: 'ok', written, deleted, ...(full ? { note: 'full pass' } : {}) };
-}
-
-/** The first full pass (no retirement cached): rows written straight into the table (writers.ts beginRetirementsLoad). */
-async function loadRetirements(ctx: StepContext): Promise<StepOutcome> {
-  const load = ctx.cache.write.beginRetirementsLoad();
-  try {
-    const read = await readAllPages(ctx, 'retirements', 'listRetirementsV1', { stopWhenKnown: false, load });
-    const { written, deleted } = load.commit({ pageHashes: read.pageHashes, watermark: read.newest, total: read.total });
-    return { status: 'ok', written, deleted, note: 'full pass' };
-  } catch (error) {
-    load.rollback();
-    throw error;
-  }
 }

@@ -20,7 +20,7 @@ import type { SqliteDatabase } from '@platform/db/database';
 import type { CacheTables } from '../cache/schema';
 import { sha256, verifyEd25519 } from '@platform/log-crypto';
 import { movementOfLeaf, type KeptMovement } from './leaves';
-import { keepEvidence, readState, saveOutcome, saveVerified, type Evidence, type HistoryState } from './store';
+import { keepEvidence, keepReplayed, readState, saveOutcome, saveVerified, startReplay, type Evidence, type HistoryState } from './store';
 import { fetchLeavesAhead } from './transport';
 
 export const HISTORY_CHANGED = "This registry's history changed since it was last verified";
@@ -94,11 +94,12 @@ export async function checkHistory({ get, db, now }: CheckOptions): Promise<Chec
     ? CompactRange.restore(kept.size, JSON.parse(state!.frontier ?? '[]') as string[], sha256)
     : CompactRange.empty(sha256);
   if (!range) throw new Error('the kept frontier of the verified history is damaged');
-  const movements: KeptMovement[] = [];
   const served: ServedLeaf[] = [];
   const from = range.size;
+  startReplay(db);
   try {
     await fetchLeavesAhead(get, from, latest.size, (leaves, start) => {
+      const movements: KeptMovement[] = [];
       leaves.forEach((leaf, i) => {
         if (leaf.index !== start + i) throw new LogVerificationError('replay', `entry ${start + i} was served as ${leaf.index}`);
         const bytes = fromBase64(leaf.data) ?? new Uint8Array(0);
@@ -107,6 +108,7 @@ export async function checkHistory({ get, db, now }: CheckOptions): Promise<Chec
         if (movement) movements.push(movement);
         if (served.length < EVIDENCE_LEAVES) served.push(leaf);
       });
+      keepReplayed(db, movements);
     });
   } catch (error) {
     if (error instanceof LogVerificationError && error.kind !== 'unreachable') {
@@ -117,7 +119,7 @@ export async function checkHistory({ get, db, now }: CheckOptions): Promise<Chec
   if (toBase64(range.root()) !== latest.root) {
     return fail(await mismatch(get, kept, latest, served));
   }
-  saveVerified(db, { key: keyText, checkpoint: latest, frontier: range.frontier(), movements, at: now() });
+  saveVerified(db, { key: keyText, checkpoint: latest, frontier: range.frontier(), at: now() });
   return { outcome: 'verified', size: latest.size, newEntries: latest.size - from };
 }
 

@@ -25,6 +25,8 @@ export function createHistoryCheck(options: {
   const now = () => options.clock.now();
   const get = transparencyGet(options.baseUrl, options.fetch);
   let verified = false;
+  /** Retirements pending after this connection's last match (null: none yet, so the next reads them all). */
+  let retirementsPending: number | null = null;
   return {
     async begin() {
       verified = false;
@@ -33,7 +35,8 @@ export function createHistoryCheck(options: {
     end() {
       const state = readState(db);
       if (!verified || state?.outcome !== 'verified') return null;
-      const { mismatches, pending } = matchSynced(db);
+      const { mismatches, pending, ...counted } = matchSynced(db, retirementsPending);
+      retirementsPending = counted.retirementsPending;
       if (mismatches.length === 0) {
         // begin() wrote this run's check time; a re-sync that changed nothing writes nothing more
         if (state.pending !== pending) saveOutcome(db, { outcome: 'verified', message: null, at: now(), pending });

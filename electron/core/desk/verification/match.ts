@@ -28,18 +28,75 @@ type RetirementBeside = { id: string; amount: number; created_at: string; logged
 /** A back-office movement (bo_ledger's columns) beside its logged row as JSON. */
 type LedgerBeside = Selectable<CacheTables['bo_ledger']> & { logged: string };
 
-export function matchSynced(db: SqliteDatabase<CacheTables>): MatchResult {
-  const retirementsPending = db.first(
-    sql<{ n: number }>`SELECT COUNT(*) AS n FROM retirements r
-      WHERE NOT EXISTS (SELECT 1 FROM hv_movements m WHERE m.reference = r.id AND m.kind = 'retire')`,
-  )!.n;
+type Db = SqliteDatabase<CacheTables>;
+
+// A full match reads every retirement (100,000 at scale 100: most of a re-sync's time). After it,
+// this connection notes which retirements are written (inserted, changed, removed) and which ones
+// newly verified `retire` movements name, each with whether it was pending at that moment, so the
+// next match reads only those. The notes are the connection's own (TEMP tables and triggers): the
+// sync worker's connection is the one that writes retirements and verifies the log.
+const TOUCHED = sql.table('temp.hv_touched');
+const coveredSql = (id: string) => `EXISTS (SELECT 1 FROM main.hv_movements m WHERE m.reference = ${id} AND m.kind = 'retire')`;
+
+/** Starts noting touched retirements on this connection (idempotent). */
+function trackTouched(db: Db): void {
+  db.run(sql`CREATE TEMP TABLE IF NOT EXISTS hv_touched (id TEXT PRIMARY KEY, was_pending INTEGER NOT NULL) WITHOUT ROWID`);
+  const notes = [
+    ['insert', 'INSERT', 'NEW.id', '0'],
+    ['update', 'UPDATE', 'OLD.id', `NOT ${coveredSql('OLD.id')}`],
+    ['delete', 'DELETE', 'OLD.id', `NOT ${coveredSql('OLD.id')}`],
+  ] as const;
+  for (const [name, event, id, wasPending] of notes) {
+    db.run(
+      sql`CREATE TEMP TRIGGER IF NOT EXISTS ${sql.id(`hv_touched_${name}`)} AFTER ${sql.raw(event)} ON main.retirements
+        BEGIN INSERT OR IGNORE INTO hv_touched (id, was_pending) VALUES (${sql.raw(id)}, ${sql.raw(wasPending)}); END`,
+    );
+  }
+}
+
+const tracking = (db: Db): boolean =>
+  db.first(sql<{ n: number }>`SELECT COUNT(*) AS n FROM temp.sqlite_master WHERE type = 'table' AND name = 'hv_touched'`)!.n > 0;
+
+/**
+ * Notes the retirements that movements about to be verified name (`movements`: a table shaped like
+ * hv_movements), with whether each is pending now. Called before they join hv_movements.
+ */
+export function touchReferencesOf(db: Db, movements: ReturnType<typeof sql.table>): void {
+  if (!tracking(db)) return;
+  db.run(
+    sql`INSERT OR IGNORE INTO ${TOUCHED} (id, was_pending)
+      SELECT n.reference, EXISTS (SELECT 1 FROM main.retirements r WHERE r.id = n.reference) AND NOT ${sql.raw(coveredSql('n.reference'))}
+      FROM ${movements} n WHERE n.kind = 'retire' AND n.reference IS NOT NULL`,
+  );
+}
+
+/**
+ * The synced records against the verified movements. `pendingBefore`: the retirements pending after
+ * the last match on this connection (null: none yet, so every retirement is read).
+ */
+export function matchSynced(db: Db, pendingBefore: number | null = null): MatchResult & { retirementsPending: number } {
+  const full = pendingBefore === null || !tracking(db);
+  const scope = full ? sql`1` : sql`r.id IN (SELECT id FROM ${TOUCHED})`;
+  let retirementsPending: number;
+  if (full) {
+    retirementsPending = db.first(sql<{ n: number }>`SELECT COUNT(*) AS n FROM retirements r WHERE NOT ${sql.raw(coveredSql('r.id'))}`)!.n;
+  } else {
+    const moved = db.first(
+      sql<{ was: number; now: number }>`SELECT COALESCE(SUM(t.was_pending), 0) AS was,
+          COALESCE(SUM(r.id IS NOT NULL AND NOT ${sql.raw(coveredSql('t.id'))}), 0) AS now
+        FROM ${TOUCHED} t LEFT JOIN main.retirements r ON r.id = t.id`,
+    )!;
+    retirementsPending = pendingBefore - moved.was + moved.now;
+  }
   const retirements = db.all(
     sql<RetirementBeside>`SELECT r.id, r.amount, r.created_at, m.id AS logged_id, m.amount AS logged_amount, m.created_at AS logged_at
       FROM retirements r JOIN hv_movements m ON m.reference = r.id AND m.kind = 'retire'
-      WHERE m.amount != CAST(round(r.amount * 1000000) AS INTEGER)
-        OR abs(m.created_at - ${msOf(sql.ref('r.created_at'))}) > 1000
+      WHERE ${scope} AND (m.amount != CAST(round(r.amount * 1000000) AS INTEGER)
+        OR abs(m.created_at - ${msOf(sql.ref('r.created_at'))}) > 1000)
       LIMIT ${LIMIT}`,
   );
+  trackTouched(db);
+  db.run(sql`DELETE FROM ${TOUCHED}`);
   const ledgerPending = db.first(
     sql<{ n: number }>`SELECT COUNT(*) AS n FROM bo_ledger l WHERE NOT EXISTS (SELECT 1 FROM hv_movements m WHERE m.id = l.id)`,
   )!.n;
@@ -53,6 +110,7 @@ export function matchSynced(db: SqliteDatabase<CacheTables>): MatchResult {
       LIMIT ${LIMIT}`,
   );
   return {
+    retirementsPending,
     pending: retirementsPending + ledgerPending,
     mismatches: [
       ...retirements.map((r) => ({

@@ -1,14 +1,14 @@
 // The verification state in the connection's cache (migration 0006): the pinned key, the last
 // verified checkpoint with its right frontier, the verified movements, and the evidence of every
 // failed check. Each save is one transaction.
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { SqliteDatabase } from '@platform/db/database';
 import type { CacheTables } from '../cache/schema';
 import type { VerifiedCheckpoint } from '@shared/transparency/verifier';
 import type { KeptMovement } from './leaves';
+import { touchReferencesOf } from './match';
 
 type Db = SqliteDatabase<CacheTables>;
-type Q = Kysely<CacheTables>;
 export type HistoryState = Selectable<CacheTables['hv_state']>;
 
 export interface Evidence {
@@ -20,34 +20,46 @@ export interface Evidence {
   proof?: string;
 }
 
-const putMovement = (v: KeptMovement, q: Q) =>
-  q
-    .insertInto('hv_movements')
-    .values({
-      id: v.id,
-      leaf: v.leaf,
-      credit_id: v.credit_id,
-      kind: v.kind,
-      from_account: v.from_account,
-      to_account: v.to_account,
-      amount: v.amount,
-      created_at: v.created_at,
-      reference: v.reference,
-    })
-    .onConflict((oc) => oc.doNothing());
+// A replay's movements wait in a temporary table of the cache's connection until the new root is
+// checked: a first sync replays every leaf of the log (hundreds of thousands at scale), which held
+// in the worker's heap ran it out of memory, and written to hv_movements directly would need a
+// transaction open across the replay's requests. Only a verified replay moves them over.
+const REPLAY = sql.table('temp.hv_replay');
+
+/** Starts a replay: an empty temporary table shaped like hv_movements. */
+export function startReplay(db: Db): void {
+  db.run(sql`CREATE TEMP TABLE IF NOT EXISTS hv_replay AS SELECT * FROM main.hv_movements WHERE 0`);
+  db.run(sql`DELETE FROM ${REPLAY}`);
+}
+
+/** Keeps a replayed leaf's movement until the replay is verified (or dropped by the next one). */
+export function keepReplayed(db: Db, movements: readonly KeptMovement[]): void {
+  if (movements.length === 0) return;
+  db.transaction(() => {
+    const insert = db.prepared(putReplayed);
+    for (const m of movements) insert.run(m);
+  });
+}
+
+const putReplayed = (v: KeptMovement) =>
+  sql`INSERT INTO ${REPLAY} (id, leaf, credit_id, kind, from_account, to_account, amount, created_at, reference)
+    VALUES (${v.id}, ${v.leaf}, ${v.credit_id}, ${v.kind}, ${v.from_account}, ${v.to_account}, ${v.amount}, ${v.created_at}, ${v.reference})`;
+
+const replayStarted = (db: Db): boolean =>
+  db.first(sql<{ n: number }>`SELECT COUNT(*) AS n FROM temp.sqlite_master WHERE name = 'hv_replay'`)!.n > 0;
 
 export function readState(db: Db): HistoryState | undefined {
   return db.first(db.q.selectFrom('hv_state').selectAll());
 }
 
-/** A newly verified checkpoint: its frontier, the key it verified under, and its new movements. */
-export function saveVerified(
-  db: Db,
-  v: { key: string; checkpoint: VerifiedCheckpoint; frontier: string[]; movements: KeptMovement[]; at: number },
-): void {
+/** A newly verified checkpoint: its frontier, the key it verified under, and its new movements (the replay's). */
+export function saveVerified(db: Db, v: { key: string; checkpoint: VerifiedCheckpoint; frontier: string[]; at: number }): void {
   db.transaction(() => {
-    const insert = db.prepared(putMovement);
-    for (const m of v.movements) insert.run(m);
+    if (replayStarted(db)) {
+      touchReferencesOf(db, REPLAY);
+      db.run(sql`INSERT OR IGNORE INTO main.hv_movements SELECT * FROM ${REPLAY}`);
+      db.run(sql`DELETE FROM ${REPLAY}`);
+    }
     const row = {
       one: 1 as const,
       outcome: 'verified' as const,

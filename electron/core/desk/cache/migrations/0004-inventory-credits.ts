@@ -19,7 +19,7 @@
 import type { Migration } from '@platform/db/migrate';
 import { hashJson } from '../rows';
 
-// The schema as this step made it (the live code's copies are in ../inventory-fts.ts).
+// The schema as this step made it (the live code's copies are in desk/resources/inventories/fts.ts).
 const ACCOUNTS = ['buffer', 'adjustment', 'organization'] as const;
 const FTS_COLUMNS = 'project, num, facets';
 const FTS_VALUES = `project_name, project_num, 'v' || hex(vintage) || ' t' || hex(type)`;

@@ -1,19 +1,17 @@
-// Resources read whole each run: the three registry inventories, the warehouses of installed
-// organizations, and organization records. Each is written in one transaction.
+// The three registry inventories, read whole each run (the seed interface does not page them) and
+// written in one transaction; also an inventory item of the changes feed (stageInventoryAnswer).
 import { z } from 'zod';
 import { INVENTORY_ACCOUNTS, type InventoryAccount } from '@shared/desk/api';
 import type { EndpointId } from '@shared/registry/endpoints';
-import { tolerant, type Organization, type Reservation } from '@shared/registry/resources';
-import { RegistryClientError } from '../client/errors';
-import { answerBreaksContract, answerNotJson } from '../client/registry-client';
-import { hashJson, hashJsonBytes } from '../cache/rows';
-import type { ChangedInventory } from '../cache/inventory-writers';
-import type { StagedRow } from '../cache/types';
-import { forEachLimited } from './concurrency';
-import type { InstallationRef, StepContext, StepOutcome } from './context';
-import { compileShapeCheck } from './shape-check';
-import { JsonShapeError, isObjectSpan, objectMembersAndElements, parseSpan, rootSpan } from './json-spans';
-import { STAGE_BATCH_ROWS } from './paged-lists';
+import { tolerant } from '@shared/registry/resources';
+import { answerBreaksContract, answerNotJson } from '@desk/client/registry-client';
+import { hashJson, hashJsonBytes } from '@desk/cache/rows';
+import type { ChangedInventory } from './writers';
+import type { StagedRow } from '@desk/cache/types';
+import type { StepContext, StepOutcome } from '@desk/sync/context';
+import { compileShapeCheck } from '@desk/sync/shape-check';
+import { JsonShapeError, isObjectSpan, objectMembersAndElements, parseSpan, rootSpan } from '@desk/sync/json-spans';
+import { STAGE_BATCH_ROWS } from '@desk/sync/paged-lists';
 
 const INVENTORY_ENDPOINTS: Record<InventoryAccount, EndpointId> = {
   buffer: 'getBufferInventory',
@@ -127,7 +125,7 @@ function* checkedCredits(
  * skipped unparsed, and a changed one is staged credit by credit; all changed accounts are swapped
  * in by one transaction at the end, so readers never see a half-written inventory and a run that
  * fails leaves the previous inventories intact. Into an empty cache (a first sync) the credits are
- * written straight into their table instead, in that same one transaction (inventory-writers.ts
+ * written straight into their table instead, in that same one transaction (writers.ts
  * loadInventories).
  */
 export async function syncInventories(ctx: StepContext): Promise<StepOutcome> {
@@ -177,102 +175,4 @@ export async function syncInventories(ctx: StepContext): Promise<StepOutcome> {
   const { written, deleted } = loaded ?? ctx.cache.write.commitInventories(changed);
   const unchanged = INVENTORY_ACCOUNTS.filter((a) => !changed.some((c) => c.account === a));
   return { status: 'ok', written, deleted, ...(unchanged.length > 0 ? { note: `unchanged: ${unchanged.join(', ')}` } : {}) };
-}
-
-const warehouseLevel = (i: InstallationRef) => i.permissions.organization_warehouse;
-export const canReadWarehouse = (i: InstallationRef) => warehouseLevel(i) === 'VIEW' || warehouseLevel(i) === 'WRITE';
-
-export async function syncWarehouses(ctx: StepContext): Promise<StepOutcome> {
-  const targets = ctx.installations.filter(canReadWarehouse);
-  if (targets.length === 0) {
-    ctx.cache.write.replaceWarehouses([]);
-    return { status: 'skipped', reason: 'no installation with organization_warehouse' };
-  }
-  const refused: string[] = [];
-  const warehouses: Parameters<typeof ctx.cache.write.replaceWarehouses>[0][number][] = [];
-  let done = 0;
-  ctx.progress('warehouses', 0, targets.length);
-  for (const installation of targets) {
-    const call = { params: { id: installation.organizationId }, installationId: installation.id };
-    try {
-      const inventory = await ctx.client.call('getWarehouseInventory', call);
-      const reservations: Reservation[] = [];
-      for (let page = 0; ; page++) {
-        const answer = await ctx.client.call('listReservations', { ...call, query: { page, limit: ctx.tuning.pageSize } });
-        reservations.push(...answer.reservations);
-        if (answer.reservations.length < ctx.tuning.pageSize) break;
-      }
-      warehouses.push({
-        organizationId: installation.organizationId,
-        organizationName: installation.organizationName,
-        canWrite: warehouseLevel(installation) === 'WRITE',
-        credits: inventory.credits,
-        reservations,
-      });
-    } catch (error) {
-      // An installation suspended or stripped of the permission: its warehouse is no longer ours to
-      // show; the others still sync.
-      if (error instanceof RegistryClientError && error.kind === 'http' && (error.status === 401 || error.status === 403)) {
-        refused.push(`${installation.organizationName}: ${error.message}`);
-      } else throw error;
-    }
-    ctx.progress('warehouses', ++done, targets.length);
-  }
-  ctx.cache.write.replaceWarehouses(warehouses);
-  return {
-    status: 'ok',
-    written: warehouses.length,
-    deleted: 0,
-    ...(refused.length > 0 ? { note: `refused: ${refused.join('; ')}` } : {}),
-  };
-}
-
-/**
- * Installed organizations (with their installation's token, so a non-public one is visible) and
- * every proponent seen (`feed`: the changes feed keeps cached records current, see below). Like per-project answers, an organization is fetched again only when it is
- * new to the cache, older than perProjectMaxAgeMs, named by a project row that changed since
- * (needs_refresh), or installed/uninstalled since; a proponent the app may not see (404) is
- * remembered and asked again under the same rule.
- */
-export async function syncOrganizations(
-  ctx: StepContext,
-  options: { feed: boolean; proponents?: () => string[] } = { feed: false },
-): Promise<StepOutcome> {
-  const installedBy = new Map(ctx.installations.map((i) => [i.organizationId, i.id]));
-  const ids = [...new Set([...installedBy.keys(), ...(options.proponents ?? (() => ctx.cache.proponentIds()))()])];
-  const { cached, unseen } = ctx.cache.organizationFreshness();
-  const now = ctx.clock.now();
-  const maxAge = ctx.tuning.perProjectMaxAgeMs;
-  const todo = ids.filter((id) => {
-    const have = cached.get(id);
-    // With the changes feed a cached record is kept current by the feeds (the app's, and the
-    // installations' for installed ones): only one that is no longer installed is asked again,
-    // with the app's token, to see whether the app alone may still see it.
-    if (have && options.feed) return have.installed && !installedBy.has(id);
-    if (have) return have.needsRefresh || now - have.fetchedAt >= maxAge || have.installed !== installedBy.has(id);
-    const checkedAt = unseen.get(id);
-    // An installation may show what the app alone could not.
-    return checkedAt === undefined || now - checkedAt >= maxAge || installedBy.has(id);
-  });
-  const fetched: { organization: Organization; installed: boolean }[] = [];
-  const notVisible: string[] = [];
-  let done = 0;
-  ctx.progress('organizations', 0, todo.length);
-  await forEachLimited(todo, ctx.tuning.concurrency, async (id) => {
-    const installationId = installedBy.get(id);
-    try {
-      const { organization } = await ctx.client.call('getOrganizationV1', {
-        params: { id },
-        ...(installationId ? { installationId } : {}),
-      });
-      fetched.push({ organization, installed: installationId !== undefined });
-    } catch (error) {
-      // Not visible to this app (non-public) or gone: simply not listed.
-      if (!(error instanceof RegistryClientError && error.kind === 'http' && error.status === 404)) throw error;
-      notVisible.push(id);
-    }
-    ctx.progress('organizations', ++done, todo.length);
-  });
-  ctx.cache.write.updateOrganizations({ fetched, unseen: notVisible, keepIds: ids });
-  return { status: 'ok', written: fetched.length, deleted: 0 };
 }

@@ -7,11 +7,11 @@
 // Details and credits are fetched in one pass when both are asked for: a project's two requests
 // one after the other (as the registry answers them best: the same project's rows are warm in its
 // page cache), from one pool of requests in flight, each resource committed on its own at the end.
-import { RegistryClientError } from '../client/errors';
-import { forEachLimited } from './concurrency';
-import { parseSeedAnswer } from './seed-answers';
-import type { StepContext, StepOutcome } from './context';
-import type { StagedRow } from '../cache/types';
+import { RegistryClientError } from '@desk/client/errors';
+import { forEachLimited } from '@desk/sync/concurrency';
+import { parseSeedAnswer } from '@desk/sync/seed-answers';
+import type { StepContext, StepOutcome } from '@desk/sync/context';
+import type { StagedRow } from '@desk/cache/types';
 
 export type PerProjectResource = 'projectDetails' | 'credits';
 

@@ -2,7 +2,7 @@
 // id: the desk's page addresses use whichever the user has (renderer lib/route.ts).
 import type { Kysely } from 'kysely';
 import type { SqliteDatabase } from '@platform/db/database';
-import type { CacheTables } from './schema';
+import type { CacheTables } from '@desk/cache/schema';
 
 const idOfNum = (v: { num: string }, q: Kysely<CacheTables>) =>
   q.selectFrom('projects').select('id').where('num', '=', v.num).orderBy('scope', 'desc').limit(1);

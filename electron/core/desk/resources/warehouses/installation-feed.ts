@@ -9,12 +9,12 @@
 // suspended, uninstalled) has its warehouse dropped and is named in the outcome, as the seed step does.
 import type { EndpointId } from '@shared/registry/endpoints';
 import type { Organization } from '@shared/registry/resources';
-import { RegistryClientError } from '../client/errors';
-import { answerBreaksContract, answerNotJson } from '../client/registry-client';
-import type { InstallationRef, StepContext, StepOutcome } from './context';
-import { checkFeedItem } from './feed-item';
-import { FEED_PAGE_TIMEOUT_MS } from './feed';
-import { canReadWarehouse } from './small-resources';
+import { RegistryClientError } from '@desk/client/errors';
+import { answerBreaksContract, answerNotJson } from '@desk/client/registry-client';
+import type { InstallationRef, StepContext, StepOutcome } from '@desk/sync/context';
+import { checkFeedItem } from '@desk/sync/feed-item';
+import { FEED_PAGE_TIMEOUT_MS } from '@desk/sync/feed-pages';
+import { canReadWarehouse } from './sync';
 
 const ENDPOINT: EndpointId = 'getChanges';
 const KINDS = 'warehouse,organization';

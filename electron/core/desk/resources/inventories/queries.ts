@@ -14,11 +14,11 @@ import {
 } from '@shared/desk/api';
 import type { InventorySummary, OrganizationSummary } from '@shared/registry/resources';
 import type { SqliteDatabase } from '@platform/db/database';
-import type { CacheTables } from './schema';
-import { searchText } from './fts-query';
-import { inventoryFacetTerm, inventoryFtsTable } from './inventory-fts';
-import type { Memoized } from './memo';
-import { searchFilters } from './search-filters';
+import type { CacheTables } from '@desk/cache/schema';
+import { searchText } from '@desk/cache/fts-query';
+import { inventoryFacetTerm, inventoryFtsTable } from './fts';
+import type { Memoized } from '@desk/cache/memo';
+import { searchFilters } from '@desk/cache/search-filters';
 
 export interface InventoryQueryHelpers {
   /** Validates input against a desk schema; throws CacheInputError listing every problem. */

@@ -7,10 +7,10 @@ import type { InventoryAccount } from '@shared/desk/api';
 import type { InventorySummary, OrganizationSummary } from '@shared/registry/resources';
 import { sql, type Kysely } from 'kysely';
 import type { SqliteDatabase } from '@platform/db/database';
-import type { CacheTables } from './schema';
-import { inventoryFtsFacets, inventoryFtsTable } from './inventory-fts';
-import type { StagedRow } from './types';
-import { withIndexesBuiltAfter } from './bulk-indexes';
+import type { CacheTables } from '@desk/cache/schema';
+import { inventoryFtsFacets, inventoryFtsTable } from './fts';
+import type { StagedRow } from '@desk/cache/types';
+import { withIndexesBuiltAfter } from '@desk/cache/bulk-indexes';
 
 /** An account whose answer changed since the last sync: its staged credits and its envelope. */
 export interface ChangedInventory {

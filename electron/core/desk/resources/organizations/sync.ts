@@ -1,0 +1,56 @@
+// Organization records: installed organizations' and every proponent's, each read again only when
+// it may have changed (see syncOrganizations), written in one transaction.
+import type { Organization } from '@shared/registry/resources';
+import { RegistryClientError } from '@desk/client/errors';
+import { forEachLimited } from '@desk/sync/concurrency';
+import type { StepContext, StepOutcome } from '@desk/sync/context';
+
+/**
+ * Installed organizations (with their installation's token, so a non-public one is visible) and
+ * every proponent seen (`feed`: the changes feed keeps cached records current, see below). Like per-project answers, an organization is fetched again only when it is
+ * new to the cache, older than perProjectMaxAgeMs, named by a project row that changed since
+ * (needs_refresh), or installed/uninstalled since; a proponent the app may not see (404) is
+ * remembered and asked again under the same rule.
+ */
+export async function syncOrganizations(
+  ctx: StepContext,
+  options: { feed: boolean; proponents?: () => string[] } = { feed: false },
+): Promise<StepOutcome> {
+  const installedBy = new Map(ctx.installations.map((i) => [i.organizationId, i.id]));
+  const ids = [...new Set([...installedBy.keys(), ...(options.proponents ?? (() => ctx.cache.proponentIds()))()])];
+  const { cached, unseen } = ctx.cache.organizationFreshness();
+  const now = ctx.clock.now();
+  const maxAge = ctx.tuning.perProjectMaxAgeMs;
+  const todo = ids.filter((id) => {
+    const have = cached.get(id);
+    // With the changes feed a cached record is kept current by the feeds (the app's, and the
+    // installations' for installed ones): only one that is no longer installed is asked again,
+    // with the app's token, to see whether the app alone may still see it.
+    if (have && options.feed) return have.installed && !installedBy.has(id);
+    if (have) return have.needsRefresh || now - have.fetchedAt >= maxAge || have.installed !== installedBy.has(id);
+    const checkedAt = unseen.get(id);
+    // An installation may show what the app alone could not.
+    return checkedAt === undefined || now - checkedAt >= maxAge || installedBy.has(id);
+  });
+  const fetched: { organization: Organization; installed: boolean }[] = [];
+  const notVisible: string[] = [];
+  let done = 0;
+  ctx.progress('organizations', 0, todo.length);
+  await forEachLimited(todo, ctx.tuning.concurrency, async (id) => {
+    const installationId = installedBy.get(id);
+    try {
+      const { organization } = await ctx.client.call('getOrganizationV1', {
+        params: { id },
+        ...(installationId ? { installationId } : {}),
+      });
+      fetched.push({ organization, installed: installationId !== undefined });
+    } catch (error) {
+      // Not visible to this app (non-public) or gone: simply not listed.
+      if (!(error instanceof RegistryClientError && error.kind === 'http' && error.status === 404)) throw error;
+      notVisible.push(id);
+    }
+    ctx.progress('organizations', ++done, todo.length);
+  });
+  ctx.cache.write.updateOrganizations({ fetched, unseen: notVisible, keepIds: ids });
+  return { status: 'ok', written: fetched.length, deleted: 0 };
+}

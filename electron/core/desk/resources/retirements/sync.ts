@@ -1,0 +1,48 @@
+// The retirements list through the seed interface: newest first, usually read only until a page
+// holds nothing new; a full pass at times (see syncRetirements), loaded straight into an empty table
+// on the first sync.
+import type { StepContext, StepOutcome } from '@desk/sync/context';
+import { readAllPages } from '@desk/sync/paged-lists';
+
+/**
+ * Retirements are listed newest first and rarely change once made, so a run normally reads only
+ * until a page holds nothing new. A full pass (which also sees finalized or removed ones further
+ * down) runs the first time, every `retirementsFullEveryMs`, and whenever the counts disagree.
+ */
+export async function syncRetirements(ctx: StepContext, options: { forceFull?: boolean } = {}): Promise<StepOutcome> {
+  const state = ctx.cache.syncState('retirements');
+  const now = ctx.clock.now();
+  const full =
+    options.forceFull === true ||
+    !state?.last_full_at ||
+    state.last_success_at === null ||
+    now - state.last_full_at >= ctx.tuning.retirementsFullEveryMs;
+  if (full && ctx.cache.countRetirements() === 0) return loadRetirements(ctx);
+  ctx.cache.write.beginStaging('retirements');
+  const read = await readAllPages(ctx, 'retirements', 'listRetirementsV1', { stopWhenKnown: !full });
+  const { written, deleted } = ctx.cache.write.commitRetirements({
+    full,
+    pageHashes: read.pageHashes,
+    watermark: read.newest,
+    total: read.total,
+  });
+  if (!full && read.total !== null && ctx.cache.countRetirements() !== read.total) {
+    // Something changed below the newest pages (or was removed): read it all once.
+    const again = await syncRetirements(ctx, { forceFull: true });
+    return again.status === 'ok' ? { ...again, written: again.written + written, note: 'counts differed: full pass' } : again;
+  }
+  return { status: 'ok', written, deleted, ...(full ? { note: 'full pass' } : {}) };
+}
+
+/** The first full pass (no retirement cached): rows written straight into the table (writers.ts beginRetirementsLoad). */
+async function loadRetirements(ctx: StepContext): Promise<StepOutcome> {
+  const load = ctx.cache.write.beginRetirementsLoad();
+  try {
+    const read = await readAllPages(ctx, 'retirements', 'listRetirementsV1', { stopWhenKnown: false, load });
+    const { written, deleted } = load.commit({ pageHashes: read.pageHashes, watermark: read.newest, total: read.total });
+    return { status: 'ok', written, deleted, note: 'full pass' };
+  } catch (error) {
+    load.rollback();
+    throw error;
+  }
+}
