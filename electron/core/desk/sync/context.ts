@@ -2,6 +2,7 @@ import type { SyncResource } from '@shared/desk/api';
 import type { Clock } from '@platform/clock';
 import type { RegistryClient } from '../client/registry-client';
 import type { DeskCache } from '../cache';
+import type { ThreadScript } from './worker/page-reader';
 
 /** An installation of the app, as the connection knows it (shared/desk/api.ts installationInfo). */
 export interface InstallationRef {
@@ -36,6 +37,14 @@ export interface StepContext {
   /** Whether the app holds examiner:read (from its app token's permissions). */
   examinerRead: boolean;
   progress(resource: SyncResource, done: number, total: number | null): void;
+  /** How to start a first sync's feed page reader on a thread of its own (none: on the sync's thread). */
+  pageReaderThread?: PageReaderThread;
+}
+
+/** The sync worker's own script and start data, to start its page reader from (worker/page-reader.ts). */
+export interface PageReaderThread {
+  script: ThreadScript;
+  workerData: object;
 }
 
 export type StepOutcome = { status: 'ok'; written: number; deleted: number; note?: string } | { status: 'skipped'; reason: string };
