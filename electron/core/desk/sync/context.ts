@@ -2,7 +2,6 @@ import type { SyncResource } from '@shared/desk/api';
 import type { Clock } from '@platform/clock';
 import type { RegistryClient } from '../client/registry-client';
 import type { DeskCache } from '../cache';
-import type { ThreadScript } from './worker/page-reader';
 
 /** An installation of the app, as the connection knows it (shared/desk/api.ts installationInfo). */
 export interface InstallationRef {
@@ -40,6 +39,9 @@ export interface StepContext {
   /** How to start a first sync's feed page reader on a thread of its own (none: on the sync's thread). */
   pageReaderThread?: PageReaderThread;
 }
+
+/** How the sync's thread starts another of its kind: its built script, or its source through tsx. */
+export type ThreadScript = { file: string } | { bootstrapUrl: string; entryUrl: string };
 
 /** The sync worker's own script and start data, to start its page reader from (worker/page-reader.ts). */
 export interface PageReaderThread {

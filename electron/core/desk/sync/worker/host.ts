@@ -13,11 +13,11 @@ import { SYNC_RESOURCES, type SyncResource, type EngineSyncStatus } from '@share
 import type { Clock } from '@platform/clock';
 import type { TokenManager } from '@desk/client/tokens';
 import type { DeskCache } from '@desk/cache';
-import type { InstallationRef, SyncTuning } from '../context';
+import type { InstallationRef, SyncTuning, ThreadScript } from '../context';
 import { syncStatusOf } from '../engine';
 import type { SyncEngine, SyncRunResult } from '../types';
 import type { EngineState, HostToWorker, SyncWorkerData, WorkerToHost } from './protocol';
-import { sourceScript, type ThreadScript } from './page-reader';
+import { sourceScript } from './page-reader';
 import { fromWireError, toWireError } from './wire-error';
 import { syncInterval } from '../interval';
 import { syncListeners } from '../listeners';

@@ -8,6 +8,7 @@
 // first (its cursor lets the next page be asked for at once), then the prepared items.
 import { Worker, type MessagePort } from 'node:worker_threads';
 import { preparedAtOnce, readEnvelope, type PreparedItem, type PreparedPage, type Removal } from './page-prep';
+import type { ThreadScript } from '../context';
 import type { WireError } from './protocol';
 import { fromWireError, toWireError } from './wire-error';
 
@@ -45,9 +46,6 @@ export function servePageReader(port: MessagePort, examinerRead: boolean): void 
     }
   });
 }
-
-/** How the sync's thread starts another of its kind: its built script, or its source through tsx. */
-export type ThreadScript = { file: string } | { bootstrapUrl: string; entryUrl: string };
 
 /** The sync worker's source (entry.ts) started through tsx: where there is no build (the web desk under tsx, tests). */
 export const sourceScript = (): ThreadScript => ({

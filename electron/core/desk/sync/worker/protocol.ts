@@ -4,9 +4,8 @@
 import type { SyncResource, SyncStatus } from '@shared/desk/api';
 import type { RegistryClientErrorKind } from '@desk/client/errors';
 import type { TokenGrant, TokenScope } from '@desk/client/tokens';
-import type { InstallationRef, SyncTuning } from '../context';
+import type { InstallationRef, SyncTuning, ThreadScript } from '../context';
 import type { SyncEngineEvent, SyncRunResult } from '../types';
-import type { ThreadScript } from './page-reader';
 
 /** What the worker is started with (worker_threads workerData). */
 export interface SyncWorkerData {
