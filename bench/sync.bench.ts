@@ -7,7 +7,8 @@
 // changes, and the registry's CPU while 100 desks poll the feed every 10 s with nothing changed
 // (`SYNC_BENCH_POLL_MS`, default 30 s of polling).
 // `SYNC_BENCH_SCALE=5 npm run bench -- sync` for a quick run; `SYNC_BENCH_FEED_ONLY=1` skips the
-// seed interface's runs (minutes at scale 100); `SYNC_BENCH_SEED_ONLY=1` the feed's (and the polling).
+// seed interface's runs (minutes at scale 100); `SYNC_BENCH_SEED_ONLY=1` the feed's (and the polling);
+// `SYNC_BENCH_HISTORY=off` syncs without the desk's check of the registry's history.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -110,6 +111,8 @@ async function childSync(job: ChildJob): Promise<Omit<ChildResult, 'maxRssMb'>> 
     installations: () => job.installations,
     workerFile: job.workerFile,
     tuning: { feed: job.feed ?? true },
+    // SYNC_BENCH_HISTORY=off: the sync without the registry's history check (which the floors do not make).
+    ...(process.env.SYNC_BENCH_HISTORY === 'off' ? { verifyHistory: false } : {}),
   });
   const trace = process.env.SYNC_BENCH_TRACE ? traceMemory(engine) : { phase: () => {}, stop: () => {} };
   // How long the main thread (IPC, the web host) is kept from answering while the worker syncs.

@@ -8,6 +8,7 @@ import * as ops from '@registry/operations';
 import { createRegistryClient } from '@desk/client/registry-client';
 import { openDeskCache, type DeskCache } from '@desk/cache';
 import { createSyncEngine } from '@desk/sync/engine';
+import { sourceScript } from '@desk/sync/worker/page-reader';
 import { hashJson } from '@desk/cache/rows';
 import type { SyncEngine } from '@desk/sync/types';
 import { makeDataDir } from '@test/support/registry';
@@ -167,12 +168,16 @@ describe('sync from the changes feed', () => {
     const cache = openDeskCache(join(dir.dir, 'cache.sqlite'), { clock: world.t.clock });
     const tuning = { feedLimit: 16 };
     const broken = createSyncEngine({ client, cache, clock: world.t.clock, installations: () => world.installations, tuning });
+    // The load that succeeds has its pages prepared on a thread of their own, as the sync worker
+    // has them for a first load (the failures above had them on the sync's thread).
+    const pageReaderThread = { script: sourceScript(), workerData: {} };
     const engine = createSyncEngine({
       client: world.client,
       cache,
       clock: world.t.clock,
       installations: () => world.installations,
       tuning,
+      pageReaderThread,
     });
     try {
       const failed = await broken.run(['projects', 'retirements']);

@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Retirement } from '@shared/registry/resources';
 import { openDeskCache, type DeskCache } from '@desk/cache';
 import { beginSnapshotLoad } from '@desk/cache/snapshot-writers';
+import { retirementColumns } from '@desk/cache/rows';
 import { makeDataDir } from '@test/support/registry';
 
 const work = makeDataDir('desk-deferred-checkpoint-');
@@ -32,7 +33,7 @@ function load(cache: DeskCache, n: number) {
       project: { id: `p-${i % 50}`, fullName: `Project ${i % 50} ${'x'.repeat(400)}`, num: String(i % 50) },
     } as Retirement;
     const json = JSON.stringify(retirement);
-    snapshot.retirement(retirement, json, `h${i}`);
+    snapshot.retirement({ id: retirement.id, json, hash: `h${i}`, columns: retirementColumns(retirement) });
   }
   snapshot.finish(false);
   return snapshot;

@@ -8,6 +8,7 @@ import { afterAll, expect, it } from 'vitest';
 import type { InventorySummary, OrganizationSummary, Retirement } from '@shared/registry/resources';
 import { openDeskCache, type DeskCache } from '@desk/cache';
 import { beginSnapshotLoad, type LoadedKind } from '@desk/cache/snapshot-writers';
+import { retirementColumns } from '@desk/cache/rows';
 import { makeDataDir } from '@test/support/registry';
 
 const work = makeDataDir('desk-snapshot-load-');
@@ -63,7 +64,8 @@ function loadInto(cache: DeskCache, idle: boolean) {
       answerHash: () => 'a',
     });
   inventory(0, 40);
-  const put = (r: Retirement) => load.retirement(r, JSON.stringify(r), `h-${r.id}-${r.amount}`);
+  const put = (r: Retirement) =>
+    load.retirement({ id: r.id, json: JSON.stringify(r), hash: `h-${r.id}-${r.amount}`, columns: retirementColumns(r) });
   for (let i = 0; i < 30; i++) put(retirement(i));
   ahead(['inventory']);
   if (idle) {

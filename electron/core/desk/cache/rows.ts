@@ -47,6 +47,18 @@ export function projectSearchText(p: Project, c: ProjectColumns) {
   };
 }
 
+/** A project list row's parts beside its JSON: its columns, its search text and its proponents' ids. */
+export interface ProjectRowParts {
+  columns: ProjectColumns;
+  search: ReturnType<typeof projectSearchText>;
+  proponents: string[];
+}
+
+export function projectRowParts(p: Project): ProjectRowParts {
+  const columns = projectColumns(p);
+  return { columns, search: projectSearchText(p, columns), proponents: p.proponents.map((o) => o.id) };
+}
+
 /** What a retirement contributes to its cache row: every column but the key, the hash and the JSON. */
 export type RetirementColumns = Omit<CacheTables['retirements'], 'rowid' | 'id' | 'row_hash' | 'json'>;
 

@@ -10,11 +10,11 @@
 // this transaction up to the connection's busy timeout, and otherwise leaves it to the sync.
 import { sql, type Kysely } from 'kysely';
 import type { InventoryAccount } from '@shared/desk/api';
-import type { InventorySummary, OrganizationSummary, Project, Retirement } from '@shared/registry/resources';
+import type { InventorySummary, OrganizationSummary } from '@shared/registry/resources';
 import type { SqliteDatabase } from '@platform/db/database';
 import type { CacheTables } from './schema';
 import type { CacheResource, ProjectScope } from './types';
-import { projectColumns, projectSearchText, retirementColumns } from './rows';
+import type { ProjectRowParts, RetirementColumns } from './rows';
 import { dropPageHashes, syncSuccess } from './writers';
 import { insertProject, PROJECT_SEARCH } from '@desk/resources/projects/writers';
 import { insertRetirement } from '@desk/resources/retirements/writers';
@@ -77,6 +77,21 @@ export interface SnapshotInventory {
   credits: Iterable<{ id: string; json: string; hash: string }>;
   /** The answer's hash, once every credit has been read. */
   answerHash: () => string;
+}
+
+/** A project list row as the load takes it: made ready beforehand (the feed's page reader). */
+export interface LoadedProject {
+  id: string;
+  json: string;
+  hash: string;
+  parts: ProjectRowParts;
+}
+/** A retirement as the load takes it, its columns made beforehand. */
+export interface LoadedRetirement {
+  id: string;
+  json: string;
+  hash: string;
+  columns: RetirementColumns;
 }
 
 export interface SnapshotCounts {
@@ -160,18 +175,20 @@ export function beginSnapshotLoad(db: Db, now: () => number) {
 
   return {
     /** A list row of a scope (a project sent again during the snapshot replaces the first copy). */
-    project(scope: ProjectScope, project: Project, json: string, hash: string): void {
+    project(scope: ProjectScope, row: LoadedProject): void {
       const search = PROJECT_SEARCH[scope];
-      const previous = projectRowids[scope].get(project.id);
+      const previous = projectRowids[scope].get(row.id);
       if (previous !== undefined) {
         db.prepared(search.drop).run({ rowid: previous });
         db.prepared(dropProject).run({ rowid: previous });
       } else counts[scope === 'public' ? 'projects' : 'internalProjects']++;
-      for (const organization of project.proponents) proponents.add(organization.id);
-      const columns = projectColumns(project);
-      const rowid = Number(db.prepared(insertProject).run({ scope, id: project.id, ...columns, row_hash: hash, json }).lastInsertRowid);
-      projectRowids[scope].set(project.id, rowid);
-      db.prepared(search.put).run({ rowid, ...projectSearchText(project, columns) });
+      for (const id of row.parts.proponents) proponents.add(id);
+      const { columns } = row.parts;
+      const rowid = Number(
+        db.prepared(insertProject).run({ scope, id: row.id, ...columns, row_hash: row.hash, json: row.json }).lastInsertRowid,
+      );
+      projectRowids[scope].set(row.id, rowid);
+      db.prepared(search.put).run({ rowid, ...row.parts.search });
     },
 
     details(id: string, json: string, listHash: string): void {
@@ -186,17 +203,18 @@ export function beginSnapshotLoad(db: Db, now: () => number) {
       db.run(putVintages({ id, json }));
     },
 
-    retirement(retirement: Retirement, json: string, hash: string): void {
+    retirement(row: LoadedRetirement): void {
       // Its search entry is made with others' by `idleWork` or `finish` (RETIREMENT_SEARCH); a
       // retirement sent again whose first copy has one (or whose rowid is one that had) is searched now.
-      const previous = retirementRowids.get(retirement.id);
+      const previous = retirementRowids.get(row.id);
       if (previous !== undefined) {
         if (previous <= searched) dropRetirementSearch.run(previous);
         db.prepared(dropRetirement).run({ rowid: previous });
       } else counts.retirements++;
-      const columns = retirementColumns(retirement);
-      const rowid = Number(db.prepared(insertRetirement).run({ id: retirement.id, ...columns, row_hash: hash, json }).lastInsertRowid);
-      retirementRowids.set(retirement.id, rowid);
+      const rowid = Number(
+        db.prepared(insertRetirement).run({ id: row.id, ...row.columns, row_hash: row.hash, json: row.json }).lastInsertRowid,
+      );
+      retirementRowids.set(row.id, rowid);
       if (rowid <= searched) retirementSearch.run({ after: rowid - 1, upTo: rowid });
       highestRetirement = Math.max(highestRetirement, rowid);
     },

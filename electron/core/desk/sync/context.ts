@@ -36,6 +36,17 @@ export interface StepContext {
   /** Whether the app holds examiner:read (from its app token's permissions). */
   examinerRead: boolean;
   progress(resource: SyncResource, done: number, total: number | null): void;
+  /** How to start a first sync's feed page reader on a thread of its own (none: on the sync's thread). */
+  pageReaderThread?: PageReaderThread;
+}
+
+/** How the sync's thread starts another of its kind: its built script, or its source through tsx. */
+export type ThreadScript = { file: string } | { bootstrapUrl: string; entryUrl: string };
+
+/** The sync worker's own script and start data, to start its page reader from (worker/page-reader.ts). */
+export interface PageReaderThread {
+  script: ThreadScript;
+  workerData: object;
 }
 
 export type StepOutcome = { status: 'ok'; written: number; deleted: number; note?: string } | { status: 'skipped'; reason: string };

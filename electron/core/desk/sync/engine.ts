@@ -16,6 +16,7 @@ import { syncInterval } from './interval';
 import { syncListeners } from './listeners';
 import { FEED_RESOURCES, FeedNotOffered, syncFromFeed } from './feed';
 import { SEED_STEPS, type StepRun } from '@desk/resources/steps';
+import type { PageReaderThread } from './context';
 import { createHistoryCheck, type HistoryCheck } from '../verification/history-check';
 
 export interface SyncEngineOptions {
@@ -27,6 +28,8 @@ export interface SyncEngineOptions {
   tuning?: Partial<SyncTuning>;
   /** The registry's history, checked before each run writes and matched after it (verification/); false: not checked. */
   history?: HistoryCheck | false;
+  /** How to start a first sync's feed page reader on a thread of its own (none: on the sync's thread). */
+  pageReaderThread?: PageReaderThread;
 }
 
 export const DEFAULT_TUNING: SyncTuning = {
@@ -109,6 +112,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       cache,
       clock,
       tuning,
+      ...(options.pageReaderThread ? { pageReaderThread: options.pageReaderThread } : {}),
       progress(resource: SyncResource, done: number, total: number | null) {
         const elapsed = clock.now() - (stepStarts.get(resource) ?? resourceStart);
         const etaMs = total !== null && done > 0 && total >= done ? Math.round((elapsed / done) * (total - done)) : null;

@@ -1,33 +1,33 @@
-// Reading the changes feed from a cursor to its end: each item checked and handed to a sink (the
-// staged path: feed-stage.ts; a snapshot into an empty cache: feed-snapshot.ts), removals and
-// organizations collected for the end of the pass.
-import { z } from 'zod';
+// Reading the changes feed from a cursor to its end: each item, made ready for writing
+// (worker/page-prep.ts), handed to a sink (the staged path: feed-stage.ts; a snapshot into an empty
+// cache: feed-snapshot.ts), removals and organizations collected for the end of the pass.
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { INVENTORY_ACCOUNTS, type InventoryAccount } from '@shared/desk/api';
-import { tolerant, type Organization, type Project, type Retirement } from '@shared/registry/resources';
-import { answerBreaksContract } from '@desk/client/registry-client';
-import { hashJson } from '@desk/cache/rows';
+import type { Organization } from '@shared/registry/resources';
 import type { LoadedKind } from '@desk/cache/snapshot-writers';
 import { inventoryItem, type FeedInventory } from '@desk/resources/inventories/feed-item';
 import type { StepContext, StepOutcome } from './context';
-import { checkFeedItem } from './feed-item';
-import { feedPages, FEED_ENDPOINT, readingJson } from './feed-pages';
-import { parseSpan } from './json-spans';
+import { fetchPageBytes } from './feed-pages';
+import type { PreparedItem } from './worker/page-prep';
+import type { PageReader } from './worker/page-reader';
+import { pipelinedPages } from './worker/page-pipeline';
 
 /** The resources one feed pass brings up to date. */
 export const FEED_RESOURCES = ['projects', 'internalProjects', 'projectDetails', 'credits', 'inventories', 'retirements'] as const;
 export type FeedResource = (typeof FEED_RESOURCES)[number];
 
-const removal = tolerant.object({ type: z.string(), id: z.string() });
+type PreparedProject = Extract<PreparedItem, { type: 'project' | 'internalProject' }>;
+type PreparedRetirement = Extract<PreparedItem, { type: 'retirement' }>;
 
 /** What the stored cursor was taken with: a change of the app's view starts again from a snapshot. */
 export const cursorScope = (ctx: StepContext) => (ctx.examinerRead ? 'examiner' : 'public');
 
 /** Where the feed's items go: staged and swapped in (a cache with data), or loaded directly (an empty one). */
 export interface ItemSink {
-  project(project: Project, json: string, hash: string): void;
-  internalProject(row: Project, json: string, hash: string, detailsJson: string): void;
+  project(row: PreparedProject): void;
+  internalProject(row: PreparedProject, detailsJson: string): void;
   credits(id: string, json: string, listHash: string): void;
-  retirement(retirement: Retirement, json: string, hash: string): void;
+  retirement(row: PreparedRetirement): void;
   inventory(account: InventoryAccount, inventory: FeedInventory): void;
   /** Work that can be done while waiting for a page, given the kinds of item that stopped arriving. */
   idleWork?(ended: ReadonlySet<LoadedKind>): (() => void) | null;
@@ -46,13 +46,17 @@ export interface ReadResult {
   items: number;
 }
 
-/** Items shorter than this are parsed whole before their type is known (see readPages). */
-const SMALL_ITEM_CHARS = 1 << 20;
-const isInventoryItem = (raw: unknown) =>
-  typeof raw === 'object' && raw !== null && !Array.isArray(raw) && (raw as { type?: unknown }).type === 'inventory';
+/** The sync's thread gives its event loop a turn after this many items (the next pages keep coming). */
+const ITEMS_PER_TURN = 64;
 
-/** Reads every page from `start`, checking each item and handing it to `sink`. */
-export async function readPages(ctx: StepContext, start: string, limit: number, sink: ItemSink): Promise<ReadResult> {
+/** Reads every page from `start`, handing each item to `sink` as it was made ready (`reader`: see pageReader). */
+export async function readPages(
+  ctx: StepContext,
+  start: string,
+  limit: number,
+  sink: ItemSink,
+  reader: PageReader | null,
+): Promise<ReadResult> {
   // Removals by resource and id; an item arriving later for the same id cancels its removal.
   const removed = new Map<string, Set<string>>();
   const unremove = (type: string, id: string) => removed.get(type)?.delete(id);
@@ -63,64 +67,44 @@ export async function readPages(ctx: StepContext, start: string, limit: number, 
   const seen = new Set<LoadedKind>();
   const ended = new Set<LoadedKind>();
   const idle = sink.idleWork ? () => sink.idleWork!(ended) : undefined;
+  const fetch = (after: string, into: (size: number) => Buffer) => fetchPageBytes(ctx, after, limit, into);
   ctx.progress('projects', 0, null);
-  for await (const page of feedPages(ctx, start, limit, idle)) {
+  for await (const page of pipelinedPages(fetch, reader, ctx.examinerRead, start, idle)) {
     const kindsOfPage = new Set<LoadedKind>();
-    const hashesOfPage = { public: new Map<string, string>(), internal: new Map<string, string>() };
-    const { bytes: text } = page;
-    for (const [i, span] of page.items.entries()) {
-      // An item of a few kB is parsed whole at once; only an inventory (one item of tens of MB at
-      // --scale 100) is read from its span credit by credit, so only a large item, or one that
-      // turns out to be an inventory, is walked first (walking every item cost a scan of each page).
-      const small = span.end - span.start < SMALL_ITEM_CHARS;
-      let raw = small ? readingJson(() => parseSpan(text, span)) : undefined;
-      const inventory = small && !isInventoryItem(raw) ? null : inventoryItem(text, span, i);
-      if (inventory) {
-        items++;
-        kindsOfPage.add('inventory');
-        if (INVENTORY_ACCOUNTS.includes(inventory.account)) sink.inventory(inventory.account, inventory.inventory);
-        continue;
-      }
-      if (!small) raw = readingJson(() => parseSpan(text, span));
-      const item = checkFeedItem(raw, i);
+    let n = 0;
+    for (const item of page.items) {
+      if (++n % ITEMS_PER_TURN === 0) await nextTurn();
       items++;
-      if (item.type === 'retirement') kindsOfPage.add('retirement');
-      else if (item.type === 'project' || item.type === 'internalProject' || item.type === 'projectCredits') kindsOfPage.add('project');
       switch (item.type) {
-        case 'project': {
-          const json = JSON.stringify(item.project);
-          const hash = hashJson(json);
-          hashesOfPage.public.set(item.project.id, hash);
-          unremove('project', item.project.id);
-          sink.project(item.project, json, hash);
+        case 'project':
+          kindsOfPage.add('project');
+          unremove('project', item.id);
+          sink.project(item);
           break;
-        }
-        case 'internalProject': {
-          // The list row is the internal project without its events (both are presented alike).
-          const { events: _events, ...row } = item.project;
-          const json = JSON.stringify(row);
-          const hash = hashJson(json);
-          hashesOfPage.internal.set(row.id, hash);
-          unremove('internalProject', row.id);
-          sink.internalProject(row, json, hash, JSON.stringify(item.project));
+        case 'internalProject':
+          kindsOfPage.add('project');
+          unremove('internalProject', item.id);
+          sink.internalProject(item, item.detailsJson);
           break;
-        }
-        case 'projectCredits': {
-          // The answer is filed under the list row it goes with, as the seed path does.
-          const listHash = (ctx.examinerRead ? hashesOfPage.internal : hashesOfPage.public).get(item.id) ?? '';
+        case 'projectCredits':
+          // Filed under the list row it came with (page-prep.ts), as the seed path does.
+          kindsOfPage.add('project');
           unremove('projectCredits', item.id);
-          sink.credits(item.id, JSON.stringify(item.credits), listHash);
+          sink.credits(item.id, item.json, item.listHash);
+          break;
+        case 'retirement':
+          kindsOfPage.add('retirement');
+          unremove('retirement', item.id);
+          sink.retirement(item);
+          break;
+        case 'inventory': {
+          // Read from the page's bytes credit by credit as it is written (tens of MB at --scale 100).
+          const inventory = inventoryItem(page.bytes!, item.span, item.index);
+          if (!inventory) break;
+          kindsOfPage.add('inventory');
+          if (INVENTORY_ACCOUNTS.includes(inventory.account)) sink.inventory(inventory.account, inventory.inventory);
           break;
         }
-        case 'retirement': {
-          const json = JSON.stringify(item.retirement);
-          unremove('retirement', item.retirement.id);
-          sink.retirement(item.retirement, json, hashJson(json));
-          break;
-        }
-        case 'inventory':
-          // Read from its span (inventoryItem); an inventory item reaches here only if it is not an object.
-          break;
         case 'organization':
           unremove('organization', item.organization.id);
           organizations.set(item.organization.id, item.organization);
@@ -130,10 +114,7 @@ export async function readPages(ctx: StepContext, start: string, limit: number, 
           break;
       }
     }
-    for (const raw of page.removed) {
-      const checked = removal.safeParse(raw);
-      if (!checked.success) throw answerBreaksContract(FEED_ENDPOINT, checked.error.issues);
-      const { type, id } = checked.data;
+    for (const { type, id } of page.removed()) {
       if (!removed.has(type)) removed.set(type, new Set());
       removed.get(type)!.add(id);
       if (type === 'organization') organizations.delete(id);

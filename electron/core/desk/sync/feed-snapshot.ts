@@ -3,7 +3,8 @@
 import { hashJson, hashJsonBytes } from '@desk/cache/rows';
 import type { SnapshotLoad } from '@desk/cache/snapshot-writers';
 import type { StepContext, StepOutcome } from './context';
-import { cursorScope, noteOf, readPages, removedIds, type FeedResource } from './feed-read';
+import { cursorScope, noteOf, readPages, removedIds, type FeedResource, type ItemSink } from './feed-read';
+import { pageReader } from './feed-pages';
 
 /** A snapshot into an empty cache: rows go straight into their tables, in the load's one transaction. */
 export async function readIntoSnapshot(
@@ -12,16 +13,18 @@ export async function readIntoSnapshot(
   limit: number,
   load: SnapshotLoad,
 ): Promise<Record<FeedResource, StepOutcome>> {
-  const read = await readPages(ctx, start, limit, {
-    project: (project, json, hash) => load.project('public', project, json, hash),
-    internalProject: (row, json, hash, detailsJson) => {
+  // The load is what this sync waits for: small pages are made ready on a thread of their own.
+  const reader = pageReader(ctx, true);
+  const sink: ItemSink = {
+    project: (row) => load.project('public', row),
+    internalProject: (row, detailsJson) => {
       // Without examiner:read the feed sends none; were one sent, it would not be kept (as staged).
       if (!ctx.examinerRead) return;
-      load.project('internal', row, json, hash);
-      load.details(row.id, detailsJson, hash);
+      load.project('internal', row);
+      load.details(row.id, detailsJson, row.hash);
     },
     credits: (id, json, listHash) => load.credits(id, json, listHash),
-    retirement: (retirement, json, hash) => load.retirement(retirement, json, hash),
+    retirement: (row) => load.retirement(row),
     inventory: (account, inventory) => {
       // An account's answer can be tens of MB at scale: its credits are parsed, checked and written
       // one by one; its hash is the staged path's (of the answer's text as sent).
@@ -41,7 +44,8 @@ export async function readIntoSnapshot(
       });
     },
     idleWork: (ended) => load.idleWork(ended),
-  });
+  };
+  const read = await readPages(ctx, start, limit, sink, reader).finally(() => reader?.close());
   const { cache } = ctx;
   load.markProponents();
   const removed = removedIds(read);

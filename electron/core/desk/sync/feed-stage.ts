@@ -7,7 +7,7 @@ import { clearInternalProjects } from '@desk/resources/projects/sync';
 import type { StagedRow } from '@desk/cache/types';
 import type { StepContext, StepOutcome } from './context';
 import { STAGE_BATCH_ROWS } from './paged-lists';
-import { FEED_ENDPOINT, FeedNotOffered } from './feed-pages';
+import { FEED_ENDPOINT, FeedNotOffered, pageReader } from './feed-pages';
 import { cursorScope, FEED_RESOURCES, noteOf, readPages, removedIds, type FeedResource, type FeedRun, type ReadResult } from './feed-read';
 
 type Staged = 'projects' | 'internalProjects' | 'projectDetails' | 'credits' | 'retirements';
@@ -35,18 +35,24 @@ export async function readAndStage(ctx: StepContext, start: string, limit: numbe
   const inventories = new Map<InventoryAccount, ChangedInventory | null>();
   let read: ReadResult;
   try {
-    read = await readPages(ctx, start, limit, {
-      project: (project, json, hash) => stage('projects', { id: project.id, hash, json }),
-      internalProject: (row, json, hash, detailsJson) => {
-        stage('internalProjects', { id: row.id, hash, json });
-        stage('projectDetails', { id: row.id, hash, json: detailsJson });
+    read = await readPages(
+      ctx,
+      start,
+      limit,
+      {
+        project: ({ id, hash, json }) => stage('projects', { id, hash, json }),
+        internalProject: ({ id, hash, json }, detailsJson) => {
+          stage('internalProjects', { id, hash, json });
+          stage('projectDetails', { id, hash, json: detailsJson });
+        },
+        credits: (id, json, listHash) => stage('credits', { id, hash: listHash, json }),
+        retirement: ({ id, hash, json }) => stage('retirements', { id, hash, json }),
+        inventory: (account, inventory) => {
+          inventories.set(account, stageInventoryAnswer(ctx, account, inventory.bytes, FEED_ENDPOINT));
+        },
       },
-      credits: (id, json, listHash) => stage('credits', { id, hash: listHash, json }),
-      retirement: (retirement, json, hash) => stage('retirements', { id: retirement.id, hash, json }),
-      inventory: (account, inventory) => {
-        inventories.set(account, stageInventoryAnswer(ctx, account, inventory.bytes, FEED_ENDPOINT));
-      },
-    });
+      pageReader(ctx, false),
+    );
   } catch (error) {
     if (error instanceof FeedNotOffered) cache.write.discardInventoryStaging();
     throw error;

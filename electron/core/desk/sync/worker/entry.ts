@@ -17,6 +17,7 @@ import type { SyncEngine } from '../types';
 import type { InstallationRef } from '../context';
 import type { EngineState, HostToWorker, SyncWorkerData, WorkerToHost } from './protocol';
 import { fromWireError, toWireError } from './wire-error';
+import { servePageReader } from './page-reader';
 
 const port = parentPort;
 if (!port) throw new Error('the sync worker must run in a worker thread');
@@ -108,6 +109,9 @@ const serveEngine = () => {
     clock,
     installations: () => installations,
     ...(data.tuning ? { tuning: data.tuning } : {}),
+    ...(data.verifyHistory === false ? { history: false as const } : {}),
+    // A first sync's feed pages are prepared by a thread started from this same script.
+    ...(data.script ? { pageReaderThread: { script: data.script, workerData: data } } : {}),
   });
 
   function state(): EngineState {
@@ -158,6 +162,8 @@ const serveEngine = () => {
 };
 
 // A worker started only to checkpoint the cache's WAL after a first sync's load (see
-// deferred-checkpoint.ts) does that and ends; every other serves the engine.
+// deferred-checkpoint.ts) does that and ends; one started by the sync's thread to prepare a first
+// sync's feed pages (page-reader.ts) does that; every other serves the engine.
 if (data.checkpointOnly) checkpointWal(data.cacheFile);
+else if (data.pageReader) servePageReader(port, data.pageReader.examinerRead);
 else serveEngine();

@@ -13,10 +13,11 @@ import { SYNC_RESOURCES, type SyncResource, type EngineSyncStatus } from '@share
 import type { Clock } from '@platform/clock';
 import type { TokenManager } from '@desk/client/tokens';
 import type { DeskCache } from '@desk/cache';
-import type { InstallationRef, SyncTuning } from '../context';
+import type { InstallationRef, SyncTuning, ThreadScript } from '../context';
 import { syncStatusOf } from '../engine';
 import type { SyncEngine, SyncRunResult } from '../types';
 import type { EngineState, HostToWorker, SyncWorkerData, WorkerToHost } from './protocol';
+import { sourceScript } from './page-reader';
 import { fromWireError, toWireError } from './wire-error';
 import { syncInterval } from '../interval';
 import { syncListeners } from '../listeners';
@@ -58,6 +59,8 @@ export interface WorkerSyncEngineOptions extends SyncWorkerSettings {
   installations: () => InstallationRef[] | Promise<InstallationRef[]>;
   tuning?: Partial<SyncTuning>;
   log?: (line: string) => void;
+  /** False: runs skip the registry's history check (only a bench measuring the sync apart from it). */
+  verifyHistory?: boolean;
 }
 
 interface PendingRun {
@@ -96,15 +99,16 @@ export function createWorkerSyncEngine(options: WorkerSyncEngineOptions): Worker
       baseUrl: options.baseUrl,
       clockOffsetMs: clockOffsetMs(),
       ...(options.tuning ? { tuning: options.tuning } : {}),
+      ...(options.verifyHistory === false ? { verifyHistory: false } : {}),
       ...extra,
     };
     const resourceLimits = limits ?? { maxOldGenerationSizeMb: heapLimitMb, maxYoungGenerationSizeMb: SYNC_YOUNG_GENERATION_MB };
-    return options.workerFile
-      ? new Worker(options.workerFile, { workerData: data, resourceLimits })
-      : new Worker(new URL('./tsx-bootstrap.mjs', import.meta.url), {
-          workerData: { ...data, entryUrl: new URL('./entry.ts', import.meta.url).href },
-          resourceLimits,
-        });
+    const script: ThreadScript = options.workerFile ? { file: options.workerFile } : sourceScript();
+    // The worker starts its first sync's page reader from the same script (page-reader.ts).
+    data.script = script;
+    return 'file' in script
+      ? new Worker(script.file, { workerData: data, resourceLimits })
+      : new Worker(new URL(script.bootstrapUrl), { workerData: { ...data, entryUrl: script.entryUrl }, resourceLimits });
   }
 
   // Workers checkpointing a first sync's load (cache/deferred-checkpoint.ts), each until it ends,

@@ -4,7 +4,7 @@
 import type { SyncResource, SyncStatus } from '@shared/desk/api';
 import type { RegistryClientErrorKind } from '@desk/client/errors';
 import type { TokenGrant, TokenScope } from '@desk/client/tokens';
-import type { InstallationRef, SyncTuning } from '../context';
+import type { InstallationRef, SyncTuning, ThreadScript } from '../context';
 import type { SyncEngineEvent, SyncRunResult } from '../types';
 
 /** What the worker is started with (worker_threads workerData). */
@@ -16,6 +16,12 @@ export interface SyncWorkerData {
   clockOffsetMs: number;
   /** Started only to checkpoint the cache's WAL after a first sync's load, then to end (cache/deferred-checkpoint.ts). */
   checkpointOnly?: boolean;
+  /** How this script is started again, for a first sync's page reader (page-reader.ts). */
+  script?: ThreadScript;
+  /** False: runs skip the registry's history check (a bench measuring the sync apart from it). */
+  verifyHistory?: boolean;
+  /** Started only to prepare a first sync's feed pages (page-reader.ts). */
+  pageReader?: { examinerRead: boolean };
 }
 
 /** An error that crossed the thread boundary: a client error keeps its kind, so "unreachable" still reads. */

@@ -1,0 +1,165 @@
+// The feed's pages, fetched, read and written as a pipeline: while the sync's thread writes page n,
+// the reader (page-reader.ts) prepares page n+1 and the registry makes page n+2. The next page is
+// asked for as soon as the reader has its cursor (the envelope comes first).
+//
+// Pages are downloaded into two shared buffers that the run's pages take in turn, each replaced only
+// by a larger one: a buffer of its own for each page (tens of MB) is freed to malloc, which after
+// one that large keeps the next ones. A buffer is free again once its page is prepared, or, for a
+// page with an inventory (read from the bytes as it is written), once the writer is done with it.
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { preparedLazily, readEnvelope, type PreparedPage } from './page-prep';
+import type { PageLinks, PageReader } from './page-reader';
+
+/** A page ready to be written: its items, where the feed goes on, and its bytes while they are held. */
+export interface ReadyPage extends PreparedPage, PageLinks {
+  /** The page's bytes while its items need them (read here, or inventories); null once its buffer is reused. */
+  bytes: Buffer | null;
+}
+
+/** Work to do while the next page has not arrived: one piece at a time (null: nothing now). */
+export type IdleWork = () => (() => void) | null;
+
+/** Downloads the page after `cursor` into the buffer `into` gives (asked again, larger, as needed). */
+export type FetchPage = (cursor: string, into: (size: number) => Buffer) => Promise<Buffer>;
+
+/**
+ * Pages asked for ahead of the one being written: one always, a second while those ahead are small.
+ * Small pages (a thousand retirements, about 1 MB) are where the desk is slower than the registry,
+ * so a second page keeps the reader and the registry busy; large ones (a project page of --scale
+ * 100 is 10 MB, its prepared rows more) come slower than the desk writes them, and a second one
+ * would only hold more memory.
+ */
+const AHEAD = 2;
+const AHEAD_BYTES = 4 << 20;
+
+interface Slot {
+  buffer: SharedArrayBuffer | null;
+  free: boolean;
+}
+
+/**
+ * Pages larger than this are read on the sync's thread, item by item as they are written: they are
+ * the project and inventory pages (10 and 21 MB at --scale 100), which the registry makes slower
+ * than the desk writes them, so a reader thread would gain nothing there and hold their prepared
+ * rows (more than the page) in two heaps at once.
+ */
+const THREAD_PAGE_BYTES = 4 << 20;
+
+/** A page read on this thread: its links now, its items made as the writer asks for them. */
+function readHere(bytes: Buffer, examinerRead: boolean): { links: PageLinks; page: PreparedPage } {
+  const envelope = readEnvelope(bytes);
+  return { links: { cursor: envelope.cursor, more: envelope.more }, page: preparedLazily(bytes, envelope, examinerRead) };
+}
+
+/**
+ * The feed's pages from `start` to its end, in order, small ones prepared by `reader` (a thread of
+ * its own; null: every page on this thread). While none is ready, the caller's `idle` work runs, a
+ * piece per turn of the event loop; the caller should also give the loop a turn now and then while
+ * it writes a page (so the next ones keep coming in).
+ */
+export async function* pipelinedPages(
+  fetch: FetchPage,
+  reader: PageReader | null,
+  examinerRead: boolean,
+  start: string,
+  idle?: IdleWork,
+): AsyncGenerator<ReadyPage> {
+  const slots: Slot[] = [
+    { buffer: null, free: true },
+    { buffer: null, free: true },
+  ];
+  const ready: { page: ReadyPage; slot: Slot; size: number }[] = [];
+  // (in an object: both sides set and read it between awaits)
+  const run: { failure: { error: unknown } | null; stopped: boolean } = { failure: null, stopped: false };
+  let taken = 0;
+  let asked = 0;
+  // Bytes of the pages downloaded and not yet taken by the writer.
+  let aheadBytes = 0;
+  const mayAsk = () => asked - taken < 1 || (asked - taken < AHEAD && aheadBytes < AHEAD_BYTES);
+  // Both sides wait for a change (a page ready, a buffer free, a page taken, a failure).
+  const waiters = new Set<() => void>();
+  const changed = () => {
+    for (const wake of waiters) wake();
+    waiters.clear();
+  };
+  const nextChange = () => new Promise<void>((resolve) => waiters.add(resolve));
+  const fail = (error: unknown) => {
+    run.failure ??= { error };
+    changed();
+  };
+
+  // Pages become ready in the order they were asked for, whichever reader prepared them.
+  let lastReady: Promise<unknown> = Promise.resolve();
+  const inOrder = (prepared: Promise<PreparedPage>, entry: (page: PreparedPage) => (typeof ready)[number]) => {
+    lastReady = Promise.all([prepared, lastReady]).then(([page]) => {
+      ready.push(entry(page));
+      changed();
+    }, fail);
+  };
+
+  const produce = async () => {
+    let cursor = start;
+    for (;;) {
+      let slot: Slot | undefined;
+      while (!run.stopped && (!mayAsk() || !(slot = slots.find((s) => s.free)))) await nextChange();
+      if (run.stopped || !slot) return;
+      const held = slot;
+      held.free = false;
+      asked++;
+      const into = (size: number) => {
+        if (!held.buffer || held.buffer.byteLength < size) held.buffer = new SharedArrayBuffer(size);
+        return Buffer.from(held.buffer, 0, size);
+      };
+      const bytes = await fetch(cursor, into);
+      aheadBytes += bytes.length;
+      let links: PageLinks;
+      if (!reader || bytes.length > THREAD_PAGE_BYTES) {
+        // Read from its bytes as it is written: its buffer is held until then.
+        const here = readHere(bytes, examinerRead);
+        links = here.links;
+        inOrder(Promise.resolve(here.page), (page) => ({ page: { ...page, ...here.links, bytes }, slot: held, size: bytes.length }));
+      } else {
+        const read = reader.read(held.buffer!, bytes.length);
+        links = await read.links;
+        const { cursor: next, more } = links;
+        inOrder(read.prepared, (page) => {
+          const withInventory = [...page.items].some((item) => item.type === 'inventory');
+          if (!withInventory) held.free = true;
+          return { page: { ...page, cursor: next, more, bytes: withInventory ? bytes : null }, slot: held, size: bytes.length };
+        });
+      }
+      if (!links.more) return;
+      cursor = links.cursor;
+    }
+  };
+  produce().catch(fail);
+
+  try {
+    for (;;) {
+      for (
+        let work = ready.length ? null : idle?.();
+        work && !ready.length && !run.failure;
+        work = ready.length || run.failure ? null : idle!()
+      ) {
+        work();
+        await nextTurn();
+      }
+      while (!ready.length && !run.failure) await nextChange();
+      if (run.failure) throw run.failure.error;
+      const { page, slot, size } = ready.shift()!;
+      taken++;
+      aheadBytes -= size;
+      changed();
+      yield page;
+      if (page.bytes) {
+        // Its items are written: its buffer may take another page.
+        slot.free = true;
+        changed();
+      }
+      if (!page.more) return;
+    }
+  } finally {
+    run.stopped = true;
+    changed();
+  }
+}

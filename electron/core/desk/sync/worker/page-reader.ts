@@ -1,0 +1,132 @@
+// A thread of its own that makes a first sync's small feed pages ready for writing (page-prep.ts).
+// A first sync into an empty cache is bound by the sync thread's CPU where the registry makes pages
+// faster than the desk writes them (the retirement pages at --scale 100, about 1 MB each), and
+// reading, checking, serializing and hashing the items was about a quarter of it; on a second
+// thread it runs beside the writes of the page before (bench/README.md, sync).
+//
+// The page's bytes cross in a SharedArrayBuffer (no copy); the reader answers with the envelope
+// first (its cursor lets the next page be asked for at once), then the prepared items.
+import { Worker, type MessagePort } from 'node:worker_threads';
+import { preparedAtOnce, readEnvelope, type PreparedItem, type PreparedPage, type Removal } from './page-prep';
+import type { ThreadScript } from '../context';
+import type { WireError } from './protocol';
+import { fromWireError, toWireError } from './wire-error';
+
+/** Where a page's envelope says the feed goes on. */
+export interface PageLinks {
+  cursor: string;
+  more: boolean;
+}
+
+export interface PageReader {
+  /** Reads the page in `buffer`'s first `length` bytes, which must not change until `prepared` settles. */
+  read(buffer: SharedArrayBuffer, length: number): { links: Promise<PageLinks>; prepared: Promise<PreparedPage> };
+  /** Ends the reader's thread. */
+  close(): Promise<void>;
+}
+
+type ToReader = { type: 'page'; id: number; buffer: SharedArrayBuffer; length: number };
+type FromReader =
+  | { type: 'links'; id: number; links: PageLinks }
+  | { type: 'prepared'; id: number; page: { items: PreparedItem[]; removed: Removal[] } }
+  | { type: 'failed'; id: number; error: WireError };
+
+/** The reader thread's side: answers each page over `port`, its links first. */
+export function servePageReader(port: MessagePort, examinerRead: boolean): void {
+  port.on('message', (message: ToReader) => {
+    const { id } = message;
+    const text = Buffer.from(message.buffer, 0, message.length);
+    const post = (answer: FromReader) => port.postMessage(answer);
+    try {
+      const envelope = readEnvelope(text);
+      post({ type: 'links', id, links: { cursor: envelope.cursor, more: envelope.more } });
+      post({ type: 'prepared', id, page: preparedAtOnce(text, envelope, examinerRead) });
+    } catch (error) {
+      post({ type: 'failed', id, error: toWireError(error) });
+    }
+  });
+}
+
+/** The sync worker's source (entry.ts) started through tsx: where there is no build (the web desk under tsx, tests). */
+export const sourceScript = (): ThreadScript => ({
+  bootstrapUrl: new URL('./tsx-bootstrap.mjs', import.meta.url).href,
+  entryUrl: new URL('./entry.ts', import.meta.url).href,
+});
+
+/**
+ * The reader's heap: a page's items parsed and their rows made (a project page of --scale 100 is
+ * about 10 MB of JSON), one page at a time. Under tsx compiling its modules needs the usual.
+ */
+const READER_LIMITS = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 8 };
+
+/** A reader on a thread of its own, started from `script` with `workerData` saying so. */
+export function readerOnItsOwnThread(script: ThreadScript, workerData: object, examinerRead: boolean): PageReader {
+  const data = { ...workerData, pageReader: { examinerRead } };
+  const worker =
+    'file' in script
+      ? new Worker(script.file, { workerData: data, resourceLimits: READER_LIMITS })
+      : new Worker(new URL(script.bootstrapUrl), { workerData: { ...data, entryUrl: script.entryUrl } });
+  let nextId = 0;
+  const waiting = new Map<number, { links: Deferred<PageLinks>; prepared: Deferred<PreparedPage> }>();
+  let gone: Error | null = null;
+  const failAll = (error: Error) => {
+    gone ??= error;
+    for (const { links, prepared } of waiting.values()) {
+      links.reject(error);
+      prepared.reject(error);
+    }
+    waiting.clear();
+  };
+  worker.on('message', (message: FromReader) => {
+    const page = waiting.get(message.id);
+    if (!page) return;
+    if (message.type === 'links') page.links.resolve(message.links);
+    else if (message.type === 'prepared') {
+      waiting.delete(message.id);
+      const { items, removed } = message.page;
+      page.prepared.resolve({ items, removed: () => removed });
+    } else {
+      waiting.delete(message.id);
+      const error = fromWireError(message.error);
+      page.links.reject(error);
+      page.prepared.reject(error);
+    }
+  });
+  worker.on('error', (error) => failAll(new Error(`the feed's page reader stopped: ${error.message}`)));
+  worker.on('exit', () => failAll(new Error("the feed's page reader stopped")));
+  return {
+    read(buffer, length) {
+      const page = { links: deferred<PageLinks>(), prepared: deferred<PreparedPage>() };
+      if (gone) {
+        page.links.reject(gone);
+        page.prepared.reject(gone);
+      } else {
+        const id = ++nextId;
+        waiting.set(id, page);
+        worker.postMessage({ type: 'page', id, buffer, length } satisfies ToReader);
+      }
+      return { links: page.links.promise, prepared: page.prepared.promise };
+    },
+    close: async () => {
+      gone ??= new Error("the feed's page reader was closed");
+      await worker.terminate();
+    },
+  };
+}
+
+interface Deferred<T> {
+  promise: Promise<T>;
+  resolve(value: T): void;
+  reject(error: Error): void;
+}
+function deferred<T>(): Deferred<T> {
+  let resolve!: (value: T) => void;
+  let reject!: (error: Error) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  // Awaited by the pipeline in order; a failure seen first elsewhere must not count as unhandled.
+  promise.catch(() => {});
+  return { promise, resolve, reject };
+}
