@@ -5,7 +5,7 @@
 // share it, and the staging tables keep arrival order by it.
 import type { Generated } from 'kysely';
 import type { InventoryAccount } from '@shared/desk/api';
-import type { CacheResource, ProjectScope } from './types';
+import type { CacheResource, FeedCursorKey, ProjectScope } from './types';
 
 type Bool = 0 | 1;
 
@@ -94,7 +94,8 @@ export interface CacheTables {
     fetched_at: number;
   };
   sync_state: {
-    resource: CacheResource;
+    /** A resource's state, or a stored cursor of the changes feed (its watermark). */
+    resource: CacheResource | FeedCursorKey;
     last_success_at: number | null;
     last_attempt_at: number | null;
     last_error: string | null;

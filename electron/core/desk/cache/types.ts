@@ -4,6 +4,9 @@ import type { SyncResource } from '@shared/desk/api';
 export type CacheResource = SyncResource;
 export type ProjectScope = 'public' | 'internal';
 
+/** A stored cursor of the changes feed in sync_state: the app's, or an installation's. */
+export type FeedCursorKey = 'feed' | `feed:installation:${string}`;
+
 /** A row a sync run has read, staged until the run commits the resource. */
 export interface StagedRow {
   id: string;
