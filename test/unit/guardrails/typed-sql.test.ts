@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { countSource, takeCensus } from '@test/support/typed-sql-census';
 
 /** Counted when the rule came in (issue 27); only ever lowered. */
-const AT_MOST = { rawSql: 175, queryCasts: 94, rowTypes: 32 };
+const AT_MOST = { rawSql: 144, queryCasts: 81, rowTypes: 30 };
 
 const root = resolve(import.meta.dirname, '../../..');
 
