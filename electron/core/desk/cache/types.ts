@@ -14,3 +14,9 @@ export interface StagedRow {
   /** The row's JSON when it is new or changed; null when the cache already holds it unchanged. */
   json: string | null;
 }
+
+/** A boolean column: 0 or 1. */
+export type Bool = 0 | 1;
+
+/** An FTS5 table: untyped columns (NULL when nothing was written) keyed by the indexed row's rowid. */
+export type Fts<Columns extends string> = { rowid: number } & { [C in Columns]: string | null };
