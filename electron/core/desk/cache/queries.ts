@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { SEARCH_COUNT_LIMIT, SYNC_RESOURCES, type SyncResource } from '@shared/desk/api';
 import type { SqliteDatabase } from '@platform/db/database';
 import type { CacheTables } from './schema';
+import type { FeedCursorKey } from './types';
 import { versionedMemo } from './memo';
 
 /** The renderer (or a caller) asked for something the desk API does not allow; nothing was read. */
@@ -51,10 +52,8 @@ export const allOf = (conditions: readonly RawBuilder<unknown>[]) => sql.join(co
 
 /** What every resource's queries use: the database, input checks, memos kept until the cache changes, counts, asOf. */
 export function createQueryBase(db: SqliteDatabase<CacheTables>) {
-  /** Changes whenever this connection changes a row (total_changes) or another one commits (data_version). */
-  const cacheVersion = () =>
-    `${db.prepare('SELECT total_changes()').pluck().get() as number}:${db.raw.pragma('data_version', { simple: true }) as number}`;
-  const memoized = versionedMemo(cacheVersion);
+  // Changes whenever this connection changes a row (total_changes) or another one commits (data_version).
+  const memoized = versionedMemo(() => db.changeStamp());
 
   const lastSuccessOf = (resource: SyncResource): number | null =>
     db.first(db.q.selectFrom('sync_state').select('last_success_at').where('resource', '=', resource))?.last_success_at ?? null;
@@ -85,45 +84,35 @@ export function createCacheQueries(base: QueryBase) {
 
   /** Last successful sync per resource (ISO), null for never. */
   function lastSuccess(): Record<SyncResource, string | null> {
-    const rows = db.prepare('SELECT resource, last_success_at FROM sync_state').all() as {
-      resource: string;
-      last_success_at: number | null;
-    }[];
-    const byResource = new Map(rows.map((r) => [r.resource, r.last_success_at]));
+    const rows = db.all(db.q.selectFrom('sync_state').select(['resource', 'last_success_at']));
+    const byResource = new Map<string, number | null>(rows.map((r) => [r.resource, r.last_success_at]));
     return Object.fromEntries(SYNC_RESOURCES.map((r) => [r, isoOrNull(byResource.get(r))])) as Record<SyncResource, string | null>;
   }
 
-  function syncState(resource: SyncResource) {
-    return (db.prepare('SELECT * FROM sync_state WHERE resource = ?').get(resource) ?? null) as {
-      resource: string;
-      last_success_at: number | null;
-      last_attempt_at: number | null;
-      last_error: string | null;
-      last_full_at: number | null;
-      watermark: string | null;
-      total: number | null;
-    } | null;
+  function syncState(resource: SyncResource): CacheTables['sync_state'] | null {
+    return db.first(db.q.selectFrom('sync_state').selectAll().where('resource', '=', resource)) ?? null;
   }
 
   // ---- for the sync engine ----
 
   function pageHash(resource: SyncResource, page: number): { hash: string; ids: string[] } | null {
-    const row = db.prepare('SELECT hash, ids FROM page_hashes WHERE resource = ? AND page = ?').get(resource, page) as
-      { hash: string; ids: string } | undefined;
+    const row = db.first(db.q.selectFrom('page_hashes').select(['hash', 'ids']).where('resource', '=', resource).where('page', '=', page));
     return row ? { hash: row.hash, ids: JSON.parse(row.ids) as string[] } : null;
   }
 
   /** id → row hash of the cached list rows of a resource. */
   function listRowHashes(resource: 'projects' | 'internalProjects' | 'retirements', ids: readonly string[]): Map<string, string> {
     if (ids.length === 0) return new Map();
-    const placeholders = ids.map(() => '?').join(',');
-    const rows = (
+    const rows =
       resource === 'retirements'
-        ? db.prepare(`SELECT id, row_hash FROM retirements WHERE id IN (${placeholders})`).all(...ids)
-        : db
-            .prepare(`SELECT id, row_hash FROM projects WHERE scope = ? AND id IN (${placeholders})`)
-            .all(resource === 'projects' ? 'public' : 'internal', ...ids)
-    ) as { id: string; row_hash: string }[];
+        ? db.all(db.q.selectFrom('retirements').select(['id', 'row_hash']).where('id', 'in', ids))
+        : db.all(
+            db.q
+              .selectFrom('projects')
+              .select(['id', 'row_hash'])
+              .where('scope', '=', resource === 'projects' ? 'public' : 'internal')
+              .where('id', 'in', ids),
+          );
     return new Map(rows.map((r) => [r.id, r.row_hash]));
   }
 
@@ -133,9 +122,8 @@ export function createCacheQueries(base: QueryBase) {
   }
 
   /** A stored cursor of the changes feed: the app's ('feed') or an installation's ('feed:installation:<id>'). */
-  function feedCursorOf(key: string): string | null {
-    const row = db.prepare(`SELECT watermark FROM sync_state WHERE resource = ?`).get(key) as { watermark: string | null } | undefined;
-    return row?.watermark ?? null;
+  function feedCursorOf(key: FeedCursorKey): string | null {
+    return db.first(db.q.selectFrom('sync_state').select('watermark').where('resource', '=', key))?.watermark ?? null;
   }
 
   return { lastSuccess, syncState, pageHash, listRowHashes, feedCursor, feedCursorOf };

@@ -3,12 +3,12 @@
 // by one transaction at the end of a run (commit*), together with their sync_state and page hashes:
 // a reader sees either the previous resource or the new one, never a mix, and a run that dies
 // half-way leaves the previous data (and page hashes) exactly as they were.
-import { type Kysely, type NotNull } from 'kysely';
+import { sql, type Kysely, type NotNull } from 'kysely';
 import type { SqliteDatabase } from '@platform/db/database';
 import type { CacheTables } from './schema';
 import { checkpointInBackground, holdAutocheckpoints } from './deferred-checkpoint';
 import { secondaryIndexesOf } from './bulk-indexes';
-import type { CacheResource, StagedRow } from './types';
+import type { CacheResource, FeedCursorKey, StagedRow } from './types';
 
 export interface PageHash {
   page: number;
@@ -105,7 +105,7 @@ const FIRST_SYNC_CACHE_SIZE = -64000;
 
 /** Whether the cache holds no registry data at all. */
 export function cacheIsEmpty(db: Db): boolean {
-  return LOADED_TABLES.every((table) => db.raw.prepare(`SELECT 1 FROM ${table} LIMIT 1`).get() === undefined);
+  return LOADED_TABLES.every((table) => db.first(sql<{ one: 1 }>`SELECT 1 AS one FROM ${sql.table(table)} LIMIT 1`) === undefined);
 }
 
 /**
@@ -174,16 +174,19 @@ export function createWriterBase(db: Db, now: () => number) {
 
   /** Removes the stored cursors of every installation's feed (warehouses' putInstallationFeeds). */
   function forgetInstallationCursors(): void {
-    db.prepare(`DELETE FROM sync_state WHERE resource LIKE 'feed:installation:%'`).run();
+    db.run(db.q.deleteFrom('sync_state').where('resource', 'like', 'feed:installation:%'));
   }
 
   /** A cursor of the feed by its key (cache queries' feedCursorOf); null forgets it. */
-  function setFeedCursorOf(key: string, cursor: string | null): void {
-    if (cursor === null) db.prepare(`DELETE FROM sync_state WHERE resource = ?`).run(key);
+  function setFeedCursorOf(key: FeedCursorKey, cursor: string | null): void {
+    if (cursor === null) db.run(db.q.deleteFrom('sync_state').where('resource', '=', key));
     else
-      db.prepare(
-        `INSERT INTO sync_state (resource, watermark) VALUES (?, ?) ON CONFLICT (resource) DO UPDATE SET watermark = excluded.watermark`,
-      ).run(key, cursor);
+      db.run(
+        db.q
+          .insertInto('sync_state')
+          .values({ resource: key, watermark: cursor })
+          .onConflict((oc) => oc.column('resource').doUpdateSet((eb) => ({ watermark: eb.ref('excluded.watermark') }))),
+      );
   }
 
   return {

@@ -12,6 +12,7 @@ import type { Organization } from '@shared/registry/resources';
 import { RegistryClientError } from '@desk/client/errors';
 import { answerBreaksContract, answerNotJson } from '@desk/client/registry-client';
 import type { InstallationRef, StepContext, StepOutcome } from '@desk/sync/context';
+import type { FeedCursorKey } from '@desk/cache/types';
 import { checkFeedItem } from '@desk/sync/feed-item';
 import { FEED_PAGE_TIMEOUT_MS } from '@desk/sync/feed-pages';
 import { canReadWarehouse } from './sync';
@@ -27,7 +28,7 @@ interface Page {
 }
 
 /** The key of an installation's cursor in the cache, and the view it is stored with. */
-const cursorKey = (i: InstallationRef) => `feed:installation:${i.id}`;
+const cursorKey = (i: InstallationRef): FeedCursorKey => `feed:installation:${i.id}`;
 const cursorScope = (i: InstallationRef) => `${i.permissions.organization_warehouse ?? 'none'}:`;
 
 interface InstallationRead {
@@ -74,7 +75,7 @@ async function readInstallation(ctx: StepContext, installation: InstallationRef,
 export async function syncInstallationFeeds(ctx: StepContext): Promise<StepOutcome> {
   const sent: { organizationId: string; credits: unknown[]; reservations: unknown[] }[] = [];
   const organizations: Organization[] = [];
-  const cursors = new Map<string, string>();
+  const cursors = new Map<FeedCursorKey, string>();
   const refused: string[] = [];
   const refusedIds = new Set<string>();
   let done = 0;

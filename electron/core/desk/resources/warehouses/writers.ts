@@ -3,6 +3,7 @@
 import type { Insertable } from 'kysely';
 import type { Organization, Reservation, WarehouseInventoryCredit } from '@shared/registry/resources';
 import type { CacheTables } from '@desk/cache/schema';
+import type { FeedCursorKey } from '@desk/cache/types';
 import { forgetKeepIds, keptIds, rememberKeepIds, type Q, type WriterBase } from '@desk/cache/writers';
 import { putFreshOrganization } from '@desk/resources/organizations/writers';
 
@@ -79,7 +80,7 @@ export function createWarehouseWriters(base: WriterBase) {
       sent: readonly { organizationId: string; credits: readonly unknown[]; reservations: readonly unknown[] }[];
       readable: readonly { organizationId: string; organizationName: string; canWrite: boolean }[];
       organizations: readonly Organization[];
-      cursors: ReadonlyMap<string, string>;
+      cursors: ReadonlyMap<FeedCursorKey, string>;
     }): void {
       const at = now();
       const byId = new Map(update.readable.map((w) => [w.organizationId, w]));
