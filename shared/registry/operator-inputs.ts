@@ -5,13 +5,19 @@
 import { z } from 'zod';
 import { alpha3Of, COUNTRIES } from './countries';
 import { CONTRACT_ADDRESS, WALLET_ADDRESS } from './identifiers';
-import { isWebAddress, WEB_ADDRESS_MESSAGE } from './web-address';
+import { isWebAddress, WEB_ADDRESS_MESSAGE, WEBSITE_PATTERN } from './web-address';
 import { CREDIT_TYPES, OPERATOR_ROLES, ORGANIZATION_TYPES, PERMISSION_LEVELS, PROJECT_STATUSES } from './vocabulary';
 
 // ---- field shapes ---------------------------------------------------------------------------------
 
 export const text = (max = 500) => z.string().trim().max(max);
-export const requiredText = (max = 500) => z.string().trim().min(1, 'must not be empty').max(max);
+/** Text that is not empty once trimmed (the pattern says so in /openapi.json: some non-space character). */
+export const requiredText = (max = 500) => z.string().trim().min(1, 'must not be empty').max(max).meta({ pattern: '\\S' });
+/**
+ * The id of a record: taken exactly as sent, never trimmed (` x` is not `x`, as in paths); an id
+ * that names nothing is the operation's 404.
+ */
+export const idInput = () => z.string().min(1, 'must not be empty').max(500);
 export const dateInput = z.union([z.iso.datetime({ offset: true }), z.iso.date()]).transform((s) => Date.parse(s));
 /** The most one ledger movement may carry, in tonnes (the ledger's own cap, ledger.ts). */
 export const MAX_MOVEMENT_TONNES = 1_000_000_000;
@@ -48,7 +54,9 @@ const organizationFields = {
   zip: text(20),
   physicalAddress: text(300),
   registrationNumber: text(60),
-  website: text(300).refine((s) => s === '' || isWebAddress(s), WEB_ADDRESS_MESSAGE),
+  website: text(300)
+    .refine((s) => s === '' || isWebAddress(s), WEB_ADDRESS_MESSAGE)
+    .meta({ pattern: WEBSITE_PATTERN }),
   logo: text(500),
   organizationIndustries: z.object({ code: text(20), name: text(120) }),
 };
@@ -77,7 +85,7 @@ export const createOrganizationInput = z.object({
  * the registry's own organization are not edited here; an unknown or one of those fields is refused.
  */
 const updateOrganizationShape = z.strictObject({
-  organizationId: requiredText(),
+  organizationId: idInput(),
   fullName: organizationFields.fullName.optional(),
   type: organizationFields.type.optional(),
   countryCode: countryCode.optional(),
@@ -102,7 +110,7 @@ export const updateOrganizationBody = updateOrganizationShape
   .refine(...somethingToChangeIn('organization', 'organizationId'))
   .meta({ minProperties: 1 });
 
-export const setOrganizationVerifiedInput = z.object({ organizationId: requiredText(), verified: z.boolean() });
+export const setOrganizationVerifiedInput = z.object({ organizationId: idInput(), verified: z.boolean() });
 
 // projects
 const documentInput = z.object({
@@ -125,7 +133,11 @@ const projectFields = {
 };
 
 /** A list of organization ids, each at most once (the database keeps one row per organization). */
-const distinctIds = () => z.array(requiredText()).refine((ids) => new Set(ids).size === ids.length, 'lists an organization twice');
+const distinctIds = () =>
+  z
+    .array(idInput())
+    .refine((ids) => new Set(ids).size === ids.length, 'lists an organization twice')
+    .meta({ uniqueItems: true });
 
 export const createProjectInput = z.object({
   id: z.uuid().optional(),
@@ -149,7 +161,7 @@ export const createProjectInput = z.object({
   type: projectFields.type,
   location: projectFields.location.optional(),
   /** The owning proponent organization; listed first among the proponents. */
-  organizationId: requiredText(),
+  organizationId: idInput(),
   proponentIds: distinctIds().default([]),
   validatorIds: distinctIds().default([]),
   documentation: z.array(documentInput).default([]),
@@ -165,7 +177,7 @@ export const createProjectInput = z.object({
  * edited here (the status has its own endpoint); an unknown or one of those fields is refused.
  */
 const updateProjectShape = z.strictObject({
-  projectId: requiredText(),
+  projectId: idInput(),
   fullName: requiredText(300).optional(),
   description: text(20_000).optional(),
   shortDescription: text(1000).optional(),
@@ -180,7 +192,7 @@ const updateProjectShape = z.strictObject({
   methodology: projectFields.methodology.optional(),
   type: projectFields.type.optional(),
   location: projectFields.location.nullable().optional(),
-  organizationId: requiredText().optional(),
+  organizationId: idInput().optional(),
   proponentIds: distinctIds().optional(),
   validatorIds: distinctIds().optional(),
   documentation: z.array(documentInput).optional(),
@@ -197,7 +209,7 @@ export const updateProjectBody = updateProjectShape
 
 /** A status change; the comment is kept in the project's status history. */
 export const changeProjectStatusInput = z.object({
-  projectId: requiredText(),
+  projectId: idInput(),
   status: z.enum(PROJECT_STATUSES),
   comment: text(2000).default(''),
 });
@@ -205,7 +217,7 @@ export const changeProjectStatusInput = z.object({
 // issuance
 export const issueCreditsInput = z
   .object({
-    projectId: requiredText(),
+    projectId: idInput(),
     vintage: z.string().regex(/^\d{4}$/, 'must be a four-digit year'),
     type: z.enum(CREDIT_TYPES).default('exPost'),
     amount: tonnesInput,
@@ -213,9 +225,9 @@ export const issueCreditsInput = z
     bufferBasisPoints: z.number().int().min(0).max(10_000).optional(),
     monitoringPeriodStart: dateInput,
     monitoringPeriodEnd: dateInput,
-    verificationBodyId: requiredText(),
+    verificationBodyId: idInput(),
     /** The organization whose inventory receives the credits: one of the project's proponents; its owner when omitted. */
-    receivingOrganizationId: requiredText().optional(),
+    receivingOrganizationId: idInput().optional(),
     files: z
       .array(
         z.object({ fileName: requiredText(300), size: z.number().int().nonnegative(), url: requiredText(1000), type: requiredText(60) }),
@@ -227,18 +239,18 @@ export const issueCreditsInput = z
 
 // transfers
 const accountRefInput = z.discriminatedUnion('kind', [
-  z.object({ kind: z.enum(['inventory', 'warehouse']), organizationId: requiredText() }),
+  z.object({ kind: z.enum(['inventory', 'warehouse']), organizationId: idInput() }),
   z.object({ kind: z.enum(['buffer', 'adjustment', 'registry']) }),
   z.object({ kind: z.literal('wallet'), address: z.string().regex(WALLET_ADDRESS, 'must be a 0x wallet address') }),
 ]);
 
-export const warehouseMoveInput = z.object({ organizationId: requiredText(), creditId: requiredText(), amount: tonnesInput });
+export const warehouseMoveInput = z.object({ organizationId: idInput(), creditId: idInput(), amount: tonnesInput });
 
 export const transferCreditsInput = z
   .object({
     from: accountRefInput,
     to: accountRefInput,
-    creditId: requiredText(),
+    creditId: idInput(),
     amount: tonnesInput,
   })
   .meta({ description: 'from and to must be different accounts: a transfer to the account it comes from is 400.' });
@@ -246,15 +258,15 @@ export const transferCreditsInput = z
 /** A cancellation takes credits out of circulation for good; its reason is kept with its movement. */
 export const cancelCreditsInput = z.object({
   from: accountRefInput,
-  creditId: requiredText(),
+  creditId: idInput(),
   amount: tonnesInput,
   reason: requiredText(500),
 });
 
 // retirements
 export const retireFromInventoryInput = z.object({
-  organizationId: requiredText(),
-  creditId: requiredText(),
+  organizationId: idInput(),
+  creditId: idInput(),
   amount: tonnesInput,
   beneficiary: requiredText(300),
   reason: requiredText(500),
@@ -263,10 +275,10 @@ export const retireFromInventoryInput = z.object({
 
 export const recordOnchainRetirementInput = z.object({
   walletAddress: z.string().regex(WALLET_ADDRESS, 'must be a 0x wallet address'),
-  creditId: requiredText(),
+  creditId: idInput(),
   amount: tonnesInput,
   /** Where the wallet got the credits from, when they are not yet in the wallet's account. */
-  fromOrganizationId: requiredText().optional(),
+  fromOrganizationId: idInput().optional(),
   createdAt: dateInput.optional(),
 });
 
@@ -282,7 +294,7 @@ export const createAppInput = z.object({
   examinerRead: z.boolean().default(false),
 });
 
-export const grantExaminerInput = z.object({ appId: requiredText(), granted: z.boolean().default(true) });
+export const grantExaminerInput = z.object({ appId: idInput(), granted: z.boolean().default(true) });
 
 const permissionsInput = z
   .record(z.string(), z.string())
@@ -301,14 +313,14 @@ const permissionsInput = z
 
 export const installAppInput = z.object({
   id: z.uuid().optional(),
-  appId: requiredText(),
-  organizationId: requiredText(),
+  appId: idInput(),
+  organizationId: idInput(),
   permissions: permissionsInput,
 });
 
-export const setInstallationStatusInput = z.object({ installationId: requiredText(), status: z.enum(['active', 'suspended']) });
+export const setInstallationStatusInput = z.object({ installationId: idInput(), status: z.enum(['active', 'suspended']) });
 
-export const removeInstallationInput = z.object({ installationId: requiredText() });
+export const removeInstallationInput = z.object({ installationId: idInput() });
 export const createOperatorInput = z.object({
   id: z.uuid().optional(),
   name: requiredText(120),
@@ -316,4 +328,4 @@ export const createOperatorInput = z.object({
   publicKeyPem: publicKeyPemInput,
 });
 
-export const setOperatorActiveInput = z.object({ operatorId: requiredText(), active: z.boolean() });
+export const setOperatorActiveInput = z.object({ operatorId: idInput(), active: z.boolean() });

@@ -1,8 +1,9 @@
 // Dry runs of the operator's ledger writes (issuance, deposit, withdrawal, transfer, cancellation):
 // `GET /operator/v1/previews/{operation}` with the write's body as a flat query string. The registry
 // runs the real operation in a transaction it rolls back and answers what would happen (the credits
-// and serializations, the buffer share, every balance before → after); nothing is written and
-// nothing is audited. A GET, so a client reads it like any other operator read. The desk builds
+// and serializations, the buffer share, every balance before → after); nothing is written (the
+// attempt leaves one audit entry, as every write attempt does). A GET, so a client reads it like
+// any other operator read. The desk builds
 // the query from the very body it later sends (previewRequestOf), so the preview and the write
 // cannot disagree on their input. Shared because the endpoint table is; no Node, no database.
 import { z } from 'zod';
@@ -20,29 +21,54 @@ export const PREVIEW_OF = {
 } as const satisfies Record<string, PreviewOperation>;
 export type PreviewedWrite = keyof typeof PREVIEW_OF;
 
-const field = (example?: string) => {
+const field = (example?: string, description?: string) => {
   const text = z.string();
-  return (example === undefined ? text : text.meta({ examples: [example] })).optional();
+  const meta = { ...(example === undefined ? {} : { examples: [example] }), ...(description === undefined ? {} : { description }) };
+  return (Object.keys(meta).length === 0 ? text : text.meta(meta)).optional();
 };
 const EXAMPLE_ID = '5fe79b21-6e82-4c4a-92c1-1ee309742f5f';
+const EXAMPLE_CREDIT = 'exPost-1-0x5b1d2b3c4e5f60718293a4b5c6d7e8f901234567';
+const ACCOUNT_TEXT =
+  'An account: inventory:<organization id>, warehouse:<organization id>, buffer, adjustment, registry or wallet:<0x address>';
 
 /** Every field any operation's body has, as query text; the operation's own schema then checks them. */
 export const previewQuery = z.object({
   projectId: field(EXAMPLE_ID),
   vintage: field('2023'),
   type: field('exPost'),
-  amount: field('1000'),
-  bufferBasisPoints: field(),
+  amount: field('1000', "Tonnes, written as the write's JSON number"),
+  bufferBasisPoints: field(undefined, "Basis points, written as the write's JSON number"),
   monitoringPeriodStart: field('2023-01-01'),
   monitoringPeriodEnd: field('2023-12-31'),
   verificationBodyId: field(EXAMPLE_ID),
   receivingOrganizationId: field(),
-  organizationId: field(),
-  creditId: field(),
-  from: field(`inventory:${EXAMPLE_ID}`),
-  to: field('adjustment'),
-  reason: field(),
+  organizationId: field(EXAMPLE_ID),
+  creditId: field(EXAMPLE_CREDIT),
+  from: field(`inventory:${EXAMPLE_ID}`, ACCOUNT_TEXT),
+  to: field('adjustment', ACCOUNT_TEXT),
+  reason: field('Double issuance corrected'),
 });
+
+/**
+ * Each operation's own query: the fields its write's body has, those the write requires required
+ * here too. The server checks a preview's query with its operation's (a missing field is 400 either
+ * way; a field of another operation is ignored, as it always was), and /openapi.json lists one path
+ * per operation with it.
+ */
+type PreviewField = keyof typeof previewQuery.shape;
+const mask = (keys: PreviewField[]) => Object.fromEntries(keys.map((k) => [k, true])) as Partial<Record<PreviewField, true>>;
+const only = (required: PreviewField[], optional: PreviewField[] = []) =>
+  previewQuery.pick(mask([...required, ...optional])).required(mask(required));
+export const previewQueries: Record<PreviewOperation, z.ZodType> = {
+  issuance: only(
+    ['projectId', 'vintage', 'amount', 'monitoringPeriodStart', 'monitoringPeriodEnd', 'verificationBodyId'],
+    ['type', 'bufferBasisPoints', 'receivingOrganizationId'],
+  ),
+  deposit: only(['organizationId', 'creditId', 'amount']),
+  withdrawal: only(['organizationId', 'creditId', 'amount']),
+  transfer: only(['from', 'to', 'creditId', 'amount']),
+  cancellation: only(['from', 'creditId', 'amount', 'reason']),
+};
 export type PreviewQuery = z.output<typeof previewQuery>;
 
 export type AccountRefBody =

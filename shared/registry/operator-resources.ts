@@ -177,7 +177,10 @@ export function operatorResources(s: ResourceSchemas) {
         audit: trailAudit.nullable(),
       }),
     ),
-    nextCursor: z.string().nullable(),
+    nextCursor: z
+      .string()
+      .nullable()
+      .meta({ description: 'The cursor of the next page (pass it back unchanged as cursor); null on the last page' }),
   });
   const movementResult = object({ movementId: z.number().int() });
   return {

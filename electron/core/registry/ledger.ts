@@ -157,6 +157,9 @@ export function accountTotalOf(ctx: RegistryContext, account: string): number {
   return ctx.db.prepared(accountTotal).first({ accountId: account })?.total ?? 0;
 }
 
+/** How an overdraft fails in the database: the balance trigger's message, or the account total's CHECK (SQLite, PostgreSQL). */
+const OVERDRAFT = /insufficient balance|CHECK constraint failed: total >= 0|account_totals_total_check/;
+
 /** Appends one movement; an overdraft aborts it (and the caller's transaction) with a 409, as does an account past its cap. */
 export function appendMovement(ctx: RegistryContext, m: MovementInput): number {
   if (!Number.isSafeInteger(m.amount) || m.amount > MAX_MOVEMENT_GRAMS) {
@@ -187,7 +190,10 @@ export function appendMovement(ctx: RegistryContext, m: MovementInput): number {
     appendLeaf(ctx, 'movement', row);
     return Number(row.id);
   } catch (error) {
-    if (error instanceof Error && /insufficient balance/.test(error.message)) {
+    // The balance's trigger refuses an overdraft; the account total's (migration 0016) may run first
+    // (SQLite fires the newer trigger first, PostgreSQL in name order) and meet its CHECK instead
+    // when the account holds less over all its credits than the amount: the same overdraft.
+    if (error instanceof Error && OVERDRAFT.test(error.message)) {
       throw conflict(`Not enough credits of ${m.creditId} in the source account`);
     }
     throw error;

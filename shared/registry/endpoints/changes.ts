@@ -16,7 +16,12 @@ export const changesEndpoints = {
         .string()
         .max(400)
         .optional()
-        .meta({ description: 'The cursor of the previous answer; absent or empty: a snapshot of everything visible' }),
+        .meta({
+          description:
+            'Opaque: the cursor of the previous answer, passed back unchanged; absent or empty: a snapshot of everything visible. ' +
+            'It never expires (the registry keeps the newest change of every resource, so it can answer from any point it handed out). ' +
+            'One this registry did not make, or one ahead of its changes (another registry, a restored backup), is 400: start again without one.',
+        }),
       limit: queryInt(
         1,
         DEFAULT_FEED_LIMIT,

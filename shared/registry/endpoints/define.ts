@@ -21,6 +21,16 @@ export type EndpointAuth =
   /** An operator token of an active operator whose role is at least `role`. */
   | { kind: 'operator'; role: OperatorRole };
 
+/**
+ * A refusal an operation answers to a request its document allows: a rule JSON Schema cannot state
+ * (a record that must exist, a state it must be in, a rule across fields). Said in words.
+ */
+export interface Refusal {
+  status: 400 | 404 | 409;
+  /** When, as a clause after "refused when": e.g. "the organization does not exist". */
+  when: string;
+}
+
 export interface EndpointDefinition<
   P extends z.ZodType = z.ZodType,
   Q extends z.ZodType = z.ZodType,
@@ -31,6 +41,14 @@ export interface EndpointDefinition<
   /** The contract's path, with `{name}` parameters. */
   path: string;
   summary: string;
+  /** What a client must know beyond the summary and the schemas (the operation's description). */
+  description?: string;
+  /**
+   * Every 4xx the operation answers to a request that matches its schemas, besides the rules of
+   * every request (authentication, role, body size, Idempotency-Key, refusal budget). Given for the
+   * operator interface's writes: /openapi.json then lists exactly these statuses and says when.
+   */
+  refusals?: Refusal[];
   params: P;
   query: Q;
   /** `undefined` when the endpoint takes no body. */
@@ -47,6 +65,12 @@ export interface EndpointDefinition<
    * path per value.
    */
   bodyByParam?: { param: string; bodies: Record<string, z.ZodType> };
+  /**
+   * A query that depends on a path parameter's value (a preview takes the fields of the write it
+   * previews): the server validates with the value's schema, and /openapi.json lists one path per
+   * value. `query` stays the union of them all (the handler's type).
+   */
+  queryByParam?: { param: string; queries: Record<string, z.ZodType> };
   /** The success status; 200 unless said otherwise (201 for operator creations). */
   status?: 200 | 201;
   /**
@@ -97,6 +121,28 @@ export const idString = (name: string, example = EXAMPLE_UUID) =>
     .min(1, `${name} must not be empty`)
     .max(200)
     .meta({ examples: [example] });
+
+/**
+ * The cursor of a keyset-paged operator list (the audit log, a credit's trail), as /openapi.json
+ * states it: opaque, handed out as the previous page's `nextCursor`, and never expiring (the lists
+ * are append-only, so a position in one stays a position).
+ */
+export const cursorParam = (list: string) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .optional()
+    .meta({
+      description:
+        `Opaque: the nextCursor of the previous page of ${list}, passed back unchanged with the same other parameters; ` +
+        'absent for the first page. It never expires: the next page starts right after the last entry of the previous one, ' +
+        'whatever was added since. A value this registry could not have handed out is 400 (start again without one).',
+    });
+/** `nextCursor` in a keyset-paged answer. */
+export const nextCursor = () =>
+  z.string().nullable().meta({ description: 'The cursor of the next page (pass it back unchanged as cursor); null on the last page' });
 
 export const developmentQuery = z.object({ development: z.string().optional() });
 

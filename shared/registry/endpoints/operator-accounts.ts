@@ -1,8 +1,8 @@
 // The operator interface: accounts, credit history and trail, previews.
 import { z } from 'zod';
-import { PREVIEW_OPERATIONS, previewQuery } from '../operator-previews';
+import { PREVIEW_OPERATIONS, previewQueries, previewQuery } from '../operator-previews';
 import { operatorResources } from '../operator-resources';
-import { limitParam, pageQuery, noParams, EXAMPLE_CREDIT_ID, idString, define, viewer, manager } from './define';
+import { limitParam, pageQuery, noParams, EXAMPLE_CREDIT_ID, idString, define, viewer, manager, cursorParam } from './define';
 
 export const operatorAccountEndpoints = {
   operatorListAccounts: define({
@@ -42,7 +42,7 @@ export const operatorAccountEndpoints = {
         creditId: idString('creditId', EXAMPLE_CREDIT_ID).optional(),
         serialization: idString('serialization', 'RDR-KEN-1-1-1-P-1-2021').optional(),
         limit: limitParam,
-        cursor: z.string().trim().min(1).max(100).optional(),
+        cursor: cursorParam("this credit's trail (oldest first: movements made since appear on later pages)"),
       })
       .refine((q) => q.serialization !== undefined || q.creditId !== undefined, { message: 'serialization or creditId is required' })
       .meta({ anyOf: [{ required: ['serialization'] }, { required: ['creditId'] }] }),
@@ -54,9 +54,12 @@ export const operatorAccountEndpoints = {
     method: 'GET',
     path: '/operator/v1/previews/{operation}',
     summary:
-      "A dry run of a ledger write (the write's body as query fields, accounts as kind:id): what it would create and every balance before → after; nothing is written or audited",
+      "A dry run of a ledger write (the write's body as query fields, accounts as kind:id): what it would create and every balance before → after; nothing is written (one audit entry, as for every write attempt)",
+    description:
+      "A refusal is the write's own: the status and message the write would answer to the same fields (see its refusals). The query's fields are those of the write's body; another operation's are ignored.",
     params: z.object({ operation: z.enum(PREVIEW_OPERATIONS) }),
     query: previewQuery,
+    queryByParam: { param: 'operation', queries: previewQueries },
     response: (s) => operatorResources(s).preview,
     auth: manager,
     tags: ['operator'],

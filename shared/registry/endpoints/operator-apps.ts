@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { operatorResources } from '../operator-resources';
 import * as inputs from '../operator-inputs';
 import { pageQuery, noQuery, noParams, EXAMPLE_UUID, idString, define, EXAMPLE_PUBLIC_KEY_PEM, viewer, administrator } from './define';
+import { refusals, refused } from './refusals';
 
 export const operatorAppEndpoints = {
   operatorListApps: define({
@@ -27,6 +28,11 @@ export const operatorAppEndpoints = {
     tags: ['operator'],
     status: 201,
     audit: 'apps.create',
+    refusals: [
+      refusals.rsaKey,
+      refusals.idTaken('app'),
+      refused(409, 'nameId (or, without one, the slug of name) is already the nameId of another app'),
+    ],
   }),
   operatorSetExaminer: define({
     method: 'POST',
@@ -39,6 +45,7 @@ export const operatorAppEndpoints = {
     auth: administrator,
     tags: ['operator'],
     audit: 'apps.setExaminer',
+    refusals: [refusals.noApp],
   }),
   operatorInstallApp: define({
     method: 'POST',
@@ -54,6 +61,12 @@ export const operatorAppEndpoints = {
     tags: ['operator'],
     status: 201,
     audit: 'installations.create',
+    refusals: [
+      refusals.noApp,
+      refusals.noOrganization,
+      refusals.idTaken('installation'),
+      refused(409, 'the app is already installed on the organization'),
+    ],
   }),
   operatorSetInstallationStatus: define({
     method: 'POST',
@@ -66,6 +79,7 @@ export const operatorAppEndpoints = {
     auth: administrator,
     tags: ['operator'],
     audit: 'installations.setStatus',
+    refusals: [refusals.noInstallation],
   }),
   operatorRemoveInstallation: define({
     method: 'DELETE',
@@ -77,5 +91,6 @@ export const operatorAppEndpoints = {
     auth: administrator,
     tags: ['operator'],
     audit: 'installations.remove',
+    refusals: [refusals.noInstallation],
   }),
 } as const;

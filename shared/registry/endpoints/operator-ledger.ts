@@ -2,7 +2,9 @@
 import { z } from 'zod';
 import { operatorResources } from '../operator-resources';
 import * as inputs from '../operator-inputs';
+import { ISSUABLE_PROJECT_STATUSES } from '../vocabulary';
 import { noQuery, noParams, EXAMPLE_UUID, EXAMPLE_CREDIT_ID, define, warehouseMoveExample, manager } from './define';
+import { refusals, refused } from './refusals';
 
 export const operatorLedgerEndpoints = {
   operatorIssueCredits: define({
@@ -35,6 +37,15 @@ export const operatorLedgerEndpoints = {
     tags: ['operator'],
     status: 201,
     audit: 'credits.issue',
+    refusals: [
+      refused(400, 'monitoringPeriodEnd is before monitoringPeriodStart'),
+      refusals.noProject,
+      refusals.noOrganization,
+      refused(409, `the project is not ${ISSUABLE_PROJECT_STATUSES.join(' or ')} (credits are issued only then)`),
+      refused(409, 'receivingOrganizationId is not a proponent of the project'),
+      refused(409, 'the receiving organization has not passed business verification'),
+      refusals.accountCap,
+    ],
   }),
   operatorDeposit: define({
     method: 'POST',
@@ -48,6 +59,12 @@ export const operatorLedgerEndpoints = {
     tags: ['operator'],
     status: 201,
     audit: 'warehouse.deposit',
+    refusals: [
+      refusals.noOrganization,
+      refusals.noCredit,
+      refused(409, "the organization's inventory holds less than the amount of this credit"),
+      refusals.accountCap,
+    ],
   }),
   operatorWithdraw: define({
     method: 'POST',
@@ -61,6 +78,12 @@ export const operatorLedgerEndpoints = {
     tags: ['operator'],
     status: 201,
     audit: 'warehouse.withdraw',
+    refusals: [
+      refusals.noOrganization,
+      refusals.noCredit,
+      refused(409, 'less than the amount of this credit is free in the warehouse (the rest is reserved or absent)'),
+      refusals.accountCap,
+    ],
   }),
   operatorTransfer: define({
     method: 'POST',
@@ -78,6 +101,14 @@ export const operatorLedgerEndpoints = {
     tags: ['operator'],
     status: 201,
     audit: 'credits.transfer',
+    refusals: [
+      refused(400, 'from and to are the same account (a wallet address in any letter case is one wallet)'),
+      refused(400, 'from or to is a warehouse (use the warehouse deposits and withdrawals)'),
+      refusals.noOrganization,
+      refusals.noCredit,
+      refusals.notEnough,
+      refusals.accountCap,
+    ],
   }),
   operatorCancel: define({
     method: 'POST',
@@ -93,6 +124,12 @@ export const operatorLedgerEndpoints = {
     tags: ['operator'],
     status: 201,
     audit: 'credits.cancel',
+    refusals: [
+      refused(400, 'from is a warehouse (withdraw the credits first)'),
+      refusals.noOrganization,
+      refusals.noCredit,
+      refusals.notEnough,
+    ],
   }),
   operatorRetire: define({
     method: 'POST',
@@ -116,6 +153,11 @@ export const operatorLedgerEndpoints = {
     tags: ['operator'],
     status: 201,
     audit: 'credits.retire',
+    refusals: [
+      refusals.noOrganization,
+      refusals.noCredit,
+      refused(409, "the organization's inventory holds less than the amount of this credit"),
+    ],
   }),
   operatorRecordOnchainRetirement: define({
     method: 'POST',
@@ -131,5 +173,11 @@ export const operatorLedgerEndpoints = {
     tags: ['operator'],
     status: 201,
     audit: 'retirements.recordOnchain',
+    refusals: [
+      refusals.noCredit,
+      refusals.noOrganization,
+      refused(409, "the wallet (or, with fromOrganizationId, that organization's inventory) holds less than the amount of this credit"),
+      refusals.accountCap,
+    ],
   }),
 } as const;

@@ -3,7 +3,20 @@ import { z } from 'zod';
 import { operatorResources } from '../operator-resources';
 import { AUDIT_OUTCOMES } from '../vocabulary';
 import * as inputs from '../operator-inputs';
-import { limitParam, noQuery, noParams, idString, define, EXAMPLE_PUBLIC_KEY_PEM, viewer, administrator, isoTime } from './define';
+import {
+  limitParam,
+  noQuery,
+  noParams,
+  idString,
+  define,
+  EXAMPLE_PUBLIC_KEY_PEM,
+  viewer,
+  administrator,
+  isoTime,
+  cursorParam,
+  nextCursor,
+} from './define';
+import { refusals, refused } from './refusals';
 
 export const operatorOperatorEndpoints = {
   operatorListOperators: define({
@@ -28,6 +41,7 @@ export const operatorOperatorEndpoints = {
     tags: ['operator'],
     status: 201,
     audit: 'operators.create',
+    refusals: [refusals.rsaKey, refusals.idTaken('operator')],
   }),
   operatorSetOperatorActive: define({
     method: 'POST',
@@ -40,6 +54,7 @@ export const operatorOperatorEndpoints = {
     auth: administrator,
     tags: ['operator'],
     audit: 'operators.setActive',
+    refusals: [refusals.noOperator, refused(409, 'it would disable the last active administrator')],
   }),
   operatorSearchAudit: define({
     method: 'GET',
@@ -48,7 +63,7 @@ export const operatorOperatorEndpoints = {
     params: noParams,
     query: z.object({
       limit: limitParam,
-      cursor: z.string().trim().min(1).max(100).optional(),
+      cursor: cursorParam('the audit log (newest first: entries added since appear on a new first page)'),
       operatorId: z.string().trim().min(1).max(200).optional(),
       action: z.string().trim().min(1).max(100).optional(),
       targetId: z.string().trim().min(1).max(300).optional(),
@@ -56,7 +71,7 @@ export const operatorOperatorEndpoints = {
       from: isoTime.optional(),
       to: isoTime.optional(),
     }),
-    response: (s) => s.object({ entries: z.array(operatorResources(s).auditEntry), nextCursor: z.string().nullable() }),
+    response: (s) => s.object({ entries: z.array(operatorResources(s).auditEntry), nextCursor: nextCursor() }),
     auth: viewer,
     tags: ['operator'],
   }),

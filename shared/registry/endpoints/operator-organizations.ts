@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { operatorResources } from '../operator-resources';
 import * as inputs from '../operator-inputs';
 import { pageQuery, noQuery, noParams, idString, define, viewer, manager } from './define';
+import { refusals, refused } from './refusals';
 import { emptyBody } from './bodies';
 
 export const operatorOrganizationEndpoints = {
@@ -63,6 +64,7 @@ export const operatorOrganizationEndpoints = {
     tags: ['operator'],
     status: 201,
     audit: 'organizations.create',
+    refusals: [refusals.idTaken('organization'), refused(409, "isRegistry is true and the registry's own organization already exists")],
   }),
   operatorUpdateOrganization: define({
     method: 'PATCH',
@@ -77,6 +79,7 @@ export const operatorOrganizationEndpoints = {
     auth: manager,
     tags: ['operator'],
     audit: 'organizations.update',
+    refusals: [refused(404, 'the organization does not exist')],
   }),
   operatorSetOrganizationVerified: define({
     method: 'POST',
@@ -89,5 +92,6 @@ export const operatorOrganizationEndpoints = {
     auth: manager,
     tags: ['operator'],
     audit: 'organizations.setVerified',
+    refusals: [refused(404, 'the organization does not exist')],
   }),
 } as const;

@@ -4,6 +4,7 @@ import { operatorResources } from '../operator-resources';
 import { PROJECT_STATUSES } from '../vocabulary';
 import * as inputs from '../operator-inputs';
 import { pageQuery, noQuery, noParams, EXAMPLE_UUID, idString, define, viewer, manager } from './define';
+import { refusals, refused } from './refusals';
 
 export const operatorProjectEndpoints = {
   operatorListProjects: define({
@@ -51,6 +52,14 @@ export const operatorProjectEndpoints = {
     tags: ['operator'],
     status: 201,
     audit: 'projects.create',
+    refusals: [
+      refusals.sameBenefitId,
+      refusals.noOrganization,
+      refusals.idTaken('project'),
+      refused(409, 'num is already the number of another project'),
+      refused(409, 'contractAddress is already the contract address of another project'),
+      refusals.documentTaken,
+    ],
   }),
   operatorUpdateProject: define({
     method: 'PATCH',
@@ -71,6 +80,13 @@ export const operatorProjectEndpoints = {
     auth: manager,
     tags: ['operator'],
     audit: 'projects.update',
+    refusals: [
+      refusals.sameBenefitId,
+      refusals.noProject,
+      refusals.noOrganization,
+      refused(409, 'the project is not a draft (only drafts are edited)'),
+      refusals.documentTaken,
+    ],
   }),
   operatorSetProjectStatus: define({
     method: 'POST',
@@ -85,5 +101,9 @@ export const operatorProjectEndpoints = {
     auth: manager,
     tags: ['operator'],
     audit: 'projects.setStatus',
+    refusals: [
+      refusals.noProject,
+      refused(409, "the project's current status does not allow this change (the message lists the allowed ones)"),
+    ],
   }),
 } as const;

@@ -50,7 +50,7 @@ export function changesResponse(s: ResourceSchemas) {
     /** What left the caller's view (deleted, or no longer visible to it) since the cursor; never in a snapshot. */
     removed: z.array(s.object({ type: z.enum(FEED_ITEM_TYPES), id: z.string() })),
     /** Where the next request starts; with `more` false the caller is up to date. */
-    cursor: z.string(),
+    cursor: z.string().meta({ description: 'Opaque: where the next request starts; pass it back unchanged as the cursor parameter' }),
     more: z.boolean(),
   });
 }

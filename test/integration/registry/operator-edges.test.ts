@@ -1,7 +1,9 @@
 // Edges of the operator interface an attacker found (issue 32): ids the caller chooses twice are a
-// 409 or 400 with the reason, never a 500; amounts stay exact (a number JSON would round is refused
-// quoting it as sent, a movement is at most a billion tonnes, one account holds at most nine billion
-// over all its credits); and random bodies of every shape, depth, size and alphabet are never a 500.
+// 409 or 400 with the reason, never a 500; a transfer to the account it comes from is 400 (a wallet
+// in two letter cases too); an overdraft is 409 however little the account holds; amounts stay
+// exact (a number JSON would round is refused quoting it as sent, a movement is at most a billion
+// tonnes, one account holds at most nine billion over all its credits); and random bodies of every
+// shape, depth, size and alphabet are never a 500.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpointIds, endpoints, fillPath, type EndpointDefinition } from '@shared/registry/endpoints';
@@ -62,6 +64,55 @@ describe('duplicate ids the caller chooses', () => {
     });
     expect(benefits.status).toBe(400);
     expect(await messageOf(benefits)).toMatch(/same id/);
+  });
+});
+
+describe('a transfer to the account it comes from', () => {
+  it('is 400 also when one wallet address is written in two letter cases, and moves nothing', async () => {
+    const wallet = '0x' + 'ab'.repeat(20);
+    const funded = await send('/operator/v1/transfers', {
+      from: { kind: 'inventory', organizationId: f.orgA },
+      to: { kind: 'wallet', address: wallet },
+      creditId: f.creditId,
+      amount: 1,
+    });
+    expect(funded.status).toBe(201);
+    const movements = () => (t.registry.db.prepare('SELECT COUNT(*) AS n FROM movements').get() as { n: number }).n;
+    const before = movements();
+    const res = await send('/operator/v1/transfers', {
+      from: { kind: 'wallet', address: wallet.toUpperCase().replace('0X', '0x') },
+      to: { kind: 'wallet', address: wallet },
+      creditId: f.creditId,
+      amount: 1,
+    });
+    expect(res.status).toBe(400);
+    expect(await messageOf(res)).toMatch(/from and to must be different accounts/);
+    expect(movements()).toBe(before);
+  });
+});
+
+describe('an overdraft', () => {
+  it('is 409 also when the account holds less over all its credits than the amount, and moves nothing', async () => {
+    const created = await send('/operator/v1/organizations', { fullName: 'Overdraft Holdings', countryCode: 'KE' });
+    expect(created.status).toBe(201);
+    const organizationId = ((await created.json()) as { organization: { id: string } }).organization.id;
+    const fund = await send('/operator/v1/transfers', {
+      from: { kind: 'inventory', organizationId: f.orgA },
+      to: { kind: 'inventory', organizationId },
+      creditId: f.creditId,
+      amount: 1,
+    });
+    expect(fund.status).toBe(201);
+    const movements = () => (t.registry.db.prepare('SELECT COUNT(*) AS n FROM movements').get() as { n: number }).n;
+    const before = movements();
+    // the inventory holds 1 t in all: 2 t is more than its total, not only than this credit's balance
+    const retire = { organizationId, creditId: f.creditId, amount: 2, beneficiary: 'Acme', reason: 'Offsetting' };
+    const res = await send('/operator/v1/retirements', retire);
+    expect(res.status).toBe(409);
+    expect(await messageOf(res)).toMatch(/Not enough credits/);
+    const deposit = await send('/operator/v1/warehouse/deposits', { organizationId, creditId: f.creditId, amount: 2 });
+    expect(deposit.status).toBe(409);
+    expect(movements()).toBe(before);
   });
 });
 

@@ -6,6 +6,7 @@ import { endpointIds, endpoints, queryIntegers, type EndpointDefinition } from '
 import { strict } from '@shared/registry/resources';
 import { API_VERSION, API_VERSION_HEADER, MAX_IDEMPOTENCY_KEY_LENGTH } from '@shared/registry/vocabulary';
 import { healthPaths } from './health';
+import { closeObjects, errorResponses, operationDescription } from './openapi-refusals';
 import { transparencyErrorSchema, transparencyPaths } from './openapi-transparency';
 
 type JsonSchema = Record<string, unknown>;
@@ -78,20 +79,34 @@ function securityOf(e: EndpointDefinition) {
   }
 }
 
-/** One operation for each endpoint, or for each value of the parameter its body depends on. */
-function variantsOf(id: string, e: EndpointDefinition): { operationId: string; path: string; fixed?: string; body?: z.ZodType }[] {
-  if (!e.bodyByParam) return [{ operationId: id, path: e.path, ...(e.body ? { body: e.body } : {}) }];
-  const { param, bodies } = e.bodyByParam;
-  return Object.entries(bodies).map(([value, body]) => ({
-    operationId: `${id}_${value}`,
-    path: e.path.replace(`{${param}}`, value),
-    fixed: param,
-    body,
-  }));
+interface Variant {
+  operationId: string;
+  path: string;
+  /** The path parameter this variant fixes to a value. */
+  fixed?: string;
+  query: z.ZodType;
+  body?: z.ZodType;
 }
 
-// 413: a body over the cap (any request); 507: a write on a full disk.
-const ERROR_STATUSES = ['400', '401', '403', '404', '409', '413', '429', '507'];
+/** One operation for each endpoint, or for each value of the parameter its body or query depends on. */
+function variantsOf(id: string, e: EndpointDefinition): Variant[] {
+  const byParam = e.bodyByParam
+    ? { param: e.bodyByParam.param, values: Object.keys(e.bodyByParam.bodies) }
+    : e.queryByParam
+      ? { param: e.queryByParam.param, values: Object.keys(e.queryByParam.queries) }
+      : undefined;
+  if (!byParam) return [{ operationId: id, path: e.path, query: e.query, ...(e.body ? { body: e.body } : {}) }];
+  return byParam.values.map((value) => {
+    const body = e.bodyByParam?.bodies[value] ?? e.body;
+    return {
+      operationId: `${id}_${value}`,
+      path: e.path.replace(`{${byParam.param}}`, value),
+      fixed: byParam.param,
+      query: e.queryByParam?.queries[value] ?? e.query,
+      ...(body ? { body } : {}),
+    };
+  });
+}
 
 export function buildOpenApiDocument(): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -104,7 +119,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         ...objectProperties(e.params)
           .filter((p) => p.name !== variant.fixed)
           .map((p) => ({ name: p.name, in: 'path', required: true, schema: p.schema })),
-        ...queryParameters(e.query),
+        ...queryParameters(variant.query),
         { name: API_VERSION_HEADER, in: 'header', required: false, schema: { type: 'string', default: API_VERSION, enum: [API_VERSION] } },
         ...(e.audit !== undefined
           ? [
@@ -122,16 +137,16 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         e.responseType === 'pdf'
           ? { description: 'The certificate', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } }
           : { description: 'Success', content: { 'application/json': { schema: embedded(jsonSchema(e.response(strict), 'output')) } } };
-      const errors = Object.fromEntries(
-        ERROR_STATUSES.map((code) => [code, { description: 'Error', content: { 'application/json': { schema: errorSchema } } }]),
-      );
+      const description = operationDescription(e);
       const operation: Record<string, unknown> = {
         operationId: variant.operationId,
         summary: e.summary,
+        ...(description !== undefined ? { description } : {}),
         tags: e.tags,
         parameters,
         security: securityOf(e),
-        responses: { [String(e.status ?? 200)]: success, ...errors },
+        responses: { [String(e.status ?? 200)]: success, ...errorResponses(e, errorSchema) },
+        ...(e.refusals !== undefined ? { 'x-refusals': e.refusals } : {}),
         ...(e.auth.kind === 'accessToken' && e.auth.permission ? { 'x-required-permission': e.auth.permission } : {}),
         ...(e.auth.kind === 'operator' ? { 'x-required-role': e.auth.role } : {}),
         ...(e.audit !== undefined ? { 'x-audit-action': e.audit } : {}),
@@ -139,7 +154,9 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         ...(organizationParam ? { 'x-organization-parameter': organizationParam } : {}),
       };
       if (variant.body) {
-        const body = embedded(jsonSchema(variant.body, 'input'));
+        const stated = embedded(jsonSchema(variant.body, 'input'));
+        const operatorInterface = e.auth.kind === 'operator' || e.auth.kind === 'operatorJwt';
+        const body = operatorInterface ? closeObjects(stated) : stated;
         const required = Array.isArray(body.required) && body.required.length > 0;
         operation.requestBody = { required, content: { 'application/json': { schema: body } } };
       }

@@ -21,6 +21,12 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, whe
   return result.data;
 }
 
+/** The query schema for these path parameters: the parameter value's own, when the endpoint has one. */
+export function querySchemaOf(endpoint: EndpointDefinition, params: unknown): z.ZodType {
+  const by = endpoint.queryByParam;
+  return by?.queries[String((params as Record<string, unknown>)[by.param])] ?? endpoint.query;
+}
+
 /** The operator's role must reach the endpoint's; otherwise 403. */
 export function checkRole(endpoint: EndpointDefinition, caller: Caller): void {
   if (endpoint.auth.kind !== 'operator') return;

@@ -1,8 +1,9 @@
 // Dry runs of the ledger writes (see shared/registry/operator-previews.ts): the real operation runs
 // in a transaction that is then rolled back, and the answer says what it did there: the credits it
 // touched (and whether it created one), the buffer share, the movements, and every affected
-// balance before → after. Nothing is written and nothing audited; a refusal is the operation's own
-// (400 / 404 / 409, as the write would get).
+// balance before → after. Nothing is written here (the HTTP pipeline still records the attempt in
+// the audit log, as for every write attempt); a refusal is the operation's own (400 / 404 / 409, as
+// the write would get).
 import { sql, type Kysely } from 'kysely';
 import {
   ACCOUNT_REF_TEXT_HELP,

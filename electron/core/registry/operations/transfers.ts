@@ -51,11 +51,20 @@ export function withdrawFromWarehouse(ctx: RegistryContext, input: z.input<typeo
   });
 }
 
+type AccountRefInput = z.output<typeof transferCreditsInput>['from'];
+
+/** Whether two references name one account: a wallet's address in any letter case is one wallet. */
+function sameAccount(a: AccountRefInput, b: AccountRefInput): boolean {
+  const key = (r: AccountRefInput) =>
+    r.kind === 'wallet' ? `wallet:${r.address.toLowerCase()}` : 'organizationId' in r ? `${r.kind}:${r.organizationId}` : r.kind;
+  return key(a) === key(b);
+}
+
 /** Moves credits between any two accounts (e.g. into the adjustment account, or to a wallet on chain). */
 export function transferCredits(ctx: RegistryContext, input: z.input<typeof transferCreditsInput>): { movementId: number } {
   const o = parseInput(transferCreditsInput, input);
   const amount = grams(o.amount);
-  if (JSON.stringify(o.from) === JSON.stringify(o.to)) throw badRequest('from and to must be different accounts');
+  if (sameAccount(o.from, o.to)) throw badRequest('from and to must be different accounts');
   if (o.from.kind === 'warehouse' || o.to.kind === 'warehouse') {
     throw badRequest('use deposit-to-warehouse / withdraw-from-warehouse for warehouse accounts');
   }
