@@ -4,36 +4,36 @@
 // whole transaction instead of one per item, and on PostgreSQL in the COMMIT's own round trip.
 // Items added inside a savepoint that rolls back go with it; a transaction that rolls back (or is
 // run again after a serialization failure) drops them all.
-import type { Kysely } from 'kysely';
-import type { Query, SyncDatabase } from './database';
+import type { Compilable, RawBuilder } from 'kysely';
 
-export interface CommitBatch<T, Tables> {
+/** `Db`: the database seam (SyncDatabase), named by the caller so that this file need not import it. */
+export interface CommitBatch<T, Db extends { q: unknown }> {
   /** Writes `items` (in order) with statements of its own, checking what they did. */
-  write(db: SyncDatabase<Tables>, items: readonly T[]): void;
+  write(db: Db, items: readonly T[]): void;
   /**
    * PostgreSQL: one statement that writes `items`, sent with the COMMIT in one round trip (its values
    * written into its text as literals). Nothing it answers can be checked there, so it must fail by
    * itself when it cannot write every item. Without it, `write` runs before the COMMIT.
    */
-  withCommit?: CommitStatement<T, Tables>;
+  withCommit?: CommitStatement<T, Db>;
 }
 
-export interface CommitStatement<T, Tables> {
+export interface CommitStatement<T, Db extends { q: unknown }> {
   /** Defined once, at module level: it is the cache key of the compiled statement (as for `prepared`). */
-  build(values: Record<string, string | number>, q: Kysely<Tables>): Query<unknown>;
+  build(values: Record<string, string | number>, q: Db['q']): Compilable<unknown> | RawBuilder<unknown>;
   values(items: readonly T[]): Record<string, string | number>;
 }
 
-type AnyBatch<Tables> = CommitBatch<never, Tables>;
+type AnyBatch<Db extends { q: unknown }> = CommitBatch<never, Db>;
 /** How many items each batch held where a savepoint started. */
 export type BatchMark = ReadonlyMap<object, number>;
 const NOTHING: BatchMark = new Map();
 
 /** The items each batch gathered in the running transaction. */
-export class PendingBatches<Tables> {
-  private readonly pending = new Map<AnyBatch<Tables>, unknown[]>();
+export class PendingBatches<Db extends { q: unknown }> {
+  private readonly pending = new Map<AnyBatch<Db>, unknown[]>();
 
-  add<T>(batch: CommitBatch<T, Tables>, item: T): void {
+  add<T>(batch: CommitBatch<T, Db>, item: T): void {
     const items = this.pending.get(batch);
     if (items) items.push(item);
     else this.pending.set(batch, [item]);
@@ -54,9 +54,9 @@ export class PendingBatches<Tables> {
   }
 
   /** Every batch with its items, emptied here (they are written now or never). */
-  take(): [AnyBatch<Tables>, never[]][] {
+  take(): [AnyBatch<Db>, never[]][] {
     if (this.pending.size === 0) return [];
-    const all = [...this.pending] as [AnyBatch<Tables>, never[]][];
+    const all = [...this.pending] as [AnyBatch<Db>, never[]][];
     this.pending.clear();
     return all;
   }

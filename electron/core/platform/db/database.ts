@@ -75,7 +75,7 @@ export interface SyncDatabase<Tables> {
    * outermost transaction commits, inside it, and dropped with a savepoint or transaction that rolls
    * back. Outside any transaction, written at once.
    */
-  deferToCommit<T>(batch: CommitBatch<T, Tables>, item: T): void;
+  deferToCommit<T>(batch: CommitBatch<T, SyncDatabase<Tables>>, item: T): void;
   /** A value that changes whenever the database may have changed (in any connection or process). */
   changeStamp(): string;
   /**
@@ -169,7 +169,7 @@ export class SqliteDatabase<Tables> implements SyncDatabase<Tables> {
   readonly q: Kysely<Tables>;
   private readonly statements = new Map<string, BetterSqlite3.Statement<unknown[], unknown>>();
   private readonly preparedQueries = new WeakMap<object, PreparedQuery<never, unknown>>();
-  private readonly batches = new PendingBatches<Tables>();
+  private readonly batches = new PendingBatches<SyncDatabase<Tables>>();
   /** How deep in this object's transactions the connection is (0: none of them is open). */
   private depth = 0;
 
@@ -261,7 +261,7 @@ export class SqliteDatabase<Tables> implements SyncDatabase<Tables> {
     }
   }
 
-  deferToCommit<T>(batch: CommitBatch<T, Tables>, item: T): void {
+  deferToCommit<T>(batch: CommitBatch<T, SyncDatabase<Tables>>, item: T): void {
     if (this.depth === 0) batch.write(this, [item]);
     else this.batches.add(batch, item);
   }

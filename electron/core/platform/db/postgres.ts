@@ -163,7 +163,7 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
   private readonly localTimeouts: string;
   private readonly statements = new Map<string, SyncStatement>();
   private readonly preparedQueries = new WeakMap<object, PreparedQuery<never, unknown>>();
-  private readonly batches = new PendingBatches<Tables>();
+  private readonly batches = new PendingBatches<SyncDatabase<Tables>>();
   /** The statements sent with COMMIT, compiled once each (keyed by their `build`). */
   private readonly commitStatements = new WeakMap<object, { sql: string; bind: (values: Record<string, string | number>) => unknown[] }>();
   private nextStatement = 0;
@@ -469,7 +469,7 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
     }
   }
 
-  deferToCommit<T>(batch: CommitBatch<T, Tables>, item: T): void {
+  deferToCommit<T>(batch: CommitBatch<T, SyncDatabase<Tables>>, item: T): void {
     if (this.depth === 0) batch.write(this, [item]);
     else this.batches.add(batch, item);
   }

@@ -9,7 +9,7 @@ import { hash } from 'node:crypto';
 import { sql } from 'kysely';
 import { canonicalJson } from '@shared/canonical-json';
 import type { CommitBatch } from '@platform/db/commit-batches';
-import type { RegistryContext } from '../context';
+import type { RegistryContext, RegistryDb } from '../context';
 import { hasTable } from '../schema-probe';
 import type { RegistryTables } from '../schema';
 
@@ -97,7 +97,7 @@ const appendWithCommit = (v: Record<string, string | number>) => sql<never>`
 const NO_HEAD = 'the transparency log has no head row (migration 0014)';
 
 /** A transaction's leaves, appended in the order its rows were written, as its last statement. */
-const leafBatch: CommitBatch<NewLeaf, RegistryTables> = {
+const leafBatch: CommitBatch<NewLeaf, RegistryDb> = {
   write(db, leaves) {
     if (db.engine === 'postgres') {
       if (db.run(appendWithCommit({ ...LEAF_TUPLES(leaves), count: leaves.length })).changes !== leaves.length) throw new Error(NO_HEAD);
