@@ -1,7 +1,7 @@
 // Issue 29 bench: what the transparency log costs. (1) Ledger writes per second (one transaction:
 // a movement and its audit entry, as an operator write makes) and finish→processed p99 (reserve,
 // finish, poll until the worker processed it, against a server process), each on a registry with
-// the log against the same code on a schema without it (migration 13), on SQLite and on
+// the log against the same code on the same schema without the log's tables, on SQLite and on
 // PostgreSQL (BENCH_POSTGRES_URL or REGISTRY_TEST_POSTGRES_URL): target at most 10% slower.
 // (2) Proof sizes at a large log. (3) Inclusion proofs served per second over HTTP. (4) A client's
 // verification per re-sync (checkpoint signature, consistency with the kept one, inclusion of 50

@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
+import { sha256 } from '@platform/log-crypto';
 import { openSqlite } from '@platform/db/open';
 import { registryMigrations } from '@registry/migrations';
 import { openRegistry, REGISTRY_DB_FILE } from '@registry/open';
@@ -12,6 +13,7 @@ import type { RegistryTables } from '@registry/schema';
 import { encodeLeaf, leafHashHex, type LeafKind } from '@registry/transparency/leaf';
 import { verifyLogDatabase } from '@registry/transparency/verify-database';
 import { canonicalJson } from '@shared/canonical-json';
+import { leafHash } from '@shared/transparency/merkle';
 import { makeDataDir } from '@test/support/registry';
 import { MINIMAL_LEDGER_OWNERS_SQL } from '@test/support/minimal-ledger';
 
@@ -71,6 +73,18 @@ describe('migration 0015: leaves keep their hash only', () => {
     const bytes = { id: 7, blob: Uint8Array.of(1, 2, 250), big: 2n ** 70n };
     expect(encodeLeaf('movement', bytes)).toBe(
       canonicalJson({ id: '7', kind: 'movement', row: { id: 7, blob: { $base64: 'AQL6' }, big: (2n ** 70n).toString() } }),
+    );
+  });
+
+  it('hashes a leaf as RFC 9162 does: SHA-256 of 0x00 and its UTF-8 bytes', () => {
+    // any text: code points of every UTF-8 length, surrogate halves left out (a row's text has none)
+    const codePoint = fc.oneof(fc.integer({ min: 0, max: 0xd7ff }), fc.integer({ min: 0xe000, max: 0x10ffff }));
+    const text = fc.array(codePoint.map((c) => String.fromCodePoint(c))).map((chars) => chars.join(''));
+    fc.assert(
+      fc.property(text, (data) => {
+        expect(leafHashHex(data)).toBe(Buffer.from(leafHash(new TextEncoder().encode(data), sha256)).toString('hex'));
+      }),
+      { numRuns: 200 },
     );
   });
 });

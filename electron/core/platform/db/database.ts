@@ -16,6 +16,7 @@ import {
   type CompiledQuery,
   type RawBuilder,
 } from 'kysely';
+import { PendingBatches, type CommitBatch } from './commit-batches';
 
 export type RawDatabase = BetterSqlite3.Database;
 
@@ -69,6 +70,12 @@ export interface SyncDatabase<Tables> {
    * write transaction excludes every other, so it runs both alike.
    */
   transaction<T>(fn: () => T, options?: TransactionOptions): T;
+  /**
+   * Adds `item` to `batch` (commit-batches.ts): written with the batch's other items just before the
+   * outermost transaction commits, inside it, and dropped with a savepoint or transaction that rolls
+   * back. Outside any transaction, written at once.
+   */
+  deferToCommit<T>(batch: CommitBatch<T, SyncDatabase<Tables>>, item: T): void;
   /** A value that changes whenever the database may have changed (in any connection or process). */
   changeStamp(): string;
   /**
@@ -162,6 +169,9 @@ export class SqliteDatabase<Tables> implements SyncDatabase<Tables> {
   readonly q: Kysely<Tables>;
   private readonly statements = new Map<string, BetterSqlite3.Statement<unknown[], unknown>>();
   private readonly preparedQueries = new WeakMap<object, PreparedQuery<never, unknown>>();
+  private readonly batches = new PendingBatches<SyncDatabase<Tables>>();
+  /** How deep in this object's transactions the connection is (0: none of them is open). */
+  private depth = 0;
 
   constructor(readonly raw: RawDatabase) {
     this.q = new Kysely<Tables>({
@@ -228,9 +238,32 @@ export class SqliteDatabase<Tables> implements SyncDatabase<Tables> {
     return prepared;
   }
 
-  /** Runs `fn` in one IMMEDIATE transaction (a savepoint when nested); a throw rolls all of it back. */
+  /**
+   * Runs `fn` in one IMMEDIATE transaction (a savepoint when nested); a throw rolls all of it back.
+   * The outermost one writes the deferred batches last, before better-sqlite3 commits.
+   */
   transaction<T>(fn: () => T, _options?: TransactionOptions): T {
-    return this.raw.transaction(fn).immediate();
+    const mark = this.batches.mark();
+    this.depth += 1;
+    try {
+      return this.raw
+        .transaction(() => {
+          const result = fn();
+          if (this.depth === 1) for (const [batch, items] of this.batches.take()) batch.write(this, items);
+          return result;
+        })
+        .immediate();
+    } catch (error) {
+      this.batches.rollbackTo(mark);
+      throw error;
+    } finally {
+      this.depth -= 1;
+    }
+  }
+
+  deferToCommit<T>(batch: CommitBatch<T, SyncDatabase<Tables>>, item: T): void {
+    if (this.depth === 0) batch.write(this, [item]);
+    else this.batches.add(batch, item);
   }
 
   /**

@@ -23,6 +23,8 @@ export interface NativeClient {
     resultStatus(): string;
     errorMessage(): string;
     sendQuery(text: string): boolean;
+    /** PQescapeLiteral: `text` as a quoted literal, by this connection's quoting rules. */
+    escapeLiteral(text: string): string;
     sendQueryParams(text: string, values: unknown[]): boolean;
     sendPrepare(name: string, text: string, nParams: number): boolean;
     sendQueryPrepared(name: string, values: unknown[]): boolean;

@@ -29,6 +29,7 @@ import {
   type SyncStatement,
   type TransactionOptions,
 } from './database';
+import { inlineParameters, PendingBatches, type CommitBatch } from './commit-batches';
 import { connectionOptions, CONNECT_TIMEOUT_S, PostgresConnection, STATEMENT_GRACE_MS, type NativeClient } from './postgres-connection';
 import { answeredInTime, runWithDeadline, StatementDeadlinePassed } from './postgres-timed';
 
@@ -162,6 +163,9 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
   private readonly localTimeouts: string;
   private readonly statements = new Map<string, SyncStatement>();
   private readonly preparedQueries = new WeakMap<object, PreparedQuery<never, unknown>>();
+  private readonly batches = new PendingBatches<SyncDatabase<Tables>>();
+  /** The statements sent with COMMIT, compiled once each (keyed by their `build`). */
+  private readonly commitStatements = new WeakMap<object, { sql: string; bind: (values: Record<string, string | number>) => unknown[] }>();
   private nextStatement = 0;
   private depth = 0;
   /** Set when a statement of the running transaction failed retryably (even if the code caught it). */
@@ -420,10 +424,12 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
     if (this.depth > 0) return this.savepoint(fn);
     for (let attempt = 1; ; attempt++) {
       this.mustRetry = false;
+      this.batches.clear();
       this.exec(`BEGIN ISOLATION LEVEL ${options?.rowLocks ? 'READ COMMITTED' : 'SERIALIZABLE'}${this.localTimeouts}`);
       this.depth = 1;
       try {
         const result = fn();
+        const withCommit = this.writeBatches();
         // a failed statement that the code caught leaves the transaction aborted: COMMIT would
         // silently roll back, so it is a failure here
         const status = this.connection.client.pq.transactionStatus();
@@ -435,7 +441,7 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
             : new Error('a statement failed inside the transaction');
         }
         try {
-          this.exec('COMMIT');
+          this.exec(withCommit ? `${withCommit}; COMMIT` : 'COMMIT');
         } catch (error) {
           // the connection broke with the COMMIT on its way: it may have been applied, or not
           if (error instanceof DatabaseUnavailableError) throw new DatabaseUnavailableError(true, { cause: error });
@@ -444,6 +450,7 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
         return result;
       } catch (error) {
         this.depth = 0;
+        this.batches.clear();
         this.rollback();
         const code = error instanceof PostgresError ? error.code : '';
         // A unique violation against a concurrent transaction's insert is how PostgreSQL often
@@ -462,7 +469,41 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
     }
   }
 
+  deferToCommit<T>(batch: CommitBatch<T, SyncDatabase<Tables>>, item: T): void {
+    if (this.depth === 0) batch.write(this, [item]);
+    else this.batches.add(batch, item);
+  }
+
+  /**
+   * Writes the deferred batches that have no statement to send with the COMMIT; answers the text of
+   * those that do (values inlined, joined by `;`), or '' when there is none.
+   */
+  private writeBatches(): string {
+    const texts: string[] = [];
+    for (const [batch, items] of this.batches.take()) {
+      const statement = batch.withCommit;
+      if (!statement) {
+        batch.write(this, items);
+        continue;
+      }
+      let compiled = this.commitStatements.get(statement.build);
+      if (!compiled) {
+        compiled = compileWithPlaceholders(this, statement.build);
+        this.commitStatements.set(statement.build, compiled);
+      }
+      const escape = (text: string): string => {
+        // node-libpq hands an empty string back unquoted, and a failure as null
+        const quoted: unknown = text === '' ? "''" : this.connection.client.pq.escapeLiteral(text);
+        if (typeof quoted !== 'string') throw new Error('a value sent with COMMIT could not be quoted');
+        return quoted;
+      };
+      texts.push(inlineParameters(compiled.sql, compiled.bind(statement.values(items)), escape));
+    }
+    return texts.join('; ');
+  }
+
   private savepoint<T>(fn: () => T): T {
+    const mark = this.batches.mark();
     const name = `sp${this.depth}`;
     this.exec(`SAVEPOINT ${name}`);
     this.depth += 1;
@@ -473,6 +514,7 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
       return result;
     } catch (error) {
       this.depth -= 1;
+      this.batches.rollbackTo(mark);
       if (!this.mustRetry) this.exec(`ROLLBACK TO SAVEPOINT ${name}; RELEASE SAVEPOINT ${name}`);
       throw error;
     }

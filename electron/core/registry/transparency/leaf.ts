@@ -5,10 +5,11 @@
 // bounded record) is covered without touching this file, and a row rewritten later no longer
 // encodes to the bytes that were hashed. Only the leaf's hash is stored (migration 0015): the bytes
 // are encoded again from the row whenever they are served or checked.
-import { createHash } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import { hash } from 'node:crypto';
+import { sql } from 'kysely';
 import { canonicalJson } from '@shared/canonical-json';
-import type { RegistryContext } from '../context';
+import type { CommitBatch } from '@platform/db/commit-batches';
+import type { RegistryContext, RegistryDb } from '../context';
 import { hasTable } from '../schema-probe';
 import type { RegistryTables } from '../schema';
 
@@ -60,39 +61,57 @@ export function encodeLeaf(kind: LeafKind, row: Record<string, unknown>): string
   return `{"id":${JSON.stringify(leafIdOf(kind, row))},"kind":${JSON.stringify(kind)},"row":{${columns}}}`;
 }
 
-/** RFC 9162 leaf hash SHA-256(0x00 ‖ data), as hex. */
+/**
+ * RFC 9162 leaf hash SHA-256(0x00 ‖ data), as hex: U+0000 is the one byte 0x00 in UTF-8, so this is
+ * one call of Node's one-shot hash (a Hash object per leaf cost several times as much).
+ */
 export function leafHashHex(data: string): string {
-  return createHash('sha256').update(Uint8Array.of(0)).update(data, 'utf8').digest('hex');
+  return hash('sha256', `\u0000${data}`, 'hex');
 }
 
-type Q = Kysely<RegistryTables>;
-type NewLeaf = { kind: LeafKind; ref: string; hash: string };
+/** A leaf waiting for its transaction's end: its kind, the row's id, and its hash in hex. */
+type NewLeaf = readonly [kind: LeafKind, ref: string, hash: string];
+type Leaves = { leaves: string };
+const LEAF_TUPLES = (leaves: readonly NewLeaf[]): Leaves => ({ leaves: JSON.stringify(leaves) });
 
-// One statement on PostgreSQL (a round trip per leaf): the head's row lock, held to commit, queues
-// concurrent appends in commit order; the index is the head's new size less one, and a rolled-back
-// transaction gives it back with its leaf.
-const appendOnPostgres = (v: NewLeaf) => sql<{ idx: number }>`
-  WITH head AS (UPDATE tlog_head SET size = size + 1 WHERE one = 1 RETURNING size)
-  INSERT INTO tlog_leaves (idx, kind, ref, hash) SELECT size - 1, ${v.kind}::text, ${v.ref}::text, ${v.hash}::text FROM head
-  RETURNING idx`;
-// SQLite cannot write in a WITH: two statements, in process (its write transaction excludes others),
-// neither with RETURNING (which SQLite runs through a temporary table): the leaf at the head's size,
-// then the head one further.
-const insertAtHead = (v: NewLeaf, q: Q) =>
-  q
-    .insertInto('tlog_leaves')
-    .columns(['idx', 'kind', 'ref', 'hash'])
-    .expression((eb) =>
-      eb
-        .selectFrom('tlog_head')
-        .select(['size as idx', eb.val(v.kind).as('kind'), eb.val(v.ref).as('ref'), eb.val(v.hash).as('hash')])
-        .where('one', '=', 1),
-    );
-const bumpHead = (_v: Record<string, never>, q: Q) =>
-  q
-    .updateTable('tlog_head')
-    .set((eb) => ({ size: eb('size', '+', 1) }))
-    .where('one', '=', 1);
+// The statements that append a transaction's leaves, written once per transaction just before it
+// commits (commit-batches.ts), the leaves as one JSON array of [kind, ref, hash]: one statement
+// whatever their number. Raw SQL because kysely cannot say json_each / jsonb_array_elements with
+// their ordinal; written as sql<…> templates.
+//
+// SQLite: its write transaction excludes every other, so the leaves go at the head's size onward,
+// then the head moves past them (changes counted: a missing head row fails loudly).
+const insertAtHead = (v: Leaves) => sql<never>`
+  INSERT INTO tlog_leaves (idx, kind, ref, hash)
+  SELECT h.size + j.key, j.value ->> 0, j.value ->> 1, j.value ->> 2 FROM tlog_head h, json_each(${v.leaves}) j WHERE h.one = 1`;
+const moveHead = (v: { count: number }) => sql<never>`UPDATE tlog_head SET size = size + ${v.count} WHERE one = 1`;
+// PostgreSQL: one statement, sent with the COMMIT in the same round trip. The head's row lock, taken
+// here and held to the commit right after, queues concurrent appends in commit order; a transaction
+// that rolls back never got its indexes. Without a head row the index is NULL and the insert fails.
+const appendWithCommit = (v: Record<string, string | number>) => sql<never>`
+  WITH head AS (UPDATE tlog_head SET size = size + ${v.count} WHERE one = 1 RETURNING size)
+  INSERT INTO tlog_leaves (idx, kind, ref, hash)
+  SELECT (SELECT size FROM head) - ${v.count} + e.ord - 1, e.leaf ->> 0, e.leaf ->> 1, e.leaf ->> 2
+  FROM jsonb_array_elements(${v.leaves}::jsonb) WITH ORDINALITY AS e(leaf, ord)`;
+
+const NO_HEAD = 'the transparency log has no head row (migration 0014)';
+
+/** A transaction's leaves, appended in the order its rows were written, as its last statement. */
+const leafBatch: CommitBatch<NewLeaf, RegistryDb> = {
+  write(db, leaves) {
+    if (db.engine === 'postgres') {
+      if (db.run(appendWithCommit({ ...LEAF_TUPLES(leaves), count: leaves.length })).changes !== leaves.length) throw new Error(NO_HEAD);
+      return;
+    }
+    if (db.prepared(insertAtHead).run(LEAF_TUPLES(leaves)).changes !== leaves.length) throw new Error(NO_HEAD);
+    db.prepared(moveHead).run({ count: leaves.length });
+  },
+  withCommit: {
+    build: appendWithCommit,
+    values: (leaves) => ({ ...LEAF_TUPLES(leaves), count: leaves.length }),
+  },
+};
+
 /**
  * Whether this database has the log yet. A database below migration 0014 (only ever written by an
  * older registry, or by a migration test standing in for one) has none: its rows are appended when
@@ -102,16 +121,10 @@ const logExists = (ctx: RegistryContext) => hasTable(ctx, 'tlog_head');
 
 /**
  * Appends the leaf of one row just written, as the database answered it (the INSERT's RETURNING *),
- * in the caller's transaction: its hash only, the bytes being the row's encoding.
+ * in the caller's transaction: its hash only, the bytes being the row's encoding. The leaf is written
+ * with the transaction's others just before it commits, in the order they were appended.
  */
 export function appendLeaf(ctx: RegistryContext, kind: LeafKind, row: Record<string, unknown>): void {
   if (!logExists(ctx)) return;
-  const leaf: NewLeaf = { kind, ref: leafIdOf(kind, row), hash: leafHashHex(encodeLeaf(kind, row)) };
-  const { db } = ctx;
-  if (db.engine === 'postgres') {
-    if (!db.prepared(appendOnPostgres).first(leaf)) throw new Error('the transparency log has no head row (migration 0014)');
-    return;
-  }
-  if (db.prepared(insertAtHead).run(leaf).changes !== 1) throw new Error('the transparency log has no head row (migration 0014)');
-  db.prepared(bumpHead).run({});
+  ctx.db.deferToCommit(leafBatch, [kind, leafIdOf(kind, row), leafHashHex(encodeLeaf(kind, row))]);
 }
