@@ -1,6 +1,7 @@
 // PostgreSQL as a second synchronous engine behind `SyncDatabase` (database.ts): libpq's synchronous
 // API through pg-native, so the store code that runs on SQLite runs here unchanged. One connection
-// per process; the process serves one request at a time as it does on SQLite, and concurrency comes
+// per process, one statement at a time; a statement holds the process as on SQLite (except reads sent
+// with allAsync, which let it serve other requests meanwhile: postgres-async-reads.ts), and concurrency comes
 // from several processes on one database. A transaction is SERIALIZABLE and re-run (a bounded number
 // of times) when PostgreSQL reports a serialization failure or a deadlock, so a check-then-write
 // (availability, then a reservation) stays exact across processes without locking by hand.
