@@ -369,6 +369,30 @@ export const suite: BenchSuite = {
       };
 
       const floorScript = wrkScript(dir, [{ method: 'GET', path: '/__floor__/ping' }]);
+      /** The reads ratio and CPU per read alone (BENCH_POSTGRES_PART=reads), PostgreSQL and SQLite alternated twice. */
+      const readsOnly = async (pgOne: string[], lite: string): Promise<BenchFigure[]> => {
+        const figures: BenchFigure[] = [];
+        for (let round = 1; round <= 2; round++) {
+          const before = loadavg()[0]!;
+          const pgReads = await measured(pgOne, reads(w), 32, 0);
+          const liteReads = await measured([lite], reads(wl), 32, 2);
+          const ratio = pgReads.rps / liteReads.rps;
+          figures.push(
+            {
+              suite: 'postgres',
+              name: `reads, PostgreSQL against SQLite, 1 process each (run ${round}; load ${before.toFixed(1)}→${loadavg()[0]!.toFixed(1)})`,
+              value: pgReads.rps,
+              unit: 'req/s',
+              floor: liteReads.rps,
+              ratio,
+              target: '>= 0.8x SQLite',
+              pass: ratio >= 0.8,
+            },
+            ...cpuFigures(`read (run ${round})`, pgReads, liteReads),
+          );
+        }
+        return figures;
+      };
       const reads = (x: World) =>
         wrkScript(
           dir,
@@ -394,6 +418,7 @@ export const suite: BenchSuite = {
       const oneOrg = (x: World) => wrkScript(dir, reserveRequests([x.sellers[0]!]));
 
       const one = [pgBases[0]!];
+      if (process.env.BENCH_POSTGRES_PART === 'reads') return await readsOnly(one, sqliteBase);
       const loadBefore = loadavg()[0]!;
       const floor1 = await wrk(one, floorScript, 32);
       const floor2 = await wrk(pgBases, floorScript, 16);

@@ -1,6 +1,7 @@
-// Registry server processes for the several-processes tests on PostgreSQL: each runs
-// test/support/warehouse-server.ts (`node --import tsx`, its own process) on one database URL and
-// prints its address, then a line each time its finish queue empties (or has one left).
+// Registry server processes for the tests that need real ones (several on one PostgreSQL database,
+// or one killed and restarted on a SQLite data folder): each runs test/support/warehouse-server.ts
+// (`node --import tsx`, its own process) and prints its address, then a line each time its finish
+// queue empties (or has one left).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
@@ -16,7 +17,7 @@ export interface ServerProcess {
   stderr: () => string;
 }
 
-/** Starts one server on `databaseUrl` (`env`: RATE_LIMIT, WAREHOUSE_WORKER); resolves once it listens. */
+/** Starts one server on `databaseUrl` (or a SQLite data folder; `env`: RATE_LIMIT, WAREHOUSE_WORKER); resolves once it listens. */
 export async function startServerProcess(databaseUrl: string, env: Record<string, string> = {}): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', SERVER_SCRIPT, databaseUrl], {
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -46,19 +46,26 @@ export function failureEpisodes(name: string, log: (line: string) => void = stde
 
 /**
  * Runs `tick` every `ms` (and at once with `runNow`) on an unref'd timer, which never keeps the
- * process alive; no error escapes a tick.
+ * process alive; no error escapes a tick. A tick may answer a promise (a read that does not hold the
+ * process): no tick starts while one is still running, and stop() waits for the running one.
  */
 export function repeatSafely(
   name: string,
   ms: number,
-  tick: () => void,
+  tick: () => unknown,
   options: { log?: ((line: string) => void) | undefined; runNow?: boolean } = {},
-): { stop(): void } {
+): { stop(): Promise<void> } {
   const log = options.log ?? stderrLog;
   const episodes = failureEpisodes(name, log);
+  let running: Promise<void> | undefined;
   const run = (): void => {
+    if (running) return;
     try {
-      tick();
+      const result = tick();
+      if (result instanceof Promise) {
+        running = result.then(episodes.succeeded, episodes.failed).finally(() => (running = undefined));
+        return;
+      }
       episodes.succeeded();
     } catch (error) {
       episodes.failed(error);
@@ -67,7 +74,12 @@ export function repeatSafely(
   if (options.runNow) run();
   const timer = setInterval(run, ms);
   timer.unref();
-  return { stop: () => clearInterval(timer) };
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await running;
+    },
+  };
 }
 
 /** Starts the services in order; stop() stops them in reverse order. */

@@ -1,17 +1,15 @@
 // Crash safety of the transaction worker with a real server process killed with SIGKILL in the
 // middle of a burst of finishes, then restarted on the same data folder: every finish that was
 // answered 200 ends processed exactly once; nothing moves twice; the books balance.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createInterface, type Interface } from 'node:readline';
-import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openRegistry } from '@registry/open';
 import * as ops from '@registry/operations';
 import { buildFixture, type Fixture } from '@test/support/fixture';
 import { createTestApp, makeDataDir, type TestApp } from '@test/support/registry';
 import { warehouseBalance } from '@test/support/warehouse';
+import { startServerProcess, type ServerProcess } from '@test/support/registry-processes';
 
-const SERVER_SCRIPT = join(import.meta.dirname, '../../support/warehouse-server.ts');
 const G = 1_000_000;
 const children: ChildProcess[] = [];
 const cleanups: (() => void)[] = [];
@@ -42,27 +40,11 @@ function prepare(): Prepared {
   return { dir: data.dir, f, app, installationId };
 }
 
-interface Server {
-  child: ChildProcess;
-  url: string;
-  /** The server's stdout, one line at a time (see test/support/warehouse-server.ts). */
-  lines: Interface;
-}
-
-async function startServer(dir: string, env: Record<string, string> = {}): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVER_SCRIPT, dir], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let stderr = '';
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const lines = createInterface({ input: child.stdout });
-  const line = await new Promise<string>((resolve, reject) => {
-    lines.once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${stderr}`)));
-  });
-  return { child, url: (JSON.parse(line) as { url: string }).url, lines };
+/** A server process on the data folder (killed after each test if still running). */
+async function startServer(dir: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+  const server = await startServerProcess(dir, env);
+  children.push(server.child);
+  return server;
 }
 
 async function kill(child: ChildProcess): Promise<void> {
@@ -120,7 +102,7 @@ function queuedCount(dir: string): number {
 }
 
 /** Resolves once the restarted server has no transaction queued: at once, or when it says its worker emptied the queue. */
-async function untilQueueEmpty(dir: string, server: Server, timeoutMs = 15_000): Promise<void> {
+async function untilQueueEmpty(dir: string, server: ServerProcess, timeoutMs = 15_000): Promise<void> {
   let onLine!: (line: string) => void;
   let timer: NodeJS.Timeout | undefined;
   // Listening before counting: an emptying that happens in between is not missed.

@@ -2,16 +2,14 @@
 // issuances, each sent with its own Idempotency-Key; after a restart on the same data folder every
 // request is sent again with its key. Each issuance happened exactly once: the ones committed before
 // the kill are answered from the stored answer (the same one, if it had been received), the others run now.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createInterface } from 'node:readline';
-import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openRegistry } from '@registry/open';
 import { buildFixture, type Fixture } from '@test/support/fixture';
 import { createTestOperator, type TestOperator } from '@test/support/operators';
 import { makeDataDir } from '@test/support/registry';
+import { startServerProcess, type ServerProcess } from '@test/support/registry-processes';
 
-const SERVER_SCRIPT = join(import.meta.dirname, '../../support/warehouse-server.ts');
 const BURST = 60;
 const children: ChildProcess[] = [];
 const cleanups: (() => void)[] = [];
@@ -20,17 +18,11 @@ afterEach(() => {
   for (const c of cleanups.splice(0)) c();
 });
 
-async function startServer(dir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVER_SCRIPT, dir], { stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let stderr = '';
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const lines = createInterface({ input: child.stdout });
-  const line = await new Promise<string>((resolve, reject) => {
-    lines.once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${stderr}`)));
-  });
-  return { child, url: (JSON.parse(line) as { url: string }).url };
+/** A server process on the data folder (killed after each test if still running). */
+async function startServer(dir: string): Promise<ServerProcess> {
+  const server = await startServerProcess(dir);
+  children.push(server.child);
+  return server;
 }
 
 async function operatorToken(url: string, operator: TestOperator): Promise<string> {

@@ -46,6 +46,8 @@ export interface PreparedQuery<P, R> {
   all(values: P): R[];
   first(values: P): R | undefined;
   run(values: P): RunResult;
+  /** `all`, letting the process serve other requests while the database answers (see SyncDatabase.allAsync). */
+  allAsync(values: P): Promise<R[]>;
 }
 
 /**
@@ -62,6 +64,13 @@ export interface SyncDatabase<Tables> {
   all<R>(query: Query<R>): R[];
   first<R>(query: Query<R>): R | undefined;
   run(query: Query<unknown>): RunResult;
+  /**
+   * One read outside any transaction (refused inside one) that does not hold the process while the
+   * database answers: on PostgreSQL the process serves other requests meanwhile, and reads asked for
+   * meanwhile are answered in turn; on SQLite it runs at once, there being no wait to use. For the
+   * hottest reads, where the round trip was most of a request's time.
+   */
+  allAsync<R>(query: Query<R>): Promise<R[]>;
   prepared<P extends Record<string, unknown>, R>(build: (values: P, q: Kysely<Tables>) => Query<R>): PreparedQuery<P, R>;
   /**
    * Runs `fn` as one transaction (a savepoint when nested); a throw rolls all of it back. With
@@ -204,6 +213,11 @@ export class SqliteDatabase<Tables> implements SyncDatabase<Tables> {
     return this.prepare(sql).all(...parameters) as R[];
   }
 
+  /** `all`, as a promise (SQLite answers at once: there is no round trip to wait on). */
+  async allAsync<R>(query: Query<R>): Promise<R[]> {
+    return this.all(query);
+  }
+
   /** The query's first row, or undefined when there is none. */
   first<R>(query: Query<R>): R | undefined {
     const { sql, parameters } = this.compile(query);
@@ -232,6 +246,7 @@ export class SqliteDatabase<Tables> implements SyncDatabase<Tables> {
         all: (values) => statement.all(...bind(values)) as R[],
         first: (values) => statement.get(...bind(values)) as R | undefined,
         run: (values) => statement.run(...bind(values)),
+        allAsync: async (values) => statement.all(...bind(values)) as R[],
       };
       this.preparedQueries.set(build, prepared);
     }

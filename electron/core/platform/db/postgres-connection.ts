@@ -33,6 +33,10 @@ export interface NativeClient {
     getResult(): boolean;
     connected?: boolean;
     finish(): void;
+    /** libuv watches the socket and emits 'readable' when data arrives, until stopReader(). */
+    startReader(): void;
+    stopReader(): void;
+    on(event: 'readable', listener: () => void): unknown;
   };
 }
 

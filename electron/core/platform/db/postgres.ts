@@ -1,6 +1,7 @@
 // PostgreSQL as a second synchronous engine behind `SyncDatabase` (database.ts): libpq's synchronous
 // API through pg-native, so the store code that runs on SQLite runs here unchanged. One connection
-// per process; the process serves one request at a time as it does on SQLite, and concurrency comes
+// per process, one statement at a time; a statement holds the process as on SQLite (except reads sent
+// with allAsync, which let it serve other requests meanwhile: postgres-async-reads.ts), and concurrency comes
 // from several processes on one database. A transaction is SERIALIZABLE and re-run (a bounded number
 // of times) when PostgreSQL reports a serialization failure or a deadlock, so a check-then-write
 // (availability, then a reservation) stays exact across processes without locking by hand.
@@ -32,6 +33,13 @@ import {
 import { inlineParameters, PendingBatches, type CommitBatch } from './commit-batches';
 import { connectionOptions, CONNECT_TIMEOUT_S, PostgresConnection, STATEMENT_GRACE_MS, type NativeClient } from './postgres-connection';
 import { answeredInTime, runWithDeadline, StatementDeadlinePassed } from './postgres-timed';
+import { AsyncReads, type Rows } from './postgres-async-reads';
+
+/** One statement on the connection: run now (blocking) or sent to be answered later. */
+interface NativeStatement {
+  execute(values: unknown[]): { rows: Rows; changes: number };
+  later(values: readonly unknown[]): Promise<Rows>;
+}
 
 type NativeClientConstructor = new (config: { types: { getTypeParser(oid: number): (value: string) => unknown } }) => NativeClient;
 
@@ -162,6 +170,9 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
   /** SET LOCAL of the timeouts, sent with every BEGIN behind a pooler (where session settings are lost). */
   private readonly localTimeouts: string;
   private readonly statements = new Map<string, SyncStatement>();
+  private readonly natives = new Map<string, NativeStatement>();
+  /** Reads answered without blocking the process (postgres-async-reads.ts). */
+  private readonly reads: AsyncReads;
   private readonly preparedQueries = new WeakMap<object, PreparedQuery<never, unknown>>();
   private readonly batches = new PendingBatches<SyncDatabase<Tables>>();
   /** The statements sent with COMMIT, compiled once each (keyed by their `build`). */
@@ -214,6 +225,22 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
     } catch (error) {
       throw new Error(`Cannot connect to PostgreSQL at ${redactUrl(url)}: ${String((error as Error).message).trim()}`, { cause: error });
     }
+    this.reads = new AsyncReads({
+      client: () => this.client,
+      generation: () => this.connection.generation,
+      timeoutMs: this.statementTimeoutMs + STATEMENT_GRACE_MS,
+      failure: (error, sentIn) => {
+        let reported: unknown = error;
+        try {
+          this.fail(error);
+        } catch (mapped) {
+          reported = mapped;
+        }
+        const cut =
+          reported instanceof DatabaseUnavailableError && !(reported instanceof DatabaseTimeoutError) && this.connection.lostAt === sentIn;
+        return { reported, again: cut };
+      },
+    });
     this.q = new Kysely<Tables>({
       dialect: {
         createAdapter: () => new PostgresAdapter(),
@@ -226,11 +253,16 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
 
   /** The connection's client, reconnected first if it broke and no transaction is open. */
   private get client(): NativeClient {
+    this.reads.settle();
     return this.connection.ready(this.depth > 0);
   }
 
-  /** Runs one command on `client` (sent by `send`), waiting no longer than the statement timeout allows. */
+  /**
+   * Runs one command on `client` (sent by `send`), waiting no longer than the statement timeout
+   * allows; a read sent without blocking is answered first (the connection carries one at a time).
+   */
   private timed(client: NativeClient, send: (pq: NativeClient['pq']) => boolean): Record<string, unknown>[] {
+    this.reads.settle();
     return runWithDeadline(client, () => send(client.pq), this.statementTimeoutMs + STATEMENT_GRACE_MS);
   }
 
@@ -282,18 +314,25 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
     return this.compiled(sql, values.length).all(...values) as Record<string, unknown>[];
   }
 
-  private native(text: string, count: number): { execute(values: unknown[]): { rows: Record<string, unknown>[]; changes: number } } {
+  private native(text: string, count: number): NativeStatement {
     const name = `s${++this.nextStatement}`;
     // prepared on the connection of this generation; a reconnect (a new session) prepares it again
     let preparedIn = -1;
-    /** The client to execute on (reconnected first if it must be), with the statement prepared on it. */
-    const prepared = (): NativeClient => {
-      const client = this.client;
+    const prepareOn = (client: NativeClient): void => {
       if (!this.pooled && preparedIn !== this.connection.generation) {
         this.timed(client, (pq) => pq.sendPrepare(name, text, count));
         preparedIn = this.connection.generation;
       }
+    };
+    /** The client to execute on (reconnected first if it must be), with the statement prepared on it. */
+    const prepared = (): NativeClient => {
+      const client = this.client;
+      prepareOn(client);
       return client;
+    };
+    const send = (pq: NativeClient['pq'], values: readonly unknown[]): boolean => {
+      const bound = values.map(toParameter);
+      return this.pooled ? pq.sendQueryParams(text, bound) : pq.sendQueryPrepared(name, bound);
     };
     this.againIfCut(text, () => {
       try {
@@ -307,12 +346,16 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
         this.againIfCut(text, () => {
           try {
             const client = prepared();
-            const bound = values.map(toParameter);
-            const rows = this.timed(client, (pq) => (this.pooled ? pq.sendQueryParams(text, bound) : pq.sendQueryPrepared(name, bound)));
+            const rows = this.timed(client, (pq) => send(pq, values));
             return { rows, changes: Number(client.pq.cmdTuples() || 0) };
           } catch (error) {
             return this.fail(error);
           }
+        }),
+      later: (values) =>
+        this.reads.run((client) => {
+          prepareOn(client);
+          return send(client.pq, values);
         }),
     };
   }
@@ -321,6 +364,7 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
     let statement = this.statements.get(key);
     if (!statement) {
       const native = this.native(text, count);
+      this.natives.set(key, native);
       const bind = (values: unknown[]): unknown[] => {
         if (names.length === 0) return values;
         const named = (values[0] ?? {}) as Record<string, unknown>;
@@ -358,6 +402,18 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
     return this.statement(`compiled:${sql}`, sql, [], count);
   }
 
+  /** Sends a compiled statement to be answered without blocking the process (outside any transaction). */
+  private async later(sql: string, values: readonly unknown[]): Promise<Rows> {
+    if (this.depth > 0) throw new Error('A read that does not block cannot run inside a transaction');
+    this.compiled(sql, values.length);
+    return this.natives.get(`compiled:${sql}`)!.later(values);
+  }
+
+  allAsync<R>(query: Query<R>): Promise<R[]> {
+    const { sql, parameters } = this.compile(query);
+    return this.later(sql, parameters) as Promise<R[]>;
+  }
+
   compile<R>(query: Query<R>): CompiledQuery<R> {
     return 'isRawBuilder' in query ? query.compile(this.q) : query.compile();
   }
@@ -382,6 +438,7 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
     if (!prepared) {
       const { sql, bind } = compileWithPlaceholders(this, build);
       let statement: SyncStatement | undefined;
+      const later = (values: P) => this.later(sql, bind(values)) as Promise<R[]>;
       const get = (values: P): { statement: SyncStatement; values: unknown[] } => {
         const bound = bind(values);
         statement ??= this.compiled(sql, bound.length);
@@ -400,6 +457,7 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
           const s = get(values);
           return s.statement.run(...s.values);
         },
+        allAsync: later,
       };
       this.preparedQueries.set(build, prepared);
     }
@@ -549,7 +607,9 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
   }
 
   close(): void {
+    this.reads.close();
     this.statements.clear();
+    this.natives.clear();
     this.connection.close();
   }
 }

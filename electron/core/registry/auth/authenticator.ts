@@ -32,12 +32,13 @@ const tokenCaller = (v: { hash: string }, q: Kysely<RegistryTables>) =>
     .where('t.token_hash', '=', v.hash);
 
 /** Resolves an access token to its caller, or throws 401 (unknown, expired, revoked, suspended). */
-export function callerOfToken(ctx: RegistryContext, token: string): Extract<Caller, { kind: 'token' }> {
+export async function callerOfToken(ctx: RegistryContext, token: string): Promise<Extract<Caller, { kind: 'token' }>> {
   if (looksLikeJwt(token)) throw unauthorized('Expected an access token, not an app JWT');
   if (!looksLikeAccessToken(token)) throw unauthorized('Invalid access token');
   // One query, read on every request (never cached): a revocation or suspension committed by any
-  // process is refused from the next request on.
-  const row = ctx.db.prepared(tokenCaller).first({ hash: hashToken(token) });
+  // process is refused from the next request on. It does not hold the process while PostgreSQL
+  // answers (allAsync): other requests are served meanwhile.
+  const [row] = await ctx.db.prepared(tokenCaller).allAsync({ hash: hashToken(token) });
   if (!row) throw unauthorized('Invalid access token');
   if (row.revoked_at !== null) throw unauthorized('The access token has been revoked');
   if (row.expires_at <= ctx.clock.now()) throw unauthorized('The access token has expired');
@@ -128,7 +129,7 @@ export function createAuthenticator(
       return operator;
     }
     if (looksLikeOperatorToken(bearer)) throw unauthorized('Operator tokens are for the operator endpoints (/operator/v1/...) only');
-    const caller = callerOfToken(ctx, bearer);
+    const caller = await callerOfToken(ctx, bearer);
     takeApp(caller.appId);
     authorize(caller, auth, pathParams);
     return caller;

@@ -21,6 +21,13 @@ export function logSize(ctx: RegistryContext): number {
   return Number(head.size);
 }
 
+/** logSize, read without holding the process (SyncDatabase.allAsync): for the checkpoint timer. */
+export async function logSizeAsync(ctx: RegistryContext): Promise<number> {
+  const [head] = await ctx.db.prepared(headSize).allAsync({});
+  if (!head) throw new Error('the transparency log has no head row (migration 0014)');
+  return Number(head.size);
+}
+
 /** The tree holding every leaf committed so far. */
 export function syncedTree(ctx: RegistryContext): MerkleTree {
   let tree = trees.get(ctx.db);

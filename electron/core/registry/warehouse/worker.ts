@@ -15,6 +15,7 @@ import { accountId, appendMovement, balanceOf, insertRetirement } from '../ledge
 import type { RegistryTables } from '../schema';
 import { warehouseAccountOf } from './inventory';
 import { onTransactionQueued, signalTransactionHandled } from './queue-signal';
+import { anythingQueued } from './queue-peek';
 import { persistExpiredReservations } from './reservations';
 
 type QueuedTransaction = Selectable<RegistryTables['transactions']>;
@@ -181,6 +182,15 @@ export function startTransactionWorker(ctx: RegistryContext, options: Transactio
       rerun = false;
       drain: for (;;) {
         if (stopped) return;
+        try {
+          const work = await anythingQueued(ctx);
+          drainEpisodes.succeeded();
+          if (!work) break drain;
+        } catch (error) {
+          drainEpisodes.failed(error, 'queued transactions left queued');
+          return;
+        }
+        if (stopped) return;
         for (let i = 0; i < batchSize; i++) {
           try {
             const outcome = processNextTransaction(ctx);
@@ -220,7 +230,7 @@ export function startTransactionWorker(ctx: RegistryContext, options: Transactio
       stopped = true;
       unsubscribe();
       clearInterval(poll);
-      sweep.stop();
+      await sweep.stop();
       await draining;
     },
   };

@@ -3,7 +3,7 @@
 // endpoint needs; the registry's warehouse module does the rest.
 import type { Handlers } from '../types';
 import { pageOf } from '../pagination';
-import { warehouseInventory } from '@registry/warehouse/inventory';
+import { readWarehouseInventory } from '@registry/warehouse/inventory';
 import { cancelReservation, countReservations, getReservation, listReservations, reserveCredits } from '@registry/warehouse/reservations';
 import { finishReservation } from '@registry/warehouse/finish';
 
@@ -12,7 +12,10 @@ export const warehouseHandlers: Pick<
   'getWarehouseInventory' | 'listReservations' | 'createReservation' | 'getReservation' | 'cancelReservation' | 'finishReservation'
 > = {
   // `development` is accepted and ignored: the interface does not say what it means.
-  getWarehouseInventory: ({ params, registry }) => ({ credits: warehouseInventory(registry, params.id), organizationId: params.id }),
+  getWarehouseInventory: async ({ params, registry }) => ({
+    credits: await readWarehouseInventory(registry, params.id),
+    organizationId: params.id,
+  }),
 
   listReservations: ({ params, query, registry }) => {
     const { pagination, offset } = pageOf(countReservations(registry, params.id), query.page, query.limit);
