@@ -80,7 +80,7 @@ describe('background jobs', () => {
     await vi.advanceTimersByTimeAsync(10_000);
     failing = true;
     await vi.advanceTimersByTimeAsync(10_000);
-    job.stop();
+    await job.stop();
     expect(lines).toEqual([
       'job: failed: database unreachable (retrying; logged again only once it works)',
       'job: works again',
