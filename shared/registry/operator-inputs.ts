@@ -10,9 +10,26 @@ import { CREDIT_TYPES, OPERATOR_ROLES, ORGANIZATION_TYPES, PERMISSION_LEVELS, PR
 
 // ---- field shapes ---------------------------------------------------------------------------------
 
-export const text = (max = 500) => z.string().trim().max(max);
+/**
+ * At most `max` characters counted as JSON Schema's maxLength counts them (/openapi.json): by code
+ * point, so an emoji is one character, where zod's .max() would count its two UTF-16 units and
+ * refuse text the document allows.
+ */
+const atMostCharacters = (max: number) => (value: string) => {
+  let count = 0;
+  for (const _character of value) if (++count > max) return false;
+  return true;
+};
+export const text = (max = 500) =>
+  z.string().trim().refine(atMostCharacters(max), `must be at most ${max} characters`).meta({ maxLength: max });
 /** Text that is not empty once trimmed (the pattern says so in /openapi.json: some non-space character). */
-export const requiredText = (max = 500) => z.string().trim().min(1, 'must not be empty').max(max).meta({ pattern: '\\S' });
+export const requiredText = (max = 500) =>
+  z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .refine(atMostCharacters(max), `must be at most ${max} characters`)
+    .meta({ pattern: '\\S', maxLength: max });
 /**
  * The id of a record: taken exactly as sent, never trimmed (` x` is not `x`, as in paths); an id
  * that names nothing is the operation's 404.

@@ -44,3 +44,14 @@ describe("an organization's website", () => {
     expect(organization('https://exa mple.org').success).toBe(false);
   });
 });
+
+describe('text lengths as the published document counts them', () => {
+  const fullNameIssues = (fullName: string) =>
+    (createOrganizationInput.safeParse({ fullName, countryCode: 'KE' }).error?.issues ?? []).filter((i) => i.path[0] === 'fullName');
+
+  it('counts characters, not UTF-16 units: an emoji is one, as JSON Schema maxLength says', () => {
+    expect(fullNameIssues('😀'.repeat(200))).toEqual([]);
+    expect(fullNameIssues('é'.repeat(200))).toEqual([]);
+    expect(fullNameIssues('😀'.repeat(201)).map((i) => i.message)).toEqual(['must be at most 200 characters']);
+  });
+});
