@@ -23,6 +23,7 @@ import type { InstallationRef } from '../electron/core/desk/sync/context';
 import type { SyncEngine } from '../electron/core/desk/sync/types';
 import { createWorkerSyncEngine } from '../electron/core/desk/sync/worker/host';
 import { forEachLimited } from '../electron/core/desk/sync/concurrency';
+import { replayLogFloor } from './support/log-replay-floor';
 
 export interface ChildJob {
   mode: 'sync' | 'floor' | 'feedFloor' | 'poll';
@@ -43,6 +44,8 @@ export interface ChildJob {
   installations: InstallationRef[];
   /** out/main/sync-worker.js, built by the parent before the runs. */
   workerFile: string;
+  /** The feed's floor only: also replay the transparency log (bench/support/log-replay-floor.ts). */
+  replayLog?: boolean;
   /** Say on stderr when the first sync has ended (the network bench counts its bytes). */
   markFirstSync?: boolean;
 }
@@ -356,6 +359,7 @@ async function childFeedFloor(job: ChildJob): Promise<Omit<ChildResult, 'maxRssM
     if (!page.more) break;
   }
   db.close();
+  if (job.replayLog) requests += (await replayLogFloor(job.url)).requests;
   return { wallMs: performance.now() - started, cpuMs: cpuMsSince(cpuStarted), requests, rows, ok: true };
 }
 
@@ -556,6 +560,13 @@ export const suite: BenchSuite = {
       const floor = process.env.SYNC_BENCH_NO_FLOOR || feedOnly ? noFloor : await runChild(job('floor', world.cacheFile('floor.sqlite')));
       const feedFloor =
         process.env.SYNC_BENCH_NO_FLOOR || seedOnly ? noFloor : await runChild(job('feedFloor', world.cacheFile('feed-floor.sqlite')));
+      // The desk checks the registry's history on its first sync: beside the feed's floor, one that
+      // also downloads and hashes the whole log (SYNC_BENCH_HISTORY=off: the sync does not check).
+      const checksHistory = process.env.SYNC_BENCH_HISTORY !== 'off';
+      const feedFloorWithLog =
+        process.env.SYNC_BENCH_NO_FLOOR || seedOnly || !checksHistory
+          ? noFloor
+          : await runChild({ ...job('feedFloor', world.cacheFile('feed-floor-log.sqlite')), replayLog: true });
       // The seed interface (the fallback for registries without the feed), then the feed; each
       // desk re-syncs as a running desk does (its worker already started).
       const first = feedOnly
@@ -608,6 +619,20 @@ export const suite: BenchSuite = {
           target: '<= 15 s',
           pass: feedFirst.wallMs <= 15_000,
         },
+        ...(checksHistory
+          ? [
+              {
+                suite: 'sync',
+                name: 'the same, against a floor that also downloads and hashes the log',
+                value: feedFirst.wallMs / 1000,
+                unit: 's',
+                floor: feedFloorWithLog.wallMs / 1000,
+                ratio: feedFirst.wallMs / feedFloorWithLog.wallMs,
+                target: '<= 1.15x floor',
+                pass: feedFirst.wallMs / feedFloorWithLog.wallMs <= 1.15,
+              },
+            ]
+          : []),
         {
           suite: 'sync',
           name: "first sync from the feed, the desk's CPU (all its threads)",
