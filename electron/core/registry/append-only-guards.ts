@@ -7,10 +7,24 @@ import { APPEND_ONLY_KEYS } from './migrations/0012-append-only-inserts';
 
 const TABLES = APPEND_ONLY_KEYS.map((k) => k.table);
 
+/** The transparency log's tables (migrations 0014 and 0017): the head may only grow. */
+const LOG_TABLES = ['tlog_leaves', 'tlog_checkpoints', 'tlog_key'] as const;
+
 /** Every guard trigger each engine's schema has (SQLite: one per event; PostgreSQL: rows and TRUNCATE). */
 export const GUARD_TRIGGERS = {
-  sqlite: TABLES.flatMap((t) => [`${t}_append_only_update`, `${t}_append_only_delete`, `${t}_append_only_replace`]),
-  postgres: TABLES.flatMap((t) => [`${t}_append_only`, `${t}_append_only_truncate`]),
+  sqlite: [
+    ...TABLES.flatMap((t) => [`${t}_append_only_update`, `${t}_append_only_delete`, `${t}_append_only_replace`]),
+    ...LOG_TABLES.flatMap((t) => [`${t}_append_only_update`, `${t}_append_only_delete`, `${t}_append_only_replace`]),
+    'tlog_head_grows',
+    'tlog_head_no_delete',
+    'tlog_head_append_only_replace',
+  ],
+  postgres: [
+    ...TABLES.flatMap((t) => [`${t}_append_only`, `${t}_append_only_truncate`]),
+    ...LOG_TABLES.flatMap((t) => [`${t}_append_only`, `${t}_no_truncate`]),
+    'tlog_head_grows',
+    'tlog_head_no_truncate',
+  ],
 } as const;
 
 /** What reading the triggers takes: a connection of either engine (the registry's, or one opened to check a file). */
@@ -33,7 +47,7 @@ export class MissingGuardsError extends Error {
     readonly missing: string[],
   ) {
     super(
-      `${where}: the append-only guard trigger${missing.length === 1 ? '' : 's'} ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing, so the ledger or the audit log could be rewritten. The registry does not start on it: restore a backup, or recreate the trigger from the registry's migrations.`,
+      `${where}: the append-only guard trigger${missing.length === 1 ? '' : 's'} ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing, so the ledger, the audit log or the transparency log could be rewritten. The registry does not start on it: restore a backup, or recreate the trigger from the registry's migrations.`,
     );
     this.name = 'MissingGuardsError';
   }

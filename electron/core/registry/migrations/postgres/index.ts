@@ -13,6 +13,7 @@ import { postgresMigration0012 } from './0012-append-only-inserts';
 import { postgresMigration0014 } from './0014-transparency-log';
 import { postgresMigration0015 } from './0015-tlog-leaf-hash-only';
 import { postgresMigration0016 } from './0016-account-totals';
+import { postgresMigration0017 } from './0017-tlog-insert-guards';
 import type { PostgresMigration } from '@platform/db/postgres-migrate';
 
 // Version 13 does nothing: see ../index.ts.
@@ -36,4 +37,5 @@ export const registryPostgresMigrations = [
   postgresMigration0014,
   postgresMigration0015,
   postgresMigration0016,
+  postgresMigration0017,
 ] as const;
