@@ -160,7 +160,8 @@ export const createProjectInput = z.object({
   id: z.uuid().optional(),
   num: z
     .string()
-    .regex(/^\d{1,12}$/, 'must be a string of digits')
+    // at most 9 digits: PostgreSQL's number index reads it as a 32-bit integer
+    .regex(/^\d{1,9}$/, 'must be a string of at most 9 digits')
     .optional(),
   fullName: requiredText(300),
   description: text(20_000).default(''),

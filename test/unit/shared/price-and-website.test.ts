@@ -3,7 +3,7 @@
 // is an ISO 4217 code, a website is a full web address.
 import { describe, expect, it } from 'vitest';
 import { finishBody } from '@shared/registry/endpoints';
-import { createOrganizationInput } from '@shared/registry/operator-inputs';
+import { createOrganizationInput, createProjectInput } from '@shared/registry/operator-inputs';
 import { priceKeptExactly, typedPriceKeptExactly } from '@shared/registry/price';
 
 const finish = (priceInfo: unknown) => finishBody.safeParse({ receiverId: 'org-1', priceInfo });
@@ -53,5 +53,14 @@ describe('text lengths as the published document counts them', () => {
     expect(fullNameIssues('😀'.repeat(200))).toEqual([]);
     expect(fullNameIssues('é'.repeat(200))).toEqual([]);
     expect(fullNameIssues('😀'.repeat(201)).map((i) => i.message)).toEqual(['must be at most 200 characters']);
+  });
+});
+
+describe("a project's number", () => {
+  it('is at most 9 digits, which both engines keep (PostgreSQL indexes it as a 32-bit integer)', () => {
+    const numIssues = (num: string) =>
+      (createProjectInput.safeParse({ num }).error?.issues ?? []).filter((i) => i.path[0] === 'num').map((i) => i.message);
+    expect(numIssues('999999999')).toEqual([]);
+    expect(numIssues('4000000000')).toEqual(['must be a string of at most 9 digits']);
   });
 });
