@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as ops from '@registry/operations';
 import { buildFixture, type Fixture } from '@test/support/fixture';
 import { createTestOperator, operatorToken } from '@test/support/operators';
-import { createTestApp, rsaKeyPair, startTestRegistry, type TestRegistry } from '@test/support/registry';
+import { createTestApp, ON_POSTGRES, rsaKeyPair, startTestRegistry, type TestRegistry } from '@test/support/registry';
 import { schemaArbitrary, type Schema } from '@test/support/schema-arbitrary';
 
 interface Operation {
@@ -118,11 +118,13 @@ describe('operator writes refuse only by their documented rules', () => {
             }
           }
         }),
-        { numRuns: 25 },
+        // PostgreSQL answers each write several times slower: fewer bodies there (its own refusals, such
+        // as a number past a 32-bit index, are what that run is for), the full count on SQLite
+        { numRuns: ON_POSTGRES ? 12 : 25 },
       );
     }
     // the drawn bodies reach the operations themselves, not only their refusals (a few ledger writes
     // succeed only now and then: the right account, credit and amount together)
-    expect(succeeded.size, [...succeeded].join(', ')).toBeGreaterThanOrEqual(writes.length - 6);
-  }, 60_000);
+    expect(succeeded.size, [...succeeded].join(', ')).toBeGreaterThanOrEqual(writes.length - (ON_POSTGRES ? 8 : 6));
+  }, 120_000);
 });
