@@ -22,7 +22,8 @@ function commonRules(e: EndpointDefinition): Record<string, string> {
     '401': 'No operator token, or one that is invalid, expired, or of a disabled operator',
     '403': `The operator's role is below ${e.auth.kind === 'operator' ? e.auth.role : 'the one this needs'}`,
     ...(write ? { '409': 'The Idempotency-Key was used within 24 hours for a different request' } : {}),
-    ...(e.body ? { '413': 'The body is larger than the registry accepts' } : {}),
+    // the body cap is met before routing, so a request without a body schema (a DELETE) meets it too
+    '413': e.body ? 'The body is larger than the registry accepts' : 'The request carries a body larger than the registry accepts',
     '429': "Too many refused requests from this operator (or requests from this address); retry after Retry-After's seconds",
     ...(write ? { '507': "The registry's disk is full; nothing was written" } : {}),
   };
