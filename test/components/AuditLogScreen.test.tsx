@@ -1,4 +1,4 @@
-// The audit log's "Touched" column names the organization or operator an entry touched when the
+// The audit log's "Touched" column names the organization, operator, app or installation an entry touched when the
 // desk knows it; it used to show only the first 8 characters of its id ("Organization e98aa5fb…"),
 // which nobody can read back to a name.
 import { afterEach, beforeEach, expect, it } from 'vitest';
@@ -19,6 +19,7 @@ afterEach(() => {
 
 const ORG = 'e98aa5fb-1111-4222-8333-444455556666';
 const OPERATOR = '4925bc08-8cb3-484c-bd2e-89c0c266b3d9';
+const INSTALLATION = '7f3e2d1c-aaaa-4bbb-8ccc-ddddeeeeffff';
 const UNKNOWN = '00b1106b-aaaa-4bbb-8ccc-ddddeeeeffff';
 const at = '2026-11-29T04:02:00.000Z';
 const entry = (id: string, action: string, targetIds: string[]) => ({
@@ -32,7 +33,7 @@ const entry = (id: string, action: string, targetIds: string[]) => ({
   detail: {},
 });
 
-it('names the organization and operator an entry touched, and shortens only an id it cannot name', async () => {
+it('names the organization, operator and installation an entry touched, and shortens only an id it cannot name', async () => {
   desk.answer('backOffice.read', (input) => {
     const { endpoint } = input as { endpoint: string };
     const data =
@@ -41,13 +42,23 @@ it('names the organization and operator an entry touched, and shortens only an i
             entries: [
               entry('a1', 'organizations.update', [ORG]),
               entry('a2', 'operators.setActive', [OPERATOR]),
-              entry('a3', 'installations.setStatus', [UNKNOWN]),
+              entry('a3', 'projects.setStatus', [UNKNOWN]),
+              entry('a4', 'installations.setStatus', [INSTALLATION]),
             ],
             nextCursor: null,
           }
-        : endpoint === 'operatorListOperators'
-          ? { operators: [{ id: OPERATOR, name: 'Ada Administrator', role: 'administrator', active: false, createdAt: at, updatedAt: at }] }
-          : { organizations: [{ id: ORG, fullName: 'Walkthrough Forestry GmbH' }], nextCursor: null };
+        : endpoint === 'operatorListApps'
+          ? {
+              apps: [{ id: 'app-1', name: 'Harbour Market', installations: [{ id: INSTALLATION, organizationId: ORG }] }],
+              nextCursor: null,
+            }
+          : endpoint === 'operatorListOperators'
+            ? {
+                operators: [
+                  { id: OPERATOR, name: 'Ada Administrator', role: 'administrator', active: false, createdAt: at, updatedAt: at },
+                ],
+              }
+            : { organizations: [{ id: ORG, fullName: 'Walkthrough Forestry GmbH' }], nextCursor: null };
     return { data, source: 'registry', fetchedAt: at };
   });
   render(<AuditLogScreen />);
@@ -56,5 +67,6 @@ it('names the organization and operator an entry touched, and shortens only an i
 
   await expect.poll(() => touched('a1')?.textContent).toBe('Organization Walkthrough Forestry GmbH');
   await expect.poll(() => touched('a2')?.textContent).toBe('Operator Ada Administrator');
-  expect(touched('a3')?.textContent).toBe('Installation 00b1106b…');
+  await expect.poll(() => touched('a4')?.textContent).toBe('Installation Harbour Market for Walkthrough Forestry GmbH');
+  expect(touched('a3')?.textContent).toBe('Project 00b1106b…');
 });

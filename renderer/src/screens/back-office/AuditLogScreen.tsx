@@ -18,7 +18,7 @@ import { useNavigation, type BackOfficeScreenId } from '@renderer/stores/navigat
 import { touchedBy, type TouchedKind } from './auditTargets';
 import { BackOfficePage } from './BackOfficePage';
 import { useOperatorNames } from './operatorNames';
-import { useOrganizationNames } from './organizationNames';
+import { useRecordNames } from './recordNames';
 
 type Entry = BackOfficeData<'operatorSearchAudit'>['entries'][number];
 
@@ -80,9 +80,8 @@ export function AuditLogScreen() {
   const canListOperators = useCan('operatorListOperators').allowed;
   const operators = useBackOfficeRead('operatorListOperators', {}, { enabled: canListOperators });
   const operatorNames = useOperatorNames();
-  const organizationNames = useOrganizationNames();
-  // What an entry touched, by name where the desk knows it (ids are unique across kinds).
-  const recordNames = useMemo(() => new Map([...organizationNames, ...operatorNames]), [organizationNames, operatorNames]);
+  // What an entry touched, by name where the desk knows it.
+  const recordNames = useRecordNames();
   const pages = [null, ...cursors];
 
   return (
