@@ -276,7 +276,7 @@ test.describe('against a remote registry', () => {
     expect(added).toMatchObject({ ok: true });
 
     await backOffice(app, 'Apps and installations');
-    await expect(app.getByText(/^Acting as/)).toContainText('(administrator)');
+    await expect(app.getByText(/^Acting as/)).toContainText('· Administrator');
     const card = app.getByRole('region', { name: registry.credentials.app.name });
     await card.getByRole('button', { name: 'Install for an organization' }).click();
     const install = app.getByRole('dialog', { name: `Install ${registry.credentials.app.name}` });

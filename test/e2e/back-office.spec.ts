@@ -144,7 +144,7 @@ test('organizations and operators as the local administrator, then as a viewer: 
   // ---- Organizations: list and filters
   await sidebarItem(app, 'Organizations (operator)').click();
   await expect(app.getByRole('heading', { level: 1, name: 'Organizations (operator)' })).toBeVisible();
-  await expect(app.getByText(/Acting as Local administrator \(this desk\) \(administrator\)/)).toBeVisible();
+  await expect(app.getByText(/Acting as Local administrator \(this desk\) · Administrator/)).toBeVisible();
   const table = app.getByRole('table', { name: 'Back-office organizations' });
   await expect(table.getByRole('row').nth(1)).toBeVisible();
   const all = await table.getByRole('row').count();
@@ -234,7 +234,7 @@ test('organizations and operators as the local administrator, then as a viewer: 
   // ---- as the viewer: reads work, every write is disabled with its reason, and nothing is sent
   const writesBefore = auditCount(desk.dataDir);
   await sidebarItem(app, 'Organizations (operator)').click();
-  await expect(app.getByText('Acting as Vera Viewer (viewer)')).toBeVisible();
+  await expect(app.getByText('Acting as Vera Viewer · Viewer')).toBeVisible();
   const create = app.getByRole('button', { name: 'New organization' });
   await expect(create).toHaveAttribute('aria-disabled', 'true');
   await expect(app.getByText('Needs the manager role: Vera Viewer is a viewer').first()).toBeVisible();
@@ -266,7 +266,7 @@ test('organizations and operators as the local administrator, then as a viewer: 
   try {
     await addOperatorConnection(app, { name: 'Flaky network', address: proxy.url, app: desk.credentials.app, operator: manager });
     await sidebarItem(app, 'Organizations (operator)').click();
-    await expect(app.getByText('Acting as Max Manager (manager)')).toBeVisible();
+    await expect(app.getByText('Acting as Max Manager · Manager')).toBeVisible();
     await app.getByRole('button', { name: 'New organization' }).click();
     const flaky = app.getByRole('dialog', { name: 'New organization' });
     await flaky.getByLabel('Name').fill('Dropped Answer Cooperative');
