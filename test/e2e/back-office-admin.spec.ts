@@ -121,7 +121,7 @@ test('projects, apps and the audit log of the embedded registry', async ({ app, 
   await changes.getByRole('button', { name: 'Submit' }).click();
   const submit = app.getByRole('dialog', { name: /^Submit:/ });
   await submit.getByRole('button', { name: 'Submit' }).click();
-  await expect(submit.getByText('Say why')).toBeVisible();
+  await expect(submit.getByText('Write a comment: say why the status changes.')).toBeVisible();
   await submit.getByLabel('Comment').fill('Design document reviewed');
   await app.keyboard.press('Tab');
   await app.keyboard.press('Tab');
