@@ -21,3 +21,10 @@ it("writes the offline 'data as of' time in the desk's one date-and-time format"
   // The time of day is the same format alone: "6:58 PM" inside "Nov 28, 2026, 6:58 PM".
   expect(formatDateTime(syncedAt)).toContain(formatTimeOfDay(syncedAt, Date.parse(syncedAt)));
 });
+
+it('says who the desk acts as without doubled brackets when the name has its own', async () => {
+  const operator = { id: 'op-1', name: 'Local administrator (this desk)', role: 'administrator' as const };
+  useBackOffice.setState({ session: { ...administratorSession, operator } });
+  render(<BackOfficePage title="Issuance">{null}</BackOfficePage>);
+  await expect.element(page.getByText(/^Acting as/)).toHaveTextContent('Acting as Local administrator (this desk) · Administrator');
+});

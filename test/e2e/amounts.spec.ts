@@ -71,4 +71,15 @@ test.describe('in a German locale', () => {
       /^Text is in English\. Numbers, amounts, dates and times follow your locale, de-DE \(for example 1\.234,5 t, \d\d\.11\.2026, \d\d:57\)\.$/,
     );
   });
+
+  test('the issuance review writes the buffer share in the locale: 12,5 %', async ({ app }) => {
+    await app.getByRole('button', { name: 'Issuance' }).click();
+    const form = app.getByRole('form', { name: 'Issuance' });
+    await form.getByLabel('Project').selectOption({ index: 1 });
+    await form.getByLabel('Amount (tonnes)').fill('10');
+    await form.getByLabel('Verification body').selectOption({ index: 1 });
+    await form.getByLabel('Buffer share (%)').fill('12,5');
+    await form.getByRole('button', { name: 'Review issuance' }).click();
+    await expect(app.getByTestId('buffer-share')).toContainText('1,25 t to the buffer account (12,5 %)');
+  });
 });

@@ -121,7 +121,7 @@ test('projects, apps and the audit log of the embedded registry', async ({ app, 
   await changes.getByRole('button', { name: 'Submit' }).click();
   const submit = app.getByRole('dialog', { name: /^Submit:/ });
   await submit.getByRole('button', { name: 'Submit' }).click();
-  await expect(submit.getByText('Say why')).toBeVisible();
+  await expect(submit.getByText('Write a comment: say why the status changes.')).toBeVisible();
   await submit.getByLabel('Comment').fill('Design document reviewed');
   await app.keyboard.press('Tab');
   await app.keyboard.press('Tab');
@@ -167,8 +167,9 @@ test('projects, apps and the audit log of the embedded registry', async ({ app, 
   await expect(installReview).toContainText(organizationName);
   await expect(installReview).toContainText('WRITE');
   await installReview.getByRole('button', { name: 'Install' }).click();
-  await expect(installReview.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
-  await installReview.locator('.actions').getByRole('button', { name: 'Close' }).click();
+  const installed = app.getByRole('dialog', { name: 'Harbour Market installed' });
+  await expect(installed.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
+  await installed.locator('.actions').getByRole('button', { name: 'Close' }).click();
 
   const installations = card.getByRole('table', { name: 'Installations of Harbour Market' });
   const row = installations.getByRole('row').filter({ hasText: organizationName });
@@ -275,7 +276,7 @@ test.describe('against a remote registry', () => {
     expect(added).toMatchObject({ ok: true });
 
     await backOffice(app, 'Apps and installations');
-    await expect(app.getByText(/^Acting as/)).toContainText('(administrator)');
+    await expect(app.getByText(/^Acting as/)).toContainText('· Administrator');
     const card = app.getByRole('region', { name: registry.credentials.app.name });
     await card.getByRole('button', { name: 'Install for an organization' }).click();
     const install = app.getByRole('dialog', { name: `Install ${registry.credentials.app.name}` });
@@ -285,8 +286,9 @@ test.describe('against a remote registry', () => {
     await install.getByRole('button', { name: 'Review' }).click();
     const review = app.getByRole('dialog', { name: `Review the installation of ${registry.credentials.app.name}` });
     await review.getByRole('button', { name: 'Install' }).click();
-    await expect(review.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
-    await review.locator('.actions').getByRole('button', { name: 'Close' }).click();
+    const installed = app.getByRole('dialog', { name: `${registry.credentials.app.name} installed` });
+    await expect(installed.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
+    await installed.locator('.actions').getByRole('button', { name: 'Close' }).click();
 
     // exactly one installation of that app for that organization, on the remote registry
     const db = new Database(join(registry.dataDir, REGISTRY_DB_FILE), { readonly: true });

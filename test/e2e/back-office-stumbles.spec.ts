@@ -44,8 +44,9 @@ test('refusals, transitions, organizations and amounts as a new user meets them'
   await expect(review).toBeVisible();
   await expect(review.getByRole('status')).not.toContainText('Refused');
   await review.getByRole('button', { name: 'Create operator' }).click();
-  await expect(review.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
-  await review.locator('.actions').getByRole('button', { name: 'Close' }).click();
+  const created = app.getByRole('dialog', { name: 'Operator created' });
+  await expect(created.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
+  await created.locator('.actions').getByRole('button', { name: 'Close' }).click();
 
   // ---- a status change says the transition it made, also once made
   await sidebarItem(app, 'Projects (operator)').click();
@@ -87,9 +88,10 @@ test('refusals, transitions, organizations and amounts as a new user meets them'
   // focus on what will be sent (not on Cancel), then on the outcome (not on the dialog itself)
   await expect(orgReview.getByRole('group', { name: 'What will be sent' })).toBeFocused();
   await orgReview.getByRole('button', { name: 'Create' }).click();
-  await expect(orgReview.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
-  await expect(orgReview.getByRole('status').filter({ hasText: 'Done' })).toBeFocused();
-  await orgReview.getByRole('button', { name: 'Open its page' }).click();
+  const orgCreated = app.getByRole('dialog', { name: 'Organization created' });
+  await expect(orgCreated.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
+  await expect(orgCreated.getByRole('status').filter({ hasText: 'Done' })).toBeFocused();
+  await orgCreated.getByRole('button', { name: 'Open its page' }).click();
   expect(organizationsNamed(desk.dataDir, 'Savanna Carbon Cooperative')).toBe(1);
   // its audit trail says who acted by name, not by the operator's id
   const trail = app.getByRole('table', { name: 'Audit trail' });
@@ -130,8 +132,9 @@ test('refusals, transitions, organizations and amounts as a new user meets them'
   await install.getByRole('button', { name: 'Review' }).click();
   const installReview = app.getByRole('dialog', { name: `Review the installation of ${desk.credentials.app.name}` });
   await installReview.getByRole('button', { name: 'Install' }).click();
-  await expect(installReview.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
-  await installReview.locator('.actions').getByRole('button', { name: 'Close' }).click();
+  const installed = app.getByRole('dialog', { name: `${desk.credentials.app.name} installed` });
+  await expect(installed.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
+  await installed.locator('.actions').getByRole('button', { name: 'Close' }).click();
   await app.keyboard.press('Control+4');
   await expect(app.getByRole('combobox', { name: 'Organization' }).locator('option', { hasText: installedFor })).toHaveCount(1);
 

@@ -38,9 +38,10 @@ async function createOperator(page: Page, name: string, role: 'viewer' | 'manage
   await form.getByRole('button', { name: 'Review' }).click();
   const review = page.getByRole('dialog', { name: 'Review the new operator' });
   await review.getByRole('button', { name: 'Create operator' }).click();
-  await expect(review.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
-  const id = (await review.locator('p .mono').textContent())!.trim();
-  await review.locator('.actions').getByRole('button', { name: 'Close' }).click();
+  const created = page.getByRole('dialog', { name: 'Operator created' });
+  await expect(created.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
+  const id = (await created.locator('p .mono').textContent())!.trim();
+  await created.locator('.actions').getByRole('button', { name: 'Close' }).click();
   return { id, privateKeyPem: keys.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() };
 }
 
@@ -143,7 +144,7 @@ test('organizations and operators as the local administrator, then as a viewer: 
   // ---- Organizations: list and filters
   await sidebarItem(app, 'Organizations (operator)').click();
   await expect(app.getByRole('heading', { level: 1, name: 'Organizations (operator)' })).toBeVisible();
-  await expect(app.getByText(/Acting as Local administrator \(this desk\) \(administrator\)/)).toBeVisible();
+  await expect(app.getByText(/Acting as Local administrator \(this desk\) · Administrator/)).toBeVisible();
   const table = app.getByRole('table', { name: 'Back-office organizations' });
   await expect(table.getByRole('row').nth(1)).toBeVisible();
   const all = await table.getByRole('row').count();
@@ -164,9 +165,10 @@ test('organizations and operators as the local administrator, then as a viewer: 
   await expect(review.locator(':focus')).toHaveCount(1);
   const before = auditCount(desk.dataDir);
   await review.getByRole('button', { name: 'Create' }).click();
-  await expect(review.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
+  const created = app.getByRole('dialog', { name: 'Organization created' });
+  await expect(created.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
   expect(auditCount(desk.dataDir)).toBe(before + 1);
-  await review.getByRole('button', { name: 'Open its page' }).click();
+  await created.getByRole('button', { name: 'Open its page' }).click();
 
   // ---- its page: record the verification after a review
   await expect(app.getByRole('heading', { level: 2, name: 'Savanna Carbon Cooperative' })).toBeVisible();
@@ -194,8 +196,9 @@ test('organizations and operators as the local administrator, then as a viewer: 
   ]);
   await screenshotBothThemes(app, 'back-office-organization-edit');
   await editReview.getByRole('button', { name: 'Save changes' }).click();
-  await expect(editReview.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
-  await editReview.locator('.actions').getByRole('button', { name: 'Close' }).click();
+  const saved = app.getByRole('dialog', { name: 'Organization changed' });
+  await expect(saved.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
+  await saved.locator('.actions').getByRole('button', { name: 'Close' }).click();
   await expect(app.locator('.facts')).toContainText('Nanyuki');
   await expect(app.getByRole('table', { name: 'Audit trail' })).toContainText('organizations.update');
   expect(registryCount(desk.dataDir, 'SELECT COUNT(*) FROM organizations WHERE city = ?', 'Nanyuki')).toBe(1);
@@ -231,7 +234,7 @@ test('organizations and operators as the local administrator, then as a viewer: 
   // ---- as the viewer: reads work, every write is disabled with its reason, and nothing is sent
   const writesBefore = auditCount(desk.dataDir);
   await sidebarItem(app, 'Organizations (operator)').click();
-  await expect(app.getByText('Acting as Vera Viewer (viewer)')).toBeVisible();
+  await expect(app.getByText('Acting as Vera Viewer · Viewer')).toBeVisible();
   const create = app.getByRole('button', { name: 'New organization' });
   await expect(create).toHaveAttribute('aria-disabled', 'true');
   await expect(app.getByText('Needs the manager role: Vera Viewer is a viewer').first()).toBeVisible();
@@ -263,7 +266,7 @@ test('organizations and operators as the local administrator, then as a viewer: 
   try {
     await addOperatorConnection(app, { name: 'Flaky network', address: proxy.url, app: desk.credentials.app, operator: manager });
     await sidebarItem(app, 'Organizations (operator)').click();
-    await expect(app.getByText('Acting as Max Manager (manager)')).toBeVisible();
+    await expect(app.getByText('Acting as Max Manager · Manager')).toBeVisible();
     await app.getByRole('button', { name: 'New organization' }).click();
     const flaky = app.getByRole('dialog', { name: 'New organization' });
     await flaky.getByLabel('Name').fill('Dropped Answer Cooperative');
@@ -271,7 +274,8 @@ test('organizations and operators as the local administrator, then as a viewer: 
     await flaky.getByRole('button', { name: 'Review' }).click();
     const flakyReview = app.getByRole('dialog', { name: 'Review the new organization' });
     await flakyReview.getByRole('button', { name: 'Create' }).click();
-    await expect(flakyReview.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
+    const flakyCreated = app.getByRole('dialog', { name: 'Organization created' });
+    await expect(flakyCreated.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
     expect(drops.count, 'the proxy dropped the first answer').toBe(0);
   } finally {
     proxy.close();

@@ -47,6 +47,13 @@ export function formatCount(n: number): string {
   return countFormat.format(n);
 }
 
+const percentFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 });
+
+/** A share in percent without its sign, in the locale's marks: "12.5" (en-US), "12,5" (de-DE). */
+export function formatPercentNumber(n: number): string {
+  return percentFormat.format(n);
+}
+
 /** A tonne amount without its unit: "1,234.5" (exact to the gram; grouped; the locale's marks). */
 export function formatTonnesNumber(n: number): string {
   try {

@@ -18,6 +18,7 @@ import { useNavigation, type BackOfficeScreenId } from '@renderer/stores/navigat
 import { touchedBy, type TouchedKind } from './auditTargets';
 import { BackOfficePage } from './BackOfficePage';
 import { useOperatorNames } from './operatorNames';
+import { useRecordNames } from './recordNames';
 
 type Entry = BackOfficeData<'operatorSearchAudit'>['entries'][number];
 
@@ -79,6 +80,8 @@ export function AuditLogScreen() {
   const canListOperators = useCan('operatorListOperators').allowed;
   const operators = useBackOfficeRead('operatorListOperators', {}, { enabled: canListOperators });
   const operatorNames = useOperatorNames();
+  // What an entry touched, by name where the desk knows it.
+  const recordNames = useRecordNames();
   const pages = [null, ...cursors];
 
   return (
@@ -155,6 +158,7 @@ export function AuditLogScreen() {
               filter={filter}
               cursor={cursor}
               operatorNames={operatorNames}
+              recordNames={recordNames}
               last={index === pages.length - 1}
               onMore={(next) => setCursors((c) => [...c, next])}
             />
@@ -169,12 +173,14 @@ function AuditPage({
   filter,
   cursor,
   operatorNames,
+  recordNames,
   last,
   onMore,
 }: {
   filter: AuditFilter;
   cursor: string | null;
   operatorNames: Map<string, string>;
+  recordNames: Map<string, string>;
   last: boolean;
   onMore: (cursor: string) => void;
 }) {
@@ -204,7 +210,14 @@ function AuditPage({
           </td>
         </tr>
       ) : (
-        entries.map((e) => <AuditRow key={e.id} entry={e} operatorName={e.operatorId ? operatorNames.get(e.operatorId) : undefined} />)
+        entries.map((e) => (
+          <AuditRow
+            key={e.id}
+            entry={e}
+            operatorName={e.operatorId ? operatorNames.get(e.operatorId) : undefined}
+            recordNames={recordNames}
+          />
+        ))
       )}
       {last && next && (
         <tr>
@@ -219,7 +232,15 @@ function AuditPage({
   );
 }
 
-function AuditRow({ entry, operatorName }: { entry: Entry; operatorName: string | undefined }) {
+function AuditRow({
+  entry,
+  operatorName,
+  recordNames,
+}: {
+  entry: Entry;
+  operatorName: string | undefined;
+  recordNames: Map<string, string>;
+}) {
   const open = useNavigation((s) => s.openBackOffice);
   const touched = touchedBy(entry);
   return (
@@ -241,7 +262,12 @@ function AuditRow({ entry, operatorName }: { entry: Entry; operatorName: string 
             {touched.map((t) => (
               <li key={t.id}>
                 <button type="button" className="button-link" onClick={() => open(OPENS[t.kind].screen, { [OPENS[t.kind].param]: t.id })}>
-                  {OPENS[t.kind].label} <span className="mono">{t.id.length > 14 ? `${t.id.slice(0, 8)}…` : t.id}</span>
+                  {OPENS[t.kind].label}{' '}
+                  {recordNames.has(t.id) ? (
+                    recordNames.get(t.id)
+                  ) : (
+                    <span className="mono">{t.id.length > 14 ? `${t.id.slice(0, 8)}…` : t.id}</span>
+                  )}
                 </button>
               </li>
             ))}

@@ -5,7 +5,7 @@ import type { ReactNode } from 'react';
 import { useBackOffice } from '@renderer/stores/backOffice';
 import { useNavigation } from '@renderer/stores/navigation';
 import { ErrorMessage, Loading } from '@renderer/components/feedback';
-import { formatDateTime } from '@renderer/lib/format';
+import { formatDateTime, humanize } from '@renderer/lib/format';
 
 export function BackOfficePage({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
   const session = useBackOffice((s) => s.session);
@@ -18,7 +18,8 @@ export function BackOfficePage({ title, actions, children }: { title: string; ac
           <h1 id="back-office-heading">{title}</h1>
           {session?.operator && (
             <p className="screen-subtitle">
-              Acting as <strong>{session.operator.name}</strong> ({session.operator.role})
+              {/* The role after a separator, not in brackets: a name such as "Local administrator (this desk)" has its own. */}
+              Acting as <strong>{session.operator.name}</strong> · {humanize(session.operator.role)}
               {!session.online && session.syncedAt && <> · offline, data as of {formatDateTime(session.syncedAt)}</>}
             </p>
           )}

@@ -25,6 +25,7 @@ export function CreateOrganizationDialog({ onClose }: { onClose: () => void }) {
     <ReviewedWriteDialog
       title="New organization"
       reviewTitle="Review the new organization"
+      doneTitle="Organization created"
       action={action}
       onClose={onClose}
       check={(): ReviewCheck<typeof body> => {

@@ -33,6 +33,7 @@ export function EditOrganizationDialog({
     <ReviewedWriteDialog
       title="Edit organization"
       reviewTitle="Review the changes to the organization"
+      doneTitle="Organization changed"
       action={action}
       onClose={onClose}
       check={(): ReviewCheck<Reviewed> => {

@@ -37,6 +37,7 @@ export function InstallDialog({ app, organizations, onClose }: { app: App; organ
     <ReviewedWriteDialog
       title={`Install ${app.name}`}
       reviewTitle={`Review the installation of ${app.name}`}
+      doneTitle={`${app.name} installed`}
       action={action}
       onClose={onClose}
       check={(): ReviewCheck<Install> => {

@@ -99,6 +99,7 @@ function CreateOperatorDialog({ onClose }: { onClose: () => void }) {
     <ReviewedWriteDialog
       title="New operator"
       reviewTitle="Review the new operator"
+      doneTitle="Operator created"
       action={action}
       onClose={onClose}
       check={(): ReviewCheck<typeof body> => {

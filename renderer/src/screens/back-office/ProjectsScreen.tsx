@@ -2,7 +2,7 @@
 // draft; a project's page with every field, its status history with the comments, an edit while it
 // is a draft, and the status changes the registry allows from its status (only those are offered),
 // each asking for a comment the history keeps.
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { PROJECT_STATUS_TRANSITIONS, PROJECT_STATUSES, MAX_PAGE_SIZE, type ProjectStatus } from '@shared/registry/vocabulary';
 import { GatedButton } from '@renderer/components/backOffice/RoleGate';
 import { useBackOfficeAction } from '@renderer/components/backOffice/useBackOfficeAction';
@@ -240,7 +240,7 @@ function ProjectPanel({ id, organizations, onClose }: { id: string; organization
   );
 }
 
-function StatusChangeDialog({
+export function StatusChangeDialog({
   projectId,
   name,
   from,
@@ -258,13 +258,19 @@ function StatusChangeDialog({
   const [before] = useState(from);
   const [comment, setComment] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const commentField = useRef<HTMLTextAreaElement>(null);
   return (
     <Dialog title={`${CHANGE_LABEL[to]}: ${name}`} onClose={onClose}>
       <form
         className="form"
         onSubmit={(event) => {
           event.preventDefault();
-          if (!comment.trim()) return setError('Say why: the comment is kept in the project’s status history.');
+          // Refused here: focus goes to the comment (the button it was on stays, so nothing seemed to happen).
+          if (!comment.trim()) {
+            setError('Write a comment: say why the status changes.');
+            commentField.current?.focus();
+            return;
+          }
           setError(null);
           void action.run({ params: { projectId }, body: { status: to, comment: comment.trim() } });
         }}
@@ -272,8 +278,8 @@ function StatusChangeDialog({
         <p>
           {action.state.phase === 'done' ? 'Moved from' : 'From'} <strong>{humanize(before)}</strong> to <strong>{humanize(to)}</strong>.
         </p>
-        <Field label="Comment" hint="Kept in the project's status history." error={error}>
-          <textarea rows={3} maxLength={2000} value={comment} onChange={(e) => setComment(e.target.value)} />
+        <Field label="Comment (required)" hint="Say why; kept in the project’s status history." error={error}>
+          <textarea ref={commentField} rows={3} maxLength={2000} value={comment} onChange={(e) => setComment(e.target.value)} />
         </Field>
         <WriteActions action={action} onClose={onClose}>
           {CHANGE_LABEL[to]}

@@ -17,6 +17,7 @@ export type ReviewCheck<R> = { ok: true; reviewed: R } | { ok: false; problems: 
 export function ReviewedWriteDialog<E extends OperatorWriteName, R>({
   title,
   reviewTitle,
+  doneTitle,
   action,
   onClose,
   check,
@@ -29,6 +30,8 @@ export function ReviewedWriteDialog<E extends OperatorWriteName, R>({
 }: {
   title: string;
   reviewTitle: string;
+  /** The title once done: a heading that still said "Review …" read as if nothing had been sent. */
+  doneTitle: string;
   action: BackOfficeAction<E>;
   onClose: () => void;
   check: () => ReviewCheck<R>;
@@ -56,7 +59,7 @@ export function ReviewedWriteDialog<E extends OperatorWriteName, R>({
     // Focus goes into each step: on the review to what will be sent, never to Cancel, where a
     // reflexive Enter would throw the form away; once done to the outcome line (the confirming
     // button it was on is gone, and focus fell to the dialog itself).
-    <Dialog title={reviewed ? reviewTitle : title} step={done ? 'done' : reviewed ? 'review' : 'form'} onClose={onClose}>
+    <Dialog title={done ? doneTitle : reviewed ? reviewTitle : title} step={done ? 'done' : reviewed ? 'review' : 'form'} onClose={onClose}>
       {!reviewed ? (
         <form
           className="form"
@@ -75,7 +78,7 @@ export function ReviewedWriteDialog<E extends OperatorWriteName, R>({
         </form>
       ) : (
         <div className="form">
-          <div role="group" aria-label="What will be sent" tabIndex={-1} data-step-focus={done ? undefined : ''}>
+          <div role="group" aria-label={done ? 'What was sent' : 'What will be sent'} tabIndex={-1} data-step-focus={done ? undefined : ''}>
             {review(reviewed.value)}
           </div>
           <WriteActions

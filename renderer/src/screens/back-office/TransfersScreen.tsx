@@ -20,6 +20,8 @@ import { say } from '@renderer/components/Announcer';
 
 /** "Inventory of Kenya Growers" as it reads inside a sentence: only its first letter lowered. */
 const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
+/** Ends a sentence once: a name such as "Ltda." already ends with its full stop. */
+const sentence = (text: string) => (text.endsWith('.') ? text : `${text}.`);
 
 type Operation = 'transfer' | 'deposit' | 'withdrawal' | 'cancellation';
 type Kind = AccountLike['kind'];
@@ -214,7 +216,9 @@ export function TransfersScreen() {
             error={tried ? problems.creditId : null}
             hint={
               sourceAccount
-                ? `Held in the ${lowerFirst(accountText({ ...source, organizationName: orgs.find((o) => o.id === source.organizationId)?.fullName ?? null }))}.`
+                ? sentence(
+                    `Held in the ${lowerFirst(accountText({ ...source, organizationName: orgs.find((o) => o.id === source.organizationId)?.fullName ?? null }))}`,
+                  )
                 : undefined
             }
           >

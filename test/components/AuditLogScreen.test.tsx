@@ -1,0 +1,72 @@
+// The audit log's "Touched" column names the organization, operator, app or installation an entry touched when the
+// desk knows it; it used to show only the first 8 characters of its id ("Organization e98aa5fb…"),
+// which nobody can read back to a name.
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { page } from 'vitest/browser';
+import { AuditLogScreen } from '@renderer/screens/back-office/AuditLogScreen';
+import { useBackOffice } from '@renderer/stores/backOffice';
+import { administratorSession } from './back-office-session';
+import { render } from './render';
+import { installScriptedBridge } from './scripted-bridge';
+
+const desk = installScriptedBridge();
+
+beforeEach(() => useBackOffice.setState({ session: administratorSession }));
+afterEach(() => {
+  useBackOffice.setState({ session: null });
+  desk.reset();
+});
+
+const ORG = 'e98aa5fb-1111-4222-8333-444455556666';
+const OPERATOR = '4925bc08-8cb3-484c-bd2e-89c0c266b3d9';
+const INSTALLATION = '7f3e2d1c-aaaa-4bbb-8ccc-ddddeeeeffff';
+const UNKNOWN = '00b1106b-aaaa-4bbb-8ccc-ddddeeeeffff';
+const at = '2026-11-29T04:02:00.000Z';
+const entry = (id: string, action: string, targetIds: string[]) => ({
+  id,
+  at,
+  operatorId: 'op-1',
+  actor: 'operator:op-1',
+  action,
+  targetIds,
+  outcome: 'succeeded',
+  detail: {},
+});
+
+it('names the organization, operator and installation an entry touched, and shortens only an id it cannot name', async () => {
+  desk.answer('backOffice.read', (input) => {
+    const { endpoint } = input as { endpoint: string };
+    const data =
+      endpoint === 'operatorSearchAudit'
+        ? {
+            entries: [
+              entry('a1', 'organizations.update', [ORG]),
+              entry('a2', 'operators.setActive', [OPERATOR]),
+              entry('a3', 'projects.setStatus', [UNKNOWN]),
+              entry('a4', 'installations.setStatus', [INSTALLATION]),
+            ],
+            nextCursor: null,
+          }
+        : endpoint === 'operatorListApps'
+          ? {
+              apps: [{ id: 'app-1', name: 'Harbour Market', installations: [{ id: INSTALLATION, organizationId: ORG }] }],
+              nextCursor: null,
+            }
+          : endpoint === 'operatorListOperators'
+            ? {
+                operators: [
+                  { id: OPERATOR, name: 'Ada Administrator', role: 'administrator', active: false, createdAt: at, updatedAt: at },
+                ],
+              }
+            : { organizations: [{ id: ORG, fullName: 'Walkthrough Forestry GmbH' }], nextCursor: null };
+    return { data, source: 'registry', fetchedAt: at };
+  });
+  render(<AuditLogScreen />);
+  const touched = (auditId: string) =>
+    page.getByRole('table', { name: 'Audit entries' }).element().querySelector(`[data-audit-id="${auditId}"] td:nth-child(5)`);
+
+  await expect.poll(() => touched('a1')?.textContent).toBe('Organization Walkthrough Forestry GmbH');
+  await expect.poll(() => touched('a2')?.textContent).toBe('Operator Ada Administrator');
+  await expect.poll(() => touched('a4')?.textContent).toBe('Installation Harbour Market for Walkthrough Forestry GmbH');
+  expect(touched('a3')?.textContent).toBe('Project 00b1106b…');
+});

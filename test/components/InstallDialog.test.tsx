@@ -1,0 +1,42 @@
+// An installation reviewed and installed: once done, the dialog's title says so. It used to keep
+// "Review the installation of …" over the "Done" line, as if nothing had been sent yet (the same
+// dialog frame serves the new organization, its edit and the new operator).
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { page } from 'vitest/browser';
+import { InstallDialog } from '@renderer/screens/back-office/InstallationDialogs';
+import { useBackOffice } from '@renderer/stores/backOffice';
+import { administratorSession } from './back-office-session';
+import { render } from './render';
+import { installScriptedBridge } from './scripted-bridge';
+
+const desk = installScriptedBridge();
+
+beforeEach(() => useBackOffice.setState({ session: administratorSession }));
+afterEach(() => {
+  useBackOffice.setState({ session: null });
+  desk.reset();
+});
+
+const app = {
+  id: 'app-1',
+  name: 'Harbour Market',
+  nameId: 'harbour-market',
+  examinerRead: false,
+  createdAt: '2024-01-02T00:00:00.000Z',
+  installations: [],
+};
+
+it('once installed, the dialog is titled by what was done, not "Review …"', async () => {
+  desk.answer('backOffice.write', () => ({ outcome: 'done', data: { id: 'inst-1' } }));
+  render(<InstallDialog app={app} organizations={new Map([['org-1', 'Baobab Roots']])} onClose={() => {}} />);
+  await page.getByLabelText('Organization', { exact: true }).selectOptions('org-1');
+  await page.getByLabelText('Organization info').selectOptions('VIEW');
+  await page.getByRole('button', { name: 'Review' }).click();
+  await expect.element(page.getByRole('dialog', { name: 'Review the installation of Harbour Market' })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Install', exact: true }).click();
+
+  const done = page.getByRole('dialog', { name: 'Harbour Market installed' });
+  await expect.element(done.getByRole('status')).toHaveTextContent('Done');
+  await expect.element(done.getByRole('group', { name: 'What was sent' })).toBeVisible();
+});
