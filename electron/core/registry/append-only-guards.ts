@@ -10,21 +10,27 @@ const TABLES = APPEND_ONLY_KEYS.map((k) => k.table);
 /** The transparency log's tables (migrations 0014 and 0017): the head may only grow. */
 const LOG_TABLES = ['tlog_leaves', 'tlog_checkpoints', 'tlog_key'] as const;
 
-/** Every guard trigger each engine's schema has (SQLite: one per event; PostgreSQL: rows and TRUNCATE). */
-export const GUARD_TRIGGERS = {
+/** The ledger's and the audit log's guard triggers (migrations 0001 and 0012). */
+const LEDGER_GUARDS = {
+  sqlite: TABLES.flatMap((t) => [`${t}_append_only_update`, `${t}_append_only_delete`, `${t}_append_only_replace`]),
+  postgres: TABLES.flatMap((t) => [`${t}_append_only`, `${t}_append_only_truncate`]),
+};
+
+/** The transparency log's guard triggers (migrations 0014 and 0017), once its tables exist. */
+const LOG_GUARDS = {
   sqlite: [
-    ...TABLES.flatMap((t) => [`${t}_append_only_update`, `${t}_append_only_delete`, `${t}_append_only_replace`]),
     ...LOG_TABLES.flatMap((t) => [`${t}_append_only_update`, `${t}_append_only_delete`, `${t}_append_only_replace`]),
     'tlog_head_grows',
     'tlog_head_no_delete',
     'tlog_head_append_only_replace',
   ],
-  postgres: [
-    ...TABLES.flatMap((t) => [`${t}_append_only`, `${t}_append_only_truncate`]),
-    ...LOG_TABLES.flatMap((t) => [`${t}_append_only`, `${t}_no_truncate`]),
-    'tlog_head_grows',
-    'tlog_head_no_truncate',
-  ],
+  postgres: [...LOG_TABLES.flatMap((t) => [`${t}_append_only`, `${t}_no_truncate`]), 'tlog_head_grows', 'tlog_head_no_truncate'],
+};
+
+/** Every guard trigger each engine's current schema has (SQLite: one per event; PostgreSQL: rows and TRUNCATE). */
+export const GUARD_TRIGGERS = {
+  sqlite: [...LEDGER_GUARDS.sqlite, ...LOG_GUARDS.sqlite],
+  postgres: [...LEDGER_GUARDS.postgres, ...LOG_GUARDS.postgres],
 } as const;
 
 /** What reading the triggers takes: a connection of either engine (the registry's, or one opened to check a file). */
@@ -38,7 +44,14 @@ export function missingGuards(db: TriggerSource): string[] {
       ? sql<{ name: string }>`SELECT tgname AS name FROM pg_trigger WHERE NOT tgisinternal AND tgenabled <> 'D'`
       : sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'trigger'`;
   const present = new Set(db.all(triggers).map((r) => r.name));
-  return GUARD_TRIGGERS[db.engine === 'postgres' ? 'postgres' : 'sqlite'].filter((name) => !present.has(name));
+  const engine = db.engine === 'postgres' ? 'postgres' : 'sqlite';
+  // a schema below migration 0014 (one being migrated, or checked as it is) has no log to guard
+  const logTable =
+    db.engine === 'postgres'
+      ? sql<{ n: number }>`SELECT COUNT(*)::int AS n FROM pg_tables WHERE schemaname = current_schema() AND tablename = 'tlog_head'`
+      : sql<{ n: number }>`SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'tlog_head'`;
+  const hasLog = Number(db.all(logTable)[0]?.n ?? 0) > 0;
+  return [...LEDGER_GUARDS[engine], ...(hasLog ? LOG_GUARDS[engine] : [])].filter((name) => !present.has(name));
 }
 
 export class MissingGuardsError extends Error {
