@@ -213,16 +213,19 @@ describe('the desk verifies the registry history at every sync', () => {
     const { privateKey, publicKey } = generateKeyPairSync('ed25519');
     const reopened = await restartAfter(w, (dir) => {
       const file = new BetterSqlite3(join(dir, 'registry.sqlite'));
-      for (const { name } of file.prepare(`SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'tlog_key'`).all() as {
+      const guards = file.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'tlog_key'`).all() as {
         name: string;
-      }[])
-        file.prepare(`DROP TRIGGER ${name}`).run();
+        sql: string;
+      }[];
+      for (const { name } of guards) file.prepare(`DROP TRIGGER ${name}`).run();
       file
         .prepare('UPDATE tlog_key SET public_key = ?, private_key = ?')
         .run(
           Buffer.from(rawPublicKey(publicKey)).toString('base64'),
           privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64'),
         );
+      // and puts the guards back, so the registry starts on the file (it refuses one without them)
+      for (const { sql } of guards) file.exec(sql);
       file.close();
     });
     addVolume(reopened, w.f, { retirements: 1 });
