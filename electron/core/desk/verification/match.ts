@@ -54,8 +54,11 @@ function trackTouched(db: Db): void {
   }
 }
 
-const tracking = (db: Db): boolean =>
-  db.first(sql<{ n: number }>`SELECT COUNT(*) AS n FROM temp.sqlite_master WHERE type = 'table' AND name = 'hv_touched'`)!.n > 0;
+/** Whether this connection has made its temporary table `name` (hv_touched here, hv_replay in store.ts). */
+export const hasTempTable = (db: Db, name: string): boolean =>
+  db.first(sql<{ n: number }>`SELECT COUNT(*) AS n FROM temp.sqlite_master WHERE type = 'table' AND name = ${name}`)!.n > 0;
+
+const tracking = (db: Db): boolean => hasTempTable(db, 'hv_touched');
 
 /**
  * Notes the retirements that movements about to be verified name (`movements`: a table shaped like

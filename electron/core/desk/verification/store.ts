@@ -6,7 +6,7 @@ import type { SqliteDatabase } from '@platform/db/database';
 import type { CacheTables } from '../cache/schema';
 import type { VerifiedCheckpoint } from '@shared/transparency/verifier';
 import type { KeptMovement } from './leaves';
-import { touchReferencesOf } from './match';
+import { hasTempTable, touchReferencesOf } from './match';
 
 type Db = SqliteDatabase<CacheTables>;
 export type HistoryState = Selectable<CacheTables['hv_state']>;
@@ -45,8 +45,7 @@ const putReplayed = (v: KeptMovement) =>
   sql`INSERT INTO ${REPLAY} (id, leaf, credit_id, kind, from_account, to_account, amount, created_at, reference)
     VALUES (${v.id}, ${v.leaf}, ${v.credit_id}, ${v.kind}, ${v.from_account}, ${v.to_account}, ${v.amount}, ${v.created_at}, ${v.reference})`;
 
-const replayStarted = (db: Db): boolean =>
-  db.first(sql<{ n: number }>`SELECT COUNT(*) AS n FROM temp.sqlite_master WHERE name = 'hv_replay'`)!.n > 0;
+const replayStarted = (db: Db): boolean => hasTempTable(db, 'hv_replay');
 
 export function readState(db: Db): HistoryState | undefined {
   return db.first(db.q.selectFrom('hv_state').selectAll());
