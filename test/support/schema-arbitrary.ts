@@ -50,10 +50,14 @@ const KNOWN = new Set([
 
 const codePoints = (s: string) => [...s].length;
 
-/** Any code point, the unusual ones often (fast-check's own 'binary' unit takes seconds to set up). */
+/**
+ * Any code point but U+0000, the unusual ones often (fast-check's own 'binary' unit takes seconds to
+ * set up). U+0000 is a refusal every request meets (the document's 400), so no text the document
+ * allows holds it; the refusal itself is tested on its own.
+ */
 const anyCodePoint = fc.oneof(
   fc.integer({ min: 0x20, max: 0x7e }),
-  fc.constantFrom(0x00, 0x09, 0x0a, 0x0d, 0x85, 0xa0, 0x200b, 0x2028, 0x3000, 0xfeff, 0x301, 0x1f600, 0x10ffff),
+  fc.constantFrom(0x09, 0x0a, 0x0d, 0x85, 0xa0, 0x200b, 0x2028, 0x3000, 0xfeff, 0x301, 0x1f600, 0x10ffff),
   fc.integer({ min: 0x80, max: 0xffff }),
   fc.integer({ min: 0x10000, max: 0x10ffff }),
 );

@@ -90,6 +90,37 @@ describe('bounded entries', () => {
     expect(auditRows(t.registry).length).toBe(before + 1);
   });
 
+  it('refuses U+0000 in a body value, a body field name, a query and a path with 400 naming where, one entry each', async () => {
+    // PostgreSQL cannot keep U+0000 in text and libpq ends a parameter at it: stored, "Kenya \0 Growers"
+    // became "Kenya ", and a NUL in an address was a 500 (found by operator-refusals.test.ts there)
+    const organizations = () => (t.registry.db.prepare('SELECT COUNT(*) AS n FROM organizations').get() as { n: number }).n;
+    const countBefore = organizations();
+    const before = auditRows(t.registry).length;
+    const refusals: [Promise<Response>, RegExp][] = [
+      [
+        post('/operator/v1/organizations', { fullName: 'Kenya \u0000 Growers', countryCode: 'KE' }, tokens.manager),
+        /^body\.fullName: must not contain the NUL character \(U\+0000\)$/,
+      ],
+      [
+        post('/operator/v1/organizations', '{"fullName":"Ok Ltd","countryCode":"KE","physicalAddress":"\\u0000"}', tokens.manager),
+        /^body\.physicalAddress: /,
+      ],
+      [
+        post('/operator/v1/organizations', '{"fullName":"Ok Ltd","countryCode":"KE","a\\u0000b":1}', tokens.manager),
+        /^body\.a\\u0000b: must not contain/,
+      ],
+      [t.call('/operator/v1/audit?action=x%00y', { token: tokens.manager }), /^query\.action: must not contain/],
+      [t.call(`/operator/v1/organizations/${f.orgA}%00`, { token: tokens.manager }), /^params\.\w+: must not contain/],
+    ];
+    for (const [answer, said] of refusals) {
+      const res = await answer;
+      expect(res.status).toBe(400);
+      expect((await res.json()) as { message: string }).toMatchObject({ message: expect.stringMatching(said) as string });
+    }
+    expect(auditRows(t.registry).length).toBe(before + refusals.length);
+    expect(organizations()).toBe(countBefore);
+  });
+
   it('cuts an audit page by bytes as well as by count', async () => {
     for (let i = 0; i < 100; i++) {
       const big = { a: 'y'.repeat(5000) };

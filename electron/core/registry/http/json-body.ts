@@ -3,6 +3,7 @@
 // audit's redaction) can meet a structure deep enough to exhaust the stack. Every endpoint's body
 // goes through here.
 import { RegistryError } from '../errors';
+import { refuseNulCharacter } from './nul-character';
 
 /** The deepest nesting of arrays and objects a body may have (the deepest real body is 4). */
 export const MAX_JSON_DEPTH = 32;
@@ -30,17 +31,21 @@ export function jsonDepth(text: string, limit = MAX_JSON_DEPTH): number {
   return deepest;
 }
 
-/** The body's value: `{}` for an empty body; 400 for text that is not JSON or is nested too deep. */
+/** The body's value: `{}` for an empty body; 400 for text that is not JSON, is nested too deep, or holds U+0000. */
 export function parseJsonText(text: string): unknown {
   if (text.trim() === '') return {};
   if (jsonDepth(text) > MAX_JSON_DEPTH) {
     throw new RegistryError('bad_request', `body: nested more than ${MAX_JSON_DEPTH} levels deep (arrays and objects)`);
   }
+  let value: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    value = JSON.parse(text) as unknown;
   } catch {
     throw new RegistryError('bad_request', 'body: not valid JSON');
   }
+  // before anything reads a field name or keeps the body (unknown fields, the audit's input)
+  refuseNulCharacter(value, 'body');
+  return value;
 }
 
 /** `-1.50e3` as its significant digits and the exponent of their last digit: ['15', 2]. */
