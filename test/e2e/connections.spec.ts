@@ -22,7 +22,10 @@ import { projectsTotal, shownProjectRows } from './helpers';
 let second: TestRegistry;
 let secondRoot: string;
 
-// One second registry for the whole file: adding a connection to it changes nothing there.
+// One second registry for the whole file: adding a connection to it changes nothing there. Its tests
+// run in order in one worker, so the registry is seeded once, not once per worker.
+test.describe.configure({ mode: 'default' });
+
 test.beforeAll(async () => {
   secondRoot = mkdtempSync(join(tmpdir(), 'registry-desk-e2e-second-'));
   second = await startRegistry(join(secondRoot, 'registry'), 2);
