@@ -5,7 +5,7 @@
 // (scripts/electron-native.mjs), then runs electron-builder, whose afterPack hook installs those
 // modules and flips the fuses (scripts/after-pack.mjs). Without an Electron binary it builds the
 // bundles, then says so in one line and exits non-zero: there is nothing to package
-// (test/scale/packaging.test.ts packages with stand-ins for the downloads instead).
+// (test/integration/packaging.test.ts packages with stand-ins for the downloads instead).
 import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { ensureElectronCopies } from './electron-native.mjs';

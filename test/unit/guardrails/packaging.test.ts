@@ -1,6 +1,6 @@
 // The installer's configuration read as data (electron-builder.config.mjs and its afterPack hook,
 // scripts/after-pack.mjs): the targets, asar, the fuses, where the native modules come from. No
-// electron-builder run here: test/scale/packaging.test.ts runs it, with stand-ins for the downloads.
+// electron-builder run here: test/integration/packaging.test.ts runs it, with stand-ins for the downloads.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
