@@ -312,7 +312,9 @@ describe('registry tables', () => {
   it('are the migrated database, table by table and column by column', () => {
     const { db } = openSqlite<RegistryTables>(':memory:', { migrations: registryMigrations });
     try {
-      expect(withRowidsAsListed(migratedColumns(db.raw), REGISTRY_COLUMNS)).toEqual(REGISTRY_COLUMNS);
+      // the log's head row is PostgreSQL's alone since migration 0018; SQLite has every other table
+      const { tlog_head: _postgresOnly, ...sqliteColumns } = REGISTRY_COLUMNS;
+      expect(withRowidsAsListed(migratedColumns(db.raw), sqliteColumns)).toEqual(sqliteColumns);
     } finally {
       db.close();
     }
