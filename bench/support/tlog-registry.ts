@@ -22,8 +22,8 @@ import { createMarketParties } from './market-parties';
 import type { RegistryTables } from '@registry/schema';
 import { stockWarehouse } from '@test/support/stocked-warehouse';
 
-/** The transparency log's tables (migration 0014). */
-const LOG_TABLES = ['tlog_leaves', 'tlog_head', 'tlog_checkpoints', 'tlog_key'] as const;
+/** The transparency log's tables (migrations 0014 and 0019; SQLite has no head since 0018). */
+const LOG_TABLES = ['tlog_leaves', 'tlog_refs', 'tlog_head', 'tlog_checkpoints', 'tlog_key'] as const;
 
 /** `target`: a data folder, or a postgres:// URL; `withLog`: as migrated, else without the log's tables. */
 export function openRegistryAt(target: string, withLog: boolean): RegistryContext & { close(): void } {

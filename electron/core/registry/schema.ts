@@ -245,6 +245,8 @@ export interface RegistryTables {
   /** PostgreSQL only: SQLite's log size is its largest leaf index + 1 (migration 0018). */
   tlog_head: { one: number; size: number };
   tlog_leaves: { idx: number; kind: 'movement' | 'audit'; ref: string; hash: string };
+  /** SQLite only: a record's leaf index, filled at each checkpoint (migration 0019). */
+  tlog_refs: { idx: number; kind: 'movement' | 'audit'; ref: string };
   tlog_checkpoints: { size: number; root: string; at: number; note: string };
   tlog_key: { one: number; name: string; public_key: string; private_key: string; created_at: number };
 }

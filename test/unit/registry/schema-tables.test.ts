@@ -304,6 +304,7 @@ const REGISTRY_COLUMNS = {
   },
   tlog_head: { one: 'INTEGER', size: 'INTEGER' },
   tlog_leaves: { idx: 'INTEGER', kind: 'TEXT', ref: 'TEXT', hash: 'TEXT' },
+  tlog_refs: { idx: 'INTEGER', kind: 'TEXT', ref: 'TEXT' },
   tlog_checkpoints: { size: 'INTEGER', root: 'TEXT', at: 'INTEGER', note: 'TEXT' },
   tlog_key: { one: 'INTEGER', name: 'TEXT', public_key: 'TEXT', private_key: 'TEXT', created_at: 'INTEGER' },
 } satisfies TableColumns<RegistryTables>;
