@@ -4,8 +4,11 @@
 // the warehouse bench. Both sides have every other table and trigger (the account totals of
 // migration 0016 included), so the difference is the log's alone.
 import { generateKeyPairSync } from 'node:crypto';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { systemClock } from '@platform/clock';
+import type { SqliteDatabase } from '@platform/db/database';
 import { openSqlite } from '@platform/db/open';
 import { PostgresDatabase } from '@platform/db/postgres';
 import { migratePostgres } from '@platform/db/postgres-migrate';
@@ -19,8 +22,8 @@ import { createMarketParties } from './market-parties';
 import type { RegistryTables } from '@registry/schema';
 import { stockWarehouse } from '@test/support/stocked-warehouse';
 
-/** The transparency log's tables (migration 0014). */
-const LOG_TABLES = ['tlog_leaves', 'tlog_head', 'tlog_checkpoints', 'tlog_key'] as const;
+/** The transparency log's tables (migrations 0014 and 0019; SQLite has no head since 0018). */
+const LOG_TABLES = ['tlog_leaves', 'tlog_refs', 'tlog_head', 'tlog_checkpoints', 'tlog_key'] as const;
 
 /** `target`: a data folder, or a postgres:// URL; `withLog`: as migrated, else without the log's tables. */
 export function openRegistryAt(target: string, withLog: boolean): RegistryContext & { close(): void } {
@@ -79,4 +82,34 @@ export function stockWorld(r: RegistryContext): TlogWorld {
   const installation = ops.installApp(r, { appId: app.id, organizationId: orgA, permissions });
   const { token } = issueAccessToken(r, { appId: app.id, installationId: installation.id, permissions });
   return { orgA, orgB, creditId: creditId!, accounts: [accounts[0]!.id, accounts[1]!.id], token };
+}
+
+/** How many writes the write-ahead log is measured over. */
+const WAL_SAMPLE = 200;
+
+/**
+ * The write-ahead log one write takes, over WAL_SAMPLE more writes: on SQLite in frames (one page
+ * each; automatic checkpoints paused meanwhile, so that every frame stays in the file to be
+ * counted), on PostgreSQL in bytes (pg_current_wal_lsn before and after).
+ */
+export function walPerWrite(r: RegistryContext, write: (i: number) => void): number {
+  const { db } = r;
+  if (db.engine === 'postgres') {
+    const lsn = () => String(db.first(sql<{ lsn: string }>`SELECT pg_current_wal_lsn()::text AS lsn`)!.lsn);
+    const before = lsn();
+    for (let i = 0; i < WAL_SAMPLE; i++) write(i);
+    const bytes = db.first(sql<{ n: string }>`SELECT pg_wal_lsn_diff(${lsn()}::pg_lsn, ${before}::pg_lsn)::text AS n`)!.n;
+    return Number(bytes) / WAL_SAMPLE;
+  }
+  const raw = (db as SqliteDatabase<unknown>).raw;
+  raw.pragma('wal_checkpoint(TRUNCATE)');
+  raw.pragma('wal_autocheckpoint = 0');
+  try {
+    for (let i = 0; i < WAL_SAMPLE; i++) write(i);
+    const pageSize = raw.pragma('page_size', { simple: true }) as number;
+    // a WAL file: a 32-byte header, then per frame a 24-byte header and one page
+    return (statSync(`${raw.name}-wal`).size - 32) / (24 + pageSize) / WAL_SAMPLE;
+  } finally {
+    raw.pragma('wal_autocheckpoint = 1000');
+  }
 }

@@ -18,14 +18,12 @@ const LEDGER_GUARDS = {
 
 /** The transparency log's guard triggers (migrations 0014 and 0017), once its tables exist. */
 const LOG_GUARDS = {
-  sqlite: [
-    ...LOG_TABLES.flatMap((t) => [`${t}_append_only_update`, `${t}_append_only_delete`, `${t}_append_only_replace`]),
-    'tlog_head_grows',
-    'tlog_head_no_delete',
-    'tlog_head_append_only_replace',
-  ],
+  sqlite: LOG_TABLES.flatMap((t) => [`${t}_append_only_update`, `${t}_append_only_delete`, `${t}_append_only_replace`]),
   postgres: [...LOG_TABLES.flatMap((t) => [`${t}_append_only`, `${t}_no_truncate`]), 'tlog_head_grows', 'tlog_head_no_truncate'],
 };
+
+/** The head row's guards on SQLite, for as long as it has one (migrations 0014 to 0017; 0018 drops it). */
+const SQLITE_HEAD_GUARDS = ['tlog_head_grows', 'tlog_head_no_delete', 'tlog_head_append_only_replace'];
 
 /** Every guard trigger each engine's current schema has (SQLite: one per event; PostgreSQL: rows and TRUNCATE). */
 export const GUARD_TRIGGERS = {
@@ -46,12 +44,17 @@ export function missingGuards(db: TriggerSource): string[] {
   const present = new Set(db.all(triggers).map((r) => r.name));
   const engine = db.engine === 'postgres' ? 'postgres' : 'sqlite';
   // a schema below migration 0014 (one being migrated, or checked as it is) has no log to guard
-  const logTable =
+  const tables =
     db.engine === 'postgres'
-      ? sql<{ n: number }>`SELECT COUNT(*)::int AS n FROM pg_tables WHERE schemaname = current_schema() AND tablename = 'tlog_head'`
-      : sql<{ n: number }>`SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'tlog_head'`;
-  const hasLog = Number(db.all(logTable)[0]?.n ?? 0) > 0;
-  return [...LEDGER_GUARDS[engine], ...(hasLog ? LOG_GUARDS[engine] : [])].filter((name) => !present.has(name));
+      ? sql<{ name: string }>`SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema() AND tablename LIKE 'tlog%'`
+      : sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'tlog%'`;
+  const logTables = new Set(db.all(tables).map((r) => r.name));
+  const expected = [
+    ...LEDGER_GUARDS[engine],
+    ...(logTables.has('tlog_leaves') ? LOG_GUARDS[engine] : []),
+    ...(engine === 'sqlite' && logTables.has('tlog_head') ? SQLITE_HEAD_GUARDS : []),
+  ];
+  return expected.filter((name) => !present.has(name));
 }
 
 export class MissingGuardsError extends Error {

@@ -242,8 +242,11 @@ export interface RegistryTables {
   /** Rate-limit token buckets by key (migration 9): used on PostgreSQL only (SQLite's are in memory). */
   rate_limit_buckets: { key: string; tokens: number; updated_at: number };
   // The transparency log (migration 14, transparency/): its size, leaves, signed checkpoints, key.
+  /** PostgreSQL only: SQLite's log size is its largest leaf index + 1 (migration 0018). */
   tlog_head: { one: number; size: number };
   tlog_leaves: { idx: number; kind: 'movement' | 'audit'; ref: string; hash: string };
+  /** SQLite only: a record's leaf index, filled at each checkpoint (migration 0019). */
+  tlog_refs: { idx: number; kind: 'movement' | 'audit'; ref: string };
   tlog_checkpoints: { size: number; root: string; at: number; note: string };
   tlog_key: { one: number; name: string; public_key: string; private_key: string; created_at: number };
 }

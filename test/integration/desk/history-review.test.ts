@@ -13,6 +13,7 @@ import { toBase64 } from '@shared/transparency/bytes';
 import { createDeskService, type DeskService } from '@desk/service';
 import { checkEvidence } from '@registry/transparency/evidence-check';
 import { logKey, rawPublicKey } from '@registry/transparency/keys';
+import { logSize as registryLogSize } from '@registry/transparency/tree';
 import * as ops from '@registry/operations';
 import { openSecretStore } from '@desk/secret-stores';
 import type { SecretStoreFactory } from '@desk/key-vault';
@@ -81,7 +82,7 @@ const fingerprintOf = (publicKey: Uint8Array) =>
     .digest('hex')
     .replace(/(.{4})(?!$)/g, '$1 ');
 const otherKey = () => formatVerifierKey(logKey(registry.registry).name, rawPublicKey(generateKeyPairSync('ed25519').publicKey));
-const logSize = () => Number((registry.registry.db.prepare('SELECT size FROM tlog_head').get() as { size: number }).size);
+const logSize = () => registryLogSize(registry.registry);
 
 /** Whoever holds the database signs another root at the size the desk verified: a fork. */
 function forkTheCheckpoint(size: number) {

@@ -13,6 +13,7 @@ import { appendMovement, findAccountId } from '@registry/ledger';
 import { openPostgresRegistry, type OpenedRegistry } from '@registry/open';
 import * as ops from '@registry/operations';
 import type { RegistryTables } from '@registry/schema';
+import { logSize } from '@registry/transparency/tree';
 import { verifyLogDatabase } from '@registry/transparency/verify-database';
 import { makeDataDir, ON_POSTGRES, openTestRegistryOn } from '@test/support/registry';
 import { stockWarehouse } from '@test/support/stocked-warehouse';
@@ -47,7 +48,8 @@ describe("a transaction's transparency-log leaves", () => {
   /** Every leaf as [kind, ref], in index order. */
   const logged = (ctx: RegistryContext = r) =>
     ctx.db.all(ctx.db.q.selectFrom('tlog_leaves').select(['idx', 'kind', 'ref']).orderBy('idx')).map((l) => [l.kind, l.ref]);
-  const headSize = () => Number(r.db.first(r.db.q.selectFrom('tlog_head').select('size'))!.size);
+  // PostgreSQL: the head row; SQLite: the largest leaf index + 1 (migration 0018)
+  const headSize = () => logSize(r);
   const entry = (action: string, ctx: RegistryContext = r) =>
     appendAudit(ctx, { operatorId: null, actor: 'test', action, targetIds: [], outcome: 'succeeded', detail: {} });
   const deposit = (ctx: RegistryContext = r) =>

@@ -304,6 +304,7 @@ const REGISTRY_COLUMNS = {
   },
   tlog_head: { one: 'INTEGER', size: 'INTEGER' },
   tlog_leaves: { idx: 'INTEGER', kind: 'TEXT', ref: 'TEXT', hash: 'TEXT' },
+  tlog_refs: { idx: 'INTEGER', kind: 'TEXT', ref: 'TEXT' },
   tlog_checkpoints: { size: 'INTEGER', root: 'TEXT', at: 'INTEGER', note: 'TEXT' },
   tlog_key: { one: 'INTEGER', name: 'TEXT', public_key: 'TEXT', private_key: 'TEXT', created_at: 'INTEGER' },
 } satisfies TableColumns<RegistryTables>;
@@ -312,7 +313,9 @@ describe('registry tables', () => {
   it('are the migrated database, table by table and column by column', () => {
     const { db } = openSqlite<RegistryTables>(':memory:', { migrations: registryMigrations });
     try {
-      expect(withRowidsAsListed(migratedColumns(db.raw), REGISTRY_COLUMNS)).toEqual(REGISTRY_COLUMNS);
+      // the log's head row is PostgreSQL's alone since migration 0018; SQLite has every other table
+      const { tlog_head: _postgresOnly, ...sqliteColumns } = REGISTRY_COLUMNS;
+      expect(withRowidsAsListed(migratedColumns(db.raw), sqliteColumns)).toEqual(sqliteColumns);
     } finally {
       db.close();
     }

@@ -15,6 +15,8 @@ import { migration0014 } from './0014-transparency-log';
 import { migration0015 } from './0015-tlog-leaf-hash-only';
 import { migration0016 } from './0016-account-totals';
 import { migration0017 } from './0017-tlog-insert-guards';
+import { migration0018 } from './0018-tlog-head-from-leaves';
+import { migration0019 } from './0019-tlog-refs-at-checkpoint';
 
 // Version 13 was kept for a step that turned out not to be needed (the Idempotency-Key claim uses the
 // existing key); it does nothing, so every database counts its versions alike. Never reuse it.
@@ -39,4 +41,6 @@ export const registryMigrations: readonly Migration[] = [
   migration0015,
   migration0016,
   migration0017,
+  migration0018,
+  migration0019,
 ];

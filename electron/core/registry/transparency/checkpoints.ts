@@ -10,6 +10,7 @@ import type { Kysely } from 'kysely';
 import type { RegistryContext } from '../context';
 import type { RegistryTables } from '../schema';
 import { logKey } from './keys';
+import { indexLeafRefs } from './refs';
 import { logSize, logSizeAsync, syncedTree } from './tree';
 
 export const CHECKPOINT_INTERVAL_MS = 3_000;
@@ -61,6 +62,8 @@ export function signCheckpoint(ctx: RegistryContext): StoredCheckpoint {
     const body = checkpointBody({ origin: key.name, size, root: Buffer.from(root, 'base64'), extensions: [`time ${iso(at)}`] });
     const note = formatSignedNote(body, key.name, key.publicKey, key.sign(Buffer.from(body, 'utf8')));
     ctx.db.prepared(insertCheckpoint).run({ size, root, at, note });
+    // SQLite: the records' lookup catches up here, in bulk, rather than on every write
+    indexLeafRefs(ctx);
     return latestCheckpoint(ctx)!;
   });
 }

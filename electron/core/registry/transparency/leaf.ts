@@ -79,11 +79,13 @@ const LEAF_TUPLES = (leaves: readonly NewLeaf[]): Leaves => ({ leaves: JSON.stri
 // whatever their number. Raw SQL because kysely cannot say json_each / jsonb_array_elements with
 // their ordinal; written as sql<…> templates.
 //
-// SQLite: its write transaction excludes every other, so the leaves go at the head's size onward,
-// then the head moves past them (changes counted: a missing head row fails loudly).
-const insertAtHead = (v: Leaves) => sql<never>`
+// SQLite: its write transaction excludes every other, so the leaves go after the largest index
+// stored (the log has no head row there: migration 0018), numbered on from it. A schema before 0018
+// (a migration test's older registry) still has its head, moved past them.
+const insertAtEnd = (v: Leaves) => sql<never>`
   INSERT INTO tlog_leaves (idx, kind, ref, hash)
-  SELECT h.size + j.key, j.value ->> 0, j.value ->> 1, j.value ->> 2 FROM tlog_head h, json_each(${v.leaves}) j WHERE h.one = 1`;
+  SELECT (SELECT COALESCE(MAX(idx) + 1, 0) FROM tlog_leaves) + j.key, j.value ->> 0, j.value ->> 1, j.value ->> 2
+  FROM json_each(${v.leaves}) j`;
 const moveHead = (v: { count: number }) => sql<never>`UPDATE tlog_head SET size = size + ${v.count} WHERE one = 1`;
 // PostgreSQL: one statement, sent with the COMMIT in the same round trip. The head's row lock, taken
 // here and held to the commit right after, queues concurrent appends in commit order; a transaction
@@ -103,12 +105,20 @@ const leafBatch: CommitBatch<NewLeaf, RegistryDb> = {
       if (db.run(appendWithCommit({ ...LEAF_TUPLES(leaves), count: leaves.length })).changes !== leaves.length) throw new Error(NO_HEAD);
       return;
     }
-    if (db.prepared(insertAtHead).run(LEAF_TUPLES(leaves)).changes !== leaves.length) throw new Error(NO_HEAD);
-    db.prepared(moveHead).run({ count: leaves.length });
+    if (db.prepared(insertAtEnd).run(LEAF_TUPLES(leaves)).changes !== leaves.length)
+      throw new Error('the transparency log took fewer leaves than its transaction wrote');
   },
   withCommit: {
     build: appendWithCommit,
     values: (leaves) => ({ ...LEAF_TUPLES(leaves), count: leaves.length }),
+  },
+};
+
+/** SQLite before migration 0018: the leaves as leafBatch writes them, and the head moved past them. */
+const leafBatchBefore0018: CommitBatch<NewLeaf, RegistryDb> = {
+  write(db, leaves) {
+    leafBatch.write(db, leaves);
+    db.prepared(moveHead).run({ count: leaves.length });
   },
 };
 
@@ -117,7 +127,7 @@ const leafBatch: CommitBatch<NewLeaf, RegistryDb> = {
  * older registry, or by a migration test standing in for one) has none: its rows are appended when
  * migration 0014 runs.
  */
-const logExists = (ctx: RegistryContext) => hasTable(ctx, 'tlog_head');
+const logExists = (ctx: RegistryContext) => hasTable(ctx, 'tlog_leaves');
 
 /**
  * Appends the leaf of one row just written, as the database answered it (the INSERT's RETURNING *),
@@ -126,5 +136,6 @@ const logExists = (ctx: RegistryContext) => hasTable(ctx, 'tlog_head');
  */
 export function appendLeaf(ctx: RegistryContext, kind: LeafKind, row: Record<string, unknown>): void {
   if (!logExists(ctx)) return;
-  ctx.db.deferToCommit(leafBatch, [kind, leafIdOf(kind, row), leafHashHex(encodeLeaf(kind, row))]);
+  const batch = ctx.db.engine === 'sqlite' && hasTable(ctx, 'tlog_head') ? leafBatchBefore0018 : leafBatch;
+  ctx.db.deferToCommit(batch, [kind, leafIdOf(kind, row), leafHashHex(encodeLeaf(kind, row))]);
 }

@@ -7,6 +7,7 @@ import type { RegistryContext } from '../context';
 import type { RegistryTables } from '../schema';
 import { badRequest, notFound } from '../errors';
 import { encodeLeaf, leafIdOf, type LeafKind } from './leaf';
+import { leafIndexOf } from './refs';
 import { syncedTree } from './tree';
 
 export const MAX_LEAVES_PAGE = 1000;
@@ -89,8 +90,6 @@ export type LookupKind = (typeof LOOKUP_KINDS)[number];
 
 /** The leaf of a movement (by its number), an audit entry or a retirement (its retire movement's leaf), if logged. */
 const retirementMovement = (v: { id: string }, q: Q) => q.selectFrom('retirements').select('movement_id').where('id', '=', v.id);
-const leafOf = (v: { kind: LeafKind; ref: string }, q: Q) =>
-  q.selectFrom('tlog_leaves').select('idx').where('kind', '=', v.kind).where('ref', '=', v.ref);
 
 export function findLeafIndex(ctx: RegistryContext, kind: LookupKind, id: string): number | undefined {
   let leafKind: LeafKind = kind === 'audit' ? 'audit' : 'movement';
@@ -101,8 +100,7 @@ export function findLeafIndex(ctx: RegistryContext, kind: LookupKind, id: string
     leafKind = 'movement';
     ref = String(row.movement_id);
   }
-  const leaf = ctx.db.prepared(leafOf).first({ kind: leafKind, ref });
-  return leaf ? Number(leaf.idx) : undefined;
+  return leafIndexOf(ctx, leafKind, ref);
 }
 
 export function lookupLeaf(ctx: RegistryContext, kind: LookupKind, id: string): { index: number; kind: LookupKind; id: string } {

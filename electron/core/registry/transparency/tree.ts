@@ -4,26 +4,31 @@
 // appended leaves: they could still roll back.
 import { sha256 } from '@platform/log-crypto';
 import { MerkleTree } from '@shared/transparency/merkle';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { RegistryContext } from '../context';
 import type { RegistryTables } from '../schema';
 
 const trees = new WeakMap<object, MerkleTree>();
 const BATCH = 50_000;
 
+// PostgreSQL: the head row, moved by each append under its lock. SQLite: the largest index + 1,
+// the log having no head row there (migration 0018); an empty log has size 0.
 const headSize = (_v: Record<string, never>, q: Kysely<RegistryTables>) => q.selectFrom('tlog_head').select('size').where('one', '=', 1);
+const leavesEnd = (_v: Record<string, never>, q: Kysely<RegistryTables>) =>
+  q.selectFrom('tlog_leaves').select(sql<number>`COALESCE(MAX(idx) + 1, 0)`.as('size'));
+const sizeQuery = (ctx: RegistryContext) => (ctx.db.engine === 'postgres' ? headSize : leavesEnd);
 const leafHashes = (v: { from: number; to: number }, q: Kysely<RegistryTables>) =>
   q.selectFrom('tlog_leaves').select(['idx', 'hash']).where('idx', '>=', v.from).where('idx', '<', v.to).orderBy('idx');
 
 export function logSize(ctx: RegistryContext): number {
-  const head = ctx.db.prepared(headSize).first({});
+  const head = ctx.db.prepared(sizeQuery(ctx)).first({});
   if (!head) throw new Error('the transparency log has no head row (migration 0014)');
   return Number(head.size);
 }
 
 /** logSize, read without holding the process (SyncDatabase.allAsync): for the checkpoint timer. */
 export async function logSizeAsync(ctx: RegistryContext): Promise<number> {
-  const [head] = await ctx.db.prepared(headSize).allAsync({});
+  const [head] = await ctx.db.prepared(sizeQuery(ctx)).allAsync({});
   if (!head) throw new Error('the transparency log has no head row (migration 0014)');
   return Number(head.size);
 }

@@ -14,6 +14,8 @@ import { postgresMigration0014 } from './0014-transparency-log';
 import { postgresMigration0015 } from './0015-tlog-leaf-hash-only';
 import { postgresMigration0016 } from './0016-account-totals';
 import { postgresMigration0017 } from './0017-tlog-insert-guards';
+import { postgresMigration0018 } from './0018-tlog-head-from-leaves';
+import { postgresMigration0019 } from './0019-tlog-refs-at-checkpoint';
 import type { PostgresMigration } from '@platform/db/postgres-migrate';
 
 // Version 13 does nothing: see ../index.ts.
@@ -38,4 +40,6 @@ export const registryPostgresMigrations = [
   postgresMigration0015,
   postgresMigration0016,
   postgresMigration0017,
+  postgresMigration0018,
+  postgresMigration0019,
 ] as const;
