@@ -175,6 +175,27 @@ function idsOnceInProject(
   reportRepeatedIds([...listEntries('documentation', p.documentation, 'id'), ...kml], ctx);
 }
 
+/** The most yearly estimates a project lists (one per year of its crediting period). */
+export const MAX_MITIGATION_YEARS = 100;
+/**
+ * Estimated annual mitigations, one per year: tonnes of CO2 written as decimal text, exact to the
+ * gram (at most 6 decimals), or null for a year without an estimate.
+ */
+const mitigationsInput = z
+  .array(
+    z
+      .string()
+      // at most what one movement may carry (1000000000), said by the pattern itself so that
+      // /openapi.json states the whole rule
+      .regex(
+        /^(\d{1,9}(\.\d{1,6})?|1000000000(\.0{1,6})?)$/,
+        `must be tonnes written in digits, such as 1200 or 1200.5, at most ${MAX_MOVEMENT_TONNES} with at most 6 decimals (null for a year without an estimate)`,
+      )
+      .meta({ description: `Tonnes as decimal text, at most ${MAX_MOVEMENT_TONNES}, at most 6 decimals` })
+      .nullable(),
+  )
+  .max(MAX_MITIGATION_YEARS, `must list at most ${MAX_MITIGATION_YEARS} years`);
+
 export const createProjectInput = z
   .object({
     id: z.uuid().optional(),
@@ -189,7 +210,7 @@ export const createProjectInput = z
     status: z.enum(PROJECT_STATUSES).default('draft'),
     startDate: dateInput,
     creditingPeriodStartDate: dateInput,
-    estimatedAnnualMitigations: z.array(z.string().nullable()).default([]),
+    estimatedAnnualMitigations: mitigationsInput.default([]),
     city: text(100).optional(),
     thumbnail: text(1000).optional(),
     countryCode: countryCode,
@@ -222,7 +243,7 @@ const updateProjectShape = z.strictObject({
   shortDescription: text(1000).optional(),
   startDate: dateInput.optional(),
   creditingPeriodStartDate: dateInput.optional(),
-  estimatedAnnualMitigations: z.array(z.string().nullable()).optional(),
+  estimatedAnnualMitigations: mitigationsInput.optional(),
   city: text(100).nullable().optional(),
   thumbnail: text(1000).nullable().optional(),
   countryCode: countryCode.optional(),

@@ -92,6 +92,32 @@ describe('duplicate ids the caller chooses', () => {
   });
 });
 
+describe('estimated annual mitigations', () => {
+  it('takes at most 100 years, each null or tonnes as decimal text exact to the gram, and refuses the rest naming the item', async () => {
+    const refused: [unknown, string][] = [
+      [Array.from({ length: 101 }, () => '1'), 'body.estimatedAnnualMitigations: must list at most 100 years'],
+      [['1200', '1e3'], 'body.estimatedAnnualMitigations.1: must be tonnes written in digits'],
+      [['12.1234567'], 'body.estimatedAnnualMitigations.0: must be tonnes'],
+      [['1000000000.000001'], 'body.estimatedAnnualMitigations.0: must be tonnes'],
+      [[''], 'body.estimatedAnnualMitigations.0: must be tonnes'],
+      [[1200], 'body.estimatedAnnualMitigations.0: must be text, not a number'],
+    ];
+    for (const [estimates, said] of refused) {
+      const res = await send('/operator/v1/projects', { ...draft(), estimatedAnnualMitigations: estimates });
+      expect(res.status, said).toBe(400);
+      expect(await messageOf(res), said).toContain(said);
+    }
+    const exact = ['1000000000', null, '0.000001', '999999999.999999', ...Array.from({ length: 96 }, (_, i) => String(i))];
+    const created = await send('/operator/v1/projects', { ...draft(), estimatedAnnualMitigations: exact });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    const read = (await (await t.call(`/operator/v1/projects/${id}`, { token })).json()) as {
+      details: { estimatedAnnualMitigations: unknown[] };
+    };
+    expect(read.details.estimatedAnnualMitigations).toEqual(exact);
+  });
+});
+
 describe('a transfer to the account it comes from', () => {
   it('is 400 also when one wallet address is written in two letter cases, and moves nothing', async () => {
     const wallet = '0x' + 'ab'.repeat(20);
