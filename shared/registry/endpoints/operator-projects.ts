@@ -53,7 +53,7 @@ export const operatorProjectEndpoints = {
     status: 201,
     audit: 'projects.create',
     refusals: [
-      refusals.sameBenefitId,
+      refusals.repeatedId,
       refusals.noOrganization,
       refusals.idTaken('project'),
       refused(409, 'num is already the number of another project'),
@@ -81,7 +81,7 @@ export const operatorProjectEndpoints = {
     tags: ['operator'],
     audit: 'projects.update',
     refusals: [
-      refusals.sameBenefitId,
+      refusals.repeatedId,
       refusals.noProject,
       refusals.noOrganization,
       refused(409, 'the project is not a draft (only drafts are edited)'),

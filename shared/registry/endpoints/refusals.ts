@@ -20,5 +20,8 @@ export const refusals = {
   idTaken: (what: string) => refused(409, `the id it gives is already the id of another ${what}`),
   rsaKey: refused(400, 'publicKeyPem is not a PEM public key, or not RSA, or shorter than 2048 bits'),
   documentTaken: refused(409, 'a document id it gives already belongs to another document of this or another project'),
-  sameBenefitId: refused(400, 'two otherBenefits have the same id'),
+  repeatedId: refused(
+    400,
+    'an id appears twice in one list of the body: proponentIds, validatorIds, otherBenefits, or documentation with kmlFile (the message names both places)',
+  ),
 } as const;

@@ -1,9 +1,10 @@
-// Edges of the operator interface an attacker found (issue 32): ids the caller chooses twice are a
-// 409 or 400 with the reason, never a 500; a transfer to the account it comes from is 400 (a wallet
-// in two letter cases too); an overdraft is 409 however little the account holds; amounts stay
-// exact (a number JSON would round is refused quoting it as sent, a movement is at most a billion
-// tonnes, one account holds at most nine billion over all its credits); and random bodies of every
-// shape, depth, size and alphabet are never a 500.
+// Edges of the operator interface an attacker found (issue 32): an id that exists is a 409, an id
+// given twice in one body a 400 naming both places (every list alike); estimated mitigations are
+// bounded; a transfer to the account it comes from is 400 (a wallet in two letter cases too); an
+// overdraft is 409 however little the account holds; amounts stay exact (a number JSON would round
+// is refused quoting it as sent, a movement is at most a billion tonnes, one account holds at most
+// nine billion over all its credits); and random bodies and query values of every shape, depth,
+// size and alphabet are never a 500 nor answered in zod's own words.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpointIds, endpoints, fillPath, type EndpointDefinition } from '@shared/registry/endpoints';
@@ -26,6 +27,8 @@ afterAll(() => t.close());
 const send = (path: string, body: unknown, method = 'POST') =>
   t.call(path, { method, token, body: typeof body === 'string' ? body : JSON.stringify(body) });
 const messageOf = async (res: Response) => JSON.stringify(await res.json());
+/** The refusal's messages as sent, one a line (quotes unescaped). */
+const linesOf = async (res: Response) => [((await res.json()) as { message: string | string[] }).message].flat().join('\n');
 
 const draft = () => ({
   fullName: 'Duplicate Mangroves',
@@ -42,28 +45,77 @@ const issuance = (amount: number | string) =>
   `{"projectId":"${f.projectId}","vintage":"2023","amount":${amount},"monitoringPeriodStart":"2023-01-01","monitoringPeriodEnd":"2023-12-31","verificationBodyId":"${f.validatorId}","bufferBasisPoints":0}`;
 
 describe('duplicate ids the caller chooses', () => {
-  it('an installation id that exists is 409; a listed organization twice and two benefits with one id are 400', async () => {
+  it("an installation id that exists is 409 naming that installation; another kind's id is no conflict", async () => {
     const app = createTestApp(t.registry, { name: 'Edge app' });
-    const id = 'a1b2c3d4-0000-4000-8000-000000000001';
-    const install = (organizationId: string) =>
+    const install = (id: string, organizationId: string) =>
       send('/operator/v1/installations', { id, appId: app.id, organizationId, permissions: { organization_warehouse: 'VIEW' } });
-    expect((await install(f.orgA)).status).toBe(201);
-    const again = await install(f.orgB);
+    // ids are unique within their kind: an installation may take its app's id
+    expect((await install(app.id, f.orgA)).status).toBe(201);
+    const again = await install(app.id, f.orgB);
     expect(again.status).toBe(409);
-    expect(await messageOf(again)).toMatch(/already exists/);
+    expect(await linesOf(again)).toBe(`Installation ${app.id} already exists: it installs app ${app.id} on organization ${f.orgA}`);
+  });
 
-    const twice = await send('/operator/v1/projects', { ...draft(), proponentIds: [f.orgB, f.orgB] });
-    expect(twice.status).toBe(400);
-    expect(await messageOf(twice)).toMatch(/proponentIds.*twice/);
-    const benefits = await send('/operator/v1/projects', {
-      ...draft(),
-      otherBenefits: [
-        { id: 1, title: 'Water', checked: true },
-        { id: 1, title: 'Soil', checked: false },
+  it('an id given twice in one body is 400 naming the field and the id, in every list of a project, and stores nothing', async () => {
+    const projects = () => (t.registry.db.prepare('SELECT COUNT(*) AS n FROM projects').get() as { n: number }).n;
+    const before = projects();
+    const doc = (id: string, name: string) => ({ id, uri: `https://example.org/${name}.pdf`, type: 'other', name });
+    const docId = 'b1b2c3d4-0000-4000-8000-000000000002';
+    const cases: [Record<string, unknown>, string][] = [
+      [{ proponentIds: [f.orgB, f.orgB] }, `body.proponentIds.1: "${f.orgB}" is also the id at proponentIds[0]`],
+      [
+        { validatorIds: [f.validatorId, f.orgB, f.validatorId] },
+        `body.validatorIds.2: "${f.validatorId}" is also the id at validatorIds[0]`,
       ],
-    });
-    expect(benefits.status).toBe(400);
-    expect(await messageOf(benefits)).toMatch(/same id/);
+      [
+        {
+          otherBenefits: [
+            { id: 7, title: 'Water', checked: true },
+            { id: 7, title: 'Soil', checked: false },
+          ],
+        },
+        'body.otherBenefits.1.id: 7 is also the id at otherBenefits[0]',
+      ],
+      // documents answered 409 here before: one rule now, whichever list repeats the id
+      [{ documentation: [doc(docId, 'a'), doc(docId, 'b')] }, `body.documentation.1.id: "${docId}" is also the id at documentation[0]`],
+      [{ documentation: [doc(docId, 'a')], kmlFile: doc(docId, 'map') }, `body.kmlFile.id: "${docId}" is also the id at documentation[0]`],
+    ];
+    for (const [fields, said] of cases) {
+      const res = await send('/operator/v1/projects', { ...draft(), ...fields });
+      expect(res.status, said).toBe(400);
+      expect(await linesOf(res), said).toContain(said);
+      // the edit of a draft takes the same rule
+      const edit = await send(`/operator/v1/projects/${f.draftProjectId}`, fields, 'PATCH');
+      expect(edit.status, said).toBe(400);
+      expect(await linesOf(edit), said).toContain(said);
+    }
+    expect(projects()).toBe(before);
+  });
+});
+
+describe('estimated annual mitigations', () => {
+  it('takes at most 100 years, each null or tonnes as decimal text exact to the gram, and refuses the rest naming the item', async () => {
+    const refused: [unknown, string][] = [
+      [Array.from({ length: 101 }, () => '1'), 'body.estimatedAnnualMitigations: must list at most 100 years'],
+      [['1200', '1e3'], 'body.estimatedAnnualMitigations.1: must be tonnes written in digits'],
+      [['12.1234567'], 'body.estimatedAnnualMitigations.0: must be tonnes'],
+      [['1000000000.000001'], 'body.estimatedAnnualMitigations.0: must be tonnes'],
+      [[''], 'body.estimatedAnnualMitigations.0: must be tonnes'],
+      [[1200], 'body.estimatedAnnualMitigations.0: must be text, not a number'],
+    ];
+    for (const [estimates, said] of refused) {
+      const res = await send('/operator/v1/projects', { ...draft(), estimatedAnnualMitigations: estimates });
+      expect(res.status, said).toBe(400);
+      expect(await messageOf(res), said).toContain(said);
+    }
+    const exact = ['1000000000', null, '0.000001', '999999999.999999', ...Array.from({ length: 96 }, (_, i) => String(i))];
+    const created = await send('/operator/v1/projects', { ...draft(), estimatedAnnualMitigations: exact });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    const read = (await (await t.call(`/operator/v1/projects/${id}`, { token })).json()) as {
+      details: { estimatedAnnualMitigations: unknown[] };
+    };
+    expect(read.details.estimatedAnnualMitigations).toEqual(exact);
   });
 });
 
@@ -200,11 +252,52 @@ describe('never a 500', () => {
         async ([, e], body, param) => {
           const path = fillPath(e.path, Object.fromEntries([...e.path.matchAll(/\{(\w+)\}/g)].map((m) => [m[1]!, param])));
           const res = await send(path, body, e.method);
-          await res.arrayBuffer();
+          const text = await res.text();
           expect(res.status, `${e.method} ${path} ${body.slice(0, 200)}`).toBeLessThan(500);
+          expect(text, `${e.method} ${path} ${body.slice(0, 200)}`).not.toMatch(ZOD_WORDING);
         },
       ),
       { numRuns: 150 },
     );
   });
+
+  it('answers random query values on every operator read in words naming the field, never a 500', async () => {
+    const missing = await t.call('/operator/v1/previews/transfer?creditId=x&amount=1', { token });
+    expect(missing.status).toBe(400);
+    expect(await messageOf(missing)).toContain('query.from: is required');
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...operatorReads),
+        fc.string({ unit: 'grapheme', minLength: 1, maxLength: 20 }),
+        fc.array(fc.tuple(fc.nat(), fc.oneof(fc.string({ unit: 'grapheme', maxLength: 12 }), fc.integer().map(String))), { maxLength: 4 }),
+        async (e, param, pairs) => {
+          const values = Object.fromEntries([...e.path.matchAll(/\{(\w+)\}/g)].map((m) => [m[1]!, param]));
+          if (e.queryByParam) values[e.queryByParam.param] = Object.keys(e.queryByParam.queries)[param.length % 5]!;
+          const keys = queryKeysOf(e, values);
+          const query = new URLSearchParams(pairs.map(([k, v]) => [keys[k % keys.length] ?? 'x', v]));
+          const path = `${fillPath(e.path, values)}?${query}`;
+          const res = await t.call(path, { token });
+          const text = await res.text();
+          expect(res.status, `GET ${path}`).toBeLessThan(500);
+          expect(text, `GET ${path}`).not.toMatch(ZOD_WORDING);
+        },
+      ),
+      { numRuns: 120 },
+    );
+  });
 });
+
+/** zod's own English, which no answer may show: it talks about zod's types, not the field (issue 32). */
+const ZOD_WORDING =
+  /Invalid input|Invalid option|Invalid (string|number|UUID|ISO|discriminator|key|value|element)|Too (big|small)|Unrecognized key|expected [a-z]+, received|nonoptional/;
+
+const operatorReads = endpointIds
+  .map((id) => endpoints[id] as EndpointDefinition)
+  .filter((e) => e.path.startsWith('/operator/v1/') && e.method === 'GET' && !e.path.includes('token'));
+
+/** The query keys an endpoint knows (for these path values), so the drawn pairs reach its checks. */
+function queryKeysOf(e: EndpointDefinition, values: Record<string, string>): string[] {
+  const schema = e.queryByParam?.queries[values[e.queryByParam.param]!] ?? e.query;
+  const shape = (schema as unknown as { shape?: Record<string, unknown> }).shape;
+  return shape ? Object.keys(shape) : [];
+}

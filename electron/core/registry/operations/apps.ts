@@ -85,7 +85,12 @@ export function installApp(ctx: RegistryContext, input: z.input<typeof installAp
   return db.transaction(() => {
     if (!db.first(db.q.selectFrom('apps').select('id').where('id', '=', o.appId))) throw notFound(`App ${o.appId} not found`);
     requireOrganization(ctx, o.organizationId);
-    if (db.first(db.q.selectFrom('installations').select('id').where('id', '=', id))) throw conflict(`Installation ${id} already exists`);
+    // ids are unique within their kind only (an installation may share its app's id): name the
+    // installation that holds this id, so the refusal cannot be read as being about the app
+    const taken = db.first(db.q.selectFrom('installations').select(['app_id', 'organization_id']).where('id', '=', id));
+    if (taken) {
+      throw conflict(`Installation ${id} already exists: it installs app ${taken.app_id} on organization ${taken.organization_id}`);
+    }
     const installed = db.q
       .selectFrom('installations')
       .select('id')
