@@ -268,8 +268,9 @@ export class AsyncReads {
     if (!this.pipelined) return;
     this.pipelined = false;
     const client = this.client!;
-    // left with answers pending only if the connection broke; then it is replaced anyway
-    if (client.pq.transactionStatus() !== CONNECTION_BAD && !client.pq.exitPipelineMode()) {
+    // Left with answers pending only if the connection broke (then it is replaced anyway) or is being
+    // closed; otherwise it cannot carry a synchronous statement, so it is dropped like an unanswered one.
+    if (!this.closed && client.pq.transactionStatus() !== CONNECTION_BAD && !client.pq.exitPipelineMode()) {
       this.host.failure(new StatementDeadlinePassed(this.host.timeoutMs), undefined);
     }
   }
