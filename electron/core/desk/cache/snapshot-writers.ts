@@ -40,7 +40,9 @@ const putVintages = (v: { id: string; json: string }) =>
     SELECT ${v.id}, json_extract(v.value, '$.vintage') FROM json_each(${v.json}, '$.vintages') v`;
 // Answers of projects the snapshot did not list (none, unless the registry changed during it).
 const dropUnlistedDetails = (_v: Record<string, never>, q: Q) =>
-  q.deleteFrom('project_details').where('id', 'not in', q.selectFrom('projects').select('id').where('scope', '=', sql.lit<ProjectScope>('internal')));
+  q
+    .deleteFrom('project_details')
+    .where('id', 'not in', q.selectFrom('projects').select('id').where('scope', '=', sql.lit<ProjectScope>('internal')));
 const dropUnlistedCredits = (v: { scope: ProjectScope }, q: Q) =>
   q.deleteFrom('project_credits').where('project_id', 'not in', q.selectFrom('projects').select('id').where('scope', '=', v.scope));
 const dropUnlistedVintages = (_v: Record<string, never>, q: Q) =>

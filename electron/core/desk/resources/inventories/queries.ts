@@ -27,7 +27,6 @@ export interface InventoryQueryHelpers {
   walkSortIndex(matches: number, rows: number, offset: number, limit: number): boolean;
 }
 
-
 // The search's statements are sql fragments (search.ts says why); the fixed reads below are kysely.
 type Q = Kysely<CacheTables>;
 
@@ -78,7 +77,8 @@ const creditCount = (v: AccountValues, q: Q) =>
     .where('account', '=', v.account);
 const inventoryOf = (v: AccountValues, q: Q) =>
   q.selectFrom('inventories').select(['json', 'credit_count', 'answer_hash']).where('account', '=', v.account);
-const rowHashesOf = (v: AccountValues, q: Q) => q.selectFrom('inventory_credits').select(['id', 'row_hash']).where('account', '=', v.account);
+const rowHashesOf = (v: AccountValues, q: Q) =>
+  q.selectFrom('inventory_credits').select(['id', 'row_hash']).where('account', '=', v.account);
 const vintageFacets = (v: AccountValues, q: Q) =>
   q
     .selectFrom('inventory_credits')
@@ -160,7 +160,9 @@ export function createInventoryQueries(db: SqliteDatabase<CacheTables>, helpers:
     else if (shape)
       pageRowids = sql`SELECT c.rowid FROM inventory_credits c WHERE c.rowid IN (${matchedRowids(plan, shape)}) ORDER BY ${order} ${page}`;
     else pageRowids = sql`SELECT c.rowid FROM inventory_credits c WHERE ${where} ORDER BY ${order} ${page}`;
-    const records = db.all(sql<ListedCredit>`SELECT ${ROW_COLUMNS} FROM inventory_credits c WHERE c.rowid IN (${pageRowids}) ORDER BY ${order}`);
+    const records = db.all(
+      sql<ListedCredit>`SELECT ${ROW_COLUMNS} FROM inventory_credits c WHERE c.rowid IN (${pageRowids}) ORDER BY ${order}`,
+    );
     return { ...counted, rows: records.map(toRow), asOf };
   }
 
@@ -216,7 +218,12 @@ export function createInventoryQueries(db: SqliteDatabase<CacheTables>, helpers:
 
   /** credit id → row hash of the account's cached credits. */
   function inventoryRowHashes(account: InventoryAccount): Map<string, string> {
-    return new Map(db.prepared(rowHashesOf).all({ account }).map((r) => [r.id, r.row_hash]));
+    return new Map(
+      db
+        .prepared(rowHashesOf)
+        .all({ account })
+        .map((r) => [r.id, r.row_hash]),
+    );
   }
 
   /**
