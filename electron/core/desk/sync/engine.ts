@@ -15,8 +15,7 @@ import type { SyncEngine, SyncRunResult } from './types';
 import { syncInterval } from './interval';
 import { syncListeners } from './listeners';
 import { FEED_RESOURCES, FeedNotOffered, syncFromFeed } from './feed';
-import { SEED_STEPS } from '@desk/resources/list';
-import type { StepRun } from '@desk/resources/kind';
+import { SEED_STEPS, type StepRun } from '@desk/resources/steps';
 import type { PageReaderThread } from './context';
 import { createHistoryCheck, type HistoryCheck } from '../verification/history-check';
 
@@ -86,7 +85,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     return syncStatusOf({ running: current !== null, progress, lastError, online }, cache.lastSuccess());
   }
 
-  /** The run as the steps see it (resources/kind.ts). */
+  /** The run as the steps see it (resources/steps.ts). */
   function stepRun(wanted: ReadonlySet<SyncResource>, ahead: StepRun['ahead']): StepRun {
     return {
       wanted,
