@@ -52,8 +52,8 @@ export async function ensureLocalAdministrator(
   // administrator cannot be disabled (operations/operators.ts).
   let replaced: string | undefined;
   if (previousId !== undefined) {
-    const row = registry.db.prepare('SELECT active, public_key_pem FROM operators WHERE id = ?').get(previousId) as
-      { active: number; public_key_pem: string } | undefined;
+    const { db } = registry;
+    const row = db.first(db.q.selectFrom('operators').select(['active', 'public_key_pem']).where('id', '=', previousId));
     if (row?.active === 1) {
       const held = await holdsKeyOf(vault, keyId, row.public_key_pem);
       if (held === 'yes') return previousId;

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { countSource, takeCensus } from '@test/support/typed-sql-census';
 
 /** Counted when the rule came in (issue 27); only ever lowered. */
-const AT_MOST = { rawSql: 47, queryCasts: 14, rowTypes: 7 };
+const AT_MOST = { rawSql: 0, queryCasts: 0, rowTypes: 4 };
 
 const root = resolve(import.meta.dirname, '../../..');
 

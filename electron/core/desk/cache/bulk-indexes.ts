@@ -2,18 +2,18 @@
 // at a random place, which at --scale 100 costs more than the rows themselves. Into an empty table
 // the indexes are dropped for the write and built again after it (a sort each), inside the
 // caller's transaction: a failed write rolls the drop back with the rows. Unique indexes stay.
+import { sql } from 'kysely';
 import type { SqliteDatabase } from '@platform/db/database';
 
-type Db = Pick<SqliteDatabase<unknown>, 'raw'>;
+type Db = Pick<SqliteDatabase<unknown>, 'raw' | 'all' | 'first' | 'run'>;
 
 /** The table's secondary (non-unique) indexes, as created. */
 export function secondaryIndexesOf(db: Db, table: string): { name: string; sql: string }[] {
-  return db.raw
-    .prepare(
-      `SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL
-       AND sql NOT LIKE 'CREATE UNIQUE%' ORDER BY rowid`,
-    )
-    .all(table) as { name: string; sql: string }[];
+  // A read of SQLite's catalog, which is no table of the cache's schema.
+  return db.all(
+    sql<{ name: string; sql: string }>`SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = ${table}
+      AND sql IS NOT NULL AND sql NOT LIKE 'CREATE UNIQUE%' ORDER BY rowid`,
+  );
 }
 
 /**
@@ -23,9 +23,10 @@ export function secondaryIndexesOf(db: Db, table: string): { name: string; sql: 
  */
 export function withIndexesBuiltAfter<T>(db: Db, table: string, empty: string, write: () => T): T {
   if (!db.raw.inTransaction) throw new Error('withIndexesBuiltAfter runs inside a transaction');
-  if (db.raw.prepare(`SELECT 1 FROM ${table} WHERE ${empty} LIMIT 1`).get() !== undefined) return write();
+  // The table and the condition are the caller's constants, which no builder of the schema's types can take.
+  if (db.first(sql<{ one: 1 }>`SELECT 1 AS one FROM ${sql.table(table)} WHERE ${sql.raw(empty)} LIMIT 1`) !== undefined) return write();
   const indexes = secondaryIndexesOf(db, table);
-  for (const index of indexes) db.raw.exec(`DROP INDEX "${index.name}"`);
+  for (const index of indexes) db.run(sql`DROP INDEX ${sql.id(index.name)}`);
   const result = write();
   for (const index of indexes) db.raw.exec(index.sql);
   return result;

@@ -24,7 +24,8 @@
 // thread never waits for the copy either; automatic checkpoints come back once it has ended.
 import { fsyncSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import type { SqliteDatabase } from '@platform/db/database';
+import { sql } from 'kysely';
+import { SqliteDatabase } from '@platform/db/database';
 import { openBetterSqlite3 } from '@platform/db/open';
 
 type Db = Pick<SqliteDatabase<unknown>, 'raw'>;
@@ -127,7 +128,9 @@ export async function checkpointInBackground(db: Db): Promise<void> {
     fsyncSync(wal.fd);
     guard = openBetterSqlite3(file, { fileMustExist: true });
     guard.exec('BEGIN');
-    guard.prepare('SELECT count(*) FROM sqlite_schema').get();
+    // The first read opens the guard's read transaction (its snapshot of the WAL); sqlite_schema
+    // is no table of the cache's schema, so a typed template.
+    new SqliteDatabase(guard).first(sql<{ tables: number }>`SELECT count(*) AS tables FROM sqlite_schema`);
     const synchronous = db.raw.pragma('synchronous', { simple: true }) as number;
     db.raw.pragma('synchronous = OFF');
     try {

@@ -17,9 +17,9 @@ import type { CacheResource, ProjectScope } from './types';
 import type { ProjectRowParts, RetirementColumns } from './rows';
 import { dropPageHashes, syncSuccess } from './writers';
 import { insertProject, PROJECT_SEARCH } from '@desk/resources/projects/writers';
-import { insertRetirement } from '@desk/resources/retirements/writers';
+import { insertRetirement, putRetirementSearchBetween } from '@desk/resources/retirements/writers';
 import { forgetUnseen, markOrganizationStale } from '@desk/resources/organizations/writers';
-import { ACCOUNT_SEARCH, highestRowid, putSummary } from '@desk/resources/inventories/writers';
+import { ACCOUNT_SEARCH, highestRowid, insertCreditFromJson, putSummary } from '@desk/resources/inventories/writers';
 import { checkpointInBackground, holdAutocheckpoints, release } from './deferred-checkpoint';
 import { secondaryIndexesOf } from './bulk-indexes';
 import { holdFtsMerges } from './fts-bulk-load';
@@ -38,28 +38,17 @@ const dropVintages = (v: { id: string }, q: Q) => q.deleteFrom('project_vintages
 const putVintages = (v: { id: string; json: string }) =>
   sql<never>`INSERT OR IGNORE INTO project_vintages (project_id, vintage)
     SELECT ${v.id}, json_extract(v.value, '$.vintage') FROM json_each(${v.json}, '$.vintages') v`;
-// An inventory credit's columns, read from its JSON by SQLite exactly as resources/inventories/writers.ts reads staged ones.
-const INSERT_INVENTORY_CREDIT = `INSERT INTO inventory_credits (account, id, project_id, project_name, project_num, serialization,
-    vintage, type, amount, supply, unit, token_id, token_address, row_hash, json)
-  SELECT @account, @id, j ->> '$.project.id', j ->> '$.project.fullName', j ->> '$.project.num', j ->> '$.serialization',
-    j ->> '$.vintage', j ->> '$.type', j ->> '$.amount', j ->> '$.supply', j ->> '$.unit', j ->> '$.tokenId',
-    j ->> '$.tokenAddress', @row_hash, j FROM (SELECT @json AS j)`;
 // Answers of projects the snapshot did not list (none, unless the registry changed during it).
-const DROP_UNLISTED = {
-  details: `DELETE FROM project_details WHERE id NOT IN (SELECT id FROM projects WHERE scope = 'internal')`,
-  credits: `DELETE FROM project_credits WHERE project_id NOT IN (SELECT id FROM projects WHERE scope = ?)`,
-  vintages: `DELETE FROM project_vintages WHERE project_id NOT IN (SELECT project_id FROM project_credits)`,
-};
-
-// The loaded retirements' search entries, many rows per statement (rowids above `after`, up to
-// `upTo`), made while the load waits for pages (`idleWork`) and for the rest by `finish`: the text
-// the staged path puts row by row (resources/retirements/writers.ts, putRetirementSearch), its columns being strings
-// (project name and number) or NULL for a redacted one's ('' there). One INSERT…SELECT per batch
-// saves a statement call per retirement (100,000 at --scale 100).
-const RETIREMENT_SEARCH = `INSERT INTO retirements_fts (rowid, beneficiary, serialization, project)
-  SELECT rowid, coalesce(beneficiary, ''), coalesce(serialization, ''), project_name || ' ' || project_num FROM retirements
-  WHERE rowid > @after AND rowid <= @upTo`;
-const DROP_RETIREMENT_SEARCH = 'DELETE FROM retirements_fts WHERE rowid = ?';
+const dropUnlistedDetails = (_v: Record<string, never>, q: Q) =>
+  q
+    .deleteFrom('project_details')
+    .where('id', 'not in', q.selectFrom('projects').select('id').where('scope', '=', sql.lit<ProjectScope>('internal')));
+const dropUnlistedCredits = (v: { scope: ProjectScope }, q: Q) =>
+  q.deleteFrom('project_credits').where('project_id', 'not in', q.selectFrom('projects').select('id').where('scope', '=', v.scope));
+const dropUnlistedVintages = (_v: Record<string, never>, q: Q) =>
+  q.deleteFrom('project_vintages').where('project_id', 'not in', q.selectFrom('project_credits').select('project_id'));
+const dropAccountCredits = (v: { account: InventoryAccount }, q: Q) => q.deleteFrom('inventory_credits').where('account', '=', v.account);
+const dropRetirementSearch = (v: { rowid: number }, q: Q) => q.deleteFrom('retirements_fts').where('rowid', '=', v.rowid);
 
 /** What a feed item fills, for `idleWork`: the kinds whose items have stopped arriving. */
 export type LoadedKind = 'inventory' | 'project' | 'retirement';
@@ -130,15 +119,16 @@ export function beginSnapshotLoad(db: Db, now: () => number) {
   // Its commit is not checkpointed on the spot (deferred-checkpoint.ts).
   holdAutocheckpoints(db);
   try {
-    db.raw.exec('BEGIN IMMEDIATE');
+    db.run(sql`BEGIN IMMEDIATE`);
   } catch (error) {
     release(db);
     throw error;
   }
   // Rows an interrupted staged run left behind.
-  db.raw.exec('DELETE FROM staging; DELETE FROM inventory_staging');
+  db.run(db.q.deleteFrom('staging'));
+  db.run(db.q.deleteFrom('inventory_staging'));
   const indexes = secondaryIndexes(db);
-  for (const index of indexes) db.raw.exec(`DROP INDEX "${index.name}"`);
+  for (const index of indexes) db.run(sql`DROP INDEX ${sql.id(index.name)}`);
   const restoreFtsMerges = holdFtsMerges(db);
   const at = now();
   const counts: SnapshotCounts = { projects: 0, internalProjects: 0, projectDetails: 0, credits: 0, inventories: 0, retirements: 0 };
@@ -146,9 +136,8 @@ export function beginSnapshotLoad(db: Db, now: () => number) {
   const retirementRowids = new Map<string, number>();
   const proponents = new Set<string>();
   const credited = new Set<string>();
-  const insertCredit = db.raw.prepare(INSERT_INVENTORY_CREDIT);
-  const retirementSearch = db.raw.prepare(RETIREMENT_SEARCH);
-  const dropRetirementSearch = db.raw.prepare(DROP_RETIREMENT_SEARCH);
+  const insertCredit = db.prepared(insertCreditFromJson);
+  const retirementSearch = db.prepared(putRetirementSearchBetween);
   // Indexes built again ahead of the commit (idleWork), and the retirements that have their search
   // entries: rowids up to `searched`, and `highestRetirement` the highest loaded so far.
   const built = new Set<string>();
@@ -204,11 +193,11 @@ export function beginSnapshotLoad(db: Db, now: () => number) {
     },
 
     retirement(row: LoadedRetirement): void {
-      // Its search entry is made with others' by `idleWork` or `finish` (RETIREMENT_SEARCH); a
+      // Its search entry is made with others' by `idleWork` or `finish` (putRetirementSearchBetween); a
       // retirement sent again whose first copy has one (or whose rowid is one that had) is searched now.
       const previous = retirementRowids.get(row.id);
       if (previous !== undefined) {
-        if (previous <= searched) dropRetirementSearch.run(previous);
+        if (previous <= searched) db.prepared(dropRetirementSearch).run({ rowid: previous });
         db.prepared(dropRetirement).run({ rowid: previous });
       } else counts.retirements++;
       const rowid = Number(
@@ -224,7 +213,7 @@ export function beginSnapshotLoad(db: Db, now: () => number) {
       const { account } = answer;
       const search = ACCOUNT_SEARCH[account];
       db.prepared(search.dropReplaced).run({ account });
-      const replaced = db.raw.prepare('DELETE FROM inventory_credits WHERE account = ?').run(account).changes;
+      const replaced = db.prepared(dropAccountCredits).run({ account }).changes;
       counts.inventories -= replaced;
       const before = db.prepared(highestRowid).first({})?.n ?? 0;
       let count = 0;
@@ -284,9 +273,9 @@ export function beginSnapshotLoad(db: Db, now: () => number) {
     finish(examinerRead: boolean): SnapshotCounts {
       for (const account of [...unsearchedAccounts.keys()]) putAccountSearch(account);
       putRetirementSearch(highestRetirement);
-      db.raw.prepare(DROP_UNLISTED.details).run();
-      db.raw.prepare(DROP_UNLISTED.credits).run(examinerRead ? 'internal' : 'public');
-      db.raw.exec(DROP_UNLISTED.vintages);
+      db.prepared(dropUnlistedDetails).run({});
+      db.prepared(dropUnlistedCredits).run({ scope: examinerRead ? 'internal' : 'public' });
+      db.prepared(dropUnlistedVintages).run({});
       for (const resource of ['projects', 'internalProjects', 'retirements'] as const) db.prepared(dropPageHashes).run({ resource });
       for (const resource of ['projects', 'internalProjects', 'credits', 'inventories', 'retirements'] as const) markSuccess(resource);
       if (examinerRead) markSuccess('projectDetails');
@@ -301,15 +290,13 @@ export function beginSnapshotLoad(db: Db, now: () => number) {
     commit(): Promise<void> {
       for (const index of indexes) if (!built.has(index.name)) db.raw.exec(index.sql);
       restoreFtsMerges();
-      db.raw.exec('ANALYZE projects');
-      db.raw.exec('ANALYZE retirements');
-      db.raw.exec('ANALYZE inventory_credits');
-      db.raw.exec('COMMIT');
+      for (const table of ['projects', 'retirements', 'inventory_credits'] as const) db.run(sql`ANALYZE ${sql.table(table)}`);
+      db.run(sql`COMMIT`);
       return checkpointInBackground(db);
     },
 
     rollback(): void {
-      if (db.raw.inTransaction) db.raw.exec('ROLLBACK');
+      if (db.raw.inTransaction) db.run(sql`ROLLBACK`);
       release(db);
     },
   };

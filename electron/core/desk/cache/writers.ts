@@ -87,15 +87,17 @@ const stagedChunk = (v: { resource: CacheResource; after: string }, q: Q) =>
 type KeepIds = { 'temp.keep_ids': { id: string } };
 const keepId = (v: { id: string }, q: Q) => q.withTables<KeepIds>().insertInto('temp.keep_ids').orIgnore().values({ id: v.id });
 export const keptIds = (q: Q) => q.withTables<KeepIds>().selectFrom('temp.keep_ids').select('id');
+const dropKeepIds = (_v: Record<string, never>, q: Q) => q.withTables<KeepIds>().deleteFrom('temp.keep_ids');
 
 /** Fills temp.keep_ids with `ids` (emptied again by `forgetKeepIds`). */
 export function rememberKeepIds(db: Db, ids: readonly string[]): void {
-  db.raw.exec('CREATE TEMP TABLE IF NOT EXISTS keep_ids (id TEXT PRIMARY KEY) WITHOUT ROWID');
-  db.raw.exec('DELETE FROM temp.keep_ids');
+  // DDL: kysely's schema builder has no WITHOUT ROWID.
+  db.run(sql`CREATE TEMP TABLE IF NOT EXISTS keep_ids (id TEXT PRIMARY KEY) WITHOUT ROWID`);
+  db.prepared(dropKeepIds).run({});
   const keep = db.prepared(keepId);
   for (const id of ids) keep.run({ id });
 }
-export const forgetKeepIds = (db: Db): void => void db.raw.exec('DELETE FROM temp.keep_ids');
+export const forgetKeepIds = (db: Db): void => void db.prepared(dropKeepIds).run({});
 
 /** The tables a first sync fills; all are empty before it (a feed snapshot may then be loaded directly). */
 const LOADED_TABLES = ['projects', 'project_details', 'project_credits', 'retirements', 'inventory_credits'] as const;
@@ -151,7 +153,7 @@ export function createWriterBase(db: Db, now: () => number) {
    * broad one (claimed) and may walk tens of thousands of rows.
    */
   function refreshPlannerStatistics(table: 'projects' | 'retirements') {
-    db.raw.exec(`ANALYZE ${table}`);
+    db.run(sql`ANALYZE ${sql.table(table)}`);
   }
 
   /**
@@ -160,14 +162,14 @@ export function createWriterBase(db: Db, now: () => number) {
    * the table's secondary indexes, answered so the pass builds them again once at its end.
    */
   function beginLoad(resource: CacheResource, table: 'projects' | 'retirements'): { name: string; sql: string }[] {
-    db.raw.exec('BEGIN IMMEDIATE');
+    db.run(sql`BEGIN IMMEDIATE`);
     try {
       db.prepared(dropStaging).run({ resource });
       const indexes = secondaryIndexesOf(db, table);
-      for (const index of indexes) db.raw.exec(`DROP INDEX "${index.name}"`);
+      for (const index of indexes) db.run(sql`DROP INDEX ${sql.id(index.name)}`);
       return indexes;
     } catch (error) {
-      db.raw.exec('ROLLBACK');
+      db.run(sql`ROLLBACK`);
       throw error;
     }
   }

@@ -225,6 +225,16 @@ export class SqliteDatabase<Tables> implements SyncDatabase<Tables> {
     return this.prepare(sql).get(...parameters) as R | undefined;
   }
 
+  /**
+   * The query's rows one at a time (a large answer streamed, never one big array), from a statement
+   * of its own: the shared cached one would stay busy while iterated. Consume it without other
+   * statements on this connection in between (it holds a read cursor).
+   */
+  iterate<R>(query: Query<R>): IterableIterator<R> {
+    const { sql, parameters } = this.compile(query);
+    return this.raw.prepare<unknown[], R>(sql).iterate(...parameters);
+  }
+
   /** Runs a change; answers how many rows it changed and the last inserted rowid. */
   run(query: Query<unknown>): RunResult {
     const { sql, parameters } = this.compile(query);

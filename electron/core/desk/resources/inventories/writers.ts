@@ -5,7 +5,7 @@
 // half-way leaves the previous ones exactly as they were.
 import type { InventoryAccount } from '@shared/desk/api';
 import type { InventorySummary, OrganizationSummary } from '@shared/registry/resources';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { SqliteDatabase } from '@platform/db/database';
 import type { CacheTables } from '@desk/cache/schema';
 import { inventoryFtsFacets, inventoryFtsTable } from './fts';
@@ -120,16 +120,30 @@ export const putSummary = (v: { account: InventoryAccount; json: string; at: num
       })),
     );
 
+type CreditValues = { account: InventoryAccount; id: string; row_hash: string; json: string };
 /**
- * A credit written straight into the empty table (loadInventories), its columns read from its JSON
- * by SQLite as insertStaged reads them from a staged one. A credit listed twice replaces its first
- * copy, as staging does.
+ * A credit written straight into its table (loadInventories, and a feed snapshot's load), its
+ * columns read from its JSON by SQLite as insertStaged reads them from a staged one. A template:
+ * the JSON is bound once, as a one-row derived table read for each column, which kysely's insert
+ * cannot say.
  */
-const INSERT_CREDIT = `INSERT OR REPLACE INTO inventory_credits (account, id, project_id, project_name, project_num, serialization,
+const creditFromJson = (verb: RawBuilder<unknown>, v: CreditValues) =>
+  sql<never>`${verb} INTO inventory_credits (account, id, project_id, project_name, project_num, serialization,
     vintage, type, amount, supply, unit, token_id, token_address, row_hash, json)
-  VALUES (@account, @id, @json ->> '$.project.id', @json ->> '$.project.fullName', @json ->> '$.project.num', @json ->> '$.serialization',
-    @json ->> '$.vintage', @json ->> '$.type', @json ->> '$.amount', @json ->> '$.supply', @json ->> '$.unit', @json ->> '$.tokenId',
-    @json ->> '$.tokenAddress', @hash, @json)`;
+  SELECT ${v.account}, ${v.id}, j ->> '$.project.id', j ->> '$.project.fullName', j ->> '$.project.num', j ->> '$.serialization',
+    j ->> '$.vintage', j ->> '$.type', j ->> '$.amount', j ->> '$.supply', j ->> '$.unit', j ->> '$.tokenId',
+    j ->> '$.tokenAddress', ${v.row_hash}, j FROM (SELECT ${v.json} AS j)`;
+/** A credit listed twice replaces its first copy, as staging does. */
+const replaceCreditFromJson = (v: CreditValues) => creditFromJson(sql`INSERT OR REPLACE`, v);
+export const insertCreditFromJson = (v: CreditValues) => creditFromJson(sql`INSERT`, v);
+const anyCredit = (_v: Record<string, never>, q: Q) => q.selectFrom('inventory_credits').select(sql.lit(1).as('one')).limit(1);
+const countCredits = (v: AccountValues, q: Q) =>
+  q
+    .selectFrom('inventory_credits')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('account', '=', v.account);
+/** Planner statistics for the new rows (bounded by analysis_limit: milliseconds). */
+export const analyzeCredits = () => sql`ANALYZE inventory_credits`;
 
 /** Each account's FTS table and its statements (the table is the account's: no account in the query). */
 function accountSearch(account: InventoryAccount) {
@@ -204,7 +218,7 @@ export function createInventoryWriters(db: SqliteDatabase<CacheTables>, now: () 
 
     /** Whether the inventories may be loaded straight into their table (loadInventories): no credit is cached. */
     inventoriesLoadable(): boolean {
-      return db.raw.prepare('SELECT 1 FROM inventory_credits LIMIT 1').get() === undefined;
+      return db.prepared(anyCredit).first({}) === undefined;
     },
 
     /**
@@ -219,16 +233,16 @@ export function createInventoryWriters(db: SqliteDatabase<CacheTables>, now: () 
       return db.transaction(() => {
         let written = 0;
         withIndexesBuiltAfter(db, 'inventory_credits', '1', () => {
-          const insert = db.raw.prepare(INSERT_CREDIT);
-          const changed = fill((account, row) => insert.run({ account, id: row.id, hash: row.hash, json: row.json }));
+          const insert = db.prepared(replaceCreditFromJson);
+          const changed = fill((account, row) => insert.run({ account, id: row.id, row_hash: row.hash, json: row.json }));
           for (const change of changed) {
             const values = { account: change.account };
             db.prepared(ACCOUNT_SEARCH[change.account].putNew).run({ ...values, before: 0 });
-            written += db.raw.prepare('SELECT count(*) FROM inventory_credits WHERE account = ?').pluck().get(change.account) as number;
+            written += db.prepared(countCredits).first(values)?.n ?? 0;
             putAccountSummary(change);
           }
         });
-        if (written > 0) db.raw.exec('ANALYZE inventory_credits');
+        if (written > 0) db.run(analyzeCredits());
         markSuccess();
         return { written, deleted: 0 };
       });
@@ -250,8 +264,7 @@ export function createInventoryWriters(db: SqliteDatabase<CacheTables>, now: () 
             deleted += result.deleted;
           }
         });
-        // Planner statistics for the new rows (bounded by analysis_limit: milliseconds).
-        if (written + deleted > 0) db.raw.exec('ANALYZE inventory_credits');
+        if (written + deleted > 0) db.run(analyzeCredits());
         markSuccess();
         return { written, deleted };
       });

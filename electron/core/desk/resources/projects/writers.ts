@@ -10,12 +10,12 @@ import { withIndexesBuiltAfter } from '@desk/cache/bulk-indexes';
 import type { CommitOptions, Q, WriterBase } from '@desk/cache/writers';
 import { markProponentsStale } from '@desk/resources/organizations/writers';
 
-type ProjectRow = Omit<Insertable<CacheTables['projects']>, 'rowid'>;
+type NewProject = Omit<Insertable<CacheTables['projects']>, 'rowid'>;
 
 export const projectRowid = (v: { scope: ProjectScope; id: string }, q: Q) =>
   q.selectFrom('projects').select('rowid').where('scope', '=', v.scope).where('id', '=', v.id);
 /** Every column of a project row but its key (scope, id): what an insert adds to the key and an update sets. */
-const projectFields = (v: ProjectRow) => ({
+const projectFields = (v: NewProject) => ({
   num: v.num,
   num_sort: v.num_sort,
   full_name: v.full_name,
@@ -34,8 +34,8 @@ const projectFields = (v: ProjectRow) => ({
   row_hash: v.row_hash,
   json: v.json,
 });
-export const insertProject = (v: ProjectRow, q: Q) => q.insertInto('projects').values({ scope: v.scope, id: v.id, ...projectFields(v) });
-const updateProject = (v: ProjectRow & { rowid: number }, q: Q) =>
+export const insertProject = (v: NewProject, q: Q) => q.insertInto('projects').values({ scope: v.scope, id: v.id, ...projectFields(v) });
+const updateProject = (v: NewProject & { rowid: number }, q: Q) =>
   q.updateTable('projects').set(projectFields(v)).where('rowid', '=', v.rowid);
 
 const goneProjects = (v: { scope: ProjectScope; resource: CacheResource }, q: Q) =>

@@ -8,11 +8,11 @@ import type { CacheResource } from '@desk/cache/types';
 import { hashJson, retirementColumns } from '@desk/cache/rows';
 import type { CommitOptions, Q, WriterBase } from '@desk/cache/writers';
 
-type RetirementRow = Omit<Insertable<CacheTables['retirements']>, 'rowid'>;
+type NewRetirement = Omit<Insertable<CacheTables['retirements']>, 'rowid'>;
 
 const retirementRowid = (v: { id: string }, q: Q) => q.selectFrom('retirements').select('rowid').where('id', '=', v.id);
 /** Every column of a retirement row but its key (id): what an insert adds to the key and an update sets. */
-const retirementFields = (v: RetirementRow) => ({
+const retirementFields = (v: NewRetirement) => ({
   created_at: v.created_at,
   is_claimed: v.is_claimed,
   amount: v.amount,
@@ -27,8 +27,8 @@ const retirementFields = (v: RetirementRow) => ({
   row_hash: v.row_hash,
   json: v.json,
 });
-export const insertRetirement = (v: RetirementRow, q: Q) => q.insertInto('retirements').values({ id: v.id, ...retirementFields(v) });
-const updateRetirement = (v: RetirementRow & { rowid: number }, q: Q) =>
+export const insertRetirement = (v: NewRetirement, q: Q) => q.insertInto('retirements').values({ id: v.id, ...retirementFields(v) });
+const updateRetirement = (v: NewRetirement & { rowid: number }, q: Q) =>
   q.updateTable('retirements').set(retirementFields(v)).where('rowid', '=', v.rowid);
 const dropRetirement = (v: { rowid: number }, q: Q) => q.deleteFrom('retirements').where('rowid', '=', v.rowid);
 const dropRetirementSearch = (v: { rowid: number }, q: Q) => q.deleteFrom('retirements_fts').where('rowid', '=', v.rowid);
@@ -46,11 +46,29 @@ const dropGoneRetirementSearch = (_v: Record<string, never>, q: Q) =>
 const dropGoneRetirements = (_v: Record<string, never>, q: Q) => q.deleteFrom('retirements').where('rowid', 'in', goneRetirements(q));
 
 /**
- * The search entries of every retirement, in one statement: the text writeRetirement puts row by
- * row (project name and number are never NULL; a redacted one's beneficiary and serialization are).
+ * Search entries made by SQLite from the retirements' rows, many per statement: the text
+ * writeRetirement puts row by row (project name and number are never NULL; a redacted one's
+ * beneficiary and serialization are).
  */
-const ALL_RETIREMENT_SEARCH = `INSERT INTO retirements_fts (rowid, beneficiary, serialization, project)
-  SELECT rowid, coalesce(beneficiary, ''), coalesce(serialization, ''), project_name || ' ' || project_num FROM retirements`;
+const searchOfRows = (q: Q) =>
+  q
+    .selectFrom('retirements')
+    .select((eb) => [
+      'rowid',
+      eb.fn.coalesce('beneficiary', sql.lit('')).as('beneficiary'),
+      eb.fn.coalesce('serialization', sql.lit('')).as('serialization'),
+      sql<string>`project_name || ' ' || project_num`.as('project'),
+    ]);
+const SEARCH_COLUMNS = ['rowid', 'beneficiary', 'serialization', 'project'] as const;
+/** The search entries of every retirement, in one statement (a pass loaded into an empty table). */
+const putAllRetirementSearch = (_v: Record<string, never>, q: Q) =>
+  q.insertInto('retirements_fts').columns(SEARCH_COLUMNS).expression(searchOfRows(q));
+/** The search entries of the retirements whose rowids are above `after`, up to `upTo` (a feed snapshot's load). */
+export const putRetirementSearchBetween = (v: { after: number; upTo: number }, q: Q) =>
+  q
+    .insertInto('retirements_fts')
+    .columns(SEARCH_COLUMNS)
+    .expression(searchOfRows(q).where('rowid', '>', v.after).where('rowid', '<=', v.upTo));
 
 export function createRetirementWriters(base: WriterBase) {
   const { db, markSuccess, replacePageHashes, changedRows, refreshPlannerStatistics, beginLoad } = base;
@@ -126,7 +144,7 @@ export function createRetirementWriters(base: WriterBase) {
           rowids.set(retirement.id, Number(db.prepared(insertRetirement).run(values).lastInsertRowid));
         },
         commit(options: Omit<CommitOptions, 'full'>): { written: number; deleted: number } {
-          db.raw.exec(ALL_RETIREMENT_SEARCH);
+          db.prepared(putAllRetirementSearch).run({});
           for (const index of indexes) db.raw.exec(index.sql);
           const written = rowids.size;
           if (written > 0) refreshPlannerStatistics('retirements');
