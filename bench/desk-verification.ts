@@ -30,6 +30,22 @@ function timed(inner: HistoryCheck, spent: { ms: number }): HistoryCheck {
         spent.ms += performance.now() - t0;
       }
     },
+    // beside the feed's download: the time from the pass asking for the outcome to its being kept
+    beside() {
+      const started = inner.beside();
+      return {
+        async keep() {
+          const t0 = performance.now();
+          try {
+            await started.keep();
+          } finally {
+            spent.ms += performance.now() - t0;
+          }
+        },
+        threw: (error) => started.threw(error),
+      };
+    },
+    keepFailure: (failure) => inner.keepFailure(failure),
     end() {
       const t0 = performance.now();
       try {

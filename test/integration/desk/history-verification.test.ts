@@ -289,3 +289,51 @@ describe('a synced record is matched with its leaf before the desk keeps it', ()
     expect(JSON.parse(historyEvidence(w.cache.db)[0]!.proof!)).toMatchObject({ mismatches: [{ record: `retirement ${id}` }] });
   });
 });
+
+describe('with the changes feed, the history is replayed while the pages download', () => {
+  it('loads a first sync before the checkpoint is answered, and keeps none of it when a record differs from its leaf', async () => {
+    world = await startDeskWorld({ retirements: 3 });
+    const w = world;
+    const id = doubleNewestRetirement(w.t);
+    // The checkpoint is answered only once the feed has read items: a check made before the
+    // download (not beside it) would wait for ever.
+    let feedRead!: () => void;
+    const itemsRead = new Promise<void>((resolve) => (feedRead = resolve));
+    const held: FetchLike = async (input, init) => {
+      if (String(input instanceof Request ? input.url : input).includes('/transparency/v1/checkpoint')) await itemsRead;
+      return fetch(input, init);
+    };
+    const engine = createSyncEngine({
+      client: w.client,
+      cache: w.cache,
+      clock: w.t.clock,
+      installations: () => w.installations,
+      history: createHistoryCheck({ baseUrl: w.t.url, cache: w.cache, clock: w.t.clock, fetch: held }),
+    });
+    cleanups.push(() => engine.close());
+    engine.subscribe((event) => {
+      if (event.type === 'progress' && event.progress.done > 0) feedRead();
+    });
+    const result = await engine.run();
+    expect(result.ok).toBe(false);
+    expect(Object.values(result.results).every((r) => r.status === 'failed')).toBe(true);
+    expect(engine.status().lastError).toBe(
+      `${HISTORY_CHANGED}: a record it serves differs from the entry its log holds (retirement ${id}).`,
+    );
+    // the whole load was rolled back: nothing synced was kept, the evidence was
+    expect(w.cache.countRetirements()).toBe(0);
+    expect(w.cache.feedCursor()).toBeNull();
+    expect(historyStatus(w.cache.db)).toMatchObject({ state: 'failed', evidence: 1 });
+    expect(JSON.parse(historyEvidence(w.cache.db)[0]!.proof!)).toMatchObject({
+      mismatches: [{ record: `retirement ${id}`, synced: { amount: 0.002 }, logged: { amountGrams: 1000 } }],
+    });
+  });
+
+  it('keeps the load and the verified checkpoint together when every record matches', async () => {
+    world = await startDeskWorld({ retirements: 3 });
+    const result = await world.engine.run();
+    expect(result.ok).toBe(true);
+    expect(world.cache.countRetirements()).toBe(3);
+    expect(historyStatus(world.cache.db)).toMatchObject({ state: 'verified', entries: logSize(world.t), pending: 0, evidence: 0 });
+  });
+});

@@ -113,7 +113,8 @@ export { cacheIsEmpty } from './writers';
 /**
  * Opens the load's transaction and answers its writers: rows first, then `markProponents`, the
  * feed's removals, `finish`, the organizations and cursor, and `commit` (or `rollback` at any
- * point). Nothing else may write on this connection meanwhile except inside that order.
+ * point). Nothing else may write on this connection meanwhile except inside that order, and the
+ * history check beside the load (its temporary rows, and what it verified before `finish`).
  */
 export function beginSnapshotLoad(db: Db, now: () => number) {
   // Its commit is not checkpointed on the spot (deferred-checkpoint.ts).

@@ -38,6 +38,11 @@ export interface StepContext {
   progress(resource: SyncResource, done: number, total: number | null): void;
   /** How to start a first sync's feed page reader on a thread of its own (none: on the sync's thread). */
   pageReaderThread?: PageReaderThread;
+  /**
+   * Awaited by the feed pass once its pages are read, before it keeps any row: the registry's
+   * history, checked beside the download, is kept first (a failure throws; the pass keeps nothing).
+   */
+  beforeKeep?: () => Promise<void>;
 }
 
 /** How the sync's thread starts another of its kind: its built script, or its source through tsx. */

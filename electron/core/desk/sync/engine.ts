@@ -17,7 +17,8 @@ import { syncListeners } from './listeners';
 import { FEED_RESOURCES, FeedNotOffered, syncFromFeed } from './feed';
 import { SEED_STEPS, type StepRun } from '@desk/resources/steps';
 import type { PageReaderThread } from './context';
-import { createHistoryCheck, type HistoryCheck } from '../verification/history-check';
+import { createHistoryCheck, type BesideCheck, type HistoryCheck } from '../verification/history-check';
+import { HistoryChanged } from '../verification/check';
 
 export interface SyncEngineOptions {
   client: RegistryClient;
@@ -121,22 +122,37 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       },
     };
     let ctx: StepContext | null = null;
-    try {
-      const installations = await options.installations();
-      const grant = await client.tokens.grant({ kind: 'app' });
-      await history?.begin();
-      ctx = { ...ctxBase, installations, examinerRead: grant.permissions.examiner === 'READ' };
-      setOnline(true);
-    } catch (error) {
+    // A failed history check: every resource failed with its message, nothing more run or written.
+    const checkFailed = (error: unknown) => {
       offline = unreachable(error);
       if (offline) setOnline(false);
       lastError = messageOf(error);
       for (const r of resources) results[r] = { status: 'failed', error: lastError };
+    };
+    const feedFirst = tuning.feed && feedOffered !== false && FEED_RESOURCES.some((r) => resources.has(r));
+    // With the feed, the history is replayed while its pages download, and kept before the pass keeps
+    // anything (ctx.beforeKeep); otherwise it is checked before the run writes.
+    let beside: BesideCheck | null = null;
+    try {
+      const installations = await options.installations();
+      const grant = await client.tokens.grant({ kind: 'app' });
+      if (history && feedFirst) beside = history.beside();
+      else await history?.begin();
+      ctx = {
+        ...ctxBase,
+        installations,
+        examinerRead: grant.permissions.examiner === 'READ',
+        ...(beside ? { beforeKeep: beside.keep } : {}),
+      };
+      setOnline(true);
+    } catch (error) {
+      checkFailed(error);
     }
+    let runError: string | null = null;
+    const done = new Set<SyncResource>();
     if (ctx) {
-      let runError: string | null = null;
-      const done = new Set<SyncResource>();
-      if (tuning.feed && feedOffered !== false && FEED_RESOURCES.some((r) => resources.has(r))) {
+      let feedKept = false;
+      if (feedFirst) {
         resourceStart = clock.now();
         const proponentsBefore = proponents;
         try {
@@ -144,6 +160,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
           proponents = null;
           const { outcomes, unchanged } = await syncFromFeed(ctx, tuning.feedLimit);
           feedOffered = true;
+          feedKept = true;
           if (unchanged) proponents = proponentsBefore;
           for (const resource of FEED_RESOURCES) {
             const outcome = outcomes[resource];
@@ -152,7 +169,11 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
             done.add(resource);
           }
         } catch (error) {
-          if (error instanceof FeedNotOffered) feedOffered = false;
+          if (beside?.threw(error)) {
+            if (error instanceof HistoryChanged) history!.keepFailure(error);
+            checkFailed(error);
+            ctx = null;
+          } else if (error instanceof FeedNotOffered) feedOffered = false;
           else {
             const message = `changes feed: ${messageOf(error)}`;
             runError = message;
@@ -168,6 +189,17 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
           }
         }
       }
+      // A pass that failed kept nothing, perhaps not the replay beside it either: checked again before the steps write.
+      if (ctx && history && beside && !feedKept && !offline) {
+        try {
+          await history.begin();
+        } catch (error) {
+          checkFailed(error);
+          ctx = null;
+        }
+      }
+    }
+    if (ctx) {
       // Installed organizations' records come with the warehouses, from the installations' feeds.
       const wanted = new Set(resources);
       if (usingFeed() && wanted.has('organizations')) wanted.add('warehouses');

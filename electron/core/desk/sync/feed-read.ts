@@ -127,6 +127,8 @@ export async function readPages(
     ctx.progress('projects', items, null);
     cursor = page.cursor;
   }
+  // Rows loaded so far are in an open transaction or staged: none is kept before the history is.
+  await ctx.beforeKeep?.();
   return { removed, organizations, cursor, items };
 }
 

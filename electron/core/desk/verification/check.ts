@@ -4,6 +4,9 @@
 // hashes the new leaves onto it: the root it computes equals the signed one only when the new tree
 // extends the old (consistency) and holds exactly these leaves (inclusion of every new record). A
 // failure is kept as evidence and thrown as HistoryChanged; the sync then writes nothing.
+// The check is two steps: `replayHistory` downloads and hashes (writing only a temporary table), so
+// it can run while the sync downloads the feed; the step it answers keeps the outcome, synchronously,
+// when the sync chooses: before it keeps any row (history-check.ts `beside`, sync/feed-read.ts).
 import { fromBase64, toBase64 } from '@shared/transparency/bytes';
 import { CompactRange } from '@shared/transparency/compact-range';
 import { leafHash } from '@shared/transparency/merkle';
@@ -31,6 +34,24 @@ export const HISTORY_CHANGED = "This registry's history changed since it was las
 /** The registry's history did not verify: the sync stops, the cache keeps what was verified. */
 export class HistoryChanged extends Error {
   override readonly name = 'HistoryChanged';
+  /** The failure's evidence while it is not kept yet (keepFailure keeps it once; none: kept before). */
+  constructor(
+    message: string,
+    public evidence?: Evidence,
+  ) {
+    super(message);
+  }
+}
+
+/** Keeps a failed check's evidence and marks the history failed (later syncs are refused); once per failure. */
+export function keepFailure(db: SqliteDatabase<CacheTables>, now: () => number, failure: HistoryChanged): void {
+  const evidence = failure.evidence;
+  if (!evidence) return;
+  failure.evidence = undefined;
+  db.transaction(() => {
+    keepEvidence(db, now(), evidence);
+    saveOutcome(db, { outcome: 'failed', message: failure.message, at: now() });
+  });
 }
 
 /** Served leaves kept as evidence when the new ones do not give the signed root (a first sync's whole log is not). */
@@ -49,15 +70,28 @@ const keptCheckpoint = (s: HistoryState): VerifiedCheckpoint | undefined =>
     ? { size: s.size, root: s.root, note: s.checkpoint, ...(s.signed_at !== null ? { time: s.signed_at } : {}) }
     : undefined;
 
-export async function checkHistory({ get, db, now }: CheckOptions): Promise<CheckOutcome> {
+/** The whole check: replayed, then its outcome kept at once (a failure's evidence too). */
+export async function checkHistory(options: CheckOptions): Promise<CheckOutcome> {
+  try {
+    const keep = await replayHistory(options);
+    return keep();
+  } catch (error) {
+    if (error instanceof HistoryChanged) keepFailure(options.db, options.now, error);
+    throw error;
+  }
+}
+
+/** What a replay found, kept when called (synchronous): the outcome, or HistoryChanged with its evidence not kept yet. */
+export type KeepOutcome = () => CheckOutcome;
+
+/**
+ * Downloads and hashes what the check needs; writes nothing but the replay's temporary table. Throws
+ * HistoryChanged (its evidence not kept yet) or a client error when unreachable.
+ */
+export async function replayHistory({ get, db, now }: CheckOptions): Promise<KeepOutcome> {
   const state = readState(db);
   const fail = (e: Evidence): never => {
-    const message = `${HISTORY_CHANGED}: ${e.message}.`;
-    db.transaction(() => {
-      keepEvidence(db, now(), e);
-      saveOutcome(db, { outcome: 'failed', message, at: now() });
-    });
-    throw new HistoryChanged(message);
+    throw new HistoryChanged(`${HISTORY_CHANGED}: ${e.message}.`, e);
   };
   if (state?.outcome === 'failed') throw new HistoryChanged(state.message ?? HISTORY_CHANGED);
 
@@ -66,7 +100,7 @@ export async function checkHistory({ get, db, now }: CheckOptions): Promise<Chec
   let keyText = state?.verifier_key ?? reviewed;
   if (keyText === null) {
     const served = await get('/transparency/v1/key');
-    if (served.status === 404) return unverifiable(db, now, 'the registry publishes no transparency log');
+    if (served.status === 404) return () => unverifiable(db, now, 'the registry publishes no transparency log');
     if (served.status !== 200) throw new LogVerificationError('unreachable', `GET /transparency/v1/key answered ${served.status}`);
     keyText = served.text.trim();
   }
@@ -80,7 +114,7 @@ export async function checkHistory({ get, db, now }: CheckOptions): Promise<Chec
       return fail({ kind: 'withdrawn', message: 'it no longer publishes the log it was verified against', kept: state.checkpoint });
     if (reviewed !== null)
       return fail({ kind: 'withdrawn', message: `it publishes no log, though it served the key ${reviewed} when it was pinned` });
-    return unverifiable(db, now, 'the registry publishes no checkpoint');
+    return () => unverifiable(db, now, 'the registry publishes no checkpoint');
   }
   let latest: VerifiedCheckpoint;
   try {
@@ -126,12 +160,15 @@ export async function checkHistory({ get, db, now }: CheckOptions): Promise<Chec
   if (toBase64(range.root()) !== latest.root) {
     return fail(await mismatch(get, kept, latest, served));
   }
-  // the records synced while these leaves were not verified yet must be theirs (keep-verified.ts)
-  const differing = keepVerifiedIfMatching(db, { key: keyText, checkpoint: latest, frontier: range.frontier(), at: now() }, from);
-  if (differing.length > 0) {
-    return fail({ kind: 'content', message: contentMessage(differing), ...pair, proof: JSON.stringify({ mismatches: differing }) });
-  }
-  return { outcome: 'verified', size: latest.size, newEntries: latest.size - from };
+  const verifiedKey = keyText;
+  return () => {
+    // the records synced while these leaves were not verified yet must be theirs (keep-verified.ts)
+    const differing = keepVerifiedIfMatching(db, { key: verifiedKey, checkpoint: latest, frontier: range.frontier(), at: now() }, from);
+    if (differing.length > 0) {
+      return fail({ kind: 'content', message: contentMessage(differing), ...pair, proof: JSON.stringify({ mismatches: differing }) });
+    }
+    return { outcome: 'verified', size: latest.size, newEntries: latest.size - from };
+  };
 }
 
 function unverifiable(db: SqliteDatabase<CacheTables>, now: () => number, reason: string): CheckOutcome {

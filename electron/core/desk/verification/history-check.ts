@@ -1,10 +1,11 @@
-// The sync's hook (sync/engine.ts calls it): `begin` before the run writes anything, `end` after it.
+// The sync's hook (sync/engine.ts calls it): `begin` before the run writes anything, or `beside`
+// while the run downloads (its `keep` before the run keeps anything), and `end` after it.
 // The check is one connection's: its cache holds the pinned key and the verified state. While the
 // run writes, the cache refuses records that differ from their verified leaves (guard.ts).
 import type { Clock } from '@platform/clock';
 import type { FetchLike } from '../client/http';
 import type { DeskCache } from '../cache';
-import { checkHistory, HISTORY_CHANGED } from './check';
+import { HISTORY_CHANGED, HistoryChanged, keepFailure, replayHistory } from './check';
 import { guardVerifiedRecords, settleRefusals } from './guard';
 import { matchSynced } from './match';
 import { keepEvidence, readState, saveOutcome } from './store';
@@ -14,10 +15,28 @@ export interface HistoryCheck {
   /** Verifies the latest checkpoint; throws HistoryChanged (the run then writes nothing) or a client error when unreachable. */
   begin(): Promise<void>;
   /**
+   * Starts the check while the run downloads: the log is downloaded and hashed beside it, writing
+   * only a temporary table; nothing is kept until the run calls `keep`.
+   */
+  beside(): BesideCheck;
+  /** Keeps a failure `keep` threw (its evidence), once the run's own writes were rolled back. */
+  keepFailure(failure: HistoryChanged): void;
+  /**
    * Keeps the records the cache refused during the run as evidence (guard.ts), then matches the
    * synced records with the verified leaves; the failure's message, or null.
    */
   end(): string | null;
+}
+
+/** A check started beside a run (HistoryCheck.beside). */
+export interface BesideCheck {
+  /**
+   * Waits for the replay and keeps its outcome (the run calls it before it keeps any row; again, the
+   * same answer). Throws what the replay threw; a HistoryChanged's evidence is not kept yet.
+   */
+  keep(): Promise<void>;
+  /** Whether `error` is the one `keep` threw (the check failed, not the run). */
+  threw(error: unknown): boolean;
 }
 
 export function createHistoryCheck(options: {
@@ -32,13 +51,50 @@ export function createHistoryCheck(options: {
   // the run's writes go through this connection: a record that differs from its verified leaf is refused
   guardVerifiedRecords(db);
   let verified = false;
+  // One replay at a time: each uses the connection's temporary table (store.ts), so one started
+  // while an earlier one (beside a run that failed, never kept) still downloads waits for it.
+  let lastReplay: Promise<unknown> = Promise.resolve();
+  const replay = () => {
+    const next = lastReplay.then(() => replayHistory({ get, db, now }));
+    lastReplay = next.catch(() => {});
+    return next;
+  };
   /** Retirements pending after this connection's last match (null: none yet, so the next reads them all). */
   let retirementsPending: number | null = null;
   return {
     async begin() {
       verified = false;
       settleRefusals(db, now());
-      verified = (await checkHistory({ get, db, now })).outcome === 'verified';
+      try {
+        verified = (await replay())().outcome === 'verified';
+      } catch (error) {
+        if (error instanceof HistoryChanged) keepFailure(db, now, error);
+        throw error;
+      }
+    },
+    beside() {
+      verified = false;
+      settleRefusals(db, now());
+      const replaying = replay();
+      // awaited by keep; a failure before then (or a replay dropped unkept) must not count as unhandled
+      replaying.catch(() => {});
+      let kept: Promise<void> | null = null;
+      let failure: { error: unknown } | null = null;
+      return {
+        keep: () =>
+          (kept ??= replaying
+            .then((keep) => {
+              verified = keep().outcome === 'verified';
+            })
+            .catch((error: unknown) => {
+              failure = { error };
+              throw error;
+            })),
+        threw: (error) => failure !== null && failure.error === error,
+      };
+    },
+    keepFailure(failure) {
+      keepFailure(db, now, failure);
     },
     end() {
       const refused = settleRefusals(db, now());
