@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { countSource, takeCensus } from '@test/support/typed-sql-census';
 
 /** Counted when the rule came in (issue 27); only ever lowered. */
-const AT_MOST = { rawSql: 47, queryCasts: 14, rowTypes: 7 };
+const AT_MOST = { rawSql: 46, queryCasts: 13, rowTypes: 7 };
 
 const root = resolve(import.meta.dirname, '../../..');
 
