@@ -165,7 +165,7 @@ test('projects, apps and the audit log of the embedded registry', async ({ app, 
   await install.getByRole('button', { name: 'Review' }).click();
   const installReview = app.getByRole('dialog', { name: 'Review the installation of Harbour Market' });
   await expect(installReview).toContainText(organizationName);
-  await expect(installReview).toContainText('WRITE');
+  await expect(installReview).toContainText('Can change');
   await installReview.getByRole('button', { name: 'Install' }).click();
   const installed = app.getByRole('dialog', { name: 'Harbour Market installed' });
   await expect(installed.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
@@ -173,8 +173,8 @@ test('projects, apps and the audit log of the embedded registry', async ({ app, 
 
   const installations = card.getByRole('table', { name: 'Installations of Harbour Market' });
   const row = installations.getByRole('row').filter({ hasText: organizationName });
-  await expect(row).toContainText('Organization warehouse: WRITE');
-  await expect(row).toContainText('Organization inventory: REQUEST');
+  await expect(row).toContainText('Organization warehouse: can change');
+  await expect(row).toContainText('Organization inventory: can request');
   await expect(row).toContainText('Active');
   await changeInstallation(app, 'Suspend', organizationName);
   await expect(row).toContainText('Suspended');
@@ -301,7 +301,7 @@ test.describe('against a remote registry', () => {
       db.close();
     }
     await expect(card.getByRole('table', { name: `Installations of ${registry.credentials.app.name}` })).toContainText(
-      'Organization info: VIEW',
+      'Organization info: can view',
     );
 
     // Issuance on the same remote registry, as its administrator: reviewed (the remote registry's dry

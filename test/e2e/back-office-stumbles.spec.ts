@@ -79,7 +79,12 @@ test('refusals, transitions, organizations and amounts as a new user meets them'
   await country.selectOption({ label: 'Kenya (KE)' });
   await create.getByLabel('Website (optional)').fill('not a url');
   await create.getByRole('button', { name: 'Review' }).click();
-  await expect(create.getByRole('alert')).toContainText('Website: enter a full web address, for example https://example.org.');
+  // the problem beside its field, once, and focus there (it was listed under the form)
+  const website = create.getByLabel('Website (optional)');
+  await expect(website).toBeFocused();
+  await expect(website).toHaveAttribute('aria-invalid', 'true');
+  await expect(website).toHaveAccessibleDescription(/Enter a full web address, for example https:\/\/example\.org\.$/);
+  await expect(create.getByText('Enter a full web address, for example https://example.org.')).toHaveCount(1);
   await create.getByLabel('Website (optional)').fill('https://savanna.example.org');
   await create.getByRole('button', { name: 'Review' }).click();
   const orgReview = app.getByRole('dialog', { name: 'Review the new organization' });

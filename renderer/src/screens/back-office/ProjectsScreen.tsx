@@ -31,6 +31,16 @@ const CHANGE_LABEL: Record<ProjectStatus, string> = {
   withdrawn: 'Withdraw',
 };
 
+/** A done status change's title: what happened, no longer the question asked. */
+const CHANGED_LABEL: Record<ProjectStatus, string> = {
+  draft: 'Back to draft',
+  submitted: 'Submitted',
+  validated: 'Validated',
+  registered: 'Registered',
+  rejected: 'Rejected',
+  withdrawn: 'Withdrawn',
+};
+
 export function ProjectsScreen() {
   const [status, setStatus] = useState<ProjectStatus | ''>('');
   const [page, setPage] = useState(0);
@@ -260,7 +270,7 @@ export function StatusChangeDialog({
   const [error, setError] = useState<string | null>(null);
   const commentField = useRef<HTMLTextAreaElement>(null);
   return (
-    <Dialog title={`${CHANGE_LABEL[to]}: ${name}`} onClose={onClose}>
+    <Dialog title={`${(action.state.phase === 'done' ? CHANGED_LABEL : CHANGE_LABEL)[to]}: ${name}`} onClose={onClose}>
       <form
         className="form"
         onSubmit={(event) => {
