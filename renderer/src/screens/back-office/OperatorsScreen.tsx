@@ -20,6 +20,7 @@ import { useBackOfficeAction } from '@renderer/components/backOffice/useBackOffi
 import { useBackOfficeRead } from '@renderer/components/backOffice/useBackOfficeRead';
 import { BackOfficePage } from './BackOfficePage';
 import { ReviewedWriteDialog, type ReviewCheck } from './ReviewedWriteDialog';
+import { PublicKeyFileField } from './PublicKeyFileField';
 
 type Operator = BackOfficeData<'operatorListOperators'>['operators'][number];
 
@@ -134,6 +135,7 @@ export function CreateOperatorDialog({ onClose }: { onClose: () => void }) {
           >
             <textarea className="mono" rows={6} value={publicKeyPem} onChange={(e) => setPublicKeyPem(e.target.value)} />
           </Field>
+          <PublicKeyFileField onKey={setPublicKeyPem} />
         </>
       }
       review={(reviewed) => (
