@@ -40,8 +40,10 @@ async function changeInstallation(app: Page, verb: 'Suspend' | 'Resume', organiz
   const dialog = app.getByRole('dialog', { name: `${verb} the installation for ${organizationName}?` });
   await expect(dialog).toContainText(verb === 'Suspend' ? 'Active → Suspended' : 'Suspended → Active');
   await dialog.getByRole('button', { name: `${verb} installation` }).click();
-  await expect(dialog.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
-  await dialog.locator('.actions').getByRole('button', { name: 'Close' }).click();
+  // once done, titled by what was done, no longer the question
+  const done = app.getByRole('dialog', { name: `Installation for ${organizationName} ${verb === 'Suspend' ? 'suspended' : 'resumed'}` });
+  await expect(done.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
+  await done.locator('.actions').getByRole('button', { name: 'Close' }).click();
 }
 
 test('projects, apps and the audit log of the embedded registry', async ({ app, desk }) => {
@@ -127,8 +129,9 @@ test('projects, apps and the audit log of the embedded registry', async ({ app, 
   await app.keyboard.press('Tab');
   await expect(submit.getByRole('button', { name: 'Submit' })).toBeFocused();
   await app.keyboard.press('Enter');
-  await expect(submit.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
-  await submit.locator('form .actions').getByRole('button', { name: 'Close' }).click();
+  const submitted = app.getByRole('dialog', { name: /^Submitted:/ });
+  await expect(submitted.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
+  await submitted.locator('form .actions').getByRole('button', { name: 'Close' }).click();
   await expect(panel.getByRole('list', { name: 'Status history' })).toContainText('Draft → Submitted');
   await expect(panel.getByRole('list', { name: 'Status history' })).toContainText('Design document reviewed');
   await expect(changes.getByRole('button', { name: 'Validate' })).toBeVisible();

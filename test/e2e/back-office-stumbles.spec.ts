@@ -59,9 +59,11 @@ test('refusals, transitions, organizations and amounts as a new user meets them'
   await expect(submit).toContainText('From Draft to Submitted.');
   await submit.getByLabel('Comment').fill('Complete');
   await submit.getByRole('button', { name: 'Submit' }).click();
-  await expect(submit.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
-  await expect(submit).toContainText('Moved from Draft to Submitted.');
-  await submit.locator('form .actions').getByRole('button', { name: 'Close' }).click();
+  // once made, titled by what was made (it kept the question "Submit: …")
+  const submitted = app.getByRole('dialog', { name: /^Submitted:/ });
+  await expect(submitted.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
+  await expect(submitted).toContainText('Moved from Draft to Submitted.');
+  await submitted.locator('form .actions').getByRole('button', { name: 'Close' }).click();
 
   // ---- a new organization: the country by name (sorted by name), the website a web address
   await sidebarItem(app, 'Organizations (operator)').click();
