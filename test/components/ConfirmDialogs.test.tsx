@@ -71,5 +71,8 @@ it('disabling an operator, once done, says it is disabled', async () => {
 
 it('recording a verification, once done, says it is recorded', async () => {
   render(<VerifyDialog organization={{ id: 'org-1', name: 'Baobab Roots', verified: false }} onClose={() => {}} />);
+  await expect.element(page.getByText('What changes:')).toBeVisible();
   await confirmAndExpect('Record the verification', 'Record verification', 'Verification recorded');
+  // and what it lists is now what changed, not what will
+  await expect.element(page.getByText('What changed:')).toBeVisible();
 });

@@ -308,7 +308,7 @@ export function VerifyDialog({
       onClose={onClose}
     >
       <div className="form">
-        <p>What changes:</p>
+        <p>{action.state.phase === 'done' ? 'What changed:' : 'What changes:'}</p>
         <Facts
           items={[
             ['Organization', organization.name],
