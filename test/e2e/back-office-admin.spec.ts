@@ -20,8 +20,11 @@ function backOffice(app: Page, screen: string) {
   return app.getByRole('navigation', { name: 'Back office' }).getByRole('button', { name: screen, exact: true }).click();
 }
 
-async function expectNoHorizontalScroll(app: Page) {
+/** At 1024 px wide nothing scrolls sideways; the usual size is put back after. */
+async function expectNoHorizontalScrollAt1024(app: Page) {
+  await app.setViewportSize({ width: 1024, height: 800 });
   expect(await app.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  await app.setViewportSize({ width: 1440, height: 900 });
 }
 
 /** Projects of that name in the embedded registry's database. */
@@ -137,9 +140,7 @@ test('projects, apps and the audit log of the embedded registry', async ({ app, 
   await expect(changes.getByRole('button', { name: 'Validate' })).toBeVisible();
   await expect(changes.getByRole('button', { name: 'Edit draft' })).toHaveCount(0);
   await screenshotBothThemes(app, 'back-office-projects');
-  await app.setViewportSize({ width: 1024, height: 800 });
-  await expectNoHorizontalScroll(app);
-  await app.setViewportSize({ width: 1440, height: 900 });
+  await expectNoHorizontalScrollAt1024(app);
 
   // ---- Apps and installations ----
   await backOffice(app, 'Apps and installations');
@@ -217,9 +218,7 @@ test('projects, apps and the audit log of the embedded registry', async ({ app, 
   const statusEntry = entries.locator('tbody tr[data-audit-id]').first();
   await expect(statusEntry).toContainText('Design document reviewed');
   await screenshotBothThemes(app, 'back-office-audit');
-  await app.setViewportSize({ width: 1024, height: 800 });
-  await expectNoHorizontalScroll(app);
-  await app.setViewportSize({ width: 1440, height: 900 });
+  await expectNoHorizontalScrollAt1024(app);
   await statusEntry.getByRole('button', { name: /^Project / }).click();
   await expect(app.getByRole('heading', { level: 1, name: 'Projects (operator)' })).toBeVisible();
   await expect(app.getByRole('complementary', { name: 'Project details' }).getByRole('heading', { level: 2 })).toContainText(
