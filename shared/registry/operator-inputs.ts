@@ -390,3 +390,6 @@ export const createOperatorInput = z.object({
 });
 
 export const setOperatorActiveInput = z.object({ operatorId: idInput(), active: z.boolean() });
+
+/** A new public key for an operator account whose private key was lost (the desk's local administrator). */
+export const setOperatorKeyInput = z.object({ operatorId: idInput(), publicKeyPem: publicKeyPemInput });

@@ -70,3 +70,33 @@ it('names the organization, operator and installation an entry touched, and shor
   await expect.poll(() => touched('a4')?.textContent).toBe('Installation Harbour Market for Walkthrough Forestry GmbH');
   expect(touched('a3')?.textContent).toBe('Project 00b1106b…');
 });
+
+it('says each action in words, the code kept in the entry’s details and the filter offering the words', async () => {
+  desk.answer('backOffice.read', (input) => {
+    const { endpoint } = input as { endpoint: string };
+    const data =
+      endpoint === 'operatorSearchAudit'
+        ? {
+            entries: [entry('b1', 'projects.setStatus', []), entry('b2', 'preview.transfer', []), entry('b3', 'made.up', [])],
+            nextCursor: null,
+          }
+        : endpoint === 'operatorListApps'
+          ? { apps: [], nextCursor: null }
+          : endpoint === 'operatorListOperators'
+            ? { operators: [] }
+            : { organizations: [], nextCursor: null };
+    return { data, source: 'registry', fetchedAt: at };
+  });
+  render(<AuditLogScreen />);
+  const action = (auditId: string) =>
+    page.getByRole('table', { name: 'Audit entries' }).element().querySelector(`[data-audit-id="${auditId}"] td:nth-child(3)`);
+
+  await expect.poll(() => action('b1')?.textContent).toBe('Project status changed');
+  expect(action('b2')?.textContent).toBe('Review of a transfer (nothing changed)');
+  expect(action('b3')?.textContent).toBe('made.up');
+  const details = page.getByRole('table', { name: 'Audit entries' }).element().querySelector('[data-audit-id="b1"] details');
+  expect(details?.textContent).toContain('Action code: projects.setStatus');
+  const filter = page.getByRole('combobox', { name: 'Action' }).element() as HTMLSelectElement;
+  const option = [...filter.options].find((o) => o.value === 'projects.setStatus');
+  expect(option?.textContent).toBe('Project status changed');
+});

@@ -116,7 +116,9 @@ describe('the Finalize dialog', () => {
     await expect.element(hint).toBeVisible();
     await expect
       .element(hint)
-      .toHaveTextContent(/the desk cannot tell which the wallet retired\. It is in the wallet's retirement transaction/);
+      .toHaveTextContent(
+        /the desk cannot tell which the wallet retired\. Take it from the wallet's retirement transaction .*, or add this registry's operator account to the connection in Settings/,
+      );
   });
 
   it('of several tokens, fills in the one the credit history shows this retirement took, and says so', async () => {
@@ -134,7 +136,7 @@ describe('the Finalize dialog', () => {
     await expect
       .element(
         page.getByText(
-          "Filled in: 8 (RDR-KEN-1-12-8-P-1-2024, vintage 2024) is the token this retirement took, as the registry's credit history shows.",
+          "Filled in: 8 (RDR-KEN-1-12-8-P-1-2024, vintage 2024) is the token this retirement took, as the registry's records the desk keeps show (the credit history, or the reservation that made it).",
         ),
       )
       .toBeVisible();

@@ -32,7 +32,10 @@ it('once installed, the dialog is titled by what was done, not "Review …"', as
   await page.getByLabelText('Organization', { exact: true }).selectOptions('org-1');
   await page.getByLabelText('Organization info').selectOptions('VIEW');
   await page.getByRole('button', { name: 'Review' }).click();
-  await expect.element(page.getByRole('dialog', { name: 'Review the installation of Harbour Market' })).toBeVisible();
+  const review = page.getByRole('dialog', { name: 'Review the installation of Harbour Market' });
+  await expect.element(review).toBeVisible();
+  // the level in words, not the registry's code (it read "VIEW")
+  await expect.element(review.getByRole('group', { name: 'What will be sent' })).toHaveTextContent(/Organization info\s*Can view/);
 
   await page.getByRole('button', { name: 'Install', exact: true }).click();
 

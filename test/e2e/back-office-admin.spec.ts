@@ -20,8 +20,11 @@ function backOffice(app: Page, screen: string) {
   return app.getByRole('navigation', { name: 'Back office' }).getByRole('button', { name: screen, exact: true }).click();
 }
 
-async function expectNoHorizontalScroll(app: Page) {
+/** At 1024 px wide nothing scrolls sideways; the usual size is put back after. */
+async function expectNoHorizontalScrollAt1024(app: Page) {
+  await app.setViewportSize({ width: 1024, height: 800 });
   expect(await app.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  await app.setViewportSize({ width: 1440, height: 900 });
 }
 
 /** Projects of that name in the embedded registry's database. */
@@ -40,8 +43,10 @@ async function changeInstallation(app: Page, verb: 'Suspend' | 'Resume', organiz
   const dialog = app.getByRole('dialog', { name: `${verb} the installation for ${organizationName}?` });
   await expect(dialog).toContainText(verb === 'Suspend' ? 'Active → Suspended' : 'Suspended → Active');
   await dialog.getByRole('button', { name: `${verb} installation` }).click();
-  await expect(dialog.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
-  await dialog.locator('.actions').getByRole('button', { name: 'Close' }).click();
+  // once done, titled by what was done, no longer the question
+  const done = app.getByRole('dialog', { name: `Installation for ${organizationName} ${verb === 'Suspend' ? 'suspended' : 'resumed'}` });
+  await expect(done.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
+  await done.locator('.actions').getByRole('button', { name: 'Close' }).click();
 }
 
 test('projects, apps and the audit log of the embedded registry', async ({ app, desk }) => {
@@ -127,16 +132,15 @@ test('projects, apps and the audit log of the embedded registry', async ({ app, 
   await app.keyboard.press('Tab');
   await expect(submit.getByRole('button', { name: 'Submit' })).toBeFocused();
   await app.keyboard.press('Enter');
-  await expect(submit.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
-  await submit.locator('form .actions').getByRole('button', { name: 'Close' }).click();
+  const submitted = app.getByRole('dialog', { name: /^Submitted:/ });
+  await expect(submitted.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
+  await submitted.locator('form .actions').getByRole('button', { name: 'Close' }).click();
   await expect(panel.getByRole('list', { name: 'Status history' })).toContainText('Draft → Submitted');
   await expect(panel.getByRole('list', { name: 'Status history' })).toContainText('Design document reviewed');
   await expect(changes.getByRole('button', { name: 'Validate' })).toBeVisible();
   await expect(changes.getByRole('button', { name: 'Edit draft' })).toHaveCount(0);
   await screenshotBothThemes(app, 'back-office-projects');
-  await app.setViewportSize({ width: 1024, height: 800 });
-  await expectNoHorizontalScroll(app);
-  await app.setViewportSize({ width: 1440, height: 900 });
+  await expectNoHorizontalScrollAt1024(app);
 
   // ---- Apps and installations ----
   await backOffice(app, 'Apps and installations');
@@ -165,7 +169,7 @@ test('projects, apps and the audit log of the embedded registry', async ({ app, 
   await install.getByRole('button', { name: 'Review' }).click();
   const installReview = app.getByRole('dialog', { name: 'Review the installation of Harbour Market' });
   await expect(installReview).toContainText(organizationName);
-  await expect(installReview).toContainText('WRITE');
+  await expect(installReview).toContainText('Can change');
   await installReview.getByRole('button', { name: 'Install' }).click();
   const installed = app.getByRole('dialog', { name: 'Harbour Market installed' });
   await expect(installed.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
@@ -173,8 +177,8 @@ test('projects, apps and the audit log of the embedded registry', async ({ app, 
 
   const installations = card.getByRole('table', { name: 'Installations of Harbour Market' });
   const row = installations.getByRole('row').filter({ hasText: organizationName });
-  await expect(row).toContainText('Organization warehouse: WRITE');
-  await expect(row).toContainText('Organization inventory: REQUEST');
+  await expect(row).toContainText('Organization warehouse: can change');
+  await expect(row).toContainText('Organization inventory: can request');
   await expect(row).toContainText('Active');
   await changeInstallation(app, 'Suspend', organizationName);
   await expect(row).toContainText('Suspended');
@@ -214,9 +218,7 @@ test('projects, apps and the audit log of the embedded registry', async ({ app, 
   const statusEntry = entries.locator('tbody tr[data-audit-id]').first();
   await expect(statusEntry).toContainText('Design document reviewed');
   await screenshotBothThemes(app, 'back-office-audit');
-  await app.setViewportSize({ width: 1024, height: 800 });
-  await expectNoHorizontalScroll(app);
-  await app.setViewportSize({ width: 1440, height: 900 });
+  await expectNoHorizontalScrollAt1024(app);
   await statusEntry.getByRole('button', { name: /^Project / }).click();
   await expect(app.getByRole('heading', { level: 1, name: 'Projects (operator)' })).toBeVisible();
   await expect(app.getByRole('complementary', { name: 'Project details' }).getByRole('heading', { level: 2 })).toContainText(
@@ -301,7 +303,7 @@ test.describe('against a remote registry', () => {
       db.close();
     }
     await expect(card.getByRole('table', { name: `Installations of ${registry.credentials.app.name}` })).toContainText(
-      'Organization info: VIEW',
+      'Organization info: can view',
     );
 
     // Issuance on the same remote registry, as its administrator: reviewed (the remote registry's dry

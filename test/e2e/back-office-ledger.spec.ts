@@ -66,8 +66,8 @@ test('issue a vintage, cancel part of it with a reason, and follow the credit hi
       await app.keyboard.press('Enter');
       await expect(app.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
       await expect(app.getByRole('button', { name: 'New', exact: true })).toBeFocused();
-      // once made, the heading says so (no longer "Review: …")
-      await expect(app.getByRole('heading', { level: 2, name: /^Done: issue 1,234\.5 t of / })).toBeVisible();
+      // once made, the heading says what was done, as a sentence (it read "Review: issue …", then "Done: issue …")
+      await expect(app.getByRole('heading', { level: 2, name: /^Issued 1,234\.5 t to .+, vintage 2031$/ })).toBeVisible();
       expect(count(db, "SELECT COUNT(*) AS n FROM audit_log WHERE action = 'credits.issue' AND operator_id IS NOT NULL")).toBe(1);
       // "New" goes back to the form, on its first field
       await app.keyboard.press('Enter');
@@ -94,6 +94,7 @@ test('issue a vintage, cancel part of it with a reason, and follow the credit hi
       await form.getByRole('textbox', { name: 'Reason' }).fill('Double counted in the monitoring report');
       await form.getByRole('button', { name: 'Review' }).click();
       const confirm = app.getByRole('button', { name: 'Cancel 11.05 t for good' });
+      await expect(app.getByRole('heading', { level: 2 })).toHaveText(`Review the cancellation of 11.05 t of ${credit.serialization}`);
       await expect(app.getByRole('table', { name: 'Balances before and after' })).toContainText('1,100 t');
       // not before the amount is typed again
       await expect(confirm).toHaveAttribute('aria-disabled', 'true');
@@ -104,6 +105,7 @@ test('issue a vintage, cancel part of it with a reason, and follow the credit hi
       await screenshotBothThemes(app, 'back-office-cancellation-review');
       await confirm.click();
       await expect(app.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
+      await expect(app.getByRole('heading', { level: 2 })).toHaveText(`Cancelled 11.05 t of ${credit.serialization} for good`);
       expect(count(db, "SELECT COUNT(*) AS n FROM movements WHERE kind = 'cancel' AND credit_id = ?", credit.id)).toBe(1);
     });
 
@@ -116,8 +118,10 @@ test('issue a vintage, cancel part of it with a reason, and follow the credit hi
       const cancelled = table.locator('tr[data-kind="cancel"]');
       await expect(cancelled).toContainText('Reason: Double counted in the monitoring report');
       await expect(cancelled).toContainText('11.05 t');
-      await expect(cancelled.getByRole('button', { name: 'credits.cancel (succeeded)' })).toBeVisible();
-      await expect(table.locator('tr[data-kind="issue"]').first().getByRole('button', { name: 'credits.issue (succeeded)' })).toBeVisible();
+      await expect(cancelled.getByRole('button', { name: 'Credits cancelled (succeeded)' })).toBeVisible();
+      await expect(
+        table.locator('tr[data-kind="issue"]').first().getByRole('button', { name: 'Credits issued (succeeded)' }),
+      ).toBeVisible();
       await screenshotBothThemes(app, 'back-office-credit-history');
     });
   } finally {

@@ -59,9 +59,11 @@ test('refusals, transitions, organizations and amounts as a new user meets them'
   await expect(submit).toContainText('From Draft to Submitted.');
   await submit.getByLabel('Comment').fill('Complete');
   await submit.getByRole('button', { name: 'Submit' }).click();
-  await expect(submit.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
-  await expect(submit).toContainText('Moved from Draft to Submitted.');
-  await submit.locator('form .actions').getByRole('button', { name: 'Close' }).click();
+  // once made, titled by what was made (it kept the question "Submit: …")
+  const submitted = app.getByRole('dialog', { name: /^Submitted:/ });
+  await expect(submitted.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
+  await expect(submitted).toContainText('Moved from Draft to Submitted.');
+  await submitted.locator('form .actions').getByRole('button', { name: 'Close' }).click();
 
   // ---- a new organization: the country by name (sorted by name), the website a web address
   await sidebarItem(app, 'Organizations (operator)').click();
@@ -79,7 +81,12 @@ test('refusals, transitions, organizations and amounts as a new user meets them'
   await country.selectOption({ label: 'Kenya (KE)' });
   await create.getByLabel('Website (optional)').fill('not a url');
   await create.getByRole('button', { name: 'Review' }).click();
-  await expect(create.getByRole('alert')).toContainText('Website: enter a full web address, for example https://example.org.');
+  // the problem beside its field, once, and focus there (it was listed under the form)
+  const website = create.getByLabel('Website (optional)');
+  await expect(website).toBeFocused();
+  await expect(website).toHaveAttribute('aria-invalid', 'true');
+  await expect(website).toHaveAccessibleDescription(/Enter a full web address, for example https:\/\/example\.org\.$/);
+  await expect(create.getByText('Enter a full web address, for example https://example.org.')).toHaveCount(1);
   await create.getByLabel('Website (optional)').fill('https://savanna.example.org');
   await create.getByRole('button', { name: 'Review' }).click();
   const orgReview = app.getByRole('dialog', { name: 'Review the new organization' });

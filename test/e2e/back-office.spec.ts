@@ -177,10 +177,11 @@ test('organizations and operators as the local administrator, then as a viewer: 
   const verify = app.getByRole('dialog', { name: 'Record the verification' });
   await expect(verify).toContainText('Not verified → Verified');
   await verify.getByRole('button', { name: 'Record verification' }).click();
-  await expect(verify.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
-  await verify.locator('.actions').getByRole('button', { name: 'Close' }).click();
+  const recorded = app.getByRole('dialog', { name: 'Verification recorded' });
+  await expect(recorded.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
+  await recorded.locator('.actions').getByRole('button', { name: 'Close' }).click();
   await expect(app.getByRole('button', { name: 'Withdraw verification' })).toBeVisible();
-  await expect(app.getByRole('table', { name: 'Audit trail' })).toContainText('organizations.setVerified');
+  await expect(app.getByRole('table', { name: 'Audit trail' })).toContainText('Verification changed');
 
   // ---- edit it: the form opens on its first field, filled; the review shows before → after
   await app.getByRole('button', { name: 'Edit', exact: true }).click();
@@ -200,7 +201,7 @@ test('organizations and operators as the local administrator, then as a viewer: 
   await expect(saved.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
   await saved.locator('.actions').getByRole('button', { name: 'Close' }).click();
   await expect(app.locator('.facts')).toContainText('Nanyuki');
-  await expect(app.getByRole('table', { name: 'Audit trail' })).toContainText('organizations.update');
+  await expect(app.getByRole('table', { name: 'Audit trail' })).toContainText('Organization changed');
   expect(registryCount(desk.dataDir, 'SELECT COUNT(*) FROM organizations WHERE city = ?', 'Nanyuki')).toBe(1);
 
   // another organization's page: its accounts and balances, its ledger movements (from the back-office cache)
@@ -255,7 +256,7 @@ test('organizations and operators as the local administrator, then as a viewer: 
   const entries = app.getByRole('table', { name: 'Audit entries' });
   const viewerOwn = entries
     .getByRole('row')
-    .filter({ hasText: 'operatorTokens.create' })
+    .filter({ hasText: 'Operator signed in' })
     .filter({ hasText: `operator:${viewer.id}` });
   await expect(viewerOwn.first().getByRole('cell').nth(1)).toHaveText(new RegExp(`^Vera Viewer\\s*operator:${viewer.id}$`));
   expect(auditCount(desk.dataDir)).toBe(writesBefore);

@@ -154,7 +154,7 @@ test.describe('with an OS keychain', () => {
     await expect(card.getByText('Available', { exact: true })).toBeVisible();
     const installationRows = card.getByRole('table', { name: 'Installations of Second registry' }).locator('tbody tr');
     await expect(installationRows).toHaveCount(installations.length);
-    await expect(card.getByRole('table', { name: 'Installations of Second registry' })).toContainText('organization warehouse: write');
+    await expect(card.getByRole('table', { name: 'Installations of Second registry' })).toContainText('Organization warehouse: can change');
     await card.scrollIntoViewIfNeeded();
     await screenshotBothThemes(app, 'settings-remote-connection');
     // Saved by the desk, not just shown.

@@ -38,7 +38,7 @@ test('every screen by shortcut, with its content, in both themes', async ({ app 
   await expect(app.getByRole('heading', { level: 1, name: 'Connections & settings' })).toBeVisible();
   const connection = app.getByRole('region', { name: /^Connection / }).first();
   await expect(connection).toContainText('In use');
-  await expect(connection.getByRole('table', { name: /^Installations of / })).toContainText('organization warehouse: write');
+  await expect(connection.getByRole('table', { name: /^Installations of / })).toContainText('Organization warehouse: can change');
   await screenshotBothThemes(app, 'settings');
 
   // The theme setting is applied at once, whatever the system's scheme, and kept by the desk across a reload.

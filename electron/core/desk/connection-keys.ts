@@ -145,7 +145,7 @@ export function createConnectionKeys(options: {
       if (keyStatus === 'ok' && connection.secretStore === 'memory') {
         keyMessage =
           connection.kind === 'embedded'
-            ? 'No OS keychain here: the demo key is kept in memory and re-read from the demo data at every start'
+            ? 'No OS keychain here: the demo key is kept in memory and re-read from the demo data at every start, and the local administrator keeps its account but gets a new key at every start (each one an audit entry)'
             : 'The key was read from --key-file and is kept in memory only';
       }
       return { keyStatus, ...(keyMessage ? { keyMessage } : {}) };

@@ -225,15 +225,16 @@ export function createConnectionManager(options: ConnectionManagerOptions): Conn
     if (secretStore === 'encrypted-file') secretStore = 'memory';
     if (secretStore === 'memory' && !existing) {
       log(
-        `${keychainCause(keychain.reason)} The embedded demo app's key is kept in memory and re-read from the demo credentials at every start.`,
+        `${keychainCause(keychain.reason)} The embedded demo app's key is kept in memory and re-read from the demo credentials at every start; the local administrator gets a new key at every start.`,
       );
     }
     // The demo key is re-imported at every start: it is demo data, and a memory store forgets it.
     await (
       await keys.vaultFor(secretStore, EMBEDDED_CONNECTION_ID)
     ).importPrivateKey(EMBEDDED_CONNECTION_ID, embedded.credentials.app.privateKeyPem);
-    // The embedded registry's local administrator, its key in the same store as the app key.
-    const operatorId = await ensureLocalAdministrator(embedded.registry, {
+    // The embedded registry's local administrator, its key in the same store as the app key (in
+    // memory, it is the same account with a new key at every start: local-operator.ts).
+    const { id: operatorId } = await ensureLocalAdministrator(embedded.registry, {
       previousId: existing?.operatorId,
       vault: await keys.vaultFor(secretStore, operatorKeyId(EMBEDDED_CONNECTION_ID)),
       keyId: operatorKeyId(EMBEDDED_CONNECTION_ID),

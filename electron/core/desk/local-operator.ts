@@ -1,14 +1,17 @@
 // The embedded registry's local administrator: at the first start the desk creates an operator
 // account (role administrator) in its own embedded registry, keeps the private key in the same store
 // as the embedded app key (the OS keychain, or memory where there is none), and remembers the
-// account's id in the connection. Later starts reuse it while the store holds its key; when the key
-// is gone (a memory store after a restart) or is not that account's (another desk's data folder on
-// this computer uses the same keychain entry, and its start replaced the key) the old account is
-// disabled and a new one made, so no account is left whose key nobody holds and the desk never keeps
-// signing with a key the registry will refuse. Both are audit entries with the desk as their actor.
+// account's id in the connection. Later starts reuse it while the store holds its key. When the key
+// is gone (memory is empty after every restart without a keychain) or is not that account's (another
+// desk data folder on this computer wrote the same keychain entry), the same account gets a new key:
+// a new pair is made, its private half goes to the store and its public half replaces the account's,
+// so there is one local administrator whatever the store, no private key is ever written in plain
+// text, and the desk never signs with a key the registry would refuse. Creating the account and
+// each new key are audit entries with the desk as their actor. Only an account that is gone or that
+// a person disabled is replaced by a new one.
 import { createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { userInfo } from 'node:os';
-import { audited, type RegistryContext, createOperator, setOperatorActive } from '../registry';
+import { audited, type RegistryContext, createOperator, operatorKeyOf, setOperatorKey } from '../registry';
 import type { KeyVault } from './key-vault';
 
 export const LOCAL_ADMINISTRATOR_NAME = 'Local administrator (this desk)';
@@ -41,43 +44,46 @@ async function holdsKeyOf(vault: KeyVault, keyId: string, publicKeyPem: string):
   }
 }
 
-/** Returns the id of the local administrator whose key `vault` holds, creating it when needed. */
+/** The local administrator's account, and whether this start gave it a new key (see the file's head). */
+export interface LocalAdministrator {
+  id: string;
+  keyRenewed: boolean;
+}
+
+/** Returns the local administrator whose key `vault` holds, creating it or renewing its key when needed. */
 export async function ensureLocalAdministrator(
   registry: RegistryContext,
   options: { previousId: string | undefined; vault: KeyVault; keyId: string; log?: (line: string) => void },
-): Promise<string> {
+): Promise<LocalAdministrator> {
   const { previousId, vault, keyId } = options;
   const actor = { operatorId: null, actor: deskActor() };
-  // The account this one replaces is disabled once the new one exists: the last active
-  // administrator cannot be disabled (operations/operators.ts).
-  let replaced: string | undefined;
-  if (previousId !== undefined) {
-    const { db } = registry;
-    const row = db.first(db.q.selectFrom('operators').select(['active', 'public_key_pem']).where('id', '=', previousId));
-    if (row?.active === 1) {
-      const held = await holdsKeyOf(vault, keyId, row.public_key_pem);
-      if (held === 'yes') return previousId;
-      options.log?.(
-        held === 'gone'
-          ? 'the local administrator key is gone from its store: disabling that account and making a new one'
-          : "the local administrator key in its store is another account's (another desk data folder on this computer?): disabling that account and making a new one",
-      );
-      replaced = previousId;
-    }
-  }
-  const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const input = {
-    name: LOCAL_ADMINISTRATOR_NAME,
-    role: 'administrator' as const,
-    publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-  };
-  const { operator } = audited(registry, { ...actor, action: 'operators.create', input }, () => createOperator(registry, input));
-  await vault.importPrivateKey(keyId, privateKey.export({ type: 'pkcs8', format: 'pem' }).toString());
-  if (replaced !== undefined) {
-    const id = replaced;
-    audited(registry, { ...actor, action: 'operators.setActive', input: { operatorId: id, active: false } }, () =>
-      setOperatorActive(registry, { operatorId: id, active: false }),
+  const previous = previousId === undefined ? undefined : operatorKeyOf(registry, previousId);
+  if (previousId !== undefined && previous?.active) {
+    const held = await holdsKeyOf(vault, keyId, previous.publicKeyPem);
+    if (held === 'yes') return { id: previousId, keyRenewed: false };
+    options.log?.(
+      held === 'gone'
+        ? 'the local administrator key is gone from its store (no OS keychain keeps it across restarts): the same account gets a new key'
+        : "the local administrator key in its store is another account's (another desk data folder on this computer?): the account gets a new key",
     );
+    const { publicKeyPem, privateKeyPem } = newKeyPair();
+    await vault.importPrivateKey(keyId, privateKeyPem);
+    const input = { operatorId: previousId, publicKeyPem };
+    audited(registry, { ...actor, action: 'operators.setKey', input }, () => setOperatorKey(registry, input));
+    return { id: previousId, keyRenewed: true };
   }
-  return operator.id;
+  // No account yet, or the one remembered was removed or disabled by a person: a new one.
+  const { publicKeyPem, privateKeyPem } = newKeyPair();
+  const input = { name: LOCAL_ADMINISTRATOR_NAME, role: 'administrator' as const, publicKeyPem };
+  const { operator } = audited(registry, { ...actor, action: 'operators.create', input }, () => createOperator(registry, input));
+  await vault.importPrivateKey(keyId, privateKeyPem);
+  return { id: operator.id, keyRenewed: false };
+}
+
+function newKeyPair(): { publicKeyPem: string; privateKeyPem: string } {
+  const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  return {
+    publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+    privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+  };
 }

@@ -9,6 +9,6 @@ export { RegistryError, STATUS_OF } from './errors';
 export { createCertificatePool, type CertificatePoolOptions } from './certificates/pool';
 export { startRegistryServer, type RunningRegistryServer } from './http/server';
 export { openRegistry, type OpenedRegistry } from './open';
-export { createOperator, setOperatorActive } from './operations/operators';
+export { createOperator, operatorKeyOf, setOperatorActive, setOperatorKey } from './operations/operators';
 export { certificateInputFor } from './retirements/certificate';
 export { seedDemo } from './seed';

@@ -1,6 +1,7 @@
 // The desk's local administrator of its embedded registry, and the desk's typed client on the
 // operator endpoints: a real registry served on loopback, the key in a memory vault (the keychain
-// variant is the same KeyVault port, tested in secrets-keychain.test.ts).
+// variant is the same KeyVault port, tested in secrets-keychain.test.ts). A fresh memory vault is
+// what a restart without a keychain gives the desk.
 import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientFor } from '@desk/connection-runtime';
@@ -8,6 +9,7 @@ import { createMemoryVault } from '@desk/key-vault';
 import { ensureLocalAdministrator, LOCAL_ADMINISTRATOR_NAME, operatorKeyId } from '@desk/local-operator';
 import { createTestApp, startTestRegistry, type TestApp, type TestRegistry } from '@test/support/registry';
 import { auditRows } from '@test/support/operators';
+import { setOperatorActive, setOperatorKey } from '@registry/operations/operators';
 
 let t: TestRegistry;
 let app: TestApp;
@@ -19,52 +21,112 @@ afterAll(() => t.close());
 
 const keyId = operatorKeyId('embedded');
 
+/** The account's row as the registry keeps it. */
+const accountOf = (id: string) =>
+  t.registry.db.raw.prepare('SELECT name, role, active, public_key_pem FROM operators WHERE id = ?').get(id) as {
+    name: string;
+    role: string;
+    active: number;
+    public_key_pem: string;
+  };
+const spki = async (vault: ReturnType<typeof createMemoryVault>) =>
+  createPublicKey(await vault.readPrivateKey(keyId)).export({ type: 'spki', format: 'pem' });
+const localAdministrators = () =>
+  t.registry.db.raw.prepare('SELECT id, active FROM operators WHERE name = ?').all(LOCAL_ADMINISTRATOR_NAME) as {
+    id: string;
+    active: number;
+  }[];
+
 describe('the local administrator', () => {
-  it('is made once, kept while its key is readable, and replaced (the old one disabled) when the key is gone', async () => {
+  it('is made once, kept while its key is readable, and keeps its account with a new key when the key is gone', async () => {
+    const before = localAdministrators().length;
     const vault = createMemoryVault();
-    const id = await ensureLocalAdministrator(t.registry, { previousId: undefined, vault, keyId });
-    expect(t.registry.db.raw.prepare('SELECT name, role, active FROM operators WHERE id = ?').get(id)).toEqual({
-      name: LOCAL_ADMINISTRATOR_NAME,
-      role: 'administrator',
-      active: 1,
-    });
+    const { id, keyRenewed } = await ensureLocalAdministrator(t.registry, { previousId: undefined, vault, keyId });
+    expect(keyRenewed).toBe(false);
+    expect(accountOf(id)).toMatchObject({ name: LOCAL_ADMINISTRATOR_NAME, role: 'administrator', active: 1 });
     expect(await vault.readPrivateKey(keyId)).toMatch(/^-----BEGIN PRIVATE KEY-----/);
     expect(auditRows(t.registry).at(-1)).toMatchObject({ action: 'operators.create', outcome: 'succeeded' });
     expect(auditRows(t.registry).at(-1)!.detail).not.toContain('PRIVATE KEY');
 
-    expect(await ensureLocalAdministrator(t.registry, { previousId: id, vault, keyId })).toBe(id);
+    expect(await ensureLocalAdministrator(t.registry, { previousId: id, vault, keyId })).toEqual({ id, keyRenewed: false });
 
-    const forgetful = createMemoryVault();
-    const replacement = await ensureLocalAdministrator(t.registry, { previousId: id, vault: forgetful, keyId });
-    expect(replacement).not.toBe(id);
-    expect(t.registry.db.raw.prepare('SELECT active FROM operators WHERE id = ?').get(id)).toEqual({ active: 0 });
+    // Restarts without a keychain: memory is empty each time. The same account, still active, now
+    // checked against the key the new store holds; nothing else named like it was made.
+    const oldKey = accountOf(id).public_key_pem;
+    for (let restart = 0; restart < 2; restart++) {
+      const forgetful = createMemoryVault();
+      const logs: string[] = [];
+      expect(await ensureLocalAdministrator(t.registry, { previousId: id, vault: forgetful, keyId, log: (l) => logs.push(l) })).toEqual({
+        id,
+        keyRenewed: true,
+      });
+      expect(logs).toEqual([expect.stringContaining('the same account gets a new key')]);
+      expect(accountOf(id).active).toBe(1);
+      expect(await spki(forgetful)).toBe(accountOf(id).public_key_pem);
+      expect(auditRows(t.registry).at(-1)).toMatchObject({ action: 'operators.setKey', outcome: 'succeeded' });
+      expect(auditRows(t.registry).at(-1)!.detail).not.toContain('PRIVATE KEY');
+    }
+    expect(accountOf(id).public_key_pem).not.toBe(oldKey);
+    expect(localAdministrators()).toHaveLength(before + 1);
+    expect(
+      localAdministrators()
+        .filter((a) => a.active === 1)
+        .map((a) => a.id),
+    ).toContain(id);
 
-    // Another desk's start replaced the key in the shared store with its own (valid, but not this
-    // account's): the account is replaced too, and the new one's key is the one the store holds.
-    const logs: string[] = [];
-    await forgetful.importPrivateKey(
+    // Another desk's start wrote the shared store's entry with its own key (valid, but not this
+    // account's): this account gets a new key too, and it is the one the store holds.
+    const clashing = createMemoryVault();
+    await clashing.importPrivateKey(
       keyId,
       generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
     );
-    const afterClash = await ensureLocalAdministrator(t.registry, {
-      previousId: replacement,
-      vault: forgetful,
-      keyId,
-      log: (l) => logs.push(l),
+    const logs: string[] = [];
+    expect(await ensureLocalAdministrator(t.registry, { previousId: id, vault: clashing, keyId, log: (l) => logs.push(l) })).toEqual({
+      id,
+      keyRenewed: true,
     });
-    expect(afterClash).not.toBe(replacement);
     expect(logs).toEqual([expect.stringContaining("another account's")]);
-    expect(t.registry.db.raw.prepare('SELECT active FROM operators WHERE id = ?').get(replacement)).toEqual({ active: 0 });
-    const stored = t.registry.db.raw.prepare('SELECT public_key_pem FROM operators WHERE id = ?').get(afterClash) as {
-      public_key_pem: string;
-    };
-    expect(createPublicKey(await forgetful.readPrivateKey(keyId)).export({ type: 'spki', format: 'pem' })).toBe(stored.public_key_pem);
-    expect(await ensureLocalAdministrator(t.registry, { previousId: afterClash, vault: forgetful, keyId })).toBe(afterClash);
+    expect(await spki(clashing)).toBe(accountOf(id).public_key_pem);
+    expect(await ensureLocalAdministrator(t.registry, { previousId: id, vault: clashing, keyId })).toEqual({ id, keyRenewed: false });
+  });
+
+  it('signs nothing with the old key once the new one is set, and its tokens stop at once', async () => {
+    const vault = createMemoryVault();
+    const { id: operatorId } = await ensureLocalAdministrator(t.registry, { previousId: undefined, vault, keyId });
+    const oldPem = await vault.readPrivateKey(keyId);
+    const withKey = (pem: string) =>
+      clientFor({
+        baseUrl: t.url,
+        appId: app.id,
+        loadPrivateKey: async () => {
+          throw new Error('the app key is not needed here');
+        },
+        operator: { operatorId, loadPrivateKey: async () => pem },
+        clock: t.registry.clock,
+      });
+    const old = withKey(oldPem);
+    await old.call('operatorListOperators');
+    await ensureLocalAdministrator(t.registry, { previousId: operatorId, vault: createMemoryVault(), keyId });
+    await expect(old.call('operatorListOperators')).rejects.toThrow();
+    await expect(withKey(oldPem).call('operatorListOperators')).rejects.toThrow();
+  });
+
+  it('a disabled local administrator is replaced by a new account, never given a key', async () => {
+    const vault = createMemoryVault();
+    const { id } = await ensureLocalAdministrator(t.registry, { previousId: undefined, vault, keyId });
+    setOperatorActive(t.registry, { operatorId: id, active: false });
+    const key = accountOf(id).public_key_pem;
+    const next = await ensureLocalAdministrator(t.registry, { previousId: id, vault: createMemoryVault(), keyId });
+    expect(next.id).not.toBe(id);
+    expect(accountOf(id)).toMatchObject({ active: 0, public_key_pem: key });
+    expect(() => setOperatorKey(t.registry, { operatorId: id, publicKeyPem: accountOf(next.id).public_key_pem })).toThrow(/disabled/);
+    expect(() => setOperatorKey(t.registry, { operatorId: next.id, publicKeyPem: 'not a key' })).toThrow(/publicKeyPem/);
   });
 
   it("lets the desk's typed client call the operator endpoints, with an Idempotency-Key on writes", async () => {
     const vault = createMemoryVault();
-    const operatorId = await ensureLocalAdministrator(t.registry, { previousId: undefined, vault, keyId });
+    const { id: operatorId } = await ensureLocalAdministrator(t.registry, { previousId: undefined, vault, keyId });
     const client = clientFor({
       baseUrl: t.url,
       appId: app.id,

@@ -55,6 +55,10 @@ describe('organization edit', () => {
     const bad = organizationEdit({ ...original, fullName: ' ', countryCode: 'ZZ' }, original);
     expect(bad.ok).toBe(false);
     if (bad.ok !== false) return;
-    expect(bad.errors).toEqual([expect.stringMatching(/^Name: /), expect.stringMatching(/^Country: .*country code/)]);
+    // each named by its form field, so it is shown beside it
+    expect(bad.errors).toEqual([
+      { field: 'fullName', message: 'Must not be empty.' },
+      { field: 'countryCode', message: expect.stringMatching(/country code\.$/) },
+    ]);
   });
 });

@@ -8,7 +8,7 @@
 import { createPublicKey } from 'node:crypto';
 import type { InferResult, Kysely } from 'kysely';
 import type { z } from 'zod';
-import { createOperatorInput, setOperatorActiveInput } from '@shared/registry/operator-inputs';
+import { createOperatorInput, setOperatorActiveInput, setOperatorKeyInput } from '@shared/registry/operator-inputs';
 import type { OperatorRole } from '@shared/registry/vocabulary';
 import { iso } from '@platform/clock';
 import type { RegistryContext } from '../context';
@@ -16,7 +16,7 @@ import { badRequest, conflict, notFound } from '../errors';
 import { parseInput } from '../input';
 import type { RegistryTables } from '../schema';
 
-export { createOperatorInput, setOperatorActiveInput };
+export { createOperatorInput, setOperatorActiveInput, setOperatorKeyInput };
 
 export interface OperatorRecord {
   id: string;
@@ -85,6 +85,30 @@ export function setOperatorActive(ctx: RegistryContext, input: z.input<typeof se
     if (!o.active) db.run(db.q.deleteFrom('operator_tokens').where('operator_id', '=', o.operatorId));
     return { operator: requireOperator(ctx, o.operatorId) };
   });
+}
+
+/**
+ * Gives an account a new public key: the account (its id, name, role, history) stays, the old key
+ * signs nothing any more, and the tokens minted with it stop working at once. A disabled account is
+ * refused (409): enable it first.
+ */
+export function setOperatorKey(ctx: RegistryContext, input: z.input<typeof setOperatorKeyInput>): { operator: OperatorRecord } {
+  const o = parseInput(setOperatorKeyInput, input);
+  const pem = rsaPublicKeyPem(o.publicKeyPem);
+  return ctx.db.transaction(() => {
+    if (!requireOperator(ctx, o.operatorId).active)
+      throw conflict(`Operator ${o.operatorId} is disabled: enable it before giving it a new key`);
+    const { db } = ctx;
+    db.run(db.q.updateTable('operators').set({ public_key_pem: pem, updated_at: ctx.clock.now() }).where('id', '=', o.operatorId));
+    db.run(db.q.deleteFrom('operator_tokens').where('operator_id', '=', o.operatorId));
+    return { operator: requireOperator(ctx, o.operatorId) };
+  });
+}
+
+/** The public key an account's tokens are checked against, and whether it is active; undefined: no such account. */
+export function operatorKeyOf(ctx: RegistryContext, id: string): { active: boolean; publicKeyPem: string } | undefined {
+  const row = ctx.db.first(ctx.db.q.selectFrom('operators').select(['active', 'public_key_pem']).where('id', '=', id));
+  return row && { active: row.active === 1, publicKeyPem: row.public_key_pem };
 }
 
 /**

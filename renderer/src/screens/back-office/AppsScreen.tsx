@@ -14,12 +14,13 @@ import { ColumnHeadsWithActions } from '@renderer/components/ColumnHeads';
 import { Field } from '@renderer/components/Field';
 import { StatusBadge } from '@renderer/components/StatusBadge';
 import { describeError } from '@renderer/lib/desk';
-import { formatDate, humanize } from '@renderer/lib/format';
+import { formatDate } from '@renderer/lib/format';
 import { useNavigation } from '@renderer/stores/navigation';
 import { BackOfficePage } from './BackOfficePage';
 import { WriteActions } from './DialogActions';
 import { useOrganizationNames } from './organizationNames';
 import { InstallDialog, InstallationStatusDialog } from './InstallationDialogs';
+import { permissionsWords } from '@renderer/lib/registryWords';
 
 type App = BackOfficeData<'operatorListApps'>['apps'][number];
 type Installation = App['installations'][number];
@@ -157,11 +158,7 @@ function InstallationRow({
       <td>
         <StatusBadge value={installation.status} />
       </td>
-      <td>
-        {Object.entries(installation.permissions)
-          .map(([key, level]) => `${humanize(key)}: ${level}`)
-          .join(', ') || '—'}
-      </td>
+      <td>{permissionsWords(installation.permissions)}</td>
       <td>{formatDate(installation.createdAt)}</td>
       <td className="row-actions">
         <GatedButton

@@ -19,6 +19,7 @@ import { touchedBy, type TouchedKind } from './auditTargets';
 import { BackOfficePage } from './BackOfficePage';
 import { useOperatorNames } from './operatorNames';
 import { useRecordNames } from './recordNames';
+import { auditActionWords } from '@renderer/lib/registryWords';
 
 type Entry = BackOfficeData<'operatorSearchAudit'>['entries'][number];
 
@@ -108,7 +109,7 @@ export function AuditLogScreen() {
             <option value="">Any</option>
             {ACTIONS.map((a) => (
               <option key={a} value={a}>
-                {a}
+                {auditActionWords(a)}
               </option>
             ))}
           </select>
@@ -250,7 +251,7 @@ function AuditRow({
         {operatorName ?? entry.actor}
         {operatorName && <span className="cell-secondary">{entry.actor}</span>}
       </td>
-      <td className="mono">{entry.action}</td>
+      <td title={entry.action}>{auditActionWords(entry.action)}</td>
       <td>
         <StatusBadge value={entry.outcome} />
       </td>
@@ -277,6 +278,9 @@ function AuditRow({
       <td>
         <details>
           <summary>Show</summary>
+          <p className="muted">
+            Action code: <span className="mono">{entry.action}</span>
+          </p>
           <pre className="mono audit-detail">{JSON.stringify(entry.detail, null, 2)}</pre>
         </details>
       </td>

@@ -6,6 +6,7 @@ import { countryName, humanize } from '@renderer/lib/format';
 import { useNavigation } from '@renderer/stores/navigation';
 import { Facts } from '@renderer/components/DefinitionList';
 import { Field } from '@renderer/components/Field';
+import type { FormProblem } from '@renderer/components/FieldProblems';
 import { isWebAddress } from '@shared/registry/web-address';
 import { useBackOfficeAction } from '@renderer/components/backOffice/useBackOfficeAction';
 import { CountryField, OrganizationTypeField, PublicCheckbox } from './OrganizationFields';
@@ -29,20 +30,21 @@ export function CreateOrganizationDialog({ onClose }: { onClose: () => void }) {
       action={action}
       onClose={onClose}
       check={(): ReviewCheck<typeof body> => {
-        if (body.fullName === '') return { ok: false, problems: ['Enter the organization’s name.'] };
-        if (body.countryCode === '') return { ok: false, problems: ['Choose the organization’s country.'] };
+        const problems: FormProblem[] = [];
+        if (body.fullName === '') problems.push({ field: 'fullName', message: 'Enter the organization’s name.' });
+        if (body.countryCode === '') problems.push({ field: 'countryCode', message: 'Choose the organization’s country.' });
         if (body.website !== '' && !isWebAddress(body.website))
-          return { ok: false, problems: ['Website: enter a full web address, for example https://example.org.'] };
-        return { ok: true, reviewed: body };
+          problems.push({ field: 'website', message: 'Enter a full web address, for example https://example.org.' });
+        return problems.length > 0 ? { ok: false, problems } : { ok: true, reviewed: body };
       }}
       fields={
         <>
-          <Field label="Name">
+          <Field label="Name" name="fullName">
             <input value={fullName} onChange={(e) => setFullName(e.target.value)} maxLength={200} />
           </Field>
-          <CountryField value={countryCode} onChange={setCountryCode} />
+          <CountryField value={countryCode} onChange={setCountryCode} name="countryCode" />
           <OrganizationTypeField value={type} onChange={setType} />
-          <Field label="Website (optional)" hint="A full web address, for example https://example.org.">
+          <Field label="Website (optional)" name="website" hint="A full web address, for example https://example.org.">
             <input inputMode="url" value={website} onChange={(e) => setWebsite(e.target.value)} maxLength={300} />
           </Field>
           <PublicCheckbox checked={isPublic} onChange={setIsPublic} />

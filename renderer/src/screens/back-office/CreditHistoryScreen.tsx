@@ -12,6 +12,7 @@ import { useNavigation } from '@renderer/stores/navigation';
 import { BackOfficePage } from './BackOfficePage';
 import { AccountName, tonnesOf } from './ledger/accounts';
 import './ledger/ledger.css';
+import { auditActionWords } from '@renderer/lib/registryWords';
 
 type Trail = BackOfficeData<'operatorCreditTrail'>;
 type Movement = Trail['movements'][number];
@@ -103,7 +104,7 @@ function Who({ movement }: { movement: Movement }) {
     <span>
       {audit.operatorName ?? audit.actor} ·{' '}
       <button type="button" className="button-link" onClick={() => open('bo-audit', { entryId: audit.id, targetId: audit.id })}>
-        {audit.action} ({audit.outcome})
+        {auditActionWords(audit.action)} ({audit.outcome})
       </button>
     </span>
   );

@@ -24,7 +24,7 @@ export function EditOrganizationDialog({
   const action = useBackOfficeAction('operatorUpdateOrganization');
   const set = (patch: Partial<OrganizationForm>) => setForm((f) => ({ ...f, ...patch }));
   const text = (label: string, key: keyof OrganizationForm, max: number, hint?: string) => (
-    <Field label={label} hint={hint}>
+    <Field label={label} hint={hint} name={key}>
       <input value={form[key] as string} maxLength={max} onChange={(e) => set({ [key]: e.target.value })} />
     </Field>
   );
@@ -46,7 +46,7 @@ export function EditOrganizationDialog({
         <>
           {text('Name', 'fullName', 200)}
           <OrganizationTypeField value={form.type} onChange={(type) => set({ type })} />
-          <CountryField value={form.countryCode} onChange={(countryCode) => set({ countryCode })} />
+          <CountryField value={form.countryCode} onChange={(countryCode) => set({ countryCode })} name="countryCode" />
           {text('City', 'city', 100)}
           {text('Postal code', 'zip', 20)}
           {text('Address', 'physicalAddress', 300)}

@@ -9,7 +9,9 @@ import { useBackOfficeAction } from '@renderer/components/backOffice/useBackOffi
 import { Facts } from '@renderer/components/DefinitionList';
 import { Dialog } from '@renderer/components/Dialog';
 import { Field } from '@renderer/components/Field';
+import type { FormProblem } from '@renderer/components/FieldProblems';
 import { humanize } from '@renderer/lib/format';
+import { permissionLevelWords } from '@renderer/lib/registryWords';
 import { WriteActions } from './DialogActions';
 import { ReviewedWriteDialog, type ReviewCheck } from './ReviewedWriteDialog';
 
@@ -41,13 +43,15 @@ export function InstallDialog({ app, organizations, onClose }: { app: App; organ
       action={action}
       onClose={onClose}
       check={(): ReviewCheck<Install> => {
-        if (!organizationId) return { ok: false, problems: ['Choose the organization.'] };
-        if (Object.keys(permissions).length === 0) return { ok: false, problems: ['Give at least one permission a level.'] };
-        return { ok: true, reviewed: { organizationId, permissions } };
+        const problems: FormProblem[] = [];
+        if (!organizationId) problems.push({ field: 'organizationId', message: 'Choose the organization.' });
+        // about the permissions together, so under the form
+        if (Object.keys(permissions).length === 0) problems.push('Give at least one permission a level.');
+        return problems.length > 0 ? { ok: false, problems } : { ok: true, reviewed: { organizationId, permissions } };
       }}
       fields={
         <>
-          <Field label="Organization">
+          <Field label="Organization" name="organizationId">
             <select value={organizationId} onChange={(e) => setOrganizationId(e.target.value)}>
               <option value="">Choose…</option>
               {choices.map(([id, name]) => (
@@ -65,7 +69,7 @@ export function InstallDialog({ app, organizations, onClose }: { app: App; organ
                   <option value="">None</option>
                   {PERMISSION_LEVELS[key].map((level) => (
                     <option key={level} value={level}>
-                      {level}
+                      {permissionLevelWords(level)}
                     </option>
                   ))}
                 </select>
@@ -80,7 +84,7 @@ export function InstallDialog({ app, organizations, onClose }: { app: App; organ
           <Facts
             items={[
               ['Organization', organizations.get(reviewed.organizationId) ?? reviewed.organizationId],
-              ...Object.entries(reviewed.permissions).map(([key, level]): [string, string] => [humanize(key), level]),
+              ...Object.entries(reviewed.permissions).map(([key, level]): [string, string] => [humanize(key), permissionLevelWords(level)]),
             ]}
           />
         </>
@@ -107,7 +111,14 @@ export function InstallationStatusDialog({
   const [resume] = useState(installation.status === 'suspended');
   const verb = resume ? 'Resume' : 'Suspend';
   return (
-    <Dialog title={`${verb} the installation for ${organizationName}?`} onClose={onClose}>
+    <Dialog
+      title={
+        action.state.phase === 'done'
+          ? `Installation for ${organizationName} ${resume ? 'resumed' : 'suspended'}`
+          : `${verb} the installation for ${organizationName}?`
+      }
+      onClose={onClose}
+    >
       <div className="form">
         <Facts
           items={[

@@ -101,7 +101,8 @@ export function IssuanceScreen() {
         <LedgerReview
           write="operatorIssueCredits"
           body={issuanceBody(form)}
-          title={`Review: issue ${amount.ok ? amount.shown : ''} of ${project?.fullName ?? ''} ${form.vintage}`}
+          title={`Review the issuance of ${amount.ok ? amount.shown : ''} to ${project?.fullName ?? ''}, vintage ${form.vintage}`}
+          doneTitle={`Issued ${amount.ok ? amount.shown : ''} to ${project?.fullName ?? ''}, vintage ${form.vintage}`}
           confirmLabel={`Issue ${amount.ok ? amount.shown : ''}`}
           onBack={(made) => {
             setReviewing(false);

@@ -11,6 +11,7 @@ import { Dialog } from '@renderer/components/Dialog';
 import { Facts } from '@renderer/components/DefinitionList';
 import { ColumnHeadsWithActions } from '@renderer/components/ColumnHeads';
 import { Field } from '@renderer/components/Field';
+import type { FormProblem } from '@renderer/components/FieldProblems';
 import { EmptyState, ErrorMessage, Loading } from '@renderer/components/feedback';
 import { StatusBadge } from '@renderer/components/StatusBadge';
 import { GatedButton } from '@renderer/components/backOffice/RoleGate';
@@ -19,6 +20,7 @@ import { useBackOfficeAction } from '@renderer/components/backOffice/useBackOffi
 import { useBackOfficeRead } from '@renderer/components/backOffice/useBackOfficeRead';
 import { BackOfficePage } from './BackOfficePage';
 import { ReviewedWriteDialog, type ReviewCheck } from './ReviewedWriteDialog';
+import { PublicKeyFileField } from './PublicKeyFileField';
 
 type Operator = BackOfficeData<'operatorListOperators'>['operators'][number];
 
@@ -89,7 +91,7 @@ function OperatorList({ onToggle }: { onToggle: (operator: Operator) => void }) 
   );
 }
 
-function CreateOperatorDialog({ onClose }: { onClose: () => void }) {
+export function CreateOperatorDialog({ onClose }: { onClose: () => void }) {
   const [name, setName] = useState('');
   const [role, setRole] = useState<OperatorRole>('viewer');
   const [publicKeyPem, setPublicKeyPem] = useState('');
@@ -103,17 +105,18 @@ function CreateOperatorDialog({ onClose }: { onClose: () => void }) {
       action={action}
       onClose={onClose}
       check={(): ReviewCheck<typeof body> => {
-        if (body.name === '') return { ok: false, problems: ['Enter the operator’s name.'] };
+        const problems: FormProblem[] = [];
+        if (body.name === '') problems.push({ field: 'name', message: 'Enter the operator’s name.' });
         if (!/^-----BEGIN PUBLIC KEY-----[\s\S]+-----END PUBLIC KEY-----$/.test(publicKeyPem.trim()))
-          return {
-            ok: false,
-            problems: ['Paste the RSA public key in PEM form (-----BEGIN PUBLIC KEY----- … -----END PUBLIC KEY-----).'],
-          };
-        return { ok: true, reviewed: body };
+          problems.push({
+            field: 'publicKeyPem',
+            message: 'Paste the RSA public key in PEM form (-----BEGIN PUBLIC KEY----- … -----END PUBLIC KEY-----).',
+          });
+        return problems.length > 0 ? { ok: false, problems } : { ok: true, reviewed: body };
       }}
       fields={
         <>
-          <Field label="Name">
+          <Field label="Name" name="name">
             <input value={name} onChange={(e) => setName(e.target.value)} maxLength={120} />
           </Field>
           <Field label="Role" hint={ROLE_TEXT[role]}>
@@ -127,10 +130,12 @@ function CreateOperatorDialog({ onClose }: { onClose: () => void }) {
           </Field>
           <Field
             label="Public key (PEM)"
+            name="publicKeyPem"
             hint="The operator keeps the private key; the registry stores only this public key (RSA, 2048 bits or more)."
           >
             <textarea className="mono" rows={6} value={publicKeyPem} onChange={(e) => setPublicKeyPem(e.target.value)} />
           </Field>
+          <PublicKeyFileField onKey={setPublicKeyPem} />
         </>
       }
       review={(reviewed) => (
@@ -156,12 +161,19 @@ function CreateOperatorDialog({ onClose }: { onClose: () => void }) {
   );
 }
 
-function ActiveDialog({ operator, onClose }: { operator: Operator; onClose: () => void }) {
+export function ActiveDialog({ operator, onClose }: { operator: Operator; onClose: () => void }) {
   const action = useBackOfficeAction('operatorSetOperatorActive');
   const [active] = useState(operator.active);
   const next = !active;
   return (
-    <Dialog title={next ? `Enable ${operator.name}` : `Disable ${operator.name}`} onClose={onClose}>
+    <Dialog
+      title={
+        action.state.phase === 'done'
+          ? `${operator.name} ${next ? 'enabled' : 'disabled'}`
+          : `${next ? 'Enable' : 'Disable'} ${operator.name}`
+      }
+      onClose={onClose}
+    >
       <div className="form">
         <Facts
           items={[

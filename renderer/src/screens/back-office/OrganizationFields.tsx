@@ -35,10 +35,10 @@ export function countriesByName(): [code: string, name: string][] {
     .sort((a, b) => a[1].localeCompare(b[1]));
 }
 
-export function CountryField({ value, onChange }: { value: string; onChange: (code: string) => void }) {
+export function CountryField({ value, onChange, name }: { value: string; onChange: (code: string) => void; name?: string }) {
   const known = value === '' || value in COUNTRIES;
   return (
-    <Field label="Country">
+    <Field label="Country" name={name}>
       <select value={value} onChange={(e) => onChange(e.target.value)}>
         <option value="">Choose…</option>
         {!known && <option value={value}>{value} (not a country code)</option>}

@@ -20,6 +20,7 @@ import { useBackOfficeAction } from '@renderer/components/backOffice/useBackOffi
 import { useBackOfficeRead } from '@renderer/components/backOffice/useBackOfficeRead';
 import { EditOrganizationDialog } from './EditOrganizationDialog';
 import { actorName, useOperatorNames } from './operatorNames';
+import { auditActionWords, permissionsWords } from '@renderer/lib/registryWords';
 
 const MOVEMENTS_PAGE = 50;
 
@@ -169,11 +170,7 @@ export function OrganizationPage({ organizationId }: { organizationId: string })
                     </button>
                   </td>
                   <td>{humanize(i.status)}</td>
-                  <td>
-                    {Object.entries(i.permissions)
-                      .map(([k, v]) => `${humanize(k)}: ${v}`)
-                      .join(', ')}
-                  </td>
+                  <td>{permissionsWords(i.permissions)}</td>
                 </tr>
               ))}
             </tbody>
@@ -275,7 +272,7 @@ function AuditTrail({ organizationId }: { organizationId: string }) {
             {data.data.entries.map((e) => (
               <tr key={e.id}>
                 <td>{formatDateTime(e.at)}</td>
-                <td>{e.action}</td>
+                <td title={e.action}>{auditActionWords(e.action)}</td>
                 <td>{actorName(e, operatorNames)}</td>
                 <td>{humanize(e.outcome)}</td>
               </tr>
@@ -290,15 +287,28 @@ function AuditTrail({ organizationId }: { organizationId: string }) {
   );
 }
 
-function VerifyDialog({ organization, onClose }: { organization: { id: string; name: string; verified: boolean }; onClose: () => void }) {
+export function VerifyDialog({
+  organization,
+  onClose,
+}: {
+  organization: { id: string; name: string; verified: boolean };
+  onClose: () => void;
+}) {
   const action = useBackOfficeAction('operatorSetOrganizationVerified');
   // What the user reviewed: the page behind reloads after the write, the dialog keeps the change it made.
   const [verified] = useState(organization.verified);
   const next = !verified;
   return (
-    <Dialog title={next ? 'Record the verification' : 'Withdraw the verification'} onClose={onClose}>
+    <Dialog
+      title={
+        action.state.phase === 'done'
+          ? `Verification ${next ? 'recorded' : 'withdrawn'}`
+          : `${next ? 'Record' : 'Withdraw'} the verification`
+      }
+      onClose={onClose}
+    >
       <div className="form">
-        <p>What changes:</p>
+        <p>{action.state.phase === 'done' ? 'What changed:' : 'What changes:'}</p>
         <Facts
           items={[
             ['Organization', organization.name],

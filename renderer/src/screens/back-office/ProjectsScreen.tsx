@@ -1,7 +1,9 @@
 // Back office: Projects (operator). Every project of any status (filtered by status, paged); a new
 // draft; a project's page with every field, its status history with the comments, an edit while it
 // is a draft, and the status changes the registry allows from its status (only those are offered),
-// each asking for a comment the history keeps.
+// each asking for a comment the history keeps. Opening a project moves focus into its panel (its
+// heading), so its status changes are a few Tab presses away, not after every row of the list;
+// closing it (× or Escape) gives focus back to the project's row.
 import { useRef, useState } from 'react';
 import { PROJECT_STATUS_TRANSITIONS, PROJECT_STATUSES, MAX_PAGE_SIZE, type ProjectStatus } from '@shared/registry/vocabulary';
 import { GatedButton } from '@renderer/components/backOffice/RoleGate';
@@ -9,6 +11,7 @@ import { useBackOfficeAction } from '@renderer/components/backOffice/useBackOffi
 import { useBackOfficeRead } from '@renderer/components/backOffice/useBackOfficeRead';
 import { Facts } from '@renderer/components/DefinitionList';
 import { Dialog } from '@renderer/components/Dialog';
+import { DetailsPanel } from '@renderer/components/DetailsPanel';
 import { EmptyState, ErrorMessage, Loading } from '@renderer/components/feedback';
 import { Field } from '@renderer/components/Field';
 import { StatusBadge } from '@renderer/components/StatusBadge';
@@ -29,6 +32,19 @@ const CHANGE_LABEL: Record<ProjectStatus, string> = {
   registered: 'Register',
   rejected: 'Reject',
   withdrawn: 'Withdraw',
+};
+
+const rowOf = (id: string) => () => document.querySelector(`tr[data-project-id="${CSS.escape(id)}"] button`);
+const theList = () => document.querySelector('table[aria-label="Projects of every status"]');
+
+/** A done status change's title: what happened, no longer the question asked. */
+const CHANGED_LABEL: Record<ProjectStatus, string> = {
+  draft: 'Back to draft',
+  submitted: 'Submitted',
+  validated: 'Validated',
+  registered: 'Registered',
+  rejected: 'Rejected',
+  withdrawn: 'Withdrawn',
 };
 
 export function ProjectsScreen() {
@@ -96,7 +112,7 @@ export function ProjectsScreen() {
                 </thead>
                 <tbody onKeyDown={moveAmongRows}>
                   {projects.map((p) => (
-                    <tr key={p.id} className={p.id === openId ? 'row-current' : undefined}>
+                    <tr key={p.id} data-project-id={p.id} className={p.id === openId ? 'row-current' : undefined}>
                       <td className="numeric">{p.num}</td>
                       <td>
                         <button type="button" className="button-link" onClick={() => open('bo-projects', { projectId: p.id })}>
@@ -151,7 +167,7 @@ function ProjectPanel({ id, organizations, onClose }: { id: string; organization
   const details = read.data?.data.details;
   const orgName = (orgId: string) => organizations.get(orgId) ?? orgId;
   return (
-    <aside className="card details" aria-label="Project details">
+    <DetailsPanel label="Project details" openKey={id} returnTo={rowOf(id)} fallback={theList}>
       <header className="details-header">
         <h2>{project ? `${project.num} · ${project.fullName}` : 'Project'}</h2>
         <button type="button" className="icon-button" title="Close details" data-closes-on-escape onClick={onClose}>
@@ -236,7 +252,7 @@ function ProjectPanel({ id, organizations, onClose }: { id: string; organization
           onClose={() => setChangeTo(null)}
         />
       )}
-    </aside>
+    </DetailsPanel>
   );
 }
 
@@ -260,7 +276,7 @@ export function StatusChangeDialog({
   const [error, setError] = useState<string | null>(null);
   const commentField = useRef<HTMLTextAreaElement>(null);
   return (
-    <Dialog title={`${CHANGE_LABEL[to]}: ${name}`} onClose={onClose}>
+    <Dialog title={`${(action.state.phase === 'done' ? CHANGED_LABEL : CHANGE_LABEL)[to]}: ${name}`} onClose={onClose}>
       <form
         className="form"
         onSubmit={(event) => {

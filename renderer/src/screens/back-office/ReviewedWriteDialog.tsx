@@ -1,18 +1,22 @@
 // A back-office write reviewed before it is sent: the form, then a review of exactly what will be
 // sent, then the write (one idempotency key for the confirmed action) and its outcome. Nothing is
 // sent before the confirming button; "Back" returns to the form as it was filled, "Cancel" closes.
-// Focus moves into each new step (never left on <body> or the dialog when the form's button goes),
-// and the form's problems are listed, one item each.
-import { useState, type ReactNode } from 'react';
+// Focus moves into each new step (never left on <body> or the dialog when the form's button goes).
+// The form's problems are shown once each: beside the field they are about (focus goes to the first
+// of them, and all are said), and those about the whole form listed under it.
+import { useRef, useState, type ReactNode } from 'react';
 import type { BackOfficeData, OperatorWriteName } from '@shared/desk/back-office';
 import { Dialog } from '@renderer/components/Dialog';
 import { ProblemList } from '@renderer/components/ProblemList';
+import { FieldProblemsProvider, problemText, splitProblems, type FormProblem } from '@renderer/components/FieldProblems';
+import { say } from '@renderer/components/Announcer';
+import { reportFormProblems } from '@renderer/lib/focus';
 import { ReviewFormActions } from '@renderer/components/ReviewFormActions';
 import type { BackOfficeAction, BackOfficeActionRequest } from '@renderer/components/backOffice/useBackOfficeAction';
 import { WriteActions } from './DialogActions';
 
 /** What the form's check answers: what to review, or what is wrong. */
-export type ReviewCheck<R> = { ok: true; reviewed: R } | { ok: false; problems: string[] };
+export type ReviewCheck<R> = { ok: true; reviewed: R } | { ok: false; problems: FormProblem[] };
 
 export function ReviewedWriteDialog<E extends OperatorWriteName, R>({
   title,
@@ -47,7 +51,9 @@ export function ReviewedWriteDialog<E extends OperatorWriteName, R>({
   doneActions?: (data: BackOfficeData<E>) => ReactNode;
 }) {
   const [reviewed, setReviewed] = useState<{ value: R } | null>(null);
-  const [problems, setProblems] = useState<string[]>([]);
+  const [problems, setProblems] = useState<FormProblem[]>([]);
+  const { byField, general } = splitProblems(problems);
+  const formRef = useRef<HTMLFormElement>(null);
   const done = action.state.phase === 'done' ? action.state.data : null;
   // A refusal (or a write the desk could not send) belongs to the reviewed values it answered:
   // once the user goes back to change them it is no longer true, so it is not shown again.
@@ -62,18 +68,25 @@ export function ReviewedWriteDialog<E extends OperatorWriteName, R>({
     <Dialog title={done ? doneTitle : reviewed ? reviewTitle : title} step={done ? 'done' : reviewed ? 'review' : 'form'} onClose={onClose}>
       {!reviewed ? (
         <form
+          ref={formRef}
           className="form"
           onSubmit={(e) => {
             e.preventDefault();
             const checked = check();
-            if (!checked.ok) return setProblems(checked.problems);
+            if (!checked.ok) {
+              setProblems(checked.problems);
+              // Beside their fields they are in no alert: focus the first, and say them (the rest are in the alert below).
+              const besideFields = checked.problems.filter((p) => typeof p !== 'string').map(problemText);
+              reportFormProblems(formRef.current, besideFields, say);
+              return;
+            }
             setProblems([]);
             forgetOutcome();
             setReviewed({ value: checked.reviewed });
           }}
         >
-          {fields}
-          <ProblemList problems={problems} />
+          <FieldProblemsProvider value={byField}>{fields}</FieldProblemsProvider>
+          <ProblemList problems={general} />
           <ReviewFormActions onClose={onClose} />
         </form>
       ) : (

@@ -33,6 +33,14 @@ const OPERATIONS: { id: Operation; label: string; hint: string; write: Previewed
   { id: 'cancellation', label: 'Cancel credits', hint: 'Out of circulation for good, with a reason.', write: 'operatorCancel' },
 ];
 
+/** The review's heading as a sentence, and once made what was done: `what` is "5 t of <serialization>". */
+const HEADINGS: Record<Operation, { review: (what: string) => string; done: (what: string) => string }> = {
+  transfer: { review: (what) => `Review the transfer of ${what}`, done: (what) => `Transferred ${what}` },
+  deposit: { review: (what) => `Review the move of ${what} into the warehouse`, done: (what) => `Moved ${what} into the warehouse` },
+  withdrawal: { review: (what) => `Review the move of ${what} out of the warehouse`, done: (what) => `Moved ${what} out of the warehouse` },
+  cancellation: { review: (what) => `Review the cancellation of ${what}`, done: (what) => `Cancelled ${what} for good` },
+};
+
 const SOURCE_KINDS: Kind[] = ['inventory', 'buffer', 'adjustment', 'registry'];
 const TARGET_KINDS: Kind[] = ['inventory', 'buffer', 'adjustment', 'registry', 'wallet'];
 const KIND_NAMES: Record<Kind, string> = {
@@ -147,7 +155,8 @@ export function TransfersScreen() {
         <LedgerReview
           write={operation.write}
           body={transferBody(form)}
-          title={`Review: ${operation.label.toLowerCase()}, ${amount.ok ? amount.shown : ''} of ${credit?.serialization ?? form.creditId}`}
+          title={HEADINGS[form.operation].review(`${amount.ok ? amount.shown : ''} of ${credit?.serialization ?? form.creditId}`)}
+          doneTitle={HEADINGS[form.operation].done(`${amount.ok ? amount.shown : ''} of ${credit?.serialization ?? form.creditId}`)}
           confirmLabel={
             form.operation === 'cancellation' ? `Cancel ${amount.ok ? amount.shown : ''} for good` : `Move ${amount.ok ? amount.shown : ''}`
           }

@@ -63,7 +63,8 @@ export interface OrganizationChange {
 
 export type OrganizationEdit =
   | { ok: true; body: z.input<typeof updateOrganizationBody>; changes: OrganizationChange[] }
-  | { ok: false; errors: string[] }
+  /** Each problem names the form field it is about (a key of OrganizationForm) and says it as a sentence. */
+  | { ok: false; errors: { field: keyof OrganizationForm; message: string }[] }
   | { ok: 'unchanged' };
 
 const OPTIONAL_TEXT = [
@@ -75,6 +76,11 @@ const OPTIONAL_TEXT = [
   ['logo', 'Logo URL'],
 ] as const;
 
+/** "must not be empty" → "Must not be empty." */
+const asSentence = (message: string) => {
+  const text = message.charAt(0).toUpperCase() + message.slice(1);
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+};
 const place = (code: string) => (code === '' ? '' : `${countryName(code)} (${code})`);
 const yesNo = (v: boolean) => (v ? 'Yes' : 'No');
 const industries = (code: string, name: string) => [code, name].filter((s) => s !== '').join(' · ');
@@ -116,12 +122,14 @@ export function organizationEdit(form: OrganizationForm, original: OrganizationF
   if (changes.length === 0) return { ok: 'unchanged' };
   const parsed = updateOrganizationBody.safeParse(body);
   if (!parsed.success) {
-    const labels = new Map(changes.map((c) => [c.field as string, c.label]));
     return {
       ok: false,
       errors: parsed.error.issues.map((i) => {
         const field = String(i.path[0] ?? '');
-        return `${labels.get(field) ?? field}: ${i.message}`;
+        // the industry is one body field made of two inputs
+        const formField: keyof OrganizationForm =
+          field === 'organizationIndustries' ? (i.path[1] === 'name' ? 'industryName' : 'industryCode') : (field as keyof OrganizationForm);
+        return { field: formField, message: asSentence(i.message) };
       }),
     };
   }

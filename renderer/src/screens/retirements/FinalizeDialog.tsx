@@ -55,9 +55,9 @@ function knownTokenId(hints: Hints | null): string {
 
 /**
  * Which token the wallet retired, as far as the desk can tell: the credit history this desk's
- * operator account synced names it; else a project with one token can only be that one (filled in);
- * of several, the registry shows no unclaimed retirement's token to the app, so the hint says so and
- * where the id is found instead of asking the user to guess.
+ * operator account synced, or the warehouse reservation whose finish made the retirement, names it;
+ * else a project with one token can only be that one (filled in); of several, the registry shows no
+ * unclaimed retirement's token to the app, so the hint says so and what to do instead of guessing.
  */
 export function tokenHint(hints: Hints | null): string {
   const tokens = hints?.tokens ?? [];
@@ -65,10 +65,12 @@ export function tokenHint(hints: Hints | null): string {
   const retired = hints?.retiredTokenId;
   if (retired) {
     const token = tokens.find((t) => t.tokenId === retired);
-    return `Filled in: ${token ? named(token) : retired} is the token this retirement took, as the registry's credit history shows.`;
+    return `Filled in: ${token ? named(token) : retired} is the token this retirement took, as the registry's records the desk keeps show (the credit history, or the reservation that made it).`;
   }
   if (tokens.length === 1) return `Filled in: ${named(tokens[0]!)} is this project's only token, so the wallet retired that one.`;
-  const where = "It is in the wallet's retirement transaction; a wrong one is refused and nothing changes.";
+  const where =
+    "Take it from the wallet's retirement transaction (the id of the token it retired), or add this registry's operator " +
+    'account to the connection in Settings and the desk fills it in. A wrong one is refused and nothing changes.';
   if (tokens.length === 0) return `The token id of the credits the wallet retired. ${where}`;
   return (
     `This project has ${tokens.length} tokens: ${tokens.map(named).join('; ')}. The registry does not show which one an ` +

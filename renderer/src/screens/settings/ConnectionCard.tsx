@@ -14,6 +14,8 @@ import { useAction } from '@renderer/components/useAction';
 import { KeyFileInput } from './KeyFileInput';
 import { historyText } from '@renderer/components/HistoryLine';
 import { HistoryActions } from './HistoryActions';
+import { humanize } from '@renderer/lib/format';
+import { permissionLevelWords } from '@renderer/lib/registryWords';
 
 const KEY_STATUS: Record<ConnectionInfo['keyStatus'], string> = {
   ok: 'Available',
@@ -133,8 +135,8 @@ export function ConnectionCard({ connection, active }: { connection: ConnectionI
                 <td>{i.organizationName}</td>
                 <td>
                   {Object.entries(i.permissions).map(([key, level]) => (
-                    <span key={key} className="permission">
-                      {key.replace(/_/g, ' ')}: <strong>{level.toLowerCase()}</strong>
+                    <span key={key} className="permission" title={level}>
+                      {humanize(key)}: <strong>{permissionLevelWords(level).toLowerCase()}</strong>
                     </span>
                   ))}
                 </td>

@@ -83,6 +83,7 @@ export function LedgerReview<E extends PreviewedWrite>({
   write,
   body,
   title,
+  doneTitle,
   confirmLabel,
   irreversible = false,
   onBack,
@@ -90,7 +91,10 @@ export function LedgerReview<E extends PreviewedWrite>({
 }: {
   write: E;
   body: Record<string, unknown>;
+  /** The heading while reviewing, a sentence: "Review the issuance of 5 t to …". */
   title: string;
+  /** The heading once made: what was done ("Issued 5 t to …"), no longer the question. */
+  doneTitle: string;
   confirmLabel: string;
   /** The user types the amount before the confirm button acts (cancellations). */
   irreversible?: boolean;
@@ -141,7 +145,7 @@ export function LedgerReview<E extends PreviewedWrite>({
             : null;
   return (
     <section className="ledger-review" aria-labelledby={headingId}>
-      <h2 id={headingId}>{done ? title.replace(/^Review: /, 'Done: ') : title}</h2>
+      <h2 id={headingId}>{done ? doneTitle : title}</h2>
       <p className="muted">{sent ? 'What was confirmed:' : 'This is what the registry will do. Nothing has been sent yet.'}</p>
       {preview.loading && !shown && <Loading label="Asking the registry what this would do…" />}
       {!sent && preview.error !== null && preview.error !== undefined && (

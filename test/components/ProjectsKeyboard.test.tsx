@@ -1,0 +1,85 @@
+// The operator's project list with the keyboard: opening a project (Enter on its name) moves focus
+// into its details panel, so Submit is two Tab presses away; it was after every row of the list
+// (about 95 presses on the demo's first page). Closing the panel gives focus back to the row.
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { page, userEvent } from 'vitest/browser';
+import { ProjectsScreen } from '@renderer/screens/back-office/ProjectsScreen';
+import { useBackOffice } from '@renderer/stores/backOffice';
+import { useNavigation } from '@renderer/stores/navigation';
+import { administratorSession } from './back-office-session';
+import { render } from './render';
+import { installScriptedBridge } from './scripted-bridge';
+
+const desk = installScriptedBridge();
+
+beforeEach(() => {
+  useBackOffice.setState({ session: administratorSession });
+  useNavigation.getState().openBackOffice('bo-projects', {});
+});
+afterEach(() => {
+  useBackOffice.setState({ session: null });
+  useNavigation.getState().closeRecords();
+  desk.reset();
+});
+
+const at = '2026-11-29T04:02:00.000Z';
+const project = (i: number) => ({
+  id: `p-${i}`,
+  num: String(1000 + i),
+  fullName: `Project ${i}`,
+  status: 'draft',
+  organizationId: 'org-1',
+  createdAt: at,
+  updatedAt: at,
+  history: [],
+});
+const details = {
+  shortDescription: '',
+  description: '',
+  proponents: [],
+  validators: [],
+  countryCode: 'KE',
+  city: '',
+  state: '',
+  location: null,
+  startDate: at,
+  creditingPeriodStartDate: at,
+  sector: { id: 'energy', title: 'Energy' },
+  methodology: { id: 'm', title: 'M' },
+  type: { id: 't', title: 'T' },
+  estimatedAnnualMitigations: [],
+  documentation: [],
+  kmlFile: null,
+  otherBenefits: [],
+};
+
+it('Enter on a project moves focus into its panel, Submit is two Tabs away, and closing returns to the row', async () => {
+  desk.answer('backOffice.read', (input) => {
+    const { endpoint, params } = input as { endpoint: string; params?: { projectId: string } };
+    const data =
+      endpoint === 'operatorListProjects'
+        ? { projects: Array.from({ length: 50 }, (_, i) => project(i)), pagination: { total: 50, page: 0, limit: 50 } }
+        : endpoint === 'operatorGetProject'
+          ? { project: { ...project(Number(params!.projectId.slice(2))) }, details }
+          : { organizations: [], nextCursor: null };
+    return { data, source: 'registry', fetchedAt: at };
+  });
+  render(<ProjectsScreen />);
+  const row = page.getByRole('button', { name: 'Project 7', exact: true });
+  await expect.element(row).toBeVisible();
+  (row.element() as HTMLElement).focus();
+  await userEvent.keyboard('{Enter}');
+
+  const panel = page.getByRole('complementary', { name: 'Project details' });
+  await expect.element(panel.getByRole('heading', { level: 2 })).toHaveFocus();
+  await expect.element(panel.getByRole('button', { name: 'Submit' })).toBeVisible();
+  await userEvent.tab();
+  await userEvent.tab();
+  await expect.element(panel.getByRole('button', { name: 'Submit' })).toHaveFocus();
+
+  // the way back: the panel's close button, then focus is on the row it was opened from
+  await userEvent.tab({ shift: true });
+  await expect.element(panel.getByRole('button', { name: 'Close details' })).toHaveFocus();
+  await userEvent.keyboard('{Enter}');
+  await expect.element(row).toHaveFocus();
+});
