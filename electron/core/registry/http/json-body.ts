@@ -3,7 +3,7 @@
 // audit's redaction) can meet a structure deep enough to exhaust the stack. Every endpoint's body
 // goes through here.
 import { RegistryError } from '../errors';
-import { refuseNulCharacter } from './nul-character';
+import { refuseNulCharacter } from './storable-text';
 
 /** The deepest nesting of arrays and objects a body may have (the deepest real body is 4). */
 export const MAX_JSON_DEPTH = 32;

@@ -7,7 +7,7 @@ import { roleAtLeast } from '@shared/registry/vocabulary';
 import { zodMessages } from '@platform/zod-messages';
 import type { Caller } from '../auth/caller';
 import { forbidden, RegistryError } from '../errors';
-import { refuseNulCharacter } from './nul-character';
+import { refuseNulCharacter } from './storable-text';
 
 export function errorBody(status: number, message: string | string[]) {
   return { statusCode: status, message, error: STATUS_CODES[status] ?? 'Error' };
