@@ -1,10 +1,8 @@
 // Reads that do not hold the process (SyncDatabase.allAsync, postgres-async-reads.ts): while
 // PostgreSQL answers one, the process goes on (here: releases the lock the read waits on, which a
-// blocking read would never let it do), even when a read's statement is used for the first time;
-// reads and synchronous statements share the one connection in order; several reads in flight at
-// once (pipeline mode, without a pooler) are answered each on its own; a failed read is reported as
-// a synchronous statement's failure is, and reads whose connection was cut under them run once more
-// on a new connection.
+// blocking read would never let it do); reads and synchronous statements share the one connection
+// in order; a failed read is reported as a synchronous statement's failure is, and a read whose
+// connection was cut under it runs once more on a new connection.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DatabaseTimeoutError } from '@platform/db/database';
@@ -53,40 +51,6 @@ describe.skipIf(!ON_POSTGRES)('reads that do not hold the process, on PostgreSQL
     expect(await pending(read)).toBe(true);
     release();
     expect(await read).toEqual([{ n: 7 }]);
-  });
-
-  it('a statement first used by a read is prepared without waiting for the reads in flight', async () => {
-    const release = hold(44);
-    const waiting = db.allAsync(sql<{ n: number }>`SELECT 1 AS n FROM pg_advisory_xact_lock(44)`);
-    // a statement this connection has not seen: asking for it must not wait for the read above
-    // (which waits for the lock this process holds: waiting would hold it until the deadline)
-    const fresh = db.allAsync(sql<{ n: number }>`SELECT 44 AS n -- used here first`);
-    expect(await pending(waiting)).toBe(true);
-    release();
-    expect(await Promise.all([waiting, fresh])).toEqual([[{ n: 1 }], [{ n: 44 }]]);
-  });
-
-  it('reads in flight together are answered each on its own: a failed one fails alone', async () => {
-    const reads = [1, 0, 3].map((d) => db.allAsync(sql<{ n: number }>`SELECT 6 / ${d}::int AS n`));
-    const [first, second, third] = await Promise.allSettled(reads);
-    expect(first).toEqual({ status: 'fulfilled', value: [{ n: 6 }] });
-    expect(second).toMatchObject({ status: 'rejected', reason: { code: '22012' } });
-    expect(third).toEqual({ status: 'fulfilled', value: [{ n: 2 }] });
-  });
-
-  it('a statement that cannot be prepared reports its own error each time it is read', async () => {
-    const broken = db.prepared(() => sql<{ n: number }>`SELECT nope AS n FROM t`);
-    for (let round = 0; round < 2; round++) {
-      await expect(broken.allAsync({})).rejects.toMatchObject({ code: '42703', message: 'column "nope" does not exist' });
-    }
-    let blocking: unknown;
-    try {
-      broken.all({});
-    } catch (error) {
-      blocking = error;
-    }
-    expect(blocking).toMatchObject({ code: '42703' });
-    expect(await db.allAsync(sql<{ n: number }>`SELECT 5 AS n`)).toEqual([{ n: 5 }]);
   });
 
   it('reads and synchronous statements take turns on the connection, in the order they were asked', async () => {
@@ -153,13 +117,10 @@ describe.skipIf(!ON_POSTGRES)('reads that do not hold the process, on PostgreSQL
     const pid = Number(db.query('SELECT pg_backend_pid() AS pid')[0]!.pid);
     const release = hold(43);
     const read = db.allAsync(sql<{ pid: number }>`SELECT pg_backend_pid() AS pid FROM pg_advisory_xact_lock(43)`);
-    // asked while the first waits: in flight behind it (pipeline mode), so cut with it
-    const behind = [8, 9].map((n) => db.allAsync(sql<{ n: number }>`SELECT ${n}::int AS n`));
     expect(await pending(read)).toBe(true);
     other.query('SELECT pg_terminate_backend($1, 5000)', [pid]);
     release();
     const [row] = await read;
     expect(row!.pid).not.toBe(pid);
-    expect(await Promise.all(behind)).toEqual([[{ n: 8 }], [{ n: 9 }]]);
   });
 });

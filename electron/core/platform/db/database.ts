@@ -67,9 +67,8 @@ export interface SyncDatabase<Tables> {
   /**
    * One read outside any transaction (refused inside one) that does not hold the process while the
    * database answers: on PostgreSQL the process serves other requests meanwhile, and reads asked for
-   * meanwhile are sent behind it at once (pipeline mode; one at a time behind a pooler) and answered
-   * in the order asked; on SQLite it runs at once, there being no wait to use. For the hottest reads,
-   * where the round trip was most of a request's time.
+   * meanwhile are answered in turn; on SQLite it runs at once, there being no wait to use. For the
+   * hottest reads, where the round trip was most of a request's time.
    */
   allAsync<R>(query: Query<R>): Promise<R[]>;
   prepared<P extends Record<string, unknown>, R>(build: (values: P, q: Kysely<Tables>) => Query<R>): PreparedQuery<P, R>;

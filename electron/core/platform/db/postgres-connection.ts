@@ -35,11 +35,6 @@ export interface NativeClient {
     finish(): void;
     /** libuv watches the socket and emits 'readable' when data arrives, until stopReader(). */
     startReader(): void;
-    /** libpq's pipeline mode (several statements sent before their answers are read): entered and left when idle. */
-    enterPipelineMode(): boolean;
-    exitPipelineMode(): boolean;
-    /** Ends a statement in pipeline mode with a sync point (its own implicit transaction) and flushes. */
-    pipelineSync(): boolean;
     stopReader(): void;
     on(event: 'readable', listener: () => void): unknown;
   };

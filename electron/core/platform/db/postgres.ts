@@ -60,11 +60,6 @@ const RETRYABLE = new Set(['40001', '40P01']);
 const UNIQUE_VIOLATION = '23505';
 /** query_canceled (statement_timeout), lock_not_available (lock_timeout): cancelled by PostgreSQL's own timeouts. */
 const TIMED_OUT = new Set(['57014', '55P03']);
-/**
- * How many reads that do not block may be in flight at once without a pooler (postgres-async-reads.ts).
- * Their statements and answers are small: far below what the sockets buffer, so sending never waits.
- */
-const PIPELINE_DEPTH = 16;
 /** How many times a transaction is run before its serialization failure is reported. */
 export const MAX_TRANSACTION_ATTEMPTS = 20;
 
@@ -231,12 +226,9 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
       throw new Error(`Cannot connect to PostgreSQL at ${redactUrl(url)}: ${String((error as Error).message).trim()}`, { cause: error });
     }
     this.reads = new AsyncReads({
-      // (not this.client: that first waits for the reads in flight)
-      client: () => this.connection.ready(false),
+      client: () => this.client,
       generation: () => this.connection.generation,
       timeoutMs: this.statementTimeoutMs + STATEMENT_GRACE_MS,
-      // several reads in flight need pipeline mode, which a pooler in transaction mode may not follow
-      inFlight: pooled ? 1 : PIPELINE_DEPTH,
       failure: (error, sentIn) => {
         let reported: unknown = error;
         try {
@@ -322,23 +314,14 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
     return this.compiled(sql, values.length).all(...values) as Record<string, unknown>[];
   }
 
-  /**
-   * One statement, prepared (without a pooler) on first use on each connection. `eager`: prepared
-   * now, so that a mistake in it is reported where it is made; a statement first used by a read that
-   * does not block is prepared in that read's own round trip instead (preparing it here would wait
-   * for the reads in flight).
-   */
-  private native(text: string, count: number, eager: boolean): NativeStatement {
-    // the name it is prepared under on the connection of generation `preparedIn`; a reconnect (a new
-    // session) prepares it again. A read that carried its preparation and failed forgets it: it is
-    // prepared again under a new name, which cannot clash with the old one had that succeeded.
-    let name = '';
+  private native(text: string, count: number): NativeStatement {
+    const name = `s${++this.nextStatement}`;
+    // prepared on the connection of this generation; a reconnect (a new session) prepares it again
     let preparedIn = -1;
     const prepareOn = (client: NativeClient): void => {
       if (!this.pooled && preparedIn !== this.connection.generation) {
-        const next = `s${++this.nextStatement}`;
-        this.timed(client, (pq) => pq.sendPrepare(next, text, count));
-        [name, preparedIn] = [next, this.connection.generation];
+        this.timed(client, (pq) => pq.sendPrepare(name, text, count));
+        preparedIn = this.connection.generation;
       }
     };
     /** The client to execute on (reconnected first if it must be), with the statement prepared on it. */
@@ -351,23 +334,13 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
       const bound = values.map(toParameter);
       return this.pooled ? pq.sendQueryParams(text, bound) : pq.sendQueryPrepared(name, bound);
     };
-    /** A read's statement, its preparation first (in the same round trip) when this connection lacks it. */
-    const sendRead = (client: NativeClient, values: readonly unknown[]): { sent: boolean; carried?: string } => {
-      if (this.pooled || preparedIn === this.connection.generation) return { sent: send(client.pq, values) };
-      const next = `s${++this.nextStatement}`;
-      if (!client.pq.sendPrepare(next, text, count)) return { sent: false };
-      [name, preparedIn] = [next, this.connection.generation];
-      return { sent: send(client.pq, values), carried: next };
-    };
-    if (eager) {
-      this.againIfCut(text, () => {
-        try {
-          prepared();
-        } catch (error) {
-          this.fail(error);
-        }
-      });
-    }
+    this.againIfCut(text, () => {
+      try {
+        prepared();
+      } catch (error) {
+        this.fail(error);
+      }
+    });
     return {
       execute: (values) =>
         this.againIfCut(text, () => {
@@ -379,26 +352,18 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
             return this.fail(error);
           }
         }),
-      later: (values) => {
-        let carried: string | undefined;
-        return this.reads.run(
-          (client) => {
-            const sent = sendRead(client, values);
-            carried = sent.carried;
-            return sent.sent;
-          },
-          () => {
-            if (carried !== undefined && carried === name) preparedIn = -1;
-          },
-        );
-      },
+      later: (values) =>
+        this.reads.run((client) => {
+          prepareOn(client);
+          return send(client.pq, values);
+        }),
     };
   }
 
-  private statement(key: string, text: string, names: string[], count: number, eager = true): SyncStatement {
+  private statement(key: string, text: string, names: string[], count: number): SyncStatement {
     let statement = this.statements.get(key);
     if (!statement) {
-      const native = this.native(text, count, eager);
+      const native = this.native(text, count);
       this.natives.set(key, native);
       const bind = (values: unknown[]): unknown[] => {
         if (names.length === 0) return values;
@@ -433,14 +398,14 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
     return this.statement(sql, text, names, count);
   }
 
-  private compiled(sql: string, count: number, eager = true): SyncStatement {
-    return this.statement(`compiled:${sql}`, sql, [], count, eager);
+  private compiled(sql: string, count: number): SyncStatement {
+    return this.statement(`compiled:${sql}`, sql, [], count);
   }
 
   /** Sends a compiled statement to be answered without blocking the process (outside any transaction). */
   private async later(sql: string, values: readonly unknown[]): Promise<Rows> {
     if (this.depth > 0) throw new Error('A read that does not block cannot run inside a transaction');
-    this.compiled(sql, values.length, false);
+    this.compiled(sql, values.length);
     return this.natives.get(`compiled:${sql}`)!.later(values);
   }
 
