@@ -90,9 +90,10 @@ describe('bounded entries', () => {
     expect(auditRows(t.registry).length).toBe(before + 1);
   });
 
-  it('refuses U+0000 in a body value, a body field name, a query and a path with 400 naming where, one entry each', async () => {
+  it('refuses U+0000 (value, field name, query, path) and an unpaired surrogate with 400 naming where, one entry each', async () => {
     // PostgreSQL cannot keep U+0000 in text and libpq ends a parameter at it: stored, "Kenya \0 Growers"
-    // became "Kenya ", and a NUL in an address was a 500 (found by operator-refusals.test.ts there)
+    // became "Kenya ", and a NUL in an address was a 500 (found by operator-refusals.test.ts there).
+    // UTF-8 cannot write an unpaired surrogate: both engines kept U+FFFD (PostgreSQL answered 500).
     const organizations = () => (t.registry.db.prepare('SELECT COUNT(*) AS n FROM organizations').get() as { n: number }).n;
     const countBefore = organizations();
     const before = auditRows(t.registry).length;
@@ -110,6 +111,10 @@ describe('bounded entries', () => {
         /^body\.a\\u0000b: must not contain/,
       ],
       [t.call('/operator/v1/audit?action=x%00y', { token: tokens.manager }), /^query\.action: must not contain/],
+      [
+        post('/operator/v1/organizations', '{"fullName":"Ok Ltd","countryCode":"KE","city":"Nai\\ud800robi"}', tokens.manager),
+        /^body\.city: must be well-formed Unicode text: it holds an unpaired surrogate/,
+      ],
       [t.call(`/operator/v1/organizations/${f.orgA}%00`, { token: tokens.manager }), /^params\.\w+: must not contain/],
     ];
     for (const [answer, said] of refusals) {

@@ -3,7 +3,7 @@
 // audit's redaction) can meet a structure deep enough to exhaust the stack. Every endpoint's body
 // goes through here.
 import { RegistryError } from '../errors';
-import { refuseNulCharacter } from './storable-text';
+import { refuseUnstorableText } from './storable-text';
 
 /** The deepest nesting of arrays and objects a body may have (the deepest real body is 4). */
 export const MAX_JSON_DEPTH = 32;
@@ -31,7 +31,7 @@ export function jsonDepth(text: string, limit = MAX_JSON_DEPTH): number {
   return deepest;
 }
 
-/** The body's value: `{}` for an empty body; 400 for text that is not JSON, is nested too deep, or holds U+0000. */
+/** The body's value: `{}` for an empty body; 400 for text that is not JSON, is nested too deep, or holds text that cannot be kept as sent. */
 export function parseJsonText(text: string): unknown {
   if (text.trim() === '') return {};
   if (jsonDepth(text) > MAX_JSON_DEPTH) {
@@ -44,7 +44,7 @@ export function parseJsonText(text: string): unknown {
     throw new RegistryError('bad_request', 'body: not valid JSON');
   }
   // before anything reads a field name or keeps the body (unknown fields, the audit's input)
-  refuseNulCharacter(value, 'body');
+  refuseUnstorableText(value, 'body');
   return value;
 }
 

@@ -15,7 +15,7 @@ function commonRules(e: EndpointDefinition): Record<string, string> {
   const write = e.audit !== undefined;
   return {
     '400':
-      'The request does not match this document: a parameter or a body field breaks its schema, or a text holds the NUL character (U+0000)' +
+      'The request does not match this document: a parameter or a body field breaks its schema, or a text holds the NUL character (U+0000) or an unpaired surrogate' +
       (e.body
         ? `, the body has a field its schema does not list, is not JSON, is nested more than ${MAX_JSON_DEPTH} levels deep, or holds a number with more than 15 significant digits`
         : ''),

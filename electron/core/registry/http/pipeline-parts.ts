@@ -7,7 +7,7 @@ import { roleAtLeast } from '@shared/registry/vocabulary';
 import { zodMessages } from '@platform/zod-messages';
 import type { Caller } from '../auth/caller';
 import { forbidden, RegistryError } from '../errors';
-import { refuseNulCharacter } from './storable-text';
+import { refuseUnstorableText } from './storable-text';
 
 export function errorBody(status: number, message: string | string[]) {
   return { statusCode: status, message, error: STATUS_CODES[status] ?? 'Error' };
@@ -17,7 +17,7 @@ export function errorBody(status: number, message: string | string[]) {
 export const messageOf = (error: RegistryError): string | string[] => (error.messages.length === 1 ? error.messages[0]! : error.messages);
 
 export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, where: string): z.output<S> {
-  refuseNulCharacter(value, where);
+  refuseUnstorableText(value, where);
   const result = schema.safeParse(value);
   if (!result.success) throw new RegistryError('bad_request', zodMessages(result.error.issues, where));
   return result.data;
