@@ -35,6 +35,9 @@ async function seriousViolations(page: Page, colorScheme: 'light' | 'dark'): Pro
 }
 
 test('every screen, light and dark, has no critical or serious axe violation', async ({ app }) => {
+  // axe walks every node of every screen twice: about 2 minutes alone on 2 cores, and more when the
+  // other end-to-end tests run beside it (3.2 minutes once in CI)
+  test.setTimeout(360_000);
   const found: string[] = [];
   for (const [index, name] of SCREENS.entries()) {
     await app.keyboard.press(`Control+${index + 1}`);

@@ -318,7 +318,7 @@ test('finalize knows the retirement: found by id, contract and token filled in, 
   // Its token filled in, even of a project with several: the embedded demo's operator account keeps
   // the credit histories, where the retirement's own movement names the credit it took.
   await expect(dialog.getByLabel('Token id')).toHaveValue(retirement.tokenId);
-  await expect(dialog.getByText(/is the token this retirement took, as the registry's credit history shows\./)).toContainText(
+  await expect(dialog.getByText(/is the token this retirement took, as the registry's records the desk keeps show/)).toContainText(
     `Filled in: ${retirement.tokenId} (`,
   );
   await screenshotBothThemes(app, 'finalize-prefilled');

@@ -1,6 +1,6 @@
-// `npm test` names the vitest projects it runs (the unit tier runs alone first, for its time budget,
-// and the scale tier beside the end-to-end tests, where the cores have room): a project added to
-// vitest.config.ts and left out of `npm test` would never run in CI. This fails when one is.
+// `npm test` names the vitest projects it runs (the unit tier runs alone first, for its time budget;
+// the others together after it): a project added to vitest.config.ts and left out of `npm test`
+// would never run in CI. This fails when one is.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
