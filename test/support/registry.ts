@@ -13,6 +13,7 @@ import { AdjustableClock, type Clock } from '@platform/clock';
 import type { RegistryServerOptions, RunningRegistryServer } from '@registry/http/server';
 import { openPostgresRegistry, openRegistry, type OpenedRegistry } from '@registry/open';
 import { createTestDatabase } from './postgres';
+import { startFromMigratedTemplate } from './migrated-template';
 import { createApp } from '@registry/operations/apps';
 
 export function makeDataDir(prefix = 'registry-test-'): { dir: string; remove(): void } {
@@ -68,11 +69,14 @@ export async function startTestRegistry(
 export const ON_POSTGRES = process.env.REGISTRY_TEST_ENGINE === 'postgres';
 
 /**
- * A registry without a server, on the engine of this run: SQLite in the data folder, or (the
- * `postgres` project) a PostgreSQL database of its own that `data.remove()` then also drops.
+ * A registry without a server, on the engine of this run: SQLite in the data folder (an empty folder
+ * starts from a migrated copy: migrated-template.ts), or (the `postgres` project) a PostgreSQL
+ * database of its own that `data.remove()` then also drops.
  */
 export function openTestRegistryOn(data: { dir: string; remove(): void }, clock: Clock): OpenedRegistry {
-  return ON_POSTGRES ? openTestPostgresRegistry(clock, data) : openRegistry({ dataDir: data.dir, clock });
+  if (ON_POSTGRES) return openTestPostgresRegistry(clock, data);
+  startFromMigratedTemplate(data.dir);
+  return openRegistry({ dataDir: data.dir, clock });
 }
 
 /** The database of each test registry opened on PostgreSQL (for a second connection to it). */
