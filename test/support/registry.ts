@@ -15,6 +15,7 @@ import { openPostgresRegistry, openRegistry, type OpenedRegistry } from '@regist
 import { createTestDatabase } from './postgres';
 import { startFromMigratedTemplate } from './migrated-template';
 import { createApp } from '@registry/operations/apps';
+import { inject } from 'vitest';
 
 export function makeDataDir(prefix = 'registry-test-'): { dir: string; remove(): void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
@@ -101,7 +102,8 @@ export function openSecondConnection(
  * PostgreSQL engine's `prepare`, which takes the same SQL and answers the same rows.
  */
 function openTestPostgresRegistry(clock: Clock, data: { remove(): void }): OpenedRegistry {
-  const database = createTestDatabase();
+  // A copy of the run's migrated template where the project made one (postgres-template.ts).
+  const database = createTestDatabase('registry_test', inject('registryPostgresTemplate') || undefined);
   const registry = openPostgresRegistry({ databaseUrl: database.url, clock });
   postgresUrls.set(registry, database.url);
   const db = registry.db;
