@@ -32,11 +32,20 @@ const ON_POSTGRES = [
 const SQLITE_ONLY = ['crash', 'operator-crash', 'disk-full', 'cli', 'certificate-pool', 'postgres-processes', 'postgres-outage'].map(
   (name) => `test/integration/registry/${name}.test.ts`,
 );
+// Each test registry copies a database migrated once per run (on the server itself, not through
+// PgBouncer) instead of migrating its own.
+const POSTGRES_TEMPLATE = 'test/support/postgres-template.ts';
 const POSTGRES_PROJECTS = process.env.REGISTRY_TEST_POSTGRES_URL
   ? [
       {
         extends: true as const,
-        test: { name: 'postgres', include: ON_POSTGRES, exclude: SQLITE_ONLY, env: { REGISTRY_TEST_ENGINE: 'postgres' } },
+        test: {
+          name: 'postgres',
+          include: ON_POSTGRES,
+          exclude: SQLITE_ONLY,
+          env: { REGISTRY_TEST_ENGINE: 'postgres' },
+          globalSetup: [POSTGRES_TEMPLATE],
+        },
       },
     ]
   : [];
@@ -64,6 +73,7 @@ if (PGBOUNCER_URL && process.env.REGISTRY_TEST_POSTGRES_URL) {
       include: THROUGH_PGBOUNCER,
       exclude: [],
       env: { REGISTRY_TEST_ENGINE: 'postgres', REGISTRY_TEST_POSTGRES_URL: PGBOUNCER_URL },
+      globalSetup: [POSTGRES_TEMPLATE],
     },
   } as (typeof POSTGRES_PROJECTS)[number]);
 }

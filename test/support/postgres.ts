@@ -20,13 +20,16 @@ export interface TestDatabase {
   drop(): void;
 }
 
-/** A new empty database on the test server. */
-export function createTestDatabase(prefix = 'registry_test'): TestDatabase {
+/**
+ * A new database on the test server: empty, or a copy of `template` (a database nobody is connected
+ * to, such as the migrated registry of postgres-template.ts).
+ */
+export function createTestDatabase(prefix = 'registry_test', template?: string): TestDatabase {
   if (!POSTGRES_URL) throw new Error(NO_POSTGRES_MESSAGE);
   const name = `${prefix}_${process.pid}_${randomBytes(4).toString('hex')}`;
   const admin = new PostgresDatabase<unknown>(POSTGRES_URL);
   try {
-    admin.exec(`CREATE DATABASE ${name}`);
+    admin.exec(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`);
   } finally {
     admin.close();
   }

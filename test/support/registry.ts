@@ -13,7 +13,9 @@ import { AdjustableClock, type Clock } from '@platform/clock';
 import type { RegistryServerOptions, RunningRegistryServer } from '@registry/http/server';
 import { openPostgresRegistry, openRegistry, type OpenedRegistry } from '@registry/open';
 import { createTestDatabase } from './postgres';
+import { startFromMigratedTemplate } from './migrated-template';
 import { createApp } from '@registry/operations/apps';
+import { inject } from 'vitest';
 
 export function makeDataDir(prefix = 'registry-test-'): { dir: string; remove(): void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
@@ -68,11 +70,14 @@ export async function startTestRegistry(
 export const ON_POSTGRES = process.env.REGISTRY_TEST_ENGINE === 'postgres';
 
 /**
- * A registry without a server, on the engine of this run: SQLite in the data folder, or (the
- * `postgres` project) a PostgreSQL database of its own that `data.remove()` then also drops.
+ * A registry without a server, on the engine of this run: SQLite in the data folder (an empty folder
+ * starts from a migrated copy: migrated-template.ts), or (the `postgres` project) a PostgreSQL
+ * database of its own that `data.remove()` then also drops.
  */
 export function openTestRegistryOn(data: { dir: string; remove(): void }, clock: Clock): OpenedRegistry {
-  return ON_POSTGRES ? openTestPostgresRegistry(clock, data) : openRegistry({ dataDir: data.dir, clock });
+  if (ON_POSTGRES) return openTestPostgresRegistry(clock, data);
+  startFromMigratedTemplate(data.dir);
+  return openRegistry({ dataDir: data.dir, clock });
 }
 
 /** The database of each test registry opened on PostgreSQL (for a second connection to it). */
@@ -97,7 +102,8 @@ export function openSecondConnection(
  * PostgreSQL engine's `prepare`, which takes the same SQL and answers the same rows.
  */
 function openTestPostgresRegistry(clock: Clock, data: { remove(): void }): OpenedRegistry {
-  const database = createTestDatabase();
+  // A copy of the run's migrated template where the project made one (postgres-template.ts).
+  const database = createTestDatabase('registry_test', inject('registryPostgresTemplate') || undefined);
   const registry = openPostgresRegistry({ databaseUrl: database.url, clock });
   postgresUrls.set(registry, database.url);
   const db = registry.db;

@@ -66,7 +66,10 @@ describe('key status', () => {
 
   it('an encrypted file holding something that is not a private key is invalid (the real store says so by type)', async () => {
     const id = 'damaged';
-    const store = await createEncryptedFileStore(encryptedKeyFile(secretsDir, id), PASSPHRASE, { userConfirmed: true });
+    const store = await createEncryptedFileStore(encryptedKeyFile(secretsDir, id), PASSPHRASE, {
+      userConfirmed: true,
+      scryptCost: { N: 2 ** 15, r: 8, p: 1 }, // the lowest a file may hold: a quarter of the desk's work
+    });
     await store.set(PRIVATE_KEY_ACCOUNT, 'not a key at all');
     const keys = createConnectionKeys({ secretsDir, secretStoreFactory: openSecretStore });
     keys.keepUnlocked(id, await keys.openEncryptedFile(id, PASSPHRASE));

@@ -15,7 +15,10 @@ import { deriveKeys, encryptSecrets, newKdfParams } from '@desk/secrets/encrypte
 import { passphraseWeakness } from '@desk/secrets/passphrase-strength';
 import { leakMarker } from '@test/support/keyring-scenarios';
 
-const CONFIRMED: EncryptedFileStoreOptions = { userConfirmed: true };
+// What the desk passes: new files get the production cost (N = 2^17). The two tests of that cost
+// use it; the rest write at the lowest cost a file may hold (N = 2^15), a quarter of the work.
+const AS_THE_DESK: EncryptedFileStoreOptions = { userConfirmed: true };
+const CONFIRMED: EncryptedFileStoreOptions = { userConfirmed: true, scryptCost: { N: 2 ** 15, r: 8, p: 1 } };
 const PASSPHRASE = 'correct horse battery staple';
 
 let root: string;
@@ -72,6 +75,20 @@ describe('creation', () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
+  it('refuses a scrypt cost a file may not hold, and creates nothing', async () => {
+    for (const scryptCost of [
+      { N: 2 ** 14, r: 8, p: 1 },
+      { N: 2 ** 15, r: 4, p: 1 },
+      { N: 3 * 2 ** 14, r: 8, p: 1 },
+      { N: 2 ** 21, r: 8, p: 1 },
+    ]) {
+      const error = await failure(() => createEncryptedFileStore(file, PASSPHRASE, { userConfirmed: true, scryptCost }));
+      expect(error).toBeInstanceOf(InvalidSecretInputError);
+      expect(error.message).toMatch(/scrypt cost a secrets file may not hold/);
+    }
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
   it('refuses a relative path and a short passphrase, without echoing it', async () => {
     expect(await failure(() => createEncryptedFileStore('secrets.json', PASSPHRASE, CONFIRMED))).toBeInstanceOf(InvalidSecretInputError);
     const error = await failure(() => createEncryptedFileStore(file, 'hunter2', CONFIRMED));
@@ -108,7 +125,7 @@ describe('passphrase strength and KDF upgrades', () => {
     const first = marker();
     writeFileSync(file, encryptSecrets({ secrets: { 'app-key': first } }, await deriveKeys(old, oldKdf)));
 
-    const store = await createEncryptedFileStore(file, old, CONFIRMED);
+    const store = await createEncryptedFileStore(file, old, AS_THE_DESK);
     expect(await store.get('app-key')).toBe(first);
     expect(storedFields(readFileSync(file, 'utf8')).kdf).toEqual(oldKdf); // reading changes nothing
 
@@ -118,7 +135,7 @@ describe('passphrase strength and KDF upgrades', () => {
     expect(upgraded).toMatchObject({ name: 'scrypt', N: 2 ** 17, r: 8, p: 1 });
     expect(upgraded.salt).not.toBe(oldKdf.salt);
 
-    const reopened = await createEncryptedFileStore(file, old, CONFIRMED);
+    const reopened = await createEncryptedFileStore(file, old, AS_THE_DESK);
     expect(await reopened.get('app-key')).toBe(first);
     expect(await reopened.get('other')).toBe(second);
     await reopened.set('other', marker());
@@ -149,7 +166,7 @@ describe('round trip', () => {
   });
 
   it('writes the versioned format: scrypt N = 2^17, r=8, p=1, 16-byte salt kept per file, fresh 12-byte IV per write', async () => {
-    const store = await createEncryptedFileStore(file, PASSPHRASE, CONFIRMED);
+    const store = await createEncryptedFileStore(file, PASSPHRASE, AS_THE_DESK);
     await store.set('app-key', marker());
     const before = storedFields(readFileSync(file, 'utf8'));
     await store.set('app-key', marker());

@@ -113,7 +113,10 @@ describe('readPrivateKey', () => {
     const dir = mkdtempSync(join(tmpdir(), 'desk-pk-'));
     try {
       const file = join(dir, 'c.secrets.json');
-      const store = await createEncryptedFileStore(file, 'correct horse battery staple', { userConfirmed: true });
+      const store = await createEncryptedFileStore(file, 'correct horse battery staple', {
+        userConfirmed: true,
+        scryptCost: { N: 2 ** 15, r: 8, p: 1 }, // the lowest a file may hold: a quarter of the desk's work
+      });
       await importPrivateKey(store, 'app-key', rsa2048.privatePem);
       const json = JSON.parse(readFileSync(file, 'utf8')) as { data: string };
       json.data = `${json.data.slice(0, -8)}AAAAAAA=`;

@@ -7,6 +7,12 @@ import { describe, expect, it } from 'vitest';
 
 const root = resolve(import.meta.dirname, '../../..');
 
+// The lib and @types files every program here reads (the DOM's and Node's declarations are most of
+// the test's time), parsed once and shared by the programs whose options would make the same
+// file, as an editor's language service shares them (its document registry's key).
+const parsedFiles = new Map<string, ts.SourceFile | undefined>();
+const documentRegistry = ts.createDocumentRegistry();
+
 /** Type-checks `code` as if it were the file `relativePath` of the project `tsconfig.<project>.json`. */
 function diagnosticsOf(project: string, relativePath: string, code: string): { code: number; text: string }[] {
   const configPath = join(root, `tsconfig.${project}.json`);
@@ -17,13 +23,18 @@ function diagnosticsOf(project: string, relativePath: string, code: string): { c
   // Only the snippet is a root file: what it imports is read from the work tree, lib and types as configured.
   const options: ts.CompilerOptions = { ...parsed.options, composite: false, noEmit: true, emitDeclarationOnly: false, incremental: false };
   const host = ts.createCompilerHost(options);
+  const settingsKey = documentRegistry.getKeyForCompilationSettings(options);
   const readFile = host.readFile.bind(host);
   const fileExists = host.fileExists.bind(host);
   const getSourceFile = host.getSourceFile.bind(host);
   host.readFile = (name) => (name === fileName ? code : readFile(name));
   host.fileExists = (name) => name === fileName || fileExists(name);
-  host.getSourceFile = (name, language, ...rest) =>
-    name === fileName ? ts.createSourceFile(name, code, language) : getSourceFile(name, language, ...rest);
+  host.getSourceFile = (name, language, ...rest) => {
+    if (name === fileName) return ts.createSourceFile(name, code, language);
+    const key = `${settingsKey}\0${name}\0${JSON.stringify(language)}`;
+    if (!parsedFiles.has(key)) parsedFiles.set(key, getSourceFile(name, language, ...rest));
+    return parsedFiles.get(key);
+  };
   host.getCurrentDirectory = () => dirname(configPath);
   const program = ts.createProgram({ rootNames: [fileName], options, host });
   const source = program.getSourceFile(fileName)!;

@@ -39,8 +39,8 @@ const base64Of = (bytes: number) =>
     .regex(/^[A-Za-z0-9+/]*={0,2}$/)
     .refine((text) => Buffer.from(text, 'base64').length === bytes);
 
-const kdfSchema = z.strictObject({
-  name: z.literal('scrypt'),
+/** scrypt's cost parameters: what a file may hold, and what a store may be asked to write. */
+export const scryptCostSchema = z.strictObject({
   N: z
     .number()
     .int()
@@ -49,8 +49,10 @@ const kdfSchema = z.strictObject({
     .refine((n) => (n & (n - 1)) === 0, 'N must be a power of two'),
   r: z.number().int().min(8).max(32),
   p: z.number().int().min(1).max(4),
-  salt: base64Of(SALT_BYTES),
 });
+export type ScryptCost = z.infer<typeof scryptCostSchema>;
+
+const kdfSchema = z.strictObject({ name: z.literal('scrypt'), ...scryptCostSchema.shape, salt: base64Of(SALT_BYTES) });
 export type KdfParams = z.infer<typeof kdfSchema>;
 
 const fileSchema = z.strictObject({
@@ -72,13 +74,13 @@ export interface DerivedKeys {
   readonly check: Buffer;
 }
 
-export function newKdfParams(): KdfParams {
-  return { name: 'scrypt', ...DEFAULT_SCRYPT, salt: randomBytes(SALT_BYTES).toString('base64') };
+export function newKdfParams(cost: ScryptCost = DEFAULT_SCRYPT): KdfParams {
+  return { name: 'scrypt', N: cost.N, r: cost.r, p: cost.p, salt: randomBytes(SALT_BYTES).toString('base64') };
 }
 
 /** Whether a file's KDF is weaker than what new files get, so its next write re-derives the key. */
-export function isOutdatedKdf(kdf: KdfParams): boolean {
-  return kdf.N < DEFAULT_SCRYPT.N || kdf.r < DEFAULT_SCRYPT.r || kdf.p < DEFAULT_SCRYPT.p;
+export function isOutdatedKdf(kdf: KdfParams, cost: ScryptCost = DEFAULT_SCRYPT): boolean {
+  return kdf.N < cost.N || kdf.r < cost.r || kdf.p < cost.p;
 }
 
 export async function deriveKeys(passphrase: string, kdf: KdfParams): Promise<DerivedKeys> {

@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { writeFileAtomic } from '@platform/atomic-write.mjs';
 import { InvalidSecretInputError, SecretFileUnreadableError, SecretStoreError } from './errors';
 import {
+  DEFAULT_SCRYPT,
   decryptSecrets,
   deriveKeys,
   encryptSecrets,
@@ -21,7 +22,9 @@ import {
   parseSecretsFile,
   verifyPassphrase,
   type DerivedKeys,
+  scryptCostSchema,
   type KdfParams,
+  type ScryptCost,
   type SecretsContent,
 } from './encrypted-file-format';
 import { checkNewPassphrase } from './passphrase-strength';
@@ -31,25 +34,35 @@ import { accountNameSchema, parseInput, passphraseSchema, secretSchema } from '.
 export interface EncryptedFileStoreOptions {
   /** The user was told the secrets will be protected by this passphrase only, and agreed. */
   userConfirmed: true;
+  /**
+   * The scrypt cost new files get, and below which a file is re-encrypted on its next write. The
+   * desk never passes it (DEFAULT_SCRYPT); tests pass the lowest cost a file may hold (N = 2^15),
+   * a quarter of the work per key derivation. Nothing weaker than what a file may hold is accepted.
+   */
+  scryptCost?: ScryptCost;
 }
 
 const FILE_MODE = 0o600;
 const DIR_MODE = 0o700;
 
 const pathSchema = z.string().min(1).max(4096).refine(isAbsolute, 'must be an absolute path');
-const optionsSchema = z.object({ userConfirmed: z.literal(true) });
+const optionsSchema = z.object({ userConfirmed: z.literal(true), scryptCost: scryptCostSchema.optional() });
 
 export async function createEncryptedFileStore(file: string, passphrase: string, options: EncryptedFileStoreOptions): Promise<SecretStore> {
-  if (!optionsSchema.safeParse(options).success) {
+  const parsedOptions = optionsSchema.safeParse(options);
+  if (!parsedOptions.success) {
+    const confirmed = (options as { userConfirmed?: unknown } | undefined)?.userConfirmed === true;
     throw new InvalidSecretInputError(
-      "The encrypted-file store needs the user's explicit confirmation ({ userConfirmed: true }): its secrets are protected only by the passphrase, not by the OS keychain.",
+      confirmed
+        ? 'The encrypted-file store was given a scrypt cost a secrets file may not hold (N a power of two from 2^15 to 2^20, r from 8 to 32, p from 1 to 4).'
+        : "The encrypted-file store needs the user's explicit confirmation ({ userConfirmed: true }): its secrets are protected only by the passphrase, not by the OS keychain.",
     );
   }
   const path = parseInput(pathSchema, file, 'secrets file path');
   const secret = parseInput(passphraseSchema, passphrase, 'passphrase');
   // A new file's passphrase is its only protection: refuse one that is easy to guess.
   if (!existsSync(path)) checkNewPassphrase(secret);
-  const store = new EncryptedFileStore(path, secret);
+  const store = new EncryptedFileStore(path, secret, parsedOptions.data.scryptCost ?? DEFAULT_SCRYPT);
   // Opening an existing file checks the passphrase now, so the desk can ask again at once.
   await store.load();
   return store;
@@ -63,6 +76,7 @@ class EncryptedFileStore implements SecretStore {
   constructor(
     private readonly file: string,
     private readonly passphrase: string,
+    private readonly cost: ScryptCost,
   ) {}
 
   async get(account: string): Promise<string | null> {
@@ -103,7 +117,7 @@ class EncryptedFileStore implements SecretStore {
   private async save(content: SecretsContent): Promise<void> {
     // A new file gets a fresh random salt; an existing one keeps its salt (load() set this.keys),
     // unless its KDF is weaker than today's: then it is re-encrypted with new settings and salt.
-    const keys = this.keys && !isOutdatedKdf(this.keys.kdf) ? this.keys : await this.keysFor(newKdfParams());
+    const keys = this.keys && !isOutdatedKdf(this.keys.kdf, this.cost) ? this.keys : await this.keysFor(newKdfParams(this.cost));
     const text = encryptSecrets(content, keys);
     try {
       await mkdir(dirname(this.file), { recursive: true, mode: DIR_MODE });
