@@ -1,9 +1,10 @@
 // Migration 0020 on PostgreSQL, on a real database a version-19 registry wrote (the fixture, audit
-// entries and one signed checkpoint): a transaction's leaves are appended by one call of tlog_append, the head's guard
-// runs after its update, and the leaves lose their (kind, ref) index, a record's leaf being found
-// through tlog_refs. The log migrates without a leaf lost or hashed again (the database check passes
-// on it), every record is still found, the head still only grows, and a record logged twice, which
-// no index refuses now, is reported by the database check.
+// entries and one signed checkpoint): a transaction's leaves are appended by one call of
+// tlog_append, the head's guard runs after its update, the leaves lose their (kind, ref) index (a
+// record's leaf is found through tlog_refs) and keep their hashes as bytes. The log migrates without
+// a leaf lost or hashed again (the database check passes on it), every record is still found, the
+// head still only grows, and a record logged twice, which no index refuses now, is reported by the
+// database check.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '@platform/clock';
 import { PostgresDatabase } from '@platform/db/postgres';
@@ -27,7 +28,10 @@ const NOW = Date.parse('2024-01-01T12:00:00Z');
 const urls = { apiBaseUrl: 'http://127.0.0.1', publicBaseUrl: 'https://r.example' };
 
 type Leaf = { idx: number; kind: 'movement' | 'audit'; ref: string; hash: string };
-const leavesOf = (db: PostgresDatabase<unknown>) => db.query('SELECT idx, kind, ref, hash FROM tlog_leaves ORDER BY idx') as Leaf[];
+/** Every leaf, its hash in hex: stored as hex before 0020, as its 32 bytes after. */
+const leavesOf = (db: PostgresDatabase<unknown>, hash = 'hash') =>
+  db.query(`SELECT idx, kind, ref, ${hash} AS hash FROM tlog_leaves ORDER BY idx`) as Leaf[];
+const HEX = "encode(hash, 'hex')";
 
 describe.skipIf(!POSTGRES_URL)('migration 0020 on PostgreSQL: the append in one call, no (kind, ref) index on the leaves', () => {
   let database: TestDatabase;
@@ -78,7 +82,11 @@ describe.skipIf(!POSTGRES_URL)('migration 0020 on PostgreSQL: the append in one 
   it('keeps every leaf as it was, indexes them all in tlog_refs, and the database check passes', () => {
     expect(registry.migration).toEqual({ from: 19, to: registryPostgresMigrations.length });
     expect(new Set(before.map((l) => l.kind))).toEqual(new Set(['movement', 'audit']));
-    expect(leavesOf(raw())).toEqual(before);
+    // the same hashes, as bytes now: nothing hashed again
+    expect(leavesOf(raw(), HEX)).toEqual(before);
+    expect(
+      raw().query(`SELECT data_type FROM information_schema.columns WHERE table_name = 'tlog_leaves' AND column_name = 'hash'`),
+    ).toEqual([{ data_type: 'bytea' }]);
     expect(raw().query(`SELECT indexname FROM pg_indexes WHERE tablename = 'tlog_leaves'`)).toEqual([{ indexname: 'tlog_leaves_pkey' }]);
     expect(count('SELECT COUNT(*) AS n FROM tlog_refs')).toBe(before.length);
     expect(missingGuards(registry.db)).toEqual([]);
@@ -125,7 +133,12 @@ describe.skipIf(!POSTGRES_URL)('migration 0020 on PostgreSQL: the append in one 
     const first = before[0]!;
     const size = logSize(registry);
     registry.db.transaction(() => {
-      raw().query('INSERT INTO tlog_leaves (idx, kind, ref, hash) VALUES ($1, $2, $3, $4)', [size, first.kind, first.ref, first.hash]);
+      raw().query("INSERT INTO tlog_leaves (idx, kind, ref, hash) VALUES ($1, $2, $3, decode($4, 'hex'))", [
+        size,
+        first.kind,
+        first.ref,
+        first.hash,
+      ]);
       raw().query('UPDATE tlog_head SET size = size + 1');
     });
     expect(verifyLogDatabase(registry).problems).toEqual([`leaf ${size}: the ${first.kind} ${first.ref} is logged a second time`]);
