@@ -246,7 +246,7 @@ export interface RegistryTables {
   tlog_head: { one: number; size: number };
   /** `hash` in hex; PostgreSQL keeps its bytes from migration 0020 on, read as hex (transparency/tree.ts). */
   tlog_leaves: { idx: number; kind: 'movement' | 'audit'; ref: string; hash: string };
-  /** A record's leaf index, filled at each checkpoint (migration 0019; PostgreSQL: 0020). */
+  /** SQLite only: a record's leaf index, filled at each checkpoint (migration 0019). */
   tlog_refs: { idx: number; kind: 'movement' | 'audit'; ref: string };
   tlog_checkpoints: { size: number; root: string; at: number; note: string };
   tlog_key: { one: number; name: string; public_key: string; private_key: string; created_at: number };

@@ -62,7 +62,7 @@ export function signCheckpoint(ctx: RegistryContext): StoredCheckpoint {
     const body = checkpointBody({ origin: key.name, size, root: Buffer.from(root, 'base64'), extensions: [`time ${iso(at)}`] });
     const note = formatSignedNote(body, key.name, key.publicKey, key.sign(Buffer.from(body, 'utf8')));
     ctx.db.prepared(insertCheckpoint).run({ size, root, at, note });
-    // the records' lookup catches up here, in bulk, rather than on every write
+    // SQLite: the records' lookup catches up here, in bulk, rather than on every write
     indexLeafRefs(ctx);
     return latestCheckpoint(ctx)!;
   });

@@ -10,7 +10,7 @@ import { sql } from 'kysely';
 import { canonicalJson } from '@shared/canonical-json';
 import type { CommitBatch } from '@platform/db/commit-batches';
 import type { RegistryContext, RegistryDb } from '../context';
-import { hasTable } from '../schema-probe';
+import { hasLogAppendFunction, hasTable } from '../schema-probe';
 import type { RegistryTables } from '../schema';
 
 export const LEAF_KINDS = ['movement', 'audit'] as const;
@@ -135,7 +135,7 @@ const leafBatchBefore0018: CommitBatch<NewLeaf, RegistryDb> = {
 /** The batch for this database's schema: the latest, or an older one a migration test stands in for. */
 function batchFor(ctx: RegistryContext): CommitBatch<NewLeaf, RegistryDb> {
   if (ctx.db.engine === 'sqlite') return hasTable(ctx, 'tlog_head') ? leafBatchBefore0018 : leafBatch;
-  return hasTable(ctx, 'tlog_refs') ? leafBatch : postgresBatchBefore0020;
+  return hasLogAppendFunction(ctx) ? leafBatch : postgresBatchBefore0020;
 }
 
 /**

@@ -6,7 +6,7 @@ import { sha256 } from '@platform/log-crypto';
 import { MerkleTree } from '@shared/transparency/merkle';
 import { sql, type Kysely } from 'kysely';
 import type { RegistryContext } from '../context';
-import { hasTable } from '../schema-probe';
+import { hasLogAppendFunction } from '../schema-probe';
 import type { RegistryTables } from '../schema';
 
 const trees = new WeakMap<object, MerkleTree>();
@@ -19,8 +19,8 @@ const leavesEnd = (_v: Record<string, never>, q: Kysely<RegistryTables>) =>
   q.selectFrom('tlog_leaves').select(sql<number>`COALESCE(MAX(idx) + 1, 0)`.as('size'));
 const sizeQuery = (ctx: RegistryContext) => (ctx.db.engine === 'postgres' ? headSize : leavesEnd);
 
-/** PostgreSQL keeps a leaf's hash as its 32 bytes from migration 0020 on (which also added tlog_refs). */
-const hashesAreBytes = (ctx: RegistryContext) => ctx.db.engine === 'postgres' && hasTable(ctx, 'tlog_refs');
+/** PostgreSQL keeps a leaf's hash as its 32 bytes from migration 0020 on (which also added tlog_append). */
+const hashesAreBytes = hasLogAppendFunction;
 const HEX_OF_BYTES = sql<string>`encode(hash, 'hex')`.as('hash');
 /** The leaves' `hash` column as hex on either engine and schema (SQLite keeps hex). */
 export const leafHashHexColumn = (ctx: RegistryContext) => (hashesAreBytes(ctx) ? HEX_OF_BYTES : sql<string>`hash`.as('hash'));

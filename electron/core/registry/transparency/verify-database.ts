@@ -50,7 +50,7 @@ export function verifyLogDatabase(ctx: RegistryContext): LogVerification {
     const index = Number(leaf.idx);
     if (index !== tree.size) report(`leaf ${tree.size} is missing (the next stored is ${index})`);
     const key = `${leaf.kind}:${leaf.ref}`;
-    // nothing refuses a second leaf for a record at insert (migrations 0019, 0020 on PostgreSQL): it is found here
+    // SQLite refuses no second leaf for a record at insert (migration 0019): it is found here
     if (seen.has(key)) report(`leaf ${index}: the ${leaf.kind} ${leaf.ref} is logged a second time`);
     seen.add(key);
     const row = rows.get(key);
