@@ -1,6 +1,7 @@
 // Migration 0020 on PostgreSQL, on a real database a version-19 registry wrote (the fixture, audit
 // entries and one signed checkpoint): a transaction's leaves are appended by one call of
-// tlog_append, the head's guard runs after its update, and the leaves keep their hashes as bytes.
+// tlog_append, the head's guard runs after its update and only when it shrank (DELETE has a guard
+// of its own), and the leaves keep their hashes as bytes.
 // The log migrates without a leaf lost or hashed again (the database check passes on it), every
 // record is still found, the head still only grows, and a record is still logged once only.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -113,7 +114,10 @@ describe.skipIf(!POSTGRES_URL)('migration 0020 on PostgreSQL: the append in one 
     const audits = count('SELECT COUNT(*) AS n FROM audit_log');
     // the guard disabled and the head deleted inside the write's own transaction (rolled back with it)
     const failure = fails(() => {
-      raw().exec('ALTER TABLE tlog_head DISABLE TRIGGER tlog_head_grows; DELETE FROM tlog_head');
+      raw().exec('ALTER TABLE tlog_head DISABLE TRIGGER tlog_head_no_delete');
+      // the head's DELETE guard is one the registry refuses to start without
+      expect(missingGuards(registry.db)).toEqual(['tlog_head_no_delete']);
+      raw().exec('DELETE FROM tlog_head');
       appendAudit(registry, { operatorId: null, actor: 'cli:test', action: 'x', targetIds: [], outcome: 'succeeded', detail: {} });
     });
     expect(failure).toMatch(/the transparency log has no head row/);

@@ -6,9 +6,10 @@
 //   its values inlined, so it could never be a prepared statement). The head row's lock, taken by its
 //   UPDATE and held to the commit right after, still queues the appends of every process in commit
 //   order. Without a head row it fails, and so does the write.
-// - The head's guard runs after the update instead of before it: a BEFORE row trigger locks the row
-//   once more (a WAL record per write) before it is updated anyway. A smaller size or a DELETE is
-//   refused all the same, by the same function, before the statement ends.
+// - The head's guard on UPDATE runs after the update, and only when the size shrank, instead of
+//   before every update: a BEFORE row trigger locked the row once more (a WAL record per write) and
+//   ran its function each time. A smaller size is refused all the same, before the statement ends;
+//   a DELETE by a trigger of its own, `tlog_head_no_delete` (a guard `admin check` looks for).
 // - A leaf's hash is kept as its 32 bytes instead of 64 hex digits: half the bytes per leaf in the
 //   table and the WAL. The same hashes, converted in place (nothing is hashed again); the registry
 //   reads them back as hex (transparency/tree.ts), as SQLite keeps them.
@@ -36,7 +37,8 @@ export const postgresMigration0020: PostgresMigration = {
         RETURN last;
       END $$;
     DROP TRIGGER tlog_head_grows ON tlog_head;
-    CREATE TRIGGER tlog_head_grows AFTER UPDATE OR DELETE ON tlog_head FOR EACH ROW EXECUTE FUNCTION tlog_head_grows();
+    CREATE TRIGGER tlog_head_grows AFTER UPDATE ON tlog_head FOR EACH ROW WHEN (NEW.size < OLD.size) EXECUTE FUNCTION tlog_head_grows();
+    CREATE TRIGGER tlog_head_no_delete BEFORE DELETE ON tlog_head FOR EACH ROW EXECUTE FUNCTION tlog_head_grows();
     ALTER TABLE tlog_leaves DROP CONSTRAINT tlog_leaves_hash_check;
     ALTER TABLE tlog_leaves ALTER COLUMN hash TYPE bytea USING decode(hash, 'hex');
     ALTER TABLE tlog_leaves ADD CONSTRAINT tlog_leaves_hash_check CHECK (length(hash) = 32);
