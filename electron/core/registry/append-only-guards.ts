@@ -53,7 +53,10 @@ export function missingGuards(db: TriggerSource): string[] {
       : sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'tlog%'`;
   const logTables = new Set(db.all(tables).map((r) => r.name));
   const at0020 =
-    engine === 'postgres' && db.all(sql<{ one: number }>`SELECT 1 AS one FROM pg_proc WHERE proname = 'tlog_append'`).length > 0;
+    engine === 'postgres' &&
+    db.all(
+      sql<{ one: number }>`SELECT 1 AS one FROM pg_proc WHERE proname = 'tlog_append' AND pronamespace = current_schema()::regnamespace`,
+    ).length > 0;
   const expected = [
     ...LEDGER_GUARDS[engine],
     ...(logTables.has('tlog_leaves') ? LOG_GUARDS[engine] : []),

@@ -30,7 +30,9 @@ export function hasLogAppendFunction(ctx: RegistryContext): boolean {
   if (!tables) known.set(ctx.db, (tables = new Map<string, boolean>()));
   let exists = tables.get('function tlog_append');
   if (exists === undefined) {
-    const found = ctx.db.first(sql<{ n: number }>`SELECT COUNT(*) AS n FROM pg_proc WHERE proname = 'tlog_append'`);
+    const found = ctx.db.first(
+      sql<{ n: number }>`SELECT COUNT(*) AS n FROM pg_proc WHERE proname = 'tlog_append' AND pronamespace = current_schema()::regnamespace`,
+    );
     exists = Number(found?.n ?? 0) > 0;
     tables.set('function tlog_append', exists);
   }
