@@ -114,7 +114,7 @@ function writesPerSecond(engine: Engine, withLog: boolean): { rate: number; wal:
       }
     }
     const rate = engine.writes / ((performance.now() - started) / 1000);
-    return { rate, wal: walPerWrite(r, write) };
+    return { rate, wal: walPerWrite(r, write, withLog ? () => signCheckpoint(r) : undefined) };
   } finally {
     r.close();
     where.remove();

@@ -88,16 +88,18 @@ export function stockWorld(r: RegistryContext): TlogWorld {
 const WAL_SAMPLE = 200;
 
 /**
- * The write-ahead log one write takes, over WAL_SAMPLE more writes: on SQLite in frames (one page
- * each; automatic checkpoints paused meanwhile, so that every frame stays in the file to be
- * counted), on PostgreSQL in bytes (pg_current_wal_lsn before and after).
+ * The write-ahead log one write takes, over WAL_SAMPLE more writes and then `after` (the with-log
+ * side signs a checkpoint there, whose indexing of the records' leaves is charged to the writes): on
+ * SQLite in frames (one page each; automatic checkpoints paused meanwhile, so that every frame stays
+ * in the file to be counted), on PostgreSQL in bytes (pg_current_wal_lsn before and after).
  */
-export function walPerWrite(r: RegistryContext, write: (i: number) => void): number {
+export function walPerWrite(r: RegistryContext, write: (i: number) => void, after: () => void = () => undefined): number {
   const { db } = r;
   if (db.engine === 'postgres') {
     const lsn = () => String(db.first(sql<{ lsn: string }>`SELECT pg_current_wal_lsn()::text AS lsn`)!.lsn);
     const before = lsn();
     for (let i = 0; i < WAL_SAMPLE; i++) write(i);
+    after();
     const bytes = db.first(sql<{ n: string }>`SELECT pg_wal_lsn_diff(${lsn()}::pg_lsn, ${before}::pg_lsn)::text AS n`)!.n;
     return Number(bytes) / WAL_SAMPLE;
   }
@@ -106,6 +108,7 @@ export function walPerWrite(r: RegistryContext, write: (i: number) => void): num
   raw.pragma('wal_autocheckpoint = 0');
   try {
     for (let i = 0; i < WAL_SAMPLE; i++) write(i);
+    after();
     const pageSize = raw.pragma('page_size', { simple: true }) as number;
     // a WAL file: a 32-byte header, then per frame a 24-byte header and one page
     return (statSync(`${raw.name}-wal`).size - 32) / (24 + pageSize) / WAL_SAMPLE;

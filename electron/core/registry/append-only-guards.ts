@@ -22,13 +22,16 @@ const LOG_GUARDS = {
   postgres: [...LOG_TABLES.flatMap((t) => [`${t}_append_only`, `${t}_no_truncate`]), 'tlog_head_grows', 'tlog_head_no_truncate'],
 };
 
+/** PostgreSQL from migration 0020 on (which added tlog_append): the head's DELETE has a guard of its own. */
+const POSTGRES_0020_GUARDS = ['tlog_head_no_delete'];
+
 /** The head row's guards on SQLite, for as long as it has one (migrations 0014 to 0017; 0018 drops it). */
 const SQLITE_HEAD_GUARDS = ['tlog_head_grows', 'tlog_head_no_delete', 'tlog_head_append_only_replace'];
 
 /** Every guard trigger each engine's current schema has (SQLite: one per event; PostgreSQL: rows and TRUNCATE). */
 export const GUARD_TRIGGERS = {
   sqlite: [...LEDGER_GUARDS.sqlite, ...LOG_GUARDS.sqlite],
-  postgres: [...LEDGER_GUARDS.postgres, ...LOG_GUARDS.postgres],
+  postgres: [...LEDGER_GUARDS.postgres, ...LOG_GUARDS.postgres, ...POSTGRES_0020_GUARDS],
 } as const;
 
 /** What reading the triggers takes: a connection of either engine (the registry's, or one opened to check a file). */
@@ -49,10 +52,16 @@ export function missingGuards(db: TriggerSource): string[] {
       ? sql<{ name: string }>`SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema() AND tablename LIKE 'tlog%'`
       : sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'tlog%'`;
   const logTables = new Set(db.all(tables).map((r) => r.name));
+  const at0020 =
+    engine === 'postgres' &&
+    db.all(
+      sql<{ one: number }>`SELECT 1 AS one FROM pg_proc WHERE proname = 'tlog_append' AND pronamespace = current_schema()::regnamespace`,
+    ).length > 0;
   const expected = [
     ...LEDGER_GUARDS[engine],
     ...(logTables.has('tlog_leaves') ? LOG_GUARDS[engine] : []),
     ...(engine === 'sqlite' && logTables.has('tlog_head') ? SQLITE_HEAD_GUARDS : []),
+    ...(at0020 ? POSTGRES_0020_GUARDS : []),
   ];
   return expected.filter((name) => !present.has(name));
 }

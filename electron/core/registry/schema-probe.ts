@@ -22,3 +22,19 @@ export function hasTable(ctx: RegistryContext, table: string): boolean {
   }
   return exists;
 }
+
+/** Whether `tlog_append` exists: a PostgreSQL registry from migration 0020 on (never on SQLite). */
+export function hasLogAppendFunction(ctx: RegistryContext): boolean {
+  if (ctx.db.engine !== 'postgres') return false;
+  let tables = known.get(ctx.db);
+  if (!tables) known.set(ctx.db, (tables = new Map<string, boolean>()));
+  let exists = tables.get('function tlog_append');
+  if (exists === undefined) {
+    const found = ctx.db.first(
+      sql<{ n: number }>`SELECT COUNT(*) AS n FROM pg_proc WHERE proname = 'tlog_append' AND pronamespace = current_schema()::regnamespace`,
+    );
+    exists = Number(found?.n ?? 0) > 0;
+    tables.set('function tlog_append', exists);
+  }
+  return exists;
+}

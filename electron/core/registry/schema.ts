@@ -244,6 +244,7 @@ export interface RegistryTables {
   // The transparency log (migration 14, transparency/): its size, leaves, signed checkpoints, key.
   /** PostgreSQL only: SQLite's log size is its largest leaf index + 1 (migration 0018). */
   tlog_head: { one: number; size: number };
+  /** `hash` in hex; PostgreSQL keeps its bytes from migration 0020 on, read as hex (transparency/tree.ts). */
   tlog_leaves: { idx: number; kind: 'movement' | 'audit'; ref: string; hash: string };
   /** SQLite only: a record's leaf index, filled at each checkpoint (migration 0019). */
   tlog_refs: { idx: number; kind: 'movement' | 'audit'; ref: string };

@@ -17,6 +17,7 @@ import { migration0016 } from './0016-account-totals';
 import { migration0017 } from './0017-tlog-insert-guards';
 import { migration0018 } from './0018-tlog-head-from-leaves';
 import { migration0019 } from './0019-tlog-refs-at-checkpoint';
+import { migration0020 } from './0020-tlog-append-function';
 
 // Version 13 was kept for a step that turned out not to be needed (the Idempotency-Key claim uses the
 // existing key); it does nothing, so every database counts its versions alike. Never reuse it.
@@ -43,4 +44,5 @@ export const registryMigrations: readonly Migration[] = [
   migration0017,
   migration0018,
   migration0019,
+  migration0020,
 ];

@@ -10,7 +10,7 @@ import { sql } from 'kysely';
 import { canonicalJson } from '@shared/canonical-json';
 import type { CommitBatch } from '@platform/db/commit-batches';
 import type { RegistryContext, RegistryDb } from '../context';
-import { hasTable } from '../schema-probe';
+import { hasLogAppendFunction, hasTable } from '../schema-probe';
 import type { RegistryTables } from '../schema';
 
 export const LEAF_KINDS = ['movement', 'audit'] as const;
@@ -87,22 +87,23 @@ const insertAtEnd = (v: Leaves) => sql<never>`
   SELECT (SELECT COALESCE(MAX(idx) + 1, 0) FROM tlog_leaves) + j.key, j.value ->> 0, j.value ->> 1, j.value ->> 2
   FROM json_each(${v.leaves}) j`;
 const moveHead = (v: { count: number }) => sql<never>`UPDATE tlog_head SET size = size + ${v.count} WHERE one = 1`;
-// PostgreSQL: one statement, sent with the COMMIT in the same round trip. The head's row lock, taken
-// here and held to the commit right after, queues concurrent appends in commit order; a transaction
-// that rolls back never got its indexes. Without a head row the index is NULL and the insert fails.
-const appendWithCommit = (v: Record<string, string | number>) => sql<never>`
+// PostgreSQL: one call of tlog_append (migration 0020), sent with the COMMIT in the same round trip.
+// Its head-row update takes the row's lock, held to the commit right after, which queues concurrent
+// appends in commit order; a transaction that rolls back never got its indexes. The function keeps
+// its statements' plans per connection, and fails when the log has no head row.
+const appendWithCommit = (v: Record<string, string | number>) => sql<never>`SELECT tlog_append(${v.leaves}::jsonb)`;
+// PostgreSQL before migration 0020 (a migration test's older registry): the same in one statement
+const appendWithCommitBefore0020 = (v: Record<string, string | number>) => sql<never>`
   WITH head AS (UPDATE tlog_head SET size = size + ${v.count} WHERE one = 1 RETURNING size)
   INSERT INTO tlog_leaves (idx, kind, ref, hash)
   SELECT (SELECT size FROM head) - ${v.count} + e.ord - 1, e.leaf ->> 0, e.leaf ->> 1, e.leaf ->> 2
   FROM jsonb_array_elements(${v.leaves}::jsonb) WITH ORDINALITY AS e(leaf, ord)`;
 
-const NO_HEAD = 'the transparency log has no head row (migration 0014)';
-
 /** A transaction's leaves, appended in the order its rows were written, as its last statement. */
 const leafBatch: CommitBatch<NewLeaf, RegistryDb> = {
   write(db, leaves) {
     if (db.engine === 'postgres') {
-      if (db.run(appendWithCommit({ ...LEAF_TUPLES(leaves), count: leaves.length })).changes !== leaves.length) throw new Error(NO_HEAD);
+      db.run(appendWithCommit(LEAF_TUPLES(leaves)));
       return;
     }
     if (db.prepared(insertAtEnd).run(LEAF_TUPLES(leaves)).changes !== leaves.length)
@@ -110,8 +111,17 @@ const leafBatch: CommitBatch<NewLeaf, RegistryDb> = {
   },
   withCommit: {
     build: appendWithCommit,
-    values: (leaves) => ({ ...LEAF_TUPLES(leaves), count: leaves.length }),
+    values: LEAF_TUPLES,
   },
+};
+
+/** PostgreSQL before migration 0020: no tlog_append yet. */
+const postgresBatchBefore0020: CommitBatch<NewLeaf, RegistryDb> = {
+  write(db, leaves) {
+    if (db.run(appendWithCommitBefore0020({ ...LEAF_TUPLES(leaves), count: leaves.length })).changes !== leaves.length)
+      throw new Error('the transparency log has no head row (migration 0014)');
+  },
+  withCommit: { build: appendWithCommitBefore0020, values: (leaves) => ({ ...LEAF_TUPLES(leaves), count: leaves.length }) },
 };
 
 /** SQLite before migration 0018: the leaves as leafBatch writes them, and the head moved past them. */
@@ -121,6 +131,12 @@ const leafBatchBefore0018: CommitBatch<NewLeaf, RegistryDb> = {
     db.prepared(moveHead).run({ count: leaves.length });
   },
 };
+
+/** The batch for this database's schema: the latest, or an older one a migration test stands in for. */
+function batchFor(ctx: RegistryContext): CommitBatch<NewLeaf, RegistryDb> {
+  if (ctx.db.engine === 'sqlite') return hasTable(ctx, 'tlog_head') ? leafBatchBefore0018 : leafBatch;
+  return hasLogAppendFunction(ctx) ? leafBatch : postgresBatchBefore0020;
+}
 
 /**
  * Whether this database has the log yet. A database below migration 0014 (only ever written by an
@@ -136,6 +152,5 @@ const logExists = (ctx: RegistryContext) => hasTable(ctx, 'tlog_leaves');
  */
 export function appendLeaf(ctx: RegistryContext, kind: LeafKind, row: Record<string, unknown>): void {
   if (!logExists(ctx)) return;
-  const batch = ctx.db.engine === 'sqlite' && hasTable(ctx, 'tlog_head') ? leafBatchBefore0018 : leafBatch;
-  ctx.db.deferToCommit(batch, [kind, leafIdOf(kind, row), leafHashHex(encodeLeaf(kind, row))]);
+  ctx.db.deferToCommit(batchFor(ctx), [kind, leafIdOf(kind, row), leafHashHex(encodeLeaf(kind, row))]);
 }

@@ -6,6 +6,7 @@ import { sha256 } from '@platform/log-crypto';
 import { MerkleTree } from '@shared/transparency/merkle';
 import { sql, type Kysely } from 'kysely';
 import type { RegistryContext } from '../context';
+import { hasLogAppendFunction } from '../schema-probe';
 import type { RegistryTables } from '../schema';
 
 const trees = new WeakMap<object, MerkleTree>();
@@ -17,8 +18,16 @@ const headSize = (_v: Record<string, never>, q: Kysely<RegistryTables>) => q.sel
 const leavesEnd = (_v: Record<string, never>, q: Kysely<RegistryTables>) =>
   q.selectFrom('tlog_leaves').select(sql<number>`COALESCE(MAX(idx) + 1, 0)`.as('size'));
 const sizeQuery = (ctx: RegistryContext) => (ctx.db.engine === 'postgres' ? headSize : leavesEnd);
+
+/** PostgreSQL keeps a leaf's hash as its 32 bytes from migration 0020 on (which also added tlog_append). */
+const hashesAreBytes = hasLogAppendFunction;
+const HEX_OF_BYTES = sql<string>`encode(hash, 'hex')`.as('hash');
+/** The leaves' `hash` column as hex on either engine and schema (SQLite keeps hex). */
+export const leafHashHexColumn = (ctx: RegistryContext) => (hashesAreBytes(ctx) ? HEX_OF_BYTES : sql<string>`hash`.as('hash'));
 const leafHashes = (v: { from: number; to: number }, q: Kysely<RegistryTables>) =>
   q.selectFrom('tlog_leaves').select(['idx', 'hash']).where('idx', '>=', v.from).where('idx', '<', v.to).orderBy('idx');
+const leafHashesFromBytes = (v: { from: number; to: number }, q: Kysely<RegistryTables>) =>
+  q.selectFrom('tlog_leaves').select(['idx', HEX_OF_BYTES]).where('idx', '>=', v.from).where('idx', '<', v.to).orderBy('idx');
 
 export function logSize(ctx: RegistryContext): number {
   const head = ctx.db.prepared(sizeQuery(ctx)).first({});
@@ -39,7 +48,9 @@ export function syncedTree(ctx: RegistryContext): MerkleTree {
   if (!tree) trees.set(ctx.db, (tree = new MerkleTree(sha256)));
   const size = logSize(ctx);
   while (tree.size < size) {
-    const rows = ctx.db.prepared(leafHashes).all({ from: tree.size, to: Math.min(size, tree.size + BATCH) });
+    const rows = ctx.db
+      .prepared(hashesAreBytes(ctx) ? leafHashesFromBytes : leafHashes)
+      .all({ from: tree.size, to: Math.min(size, tree.size + BATCH) });
     if (rows.length === 0) throw new Error(`the transparency log has no leaf ${tree.size} below its size ${size}`);
     for (const row of rows) {
       if (Number(row.idx) !== tree.size) throw new Error(`the transparency log has a gap at leaf ${tree.size}`);

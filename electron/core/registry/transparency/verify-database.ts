@@ -10,6 +10,7 @@ import { openSignedNote, parseCheckpointBody } from '@shared/transparency/note';
 import { toBase64 } from '@shared/transparency/bytes';
 import type { RegistryContext } from '../context';
 import { logKey } from './keys';
+import { leafHashHexColumn } from './tree';
 import { encodeLeaf, leafHashHex, leafIdOf, type LeafKind } from './leaf';
 
 export interface LogVerification {
@@ -32,7 +33,12 @@ export function verifyLogDatabase(ctx: RegistryContext): LogVerification {
     ['audit', db.all(db.q.selectFrom('audit_log').selectAll())],
   ];
   for (const [kind, kindRows] of stored) for (const row of kindRows) rows.set(`${kind}:${leafIdOf(kind, row)}`, row);
-  const leaves = db.all(db.q.selectFrom('tlog_leaves').select(['idx', 'kind', 'ref', 'hash']).orderBy('idx'));
+  const leaves = db.all(
+    db.q
+      .selectFrom('tlog_leaves')
+      .select(['idx', 'kind', 'ref', leafHashHexColumn(ctx)])
+      .orderBy('idx'),
+  );
   // PostgreSQL keeps the log's size in a head row; on SQLite the size is the leaves' own (migration 0018)
   if (db.engine === 'postgres') {
     const size = Number(db.first(db.q.selectFrom('tlog_head').select('size').where('one', '=', 1))?.size ?? 0);

@@ -16,6 +16,7 @@ import { postgresMigration0016 } from './0016-account-totals';
 import { postgresMigration0017 } from './0017-tlog-insert-guards';
 import { postgresMigration0018 } from './0018-tlog-head-from-leaves';
 import { postgresMigration0019 } from './0019-tlog-refs-at-checkpoint';
+import { postgresMigration0020 } from './0020-tlog-append-function';
 import type { PostgresMigration } from '@platform/db/postgres-migrate';
 
 // Version 13 does nothing: see ../index.ts.
@@ -42,4 +43,5 @@ export const registryPostgresMigrations = [
   postgresMigration0017,
   postgresMigration0018,
   postgresMigration0019,
+  postgresMigration0020,
 ] as const;
