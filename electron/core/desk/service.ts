@@ -31,7 +31,6 @@ import { createConnectionManager, type ProbeSettings } from './connection-manage
 import { openConnectionStore } from './connections';
 import { createArtifactStore, type ArtifactStore } from './artifacts';
 import { exportCsv } from './csv-export';
-import { projectIdOfNum } from '@desk/resources/projects/by-num';
 import { createKeyImports, type KeyImports } from './key-imports';
 import type { DemoSeeder, EmbeddedRegistry } from './embedded';
 import { DeskFailure, invalidInput, toDeskError } from './errors';
@@ -307,7 +306,7 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
     'projects.facets': (input) => cache().projectFacets(input.scope, input.query, input.filters),
     'projects.get': (input) => {
       // By id, or by the number an address names (/projects/1006).
-      const byNum = () => projectIdOfNum(cache().db, input.id);
+      const byNum = () => cache().projectIdOfNum(input.id);
       const found = cache().getProject(input.id) ?? cache().getProject(byNum() ?? '');
       if (!found) throw new DeskFailure('not_found', `Project ${input.id} is not in the desk's data (it may not be synced yet)`);
       return fresh(found);
