@@ -10,8 +10,8 @@ import { confirmLogKey, fetchLogKey, logKeyOf } from './verification/log-key';
 import { startCacheOver } from './verification/start-over';
 import { checkPrivateKeyPem } from './connection-keys';
 import type { SecretStoreKind, StoredConnection } from './connections';
-import { startEmbeddedRegistry, type EmbeddedRegistry } from './embedded';
-import { ensureLocalAdministrator, operatorKeyId } from './local-operator';
+import type { EmbeddedRegistry } from './embedded';
+import { operatorKeyId } from './local-operator';
 import { DeskFailure } from './errors';
 import { discoverInstallations, hasExaminerRead } from './installations';
 import { KeyReadError, type KeyVault } from './key-vault';
@@ -19,9 +19,9 @@ import type { RemoteLaunch } from './launch-options';
 import { isUnreachable, translateClientError, withRegistry } from './registry-calls';
 import { checkNewPassphrase, keychainCause, SecretStoreError } from './secrets';
 import type { ConnectionManager, ConnectionManagerOptions } from './connection-manager-api';
+import { EMBEDDED_CONNECTION_ID, startCommandLineConnection, startEmbeddedConnection, type StartupDeps } from './connection-startup';
 
-export const EMBEDDED_CONNECTION_ID = 'embedded';
-export const COMMAND_LINE_CONNECTION_ID = 'command-line';
+export { COMMAND_LINE_CONNECTION_ID, EMBEDDED_CONNECTION_ID } from './connection-startup';
 
 export function createConnectionManager(options: ConnectionManagerOptions): ConnectionManager {
   const { connections, paths, clock, keys, keychain, tracker, log } = options;
@@ -149,84 +149,20 @@ export function createConnectionManager(options: ConnectionManagerOptions): Conn
     }
   }
 
-  // ---- start-up: the embedded registry, the command-line remote, the active connection -------------
+  // ---- start-up: the embedded registry, the command-line remote (connection-startup.ts), the active connection
 
-  async function startEmbedded(): Promise<StoredConnection> {
-    embedded = await startEmbeddedRegistry({
-      dataDir: paths.embeddedRegistryDir,
-      clock,
-      seed: options.seedDemo,
-      scale: 1,
-      log,
-      ...(options.certificateWorkers ? { certificateWorkers: options.certificateWorkers } : {}),
-    });
-    const existing = connections.get(EMBEDDED_CONNECTION_ID);
-    let secretStore: SecretStoreKind = existing?.secretStore ?? (keychain.available ? 'keychain' : 'memory');
-    if (secretStore === 'encrypted-file') secretStore = 'memory';
-    if (secretStore === 'memory' && !existing) {
-      log(
-        `${keychainCause(keychain.reason)} The embedded demo app's key is kept in memory and re-read from the demo credentials at every start; the local administrator gets a new key at every start.`,
-      );
-    }
-    // The demo key is re-imported at every start: it is demo data, and a memory store forgets it.
-    await (
-      await keys.vaultFor(secretStore, EMBEDDED_CONNECTION_ID)
-    ).importPrivateKey(EMBEDDED_CONNECTION_ID, embedded.credentials.app.privateKeyPem);
-    // The embedded registry's local administrator, its key in the same store as the app key (in
-    // memory, it is the same account with a new key at every start: local-operator.ts).
-    const { id: operatorId } = await ensureLocalAdministrator(embedded.registry, {
-      previousId: existing?.operatorId,
-      vault: await keys.vaultFor(secretStore, operatorKeyId(EMBEDDED_CONNECTION_ID)),
-      keyId: operatorKeyId(EMBEDDED_CONNECTION_ID),
-      log,
-    });
-    const connection: StoredConnection = {
-      id: EMBEDDED_CONNECTION_ID,
-      name: existing?.name ?? 'Embedded demo registry',
-      operatorId,
-      kind: 'embedded',
-      baseUrl: embedded.url,
-      appId: embedded.credentials.app.id,
-      secretStore,
-      examinerRead: existing?.examinerRead ?? false,
-      installations: existing?.installations ?? [],
-      // a key pinned by starting over stays pinned
-      ...(existing?.logKey !== undefined ? { logKey: existing.logKey } : {}),
-    };
-    return connections.put(await refreshAppFacts(connection));
-  }
-
-  async function startCommandLineRemote(remote: RemoteLaunch): Promise<StoredConnection> {
-    checkPrivateKeyPem(remote.privateKeyPem);
-    await keys.memory.importPrivateKey(COMMAND_LINE_CONNECTION_ID, remote.privateKeyPem);
-    const existing = connections.get(COMMAND_LINE_CONNECTION_ID);
-    let connection: StoredConnection = {
-      id: COMMAND_LINE_CONNECTION_ID,
-      name: `Registry at ${new URL(remote.baseUrl).host}`,
-      kind: 'remote',
-      baseUrl: remote.baseUrl,
-      appId: remote.appId,
-      secretStore: 'memory',
-      examinerRead: existing?.appId === remote.appId ? existing.examinerRead : false,
-      installations: existing?.appId === remote.appId && existing.baseUrl === remote.baseUrl ? existing.installations : [],
-    };
-    try {
-      connection = await refreshAppFacts(connection);
-    } catch (error) {
-      // Starting against a registry that is down is allowed (the cache still answers reads).
-      if (!isUnreachable(error)) throw translateClientError(error, 'Connecting to the registry');
-      log(`the registry at ${remote.baseUrl} cannot be reached; starting from the cache`);
-    }
-    return connections.put(connection);
-  }
+  const startup: StartupDeps = { ...options, refreshAppFacts: (connection) => refreshAppFacts(connection) };
 
   async function start(remote?: RemoteLaunch): Promise<void> {
     if (remote) {
-      await activate(await startCommandLineRemote(remote));
+      await activate(await startCommandLineConnection(startup, remote));
       return;
     }
     const hasEmbedded = connections.get(EMBEDDED_CONNECTION_ID) !== undefined;
-    const embeddedConnection = hasEmbedded || connections.list().length === 0 ? await startEmbedded() : undefined;
+    const embeddedConnection =
+      hasEmbedded || connections.list().length === 0
+        ? await startEmbeddedConnection(startup, (started) => (embedded = started))
+        : undefined;
     const activeId = connections.activeId();
     const chosen = (activeId ? connections.get(activeId) : undefined) ?? embeddedConnection ?? connections.list()[0];
     if (chosen) await activate(chosen);
