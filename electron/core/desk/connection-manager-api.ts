@@ -54,9 +54,7 @@ export interface ConnectionManager {
   start(remote?: RemoteLaunch): Promise<void>;
   list(): Promise<DeskOutput<'connections.list'>>;
   /** The service resolves the input's key handle (key-imports.ts) to the PEM first. */
-  addRemote(
-    input: Omit<WithPem<ParsedDeskInput<'connections.addRemote'>>, 'operator'> & { operator?: { id: string; privateKeyPem: string } },
-  ): Promise<ConnectionInfo>;
+  addRemote(input: AddRemoteInput): Promise<ConnectionInfo>;
   activate(input: ParsedDeskInput<'connections.activate'>): Promise<ConnectionInfo>;
   remove(input: ParsedDeskInput<'connections.remove'>): Promise<{ ok: true }>;
   reimportKey(input: WithPem<ParsedDeskInput<'connections.reimportKey'>>): Promise<ConnectionInfo>;
@@ -67,6 +65,11 @@ export interface ConnectionManager {
   /** Closes the active runtime and stops the embedded registry. */
   close(): Promise<void>;
 }
+
+/** connections.addRemote's input, its keys' handles replaced by the keys they name. */
+export type AddRemoteInput = Omit<WithPem<ParsedDeskInput<'connections.addRemote'>>, 'operator'> & {
+  operator?: { id: string; privateKeyPem: string };
+};
 
 /** A connections.* input with its key handle replaced by the key it names. */
 export type WithPem<T extends { keyHandle: string }> = Omit<T, 'keyHandle'> & { privateKeyPem: string };

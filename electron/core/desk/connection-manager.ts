@@ -9,7 +9,7 @@ import { historyStatus, pinnedKey } from './verification/status';
 import { confirmLogKey, fetchLogKey, logKeyOf } from './verification/log-key';
 import { startCacheOver } from './verification/start-over';
 import { checkPrivateKeyPem } from './connection-keys';
-import type { SecretStoreKind, StoredConnection } from './connections';
+import type { StoredConnection } from './connections';
 import type { EmbeddedRegistry } from './embedded';
 import { operatorKeyId } from './local-operator';
 import { DeskFailure } from './errors';
@@ -17,8 +17,9 @@ import { discoverInstallations, hasExaminerRead } from './installations';
 import { KeyReadError, type KeyVault } from './key-vault';
 import type { RemoteLaunch } from './launch-options';
 import { isUnreachable, translateClientError, withRegistry } from './registry-calls';
-import { checkNewPassphrase, keychainCause, SecretStoreError } from './secrets';
+import { SecretStoreError } from './secrets';
 import type { ConnectionManager, ConnectionManagerOptions } from './connection-manager-api';
+import { addRemoteConnection } from './connection-add';
 import { EMBEDDED_CONNECTION_ID, startCommandLineConnection, startEmbeddedConnection, type StartupDeps } from './connection-startup';
 
 export { COMMAND_LINE_CONNECTION_ID, EMBEDDED_CONNECTION_ID } from './connection-startup';
@@ -187,76 +188,7 @@ export function createConnectionManager(options: ConnectionManagerOptions): Conn
     }),
 
     async addRemote(input) {
-      checkPrivateKeyPem(input.privateKeyPem);
-      if (input.operator) checkPrivateKeyPem(input.operator.privateKeyPem);
-      let secretStore: SecretStoreKind;
-      if (keychain.available) secretStore = 'keychain';
-      else if (input.encryptedFileFallback) {
-        // Before the registry is asked anything: a weak passphrase is refused at once.
-        checkNewPassphrase(input.encryptedFileFallback.passphrase, [input.name, input.appId]);
-        secretStore = 'encrypted-file';
-      } else {
-        throw new DeskFailure(
-          'invalid_input',
-          `${keychainCause(keychain.reason)} Confirm storing the key in a passphrase-encrypted file.`,
-          ['encryptedFileFallback: required when no keychain is available'],
-        );
-      }
-      const id = crypto.randomUUID();
-      const draft: StoredConnection = {
-        id,
-        name: input.name,
-        kind: 'remote',
-        baseUrl: input.baseUrl,
-        appId: input.appId,
-        secretStore,
-        examinerRead: false,
-        installations: [],
-        ...(input.operator ? { operatorId: input.operator.id } : {}),
-      };
-      // Prove the address, the app id and the key before anything is stored: a wrong pair is
-      // refused, and so is an address that cannot be reached (a typo would otherwise be saved as a
-      // connection that can never sync, with a key nobody checked).
-      let connection: StoredConnection;
-      try {
-        const client = clientFor({
-          baseUrl: draft.baseUrl,
-          appId: draft.appId,
-          loadPrivateKey: async () => input.privateKeyPem,
-          ...(input.operator
-            ? { operator: { operatorId: input.operator.id, loadPrivateKey: async () => input.operator!.privateKeyPem } }
-            : {}),
-          clock,
-          ...(options.fetch ? { fetch: options.fetch } : {}),
-        });
-        connection = await refreshAppFacts(draft, client);
-        // the operator id and key too: the registry must give them an operator token
-        if (input.operator) await client.tokens.grant({ kind: 'operator' });
-        // the log key the person reviewed is the one pinned; another one served now is refused
-        const served = await fetchLogKey(draft.baseUrl, options.fetch);
-        connection = { ...connection, logKey: (input.logKey === undefined ? served : confirmLogKey(input.logKey, served))?.key ?? null };
-      } catch (error) {
-        if (isUnreachable(error)) {
-          throw new DeskFailure(
-            'offline',
-            `${draft.baseUrl} cannot be reached: check the address and that the registry is running, then add the connection again`,
-          );
-        }
-        throw translateClientError(error, 'Adding the connection');
-      }
-      // The operator key is kept like the app key: beside it in the keychain, or in an encrypted file
-      // of its own under the same passphrase.
-      const stored: [string, string][] = [[id, input.privateKeyPem]];
-      if (input.operator) stored.push([operatorKeyId(id), input.operator.privateKeyPem]);
-      for (const [keyId, pem] of stored) {
-        let vault: KeyVault;
-        if (secretStore === 'encrypted-file') {
-          vault = await keys.openEncryptedFile(keyId, input.encryptedFileFallback!.passphrase);
-          keys.keepUnlocked(keyId, vault);
-        } else vault = await keys.vaultFor(secretStore, keyId);
-        await vault.importPrivateKey(keyId, pem);
-      }
-      connections.put(connection);
+      const connection = await addRemoteConnection({ ...options, refreshAppFacts }, input);
       options.publish({ type: 'connections.changed' });
       return connectionInfo(connection);
     },
