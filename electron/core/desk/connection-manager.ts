@@ -43,14 +43,17 @@ export function createConnectionManager(options: ConnectionManagerOptions): Conn
     });
   }
 
-  async function activate(connection: StoredConnection): Promise<ConnectionRuntime> {
+  /** Stops the probe and closes the active runtime, if any (activating, removing, starting over, closing). */
+  async function closeActive(): Promise<void> {
     probe?.stop();
     probe = null;
-    if (active) {
-      const previous = active;
-      active = null;
-      await previous.close();
-    }
+    const closing = active;
+    active = null;
+    await closing?.close();
+  }
+
+  async function activate(connection: StoredConnection): Promise<ConnectionRuntime> {
+    await closeActive();
     const runtime = openConnectionRuntime({
       connection,
       paths,
@@ -204,11 +207,7 @@ export function createConnectionManager(options: ConnectionManagerOptions): Conn
       const connection = requireConnection(input.id);
       if (connection.kind === 'embedded') throw new DeskFailure('conflict', 'The embedded demo registry cannot be removed');
       if (active?.connection.id === connection.id) {
-        probe?.stop();
-        probe = null;
-        const closing = active;
-        active = null;
-        await closing.close();
+        await closeActive();
       }
       await keys.deleteKey(connection);
       connections.remove(connection.id);
@@ -275,11 +274,7 @@ export function createConnectionManager(options: ConnectionManagerOptions): Conn
       const accepted = confirmLogKey(input.logKey, await servedLogKey(connection.baseUrl));
       const wasActive = active?.connection.id === connection.id;
       if (wasActive) {
-        probe?.stop();
-        probe = null;
-        const closing = active!;
-        active = null;
-        await closing.close();
+        await closeActive();
       }
       startCacheOver(paths.cacheFile(connection.id), clock, { key: accepted?.key ?? null });
       const restarted = connections.put({ ...connection, logKey: accepted?.key ?? null });
@@ -289,11 +284,7 @@ export function createConnectionManager(options: ConnectionManagerOptions): Conn
     },
 
     async close() {
-      probe?.stop();
-      probe = null;
-      const closing = active;
-      active = null;
-      await closing?.close();
+      await closeActive();
       const stopping = embedded;
       embedded = null;
       await stopping?.stop();
