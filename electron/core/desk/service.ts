@@ -7,7 +7,6 @@
 // This module is the typed dispatch table; the connections (and their keys) are managed in
 // connection-manager.ts, the live warehouse view is warehouse-view.ts, the writes writes.ts.
 import { randomUUID } from 'node:crypto';
-import { availableParallelism } from 'node:os';
 import { deskApi, deskMethods, type DeskEvent, type DeskMethod, type DeskOutput, type DeskResult, type SyncStatus } from '@shared/desk/api';
 import { systemClock } from '../platform/clock';
 import { createConnectionKeys } from './connection-keys';
@@ -26,26 +25,16 @@ import { createOnlineTracker } from './registry-calls';
 import { openSettingsStore } from './settings';
 import type { ParsedDeskInput } from './types';
 import { warehouseView } from './warehouse-view';
-import { bundleName, certificateZip, combinedPdf } from './certificate-bundle';
+import { certificateBundle } from './certificate-bundle';
 import * as writes from './writes';
 import { auditEntries, type AuditPageRead } from './audit-entries';
 import { createBackOffice } from './back-office';
 import { historyEvidence, historyStatus } from './verification/status';
 import { historyEvidenceFile } from './verification/evidence-file';
 import type { DeskService, DeskServiceOptions } from './service-api';
-import { mapConcurrently } from './map-concurrently';
 import { publishSyncEvent } from './sync-events';
 
 export type { DeskService, DeskServiceOptions } from './service-api';
-
-/**
- * Certificates of a bulk export fetched at once: four per core. The embedded registry's pool
- * keeps three in each worker (one rendering, two in its inbox), and the fourth is on its way to
- * it (through HTTP for a remote registry), so a worker does not wait for this thread. With fewer
- * in flight a worker was left with nothing to do after one certificate in seven (two per core),
- * or one in twenty (three per core, two in each worker), counted over a 500-certificate export.
- */
-const CERTIFICATE_FETCHES = 4 * availableParallelism();
 
 /** Back-office writes that change an app's installations. */
 const INSTALLATION_WRITES: ReadonlySet<string> = new Set([
@@ -261,24 +250,15 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
       return artifacts.put('pdf', pdf.baseName, pdf.bytes);
     },
     'retirements.certificates': async (input) => {
-      // Fetched a few at a time (each a registry call, or for the embedded registry a render in its
-      // worker pool, one per core), kept in the order asked. A ZIP takes each certificate as it
-      // arrives, while the others render; a combined PDF is made when all arrived.
       const context = writeContext();
-      const now = new Date(clock.now());
-      const baseName = bundleName(input.ids.length, now.toISOString().slice(0, 10));
-      if (input.format === 'pdf') {
-        const files = await mapConcurrently(input.ids, CERTIFICATE_FETCHES, (id) => writes.certificate(context, { id }));
-        return artifacts.put('pdf', baseName, await combinedPdf(files));
-      }
-      const zip = certificateZip(
-        input.ids.map((id) => writes.certificateName(id)),
-        now,
+      const bundle = await certificateBundle(
+        input.ids,
+        input.format,
+        new Date(clock.now()),
+        (id) => writes.certificate(context, { id }),
+        writes.certificateName,
       );
-      await mapConcurrently(input.ids, CERTIFICATE_FETCHES, async (id, index) => {
-        zip.add(index, (await writes.certificate(context, { id })).bytes);
-      });
-      return artifacts.put('zip', baseName, zip.finish());
+      return artifacts.put(input.format, bundle.baseName, bundle.bytes);
     },
 
     'organizations.list': () => fresh(cache().listOrganizations()),
