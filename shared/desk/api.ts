@@ -3,11 +3,9 @@
 // host's contract alike: both carry `invoke(method, input)` and a stream of events, and both sides
 // validate against this file.
 import { z } from 'zod';
-import { auditFilter } from './audit-filter';
 import { tolerant } from '../registry/resources';
-import { FINISH_ACTIONS, PROJECT_STATUSES } from '../registry/vocabulary';
+import { FINISH_ACTIONS } from '../registry/vocabulary';
 import { finalizeBody, finishBody } from '../registry/endpoints';
-import { warehouseCreditQuery } from './warehouse-list';
 import {
   accountMovementsInput,
   accountMovementsOutput,
@@ -18,366 +16,39 @@ import {
   backOfficeWriteInput,
   backOfficeWriteOutput,
 } from './back-office';
+import { freshness, id } from './field-schemas';
+import { type PickedKey, connectionInfo, historyEvidence, keyHandleId, logKey, logKeyText, registryUrl } from './connection-schemas';
+import { syncProgress, syncResource, syncStatus } from './sync-schemas';
+import {
+  type FileHandle,
+  csvExportInput,
+  facetValue,
+  fileHandle,
+  inventoryAccount,
+  inventoryCreditFilters,
+  inventoryCreditRow,
+  inventoryCreditSearchInput,
+  inventoryFacets,
+  inventoryView,
+  projectCredits,
+  projectFacets,
+  projectFilters,
+  projectRow,
+  projectSearchInput,
+  retirementFilters,
+  retirementRow,
+  retirementSearchInput,
+  totalIsLowerBound,
+  warehouseView,
+} from './list-schemas';
 
-const id = z.string().trim().min(1).max(200);
-const isoTime = z.string();
-
-/** Every read says how fresh it is and whether it came from the cache because the registry is unreachable. */
-const freshness = { asOf: isoTime.nullable(), offline: z.boolean() };
+// The schemas of the methods' inputs and outputs, by area: every name of the API is one of this module's.
+export * from './connection-schemas';
+export * from './sync-schemas';
+export * from './list-schemas';
 
 export const themeSchema = z.enum(['light', 'dark', 'system']);
 export type Theme = z.infer<typeof themeSchema>;
-
-// ---- connections -----------------------------------------------------------------------------------
-
-export const installationInfo = z.object({
-  id: z.string(),
-  organizationId: z.string(),
-  organizationName: z.string(),
-  permissions: z.record(z.string(), z.string()),
-});
-
-/** Tokens must never cross the network in clear: what the desk says when a registry address is refused. */
-export const REGISTRY_URL_RULE =
-  'A remote registry address must start with https:// (http:// only for a registry on this computer: localhost, 127.0.0.1 or [::1])';
-
-/** Whether `hostname` (as URL.hostname gives it) names this computer: localhost, 127.0.0.0/8 or ::1. */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/\.$/, '');
-  return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
-}
-
-/**
- * An https: address, or an http: one on a loopback host (the embedded and local test registries).
- * Parsed by hand (shared code has no URL global); anything ambiguous (backslashes, whitespace,
- * control characters) is refused rather than read differently from the WHATWG parser.
- */
-export function isAllowedRegistryUrl(url: string): boolean {
-  if (/[\\\s\u0000-\u001f]/.test(url)) return false;
-  const match = /^([a-z][a-z0-9+.-]*):\/\/([^/?#]*)/i.exec(url);
-  if (!match) return false;
-  const scheme = match[1]!.toLowerCase();
-  if (scheme === 'https') return true;
-  if (scheme !== 'http') return false;
-  const authority = match[2]!;
-  const hostAndPort = authority.slice(authority.lastIndexOf('@') + 1);
-  const host = hostAndPort.startsWith('[') ? hostAndPort.slice(0, hostAndPort.indexOf(']') + 1) : hostAndPort.split(':')[0]!;
-  return isLoopbackHost(host);
-}
-
-export const registryUrl = z.url({ protocol: /^https?$/ }).refine(isAllowedRegistryUrl, REGISTRY_URL_RULE);
-
-/**
- * An app key the user picked: read by the host (Electron's open dialog, or the web host from the
- * uploaded file), never by the page, which holds only this handle until connections.* stores it.
- */
-export const keyHandleId = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'must be a key handle from the desk');
-export const pickedKey = z.object({ handle: keyHandleId, fileName: z.string() });
-export type PickedKey = z.infer<typeof pickedKey>;
-
-/**
- * Whether the registry's history verified at the last sync (docs/desk.md): the entries of the last
- * checkpoint the desk verified and the time the registry signed it; `unverifiable` for a registry
- * that publishes no transparency log (not an error); `failed` when it changed since it was verified.
- */
-export const historyVerification = z.object({
-  state: z.enum(['not_checked', 'verified', 'unverifiable', 'failed']),
-  entries: z.number().int().nonnegative().nullable(),
-  upTo: isoTime.nullable(),
-  checkedAt: isoTime.nullable(),
-  message: z.string().nullable(),
-  /** Synced records no verified checkpoint covers yet (the next sync's does). */
-  pending: z.number().int().nonnegative(),
-  /** Failed checks kept as evidence (sync.historyEvidence lists them). */
-  evidence: z.number().int().nonnegative(),
-});
-export type HistoryVerification = z.infer<typeof historyVerification>;
-
-export const historyEvidence = z.object({
-  foundAt: isoTime,
-  kind: z.string(),
-  message: z.string(),
-  /** The signed checkpoint verified before, and the one that did not extend it. */
-  keptCheckpoint: z.string().nullable(),
-  latestCheckpoint: z.string().nullable(),
-  /** The proof, leaves or records that show it, as JSON text. */
-  proof: z.string().nullable(),
-});
-export type HistoryEvidence = z.infer<typeof historyEvidence>;
-
-/**
- * The registry's transparency log key (docs/desk.md): the note verifier key it serves at
- * /transparency/v1/key and its fingerprint (SHA-256 of the 32-byte public key, hex, groups of four).
- */
-export const logKey = z.object({ key: z.string(), fingerprint: z.string() });
-export type LogKey = z.infer<typeof logKey>;
-/** A note verifier key a person pasted or reviewed (checked by the desk: `<name>+<hash>+<key>`). */
-const logKeyText = z.string().trim().min(1, 'paste the whole key').max(1000);
-
-export const connectionInfo = z.object({
-  id: z.string(),
-  name: z.string(),
-  kind: z.enum(['embedded', 'remote']),
-  baseUrl: z.string(),
-  appId: z.string(),
-  /** Whether the app's private key could be read from the secret store. */
-  keyStatus: z.enum(['ok', 'missing', 'unreadable', 'invalid']),
-  keyMessage: z.string().optional(),
-  /** Where the key lives: the OS keychain or the passphrase-encrypted file. */
-  secretStore: z.enum(['keychain', 'encrypted-file', 'memory']),
-  examinerRead: z.boolean(),
-  installations: z.array(installationInfo),
-  /** The operator account the desk acts as on the registry's operator endpoints, when it has one. */
-  operatorId: z.string().optional(),
-  /** The active connection's history verification. */
-  history: historyVerification.optional(),
-  /** The log key this connection's history is checked against (pinned when it was added, or at its first sync); null: none yet. */
-  logKey: logKey.nullable().optional(),
-});
-export type ConnectionInfo = z.infer<typeof connectionInfo>;
-
-// ---- sync ----------------------------------------------------------------------------------------
-
-export const SYNC_RESOURCES = [
-  'projects',
-  'internalProjects',
-  'projectDetails',
-  'credits',
-  'inventories',
-  'retirements',
-  'warehouses',
-  'organizations',
-] as const;
-export const syncResource = z.enum(SYNC_RESOURCES);
-export type SyncResource = z.infer<typeof syncResource>;
-
-export const syncProgress = z.object({
-  resource: syncResource,
-  done: z.number().int().nonnegative(),
-  total: z.number().int().nonnegative().nullable(),
-  /** Estimated milliseconds left for the whole run, when it can be estimated. */
-  etaMs: z.number().nonnegative().nullable(),
-});
-export type SyncProgress = z.infer<typeof syncProgress>;
-
-export const syncStatus = z.object({
-  running: z.boolean(),
-  progress: syncProgress.nullable(),
-  lastSuccess: z.record(z.string(), isoTime.nullable()),
-  lastError: z.string().nullable(),
-  online: z.boolean(),
-  /** The oldest successful sync time among the resources shown, i.e. how old the data may be. */
-  dataAsOf: isoTime.nullable(),
-  /**
-   * How many sync runs have ended (finished or failed) in this desk service's life, and which life
-   * (a restarted service counts again from 0 under a new id). Statuses and sync events travel on
-   * different channels and either can be late or lost: the count tells the page whether a status
-   * it reads is older than an end it has already heard, and whether an end happened that it never heard.
-   */
-  runsEnded: z.object({ service: z.string(), count: z.number().int().nonnegative() }),
-  history: historyVerification.optional(),
-});
-export type SyncStatus = z.infer<typeof syncStatus>;
-/** A sync engine's own status: the desk service adds the count of ended runs. */
-export type EngineSyncStatus = Omit<SyncStatus, 'runsEnded'>;
-
-// ---- lists ---------------------------------------------------------------------------------------
-
-const paging = { offset: z.number().int().min(0).default(0), limit: z.number().int().min(1).max(500).default(100) };
-const sortDirection = z.enum(['asc', 'desc']).default('asc');
-
-export const projectFilters = z.object({
-  status: z.enum(PROJECT_STATUSES).optional(),
-  countryCode: z.string().length(2).optional(),
-  sectorId: z.string().optional(),
-  methodologyId: z.string().optional(),
-  typeId: z.string().optional(),
-  vintage: z
-    .string()
-    .regex(/^\d{4}$/)
-    .optional(),
-});
-
-export const projectSearchInput = z.object({
-  query: z.string().max(200).default(''),
-  scope: z.enum(['public', 'internal']).default('public'),
-  filters: projectFilters.default({}),
-  sort: z
-    .object({ field: z.enum(['relevance', 'num', 'name', 'status', 'country', 'startDate']).default('num'), direction: sortDirection })
-    .default({ field: 'num', direction: 'asc' }),
-  ...paging,
-});
-export type ProjectSearchInput = z.input<typeof projectSearchInput>;
-
-/** One row of the project list: the fields the list shows and filters on. */
-export const projectRow = z.object({
-  id: z.string(),
-  num: z.string(),
-  fullName: z.string(),
-  shortDescription: z.string(),
-  status: z.string(),
-  countryCode: z.string().nullable(),
-  sector: z.string(),
-  methodology: z.string(),
-  type: z.string(),
-  proponents: z.string(),
-  startDate: isoTime,
-  isPublic: z.boolean(),
-});
-export type ProjectRow = z.infer<typeof projectRow>;
-
-export const facetValue = z.object({ value: z.string(), label: z.string(), count: z.number().int() });
-export type FacetValue = z.infer<typeof facetValue>;
-export const projectFacets = z.object({
-  statuses: z.array(facetValue),
-  countries: z.array(facetValue),
-  sectors: z.array(facetValue),
-  methodologies: z.array(facetValue),
-  types: z.array(facetValue),
-  vintages: z.array(facetValue),
-});
-
-export const retirementFilters = z.object({
-  claimed: z.boolean().optional(),
-  vintage: z
-    .string()
-    .regex(/^\d{4}$/)
-    .optional(),
-  projectId: z.string().optional(),
-});
-
-export const retirementSearchInput = z.object({
-  query: z.string().max(200).default(''),
-  filters: retirementFilters.default({}),
-  sort: z
-    .object({
-      field: z.enum(['relevance', 'createdAt', 'amount', 'beneficiary', 'project']).default('createdAt'),
-      direction: z.enum(['asc', 'desc']).default('desc'),
-    })
-    .default({ field: 'createdAt', direction: 'desc' }),
-  ...paging,
-});
-export type RetirementSearchInput = z.input<typeof retirementSearchInput>;
-
-export const retirementRow = z.object({
-  id: z.string(),
-  createdAt: isoTime,
-  isClaimed: z.boolean(),
-  amount: z.number(),
-  beneficiary: z.string().nullable(),
-  reason: z.string().nullable(),
-  organizationName: z.string().nullable(),
-  projectId: z.string(),
-  projectName: z.string(),
-  projectNum: z.string(),
-  serialization: z.string().nullable(),
-  vintage: z.string().nullable(),
-});
-export type RetirementRow = z.infer<typeof retirementRow>;
-
-/**
- * Set when a search matched more rows than the cache counts exactly (SEARCH_COUNT_LIMIT): `total`
- * is then that limit, a lower bound ("10,000+"); more pages can still be read past it.
- */
-export const totalIsLowerBound = z.boolean().optional();
-export const SEARCH_COUNT_LIMIT = 10_000;
-
-export const INVENTORY_ACCOUNTS = ['buffer', 'adjustment', 'organization'] as const;
-export const inventoryAccount = z.enum(INVENTORY_ACCOUNTS);
-export type InventoryAccount = z.infer<typeof inventoryAccount>;
-
-/** An account's summary and holder; its credits are read page by page with inventories.credits. */
-export const inventoryView = z.object({
-  summary: tolerant.inventorySummary,
-  organization: tolerant.organizationSummary,
-  /** How many credits the account holds (the registry's answer as last synced). */
-  creditCount: z.number().int().nonnegative(),
-});
-
-export const INVENTORY_SORT_FIELDS = ['project', 'serialization', 'vintage', 'type', 'amount', 'supply'] as const;
-export type InventorySortField = (typeof INVENTORY_SORT_FIELDS)[number];
-
-export const inventoryCreditFilters = z.object({
-  vintage: z
-    .string()
-    .regex(/^\d{4}$/)
-    .optional(),
-  /** A credit type as the registry names it (exPost, exAnte). */
-  type: z.string().trim().min(1).max(40).optional(),
-  projectId: id.optional(),
-});
-
-/** What narrows and orders an account's credit list: the list and its CSV export share it. */
-const inventoryCreditQuery = {
-  query: z.string().max(200).default(''),
-  filters: inventoryCreditFilters.default({}),
-  sort: z
-    .object({ field: z.enum(INVENTORY_SORT_FIELDS).default('project'), direction: sortDirection })
-    .default({ field: 'project', direction: 'asc' }),
-};
-
-export const inventoryCreditSearchInput = z.object({ account: inventoryAccount, ...inventoryCreditQuery, ...paging });
-export type InventoryCreditSearchInput = z.input<typeof inventoryCreditSearchInput>;
-
-/** One credit of an account's list: the columns the list shows, filters and sorts on. */
-export const inventoryCreditRow = z.object({
-  id: z.string(),
-  projectId: z.string(),
-  projectName: z.string(),
-  projectNum: z.string(),
-  serialization: z.string(),
-  vintage: z.string(),
-  type: z.string(),
-  amount: z.number(),
-  supply: z.number(),
-  unit: z.string(),
-  tokenId: z.string(),
-  tokenAddress: z.string(),
-});
-export type InventoryCreditRow = z.infer<typeof inventoryCreditRow>;
-
-export const inventoryFacets = z.object({ vintages: z.array(facetValue), types: z.array(facetValue) });
-export type InventoryFacets = z.infer<typeof inventoryFacets>;
-
-export const projectCredits = z.object({
-  summary: tolerant.creditSummary,
-  vintages: z.array(z.object({ events: z.array(tolerant.creditEvent), vintage: z.string(), summary: tolerant.creditSummary })),
-  project: tolerant.projectReference,
-});
-
-/**
- * A file the desk produced (a certificate, a CSV export), kept by the host: the renderer gets only
- * this handle and asks the bridge to save it (native save dialog in Electron, a download in the
- * browser). The desk chose the name; the kind fixes the extension.
- */
-export const FILE_KINDS = ['pdf', 'csv', 'zip', 'json'] as const;
-export type FileKind = (typeof FILE_KINDS)[number];
-export const fileHandleId = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'must be a file handle from the desk');
-export const fileHandle = z.object({ handle: fileHandleId, kind: z.enum(FILE_KINDS), filename: z.string(), size: z.number().int() });
-export type FileHandle = z.infer<typeof fileHandle>;
-
-export const csvExportInput = z.discriminatedUnion('list', [
-  z.object({ list: z.literal('projects'), search: projectSearchInput }),
-  z.object({ list: z.literal('retirements'), search: retirementSearchInput }),
-  // The account's list as shown: its search text, filters and sort (every row, not one page).
-  z.object({ list: z.literal('inventory'), account: inventoryAccount, ...inventoryCreditQuery }),
-  // The warehouse inventory as listed: its search, filters and sort (shared/desk/warehouse-list.ts).
-  z.object({ list: z.literal('warehouse'), organizationId: id, ...warehouseCreditQuery.shape }),
-  // The back office's audit log with the screen's filters (every entry, newest first).
-  z.object({ list: z.literal('audit'), filter: auditFilter }),
-]);
-
-export const warehouseView = z.object({
-  organizationId: z.string(),
-  organizationName: z.string(),
-  canWrite: z.boolean(),
-  credits: z.array(tolerant.warehouseInventoryCredit),
-  reservations: z.array(tolerant.reservation),
-  /** registry clock − desk clock, in ms, measured from the registry's Date header; countdowns use it. */
-  clockOffsetMs: z.number(),
-  ...freshness,
-});
-export type WarehouseView = z.infer<typeof warehouseView>;
 
 // ---- the method table ----------------------------------------------------------------------------
 

@@ -2,86 +2,27 @@
 // embedded demo registry, the command-line remote, and the connections.* methods that add,
 // activate, re-key, unlock, refresh and remove them. Only one connection is active at a time;
 // activating another closes the previous runtime first.
-import { httpProbe, startReachabilityProbe, type ReachabilityProbe, type ReachabilityProbeOptions } from './reachability-probe';
-import type { ConnectionInfo, DeskEvent, DeskOutput } from '@shared/desk/api';
-import type { Clock } from '../platform/clock';
-import type { FetchLike } from './client/http';
-import type { SyncTuning } from './sync/context';
-import type { SyncEngineEvent } from './sync/types';
-import type { SyncWorkerSettings } from './sync/worker/host';
+import { httpProbe, startReachabilityProbe, type ReachabilityProbe } from './reachability-probe';
+import type { ConnectionInfo } from '@shared/desk/api';
 import { clientFor, openConnectionRuntime, type ConnectionRuntime } from './connection-runtime';
 import { historyStatus, pinnedKey } from './verification/status';
 import { confirmLogKey, fetchLogKey, logKeyOf } from './verification/log-key';
 import { startCacheOver } from './verification/start-over';
-import { checkPrivateKeyPem, type ConnectionKeys } from './connection-keys';
-import type { ConnectionStore, SecretStoreKind, StoredConnection } from './connections';
-import { type CertificatePoolOptions } from '../registry';
-import { startEmbeddedRegistry, type DemoSeeder, type EmbeddedRegistry } from './embedded';
-import { ensureLocalAdministrator, operatorKeyId } from './local-operator';
+import { checkPrivateKeyPem } from './connection-keys';
+import type { StoredConnection } from './connections';
+import type { EmbeddedRegistry } from './embedded';
+import { operatorKeyId } from './local-operator';
 import { DeskFailure } from './errors';
 import { discoverInstallations, hasExaminerRead } from './installations';
-import { KeyReadError, type KeychainAvailability, type KeyVault } from './key-vault';
+import { KeyReadError, type KeyVault } from './key-vault';
 import type { RemoteLaunch } from './launch-options';
-import type { DeskPaths } from './paths';
-import { isUnreachable, translateClientError, withRegistry, type OnlineTracker } from './registry-calls';
-import type { ParsedDeskInput } from './types';
-import { checkNewPassphrase, keychainCause, SecretStoreError } from './secrets';
+import { isUnreachable, translateClientError, withRegistry } from './registry-calls';
+import { SecretStoreError } from './secrets';
+import type { ConnectionManager, ConnectionManagerOptions } from './connection-manager-api';
+import { addRemoteConnection } from './connection-add';
+import { EMBEDDED_CONNECTION_ID, startCommandLineConnection, startEmbeddedConnection, type StartupDeps } from './connection-startup';
 
-export const EMBEDDED_CONNECTION_ID = 'embedded';
-export const COMMAND_LINE_CONNECTION_ID = 'command-line';
-
-export interface ConnectionManagerOptions {
-  connections: ConnectionStore;
-  paths: DeskPaths;
-  clock: Clock;
-  keys: ConnectionKeys;
-  keychain: KeychainAvailability;
-  /** Reachability of the active connection's registry; a newly activated one starts reachable. */
-  tracker: OnlineTracker & { assumeOnline(): void };
-  publish(event: DeskEvent): void;
-  onSyncEvent(event: SyncEngineEvent): void;
-  /** The sync interval now (from the settings). */
-  syncIntervalMs(): number;
-  /** Run the sync at activation and on the interval. */
-  autoSync: boolean;
-  seedDemo: DemoSeeder;
-  fetch?: FetchLike;
-  syncTuning?: Partial<SyncTuning>;
-  syncWorker?: SyncWorkerSettings | false;
-  /** The embedded registry's certificate worker pool (size, built worker script). */
-  certificateWorkers?: Omit<CertificatePoolOptions, 'resourcesDir'>;
-  /** The reachability probe of the active registry (reachability-probe.ts); false: none (unit tests). */
-  probe?: ProbeSettings | false;
-  log(line: string): void;
-}
-
-export type ProbeSettings = Partial<Omit<ReachabilityProbeOptions, 'probe' | 'report' | 'isOnline'>>;
-
-export interface ConnectionManager {
-  readonly active: ConnectionRuntime | null;
-  /** The embedded registry, while it runs. */
-  readonly embedded: EmbeddedRegistry | null;
-  requireActive(): ConnectionRuntime;
-  /** Start-up: the command-line remote if given, else the embedded registry; then the active connection. */
-  start(remote?: RemoteLaunch): Promise<void>;
-  list(): Promise<DeskOutput<'connections.list'>>;
-  /** The service resolves the input's key handle (key-imports.ts) to the PEM first. */
-  addRemote(
-    input: Omit<WithPem<ParsedDeskInput<'connections.addRemote'>>, 'operator'> & { operator?: { id: string; privateKeyPem: string } },
-  ): Promise<ConnectionInfo>;
-  activate(input: ParsedDeskInput<'connections.activate'>): Promise<ConnectionInfo>;
-  remove(input: ParsedDeskInput<'connections.remove'>): Promise<{ ok: true }>;
-  reimportKey(input: WithPem<ParsedDeskInput<'connections.reimportKey'>>): Promise<ConnectionInfo>;
-  unlock(input: ParsedDeskInput<'connections.unlock'>): Promise<ConnectionInfo>;
-  refreshInstallations(input: ParsedDeskInput<'connections.refreshInstallations'>): Promise<ConnectionInfo>;
-  logKey(input: ParsedDeskInput<'connections.logKey'>): Promise<DeskOutput<'connections.logKey'>>;
-  startOver(input: ParsedDeskInput<'connections.startOver'>): Promise<ConnectionInfo>;
-  /** Closes the active runtime and stops the embedded registry. */
-  close(): Promise<void>;
-}
-
-/** A connections.* input with its key handle replaced by the key it names. */
-export type WithPem<T extends { keyHandle: string }> = Omit<T, 'keyHandle'> & { privateKeyPem: string };
+export { COMMAND_LINE_CONNECTION_ID, EMBEDDED_CONNECTION_ID } from './connection-startup';
 
 export function createConnectionManager(options: ConnectionManagerOptions): ConnectionManager {
   const { connections, paths, clock, keys, keychain, tracker, log } = options;
@@ -102,14 +43,17 @@ export function createConnectionManager(options: ConnectionManagerOptions): Conn
     });
   }
 
-  async function activate(connection: StoredConnection): Promise<ConnectionRuntime> {
+  /** Stops the probe and closes the active runtime, if any (activating, removing, starting over, closing). */
+  async function closeActive(): Promise<void> {
     probe?.stop();
     probe = null;
-    if (active) {
-      const previous = active;
-      active = null;
-      await previous.close();
-    }
+    const closing = active;
+    active = null;
+    await closing?.close();
+  }
+
+  async function activate(connection: StoredConnection): Promise<ConnectionRuntime> {
+    await closeActive();
     const runtime = openConnectionRuntime({
       connection,
       paths,
@@ -209,84 +153,20 @@ export function createConnectionManager(options: ConnectionManagerOptions): Conn
     }
   }
 
-  // ---- start-up: the embedded registry, the command-line remote, the active connection -------------
+  // ---- start-up: the embedded registry, the command-line remote (connection-startup.ts), the active connection
 
-  async function startEmbedded(): Promise<StoredConnection> {
-    embedded = await startEmbeddedRegistry({
-      dataDir: paths.embeddedRegistryDir,
-      clock,
-      seed: options.seedDemo,
-      scale: 1,
-      log,
-      ...(options.certificateWorkers ? { certificateWorkers: options.certificateWorkers } : {}),
-    });
-    const existing = connections.get(EMBEDDED_CONNECTION_ID);
-    let secretStore: SecretStoreKind = existing?.secretStore ?? (keychain.available ? 'keychain' : 'memory');
-    if (secretStore === 'encrypted-file') secretStore = 'memory';
-    if (secretStore === 'memory' && !existing) {
-      log(
-        `${keychainCause(keychain.reason)} The embedded demo app's key is kept in memory and re-read from the demo credentials at every start; the local administrator gets a new key at every start.`,
-      );
-    }
-    // The demo key is re-imported at every start: it is demo data, and a memory store forgets it.
-    await (
-      await keys.vaultFor(secretStore, EMBEDDED_CONNECTION_ID)
-    ).importPrivateKey(EMBEDDED_CONNECTION_ID, embedded.credentials.app.privateKeyPem);
-    // The embedded registry's local administrator, its key in the same store as the app key (in
-    // memory, it is the same account with a new key at every start: local-operator.ts).
-    const { id: operatorId } = await ensureLocalAdministrator(embedded.registry, {
-      previousId: existing?.operatorId,
-      vault: await keys.vaultFor(secretStore, operatorKeyId(EMBEDDED_CONNECTION_ID)),
-      keyId: operatorKeyId(EMBEDDED_CONNECTION_ID),
-      log,
-    });
-    const connection: StoredConnection = {
-      id: EMBEDDED_CONNECTION_ID,
-      name: existing?.name ?? 'Embedded demo registry',
-      operatorId,
-      kind: 'embedded',
-      baseUrl: embedded.url,
-      appId: embedded.credentials.app.id,
-      secretStore,
-      examinerRead: existing?.examinerRead ?? false,
-      installations: existing?.installations ?? [],
-      // a key pinned by starting over stays pinned
-      ...(existing?.logKey !== undefined ? { logKey: existing.logKey } : {}),
-    };
-    return connections.put(await refreshAppFacts(connection));
-  }
-
-  async function startCommandLineRemote(remote: RemoteLaunch): Promise<StoredConnection> {
-    checkPrivateKeyPem(remote.privateKeyPem);
-    await keys.memory.importPrivateKey(COMMAND_LINE_CONNECTION_ID, remote.privateKeyPem);
-    const existing = connections.get(COMMAND_LINE_CONNECTION_ID);
-    let connection: StoredConnection = {
-      id: COMMAND_LINE_CONNECTION_ID,
-      name: `Registry at ${new URL(remote.baseUrl).host}`,
-      kind: 'remote',
-      baseUrl: remote.baseUrl,
-      appId: remote.appId,
-      secretStore: 'memory',
-      examinerRead: existing?.appId === remote.appId ? existing.examinerRead : false,
-      installations: existing?.appId === remote.appId && existing.baseUrl === remote.baseUrl ? existing.installations : [],
-    };
-    try {
-      connection = await refreshAppFacts(connection);
-    } catch (error) {
-      // Starting against a registry that is down is allowed (the cache still answers reads).
-      if (!isUnreachable(error)) throw translateClientError(error, 'Connecting to the registry');
-      log(`the registry at ${remote.baseUrl} cannot be reached; starting from the cache`);
-    }
-    return connections.put(connection);
-  }
+  const startup: StartupDeps = { ...options, refreshAppFacts: (connection) => refreshAppFacts(connection) };
 
   async function start(remote?: RemoteLaunch): Promise<void> {
     if (remote) {
-      await activate(await startCommandLineRemote(remote));
+      await activate(await startCommandLineConnection(startup, remote));
       return;
     }
     const hasEmbedded = connections.get(EMBEDDED_CONNECTION_ID) !== undefined;
-    const embeddedConnection = hasEmbedded || connections.list().length === 0 ? await startEmbedded() : undefined;
+    const embeddedConnection =
+      hasEmbedded || connections.list().length === 0
+        ? await startEmbeddedConnection(startup, (started) => (embedded = started))
+        : undefined;
     const activeId = connections.activeId();
     const chosen = (activeId ? connections.get(activeId) : undefined) ?? embeddedConnection ?? connections.list()[0];
     if (chosen) await activate(chosen);
@@ -311,76 +191,7 @@ export function createConnectionManager(options: ConnectionManagerOptions): Conn
     }),
 
     async addRemote(input) {
-      checkPrivateKeyPem(input.privateKeyPem);
-      if (input.operator) checkPrivateKeyPem(input.operator.privateKeyPem);
-      let secretStore: SecretStoreKind;
-      if (keychain.available) secretStore = 'keychain';
-      else if (input.encryptedFileFallback) {
-        // Before the registry is asked anything: a weak passphrase is refused at once.
-        checkNewPassphrase(input.encryptedFileFallback.passphrase, [input.name, input.appId]);
-        secretStore = 'encrypted-file';
-      } else {
-        throw new DeskFailure(
-          'invalid_input',
-          `${keychainCause(keychain.reason)} Confirm storing the key in a passphrase-encrypted file.`,
-          ['encryptedFileFallback: required when no keychain is available'],
-        );
-      }
-      const id = crypto.randomUUID();
-      const draft: StoredConnection = {
-        id,
-        name: input.name,
-        kind: 'remote',
-        baseUrl: input.baseUrl,
-        appId: input.appId,
-        secretStore,
-        examinerRead: false,
-        installations: [],
-        ...(input.operator ? { operatorId: input.operator.id } : {}),
-      };
-      // Prove the address, the app id and the key before anything is stored: a wrong pair is
-      // refused, and so is an address that cannot be reached (a typo would otherwise be saved as a
-      // connection that can never sync, with a key nobody checked).
-      let connection: StoredConnection;
-      try {
-        const client = clientFor({
-          baseUrl: draft.baseUrl,
-          appId: draft.appId,
-          loadPrivateKey: async () => input.privateKeyPem,
-          ...(input.operator
-            ? { operator: { operatorId: input.operator.id, loadPrivateKey: async () => input.operator!.privateKeyPem } }
-            : {}),
-          clock,
-          ...(options.fetch ? { fetch: options.fetch } : {}),
-        });
-        connection = await refreshAppFacts(draft, client);
-        // the operator id and key too: the registry must give them an operator token
-        if (input.operator) await client.tokens.grant({ kind: 'operator' });
-        // the log key the person reviewed is the one pinned; another one served now is refused
-        const served = await fetchLogKey(draft.baseUrl, options.fetch);
-        connection = { ...connection, logKey: (input.logKey === undefined ? served : confirmLogKey(input.logKey, served))?.key ?? null };
-      } catch (error) {
-        if (isUnreachable(error)) {
-          throw new DeskFailure(
-            'offline',
-            `${draft.baseUrl} cannot be reached: check the address and that the registry is running, then add the connection again`,
-          );
-        }
-        throw translateClientError(error, 'Adding the connection');
-      }
-      // The operator key is kept like the app key: beside it in the keychain, or in an encrypted file
-      // of its own under the same passphrase.
-      const stored: [string, string][] = [[id, input.privateKeyPem]];
-      if (input.operator) stored.push([operatorKeyId(id), input.operator.privateKeyPem]);
-      for (const [keyId, pem] of stored) {
-        let vault: KeyVault;
-        if (secretStore === 'encrypted-file') {
-          vault = await keys.openEncryptedFile(keyId, input.encryptedFileFallback!.passphrase);
-          keys.keepUnlocked(keyId, vault);
-        } else vault = await keys.vaultFor(secretStore, keyId);
-        await vault.importPrivateKey(keyId, pem);
-      }
-      connections.put(connection);
+      const connection = await addRemoteConnection({ ...options, refreshAppFacts }, input);
       options.publish({ type: 'connections.changed' });
       return connectionInfo(connection);
     },
@@ -396,11 +207,7 @@ export function createConnectionManager(options: ConnectionManagerOptions): Conn
       const connection = requireConnection(input.id);
       if (connection.kind === 'embedded') throw new DeskFailure('conflict', 'The embedded demo registry cannot be removed');
       if (active?.connection.id === connection.id) {
-        probe?.stop();
-        probe = null;
-        const closing = active;
-        active = null;
-        await closing.close();
+        await closeActive();
       }
       await keys.deleteKey(connection);
       connections.remove(connection.id);
@@ -467,11 +274,7 @@ export function createConnectionManager(options: ConnectionManagerOptions): Conn
       const accepted = confirmLogKey(input.logKey, await servedLogKey(connection.baseUrl));
       const wasActive = active?.connection.id === connection.id;
       if (wasActive) {
-        probe?.stop();
-        probe = null;
-        const closing = active!;
-        active = null;
-        await closing.close();
+        await closeActive();
       }
       startCacheOver(paths.cacheFile(connection.id), clock, { key: accepted?.key ?? null });
       const restarted = connections.put({ ...connection, logKey: accepted?.key ?? null });
@@ -481,11 +284,7 @@ export function createConnectionManager(options: ConnectionManagerOptions): Conn
     },
 
     async close() {
-      probe?.stop();
-      probe = null;
-      const closing = active;
-      active = null;
-      await closing?.close();
+      await closeActive();
       const stopping = embedded;
       embedded = null;
       await stopping?.stop();

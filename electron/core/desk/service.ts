@@ -7,119 +7,34 @@
 // This module is the typed dispatch table; the connections (and their keys) are managed in
 // connection-manager.ts, the live warehouse view is warehouse-view.ts, the writes writes.ts.
 import { randomUUID } from 'node:crypto';
-import { availableParallelism } from 'node:os';
-import { type CertificatePoolOptions } from '../registry';
-import type { RegistryClient } from './client/registry-client';
-import {
-  deskApi,
-  deskMethods,
-  type DeskEvent,
-  type DeskInput,
-  type DeskMethod,
-  type DeskOutput,
-  type DeskResult,
-  type SyncStatus,
-  type HistoryVerification,
-} from '@shared/desk/api';
-import { systemClock, type Clock } from '../platform/clock';
-import type { FetchLike } from './client/http';
-import type { SyncTuning } from './sync/context';
-import type { SyncEngineEvent } from './sync/types';
-import type { SyncWorkerSettings } from './sync/worker/host';
+import { deskApi, deskMethods, type DeskEvent, type DeskMethod, type DeskOutput, type DeskResult, type SyncStatus } from '@shared/desk/api';
+import { systemClock } from '../platform/clock';
 import { createConnectionKeys } from './connection-keys';
-import { createConnectionManager, type ProbeSettings } from './connection-manager';
+import { createConnectionManager } from './connection-manager';
 import { openConnectionStore } from './connections';
-import { createArtifactStore, type ArtifactStore } from './artifacts';
+import { createArtifactStore } from './artifacts';
 import { exportCsv } from './csv-export';
-import { projectIdOfNum } from '@desk/resources/projects/by-num';
-import { createKeyImports, type KeyImports } from './key-imports';
-import type { DemoSeeder, EmbeddedRegistry } from './embedded';
+import { createKeyImports } from './key-imports';
 import { DeskFailure, invalidInput, toDeskError } from './errors';
 import { demoWalletKey } from './demo-keys';
 import { finalizeHints } from './finalize-hints';
-import { createEventHub, type EventHub } from './events';
-import type { KeychainAvailability, SecretStoreFactory } from './key-vault';
-import type { RemoteLaunch } from './launch-options';
-import { deskPaths, type DeskPaths } from './paths';
-import { createOnlineTracker, type OnlineTracker } from './registry-calls';
-import { openSettingsStore, type SettingsStore } from './settings';
+import { createEventHub } from './events';
+import type { KeychainAvailability } from './key-vault';
+import { deskPaths } from './paths';
+import { createOnlineTracker } from './registry-calls';
+import { openSettingsStore } from './settings';
 import type { ParsedDeskInput } from './types';
 import { warehouseView } from './warehouse-view';
-import { bundleName, certificateZip, combinedPdf } from './certificate-bundle';
+import { certificateBundle } from './certificate-bundle';
 import * as writes from './writes';
 import { auditEntries, type AuditPageRead } from './audit-entries';
-import type { DeskDispatcher } from './dispatcher';
 import { createBackOffice } from './back-office';
 import { historyEvidence, historyStatus } from './verification/status';
 import { historyEvidenceFile } from './verification/evidence-file';
+import type { DeskService, DeskServiceOptions } from './service-api';
+import { publishSyncEvent } from './sync-events';
 
-export interface DeskServiceOptions {
-  dataDir: string;
-  host: 'electron' | 'web';
-  version: string;
-  clock?: Clock;
-  /** Opens the secret store of a kind (keychain, encrypted file); 'memory' is handled here. */
-  secretStoreFactory?: SecretStoreFactory;
-  /** Whether an OS keychain can be used here. */
-  probeKeychain?: () => Promise<KeychainAvailability>;
-  /** Seeds the embedded registry on its first start (electron/core/registry/seed). */
-  seedDemo: DemoSeeder;
-  /** Start with this remote registry (--registry-url …) instead of the embedded one. */
-  remote?: RemoteLaunch;
-  fetch?: FetchLike;
-  syncTuning?: Partial<SyncTuning>;
-  /** The sync's worker thread (default) or false to sync on this thread (needed with `fetch`). */
-  syncWorker?: SyncWorkerSettings | false;
-  /** The embedded registry's certificate worker pool: size (default: the cores), built worker script. */
-  certificateWorkers?: Omit<CertificatePoolOptions, 'resourcesDir'>;
-  /** Run the sync at start and on the settings interval (default true). */
-  autoSync?: boolean;
-  follow?: { intervalMs: number; timeoutMs: number };
-  /** The back office's write retries (tests shorten the wait). */
-  backOffice?: { writeAttempts?: number; writeRetryDelayMs?: number };
-  /** The registry reachability probe's settings (injectable timers), or false for none. */
-  probe?: ProbeSettings | false;
-  log?: (line: string) => void;
-}
-
-export interface DeskService extends DeskDispatcher {
-  readonly artifacts: Pick<ArtifactStore, 'get' | 'release'>;
-  readonly keyImports: Pick<KeyImports, 'put'>;
-  /** Typed call for in-process callers (menus, tests); same validation as dispatch. */
-  call<M extends DeskMethod>(method: M, input: DeskInput<M>): Promise<DeskResult<DeskOutput<M>>>;
-  readonly settings: SettingsStore;
-  readonly paths: DeskPaths;
-  /** The embedded registry, while it runs (tests stop it to go offline). */
-  readonly embedded: EmbeddedRegistry | null;
-  /** The active connection's typed registry client, operator endpoints included (tests, menus). */
-  readonly registryClient: RegistryClient | null;
-  /** Syncs the back-office cache now (it also follows every successful sync): tests, menus. */
-  syncBackOffice(): Promise<void>;
-  close(): Promise<void>;
-}
-
-/**
- * Certificates of a bulk export fetched at once: four per core. The embedded registry's pool
- * keeps three in each worker (one rendering, two in its inbox), and the fourth is on its way to
- * it (through HTTP for a remote registry), so a worker does not wait for this thread. With fewer
- * in flight a worker was left with nothing to do after one certificate in seven (two per core),
- * or one in twenty (three per core, two in each worker), counted over a 500-certificate export.
- */
-const CERTIFICATE_FETCHES = 4 * availableParallelism();
-
-/** `fn` over `items` with at most `limit` running at once; the results in the items' order. */
-async function mapConcurrently<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await fn(items[index]!, index);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-  return results;
-}
+export type { DeskService, DeskServiceOptions } from './service-api';
 
 /** Back-office writes that change an app's installations. */
 const INSTALLATION_WRITES: ReadonlySet<string> = new Set([
@@ -307,7 +222,7 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
     'projects.facets': (input) => cache().projectFacets(input.scope, input.query, input.filters),
     'projects.get': (input) => {
       // By id, or by the number an address names (/projects/1006).
-      const byNum = () => projectIdOfNum(cache().db, input.id);
+      const byNum = () => cache().projectIdOfNum(input.id);
       const found = cache().getProject(input.id) ?? cache().getProject(byNum() ?? '');
       if (!found) throw new DeskFailure('not_found', `Project ${input.id} is not in the desk's data (it may not be synced yet)`);
       return fresh(found);
@@ -335,24 +250,15 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
       return artifacts.put('pdf', pdf.baseName, pdf.bytes);
     },
     'retirements.certificates': async (input) => {
-      // Fetched a few at a time (each a registry call, or for the embedded registry a render in its
-      // worker pool, one per core), kept in the order asked. A ZIP takes each certificate as it
-      // arrives, while the others render; a combined PDF is made when all arrived.
       const context = writeContext();
-      const now = new Date(clock.now());
-      const baseName = bundleName(input.ids.length, now.toISOString().slice(0, 10));
-      if (input.format === 'pdf') {
-        const files = await mapConcurrently(input.ids, CERTIFICATE_FETCHES, (id) => writes.certificate(context, { id }));
-        return artifacts.put('pdf', baseName, await combinedPdf(files));
-      }
-      const zip = certificateZip(
-        input.ids.map((id) => writes.certificateName(id)),
-        now,
+      const bundle = await certificateBundle(
+        input.ids,
+        input.format,
+        new Date(clock.now()),
+        (id) => writes.certificate(context, { id }),
+        writes.certificateName,
       );
-      await mapConcurrently(input.ids, CERTIFICATE_FETCHES, async (id, index) => {
-        zip.add(index, (await writes.certificate(context, { id })).bytes);
-      });
-      return artifacts.put('zip', baseName, zip.finish());
+      return artifacts.put(input.format, bundle.baseName, bundle.bytes);
     },
 
     'organizations.list': () => fresh(cache().listOrganizations()),
@@ -426,35 +332,3 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
     close: () => connections.close(),
   };
 }
-
-/** The sync engine's events as desk events; reachability goes through the tracker. */
-function publishSyncEvent(
-  hub: EventHub,
-  tracker: OnlineTracker,
-  event: SyncEngineEvent,
-  runsEnded: SyncStatus['runsEnded'],
-  history: () => HistoryVerification | null,
-): void {
-  switch (event.type) {
-    case 'progress':
-      hub.publish({ type: 'sync.progress', progress: event.progress });
-      break;
-    case 'online':
-      tracker.report(event.online);
-      break;
-    case 'finished':
-      if (event.result.ok) hub.publish({ type: 'sync.finished', status: { ...event.status, runsEnded, ...historyOf(history) } });
-      else
-        hub.publish({
-          type: 'sync.failed',
-          status: { ...event.status, runsEnded, ...historyOf(history) },
-          message: event.status.lastError ?? (event.result.offline ? 'the registry cannot be reached' : 'the sync failed'),
-        });
-      break;
-  }
-}
-
-const historyOf = (read: () => HistoryVerification | null) => {
-  const history = read();
-  return history ? { history } : {};
-};

@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { addVolume, startDeskWorld, type DeskWorld } from '@test/support/desk-support';
 import type { FetchLike } from '@desk/client/http';
 import { createSyncEngine } from '@desk/sync/engine';
+import type { SyncTuning } from '@desk/sync/context';
 import { createHistoryCheck } from '@desk/verification/history-check';
 import { historyEvidence, historyStatus } from '@desk/verification/status';
 import { HISTORY_CHANGED } from '@desk/verification/check';
@@ -67,6 +68,20 @@ async function restartAfter(w: DeskWorld, change: (dir: string) => void) {
   return reopened;
 }
 
+/** A second engine on `w` whose history check fetches through `fetch` (a wrapper of the real one), closed after the test. */
+function engineFetchingThrough(w: DeskWorld, fetch: FetchLike, tuning?: Partial<SyncTuning>) {
+  const engine = createSyncEngine({
+    client: w.client,
+    cache: w.cache,
+    clock: w.t.clock,
+    installations: () => w.installations,
+    ...(tuning ? { tuning } : {}),
+    history: createHistoryCheck({ baseUrl: w.t.url, cache: w.cache, clock: w.t.clock, fetch }),
+  });
+  cleanups.push(() => engine.close());
+  return engine;
+}
+
 async function verifiedWorld(): Promise<DeskWorld> {
   world = await startDeskWorld({ retirements: 3, tuning: { feed: false } });
   const first = await world.engine.run();
@@ -103,15 +118,7 @@ describe('the desk verifies the registry history at every sync', () => {
       asked.push(new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url).pathname);
       return fetch(input, init);
     };
-    const engine = createSyncEngine({
-      client: w.client,
-      cache: w.cache,
-      clock: w.t.clock,
-      installations: () => w.installations,
-      tuning: { feed: false },
-      history: createHistoryCheck({ baseUrl: w.t.url, cache: w.cache, clock: w.t.clock, fetch: counting }),
-    });
-    cleanups.push(() => engine.close());
+    const engine = engineFetchingThrough(w, counting, { feed: false });
     const sizeBefore = logSize(w.t);
     grow(w, 2);
     expect((await engine.run(['retirements'])).ok).toBe(true);
@@ -303,14 +310,7 @@ describe('with the changes feed, the history is replayed while the pages downloa
       if (String(input instanceof Request ? input.url : input).includes('/transparency/v1/checkpoint')) await itemsRead;
       return fetch(input, init);
     };
-    const engine = createSyncEngine({
-      client: w.client,
-      cache: w.cache,
-      clock: w.t.clock,
-      installations: () => w.installations,
-      history: createHistoryCheck({ baseUrl: w.t.url, cache: w.cache, clock: w.t.clock, fetch: held }),
-    });
-    cleanups.push(() => engine.close());
+    const engine = engineFetchingThrough(w, held);
     engine.subscribe((event) => {
       if (event.type === 'progress' && event.progress.done > 0) feedRead();
     });

@@ -108,6 +108,9 @@ describe('reads', () => {
     expect(page.asOf).not.toBeNull();
     const one = await ok('projects.get', { id: page.rows[0]!.id });
     expect(one.project.id).toBe(page.rows[0]!.id);
+    // By the number an address names (/projects/1006) as well.
+    const byNum = await ok('projects.get', { id: page.rows[0]!.num });
+    expect(byNum.project.id).toBe(page.rows[0]!.id);
   });
 
   it('answers unknown ids with not_found', async () => {

@@ -1,20 +1,13 @@
-// The desk's synced resources, one folder each (resources/<kind>/: its sync step, its writers, its
-// queries), put together here for the cache: every resource's writers become `cache.write.*` and its
-// queries `cache.*` (cache/index.ts). A new kind adds its folder and its line in each list below.
+// The desk's synced resources, put together for the cache from THE list (list.ts): every kind's
+// writers become `cache.write.*` and its queries `cache.*` (cache/index.ts).
 import type { WriterBase } from '@desk/cache/writers';
-import { walkSortIndex, type QueryBase } from '@desk/cache/queries';
-import { createProjectWriters } from './projects/writers';
-import { createProjectAnswerWriters } from './project-answers/writers';
-import { createInventoryWriters } from './inventories/writers';
-import { createRetirementWriters } from './retirements/writers';
-import { createOrganizationWriters } from './organizations/writers';
-import { createWarehouseWriters } from './warehouses/writers';
-import { createProjectQueries } from './projects/queries';
-import { createProjectAnswerQueries } from './project-answers/queries';
-import { createInventoryQueries } from './inventories/queries';
-import { createRetirementQueries } from './retirements/queries';
-import { createOrganizationQueries } from './organizations/queries';
-import { createWarehouseQueries } from './warehouses/queries';
+import type { QueryBase } from '@desk/cache/queries';
+import type { AllOf } from './kind';
+import { RESOURCE_KINDS } from './list';
+
+type Kind = (typeof RESOURCE_KINDS)[number];
+type KindWriters = AllOf<ReturnType<Kind['writers']>>;
+type KindQueries = AllOf<ReturnType<Kind['queries']>>;
 
 /** What the changes feed said left the app's view, by resource (ids). */
 export interface FeedRemovals {
@@ -26,17 +19,9 @@ export interface FeedRemovals {
 }
 
 export function createResourceWriters(base: WriterBase) {
-  const projects = createProjectWriters(base);
-  const answers = createProjectAnswerWriters(base);
-  const retirements = createRetirementWriters(base);
+  const writers = Object.assign({}, ...RESOURCE_KINDS.map((kind) => kind.writers(base))) as KindWriters;
   return {
-    ...projects,
-    ...answers,
-    // The registry accounts' inventories: staged per account, swapped in together.
-    ...createInventoryWriters(base.db, base.now, () => base.markSuccess('inventories', { full: true })),
-    ...retirements,
-    ...createOrganizationWriters(base),
-    ...createWarehouseWriters(base),
+    ...writers,
 
     /**
      * Applies what the registry's changes feed says left the app's view: list rows (with their
@@ -45,28 +30,16 @@ export function createResourceWriters(base: WriterBase) {
     removeFeedRows(removed: FeedRemovals): number {
       return base.db.transaction(
         () =>
-          projects.removeProjects('public', removed.projects) +
-          projects.removeProjects('internal', removed.internalProjects) +
-          retirements.removeRetirements(removed.retirements) +
-          answers.removeProjectAnswers('projectDetails', removed.projectDetails) +
-          answers.removeProjectAnswers('credits', removed.credits),
+          writers.removeProjects('public', removed.projects) +
+          writers.removeProjects('internal', removed.internalProjects) +
+          writers.removeRetirements(removed.retirements) +
+          writers.removeProjectAnswers('projectDetails', removed.projectDetails) +
+          writers.removeProjectAnswers('credits', removed.credits),
       );
     },
   };
 }
 
-export function createResourceQueries(base: QueryBase) {
-  return {
-    ...createProjectQueries(base),
-    ...createProjectAnswerQueries(base),
-    ...createInventoryQueries(base.db, {
-      parseInput: base.parseInput,
-      memoized: base.memoized,
-      walkSortIndex,
-      lastSuccessAt: () => base.lastSuccessOf('inventories'),
-    }),
-    ...createRetirementQueries(base),
-    ...createOrganizationQueries(base),
-    ...createWarehouseQueries(base),
-  };
+export function createResourceQueries(base: QueryBase): KindQueries {
+  return Object.assign({}, ...RESOURCE_KINDS.map((kind) => kind.queries(base))) as KindQueries;
 }

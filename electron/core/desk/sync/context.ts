@@ -1,7 +1,7 @@
 import type { SyncResource } from '@shared/desk/api';
 import type { Clock } from '@platform/clock';
 import type { RegistryClient } from '../client/registry-client';
-import type { DeskCache } from '../cache';
+import type { CoreCache } from '@desk/cache/core';
 
 /** An installation of the app, as the connection knows it (shared/desk/api.ts installationInfo). */
 export interface InstallationRef {
@@ -26,10 +26,14 @@ export interface SyncTuning {
   feedLimit: number;
 }
 
-/** What one resource step gets: the client, the cache, and a way to report progress. */
-export interface StepContext {
+/**
+ * What one resource step gets: the client, the cache, and a way to report progress. `Cache` is the
+ * part of the cache the step uses (cache/core.ts): a kind's step names its own writers and queries,
+ * the engine hands every step the whole cache.
+ */
+export interface StepContext<Cache extends CoreCache = CoreCache> {
   client: RegistryClient;
-  cache: DeskCache;
+  cache: Cache;
   clock: Clock;
   tuning: SyncTuning;
   installations: InstallationRef[];

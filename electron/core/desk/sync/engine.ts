@@ -15,7 +15,8 @@ import type { SyncEngine, SyncRunResult } from './types';
 import { syncInterval } from './interval';
 import { syncListeners } from './listeners';
 import { FEED_RESOURCES, FeedNotOffered, syncFromFeed } from './feed';
-import { SEED_STEPS, type StepRun } from '@desk/resources/steps';
+import { SEED_STEPS } from '@desk/resources/list';
+import type { StepRun } from '@desk/resources/kind';
 import type { PageReaderThread } from './context';
 import { createHistoryCheck, type BesideCheck, type HistoryCheck } from '../verification/history-check';
 import { HistoryChanged } from '../verification/check';
@@ -86,7 +87,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     return syncStatusOf({ running: current !== null, progress, lastError, online }, cache.lastSuccess());
   }
 
-  /** The run as the steps see it (resources/steps.ts). */
+  /** The run as the steps see it (resources/kind.ts). */
   function stepRun(wanted: ReadonlySet<SyncResource>, ahead: StepRun['ahead']): StepRun {
     return {
       wanted,
@@ -121,7 +122,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
         emit({ type: 'progress', progress });
       },
     };
-    let ctx: StepContext | null = null;
+    let ctx: StepContext<DeskCache> | null = null;
     // A failed history check: every resource failed with its message, nothing more run or written.
     const checkFailed = (error: unknown) => {
       offline = unreachable(error);

@@ -2,13 +2,14 @@
 // transaction of a snapshot load (cache/snapshot-writers.ts), not staged.
 import { hashJson, hashJsonBytes } from '@desk/cache/rows';
 import type { SnapshotLoad } from '@desk/cache/snapshot-writers';
+import type { DeskCache } from '@desk/cache';
 import type { StepContext, StepOutcome } from './context';
 import { cursorScope, noteOf, readPages, removedIds, type FeedResource, type ItemSink } from './feed-read';
 import { pageReader } from './feed-pages';
 
 /** A snapshot into an empty cache: rows go straight into their tables, in the load's one transaction. */
 export async function readIntoSnapshot(
-  ctx: StepContext,
+  ctx: StepContext<DeskCache>,
   start: string,
   limit: number,
   load: SnapshotLoad,

@@ -5,6 +5,7 @@ import type { ChangedInventory } from '@desk/resources/inventories/writers';
 import { stageInventoryAnswer } from '@desk/resources/inventories/sync';
 import { clearInternalProjects } from '@desk/resources/projects/sync';
 import type { StagedRow } from '@desk/cache/types';
+import type { DeskCache } from '@desk/cache';
 import type { StepContext, StepOutcome } from './context';
 import { STAGE_BATCH_ROWS } from './paged-lists';
 import { FEED_ENDPOINT, FeedNotOffered, pageReader } from './feed-pages';
@@ -13,7 +14,7 @@ import { cursorScope, FEED_RESOURCES, noteOf, readPages, removedIds, type FeedRe
 type Staged = 'projects' | 'internalProjects' | 'projectDetails' | 'credits' | 'retirements';
 
 /** Changes into a cache that holds data: staged like the seed path's rows and swapped in at the end. */
-export async function readAndStage(ctx: StepContext, start: string, limit: number): Promise<FeedRun> {
+export async function readAndStage(ctx: StepContext<DeskCache>, start: string, limit: number): Promise<FeedRun> {
   const { cache } = ctx;
   const snapshot = start === '';
   const staged: Staged[] = ['projects', 'internalProjects', 'projectDetails', 'credits', 'retirements'];

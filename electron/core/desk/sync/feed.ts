@@ -12,6 +12,7 @@
 // Warehouses and organization records are not taken from it: they need installation tokens (the
 // feed is read with the app's), and the seed steps that follow are already incremental. The pass
 // is laid out in feed-pages.ts (pages), feed-read.ts (items), feed-snapshot.ts and feed-stage.ts.
+import type { DeskCache } from '@desk/cache';
 import type { StepContext } from './context';
 import { beginSnapshotLoad, cacheIsEmpty } from '@desk/cache/snapshot-writers';
 import { RegistryClientError } from '@desk/client/errors';
@@ -26,7 +27,7 @@ export { FEED_PAGE_TIMEOUT_MS, FeedNotOffered } from './feed-pages';
  * Reads the feed from the stored cursor to its end and commits it. Throws FeedNotOffered when the
  * registry answers the feed's path with 404 or 405 (nothing is written then).
  */
-export async function syncFromFeed(ctx: StepContext, limit: number): Promise<FeedRun> {
+export async function syncFromFeed(ctx: StepContext<DeskCache>, limit: number): Promise<FeedRun> {
   const stored = ctx.cache.feedCursor();
   const prefix = `${cursorScope(ctx)}:`;
   let cursor = stored?.startsWith(prefix) ? stored.slice(prefix.length) : '';
@@ -42,7 +43,7 @@ export async function syncFromFeed(ctx: StepContext, limit: number): Promise<Fee
   }
 }
 
-async function readAndCommit(ctx: StepContext, start: string, limit: number): Promise<FeedRun> {
+async function readAndCommit(ctx: StepContext<DeskCache>, start: string, limit: number): Promise<FeedRun> {
   const snapshot = start === '';
   if (snapshot && cacheIsEmpty(ctx.cache.db)) {
     const load = beginSnapshotLoad(ctx.cache.db, () => ctx.clock.now());

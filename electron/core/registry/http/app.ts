@@ -16,7 +16,7 @@ import { acceptedEncoding, COMPRESS_MIN_BYTES, compressAnswers, compressedOnce }
 import { clientAddress, trustedProxies } from './client-address';
 import { parseJsonText } from './json-body';
 import { operatorRequest, recordTokenRefusal } from './operator-pipeline';
-import { checkRole, errorBody, IDEMPOTENCY_KEY_HEADER, messageOf, parseOrThrow, querySchemaOf } from './pipeline-parts';
+import { checkRole, errorBody, IDEMPOTENCY_KEY_HEADER, messageOf, parseOrThrow, parseParamsOrQuery, querySchemaOf } from './pipeline-parts';
 import type { FileAnswer, Handler, Handlers, JsonText } from './types';
 
 /** Refused operator requests allowed per operator (and refused token requests per address), per minute. */
@@ -170,8 +170,8 @@ export function createRegistryApp(options: RegistryAppOptions): Hono {
         return respond(c, answer.body, answer.status);
       }
       checkRole(endpoint, caller);
-      const params = parseOrThrow(endpoint.params, pathParams, 'params');
-      const query = parseOrThrow(querySchemaOf(endpoint, params), c.req.query(), 'query');
+      const params = parseParamsOrQuery(endpoint.params, pathParams, 'params');
+      const query = parseParamsOrQuery(querySchemaOf(endpoint, params), c.req.query(), 'query');
       const bodySchema =
         endpoint.bodyByParam?.bodies[String((params as Record<string, unknown>)[endpoint.bodyByParam.param])] ?? endpoint.body;
       const rawBody = bodySchema ? await readJsonBody(c, maxBodyBytes, bodyIdleMs) : {};

@@ -15,7 +15,7 @@ import { RegistryError } from '../errors';
 import { checkIdempotencyKey, replayOf, requestHash, storeAnswer } from '../idempotency';
 import { ClientAbortedError, readBodyText, tooLarge } from './body';
 import { inexactNumbers, parseJsonText } from './json-body';
-import { checkRole, errorBody, IDEMPOTENCY_KEY_HEADER, messageOf, parseOrThrow, querySchemaOf } from './pipeline-parts';
+import { checkRole, errorBody, IDEMPOTENCY_KEY_HEADER, messageOf, parseOrThrow, parseParamsOrQuery, querySchemaOf } from './pipeline-parts';
 import type { Handler } from './types';
 import { unknownFields, unknownFieldsMessage } from './unknown-fields';
 
@@ -165,8 +165,8 @@ async function prepare(
     }
   }
   if (parseError) throw parseError;
-  const params = parseOrThrow(endpoint.params, pathParams, 'params');
-  const query = parseOrThrow(querySchemaOf(endpoint, params), c.req.query(), 'query');
+  const params = parseParamsOrQuery(endpoint.params, pathParams, 'params');
+  const query = parseParamsOrQuery(querySchemaOf(endpoint, params), c.req.query(), 'query');
   let body: unknown;
   if (endpoint.body) {
     const inexact = inexactNumbers(text);

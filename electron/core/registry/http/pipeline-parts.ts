@@ -16,8 +16,18 @@ export function errorBody(status: number, message: string | string[]) {
 /** A refusal's message as the error body holds it: one string, or the list when there are several. */
 export const messageOf = (error: RegistryError): string | string[] => (error.messages.length === 1 ? error.messages[0]! : error.messages);
 
-export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, where: string): z.output<S> {
+/**
+ * A path's parameters or its query, refused with 400 where they hold text that cannot be kept as
+ * sent (storable-text.ts), then parsed. A body has been checked for such text as it was parsed
+ * (json-body.ts, before anything read it): `parseOrThrow` alone, so it is walked once.
+ */
+export function parseParamsOrQuery<S extends z.ZodType>(schema: S, value: unknown, where: 'params' | 'query'): z.output<S> {
   refuseUnstorableText(value, where);
+  return parseOrThrow(schema, value, where);
+}
+
+/** The value parsed by `schema`, or 400 with zod's messages in words, each naming where (`body.fullName: …`). */
+export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, where: string): z.output<S> {
   const result = schema.safeParse(value);
   if (!result.success) throw new RegistryError('bad_request', zodMessages(result.error.issues, where));
   return result.data;

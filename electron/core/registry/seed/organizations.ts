@@ -2,7 +2,8 @@
 // (some without business verification, some not public), validation/verification bodies and
 // buyers. About 30 per scale unit. Created first, through createOrganization (operations/organizations.ts).
 import { createOrganization } from '../operations/organizations';
-import { BUYER_INDUSTRIES, HOST_COUNTRIES, LEGAL_SUFFIX, MARKET_COUNTRIES, NAME_PARTS } from './catalog';
+import { BUYER_INDUSTRIES, NAME_PARTS } from './catalog';
+import { HOST_COUNTRIES, LEGAL_SUFFIX, MARKET_COUNTRIES } from './places';
 import { DAY_MS, slug, timeBetween, utc, type SeedRun } from './run';
 import { readSettings } from '../settings';
 import { WeightedPicker } from './random';

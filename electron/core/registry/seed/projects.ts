@@ -4,7 +4,9 @@
 import { countryName } from '@shared/registry/countries';
 import type { ProjectStatus } from '@shared/registry/vocabulary';
 import { changeProjectStatus, createProject } from '../operations/projects';
-import { ARCHETYPES, HOST_COUNTRIES, OTHER_BENEFITS, PROJECT_TYPES, SECTORS, type Archetype, type Place } from './catalog';
+import { OTHER_BENEFITS } from './catalog';
+import { ARCHETYPES, PROJECT_TYPES, SECTORS, type Archetype } from './archetypes';
+import { HOST_COUNTRIES, type Place } from './places';
 import { organizationPicker, type SeedOrganization, type SeedOrganizations } from './organizations';
 import { DAY_MS, laterThan, timeBetween, utc, type SeedRun } from './run';
 

@@ -12,6 +12,14 @@ import type { StepContext, StepOutcome } from '@desk/sync/context';
 import { compileShapeCheck } from '@desk/sync/shape-check';
 import { JsonShapeError, isObjectSpan, objectMembersAndElements, parseSpan, rootSpan } from '@desk/sync/json-spans';
 import { STAGE_BATCH_ROWS } from '@desk/sync/paged-lists';
+import type { createInventoryWriters } from './writers';
+import type { createInventoryQueries } from './queries';
+import type { CacheWith } from '@desk/cache/core';
+
+/** The cache as the inventories' step use it. */
+export type InventoriesContext = StepContext<
+  CacheWith<ReturnType<typeof createInventoryWriters>, ReturnType<typeof createInventoryQueries>>
+>;
 
 const INVENTORY_ENDPOINTS: Record<InventoryAccount, EndpointId> = {
   buffer: 'getBufferInventory',
@@ -50,7 +58,7 @@ function readingJson<T>(endpoint: EndpointId, read: () => T): T {
  * contract in an error.
  */
 export function stageInventoryAnswer(
-  ctx: StepContext,
+  ctx: InventoriesContext,
   account: InventoryAccount,
   bytes: Buffer,
   endpoint: EndpointId,
@@ -128,7 +136,7 @@ function* checkedCredits(
  * written straight into their table instead, in that same one transaction (writers.ts
  * loadInventories).
  */
-export async function syncInventories(ctx: StepContext): Promise<StepOutcome> {
+export async function syncInventories(ctx: InventoriesContext): Promise<StepOutcome> {
   ctx.cache.write.beginInventoryStaging();
   const answers = INVENTORY_ACCOUNTS.map((account) => {
     const answer = ctx.client.callBytes(INVENTORY_ENDPOINTS[account]);

@@ -4,6 +4,18 @@ import type { Organization } from '@shared/registry/resources';
 import { RegistryClientError } from '@desk/client/errors';
 import { forEachLimited } from '@desk/sync/concurrency';
 import type { StepContext, StepOutcome } from '@desk/sync/context';
+import type { createOrganizationWriters } from './writers';
+import type { createOrganizationQueries } from './queries';
+import type { createProjectQueries } from '@desk/resources/projects/queries';
+import type { CacheWith } from '@desk/cache/core';
+
+/** The cache as the organizations' step (it reads the projects' proponents) use it. */
+export type OrganizationsContext = StepContext<
+  CacheWith<
+    ReturnType<typeof createOrganizationWriters>,
+    ReturnType<typeof createOrganizationQueries> & ReturnType<typeof createProjectQueries>
+  >
+>;
 
 /**
  * Installed organizations (with their installation's token, so a non-public one is visible) and
@@ -13,7 +25,7 @@ import type { StepContext, StepOutcome } from '@desk/sync/context';
  * remembered and asked again under the same rule.
  */
 export async function syncOrganizations(
-  ctx: StepContext,
+  ctx: OrganizationsContext,
   options: { feed: boolean; proponents?: () => string[] } = { feed: false },
 ): Promise<StepOutcome> {
   const installedBy = new Map(ctx.installations.map((i) => [i.organizationId, i.id]));

@@ -12,6 +12,18 @@ import { forEachLimited } from '@desk/sync/concurrency';
 import { parseSeedAnswer } from '@desk/sync/seed-answers';
 import type { StepContext, StepOutcome } from '@desk/sync/context';
 import type { StagedRow } from '@desk/cache/types';
+import type { createProjectAnswerWriters } from './writers';
+import type { createProjectAnswerQueries } from './queries';
+import type { createProjectQueries } from '@desk/resources/projects/queries';
+import type { CacheWith } from '@desk/cache/core';
+
+/** The cache as the per-project answers' steps (they read the listed projects) use it. */
+export type AnswersContext = StepContext<
+  CacheWith<
+    ReturnType<typeof createProjectAnswerWriters>,
+    ReturnType<typeof createProjectAnswerQueries> & ReturnType<typeof createProjectQueries>
+  >
+>;
 
 export type PerProjectResource = 'projectDetails' | 'credits';
 
@@ -41,7 +53,7 @@ interface Part {
   failure?: { error: unknown };
 }
 
-function planPart(ctx: StepContext, resource: PerProjectResource): Part {
+function planPart(ctx: AnswersContext, resource: PerProjectResource): Part {
   // Credits follow what the app may see: every project with examiner:read, else the public ones.
   const scope = resource === 'projectDetails' || ctx.examinerRead ? 'internal' : 'public';
   const listed = ctx.cache.projectHashes(scope);
@@ -57,7 +69,7 @@ function planPart(ctx: StepContext, resource: PerProjectResource): Part {
   return { resource, listed, todo, batch: [], load, loaded: 0, done: 0, every: Math.max(1, Math.floor(todo.length / PROGRESS_STEPS)) };
 }
 
-function flush(ctx: StepContext, part: Part): void {
+function flush(ctx: AnswersContext, part: Part): void {
   if (part.batch.length === 0) return;
   if (part.load) {
     ctx.cache.write.loadPerProject(part.resource, part.batch);
@@ -66,7 +78,7 @@ function flush(ctx: StepContext, part: Part): void {
   part.batch = [];
 }
 
-async function fetchAnswer(ctx: StepContext, resource: PerProjectResource, id: string): Promise<unknown> {
+async function fetchAnswer(ctx: AnswersContext, resource: PerProjectResource, id: string): Promise<unknown> {
   // Checked by the compiled shape check first, zod only when it is not sure (seed-answers.ts).
   return resource === 'projectDetails'
     ? parseSeedAnswer(
@@ -83,7 +95,7 @@ async function fetchAnswer(ctx: StepContext, resource: PerProjectResource, id: s
  * previous answers and rejects, with what arrived staged for the next run.
  */
 export function syncPerProjectResources(
-  ctx: StepContext,
+  ctx: AnswersContext,
   resources: readonly PerProjectResource[],
 ): Record<PerProjectResource, Promise<StepOutcome>> {
   const outcomes = {} as Record<PerProjectResource, Promise<StepOutcome>>;
@@ -135,6 +147,6 @@ export function syncPerProjectResources(
   return outcomes;
 }
 
-export function syncPerProject(ctx: StepContext, resource: PerProjectResource): Promise<StepOutcome> {
+export function syncPerProject(ctx: AnswersContext, resource: PerProjectResource): Promise<StepOutcome> {
   return syncPerProjectResources(ctx, [resource])[resource];
 }

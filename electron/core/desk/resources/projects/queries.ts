@@ -1,7 +1,7 @@
 // Reads of the project lists for the desk service: the list search (text, filters, sorts), the
 // filter menus with their counts, one project with its per-project answers, and what the sync
 // engine asks of the lists (row hashes, proponents, counts).
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { z } from 'zod';
 import { projectFilters, projectSearchInput, type ProjectRow, type ProjectSearchInput, type SyncResource } from '@shared/desk/api';
 import type { InternalProject, Project } from '@shared/registry/resources';
@@ -21,6 +21,9 @@ export interface ProjectFacets {
 }
 
 // Each project sort has an index starting with the scope (migrations 0001 and 0003).
+const idOfNum = (v: { num: string }, q: Kysely<CacheTables>) =>
+  q.selectFrom('projects').select('id').where('num', '=', v.num).orderBy('scope', 'desc').limit(1);
+
 const PROJECT_SORTS = {
   num: { columns: ['p.num_sort', 'p.id'], index: 'projects_by_num' },
   name: { columns: ['p.full_name COLLATE NOCASE', 'p.id'], index: 'projects_by_name' },
@@ -261,5 +264,13 @@ export function createProjectQueries(base: QueryBase) {
     return rows.map((r) => r.id);
   }
 
-  return { searchProjects, ...createProjectFacets(base), getProject, projectHashes, proponentIds };
+  /**
+   * The id of the project numbered `num` (the "Project 1006" people see and type into an address:
+   * the desk's page addresses use whichever the user has, renderer lib/route.ts), if the cache holds one.
+   */
+  function projectIdOfNum(num: string): string | undefined {
+    return db.prepared(idOfNum).first({ num })?.id;
+  }
+
+  return { searchProjects, ...createProjectFacets(base), getProject, projectHashes, proponentIds, projectIdOfNum };
 }

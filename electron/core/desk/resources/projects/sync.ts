@@ -4,8 +4,14 @@
 import { RegistryClientError } from '@desk/client/errors';
 import type { StepContext, StepOutcome } from '@desk/sync/context';
 import { readAllPages } from '@desk/sync/paged-lists';
+import type { createProjectWriters } from './writers';
+import type { createProjectQueries } from './queries';
+import type { CacheWith } from '@desk/cache/core';
 
-export async function syncProjectList(ctx: StepContext, scope: 'public' | 'internal'): Promise<StepOutcome> {
+/** The cache as the project lists' steps use it. */
+export type ProjectsContext = StepContext<CacheWith<ReturnType<typeof createProjectWriters>, ReturnType<typeof createProjectQueries>>>;
+
+export async function syncProjectList(ctx: ProjectsContext, scope: 'public' | 'internal'): Promise<StepOutcome> {
   const resource = scope === 'public' ? 'projects' : 'internalProjects';
   const endpoint = scope === 'public' ? 'listProjects' : 'listInternalProjects';
   if (ctx.cache.write.projectsLoadable(scope)) {
@@ -26,7 +32,7 @@ export async function syncProjectList(ctx: StepContext, scope: 'public' | 'inter
 }
 
 /** The internal list, or, without examiner:read, an empty one (internal data the app may no longer see must not linger). */
-export async function syncInternalProjects(ctx: StepContext): Promise<StepOutcome> {
+export async function syncInternalProjects(ctx: ProjectsContext): Promise<StepOutcome> {
   if (!ctx.examinerRead) {
     clearInternalProjects(ctx);
     return { status: 'skipped', reason: 'the app lacks examiner:read' };
@@ -40,7 +46,7 @@ export async function syncInternalProjects(ctx: StepContext): Promise<StepOutcom
 }
 
 /** Commits an empty internal list: what the app may no longer see is removed. */
-export function clearInternalProjects(ctx: Pick<StepContext, 'cache'>): void {
+export function clearInternalProjects(ctx: Pick<ProjectsContext, 'cache'>): void {
   ctx.cache.write.beginStaging('internalProjects');
   ctx.cache.write.commitProjects('internal', { full: true, pageHashes: [] });
 }

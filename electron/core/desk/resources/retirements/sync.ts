@@ -3,13 +3,21 @@
 // on the first sync.
 import type { StepContext, StepOutcome } from '@desk/sync/context';
 import { readAllPages } from '@desk/sync/paged-lists';
+import type { createRetirementWriters } from './writers';
+import type { createRetirementQueries } from './queries';
+import type { CacheWith } from '@desk/cache/core';
+
+/** The cache as the retirements' step use it. */
+export type RetirementsContext = StepContext<
+  CacheWith<ReturnType<typeof createRetirementWriters>, ReturnType<typeof createRetirementQueries>>
+>;
 
 /**
  * Retirements are listed newest first and rarely change once made, so a run normally reads only
  * until a page holds nothing new. A full pass (which also sees finalized or removed ones further
  * down) runs the first time, every `retirementsFullEveryMs`, and whenever the counts disagree.
  */
-export async function syncRetirements(ctx: StepContext, options: { forceFull?: boolean } = {}): Promise<StepOutcome> {
+export async function syncRetirements(ctx: RetirementsContext, options: { forceFull?: boolean } = {}): Promise<StepOutcome> {
   const state = ctx.cache.syncState('retirements');
   const now = ctx.clock.now();
   const full =
@@ -35,7 +43,7 @@ export async function syncRetirements(ctx: StepContext, options: { forceFull?: b
 }
 
 /** The first full pass (no retirement cached): rows written straight into the table (writers.ts beginRetirementsLoad). */
-async function loadRetirements(ctx: StepContext): Promise<StepOutcome> {
+async function loadRetirements(ctx: RetirementsContext): Promise<StepOutcome> {
   const load = ctx.cache.write.beginRetirementsLoad();
   try {
     const read = await readAllPages(ctx, 'retirements', 'listRetirementsV1', { stopWhenKnown: false, load });

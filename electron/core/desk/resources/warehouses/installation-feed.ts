@@ -11,11 +11,11 @@ import type { EndpointId } from '@shared/registry/endpoints';
 import type { Organization } from '@shared/registry/resources';
 import { RegistryClientError } from '@desk/client/errors';
 import { answerBreaksContract, answerNotJson } from '@desk/client/registry-client';
-import type { InstallationRef, StepContext, StepOutcome } from '@desk/sync/context';
+import type { InstallationRef, StepOutcome } from '@desk/sync/context';
 import type { FeedCursorKey } from '@desk/cache/types';
 import { checkFeedItem } from '@desk/sync/feed-item';
 import { FEED_PAGE_TIMEOUT_MS } from '@desk/sync/feed-pages';
-import { canReadWarehouse } from './sync';
+import { canReadWarehouse, type WarehousesContext } from './sync';
 
 const ENDPOINT: EndpointId = 'getChanges';
 const KINDS = 'warehouse,organization';
@@ -37,7 +37,7 @@ interface InstallationRead {
   cursor: string;
 }
 
-async function readInstallation(ctx: StepContext, installation: InstallationRef, start: string): Promise<InstallationRead> {
+async function readInstallation(ctx: WarehousesContext, installation: InstallationRef, start: string): Promise<InstallationRead> {
   const read: InstallationRead = { warehouse: null, organization: null, cursor: start };
   for (;;) {
     const text = (
@@ -72,7 +72,7 @@ async function readInstallation(ctx: StepContext, installation: InstallationRef,
  * Reads every installation's narrowed feed and writes what it brought: the warehouses outcome, and
  * the installed organizations' records (the organizations step then has nothing left to ask for them).
  */
-export async function syncInstallationFeeds(ctx: StepContext): Promise<StepOutcome> {
+export async function syncInstallationFeeds(ctx: WarehousesContext): Promise<StepOutcome> {
   const sent: { organizationId: string; credits: unknown[]; reservations: unknown[] }[] = [];
   const organizations: Organization[] = [];
   const cursors = new Map<FeedCursorKey, string>();

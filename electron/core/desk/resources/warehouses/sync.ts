@@ -4,11 +4,19 @@
 import type { Reservation } from '@shared/registry/resources';
 import { RegistryClientError } from '@desk/client/errors';
 import type { InstallationRef, StepContext, StepOutcome } from '@desk/sync/context';
+import type { createWarehouseWriters } from './writers';
+import type { createWarehouseQueries } from './queries';
+import type { CacheWith } from '@desk/cache/core';
+
+/** The cache as the warehouses' steps use it. */
+export type WarehousesContext = StepContext<
+  CacheWith<ReturnType<typeof createWarehouseWriters>, ReturnType<typeof createWarehouseQueries>>
+>;
 
 const warehouseLevel = (i: InstallationRef) => i.permissions.organization_warehouse;
 export const canReadWarehouse = (i: InstallationRef) => warehouseLevel(i) === 'VIEW' || warehouseLevel(i) === 'WRITE';
 
-export async function syncWarehouses(ctx: StepContext): Promise<StepOutcome> {
+export async function syncWarehouses(ctx: WarehousesContext): Promise<StepOutcome> {
   const targets = ctx.installations.filter(canReadWarehouse);
   if (targets.length === 0) {
     ctx.cache.write.replaceWarehouses([]);

@@ -1,0 +1,90 @@
+// Adding a remote connection (connections.addRemote): where its keys will be kept, the registry
+// asked to prove the address, the app id, the keys and the log key before anything is stored, then
+// the keys and the connection stored. The manager announces it (connection-manager.ts).
+import type { StoredConnection, SecretStoreKind } from './connections';
+import { checkPrivateKeyPem } from './connection-keys';
+import type { AddRemoteInput, ConnectionManagerOptions } from './connection-manager-api';
+import { clientFor } from './connection-runtime';
+import type { RegistryClient } from './client/registry-client';
+import { DeskFailure } from './errors';
+import type { KeyVault } from './key-vault';
+import { operatorKeyId } from './local-operator';
+import { isUnreachable, translateClientError } from './registry-calls';
+import { checkNewPassphrase, keychainCause } from './secrets';
+import { confirmLogKey, fetchLogKey } from './verification/log-key';
+
+/** What adding takes of the manager: its options, and how it asks the registry for the app's facts. */
+export interface AddDeps extends Pick<ConnectionManagerOptions, 'connections' | 'clock' | 'keys' | 'keychain' | 'fetch'> {
+  refreshAppFacts(connection: StoredConnection, client: RegistryClient): Promise<StoredConnection>;
+}
+
+/** Checks and stores a new remote connection with its keys; answers it as stored. */
+export async function addRemoteConnection(deps: AddDeps, input: AddRemoteInput): Promise<StoredConnection> {
+  const { connections, clock, keys, keychain } = deps;
+  checkPrivateKeyPem(input.privateKeyPem);
+  if (input.operator) checkPrivateKeyPem(input.operator.privateKeyPem);
+  let secretStore: SecretStoreKind;
+  if (keychain.available) secretStore = 'keychain';
+  else if (input.encryptedFileFallback) {
+    // Before the registry is asked anything: a weak passphrase is refused at once.
+    checkNewPassphrase(input.encryptedFileFallback.passphrase, [input.name, input.appId]);
+    secretStore = 'encrypted-file';
+  } else {
+    throw new DeskFailure('invalid_input', `${keychainCause(keychain.reason)} Confirm storing the key in a passphrase-encrypted file.`, [
+      'encryptedFileFallback: required when no keychain is available',
+    ]);
+  }
+  const id = crypto.randomUUID();
+  const draft: StoredConnection = {
+    id,
+    name: input.name,
+    kind: 'remote',
+    baseUrl: input.baseUrl,
+    appId: input.appId,
+    secretStore,
+    examinerRead: false,
+    installations: [],
+    ...(input.operator ? { operatorId: input.operator.id } : {}),
+  };
+  // Prove the address, the app id and the key before anything is stored: a wrong pair is
+  // refused, and so is an address that cannot be reached (a typo would otherwise be saved as a
+  // connection that can never sync, with a key nobody checked).
+  let connection: StoredConnection;
+  try {
+    const client = clientFor({
+      baseUrl: draft.baseUrl,
+      appId: draft.appId,
+      loadPrivateKey: async () => input.privateKeyPem,
+      ...(input.operator ? { operator: { operatorId: input.operator.id, loadPrivateKey: async () => input.operator!.privateKeyPem } } : {}),
+      clock,
+      ...(deps.fetch ? { fetch: deps.fetch } : {}),
+    });
+    connection = await deps.refreshAppFacts(draft, client);
+    // the operator id and key too: the registry must give them an operator token
+    if (input.operator) await client.tokens.grant({ kind: 'operator' });
+    // the log key the person reviewed is the one pinned; another one served now is refused
+    const served = await fetchLogKey(draft.baseUrl, deps.fetch);
+    connection = { ...connection, logKey: (input.logKey === undefined ? served : confirmLogKey(input.logKey, served))?.key ?? null };
+  } catch (error) {
+    if (isUnreachable(error)) {
+      throw new DeskFailure(
+        'offline',
+        `${draft.baseUrl} cannot be reached: check the address and that the registry is running, then add the connection again`,
+      );
+    }
+    throw translateClientError(error, 'Adding the connection');
+  }
+  // The operator key is kept like the app key: beside it in the keychain, or in an encrypted file
+  // of its own under the same passphrase.
+  const stored: [string, string][] = [[id, input.privateKeyPem]];
+  if (input.operator) stored.push([operatorKeyId(id), input.operator.privateKeyPem]);
+  for (const [keyId, pem] of stored) {
+    let vault: KeyVault;
+    if (secretStore === 'encrypted-file') {
+      vault = await keys.openEncryptedFile(keyId, input.encryptedFileFallback!.passphrase);
+      keys.keepUnlocked(keyId, vault);
+    } else vault = await keys.vaultFor(secretStore, keyId);
+    await vault.importPrivateKey(keyId, pem);
+  }
+  return connections.put(connection);
+}

@@ -1,0 +1,20 @@
+// The registry accounts' inventories as the sync and the cache take them (resources/list.ts).
+import { defineKind } from '@desk/resources/kind';
+import { walkSortIndex } from '@desk/cache/queries';
+import { syncInventories, type InventoriesContext } from './sync';
+import { createInventoryWriters } from './writers';
+import { createInventoryQueries } from './queries';
+
+export const kind = defineKind({
+  folder: 'inventories',
+  steps: [{ resource: 'inventories', step: (ctx: InventoriesContext) => syncInventories(ctx) }],
+  // Staged per account, swapped in together.
+  writers: (base) => createInventoryWriters(base.db, base.now, () => base.markSuccess('inventories', { full: true })),
+  queries: (base) =>
+    createInventoryQueries(base.db, {
+      parseInput: base.parseInput,
+      memoized: base.memoized,
+      walkSortIndex,
+      lastSuccessAt: () => base.lastSuccessOf('inventories'),
+    }),
+});

@@ -1,0 +1,18 @@
+// The organizations' records as the sync and the cache take them (resources/list.ts).
+import { defineKind, type StepRun } from '@desk/resources/kind';
+import { syncOrganizations, type OrganizationsContext } from './sync';
+import { createOrganizationWriters } from './writers';
+import { createOrganizationQueries } from './queries';
+
+export const kind = defineKind({
+  folder: 'organizations',
+  // Organizations read the projects' proponents: after every list.
+  steps: [
+    {
+      resource: 'organizations',
+      step: (ctx: OrganizationsContext, run: StepRun) => syncOrganizations(ctx, { feed: run.feed, proponents: run.proponents }),
+    },
+  ],
+  writers: createOrganizationWriters,
+  queries: createOrganizationQueries,
+});

@@ -1,0 +1,287 @@
+// The kinds of project the demo registry's projects are drawn from: their sectors, methodologies
+// (this demo registry's own codes, RDR-…, not those of any real standard) and archetypes that look
+// like a real voluntary carbon market.
+
+export { SECTORS, PROJECT_TYPES, type SectorId, type ProjectTypeId } from '@shared/registry/vocabulary';
+import { METHODOLOGIES, type SectorId, type ProjectTypeId } from '@shared/registry/vocabulary';
+
+const methodology = (id: keyof typeof METHODOLOGIES) => ({ id, title: METHODOLOGIES[id].title });
+
+/** One kind of project: what it is called, what it does and how much it mitigates. */
+export interface Archetype {
+  name: string;
+  sector: SectorId;
+  type: ProjectTypeId;
+  methodology: { id: string; title: string };
+  /** Annual mitigation range, whole tonnes CO2e. */
+  annual: readonly [number, number];
+  /** Nature-based removals sell forward: they get ex-ante issuances. */
+  exAnte: boolean;
+  /** Share of each issuance held in the buffer pool, basis points. */
+  bufferBasisPoints: number;
+  countries: readonly string[];
+  /** What the project does, finished by the place. */
+  activity: string;
+  /** A size phrase for the description. */
+  size: (n: number) => string;
+}
+
+const TROPICS = ['KE', 'BR', 'ID', 'CO', 'PE', 'MX', 'UG', 'TZ', 'ET', 'GH', 'ZM', 'MZ', 'MG', 'GT', 'KH'];
+const COASTS = ['ID', 'VN', 'PH', 'BD', 'MZ', 'MG', 'KE', 'CO', 'MX', 'BR'];
+const GRIDS = ['IN', 'VN', 'TR', 'CL', 'MX', 'TH', 'PH', 'BR', 'KE', 'ZM'];
+const HOUSEHOLDS = ['KE', 'UG', 'TZ', 'ET', 'GH', 'NG', 'ZM', 'MZ', 'MG', 'IN', 'BD', 'NP', 'KH', 'GT'];
+
+export const ARCHETYPES: readonly Archetype[] = [
+  {
+    name: 'Reforestation',
+    sector: 'forestry',
+    type: 'removal',
+    exAnte: true,
+    bufferBasisPoints: 2000,
+    annual: [8_000, 90_000],
+    methodology: methodology('RDR-AR-001'),
+    countries: [...TROPICS, 'US', 'CA', 'AU'],
+    activity: 'restores native forest on degraded pasture and farmland',
+    size: (n) => `${n * 40} hectares`,
+  },
+  {
+    name: 'REDD+ Forest Conservation',
+    sector: 'forestry',
+    type: 'avoidance',
+    exAnte: false,
+    bufferBasisPoints: 1500,
+    annual: [40_000, 400_000],
+    methodology: methodology('RDR-REDD-002'),
+    countries: ['BR', 'PE', 'CO', 'ID', 'KH', 'ZM', 'MG', 'GT'],
+    activity: 'protects standing tropical forest from agricultural conversion',
+    size: (n) => `${n * 250} hectares`,
+  },
+  {
+    name: 'Mangrove Restoration',
+    sector: 'coastal',
+    type: 'removal',
+    exAnte: true,
+    bufferBasisPoints: 2000,
+    annual: [5_000, 60_000],
+    methodology: methodology('RDR-WRC-003'),
+    countries: COASTS,
+    activity: 'replants mangroves along eroded coastline and restores tidal flows',
+    size: (n) => `${n * 12} hectares`,
+  },
+  {
+    name: 'Regenerative Grazing Soil Carbon',
+    sector: 'agriculture',
+    type: 'removal',
+    exAnte: false,
+    bufferBasisPoints: 1500,
+    annual: [10_000, 70_000],
+    methodology: methodology('RDR-SOC-004'),
+    countries: ['US', 'AU', 'KE', 'BR', 'CL', 'TZ'],
+    activity: 'builds soil carbon through planned rotational grazing',
+    size: (n) => `${n * 300} hectares of rangeland`,
+  },
+  {
+    name: 'Rice Methane Reduction',
+    sector: 'agriculture',
+    type: 'avoidance',
+    exAnte: false,
+    bufferBasisPoints: 500,
+    annual: [6_000, 45_000],
+    methodology: methodology('RDR-AG-005'),
+    countries: ['VN', 'TH', 'BD', 'IN', 'PH', 'KH'],
+    activity: 'cuts paddy methane with alternate wetting and drying',
+    size: (n) => `${n * 20} smallholder farms`,
+  },
+  {
+    name: 'Agroforestry',
+    sector: 'agriculture',
+    type: 'removal',
+    exAnte: true,
+    bufferBasisPoints: 1500,
+    annual: [4_000, 30_000],
+    methodology: methodology('RDR-AGF-006'),
+    countries: [...TROPICS, 'IN', 'NP'],
+    activity: 'plants shade trees and fruit trees among smallholder crops',
+    size: (n) => `${n * 15} smallholder farms`,
+  },
+  {
+    name: 'Wind Farm',
+    sector: 'energy',
+    type: 'avoidance',
+    exAnte: false,
+    bufferBasisPoints: 500,
+    annual: [50_000, 300_000],
+    methodology: methodology('RDR-RE-010'),
+    countries: GRIDS,
+    activity: 'feeds wind power into a coal-heavy grid',
+    size: (n) => `${Math.max(10, Math.round(n / 3))} MW`,
+  },
+  {
+    name: 'Solar Park',
+    sector: 'energy',
+    type: 'avoidance',
+    exAnte: false,
+    bufferBasisPoints: 500,
+    annual: [30_000, 200_000],
+    methodology: methodology('RDR-RE-010'),
+    countries: GRIDS,
+    activity: 'feeds solar power into the national grid',
+    size: (n) => `${Math.max(5, Math.round(n / 4))} MWp`,
+  },
+  {
+    name: 'Run-of-River Hydro',
+    sector: 'energy',
+    type: 'avoidance',
+    exAnte: false,
+    bufferBasisPoints: 500,
+    annual: [20_000, 120_000],
+    methodology: methodology('RDR-RE-010'),
+    countries: ['NP', 'IN', 'VN', 'CO', 'PE', 'TR', 'UG'],
+    activity: 'generates hydropower without a storage reservoir',
+    size: (n) => `${Math.max(2, Math.round(n / 8))} MW`,
+  },
+  {
+    name: 'Solar Mini-Grids',
+    sector: 'energy',
+    type: 'avoidance',
+    exAnte: false,
+    bufferBasisPoints: 500,
+    annual: [3_000, 25_000],
+    methodology: methodology('RDR-RE-011'),
+    countries: HOUSEHOLDS,
+    activity: 'replaces diesel generators and kerosene lamps with solar mini-grids',
+    size: (n) => `${n} villages`,
+  },
+  {
+    name: 'Clean Cookstoves',
+    sector: 'households',
+    type: 'avoidance',
+    exAnte: false,
+    bufferBasisPoints: 500,
+    annual: [15_000, 150_000],
+    methodology: methodology('RDR-CS-020'),
+    countries: HOUSEHOLDS,
+    activity: 'distributes efficient cookstoves that burn less firewood and charcoal',
+    size: (n) => `${n * 60} households`,
+  },
+  {
+    name: 'Safe Water Filters',
+    sector: 'households',
+    type: 'avoidance',
+    exAnte: false,
+    bufferBasisPoints: 500,
+    annual: [8_000, 60_000],
+    methodology: methodology('RDR-WP-021'),
+    countries: HOUSEHOLDS,
+    activity: 'provides water filters so that families no longer boil water over wood fires',
+    size: (n) => `${n * 45} households`,
+  },
+  {
+    name: 'Landfill Gas Capture',
+    sector: 'waste',
+    type: 'avoidance',
+    exAnte: false,
+    bufferBasisPoints: 500,
+    annual: [20_000, 180_000],
+    methodology: methodology('RDR-WS-030'),
+    countries: ['TR', 'MX', 'BR', 'CL', 'IN', 'TH', 'US', 'CO'],
+    activity: 'captures and flares landfill methane, generating electricity with part of it',
+    size: (n) => `${n * 4000} tonnes of waste a year`,
+  },
+  {
+    name: 'Organic Waste Composting',
+    sector: 'waste',
+    type: 'avoidance',
+    exAnte: false,
+    bufferBasisPoints: 500,
+    annual: [3_000, 20_000],
+    methodology: methodology('RDR-WS-031'),
+    countries: ['IN', 'ID', 'KE', 'GH', 'NG', 'VN', 'PH'],
+    activity: 'diverts market and household organic waste from dumpsites to composting',
+    size: (n) => `${n * 300} tonnes of waste a year`,
+  },
+  {
+    name: 'Biogas Digesters',
+    sector: 'agriculture',
+    type: 'avoidance',
+    exAnte: false,
+    bufferBasisPoints: 500,
+    annual: [5_000, 40_000],
+    methodology: methodology('RDR-AG-032'),
+    countries: ['IN', 'NP', 'VN', 'KE', 'ET', 'BD', 'MX'],
+    activity: 'installs household biogas digesters fed with cattle manure',
+    size: (n) => `${n * 25} digesters`,
+  },
+  {
+    name: 'Electric Bus Fleet',
+    sector: 'transport',
+    type: 'avoidance',
+    exAnte: false,
+    bufferBasisPoints: 500,
+    annual: [4_000, 35_000],
+    methodology: methodology('RDR-TR-040'),
+    countries: ['CL', 'CO', 'IN', 'MX', 'BR', 'KE'],
+    activity: 'replaces diesel buses with battery-electric buses',
+    size: (n) => `${Math.max(10, Math.round(n / 2))} buses`,
+  },
+  {
+    name: 'E-Motorbike Taxis',
+    sector: 'transport',
+    type: 'avoidance',
+    exAnte: false,
+    bufferBasisPoints: 500,
+    annual: [2_000, 15_000],
+    methodology: methodology('RDR-TR-041'),
+    countries: ['KE', 'UG', 'NG', 'GH', 'VN', 'ID', 'PH'],
+    activity: 'converts petrol motorbike taxis to battery-swap electric motorbikes',
+    size: (n) => `${n * 8} motorbikes`,
+  },
+  {
+    name: 'Cement Kiln Efficiency',
+    sector: 'industry',
+    type: 'avoidance',
+    exAnte: false,
+    bufferBasisPoints: 500,
+    annual: [25_000, 150_000],
+    methodology: methodology('RDR-IN-060'),
+    countries: ['TR', 'IN', 'VN', 'MX', 'NG'],
+    activity: 'switches a cement kiln to biomass residues and recovers waste heat',
+    size: (n) => `${n * 2000} tonnes of clinker a year`,
+  },
+  {
+    name: 'Biochar Production',
+    sector: 'engineered-removal',
+    type: 'removal',
+    exAnte: false,
+    bufferBasisPoints: 500,
+    annual: [1_000, 12_000],
+    methodology: methodology('RDR-BC-050'),
+    countries: ['US', 'BR', 'KE', 'IN', 'AU', 'TZ', 'CA'],
+    activity: 'pyrolyses crop residues into biochar applied to farmland',
+    size: (n) => `${n * 30} tonnes of biochar a year`,
+  },
+  {
+    name: 'Direct Air Capture and Storage',
+    sector: 'engineered-removal',
+    type: 'removal',
+    exAnte: false,
+    bufferBasisPoints: 300,
+    annual: [200, 4_000],
+    methodology: methodology('RDR-DAC-051'),
+    countries: ['IS', 'US', 'CA'],
+    activity: 'captures CO2 from ambient air and mineralises it underground',
+    size: (n) => `${Math.max(1, Math.round(n / 50))} capture modules`,
+  },
+  {
+    name: 'Enhanced Rock Weathering',
+    sector: 'engineered-removal',
+    type: 'removal',
+    exAnte: false,
+    bufferBasisPoints: 1000,
+    annual: [1_000, 15_000],
+    methodology: methodology('RDR-ERW-052'),
+    countries: ['US', 'BR', 'IN', 'KE', 'AU'],
+    activity: 'spreads crushed basalt on cropland, where it binds CO2 as it weathers',
+    size: (n) => `${n * 100} hectares`,
+  },
+];
