@@ -103,7 +103,10 @@ export function LedgerReview<E extends PreviewedWrite>({
   onDone?: (data: BackOfficeData<E>) => void;
 }) {
   const request = previewRequestOf(write, body);
-  const preview = useBackOfficeRead('operatorPreview', request);
+  // The dry run is asked once per body reviewed (each ask is an audit entry in the registry), not
+  // again when this write, or a sync after it, bumps the back office's version: it was asked two or
+  // three more times after every transfer, for nothing (once sent, the review shows what was confirmed).
+  const preview = useBackOfficeRead('operatorPreview', request, { followChanges: false });
   const action = useBackOfficeAction(write);
   const [typed, setTyped] = useState('');
   const headingId = useId();
