@@ -101,6 +101,16 @@ async function reviewTransferToWallet() {
   await expect.element(page.getByRole('table', { name: 'Balances before and after' })).toBeVisible();
 }
 
+it('a transfer to a wallet names the wallet in its heading, short for the eye and whole for a screen reader', async () => {
+  await reviewTransferToWallet();
+  const heading = page.getByRole('heading', { level: 2 });
+  await expect.element(heading).toHaveAccessibleName(`Review the transfer of 2 t of KE-2031-0001 to wallet ${WALLET}`);
+  // two wallets can share the short form: it is only what the eye gets
+  expect(heading.element().querySelector('[aria-hidden="true"]')?.textContent).toBe('0x12ab…e9c1');
+  await page.getByRole('button', { name: 'Move 2 t' }).click();
+  await expect.element(heading).toHaveAccessibleName(`Transferred 2 t of KE-2031-0001 to wallet ${WALLET}`);
+});
+
 it('the dry run is asked once for the one change reviewed, not again when the write and the syncs after it are heard', async () => {
   // The page hears the desk's events as the app does.
   const stop = useBackOffice.getState().start();
