@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import { createProjectInput, updateProjectBody } from '@shared/registry/operator-inputs';
 import type { Project } from '@shared/registry/resources';
 import { plainRefusal } from '@renderer/components/backOffice/plainRefusal';
+import { formatLocaleDateInput, parseLocaleDate } from '@renderer/lib/localeDate';
 
 export interface DocumentForm {
   /** Kept from the project read, so an edit that keeps a document keeps its id. */
@@ -85,7 +86,25 @@ export function emptyProjectForm(organizationId = ''): ProjectForm {
   };
 }
 
-const dateOnly = (iso: string) => iso.slice(0, 10);
+/** A registry date as the form shows it: the day, as the desk's locale writes it (lib/localeDate.ts). */
+const dateText = (iso: string) => formatLocaleDateInput(iso.slice(0, 10));
+/** A typed date as the registry takes it (ISO); text that is no date is left for the check to refuse. */
+const isoDate = (text: string) => {
+  const read = parseLocaleDate(text);
+  return read.ok ? read.iso : text.trim();
+};
+const DATE_FIELDS = [
+  ['startDate', 'Start date'],
+  ['creditingPeriodStartDate', 'Crediting period start'],
+] as const;
+
+/** Dates typed that are not dates, in words (the schema alone would say "startDate: Invalid input"). */
+function dateErrors(form: ProjectForm): string[] {
+  return DATE_FIELDS.flatMap(([key, label]) => {
+    const read = parseLocaleDate(form[key]);
+    return read.ok ? [] : [`${label}: ${read.message}`];
+  });
+}
 const documentForm = (d: { id: string; name: string; type: string; uri: string; isPublic: boolean }): DocumentForm => ({
   id: d.id,
   name: d.name,
@@ -101,8 +120,8 @@ export function formFromProject(p: Project): ProjectForm {
     fullName: p.fullName,
     shortDescription: p.shortDescription,
     description: p.description,
-    startDate: dateOnly(p.startDate),
-    creditingPeriodStartDate: dateOnly(p.creditingPeriodStartDate),
+    startDate: dateText(p.startDate),
+    creditingPeriodStartDate: dateText(p.creditingPeriodStartDate),
     estimatedAnnualMitigations: p.estimatedAnnualMitigations.map((m) => m ?? '').join('\n'),
     countryCode: p.countryCode ?? '',
     state: p.state ?? '',
@@ -145,8 +164,8 @@ function fields(form: ProjectForm) {
     fullName: form.fullName.trim(),
     description: form.description.trim(),
     shortDescription: form.shortDescription.trim(),
-    startDate: form.startDate,
-    creditingPeriodStartDate: form.creditingPeriodStartDate,
+    startDate: isoDate(form.startDate),
+    creditingPeriodStartDate: isoDate(form.creditingPeriodStartDate),
     estimatedAnnualMitigations: mitigations,
     city: orNull(form.city),
     thumbnail: orNull(form.thumbnail),
@@ -184,6 +203,8 @@ function check<S extends z.ZodType>(schema: S, body: unknown): Checked<z.input<S
 
 /** The body of a new draft; optional fields left empty are left out. */
 export function createBody(form: ProjectForm): Checked<z.input<typeof createProjectInput>> {
+  const dates = dateErrors(form);
+  if (dates.length > 0) return { ok: false, errors: dates };
   const all = fields(form);
   const body = Object.fromEntries(Object.entries(all).filter(([, v]) => v !== null)) as Record<string, unknown>;
   return check(createProjectInput, { ...body, status: 'draft' });
@@ -191,6 +212,8 @@ export function createBody(form: ProjectForm): Checked<z.input<typeof createProj
 
 /** The fields an edit changes against the project as it was read; `null` clears an optional one. */
 export function updateBody(form: ProjectForm, original: ProjectForm): Checked<z.input<typeof updateProjectBody>> | { ok: 'unchanged' } {
+  const dates = dateErrors(form);
+  if (dates.length > 0) return { ok: false, errors: dates };
   const now = fields(form);
   const before = fields(original);
   const changed = Object.fromEntries(
