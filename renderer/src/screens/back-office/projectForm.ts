@@ -7,6 +7,7 @@ import { createProjectInput, updateProjectBody } from '@shared/registry/operator
 import type { Project } from '@shared/registry/resources';
 import { plainRefusal } from '@renderer/components/backOffice/plainRefusal';
 import { formatLocaleDateInput, parseLocaleDate } from '@renderer/lib/localeDate';
+import { localeNumberText, readCoordinate, readMitigation } from './projectNumbers';
 
 export interface DocumentForm {
   /** Kept from the project read, so an edit that keeps a document keeps its id. */
@@ -93,17 +94,38 @@ const isoDate = (text: string) => {
   const read = parseLocaleDate(text);
   return read.ok ? read.iso : text.trim();
 };
+const TYPED_LABELS = ['Start date', 'Crediting period start', 'Latitude', 'Longitude', 'Estimated annual mitigations'];
 const DATE_FIELDS = [
   ['startDate', 'Start date'],
   ['creditingPeriodStartDate', 'Crediting period start'],
 ] as const;
 
-/** Dates typed that are not dates, in words (the schema alone would say "startDate: Invalid input"). */
-function dateErrors(form: ProjectForm): string[] {
-  return DATE_FIELDS.flatMap(([key, label]) => {
+/**
+ * Dates and numbers typed that the desk's locale does not read, in words (the schema alone would say
+ * "startDate: Invalid input" or "Latitude: Invalid input: expected number, received NaN").
+ */
+function typedErrors(form: ProjectForm): string[] {
+  const dates = DATE_FIELDS.flatMap(([key, label]) => {
     const read = parseLocaleDate(form[key]);
     return read.ok ? [] : [`${label}: ${read.message}`];
   });
+  const located = form.lat.trim() !== '' || form.lng.trim() !== '';
+  const coordinates = located
+    ? (
+        [
+          ['Latitude', form.lat, 90],
+          ['Longitude', form.lng, 180],
+        ] as const
+      ).flatMap(([label, text, limit]) => {
+        const read = readCoordinate(text, limit);
+        return read.ok ? [] : [`${label}: ${read.message}`];
+      })
+    : [];
+  const mitigations = form.estimatedAnnualMitigations.split('\n').flatMap((line, i) => {
+    const read = line.trim() === '' ? null : readMitigation(line);
+    return read && !read.ok ? [`Estimated annual mitigations, line ${i + 1}: ${read.message}`] : [];
+  });
+  return [...dates, ...coordinates, ...mitigations];
 }
 const documentForm = (d: { id: string; name: string; type: string; uri: string; isPublic: boolean }): DocumentForm => ({
   id: d.id,
@@ -122,7 +144,7 @@ export function formFromProject(p: Project): ProjectForm {
     description: p.description,
     startDate: dateText(p.startDate),
     creditingPeriodStartDate: dateText(p.creditingPeriodStartDate),
-    estimatedAnnualMitigations: p.estimatedAnnualMitigations.map((m) => m ?? '').join('\n'),
+    estimatedAnnualMitigations: p.estimatedAnnualMitigations.map((m) => (m === null ? '' : localeNumberText(m))).join('\n'),
     countryCode: p.countryCode ?? '',
     state: p.state ?? '',
     city: p.city ?? '',
@@ -134,8 +156,8 @@ export function formFromProject(p: Project): ProjectForm {
     typeId: p.type.id,
     typeTitle: p.type.title,
     typeDescription: p.type.description,
-    lat: p.location ? String(p.location.lat) : '',
-    lng: p.location ? String(p.location.lng) : '',
+    lat: p.location ? localeNumberText(p.location.lat) : '',
+    lng: p.location ? localeNumberText(p.location.lng) : '',
     organizationId: owner ?? '',
     proponentIds: others,
     validatorIds: p.validators.map((o) => o.id),
@@ -158,8 +180,17 @@ const documentBody = (d: DocumentForm) => ({
 
 /** Every field of the form as the registry's input (unparsed: the schemas say what is wrong). */
 function fields(form: ProjectForm) {
-  const location = form.lat.trim() === '' && form.lng.trim() === '' ? null : { lat: number(form.lat), lng: number(form.lng) };
-  const mitigations = form.estimatedAnnualMitigations.trim() === '' ? [] : form.estimatedAnnualMitigations.split('\n').map(orNull);
+  const coordinate = (text: string, limit: 90 | 180) => {
+    const read = readCoordinate(text, limit);
+    return read.ok ? read.value : Number.NaN;
+  };
+  const location =
+    form.lat.trim() === '' && form.lng.trim() === '' ? null : { lat: coordinate(form.lat, 90), lng: coordinate(form.lng, 180) };
+  const mitigation = (line: string) => {
+    const read = line.trim() === '' ? null : readMitigation(line);
+    return read === null ? null : read.ok ? read.value : line.trim();
+  };
+  const mitigations = form.estimatedAnnualMitigations.trim() === '' ? [] : form.estimatedAnnualMitigations.split('\n').map(mitigation);
   return {
     fullName: form.fullName.trim(),
     description: form.description.trim(),
@@ -192,28 +223,40 @@ function fields(form: ProjectForm) {
 /** The form's labels of fields whose name in the request reads differently. */
 const FORM_LABELS: Record<string, string> = { fullName: 'Project name', lat: 'Latitude', lng: 'Longitude', id: 'Number' };
 
+/** Fields chosen as a whole from the registry's vocabulary (ProjectVocabularyFields). */
+const CHOSEN = ['sector', 'methodology', 'type'];
+
 type Checked<T> = { ok: true; body: T } | { ok: false; errors: string[] };
 
 function check<S extends z.ZodType>(schema: S, body: unknown): Checked<z.input<S>> {
   const parsed = schema.safeParse(body);
   if (parsed.success) return { ok: true, body: body as z.input<S> };
-  const lines = parsed.error.issues.map((i) => plainRefusal(`${i.path.length ? `${i.path.join('.')}: ` : ''}${i.message}`, FORM_LABELS));
+  // A classification's id and title are one choice on the form: said by its name ("Sector: …"),
+  // not as "Number: must not be empty" and "Title: must not be empty", which name no field on it.
+  const pathOf = (path: PropertyKey[]) => (CHOSEN.includes(String(path[0])) ? path.slice(0, 1) : path);
+  const lines = parsed.error.issues.map((i) => {
+    const path = pathOf(i.path);
+    return plainRefusal(`${path.length ? `${path.join('.')}: ` : ''}${i.message}`, FORM_LABELS);
+  });
   return { ok: false, errors: [...new Set(lines)] };
+}
+
+/** The typed problems first, then the schema's about the other fields (its words for these add nothing). */
+function withTyped<T>(typed: string[], checked: Checked<T>): Checked<T> {
+  if (typed.length === 0) return checked;
+  const about = (line: string) => TYPED_LABELS.some((label) => line.startsWith(label));
+  return { ok: false, errors: [...typed, ...(checked.ok ? [] : checked.errors.filter((line) => !about(line)))] };
 }
 
 /** The body of a new draft; optional fields left empty are left out. */
 export function createBody(form: ProjectForm): Checked<z.input<typeof createProjectInput>> {
-  const dates = dateErrors(form);
-  if (dates.length > 0) return { ok: false, errors: dates };
   const all = fields(form);
   const body = Object.fromEntries(Object.entries(all).filter(([, v]) => v !== null)) as Record<string, unknown>;
-  return check(createProjectInput, { ...body, status: 'draft' });
+  return withTyped(typedErrors(form), check(createProjectInput, { ...body, status: 'draft' }));
 }
 
 /** The fields an edit changes against the project as it was read; `null` clears an optional one. */
 export function updateBody(form: ProjectForm, original: ProjectForm): Checked<z.input<typeof updateProjectBody>> | { ok: 'unchanged' } {
-  const dates = dateErrors(form);
-  if (dates.length > 0) return { ok: false, errors: dates };
   const now = fields(form);
   const before = fields(original);
   const changed = Object.fromEntries(
@@ -225,5 +268,5 @@ export function updateBody(form: ProjectForm, original: ProjectForm): Checked<z.
     changed.proponentIds = now.proponentIds;
   }
   if (Object.keys(changed).length === 0) return { ok: 'unchanged' };
-  return check(updateProjectBody, changed);
+  return withTyped(typedErrors(form), check(updateProjectBody, changed));
 }
