@@ -14,6 +14,7 @@ import { describeError } from '@renderer/lib/desk';
 import { BackOfficePage } from './BackOfficePage';
 import { accountRefOf, accountText, tonnesOf, WalletAddress, type AccountLike } from './ledger/accounts';
 import { LedgerReview } from './ledger/LedgerReview';
+import { HEADINGS, type Operation } from './ledger/transferHeadings';
 import { UnderstoodAmount } from '@renderer/components/UnderstoodAmount';
 import { reportFormProblems } from '@renderer/lib/focus';
 import { say } from '@renderer/components/Announcer';
@@ -23,7 +24,6 @@ const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1
 /** Ends a sentence once: a name such as "Ltda." already ends with its full stop. */
 const sentence = (text: string) => (text.endsWith('.') ? text : `${text}.`);
 
-type Operation = 'transfer' | 'deposit' | 'withdrawal' | 'cancellation';
 type Kind = AccountLike['kind'];
 
 const OPERATIONS: { id: Operation; label: string; hint: string; write: PreviewedWrite }[] = [
@@ -32,31 +32,6 @@ const OPERATIONS: { id: Operation; label: string; hint: string; write: Previewed
   { id: 'withdrawal', label: 'Out of a warehouse', hint: 'Unreserved credits back to the inventory.', write: 'operatorWithdraw' },
   { id: 'cancellation', label: 'Cancel credits', hint: 'Out of circulation for good, with a reason.', write: 'operatorCancel' },
 ];
-
-/**
- * The review's heading as a sentence, and once made what was done: `what` is "5 t of <serialization>",
- * `to` where a transfer goes ("to wallet 0x12ab…cd34": the full address is read to screen readers).
- */
-const HEADINGS: Record<
-  Operation,
-  { review: (what: string, to: ReactNode) => ReactNode; done: (what: string, to: ReactNode) => ReactNode }
-> = {
-  transfer: {
-    review: (what, to) => (
-      <>
-        Review the transfer of {what} {to}
-      </>
-    ),
-    done: (what, to) => (
-      <>
-        Transferred {what} {to}
-      </>
-    ),
-  },
-  deposit: { review: (what) => `Review the move of ${what} into the warehouse`, done: (what) => `Moved ${what} into the warehouse` },
-  withdrawal: { review: (what) => `Review the move of ${what} out of the warehouse`, done: (what) => `Moved ${what} out of the warehouse` },
-  cancellation: { review: (what) => `Review the cancellation of ${what}`, done: (what) => `Cancelled ${what} for good` },
-};
 
 /** Where a transfer goes, inside its heading: "to the buffer account", "to wallet 0x12ab…cd34". */
 function destinationOf(form: TransferForm, organizationName: string | null): ReactNode {
