@@ -135,3 +135,15 @@ it('the dry run is asked once for the one change reviewed, not again when the wr
     stop();
   }
 });
+
+it('a move into a warehouse names whose warehouse it is', async () => {
+  await reviewTransferToWallet();
+  await page.getByRole('button', { name: 'Back to the form' }).click();
+  await page.getByRole('radio', { name: /^Into a warehouse/ }).click();
+  await page.getByLabelText('Organization', { exact: true }).selectOptions('org-1');
+  await page.getByLabelText('Credit', { exact: true }).selectOptions('cr-1');
+  await page.getByRole('button', { name: 'Review' }).click();
+  await expect
+    .element(page.getByRole('heading', { level: 2 }))
+    .toHaveTextContent('Review the move of 2 t of KE-2031-0001 into the warehouse of Baobab Roots');
+});

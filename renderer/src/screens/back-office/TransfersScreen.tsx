@@ -141,7 +141,11 @@ export function TransfersScreen() {
   if (form.operation === 'cancellation' && form.reason.trim() === '') problems.reason = 'Say why the credits are cancelled.';
 
   const what = `${amount.ok ? amount.shown : ''} of ${credit?.serialization ?? form.creditId}`;
-  const destination = destinationOf(form, orgs.find((o) => o.id === form.toOrganizationId)?.fullName ?? null);
+  const nameOf = (id: string) => orgs.find((o) => o.id === id)?.fullName ?? null;
+  const destination =
+    form.operation === 'deposit' || form.operation === 'withdrawal'
+      ? (nameOf(form.fromOrganizationId) ?? form.fromOrganizationId)
+      : destinationOf(form, nameOf(form.toOrganizationId));
   const loadError = organizations.error ?? accounts.error;
   const organizationSelect = (value: string, onChange: (id: string) => void) => (
     <select value={value} onChange={(e) => onChange(e.target.value)}>

@@ -1,5 +1,5 @@
 // The headings of a ledger movement's review (Transfers and cancellations): a sentence while it is
-// reviewed, and once made what was done.
+// reviewed, and once made what was done; each names where the credits go (a wallet, whose warehouse).
 import type { ReactNode } from 'react';
 
 export type Operation = 'transfer' | 'deposit' | 'withdrawal' | 'cancellation';
@@ -24,7 +24,30 @@ export const HEADINGS: Record<
       </>
     ),
   },
-  deposit: { review: (what) => `Review the move of ${what} into the warehouse`, done: (what) => `Moved ${what} into the warehouse` },
-  withdrawal: { review: (what) => `Review the move of ${what} out of the warehouse`, done: (what) => `Moved ${what} out of the warehouse` },
+  // A warehouse move's `to` is its organization's name: "into the warehouse of Baobab Roots".
+  deposit: {
+    review: (what, of) => (
+      <>
+        Review the move of {what} into the warehouse of {of}
+      </>
+    ),
+    done: (what, of) => (
+      <>
+        Moved {what} into the warehouse of {of}
+      </>
+    ),
+  },
+  withdrawal: {
+    review: (what, of) => (
+      <>
+        Review the move of {what} out of the warehouse of {of}
+      </>
+    ),
+    done: (what, of) => (
+      <>
+        Moved {what} out of the warehouse of {of}
+      </>
+    ),
+  },
   cancellation: { review: (what) => `Review the cancellation of ${what}`, done: (what) => `Cancelled ${what} for good` },
 };
