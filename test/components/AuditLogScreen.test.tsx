@@ -1,9 +1,10 @@
 // The audit log's "Touched" column names the organization, operator, app or installation an entry touched when the
 // desk knows it; it used to show only the first 8 characters of its id ("Organization e98aa5fb…"),
-// which nobody can read back to a name.
+// which nobody can read back to a name. Its days are typed as the desk's locale writes dates.
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { page } from 'vitest/browser';
 import { AuditLogScreen } from '@renderer/screens/back-office/AuditLogScreen';
+import { dateShape, formatLocaleDateInput } from '@renderer/lib/localeDate';
 import { useBackOffice } from '@renderer/stores/backOffice';
 import { administratorSession } from './back-office-session';
 import { render } from './render';
@@ -99,4 +100,38 @@ it('says each action in words, the code kept in the entry’s details and the fi
   const filter = page.getByRole('combobox', { name: 'Action' }).element() as HTMLSelectElement;
   const option = [...filter.options].find((o) => o.value === 'projects.setStatus');
   expect(option?.textContent).toBe('Project status changed');
+});
+
+it('filters by days typed as the desk locale writes dates; a half-typed day is not sent, an inverted range says so', async () => {
+  desk.answer('backOffice.read', (input) => {
+    const { endpoint } = input as { endpoint: string };
+    const data =
+      endpoint === 'operatorSearchAudit'
+        ? { entries: [], nextCursor: null }
+        : endpoint === 'operatorListApps'
+          ? { apps: [], nextCursor: null }
+          : endpoint === 'operatorListOperators'
+            ? { operators: [] }
+            : { organizations: [], nextCursor: null };
+    return { data, source: 'registry', fetchedAt: at };
+  });
+  render(<AuditLogScreen />);
+  const searches = () =>
+    desk.calls
+      .map((c) => c.input as { endpoint?: string; query?: Record<string, unknown> })
+      .filter((i) => i.endpoint === 'operatorSearchAudit')
+      .map((i) => i.query ?? {});
+  const from = page.getByLabelText('From', { exact: true });
+  const to = page.getByLabelText('To (inclusive)');
+  await expect.element(from).toHaveAttribute('placeholder', dateShape().pattern);
+
+  await from.fill(formatLocaleDateInput('2026-11-20').slice(0, 4));
+  await expect.element(from).toHaveAttribute('aria-invalid', 'true');
+  await expect.element(from).toHaveAccessibleDescription(/Until then this filter is not applied\.$/);
+  expect(searches().every((q) => !('from' in q))).toBe(true);
+
+  await from.fill(formatLocaleDateInput('2026-11-20'));
+  await expect.poll(() => searches().some((q) => q.from === new Date(2026, 10, 20).toISOString())).toBe(true);
+  await to.fill(formatLocaleDateInput('2026-11-01'));
+  await expect.element(to).toHaveAccessibleDescription('The range ends before it starts, so no entry can match.');
 });

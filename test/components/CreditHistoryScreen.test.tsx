@@ -108,3 +108,25 @@ it("drops a later page of the first credit that answers after another credit's s
   expect(rows().all()).toHaveLength(1 + 3);
   expect(page.getByRole('alert').query()).toBeNull();
 });
+
+it('names the organization that owns the credit, and says the same of every movement no operator made', async () => {
+  const seeded = trail(A, 1, 2, null);
+  seeded.movements[1] = { ...seeded.movements[1]!, reference: 'seed-1' };
+  desk.answer('backOffice.read', (input) => {
+    const { endpoint } = input as { endpoint: string };
+    const data =
+      endpoint === 'operatorListOrganizations'
+        ? { organizations: [{ id: 'org-1', fullName: 'Baobab Roots', type: 'projectProponent' }], nextCursor: null }
+        : seeded;
+    return { data, source: 'registry', fetchedAt: '2024-01-02T00:00:00.000Z' };
+  });
+  render(<CreditHistoryScreen />);
+  await searchFor(A);
+  await expect.element(page.getByRole('button', { name: 'Baobab Roots' })).toBeVisible();
+  expect(page.getByText(/owned by Baobab Roots\./).query()).not.toBeNull();
+  const who = rows()
+    .all()
+    .slice(1)
+    .map((row) => row.element().querySelector('td:last-child')?.textContent);
+  expect(who).toEqual(['No operator write (an app or the seed)', 'No operator write (an app or the seed)']);
+});

@@ -1,9 +1,12 @@
 // The credit's hint names the account it is held in, ending the sentence once: an organization
-// whose name ends with a full stop ("Rainforest Restoration Ltda.") read "… Ltda.." before.
+// whose name ends with a full stop ("Rainforest Restoration Ltda.") read "… Ltda.." before. A
+// transfer to a wallet names the wallet in its heading, and its review's dry run (an audit entry in
+// the registry each time) is asked once, not again when the write and the syncs after it are heard.
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { page } from 'vitest/browser';
 import { TransfersScreen } from '@renderer/screens/back-office/TransfersScreen';
 import { useBackOffice } from '@renderer/stores/backOffice';
+import type { SyncStatus } from '@shared/desk/api';
 import { administratorSession } from './back-office-session';
 import { render } from './render';
 import { installScriptedBridge } from './scripted-bridge';
@@ -36,4 +39,111 @@ it('the credit hint ends with one full stop after a name that has its own', asyn
   await expect
     .element(page.getByText(/^Held in the inventory of/))
     .toHaveTextContent(/^Held in the inventory of Rainforest Restoration Ltda\.$/);
+});
+
+const WALLET = '0x12ab34cd56ef78900000000000000000000fe9c1';
+const organization = {
+  id: 'org-1',
+  fullName: 'Baobab Roots',
+  isRegistry: false,
+  accounts: [{ kind: 'inventory', balances: [{ creditId: 'cr-1', serialization: 'KE-2031-0001', amountGrams: 5_000_000 }] }],
+};
+const account = (kind: string, walletAddress: string | null) => ({
+  id: null,
+  kind,
+  organizationId: kind === 'inventory' ? 'org-1' : null,
+  organizationName: kind === 'inventory' ? 'Baobab Roots' : null,
+  walletAddress,
+});
+const preview = {
+  operation: 'transfer',
+  amountGrams: 2_000_000,
+  credits: [{ creditId: 'cr-1', serialization: 'KE-2031-0001', projectId: 'p-1', vintage: '2031', type: 'exPost', isNew: false }],
+  toBufferGrams: 0,
+  bufferBasisPoints: null,
+  movements: [],
+  balances: [
+    { account: account('inventory', null), creditId: 'cr-1', serialization: 'KE-2031-0001', beforeGrams: 5_000_000, afterGrams: 3_000_000 },
+    { account: account('wallet', WALLET), creditId: 'cr-1', serialization: 'KE-2031-0001', beforeGrams: 0, afterGrams: 2_000_000 },
+  ],
+};
+const syncStatus: SyncStatus = {
+  running: false,
+  progress: null,
+  lastSuccess: {},
+  lastError: null,
+  online: true,
+  dataAsOf: null,
+  runsEnded: { service: 'desk-1', count: 1 },
+};
+
+/** The scripted registry of a transfer of 2 t of one credit to a wallet; the transfer reviewed. */
+async function reviewTransferToWallet() {
+  desk.answer('backOffice.session', () => administratorSession);
+  desk.answer('backOffice.read', (input) => {
+    const { endpoint } = input as { endpoint: string };
+    const data =
+      endpoint === 'operatorPreview'
+        ? preview
+        : endpoint === 'operatorListAccounts'
+          ? { accounts: [], nextCursor: null }
+          : { organizations: [organization], nextCursor: null };
+    return { data, source: 'registry', fetchedAt: '2024-01-02T00:00:00.000Z' };
+  });
+  desk.answer('backOffice.write', () => ({ outcome: 'done', data: { movements: [] } }));
+  render(<TransfersScreen />);
+  await page.getByLabelText('From organization').selectOptions('org-1');
+  await page.getByLabelText('Credit', { exact: true }).selectOptions('cr-1');
+  await page.getByLabelText('Amount (tonnes)').fill('2');
+  await page.getByLabelText('To', { exact: true }).selectOptions('wallet');
+  await page.getByLabelText('Wallet address').fill(WALLET);
+  await page.getByRole('button', { name: 'Review' }).click();
+  await expect.element(page.getByRole('table', { name: 'Balances before and after' })).toBeVisible();
+}
+
+it('a transfer to a wallet names the wallet in its heading, short for the eye and whole for a screen reader', async () => {
+  await reviewTransferToWallet();
+  const heading = page.getByRole('heading', { level: 2 });
+  await expect.element(heading).toHaveAccessibleName(`Review the transfer of 2 t of KE-2031-0001 to wallet ${WALLET}`);
+  // two wallets can share the short form: it is only what the eye gets
+  expect(heading.element().querySelector('[aria-hidden="true"]')?.textContent).toBe('0x12ab…e9c1');
+  await page.getByRole('button', { name: 'Move 2 t' }).click();
+  await expect.element(heading).toHaveAccessibleName(`Transferred 2 t of KE-2031-0001 to wallet ${WALLET}`);
+});
+
+it('the dry run is asked once for the one change reviewed, not again when the write and the syncs after it are heard', async () => {
+  // The page hears the desk's events as the app does.
+  const stop = useBackOffice.getState().start();
+  try {
+    await reviewTransferToWallet();
+    const previews = () =>
+      desk.calls.filter((c) => c.method === 'backOffice.read' && (c.input as { endpoint: string }).endpoint === 'operatorPreview');
+    expect(previews()).toHaveLength(1);
+    await page.getByRole('button', { name: 'Move 2 t' }).click();
+    await expect.element(page.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
+    desk.emit({ type: 'backOffice.changed', endpoint: 'operatorTransfer' });
+    desk.emit({ type: 'backOffice.synced' });
+    desk.emit({ type: 'sync.finished', status: syncStatus });
+    desk.emit({ type: 'online.changed', online: true });
+    // the lists around it follow the change (so the page did hear the events) ...
+    const accountReads = () => desk.calls.filter((c) => (c.input as { endpoint?: string }).endpoint === 'operatorListAccounts').length;
+    await expect.poll(accountReads).toBeGreaterThan(1);
+    // ... and the review still shows what was confirmed, its dry run asked once
+    await expect.element(page.getByRole('table', { name: 'Balances before and after' })).toBeVisible();
+    expect(previews()).toHaveLength(1);
+  } finally {
+    stop();
+  }
+});
+
+it('a move into a warehouse names whose warehouse it is', async () => {
+  await reviewTransferToWallet();
+  await page.getByRole('button', { name: 'Back to the form' }).click();
+  await page.getByRole('radio', { name: /^Into a warehouse/ }).click();
+  await page.getByLabelText('Organization', { exact: true }).selectOptions('org-1');
+  await page.getByLabelText('Credit', { exact: true }).selectOptions('cr-1');
+  await page.getByRole('button', { name: 'Review' }).click();
+  await expect
+    .element(page.getByRole('heading', { level: 2 }))
+    .toHaveTextContent('Review the move of 2 t of KE-2031-0001 into the warehouse of Baobab Roots');
 });

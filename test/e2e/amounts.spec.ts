@@ -74,7 +74,7 @@ test.describe('in a German locale', () => {
     );
   });
 
-  test('the issuance review writes the buffer share in the locale: 12,5 %', async ({ app, desk }) => {
+  test('the issuance form and review follow the locale: dates as 30.06.YYYY, the buffer share as 12,5 %', async ({ app, desk }) => {
     // an issuable project of a verified organization (the list's order holds others first at times)
     const db = new Database(join(desk.dataDir, 'embedded-registry', 'registry.sqlite'), { readonly: true, fileMustExist: true });
     const project = db
@@ -89,7 +89,12 @@ test.describe('in a German locale', () => {
     await form.getByLabel('Project').selectOption(project.id);
     await form.getByLabel('Amount (tonnes)').fill('10');
     await form.getByLabel('Verification body').selectOption({ index: 1 });
+    // dates too are typed as the page's locale writes them (a native date field followed the browser's language)
+    const lastYear = new Date().getFullYear() - 1;
+    await expect(form.getByLabel('Monitoring period start')).toHaveValue(`01.01.${lastYear}`);
+    await form.getByLabel('Monitoring period end').fill(`30.6.${lastYear}`);
     await form.getByLabel('Buffer share (%)').fill('12,5');
+    await expect(form.getByLabel('Monitoring period end')).toHaveValue(`30.06.${lastYear}`);
     await form.getByRole('button', { name: 'Review issuance' }).click();
     await expect(app.getByTestId('buffer-share')).toContainText('1,25 t to the buffer account (12,5 %)');
   });

@@ -91,9 +91,10 @@ test('projects, apps and the audit log of the embedded registry', async ({ app, 
   await expect(draftReview).toContainText('Tidal wetland and seagrass restoration (RDR-WRC-003)');
   expect(draftsNamed(desk.dataDir, 'Lamu Mangroves')).toBe(0);
   await draftReview.getByRole('button', { name: 'Create draft' }).click();
-  await expect(draftReview.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
+  // once made, titled and worded as done (it kept "Review …" and "The registry will create …")
+  await expect(app.getByRole('dialog', { name: 'Draft project created' })).toContainText('The registry created this project as a draft');
   expect(draftsNamed(desk.dataDir, 'Lamu Mangroves')).toBe(1);
-  await draftReview.locator('.actions').getByRole('button', { name: 'Close' }).click();
+  await app.getByRole('dialog', { name: 'Draft project created' }).locator('.actions').getByRole('button', { name: 'Close' }).click();
 
   const panel = app.getByRole('complementary', { name: 'Project details' });
   await expect(panel.getByRole('heading', { level: 2 })).toContainText('Lamu Mangroves');

@@ -29,6 +29,7 @@ test('issue a vintage, cancel part of it with a reason, and follow the credit hi
       .prepare("SELECT id, full_name FROM organizations WHERE type = 'validationVerificationBody' ORDER BY full_name LIMIT 1")
       .get() as { id: string; full_name: string };
     await app.setViewportSize({ width: 1024, height: 900 });
+    let previewsBefore = 0;
 
     await test.step('issuance: review, nothing sent, then confirm', async () => {
       // by keyboard: the screen, the review and the confirmation, asserting where focus is each time
@@ -45,6 +46,7 @@ test('issue a vintage, cancel part of it with a reason, and follow the credit hi
       await form.getByLabel('Buffer share (%)').fill('10');
       const movements = count(db, 'SELECT COUNT(*) AS n FROM movements');
       const audits = count(db, 'SELECT COUNT(*) AS n FROM audit_log');
+      previewsBefore = count(db, "SELECT COUNT(*) AS n FROM audit_log WHERE action LIKE 'preview.%'");
       await form.getByRole('button', { name: 'Review issuance' }).focus();
       await app.keyboard.press('Enter');
       await expect(app.getByRole('heading', { level: 2, name: /issu/i })).toBeFocused();
@@ -123,6 +125,8 @@ test('issue a vintage, cancel part of it with a reason, and follow the credit hi
         table.locator('tr[data-kind="issue"]').first().getByRole('button', { name: 'Credits issued (succeeded)' }),
       ).toBeVisible();
       await screenshotBothThemes(app, 'back-office-credit-history');
+      // each review asked its dry run (an audit entry) once: not again after its write and the syncs
+      expect(count(db, "SELECT COUNT(*) AS n FROM audit_log WHERE action LIKE 'preview.%'")).toBe(previewsBefore + 2);
     });
   } finally {
     db.close();

@@ -1,5 +1,6 @@
 // The operator's project form: a new draft's body holds every field the form has, an edit sends only
 // what changed (null clearing an optional field), and the registry's schemas name what is wrong.
+// Its numbers are typed as the desk's locale writes them ("48,1" in de-DE was "Invalid input: …NaN").
 import { describe, expect, it } from 'vitest';
 import {
   createBody,
@@ -9,6 +10,7 @@ import {
   updateBody,
   type ProjectForm,
 } from '@renderer/screens/back-office/projectForm';
+import { localeNumberText, readCoordinate, readMitigation } from '@renderer/screens/back-office/projectNumbers';
 import type { Project } from '@shared/registry/resources';
 import { draftProject } from '@test/support/draft-project';
 
@@ -85,5 +87,32 @@ describe('project form', () => {
       original,
     );
     expect(named.ok === true && named.body.documentation?.map((d) => d.id)).toEqual([DOC_ID, undefined]);
+  });
+
+  it('names a classification left empty by its field, not as "Number" and "Title"', () => {
+    const result = createBody({ ...filled, sectorId: '', sectorTitle: '' });
+    expect(result).toEqual({ ok: false, errors: ['Sector: must not be empty'] });
+  });
+
+  it('reads coordinates and estimates typed in the locale, and refuses the other decimal mark in words', () => {
+    expect(readCoordinate('48,1', 90, 'de-DE')).toEqual({ ok: true, value: 48.1 });
+    expect(readCoordinate('-11,5', 180, 'de-DE')).toEqual({ ok: true, value: -11.5 });
+    expect(readCoordinate('48.1', 90, 'de-DE')).toEqual({ ok: false, message: 'write a number from -90 to 90, for example 48,1.' });
+    expect(readCoordinate('95', 90, 'en-US')).toEqual({ ok: false, message: 'write a number from -90 to 90, for example 48.1.' });
+    expect(readMitigation('1.200,5', 'de-DE')).toEqual({ ok: true, value: '1200.5' });
+    expect(readMitigation('1,200.50', 'en-US')).toEqual({ ok: true, value: '1200.5' });
+    expect(readMitigation('1200,5', 'en-US').ok).toBe(false);
+    // what the registry sent, shown in the locale (and read back to the same value)
+    expect(localeNumberText('1200.5', 'de-DE')).toBe('1.200,5');
+    expect(localeNumberText(-2.27, 'de-DE')).toBe('-2,27');
+  });
+
+  it('says which line of the estimates it cannot read, beside the other problems', () => {
+    const result = createBody({ ...filled, fullName: ' ', estimatedAnnualMitigations: '1200\n12 t' });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.errors[0]).toMatch(/^Estimated annual mitigations, line 2: /);
+    expect(result.errors.join('\n')).toMatch(/Project name: must not be empty/);
+    expect(result.errors.filter((line) => line.startsWith('Estimated annual mitigations'))).toHaveLength(1);
   });
 });

@@ -10,6 +10,8 @@ import { AUDIT_OUTCOMES, MAX_PAGE_SIZE } from '@shared/registry/vocabulary';
 import { useBackOfficeRead } from '@renderer/components/backOffice/useBackOfficeRead';
 import { ExportCsvButton } from '@renderer/components/ExportCsvButton';
 import { EmptyState, ErrorMessage, Loading } from '@renderer/components/feedback';
+import { DateFilterField } from '@renderer/components/DateInput';
+import { parseLocaleDate } from '@renderer/lib/localeDate';
 import { StatusBadge } from '@renderer/components/StatusBadge';
 import { describeError } from '@renderer/lib/desk';
 import { formatDateTime, humanize } from '@renderer/lib/format';
@@ -52,19 +54,40 @@ interface FilterForm {
 
 const EMPTY: FilterForm = { operatorId: '', action: '', targetId: '', outcome: '', fromDay: '', toDay: '' };
 
-/** The registry's filter for the form: days are local, `to` is the start of the day after the last. */
+/** A day typed in the filter (the desk's locale's form), or null while it is empty or not a date. */
+const dayOf = (text: string): string | null => {
+  const read = text.trim() === '' ? null : parseLocaleDate(text);
+  return read?.ok ? read.iso : null;
+};
+
+/** Why a day filter is not applied, or a range cannot match (said beside its field). */
+export function dayProblems(form: FilterForm): { fromDay: string | null; toDay: string | null } {
+  const problem = (text: string) => {
+    const read = text.trim() === '' ? null : parseLocaleDate(text);
+    return read && !read.ok ? `${read.message} Until then this filter is not applied.` : null;
+  };
+  const [from, to] = [dayOf(form.fromDay), dayOf(form.toDay)];
+  const inverted = from !== null && to !== null && to < from ? 'The range ends before it starts, so no entry can match.' : null;
+  return { fromDay: problem(form.fromDay), toDay: problem(form.toDay) ?? inverted };
+}
+
+/**
+ * The registry's filter for the form: days are local, `to` is the start of the day after the last.
+ * A day that is not (yet) a date is left out rather than sent half typed.
+ */
 export function toAuditFilter(form: FilterForm): AuditFilter {
-  const dayStart = (day: string, plusDays = 0) => {
-    const [y, m, d] = day.split('-').map(Number);
+  const dayStart = (iso: string, plusDays = 0) => {
+    const [y, m, d] = iso.split('-').map(Number);
     return new Date(y!, m! - 1, d! + plusDays).toISOString();
   };
+  const [from, to] = [dayOf(form.fromDay), dayOf(form.toDay)];
   return {
     ...(form.operatorId ? { operatorId: form.operatorId } : {}),
     ...(form.action ? { action: form.action } : {}),
     ...(form.targetId.trim() ? { targetId: form.targetId.trim() } : {}),
     ...(form.outcome ? { outcome: form.outcome as AuditFilter['outcome'] } : {}),
-    ...(form.fromDay ? { from: dayStart(form.fromDay) } : {}),
-    ...(form.toDay ? { to: dayStart(form.toDay, 1) } : {}),
+    ...(from ? { from: dayStart(from) } : {}),
+    ...(to ? { to: dayStart(to, 1) } : {}),
   };
 }
 
@@ -72,6 +95,7 @@ export function AuditLogScreen() {
   const linked = useNavigation((s) => s.backOffice);
   const [form, setForm] = useState<FilterForm>(() => ({ ...EMPTY, targetId: linked.targetId ?? '' }));
   const filter = useMemo(() => toAuditFilter(form), [form]);
+  const days = dayProblems(form);
   /** Cursors of the pages shown after the first ("Show more"). */
   const [cursors, setCursors] = useState<string[]>([]);
   const set = (patch: Partial<FilterForm>) => {
@@ -129,14 +153,8 @@ export function AuditLogScreen() {
             ))}
           </select>
         </label>
-        <label className="field">
-          <span>From</span>
-          <input type="date" value={form.fromDay} onChange={(e) => set({ fromDay: e.target.value })} />
-        </label>
-        <label className="field">
-          <span>To (inclusive)</span>
-          <input type="date" value={form.toDay} onChange={(e) => set({ toDay: e.target.value })} />
-        </label>
+        <DateFilterField label="From" value={form.fromDay} onChange={(fromDay) => set({ fromDay })} problem={days.fromDay} />
+        <DateFilterField label="To (inclusive)" value={form.toDay} onChange={(toDay) => set({ toDay })} problem={days.toDay} />
         <button type="button" className="button" onClick={() => set(EMPTY)} disabled={JSON.stringify(form) === JSON.stringify(EMPTY)}>
           Clear filters
         </button>

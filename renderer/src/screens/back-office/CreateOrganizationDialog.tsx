@@ -50,9 +50,13 @@ export function CreateOrganizationDialog({ onClose }: { onClose: () => void }) {
           <PublicCheckbox checked={isPublic} onChange={setIsPublic} />
         </>
       }
-      review={(reviewed) => (
+      review={(reviewed, done) => (
         <>
-          <p>The registry will create this organization, not verified yet:</p>
+          <p>
+            {done
+              ? 'The registry created this organization, not verified yet:'
+              : 'The registry will create this organization, not verified yet:'}
+          </p>
           <Facts
             items={[
               ['Name', reviewed.fullName],

@@ -10,6 +10,7 @@ import { describeError } from '@renderer/lib/desk';
 import { formatDateTime, humanize } from '@renderer/lib/format';
 import { useNavigation } from '@renderer/stores/navigation';
 import { BackOfficePage } from './BackOfficePage';
+import { useOrganizationNames } from './organizationNames';
 import { AccountName, tonnesOf } from './ledger/accounts';
 import './ledger/ledger.css';
 import { auditActionWords } from '@renderer/lib/registryWords';
@@ -98,7 +99,9 @@ function Who({ movement }: { movement: Movement }) {
   const open = useNavigation((s) => s.openBackOffice);
   const audit = movement.audit;
   if (!audit) {
-    return <span className="muted">{movement.reference ? 'No operator write (an app or the seed)' : 'Not recorded'}</span>;
+    // One phrase whether or not the movement carries a reference: either way no operator made it
+    // (it read "Not recorded" for some seed movements and "No operator write …" for the others).
+    return <span className="muted">No operator write (an app or the seed)</span>;
   }
   return (
     <span>
@@ -111,6 +114,8 @@ function Who({ movement }: { movement: Movement }) {
 }
 
 export function CreditHistoryScreen() {
+  // The owner by name ("owned by the project's organization" named nobody).
+  const organizationNames = useOrganizationNames();
   const initial = useNavigation((s) => s.backOffice.creditId ?? s.backOffice.serialization ?? '');
   const open = useNavigation((s) => s.openBackOffice);
   const [text, setText] = useState(initial);
@@ -160,7 +165,7 @@ export function CreditHistoryScreen() {
               className="button-link"
               onClick={() => open('bo-organizations', { organizationId: trail.credit.organizationId })}
             >
-              the project's organization
+              {organizationNames.get(trail.credit.organizationId) ?? "the project's organization"}
             </button>
             . {tonnesOf(total)} issued{trail.nextCursor ? ' in the movements shown so far' : ''}.
           </p>

@@ -60,13 +60,14 @@ export function EditOrganizationDialog({
           <PublicCheckbox checked={form.isPublic} onChange={(isPublic) => set({ isPublic })} />
         </>
       }
-      review={(reviewed) => (
+      review={(reviewed, done) => (
         <>
           <p>
-            The registry will change {reviewed.changes.length === 1 ? 'this field' : `these ${reviewed.changes.length} fields`} of{' '}
-            {original.fullName}, and nothing else:
+            The registry {done ? 'changed' : 'will change'}{' '}
+            {reviewed.changes.length === 1 ? 'this field' : `these ${reviewed.changes.length} fields`} of {original.fullName}, and nothing
+            else:
           </p>
-          <table className="simple-table" aria-label="What changes">
+          <table className="simple-table" aria-label={done ? 'What changed' : 'What changes'}>
             <thead>
               <tr>
                 <th scope="col">Field</th>

@@ -78,9 +78,11 @@ export function InstallDialog({ app, organizations, onClose }: { app: App; organ
           </fieldset>
         </>
       }
-      review={(reviewed) => (
+      review={(reviewed, done) => (
         <>
-          <p>The registry will install {app.name} for this organization, active at once, with these permissions:</p>
+          <p>
+            The registry {done ? 'installed' : 'will install'} {app.name} for this organization, active at once, with these permissions:
+          </p>
           <Facts
             items={[
               ['Organization', organizations.get(reviewed.organizationId) ?? reviewed.organizationId],

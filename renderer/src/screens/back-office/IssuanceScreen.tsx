@@ -8,7 +8,11 @@ import { GatedButton } from '@renderer/components/backOffice/RoleGate';
 import { useBackOfficeRead } from '@renderer/components/backOffice/useBackOfficeRead';
 import { ErrorMessage } from '@renderer/components/feedback';
 import { Field } from '@renderer/components/Field';
+import { DateInput } from '@renderer/components/DateInput';
+import { dateHint, formatLocaleDateInput, parseLocaleDate } from '@renderer/lib/localeDate';
 import { parseTonnes } from '@renderer/lib/decimal';
+import { parseLocaleDecimal } from '@renderer/lib/localeAmount';
+import { formatPercentNumber } from '@renderer/lib/format';
 import { describeError } from '@renderer/lib/desk';
 import { BackOfficePage } from './BackOfficePage';
 import { LedgerReview } from './ledger/LedgerReview';
@@ -35,11 +39,24 @@ const EMPTY: IssuanceForm = {
   type: 'exPost',
   amount: '',
   receivingOrganizationId: '',
-  monitoringPeriodStart: `${lastYear}-01-01`,
-  monitoringPeriodEnd: `${lastYear}-12-31`,
+  // Typed as the desk's locale writes dates (lib/localeDate.ts); sent as ISO dates.
+  monitoringPeriodStart: formatLocaleDateInput(`${lastYear}-01-01`),
+  monitoringPeriodEnd: formatLocaleDateInput(`${lastYear}-12-31`),
   verificationBodyId: '',
   bufferPercent: '',
 };
+
+/**
+ * A buffer share typed in the desk's locale ("12.5" in en-US, "12,5" in de-DE) as basis points, or
+ * null when it is not a percentage from 0 to 100 with at most two decimals. A separator the locale
+ * does not use is refused, as for amounts: "12,5" in en-US is not read as 12.5.
+ */
+export function bufferBasisPoints(text: string, locale?: string): number | null {
+  const read = parseLocaleDecimal(text, locale);
+  if (!read.ok || read.fraction.length > 2 || read.whole.length > 3) return null;
+  const points = Number(read.whole) * 100 + Number(read.fraction.padEnd(2, '0'));
+  return points <= 10_000 ? points : null;
+}
 
 /** The problems of the form, by field (empty when it can be reviewed). */
 export function issuanceProblems(form: IssuanceForm): Partial<Record<keyof IssuanceForm, string>> {
@@ -49,14 +66,21 @@ export function issuanceProblems(form: IssuanceForm): Partial<Record<keyof Issua
   const amount = parseTonnes(form.amount);
   if (!amount.ok) problems.amount = amount.message;
   if (!form.verificationBodyId) problems.verificationBodyId = 'Choose the verification body.';
-  if (!form.monitoringPeriodStart || !form.monitoringPeriodEnd) problems.monitoringPeriodEnd = 'Give the monitoring period.';
-  else if (form.monitoringPeriodEnd < form.monitoringPeriodStart)
-    problems.monitoringPeriodEnd = 'The period must not end before it starts.';
-  const percent = form.bufferPercent.trim().replace(',', '.');
-  if (percent !== '' && (!/^\d{1,3}(\.\d{1,2})?$/.test(percent) || Number(percent) > 100))
-    problems.bufferPercent = 'A percentage from 0 to 100, with at most two decimals.';
+  const start = parseLocaleDate(form.monitoringPeriodStart);
+  const end = parseLocaleDate(form.monitoringPeriodEnd);
+  if (!start.ok) problems.monitoringPeriodStart = start.message;
+  if (!end.ok) problems.monitoringPeriodEnd = end.message;
+  else if (start.ok && end.iso < start.iso) problems.monitoringPeriodEnd = 'The period must not end before it starts.';
+  if (form.bufferPercent.trim() !== '' && bufferBasisPoints(form.bufferPercent) === null)
+    problems.bufferPercent = `A percentage from 0 to 100, with at most two decimals, for example ${formatPercentNumber(12.5)}.`;
   return problems;
 }
+
+/** The ISO date of a typed one (the text itself when it is none: never reviewed, the check refuses it first). */
+const isoDateOr = (text: string) => {
+  const read = parseLocaleDate(text);
+  return read.ok ? read.iso : text;
+};
 
 /** The write's body (what the review previews and the confirmation sends). */
 export function issuanceBody(form: IssuanceForm): Record<string, unknown> {
@@ -66,11 +90,11 @@ export function issuanceBody(form: IssuanceForm): Record<string, unknown> {
     vintage: form.vintage,
     type: form.type,
     amount: amount.ok ? amount.tonnes : 0,
-    monitoringPeriodStart: form.monitoringPeriodStart,
-    monitoringPeriodEnd: form.monitoringPeriodEnd,
+    monitoringPeriodStart: isoDateOr(form.monitoringPeriodStart),
+    monitoringPeriodEnd: isoDateOr(form.monitoringPeriodEnd),
     verificationBodyId: form.verificationBodyId,
     ...(form.receivingOrganizationId ? { receivingOrganizationId: form.receivingOrganizationId } : {}),
-    ...(form.bufferPercent.trim() !== '' ? { bufferBasisPoints: Math.round(Number(form.bufferPercent.replace(',', '.')) * 100) } : {}),
+    ...(form.bufferPercent.trim() !== '' ? { bufferBasisPoints: bufferBasisPoints(form.bufferPercent) ?? 0 } : {}),
   };
 }
 
@@ -185,11 +209,11 @@ export function IssuanceScreen() {
               ))}
             </select>
           </Field>
-          <Field label="Monitoring period start">
-            <input type="date" value={form.monitoringPeriodStart} onChange={(e) => set('monitoringPeriodStart', e.target.value)} />
+          <Field label="Monitoring period start" hint={dateHint()} error={tried ? problems.monitoringPeriodStart : null}>
+            <DateInput value={form.monitoringPeriodStart} onChange={(text) => set('monitoringPeriodStart', text)} />
           </Field>
-          <Field label="Monitoring period end" error={tried ? problems.monitoringPeriodEnd : null}>
-            <input type="date" value={form.monitoringPeriodEnd} onChange={(e) => set('monitoringPeriodEnd', e.target.value)} />
+          <Field label="Monitoring period end" hint={dateHint()} error={tried ? problems.monitoringPeriodEnd : null}>
+            <DateInput value={form.monitoringPeriodEnd} onChange={(text) => set('monitoringPeriodEnd', text)} />
           </Field>
           <Field label="Buffer share (%)" hint="Empty: the registry's default share." error={problems.bufferPercent}>
             <input inputMode="decimal" value={form.bufferPercent} onChange={(e) => set('bufferPercent', e.target.value)} />

@@ -28,10 +28,16 @@ export function NewDraftReview({
 }) {
   const names = (ids: readonly string[] | undefined) => (ids ?? []).map((id) => organizations.get(id) ?? id).join(', ');
   const titled = (part: { id: string; title: string }) => `${part.title} (${part.id})`;
+  // Once made, it is said as done: a review still in the future tense read as if nothing was sent.
+  const done = action.state.phase === 'done';
   return (
-    <Dialog title="Review the new draft project" step="review" onClose={onClose}>
+    <Dialog title={done ? 'Draft project created' : 'Review the new draft project'} step={done ? 'done' : 'review'} onClose={onClose}>
       <div className="form">
-        <p>The registry will create this project as a draft (it can be edited until it is submitted):</p>
+        <p>
+          {done
+            ? 'The registry created this project as a draft (it can be edited until it is submitted):'
+            : 'The registry will create this project as a draft (it can be edited until it is submitted):'}
+        </p>
         <Facts
           items={[
             ['Name', body.fullName],

@@ -138,9 +138,13 @@ export function CreateOperatorDialog({ onClose }: { onClose: () => void }) {
           <PublicKeyFileField onKey={setPublicKeyPem} />
         </>
       }
-      review={(reviewed) => (
+      review={(reviewed, done) => (
         <>
-          <p>The registry will create this operator account, active at once:</p>
+          <p>
+            {done
+              ? 'The registry created this operator account, active at once:'
+              : 'The registry will create this operator account, active at once:'}
+          </p>
           <Facts
             items={[
               ['Name', reviewed.name],

@@ -8,6 +8,8 @@ import type { Project } from '@shared/registry/resources';
 import { useBackOfficeAction } from '@renderer/components/backOffice/useBackOfficeAction';
 import { Dialog } from '@renderer/components/Dialog';
 import { Field } from '@renderer/components/Field';
+import { DateInput } from '@renderer/components/DateInput';
+import { dateHint } from '@renderer/lib/localeDate';
 import { ProblemList } from '@renderer/components/ProblemList';
 import { WriteActions } from './DialogActions';
 import { NewDraftReview, type NewDraft } from './NewDraftReview';
@@ -91,14 +93,9 @@ export function ProjectFormDialog({
       />
     );
 
-  const text = (label: string, key: keyof ProjectForm, props: { hint?: ReactNode; type?: string; max?: number } = {}) => (
+  const text = (label: string, key: keyof ProjectForm, props: { hint?: ReactNode; max?: number } = {}) => (
     <Field label={label} hint={props.hint}>
-      <input
-        type={props.type ?? 'text'}
-        value={form[key] as string}
-        maxLength={props.max}
-        onChange={(e) => set({ [key]: e.target.value })}
-      />
+      <input type="text" value={form[key] as string} maxLength={props.max} onChange={(e) => set({ [key]: e.target.value })} />
     </Field>
   );
 
@@ -118,8 +115,12 @@ export function ProjectFormDialog({
             <textarea rows={3} value={form.description} onChange={(e) => set({ description: e.target.value })} />
           </Field>
         </div>
-        {text('Start date', 'startDate', { type: 'date' })}
-        {text('Crediting period start', 'creditingPeriodStartDate', { type: 'date' })}
+        <Field label="Start date" hint={dateHint()}>
+          <DateInput value={form.startDate} onChange={(startDate) => set({ startDate })} />
+        </Field>
+        <Field label="Crediting period start" hint={dateHint()}>
+          <DateInput value={form.creditingPeriodStartDate} onChange={(creditingPeriodStartDate) => set({ creditingPeriodStartDate })} />
+        </Field>
         <Field label="Estimated annual mitigations (tCO2e)" hint="One year per line; leave a line empty for an unknown year.">
           <textarea
             rows={3}

@@ -41,7 +41,8 @@ export function ReviewedWriteDialog<E extends OperatorWriteName, R>({
   check: () => ReviewCheck<R>;
   /** The form's fields (their state is the caller's, so "Back" finds them filled). */
   fields: ReactNode;
-  review: (reviewed: R) => ReactNode;
+  /** What will be sent, or once `done` what was sent: its sentences in the past tense then. */
+  review: (reviewed: R, done: boolean) => ReactNode;
   /** The confirming button's label. */
   confirm: string;
   request: (reviewed: R) => BackOfficeActionRequest;
@@ -92,7 +93,7 @@ export function ReviewedWriteDialog<E extends OperatorWriteName, R>({
       ) : (
         <div className="form">
           <div role="group" aria-label={done ? 'What was sent' : 'What will be sent'} tabIndex={-1} data-step-focus={done ? undefined : ''}>
-            {review(reviewed.value)}
+            {review(reviewed.value, done !== null)}
           </div>
           <WriteActions
             action={action}

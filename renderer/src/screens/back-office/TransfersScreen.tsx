@@ -3,7 +3,7 @@
 // warehouse, or out of circulation by cancellation (with its reason). The credit is chosen among the
 // source account's balances, the amount typed in the user's locale; the review shows the registry's
 // dry run, and a cancellation asks the user to type the amount before it is sent.
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { PreviewedWrite } from '@shared/registry/operator-previews';
 import { GatedButton } from '@renderer/components/backOffice/RoleGate';
 import { useBackOfficeRead } from '@renderer/components/backOffice/useBackOfficeRead';
@@ -12,8 +12,9 @@ import { Field } from '@renderer/components/Field';
 import { parseTonnes } from '@renderer/lib/decimal';
 import { describeError } from '@renderer/lib/desk';
 import { BackOfficePage } from './BackOfficePage';
-import { accountRefOf, accountText, tonnesOf, type AccountLike } from './ledger/accounts';
+import { accountRefOf, accountText, tonnesOf, WalletAddress, type AccountLike } from './ledger/accounts';
 import { LedgerReview } from './ledger/LedgerReview';
+import { HEADINGS, type Operation } from './ledger/transferHeadings';
 import { UnderstoodAmount } from '@renderer/components/UnderstoodAmount';
 import { reportFormProblems } from '@renderer/lib/focus';
 import { say } from '@renderer/components/Announcer';
@@ -23,7 +24,6 @@ const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1
 /** Ends a sentence once: a name such as "Ltda." already ends with its full stop. */
 const sentence = (text: string) => (text.endsWith('.') ? text : `${text}.`);
 
-type Operation = 'transfer' | 'deposit' | 'withdrawal' | 'cancellation';
 type Kind = AccountLike['kind'];
 
 const OPERATIONS: { id: Operation; label: string; hint: string; write: PreviewedWrite }[] = [
@@ -33,13 +33,17 @@ const OPERATIONS: { id: Operation; label: string; hint: string; write: Previewed
   { id: 'cancellation', label: 'Cancel credits', hint: 'Out of circulation for good, with a reason.', write: 'operatorCancel' },
 ];
 
-/** The review's heading as a sentence, and once made what was done: `what` is "5 t of <serialization>". */
-const HEADINGS: Record<Operation, { review: (what: string) => string; done: (what: string) => string }> = {
-  transfer: { review: (what) => `Review the transfer of ${what}`, done: (what) => `Transferred ${what}` },
-  deposit: { review: (what) => `Review the move of ${what} into the warehouse`, done: (what) => `Moved ${what} into the warehouse` },
-  withdrawal: { review: (what) => `Review the move of ${what} out of the warehouse`, done: (what) => `Moved ${what} out of the warehouse` },
-  cancellation: { review: (what) => `Review the cancellation of ${what}`, done: (what) => `Cancelled ${what} for good` },
-};
+/** Where a transfer goes, inside its heading: "to the buffer account", "to wallet 0x12ab…cd34". */
+function destinationOf(form: TransferForm, organizationName: string | null): ReactNode {
+  if (form.toKind === 'wallet') {
+    return (
+      <>
+        to wallet <WalletAddress address={form.toWallet.trim()} />
+      </>
+    );
+  }
+  return `to the ${lowerFirst(accountText({ kind: form.toKind, organizationId: form.toOrganizationId, organizationName }))}`;
+}
 
 const SOURCE_KINDS: Kind[] = ['inventory', 'buffer', 'adjustment', 'registry'];
 const TARGET_KINDS: Kind[] = ['inventory', 'buffer', 'adjustment', 'registry', 'wallet'];
@@ -136,6 +140,12 @@ export function TransfersScreen() {
   }
   if (form.operation === 'cancellation' && form.reason.trim() === '') problems.reason = 'Say why the credits are cancelled.';
 
+  const what = `${amount.ok ? amount.shown : ''} of ${credit?.serialization ?? form.creditId}`;
+  const nameOf = (id: string) => orgs.find((o) => o.id === id)?.fullName ?? null;
+  const destination =
+    form.operation === 'deposit' || form.operation === 'withdrawal'
+      ? (nameOf(form.fromOrganizationId) ?? form.fromOrganizationId)
+      : destinationOf(form, nameOf(form.toOrganizationId));
   const loadError = organizations.error ?? accounts.error;
   const organizationSelect = (value: string, onChange: (id: string) => void) => (
     <select value={value} onChange={(e) => onChange(e.target.value)}>
@@ -155,8 +165,8 @@ export function TransfersScreen() {
         <LedgerReview
           write={operation.write}
           body={transferBody(form)}
-          title={HEADINGS[form.operation].review(`${amount.ok ? amount.shown : ''} of ${credit?.serialization ?? form.creditId}`)}
-          doneTitle={HEADINGS[form.operation].done(`${amount.ok ? amount.shown : ''} of ${credit?.serialization ?? form.creditId}`)}
+          title={HEADINGS[form.operation].review(what, destination)}
+          doneTitle={HEADINGS[form.operation].done(what, destination)}
           confirmLabel={
             form.operation === 'cancellation' ? `Cancel ${amount.ok ? amount.shown : ''} for good` : `Move ${amount.ok ? amount.shown : ''}`
           }

@@ -4,7 +4,7 @@
 // sent before the user confirms; an irreversible write (a cancellation) also asks the user to type
 // the amount. The confirmed write gets its own idempotency key and ends on "Done", "Refused: …" or
 // "Not sure: checking…" (then the settled answer).
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import type { BackOfficeData } from '@shared/desk/back-office';
 import { previewRequestOf, type PreviewedWrite } from '@shared/registry/operator-previews';
 import { ActionStatus } from '@renderer/components/backOffice/ActionStatus';
@@ -92,9 +92,9 @@ export function LedgerReview<E extends PreviewedWrite>({
   write: E;
   body: Record<string, unknown>;
   /** The heading while reviewing, a sentence: "Review the issuance of 5 t to …". */
-  title: string;
+  title: ReactNode;
   /** The heading once made: what was done ("Issued 5 t to …"), no longer the question. */
-  doneTitle: string;
+  doneTitle: ReactNode;
   confirmLabel: string;
   /** The user types the amount before the confirm button acts (cancellations). */
   irreversible?: boolean;
@@ -103,7 +103,10 @@ export function LedgerReview<E extends PreviewedWrite>({
   onDone?: (data: BackOfficeData<E>) => void;
 }) {
   const request = previewRequestOf(write, body);
-  const preview = useBackOfficeRead('operatorPreview', request);
+  // The dry run is asked once per body reviewed (each ask is an audit entry in the registry), not
+  // again when this write, or a sync after it, bumps the back office's version: it was asked two or
+  // three more times after every transfer, for nothing (once sent, the review shows what was confirmed).
+  const preview = useBackOfficeRead('operatorPreview', request, { followChanges: false });
   const action = useBackOfficeAction(write);
   const [typed, setTyped] = useState('');
   const headingId = useId();

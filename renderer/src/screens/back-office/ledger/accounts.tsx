@@ -27,6 +27,24 @@ export function accountText(a: AccountLike): string {
   return KIND_LABEL[a.kind];
 }
 
+/** A wallet address as a heading or sentence can hold it: "0x12ab…cd34" (its first 4 and last 4 hex digits). */
+export function shortAddress(address: string): string {
+  return /^0x[0-9a-fA-F]{40}$/.test(address) ? `${address.slice(0, 6)}…${address.slice(-4)}` : address;
+}
+
+/**
+ * A wallet address shortened for the eye (and the full one as its tooltip), while a screen reader
+ * reads the whole address: two wallets can share the short form, so it alone never identifies one.
+ */
+export function WalletAddress({ address }: { address: string }) {
+  return (
+    <span className="mono" title={address}>
+      <span aria-hidden="true">{shortAddress(address)}</span>
+      <span className="visually-hidden">{address}</span>
+    </span>
+  );
+}
+
 /** The account in words, its organization a link to the back office's organization page. */
 export function AccountName({ account }: { account: AccountLike | null }) {
   const open = useNavigation((s) => s.openBackOffice);
