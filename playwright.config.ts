@@ -34,7 +34,11 @@ export default defineConfig({
     launchOptions: { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS },
     viewport: { width: 1440, height: 900 },
     acceptDownloads: true,
-    trace: 'retain-on-failure',
+    // A failed test keeps its trace: each action's DOM snapshot, network and console, enough to
+    // replay what the page showed (`npx playwright show-trace`), plus the screenshot below. Not the
+    // trace's screencast: it makes Chromium paint, encode and send frames through every test (a
+    // quarter of a test's CPU, measured), and the snapshots already show each step.
+    trace: { mode: 'retain-on-failure', screenshots: false, snapshots: true, sources: true },
     screenshot: 'only-on-failure',
   },
 });

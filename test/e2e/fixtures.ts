@@ -221,8 +221,13 @@ export const test = base.extend<{ deskOptions: DeskOptions; desk: DeskUnderTest;
 
 export { expect };
 
-/** Writes a screenshot of the page in the light and dark theme (via the system colour scheme). */
+/**
+ * With E2E_SCREENSHOTS=1, writes a screenshot of the page in the light and dark theme (via the system
+ * colour scheme) to test-results/screenshots, for a person to look at; nothing compares them. Without
+ * it, does nothing: the two repaints and PNG encodes cost every run CPU and check nothing.
+ */
 export async function screenshotBothThemes(page: Page, name: string): Promise<void> {
+  if (process.env.E2E_SCREENSHOTS !== '1') return;
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
     await page.screenshot({ path: join(PROJECT_ROOT, 'test-results', 'screenshots', `${name}-${colorScheme}.png`) });

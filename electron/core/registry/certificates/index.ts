@@ -1,7 +1,6 @@
 // Retirement certificates as PDF: one A4 page, fonts shipped in resources/fonts, and the same input
 // always gives the same bytes (dates and the document id come from the input, never the clock).
 import { join } from 'node:path';
-import PDFDocument from 'pdfkit';
 import { composeCertificate } from './composition';
 import { fontCatalogue } from './fonts';
 import { resolveResourcesDir } from './resources';
@@ -18,6 +17,9 @@ export interface RenderOptions {
 }
 
 export async function renderCertificatePdf(input: CertificateInput, options: RenderOptions = {}): Promise<Uint8Array> {
+  // Loaded on first use: evaluating pdfkit (and fontkit under it) took about 0.25 s of CPU at every
+  // start of a registry or desk process, most of which never render a certificate themselves.
+  const { default: PDFDocument } = await import('pdfkit');
   const moment = retirementMoment(input.retiredAt);
   const fonts = fontCatalogue(join(resolveResourcesDir(options.resourcesDir), 'fonts'));
   const doc = new PDFDocument({
