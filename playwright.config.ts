@@ -18,11 +18,11 @@ export default defineConfig({
   // Each test starts its own registry and desk: a first sync of the demo data takes a while on 2 shared cores.
   timeout: 180_000,
   expect: { timeout: 20_000 },
-  // Four tests at a time, any file's beside any other's: each test has its own data folder, ports,
-  // registry, desk and keyring (fixtures.ts), and most of a test's time is spent waiting on its desk
-  // and registry. Two at a time kept 2 cores only about a third busy (CI measured the tier at 12
-  // minutes). A file whose tests share a server (connections.spec.ts) keeps them in one worker.
-  workers: Number(process.env.E2E_WORKERS ?? 4),
+  // Three tests at a time, any file's beside any other's: each test has its own data folder, ports,
+  // registry, desk and keyring (fixtures.ts). On CI's 2 cores four at a time kept both cores 100 %
+  // busy and took 13.1 minutes where two took 11.9 (more contention, no more work done); three is
+  // between the two. A file whose tests share a server (connections.spec.ts) keeps them in one worker.
+  workers: Number(process.env.E2E_WORKERS ?? 3),
   fullyParallel: true,
   forbidOnly: true,
   retries: 0,
