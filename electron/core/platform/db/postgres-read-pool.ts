@@ -165,9 +165,8 @@ export class ReadPool {
     }
     pq.startReader();
     const deadline = performance.now() + this.host.timeoutMs;
+    // (the socket is watched level-triggered: an answer already on it wakes the reader at once)
     lane.read = { read, deadline, timer: setTimeout(() => this.look(lane), Math.min(LOOK_EVERY_MS, this.host.timeoutMs)) };
-    // the answer (or the connection's end) may already be in
-    if (!pq.consumeInput() || !pq.isBusy()) this.finish(lane);
   }
 
   private readable(lane: Lane): void {
