@@ -75,6 +75,8 @@ export class ReadPool {
   private failures = 0;
   private retryAt = 0;
   private closed = false;
+  /** Opens have failed and it was logged (once per episode). */
+  private reportedDown = false;
 
   constructor(private readonly host: ReadPoolHost) {}
 
@@ -126,7 +128,8 @@ export class ReadPool {
       (client) => {
         this.opening = false;
         if (this.closed) return this.host.release(client);
-        if (this.failures > 0) this.host.log('database: read connections open again');
+        if (this.reportedDown) this.host.log('database: read connections open again');
+        this.reportedDown = false;
         this.failures = 0;
         const lane: Lane = { client };
         client.pq.on('readable', () => this.readable(lane));
@@ -135,11 +138,19 @@ export class ReadPool {
       },
       (error: unknown) => {
         this.opening = false;
+        if (this.closed) return;
         this.failures += 1;
         this.retryAt = performance.now() + Math.min(FIRST_RETRY_MS * 2 ** (this.failures - 1), MAX_RETRY_MS);
-        if (this.failures === 1) this.host.log(`database: cannot open a read connection (${String((error as Error).message).trim()})`);
-        // reads waiting for this connection and no other to wait for: the database is unavailable
-        if (this.lanes.length === 0) this.rejectQueued(new DatabaseUnavailableError(false, { cause: error }));
+        // the reads wait for the open connections (or there are none waiting)
+        if (this.lanes.length > 0 || this.queue.length === 0) return;
+        // The first failure may be a restart that cut the connection being opened (reads found the
+        // others cut, the same moment): once more at once, as a read cut under it runs once more.
+        // After that the database is unavailable for the reads waiting, and for those asked until
+        // the backoff has passed.
+        if (this.failures === 1) return this.openLane();
+        if (!this.reportedDown) this.host.log(`database: cannot open a read connection (${String((error as Error).message).trim()})`);
+        this.reportedDown = true;
+        this.rejectQueued(new DatabaseUnavailableError(false, { cause: error }));
       },
     );
   }
