@@ -98,6 +98,8 @@ describe.skipIf(!ON_POSTGRES)('reads that do not hold the process, on PostgreSQL
     await expect(failed).rejects.toBeInstanceOf(PostgresError);
     await expect(failed).rejects.toMatchObject({ code: '22012', message: 'division by zero' });
     expect(await db.allAsync(sql<{ n: number }>`SELECT 2 AS n`)).toEqual([{ n: 2 }]);
+    // one that cannot even be prepared reports its own error each time it is asked
+    for (let i = 0; i < 2; i++) await expect(db.allAsync(sql`SELECT nope FROM t`)).rejects.toMatchObject({ code: '42703' });
   });
 
   it('is refused inside a transaction (it would run outside it)', async () => {

@@ -1,8 +1,6 @@
-// Reads that let the process go on serving while PostgreSQL answers them, on a small pool of
-// connections of their own. A synchronous statement holds the whole process for its round trip: on
-// the hottest reads (a request's token, the warehouse inventory) that wait was most of a request's
-// time. Here the statement is sent and the process returns to its event loop; libuv tells it when
-// the answer is on the socket, and meanwhile it parses and answers other requests.
+// Reads that let the process go on serving while PostgreSQL answers them (the hottest: a request's
+// token, the warehouse inventory), on a small pool of connections of their own: the statement is
+// sent, the process returns to its event loop, and libuv tells it when the answer is on the socket.
 //
 // Why a pool and not the one connection: one connection carries one statement at a time, so every
 // read waited for the one before it to travel to the backend and back through this busy process; the
@@ -43,8 +41,20 @@ export interface ReadPoolHost {
   log(line: string): void;
 }
 
-interface Read {
+/** A read's statement, as the engine sends it on a read connection. */
+export interface ReadStatement {
+  /**
+   * Sends the statement's preparation when it is not prepared on `client` yet (answers whether it
+   * sent one). Its answer is awaited as a read's is, so a first use never holds the process.
+   */
+  prepare?(client: NativeClient): boolean;
+  /** The preparation sent on `client` was answered without error. */
+  preparedOn?(client: NativeClient): void;
+  /** Sends the statement with its values. */
   send(client: NativeClient): boolean;
+}
+
+interface Read extends ReadStatement {
   askedAt: number;
   /** Already run again once after its connection was cut. */
   again?: boolean;
@@ -54,12 +64,14 @@ interface Read {
 
 interface Lane {
   client: NativeClient;
-  read?: { read: Read; deadline: number; timer: NodeJS.Timeout };
+  read?: { read: Read; deadline: number; timer: NodeJS.Timeout; preparing: boolean };
 }
 
 /** libpq's PQTRANS_UNKNOWN: the connection is bad. */
 const CONNECTION_BAD = 4;
 const FIRST_RETRY_MS = 50;
+/** An open that failed sooner was refused or cut, not left unanswered (libpq's connect timeout is 2 s). */
+const QUICK_FAILURE_MS = 250;
 const MAX_RETRY_MS = 1000;
 /**
  * How often a read in flight looks at its socket itself. libuv reports an error on the socket (a
@@ -77,6 +89,8 @@ export class ReadPool {
   private closed = false;
   /** Opens have failed and it was logged (once per episode). */
   private reportedDown = false;
+  /** The database stopped answering: see whileUnanswered. */
+  private unanswered = false;
 
   constructor(private readonly host: ReadPoolHost) {}
 
@@ -85,11 +99,11 @@ export class ReadPool {
     return this.lanes.length;
   }
 
-  /** Sends `send`'s statement on an idle read connection; resolves with its rows. */
-  run(send: (client: NativeClient) => boolean): Promise<Rows> {
+  /** Sends the statement on an idle read connection; resolves with its rows. */
+  run(statement: ReadStatement): Promise<Rows> {
     if (this.closed) return Promise.reject(new Error('The database connection is closed'));
     return new Promise<Rows>((resolve, reject) => {
-      this.queue.push({ send, askedAt: performance.now(), resolve, reject });
+      this.queue.push({ ...statement, askedAt: performance.now(), resolve, reject });
       this.dispatch();
     });
   }
@@ -108,6 +122,7 @@ export class ReadPool {
 
   /** Hands queued reads to idle connections; opens another when all are busy and the pool may grow. */
   private dispatch(): void {
+    if (this.unanswered) return this.whileUnanswered();
     while (this.queue.length > 0 && !this.closed) {
       const lane = this.lanes.find((l) => !l.read);
       if (!lane) break;
@@ -122,12 +137,33 @@ export class ReadPool {
     else if (this.lanes.length === 0) this.rejectQueued(new DatabaseUnavailableError(false));
   }
 
+  /**
+   * The database stopped answering (a read went unanswered past its deadline, or an open waited out
+   * its connect timeout): reads are answered 503 at once rather than wait for it, and connections
+   * are opened in the background until one opens; then reads go on.
+   */
+  private whileUnanswered(): void {
+    if (!this.opening && !this.closed && this.lanes.length < this.host.size && performance.now() >= this.retryAt) this.openLane();
+    this.rejectQueued(new DatabaseUnavailableError(false));
+  }
+
+  private notAnswering(): void {
+    if (this.unanswered) return;
+    this.unanswered = true;
+    this.reportedDown = true;
+    this.host.log('database: not answering reads; they are answered 503 until a read connection opens again');
+    // idle connections to a database that does not answer would hold their next reads as long
+    for (const lane of this.lanes.filter((l) => !l.read)) this.drop(lane);
+  }
+
   private openLane(): void {
     this.opening = true;
+    const startedAt = performance.now();
     this.host.open().then(
       (client) => {
         this.opening = false;
         if (this.closed) return this.host.release(client);
+        this.unanswered = false;
         if (this.reportedDown) this.host.log('database: read connections open again');
         this.reportedDown = false;
         this.failures = 0;
@@ -143,11 +179,13 @@ export class ReadPool {
         this.retryAt = performance.now() + Math.min(FIRST_RETRY_MS * 2 ** (this.failures - 1), MAX_RETRY_MS);
         // the reads wait for the open connections (or there are none waiting)
         if (this.lanes.length > 0 || this.queue.length === 0) return;
-        // The first failure may be a restart that cut the connection being opened (reads found the
-        // others cut, the same moment): once more at once, as a read cut under it runs once more.
-        // After that the database is unavailable for the reads waiting, and for those asked until
-        // the backoff has passed.
-        if (this.failures === 1) return this.openLane();
+        // A failure that came at once on the first try may be a restart that cut the connection
+        // being opened (as the reads found the others cut): once more at once, as a read cut under it
+        // runs once more. One that waited out the connect timeout is a database not answering.
+        // Otherwise the waiting reads, and those asked until the backoff has passed, are answered 503.
+        const slow = performance.now() - startedAt > QUICK_FAILURE_MS;
+        if (this.failures === 1 && !slow) return this.openLane();
+        if (slow) this.notAnswering();
         if (!this.reportedDown) this.host.log(`database: cannot open a read connection (${String((error as Error).message).trim()})`);
         this.reportedDown = true;
         this.rejectQueued(new DatabaseUnavailableError(false, { cause: error }));
@@ -170,14 +208,19 @@ export class ReadPool {
       return;
     }
     try {
-      if (!read.send(lane.client)) throw new Error(pq.errorMessage() || 'the statement could not be sent');
+      const preparing = read.prepare?.(lane.client) ?? false;
+      if (!preparing && !read.send(lane.client)) throw new Error(pq.errorMessage() || 'the statement could not be sent');
+      this.watch(lane, read, performance.now() + this.host.timeoutMs, preparing);
     } catch (error) {
-      return this.failed(lane, read, error);
+      this.failed(lane, read, error);
     }
-    pq.startReader();
-    const deadline = performance.now() + this.host.timeoutMs;
-    // (the socket is watched level-triggered: an answer already on it wakes the reader at once)
-    lane.read = { read, deadline, timer: setTimeout(() => this.look(lane), Math.min(LOOK_EVERY_MS, this.host.timeoutMs)) };
+  }
+
+  /** Waits for the answer on the lane (the socket is watched level-triggered: one already in wakes it at once). */
+  private watch(lane: Lane, read: Read, deadline: number, preparing: boolean): void {
+    lane.client.pq.startReader();
+    const timer = setTimeout(() => this.look(lane), Math.min(LOOK_EVERY_MS, deadline - performance.now()));
+    lane.read = { read, deadline, timer, preparing };
   }
 
   private readable(lane: Lane): void {
@@ -199,7 +242,7 @@ export class ReadPool {
       // no answer within the deadline: the statement is abandoned with its connection
       const { reported } = this.host.failure(new StatementDeadlinePassed(this.host.timeoutMs), lane.client);
       this.drop(lane);
-      this.host.log(`database: no answer to a read within ${this.host.timeoutMs} ms; its connection is dropped`);
+      this.notAnswering();
       inFlight.read.reject(reported);
     } else {
       inFlight.timer = setTimeout(() => this.look(lane), Math.min(LOOK_EVERY_MS, inFlight.deadline - performance.now()));
@@ -220,10 +263,15 @@ export class ReadPool {
 
   /** Reads the answer of the lane's read (waiting for the rest of it, within its deadline). */
   private finish(lane: Lane): void {
-    const deadline = lane.read!.deadline;
+    const { deadline, preparing } = lane.read!;
     const read = this.stop(lane)!;
     try {
-      read.resolve(runWithDeadline(lane.client, () => true, Math.max(deadline - performance.now(), 1)));
+      const rows = runWithDeadline(lane.client, () => true, Math.max(deadline - performance.now(), 1));
+      if (!preparing) return read.resolve(rows);
+      // prepared: now the statement itself, on the same connection, within the same deadline
+      read.preparedOn?.(lane.client);
+      if (!read.send(lane.client)) throw new Error(lane.client.pq.errorMessage() || 'the statement could not be sent');
+      this.watch(lane, read, deadline, false);
     } catch (error) {
       const late = error instanceof StatementDeadlinePassed ? new StatementDeadlinePassed(this.host.timeoutMs) : error;
       this.failed(lane, read, late);
@@ -233,6 +281,7 @@ export class ReadPool {
   private failed(lane: Lane, read: Read, error: unknown): void {
     const { reported, cut } = this.host.failure(error, lane.client);
     if (cut || error instanceof StatementDeadlinePassed) this.drop(lane);
+    if (error instanceof StatementDeadlinePassed) this.notAnswering();
     if (!cut || read.again) return read.reject(reported);
     // a read changes nothing: once more, on another connection
     read.again = true;

@@ -159,6 +159,12 @@ export function numberPlaceholders(sql: string): { text: string; names: string[]
   return { text, names, count };
 }
 
+/** `ok` (what a libpq send answered), or the connection's error when it is false. */
+function sent(client: NativeClient, ok: boolean): true {
+  if (!ok) throw new Error(client.pq.errorMessage() || 'the statement could not be sent');
+  return true;
+}
+
 function toParameter(value: unknown): unknown {
   if (typeof value === 'boolean') return value ? 1 : 0;
   if (typeof value === 'bigint') return value.toString();
@@ -361,13 +367,13 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
           }
         }),
       later: (values) =>
-        this.reads.run((client) => {
-          // prepared once on each read connection (blocking: a round trip per connection, at its first use)
-          if (!this.pooled && !preparedOnReads.has(client)) {
-            this.timed(client, (pq) => pq.sendPrepare(name, text, count));
-            preparedOnReads.add(client);
-          }
-          return send(client.pq, values);
+        this.reads.run({
+          // prepared once on each read connection, in a round trip of its own at its first use there
+          prepare: this.pooled
+            ? undefined
+            : (client) => !preparedOnReads.has(client) && sent(client, client.pq.sendPrepare(name, text, count)),
+          preparedOn: (client) => preparedOnReads.add(client),
+          send: (client) => send(client.pq, values),
         }),
     };
   }
