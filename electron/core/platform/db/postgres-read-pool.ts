@@ -2,12 +2,11 @@
 // token, the warehouse inventory), on a small pool of connections of their own: the statement is
 // sent, the process returns to its event loop, and libuv tells it when the answer is on the socket.
 //
-// Why a pool and not the one connection: one connection carries one statement at a time, so every
-// read waited for the one before it to travel to the backend and back through this busy process; the
-// process then sat idle most of the time. Each read connection here is an ordinary libpq connection
-// with one statement in flight, so a cut connection is found exactly as on the main one. A read goes
-// to an idle connection; connections are opened (in the background) only when every open one is
-// busy, up to the pool's size; reads beyond that wait their turn, in order.
+// Why a pool: on the one connection every read waited for the one before it to travel to the
+// backend and back through this busy process, which sat idle most of the time. Each read connection
+// is an ordinary libpq connection with one statement in flight, so a cut one is found as the main one
+// is. A read goes to an idle connection; another is opened (in the background) only when every open
+// one is busy, up to the pool's size; reads beyond that wait their turn, in order.
 //
 // The main connection (transactions, writes, every synchronous statement) is not one of them. A read
 // is never inside a transaction (allAsync refuses), and it is sent only when asked: after every write
@@ -73,11 +72,8 @@ const FIRST_RETRY_MS = 50;
 /** An open that failed sooner was refused or cut, not left unanswered (libpq's connect timeout is 2 s). */
 const QUICK_FAILURE_MS = 250;
 const MAX_RETRY_MS = 1000;
-/**
- * How often a read in flight looks at its socket itself. libuv reports an error on the socket (a
- * connection reset under the read) to libpq's watcher as a failed poll, which pg-native's binding
- * drops without a word: without this look, such a read would wait for its whole deadline.
- */
+// How often a read in flight looks at its socket itself. libuv reports a reset connection to libpq's
+// watcher as a failed poll, which pg-native's binding drops: such a read would wait out its deadline.
 const LOOK_EVERY_MS = 100;
 
 export class ReadPool {
@@ -89,6 +85,8 @@ export class ReadPool {
   private closed = false;
   /** Opens have failed and it was logged (once per episode). */
   private reportedDown = false;
+  /** A failed open was tried once more at once since the last one that opened. */
+  private openedAgain = false;
   /** The database stopped answering: see whileUnanswered. */
   private unanswered = false;
 
@@ -166,6 +164,7 @@ export class ReadPool {
         this.unanswered = false;
         if (this.reportedDown) this.host.log('database: read connections open again');
         this.reportedDown = false;
+        this.openedAgain = false;
         this.failures = 0;
         const lane: Lane = { client };
         client.pq.on('readable', () => this.readable(lane));
@@ -179,12 +178,14 @@ export class ReadPool {
         this.retryAt = performance.now() + Math.min(FIRST_RETRY_MS * 2 ** (this.failures - 1), MAX_RETRY_MS);
         // the reads wait for the open connections (or there are none waiting)
         if (this.lanes.length > 0 || this.queue.length === 0) return;
-        // A failure that came at once on the first try may be a restart that cut the connection
-        // being opened (as the reads found the others cut): once more at once, as a read cut under it
-        // runs once more. One that waited out the connect timeout is a database not answering.
-        // Otherwise the waiting reads, and those asked until the backoff has passed, are answered 503.
+        // A failure that came at once may be a restart that cut the connection being opened (as the
+        // reads found the others cut): once more at once, as a cut read runs once more. One that waited
+        // out the connect timeout is a database not answering. Else the reads waiting get 503.
         const slow = performance.now() - startedAt > QUICK_FAILURE_MS;
-        if (this.failures === 1 && !slow) return this.openLane();
+        if (!slow && !this.openedAgain) {
+          this.openedAgain = true;
+          return this.openLane();
+        }
         if (slow) this.notAnswering();
         if (!this.reportedDown) this.host.log(`database: cannot open a read connection (${String((error as Error).message).trim()})`);
         this.reportedDown = true;
