@@ -557,16 +557,25 @@ export const suite: BenchSuite = {
       // SYNC_BENCH_SEED_ONLY=1 the seed interface alone (the feed's figures and the polling then say "not run").
       const seedOnly = !feedOnly && Boolean(process.env.SYNC_BENCH_SEED_ONLY);
       const notRun: ChildResult = { ...noFloor, resyncMs: [NaN, NaN], mainThreadStallMs: { p99: NaN, max: NaN } };
-      const floor = process.env.SYNC_BENCH_NO_FLOOR || feedOnly ? noFloor : await runChild(job('floor', world.cacheFile('floor.sqlite')));
+      // A floor that failed stops the run with its error: its result (0 s) would print as a floor.
+      const floor =
+        process.env.SYNC_BENCH_NO_FLOOR || feedOnly
+          ? noFloor
+          : must(await runChild(job('floor', world.cacheFile('floor.sqlite'))), 'floor');
       const feedFloor =
-        process.env.SYNC_BENCH_NO_FLOOR || seedOnly ? noFloor : await runChild(job('feedFloor', world.cacheFile('feed-floor.sqlite')));
+        process.env.SYNC_BENCH_NO_FLOOR || seedOnly
+          ? noFloor
+          : must(await runChild(job('feedFloor', world.cacheFile('feed-floor.sqlite'))), "the feed's floor");
       // The desk checks the registry's history on its first sync: beside the feed's floor, one that
       // also downloads and hashes the whole log (SYNC_BENCH_HISTORY=off: the sync does not check).
       const checksHistory = process.env.SYNC_BENCH_HISTORY !== 'off';
       const feedFloorWithLog =
         process.env.SYNC_BENCH_NO_FLOOR || seedOnly || !checksHistory
           ? noFloor
-          : await runChild({ ...job('feedFloor', world.cacheFile('feed-floor-log.sqlite')), replayLog: true });
+          : must(
+              await runChild({ ...job('feedFloor', world.cacheFile('feed-floor-log.sqlite')), replayLog: true }),
+              "the feed's floor with the log",
+            );
       // The seed interface (the fallback for registries without the feed), then the feed; each
       // desk re-syncs as a running desk does (its worker already started).
       const first = feedOnly
