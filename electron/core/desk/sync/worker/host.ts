@@ -46,6 +46,8 @@ export interface SyncWorkerSettings {
    * starts from this folder's TypeScript source through tsx (the web desk and the tests).
    */
   workerFile?: string;
+  /** Replays of at least this many leaves run on a thread of their own (replay-thread.ts; tests set 1). */
+  replayThreadLeaves?: number;
 }
 
 export interface WorkerSyncEngineOptions extends SyncWorkerSettings {
@@ -100,6 +102,7 @@ export function createWorkerSyncEngine(options: WorkerSyncEngineOptions): Worker
       clockOffsetMs: clockOffsetMs(),
       ...(options.tuning ? { tuning: options.tuning } : {}),
       ...(options.verifyHistory === false ? { verifyHistory: false } : {}),
+      ...(options.replayThreadLeaves !== undefined ? { replayThreadLeaves: options.replayThreadLeaves } : {}),
       ...extra,
     };
     const resourceLimits = limits ?? { maxOldGenerationSizeMb: heapLimitMb, maxYoungGenerationSizeMb: SYNC_YOUNG_GENERATION_MB };
