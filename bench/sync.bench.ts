@@ -8,7 +8,8 @@
 // (`SYNC_BENCH_POLL_MS`, default 30 s of polling).
 // `SYNC_BENCH_SCALE=5 npm run bench -- sync` for a quick run; `SYNC_BENCH_FEED_ONLY=1` skips the
 // seed interface's runs (minutes at scale 100); `SYNC_BENCH_SEED_ONLY=1` the feed's (and the polling);
-// `SYNC_BENCH_HISTORY=off` syncs without the desk's check of the registry's history.
+// `SYNC_BENCH_HISTORY=off` syncs without the desk's check of the registry's history;
+// `SYNC_BENCH_THREADS=here|no-reader|no-replay` keeps the sync worker's helper threads off.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -116,6 +117,9 @@ async function childSync(job: ChildJob): Promise<Omit<ChildResult, 'maxRssMb'>> 
     tuning: { feed: job.feed ?? true },
     // SYNC_BENCH_HISTORY=off: the sync without the registry's history check (which the floors do not make).
     ...(process.env.SYNC_BENCH_HISTORY === 'off' ? { verifyHistory: false } : {}),
+    // SYNC_BENCH_THREADS=here: the history replay and the feed's page reader on the sync's thread
+    // (=no-reader or =no-replay: only that one), to measure what each thread saves.
+    ...threadsOf(process.env.SYNC_BENCH_THREADS),
   });
   const trace = process.env.SYNC_BENCH_TRACE ? traceMemory(engine) : { phase: () => {}, stop: () => {} };
   // How long the main thread (IPC, the web host) is kept from answering while the worker syncs.
@@ -170,6 +174,15 @@ async function childSync(job: ChildJob): Promise<Omit<ChildResult, 'maxRssMb'>> 
     ok: failures.length === 0,
     mainThreadStallMs: { p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 },
     ...(failures.length ? { error: JSON.stringify(failures) } : {}),
+  };
+}
+
+/** The sync worker's threads as `SYNC_BENCH_THREADS` says (unset: as the app runs them). */
+function threadsOf(setting: string | undefined): { replayThreadLeaves?: number; pageReaderThread?: boolean } {
+  if (setting === undefined) return {};
+  return {
+    ...(setting === 'here' || setting === 'no-replay' ? { replayThreadLeaves: Number.MAX_SAFE_INTEGER } : {}),
+    ...(setting === 'here' || setting === 'no-reader' ? { pageReaderThread: false } : {}),
   };
 }
 

@@ -124,7 +124,7 @@ const serveEngine = () => {
     // A first sync's feed pages are prepared, and a long history replayed, by threads started from this same script.
     history:
       data.verifyHistory === false ? false : historyCheck(cache, data.script ? { script: data.script, workerData: data } : undefined),
-    ...(data.script ? { pageReaderThread: { script: data.script, workerData: data } } : {}),
+    ...(data.script && !data.noPageReader ? { pageReaderThread: { script: data.script, workerData: data } } : {}),
   });
 
   function state(): EngineState {
