@@ -359,9 +359,11 @@ async function childFeedFloor(job: ChildJob): Promise<Omit<ChildResult, 'maxRssM
   for (;;) {
     requests++;
     // Uncompressed, as the desk asks a registry on its own machine (client/http.ts).
-    const res = await fetch(`${job.url}/sync/v1/changes?limit=1000&cursor=${encodeURIComponent(cursor)}`, {
-      headers: { authorization: `Bearer ${token}`, 'accept-encoding': 'identity' },
-    });
+    const url = `${job.url}/sync/v1/changes?limit=1000&cursor=${encodeURIComponent(cursor)}`;
+    const init = { headers: { authorization: `Bearer ${token}`, 'accept-encoding': 'identity' } };
+    // Once more after a network failure, as the desk's client does: the registry may have closed
+    // the kept-alive connection while this floor inserted the page before (a loaded machine).
+    const res = await fetch(url, init).catch(() => fetch(url, init));
     if (!res.ok) throw new Error(`feed: ${res.status}`);
     const page = JSON.parse(await res.text()) as { changes: Record<string, unknown>[]; cursor: string; more: boolean };
     db.transaction(() => {
