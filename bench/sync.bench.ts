@@ -8,7 +8,8 @@
 // (`SYNC_BENCH_POLL_MS`, default 30 s of polling).
 // `SYNC_BENCH_SCALE=5 npm run bench -- sync` for a quick run; `SYNC_BENCH_FEED_ONLY=1` skips the
 // seed interface's runs (minutes at scale 100); `SYNC_BENCH_SEED_ONLY=1` the feed's (and the polling);
-// `SYNC_BENCH_HISTORY=off` syncs without the desk's check of the registry's history.
+// `SYNC_BENCH_HISTORY=off` syncs without the desk's check of the registry's history;
+// `SYNC_BENCH_THREADS=here|no-reader|no-replay` keeps the sync worker's helper threads off.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -116,6 +117,9 @@ async function childSync(job: ChildJob): Promise<Omit<ChildResult, 'maxRssMb'>> 
     tuning: { feed: job.feed ?? true },
     // SYNC_BENCH_HISTORY=off: the sync without the registry's history check (which the floors do not make).
     ...(process.env.SYNC_BENCH_HISTORY === 'off' ? { verifyHistory: false } : {}),
+    // SYNC_BENCH_THREADS=here: the history replay and the feed's page reader on the sync's thread
+    // (=no-reader or =no-replay: only that one), to measure what each thread saves.
+    ...threadsOf(process.env.SYNC_BENCH_THREADS),
   });
   const trace = process.env.SYNC_BENCH_TRACE ? traceMemory(engine) : { phase: () => {}, stop: () => {} };
   // How long the main thread (IPC, the web host) is kept from answering while the worker syncs.
@@ -170,6 +174,15 @@ async function childSync(job: ChildJob): Promise<Omit<ChildResult, 'maxRssMb'>> 
     ok: failures.length === 0,
     mainThreadStallMs: { p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 },
     ...(failures.length ? { error: JSON.stringify(failures) } : {}),
+  };
+}
+
+/** The sync worker's threads as `SYNC_BENCH_THREADS` says (unset: as the app runs them). */
+function threadsOf(setting: string | undefined): { replayThreadLeaves?: number; pageReaderThread?: boolean } {
+  if (setting === undefined) return {};
+  return {
+    ...(setting === 'here' || setting === 'no-replay' ? { replayThreadLeaves: Number.MAX_SAFE_INTEGER } : {}),
+    ...(setting === 'here' || setting === 'no-reader' ? { pageReaderThread: false } : {}),
   };
 }
 
@@ -346,9 +359,11 @@ async function childFeedFloor(job: ChildJob): Promise<Omit<ChildResult, 'maxRssM
   for (;;) {
     requests++;
     // Uncompressed, as the desk asks a registry on its own machine (client/http.ts).
-    const res = await fetch(`${job.url}/sync/v1/changes?limit=1000&cursor=${encodeURIComponent(cursor)}`, {
-      headers: { authorization: `Bearer ${token}`, 'accept-encoding': 'identity' },
-    });
+    const url = `${job.url}/sync/v1/changes?limit=1000&cursor=${encodeURIComponent(cursor)}`;
+    const init = { headers: { authorization: `Bearer ${token}`, 'accept-encoding': 'identity' } };
+    // Once more after a network failure, as the desk's client does: the registry may have closed
+    // the kept-alive connection while this floor inserted the page before (a loaded machine).
+    const res = await fetch(url, init).catch(() => fetch(url, init));
     if (!res.ok) throw new Error(`feed: ${res.status}`);
     const page = JSON.parse(await res.text()) as { changes: Record<string, unknown>[]; cursor: string; more: boolean };
     db.transaction(() => {
@@ -557,16 +572,25 @@ export const suite: BenchSuite = {
       // SYNC_BENCH_SEED_ONLY=1 the seed interface alone (the feed's figures and the polling then say "not run").
       const seedOnly = !feedOnly && Boolean(process.env.SYNC_BENCH_SEED_ONLY);
       const notRun: ChildResult = { ...noFloor, resyncMs: [NaN, NaN], mainThreadStallMs: { p99: NaN, max: NaN } };
-      const floor = process.env.SYNC_BENCH_NO_FLOOR || feedOnly ? noFloor : await runChild(job('floor', world.cacheFile('floor.sqlite')));
+      // A floor that failed stops the run with its error: its result (0 s) would print as a floor.
+      const floor =
+        process.env.SYNC_BENCH_NO_FLOOR || feedOnly
+          ? noFloor
+          : must(await runChild(job('floor', world.cacheFile('floor.sqlite'))), 'floor');
       const feedFloor =
-        process.env.SYNC_BENCH_NO_FLOOR || seedOnly ? noFloor : await runChild(job('feedFloor', world.cacheFile('feed-floor.sqlite')));
+        process.env.SYNC_BENCH_NO_FLOOR || seedOnly
+          ? noFloor
+          : must(await runChild(job('feedFloor', world.cacheFile('feed-floor.sqlite'))), "the feed's floor");
       // The desk checks the registry's history on its first sync: beside the feed's floor, one that
       // also downloads and hashes the whole log (SYNC_BENCH_HISTORY=off: the sync does not check).
       const checksHistory = process.env.SYNC_BENCH_HISTORY !== 'off';
       const feedFloorWithLog =
         process.env.SYNC_BENCH_NO_FLOOR || seedOnly || !checksHistory
           ? noFloor
-          : await runChild({ ...job('feedFloor', world.cacheFile('feed-floor-log.sqlite')), replayLog: true });
+          : must(
+              await runChild({ ...job('feedFloor', world.cacheFile('feed-floor-log.sqlite')), replayLog: true }),
+              "the feed's floor with the log",
+            );
       // The seed interface (the fallback for registries without the feed), then the feed; each
       // desk re-syncs as a running desk does (its worker already started).
       const first = feedOnly

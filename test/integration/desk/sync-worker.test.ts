@@ -1,7 +1,7 @@
 // The sync engine in its worker thread (electron/core/desk/sync/worker): the same results as on
 // the main thread, tokens asked of the main thread, out-of-memory retried with a larger heap or
-// reported with the cache intact, a close in the middle of a run leaving the cache usable, and a
-// first sync's load checkpointed by a worker of its own.
+// reported with the cache intact, a close in the middle of a run leaving the cache usable, a
+// first sync's load checkpointed by a worker of its own, and the history replayed on a thread of its own.
 import { afterEach, describe, expect, it } from 'vitest';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,7 +9,9 @@ import type { TokenManager } from '@desk/client/tokens';
 import type { SyncTuning } from '@desk/sync/context';
 import type { SyncEngine, SyncEngineEvent } from '@desk/sync/types';
 import { createWorkerSyncEngine, type SyncWorkerSettings } from '@desk/sync/worker/host';
-import { startDeskWorld, type DeskWorld } from '@test/support/desk-support';
+import { addVolume, startDeskWorld, type DeskWorld } from '@test/support/desk-support';
+import { historyStatus } from '@desk/verification/status';
+import { logSize } from '@registry/transparency/tree';
 
 let world: DeskWorld | undefined;
 const engines: SyncEngine[] = [];
@@ -180,6 +182,34 @@ describe('the sync in a worker thread', () => {
     expect(engine.status().online).toBe(false);
     expect(world.cache.lastSuccess()).toEqual(before);
   });
+
+  it('replays the history on a thread of its own: verified, then a rewritten record refused', async () => {
+    world = await startDeskWorld({ projects: 5, retirements: 40 });
+    const w = world;
+    // Every replay on its thread, however short (in the app only those of 10,000 leaves or more).
+    // Through the seed interface: the feed's first sync would start its page reader's thread too.
+    const engine = workerEngine(w, { replayThreadLeaves: 1 });
+    expect((await engine.run()).ok).toBe(true);
+    const entries = logSize(w.t.registry);
+    expect(historyStatus(w.cache.db)).toMatchObject({ state: 'verified', entries, pending: 0, evidence: 0 });
+
+    // A logged movement changed behind the registry's back: its leaf no longer gives the signed root.
+    addVolume(w.t.registry, w.f, { retirements: 2 });
+    w.t.clock.advance(5_000);
+    const db = w.t.registry.db;
+    for (const { name } of db.prepare(`SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'movements'`).all() as {
+      name: string;
+    }[])
+      db.prepare(`DROP TRIGGER ${name}`).run();
+    db.prepare('UPDATE movements SET amount = amount + 1 WHERE id = (SELECT MAX(id) FROM movements)').run();
+    const before = w.cache.countRetirements();
+    const refused = await engine.run();
+    expect(refused.ok).toBe(false);
+    expect(engine.status().lastError).toMatch(/a record was changed after it was logged/);
+    expect(w.cache.countRetirements()).toBe(before);
+    expect(historyStatus(w.cache.db)).toMatchObject({ state: 'failed', entries, evidence: 1 });
+    // (the sync worker and then its replay thread each compile their TypeScript through tsx: ~20 s at load 18)
+  }, 60_000);
 
   it('checkpoints a first sync from the feed in a worker of its own, and waits for it when closed', async () => {
     world = await startDeskWorld({ projects: 30, retirements: 250 });

@@ -7,9 +7,7 @@
 // The check is two steps: `replayHistory` downloads and hashes (writing only a temporary table), so
 // it can run while the sync downloads the feed; the step it answers keeps the outcome, synchronously,
 // when the sync chooses: before it keeps any row (history-check.ts `beside`, sync/feed-read.ts).
-import { fromBase64, toBase64 } from '@shared/transparency/bytes';
 import { CompactRange } from '@shared/transparency/compact-range';
-import { leafHash } from '@shared/transparency/merkle';
 import { parseVerifierKey } from '@shared/transparency/note';
 import {
   fetchCheckpoint,
@@ -22,12 +20,11 @@ import {
 import type { SqliteDatabase } from '@platform/db/database';
 import type { CacheTables } from '../cache/schema';
 import { sha256, verifyEd25519 } from '@platform/log-crypto';
-import { movementOfLeaf, type KeptMovement } from './leaves';
 import { keepVerifiedIfMatching } from './keep-verified';
 import { contentMessage } from './new-leaves';
 import { keepEvidence, keepReplayed, readState, saveOutcome, startReplay, type Evidence, type HistoryState } from './store';
 import { readPin } from './pin';
-import { fetchLeavesAhead } from './transport';
+import { replayLeavesHere, type ReplayLeaves } from './leaf-replay';
 
 export const HISTORY_CHANGED = "This registry's history changed since it was last verified";
 
@@ -54,15 +51,14 @@ export function keepFailure(db: SqliteDatabase<CacheTables>, now: () => number, 
   });
 }
 
-/** Served leaves kept as evidence when the new ones do not give the signed root (a first sync's whole log is not). */
-const EVIDENCE_LEAVES = 2000;
-
 export type CheckOutcome = { outcome: 'verified'; size: number; newEntries: number } | { outcome: 'unverifiable'; reason: string };
 
 interface CheckOptions {
   get: Get;
   db: SqliteDatabase<CacheTables>;
   now: () => number;
+  /** Where the leaves are replayed (default: on this thread, through `get`). */
+  leaves?: ReplayLeaves;
 }
 
 const keptCheckpoint = (s: HistoryState): VerifiedCheckpoint | undefined =>
@@ -88,7 +84,7 @@ export type KeepOutcome = () => CheckOutcome;
  * Downloads and hashes what the check needs; writes nothing but the replay's temporary table. Throws
  * HistoryChanged (its evidence not kept yet) or a client error when unreachable.
  */
-export async function replayHistory({ get, db, now }: CheckOptions): Promise<KeepOutcome> {
+export async function replayHistory({ get, db, now, leaves }: CheckOptions): Promise<KeepOutcome> {
   const state = readState(db);
   const fail = (e: Evidence): never => {
     throw new HistoryChanged(`${HISTORY_CHANGED}: ${e.message}.`, e);
@@ -135,35 +131,23 @@ export async function replayHistory({ get, db, now }: CheckOptions): Promise<Kee
     ? CompactRange.restore(kept.size, JSON.parse(state!.frontier ?? '[]') as string[], sha256)
     : CompactRange.empty(sha256);
   if (!range) throw new Error('the kept frontier of the verified history is damaged');
-  const served: ServedLeaf[] = [];
   const from = range.size;
   startReplay(db);
-  try {
-    await fetchLeavesAhead(get, from, latest.size, (leaves, start) => {
-      const movements: KeptMovement[] = [];
-      leaves.forEach((leaf, i) => {
-        if (leaf.index !== start + i) throw new LogVerificationError('replay', `entry ${start + i} was served as ${leaf.index}`);
-        const bytes = fromBase64(leaf.data) ?? new Uint8Array(0);
-        range.appendLeafHash(leafHash(bytes, sha256));
-        const movement = movementOfLeaf(leaf, bytes);
-        if (movement) movements.push(movement);
-        if (served.length < EVIDENCE_LEAVES) served.push(leaf);
-      });
-      keepReplayed(db, movements);
-    });
-  } catch (error) {
-    if (error instanceof LogVerificationError && error.kind !== 'unreachable') {
-      return fail({ kind: error.kind, message: error.message, ...pair, proof: JSON.stringify({ leaves: served }) });
-    }
-    throw error;
+  const replayed = await (leaves ?? replayLeavesHere(get))({ from, to: latest.size, frontier: range.frontier() }, (movements) =>
+    keepReplayed(db, movements),
+  );
+  if (!replayed.ok) {
+    const { kind, message, served } = replayed;
+    return fail({ kind, message, ...pair, proof: JSON.stringify({ leaves: served }) });
   }
-  if (toBase64(range.root()) !== latest.root) {
-    return fail(await mismatch(get, kept, latest, served));
+  if (replayed.root !== latest.root) {
+    return fail(await mismatch(get, kept, latest, replayed.served));
   }
+  const verifiedFrontier = replayed.frontier;
   const verifiedKey = keyText;
   return () => {
     // the records synced while these leaves were not verified yet must be theirs (keep-verified.ts)
-    const differing = keepVerifiedIfMatching(db, { key: verifiedKey, checkpoint: latest, frontier: range.frontier(), at: now() }, from);
+    const differing = keepVerifiedIfMatching(db, { key: verifiedKey, checkpoint: latest, frontier: verifiedFrontier, at: now() }, from);
     if (differing.length > 0) {
       return fail({ kind: 'content', message: contentMessage(differing), ...pair, proof: JSON.stringify({ mismatches: differing }) });
     }

@@ -10,6 +10,8 @@ import { guardVerifiedRecords, settleRefusals } from './guard';
 import { matchSynced } from './match';
 import { keepEvidence, readState, saveOutcome } from './store';
 import { transparencyGet } from './transport';
+import type { ReplayLeaves } from './leaf-replay';
+import type { Get } from '@shared/transparency/verifier';
 
 export interface HistoryCheck {
   /** Verifies the latest checkpoint; throws HistoryChanged (the run then writes nothing) or a client error when unreachable. */
@@ -44,10 +46,13 @@ export function createHistoryCheck(options: {
   cache: Pick<DeskCache, 'db'>;
   clock: Clock;
   fetch?: FetchLike;
+  /** Where the leaves are replayed, given the check's own GET (default: on this thread; sync/worker/replay-thread.ts). */
+  leaves?: (get: Get) => ReplayLeaves;
 }): HistoryCheck {
   const { db } = options.cache;
   const now = () => options.clock.now();
   const get = transparencyGet(options.baseUrl, options.fetch);
+  const leaves = options.leaves?.(get);
   // the run's writes go through this connection: a record that differs from its verified leaf is refused
   guardVerifiedRecords(db);
   let verified = false;
@@ -55,7 +60,7 @@ export function createHistoryCheck(options: {
   // while an earlier one (beside a run that failed, never kept) still downloads waits for it.
   let lastReplay: Promise<unknown> = Promise.resolve();
   const replay = () => {
-    const next = lastReplay.then(() => replayHistory({ get, db, now }));
+    const next = lastReplay.then(() => replayHistory({ get, db, now, ...(leaves ? { leaves } : {}) }));
     lastReplay = next.catch(() => {});
     return next;
   };

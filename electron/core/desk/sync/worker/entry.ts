@@ -14,10 +14,13 @@ import { checkpointWal } from '@desk/cache/deferred-checkpoint';
 import { DESK_CLIENT_SETTINGS } from '@desk/client-settings';
 import { createSyncEngine } from '../engine';
 import type { SyncEngine } from '../types';
-import type { InstallationRef } from '../context';
 import type { EngineState, HostToWorker, SyncWorkerData, WorkerToHost } from './protocol';
 import { fromWireError, toWireError } from './wire-error';
 import { servePageReader } from './page-reader';
+import { leavesOnItsOwnThread, serveLeafReplay } from './replay-thread';
+import { createHistoryCheck } from '@desk/verification/history-check';
+import type { DeskCache } from '@desk/cache';
+import type { InstallationRef, PageReaderThread } from '../context';
 
 const port = parentPort;
 if (!port) throw new Error('the sync worker must run in a worker thread');
@@ -87,6 +90,15 @@ const tokens: TokenManager = {
   onClear: () => () => {},
 };
 
+/** The registry's history check (the engine's default), its long replays on a thread of their own. */
+const historyCheck = (cache: DeskCache, thread: PageReaderThread | undefined) =>
+  createHistoryCheck({
+    baseUrl: data.baseUrl,
+    cache,
+    clock,
+    ...(thread ? { leaves: leavesOnItsOwnThread(thread, data.baseUrl, data.replayThreadLeaves) } : {}),
+  });
+
 /** The engine's thread: the cache, the client and the engine, driven by the host's messages. */
 const serveEngine = () => {
   const cache = openDeskCache(data.cacheFile, {
@@ -109,9 +121,10 @@ const serveEngine = () => {
     clock,
     installations: () => installations,
     ...(data.tuning ? { tuning: data.tuning } : {}),
-    ...(data.verifyHistory === false ? { history: false as const } : {}),
-    // A first sync's feed pages are prepared by a thread started from this same script.
-    ...(data.script ? { pageReaderThread: { script: data.script, workerData: data } } : {}),
+    // A first sync's feed pages are prepared, and a long history replayed, by threads started from this same script.
+    history:
+      data.verifyHistory === false ? false : historyCheck(cache, data.script ? { script: data.script, workerData: data } : undefined),
+    ...(data.script && !data.noPageReader ? { pageReaderThread: { script: data.script, workerData: data } } : {}),
   });
 
   function state(): EngineState {
@@ -163,7 +176,9 @@ const serveEngine = () => {
 
 // A worker started only to checkpoint the cache's WAL after a first sync's load (see
 // deferred-checkpoint.ts) does that and ends; one started by the sync's thread to prepare a first
-// sync's feed pages (page-reader.ts) does that; every other serves the engine.
+// sync's feed pages (page-reader.ts) does that, and so does one started to replay a long history
+// (replay-thread.ts); every other serves the engine.
 if (data.checkpointOnly) checkpointWal(data.cacheFile);
 else if (data.pageReader) servePageReader(port, data.pageReader.examinerRead);
+else if (data.leafReplay) serveLeafReplay(port, data.leafReplay.baseUrl);
 else serveEngine();

@@ -46,6 +46,10 @@ export interface SyncWorkerSettings {
    * starts from this folder's TypeScript source through tsx (the web desk and the tests).
    */
   workerFile?: string;
+  /** Replays of at least this many leaves run on a thread of their own (replay-thread.ts; tests set 1). */
+  replayThreadLeaves?: number;
+  /** False: a first sync's feed pages are read on the sync's thread (the bench measures what the reader saves). */
+  pageReaderThread?: boolean;
 }
 
 export interface WorkerSyncEngineOptions extends SyncWorkerSettings {
@@ -100,6 +104,8 @@ export function createWorkerSyncEngine(options: WorkerSyncEngineOptions): Worker
       clockOffsetMs: clockOffsetMs(),
       ...(options.tuning ? { tuning: options.tuning } : {}),
       ...(options.verifyHistory === false ? { verifyHistory: false } : {}),
+      ...(options.replayThreadLeaves !== undefined ? { replayThreadLeaves: options.replayThreadLeaves } : {}),
+      ...(options.pageReaderThread === false ? { noPageReader: true } : {}),
       ...extra,
     };
     const resourceLimits = limits ?? { maxOldGenerationSizeMb: heapLimitMb, maxYoungGenerationSizeMb: SYNC_YOUNG_GENERATION_MB };

@@ -22,6 +22,12 @@ export interface SyncWorkerData {
   verifyHistory?: boolean;
   /** Started only to prepare a first sync's feed pages (page-reader.ts). */
   pageReader?: { examinerRead: boolean };
+  /** Started only to replay the history check's leaves from this registry (replay-thread.ts). */
+  leafReplay?: { baseUrl: string };
+  /** Replays of at least this many leaves run on a thread of their own (default REPLAY_THREAD_LEAVES). */
+  replayThreadLeaves?: number;
+  /** A first sync's feed pages are read on the sync's thread (a bench's comparison). */
+  noPageReader?: boolean;
 }
 
 /** An error that crossed the thread boundary: a client error keeps its kind, so "unreachable" still reads. */
