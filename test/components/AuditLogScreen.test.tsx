@@ -34,33 +34,33 @@ const entry = (id: string, action: string, targetIds: string[]) => ({
   detail: {},
 });
 
-it('names the organization, operator and installation an entry touched, and shortens only an id it cannot name', async () => {
+/** The registry's answers the screen reads: these audit entries, and the names it looks ids up in (none unless given). */
+function answerReads(lists: { entries: unknown[]; apps?: unknown[]; operators?: unknown[]; organizations?: unknown[] }) {
   desk.answer('backOffice.read', (input) => {
     const { endpoint } = input as { endpoint: string };
     const data =
       endpoint === 'operatorSearchAudit'
-        ? {
-            entries: [
-              entry('a1', 'organizations.update', [ORG]),
-              entry('a2', 'operators.setActive', [OPERATOR]),
-              entry('a3', 'projects.setStatus', [UNKNOWN]),
-              entry('a4', 'installations.setStatus', [INSTALLATION]),
-            ],
-            nextCursor: null,
-          }
+        ? { entries: lists.entries, nextCursor: null }
         : endpoint === 'operatorListApps'
-          ? {
-              apps: [{ id: 'app-1', name: 'Harbour Market', installations: [{ id: INSTALLATION, organizationId: ORG }] }],
-              nextCursor: null,
-            }
+          ? { apps: lists.apps ?? [], nextCursor: null }
           : endpoint === 'operatorListOperators'
-            ? {
-                operators: [
-                  { id: OPERATOR, name: 'Ada Administrator', role: 'administrator', active: false, createdAt: at, updatedAt: at },
-                ],
-              }
-            : { organizations: [{ id: ORG, fullName: 'Walkthrough Forestry GmbH' }], nextCursor: null };
+            ? { operators: lists.operators ?? [] }
+            : { organizations: lists.organizations ?? [], nextCursor: null };
     return { data, source: 'registry', fetchedAt: at };
+  });
+}
+
+it('names the organization, operator and installation an entry touched, and shortens only an id it cannot name', async () => {
+  answerReads({
+    entries: [
+      entry('a1', 'organizations.update', [ORG]),
+      entry('a2', 'operators.setActive', [OPERATOR]),
+      entry('a3', 'projects.setStatus', [UNKNOWN]),
+      entry('a4', 'installations.setStatus', [INSTALLATION]),
+    ],
+    apps: [{ id: 'app-1', name: 'Harbour Market', installations: [{ id: INSTALLATION, organizationId: ORG }] }],
+    operators: [{ id: OPERATOR, name: 'Ada Administrator', role: 'administrator', active: false, createdAt: at, updatedAt: at }],
+    organizations: [{ id: ORG, fullName: 'Walkthrough Forestry GmbH' }],
   });
   render(<AuditLogScreen />);
   const touched = (auditId: string) =>
@@ -73,21 +73,7 @@ it('names the organization, operator and installation an entry touched, and shor
 });
 
 it('says each action in words, the code kept in the entry’s details and the filter offering the words', async () => {
-  desk.answer('backOffice.read', (input) => {
-    const { endpoint } = input as { endpoint: string };
-    const data =
-      endpoint === 'operatorSearchAudit'
-        ? {
-            entries: [entry('b1', 'projects.setStatus', []), entry('b2', 'preview.transfer', []), entry('b3', 'made.up', [])],
-            nextCursor: null,
-          }
-        : endpoint === 'operatorListApps'
-          ? { apps: [], nextCursor: null }
-          : endpoint === 'operatorListOperators'
-            ? { operators: [] }
-            : { organizations: [], nextCursor: null };
-    return { data, source: 'registry', fetchedAt: at };
-  });
+  answerReads({ entries: [entry('b1', 'projects.setStatus', []), entry('b2', 'preview.transfer', []), entry('b3', 'made.up', [])] });
   render(<AuditLogScreen />);
   const action = (auditId: string) =>
     page.getByRole('table', { name: 'Audit entries' }).element().querySelector(`[data-audit-id="${auditId}"] td:nth-child(3)`);
@@ -103,18 +89,7 @@ it('says each action in words, the code kept in the entry’s details and the fi
 });
 
 it('filters by days typed as the desk locale writes dates; a half-typed day is not sent, an inverted range says so', async () => {
-  desk.answer('backOffice.read', (input) => {
-    const { endpoint } = input as { endpoint: string };
-    const data =
-      endpoint === 'operatorSearchAudit'
-        ? { entries: [], nextCursor: null }
-        : endpoint === 'operatorListApps'
-          ? { apps: [], nextCursor: null }
-          : endpoint === 'operatorListOperators'
-            ? { operators: [] }
-            : { organizations: [], nextCursor: null };
-    return { data, source: 'registry', fetchedAt: at };
-  });
+  answerReads({ entries: [] });
   render(<AuditLogScreen />);
   const searches = () =>
     desk.calls
