@@ -8,13 +8,11 @@
 //
 // The only other writer of the cache (a finalized retirement written through, writes.ts) waits for
 // this transaction up to the connection's busy timeout, and otherwise leaves it to the sync.
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { InventoryAccount } from '@shared/desk/api';
-import type { InventorySummary, OrganizationSummary } from '@shared/registry/resources';
 import type { SqliteDatabase } from '@platform/db/database';
 import type { CacheTables } from './schema';
 import type { CacheResource, ProjectScope } from './types';
-import type { ProjectRowParts, RetirementColumns } from './rows';
 import { dropPageHashes, syncSuccess } from './writers';
 import { insertProject, PROJECT_SEARCH } from '@desk/resources/projects/writers';
 import { insertRetirement, putRetirementSearchBetween } from '@desk/resources/retirements/writers';
@@ -23,32 +21,22 @@ import { ACCOUNT_SEARCH, highestRowid, insertCreditFromJson, putSummary } from '
 import { checkpointInBackground, holdAutocheckpoints, release } from './deferred-checkpoint';
 import { secondaryIndexesOf } from './bulk-indexes';
 import { holdFtsMerges } from './fts-bulk-load';
+import { dropProject, type LoadedProject } from '@desk/resources/projects/feed-load';
+import { dropRetirement, dropRetirementSearch, type LoadedRetirement } from '@desk/resources/retirements/feed-load';
+import {
+  dropUnlistedCredits,
+  dropUnlistedDetails,
+  dropUnlistedVintages,
+  dropVintages,
+  putCredits,
+  putDetails,
+  putVintages,
+} from '@desk/resources/project-answers/feed-load';
+import { dropAccountCredits, type SnapshotInventory } from '@desk/resources/inventories/feed-load';
 
-type Q = Kysely<CacheTables>;
+export type { LoadedProject, LoadedRetirement, SnapshotInventory };
+
 type Db = SqliteDatabase<CacheTables>;
-
-const dropProject = (v: { rowid: number }, q: Q) => q.deleteFrom('projects').where('rowid', '=', v.rowid);
-const dropRetirement = (v: { rowid: number }, q: Q) => q.deleteFrom('retirements').where('rowid', '=', v.rowid);
-const putDetails = (v: { id: string; json: string; list_hash: string; at: number }, q: Q) =>
-  q.replaceInto('project_details').values({ id: v.id, json: v.json, list_hash: v.list_hash, fetched_at: v.at });
-const putCredits = (v: { id: string; json: string; list_hash: string; at: number }, q: Q) =>
-  q.replaceInto('project_credits').values({ project_id: v.id, json: v.json, list_hash: v.list_hash, fetched_at: v.at });
-const dropVintages = (v: { id: string }, q: Q) => q.deleteFrom('project_vintages').where('project_id', '=', v.id);
-// The credits answer's vintages, read from its JSON by SQLite, as the staged path does (writers.ts).
-const putVintages = (v: { id: string; json: string }) =>
-  sql<never>`INSERT OR IGNORE INTO project_vintages (project_id, vintage)
-    SELECT ${v.id}, json_extract(v.value, '$.vintage') FROM json_each(${v.json}, '$.vintages') v`;
-// Answers of projects the snapshot did not list (none, unless the registry changed during it).
-const dropUnlistedDetails = (_v: Record<string, never>, q: Q) =>
-  q
-    .deleteFrom('project_details')
-    .where('id', 'not in', q.selectFrom('projects').select('id').where('scope', '=', sql.lit<ProjectScope>('internal')));
-const dropUnlistedCredits = (v: { scope: ProjectScope }, q: Q) =>
-  q.deleteFrom('project_credits').where('project_id', 'not in', q.selectFrom('projects').select('id').where('scope', '=', v.scope));
-const dropUnlistedVintages = (_v: Record<string, never>, q: Q) =>
-  q.deleteFrom('project_vintages').where('project_id', 'not in', q.selectFrom('project_credits').select('project_id'));
-const dropAccountCredits = (v: { account: InventoryAccount }, q: Q) => q.deleteFrom('inventory_credits').where('account', '=', v.account);
-const dropRetirementSearch = (v: { rowid: number }, q: Q) => q.deleteFrom('retirements_fts').where('rowid', '=', v.rowid);
 
 /** What a feed item fills, for `idleWork`: the kinds whose items have stopped arriving. */
 export type LoadedKind = 'inventory' | 'project' | 'retirement';
@@ -57,31 +45,6 @@ const KIND_TABLES: Record<LoadedKind, readonly string[]> = {
   project: [],
   retirement: ['retirements'],
 };
-
-export interface SnapshotInventory {
-  account: InventoryAccount;
-  summary: InventorySummary;
-  organization: OrganizationSummary;
-  /** Each credit's id, JSON (as validated) and its hash, made one at a time as they are written. */
-  credits: Iterable<{ id: string; json: string; hash: string }>;
-  /** The answer's hash, once every credit has been read. */
-  answerHash: () => string;
-}
-
-/** A project list row as the load takes it: made ready beforehand (the feed's page reader). */
-export interface LoadedProject {
-  id: string;
-  json: string;
-  hash: string;
-  parts: ProjectRowParts;
-}
-/** A retirement as the load takes it, its columns made beforehand. */
-export interface LoadedRetirement {
-  id: string;
-  json: string;
-  hash: string;
-  columns: RetirementColumns;
-}
 
 export interface SnapshotCounts {
   projects: number;
