@@ -33,7 +33,7 @@ function load(cache: DeskCache, n: number) {
       project: { id: `p-${i % 50}`, fullName: `Project ${i % 50} ${'x'.repeat(400)}`, num: String(i % 50) },
     } as Retirement;
     const json = JSON.stringify(retirement);
-    snapshot.retirement({ id: retirement.id, json, hash: `h${i}`, columns: retirementColumns(retirement) });
+    snapshot.parts.retirements!.retirement({ id: retirement.id, json, hash: `h${i}`, columns: retirementColumns(retirement) });
   }
   snapshot.finish(false);
   return snapshot;

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import type { InventorySummary, OrganizationSummary, Retirement } from '@shared/registry/resources';
 import { openDeskCache, type DeskCache } from '@desk/cache';
-import { beginSnapshotLoad, type LoadedKind } from '@desk/cache/snapshot-writers';
+import { beginSnapshotLoad } from '@desk/cache/snapshot-writers';
 import { retirementColumns } from '@desk/cache/rows';
 import { makeDataDir } from '@test/support/registry';
 
@@ -48,12 +48,12 @@ const credit = (i: number) => ({
 
 function loadInto(cache: DeskCache, idle: boolean) {
   const load = beginSnapshotLoad(cache.db, () => 0);
-  const ahead = (ended: LoadedKind[]) => {
+  const ahead = (ended: string[]) => {
     if (!idle) return;
     for (let piece = load.idleWork(new Set(ended)); piece; piece = load.idleWork(new Set(ended))) piece();
   };
   const inventory = (from: number, to: number) =>
-    load.inventory({
+    load.parts.inventories!.inventory({
       account: 'buffer',
       summary: {} as InventorySummary,
       organization: {} as OrganizationSummary,
@@ -65,9 +65,9 @@ function loadInto(cache: DeskCache, idle: boolean) {
     });
   inventory(0, 40);
   const put = (r: Retirement) =>
-    load.retirement({ id: r.id, json: JSON.stringify(r), hash: `h-${r.id}-${r.amount}`, columns: retirementColumns(r) });
+    load.parts.retirements!.retirement({ id: r.id, json: JSON.stringify(r), hash: `h-${r.id}-${r.amount}`, columns: retirementColumns(r) });
   for (let i = 0; i < 30; i++) put(retirement(i));
-  ahead(['inventory']);
+  ahead(['inventories']);
   if (idle) {
     // Done ahead: the inventory's indexes and the search entries so far.
     expect(cache.db.raw.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'inventory_credits_by_amount'").pluck().get()).toBe(1);
@@ -80,7 +80,7 @@ function loadInto(cache: DeskCache, idle: boolean) {
   put(retirement(29, 1000));
   put(retirement(4, 2000));
   for (let i = 30; i < 50; i++) put(retirement(i));
-  ahead(['inventory']);
+  ahead(['inventories']);
   put(retirement(40, 3000));
   inventory(20, 50);
   load.finish(false);

@@ -2,8 +2,9 @@
 // (resources/list.ts; CONTRIBUTING.md, "A new sync kind"). This holds the two together: every
 // folder is listed, every listed kind is its folder's own export, every sync resource has exactly
 // one seed step, and no two kinds' writers or queries share a name (they become one cache object,
-// where a second of a name would silently replace the first). And no module outside resources/
-// imports a kind's folder but the list and the few places below that still name kinds one by one.
+// where a second of a name would silently replace the first), and no two kinds' feed parts bring the
+// same resource up to date. And no module outside resources/ imports a kind's folder but the list
+// (and the cache's schema type, below).
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -11,7 +12,7 @@ import { SYNC_RESOURCES } from '@shared/desk/api';
 import { openDeskCache } from '@desk/cache';
 import { createQueryBase } from '@desk/cache/queries';
 import { createWriterBase } from '@desk/cache/writers';
-import { RESOURCE_KINDS, SEED_STEPS } from '@desk/resources/list';
+import { FEED_KINDS, FEED_RESOURCES, RESOURCE_KINDS, SEED_STEPS } from '@desk/resources/list';
 
 const root = resolve(import.meta.dirname, '../../..');
 const resources = join(root, 'electron/core/desk/resources');
@@ -40,6 +41,13 @@ describe('resource kinds', () => {
     expect(SEED_STEPS.map((s) => s.resource).sort()).toEqual([...SYNC_RESOURCES].sort());
   });
 
+  it("the feed's resources are sync resources, each brought up to date by one kind's feed part", () => {
+    expect(FEED_RESOURCES.length).toBeGreaterThan(0);
+    expect(new Set(FEED_RESOURCES).size, 'a resource named by two feed parts').toBe(FEED_RESOURCES.length);
+    for (const resource of FEED_RESOURCES) expect(SYNC_RESOURCES).toContain(resource);
+    for (const { folder, feed } of FEED_KINDS) expect(feed.items.length, `${folder}'s feed part takes no item type`).toBeGreaterThan(0);
+  });
+
   it('no two kinds share a writer or a query name', () => {
     const writerBase = createWriterBase(cache.db, () => 0);
     const queryBase = createQueryBase(cache.db);
@@ -57,15 +65,13 @@ describe('resource kinds', () => {
 
 /**
  * Modules outside resources/ that still import a kind's folder, each with the folders it names. It
- * may only shrink: a kind named here is a place a new kind must be added by hand (the changes
- * feed's pass and the snapshot load write each kind's rows themselves; the cache's schema is one
- * type of every kind's tables).
+ * may only shrink: a kind named here is a place a new kind must be added by hand. Only the cache's
+ * schema is left: it is one type of every kind's tables (a kind that adds tables adds them there,
+ * with the cache migration that makes them). The changes feed's pass and the snapshot load take
+ * every kind from the list (its feed part, resources/feed-part.ts).
  */
 const STILL_NAMING_KINDS: Record<string, string[]> = {
   'electron/core/desk/cache/schema.ts': ['inventories', 'organizations', 'project-answers', 'projects', 'retirements', 'warehouses'],
-  'electron/core/desk/cache/snapshot-writers.ts': ['inventories', 'organizations', 'projects', 'retirements'],
-  'electron/core/desk/sync/feed-read.ts': ['inventories'],
-  'electron/core/desk/sync/feed-stage.ts': ['inventories', 'projects'],
 };
 
 const ALIASES: Record<string, string> = { '@desk/': 'electron/core/desk/', '@registry/': 'electron/core/registry/', '@shared/': 'shared/' };

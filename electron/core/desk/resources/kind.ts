@@ -1,5 +1,6 @@
 // What each synced resource's folder exports (resources/<kind>/index.ts, as `kind`): its steps
-// through the seed interface, its writers and its queries. A leaf module: the folders and the
+// through the seed interface, its writers and its queries, and its part of the changes feed
+// (feed-part.ts). A leaf module: the folders and the
 // list that names them (resources/list.ts) import it, it imports only types. A kind's steps see
 // the cache as the shared part and what they name (cache/core.ts), never the whole cache's type,
 // which is made from the list: so the list can hold the steps without an import circle.
@@ -8,6 +9,7 @@ import type { StepContext, StepOutcome } from '@desk/sync/context';
 import type { CoreCache } from '@desk/cache/core';
 import type { WriterBase } from '@desk/cache/writers';
 import type { QueryBase } from '@desk/cache/queries';
+import type { KindFeed, LoadedFeed } from './feed-part';
 
 /** What a step may ask of the run it is part of. */
 export interface StepRun {
@@ -28,7 +30,12 @@ export type SeedStep<Cache extends CoreCache = CoreCache> = (ctx: StepContext<Ca
  * One synced resource kind: a folder of resources/, named once in resources/list.ts. `Cache` is
  * what its steps use of the cache (its sync.ts names it, e.g. `CacheWith<ItsWriters, ItsQueries>`).
  */
-export interface ResourceKind<Writers extends object, Queries extends object, Cache extends CoreCache> {
+export interface ResourceKind<
+  Writers extends object,
+  Queries extends object,
+  Cache extends CoreCache,
+  Load extends LoadedFeed<Cache> = LoadedFeed<Cache>,
+> {
   /** Its folder's name under resources/ (the list's guardrail test holds the two together). */
   folder: string;
   /**
@@ -40,12 +47,20 @@ export interface ResourceKind<Writers extends object, Queries extends object, Ca
   writers(base: WriterBase): Writers;
   /** Its reads, which become `cache.*` (no two kinds may share a name). */
   queries(base: QueryBase): Queries;
+  /** Its part of the changes feed's pass (feed-part.ts), when the feed sends its items. */
+  feed?: KindFeed<Cache, Load>;
 }
 
 /** Every member of a union of object types, as one object type. */
 export type AllOf<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
 
-/** A folder's `kind`, its writers' and queries' types kept for the cache's. */
-export const defineKind = <Writers extends object, Queries extends object, Cache extends CoreCache>(
-  kind: ResourceKind<Writers, Queries, Cache>,
+/** A folder's `kind`, its folder's name, writers' and queries' types kept for the cache's (and its load's). */
+export const defineKind = <
+  Folder extends string,
+  Writers extends object,
+  Queries extends object,
+  Cache extends CoreCache,
+  Load extends LoadedFeed<Cache> = LoadedFeed<Cache>,
+>(
+  kind: ResourceKind<Writers, Queries, Cache, Load> & { folder: Folder },
 ) => kind;

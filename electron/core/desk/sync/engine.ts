@@ -170,7 +170,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
           feedKept = true;
           if (unchanged) proponents = proponentsBefore;
           for (const resource of FEED_RESOURCES) {
-            const outcome = outcomes[resource];
+            const outcome = outcomes[resource]!;
             if (outcome.status === 'skipped') cache.write.markSkipped(resource);
             results[resource] = outcome;
             done.add(resource);

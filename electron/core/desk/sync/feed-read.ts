@@ -1,47 +1,43 @@
 // Reading the changes feed from a cursor to its end: each item, made ready for writing
-// (worker/page-prep.ts), handed to a sink (the staged path: feed-stage.ts; a snapshot into an empty
-// cache: feed-snapshot.ts), removals and organizations collected for the end of the pass.
+// (worker/page-prep.ts), handed to the kinds that take its type (their feed parts, resources/
+// feed-part.ts: staged, feed-stage.ts; or loaded into an empty cache, feed-snapshot.ts), removals
+// collected for the end of the pass. No kind is named here: they come from the list.
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { INVENTORY_ACCOUNTS, type InventoryAccount } from '@shared/desk/api';
-import type { Organization } from '@shared/registry/resources';
-import type { LoadedKind } from '@desk/cache/snapshot-writers';
-import { inventoryItem, type FeedInventory } from '@desk/resources/inventories/feed-item';
+import type { SyncResource } from '@shared/desk/api';
+import type { FeedItemType, FeedOutcomes, FeedRemoved, KindFeed } from '@desk/resources/feed-part';
+import { FEED_RESOURCES, FEED_KINDS, type FeedCache } from '@desk/resources/list';
 import type { StepContext, StepOutcome } from './context';
 import { fetchPageBytes } from './feed-pages';
 import type { PreparedItem } from './worker/page-prep';
 import type { PageReader } from './worker/page-reader';
 import { pipelinedPages } from './worker/page-pipeline';
 
-/** The resources one feed pass brings up to date. */
-export const FEED_RESOURCES = ['projects', 'internalProjects', 'projectDetails', 'credits', 'inventories', 'retirements'] as const;
-export type FeedResource = (typeof FEED_RESOURCES)[number];
-
-type PreparedProject = Extract<PreparedItem, { type: 'project' | 'internalProject' }>;
-type PreparedRetirement = Extract<PreparedItem, { type: 'retirement' }>;
+export { FEED_RESOURCES };
+export type FeedResource = SyncResource;
+/** Every feed resource's outcome (FEED_RESOURCES), by resource. */
+export type FeedRunOutcomes = Partial<Record<FeedResource, StepOutcome>>;
 
 /** What the stored cursor was taken with: a change of the app's view starts again from a snapshot. */
 export const cursorScope = (ctx: StepContext) => (ctx.examinerRead ? 'examiner' : 'public');
 
-/** Where the feed's items go: staged and swapped in (a cache with data), or loaded directly (an empty one). */
-export interface ItemSink {
-  project(row: PreparedProject): void;
-  internalProject(row: PreparedProject, detailsJson: string): void;
-  credits(id: string, json: string, listHash: string): void;
-  retirement(row: PreparedRetirement): void;
-  inventory(account: InventoryAccount, inventory: FeedInventory): void;
-  /** Work that can be done while waiting for a page, given the kinds of item that stopped arriving. */
-  idleWork?(ended: ReadonlySet<LoadedKind>): (() => void) | null;
+/** A kind's part of one pass (staged or loaded): where its items go. */
+export interface PassPart {
+  folder: string;
+  feed: Pick<KindFeed<never>, 'items' | 'idOf'>;
+  part: {
+    take(item: PreparedItem, page: { bytes: Buffer | null; examinerRead: boolean }): boolean;
+    dropped?(type: FeedItemType, id: string): void;
+  };
 }
 /** A feed pass's outcomes, and whether it found nothing changed since its cursor (so no row was written). */
 export interface FeedRun {
-  outcomes: Record<FeedResource, StepOutcome>;
+  outcomes: FeedRunOutcomes;
   unchanged: boolean;
 }
 
-/** What the pages said besides their items: removals, organizations, where the feed ends. */
+/** What the pages said besides their items: removals, where the feed ends. */
 export interface ReadResult {
   removed: Map<string, Set<string>>;
-  organizations: Map<string, Organization>;
   cursor: string;
   items: number;
 }
@@ -49,100 +45,89 @@ export interface ReadResult {
 /** The sync's thread gives its event loop a turn after this many items (the next pages keep coming). */
 const ITEMS_PER_TURN = 64;
 
-/** Reads every page from `start`, handing each item to `sink` as it was made ready (`reader`: see pageReader). */
+const idOf = (feed: PassPart['feed'], item: PreparedItem) => (feed.idOf ? feed.idOf(item) : 'id' in item ? item.id : undefined);
+
+/**
+ * Reads every page from `start`, handing each item to the parts that take its type as it was made
+ * ready (`reader`: see pageReader); an item no kind takes (a warehouse: read with installation
+ * tokens by its step) is passed by. `idleWork` is given the folders of the kinds whose items stopped arriving.
+ */
 export async function readPages(
   ctx: StepContext,
   start: string,
   limit: number,
-  sink: ItemSink,
+  parts: readonly PassPart[],
+  idleWork: ((ended: ReadonlySet<string>) => (() => void) | null) | null,
   reader: PageReader | null,
 ): Promise<ReadResult> {
-  // Removals by resource and id; an item arriving later for the same id cancels its removal.
+  const takers = new Map<FeedItemType, PassPart[]>();
+  for (const part of parts) for (const type of part.feed.items) takers.set(type, [...(takers.get(type) ?? []), part]);
+  // Removals by item type and id; an item arriving later for the same id cancels its removal.
   const removed = new Map<string, Set<string>>();
-  const unremove = (type: string, id: string) => removed.get(type)?.delete(id);
-  const organizations = new Map<string, Organization>();
   let items = 0;
   let cursor = start;
-  // The kinds of item seen so far, and those the last page brought none of (for the sink's idle work).
-  const seen = new Set<LoadedKind>();
-  const ended = new Set<LoadedKind>();
-  const idle = sink.idleWork ? () => sink.idleWork!(ended) : undefined;
+  // The kinds whose items were seen so far, and those the last page brought none of (for the idle work).
+  const seen = new Set<string>();
+  const ended = new Set<string>();
+  const idle = idleWork ? () => idleWork(ended) : undefined;
   const fetch = (after: string, into: (size: number) => Buffer) => fetchPageBytes(ctx, after, limit, into);
-  ctx.progress('projects', 0, null);
+  ctx.progress(FEED_RESOURCES[0]!, 0, null);
   for await (const page of pipelinedPages(fetch, reader, ctx.examinerRead, start, idle)) {
-    const kindsOfPage = new Set<LoadedKind>();
+    const kindsOfPage = new Set<string>();
+    const itemPage = { bytes: page.bytes, examinerRead: ctx.examinerRead };
     let n = 0;
     for (const item of page.items) {
       if (++n % ITEMS_PER_TURN === 0) await nextTurn();
       items++;
-      switch (item.type) {
-        case 'project':
-          kindsOfPage.add('project');
-          unremove('project', item.id);
-          sink.project(item);
-          break;
-        case 'internalProject':
-          kindsOfPage.add('project');
-          unremove('internalProject', item.id);
-          sink.internalProject(item, item.detailsJson);
-          break;
-        case 'projectCredits':
-          // Filed under the list row it came with (page-prep.ts), as the seed path does.
-          kindsOfPage.add('project');
-          unremove('projectCredits', item.id);
-          sink.credits(item.id, item.json, item.listHash);
-          break;
-        case 'retirement':
-          kindsOfPage.add('retirement');
-          unremove('retirement', item.id);
-          sink.retirement(item);
-          break;
-        case 'inventory': {
-          // Read from the page's bytes credit by credit as it is written (tens of MB at --scale 100).
-          const inventory = inventoryItem(page.bytes!, item.span, item.index);
-          if (!inventory) break;
-          kindsOfPage.add('inventory');
-          if (INVENTORY_ACCOUNTS.includes(inventory.account)) sink.inventory(inventory.account, inventory.inventory);
-          break;
-        }
-        case 'organization':
-          unremove('organization', item.organization.id);
-          organizations.set(item.organization.id, item.organization);
-          break;
-        case 'warehouse':
-          // Read with installation tokens by the warehouses step.
-          break;
+      for (const { folder, feed, part } of takers.get(item.type) ?? []) {
+        const id = idOf(feed, item);
+        if (id !== undefined) removed.get(item.type)?.delete(id);
+        if (part.take(item, itemPage)) kindsOfPage.add(folder);
       }
     }
     for (const { type, id } of page.removed()) {
       if (!removed.has(type)) removed.set(type, new Set());
       removed.get(type)!.add(id);
-      if (type === 'organization') organizations.delete(id);
+      for (const { part } of takers.get(type as FeedItemType) ?? []) part.dropped?.(type as FeedItemType, id);
     }
     for (const kind of kindsOfPage) {
       seen.add(kind);
       ended.delete(kind);
     }
     for (const kind of seen) if (!kindsOfPage.has(kind)) ended.add(kind);
-    ctx.progress('projects', items, null);
+    ctx.progress(FEED_RESOURCES[0]!, items, null);
     cursor = page.cursor;
   }
   // Rows loaded so far are in an open transaction or staged: none is kept before the history is.
   await ctx.beforeKeep?.();
-  return { removed, organizations, cursor, items };
+  return { removed, cursor, items };
 }
 
-export const removedIds = (read: ReadResult) => {
-  const ids = (type: string) => [...(read.removed.get(type) ?? [])];
-  return {
-    projects: ids('project'),
-    internalProjects: ids('internalProject'),
-    projectDetails: ids('internalProject'),
-    credits: ids('projectCredits'),
-    retirements: ids('retirement'),
-    organizations: ids('organization'),
-  };
-};
+/** The ids the feed said left the app's view, by item type. */
+export const removedOf =
+  (read: ReadResult): FeedRemoved =>
+  (type) => [...(read.removed.get(type) ?? [])];
+
+/** Applies the feed's removals of every kind's rows, in one transaction; the rows removed. */
+export function removeFeedRows(cache: Pick<FeedCache, 'db' | 'write'>, removed: FeedRemoved): number {
+  return cache.db.transaction(() => FEED_KINDS.reduce((rows, { feed }) => rows + (feed.remove?.(cache.write, removed) ?? 0), 0));
+}
+
+/**
+ * Every feed resource's outcome: skipped for those only read with examiner:read when the app lacks
+ * it, else the kind's (`given`) or `fill`; a resource with none is a kind's mistake, thrown.
+ */
+export function feedOutcomes(ctx: StepContext, given: FeedOutcomes, fill?: StepOutcome): FeedRunOutcomes {
+  const outcomes: FeedRunOutcomes = {};
+  const skipped: StepOutcome = { status: 'skipped', reason: 'the app lacks examiner:read' };
+  for (const { feed } of FEED_KINDS)
+    for (const { resource, examiner } of feed.resources) {
+      const outcome = examiner && !ctx.examinerRead ? skipped : (given[resource] ?? fill);
+      if (!outcome) throw new Error(`the changes feed's pass gave no outcome for ${resource}`);
+      outcomes[resource] = outcome;
+    }
+  return outcomes;
+}
 
 /** The note every resource's outcome carries. */
 export const noteOf = (how: 'changes' | 'snapshot' | 'loaded', items: number, removedRows: number) =>

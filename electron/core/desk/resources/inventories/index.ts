@@ -1,4 +1,5 @@
 // The registry accounts' inventories as the sync and the cache take them (resources/list.ts).
+import { feed } from './feed';
 import { defineKind } from '@desk/resources/kind';
 import { walkSortIndex } from '@desk/cache/queries';
 import { syncInventories, type InventoriesContext } from './sync';
@@ -17,4 +18,5 @@ export const kind = defineKind({
       walkSortIndex,
       lastSuccessAt: () => base.lastSuccessOf('inventories'),
     }),
+  feed,
 });

@@ -1,4 +1,5 @@
 // The organizations' records as the sync and the cache take them (resources/list.ts).
+import { feed } from './feed';
 import { defineKind, type StepRun } from '@desk/resources/kind';
 import { syncOrganizations, type OrganizationsContext } from './sync';
 import { createOrganizationWriters } from './writers';
@@ -15,4 +16,5 @@ export const kind = defineKind({
   ],
   writers: createOrganizationWriters,
   queries: createOrganizationQueries,
+  feed,
 });

@@ -1,4 +1,5 @@
 // The per-project answers (details and credits) as the sync and the cache take them (resources/list.ts).
+import { feed } from './feed';
 import { defineKind, type StepRun } from '@desk/resources/kind';
 import type { StepOutcome } from '@desk/sync/context';
 import { syncPerProjectResources, type AnswersContext, type PerProjectResource } from './sync';
@@ -21,4 +22,5 @@ export const kind = defineKind({
   ],
   writers: createProjectAnswerWriters,
   queries: createProjectAnswerQueries,
+  feed,
 });

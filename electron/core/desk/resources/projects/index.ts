@@ -1,4 +1,5 @@
 // The project lists (public and internal) as the sync and the cache take them (resources/list.ts).
+import { feed } from './feed';
 import { defineKind } from '@desk/resources/kind';
 import { syncInternalProjects, syncProjectList, type ProjectsContext } from './sync';
 import { createProjectWriters } from './writers';
@@ -12,4 +13,5 @@ export const kind = defineKind({
   ],
   writers: createProjectWriters,
   queries: createProjectQueries,
+  feed,
 });

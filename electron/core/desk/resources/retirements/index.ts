@@ -1,4 +1,5 @@
 // The retirements list as the sync and the cache take it (resources/list.ts).
+import { feed } from './feed';
 import { defineKind } from '@desk/resources/kind';
 import { syncRetirements, type RetirementsContext } from './sync';
 import { createRetirementWriters } from './writers';
@@ -9,4 +10,5 @@ export const kind = defineKind({
   steps: [{ resource: 'retirements', step: (ctx: RetirementsContext) => syncRetirements(ctx) }],
   writers: createRetirementWriters,
   queries: createRetirementQueries,
+  feed,
 });
