@@ -38,6 +38,10 @@ it('a status change, once done, is titled by the new status', async () => {
   render(<StatusChangeDialog projectId="p-1" name="Lamu Mangroves" from="draft" to="submitted" onClose={() => {}} />);
   await page.getByLabelText('Comment (required)').fill('Ready for validation');
   await confirmAndExpect('Submit: Lamu Mangroves', 'Submit', 'Submitted: Lamu Mangroves');
+  // What was sent is shown as text: nothing is left to edit once it is done.
+  const done = page.getByRole('dialog', { name: 'Submitted: Lamu Mangroves' });
+  await expect.element(done.getByText('Ready for validation')).toBeVisible();
+  expect(done.getByRole('textbox').query()).toBeNull();
 });
 
 it('suspending an installation, once done, says it is suspended', async () => {

@@ -294,9 +294,14 @@ export function StatusChangeDialog({
         <p>
           {action.state.phase === 'done' ? 'Moved from' : 'From'} <strong>{humanize(before)}</strong> to <strong>{humanize(to)}</strong>.
         </p>
-        <Field label="Comment (required)" hint="Say why; kept in the project’s status history." error={error}>
-          <textarea ref={commentField} rows={3} maxLength={2000} value={comment} onChange={(e) => setComment(e.target.value)} />
-        </Field>
+        {action.state.phase === 'done' ? (
+          // What was sent, as text: a field still editable after Done looked as if it could be changed.
+          <Facts items={[['Comment', comment.trim()]]} />
+        ) : (
+          <Field label="Comment (required)" hint="Say why; kept in the project’s status history." error={error}>
+            <textarea ref={commentField} rows={3} maxLength={2000} value={comment} onChange={(e) => setComment(e.target.value)} />
+          </Field>
+        )}
         <WriteActions action={action} onClose={onClose}>
           {CHANGE_LABEL[to]}
         </WriteActions>
