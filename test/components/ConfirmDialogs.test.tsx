@@ -32,6 +32,9 @@ async function confirmAndExpect(asked: string, button: string, done: string) {
   await expect.element(dialog.getByRole('status')).toHaveTextContent('Done');
   expect(page.getByRole('dialog', { name: asked }).query()).toBeNull();
   expect(desk.calls.filter((c) => c.method === 'backOffice.write')).toHaveLength(1);
+  // One control per name: the "×" is "Close dialog", the footer's button "Close".
+  expect(dialog.getByRole('button', { name: 'Close', exact: true }).all()).toHaveLength(1);
+  expect(dialog.getByRole('button', { name: 'Close dialog', exact: true }).all()).toHaveLength(1);
 }
 
 it('a status change, once done, is titled by the new status', async () => {
