@@ -7,6 +7,12 @@ export const DESK_LOCALE = new Intl.DateTimeFormat().resolvedOptions().locale;
 const dateFormat = new Intl.DateTimeFormat(DESK_LOCALE, { dateStyle: 'medium' });
 const dateTimeFormat = new Intl.DateTimeFormat(DESK_LOCALE, { dateStyle: 'medium', timeStyle: 'short' });
 const timeFormat = new Intl.DateTimeFormat(DESK_LOCALE, { timeStyle: 'short' });
+const nameCollator = new Intl.Collator(DESK_LOCALE);
+
+/** Orders names as the desk's locale does (en-US and de-DE: "Åland Islands" among the A's). */
+export function compareNames(a: string, b: string): number {
+  return nameCollator.compare(a, b);
+}
 import { formatTonnesForPeople, tonnesToGrams, type NumberSeparators } from '@shared/registry/amounts';
 
 const countFormat = new Intl.NumberFormat();
