@@ -16,7 +16,7 @@ import { EmptyState, ErrorMessage, Loading } from '@renderer/components/feedback
 import { Field } from '@renderer/components/Field';
 import { StatusBadge } from '@renderer/components/StatusBadge';
 import { describeError } from '@renderer/lib/desk';
-import { countryName, formatDate, formatDateTime, humanize } from '@renderer/lib/format';
+import { countryName, formatDate, formatDateTime, formatDay, humanize } from '@renderer/lib/format';
 import { moveAmongRows } from '@renderer/lib/rowKeyboard';
 import { useNavigation } from '@renderer/stores/navigation';
 import { BackOfficePage } from './BackOfficePage';
@@ -202,8 +202,8 @@ function ProjectPanel({ id, organizations, onClose }: { id: string; organization
               ['Country', countryName(details.countryCode)],
               ['Place', [details.city, details.state].filter(Boolean).join(', ') || null],
               ['Location', details.location ? `${details.location.lat}, ${details.location.lng}` : null],
-              ['Start', formatDate(details.startDate)],
-              ['Crediting period start', formatDate(details.creditingPeriodStartDate)],
+              ['Start', formatDay(details.startDate)],
+              ['Crediting period start', formatDay(details.creditingPeriodStartDate)],
               ['Sector', `${details.sector.title} (${details.sector.id})`],
               ['Methodology', `${details.methodology.title} (${details.methodology.id})`],
               ['Type', `${details.type.title} (${details.type.id})`],
