@@ -52,7 +52,10 @@ export default defineConfig({
     root: resolve(root, 'renderer'),
     // From the root: every screen has an address of its own (app://desk/projects/1006), the files do not move.
     base: '/',
-    plugins: [react()],
+    // electron-vite's renderer preset sets base './' for production builds, over the line above; with
+    // it a page opened at /projects/1006 asked for /projects/assets/… and stayed blank. This plugin
+    // runs after the preset and puts the root back.
+    plugins: [react(), { name: 'registry-desk:base-from-root', config: () => ({ base: '/' }) }],
     resolve: resolveAliases,
     build: {
       outDir: resolve(root, 'out/renderer'),

@@ -75,14 +75,14 @@ it('stays open while it reserves: Escape, × and Cancel say why', async () => {
   await expect.element(dialog()).toBeVisible();
   await userEvent.keyboard('{Escape}');
   // Pressed anyway (aria-disabled buttons can be: they keep focus), they do nothing.
-  await dialog().getByRole('button', { name: 'Close', exact: true }).click({ force: true });
+  await dialog().getByRole('button', { name: 'Close dialog', exact: true }).click({ force: true });
   await dialog().getByRole('button', { name: 'Cancel' }).click({ force: true });
   await expect.element(dialog()).toBeVisible();
   // Pressed, the busy button kept focus (aria-disabled, not disabled).
   const running = dialog().getByRole('button', { name: 'Reserving 1 of 2…' });
   await expect.element(running).toHaveAttribute('aria-disabled', 'true');
   await expect.element(dialog().getByText('this closes once the last one is done', { exact: false })).toBeVisible();
-  await expect.element(dialog().getByRole('button', { name: 'Close', exact: true })).toHaveAttribute('aria-disabled', 'true');
+  await expect.element(dialog().getByRole('button', { name: 'Close dialog', exact: true })).toHaveAttribute('aria-disabled', 'true');
   expect(calls.closed).toBe(0);
 
   reservations.finish();

@@ -32,12 +32,19 @@ async function confirmAndExpect(asked: string, button: string, done: string) {
   await expect.element(dialog.getByRole('status')).toHaveTextContent('Done');
   expect(page.getByRole('dialog', { name: asked }).query()).toBeNull();
   expect(desk.calls.filter((c) => c.method === 'backOffice.write')).toHaveLength(1);
+  // One control per name: the "×" is "Close dialog", the footer's button "Close".
+  expect(dialog.getByRole('button', { name: 'Close', exact: true }).all()).toHaveLength(1);
+  expect(dialog.getByRole('button', { name: 'Close dialog', exact: true }).all()).toHaveLength(1);
 }
 
 it('a status change, once done, is titled by the new status', async () => {
   render(<StatusChangeDialog projectId="p-1" name="Lamu Mangroves" from="draft" to="submitted" onClose={() => {}} />);
   await page.getByLabelText('Comment (required)').fill('Ready for validation');
   await confirmAndExpect('Submit: Lamu Mangroves', 'Submit', 'Submitted: Lamu Mangroves');
+  // What was sent is shown as text: nothing is left to edit once it is done.
+  const done = page.getByRole('dialog', { name: 'Submitted: Lamu Mangroves' });
+  await expect.element(done.getByText('Ready for validation')).toBeVisible();
+  expect(done.getByRole('textbox').query()).toBeNull();
 });
 
 it('suspending an installation, once done, says it is suspended', async () => {

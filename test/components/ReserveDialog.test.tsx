@@ -82,12 +82,12 @@ it('stays open while it reserves: Escape, × and Cancel say why', async () => {
   await expect.element(dialog()).toBeVisible();
   await userEvent.keyboard('{Escape}');
   // Pressed anyway (aria-disabled buttons can be: they keep focus), they do nothing.
-  await dialog().getByRole('button', { name: 'Close', exact: true }).click({ force: true });
+  await dialog().getByRole('button', { name: 'Close dialog', exact: true }).click({ force: true });
   await dialog().getByRole('button', { name: 'Cancel' }).click({ force: true });
   await expect.element(dialog()).toBeVisible();
   await expect.element(dialog().getByRole('button', { name: 'Cancel' })).toHaveFocus();
   await expect.element(dialog().getByRole('button', { name: 'Reserving…' })).toBeVisible();
-  await expect.element(dialog().getByRole('button', { name: 'Close', exact: true })).toHaveAccessibleDescription(/being made/);
+  await expect.element(dialog().getByRole('button', { name: 'Close dialog', exact: true })).toHaveAccessibleDescription(/being made/);
   expect(calls.closed).toBe(0);
 
   answer();

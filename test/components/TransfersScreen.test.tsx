@@ -26,7 +26,7 @@ it('the credit hint ends with one full stop after a name that has its own', asyn
       id: 'org-1',
       fullName: 'Rainforest Restoration Ltda.',
       isRegistry: false,
-      accounts: [{ kind: 'inventory', balances: [] }],
+      accounts: [{ kind: 'inventory', balances: [{ creditId: 'cr-1', serialization: 'BR-2030-0001', amountGrams: 1_000_000 }] }],
     };
     const data =
       endpoint === 'operatorListAccounts' ? { accounts: [], nextCursor: null } : { organizations: [organization], nextCursor: null };
@@ -39,6 +39,37 @@ it('the credit hint ends with one full stop after a name that has its own', asyn
   await expect
     .element(page.getByText(/^Held in the inventory of/))
     .toHaveTextContent(/^Held in the inventory of Rainforest Restoration Ltda\.$/);
+});
+
+it('credits are moved from organizations holding some there, not from every buyer and verifier', async () => {
+  const held = (kind: string) => [{ kind, balances: [{ creditId: 'cr-1', serialization: 'KE-2031-0001', amountGrams: 1_000_000 }] }];
+  const organizations = [
+    { id: 'org-grower', fullName: 'Baobab Roots', isRegistry: false, accounts: held('inventory') },
+    { id: 'org-buyer', fullName: 'Harbour Buyers', isRegistry: false, accounts: [{ kind: 'inventory', balances: [] }] },
+    { id: 'org-verifier', fullName: 'Savanna Verification', isRegistry: false, accounts: [] },
+    { id: 'org-store', fullName: 'Coast Warehouse Co', isRegistry: false, accounts: held('warehouse') },
+  ];
+  desk.answer('backOffice.read', (input) => {
+    const { endpoint } = input as { endpoint: string };
+    const data = endpoint === 'operatorListAccounts' ? { accounts: [], nextCursor: null } : { organizations, nextCursor: null };
+    return { data, source: 'registry', fetchedAt: '2024-01-02T00:00:00.000Z' };
+  });
+  render(<TransfersScreen />);
+  const from = page.getByLabelText('From organization');
+  await expect.element(from).toHaveTextContent('Baobab Roots');
+  const names = () => [...(from.element() as HTMLSelectElement).options].map((o) => o.text);
+  expect(names()).toEqual(['Choose an organization…', 'Baobab Roots']);
+  // Out of a warehouse: those holding credits in their warehouse.
+  await page.getByRole('radio', { name: /Out of a warehouse/ }).click();
+  await expect.element(page.getByLabelText('Organization', { exact: true })).toHaveTextContent('Coast Warehouse Co');
+  expect([...(page.getByLabelText('Organization', { exact: true }).element() as HTMLSelectElement).options].map((o) => o.text)).toEqual([
+    'Choose an organization…',
+    'Coast Warehouse Co',
+  ]);
+  // The destination of a transfer may be any organization.
+  await page.getByRole('radio', { name: /Between accounts/ }).click();
+  await page.getByLabelText('To', { exact: true }).selectOptions('inventory');
+  await expect.element(page.getByLabelText('To organization')).toHaveTextContent('Savanna Verification');
 });
 
 const WALLET = '0x12ab34cd56ef78900000000000000000000fe9c1';

@@ -5,7 +5,8 @@
 // several steps names its `step`: on each change focus goes to the new step's first field, else its
 // heading (or what it marks with data-step-focus), never to <body>. While a dialog's work cannot be
 // stopped (a desk call under way), it names why in `closeRefused`: Escape and "×" then leave it open
-// and say so (closed, it would finish unseen and act on whatever was opened since).
+// and say so (closed, it would finish unseen and act on whatever was opened since). The "×" is named
+// "Close dialog", so a dialog's own "Close" button is the only control of that name.
 import { useEffect, useId, useLayoutEffect, useRef, type ReactNode } from 'react';
 import { focusElement } from '../lib/focus';
 import { say } from './Announcer';
@@ -109,13 +110,14 @@ export function Dialog({
         <button
           type="button"
           className="icon-button"
-          title={closeRefused ?? 'Close'}
+          title={closeRefused ?? 'Close dialog'}
           aria-disabled={closeRefused ? true : undefined}
           aria-describedby={closeRefused ? refusedId : undefined}
           onClick={requestClose}
         >
           <span aria-hidden="true">×</span>
-          <span className="visually-hidden">Close</span>
+          {/* Not "Close": a done dialog's own "Close" button would share its name. */}
+          <span className="visually-hidden">Close dialog</span>
         </button>
       </header>
 

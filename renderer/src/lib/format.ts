@@ -7,6 +7,12 @@ export const DESK_LOCALE = new Intl.DateTimeFormat().resolvedOptions().locale;
 const dateFormat = new Intl.DateTimeFormat(DESK_LOCALE, { dateStyle: 'medium' });
 const dateTimeFormat = new Intl.DateTimeFormat(DESK_LOCALE, { dateStyle: 'medium', timeStyle: 'short' });
 const timeFormat = new Intl.DateTimeFormat(DESK_LOCALE, { timeStyle: 'short' });
+const nameCollator = new Intl.Collator(DESK_LOCALE);
+
+/** Orders names as the desk's locale does (en-US and de-DE: "Åland Islands" among the A's). */
+export function compareNames(a: string, b: string): number {
+  return nameCollator.compare(a, b);
+}
 import { formatTonnesForPeople, tonnesToGrams, type NumberSeparators } from '@shared/registry/amounts';
 
 const countFormat = new Intl.NumberFormat();
@@ -26,9 +32,23 @@ function parse(iso: string | null | undefined): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
+// A calendar day (a project's start, a monitoring period) is the same day everywhere: the registry
+// keeps it as that day's midnight UTC, so it is written in UTC (in local time it read a day early
+// west of UTC).
+const dayFormat = new Intl.DateTimeFormat(DESK_LOCALE, { dateStyle: 'medium', timeZone: 'UTC' });
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The day of a moment, in local time; a date without a time (`2026-11-28`) is that calendar day. */
 export function formatDate(iso: string | null | undefined): string {
+  if (iso && DATE_ONLY.test(iso)) return formatDay(iso);
   const date = parse(iso);
   return date ? dateFormat.format(date) : '—';
+}
+
+/** A calendar day the registry keeps as its midnight UTC ("Nov 28, 2026" in every time zone). */
+export function formatDay(iso: string | null | undefined): string {
+  const date = parse(iso);
+  return date ? dayFormat.format(date) : '—';
 }
 
 export function formatDateTime(iso: string | null | undefined): string {

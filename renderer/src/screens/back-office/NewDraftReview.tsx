@@ -6,7 +6,7 @@ import type { createProjectInput } from '@shared/registry/operator-inputs';
 import type { BackOfficeAction } from '@renderer/components/backOffice/useBackOfficeAction';
 import { Facts } from '@renderer/components/DefinitionList';
 import { Dialog } from '@renderer/components/Dialog';
-import { countryName, formatDate } from '@renderer/lib/format';
+import { countryName, formatDay } from '@renderer/lib/format';
 import { WriteActions } from './DialogActions';
 
 export type NewDraft = z.input<typeof createProjectInput>;
@@ -46,8 +46,8 @@ export function NewDraftReview({
             ['Validators', names(body.validatorIds)],
             ['Country', body.countryCode ? `${countryName(body.countryCode)} (${body.countryCode})` : null],
             ['Place', [body.city, body.state].filter(Boolean).join(', ')],
-            ['Start', body.startDate ? formatDate(String(body.startDate)) : null],
-            ['Crediting period start', body.creditingPeriodStartDate ? formatDate(String(body.creditingPeriodStartDate)) : null],
+            ['Start', body.startDate ? formatDay(String(body.startDate)) : null],
+            ['Crediting period start', body.creditingPeriodStartDate ? formatDay(String(body.creditingPeriodStartDate)) : null],
             ['Sector', titled(body.sector)],
             ['Methodology', titled(body.methodology)],
             ['Type', titled(body.type)],

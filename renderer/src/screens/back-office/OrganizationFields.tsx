@@ -2,7 +2,7 @@
 // and whether it is public.
 import { COUNTRIES } from '@shared/registry/countries';
 import { ORGANIZATION_TYPES, type OrganizationType } from '@shared/registry/vocabulary';
-import { countryName, humanize } from '@renderer/lib/format';
+import { compareNames, countryName, humanize } from '@renderer/lib/format';
 import { Field } from '@renderer/components/Field';
 
 export function OrganizationTypeField({ value, onChange }: { value: OrganizationType; onChange: (type: OrganizationType) => void }) {
@@ -32,7 +32,7 @@ export function PublicCheckbox({ checked, onChange }: { checked: boolean; onChan
 export function countriesByName(): [code: string, name: string][] {
   return Object.keys(COUNTRIES)
     .map((code): [string, string] => [code, countryName(code)])
-    .sort((a, b) => a[1].localeCompare(b[1]));
+    .sort((a, b) => compareNames(a[1], b[1]));
 }
 
 export function CountryField({ value, onChange, name }: { value: string; onChange: (code: string) => void; name?: string }) {

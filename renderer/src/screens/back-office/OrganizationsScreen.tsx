@@ -5,7 +5,7 @@
 import { useMemo, useState } from 'react';
 import { BACK_OFFICE_PAGE_SIZE, type BackOfficeData } from '@shared/desk/back-office';
 import { ORGANIZATION_TYPES } from '@shared/registry/vocabulary';
-import { countryName, formatCount, formatDate, humanize } from '@renderer/lib/format';
+import { compareNames, countryName, formatCount, formatDate, humanize } from '@renderer/lib/format';
 import { describeError } from '@renderer/lib/desk';
 import { useLoader } from '@renderer/lib/hooks';
 import { announce } from '@renderer/lib/signals';
@@ -79,7 +79,7 @@ function OrganizationList() {
 
   // By the name shown, not by the ISO code (Canada, Chile, Switzerland; not CA, CH, CL).
   const countries = useMemo(
-    () => [...new Set((data?.organizations ?? []).map((o) => o.countryCode))].sort((a, b) => countryName(a).localeCompare(countryName(b))),
+    () => [...new Set((data?.organizations ?? []).map((o) => o.countryCode))].sort((a, b) => compareNames(countryName(a), countryName(b))),
     [data],
   );
   const rows = useMemo(() => {

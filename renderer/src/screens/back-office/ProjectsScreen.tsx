@@ -16,7 +16,7 @@ import { EmptyState, ErrorMessage, Loading } from '@renderer/components/feedback
 import { Field } from '@renderer/components/Field';
 import { StatusBadge } from '@renderer/components/StatusBadge';
 import { describeError } from '@renderer/lib/desk';
-import { countryName, formatDate, formatDateTime, humanize } from '@renderer/lib/format';
+import { countryName, formatDate, formatDateTime, formatDay, humanize } from '@renderer/lib/format';
 import { moveAmongRows } from '@renderer/lib/rowKeyboard';
 import { useNavigation } from '@renderer/stores/navigation';
 import { BackOfficePage } from './BackOfficePage';
@@ -202,8 +202,8 @@ function ProjectPanel({ id, organizations, onClose }: { id: string; organization
               ['Country', countryName(details.countryCode)],
               ['Place', [details.city, details.state].filter(Boolean).join(', ') || null],
               ['Location', details.location ? `${details.location.lat}, ${details.location.lng}` : null],
-              ['Start', formatDate(details.startDate)],
-              ['Crediting period start', formatDate(details.creditingPeriodStartDate)],
+              ['Start', formatDay(details.startDate)],
+              ['Crediting period start', formatDay(details.creditingPeriodStartDate)],
               ['Sector', `${details.sector.title} (${details.sector.id})`],
               ['Methodology', `${details.methodology.title} (${details.methodology.id})`],
               ['Type', `${details.type.title} (${details.type.id})`],
@@ -294,9 +294,14 @@ export function StatusChangeDialog({
         <p>
           {action.state.phase === 'done' ? 'Moved from' : 'From'} <strong>{humanize(before)}</strong> to <strong>{humanize(to)}</strong>.
         </p>
-        <Field label="Comment (required)" hint="Say why; kept in the project’s status history." error={error}>
-          <textarea ref={commentField} rows={3} maxLength={2000} value={comment} onChange={(e) => setComment(e.target.value)} />
-        </Field>
+        {action.state.phase === 'done' ? (
+          // What was sent, as text: a field still editable after Done looked as if it could be changed.
+          <Facts items={[['Comment', comment.trim()]]} />
+        ) : (
+          <Field label="Comment (required)" hint="Say why; kept in the project’s status history." error={error}>
+            <textarea ref={commentField} rows={3} maxLength={2000} value={comment} onChange={(e) => setComment(e.target.value)} />
+          </Field>
+        )}
         <WriteActions action={action} onClose={onClose}>
           {CHANGE_LABEL[to]}
         </WriteActions>

@@ -147,10 +147,14 @@ export function TransfersScreen() {
       ? (nameOf(form.fromOrganizationId) ?? form.fromOrganizationId)
       : destinationOf(form, nameOf(form.toOrganizationId));
   const loadError = organizations.error ?? accounts.error;
-  const organizationSelect = (value: string, onChange: (id: string) => void) => (
+  // Moved from: only organizations holding credits in that account (not every buyer and verifier).
+  const holders = orgs.filter(
+    (o) => o.id === form.fromOrganizationId || o.accounts.some((a) => a.kind === source.kind && a.balances.length > 0),
+  );
+  const organizationSelect = (value: string, onChange: (id: string) => void, among = orgs) => (
     <select value={value} onChange={(e) => onChange(e.target.value)}>
       <option value="">Choose an organization…</option>
-      {orgs.map((o) => (
+      {among.map((o) => (
         <option key={o.id} value={o.id}>
           {o.fullName}
         </option>
@@ -227,7 +231,7 @@ export function TransfersScreen() {
               label={form.operation === 'transfer' || form.operation === 'cancellation' ? 'From organization' : 'Organization'}
               error={tried ? problems.fromOrganizationId : null}
             >
-              {organizationSelect(form.fromOrganizationId, (id) => set('fromOrganizationId', id))}
+              {organizationSelect(form.fromOrganizationId, (id) => set('fromOrganizationId', id), holders)}
             </Field>
           )}
           <Field

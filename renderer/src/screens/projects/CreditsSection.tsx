@@ -2,7 +2,7 @@
 // events with monitoring period, verification body and files.
 import type { DeskOutput } from '@shared/desk/api';
 import type { CreditEvent, CreditSummary } from '@shared/registry/resources';
-import { formatDate, formatTonnesValue, humanize } from '@renderer/lib/format';
+import { formatDate, formatDay, formatTonnesValue, humanize } from '@renderer/lib/format';
 import { ExternalLink } from '@renderer/components/ExternalLink';
 import { EmptyState } from '@renderer/components/feedback';
 import { CreditsChart } from './CreditsChart';
@@ -65,7 +65,7 @@ function IssuanceEvents({ events, summary }: { events: CreditEvent[]; summary: C
             </td>
             <td className="numeric">{formatTonnesValue(e.amount)}</td>
             <td>
-              {formatDate(e.monitoringPeriodStart)} – {formatDate(e.monitoringPeriodEnd)}
+              {formatDay(e.monitoringPeriodStart)} – {formatDay(e.monitoringPeriodEnd)}
             </td>
             <td>
               <ExternalLink href={e.verificationBody.directoryUrl}>{e.verificationBody.fullName}</ExternalLink>

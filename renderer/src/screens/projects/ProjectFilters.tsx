@@ -1,10 +1,11 @@
 // Filters on status, country, sector, methodology, type and vintage, with the values the desk knows
-// for the current scope, each counted under the search and the other filters.
+// for the current scope, each counted under the search and the other filters. Countries are listed
+// by name; the other menus as the desk orders them (most projects first).
 import { desk } from '@renderer/lib/desk';
 import { useLoader } from '@renderer/lib/hooks';
 import { toSearchInput, useProjectList, type ProjectFilterValues } from '@renderer/stores/projects';
 import { useSync } from '@renderer/stores/sync';
-import { countryName, humanize } from '@renderer/lib/format';
+import { compareNames, countryName, humanize } from '@renderer/lib/format';
 import { FacetFilters } from '@renderer/components/FacetFilters';
 import type { FacetValue } from '@shared/desk/api';
 
@@ -24,6 +25,11 @@ function optionLabel(facet: FacetKey, value: string, label: string): string {
   if (facet === 'countries') return countryName(value);
   if (facet === 'statuses') return humanize(label || value);
   return label || value;
+}
+
+/** Countries are looked for by name: listed by the name shown, in the locale's order, not by count or code. */
+function countriesByName(values: readonly FacetValue[] | undefined): FacetValue[] | undefined {
+  return values && [...values].sort((a, b) => compareNames(countryName(a.value), countryName(b.value)));
 }
 
 export function ProjectFilters() {
@@ -46,7 +52,7 @@ export function ProjectFilters() {
     key,
     label,
     all,
-    values: facets.data?.[facet],
+    values: facet === 'countries' ? countriesByName(facets.data?.countries) : facets.data?.[facet],
     describe: (v: FacetValue) => optionLabel(facet, v.value, v.label),
   }));
   return (

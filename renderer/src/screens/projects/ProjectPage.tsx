@@ -5,7 +5,7 @@ import type { DeskOutput } from '@shared/desk/api';
 import type { Document, OrganizationSummary } from '@shared/registry/resources';
 import { desk } from '@renderer/lib/desk';
 import { useLoader } from '@renderer/lib/hooks';
-import { countryName, formatDate, formatDateTime, formatTonnesNumber, humanize } from '@renderer/lib/format';
+import { countryName, formatDateTime, formatDay, formatTonnesNumber, humanize } from '@renderer/lib/format';
 import { useNavigation } from '@renderer/stores/navigation';
 import { useSync } from '@renderer/stores/sync';
 import { StatusBadge } from '@renderer/components/StatusBadge';
@@ -123,8 +123,8 @@ function ProjectBody({ project, credits }: { project: ProjectData; credits: Desk
         <Facts
           items={[
             ['Registry', project.registry],
-            ['Start date', formatDate(project.startDate)],
-            ['Crediting period start', formatDate(project.creditingPeriodStartDate)],
+            ['Start date', formatDay(project.startDate)],
+            ['Crediting period start', formatDay(project.creditingPeriodStartDate)],
             ['Sector', project.sector.title],
             ['Methodology', project.methodology.title],
             ['Type', project.type.description ? `${project.type.title}: ${project.type.description}` : project.type.title],

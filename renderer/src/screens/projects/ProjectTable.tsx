@@ -9,7 +9,7 @@ import type { ProjectRow } from '@shared/desk/api';
 import { rowAt, useProjectList, type ProjectSortField } from '@renderer/stores/projects';
 import { useNavigation } from '@renderer/stores/navigation';
 import { announce, setPageState } from '@renderer/lib/signals';
-import { countryName, formatDate } from '@renderer/lib/format';
+import { countryName, formatDay } from '@renderer/lib/format';
 import { StatusBadge } from '@renderer/components/StatusBadge';
 import { EmptyState, ErrorMessage, Loading } from '@renderer/components/feedback';
 import { SortableGridHead, type SortableColumn } from '@renderer/components/SortControls';
@@ -37,7 +37,7 @@ function ProjectTableHead() {
 /** Each cell carries its full text as a tooltip: a narrow window clips it with an ellipsis. */
 function ProjectCells({ row }: { row: ProjectRow }) {
   const country = countryName(row.countryCode);
-  const started = formatDate(row.startDate);
+  const started = formatDay(row.startDate);
   return (
     <>
       <span role="cell" className="cell-num" title={row.num}>

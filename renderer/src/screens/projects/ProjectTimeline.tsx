@@ -7,7 +7,7 @@ import type { DeskOutput, RetirementRow } from '@shared/desk/api';
 import type { CreditEvent, ProjectEvent } from '@shared/registry/resources';
 import { desk } from '@renderer/lib/desk';
 import { useLoader } from '@renderer/lib/hooks';
-import { formatCount, formatDate, formatDateTime, formatTonnesValue, humanize } from '@renderer/lib/format';
+import { formatCount, formatDateTime, formatDay, formatTonnesValue, humanize } from '@renderer/lib/format';
 import { useNavigation } from '@renderer/stores/navigation';
 import { useRetirementList } from '@renderer/stores/retirements';
 import { useSync } from '@renderer/stores/sync';
@@ -79,7 +79,7 @@ function EntryText({ entry }: { entry: Entry }) {
       <>
         {creditEventText(e, entry.creditType)}
         <span className="cell-secondary">
-          Monitoring {formatDate(e.monitoringPeriodStart)} – {formatDate(e.monitoringPeriodEnd)}, verified by {e.verificationBody.fullName}
+          Monitoring {formatDay(e.monitoringPeriodStart)} – {formatDay(e.monitoringPeriodEnd)}, verified by {e.verificationBody.fullName}
         </span>
       </>
     );

@@ -4,10 +4,26 @@ import { useNow } from '@renderer/lib/hooks';
 import { formatCountdown } from '@renderer/lib/format';
 import { registryNow } from './reservationPhase';
 
-/** `words: false` shows the time alone, for a sentence that says what it is ("ends in 09:13"). */
-export function Countdown({ until, clockOffsetMs, words = true }: { until: string; clockOffsetMs: number; words?: boolean }) {
+/**
+ * `words: false` shows the time alone, for a sentence that says what it is ("ends in 09:13"). `from`
+ * (when the hold began) caps the time left at the hold's length: the clock offset is an estimate, so a
+ * new 10-minute hold read "10:01 left".
+ */
+export function Countdown({
+  until,
+  from,
+  clockOffsetMs,
+  words = true,
+}: {
+  until: string;
+  from?: string;
+  clockOffsetMs: number;
+  words?: boolean;
+}) {
   const now = useNow();
-  const left = Date.parse(until) - registryNow(clockOffsetMs, now);
+  const end = Date.parse(until);
+  const held = from === undefined ? Infinity : end - Date.parse(from);
+  const left = Math.min(end - registryNow(clockOffsetMs, now), held);
   if (left <= 0) return <span className="countdown countdown-expired">Expired</span>;
   return (
     <span

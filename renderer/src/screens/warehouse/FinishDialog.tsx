@@ -77,7 +77,7 @@ export function FinishDialog({
         <p className="muted">
           {formatTonnesValue(reservation.amount)} of <span className="mono">{reservation.serialization}</span> (
           {reservation.project.fullName}). Reservation ends in{' '}
-          <Countdown until={reservation.reservedToDate} clockOffsetMs={clockOffsetMs} words={false} />.
+          <Countdown until={reservation.reservedToDate} from={reservation.createdAt} clockOffsetMs={clockOffsetMs} words={false} />.
         </p>
       )}
       {expired && (

@@ -77,7 +77,11 @@ function ReservationRow({
         <StatusBadge value={phase} label={PHASE_LABELS[phase]} />
       </td>
       <td>
-        {phase === 'active' ? <Countdown until={r.reservedToDate} clockOffsetMs={view.clockOffsetMs} /> : <span className="muted">—</span>}
+        {phase === 'active' ? (
+          <Countdown until={r.reservedToDate} from={r.createdAt} clockOffsetMs={view.clockOffsetMs} />
+        ) : (
+          <span className="muted">—</span>
+        )}
       </td>
       <td className="row-actions">
         {phase === 'active' && view.canWrite && !confirming && (
