@@ -1,6 +1,8 @@
 // The warehouse when the registry goes away while it is open: its last read said online, but the
 // desk's probe now says offline (the banner). Finishing and cancelling a reservation were still
 // offered (walked in de-DE with the registry stopped); they are disabled now, with the reason shown.
+// And when it comes back: a warehouse read offline (this computer's copy, older than a reservation
+// just made) stayed as read, actions disabled, until the next sync; it is read again at once.
 import { afterEach, expect, it } from 'vitest';
 import { page } from 'vitest/browser';
 import type { DeskOutput } from '@shared/desk/api';
@@ -8,6 +10,7 @@ import type { ConnectionInfo } from '@shared/desk/connection-schemas';
 import { WarehouseScreen } from '@renderer/screens/warehouse/WarehouseScreen';
 import { useConnections } from '@renderer/stores/connections';
 import { useFreshness } from '@renderer/stores/freshness';
+import { useSync } from '@renderer/stores/sync';
 import { render } from './render';
 import { installScriptedBridge } from './scripted-bridge';
 
@@ -83,4 +86,33 @@ it('disables finishing and cancelling, and says why, once the desk finds the reg
 
   useFreshness.getState().setOnline(true);
   await expect.element(finish).toBeEnabled();
+});
+
+it('read offline from this computer, it is read again from the registry as soon as the desk finds it back', async () => {
+  const service = crypto.randomUUID();
+  desk.answer('sync.status', () => ({
+    running: false,
+    progress: null,
+    lastSuccess: { projects: NOW },
+    lastError: null,
+    online: false,
+    dataAsOf: NOW,
+    runsEnded: { service, count: 0 },
+  }));
+  // The copy of the last sync, made before the reservation: nothing reserved, nothing to finish.
+  desk.answer('warehouse.get', () => ({ ...view, reservations: [], offline: true }));
+  const stop = useSync.getState().start();
+  try {
+    useConnections.setState({ list: { activeId: 'c-1', connections: [connection], keychain: { available: true } } });
+    render(<WarehouseScreen />);
+    await expect.element(page.getByText('No reservations yet')).toBeVisible();
+    await expect.poll(() => useFreshness.getState().offline).toBe(true);
+
+    desk.answer('warehouse.get', () => view);
+    desk.emit({ type: 'online.changed', online: true });
+    await expect.element(page.getByRole('button', { name: 'Finish…' })).toBeEnabled();
+    expect(desk.calls.filter((c) => c.method === 'warehouse.get')).toHaveLength(2);
+  } finally {
+    stop();
+  }
 });
