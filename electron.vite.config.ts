@@ -52,7 +52,12 @@ export default defineConfig({
     root: resolve(root, 'renderer'),
     // From the root: every screen has an address of its own (app://desk/projects/1006), the files do not move.
     base: '/',
-    plugins: [react()],
+    plugins: [
+      react(),
+      // electron-vite sets './' for production builds itself: the page reloaded at /projects/1006
+      // (or the web desk's F5 there) then asked for /projects/assets/… and stayed blank.
+      { name: 'desk:files-from-the-root', config: () => ({ base: '/' }) },
+    ],
     resolve: resolveAliases,
     build: {
       outDir: resolve(root, 'out/renderer'),
