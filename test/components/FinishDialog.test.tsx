@@ -6,6 +6,7 @@ import { page } from 'vitest/browser';
 import type { DeskOutput } from '@shared/desk/api';
 import type { Reservation } from '@shared/registry/resources';
 import { FinishDialog } from '@renderer/screens/warehouse/FinishDialog';
+import { Announcer } from '@renderer/components/Announcer';
 import { render } from './render';
 import { deskError, installScriptedBridge } from './scripted-bridge';
 
@@ -55,17 +56,21 @@ const reservation: Reservation = {
 
 let finished: Mock<() => void>;
 
-function open() {
+/** `announcer`: with the desk's announcer beside it, to hear what the dialog says. */
+function open(announcer = false) {
   finished = vi.fn();
   render(
-    <FinishDialog
-      organizationId="org-a"
-      organizationName="Seller Ltd."
-      reservation={reservation}
-      clockOffsetMs={0}
-      onClose={() => {}}
-      onFinished={finished}
-    />,
+    <>
+      {announcer && <Announcer />}
+      <FinishDialog
+        organizationId="org-a"
+        organizationName="Seller Ltd."
+        reservation={reservation}
+        clockOffsetMs={0}
+        onClose={() => {}}
+        onFinished={finished}
+      />
+    </>,
   );
 }
 
@@ -154,6 +159,21 @@ describe('the Finish dialog', () => {
     ]);
     expect(finished).toHaveBeenCalledTimes(1);
     await expect.element(page.getByText('transaction-1')).toBeVisible();
+  });
+
+  it('says what a refused review lacks in the order the form shows it, from the field focus is on', async () => {
+    open(true);
+    await page.getByRole('radio', { name: 'Transfer and retire' }).click();
+    await expect.element(page.getByRole('option', { name: 'Zeta Traders' })).toBeInTheDocument();
+    await page.getByLabelText('Receiving organization').selectOptions('Zeta Traders');
+    await page.getByRole('button', { name: 'Review' }).click();
+    await expect.element(page.getByLabelText('Beneficiary')).toHaveFocus();
+    const announcer = page.getByRole('status').filter({ hasText: 'Not ready for review' });
+    await expect
+      .element(announcer)
+      .toHaveTextContent(
+        'Not ready for review: 2 fields need attention. Enter who the retirement is for (the certificate names them). Enter the reason for retiring the credits.',
+      );
   });
 
   it('transfers and retires: a refused finish says nothing was transferred, and a second try sends the same', async () => {

@@ -1,6 +1,7 @@
 // The operator's project list with the keyboard: opening a project (Enter on its name) moves focus
 // into its details panel, so Submit is two Tab presses away; it was after every row of the list
-// (about 95 presses on the demo's first page). Closing the panel gives focus back to the row.
+// (about 95 presses on the demo's first page). Closing the panel gives focus back to the row. A
+// draft just created: its panel opens behind the dialog, and takes focus once the dialog closes.
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
 import { ProjectsScreen } from '@renderer/screens/back-office/ProjectsScreen';
@@ -82,4 +83,39 @@ it('Enter on a project moves focus into its panel, Submit is two Tabs away, and 
   await expect.element(panel.getByRole('button', { name: 'Close details' })).toHaveFocus();
   await userEvent.keyboard('{Enter}');
   await expect.element(row).toHaveFocus();
+});
+
+it('a draft just created has focus on its panel once its dialog closes, not on "New draft project"', async () => {
+  desk.answer('backOffice.read', (input) => {
+    const { endpoint, params } = input as { endpoint: string; params?: { projectId: string } };
+    const data =
+      endpoint === 'operatorListProjects'
+        ? { projects: Array.from({ length: 5 }, (_, i) => project(i)), pagination: { total: 5, page: 0, limit: 50 } }
+        : endpoint === 'operatorGetProject'
+          ? { project: { ...project(Number(params!.projectId.slice(2))) }, details }
+          : { organizations: [{ id: 'org-1', fullName: 'Proponent Ltd', type: 'projectProponent' }], nextCursor: null };
+    return { data, source: 'registry', fetchedAt: at };
+  });
+  desk.answer('backOffice.write', () => ({ outcome: 'done', data: { ...project(60), id: 'p-60' } }));
+  render(<ProjectsScreen />);
+  const opener = page.getByRole('button', { name: 'New draft project' });
+  await expect.element(page.getByRole('button', { name: 'Project 3', exact: true })).toBeVisible();
+  await opener.click();
+  const dialog = page.getByRole('dialog', { name: 'New draft project' });
+  await dialog.getByLabelText('Project name').fill('Keyboard Forest');
+  await dialog.getByLabelText('Start date').fill('2026-12-01');
+  await dialog.getByLabelText('Crediting period start').fill('2026-12-01');
+  await dialog.getByLabelText('Country').selectOptions('KE');
+  await dialog.getByLabelText('Sector', { exact: true }).selectOptions('forestry');
+  await dialog.getByLabelText('Methodology', { exact: true }).selectOptions('RDR-AR-001');
+  await dialog.getByLabelText('Type', { exact: true }).selectOptions('removal');
+  await dialog.getByLabelText('Proponent organization (owner)').selectOptions('org-1');
+  await dialog.getByRole('button', { name: 'Review' }).click();
+  await page.getByRole('button', { name: 'Create draft' }).click();
+  await expect.element(page.getByRole('dialog', { name: 'Draft project created' })).toBeVisible();
+
+  await userEvent.keyboard('{Escape}');
+  const panel = page.getByRole('complementary', { name: 'Project details' });
+  await expect.element(panel.getByRole('heading', { level: 2 })).toHaveFocus();
+  await expect.element(panel.getByRole('heading', { level: 2 })).toHaveTextContent('Project 60');
 });

@@ -1,7 +1,8 @@
-// A retirement's details panel moved to another retirement (Enter on another row) while the first
-// one's certificate is still being prepared, or after it failed: the new retirement's panel starts
-// clean, with its own "Download certificate (PDF)" and no error of the other one's (they once shared
-// one busy flag and error, as the panel was reused for the next id).
+// A retirement's details panel. It says what became of a certificate download. Moved to another
+// retirement (Enter on another row) while the first one's certificate is still being prepared, or
+// after it failed, the new retirement's panel starts clean, with its own "Download certificate
+// (PDF)" and no error of the other one's (they once shared one busy flag and error, as the panel
+// was reused for the next id).
 import { afterEach, expect, it } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
 import type { DeskOutput } from '@shared/desk/api';
@@ -104,4 +105,25 @@ it('another retirement opened after a certificate failed does not show that erro
   useNavigation.getState().openRetirement('retirement-b');
   await expect.element(panel().getByText('Bob')).toBeVisible();
   await expect.element(panel().getByText('The certificate could not be saved', { exact: false })).not.toBeInTheDocument();
+});
+
+it('says where the certificate was saved, or that it was not', async () => {
+  desk.answer('retirements.certificate', () => ({
+    handle: 'file-handle-a-0000000000',
+    kind: 'pdf',
+    filename: 'retirement-a.pdf',
+    size: 1000,
+  }));
+  desk.saveFile(async () => ({ saved: true }));
+  showRetirements();
+  await expect.element(panel().getByText('Alice')).toBeVisible();
+  const download = panel().getByRole('button', { name: 'Download certificate (PDF)' });
+  await download.click();
+  await expect
+    .element(panel().getByRole('status'))
+    .toHaveTextContent("Saved 1 certificate as retirement-a.pdf, to this browser's downloads folder.");
+
+  desk.saveFile(async () => ({ saved: false }));
+  await download.click();
+  await expect.element(panel().getByRole('status')).toHaveTextContent('Nothing was saved: the save was cancelled.');
 });

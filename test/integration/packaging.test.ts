@@ -114,6 +114,13 @@ describe('npm run package -- --linux dir deb, with stand-ins for the downloads',
     expect(checked).toBeGreaterThan(1000);
   });
 
+  it('packs a page that asks for its files from the root, so a screen reloaded at its own address finds them', () => {
+    const html = asar.extractFile(join(resources, 'app.asar'), 'out/renderer/index.html').toString('utf8');
+    const files = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]!);
+    expect(files.length).toBeGreaterThan(1);
+    expect(files.filter((file) => !file.startsWith('/'))).toEqual([]);
+  });
+
   it('unpacks exactly the two addons, the Electron-ABI builds from .electron-native', () => {
     const unpacked = join(resources, 'app.asar.unpacked');
     expect(sha256(join(unpacked, SQLITE))).toBe(sha256(join(nativeDir, SQLITE)));

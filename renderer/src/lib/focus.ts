@@ -39,7 +39,19 @@ export function reportFormProblems(form: HTMLFormElement | null, problems: strin
   if (problems.length === 0) return;
   focusSoon(() => form?.querySelector('[aria-invalid="true"]'));
   const count = problems.length === 1 ? '1 field needs' : `${problems.length} fields need`;
-  say(`Not ready for review: ${count} attention. ${problems.join(' ')}`);
+  // Said once the problems are drawn, in the order the form shows them, so what is heard first is
+  // the field focus lands on and Tab goes on to the next one heard.
+  requestAnimationFrame(() => say(`Not ready for review: ${count} attention. ${inShownOrder(form, problems).join(' ')}`));
+}
+
+/** `problems` in the order their texts appear in `form`; any not shown there (the form's own) last. */
+function inShownOrder(form: HTMLFormElement | null, problems: string[]): string[] {
+  const shown = [...(form?.querySelectorAll('.field-error') ?? [])].map((el) => el.textContent.trim());
+  const at = (problem: string) => {
+    const index = shown.indexOf(problem);
+    return index < 0 ? shown.length : index;
+  };
+  return [...problems].sort((a, b) => at(a) - at(b));
 }
 
 /**

@@ -122,9 +122,18 @@ export const useSync = create<SyncState>()((set, get) => {
             applyEnd(event.status, event.type === 'sync.failed' ? event.message : null);
             break;
           }
-          case 'online.changed':
+          case 'online.changed': {
+            const wasOffline = useFreshness.getState().offline;
             useFreshness.getState().setOnline(event.online);
+            // Back: what screens read from this computer's copy meanwhile (a warehouse without the
+            // reservation made since the last sync, its actions disabled) is read again from the
+            // registry now, not at the next sync minutes later.
+            if (event.online && wasOffline) {
+              set((s) => ({ dataVersion: s.dataVersion + 1 }));
+              publishDataVersion(get().dataVersion);
+            }
             break;
+          }
           default:
             break;
         }

@@ -21,6 +21,7 @@ import { useBackOfficeRead } from '@renderer/components/backOffice/useBackOffice
 import { EditOrganizationDialog } from './EditOrganizationDialog';
 import { actorName, useOperatorNames } from './operatorNames';
 import { auditActionWords, permissionsWords } from '@renderer/lib/registryWords';
+import { useRecordTitle } from '@renderer/lib/pageTitle';
 
 const MOVEMENTS_PAGE = 50;
 
@@ -32,6 +33,7 @@ export function OrganizationPage({ organizationId }: { organizationId: string })
   const { data, error, loading, reload } = useBackOfficeRead('operatorGetOrganization', { params: { organizationId } });
   const [verifying, setVerifying] = useState(false);
   const [editing, setEditing] = useState(false);
+  useRecordTitle(data ? `Organization: ${data.data.organization.fullName}` : null);
   if (loading && !data) return <Loading label="Loading the organization…" />;
   if (!data) return <ErrorMessage error={error ? describeError(error) : 'Not found'} onRetry={reload} />;
   const o = data.data.organization;

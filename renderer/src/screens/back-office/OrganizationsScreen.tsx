@@ -16,7 +16,7 @@ import { StatusBadge } from '@renderer/components/StatusBadge';
 import { GatedButton } from '@renderer/components/backOffice/RoleGate';
 import { BackOfficePage } from './BackOfficePage';
 import { CreateOrganizationDialog } from './CreateOrganizationDialog';
-import { OrganizationPage } from './OrganizationPage';
+import { OpenOrganization } from './OpenOrganization';
 
 export type OperatorOrganization = BackOfficeData<'operatorListOrganizations'>['organizations'][number];
 
@@ -53,7 +53,7 @@ export function OrganizationsScreen() {
         )
       }
     >
-      {organizationId ? <OrganizationPage organizationId={organizationId} /> : <OrganizationList />}
+      {organizationId ? <OpenOrganization organizationId={organizationId} /> : <OrganizationList />}
       {creating && <CreateOrganizationDialog onClose={() => setCreating(false)} />}
     </BackOfficePage>
   );
@@ -159,7 +159,7 @@ function OrganizationList() {
             </thead>
             <tbody>
               {rows.map((o) => (
-                <tr key={o.id}>
+                <tr key={o.id} data-organization-id={o.id}>
                   <td>
                     <button type="button" className="button-link" onClick={() => open('bo-organizations', { organizationId: o.id })}>
                       {o.fullName}

@@ -17,6 +17,7 @@ import { Field } from '@renderer/components/Field';
 import { StatusBadge } from '@renderer/components/StatusBadge';
 import { describeError } from '@renderer/lib/desk';
 import { countryName, formatDate, formatDateTime, formatDay, humanize } from '@renderer/lib/format';
+import { focusSoon } from '@renderer/lib/focus';
 import { moveAmongRows } from '@renderer/lib/rowKeyboard';
 import { useNavigation } from '@renderer/stores/navigation';
 import { BackOfficePage } from './BackOfficePage';
@@ -55,6 +56,7 @@ export function ProjectsScreen() {
   const organizations = useOrganizationNames();
   const organizationTypes = useOrganizationTypes();
   const [creating, setCreating] = useState(false);
+  const createdDraft = useRef(false);
   const list = useBackOfficeRead('operatorListProjects', { query: { limit: MAX_PAGE_SIZE, page, ...(status ? { status } : {}) } });
   const projects = list.data?.data.projects ?? [];
   const pagination = list.data?.data.pagination;
@@ -150,8 +152,17 @@ export function ProjectsScreen() {
         <ProjectFormDialog
           organizations={organizations}
           organizationTypes={organizationTypes}
-          onClose={() => setCreating(false)}
-          onCreated={(id) => open('bo-projects', { projectId: id })}
+          onClose={() => {
+            setCreating(false);
+            // The new draft's panel opened behind the dialog: focus goes to its name, where Submit is
+            // next, not back to "New draft project" (the draft is last in the list).
+            if (createdDraft.current) focusSoon(() => document.querySelector('aside[aria-label="Project details"] h2'));
+            createdDraft.current = false;
+          }}
+          onCreated={(id) => {
+            createdDraft.current = true;
+            open('bo-projects', { projectId: id });
+          }}
         />
       )}
     </BackOfficePage>

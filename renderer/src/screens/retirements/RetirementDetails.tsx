@@ -13,6 +13,7 @@ import { ErrorMessage, Loading } from '@renderer/components/feedback';
 import { useAction } from '@renderer/components/useAction';
 import { downloadCertificate } from './certificates';
 import { FinalizeDialog } from './FinalizeDialog';
+import { savedFilesNote } from './savedFilesNote';
 import { usePanelFocus } from '@renderer/components/DetailsPanel';
 
 /**
@@ -41,6 +42,14 @@ function RetirementPanel({ id }: { id: string }) {
   );
   const details = useLoader(() => desk('retirements.get', { id }), [id], dataVersion);
   const certificate = useAction(() => downloadCertificate(id));
+  // What became of the last download, said in words: the browser's own download bar is not read out
+  // and shows nothing for a keyboard user who stays in the panel.
+  const [savedNote, setSavedNote] = useState<string | null>(null);
+  const saveCertificate = async () => {
+    setSavedNote(null);
+    const file = await certificate.run();
+    if (file) setSavedNote(savedFilesNote(file.saved ? [file] : [], 1, file.saved ? 0 : 1));
+  };
   // The registry's answer to finalize is the retirement as it now is; show it at once rather than
   // the cached copy, which catches up at the next sync.
   const [finalized, setFinalized] = useState<Retirement | null>(null);
@@ -117,7 +126,7 @@ function RetirementPanel({ id }: { id: string }) {
                 disabled={offline}
                 aria-describedby={offline ? 'retirement-offline-reason' : undefined}
                 onClick={() => {
-                  if (!certificate.busy) void certificate.run();
+                  if (!certificate.busy) void saveCertificate();
                 }}
               >
                 {certificate.busy ? 'Preparing certificate…' : 'Download certificate (PDF)'}
@@ -141,6 +150,9 @@ function RetirementPanel({ id }: { id: string }) {
               so this is possible again once it is back.
             </p>
           )}
+          <p className="muted" role="status">
+            {savedNote}
+          </p>
           <ErrorMessage error={certificate.error ? `The certificate could not be saved: ${certificate.error}` : null} />
           {finalizing && (
             <FinalizeDialog

@@ -1,6 +1,6 @@
 // The warehouse of an organization that installed this app: what it holds, reserving credits,
 // and every reservation with a live countdown, finish and cancel.
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Reservation, WarehouseInventoryCredit } from '@shared/registry/resources';
 import type { WarehouseView } from '@shared/desk/api';
 import { desk, describeError, onDeskEvent } from '@renderer/lib/desk';
@@ -12,6 +12,7 @@ import { focusSoon } from '@renderer/lib/focus';
 import { say } from '@renderer/components/Announcer';
 import { useConnections, warehouseInstallations } from '@renderer/stores/connections';
 import { useSync } from '@renderer/stores/sync';
+import { useFreshness } from '@renderer/stores/freshness';
 import { StatusBadge } from '@renderer/components/StatusBadge';
 import { EmptyState, ErrorMessage, Loading } from '@renderer/components/feedback';
 import { useAction } from '@renderer/components/useAction';
@@ -191,7 +192,11 @@ function OrganizationWarehouse({ organizationId }: { organizationId: string }) {
   const [finishing, setFinishing] = useState<Reservation | null>(null);
   const [reserved, setReserved] = useState<{ id: string; text: string } | null>(null);
   const { reload } = warehouse;
-  const view = warehouse.data;
+  // A warehouse read before the registry went away says it was online: the desk's own notice that
+  // it is offline (the banner's) disables reserving, finishing and cancelling too.
+  const registryOffline = useFreshness((s) => s.offline);
+  const read = warehouse.data;
+  const view = useMemo(() => (read && registryOffline && !read.offline ? { ...read, offline: true } : read), [read, registryOffline]);
 
   // Another window, the background worker or the registry moved a reservation on: show it.
   useEffect(
@@ -202,10 +207,10 @@ function OrganizationWarehouse({ organizationId }: { organizationId: string }) {
     [organizationId, reload],
   );
   useEffect(() => {
-    if (!view) return;
+    if (!read) return;
     setPageState('warehouseVersion', String(Date.now()));
-    announce('desk:warehouse-loaded', { organizationId, reservations: view.reservations.length });
-  }, [view, organizationId]);
+    announce('desk:warehouse-loaded', { organizationId, reservations: read.reservations.length });
+  }, [read, organizationId]);
 
   if (warehouse.loading && !view) return <Loading label="Loading the warehouse…" />;
   if (!view) return <ErrorMessage error={describeError(warehouse.error)} onRetry={reload} />;
@@ -215,6 +220,12 @@ function OrganizationWarehouse({ organizationId }: { organizationId: string }) {
       {!view.canWrite && (
         <p className="notice">
           This app may only view this warehouse: reserving, finishing and cancelling need the warehouse write permission.
+        </p>
+      )}
+      {view.offline && view.canWrite && (
+        <p className="notice">
+          The registry cannot be reached: reserving, finishing and cancelling are done by the registry, so they are possible again once it
+          is back.
         </p>
       )}
       <section className="card" aria-label="Reservations">
