@@ -2,7 +2,7 @@
 // endpoints are public and outside the endpoint table), and the leaves [start, end) fetched a few
 // pages ahead so a first sync of a long log is not one round trip per page.
 import { RegistryClientError } from '../client/errors';
-import { isLoopbackUrl, type FetchLike, type HttpTransport } from '../client/http';
+import type { FetchLike } from '../client/http';
 import type { Get, ServedLeaf } from '@shared/transparency/verifier';
 import { LogVerificationError } from '@shared/transparency/verifier';
 
@@ -15,29 +15,11 @@ const PAGES_AHEAD = 8;
 const PAGE = 1000;
 
 export function transparencyGet(baseUrl: string, fetchFn: FetchLike = fetch, timeoutMs = 30_000): Get {
-  return getWith(baseUrl, async (url) => {
-    const res = await fetchFn(url, { signal: AbortSignal.timeout(timeoutMs) });
-    return { status: res.status, text: await res.text() };
-  });
-}
-
-/**
- * The same over the sync's own transport (client/node-http.ts), for the first sync's long replay:
- * half a megabyte a page, asked compressed of a registry elsewhere and inflated in one call.
- */
-export function transparencyGetVia(baseUrl: string, transport: HttpTransport, timeoutMs = 30_000): Get {
-  const headers = { accept: 'application/json', 'accept-encoding': isLoopbackUrl(baseUrl) ? 'identity' : 'gzip, br' };
-  return getWith(baseUrl, async (url, path) => {
-    const res = await transport(url, { method: 'GET', headers, body: undefined, timeoutMs, where: `GET ${path}` });
-    return { status: res.status, text: await res.text() };
-  });
-}
-
-type Once = (url: string, path: string) => Promise<{ status: number; text: string }>;
-
-function getWith(baseUrl: string, fetchOnce: Once): Get {
   const base = baseUrl.replace(/\/+$/, '');
-  const once = (path: string) => fetchOnce(`${base}${path}`, path);
+  const once = async (path: string) => {
+    const res = await fetchFn(`${base}${path}`, { signal: AbortSignal.timeout(timeoutMs) });
+    return { status: res.status, text: await res.text() };
+  };
   return async (path) => {
     try {
       // once more after a network failure: a kept-alive connection the registry closed fails the first try

@@ -9,8 +9,7 @@ import { Worker, type MessagePort } from 'node:worker_threads';
 import { LogVerificationError, type Get, type LogFailureKind } from '@shared/transparency/verifier';
 import { replayLeavesHere, type LeafJob, type LeavesReplayed, type ReplayLeaves } from '@desk/verification/leaf-replay';
 import type { KeptMovement } from '@desk/verification/leaves';
-import { transparencyGetVia } from '@desk/verification/transport';
-import { transportFor } from '@desk/client/node-http';
+import { transparencyGet } from '@desk/verification/transport';
 import type { PageReaderThread } from '../context';
 import type { WireError } from './protocol';
 import { fromWireError, toWireError } from './wire-error';
@@ -35,8 +34,7 @@ type FromReplay =
 
 /** The replay thread's side: replays the one job it is sent over `port`, then is ended by the sync's thread. */
 export function serveLeafReplay(port: MessagePort, baseUrl: string): void {
-  // The sync's own transport: fetch inflated the compressed pages in stream chunks (a third of this thread's CPU besides GC).
-  const get = transparencyGetVia(baseUrl, transportFor(baseUrl));
+  const get = transparencyGet(baseUrl);
   let unkept = 0;
   const waiting: (() => void)[] = [];
   // Each page is asked for only while few enough are unkept (the pages in flight still come in).
