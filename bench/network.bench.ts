@@ -7,7 +7,10 @@
 //
 // The proxy listens on this machine's own network address when it has one: to the desk that is a
 // registry elsewhere (fetch, compressed answers), as over the internet. `NETWORK_BENCH_SCALE`
-// (default 10: 1,000 projects, ~11,500 project and retirement rows) sets the registry's size.
+// (default 10: 1,000 projects, ~11,500 project and retirement rows) sets the registry's size;
+// `NETWORK_BENCH_RTT=0` (a comma list of RTTs in ms) runs only those links, for a quick comparison.
+// Beside each first sync's wall: the desk's CPU (every thread of its process) and this process's
+// (the registry and the proxy), since on a shared machine CPU time holds still where walls do not.
 import { networkInterfaces } from 'node:os';
 import type { BenchFigure, BenchSuite } from './types';
 import { FIRST_SYNC_MARK, runChildOf, type ChildJob, type ChildResult } from './sync.bench';
@@ -43,6 +46,27 @@ interface PathRun {
   first: ChildResult;
   /** Bytes from the registry to the desk during the first sync (null: no proxy). */
   bytesDown: number | null;
+  /** CPU time of this process (the registry's server and the proxy) during the first sync. */
+  serverCpuMs: number;
+}
+
+/** The links `NETWORK_BENCH_RTT` names (all when unset); RTT 0 comes first, the others' yardstick. */
+function chosenLinks(): Link[] {
+  const rtts = process.env.NETWORK_BENCH_RTT?.split(',').map(Number);
+  return rtts ? LINKS.filter((link) => rtts.includes(link.rttMs)) : LINKS;
+}
+
+/** Runs `job` in a bench child; `onFirstSync` is called when its first sync has ended. */
+async function timedChild(childFile: string, job: ChildJob, onFirstSync: () => void = () => {}) {
+  const cpuStarted = process.cpuUsage();
+  let serverCpuMs = NaN;
+  const first = await runChildOf(childFile, job, (mark) => {
+    if (mark !== FIRST_SYNC_MARK) return;
+    const { user, system } = process.cpuUsage(cpuStarted);
+    serverCpuMs = (user + system) / 1000;
+    onFirstSync();
+  });
+  return { first, serverCpuMs };
 }
 
 export const suite: BenchSuite = {
@@ -65,11 +89,10 @@ export const suite: BenchSuite = {
       markFirstSync: true,
     });
     const through = async (link: Link | null, feed: boolean): Promise<PathRun> => {
-      if (link === null)
-        return {
-          first: must(await runChildOf(world.childFile, { ...job(world.url, feed), markFirstSync: false }), 'direct sync'),
-          bytesDown: null,
-        };
+      if (link === null) {
+        const { first, serverCpuMs } = await timedChild(world.childFile, job(world.url, feed));
+        return { first: must(first, 'direct sync'), bytesDown: null, serverCpuMs };
+      }
       const proxy = await startDelayingProxy({
         target: { host: target.hostname, port: Number(target.port) },
         rttMs: link.rttMs,
@@ -78,10 +101,8 @@ export const suite: BenchSuite = {
       });
       try {
         let bytesDown: number | null = null;
-        const first = await runChildOf(world.childFile, job(proxy.url, feed), (mark) => {
-          if (mark === FIRST_SYNC_MARK) bytesDown = proxy.bytesDown;
-        });
-        return { first: must(first, `sync over ${link.name}`), bytesDown };
+        const { first, serverCpuMs } = await timedChild(world.childFile, job(proxy.url, feed), () => (bytesDown = proxy.bytesDown));
+        return { first: must(first, `sync over ${link.name}`), bytesDown, serverCpuMs };
       } finally {
         await proxy.close();
       }
@@ -89,6 +110,10 @@ export const suite: BenchSuite = {
 
     const figures: BenchFigure[] = [];
     const s = 'network';
+    const cpuFigures = (path: string, linkName: string, run: PathRun): BenchFigure[] => [
+      { suite: s, name: `${path}: first sync, ${linkName}, desk CPU`, value: (run.first.cpuMs ?? NaN) / 1000, unit: 's' },
+      { suite: s, name: `${path}: first sync, ${linkName}, registry and proxy CPU`, value: run.serverCpuMs / 1000, unit: 's' },
+    ];
     try {
       console.log(
         `scale ${scale}; the proxy listens on ${host}${host === '127.0.0.1' ? ' (no network address: the desk sees loopback)' : ''}`,
@@ -102,10 +127,12 @@ export const suite: BenchSuite = {
         figures.push(
           { suite: s, name: `${path}: first sync, straight to the registry (wall)`, value: direct.first.wallMs / 1000, unit: 's' },
           { suite: s, name: `${path}: first sync, straight, peak RSS`, value: direct.first.maxRssMb, unit: 'MB' },
+          ...cpuFigures(path, 'straight', direct),
         );
         let base: PathRun | undefined;
-        for (const link of LINKS) {
+        for (const link of chosenLinks()) {
           const run = await through(link, feed);
+          figures.push(...cpuFigures(path, link.name, run));
           base ??= run;
           const ratio = run.first.wallMs / base.first.wallMs;
           const target = feed ? undefined : SEED_TARGETS[link.name];

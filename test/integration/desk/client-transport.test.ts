@@ -1,12 +1,18 @@
 // The sync worker's node:http transport (electron/core/desk/client/node-http.ts) against fetch's, on one
 // real loopback server: the same answers read the same way, and its own timer, socket errors and
-// error bodies turned into the client's error kinds.
+// error bodies turned into the client's error kinds. And over https, as a registry elsewhere is
+// reached: a real TLS server on loopback with a certificate made for the run (openssl).
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchTransport, type HttpTransport } from '@desk/client/http';
-import { nodeHttpTransport } from '@desk/client/node-http';
+import { nodeHttpTransport, transportFor } from '@desk/client/node-http';
 import { createRegistryClient, type RegistryClient } from '@desk/client/registry-client';
 import { RegistryClientError } from '@desk/client/errors';
 import type { TokenManager } from '@desk/client/tokens';
@@ -36,12 +42,43 @@ const routes: Record<string, (res: ServerResponse) => void> = {
   },
 };
 
-const server = createServer((req: IncomingMessage, res) => routes[req.url!.split('/').pop()!]!(res));
+const answer = (req: IncomingMessage, res: ServerResponse) => routes[req.url!.split('/').pop()!]!(res);
+const server = createServer(answer);
 let baseUrl = '';
 let closedPortUrl = '';
+/** The https server's certificate (self-signed for 127.0.0.1), which Node's own list does not trust. */
+let certificate = '';
+let tlsServer: ReturnType<typeof createTlsServer> | undefined;
+let tlsUrl = '';
 beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const dir = mkdtempSync(join(tmpdir(), 'client-transport-'));
+  const args = ['-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-addext', 'subjectAltName=IP:127.0.0.1'];
+  const generated = spawnSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      ...args,
+    ],
+    { encoding: 'utf8' },
+  );
+  if (generated.status !== 0) throw new Error(`openssl could not make a test certificate: ${generated.stderr}`);
+  certificate = readFileSync(join(dir, 'cert.pem'), 'utf8');
+  tlsServer = createTlsServer({ key: readFileSync(join(dir, 'key.pem')), cert: certificate }, answer);
+  rmSync(dir, { recursive: true });
+  await new Promise<void>((resolve) => tlsServer!.listen(0, '127.0.0.1', resolve));
+  tlsUrl = `https://127.0.0.1:${(tlsServer.address() as AddressInfo).port}`;
   const closed = createServer();
   await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
   closedPortUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
@@ -50,6 +87,8 @@ beforeAll(async () => {
 afterAll(async () => {
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
+  tlsServer?.closeAllConnections();
+  await new Promise((resolve) => (tlsServer ? tlsServer.close(resolve) : resolve(undefined)));
 });
 
 // Tokens are not what is tested here: a fixed bearer.
@@ -130,5 +169,26 @@ describe('the node:http transport', () => {
       true,
       'GET /carbonCredits/projects/bom: the registry is unreachable (ECONNREFUSED)',
     ]);
+  });
+
+  it('speaks https with the certificates it trusts, and refuses others as fetch does', async () => {
+    const trusting = nodeHttpTransport(undefined, { ca: certificate });
+    const c = createRegistryClient({ baseUrl: tlsUrl, tokens, clock: new ManualClock(0), transport: trusting, retry: { maxAttempts: 1 } });
+    expect((await get(c, 'gzip')).text).toBe('{"zipped":true}');
+    expect((await get(c, 'repeated')).headers.get('x-note')).toBe('one, two');
+    // A registry at an https address goes over node:https with Node's own list, where this certificate is not.
+    const request = { method: 'GET', headers: {}, body: undefined, timeoutMs: 10_000, where: 'bom' } as const;
+    await expect(transportFor(tlsUrl)(`${tlsUrl}/carbonCredits/projects/bom`, request)).rejects.toMatchObject({
+      code: 'DEPTH_ZERO_SELF_SIGNED_CERT',
+    });
+    const [viaNode, viaFetch] = await Promise.all([
+      failure(get(client('node', tlsUrl), 'bom')),
+      failure(get(client('fetch', tlsUrl), 'bom')),
+    ]);
+    expect([viaNode.kind, viaNode.message]).toEqual([
+      'network',
+      'GET /carbonCredits/projects/bom: the registry is unreachable (DEPTH_ZERO_SELF_SIGNED_CERT)',
+    ]);
+    expect(viaNode.message).toBe(viaFetch.message);
   });
 });

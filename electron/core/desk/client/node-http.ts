@@ -1,23 +1,18 @@
-// The registry client's transport over node:http, for a registry on this machine reached over plain
-// http (the embedded one, a local server). WHATWG fetch costs the sync worker ~240 µs of CPU per
-// loopback GET against ~90 µs for node:http with a keep-alive agent (bench/http-transports.ts), and a
-// first sync through the seed interface makes ~21,000 of them. It keeps fetch's behaviour where
-// the client can see it: status, status text, headers (repeated ones joined with ", "), the body
-// read once, as text (UTF-8, a BOM dropped), JSON or bytes, gzip/deflate/br answers decoded, one
-// timer for the whole exchange (answer included) failing with a TimeoutError, socket errors with
-// their code. Redirects are followed by fetch. Anything else (https, a registry elsewhere) goes to
-// fetch altogether: see `transportFor`.
+// The registry client's transport over node:http and node:https, for every registry the desk
+// reaches (the embedded one, a local server, a registry elsewhere over https). WHATWG fetch costs
+// the sync worker ~240 µs of CPU per loopback GET against ~90 µs for node:http with a keep-alive
+// agent (bench/http-transports.ts), and a first sync through the seed interface makes ~21,000 of
+// them; and fetch inflates a compressed answer chunk by chunk through web streams, which cost a
+// first sync at --scale 10 two to four seconds of the worker's CPU more than one inflate per answer
+// (bench/README.md, "Network"). It keeps fetch's behaviour where the client can see it: status,
+// status text, headers (repeated ones joined with ", "), the body read once, as text (UTF-8, a BOM
+// dropped), JSON or bytes, gzip/deflate/br answers decoded, one timer for the whole exchange (answer
+// included) failing with a TimeoutError, socket and certificate errors with their code, the
+// certificates Node trusts (as fetch). Redirects are followed by fetch: see `transportFor`.
 import http from 'node:http';
+import https from 'node:https';
 import zlib from 'node:zlib';
-import {
-  fetchTransport,
-  isLoopbackUrl,
-  timeoutError,
-  type FetchLike,
-  type HttpAnswer,
-  type HttpTransport,
-  type TransportRequest,
-} from './http';
+import { fetchTransport, timeoutError, type FetchLike, type HttpAnswer, type HttpTransport, type TransportRequest } from './http';
 
 type Waiter = { resolve: (body: Buffer) => void; reject: (error: Error) => void };
 
@@ -169,15 +164,28 @@ function decode(body: Buffer, encoding: string | null): Buffer {
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
-/** The node:http transport (plain http only), with a keep-alive agent of its own. */
-export function nodeHttpTransport(fallback: HttpTransport = fetchTransport(fetch)): HttpTransport {
+/** What `nodeHttpTransport` may be told: tests trust a certificate of their own (the desk never does). */
+export interface NodeTransportOptions {
+  /** Certificates trusted for https, in place of Node's own list. */
+  ca?: string;
+}
+
+/** The node:http(s) transport, with keep-alive agents of its own (one for http, one for https). */
+export function nodeHttpTransport(fallback: HttpTransport = fetchTransport(fetch), options: NodeTransportOptions = {}): HttpTransport {
   const agent = new http.Agent({ keepAlive: true });
+  let tlsAgent: https.Agent | undefined;
   return (url, request: TransportRequest) =>
     new Promise<HttpAnswer>((resolve, reject) => {
       let answer: NodeAnswer | undefined;
       const headers =
         request.body === undefined ? request.headers : { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)) };
-      const outgoing = http.request(url, { method: request.method, headers, agent });
+      const outgoing = url.startsWith('https:')
+        ? https.request(url, {
+            method: request.method,
+            headers,
+            agent: (tlsAgent ??= new https.Agent({ keepAlive: true, ...(options.ca !== undefined ? { ca: options.ca } : {}) })),
+          })
+        : http.request(url, { method: request.method, headers, agent });
       const timer = setTimeout(() => {
         const error = timeoutError(request.where);
         answer?.fail(error);
@@ -203,16 +211,16 @@ export function nodeHttpTransport(fallback: HttpTransport = fetchTransport(fetch
 }
 
 /**
- * The transport for a registry at `baseUrl`: node:http for plain http on this machine (where the
- * desk asks for uncompressed answers), fetch for everything else.
+ * The transport for a registry at `baseUrl`: node:http(s) for http and https addresses (the only
+ * ones a connection may have); fetch for anything else, which reports it as it always has.
  */
 export function transportFor(baseUrl: string, fetchFn: FetchLike = fetch): HttpTransport {
   const viaFetch = fetchTransport(fetchFn);
-  let plainHttp = false;
+  let protocol = '';
   try {
-    plainHttp = new URL(baseUrl).protocol === 'http:';
+    protocol = new URL(baseUrl).protocol;
   } catch {
     // Not a URL: fetch reports it as it always has.
   }
-  return plainHttp && isLoopbackUrl(baseUrl) ? nodeHttpTransport(viaFetch) : viaFetch;
+  return protocol === 'http:' || protocol === 'https:' ? nodeHttpTransport(viaFetch) : viaFetch;
 }
