@@ -1,0 +1,94 @@
+// A read whose connection is reset under it (a TCP reset, as a firewall, a load balancer or a
+// crashed host sends) is found cut at once and runs once more on a new connection. libuv reports a
+// reset socket to libpq's watcher as a failed poll, which pg-native's binding drops without a word,
+// so the read pool looks at each read's socket itself (postgres-read-pool.ts); without that look the
+// read waited for its whole deadline. The reset is real: a loopback proxy in front of PostgreSQL
+// closes the read's connection with RST.
+import { once } from 'node:events';
+import { Worker } from 'node:worker_threads';
+import { sql } from 'kysely';
+import { describe, expect, it, vi } from 'vitest';
+import { PostgresDatabase } from '@platform/db/postgres';
+import { createTestDatabase } from '@test/support/postgres';
+import { ON_POSTGRES } from '@test/support/registry';
+
+interface ResettingProxy {
+  /** `url` with its host and port replaced by the proxy's. */
+  through(url: string): string;
+  /** Closes every client connection with a TCP reset. */
+  reset(): Promise<void>;
+  close(): Promise<number>;
+}
+
+// In a thread of its own: the engine's synchronous connect and statements hold this thread's event
+// loop, so a proxy here could not accept them.
+const PROXY = `
+const { parentPort, workerData } = require('node:worker_threads');
+const net = require('node:net');
+const clients = new Set();
+const server = net.createServer((client) => {
+  clients.add(client);
+  const upstream = net.connect(workerData.port, workerData.host);
+  client.pipe(upstream).pipe(client);
+  const end = () => { clients.delete(client); client.destroy(); upstream.destroy(); };
+  for (const socket of [client, upstream]) socket.on('error', end).on('close', end);
+});
+server.listen(0, '127.0.0.1', () => parentPort.postMessage(server.address().port));
+parentPort.on('message', () => {
+  for (const client of clients) client.resetAndDestroy();
+  parentPort.postMessage('reset');
+});
+`;
+
+async function startResettingProxy(target: URL): Promise<ResettingProxy> {
+  const worker = new Worker(PROXY, { eval: true, workerData: { host: target.hostname, port: Number(target.port) } });
+  const [port] = (await once(worker, 'message')) as [number];
+  return {
+    through(url) {
+      const proxied = new URL(url);
+      proxied.hostname = '127.0.0.1';
+      proxied.port = String(port);
+      return proxied.toString();
+    },
+    async reset() {
+      worker.postMessage('reset');
+      await once(worker, 'message');
+    },
+    close: () => worker.terminate(),
+  };
+}
+
+// (not behind PgBouncer: this file is not in that project, and the reset would be PgBouncer's)
+describe.skipIf(!ON_POSTGRES)('a read whose connection is reset under it, on PostgreSQL', () => {
+  it('runs once more on a new connection at once, long before its deadline', async () => {
+    const database = createTestDatabase('registry_read_reset');
+    const proxy = await startResettingProxy(new URL(database.url));
+    // a deadline far past the test's own timeout: a read that waited for it fails the test
+    const db = new PostgresDatabase<unknown>(`${proxy.through(database.url)}&statement_timeout=60000`);
+    const other = new PostgresDatabase<unknown>(database.url);
+    const waiting = (): number[] =>
+      other
+        .query(`SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objid = 45 AND NOT granted ORDER BY pid`)
+        .map((row) => Number(row.pid));
+    try {
+      other.exec('BEGIN; SELECT pg_advisory_xact_lock(45)');
+      const read = db.allAsync(sql<{ pid: number }>`SELECT pg_backend_pid() AS pid FROM pg_advisory_xact_lock(45)`);
+      const [first] = await vi.waitFor(() => {
+        const pids = waiting();
+        expect(pids).toHaveLength(1);
+        return pids;
+      });
+      await proxy.reset();
+      // sent again: a second backend waits on the lock (the first still does, unaware its client is gone)
+      await vi.waitFor(() => expect(waiting().filter((pid) => pid !== first)).toHaveLength(1), { timeout: 3000 });
+      other.exec('COMMIT');
+      const [row] = await read;
+      expect(row!.pid).not.toBe(first);
+    } finally {
+      db.close();
+      other.close();
+      await proxy.close();
+      database.drop();
+    }
+  }, 10_000);
+});
