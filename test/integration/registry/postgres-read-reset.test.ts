@@ -4,10 +4,14 @@
 // so the read pool looks at each read's socket itself (postgres-read-pool.ts); without that look the
 // read waited for its whole deadline. The reset is real: a loopback proxy in front of PostgreSQL
 // closes the read's connection with RST.
+//
+// And a read that waits for a read connection being opened to a database that does not answer is
+// answered 503 at its own deadline, counted from when it was asked, not when the open gives up.
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { sql } from 'kysely';
 import { describe, expect, it, vi } from 'vitest';
+import { DatabaseUnavailableError } from '@platform/db/database';
 import { PostgresDatabase } from '@platform/db/postgres';
 import { createTestDatabase } from '@test/support/postgres';
 import { ON_POSTGRES } from '@test/support/registry';
@@ -17,6 +21,8 @@ interface ResettingProxy {
   through(url: string): string;
   /** Closes every client connection with a TCP reset. */
   reset(): Promise<void>;
+  /** From now on, accepts connections and never answers them (as a frozen server's listen queue). */
+  stall(): Promise<void>;
   close(): Promise<number>;
 }
 
@@ -26,17 +32,20 @@ const PROXY = `
 const { parentPort, workerData } = require('node:worker_threads');
 const net = require('node:net');
 const clients = new Set();
+let stalled = false;
 const server = net.createServer((client) => {
   clients.add(client);
+  if (stalled) return;
   const upstream = net.connect(workerData.port, workerData.host);
   client.pipe(upstream).pipe(client);
   const end = () => { clients.delete(client); client.destroy(); upstream.destroy(); };
   for (const socket of [client, upstream]) socket.on('error', end).on('close', end);
 });
 server.listen(0, '127.0.0.1', () => parentPort.postMessage(server.address().port));
-parentPort.on('message', () => {
-  for (const client of clients) client.resetAndDestroy();
-  parentPort.postMessage('reset');
+parentPort.on('message', (message) => {
+  if (message === 'stall') stalled = true;
+  else for (const client of clients) client.resetAndDestroy();
+  parentPort.postMessage(message);
 });
 `;
 
@@ -52,6 +61,10 @@ async function startResettingProxy(target: URL): Promise<ResettingProxy> {
     },
     async reset() {
       worker.postMessage('reset');
+      await once(worker, 'message');
+    },
+    async stall() {
+      worker.postMessage('stall');
       await once(worker, 'message');
     },
     close: () => worker.terminate(),
@@ -91,4 +104,27 @@ describe.skipIf(!ON_POSTGRES)('a read whose connection is reset under it, on Pos
       database.drop();
     }
   }, 10_000);
+
+  it('a read waiting for a connection that is being opened is answered 503 at its own deadline', async () => {
+    const database = createTestDatabase('registry_read_stall');
+    const proxy = await startResettingProxy(new URL(database.url));
+    // deadline 0.3 s and the 0.5 s grace; an open that is never answered gives up after 2 s (connect_timeout)
+    const db = new PostgresDatabase<unknown>(`${proxy.through(database.url)}&statement_timeout=300`);
+    try {
+      await proxy.stall();
+      const askedAt = performance.now();
+      const answered = await db.allAsync(sql`SELECT 1 AS n`).then(
+        () => 'rows',
+        (error: unknown) => error,
+      );
+      const tookMs = performance.now() - askedAt;
+      expect(answered).toBeInstanceOf(DatabaseUnavailableError);
+      expect(tookMs).toBeGreaterThanOrEqual(750);
+      expect(tookMs).toBeLessThan(1500);
+    } finally {
+      db.close();
+      await proxy.close();
+      database.drop();
+    }
+  });
 });

@@ -127,6 +127,36 @@ describe.skipIf(!ON_POSTGRES)('reads that do not hold the process, on PostgreSQL
     }
   });
 
+  it('a read that waits for a busy connection is answered 503 by its deadline, counted from when it was asked', async () => {
+    // One read connection, held by a read waiting on a lock: the second read waits in line until
+    // PostgreSQL cancels the first (2 s). Its own deadline (2 s and the 0.5 s grace) runs from when it
+    // was asked, not from when it is sent: answered at about 2.5 s, never at the first's end plus a
+    // whole deadline (4 s).
+    const single = new PostgresDatabase<unknown>(`${database.url}&statement_timeout=2000&read_connections=1`);
+    const release = hold(46);
+    try {
+      const first = single.allAsync(sql`SELECT 1 AS n FROM pg_advisory_xact_lock(46)`).catch((error: unknown) => error);
+      const askedAt = performance.now();
+      const second = single.allAsync(sql`SELECT 2 AS n FROM pg_advisory_xact_lock(46)`);
+      const answered = await second.then(
+        () => 'rows',
+        (error: unknown) => error,
+      );
+      const tookMs = performance.now() - askedAt;
+      expect(answered).toBeInstanceOf(DatabaseTimeoutError);
+      expect(tookMs).toBeGreaterThanOrEqual(2400);
+      expect(tookMs).toBeLessThan(3200);
+      expect(await first).toBeInstanceOf(DatabaseTimeoutError);
+    } finally {
+      release();
+    }
+    try {
+      expect(await vi.waitFor(() => single.allAsync(sql<{ n: number }>`SELECT 3 AS n`), { timeout: 5000 })).toEqual([{ n: 3 }]);
+    } finally {
+      single.close();
+    }
+  });
+
   it.skipIf(THROUGH_POOLER)('reads after the backend was terminated while idle are answered, time after time', async () => {
     const read = db.prepared((v: { n: number }) => sql<{ n: number }>`SELECT ${v.n}::int AS n`);
     for (let round = 0; round < 3; round++) {

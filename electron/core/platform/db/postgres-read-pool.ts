@@ -8,12 +8,17 @@
 // is. A read goes to an idle connection; another is opened (in the background) only when every open
 // one is busy, up to the pool's size; reads beyond that wait their turn, in order.
 //
+// A read's deadline (the statement timeout and its grace) counts from when it was asked: time spent
+// waiting for a connection is part of it, and a read still waiting at its deadline is answered 503
+// then by its timer (postgres-read-queue.ts). One sent late is abandoned at that same deadline.
+//
 // The main connection (transactions, writes, every synchronous statement) is not one of them. A read
 // is never inside a transaction (allAsync refuses), and it is sent only when asked: after every write
 // this process committed before asking it. PostgreSQL makes a commit visible to every snapshot taken
 // after the COMMIT is answered, so a read sees what this process (or any other) wrote before it.
 import { DatabaseTimeoutError, DatabaseUnavailableError } from './database';
 import type { NativeClient } from './postgres-connection';
+import { ReadQueue } from './postgres-read-queue';
 import { runWithDeadline, StatementDeadlinePassed } from './postgres-timed';
 
 export type Rows = Record<string, unknown>[];
@@ -54,7 +59,11 @@ export interface ReadStatement {
 }
 
 interface Read extends ReadStatement {
-  askedAt: number;
+  /** Answered by then (the statement timeout and its grace from when it was asked). */
+  readonly deadline: number;
+  waitTimer?: NodeJS.Timeout;
+  /** When its statement was sent (last). */
+  sentAt?: number;
   /** Already run again once after its connection was cut. */
   again?: boolean;
   resolve(rows: Rows): void;
@@ -63,7 +72,7 @@ interface Read extends ReadStatement {
 
 interface Lane {
   client: NativeClient;
-  read?: { read: Read; deadline: number; timer: NodeJS.Timeout; preparing: boolean };
+  read?: { read: Read; timer: NodeJS.Timeout; preparing: boolean };
 }
 
 /** libpq's PQTRANS_UNKNOWN: the connection is bad. */
@@ -78,7 +87,7 @@ const LOOK_EVERY_MS = 100;
 
 export class ReadPool {
   private readonly lanes: Lane[] = [];
-  private readonly queue: Read[] = [];
+  private readonly queue = new ReadQueue<Read>((read) => read.reject(new DatabaseTimeoutError(this.host.timeoutMs)));
   private opening = false;
   private failures = 0;
   private retryAt = 0;
@@ -101,7 +110,7 @@ export class ReadPool {
   run(statement: ReadStatement): Promise<Rows> {
     if (this.closed) return Promise.reject(new Error('The database connection is closed'));
     return new Promise<Rows>((resolve, reject) => {
-      this.queue.push({ ...statement, askedAt: performance.now(), resolve, reject });
+      this.queue.push({ ...statement, deadline: performance.now() + this.host.timeoutMs, resolve, reject });
       this.dispatch();
     });
   }
@@ -115,7 +124,7 @@ export class ReadPool {
       this.host.release(lane.client);
       inFlight?.reject(closed);
     }
-    for (const read of this.queue.splice(0)) read.reject(closed);
+    for (const read of this.queue.drain()) read.reject(closed);
   }
 
   /** Hands queued reads to idle connections; opens another when all are busy and the pool may grow. */
@@ -125,8 +134,8 @@ export class ReadPool {
       const lane = this.lanes.find((l) => !l.read);
       if (!lane) break;
       const read = this.queue.shift()!;
-      // waited its whole deadline for a connection (every one busy on slow statements): not sent
-      if (performance.now() - read.askedAt > this.host.timeoutMs) read.reject(new DatabaseTimeoutError(this.host.timeoutMs));
+      // its deadline came while it waited (the process was busy, so its timer has not run yet): not sent
+      if (performance.now() >= read.deadline) read.reject(new DatabaseTimeoutError(this.host.timeoutMs));
       else this.start(lane, read);
     }
     if (this.queue.length === 0 || this.opening || this.closed || this.lanes.length >= this.host.size) return;
@@ -195,7 +204,7 @@ export class ReadPool {
   }
 
   private rejectQueued(error: Error): void {
-    for (const read of this.queue.splice(0)) read.reject(error);
+    for (const read of this.queue.drain()) read.reject(error);
   }
 
   private start(lane: Lane, read: Read): void {
@@ -209,19 +218,20 @@ export class ReadPool {
       return;
     }
     try {
+      read.sentAt = performance.now();
       const preparing = read.prepare?.(lane.client) ?? false;
       if (!preparing && !read.send(lane.client)) throw new Error(pq.errorMessage() || 'the statement could not be sent');
-      this.watch(lane, read, performance.now() + this.host.timeoutMs, preparing);
+      this.watch(lane, read, preparing);
     } catch (error) {
       this.failed(lane, read, error);
     }
   }
 
   /** Waits for the answer on the lane (the socket is watched level-triggered: one already in wakes it at once). */
-  private watch(lane: Lane, read: Read, deadline: number, preparing: boolean): void {
+  private watch(lane: Lane, read: Read, preparing: boolean): void {
     lane.client.pq.startReader();
-    const timer = setTimeout(() => this.look(lane), Math.min(LOOK_EVERY_MS, deadline - performance.now()));
-    lane.read = { read, deadline, timer, preparing };
+    const timer = setTimeout(() => this.look(lane), Math.min(LOOK_EVERY_MS, read.deadline - performance.now()));
+    lane.read = { read, timer, preparing };
   }
 
   private readable(lane: Lane): void {
@@ -239,14 +249,14 @@ export class ReadPool {
     const pq = lane.client.pq;
     if (!pq.consumeInput() || !pq.isBusy()) {
       this.finish(lane);
-    } else if (performance.now() >= inFlight.deadline) {
+    } else if (performance.now() >= inFlight.read.deadline) {
       // no answer within the deadline: the statement is abandoned with its connection
       const { reported } = this.host.failure(new StatementDeadlinePassed(this.host.timeoutMs), lane.client);
       this.drop(lane);
-      this.notAnswering();
+      if (this.unansweredFor(inFlight.read)) this.notAnswering();
       inFlight.read.reject(reported);
     } else {
-      inFlight.timer = setTimeout(() => this.look(lane), Math.min(LOOK_EVERY_MS, inFlight.deadline - performance.now()));
+      inFlight.timer = setTimeout(() => this.look(lane), Math.min(LOOK_EVERY_MS, inFlight.read.deadline - performance.now()));
       return;
     }
     this.dispatch();
@@ -264,15 +274,15 @@ export class ReadPool {
 
   /** Reads the answer of the lane's read (waiting for the rest of it, within its deadline). */
   private finish(lane: Lane): void {
-    const { deadline, preparing } = lane.read!;
+    const { preparing } = lane.read!;
     const read = this.stop(lane)!;
     try {
-      const rows = runWithDeadline(lane.client, () => true, Math.max(deadline - performance.now(), 1));
+      const rows = runWithDeadline(lane.client, () => true, Math.max(read.deadline - performance.now(), 1));
       if (!preparing) return read.resolve(rows);
       // prepared: now the statement itself, on the same connection, within the same deadline
       read.preparedOn?.(lane.client);
       if (!read.send(lane.client)) throw new Error(lane.client.pq.errorMessage() || 'the statement could not be sent');
-      this.watch(lane, read, deadline, false);
+      this.watch(lane, read, false);
     } catch (error) {
       const late = error instanceof StatementDeadlinePassed ? new StatementDeadlinePassed(this.host.timeoutMs) : error;
       this.failed(lane, read, late);
@@ -282,11 +292,19 @@ export class ReadPool {
   private failed(lane: Lane, read: Read, error: unknown): void {
     const { reported, cut } = this.host.failure(error, lane.client);
     if (cut || error instanceof StatementDeadlinePassed) this.drop(lane);
-    if (error instanceof StatementDeadlinePassed) this.notAnswering();
+    if (error instanceof StatementDeadlinePassed && this.unansweredFor(read)) this.notAnswering();
     if (!cut || read.again) return read.reject(reported);
     // a read changes nothing: once more, on another connection
     read.again = true;
     this.queue.unshift(read);
+  }
+
+  /**
+   * The read's statement went unanswered for a whole timeout, which a database that answers never
+   * does (PostgreSQL cancels it sooner): not one sent late, with less time left, to a busy one.
+   */
+  private unansweredFor(read: Read): boolean {
+    return read.deadline - (read.sentAt ?? read.deadline) >= this.host.timeoutMs - 1;
   }
 
   private drop(lane: Lane): void {
