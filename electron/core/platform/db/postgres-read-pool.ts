@@ -42,6 +42,8 @@ export interface ReadPoolHost {
   release(client: NativeClient): void;
   /** The error a failed read on `client` reports, as a synchronous statement would report it. */
   failure(error: unknown, client: NativeClient): ReadFailure;
+  /** The pool found the database not answering (the engine's main connection is then of no use either). */
+  notAnswering(): void;
   log(line: string): void;
 }
 
@@ -154,8 +156,24 @@ export class ReadPool {
     this.rejectQueued(new DatabaseUnavailableError(false));
   }
 
+  /**
+   * The engine found the database not answering (a statement on its main connection went unanswered):
+   * reads are answered 503 at once from now on, as when a read finds it, rather than each waiting out
+   * its own deadline on a connection to the same database.
+   */
+  stoppedAnswering(): void {
+    if (this.closed || this.unanswered) return;
+    this.enterUnanswered();
+    this.dispatch();
+  }
+
   private notAnswering(): void {
     if (this.unanswered) return;
+    this.enterUnanswered();
+    this.host.notAnswering();
+  }
+
+  private enterUnanswered(): void {
     this.unanswered = true;
     this.reportedDown = true;
     this.host.log('database: not answering reads; they are answered 503 until a read connection opens again');

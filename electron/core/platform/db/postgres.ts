@@ -245,6 +245,8 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
       open: () => openInBackground(libpqUrl),
       release: releaseClient,
       failure: (error, client) => this.readFailure(error, client),
+      // one database: the main connection would wait out the same silence on its next statement
+      notAnswering: () => this.connection.abandon(this.statementTimeoutMs + STATEMENT_GRACE_MS),
       log: (line) => process.stderr.write(`${line}\n`),
     });
     this.q = new Kysely<Tables>({
@@ -283,6 +285,7 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
     if (error instanceof DatabaseUnavailableError) throw error;
     if (error instanceof StatementDeadlinePassed) {
       this.connection.abandon(error.timeoutMs);
+      this.reads.stoppedAnswering();
       throw new DatabaseTimeoutError(error.timeoutMs, { cause: error });
     }
     const fields = this.connection.client.pq.resultErrorFields();
