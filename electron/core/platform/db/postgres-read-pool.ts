@@ -42,8 +42,6 @@ export interface ReadPoolHost {
   release(client: NativeClient): void;
   /** The error a failed read on `client` reports, as a synchronous statement would report it. */
   failure(error: unknown, client: NativeClient): ReadFailure;
-  /** The pool found the database not answering (the engine's main connection is then of no use either). */
-  notAnswering(): void;
   log(line: string): void;
 }
 
@@ -163,17 +161,12 @@ export class ReadPool {
    */
   stoppedAnswering(): void {
     if (this.closed || this.unanswered) return;
-    this.enterUnanswered();
+    this.notAnswering();
     this.dispatch();
   }
 
   private notAnswering(): void {
     if (this.unanswered) return;
-    this.enterUnanswered();
-    this.host.notAnswering();
-  }
-
-  private enterUnanswered(): void {
     this.unanswered = true;
     this.reportedDown = true;
     this.host.log('database: not answering reads; they are answered 503 until a read connection opens again');

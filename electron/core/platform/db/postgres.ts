@@ -245,8 +245,6 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
       open: () => openInBackground(libpqUrl),
       release: releaseClient,
       failure: (error, client) => this.readFailure(error, client),
-      // one database: the main connection would wait out the same silence on its next statement
-      notAnswering: () => this.connection.abandon(this.statementTimeoutMs + STATEMENT_GRACE_MS),
       log: (line) => process.stderr.write(`${line}\n`),
     });
     this.q = new Kysely<Tables>({
