@@ -6,12 +6,13 @@
 // closes the read's connection with RST.
 //
 // And a read that waits for a read connection being opened to a database that does not answer is
-// answered 503 at its own deadline, counted from when it was asked, not when the open gives up.
+// answered 503 at its own deadline, counted from when it was asked, not when the open gives up;
+// and once a statement on the main connection went unanswered, reads are answered 503 at once.
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { sql } from 'kysely';
 import { describe, expect, it, vi } from 'vitest';
-import { DatabaseUnavailableError } from '@platform/db/database';
+import { DatabaseTimeoutError, DatabaseUnavailableError } from '@platform/db/database';
 import { PostgresDatabase } from '@platform/db/postgres';
 import { createTestDatabase } from '@test/support/postgres';
 import { ON_POSTGRES } from '@test/support/registry';
@@ -23,6 +24,8 @@ interface ResettingProxy {
   reset(): Promise<void>;
   /** From now on, accepts connections and never answers them (as a frozen server's listen queue). */
   stall(): Promise<void>;
+  /** From now on, forwards nothing on the open connections either (as a frozen server). */
+  freeze(): Promise<void>;
   close(): Promise<number>;
 }
 
@@ -32,18 +35,24 @@ const PROXY = `
 const { parentPort, workerData } = require('node:worker_threads');
 const net = require('node:net');
 const clients = new Set();
+const sockets = new Set();
 let stalled = false;
 const server = net.createServer((client) => {
   clients.add(client);
   if (stalled) return;
   const upstream = net.connect(workerData.port, workerData.host);
+  sockets.add(client).add(upstream);
   client.pipe(upstream).pipe(client);
-  const end = () => { clients.delete(client); client.destroy(); upstream.destroy(); };
+  const end = () => { clients.delete(client); sockets.delete(client); sockets.delete(upstream); client.destroy(); upstream.destroy(); };
   for (const socket of [client, upstream]) socket.on('error', end).on('close', end);
 });
 server.listen(0, '127.0.0.1', () => parentPort.postMessage(server.address().port));
 parentPort.on('message', (message) => {
   if (message === 'stall') stalled = true;
+  else if (message === 'freeze') {
+    stalled = true;
+    for (const socket of sockets) socket.pause();
+  }
   else for (const client of clients) client.resetAndDestroy();
   parentPort.postMessage(message);
 });
@@ -65,6 +74,10 @@ async function startResettingProxy(target: URL): Promise<ResettingProxy> {
     },
     async stall() {
       worker.postMessage('stall');
+      await once(worker, 'message');
+    },
+    async freeze() {
+      worker.postMessage('freeze');
       await once(worker, 'message');
     },
     close: () => worker.terminate(),
@@ -121,6 +134,28 @@ describe.skipIf(!ON_POSTGRES)('a read whose connection is reset under it, on Pos
       expect(answered).toBeInstanceOf(DatabaseUnavailableError);
       expect(tookMs).toBeGreaterThanOrEqual(750);
       expect(tookMs).toBeLessThan(1500);
+    } finally {
+      db.close();
+      await proxy.close();
+      database.drop();
+    }
+  });
+
+  it('once a statement on the main connection went unanswered, reads are answered 503 at once', async () => {
+    const database = createTestDatabase('registry_read_frozen');
+    const proxy = await startResettingProxy(new URL(database.url));
+    // deadline 0.3 s and the 0.5 s grace, on the main connection and on the read connection alike
+    const db = new PostgresDatabase<unknown>(`${proxy.through(database.url)}&statement_timeout=300&read_connections=1`);
+    try {
+      const read = () => db.allAsync(sql<{ n: number }>`SELECT 1 AS n`);
+      expect(await read()).toEqual([{ n: 1 }]);
+      await proxy.freeze();
+      expect(() => db.query('SELECT 2 AS n')).toThrow(DatabaseTimeoutError);
+      // the read connection was open and idle, the statement prepared on it (a new one would be
+      // prepared on the main connection first): without being told, the read would wait out 0.8 s
+      const askedAt = performance.now();
+      await expect(read()).rejects.toBeInstanceOf(DatabaseUnavailableError);
+      expect(performance.now() - askedAt).toBeLessThan(400);
     } finally {
       db.close();
       await proxy.close();
