@@ -354,17 +354,18 @@ export const suite: BenchSuite = {
       };
       const pgBases = [await start(database.url), await start(database.url)];
       const sqliteBase = await start(sqliteDir);
-      // CPU per request: of the server process, and (PostgreSQL) of every backend on the database
-      const backends = backendPids(serverUrl, database.name);
+      // CPU per request: of the server process, and (PostgreSQL) of every backend on the database,
+      // those the run opened included (a process opens its read connections as its reads need them)
       const measured = async (bases: string[], script: string, connections: number, server: number) => {
-        const engine = server === 2 ? [] : backends;
-        const [serverBefore, backendsBefore] = [cpuMs([pids[server]!]), cpuMs(engine)];
+        const backends = server === 2 ? [] : backendPids(serverUrl, database.name);
+        const [serverBefore, backendsBefore] = [cpuMs([pids[server]!]), cpuMs(backends)];
         const rate = await wrk(bases, script, connections);
         const perRequest = (ms: number) => ms / rate.total;
+        const opened = server === 2 ? [] : backendPids(serverUrl, database.name).filter((pid) => !backends.includes(pid));
         return {
           ...rate,
           serverMs: perRequest(cpuMs([pids[server]!]) - serverBefore),
-          backendMs: perRequest(cpuMs(engine) - backendsBefore),
+          backendMs: perRequest(cpuMs(backends) + cpuMs(opened) - backendsBefore),
         };
       };
 

@@ -4,9 +4,14 @@ import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..', '..');
 
-/** Starts a TypeScript script in its own Node process and resolves with its first JSON stdout line. */
+/**
+ * Starts a TypeScript script in its own Node process and resolves with its first JSON stdout line.
+ * BENCH_NODE_FLAGS adds Node flags to it, as `--cpu-prof --cpu-prof-dir=<dir>` to profile the servers
+ * (Node refuses --cpu-prof in NODE_OPTIONS).
+ */
 export async function startScript<T>(script: string, args: string[]): Promise<{ child: ChildProcess; info: T; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, script), ...args], {
+  const flags = process.env.BENCH_NODE_FLAGS?.split(/\s+/).filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...flags, '--import', 'tsx', join(root, script), ...args], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
   });

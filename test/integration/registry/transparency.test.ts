@@ -267,7 +267,8 @@ describe('a falsified history is caught', () => {
     const wrong = formatVerifierKey(logKey(t.registry).name, other);
     await expect(verifyRegistryLog({ url: t.url, key: wrong })).rejects.toMatchObject({ kind: 'signature' });
     // the key replaced in the database: every checkpoint signed before no longer verifies. One is
-    // signed here: the server's first one comes from its timer, which may not have run yet.
+    // signed here: the server's first one comes from its timer, whose reads on PostgreSQL go over the
+    // read pool and may not have run yet.
     await newCheckpoint(t);
     const { privateKey, publicKey } = generateKeyPairSync('ed25519');
     dropLogGuards(t, 'tlog_key');

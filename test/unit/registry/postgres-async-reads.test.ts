@@ -1,8 +1,9 @@
-// Reads that do not hold the process (SyncDatabase.allAsync, postgres-async-reads.ts): while
+// Reads that do not hold the process (SyncDatabase.allAsync, postgres-read-pool.ts): while
 // PostgreSQL answers one, the process goes on (here: releases the lock the read waits on, which a
-// blocking read would never let it do); reads and synchronous statements share the one connection
-// in order; a failed read is reported as a synchronous statement's failure is, and a read whose
-// connection was cut under it runs once more on a new connection.
+// blocking read would never let it do); reads run on a bounded pool of connections of their own,
+// several at once, and each sees every write committed before it was asked; a failed read is
+// reported as a synchronous statement's failure is, and a read whose connection was cut under it
+// runs once more on a new connection.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DatabaseTimeoutError } from '@platform/db/database';
@@ -27,6 +28,12 @@ describe.skipIf(!ON_POSTGRES)('reads that do not hold the process, on PostgreSQL
   let database: TestDatabase;
   let db: PostgresDatabase<unknown>;
   let other: PostgresDatabase<unknown>;
+  /** The backends waiting for advisory lock `key`. */
+  const waitersOn = (key: number): number[] =>
+    other
+      .query(`SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objid = $1 AND NOT granted ORDER BY pid`, [key])
+      .map((row) => Number(row.pid));
+  const waitingOn = (key: number): number => waitersOn(key).length;
   /** `other` holds transaction-scoped advisory lock `key` until release() (a pooler keeps its server for it). */
   const hold = (key: number) => {
     other.exec(`BEGIN; SELECT pg_advisory_xact_lock(${key})`);
@@ -53,19 +60,37 @@ describe.skipIf(!ON_POSTGRES)('reads that do not hold the process, on PostgreSQL
     expect(await read).toEqual([{ n: 7 }]);
   });
 
-  it('reads and synchronous statements take turns on the connection, in the order they were asked', async () => {
-    const first = db.allAsync(sql<{ n: number }>`SELECT COUNT(*)::int AS n FROM t`);
-    const second = db.allAsync(sql<{ n: number }>`SELECT COUNT(*)::int AS n FROM t`);
-    // The first read is on the wire: the transaction waits for its answer. The second was asked before
-    // the transaction, and may be answered before it (when the first's answer was already in) or after
-    // it (still queued): either is the order they were asked in. A read asked after it sees its row.
-    db.transaction(() => db.query('INSERT INTO t VALUES (1)'));
-    const third = db.allAsync(sql<{ n: number }>`SELECT COUNT(*)::int AS n FROM t`);
-    expect(await first).toEqual([{ n: 0 }]);
-    expect([[{ n: 0 }], [{ n: 1 }]]).toContainEqual(await second);
-    expect(await third).toEqual([{ n: 1 }]);
+  it('a read sees every write committed before it was asked, by this process or another', async () => {
+    // Reads run on other connections than the writes, several at once, and a queued one is sent
+    // later: each must still count at least the rows inserted before it was asked.
+    const counts: Promise<{ n: number }[]>[] = [];
+    for (let i = 1; i <= 30; i++) {
+      if (i % 3 === 0) other.query('INSERT INTO t VALUES ($1)', [i]);
+      else if (i % 3 === 1) db.transaction(() => db.query('INSERT INTO t VALUES ($1)', [i]));
+      else db.query('INSERT INTO t VALUES ($1)', [i]);
+      counts.push(db.allAsync(sql<{ n: number }>`SELECT COUNT(*)::int AS n FROM t`));
+    }
+    const seen = (await Promise.all(counts)).map((rows) => rows[0]!.n);
+    seen.forEach((n, i) => expect(n).toBeGreaterThanOrEqual(i + 1));
     const prepared = db.prepared((v: { id: number }) => sql<{ id: number }>`SELECT id FROM t WHERE id = ${v.id}`);
-    expect(await Promise.all([prepared.allAsync({ id: 1 }), prepared.allAsync({ id: 2 })])).toEqual([[{ id: 1 }], []]);
+    expect(await Promise.all([prepared.allAsync({ id: 1 }), prepared.allAsync({ id: 31 })])).toEqual([[{ id: 1 }], []]);
+  });
+
+  it('runs reads on at most read_connections connections at once; the rest wait their turn', async () => {
+    const small = new PostgresDatabase<unknown>(`${database.url}&read_connections=3`);
+    try {
+      const release = hold(44);
+      const reads = [1, 2, 3, 4, 5].map((n) => small.allAsync(sql<{ n: number }>`SELECT ${n}::int AS n FROM pg_advisory_xact_lock(44)`));
+      // three wait on the lock at the database at once (one connection would carry one), two in the pool
+      await vi.waitFor(() => expect(waitingOn(44)).toBe(3), { timeout: 5000 });
+      expect(small.reads.open).toBe(3);
+      expect(await pending(Promise.race(reads))).toBe(true);
+      release();
+      expect(await Promise.all(reads)).toEqual([1, 2, 3, 4, 5].map((n) => [{ n }]));
+      expect(small.reads.open).toBe(3);
+    } finally {
+      small.close();
+    }
   });
 
   it('a failed read is reported as a statement failure; the connection serves on', async () => {
@@ -73,6 +98,8 @@ describe.skipIf(!ON_POSTGRES)('reads that do not hold the process, on PostgreSQL
     await expect(failed).rejects.toBeInstanceOf(PostgresError);
     await expect(failed).rejects.toMatchObject({ code: '22012', message: 'division by zero' });
     expect(await db.allAsync(sql<{ n: number }>`SELECT 2 AS n`)).toEqual([{ n: 2 }]);
+    // one that cannot even be prepared reports its own error each time it is asked
+    for (let i = 0; i < 2; i++) await expect(db.allAsync(sql`SELECT nope FROM t`)).rejects.toMatchObject({ code: '42703' });
   });
 
   it('is refused inside a transaction (it would run outside it)', async () => {
@@ -100,12 +127,45 @@ describe.skipIf(!ON_POSTGRES)('reads that do not hold the process, on PostgreSQL
     }
   });
 
+  it('a read that waits for a busy connection is answered 503 by its deadline, counted from when it was asked', async () => {
+    // One read connection, held by a read waiting on a lock: the second read waits in line until
+    // PostgreSQL cancels the first (2 s). Its own deadline (2 s and the 0.5 s grace) runs from when it
+    // was asked, not from when it is sent: answered at about 2.5 s, never at the first's end plus a
+    // whole deadline (4 s).
+    const single = new PostgresDatabase<unknown>(`${database.url}&statement_timeout=2000&read_connections=1`);
+    const release = hold(46);
+    try {
+      const first = single.allAsync(sql`SELECT 1 AS n FROM pg_advisory_xact_lock(46)`).catch((error: unknown) => error);
+      const askedAt = performance.now();
+      const second = single.allAsync(sql`SELECT 2 AS n FROM pg_advisory_xact_lock(46)`);
+      const answered = await second.then(
+        () => 'rows',
+        (error: unknown) => error,
+      );
+      const tookMs = performance.now() - askedAt;
+      expect(answered).toBeInstanceOf(DatabaseTimeoutError);
+      expect(tookMs).toBeGreaterThanOrEqual(2400);
+      expect(tookMs).toBeLessThan(3200);
+      expect(await first).toBeInstanceOf(DatabaseTimeoutError);
+    } finally {
+      release();
+    }
+    try {
+      expect(await vi.waitFor(() => single.allAsync(sql<{ n: number }>`SELECT 3 AS n`), { timeout: 5000 })).toEqual([{ n: 3 }]);
+    } finally {
+      single.close();
+    }
+  });
+
   it.skipIf(THROUGH_POOLER)('reads after the backend was terminated while idle are answered, time after time', async () => {
     const read = db.prepared((v: { n: number }) => sql<{ n: number }>`SELECT ${v.n}::int AS n`);
     for (let round = 0; round < 3; round++) {
-      const pid = Number(db.query('SELECT pg_backend_pid() AS pid')[0]!.pid);
-      expect(await read.allAsync({ n: round })).toEqual([{ n: round }]);
-      other.query('SELECT pg_terminate_backend($1, 5000)', [pid]);
+      expect(await Promise.all([read.allAsync({ n: round }), read.allAsync({ n: round })])).toEqual([[{ n: round }], [{ n: round }]]);
+      expect(db.reads.open).toBeGreaterThan(0);
+      // every connection of `db` (its main one and its read connections), as a restart would
+      other.query(
+        'SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+      );
       expect(await Promise.all([read.allAsync({ n: 1 }), db.allAsync(sql<{ n: number }>`SELECT 2 AS n`)])).toEqual([
         [{ n: 1 }],
         [{ n: 2 }],
@@ -114,10 +174,14 @@ describe.skipIf(!ON_POSTGRES)('reads that do not hold the process, on PostgreSQL
   });
 
   it.skipIf(THROUGH_POOLER)('a read whose backend is terminated under it runs once more on a new connection', async () => {
-    const pid = Number(db.query('SELECT pg_backend_pid() AS pid')[0]!.pid);
     const release = hold(43);
     const read = db.allAsync(sql<{ pid: number }>`SELECT pg_backend_pid() AS pid FROM pg_advisory_xact_lock(43)`);
     expect(await pending(read)).toBe(true);
+    const [pid] = await vi.waitFor(() => {
+      const waiting = waitersOn(43);
+      expect(waiting).toHaveLength(1);
+      return waiting;
+    });
     other.query('SELECT pg_terminate_backend($1, 5000)', [pid]);
     release();
     const [row] = await read;

@@ -10,27 +10,42 @@ import { createTestDatabase, type TestDatabase } from '@test/support/postgres';
 import { ON_POSTGRES } from '@test/support/registry';
 
 describe('connectionOptions', () => {
-  it('takes pgbouncer=true and statement_timeout out of the URL libpq sees, and adds a connect timeout unless one is given', () => {
+  it('takes pgbouncer=true, statement_timeout and read_connections out of the URL libpq sees, and adds a connect timeout unless one is given', () => {
     expect(connectionOptions('postgres://u@h:1/db?pgbouncer=true')).toEqual({
       libpqUrl: 'postgres://u@h:1/db?connect_timeout=2',
       pooled: true,
       statementTimeoutMs: 5000,
+      readConnections: 4,
     });
     expect(connectionOptions('postgres://u@h:1/db?pgbouncer=true&dbname=x')).toEqual({
       libpqUrl: 'postgres://u@h:1/db?dbname=x&connect_timeout=2',
       pooled: true,
       statementTimeoutMs: 5000,
+      readConnections: 4,
     });
     expect(connectionOptions('postgres://u@h:1/db?connect_timeout=2')).toEqual({
       libpqUrl: 'postgres://u@h:1/db?connect_timeout=2',
       pooled: false,
       statementTimeoutMs: 5000,
+      readConnections: 4,
     });
     expect(connectionOptions('postgres://u@h:1/db?statement_timeout=1500&pgbouncer=true')).toEqual({
       libpqUrl: 'postgres://u@h:1/db?connect_timeout=2',
       pooled: true,
       statementTimeoutMs: 1500,
+      readConnections: 4,
     });
+    expect(connectionOptions('postgres://u@h:1/db?read_connections=12&dbname=x')).toEqual({
+      libpqUrl: 'postgres://u@h:1/db?dbname=x&connect_timeout=2',
+      pooled: false,
+      statementTimeoutMs: 5000,
+      readConnections: 12,
+    });
+    for (const bad of ['0', '65', '2.5', 'many']) {
+      expect(() => connectionOptions(`postgres://u@h:1/db?read_connections=${bad}`)).toThrow(
+        new RegExp(`read_connections .* from 1 to 64, not ${bad}`),
+      );
+    }
     expect(() => connectionOptions('postgres://u@h:1/db?statement_timeout=soon')).toThrow(/statement_timeout .* milliseconds, not soon/);
   });
 });

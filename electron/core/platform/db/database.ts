@@ -66,9 +66,10 @@ export interface SyncDatabase<Tables> {
   run(query: Query<unknown>): RunResult;
   /**
    * One read outside any transaction (refused inside one) that does not hold the process while the
-   * database answers: on PostgreSQL the process serves other requests meanwhile, and reads asked for
-   * meanwhile are answered in turn; on SQLite it runs at once, there being no wait to use. For the
-   * hottest reads, where the round trip was most of a request's time.
+   * database answers: on PostgreSQL the process serves other requests meanwhile, and the read runs on
+   * a small pool of connections of its own, several at once (it sees every write committed before it
+   * was asked); on SQLite it runs at once, there being no wait to use. For the hottest reads, where
+   * the round trip was most of a request's time.
    */
   allAsync<R>(query: Query<R>): Promise<R[]>;
   prepared<P extends Record<string, unknown>, R>(build: (values: P, q: Kysely<Tables>) => Query<R>): PreparedQuery<P, R>;

@@ -1,4 +1,5 @@
-// The one libpq connection of a PostgreSQL process, which outlives the database it talks to. A
+// The main libpq connection of a PostgreSQL process (its reads that do not block it have their own:
+// postgres-read-pool.ts), which outlives the database it talks to. A
 // database restart, a terminated backend or a cut network breaks it; the statement that finds out
 // reports the database as unavailable (DatabaseUnavailableError: 503 with Retry-After over HTTP),
 // and the next statement run outside a transaction opens a new connection, no sooner than a capped
@@ -61,24 +62,37 @@ export const DEFAULT_STATEMENT_TIMEOUT_MS = 5000;
 export const STATEMENT_GRACE_MS = 500;
 
 /**
+ * How many connections a process opens for reads that do not hold it (postgres-read-pool.ts), at
+ * most (`read_connections=<n>` in the registry's URL), besides its one main connection. They are
+ * opened only as concurrent reads need them.
+ */
+export const DEFAULT_READ_CONNECTIONS = 4;
+const MAX_READ_CONNECTIONS = 64;
+
+/**
  * What the registry reads from a database URL beyond libpq's own parameters: `pgbouncer=true` says a
  * pooler in transaction mode sits in front, so no named prepared statement may outlive a statement
  * (another client's transaction may run on that server connection next). Answers libpq's URL
  * without it, with a connect timeout unless one is given.
  */
-export function connectionOptions(url: string): { libpqUrl: string; pooled: boolean; statementTimeoutMs: number } {
+export function connectionOptions(url: string): { libpqUrl: string; pooled: boolean; statementTimeoutMs: number; readConnections: number } {
   const pooled = /[?&]pgbouncer=true(&|$)/.test(url);
   const timeout = /[?&]statement_timeout=([^&]*)/.exec(url)?.[1];
   const statementTimeoutMs = timeout === undefined ? DEFAULT_STATEMENT_TIMEOUT_MS : Number(timeout);
   if (!Number.isSafeInteger(statementTimeoutMs) || statementTimeoutMs < 1) {
     throw new Error(`statement_timeout in the database URL must be a whole number of milliseconds, not ${timeout}`);
   }
+  const reads = /[?&]read_connections=([^&]*)/.exec(url)?.[1];
+  const readConnections = reads === undefined ? DEFAULT_READ_CONNECTIONS : Number(reads);
+  if (!Number.isSafeInteger(readConnections) || readConnections < 1 || readConnections > MAX_READ_CONNECTIONS) {
+    throw new Error(`read_connections in the database URL must be a whole number from 1 to ${MAX_READ_CONNECTIONS}, not ${reads}`);
+  }
   let libpqUrl = url;
-  for (const name of ['pgbouncer', 'statement_timeout']) {
+  for (const name of ['pgbouncer', 'statement_timeout', 'read_connections']) {
     libpqUrl = libpqUrl.replace(new RegExp(`([?&])${name}=[^&]*(&|$)`), (_m, before: string, after: string) => (after ? before : ''));
   }
   if (!/[?&]connect_timeout=/.test(libpqUrl)) libpqUrl += `${libpqUrl.includes('?') ? '&' : '?'}connect_timeout=${CONNECT_TIMEOUT_S}`;
-  return { libpqUrl, pooled, statementTimeoutMs };
+  return { libpqUrl, pooled, statementTimeoutMs, readConnections };
 }
 
 /** A client whose native handle must outlive libpq's asynchronous socket close (see close()). */
@@ -184,8 +198,7 @@ export class PostgresConnection {
 
   /** Whether `code` (the failed statement's SQLSTATE, if any) means the connection is gone; then marks it so. */
   lost(code: string | undefined): boolean {
-    const gone =
-      this.current.pq.transactionStatus() === CONNECTION_BAD || (code !== undefined && (LOST_CODES.has(code) || code.startsWith('08')));
+    const gone = connectionGone(this.current.pq, code);
     if (gone && !this.broken) {
       this.broken = true;
       this.lostAt = this.generation;
@@ -202,14 +215,24 @@ export class PostgresConnection {
   }
 
   private release(client: NativeClient): void {
-    try {
-      client.end();
-    } catch {
-      // a broken connection may refuse to close cleanly: it is gone either way
-    }
-    // libpq's binding closes its socket watcher asynchronously (uv_close): the native object must
-    // outlive that, or libuv finds a freed handle and aborts the process. Keep it a little while.
-    closing.add(client);
-    setTimeout(() => closing.delete(client), 1000).unref();
+    releaseClient(client);
   }
+}
+
+/** Whether the connection of `pq` is gone, by its state or by the failed statement's SQLSTATE. */
+export function connectionGone(pq: NativeClient['pq'], code: string | undefined): boolean {
+  return pq.transactionStatus() === CONNECTION_BAD || (code !== undefined && (LOST_CODES.has(code) || code.startsWith('08')));
+}
+
+/** Closes a client, which may be broken. */
+export function releaseClient(client: NativeClient): void {
+  try {
+    client.end();
+  } catch {
+    // a broken connection may refuse to close cleanly: it is gone either way
+  }
+  // libpq's binding closes its socket watcher asynchronously (uv_close): the native object must
+  // outlive that, or libuv finds a freed handle and aborts the process. Keep it a little while.
+  closing.add(client);
+  setTimeout(() => closing.delete(client), 1000).unref();
 }

@@ -1,8 +1,8 @@
 // PostgreSQL as a second synchronous engine behind `SyncDatabase` (database.ts): libpq's synchronous
-// API through pg-native, so the store code that runs on SQLite runs here unchanged. One connection
+// API through pg-native, so the store code that runs on SQLite runs here unchanged. One main connection
 // per process, one statement at a time; a statement holds the process as on SQLite (except reads sent
-// with allAsync, which let it serve other requests meanwhile: postgres-async-reads.ts), and concurrency comes
-// from several processes on one database. A transaction is SERIALIZABLE and re-run (a bounded number
+// with allAsync, which let it serve other requests meanwhile, on connections of their own:
+// postgres-read-pool.ts), and concurrency comes from several processes on one database. A transaction is SERIALIZABLE and re-run (a bounded number
 // of times) when PostgreSQL reports a serialization failure or a deadlock, so a check-then-write
 // (availability, then a reservation) stays exact across processes without locking by hand.
 //
@@ -31,9 +31,17 @@ import {
   type TransactionOptions,
 } from './database';
 import { inlineParameters, PendingBatches, type CommitBatch } from './commit-batches';
-import { connectionOptions, CONNECT_TIMEOUT_S, PostgresConnection, STATEMENT_GRACE_MS, type NativeClient } from './postgres-connection';
+import {
+  connectionGone,
+  connectionOptions,
+  CONNECT_TIMEOUT_S,
+  PostgresConnection,
+  releaseClient,
+  STATEMENT_GRACE_MS,
+  type NativeClient,
+} from './postgres-connection';
 import { answeredInTime, runWithDeadline, StatementDeadlinePassed } from './postgres-timed';
-import { AsyncReads, type Rows } from './postgres-async-reads';
+import { ReadPool, type ReadFailure, type Rows } from './postgres-read-pool';
 
 /** One statement on the connection: run now (blocking) or sent to be answered later. */
 interface NativeStatement {
@@ -151,6 +159,12 @@ export function numberPlaceholders(sql: string): { text: string; names: string[]
   return { text, names, count };
 }
 
+/** `ok` (what a libpq send answered), or the connection's error when it is false. */
+function sent(client: NativeClient, ok: boolean): true {
+  if (!ok) throw new Error(client.pq.errorMessage() || 'the statement could not be sent');
+  return true;
+}
+
 function toParameter(value: unknown): unknown {
   if (typeof value === 'boolean') return value ? 1 : 0;
   if (typeof value === 'bigint') return value.toString();
@@ -171,8 +185,8 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
   private readonly localTimeouts: string;
   private readonly statements = new Map<string, SyncStatement>();
   private readonly natives = new Map<string, NativeStatement>();
-  /** Reads answered without blocking the process (postgres-async-reads.ts). */
-  private readonly reads: AsyncReads;
+  /** Reads answered without blocking the process, on connections of their own (postgres-read-pool.ts). */
+  readonly reads: ReadPool;
   private readonly preparedQueries = new WeakMap<object, PreparedQuery<never, unknown>>();
   private readonly batches = new PendingBatches<SyncDatabase<Tables>>();
   /** The statements sent with COMMIT, compiled once each (keyed by their `build`). */
@@ -186,7 +200,7 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
 
   constructor(readonly url: string) {
     const Client = loadNativeClient();
-    const { libpqUrl, pooled, statementTimeoutMs } = connectionOptions(url);
+    const { libpqUrl, pooled, statementTimeoutMs, readConnections } = connectionOptions(url);
     this.pooled = pooled;
     this.statementTimeoutMs = statementTimeoutMs;
     const timeouts = ['statement_timeout', 'lock_timeout', 'idle_in_transaction_session_timeout'].map(
@@ -225,21 +239,13 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
     } catch (error) {
       throw new Error(`Cannot connect to PostgreSQL at ${redactUrl(url)}: ${String((error as Error).message).trim()}`, { cause: error });
     }
-    this.reads = new AsyncReads({
-      client: () => this.client,
-      generation: () => this.connection.generation,
+    this.reads = new ReadPool({
+      size: readConnections,
       timeoutMs: this.statementTimeoutMs + STATEMENT_GRACE_MS,
-      failure: (error, sentIn) => {
-        let reported: unknown = error;
-        try {
-          this.fail(error);
-        } catch (mapped) {
-          reported = mapped;
-        }
-        const cut =
-          reported instanceof DatabaseUnavailableError && !(reported instanceof DatabaseTimeoutError) && this.connection.lostAt === sentIn;
-        return { reported, again: cut };
-      },
+      open: () => openInBackground(libpqUrl),
+      release: releaseClient,
+      failure: (error, client) => this.readFailure(error, client),
+      log: (line) => process.stderr.write(`${line}\n`),
     });
     this.q = new Kysely<Tables>({
       dialect: {
@@ -253,23 +259,31 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
 
   /** The connection's client, reconnected first if it broke and no transaction is open. */
   private get client(): NativeClient {
-    this.reads.settle();
     return this.connection.ready(this.depth > 0);
   }
 
-  /**
-   * Runs one command on `client` (sent by `send`), waiting no longer than the statement timeout
-   * allows; a read sent without blocking is answered first (the connection carries one at a time).
-   */
+  /** Runs one command on `client` (sent by `send`), waiting no longer than the statement timeout allows. */
   private timed(client: NativeClient, send: (pq: NativeClient['pq']) => boolean): Record<string, unknown>[] {
-    this.reads.settle();
     return runWithDeadline(client, () => send(client.pq), this.statementTimeoutMs + STATEMENT_GRACE_MS);
+  }
+
+  /** What a failed read on a read connection reports (as fail() for the main one), and whether it was cut. */
+  private readFailure(error: unknown, client: NativeClient): ReadFailure {
+    if (error instanceof StatementDeadlinePassed)
+      return { reported: new DatabaseTimeoutError(error.timeoutMs, { cause: error }), cut: false };
+    const fields = client.pq.resultErrorFields();
+    if (connectionGone(client.pq, fields?.sqlState)) return { reported: new DatabaseUnavailableError(false, { cause: error }), cut: true };
+    const code = fields?.sqlState ?? 'XX000';
+    if (TIMED_OUT.has(code)) return { reported: new DatabaseTimeoutError(this.statementTimeoutMs, { cause: error }), cut: false };
+    const message = fields?.messagePrimary ?? String((error as Error).message).trim();
+    return { reported: new PostgresError(message, code, { cause: error }), cut: false };
   }
 
   private fail(error: unknown): never {
     if (error instanceof DatabaseUnavailableError) throw error;
     if (error instanceof StatementDeadlinePassed) {
       this.connection.abandon(error.timeoutMs);
+      this.reads.stoppedAnswering();
       throw new DatabaseTimeoutError(error.timeoutMs, { cause: error });
     }
     const fields = this.connection.client.pq.resultErrorFields();
@@ -318,6 +332,7 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
     const name = `s${++this.nextStatement}`;
     // prepared on the connection of this generation; a reconnect (a new session) prepares it again
     let preparedIn = -1;
+    const preparedOnReads = new WeakSet<NativeClient>();
     const prepareOn = (client: NativeClient): void => {
       if (!this.pooled && preparedIn !== this.connection.generation) {
         this.timed(client, (pq) => pq.sendPrepare(name, text, count));
@@ -353,9 +368,13 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
           }
         }),
       later: (values) =>
-        this.reads.run((client) => {
-          prepareOn(client);
-          return send(client.pq, values);
+        this.reads.run({
+          // prepared once on each read connection, in a round trip of its own at its first use there
+          prepare: this.pooled
+            ? undefined
+            : (client) => !preparedOnReads.has(client) && sent(client, client.pq.sendPrepare(name, text, count)),
+          preparedOn: (client) => preparedOnReads.add(client),
+          send: (client) => send(client.pq, values),
         }),
     };
   }

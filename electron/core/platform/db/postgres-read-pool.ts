@@ -1,0 +1,328 @@
+// Reads that let the process go on serving while PostgreSQL answers them (the hottest: a request's
+// token, the warehouse inventory), on a small pool of connections of their own: the statement is
+// sent, the process returns to its event loop, and libuv tells it when the answer is on the socket.
+//
+// Why a pool: on the one connection every read waited for the one before it to travel to the
+// backend and back through this busy process, which sat idle most of the time. Each read connection
+// is an ordinary libpq connection with one statement in flight, so a cut one is found as the main one
+// is. A read goes to an idle connection; another is opened (in the background) only when every open
+// one is busy, up to the pool's size; reads beyond that wait their turn, in order.
+//
+// A read's deadline (the statement timeout and its grace) counts from when it was asked: time spent
+// waiting for a connection is part of it, and a read still waiting at its deadline is answered 503
+// then by its timer (postgres-read-queue.ts). One sent late is abandoned at that same deadline.
+//
+// The main connection (transactions, writes, every synchronous statement) is not one of them. A read
+// is never inside a transaction (allAsync refuses), and it is sent only when asked: after every write
+// this process committed before asking it. PostgreSQL makes a commit visible to every snapshot taken
+// after the COMMIT is answered, so a read sees what this process (or any other) wrote before it.
+import { DatabaseTimeoutError, DatabaseUnavailableError } from './database';
+import type { NativeClient } from './postgres-connection';
+import { ReadQueue } from './postgres-read-queue';
+import { runWithDeadline, StatementDeadlinePassed } from './postgres-timed';
+
+export type Rows = Record<string, unknown>[];
+
+/** What a failed read reports, and whether its connection is gone (then it is dropped). */
+export interface ReadFailure {
+  reported: unknown;
+  /** The connection was cut (a restart, a terminated backend): the read may run once more elsewhere. */
+  cut: boolean;
+}
+
+/** What the engine lends the pool. */
+export interface ReadPoolHost {
+  /** At most this many read connections. */
+  size: number;
+  /** How long a read may wait for its answer (ms); past it, its connection is abandoned. */
+  timeoutMs: number;
+  /** Opens one connection with the session's settings, without blocking the process. */
+  open(): Promise<NativeClient>;
+  /** Closes a connection (it may be broken). */
+  release(client: NativeClient): void;
+  /** The error a failed read on `client` reports, as a synchronous statement would report it. */
+  failure(error: unknown, client: NativeClient): ReadFailure;
+  log(line: string): void;
+}
+
+/** A read's statement, as the engine sends it on a read connection. */
+export interface ReadStatement {
+  /**
+   * Sends the statement's preparation when it is not prepared on `client` yet (answers whether it
+   * sent one). Its answer is awaited as a read's is, so a first use never holds the process.
+   */
+  prepare?(client: NativeClient): boolean;
+  /** The preparation sent on `client` was answered without error. */
+  preparedOn?(client: NativeClient): void;
+  /** Sends the statement with its values. */
+  send(client: NativeClient): boolean;
+}
+
+interface Read extends ReadStatement {
+  /** Answered by then (the statement timeout and its grace from when it was asked). */
+  readonly deadline: number;
+  waitTimer?: NodeJS.Timeout;
+  /** When its statement was sent (last). */
+  sentAt?: number;
+  /** Already run again once after its connection was cut. */
+  again?: boolean;
+  resolve(rows: Rows): void;
+  reject(error: unknown): void;
+}
+
+interface Lane {
+  client: NativeClient;
+  read?: { read: Read; timer: NodeJS.Timeout; preparing: boolean };
+}
+
+/** libpq's PQTRANS_UNKNOWN: the connection is bad. */
+const CONNECTION_BAD = 4;
+const FIRST_RETRY_MS = 50;
+/** An open that failed sooner was refused or cut, not left unanswered (libpq's connect timeout is 2 s). */
+const QUICK_FAILURE_MS = 250;
+const MAX_RETRY_MS = 1000;
+// How often a read in flight looks at its socket itself. libuv reports a reset connection to libpq's
+// watcher as a failed poll, which pg-native's binding drops: such a read would wait out its deadline.
+const LOOK_EVERY_MS = 100;
+
+export class ReadPool {
+  private readonly lanes: Lane[] = [];
+  private readonly queue = new ReadQueue<Read>((read) => read.reject(new DatabaseTimeoutError(this.host.timeoutMs)));
+  private opening = false;
+  private failures = 0;
+  private retryAt = 0;
+  private closed = false;
+  /** Opens have failed and it was logged (once per episode). */
+  private reportedDown = false;
+  /** A failed open was tried once more at once since the last one that opened. */
+  private openedAgain = false;
+  /** The database stopped answering: see whileUnanswered. */
+  private unanswered = false;
+
+  constructor(private readonly host: ReadPoolHost) {}
+
+  /** Open read connections (for tests and measurements). */
+  get open(): number {
+    return this.lanes.length;
+  }
+
+  /** Sends the statement on an idle read connection; resolves with its rows. */
+  run(statement: ReadStatement): Promise<Rows> {
+    if (this.closed) return Promise.reject(new Error('The database connection is closed'));
+    return new Promise<Rows>((resolve, reject) => {
+      this.queue.push({ ...statement, deadline: performance.now() + this.host.timeoutMs, resolve, reject });
+      this.dispatch();
+    });
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    const closed = new Error('The database connection is closed');
+    for (const lane of this.lanes.splice(0)) {
+      const inFlight = this.stop(lane);
+      this.host.release(lane.client);
+      inFlight?.reject(closed);
+    }
+    for (const read of this.queue.drain()) read.reject(closed);
+  }
+
+  /** Hands queued reads to idle connections; opens another when all are busy and the pool may grow. */
+  private dispatch(): void {
+    if (this.unanswered) return this.whileUnanswered();
+    while (this.queue.length > 0 && !this.closed) {
+      const lane = this.lanes.find((l) => !l.read);
+      if (!lane) break;
+      const read = this.queue.shift()!;
+      // its deadline came while it waited (the process was busy, so its timer has not run yet): not sent
+      if (performance.now() >= read.deadline) read.reject(new DatabaseTimeoutError(this.host.timeoutMs));
+      else this.start(lane, read);
+    }
+    if (this.queue.length === 0 || this.opening || this.closed || this.lanes.length >= this.host.size) return;
+    if (performance.now() >= this.retryAt) this.openLane();
+    // none open and none may be opened yet (the database was unreachable a moment ago): 503 now
+    else if (this.lanes.length === 0) this.rejectQueued(new DatabaseUnavailableError(false));
+  }
+
+  /**
+   * The database stopped answering (a read went unanswered past its deadline, or an open waited out
+   * its connect timeout): reads are answered 503 at once rather than wait for it, and connections
+   * are opened in the background until one opens; then reads go on.
+   */
+  private whileUnanswered(): void {
+    if (!this.opening && !this.closed && this.lanes.length < this.host.size && performance.now() >= this.retryAt) this.openLane();
+    this.rejectQueued(new DatabaseUnavailableError(false));
+  }
+
+  /**
+   * The engine found the database not answering (a statement on its main connection went unanswered):
+   * reads are answered 503 at once from now on, as when a read finds it, rather than each waiting out
+   * its own deadline on a connection to the same database.
+   */
+  stoppedAnswering(): void {
+    if (this.closed || this.unanswered) return;
+    this.notAnswering();
+    this.dispatch();
+  }
+
+  private notAnswering(): void {
+    if (this.unanswered) return;
+    this.unanswered = true;
+    this.reportedDown = true;
+    this.host.log('database: not answering reads; they are answered 503 until a read connection opens again');
+    // idle connections to a database that does not answer would hold their next reads as long
+    for (const lane of this.lanes.filter((l) => !l.read)) this.drop(lane);
+  }
+
+  private openLane(): void {
+    this.opening = true;
+    const startedAt = performance.now();
+    this.host.open().then(
+      (client) => {
+        this.opening = false;
+        if (this.closed) return this.host.release(client);
+        this.unanswered = false;
+        if (this.reportedDown) this.host.log('database: read connections open again');
+        this.reportedDown = false;
+        this.openedAgain = false;
+        this.failures = 0;
+        const lane: Lane = { client };
+        client.pq.on('readable', () => this.readable(lane));
+        this.lanes.push(lane);
+        this.dispatch();
+      },
+      (error: unknown) => {
+        this.opening = false;
+        if (this.closed) return;
+        this.failures += 1;
+        this.retryAt = performance.now() + Math.min(FIRST_RETRY_MS * 2 ** (this.failures - 1), MAX_RETRY_MS);
+        // the reads wait for the open connections (or there are none waiting)
+        if (this.lanes.length > 0 || this.queue.length === 0) return;
+        // A failure that came at once may be a restart that cut the connection being opened (as the
+        // reads found the others cut): once more at once, as a cut read runs once more. One that waited
+        // out the connect timeout is a database not answering. Else the reads waiting get 503.
+        const slow = performance.now() - startedAt > QUICK_FAILURE_MS;
+        if (!slow && !this.openedAgain) {
+          this.openedAgain = true;
+          return this.openLane();
+        }
+        if (slow) this.notAnswering();
+        if (!this.reportedDown) this.host.log(`database: cannot open a read connection (${String((error as Error).message).trim()})`);
+        this.reportedDown = true;
+        this.rejectQueued(new DatabaseUnavailableError(false, { cause: error }));
+      },
+    );
+  }
+
+  private rejectQueued(error: Error): void {
+    for (const read of this.queue.drain()) read.reject(error);
+  }
+
+  private start(lane: Lane, read: Read): void {
+    const pq = lane.client.pq;
+    // A connection cut while idle is dropped before it is used. Its end is already on the socket:
+    // the backend's last message (which libpq, idle, takes as a notice), then the end of the stream,
+    // which only the next read finds.
+    if (!pq.consumeInput() || !pq.consumeInput() || pq.transactionStatus() === CONNECTION_BAD) {
+      this.drop(lane);
+      this.queue.unshift(read);
+      return;
+    }
+    try {
+      read.sentAt = performance.now();
+      const preparing = read.prepare?.(lane.client) ?? false;
+      if (!preparing && !read.send(lane.client)) throw new Error(pq.errorMessage() || 'the statement could not be sent');
+      this.watch(lane, read, preparing);
+    } catch (error) {
+      this.failed(lane, read, error);
+    }
+  }
+
+  /** Waits for the answer on the lane (the socket is watched level-triggered: one already in wakes it at once). */
+  private watch(lane: Lane, read: Read, preparing: boolean): void {
+    lane.client.pq.startReader();
+    const timer = setTimeout(() => this.look(lane), Math.min(LOOK_EVERY_MS, read.deadline - performance.now()));
+    lane.read = { read, timer, preparing };
+  }
+
+  private readable(lane: Lane): void {
+    if (!lane.read) return;
+    // still busy: more of the answer is to come (a broken connection is reported by finish)
+    if (lane.client.pq.consumeInput() && lane.client.pq.isBusy()) return;
+    this.finish(lane);
+    this.dispatch();
+  }
+
+  /** The read's own look at its socket, and its deadline. */
+  private look(lane: Lane): void {
+    const inFlight = lane.read;
+    if (!inFlight) return;
+    const pq = lane.client.pq;
+    if (!pq.consumeInput() || !pq.isBusy()) {
+      this.finish(lane);
+    } else if (performance.now() >= inFlight.read.deadline) {
+      // no answer within the deadline: the statement is abandoned with its connection
+      const { reported } = this.host.failure(new StatementDeadlinePassed(this.host.timeoutMs), lane.client);
+      this.drop(lane);
+      if (this.unansweredFor(inFlight.read)) this.notAnswering();
+      inFlight.read.reject(reported);
+    } else {
+      inFlight.timer = setTimeout(() => this.look(lane), Math.min(LOOK_EVERY_MS, inFlight.read.deadline - performance.now()));
+      return;
+    }
+    this.dispatch();
+  }
+
+  /** Stops watching the lane's read; answers the read that was in flight. */
+  private stop(lane: Lane): Read | undefined {
+    const inFlight = lane.read;
+    if (!inFlight) return undefined;
+    clearTimeout(inFlight.timer);
+    lane.client.pq.stopReader();
+    lane.read = undefined;
+    return inFlight.read;
+  }
+
+  /** Reads the answer of the lane's read (waiting for the rest of it, within its deadline). */
+  private finish(lane: Lane): void {
+    const { preparing } = lane.read!;
+    const read = this.stop(lane)!;
+    try {
+      const rows = runWithDeadline(lane.client, () => true, Math.max(read.deadline - performance.now(), 1));
+      if (!preparing) return read.resolve(rows);
+      // prepared: now the statement itself, on the same connection, within the same deadline
+      read.preparedOn?.(lane.client);
+      if (!read.send(lane.client)) throw new Error(lane.client.pq.errorMessage() || 'the statement could not be sent');
+      this.watch(lane, read, false);
+    } catch (error) {
+      const late = error instanceof StatementDeadlinePassed ? new StatementDeadlinePassed(this.host.timeoutMs) : error;
+      this.failed(lane, read, late);
+    }
+  }
+
+  private failed(lane: Lane, read: Read, error: unknown): void {
+    const { reported, cut } = this.host.failure(error, lane.client);
+    if (cut || error instanceof StatementDeadlinePassed) this.drop(lane);
+    if (error instanceof StatementDeadlinePassed && this.unansweredFor(read)) this.notAnswering();
+    if (!cut || read.again) return read.reject(reported);
+    // a read changes nothing: once more, on another connection
+    read.again = true;
+    this.queue.unshift(read);
+  }
+
+  /**
+   * The read's statement went unanswered for a whole timeout, which a database that answers never
+   * does (PostgreSQL cancels it sooner): not one sent late, with less time left, to a busy one.
+   */
+  private unansweredFor(read: Read): boolean {
+    return read.deadline - (read.sentAt ?? read.deadline) >= this.host.timeoutMs - 1;
+  }
+
+  private drop(lane: Lane): void {
+    const index = this.lanes.indexOf(lane);
+    if (index < 0) return;
+    this.lanes.splice(index, 1);
+    this.stop(lane);
+    this.host.release(lane.client);
+  }
+}
