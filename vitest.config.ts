@@ -9,7 +9,7 @@ import { availableParallelism } from 'node:os';
 import react from '@vitejs/plugin-react';
 import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
-import { CHROMIUM_ARGS } from './playwright.config.ts';
+import { CHROMIUM_ARGS } from './scripts/chromium-args.ts';
 import { viteAliases } from './scripts/path-aliases.mjs';
 
 // The import aliases (@registry/…: scripts/path-aliases.mjs); the components project does not
