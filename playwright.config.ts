@@ -1,15 +1,7 @@
 // End-to-end tests of the desk in Debian's Chromium, against the loopback web host over the real
 // desk core and a real registry seeded with demo data (see test/e2e/fixtures.ts).
 import { defineConfig } from '@playwright/test';
-
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+import { CHROMIUM_ARGS } from './scripts/chromium-args.ts';
 
 export default defineConfig({
   testDir: 'test/e2e',

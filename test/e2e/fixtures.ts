@@ -3,14 +3,16 @@
 // or, for tests that need to stop the registry or move its clock, a separate `serve --seed demo --test-clock`
 // registry the desk connects to as a remote. Either registry starts from a copy of the demo
 // registry seeded once by global-setup (scale 1), unless the test asks for the desk's own first
-// start. The page is opened at the launch URL and the fixture waits for the app's own "sync
-// finished" signal before the test starts.
+// start. An embedded registry under the default Secret Service comes with the desk folder of a
+// first start that has synced it (desk-template.ts), so the test's desk skips that first sync. The
+// page is opened at the launch URL and the fixture waits for the app's own "sync finished" signal
+// before the test starts.
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
 import { startProcess, type Started } from './processes';
-import { DEMO_REGISTRY_TEMPLATE, PROJECT_ROOT } from './template';
+import { DEMO_DESK_TEMPLATE, DEMO_REGISTRY_TEMPLATE, PROJECT_ROOT } from './template';
 
 export { PROJECT_ROOT };
 
@@ -122,6 +124,14 @@ export async function startDesk(dataDir: string, remote: TestRegistry | null, se
   });
 }
 
+/**
+ * What 'inherit' gives a desk: where this environment offers a Secret Service, a keyring of the
+ * desk's own ('keychain'); elsewhere whatever it offers.
+ */
+export function inheritedSecretService(): SecretService {
+  return process.env.DBUS_SESSION_BUS_ADDRESS !== undefined ? 'keychain' : 'inherit';
+}
+
 const shellQuote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
 
 /**
@@ -182,11 +192,13 @@ export const test = base.extend<{ deskOptions: DeskOptions; desk: DeskUnderTest;
     let registry: TestRegistry | null = null;
     let desk: Started | null = null;
     try {
-      if (deskOptions.registry === 'remote') registry = await startRegistry(join(root, 'registry'), deskOptions.scale);
-      else if (deskOptions.seed !== 'first-start') copyDemoRegistry(join(deskDir, 'embedded-registry'));
       const secretService = deskOptions.secretService ?? 'inherit';
-      const ownKeyring = secretService === 'inherit' && process.env.DBUS_SESSION_BUS_ADDRESS !== undefined;
-      desk = await startDesk(deskDir, registry, ownKeyring ? 'keychain' : secretService);
+      if (deskOptions.registry === 'remote') registry = await startRegistry(join(root, 'registry'), deskOptions.scale);
+      else if (deskOptions.seed === 'first-start') {
+        // the desk seeds its registry itself
+      } else if (secretService === 'inherit') cpSync(DEMO_DESK_TEMPLATE, deskDir, { recursive: true });
+      else copyDemoRegistry(join(deskDir, 'embedded-registry'));
+      desk = await startDesk(deskDir, registry, secretService === 'inherit' ? inheritedSecretService() : secretService);
       const credentials =
         registry?.credentials ??
         (JSON.parse(readFileSync(join(deskDir, 'embedded-registry', 'demo-credentials.json'), 'utf8')) as DemoCredentials);

@@ -3,7 +3,8 @@
 // renderer section of electron.vite.config.ts; only the renderer is built, not the Electron shell.
 // Then the web desk and the registry server (out/web, scripts/build-web-desk.ts), which the
 // fixtures start for every test, and the demo registry (scale 1) they start from: seeded once here
-// by the registry's own `seed-demo` command, copied into each test's data folder (fixtures.ts).
+// by the registry's own `seed-demo` command, copied into each test's data folder (fixtures.ts), and
+// the desk folder of a first start that synced a copy of it (desk-template.ts).
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -11,6 +12,7 @@ import react from '@vitejs/plugin-react';
 import { build } from 'vite';
 import { buildWebDesk } from '@scripts/build-web-desk';
 import { viteAliases } from '@scripts/path-aliases.mjs';
+import { buildDeskTemplate } from './desk-template';
 import { DEMO_REGISTRY_TEMPLATE, PROJECT_ROOT } from './template';
 
 export default async function globalSetup(): Promise<void> {
@@ -34,4 +36,5 @@ export default async function globalSetup(): Promise<void> {
   execFileSync(process.execPath, [join(PROJECT_ROOT, 'out/web/admin.js'), 'seed-demo', '--data', DEMO_REGISTRY_TEMPLATE, '--scale', '1'], {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
+  await buildDeskTemplate();
 }

@@ -9,3 +9,9 @@ export const PROJECT_ROOT = resolve(import.meta.dirname, '../..');
  * about 2 s of CPU; a copy, a few milliseconds.
  */
 export const DEMO_REGISTRY_TEMPLATE = resolve(PROJECT_ROOT, 'out/e2e/demo-registry');
+
+/**
+ * A desk data folder (cache, connections, embedded registry) after the desk's first start on a copy
+ * of DEMO_REGISTRY_TEMPLATE and its first sync (desk-template.ts).
+ */
+export const DEMO_DESK_TEMPLATE = resolve(PROJECT_ROOT, 'out/e2e/demo-desk');
