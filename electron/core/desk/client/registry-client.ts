@@ -2,159 +2,23 @@
 // what it sends against the table's schemas, picks the right token, retries what is safe to retry,
 // and checks every answer against the tolerant resource schemas (unknown fields are dropped).
 import { randomUUID } from 'node:crypto';
-import type { z } from 'zod';
 import { endpoints, fillPath, type EndpointDefinition, type EndpointId } from '@shared/registry/endpoints';
-import { tolerant } from '@shared/registry/resources';
-import type { Clock } from '@platform/clock';
+import { answerBreaksContract, answerNotJson, invalidRequest, responseSchema } from './answer-checks';
+import type { CallInput, RegistryClient, RegistryClientOptions } from './call-types';
+import { filenameFromDisposition } from './content-disposition';
 import { RegistryClientError } from './errors';
-import {
-  fetchTransport,
-  httpError,
-  isLoopbackUrl,
-  sendHttp,
-  type FetchLike,
-  type HttpAnswer,
-  type HttpRequest,
-  type HttpTransport,
-} from './http';
+import { fetchTransport, httpError, isLoopbackUrl, sendHttp, type HttpAnswer, type HttpRequest, type HttpTransport } from './http';
 import type { ClientResponse, DownloadedFile } from './responses';
-import { createRequestGate, GATE_CAP, GATE_FLOOR, type GateStats, type RequestGateOptions } from './request-gate';
+import { createRequestGate, GATE_CAP, GATE_FLOOR } from './request-gate';
 import { DEFAULT_RETRY_POLICY, isRetryable, retryDelayMs, type RetryPolicy } from './retry';
-import type { TokenManager, TokenScope } from './tokens';
+import type { TokenScope } from './tokens';
 
-type QueryInputOf<K extends EndpointId> = z.input<(typeof endpoints)[K]['query']>;
-type BodyOf<K extends EndpointId> = z.input<NonNullable<(typeof endpoints)[K]['body']>>;
-
-export interface CallInput<K extends EndpointId> {
-  params?: z.input<(typeof endpoints)[K]['params']>;
-  /** Query values as numbers or strings; they are sent as text. */
-  query?: { [P in keyof QueryInputOf<K>]?: string | number };
-  body?: BodyOf<K>;
-  /** Call with this installation's token (required where the endpoint names an organization). */
-  installationId?: string;
-  /** Operator writes: the Idempotency-Key to send (a new one per call when absent). */
-  idempotencyKey?: string;
-  /** This call's timeout (answer included), instead of the client's (a changes-feed page can be tens of MB). */
-  timeoutMs?: number;
-}
-
-/** What `callRaw` returns: the answer's text, before JSON parsing and validation. */
-export interface RawAnswer {
-  text: string;
-  status: number;
-  headers: HttpAnswer['headers'];
-}
-
-/** What `callBytes` returns: the answer's bytes as sent (UTF-8 for JSON), before decoding. */
-export interface RawBytesAnswer {
-  bytes: Buffer;
-  status: number;
-  headers: HttpAnswer['headers'];
-}
-
-export interface RegistryClientOptions {
-  baseUrl: string;
-  tokens: TokenManager;
-  clock: Clock;
-  fetch?: FetchLike;
-  /**
-   * How requests are sent (node-http.ts's transportFor, say); fetch (`fetch` or the global one) when
-   * absent. `callBytes` (answers of many MB read piece by piece: the feed's pages) always uses fetch:
-   * through node:http the feed's first sync at --scale 100 was slower (bench/README.md, sync).
-   */
-  transport?: HttpTransport;
-  timeoutMs?: number;
-  /**
-   * Ask for gzip or brotli answers. By default only of a registry elsewhere: on this machine
-   * compressing costs both ends CPU and saves no wire time (client/http.ts isLoopbackUrl).
-   */
-  compressed?: boolean;
-  retry?: Partial<RetryPolicy>;
-  /** Requests in flight to this registry: at first and at least (floor), at most (cap); see request-gate.ts. */
-  gate?: Pick<RequestGateOptions, 'floor' | 'cap' | 'now'>;
-  /** Waits between attempts; injectable so tests can observe the waits. */
-  sleep?: (ms: number) => Promise<void>;
-  random?: () => number;
-}
-
-export interface RegistryClient {
-  call<K extends EndpointId>(id: K, input?: CallInput<K>): Promise<ClientResponse<K>>;
-  /** The answer's text, for callers that hash pages before parsing them (the sync engine). */
-  callRaw<K extends EndpointId>(id: K, input?: CallInput<K>): Promise<RawAnswer>;
-  /**
-   * The answer's bytes, for callers that decode it piece by piece (the changes feed's pages): read
-   * into the buffer `into` answers for a size (a new one by default; asked again, larger, when the
-   * answer outgrows it, the contents then copied over), so a caller can reuse its buffers.
-   */
-  callBytes<K extends EndpointId>(id: K, input?: CallInput<K>, into?: (size: number) => Buffer): Promise<RawBytesAnswer>;
-  /** Parses and checks text from `callRaw` as endpoint `id` answers it. */
-  parse<K extends EndpointId>(id: K, text: string): ClientResponse<K>;
-  /** registry clock − desk clock in ms, from the Date header of recent answers; null before any. */
-  clockOffsetMs(): number | null;
-  /** How many requests the client keeps in flight to this registry now, and has at most. */
-  gateStats(): GateStats;
-  /** The most requests ever in flight at once (callers may queue this many: the gate decides when each goes). */
-  readonly maxInFlight: number;
-  readonly tokens: TokenManager;
-  readonly baseUrl: string;
-}
+// Where the desk imported these from before the client was split by purpose.
+export { answerBreaksContract, answerNotJson } from './answer-checks';
+export type { CallInput, RawAnswer, RawBytesAnswer, RegistryClient, RegistryClientOptions } from './call-types';
+export { filenameFromDisposition } from './content-disposition';
 
 const sleepReal = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-function formatIssues(issues: readonly z.core.$ZodIssue[], limit = 10): string[] {
-  const lines = issues.slice(0, limit).map((i) => `${i.path.length > 0 ? i.path.join('.') : '(root)'}: ${i.message}`);
-  if (issues.length > limit) lines.push(`… and ${issues.length - limit} more`);
-  return lines;
-}
-
-/** The failure for an answer that is not JSON (also used by the sync, which reads some answers piece by piece). */
-export function answerNotJson(id: EndpointId): RegistryClientError {
-  const { method, path } = endpoints[id];
-  return new RegistryClientError('invalid_response', `${method} ${path}: the answer is not JSON`, { endpoint: id });
-}
-
-/** The failure for an answer that breaks the contract, naming the first issues by their path. */
-export function answerBreaksContract(id: EndpointId, issues: readonly z.core.$ZodIssue[]): RegistryClientError {
-  const { method, path } = endpoints[id];
-  const messages = formatIssues(issues);
-  return new RegistryClientError('invalid_response', `${method} ${path}: the answer does not match the contract: ${messages.join('; ')}`, {
-    endpoint: id,
-    messages,
-  });
-}
-
-function invalidRequest(id: EndpointId, where: string, issues: readonly z.core.$ZodIssue[]): RegistryClientError {
-  const messages = formatIssues(issues).map((m) => `${where}.${m}`);
-  return new RegistryClientError('invalid_request', `${id}: invalid ${where}: ${messages.join('; ')}`, { endpoint: id, messages });
-}
-
-/** `attachment; filename=name.pdf` or `filename="name.pdf"` or RFC 5987 `filename*=UTF-8''name.pdf`. */
-export function filenameFromDisposition(header: string | null, fallback: string): string {
-  if (!header) return fallback;
-  const extended = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(header);
-  const plain = /filename\s*=\s*(?:"([^"]*)"|([^;\s]+))/.exec(header);
-  let name: string | undefined;
-  try {
-    name = extended ? decodeURIComponent(extended[1]!.trim()) : (plain?.[1] ?? plain?.[2]);
-  } catch {
-    name = plain?.[1] ?? plain?.[2];
-  }
-  // Only a base name: the file is saved where the user chooses, never where the server says.
-  const base = name?.split(/[\\/]/).pop()?.trim();
-  return base && base !== '.' && base !== '..' ? base : fallback;
-}
-
-// Each endpoint's tolerant answer schema, built once: building it costs 6–60 µs a call, and zod
-// compiles a schema's checks afresh for every new schema object.
-const responseSchemas = new Map<EndpointId, z.ZodType>();
-function responseSchema(id: EndpointId): z.ZodType {
-  let schema = responseSchemas.get(id);
-  if (!schema) {
-    schema = (endpoints[id] as unknown as EndpointDefinition).response(tolerant);
-    responseSchemas.set(id, schema);
-  }
-  return schema;
-}
 
 export function createRegistryClient(options: RegistryClientOptions): RegistryClient {
   const viaFetch = fetchTransport(options.fetch ?? fetch);
