@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { endpoints, type EndpointDefinition, type EndpointId } from '@shared/registry/endpoints';
 import { tolerant } from '@shared/registry/resources';
 import { RegistryClientError } from './errors';
+import type { ClientResponse } from './responses';
 
 function formatIssues(issues: readonly z.core.$ZodIssue[], limit = 10): string[] {
   const lines = issues.slice(0, limit).map((i) => `${i.path.length > 0 ? i.path.join('.') : '(root)'}: ${i.message}`);
@@ -42,4 +43,19 @@ export function responseSchema(id: EndpointId): z.ZodType {
     responseSchemas.set(id, schema);
   }
   return schema;
+}
+
+/** Parses and checks an answer's text as endpoint `id` answers it. */
+export function parseAnswer<K extends EndpointId>(id: K, text: string): ClientResponse<K> {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw answerNotJson(id);
+  }
+  const result = responseSchema(id).safeParse(json);
+  if (!result.success) {
+    throw answerBreaksContract(id, result.error.issues);
+  }
+  return result.data as ClientResponse<K>;
 }
