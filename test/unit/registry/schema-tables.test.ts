@@ -1,6 +1,6 @@
 // The registry's kysely tables (electron/core/registry/schema.ts) against the migrated database:
-// the literal (registry-core-columns.ts and its other half) is what `PRAGMA table_info` reports for each table after every migration; the
-// compiler holds it to RegistryTables (a column missing, extra or typed against its SQL fails the
+// the literal (registry-core-columns.ts and its other half) is what `PRAGMA table_info` reports for
+// each table after every migration; the compiler holds it to RegistryTables (a column missing, extra or typed against its SQL fails the
 // typecheck) and this test holds it to the database. A migration that adds a column makes both fail
 // until the interface and the literal say the same.
 import { describe, expect, it } from 'vitest';
