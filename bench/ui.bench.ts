@@ -45,54 +45,63 @@ async function run(): Promise<BenchFigure[]> {
   return [...organizationPage, ...(await projectListFigures())];
 }
 
+/**
+ * A scale-100 demo registry and a web desk connected to it as its demo app, each in a process of
+ * its own under `root` (their stops pushed onto `stops`); returns the desk's address.
+ */
+async function startRegistryAndDesk(root: string, stops: Array<() => Promise<void>>): Promise<string> {
+  const registryDir = join(root, 'registry');
+  const registry = await startProcess(
+    'registry',
+    'npm',
+    ['run', '--silent', 'serve', '--', '--data', registryDir, '--port', '0', '--seed', 'demo', '--scale', '100'],
+    {
+      cwd: ROOT,
+      ready: /listening on (http:\/\/\S+)/,
+      timeoutMs: 600_000,
+    },
+  );
+  stops.push(registry.stop);
+  const credentials = JSON.parse(readFileSync(join(registryDir, 'demo-credentials.json'), 'utf8')) as {
+    app: { id: string; privateKeyPem: string };
+  };
+  const keyFile = join(root, 'app-key.pem');
+  writeFileSync(keyFile, credentials.app.privateKeyPem, { mode: 0o600 });
+  const desk = await startProcess(
+    'web desk',
+    'npm',
+    [
+      'run',
+      '--silent',
+      'web',
+      '--',
+      '--data',
+      join(root, 'desk'),
+      '--port',
+      '0',
+      '--registry-url',
+      registry.match[1]!,
+      '--app-id',
+      credentials.app.id,
+      '--key-file',
+      keyFile,
+    ],
+    {
+      cwd: ROOT,
+      ready: /desk ready at (http:\/\/\S+)/,
+      timeoutMs: 300_000,
+    },
+  );
+  stops.push(desk.stop);
+  return desk.match[1]!;
+}
+
 async function projectListFigures(): Promise<BenchFigure[]> {
   await globalSetup();
   const root = mkdtempSync(join(tmpdir(), 'registry-desk-ui-bench-'));
   const stops: Array<() => Promise<void>> = [];
   try {
-    const registryDir = join(root, 'registry');
-    const registry = await startProcess(
-      'registry',
-      'npm',
-      ['run', '--silent', 'serve', '--', '--data', registryDir, '--port', '0', '--seed', 'demo', '--scale', '100'],
-      {
-        cwd: ROOT,
-        ready: /listening on (http:\/\/\S+)/,
-        timeoutMs: 600_000,
-      },
-    );
-    stops.push(registry.stop);
-    const credentials = JSON.parse(readFileSync(join(registryDir, 'demo-credentials.json'), 'utf8')) as {
-      app: { id: string; privateKeyPem: string };
-    };
-    const keyFile = join(root, 'app-key.pem');
-    writeFileSync(keyFile, credentials.app.privateKeyPem, { mode: 0o600 });
-    const desk = await startProcess(
-      'web desk',
-      'npm',
-      [
-        'run',
-        '--silent',
-        'web',
-        '--',
-        '--data',
-        join(root, 'desk'),
-        '--port',
-        '0',
-        '--registry-url',
-        registry.match[1]!,
-        '--app-id',
-        credentials.app.id,
-        '--key-file',
-        keyFile,
-      ],
-      {
-        cwd: ROOT,
-        ready: /desk ready at (http:\/\/\S+)/,
-        timeoutMs: 300_000,
-      },
-    );
-    stops.push(desk.stop);
+    const deskUrl = await startRegistryAndDesk(root, stops);
 
     const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
     stops.push(() => browser.close());
@@ -116,7 +125,7 @@ async function projectListFigures(): Promise<BenchFigure[]> {
         });
       });
     });
-    await page.goto(desk.match[1]!);
+    await page.goto(deskUrl);
     // The first sync of 10,000 projects: wait for the app's own signal.
     await page.waitForFunction(() => document.documentElement.dataset.syncState === 'done', null, { timeout: 1_800_000, polling: 1000 });
 

@@ -1,11 +1,12 @@
 // What a desk's first sync is measured against, shared by the sync and network benches: a copy of
 // the seeded demo registry at a scale, served on loopback; an app with its key (examiner read),
 // installed in one verified organization with warehouse write; the built sync worker and bench
-// child (sync.bench.ts); and a scratch folder for the desks' caches.
+// child (support/sync-bench-child.ts); and a scratch folder for the desks' caches.
 import { generateKeyPairSync } from 'node:crypto';
 import { join } from 'node:path';
 import type { OpenedRegistry } from '@registry/open';
-import { buildBenchChild, buildSyncWorker, type ChildJob, type ChildResult } from '../sync.bench';
+import type { ChildJob, ChildResult } from './sync-bench-job';
+import { buildBenchChild, buildSyncWorker } from './sync-bench-process';
 
 export interface SyncWorld {
   registry: OpenedRegistry;
@@ -13,7 +14,7 @@ export interface SyncWorld {
   registryFile: string;
   /** The registry server's URL on loopback. */
   url: string;
-  /** The bench child (sync.bench.ts bundled for Node): pass it to `runChildOf`. */
+  /** The bench child (sync-bench-child.ts bundled for Node): pass it to `runChildOf`. */
   childFile: string;
   /** A fresh cache file in the scratch folder, named `name`. */
   cacheFile(name: string): string;

@@ -1,160 +1,26 @@
 // The desk's typed registry client, built from the shared endpoint table: it fills paths, checks
 // what it sends against the table's schemas, picks the right token, retries what is safe to retry,
 // and checks every answer against the tolerant resource schemas (unknown fields are dropped).
-import { randomUUID } from 'node:crypto';
-import type { z } from 'zod';
-import { endpoints, fillPath, type EndpointDefinition, type EndpointId } from '@shared/registry/endpoints';
-import { tolerant } from '@shared/registry/resources';
-import type { Clock } from '@platform/clock';
+import { endpoints, type EndpointDefinition, type EndpointId } from '@shared/registry/endpoints';
+import { readBytes, readText } from './answer-body';
+import { parseAnswer } from './answer-checks';
+import type { CallInput, RegistryClient, RegistryClientOptions } from './call-types';
+import { createClockOffsets } from './clock-offsets';
+import { filenameFromDisposition } from './content-disposition';
 import { RegistryClientError } from './errors';
-import {
-  fetchTransport,
-  httpError,
-  isLoopbackUrl,
-  sendHttp,
-  type FetchLike,
-  type HttpAnswer,
-  type HttpRequest,
-  type HttpTransport,
-} from './http';
+import { fetchTransport, httpError, isLoopbackUrl, sendHttp, type HttpAnswer, type HttpRequest, type HttpTransport } from './http';
+import { prepareRequest } from './prepare-request';
 import type { ClientResponse, DownloadedFile } from './responses';
-import { createRequestGate, GATE_CAP, GATE_FLOOR, type GateStats, type RequestGateOptions } from './request-gate';
+import { createRequestGate, GATE_CAP, GATE_FLOOR } from './request-gate';
 import { DEFAULT_RETRY_POLICY, isRetryable, retryDelayMs, type RetryPolicy } from './retry';
-import type { TokenManager, TokenScope } from './tokens';
+import type { TokenScope } from './tokens';
 
-type QueryInputOf<K extends EndpointId> = z.input<(typeof endpoints)[K]['query']>;
-type BodyOf<K extends EndpointId> = z.input<NonNullable<(typeof endpoints)[K]['body']>>;
-
-export interface CallInput<K extends EndpointId> {
-  params?: z.input<(typeof endpoints)[K]['params']>;
-  /** Query values as numbers or strings; they are sent as text. */
-  query?: { [P in keyof QueryInputOf<K>]?: string | number };
-  body?: BodyOf<K>;
-  /** Call with this installation's token (required where the endpoint names an organization). */
-  installationId?: string;
-  /** Operator writes: the Idempotency-Key to send (a new one per call when absent). */
-  idempotencyKey?: string;
-  /** This call's timeout (answer included), instead of the client's (a changes-feed page can be tens of MB). */
-  timeoutMs?: number;
-}
-
-/** What `callRaw` returns: the answer's text, before JSON parsing and validation. */
-export interface RawAnswer {
-  text: string;
-  status: number;
-  headers: HttpAnswer['headers'];
-}
-
-/** What `callBytes` returns: the answer's bytes as sent (UTF-8 for JSON), before decoding. */
-export interface RawBytesAnswer {
-  bytes: Buffer;
-  status: number;
-  headers: HttpAnswer['headers'];
-}
-
-export interface RegistryClientOptions {
-  baseUrl: string;
-  tokens: TokenManager;
-  clock: Clock;
-  fetch?: FetchLike;
-  /**
-   * How requests are sent (node-http.ts's transportFor, say); fetch (`fetch` or the global one) when
-   * absent. `callBytes` (answers of many MB read piece by piece: the feed's pages) always uses fetch:
-   * through node:http the feed's first sync at --scale 100 was slower (bench/README.md, sync).
-   */
-  transport?: HttpTransport;
-  timeoutMs?: number;
-  /**
-   * Ask for gzip or brotli answers. By default only of a registry elsewhere: on this machine
-   * compressing costs both ends CPU and saves no wire time (client/http.ts isLoopbackUrl).
-   */
-  compressed?: boolean;
-  retry?: Partial<RetryPolicy>;
-  /** Requests in flight to this registry: at first and at least (floor), at most (cap); see request-gate.ts. */
-  gate?: Pick<RequestGateOptions, 'floor' | 'cap' | 'now'>;
-  /** Waits between attempts; injectable so tests can observe the waits. */
-  sleep?: (ms: number) => Promise<void>;
-  random?: () => number;
-}
-
-export interface RegistryClient {
-  call<K extends EndpointId>(id: K, input?: CallInput<K>): Promise<ClientResponse<K>>;
-  /** The answer's text, for callers that hash pages before parsing them (the sync engine). */
-  callRaw<K extends EndpointId>(id: K, input?: CallInput<K>): Promise<RawAnswer>;
-  /**
-   * The answer's bytes, for callers that decode it piece by piece (the changes feed's pages): read
-   * into the buffer `into` answers for a size (a new one by default; asked again, larger, when the
-   * answer outgrows it, the contents then copied over), so a caller can reuse its buffers.
-   */
-  callBytes<K extends EndpointId>(id: K, input?: CallInput<K>, into?: (size: number) => Buffer): Promise<RawBytesAnswer>;
-  /** Parses and checks text from `callRaw` as endpoint `id` answers it. */
-  parse<K extends EndpointId>(id: K, text: string): ClientResponse<K>;
-  /** registry clock − desk clock in ms, from the Date header of recent answers; null before any. */
-  clockOffsetMs(): number | null;
-  /** How many requests the client keeps in flight to this registry now, and has at most. */
-  gateStats(): GateStats;
-  /** The most requests ever in flight at once (callers may queue this many: the gate decides when each goes). */
-  readonly maxInFlight: number;
-  readonly tokens: TokenManager;
-  readonly baseUrl: string;
-}
+// Where the desk imported these from before the client was split by purpose.
+export { answerBreaksContract, answerNotJson } from './answer-checks';
+export type { CallInput, RawAnswer, RawBytesAnswer, RegistryClient, RegistryClientOptions } from './call-types';
+export { filenameFromDisposition } from './content-disposition';
 
 const sleepReal = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-function formatIssues(issues: readonly z.core.$ZodIssue[], limit = 10): string[] {
-  const lines = issues.slice(0, limit).map((i) => `${i.path.length > 0 ? i.path.join('.') : '(root)'}: ${i.message}`);
-  if (issues.length > limit) lines.push(`… and ${issues.length - limit} more`);
-  return lines;
-}
-
-/** The failure for an answer that is not JSON (also used by the sync, which reads some answers piece by piece). */
-export function answerNotJson(id: EndpointId): RegistryClientError {
-  const { method, path } = endpoints[id];
-  return new RegistryClientError('invalid_response', `${method} ${path}: the answer is not JSON`, { endpoint: id });
-}
-
-/** The failure for an answer that breaks the contract, naming the first issues by their path. */
-export function answerBreaksContract(id: EndpointId, issues: readonly z.core.$ZodIssue[]): RegistryClientError {
-  const { method, path } = endpoints[id];
-  const messages = formatIssues(issues);
-  return new RegistryClientError('invalid_response', `${method} ${path}: the answer does not match the contract: ${messages.join('; ')}`, {
-    endpoint: id,
-    messages,
-  });
-}
-
-function invalidRequest(id: EndpointId, where: string, issues: readonly z.core.$ZodIssue[]): RegistryClientError {
-  const messages = formatIssues(issues).map((m) => `${where}.${m}`);
-  return new RegistryClientError('invalid_request', `${id}: invalid ${where}: ${messages.join('; ')}`, { endpoint: id, messages });
-}
-
-/** `attachment; filename=name.pdf` or `filename="name.pdf"` or RFC 5987 `filename*=UTF-8''name.pdf`. */
-export function filenameFromDisposition(header: string | null, fallback: string): string {
-  if (!header) return fallback;
-  const extended = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(header);
-  const plain = /filename\s*=\s*(?:"([^"]*)"|([^;\s]+))/.exec(header);
-  let name: string | undefined;
-  try {
-    name = extended ? decodeURIComponent(extended[1]!.trim()) : (plain?.[1] ?? plain?.[2]);
-  } catch {
-    name = plain?.[1] ?? plain?.[2];
-  }
-  // Only a base name: the file is saved where the user chooses, never where the server says.
-  const base = name?.split(/[\\/]/).pop()?.trim();
-  return base && base !== '.' && base !== '..' ? base : fallback;
-}
-
-// Each endpoint's tolerant answer schema, built once: building it costs 6–60 µs a call, and zod
-// compiles a schema's checks afresh for every new schema object.
-const responseSchemas = new Map<EndpointId, z.ZodType>();
-function responseSchema(id: EndpointId): z.ZodType {
-  let schema = responseSchemas.get(id);
-  if (!schema) {
-    schema = (endpoints[id] as unknown as EndpointDefinition).response(tolerant);
-    responseSchemas.set(id, schema);
-  }
-  return schema;
-}
 
 export function createRegistryClient(options: RegistryClientOptions): RegistryClient {
   const viaFetch = fetchTransport(options.fetch ?? fetch);
@@ -165,59 +31,8 @@ export function createRegistryClient(options: RegistryClientOptions): RegistryCl
   const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
   const sleep = options.sleep ?? sleepReal;
   const random = options.random ?? Math.random;
-  const offsets: number[] = [];
+  const offsets = createClockOffsets();
   const gate = createRequestGate({ ...options.gate, sleep });
-
-  function recordClockOffset(response: HttpAnswer, sentAt: number, receivedAt: number) {
-    const date = response.headers.get('date');
-    const registryTime = date ? Date.parse(date) : NaN;
-    if (!Number.isFinite(registryTime)) return;
-    // The Date header has whole seconds: take the middle of the exchange and keep a few samples.
-    offsets.push(registryTime + 500 - (sentAt + receivedAt) / 2);
-    if (offsets.length > 7) offsets.shift();
-  }
-
-  function prepare<K extends EndpointId>(id: K, input: CallInput<K>) {
-    const endpoint = endpoints[id] as unknown as EndpointDefinition;
-    const params = endpoint.params.safeParse(input.params ?? {});
-    if (!params.success) throw invalidRequest(id, 'params', params.error.issues);
-    const wireQuery: Record<string, string> = {};
-    for (const [name, value] of Object.entries<string | number | undefined>(input.query ?? {}))
-      if (value !== undefined) wireQuery[name] = String(value);
-    const query = endpoint.query.safeParse(wireQuery);
-    if (!query.success) throw invalidRequest(id, 'query', query.error.issues);
-    let body: unknown;
-    if (endpoint.body) {
-      const parsed = endpoint.body.safeParse(input.body ?? {});
-      if (!parsed.success) throw invalidRequest(id, 'body', parsed.error.issues);
-      // Operator bodies go as given: their schemas are the operations' inputs, whose output is not
-      // wire form (dates become epoch milliseconds), and the registry parses them itself.
-      body = endpoint.auth.kind === 'operator' ? (input.body ?? {}) : (parsed.data ?? {});
-    }
-    const path = fillPath(endpoint.path, params.data as Record<string, string>);
-    const auth = endpoint.auth;
-    let scope: TokenScope | 'jwt';
-    if (auth.kind === 'appJwt') scope = 'jwt';
-    else if (auth.kind === 'operatorJwt') {
-      throw new RegistryClientError('invalid_request', `${id}: operator tokens come from the token manager`, { endpoint: id });
-    } else if (auth.kind === 'operator') scope = { kind: 'operator' };
-    else if (input.installationId) scope = { kind: 'installation', installationId: input.installationId };
-    else if (auth.organizationParam) {
-      throw new RegistryClientError('invalid_request', `${id}: needs the installationId of the organization`, { endpoint: id });
-    } else scope = { kind: 'app' };
-    const request: Omit<HttpRequest, 'bearer'> = {
-      method: endpoint.method,
-      path,
-      query: wireQuery,
-      body,
-      timeoutMs: input.timeoutMs ?? timeoutMs,
-      endpoint: id,
-    };
-    // Operator writes carry an Idempotency-Key (the caller's, or a new one reused by every retry of
-    // this call), so a retry after a lost answer is answered from the registry's record, never run twice.
-    if (endpoint.audit !== undefined) request.idempotencyKey = input.idempotencyKey ?? randomUUID();
-    return { endpoint, request, scope };
-  }
 
   async function attempt(
     request: Omit<HttpRequest, 'bearer'>,
@@ -227,7 +42,7 @@ export function createRegistryClient(options: RegistryClientOptions): RegistryCl
     const bearer = scope === 'jwt' ? await options.tokens.appJwt() : await options.tokens.get(scope);
     const sentAt = options.clock.now();
     const response = await sendHttp(via, options.baseUrl, { ...request, bearer }, loopback);
-    recordClockOffset(response, sentAt, options.clock.now());
+    offsets.record(response, sentAt, options.clock.now());
     if (!response.ok) throw Object.assign(await httpError(response, request), { bearerUsed: bearer });
     return { response, bearer };
   }
@@ -242,7 +57,7 @@ export function createRegistryClient(options: RegistryClientOptions): RegistryCl
     read: (response: HttpAnswer) => Promise<T>,
     via = transport,
   ): Promise<{ result: T; endpoint: EndpointDefinition; scope: TokenScope | 'jwt' }> {
-    const { endpoint, request, scope } = prepare(id, input);
+    const { endpoint, request, scope } = prepareRequest(id, input, timeoutMs);
     let authRetried = false;
     for (let attemptNo = 1; ; attemptNo++) {
       let outcome: { result: T } | { readFailed: unknown };
@@ -279,61 +94,11 @@ export function createRegistryClient(options: RegistryClientOptions): RegistryCl
     }
   }
 
-  function parse<K extends EndpointId>(id: K, text: string): ClientResponse<K> {
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      throw answerNotJson(id);
-    }
-    const result = responseSchema(id).safeParse(json);
-    if (!result.success) {
-      throw answerBreaksContract(id, result.error.issues);
-    }
-    return result.data as ClientResponse<K>;
-  }
-
-  async function readText(response: HttpAnswer, id: EndpointId): Promise<string> {
-    try {
-      return await response.text();
-    } catch (error) {
-      throw new RegistryClientError('network', `${id}: the answer was cut off`, { endpoint: id, cause: error });
-    }
-  }
-
-  async function readBytes(response: HttpAnswer, id: EndpointId, into: (size: number) => Buffer): Promise<Buffer> {
-    try {
-      // Copied chunk by chunk into the caller's buffer (its Content-Length's size, then larger as
-      // needed), never held as chunks and a whole copy of them at once.
-      const declared = Number(response.headers.get('content-length'));
-      let buffer = into(Number.isSafeInteger(declared) && declared > 0 ? declared : 1 << 16);
-      let size = 0;
-      const reader = response.body?.getReader();
-      for (let read = await reader?.read(); read && !read.done; read = await reader!.read()) {
-        const chunk = read.value;
-        if (size + chunk.length > buffer.length) {
-          const larger = into(Math.max(size + chunk.length, buffer.length * 2));
-          buffer.copy(larger, 0, 0, size);
-          buffer = larger;
-        }
-        buffer.set(chunk, size);
-        size += chunk.length;
-      }
-      return buffer.subarray(0, size);
-    } catch (error) {
-      throw new RegistryClientError('network', `${id}: the answer was cut off`, { endpoint: id, cause: error });
-    }
-  }
-
   return {
     tokens: options.tokens,
     baseUrl: options.baseUrl,
-    parse,
-    clockOffsetMs() {
-      if (offsets.length === 0) return null;
-      const sorted = [...offsets].sort((a, b) => a - b);
-      return Math.round(sorted[Math.floor(sorted.length / 2)]!);
-    },
+    parse: parseAnswer,
+    clockOffsetMs: () => offsets.median(),
     gateStats: () => gate.stats(),
     maxInFlight: Math.max(options.gate?.floor ?? GATE_FLOOR, options.gate?.cap ?? GATE_CAP),
     async callRaw(id, input = {}) {
@@ -365,7 +130,7 @@ export function createRegistryClient(options: RegistryClientOptions): RegistryCl
         return file;
       });
       if (typeof result !== 'string') return result as ClientResponse<typeof id>;
-      const answer = parse(id, result);
+      const answer = parseAnswer(id, result);
       // A revoked token must not be handed out again.
       if (id === 'revokeAccessToken' && scope !== 'jwt') options.tokens.invalidate(scope);
       return answer;
