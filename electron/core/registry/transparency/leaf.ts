@@ -75,19 +75,21 @@ type Leaves = { leaves: string };
 const LEAF_TUPLES = (leaves: readonly NewLeaf[]): Leaves => ({ leaves: JSON.stringify(leaves) });
 
 // The statements that append a transaction's leaves, written once per transaction just before it
-// commits (commit-batches.ts), the leaves as one JSON array of [kind, ref, hash]: one statement
-// whatever their number. Raw SQL because kysely cannot say json_each / jsonb_array_elements with
-// their ordinal; written as sql<…> templates.
+// commits (commit-batches.ts), in the order they were appended. Written as sql<…> templates: kysely
+// cannot say jsonb_array_elements with its ordinal, nor a column's value as a subquery.
 //
-// SQLite: its write transaction excludes every other, so the leaves go after the largest index
-// stored (the log has no head row there: migration 0018), numbered on from it. A schema before 0018
-// (a migration test's older registry) still has its head, moved past them.
-const insertAtEnd = (v: Leaves) => sql<never>`
+// SQLite: its write transaction excludes every other, so each leaf goes after the largest index
+// stored (the log has no head row there: migration 0018; MAX of the primary key is one seek). One
+// single-row insert per leaf, compiled once per connection: one statement over the leaves as a JSON
+// array (json_each) cost more, as it parses the JSON and, reading the table it writes, fills a
+// temporary table first (bench/README.md). A schema before 0018 (a migration test's older registry)
+// still has its head, moved past them.
+const insertAtEnd = (v: { kind: string; ref: string; hash: string }) => sql<never>`
   INSERT INTO tlog_leaves (idx, kind, ref, hash)
-  SELECT (SELECT COALESCE(MAX(idx) + 1, 0) FROM tlog_leaves) + j.key, j.value ->> 0, j.value ->> 1, j.value ->> 2
-  FROM json_each(${v.leaves}) j`;
+  VALUES ((SELECT COALESCE(MAX(idx) + 1, 0) FROM tlog_leaves), ${v.kind}, ${v.ref}, ${v.hash})`;
 const moveHead = (v: { count: number }) => sql<never>`UPDATE tlog_head SET size = size + ${v.count} WHERE one = 1`;
-// PostgreSQL: one call of tlog_append (migration 0020), sent with the COMMIT in the same round trip.
+// PostgreSQL: one call of tlog_append (migration 0020) for all of them, the leaves as one JSON array
+// of [kind, ref, hash], sent with the COMMIT in the same round trip.
 // Its head-row update takes the row's lock, held to the commit right after, which queues concurrent
 // appends in commit order; a transaction that rolls back never got its indexes. The function keeps
 // its statements' plans per connection, and fails when the log has no head row.
@@ -106,8 +108,10 @@ const leafBatch: CommitBatch<NewLeaf, RegistryDb> = {
       db.run(appendWithCommit(LEAF_TUPLES(leaves)));
       return;
     }
-    if (db.prepared(insertAtEnd).run(LEAF_TUPLES(leaves)).changes !== leaves.length)
-      throw new Error('the transparency log took fewer leaves than its transaction wrote');
+    const insert = db.prepared(insertAtEnd);
+    for (const [kind, ref, hash] of leaves)
+      if (insert.run({ kind, ref, hash }).changes !== 1)
+        throw new Error('the transparency log took fewer leaves than its transaction wrote');
   },
   withCommit: {
     build: appendWithCommit,
