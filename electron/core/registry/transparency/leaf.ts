@@ -24,23 +24,25 @@ export const LEAF_SOURCES = {
 
 /** A column value as the leaf carries it: bytes as {"$base64": …}, big integers as decimal text. */
 function leafValue(value: unknown): string {
+  // what rows hold most, first: canonicalJson writes text, numbers and NULL as JSON.stringify does
+  if (typeof value === 'string' || typeof value === 'number') return JSON.stringify(value);
+  if (value === null) return 'null';
   if (value instanceof Uint8Array) return `{"$base64":${JSON.stringify(Buffer.from(value).toString('base64'))}}`;
   if (typeof value === 'bigint') return JSON.stringify(value.toString());
   return canonicalJson(value);
 }
 
-/** The `"column":` prefixes of a row's columns in canonical (sorted) order, per set of columns. */
-const columnOrders = new Map<string, { column: string; prefix: string }[]>();
+type ColumnOrder = { column: string; prefix: string }[];
+/** Per kind, the columns of the last row encoded and their `,"column":` prefixes in canonical (sorted) order. */
+const columnOrders = new Map<LeafKind, { columns: string[]; order: ColumnOrder }>();
 
-function columnOrder(row: Record<string, unknown>): { column: string; prefix: string }[] {
+function columnOrder(kind: LeafKind, row: Record<string, unknown>): ColumnOrder {
   const columns = Object.keys(row);
-  const signature = columns.join('\u0000');
-  let order = columnOrders.get(signature);
-  if (!order) {
-    order = [...columns].sort().map((column) => ({ column, prefix: `${JSON.stringify(column)}:` }));
-    // a table's rows all have one set of columns: a handful of entries, bounded in any case
-    if (columnOrders.size < 64) columnOrders.set(signature, order);
-  }
+  const known = columnOrders.get(kind);
+  // a table's rows all have one set of columns, so this is a comparison of a few names per leaf
+  if (known && known.columns.length === columns.length && known.columns.every((column, i) => column === columns[i])) return known.order;
+  const order = [...columns].sort().map((column, i) => ({ column, prefix: `${i === 0 ? '' : ','}${JSON.stringify(column)}:` }));
+  columnOrders.set(kind, { columns, order });
   return order;
 }
 
@@ -57,7 +59,7 @@ export function leafIdOf(kind: LeafKind, row: Record<string, unknown>): string {
  */
 export function encodeLeaf(kind: LeafKind, row: Record<string, unknown>): string {
   let columns = '';
-  for (const { column, prefix } of columnOrder(row)) columns += `${columns === '' ? '' : ','}${prefix}${leafValue(row[column])}`;
+  for (const { column, prefix } of columnOrder(kind, row)) columns += prefix + leafValue(row[column]);
   return `{"id":${JSON.stringify(leafIdOf(kind, row))},"kind":${JSON.stringify(kind)},"row":{${columns}}}`;
 }
 
