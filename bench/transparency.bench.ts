@@ -16,29 +16,21 @@ import { openSqlite } from '../electron/core/platform/db/open';
 import { appendAudit } from '../electron/core/registry/audit';
 import type { RegistryContext } from '../electron/core/registry/context';
 import { startRegistryServer } from '../electron/core/registry/http/server';
-import { appendMovement } from '../electron/core/registry/ledger';
 import { registryMigrations } from '../electron/core/registry/migrations';
 import type { RegistryTables } from '../electron/core/registry/schema';
 import { sha256, verifyEd25519 } from '../electron/core/platform/log-crypto';
-import { CHECKPOINT_INTERVAL_MS, signCheckpoint } from '../electron/core/registry/transparency/checkpoints';
+import { signCheckpoint } from '../electron/core/registry/transparency/checkpoints';
 import { fetchCheckpoint, fetchLeaves, fetchVerifierKey, verifyExtends, verifyIncluded, type Get } from '../shared/transparency/verifier';
 import { startScript } from './support/processes';
-import { createPostgresDatabase, openRegistryAt, stockWorld, walPerWrite, type TlogWorld } from './support/tlog-registry';
+import { openRegistryAt, stockWorld, type TlogWorld } from './support/tlog-registry';
+import { engines, writesPerSecond, type Engine } from './support/tlog-writes';
 import type { BenchFigure, BenchSuite } from './types';
 import { deskVerificationFigures } from './desk-verification';
 import { finishToProcessed } from './warehouse.bench';
 
-const WRITES = Number(process.env.BENCH_TLOG_WRITES ?? 3000);
-const PG_WRITES = Number(process.env.BENCH_TLOG_PG_WRITES ?? 1000);
 const RUNS = Number(process.env.BENCH_TLOG_RUNS ?? 3);
 const LOG_SIZE = Number(process.env.BENCH_TLOG_SIZE ?? 20_000);
 const SUITE = 'transparency';
-/**
- * The with-log side signs a checkpoint this often during its timed writes: the server's cadence
- * under steady writes (CHECKPOINT_INTERVAL_MS), so that the work a checkpoint does per leaf (the
- * tree's hashes, SQLite's record lookup) is charged as a server pays it.
- */
-const CHECKPOINT_MS = CHECKPOINT_INTERVAL_MS;
 
 function registryAt(migrations: number): { ctx: RegistryContext; close(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'bench-tlog-'));
@@ -50,81 +42,6 @@ function registryAt(migrations: number): { ctx: RegistryContext; close(): void }
     urls: { apiBaseUrl: 'http://127.0.0.1', publicBaseUrl: 'https://registry.example.org' },
   };
   return { ctx, close: () => (db.close(), rmSync(dir, { recursive: true, force: true })) };
-}
-
-/** Where one measurement runs: a fresh SQLite data folder, or a fresh PostgreSQL database. */
-interface Engine {
-  name: 'SQLite' | 'PostgreSQL';
-  writes: number;
-  fresh(): { target: string; remove(): void };
-}
-
-function engines(): Engine[] {
-  const sqlite: Engine = {
-    name: 'SQLite',
-    writes: WRITES,
-    fresh() {
-      const dir = mkdtempSync(join(tmpdir(), 'bench-tlog-'));
-      return { target: dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
-    },
-  };
-  const pgUrl = process.env.BENCH_POSTGRES_URL ?? process.env.REGISTRY_TEST_POSTGRES_URL;
-  if (!pgUrl) console.log('transparency: PostgreSQL skipped (set BENCH_POSTGRES_URL; scripts/postgres.sh start prints one)');
-  let made = 0;
-  const postgres: Engine = {
-    name: 'PostgreSQL',
-    writes: PG_WRITES,
-    fresh() {
-      const db = createPostgresDatabase(pgUrl!, `tlog_bench_${process.pid}_${made++}`);
-      return { target: db.url, remove: db.drop };
-    },
-  };
-  return pgUrl ? [sqlite, postgres] : [sqlite];
-}
-
-/**
- * Ledger writes per second: one transaction per write, a movement and its audit entry, as an
- * operator write makes; then, untimed, the write-ahead log each write took.
- */
-function writesPerSecond(engine: Engine, withLog: boolean): { rate: number; wal: number } {
-  const where = engine.fresh();
-  const r = openRegistryAt(where.target, withLog);
-  try {
-    const w = stockWorld(r);
-    const write = (i: number) =>
-      r.db.transaction(() => {
-        const [from, to] = i % 2 === 0 ? w.accounts : [w.accounts[1], w.accounts[0]];
-        appendMovement(r, { creditId: w.creditId, kind: i % 2 === 0 ? 'deposit' : 'withdraw', from, to, amount: 1 });
-        appendAudit(r, {
-          operatorId: null,
-          actor: 'bench',
-          action: 'warehouse.deposit',
-          targetIds: [w.creditId],
-          outcome: 'succeeded',
-          detail: { i },
-        });
-      });
-    for (let i = 0; i < 100; i++) write(i);
-    if (withLog) signCheckpoint(r);
-    const started = performance.now();
-    let signed = started;
-    for (let i = 0; i < engine.writes; i++) {
-      write(i);
-      // the work the server's checkpoint timer adds to its writes, timed with them (SQLite indexes
-      // the records' lookup there, migration 0019)
-      if (withLog && performance.now() - signed >= CHECKPOINT_MS) {
-        signCheckpoint(r);
-        signed = performance.now();
-      }
-    }
-    // and the checkpoint after them, so that every leaf's share of that work is timed
-    if (withLog) signCheckpoint(r);
-    const rate = engine.writes / ((performance.now() - started) / 1000);
-    return { rate, wal: walPerWrite(r, write, withLog ? () => signCheckpoint(r) : undefined) };
-  } finally {
-    r.close();
-    where.remove();
-  }
 }
 
 /** finish→processed p99 (ms): reserve, finish, poll until processed, 8 flows, against a server in its own process. */
