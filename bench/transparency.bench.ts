@@ -92,9 +92,13 @@ async function costFigures(withLatency: boolean): Promise<BenchFigure[]> {
   const figures: BenchFigure[] = [];
   for (const engine of engines()) {
     const wal = { without: [] as number[], withLog: [] as number[] };
+    const cpu: { without: number; withLog: number }[] = [];
     const writes = await withAndWithout(`${engine.name} writes/s`, (withLog) => {
       const measured = writesPerSecond(engine, withLog);
       wal[withLog ? 'withLog' : 'without'].push(measured.wal);
+      if (withLog) cpu.at(-1)!.withLog = measured.cpuPerWrite;
+      else cpu.push({ without: measured.cpuPerWrite, withLog: NaN });
+      console.log(`    CPU per write ${measured.cpuPerWrite.toFixed(0)} µs`);
       return measured.rate;
     });
     figures.push({
@@ -106,6 +110,17 @@ async function costFigures(withLatency: boolean): Promise<BenchFigure[]> {
       ratio: writes.ratio,
       target: '>= 0.9 of without',
       pass: writes.ratio >= 0.9,
+    });
+    const cpuRatio = median(cpu.map((p) => p.without / p.withLog));
+    figures.push({
+      suite: SUITE,
+      name: `${engine.name}: CPU per write with the log${engine.name === 'PostgreSQL' ? ' (client + backend)' : ''}, median of ${RUNS}`,
+      value: median(cpu.map((p) => p.withLog)),
+      unit: 'µs',
+      floor: median(cpu.map((p) => p.without)),
+      ratio: cpuRatio,
+      target: 'without ÷ with >= 0.9',
+      pass: cpuRatio >= 0.9,
     });
     figures.push({
       suite: SUITE,

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { appendAudit } from '@registry/audit';
 import { appendMovement } from '@registry/ledger';
 import { CHECKPOINT_INTERVAL_MS, signCheckpoint } from '@registry/transparency/checkpoints';
+import { backendPids, cpuMs } from './cpu';
 import { createPostgresDatabase, openRegistryAt, stockWorld, walPerWrite } from './tlog-registry';
 
 const WRITES = Number(process.env.BENCH_TLOG_WRITES ?? 3000);
@@ -21,7 +22,7 @@ const CHECKPOINT_MS = CHECKPOINT_INTERVAL_MS;
 export interface Engine {
   name: 'SQLite' | 'PostgreSQL';
   writes: number;
-  fresh(): { target: string; remove(): void };
+  fresh(): { target: string; remove(): void; backends?(): number[] };
 }
 
 export function engines(): Engine[] {
@@ -40,18 +41,27 @@ export function engines(): Engine[] {
     name: 'PostgreSQL',
     writes: PG_WRITES,
     fresh() {
-      const db = createPostgresDatabase(pgUrl!, `tlog_bench_${process.pid}_${made++}`);
-      return { target: db.url, remove: db.drop };
+      const name = `tlog_bench_${process.pid}_${made++}`;
+      const db = createPostgresDatabase(pgUrl!, name);
+      return { target: db.url, remove: db.drop, backends: () => backendPids(pgUrl!, name) };
     },
   };
   return pgUrl ? [sqlite, postgres] : [sqlite];
 }
 
+/** CPU µs this process has used so far (user + system), plus that of the given processes. */
+const cpuUs = (pids: readonly number[]) => {
+  const own = process.cpuUsage();
+  return own.user + own.system + cpuMs(pids) * 1000;
+};
+
 /**
  * Ledger writes per second: one transaction per write, a movement and its audit entry, as an
- * operator write makes; then, untimed, the write-ahead log each write took.
+ * operator write makes, and the CPU time each took over the same span (this process's, plus on
+ * PostgreSQL its server backend's from /proc: steadier than a rate on a shared machine); then,
+ * untimed, the write-ahead log each write took.
  */
-export function writesPerSecond(engine: Engine, withLog: boolean): { rate: number; wal: number } {
+export function writesPerSecond(engine: Engine, withLog: boolean): { rate: number; cpuPerWrite: number; wal: number } {
   const where = engine.fresh();
   const r = openRegistryAt(where.target, withLog);
   try {
@@ -71,6 +81,8 @@ export function writesPerSecond(engine: Engine, withLog: boolean): { rate: numbe
       });
     for (let i = 0; i < 100; i++) write(i);
     if (withLog) signCheckpoint(r);
+    const backends = where.backends?.() ?? [];
+    const cpuBefore = cpuUs(backends);
     const started = performance.now();
     let signed = started;
     for (let i = 0; i < engine.writes; i++) {
@@ -85,7 +97,8 @@ export function writesPerSecond(engine: Engine, withLog: boolean): { rate: numbe
     // and the checkpoint after them, so that every leaf's share of that work is timed
     if (withLog) signCheckpoint(r);
     const rate = engine.writes / ((performance.now() - started) / 1000);
-    return { rate, wal: walPerWrite(r, write, withLog ? () => signCheckpoint(r) : undefined) };
+    const cpuPerWrite = (cpuUs(backends) - cpuBefore) / engine.writes;
+    return { rate, cpuPerWrite, wal: walPerWrite(r, write, withLog ? () => signCheckpoint(r) : undefined) };
   } finally {
     r.close();
     where.remove();
