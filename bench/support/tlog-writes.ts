@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { appendAudit } from '@registry/audit';
+import type { RegistryContext } from '@registry/context';
 import { appendMovement } from '@registry/ledger';
 import { CHECKPOINT_INTERVAL_MS, signCheckpoint } from '@registry/transparency/checkpoints';
 import { backendPids, cpuMs } from './cpu';
@@ -11,6 +12,12 @@ import { createPostgresDatabase, openRegistryAt, stockWorld, walPerWrite } from 
 
 const WRITES = Number(process.env.BENCH_TLOG_WRITES ?? 3000);
 const PG_WRITES = Number(process.env.BENCH_TLOG_PG_WRITES ?? 1000);
+/**
+ * Audit entries written before the timed writes, on both sides (a registry that has run a while);
+ * with the log they are its leaves, signed and indexed before the span: to see whether a write's
+ * share of the log's work grows with the log (SQLite's `tlog_refs` is keyed by random UUIDs).
+ */
+const PREFILL = Number(process.env.BENCH_TLOG_PREFILL ?? 0);
 /**
  * The with-log side signs a checkpoint this often during its timed writes: the server's cadence
  * under steady writes (CHECKPOINT_INTERVAL_MS), so that the work a checkpoint does per leaf (the
@@ -55,6 +62,22 @@ const cpuUs = (pids: readonly number[]) => {
   return own.user + own.system + cpuMs(pids) * 1000;
 };
 
+/** `count` audit entries in transactions of 10,000, each naming a random target like a real entry's id. */
+function prefill(r: RegistryContext, count: number): void {
+  for (let done = 0; done < count; done += 10_000)
+    r.db.transaction(() => {
+      for (let i = done; i < Math.min(count, done + 10_000); i++)
+        appendAudit(r, {
+          operatorId: null,
+          actor: 'bench',
+          action: 'x',
+          targetIds: [crypto.randomUUID()],
+          outcome: 'succeeded',
+          detail: { i },
+        });
+    });
+}
+
 /**
  * Ledger writes per second: one transaction per write, a movement and its audit entry, as an
  * operator write makes, and the CPU time each took over the same span (this process's, plus on
@@ -79,6 +102,7 @@ export function writesPerSecond(engine: Engine, withLog: boolean): { rate: numbe
           detail: { i },
         });
       });
+    prefill(r, PREFILL);
     for (let i = 0; i < 100; i++) write(i);
     if (withLog) signCheckpoint(r);
     const backends = where.backends?.() ?? [];
