@@ -16,25 +16,22 @@ import { openSqlite } from '../electron/core/platform/db/open';
 import { appendAudit } from '../electron/core/registry/audit';
 import type { RegistryContext } from '../electron/core/registry/context';
 import { startRegistryServer } from '../electron/core/registry/http/server';
-import { appendMovement } from '../electron/core/registry/ledger';
 import { registryMigrations } from '../electron/core/registry/migrations';
 import type { RegistryTables } from '../electron/core/registry/schema';
 import { sha256, verifyEd25519 } from '../electron/core/platform/log-crypto';
 import { signCheckpoint } from '../electron/core/registry/transparency/checkpoints';
 import { fetchCheckpoint, fetchLeaves, fetchVerifierKey, verifyExtends, verifyIncluded, type Get } from '../shared/transparency/verifier';
 import { startScript } from './support/processes';
-import { createPostgresDatabase, openRegistryAt, stockWorld, walPerWrite, type TlogWorld } from './support/tlog-registry';
+import { openRegistryAt, stockWorld, type TlogWorld } from './support/tlog-registry';
+import { engines, writesPerSecond, type Engine } from './support/tlog-writes';
+import { HTTP_CLIENTS, httpWrites, httpWritesPerSecond } from './support/tlog-http';
 import type { BenchFigure, BenchSuite } from './types';
 import { deskVerificationFigures } from './desk-verification';
 import { finishToProcessed } from './warehouse.bench';
 
-const WRITES = Number(process.env.BENCH_TLOG_WRITES ?? 3000);
-const PG_WRITES = Number(process.env.BENCH_TLOG_PG_WRITES ?? 1000);
 const RUNS = Number(process.env.BENCH_TLOG_RUNS ?? 3);
 const LOG_SIZE = Number(process.env.BENCH_TLOG_SIZE ?? 20_000);
 const SUITE = 'transparency';
-/** The with-log side signs a checkpoint this often during its timed writes (the server: at most every 3 s). */
-const CHECKPOINT_MS = 1000;
 
 function registryAt(migrations: number): { ctx: RegistryContext; close(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'bench-tlog-'));
@@ -46,79 +43,6 @@ function registryAt(migrations: number): { ctx: RegistryContext; close(): void }
     urls: { apiBaseUrl: 'http://127.0.0.1', publicBaseUrl: 'https://registry.example.org' },
   };
   return { ctx, close: () => (db.close(), rmSync(dir, { recursive: true, force: true })) };
-}
-
-/** Where one measurement runs: a fresh SQLite data folder, or a fresh PostgreSQL database. */
-interface Engine {
-  name: 'SQLite' | 'PostgreSQL';
-  writes: number;
-  fresh(): { target: string; remove(): void };
-}
-
-function engines(): Engine[] {
-  const sqlite: Engine = {
-    name: 'SQLite',
-    writes: WRITES,
-    fresh() {
-      const dir = mkdtempSync(join(tmpdir(), 'bench-tlog-'));
-      return { target: dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
-    },
-  };
-  const pgUrl = process.env.BENCH_POSTGRES_URL ?? process.env.REGISTRY_TEST_POSTGRES_URL;
-  if (!pgUrl) console.log('transparency: PostgreSQL skipped (set BENCH_POSTGRES_URL; scripts/postgres.sh start prints one)');
-  let made = 0;
-  const postgres: Engine = {
-    name: 'PostgreSQL',
-    writes: PG_WRITES,
-    fresh() {
-      const db = createPostgresDatabase(pgUrl!, `tlog_bench_${process.pid}_${made++}`);
-      return { target: db.url, remove: db.drop };
-    },
-  };
-  return pgUrl ? [sqlite, postgres] : [sqlite];
-}
-
-/**
- * Ledger writes per second: one transaction per write, a movement and its audit entry, as an
- * operator write makes; then, untimed, the write-ahead log each write took.
- */
-function writesPerSecond(engine: Engine, withLog: boolean): { rate: number; wal: number } {
-  const where = engine.fresh();
-  const r = openRegistryAt(where.target, withLog);
-  try {
-    const w = stockWorld(r);
-    const write = (i: number) =>
-      r.db.transaction(() => {
-        const [from, to] = i % 2 === 0 ? w.accounts : [w.accounts[1], w.accounts[0]];
-        appendMovement(r, { creditId: w.creditId, kind: i % 2 === 0 ? 'deposit' : 'withdraw', from, to, amount: 1 });
-        appendAudit(r, {
-          operatorId: null,
-          actor: 'bench',
-          action: 'warehouse.deposit',
-          targetIds: [w.creditId],
-          outcome: 'succeeded',
-          detail: { i },
-        });
-      });
-    for (let i = 0; i < 100; i++) write(i);
-    if (withLog) signCheckpoint(r);
-    const started = performance.now();
-    let signed = started;
-    for (let i = 0; i < engine.writes; i++) {
-      write(i);
-      // the work the server's checkpoint timer adds to its writes, timed with them (SQLite indexes
-      // the records' lookup there, migration 0019), three times as often as the server does it
-      if (withLog && performance.now() - signed >= CHECKPOINT_MS) {
-        signCheckpoint(r);
-        signed = performance.now();
-      }
-    }
-    const rate = engine.writes / ((performance.now() - started) / 1000);
-    return { rate, wal: walPerWrite(r, write, withLog ? () => signCheckpoint(r) : undefined) };
-  } finally {
-    r.close();
-    where.remove();
-  }
 }
 
 /** finish→processed p99 (ms): reserve, finish, poll until processed, 8 flows, against a server in its own process. */
@@ -169,20 +93,31 @@ async function costFigures(withLatency: boolean): Promise<BenchFigure[]> {
   const figures: BenchFigure[] = [];
   for (const engine of engines()) {
     const wal = { without: [] as number[], withLog: [] as number[] };
+    const cpu: { without: number; withLog: number }[] = [];
     const writes = await withAndWithout(`${engine.name} writes/s`, (withLog) => {
       const measured = writesPerSecond(engine, withLog);
       wal[withLog ? 'withLog' : 'without'].push(measured.wal);
+      if (withLog) cpu.at(-1)!.withLog = measured.cpuPerWrite;
+      else cpu.push({ without: measured.cpuPerWrite, withLog: NaN });
+      console.log(`    CPU per write ${measured.cpuPerWrite.toFixed(0)} µs`);
       return measured.rate;
     });
     figures.push({
       suite: SUITE,
-      name: `${engine.name}: ledger writes (movement + audit entry) with the log, median of ${RUNS}`,
+      name: `${engine.name}: in-process ledger writes (movement + audit entry) with the log, median of ${RUNS}`,
       value: writes.withLog,
       unit: 'tx/s',
       floor: writes.without,
       ratio: writes.ratio,
-      target: '>= 0.9 of without',
-      pass: writes.ratio >= 0.9,
+    });
+    const cpuRatio = median(cpu.map((p) => p.without / p.withLog));
+    figures.push({
+      suite: SUITE,
+      name: `${engine.name}: in-process CPU per write with the log${engine.name === 'PostgreSQL' ? ' (client + backend)' : ''}, median of ${RUNS}`,
+      value: median(cpu.map((p) => p.withLog)),
+      unit: 'µs',
+      floor: median(cpu.map((p) => p.without)),
+      ratio: cpuRatio,
     });
     figures.push({
       suite: SUITE,
@@ -203,6 +138,44 @@ async function costFigures(withLatency: boolean): Promise<BenchFigure[]> {
       ratio: p99.ratio,
       target: '<= 1.1x without',
       pass: p99.ratio <= 1.1,
+    });
+  }
+  return figures;
+}
+
+/**
+ * The issue's "writes/s", the figure its target is judged on: operator transfers through the HTTP
+ * API as clients make them (tlog-http.ts), with and without the log, and the CPU per request.
+ */
+async function httpFigures(): Promise<BenchFigure[]> {
+  const figures: BenchFigure[] = [];
+  for (const engine of engines()) {
+    const cpu: { without: number; withLog: number }[] = [];
+    const writes = await withAndWithout(`${engine.name} HTTP transfers/s`, async (withLog) => {
+      const measured = await httpWritesPerSecond(engine, withLog);
+      if (withLog) cpu.at(-1)!.withLog = measured.cpuPerWrite;
+      else cpu.push({ without: measured.cpuPerWrite, withLog: NaN });
+      console.log(`    CPU per request ${measured.cpuPerWrite.toFixed(0)} µs`);
+      return measured.rate;
+    });
+    const shape = `${httpWrites(engine)} transfers, ${HTTP_CLIENTS} clients`;
+    figures.push({
+      suite: SUITE,
+      name: `${engine.name}: transfers over HTTP with the log (${shape}), median of ${RUNS}`,
+      value: writes.withLog,
+      unit: 'req/s',
+      floor: writes.without,
+      ratio: writes.ratio,
+      target: '>= 0.9 of without',
+      pass: writes.ratio >= 0.9,
+    });
+    figures.push({
+      suite: SUITE,
+      name: `${engine.name}: CPU per transfer over HTTP with the log (server${engine.name === 'PostgreSQL' ? ' + backends' : ''}), median of ${RUNS}`,
+      value: median(cpu.map((p) => p.withLog)),
+      unit: 'µs',
+      floor: median(cpu.map((p) => p.without)),
+      ratio: median(cpu.map((p) => p.without / p.withLog)),
     });
   }
   return figures;
@@ -277,12 +250,14 @@ async function proofs(): Promise<BenchFigure[]> {
 export const suite: BenchSuite = {
   name: 'Transparency log (issue 29)',
   async run() {
-    // BENCH_TLOG_PARTS=cost,proofs,desk picks parts (all by default); `writes` is cost without the
-    // finish→processed latency (a server process per run), for quick write-cost comparisons.
-    const parts = (process.env.BENCH_TLOG_PARTS ?? 'cost,proofs,desk').split(',');
+    // BENCH_TLOG_PARTS=cost,http,proofs,desk picks parts (all by default); `writes` is cost without
+    // the finish→processed latency (a server process per run), for quick write-cost comparisons;
+    // `http` is the writes through the HTTP API alone.
+    const parts = (process.env.BENCH_TLOG_PARTS ?? 'cost,http,proofs,desk').split(',');
     const cost = parts.includes('cost') || parts.includes('writes');
     return [
       ...(cost ? await costFigures(parts.includes('cost')) : []),
+      ...(parts.includes('http') ? await httpFigures() : []),
       ...(parts.includes('proofs') ? await proofs() : []),
       ...(parts.includes('desk') ? await deskVerificationFigures() : []),
     ];

@@ -24,23 +24,25 @@ export const LEAF_SOURCES = {
 
 /** A column value as the leaf carries it: bytes as {"$base64": …}, big integers as decimal text. */
 function leafValue(value: unknown): string {
+  // what rows hold most, first: canonicalJson writes text, numbers and NULL as JSON.stringify does
+  if (typeof value === 'string' || typeof value === 'number') return JSON.stringify(value);
+  if (value === null) return 'null';
   if (value instanceof Uint8Array) return `{"$base64":${JSON.stringify(Buffer.from(value).toString('base64'))}}`;
   if (typeof value === 'bigint') return JSON.stringify(value.toString());
   return canonicalJson(value);
 }
 
-/** The `"column":` prefixes of a row's columns in canonical (sorted) order, per set of columns. */
-const columnOrders = new Map<string, { column: string; prefix: string }[]>();
+type ColumnOrder = { column: string; prefix: string }[];
+/** Per kind, the columns of the last row encoded and their `,"column":` prefixes in canonical (sorted) order. */
+const columnOrders = new Map<LeafKind, { columns: string[]; order: ColumnOrder }>();
 
-function columnOrder(row: Record<string, unknown>): { column: string; prefix: string }[] {
+function columnOrder(kind: LeafKind, row: Record<string, unknown>): ColumnOrder {
   const columns = Object.keys(row);
-  const signature = columns.join('\u0000');
-  let order = columnOrders.get(signature);
-  if (!order) {
-    order = [...columns].sort().map((column) => ({ column, prefix: `${JSON.stringify(column)}:` }));
-    // a table's rows all have one set of columns: a handful of entries, bounded in any case
-    if (columnOrders.size < 64) columnOrders.set(signature, order);
-  }
+  const known = columnOrders.get(kind);
+  // a table's rows all have one set of columns, so this is a comparison of a few names per leaf
+  if (known && known.columns.length === columns.length && known.columns.every((column, i) => column === columns[i])) return known.order;
+  const order = [...columns].sort().map((column, i) => ({ column, prefix: `${i === 0 ? '' : ','}${JSON.stringify(column)}:` }));
+  columnOrders.set(kind, { columns, order });
   return order;
 }
 
@@ -57,7 +59,7 @@ export function leafIdOf(kind: LeafKind, row: Record<string, unknown>): string {
  */
 export function encodeLeaf(kind: LeafKind, row: Record<string, unknown>): string {
   let columns = '';
-  for (const { column, prefix } of columnOrder(row)) columns += `${columns === '' ? '' : ','}${prefix}${leafValue(row[column])}`;
+  for (const { column, prefix } of columnOrder(kind, row)) columns += prefix + leafValue(row[column]);
   return `{"id":${JSON.stringify(leafIdOf(kind, row))},"kind":${JSON.stringify(kind)},"row":{${columns}}}`;
 }
 
@@ -75,19 +77,21 @@ type Leaves = { leaves: string };
 const LEAF_TUPLES = (leaves: readonly NewLeaf[]): Leaves => ({ leaves: JSON.stringify(leaves) });
 
 // The statements that append a transaction's leaves, written once per transaction just before it
-// commits (commit-batches.ts), the leaves as one JSON array of [kind, ref, hash]: one statement
-// whatever their number. Raw SQL because kysely cannot say json_each / jsonb_array_elements with
-// their ordinal; written as sql<…> templates.
+// commits (commit-batches.ts), in the order they were appended. Written as sql<…> templates: kysely
+// cannot say jsonb_array_elements with its ordinal, nor a column's value as a subquery.
 //
-// SQLite: its write transaction excludes every other, so the leaves go after the largest index
-// stored (the log has no head row there: migration 0018), numbered on from it. A schema before 0018
-// (a migration test's older registry) still has its head, moved past them.
-const insertAtEnd = (v: Leaves) => sql<never>`
+// SQLite: its write transaction excludes every other, so each leaf goes after the largest index
+// stored (the log has no head row there: migration 0018; MAX of the primary key is one seek). One
+// single-row insert per leaf, compiled once per connection: one statement over the leaves as a JSON
+// array (json_each) cost more, as it parses the JSON and, reading the table it writes, fills a
+// temporary table first (bench/README.md). A schema before 0018 (a migration test's older registry)
+// still has its head, moved past them.
+const insertAtEnd = (v: { kind: string; ref: string; hash: string }) => sql<never>`
   INSERT INTO tlog_leaves (idx, kind, ref, hash)
-  SELECT (SELECT COALESCE(MAX(idx) + 1, 0) FROM tlog_leaves) + j.key, j.value ->> 0, j.value ->> 1, j.value ->> 2
-  FROM json_each(${v.leaves}) j`;
+  VALUES ((SELECT COALESCE(MAX(idx) + 1, 0) FROM tlog_leaves), ${v.kind}, ${v.ref}, ${v.hash})`;
 const moveHead = (v: { count: number }) => sql<never>`UPDATE tlog_head SET size = size + ${v.count} WHERE one = 1`;
-// PostgreSQL: one call of tlog_append (migration 0020), sent with the COMMIT in the same round trip.
+// PostgreSQL: one call of tlog_append (migration 0020) for all of them, the leaves as one JSON array
+// of [kind, ref, hash], sent with the COMMIT in the same round trip.
 // Its head-row update takes the row's lock, held to the commit right after, which queues concurrent
 // appends in commit order; a transaction that rolls back never got its indexes. The function keeps
 // its statements' plans per connection, and fails when the log has no head row.
@@ -106,8 +110,10 @@ const leafBatch: CommitBatch<NewLeaf, RegistryDb> = {
       db.run(appendWithCommit(LEAF_TUPLES(leaves)));
       return;
     }
-    if (db.prepared(insertAtEnd).run(LEAF_TUPLES(leaves)).changes !== leaves.length)
-      throw new Error('the transparency log took fewer leaves than its transaction wrote');
+    const insert = db.prepared(insertAtEnd);
+    for (const [kind, ref, hash] of leaves)
+      if (insert.run({ kind, ref, hash }).changes !== 1)
+        throw new Error('the transparency log took fewer leaves than its transaction wrote');
   },
   withCommit: {
     build: appendWithCommit,
