@@ -4,7 +4,7 @@
 // sent; the reviewed dialogs already say "Organization created" and the like.
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { page } from 'vitest/browser';
-import { StatusChangeDialog } from '@renderer/screens/back-office/ProjectsScreen';
+import { StatusChangeDialog } from '@renderer/screens/back-office/StatusChangeDialog';
 import { InstallationStatusDialog } from '@renderer/screens/back-office/InstallationDialogs';
 import { ActiveDialog } from '@renderer/screens/back-office/OperatorsScreen';
 import { VerifyDialog } from '@renderer/screens/back-office/OrganizationPage';

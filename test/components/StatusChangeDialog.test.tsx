@@ -3,7 +3,7 @@
 // label says it, focus goes to the comment with the reason beside it, and nothing is sent.
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { page } from 'vitest/browser';
-import { StatusChangeDialog } from '@renderer/screens/back-office/ProjectsScreen';
+import { StatusChangeDialog } from '@renderer/screens/back-office/StatusChangeDialog';
 import { useBackOffice } from '@renderer/stores/backOffice';
 import { administratorSession } from './back-office-session';
 import { render } from './render';
