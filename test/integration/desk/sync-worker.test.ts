@@ -12,6 +12,12 @@ import { createWorkerSyncEngine, type SyncWorkerSettings } from '@desk/sync/work
 import { addVolume, startDeskWorld, type DeskWorld } from '@test/support/desk-support';
 import { historyStatus } from '@desk/verification/status';
 import { logSize } from '@registry/transparency/tree';
+import { builtEntry } from '@scripts/build-web-desk';
+
+// The worker as the desk ships it: bundled by the tier's global setup (test/support/build-node-bundles.ts).
+// From its TypeScript source through tsx every worker, reader and replay thread compiled the engine
+// again (~2 s of CPU each); the first test still starts it from source, the path of the web desk under tsx.
+const BUILT_WORKER = builtEntry('sync-worker');
 
 let world: DeskWorld | undefined;
 const engines: SyncEngine[] = [];
@@ -33,6 +39,7 @@ function workerEngine(
     clock: w.t.clock,
     installations: () => w.installations,
     tuning: { pageSize: 20, feed: false },
+    workerFile: BUILT_WORKER,
     ...settings,
   });
   engines.push(engine);
@@ -48,7 +55,7 @@ describe('the sync in a worker thread', () => {
       get: (scope) => (asked.push(scope.kind), world!.tokens.get(scope)),
       grant: (scope) => (asked.push(`grant:${scope.kind}`), world!.tokens.grant(scope)),
     };
-    const engine = workerEngine(world, { tokens });
+    const engine = workerEngine(world, { tokens, workerFile: undefined });
     const events: SyncEngineEvent[] = [];
     engine.subscribe((e) => events.push(e));
 
