@@ -34,6 +34,12 @@ test('the project page: timeline of every event, mitigations by year, organizati
   expect(times).toEqual([...times].sort((a, b) => b - a));
   // A retirement entry opens the retirement.
   await timeline.locator('li[data-kind="retirement"]').first().getByRole('button', { name: 'Open retirement' }).waitFor();
+  // Each is named for its retirement (amount and time), so a screen reader's list of buttons tells them apart.
+  const opens = await timeline
+    .locator('li[data-kind="retirement"] button')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+  expect(opens.length).toBeGreaterThan(1);
+  expect(opens.every((name) => name?.startsWith('Open retirement of '))).toBe(true);
 
   // Estimated mitigations by year: consecutive years from the crediting period's start.
   const mitigations = app.getByRole('table', { name: 'Estimated annual mitigations' });

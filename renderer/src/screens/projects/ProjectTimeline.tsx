@@ -160,7 +160,13 @@ export function ProjectTimeline({
                 {entry.kind === 'retirement' && (
                   <>
                     {' '}
-                    <button type="button" className="button-link" onClick={() => openRetirement(entry.retirement.id)}>
+                    {/* Named for its retirement: a list of buttons all called "Open retirement" says nothing. */}
+                    <button
+                      type="button"
+                      className="button-link"
+                      aria-label={`Open retirement of ${formatTonnesValue(entry.retirement.amount)}, ${formatDateTime(entry.at)}`}
+                      onClick={() => openRetirement(entry.retirement.id)}
+                    >
                       Open retirement
                     </button>
                   </>
