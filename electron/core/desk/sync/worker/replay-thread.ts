@@ -9,7 +9,6 @@ import { Worker, type MessagePort } from 'node:worker_threads';
 import { LogVerificationError, type Get, type LogFailureKind } from '@shared/transparency/verifier';
 import { replayLeavesHere, type LeafJob, type LeavesReplayed, type ReplayLeaves } from '@desk/verification/leaf-replay';
 import type { KeptMovement } from '@desk/verification/leaves';
-import { transparencyGet } from '@desk/verification/transport';
 import type { PageReaderThread } from '../context';
 import type { WireError } from './protocol';
 import { fromWireError, toWireError } from './wire-error';
@@ -32,9 +31,8 @@ type FromReplay =
   | { type: 'done'; replayed: LeavesReplayed }
   | { type: 'failed'; error: WireError; logKind?: LogFailureKind };
 
-/** The replay thread's side: replays the one job it is sent over `port`, then is ended by the sync's thread. */
-export function serveLeafReplay(port: MessagePort, baseUrl: string): void {
-  const get = transparencyGet(baseUrl);
+/** The replay thread's side: replays the one job it is sent over `port` through `get`, then is ended by the sync's thread. */
+export function serveLeafReplay(port: MessagePort, get: Get): void {
   let unkept = 0;
   const waiting: (() => void)[] = [];
   // Each page is asked for only while few enough are unkept (the pages in flight still come in).
