@@ -1,11 +1,21 @@
 // The history replay's leaves fetched a few pages ahead (verification/transport.ts) over a synthetic
 // log: every leaf once and in order, and only the pages ahead held, so the replay's memory does not
-// grow with the log (holding every parsed page ran a first sync at scale 100 out of its thread's heap).
+// grow with the log (holding every parsed page ran a first sync at scale 100 out of its thread's heap);
+// and the replay thread's side (sync/worker/replay-thread.ts) over a message channel, its 'kept's
+// coming in bursts as from a busy sync thread, finishing rather than waiting for a page never asked.
 import { describe, expect, it } from 'vitest';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { setFlagsFromString } from 'node:v8';
+import { MessageChannel } from 'node:worker_threads';
 import { runInNewContext } from 'node:vm';
 import type { Get, ServedLeaf } from '@shared/transparency/verifier';
 import { fetchLeavesAhead } from '@desk/verification/transport';
+import { serveLeafReplay } from '@desk/sync/worker/replay-thread';
+import type { LeavesReplayed } from '@desk/verification/leaf-replay';
+import { CompactRange } from '@shared/transparency/compact-range';
+import { leafHash } from '@shared/transparency/merkle';
+import { toBase64 } from '@shared/transparency/bytes';
+import { sha256 } from '@platform/log-crypto';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -56,5 +66,71 @@ describe('the leaves of a long log fetched ahead', () => {
     // the pages ahead (8) are not handed on yet; of those handed on, at most the one being handed
     expect(alive).toBeGreaterThanOrEqual(0);
     expect(alive).toBeLessThanOrEqual(1);
+  });
+});
+
+/**
+ * Plays the sync's thread for a replay thread served over a message channel: its movements are
+ * acknowledged ('kept'), `perBurst` at a time, only once the replay has gone quiet (as when the
+ * sync's thread was busy writing). Rejects when the replay is quiet with nothing left to acknowledge.
+ */
+async function replayWithBurstyKeeps(size: number, perBurst: number): Promise<{ replayed: LeavesReplayed; bursts: number }> {
+  let activity = 0;
+  const get = syntheticLog(size, async () => {
+    activity++;
+  });
+  const { port1: sync, port2: thread } = new MessageChannel();
+  serveLeafReplay(thread, async (path) => {
+    activity++;
+    return get(path);
+  });
+  let unkept = 0;
+  let bursts = 0;
+  const end: { replayed?: LeavesReplayed; failed?: string } = {};
+  sync.on('message', (message: { type: string; replayed?: LeavesReplayed; error?: { message: string } }) => {
+    activity++;
+    if (message.type === 'movements') unkept++;
+    else if (message.type === 'done') end.replayed = message.replayed!;
+    else end.failed = message.error?.message ?? message.type;
+  });
+  sync.postMessage({ type: 'replay', job: { from: 0, to: size, frontier: [] } });
+  try {
+    for (let quiet = 0, seen = -1; !end.replayed;) {
+      await nextTurn();
+      quiet = activity === seen ? quiet + 1 : 0;
+      seen = activity;
+      if (quiet < 20) continue;
+      if (end.failed !== undefined) throw new Error(`the replay failed: ${end.failed}`);
+      if (unkept === 0) throw new Error(`the replay stopped asking for pages (${bursts} bursts of 'kept')`);
+      for (let n = 0; unkept > 0 && n < perBurst; n++, unkept--) sync.postMessage({ type: 'kept' });
+      bursts++;
+      quiet = 0;
+    }
+    return { replayed: end.replayed, bursts };
+  } finally {
+    sync.close();
+  }
+}
+
+describe("the history replay's thread", () => {
+  it("finishes however the sync's thread spreads its 'kept's", async () => {
+    // 18 and 19 pages, one or a few 'kept's at a time: the asks woken one per 'kept' left the next
+    // page unasked with nothing left to keep (a first sync hung); every ask now looks again.
+    for (const [pages, perBurst] of [
+      [18, 1],
+      [18, 4],
+      [19, 2],
+    ] as const) {
+      const { bursts } = await replayWithBurstyKeeps(pages * PAGE, perBurst);
+      expect(bursts).toBeGreaterThan(1);
+    }
+  });
+
+  it('computes the root and frontier of the whole log', async () => {
+    const size = 10 * PAGE + 7;
+    const { replayed } = await replayWithBurstyKeeps(size, 100);
+    const range = CompactRange.empty(sha256);
+    for (let i = 0; i < size; i++) range.appendLeafHash(leafHash(new Uint8Array([0]), sha256));
+    expect(replayed).toMatchObject({ ok: true, root: toBase64(range.root()), frontier: range.frontier() });
   });
 });
