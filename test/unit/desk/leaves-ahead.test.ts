@@ -3,14 +3,17 @@
 // grow with the log (holding every parsed page ran a first sync at scale 100 out of its thread's heap);
 // and the replay thread's side (sync/worker/replay-thread.ts) over a message channel, its 'kept's
 // coming in bursts as from a busy sync thread, finishing rather than waiting for a page never asked.
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { setFlagsFromString } from 'node:v8';
 import { MessageChannel } from 'node:worker_threads';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import type { Get, ServedLeaf } from '@shared/transparency/verifier';
 import { fetchLeavesAhead } from '@desk/verification/transport';
-import { serveLeafReplay } from '@desk/sync/worker/replay-thread';
+import { leavesOnItsOwnThread, serveLeafReplay } from '@desk/sync/worker/replay-thread';
 import type { LeavesReplayed } from '@desk/verification/leaf-replay';
 import { CompactRange } from '@shared/transparency/compact-range';
 import { leafHash } from '@shared/transparency/merkle';
@@ -132,5 +135,26 @@ describe("the history replay's thread", () => {
     const range = CompactRange.empty(sha256);
     for (let i = 0; i < size; i++) range.appendLeafHash(leafHash(new Uint8Array([0]), sha256));
     expect(replayed).toMatchObject({ ok: true, root: toBase64(range.root()), frontier: range.frontier() });
+  });
+});
+
+describe('a replay thread that dies', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'replay-thread-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  /** The replay's job on a thread started from `source`, as the sync's thread starts it (built script, the app's heap limit). */
+  const replayOn = (name: string, source: string) => {
+    const file = join(dir, name);
+    writeFileSync(file, source);
+    const replay = leavesOnItsOwnThread({ script: { file }, workerData: {} }, 'http://log.invalid', 1)(syntheticLog(10));
+    return replay({ from: 0, to: 10, frontier: [] }, () => {});
+  };
+
+  it('fails the replay at once, saying so, when the thread runs out of heap', async () => {
+    const source = 'const kept = []; for (;;) kept.push(new Array(100_000).fill(kept.length));';
+    await expect(replayOn('heap.mjs', source)).rejects.toThrow(/^the history replay's thread stopped: .*heap out of memory/);
+  });
+
+  it('fails the replay at once when the thread ends without an answer', async () => {
+    await expect(replayOn('exit.mjs', 'process.exit(3);')).rejects.toThrow("the history replay's thread stopped");
   });
 });
