@@ -57,19 +57,25 @@ export async function fetchLeavesAhead(
   end: number,
   each: (leaves: ServedLeaf[], from: number) => void,
 ): Promise<void> {
-  const chunks: [number, number][] = [];
-  for (let s = start; s < end; s += PAGE) chunks.push([s, Math.min(end, s + PAGE)]);
-  const pending: Promise<ServedLeaf[]>[] = [];
+  // Page i is the leaves [start + i * PAGE, …), computed when asked: nothing is listed per page.
+  const pages = Math.ceil((end - start) / PAGE);
+  const chunk = (i: number) => [start + i * PAGE, Math.min(end, start + (i + 1) * PAGE)] as const;
+  // Only the pages ahead are held: a page is dropped once awaited, so the replay's memory stays a few
+  // pages however long the log (holding every page parsed ran a first sync at scale 100 out of heap).
+  const pending = new Map<number, Promise<ServedLeaf[]>>();
   const ask = (i: number) => {
-    if (i >= chunks.length) return;
-    pending[i] = page(get, chunks[i]![0], chunks[i]![1]);
+    if (i >= pages) return;
+    const asked = page(get, ...chunk(i));
     // awaited in its turn; a failure before then must not count as unhandled
-    pending[i].catch(() => {});
+    asked.catch(() => {});
+    pending.set(i, asked);
   };
   for (let i = 0; i < PAGES_AHEAD; i++) ask(i);
-  for (let i = 0; i < chunks.length; i++) {
-    const [from, to] = chunks[i]!;
-    let leaves = await pending[i]!;
+  for (let i = 0; i < pages; i++) {
+    const [from, to] = chunk(i);
+    const asked = pending.get(i)!;
+    pending.delete(i);
+    let leaves = await asked;
     ask(i + PAGES_AHEAD);
     let next = from;
     while (true) {

@@ -19,6 +19,7 @@ import { fromWireError, toWireError } from './wire-error';
 import { servePageReader } from './page-reader';
 import { leavesOnItsOwnThread, serveLeafReplay } from './replay-thread';
 import { createHistoryCheck } from '@desk/verification/history-check';
+import { transparencyGet } from '@desk/verification/transport';
 import type { DeskCache } from '@desk/cache';
 import type { InstallationRef, PageReaderThread } from '../context';
 
@@ -180,5 +181,5 @@ const serveEngine = () => {
 // (replay-thread.ts); every other serves the engine.
 if (data.checkpointOnly) checkpointWal(data.cacheFile);
 else if (data.pageReader) servePageReader(port, data.pageReader.examinerRead);
-else if (data.leafReplay) serveLeafReplay(port, data.leafReplay.baseUrl);
+else if (data.leafReplay) serveLeafReplay(port, transparencyGet(data.leafReplay.baseUrl));
 else serveEngine();

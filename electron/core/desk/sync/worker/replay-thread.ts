@@ -9,7 +9,6 @@ import { Worker, type MessagePort } from 'node:worker_threads';
 import { LogVerificationError, type Get, type LogFailureKind } from '@shared/transparency/verifier';
 import { replayLeavesHere, type LeafJob, type LeavesReplayed, type ReplayLeaves } from '@desk/verification/leaf-replay';
 import type { KeptMovement } from '@desk/verification/leaves';
-import { transparencyGet } from '@desk/verification/transport';
 import type { PageReaderThread } from '../context';
 import type { WireError } from './protocol';
 import { fromWireError, toWireError } from './wire-error';
@@ -32,11 +31,10 @@ type FromReplay =
   | { type: 'done'; replayed: LeavesReplayed }
   | { type: 'failed'; error: WireError; logKind?: LogFailureKind };
 
-/** The replay thread's side: replays the one job it is sent over `port`, then is ended by the sync's thread. */
-export function serveLeafReplay(port: MessagePort, baseUrl: string): void {
-  const get = transparencyGet(baseUrl);
+/** The replay thread's side: replays the one job it is sent over `port` through `get`, then is ended by the sync's thread. */
+export function serveLeafReplay(port: MessagePort, get: Get): void {
   let unkept = 0;
-  const waiting: (() => void)[] = [];
+  let waiting: (() => void)[] = [];
   // Each page is asked for only while few enough are unkept (the pages in flight still come in).
   const heldGet: Get = async (path) => {
     while (unkept >= UNKEPT_PAGES) await new Promise<void>((resolve) => waiting.push(resolve));
@@ -46,7 +44,12 @@ export function serveLeafReplay(port: MessagePort, baseUrl: string): void {
   port.on('message', (message: ToReplay) => {
     if (message.type === 'kept') {
       unkept--;
-      waiting.shift()?.();
+      // Every waiting ask looks again, not one: an ask woken while too many were still unkept waits
+      // anew, and woken one per 'kept' the asks could outnumber the 'kept's still to come, leaving
+      // the page the replay needs next asked for never (a first sync then hung with every thread asleep).
+      const woken = waiting;
+      waiting = [];
+      for (const wake of woken) wake();
       return;
     }
     replayLeavesHere(heldGet)(message.job, (movements) => {
