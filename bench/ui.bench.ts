@@ -11,18 +11,11 @@ import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import globalSetup from '../test/e2e/global-setup';
 import { startProcess } from '../test/e2e/processes';
+import { CHROMIUM_ARGS } from '@scripts/chromium-args';
 import type { BenchFigure, BenchSuite } from './types';
 import { organizationPageFigures } from './ui-organization';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 const RELOADS = 7;
 const SEARCH_WORDS = ['solar', 'forest', 'cookstoves', 'wind', 'biochar', 'mangrove', 'landfill', 'rice'];
 
