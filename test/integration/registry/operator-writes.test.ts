@@ -19,7 +19,10 @@ let viewer: TestOperator;
 const tokens = { manager: '', viewer: '' };
 
 beforeAll(async () => {
-  t = await startTestRegistry({ setup: (r) => void (f = buildFixture(r)) });
+  // The random sequences below send hundreds of refused requests (bad bodies, reused keys, a viewer's
+  // writes) within a minute on a fast machine; the refused-attempts budget (60 a minute, its own tests
+  // in auth) would then answer 429 and hide what these tests check. A budget they cannot spend:
+  t = await startTestRegistry({ refusedAttempts: { requests: 100_000, windowMs: 60_000 }, setup: (r) => void (f = buildFixture(r)) });
   manager = createTestOperator(t.registry, 'manager', 2);
   viewer = createTestOperator(t.registry, 'viewer', 3);
   tokens.manager = await operatorToken(t, manager);
