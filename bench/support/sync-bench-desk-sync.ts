@@ -3,19 +3,13 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import BetterSqlite3 from 'better-sqlite3';
 import { systemClock } from '@platform/clock';
-import { createTokenManager } from '@desk/client/tokens';
 import { openDeskCache } from '@desk/cache';
 import type { SyncEngine } from '@desk/sync/types';
 import { createWorkerSyncEngine } from '@desk/sync/worker/host';
-import { cpuMsSince, FIRST_SYNC_MARK, peakRssMb, type ChildJob, type ChildResult } from './sync-bench-job';
+import { cpuMsSince, FIRST_SYNC_MARK, jobTokens, peakRssMb, type ChildJob, type ChildResult } from './sync-bench-job';
 
 export async function childSync(job: ChildJob): Promise<Omit<ChildResult, 'maxRssMb'>> {
-  const tokens = createTokenManager({
-    baseUrl: job.url,
-    appId: job.appId,
-    loadPrivateKey: async () => job.privateKeyPem,
-    clock: systemClock,
-  });
+  const tokens = jobTokens(job);
   const cache = openDeskCache(job.cacheFile);
   // The engine as the desk runs it: in its worker thread, started from the built worker script.
   const engine = createWorkerSyncEngine({

@@ -1,20 +1,13 @@
 // The sync bench's floors: the same requests a first sync makes (seed interface, or the changes
 // feed) downloaded as text and their rows inserted raw, so a sync's time has a measure to stand by.
 import BetterSqlite3 from 'better-sqlite3';
-import { systemClock } from '@platform/clock';
-import { createTokenManager } from '@desk/client/tokens';
 import { forEachLimited } from '@desk/sync/concurrency';
 import { replayLogFloor } from './log-replay-floor';
-import { cpuMsSince, type ChildJob, type ChildResult } from './sync-bench-job';
+import { cpuMsSince, jobTokens, type ChildJob, type ChildResult } from './sync-bench-job';
 
 /** The floor: the same requests, bodies kept as text, rows inserted raw with one statement in one transaction. */
 export async function childFloor(job: ChildJob): Promise<Omit<ChildResult, 'maxRssMb'>> {
-  const tokens = createTokenManager({
-    baseUrl: job.url,
-    appId: job.appId,
-    loadPrivateKey: async () => job.privateKeyPem,
-    clock: systemClock,
-  });
+  const tokens = jobTokens(job);
   const token = await tokens.get({ kind: 'app' });
   const installationToken = job.installations[0]
     ? await tokens.get({ kind: 'installation', installationId: job.installations[0].id })
@@ -91,12 +84,7 @@ export async function childFloor(job: ChildJob): Promise<Omit<ChildResult, 'maxR
 
 /** The feed's floor: the same feed pages downloaded as text, their items inserted raw in one transaction. */
 export async function childFeedFloor(job: ChildJob): Promise<Omit<ChildResult, 'maxRssMb'>> {
-  const tokens = createTokenManager({
-    baseUrl: job.url,
-    appId: job.appId,
-    loadPrivateKey: async () => job.privateKeyPem,
-    clock: systemClock,
-  });
+  const tokens = jobTokens(job);
   const token = await tokens.get({ kind: 'app' });
   const started = performance.now();
   const cpuStarted = process.cpuUsage();

@@ -1,6 +1,8 @@
 // What the sync bench asks its child process to do (a job) and what the child answers (a result),
 // and how the child measures itself.
 import { readFileSync } from 'node:fs';
+import { systemClock } from '@platform/clock';
+import { createTokenManager } from '@desk/client/tokens';
 import type { InstallationRef } from '@desk/sync/context';
 
 export interface ChildJob {
@@ -70,4 +72,9 @@ export function peakRssMb(): number {
     // not Linux: the OS's own figure
   }
   return process.resourceUsage().maxRSS / 1024;
+}
+
+/** The job's tokens, asked for with its app's key as the desk asks for them. */
+export function jobTokens(job: ChildJob) {
+  return createTokenManager({ baseUrl: job.url, appId: job.appId, loadPrivateKey: async () => job.privateKeyPem, clock: systemClock });
 }

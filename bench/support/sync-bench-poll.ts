@@ -1,17 +1,10 @@
 // The sync bench child's polling job: many desks asking an unchanged registry's feed for news.
-import { systemClock } from '@platform/clock';
-import { createTokenManager } from '@desk/client/tokens';
-import type { ChildJob, ChildResult } from './sync-bench-job';
+import { jobTokens, type ChildJob, type ChildResult } from './sync-bench-job';
 
 /** `desks` desks polling the feed from the current end, each every `intervalMs`, for `durationMs`. */
 export async function childPoll(job: ChildJob): Promise<Omit<ChildResult, 'maxRssMb'>> {
   const { desks, intervalMs, durationMs, cursor } = job.poll!;
-  const tokens = createTokenManager({
-    baseUrl: job.url,
-    appId: job.appId,
-    loadPrivateKey: async () => job.privateKeyPem,
-    clock: systemClock,
-  });
+  const tokens = jobTokens(job);
   const token = await tokens.get({ kind: 'app' });
   const started = performance.now();
   let requests = 0;
