@@ -47,6 +47,24 @@ export const useConnections = create<ConnectionsState>()((set, get) => ({
   },
 }));
 
+/**
+ * Resolves once the loaded list has `id` as its active connection (at once if it already has), or
+ * once a load fails. Activating a connection loads the list twice (the activating screen's own load
+ * and the desk's `connections.changed` event): whichever answer is used applies the switch and
+ * remounts the screen, so focus moved before that would be lost with the old screen.
+ */
+export function whenActive(id: string): Promise<void> {
+  return new Promise((resolve) => {
+    const settled = (s: ConnectionsState) => s.list?.activeId === id || s.error !== null;
+    if (settled(useConnections.getState())) return resolve();
+    const stop = useConnections.subscribe((s) => {
+      if (!settled(s)) return;
+      stop();
+      resolve();
+    });
+  });
+}
+
 /** Installations of the active connection that may see an organization's warehouse. */
 export function warehouseInstallations(connection: ConnectionInfo | null) {
   return (connection?.installations ?? []).filter((i) => i.permissions.organization_warehouse !== undefined);

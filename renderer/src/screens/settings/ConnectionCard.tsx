@@ -4,7 +4,7 @@ import { useState, type ReactNode } from 'react';
 import type { ConnectionInfo } from '@shared/desk/api';
 import { desk } from '@renderer/lib/desk';
 import { focusSoon } from '@renderer/lib/focus';
-import { useConnections } from '@renderer/stores/connections';
+import { useConnections, whenActive } from '@renderer/stores/connections';
 import { useSync } from '@renderer/stores/sync';
 import { useBackOffice } from '@renderer/stores/backOffice';
 import { Facts } from '@renderer/components/DefinitionList';
@@ -39,6 +39,7 @@ export function ConnectionCard({ connection, active }: { connection: ConnectionI
   const activate = useAction(async () => {
     await desk('connections.activate', { id: connection.id });
     await reload();
+    await whenActive(connection.id);
     // "Use this connection" is gone from the card now in use: focus goes to that card, not the page.
     focusSoon(() => document.querySelector(`section[aria-label="${CSS.escape(`Connection ${connection.name}`)}"]`));
     await useSync.getState().run();
