@@ -15,22 +15,90 @@
 // FOR UPDATE), as the registry reserves, against SERIALIZABLE with bounded retry, as it reserved
 // before, each with 1 and 2 processes, over the 8 organizations' credits and over one organization's
 // 4, alternated, the better of two runs kept, every run starting without live holds.
+// Each part is a module of bench/support: postgres-world.ts, postgres-servers.ts (and wrk.ts),
+// postgres-reads.ts, postgres-reservations.ts, postgres-latency.ts, postgres-locking.ts.
+// BENCH_POSTGRES_PART=reads or =locking runs that part alone.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openPostgresRegistry, openRegistry } from '@registry/open';
-import { startScript } from './support/processes';
-import { backendPids, cpuMs } from './support/cpu';
 import { createDatabase, releaseHolds } from './support/postgres-database';
-import { cpuFigures } from './support/postgres-figures';
-import { finishToProcessed, LATENCY_FLOWS, percentile } from './support/postgres-latency';
+import { finishToProcessed, latencyFigures } from './support/postgres-latency';
 import { compareLocking, lockingFigures } from './support/postgres-locking';
-import { buildWorld, type Seller, type World } from './support/postgres-world';
-import { wrk, wrkScript } from './support/wrk';
+import { readFigures, readsAgainstSqlite, measureReads } from './support/postgres-reads';
+import { measureReservations, reservationFigures } from './support/postgres-reservations';
+import { worldScripts, type WorldScripts } from './support/postgres-scripts';
+import { measureFloors, startServers, type BenchServers } from './support/postgres-servers';
+import { buildWorld, type World } from './support/postgres-world';
 import type { BenchFigure, BenchSuite } from './types';
 
-const SERVER = 'test/support/warehouse-server.ts';
+/** Where the PostgreSQL world lives: its database on the cluster and the cluster's admin URL. */
+interface Target {
+  serverUrl: string;
+  database: { url: string; name: string };
+}
+
+/** BENCH_POSTGRES_PART=locking: only the direct comparison of the two ways to lock. */
+async function lockingOnly(url: string, w: World): Promise<BenchFigure[]> {
+  const load = loadavg()[0]!;
+  return [
+    ...lockingFigures('8 organizations', await compareLocking(url, w.appId, w.sellers), load),
+    ...lockingFigures('one organization', await compareLocking(url, w.appId, [w.sellers[1]!]), load),
+  ];
+}
+
+/**
+ * Every part in turn: floors, reads, reservations, finish→processed over HTTP; then, with the
+ * servers stopped, the direct locking comparison.
+ */
+async function everyPart(
+  servers: BenchServers,
+  dir: string,
+  databaseUrl: string,
+  w: World,
+  scripts: { pg: WorldScripts; lite: WorldScripts },
+): Promise<BenchFigure[]> {
+  const loadBefore = loadavg()[0]!;
+  const floors = await measureFloors(servers, dir);
+  const reads = await measureReads(servers, scripts.pg.reads, scripts.lite.reads);
+  const reservations = await measureReservations(servers, scripts.pg, scripts.lite, () => releaseHolds(databaseUrl));
+  const latencies = await finishToProcessed(servers.pg, w);
+  const loadAfter = loadavg()[0]!;
+  await servers.stop();
+
+  const spreadLocking = await compareLocking(databaseUrl, w.appId, w.sellers);
+  const hotLocking = await compareLocking(databaseUrl, w.appId, [w.sellers[1]!]);
+  const loadEnd = loadavg()[0]!;
+  return [
+    ...readFigures(reads, floors, `load ${loadBefore.toFixed(1)}→${loadAfter.toFixed(1)}`),
+    ...reservationFigures(reservations, floors),
+    ...latencyFigures(latencies),
+    ...lockingFigures('8 organizations', spreadLocking, loadEnd),
+    ...lockingFigures('one organization', hotLocking, loadEnd),
+  ];
+}
+
+/** The same world on both engines, then the part BENCH_POSTGRES_PART names (every part without it). */
+async function runIn(dir: string, { serverUrl, database }: Target): Promise<BenchFigure[]> {
+  const pg = openPostgresRegistry({ databaseUrl: database.url });
+  const w = buildWorld(pg);
+  pg.close();
+  if (process.env.BENCH_POSTGRES_PART === 'locking') return lockingOnly(database.url, w);
+  const sqliteDir = join(dir, 'sqlite');
+  const lite = openRegistry({ dataDir: sqliteDir });
+  const wl = buildWorld(lite);
+  lite.close();
+
+  const servers = await startServers(serverUrl, database, sqliteDir);
+  try {
+    const scripts = { pg: worldScripts(dir, w), lite: worldScripts(dir, wl) };
+    if (process.env.BENCH_POSTGRES_PART === 'reads') return await readsAgainstSqlite(servers, scripts.pg.reads, scripts.lite.reads);
+    return await everyPart(servers, dir, database.url, w, scripts);
+  } finally {
+    await servers.stop();
+  }
+}
 
 export const suite: BenchSuite = {
   name: 'postgres: one and two server processes, beside SQLite',
@@ -46,222 +114,9 @@ export const suite: BenchSuite = {
     }
     const dir = mkdtempSync(join(tmpdir(), 'bench-postgres-'));
     const database = createDatabase(serverUrl);
-    const stops: (() => Promise<void>)[] = [];
     try {
-      // the same world on both engines
-      const pg = openPostgresRegistry({ databaseUrl: database.url });
-      const w = buildWorld(pg);
-      pg.close();
-      if (process.env.BENCH_POSTGRES_PART === 'locking') {
-        const load = loadavg()[0]!;
-        return [
-          ...lockingFigures('8 organizations', await compareLocking(database.url, w.appId, w.sellers), load),
-          ...lockingFigures('one organization', await compareLocking(database.url, w.appId, [w.sellers[1]!]), load),
-        ];
-      }
-      const sqliteDir = join(dir, 'sqlite');
-      const lite = openRegistry({ dataDir: sqliteDir });
-      const wl = buildWorld(lite);
-      lite.close();
-
-      const pids: number[] = [];
-      const start = async (target: string) => {
-        const server = await startScript<{ url: string }>(SERVER, [target]);
-        stops.push(server.stop);
-        pids.push(server.child.pid!);
-        return server.info.url;
-      };
-      const pgBases = [await start(database.url), await start(database.url)];
-      const sqliteBase = await start(sqliteDir);
-      // CPU per request: of the server process, and (PostgreSQL) of every backend on the database,
-      // those the run opened included (a process opens its read connections as its reads need them)
-      const measured = async (bases: string[], script: string, connections: number, server: number) => {
-        const backends = server === 2 ? [] : backendPids(serverUrl, database.name);
-        const [serverBefore, backendsBefore] = [cpuMs([pids[server]!]), cpuMs(backends)];
-        const rate = await wrk(bases, script, connections);
-        const perRequest = (ms: number) => ms / rate.total;
-        const opened = server === 2 ? [] : backendPids(serverUrl, database.name).filter((pid) => !backends.includes(pid));
-        return {
-          ...rate,
-          serverMs: perRequest(cpuMs([pids[server]!]) - serverBefore),
-          backendMs: perRequest(cpuMs(backends) + cpuMs(opened) - backendsBefore),
-        };
-      };
-
-      const floorScript = wrkScript(dir, [{ method: 'GET', path: '/__floor__/ping' }]);
-      /** The reads ratio and CPU per read alone (BENCH_POSTGRES_PART=reads), PostgreSQL and SQLite alternated twice. */
-      const readsOnly = async (pgOne: string[], lite: string): Promise<BenchFigure[]> => {
-        const figures: BenchFigure[] = [];
-        for (let round = 1; round <= 2; round++) {
-          const before = loadavg()[0]!;
-          const pgReads = await measured(pgOne, reads(w), 32, 0);
-          const liteReads = await measured([lite], reads(wl), 32, 2);
-          const ratio = pgReads.rps / liteReads.rps;
-          figures.push(
-            {
-              suite: 'postgres',
-              name: `reads, PostgreSQL against SQLite, 1 process each (run ${round}; load ${before.toFixed(1)}→${loadavg()[0]!.toFixed(1)})`,
-              value: pgReads.rps,
-              unit: 'req/s',
-              floor: liteReads.rps,
-              ratio,
-              target: '>= 0.8x SQLite',
-              pass: ratio >= 0.8,
-            },
-            ...cpuFigures(`read (run ${round})`, pgReads, liteReads),
-          );
-        }
-        return figures;
-      };
-      const reads = (x: World) =>
-        wrkScript(
-          dir,
-          x.sellers.map((s) => ({ method: 'GET', path: `/organizations/${s.id}/warehouse/inventory`, token: s.token })),
-        );
-      const reserveRequests = (sellers: Seller[]) =>
-        sellers.flatMap((s) =>
-          s.credits.map((creditId) => ({
-            method: 'POST' as const,
-            path: `/organizations/${s.id}/warehouse/inventory/reservations`,
-            token: s.token,
-            body: JSON.stringify({ creditId, amount: 0.001 }),
-          })),
-        );
-      // interleave organizations so that consecutive requests are for different ones
-      const spread = (x: World) => {
-        const all = reserveRequests(x.sellers);
-        return wrkScript(
-          dir,
-          [0, 1, 2, 3].flatMap((c) => all.filter((_, i) => i % 4 === c)),
-        );
-      };
-      const oneOrg = (x: World) => wrkScript(dir, reserveRequests([x.sellers[0]!]));
-
-      const one = [pgBases[0]!];
-      if (process.env.BENCH_POSTGRES_PART === 'reads') return await readsOnly(one, sqliteBase);
-      const loadBefore = loadavg()[0]!;
-      const floor1 = await wrk(one, floorScript, 32);
-      const floor2 = await wrk(pgBases, floorScript, 16);
-      const floorLite = await wrk([sqliteBase], floorScript, 32);
-      const reads1 = await measured(one, reads(w), 32, 0);
-      const reads2 = await wrk(pgBases, reads(w), 16);
-      const readsLite = await measured([sqliteBase], reads(wl), 32, 2);
-      const fresh = () => releaseHolds(database.url);
-      const res1 = await measured(one, spread(w), 32, 0);
-      fresh();
-      const res2 = await wrk(pgBases, spread(w), 16);
-      const resLite = await measured([sqliteBase], spread(wl), 32, 2);
-      fresh();
-      const hot1 = await wrk(one, oneOrg(w), 32);
-      fresh();
-      const hot2 = await wrk(pgBases, oneOrg(w), 16);
-      fresh();
-      const latencies = await finishToProcessed(pgBases, w);
-      const loadAfter = loadavg()[0]!;
-      for (const stop of stops.splice(0)) await stop();
-
-      const spreadLocking = await compareLocking(database.url, w.appId, w.sellers);
-      const hotLocking = await compareLocking(database.url, w.appId, [w.sellers[1]!]);
-      const loadEnd = loadavg()[0]!;
-
-      const s = 'postgres';
-      const load = `load ${loadBefore.toFixed(1)}→${loadAfter.toFixed(1)}`;
-      const p99 = percentile(latencies, 99);
-      return [
-        {
-          suite: s,
-          name: `reads, 1 process (warehouse inventory, 32 conn; ${load})`,
-          value: reads1.rps,
-          unit: 'req/s',
-          floor: floor1.rps,
-          ratio: reads1.rps / floor1.rps,
-        },
-        {
-          suite: s,
-          name: 'reads, 2 processes (16 conn each)',
-          value: reads2.rps,
-          unit: 'req/s',
-          floor: floor2.rps,
-          ratio: reads2.rps / reads1.rps,
-          target: 'ratio: x 1 process',
-        },
-        {
-          suite: s,
-          name: 'reads, SQLite, 1 process',
-          value: readsLite.rps,
-          unit: 'req/s',
-          floor: floorLite.rps,
-          ratio: readsLite.rps / floorLite.rps,
-        },
-        {
-          suite: s,
-          name: 'reads, PostgreSQL against SQLite, 1 process each',
-          value: reads1.rps,
-          unit: 'req/s',
-          floor: readsLite.rps,
-          ratio: reads1.rps / readsLite.rps,
-          target: '>= 0.8x SQLite',
-          pass: reads1.rps >= 0.8 * readsLite.rps,
-        },
-        ...cpuFigures('read', reads1, readsLite),
-        {
-          suite: s,
-          name: `reservations, 8 organizations, 1 process (${res1.total} made)`,
-          value: res1.rps,
-          unit: 'req/s',
-          floor: floor1.rps,
-          ratio: res1.rps / floor1.rps,
-        },
-        {
-          suite: s,
-          name: `reservations, 8 organizations, 2 processes (${res2.total} made)`,
-          value: res2.rps,
-          unit: 'req/s',
-          floor: floor2.rps,
-          ratio: res2.rps / res1.rps,
-          target: '>= 1.5x 1 process',
-          pass: res2.rps >= 1.5 * res1.rps,
-        },
-        {
-          suite: s,
-          name: `reservations, SQLite, 1 process (${resLite.total} made)`,
-          value: resLite.rps,
-          unit: 'req/s',
-          floor: floorLite.rps,
-          ratio: resLite.rps / floorLite.rps,
-        },
-        {
-          suite: s,
-          name: 'reservations, one organization, 1 process',
-          value: hot1.rps,
-          unit: 'req/s',
-          floor: floor1.rps,
-          ratio: hot1.rps / floor1.rps,
-        },
-        {
-          suite: s,
-          name: 'reservations, one organization, 2 processes',
-          value: hot2.rps,
-          unit: 'req/s',
-          floor: floor2.rps,
-          ratio: hot2.rps / hot1.rps,
-          target: 'ratio: x 1 process',
-        },
-        ...cpuFigures('reservation', res1, resLite),
-        { suite: s, name: `finish→processed p50 (2 processes, ${LATENCY_FLOWS} flows)`, value: percentile(latencies, 50), unit: 'ms' },
-        {
-          suite: s,
-          name: `finish→processed p99 (${latencies.length} samples)`,
-          value: p99,
-          unit: 'ms',
-          target: '< 250 ms',
-          pass: p99 < 250,
-        },
-        ...lockingFigures('8 organizations', spreadLocking, loadEnd),
-        ...lockingFigures('one organization', hotLocking, loadEnd),
-      ] satisfies BenchFigure[];
+      return await runIn(dir, { serverUrl, database });
     } finally {
-      for (const stop of stops) await stop();
       database.drop();
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,5 +1,6 @@
 // The PostgreSQL bench's finish→processed latency: a reservation finished on one server process and
 // polled on the other until the queue has processed it.
+import type { BenchFigure } from '@bench/types';
 import type { World } from './postgres-world';
 
 const LATENCY_SAMPLES = 400;
@@ -48,4 +49,25 @@ export async function finishToProcessed(bases: string[], w: World): Promise<numb
   }
   await Promise.all(Array.from({ length: LATENCY_FLOWS }, (_, f) => flow(f)));
   return samples.sort((a, b) => a - b);
+}
+
+/** The latencies' p50 and p99 (sorted, in ms), p99 against its target. */
+export function latencyFigures(latencies: number[]): BenchFigure[] {
+  const p99 = percentile(latencies, 99);
+  return [
+    {
+      suite: 'postgres',
+      name: `finish→processed p50 (2 processes, ${LATENCY_FLOWS} flows)`,
+      value: percentile(latencies, 50),
+      unit: 'ms',
+    },
+    {
+      suite: 'postgres',
+      name: `finish→processed p99 (${latencies.length} samples)`,
+      value: p99,
+      unit: 'ms',
+      target: '< 250 ms',
+      pass: p99 < 250,
+    },
+  ];
 }
