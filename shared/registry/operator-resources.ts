@@ -1,6 +1,8 @@
 // The resources of the operator interface (/operator/v1/...): what the back office reads and what
 // its writes answer. Built with the object factory of the resource schemas (strict for the server's
 // tests, tolerant for clients), like every other resource. Amounts are exact whole grams.
+// The operator, its audit entries and its token are here; each other group is built in its own
+// module (operator-resource-*.ts).
 import { z } from 'zod';
 import { isoDateTime, type ResourceSchemas } from './resources';
 import { ledgerResources } from './operator-resource-ledger';

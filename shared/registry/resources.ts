@@ -4,6 +4,8 @@
 //                registry can never drift from the contract unnoticed;
 //   - `tolerant` accepts (and drops) unknown fields: the desk's client uses it, so a newer registry
 //                that adds fields does not break an older desk.
+// Each group of resources is built in its own module (resource-*.ts) by a builder that takes the
+// object factory, so one definition serves both.
 import { z } from 'zod';
 import { commonSchemas, type ObjectFactory } from './resource-common';
 import { creditSchemas } from './resource-credits';
