@@ -1,6 +1,8 @@
 // Issuance: new credits of a project's vintage, split between a proponent's inventory (the owner's
 // unless another proponent of the project is named) and the buffer account (the registry's share
 // by default), recorded as an issuance event.
+// What it checks first is in issuance-project.ts; the credit it adds to, found or created, in
+// issuance-credit.ts.
 //
 // Every operation validates its whole input first (a clear error, nothing changed) and makes its
 // changes in one transaction; its input schema is in shared/registry/operator-inputs.ts (the CLI and the
