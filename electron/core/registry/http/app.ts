@@ -12,12 +12,25 @@ import { RateLimiter, type RateLimitOptions } from '../auth/rate-limit';
 import { DatabaseBusyError, DatabaseUnavailableError } from '@platform/db/database';
 import { AnswerAlreadyStored } from '../idempotency';
 import { bodyCap, ClientAbortedError, DEFAULT_BODY_IDLE_MS, DEFAULT_MAX_BODY_BYTES, readBodyText } from './body';
-import { acceptedEncoding, COMPRESS_MIN_BYTES, compressAnswers, compressedOnce } from './compression';
-import { clientAddress, trustedProxies } from './client-address';
+import { compressAnswers } from './compression';
+import { clientAddress, peerAddressOf, trustedProxies } from './client-address';
+import { DISK_FULL_MESSAGE, isDiskFull } from './disk-full';
 import { parseJsonText } from './json-body';
 import { operatorRequest, recordTokenRefusal } from './operator-pipeline';
-import { checkRole, errorBody, IDEMPOTENCY_KEY_HEADER, messageOf, parseOrThrow, parseParamsOrQuery, querySchemaOf } from './pipeline-parts';
-import type { FileAnswer, Handler, Handlers, JsonText } from './types';
+import {
+  checkRole,
+  errorBody,
+  errorResponse,
+  IDEMPOTENCY_KEY_HEADER,
+  messageOf,
+  parseOrThrow,
+  parseParamsOrQuery,
+  querySchemaOf,
+} from './pipeline-parts';
+import { respond } from './respond';
+import { honoPath, pathPattern, routeOrder } from './route-paths';
+import type { Handler, Handlers } from './types';
+import { headerCount } from './version-header';
 
 /** Refused operator requests allowed per operator (and refused token requests per address), per minute. */
 export const DEFAULT_REFUSED_ATTEMPTS: RateLimitOptions = { requests: 60, windowMs: 60_000 };
@@ -44,40 +57,11 @@ export interface RegistryAppOptions {
   bodyIdleMs?: number;
 }
 
-function errorResponse<C extends Context>(c: C, status: number, message: string | string[], headers: Record<string, string> = {}) {
-  for (const [name, value] of Object.entries(headers)) c.header(name, value);
-  return c.json(errorBody(status, message), status as 400);
-}
-
-/**
- * `/a/{b}/c` to a RegExp matching concrete paths, for the 405 check. Exact: a path with a trailing
- * slash is no route (404), as hono routes it, rather than a 405 whose Allow lists the method asked.
- */
-const pathPattern = (path: string) => new RegExp(`^${path.replace(/\{\w+\}/g, '[^/]+')}$`);
-
-/** Contract paths to hono's `:param` syntax. */
-const honoPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
-
-/**
- * Static segments must win over parameters (`/projects/internal` before `/projects/{id}`): hono
- * runs matching routes in registration order, so register the most specific paths first.
- */
-function routeOrder(a: EndpointDefinition, b: EndpointDefinition): number {
-  const score = (p: string) =>
-    p
-      .split('/')
-      .map((s) => (s.startsWith('{') ? '1' : '0'))
-      .join('');
-  const sa = score(a.path);
-  const sb = score(b.path);
-  return sa === sb ? 0 : sa < sb ? -1 : 1;
-}
-
 async function readJsonBody(c: Context, maxBytes: number, idleMs: number): Promise<unknown> {
   return parseJsonText(await readBodyText(c, maxBytes, idleMs));
 }
 
-export { errorBody, IDEMPOTENCY_KEY_HEADER };
+export { DISK_FULL_MESSAGE, errorBody, IDEMPOTENCY_KEY_HEADER };
 
 export function createRegistryApp(options: RegistryAppOptions): Hono {
   const { registry, handlers, authenticator } = options;
@@ -181,27 +165,6 @@ export function createRegistryApp(options: RegistryAppOptions): Hono {
     });
   }
 
-  /** A handler's result as the response: a file, JSON text (compressed when accepted), or a JSON value. */
-  async function respond(c: Context, result: unknown, status: number) {
-    if (isFileAnswer(result)) {
-      c.header('Content-Type', result.contentType);
-      c.header('Content-Disposition', `attachment; filename=${result.filename}`);
-      c.header('Cache-Control', 'no-store');
-      return c.body(result.bytes as Uint8Array<ArrayBuffer>);
-    }
-    if (isJsonText(result)) {
-      c.header('Content-Type', 'application/json');
-      const encoding = result.bytes.byteLength >= COMPRESS_MIN_BYTES ? acceptedEncoding(c.req.header('accept-encoding')) : null;
-      if (encoding) {
-        // Compressed here rather than by compressAnswers: a cached page is then compressed once.
-        c.header('Content-Encoding', encoding);
-        return c.body((await compressedOnce(result.bytes, encoding)) as Uint8Array<ArrayBuffer>);
-      }
-      return c.body(result.bytes as Uint8Array<ArrayBuffer>);
-    }
-    return c.json(result as object, status as 200);
-  }
-
   app.notFound((c) => {
     const path = c.req.path;
     const allowed = endpointIds.filter((id) => pathPattern(endpoints[id].path).test(path)).map((id) => endpoints[id].method);
@@ -235,34 +198,4 @@ export function createRegistryApp(options: RegistryAppOptions): Hono {
   });
 
   return app;
-}
-
-/** How many times the request carries header `name` (Node's raw headers; 0 or 1 when not known). */
-function headerCount(c: { env: unknown; req: { header(name: string): string | undefined } }, name: string): number {
-  const raw = (c.env as { incoming?: { rawHeaders?: string[] } } | undefined)?.incoming?.rawHeaders;
-  if (!raw) return c.req.header(name) === undefined ? 0 : 1;
-  const lower = name.toLowerCase();
-  return raw.filter((value, i) => i % 2 === 0 && value.toLowerCase() === lower).length;
-}
-
-/** The peer's address from Node's socket (@hono/node-server puts the request in `c.env.incoming`). */
-function peerAddressOf(c: { env: unknown }): string | undefined {
-  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
-  return env?.incoming?.socket?.remoteAddress;
-}
-
-export const DISK_FULL_MESSAGE =
-  "The registry's disk is full: nothing was changed. Reads still work; retry the change once the operator has freed space.";
-
-/** SQLite's "database or disk is full" (a full disk, or the database at its max_page_count). */
-function isDiskFull(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'SQLITE_FULL';
-}
-
-function isJsonText(value: unknown): value is JsonText<unknown> {
-  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'json-text' && 'bytes' in value;
-}
-
-function isFileAnswer(value: unknown): value is FileAnswer {
-  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'file' && 'bytes' in value;
 }
