@@ -1,23 +1,25 @@
 // The registry's HTTP interface, built from the shared endpoint table: one route per endpoint, each
 // running the same pipeline (version header, authentication and permission, validation of params,
 // query and body, handler), and every error answered with the JSON body of compatibility.md.
+// Here: the middlewares every request passes and the routes' order; one route's pipeline is in
+// endpoint-route.ts, the answers to errors (and to no route) in error-answers.ts.
 import { Hono, type Context } from 'hono';
 import { cors } from 'hono/cors';
-import { endpointIds, endpoints, type EndpointDefinition, type EndpointId } from '@shared/registry/endpoints';
-import { API_VERSION, API_VERSION_HEADER } from '@shared/registry/vocabulary';
-import { RegistryError } from '../errors';
+import { endpointIds, endpoints, type EndpointDefinition } from '@shared/registry/endpoints';
+import { API_VERSION_HEADER } from '@shared/registry/vocabulary';
 import type { RegistryContext } from '../context';
-import type { Authenticator, Caller } from '../auth/caller';
+import type { Authenticator } from '../auth/caller';
 import { RateLimiter, type RateLimitOptions } from '../auth/rate-limit';
-import { DatabaseBusyError, DatabaseUnavailableError } from '@platform/db/database';
-import { AnswerAlreadyStored } from '../idempotency';
-import { bodyCap, ClientAbortedError, DEFAULT_BODY_IDLE_MS, DEFAULT_MAX_BODY_BYTES, readBodyText } from './body';
-import { acceptedEncoding, COMPRESS_MIN_BYTES, compressAnswers, compressedOnce } from './compression';
-import { clientAddress, trustedProxies } from './client-address';
-import { parseJsonText } from './json-body';
-import { operatorRequest, recordTokenRefusal } from './operator-pipeline';
-import { checkRole, errorBody, IDEMPOTENCY_KEY_HEADER, messageOf, parseOrThrow, parseParamsOrQuery, querySchemaOf } from './pipeline-parts';
-import type { FileAnswer, Handler, Handlers, JsonText } from './types';
+import { bodyCap, DEFAULT_BODY_IDLE_MS, DEFAULT_MAX_BODY_BYTES } from './body';
+import { compressAnswers } from './compression';
+import { clientAddress, peerAddressOf, trustedProxies } from './client-address';
+import { DISK_FULL_MESSAGE, diskFullEpisodes } from './disk-full';
+import { endpointRoute } from './endpoint-route';
+import { answerError, answerNoRoute } from './error-answers';
+import { errorBody, IDEMPOTENCY_KEY_HEADER } from './pipeline-parts';
+import { honoPath, routeOrder } from './route-paths';
+import type { Handlers } from './types';
+import { versionHeaderCheck } from './version-header';
 
 /** Refused operator requests allowed per operator (and refused token requests per address), per minute. */
 export const DEFAULT_REFUSED_ATTEMPTS: RateLimitOptions = { requests: 60, windowMs: 60_000 };
@@ -44,53 +46,19 @@ export interface RegistryAppOptions {
   bodyIdleMs?: number;
 }
 
-function errorResponse<C extends Context>(c: C, status: number, message: string | string[], headers: Record<string, string> = {}) {
-  for (const [name, value] of Object.entries(headers)) c.header(name, value);
-  return c.json(errorBody(status, message), status as 400);
-}
-
-/**
- * `/a/{b}/c` to a RegExp matching concrete paths, for the 405 check. Exact: a path with a trailing
- * slash is no route (404), as hono routes it, rather than a 405 whose Allow lists the method asked.
- */
-const pathPattern = (path: string) => new RegExp(`^${path.replace(/\{\w+\}/g, '[^/]+')}$`);
-
-/** Contract paths to hono's `:param` syntax. */
-const honoPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
-
-/**
- * Static segments must win over parameters (`/projects/internal` before `/projects/{id}`): hono
- * runs matching routes in registration order, so register the most specific paths first.
- */
-function routeOrder(a: EndpointDefinition, b: EndpointDefinition): number {
-  const score = (p: string) =>
-    p
-      .split('/')
-      .map((s) => (s.startsWith('{') ? '1' : '0'))
-      .join('');
-  const sa = score(a.path);
-  const sb = score(b.path);
-  return sa === sb ? 0 : sa < sb ? -1 : 1;
-}
-
-async function readJsonBody(c: Context, maxBytes: number, idleMs: number): Promise<unknown> {
-  return parseJsonText(await readBodyText(c, maxBytes, idleMs));
-}
-
-export { errorBody, IDEMPOTENCY_KEY_HEADER };
+export { DISK_FULL_MESSAGE, errorBody, IDEMPOTENCY_KEY_HEADER };
 
 export function createRegistryApp(options: RegistryAppOptions): Hono {
   const { registry, handlers, authenticator } = options;
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const bodyIdleMs = options.bodyIdleMs ?? DEFAULT_BODY_IDLE_MS;
-  const operatorPipeline = {
+  const pipeline = {
     registry,
-    maxBodyBytes,
-    bodyIdleMs,
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    bodyIdleMs: options.bodyIdleMs ?? DEFAULT_BODY_IDLE_MS,
     refusals: new RateLimiter(options.refusedAttempts ?? DEFAULT_REFUSED_ATTEMPTS, () => registry.clock.now()),
   };
   const trusted = trustedProxies(options.trustedProxies ?? []);
   const clientAddressOf = (c: Context) => clientAddress(peerAddressOf(c), c.req.header('x-forwarded-for'), trusted);
+  const diskFull = diskFullEpisodes(options.onDiskFull);
   const app = new Hono();
 
   // First, so it sees every answer last (errors and extra routes included).
@@ -107,20 +75,8 @@ export function createRegistryApp(options: RegistryAppOptions): Hono {
     }),
   );
 
-  app.use('*', bodyCap(maxBodyBytes));
-
-  // A full disk is one episode for the operator: logged when the first write fails, and again when a
-  // write succeeds afterwards, never once per request.
-  let diskFull = false;
-  const setDiskFull = (full: boolean) => {
-    if (diskFull === full) return;
-    diskFull = full;
-    options.onDiskFull?.(full);
-  };
-  app.use('*', async (c, next) => {
-    await next();
-    if (diskFull && c.req.method !== 'GET' && c.req.method !== 'OPTIONS' && c.res.status < 400) setDiskFull(false);
-  });
+  app.use('*', bodyCap(pipeline.maxBodyBytes));
+  app.use('*', diskFull.middleware);
 
   // The Date header is the registry's own clock (clients count reservations down on it, see the
   // desk's clock offset), so a registry whose clock was moved (--test-clock) says so too.
@@ -129,140 +85,22 @@ export function createRegistryApp(options: RegistryAppOptions): Hono {
     c.header('date', new Date(registry.clock.now()).toUTCString());
   });
 
-  // The version header is optional; when present it must name the one supported version.
-  // Given twice (even with the same value) it is refused: a client sending it twice is confused about it.
-  app.use('*', async (c, next) => {
-    const version = c.req.header(API_VERSION_HEADER);
-    if (headerCount(c, API_VERSION_HEADER) > 1 || version?.includes(',')) {
-      return errorResponse(c, 400, `${API_VERSION_HEADER} is given more than once; send it once (${API_VERSION})`);
-    }
-    if (version !== undefined && version.trim() !== API_VERSION) {
-      return errorResponse(c, 400, `Unsupported ${API_VERSION_HEADER} "${version}"; the supported version is ${API_VERSION}`);
-    }
-    await next();
-  });
+  app.use('*', versionHeaderCheck());
 
   options.extraRoutes?.(app);
 
+  const deps = { pipeline, handlers, authenticator, clientAddressOf };
   const ordered = endpointIds.map((id) => [id, endpoints[id] as EndpointDefinition] as const).sort((a, b) => routeOrder(a[1], b[1]));
-  for (const [id, endpoint] of ordered) {
-    app.on(endpoint.method, honoPath(endpoint.path), async (c) => {
-      const pathParams = c.req.param() as Record<string, string>;
-      const authorization = c.req.header('authorization');
-      let caller: Caller;
-      try {
-        caller = await authenticator.authenticate({ authorization, endpointId: id, pathParams, clientAddress: clientAddressOf(c) });
-      } catch (error) {
-        if (id === 'createOperatorToken' && error instanceof RegistryError) {
-          recordTokenRefusal(operatorPipeline, authorization, clientAddressOf(c), error);
-        }
-        throw error;
-      }
-      const handler = handlers[id] as Handler<EndpointId>;
-      if (caller.kind === 'operator') {
-        // Every operator request: audited by one rule (operator-pipeline.ts).
-        const answer = await operatorRequest(operatorPipeline, c, id, endpoint, caller, pathParams, handler).catch((error: unknown) => {
-          // a concurrent request with the same key (on any process) committed first: its answer
-          if (error instanceof AnswerAlreadyStored) return { ...error.answer, replayed: true };
-          throw error;
-        });
-        if (answer.replayed) c.header('Idempotent-Replayed', 'true');
-        return respond(c, answer.body, answer.status);
-      }
-      checkRole(endpoint, caller);
-      const params = parseParamsOrQuery(endpoint.params, pathParams, 'params');
-      const query = parseParamsOrQuery(querySchemaOf(endpoint, params), c.req.query(), 'query');
-      const bodySchema =
-        endpoint.bodyByParam?.bodies[String((params as Record<string, unknown>)[endpoint.bodyByParam.param])] ?? endpoint.body;
-      const rawBody = bodySchema ? await readJsonBody(c, maxBodyBytes, bodyIdleMs) : {};
-      const body = bodySchema ? parseOrThrow(bodySchema, rawBody, 'body') : undefined;
-      const result = await handler({ params, query, body, caller, registry, rawBody } as Parameters<Handler<EndpointId>>[0]);
-      return respond(c, result, endpoint.status ?? 200);
-    });
-  }
+  for (const [id, endpoint] of ordered) app.on(endpoint.method, honoPath(endpoint.path), endpointRoute(deps, id, endpoint));
 
-  /** A handler's result as the response: a file, JSON text (compressed when accepted), or a JSON value. */
-  async function respond(c: Context, result: unknown, status: number) {
-    if (isFileAnswer(result)) {
-      c.header('Content-Type', result.contentType);
-      c.header('Content-Disposition', `attachment; filename=${result.filename}`);
-      c.header('Cache-Control', 'no-store');
-      return c.body(result.bytes as Uint8Array<ArrayBuffer>);
-    }
-    if (isJsonText(result)) {
-      c.header('Content-Type', 'application/json');
-      const encoding = result.bytes.byteLength >= COMPRESS_MIN_BYTES ? acceptedEncoding(c.req.header('accept-encoding')) : null;
-      if (encoding) {
-        // Compressed here rather than by compressAnswers: a cached page is then compressed once.
-        c.header('Content-Encoding', encoding);
-        return c.body((await compressedOnce(result.bytes, encoding)) as Uint8Array<ArrayBuffer>);
-      }
-      return c.body(result.bytes as Uint8Array<ArrayBuffer>);
-    }
-    return c.json(result as object, status as 200);
-  }
-
-  app.notFound((c) => {
-    const path = c.req.path;
-    const allowed = endpointIds.filter((id) => pathPattern(endpoints[id].path).test(path)).map((id) => endpoints[id].method);
-    if (allowed.length > 0) {
-      c.header('Allow', [...new Set([...allowed, 'OPTIONS'])].join(', '));
-      return errorResponse(c, 405, `Cannot ${c.req.method} ${path}`);
-    }
-    return errorResponse(c, 404, `Cannot ${c.req.method} ${path}`);
-  });
-
-  app.onError((error, c) => {
-    if (error instanceof RegistryError) return errorResponse(c, error.status, messageOf(error), error.headers);
-    if (isDiskFull(error)) {
-      setDiskFull(true);
-      return errorResponse(c, 507, DISK_FULL_MESSAGE);
-    }
-    // Rolled back after colliding with concurrent writes until its retries ran out: nothing changed,
-    // so a client may send it again (its own retry policy treats 503 like any 5xx, after Retry-After).
-    if (error instanceof DatabaseBusyError) return errorResponse(c, 503, error.message, { 'Retry-After': '1' });
-    // The database is unreachable (restarting, connection cut): the engine reconnects by itself, so
-    // the same request may be sent again shortly; when the outcome of a COMMIT is unknown the
-    // message says so and that only a retry with the same Idempotency-Key is safe.
-    if (error instanceof DatabaseUnavailableError) return errorResponse(c, 503, error.message, { 'Retry-After': '1' });
-    if (error instanceof ClientAbortedError) {
-      // Nobody is left to read the answer; not a bug of ours, so no stack and no 500.
-      options.onClientAborted?.(`${c.req.method} ${c.req.path}`);
-      return errorResponse(c, 400, 'The request body was cut off before its end', { Connection: 'close' });
-    }
-    options.onInternalError?.(error, `${c.req.method} ${c.req.path}`);
-    return errorResponse(c, 500, 'Internal server error');
-  });
+  app.notFound(answerNoRoute);
+  app.onError((error, c) =>
+    answerError(error, c, {
+      diskFull: diskFull.failed,
+      onClientAborted: options.onClientAborted,
+      onInternalError: options.onInternalError,
+    }),
+  );
 
   return app;
-}
-
-/** How many times the request carries header `name` (Node's raw headers; 0 or 1 when not known). */
-function headerCount(c: { env: unknown; req: { header(name: string): string | undefined } }, name: string): number {
-  const raw = (c.env as { incoming?: { rawHeaders?: string[] } } | undefined)?.incoming?.rawHeaders;
-  if (!raw) return c.req.header(name) === undefined ? 0 : 1;
-  const lower = name.toLowerCase();
-  return raw.filter((value, i) => i % 2 === 0 && value.toLowerCase() === lower).length;
-}
-
-/** The peer's address from Node's socket (@hono/node-server puts the request in `c.env.incoming`). */
-function peerAddressOf(c: { env: unknown }): string | undefined {
-  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
-  return env?.incoming?.socket?.remoteAddress;
-}
-
-export const DISK_FULL_MESSAGE =
-  "The registry's disk is full: nothing was changed. Reads still work; retry the change once the operator has freed space.";
-
-/** SQLite's "database or disk is full" (a full disk, or the database at its max_page_count). */
-function isDiskFull(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'SQLITE_FULL';
-}
-
-function isJsonText(value: unknown): value is JsonText<unknown> {
-  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'json-text' && 'bytes' in value;
-}
-
-function isFileAnswer(value: unknown): value is FileAnswer {
-  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'file' && 'bytes' in value;
 }

@@ -29,3 +29,9 @@ export function trustedProxies(list: readonly string[]): ReadonlySet<string> {
   }
   return out;
 }
+
+/** The peer's address from Node's socket (@hono/node-server puts the request in `c.env.incoming`). */
+export function peerAddressOf(c: { env: unknown }): string | undefined {
+  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
+  return env?.incoming?.socket?.remoteAddress;
+}

@@ -1,6 +1,7 @@
 // Pieces every request's pipeline shares (app.ts for all endpoints, operator-pipeline.ts for the
 // operator's): the error body, validation with zod's messages, and the role check.
 import { STATUS_CODES } from 'node:http';
+import type { Context } from 'hono';
 import type { z } from 'zod';
 import type { EndpointDefinition } from '@shared/registry/endpoints';
 import { roleAtLeast } from '@shared/registry/vocabulary';
@@ -11,6 +12,11 @@ import { refuseUnstorableText } from './storable-text';
 
 export function errorBody(status: number, message: string | string[]) {
   return { statusCode: status, message, error: STATUS_CODES[status] ?? 'Error' };
+}
+
+export function errorResponse<C extends Context>(c: C, status: number, message: string | string[], headers: Record<string, string> = {}) {
+  for (const [name, value] of Object.entries(headers)) c.header(name, value);
+  return c.json(errorBody(status, message), status as 400);
 }
 
 /** A refusal's message as the error body holds it: one string, or the list when there are several. */
