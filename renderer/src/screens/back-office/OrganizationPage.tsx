@@ -3,27 +3,20 @@
 // time: fast for long histories), its projects, installations and audit trail, and links to its
 // retirements and warehouse: every link stays inside the desk.
 import { useState } from 'react';
-import type { AccountMovementsOutput } from '@shared/desk/back-office';
-import { countryName, formatCount, formatDateTime, formatGramsValue, humanize } from '@renderer/lib/format';
-import { desk, describeError } from '@renderer/lib/desk';
-import { useLoader } from '@renderer/lib/hooks';
-import { announce } from '@renderer/lib/signals';
-import { useBackOffice } from '@renderer/stores/backOffice';
+import { countryName, formatDateTime, formatGramsValue, humanize } from '@renderer/lib/format';
+import { describeError } from '@renderer/lib/desk';
 import { useNavigation } from '@renderer/stores/navigation';
-import { Dialog } from '@renderer/components/Dialog';
 import { Facts } from '@renderer/components/DefinitionList';
 import { ErrorMessage, Loading } from '@renderer/components/feedback';
 import { StatusBadge } from '@renderer/components/StatusBadge';
 import { GatedButton } from '@renderer/components/backOffice/RoleGate';
-import { WriteActions } from './DialogActions';
-import { useBackOfficeAction } from '@renderer/components/backOffice/useBackOfficeAction';
 import { useBackOfficeRead } from '@renderer/components/backOffice/useBackOfficeRead';
 import { EditOrganizationDialog } from './EditOrganizationDialog';
-import { actorName, useOperatorNames } from './operatorNames';
-import { auditActionWords, permissionsWords } from '@renderer/lib/registryWords';
+import { permissionsWords } from '@renderer/lib/registryWords';
 import { useRecordTitle } from '@renderer/lib/pageTitle';
-
-const MOVEMENTS_PAGE = 50;
+import { AuditTrail } from './organization-page/AuditTrail';
+import { Movements } from './organization-page/Movements';
+import { VerifyDialog } from './organization-page/VerifyDialog';
 
 export function OrganizationPage({ organizationId }: { organizationId: string }) {
   const go = useNavigation((s) => s.go);
@@ -187,150 +180,5 @@ export function OrganizationPage({ organizationId }: { organizationId: string })
         <VerifyDialog organization={{ id: o.id, name: o.fullName, verified: o.isVerified }} onClose={() => setVerifying(false)} />
       )}
     </div>
-  );
-}
-
-function Movements({ accountIds, accountName }: { accountIds: string[]; accountName: (id: string | null) => string }) {
-  const version = useBackOffice((s) => s.version);
-  const [shown, setShown] = useState(MOVEMENTS_PAGE);
-  const key = accountIds.join(',');
-  const { data, error } = useLoader<AccountMovementsOutput | null>(
-    async () => {
-      if (accountIds.length === 0) return null;
-      const page = await desk('backOffice.accountMovements', { accountIds, offset: 0, limit: shown });
-      announce('desk:back-office-loaded', { screen: 'bo-organization-movements', rows: page.movements.length });
-      return page;
-    },
-    [key, shown],
-    version,
-  );
-  return (
-    <section aria-labelledby="bo-movements">
-      <h3 id="bo-movements">Ledger movements</h3>
-      <ErrorMessage error={error ? describeError(error) : null} />
-      {accountIds.length === 0 && <p className="muted">No accounts, so no movements.</p>}
-      {data && data.total === 0 && <p className="muted">No movements synced yet (they follow the back-office sync).</p>}
-      {data && data.total > 0 && (
-        <>
-          <p className="muted">
-            {formatCount(data.movements.length)} of {formatCount(data.total)}, newest first
-            {data.asOf && ` · synced ${formatDateTime(data.asOf)}`}
-          </p>
-          <table className="simple-table" aria-label="Ledger movements">
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Credit</th>
-                <th scope="col">From</th>
-                <th scope="col">To</th>
-                <th scope="col">Amount</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.movements.map((m) => (
-                <tr key={m.id}>
-                  <td>{formatDateTime(m.at)}</td>
-                  <td>{humanize(m.kind)}</td>
-                  <td className="mono">{m.serialization}</td>
-                  <td>{accountName(m.fromAccountId)}</td>
-                  <td>{accountName(m.toAccountId)}</td>
-                  <td className="num">{formatGramsValue(m.amountGrams)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {data.movements.length < data.total && (
-            <button type="button" className="button" onClick={() => setShown((n) => n + MOVEMENTS_PAGE * 4)}>
-              Show more movements
-            </button>
-          )}
-        </>
-      )}
-    </section>
-  );
-}
-
-function AuditTrail({ organizationId }: { organizationId: string }) {
-  const open = useNavigation((s) => s.openBackOffice);
-  const { data, error } = useBackOfficeRead('operatorSearchAudit', { query: { targetId: organizationId, limit: 20 } });
-  const operatorNames = useOperatorNames();
-  return (
-    <section aria-labelledby="bo-audit-trail">
-      <h3 id="bo-audit-trail">Audit trail</h3>
-      <ErrorMessage error={error ? describeError(error) : null} />
-      {data && data.data.entries.length === 0 && <p className="muted">No operator action names this organization.</p>}
-      {data && data.data.entries.length > 0 && (
-        <table className="simple-table" aria-label="Audit trail">
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Action</th>
-              <th scope="col">By</th>
-              <th scope="col">Outcome</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.data.entries.map((e) => (
-              <tr key={e.id}>
-                <td>{formatDateTime(e.at)}</td>
-                <td title={e.action}>{auditActionWords(e.action)}</td>
-                <td>{actorName(e, operatorNames)}</td>
-                <td>{humanize(e.outcome)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      <button type="button" className="button-link" onClick={() => open('bo-audit', { targetId: organizationId })}>
-        The whole audit log for this organization
-      </button>
-    </section>
-  );
-}
-
-export function VerifyDialog({
-  organization,
-  onClose,
-}: {
-  organization: { id: string; name: string; verified: boolean };
-  onClose: () => void;
-}) {
-  const action = useBackOfficeAction('operatorSetOrganizationVerified');
-  // What the user reviewed: the page behind reloads after the write, the dialog keeps the change it made.
-  const [verified] = useState(organization.verified);
-  const next = !verified;
-  return (
-    <Dialog
-      title={
-        action.state.phase === 'done'
-          ? `Verification ${next ? 'recorded' : 'withdrawn'}`
-          : `${next ? 'Record' : 'Withdraw'} the verification`
-      }
-      onClose={onClose}
-    >
-      <div className="form">
-        <p>{action.state.phase === 'done' ? 'What changed:' : 'What changes:'}</p>
-        <Facts
-          items={[
-            ['Organization', organization.name],
-            ['Business verification', `${verified ? 'Verified' : 'Not verified'} → ${next ? 'Verified' : 'Not verified'}`],
-            [
-              'Effect',
-              next
-                ? 'Its projects can be issued credits, and public projects appear in the public interface.'
-                : 'No more issuance for its projects, and its projects leave the public interface.',
-            ],
-          ]}
-        />
-        <WriteActions
-          action={action}
-          onClose={onClose}
-          onConfirm={() => void action.run({ params: { organizationId: organization.id }, body: { verified: next } })}
-        >
-          {next ? 'Record verification' : 'Withdraw verification'}
-        </WriteActions>
-      </div>
-    </Dialog>
   );
 }
