@@ -3,7 +3,7 @@
 import type { ReactNode } from 'react';
 import type { PreviewedWrite } from '@shared/registry/operator-previews';
 import { parseTonnes } from '@renderer/lib/decimal';
-import { accountRefOf, accountText, WalletAddress, type AccountLike } from '../ledger/accounts';
+import { accountRefOf, accountText, tonnesOf, WalletAddress, type AccountLike } from '../ledger/accounts';
 import type { Operation } from '../ledger/transferHeadings';
 
 /** "Inventory of Kenya Growers" as it reads inside a sentence: only its first letter lowered. */
@@ -89,3 +89,32 @@ export function transferBody(form: TransferForm): Record<string, unknown> {
       return { from, creditId: form.creditId, amount: tonnes, reason: form.reason.trim() };
   }
 }
+
+/** A change of what the credit is taken from clears the credit chosen (it may not be held there). */
+export const clearsCredit = (key: keyof TransferForm): Partial<TransferForm> =>
+  key === 'operation' || key === 'fromKind' || key === 'fromOrganizationId' ? { creditId: '' } : {};
+
+/** The problems of the form, by field (empty when it can be reviewed); `credit` is the balance chosen. */
+export function transferProblems(
+  form: TransferForm,
+  credit: { amountGrams: number } | undefined,
+): Partial<Record<keyof TransferForm, string>> {
+  const source = sourceOf(form);
+  const amount = parseTonnes(form.amount);
+  const problems: Partial<Record<keyof TransferForm, string>> = {};
+  if (needsOrganization(source.kind) && !form.fromOrganizationId) problems.fromOrganizationId = 'Choose the organization.';
+  if (!form.creditId) problems.creditId = 'Choose the credit.';
+  if (!amount.ok) problems.amount = amount.message;
+  else if (credit && amount.grams > BigInt(credit.amountGrams)) problems.amount = `Only ${tonnesOf(credit.amountGrams)} are held there.`;
+  if (form.operation === 'transfer') {
+    if ((form.toKind === 'inventory' || form.toKind === 'warehouse') && !form.toOrganizationId)
+      problems.toOrganizationId = 'Choose the organization.';
+    if (form.toKind === 'wallet' && !/^0x[0-9a-fA-F]{40}$/.test(form.toWallet.trim()))
+      problems.toWallet = 'A 0x wallet address of 40 hex digits.';
+  }
+  if (form.operation === 'cancellation' && form.reason.trim() === '') problems.reason = 'Say why the credits are cancelled.';
+  return problems;
+}
+
+/** An organization's own accounts: which organization has to be chosen. */
+export const needsOrganization = (kind: Kind) => kind === 'inventory' || kind === 'warehouse';
