@@ -15,15 +15,9 @@ import { WriteActions } from './DialogActions';
 import { NewDraftReview, type NewDraft } from './NewDraftReview';
 import { CountryField } from './OrganizationFields';
 import { ProjectVocabularyFields } from './ProjectVocabularyFields';
-import {
-  createBody,
-  emptyDocument,
-  emptyProjectForm,
-  formFromProject,
-  updateBody,
-  type DocumentForm,
-  type ProjectForm,
-} from './projectForm';
+import { DocumentFields } from './project-form/DocumentFields';
+import { OrganizationsSelect } from './project-form/OrganizationsSelect';
+import { createBody, emptyDocument, emptyProjectForm, formFromProject, updateBody, type ProjectForm } from './projectForm';
 
 export function ProjectFormDialog({
   project,
@@ -249,63 +243,5 @@ export function ProjectFormDialog({
         </div>
       </form>
     </Dialog>
-  );
-}
-
-function DocumentFields({
-  label,
-  document,
-  onChange,
-  onRemove,
-}: {
-  label: string;
-  document: DocumentForm;
-  onChange: (next: DocumentForm) => void;
-  onRemove: () => void;
-}) {
-  return (
-    <div className="form-inline" role="group" aria-label={label}>
-      <Field label="Name">
-        <input value={document.name} onChange={(e) => onChange({ ...document, name: e.target.value })} />
-      </Field>
-      <Field label="Kind" hint="e.g. monitoringReport">
-        <input value={document.type} size={14} onChange={(e) => onChange({ ...document, type: e.target.value })} />
-      </Field>
-      <Field label="URL">
-        <input type="url" value={document.uri} onChange={(e) => onChange({ ...document, uri: e.target.value })} />
-      </Field>
-      <label className="checkbox">
-        <input type="checkbox" checked={document.isPublic} onChange={(e) => onChange({ ...document, isPublic: e.target.checked })} />
-        <span>Public</span>
-      </label>
-      <button type="button" className="button button-small" onClick={onRemove}>
-        Remove {label.toLowerCase()}
-      </button>
-    </div>
-  );
-}
-
-/** A choice of several organizations, by name. */
-function OrganizationsSelect({
-  label,
-  options,
-  value,
-  onChange,
-}: {
-  label: string;
-  options: [string, string][];
-  value: string[];
-  onChange: (ids: string[]) => void;
-}) {
-  return (
-    <Field label={label} hint="Ctrl or Shift to choose several.">
-      <select multiple size={4} value={value} onChange={(e) => onChange([...e.target.selectedOptions].map((o) => o.value))}>
-        {options.map(([id, name]) => (
-          <option key={id} value={id}>
-            {name}
-          </option>
-        ))}
-      </select>
-    </Field>
   );
 }
