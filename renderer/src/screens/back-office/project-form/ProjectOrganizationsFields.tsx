@@ -3,6 +3,7 @@
 // type is not known yet is offered, and a draft's present choices stay offered.
 import { useMemo } from 'react';
 import { Field } from '@renderer/components/Field';
+import { compareNames } from '@renderer/lib/format';
 import type { ProjectForm } from '../projectForm';
 import { OrganizationsSelect } from './OrganizationsSelect';
 
@@ -20,7 +21,8 @@ export function ProjectOrganizationsFields({
   form: ProjectForm;
   set: (patch: Partial<ProjectForm>) => void;
 }) {
-  const orgOptions = useMemo(() => [...organizations].sort((a, b) => a[1].localeCompare(b[1])), [organizations]);
+  // By name, in the desk locale's collation, as every list of names in the desk.
+  const orgOptions = useMemo(() => [...organizations].sort((a, b) => compareNames(a[1], b[1])), [organizations]);
   const chosen = [original.organizationId, ...original.proponentIds, ...original.validatorIds];
   const ofType = (type: string) =>
     orgOptions.filter(([id]) => !organizationTypes?.has(id) || organizationTypes.get(id) === type || chosen.includes(id));
