@@ -3,13 +3,12 @@
 // of what will be sent. Reads are the operator list's pages (the pages the back-office sync keeps,
 // so the list stays browsable offline).
 import { useMemo, useState } from 'react';
-import { BACK_OFFICE_PAGE_SIZE, type BackOfficeData } from '@shared/desk/back-office';
 import { ORGANIZATION_TYPES } from '@shared/registry/vocabulary';
 import { compareNames, countryName, formatCount, formatDate, humanize } from '@renderer/lib/format';
 import { describeError } from '@renderer/lib/desk';
 import { useLoader } from '@renderer/lib/hooks';
 import { announce } from '@renderer/lib/signals';
-import { readBackOffice, useBackOffice, type BackOfficeRead } from '@renderer/stores/backOffice';
+import { useBackOffice } from '@renderer/stores/backOffice';
 import { useNavigation } from '@renderer/stores/navigation';
 import { EmptyState, ErrorMessage, Loading } from '@renderer/components/feedback';
 import { StatusBadge } from '@renderer/components/StatusBadge';
@@ -17,27 +16,8 @@ import { GatedButton } from '@renderer/components/backOffice/RoleGate';
 import { BackOfficePage } from './BackOfficePage';
 import { CreateOrganizationDialog } from './CreateOrganizationDialog';
 import { OpenOrganization } from './OpenOrganization';
-
-export type OperatorOrganization = BackOfficeData<'operatorListOrganizations'>['organizations'][number];
-
-/** Every page of the operator's organization list (the registry's order), and where it came from. */
-async function allOrganizations(): Promise<{ organizations: OperatorOrganization[]; source: 'registry' | 'cache'; fetchedAt: string }> {
-  const organizations: OperatorOrganization[] = [];
-  let source: 'registry' | 'cache' = 'registry';
-  let fetchedAt = '';
-  for (let page: number | null = 0; page !== null;) {
-    const answer: BackOfficeRead<'operatorListOrganizations'> = await readBackOffice('operatorListOrganizations', {
-      query: { limit: BACK_OFFICE_PAGE_SIZE, page },
-    });
-    organizations.push(...answer.data.organizations);
-    if (answer.source === 'cache') source = 'cache';
-    fetchedAt = answer.fetchedAt;
-    page = answer.data.pagination.nextPage;
-  }
-  return { organizations, source, fetchedAt };
-}
-
-type YesNo = '' | 'yes' | 'no';
+import { allOrganizations } from './organization-list/allOrganizations';
+import { YesNoFilter, type YesNo } from './organization-list/YesNoFilter';
 
 export function OrganizationsScreen() {
   const organizationId = useNavigation((s) => s.backOffice.organizationId);
@@ -181,18 +161,5 @@ function OrganizationList() {
         </div>
       )}
     </>
-  );
-}
-
-function YesNoFilter({ label, value, onChange }: { label: string; value: YesNo; onChange: (value: YesNo) => void }) {
-  return (
-    <label className="filter">
-      <span>{label}</span>
-      <select value={value} onChange={(e) => onChange(e.target.value as YesNo)}>
-        <option value="">Any</option>
-        <option value="yes">Yes</option>
-        <option value="no">No</option>
-      </select>
-    </label>
   );
 }
