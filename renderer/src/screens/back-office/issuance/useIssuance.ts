@@ -3,6 +3,7 @@
 import { ISSUABLE_PROJECT_STATUSES } from '@shared/registry/vocabulary';
 import { useBackOfficeRead } from '@renderer/components/backOffice/useBackOfficeRead';
 import { parseTonnes } from '@renderer/lib/decimal';
+import { compareNames } from '@renderer/lib/format';
 import { useLedgerForm } from '../ledger/useLedgerForm';
 import { EMPTY, issuanceProblems } from './issuanceForm';
 
@@ -16,7 +17,7 @@ export function useIssuance() {
   const organizations = useBackOfficeRead('operatorListOrganizations', { query: { limit: 100 } });
   const projects = [...(validated.data?.data.projects ?? []), ...(registered.data?.data.projects ?? [])]
     .filter((p) => ISSUABLE_PROJECT_STATUSES.includes(p.status))
-    .sort((a, b) => a.fullName.localeCompare(b.fullName));
+    .sort((a, b) => compareNames(a.fullName, b.fullName));
   const orgs = organizations.data?.data.organizations ?? [];
   const project = projects.find((p) => p.id === form.projectId);
   return {
