@@ -7,7 +7,7 @@ import { page } from 'vitest/browser';
 import { StatusChangeDialog } from '@renderer/screens/back-office/StatusChangeDialog';
 import { InstallationStatusDialog } from '@renderer/screens/back-office/InstallationDialogs';
 import { ActiveDialog } from '@renderer/screens/back-office/OperatorsScreen';
-import { VerifyDialog } from '@renderer/screens/back-office/OrganizationPage';
+import { VerifyDialog } from '@renderer/screens/back-office/organization-page/VerifyDialog';
 import { useBackOffice } from '@renderer/stores/backOffice';
 import { administratorSession } from './back-office-session';
 import { render } from './render';

@@ -68,3 +68,17 @@ it('offers sector, methodology and type from the vocabulary, and only proponents
   await expect.element(page.getByLabelText('Type description')).toHaveValue('Takes carbon dioxide out of the atmosphere and stores it.');
   expect(options('Proponent organization (owner)')).toEqual(['Choose…', 'Proponent Ltd']);
 });
+
+it("offers organizations by name in the desk locale's collation, as the rest of the desk sorts names", async () => {
+  // In code-unit order, "Zebra" would come before "acacia", and "Ålborg" after both.
+  const organizations = new Map([
+    ['org-z', 'Zebra Proponents'],
+    ['org-a', 'Ålborg Forests'],
+    ['org-c', 'acacia Trust'],
+  ]);
+  render(<ProjectFormDialog organizations={organizations} onClose={() => {}} />);
+  const owner = page.getByLabelText('Proponent organization (owner)', { exact: true });
+  await expect.element(owner).toBeVisible();
+  const names = [...(owner.element() as HTMLSelectElement).options].map((o) => o.text);
+  expect(names).toEqual(['Choose…', 'acacia Trust', 'Ålborg Forests', 'Zebra Proponents']);
+});

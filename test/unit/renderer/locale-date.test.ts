@@ -3,7 +3,7 @@
 // with the pattern and an example, and written back in the same form.
 import { describe, expect, it } from 'vitest';
 import { dateHint, dateShape, formatLocaleDateInput, parseLocaleDate } from '@renderer/lib/localeDate';
-import { bufferBasisPoints } from '@renderer/screens/back-office/IssuanceScreen';
+import { bufferBasisPoints } from '@renderer/screens/back-office/issuance/issuanceForm';
 
 describe('dates typed in the desk locale', () => {
   it('knows how en-US, de-DE and en-GB write a date', () => {

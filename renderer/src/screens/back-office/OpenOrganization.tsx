@@ -6,7 +6,7 @@ import { useEffect, useRef } from 'react';
 import { focusSoon, returnFocusSoon } from '@renderer/lib/focus';
 import { OrganizationPage } from './OrganizationPage';
 
-/** The list's control for organization `id` (OrganizationsScreen marks its rows). */
+/** The list's control for organization `id` (OrganizationsTable marks its rows). */
 export const organizationRowButton = (id: string) => document.querySelector(`tr[data-organization-id="${CSS.escape(id)}"] button`);
 
 export function OpenOrganization({ organizationId }: { organizationId: string }) {

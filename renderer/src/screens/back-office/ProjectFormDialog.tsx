@@ -2,28 +2,23 @@
 // interface's project (2.5): names and descriptions, dates, estimates, place and location, sector,
 // methodology and type, proponents and validators, documents and the KML file, other benefits.
 // The registry's input schemas check it before it is sent (projectForm.ts); saving is the confirmed
-// action (one idempotency key).
-import { useMemo, useState, type ReactNode } from 'react';
+// action (one idempotency key). Its state is useProjectForm; its groups of fields are in project-form/.
+import type { ReactNode } from 'react';
 import type { Project } from '@shared/registry/resources';
-import { useBackOfficeAction } from '@renderer/components/backOffice/useBackOfficeAction';
 import { Dialog } from '@renderer/components/Dialog';
 import { Field } from '@renderer/components/Field';
 import { DateInput } from '@renderer/components/DateInput';
 import { dateHint } from '@renderer/lib/localeDate';
 import { ProblemList } from '@renderer/components/ProblemList';
 import { WriteActions } from './DialogActions';
-import { NewDraftReview, type NewDraft } from './NewDraftReview';
+import { NewDraftReview } from './NewDraftReview';
 import { CountryField } from './OrganizationFields';
 import { ProjectVocabularyFields } from './ProjectVocabularyFields';
-import {
-  createBody,
-  emptyDocument,
-  emptyProjectForm,
-  formFromProject,
-  updateBody,
-  type DocumentForm,
-  type ProjectForm,
-} from './projectForm';
+import type { ProjectForm } from './projectForm';
+import { OtherBenefitsFields } from './project-form/OtherBenefitsFields';
+import { ProjectDocumentsFields } from './project-form/ProjectDocumentsFields';
+import { ProjectOrganizationsFields } from './project-form/ProjectOrganizationsFields';
+import { useProjectForm } from './project-form/useProjectForm';
 
 export function ProjectFormDialog({
   project,
@@ -40,43 +35,7 @@ export function ProjectFormDialog({
   onClose: () => void;
   onCreated?: (id: string) => void;
 }) {
-  // The values as read when the dialog opened, never rebuilt: a sync that brings another operator's
-  // change while it is open must not make the form's older value look like an edit of this operator.
-  const [original] = useState(() => (project ? formFromProject(project.details) : emptyProjectForm()));
-  const [form, setForm] = useState<ProjectForm>(original);
-  const [errors, setErrors] = useState<string[]>([]);
-  /** A new draft's body under review (nothing is sent before its confirming button). */
-  const [reviewing, setReviewing] = useState<NewDraft | null>(null);
-  const create = useBackOfficeAction('operatorCreateProject');
-  const update = useBackOfficeAction('operatorUpdateProject');
-  const action = project ? update : create;
-  const set = (patch: Partial<ProjectForm>) => setForm((f) => ({ ...f, ...patch }));
-  const setBenefit = (i: number, patch: Partial<ProjectForm['otherBenefits'][number]>) =>
-    set({ otherBenefits: form.otherBenefits.map((x, j) => (j === i ? { ...x, ...patch } : x)) });
-  const orgOptions = useMemo(() => [...organizations].sort((a, b) => a[1].localeCompare(b[1])), [organizations]);
-  // Owners and other proponents are project proponents; validators are validation and verification
-  // bodies (not buyers, nor the registry itself). An organization whose type is not known yet is offered.
-  // A draft's present choices stay offered.
-  const chosen = [original.organizationId, ...original.proponentIds, ...original.validatorIds];
-  const ofType = (type: string) =>
-    orgOptions.filter(([id]) => !organizationTypes?.has(id) || organizationTypes.get(id) === type || chosen.includes(id));
-  const proponentOptions = ofType('projectProponent');
-
-  const save = async () => {
-    if (project) {
-      const checked = updateBody(form, original);
-      if (checked.ok === 'unchanged') return setErrors(['Nothing was changed.']);
-      if (!checked.ok) return setErrors(checked.errors);
-      setErrors([]);
-      await update.run({ params: { projectId: project.id }, body: checked.body });
-    } else {
-      const checked = createBody(form);
-      if (!checked.ok) return setErrors(checked.errors);
-      setErrors([]);
-      if (create.state.phase === 'refused' || create.state.phase === 'failed') create.reset();
-      setReviewing(checked.body);
-    }
-  };
+  const { original, form, set, errors, reviewing, create, action, save, backFromReview } = useProjectForm(project);
 
   if (reviewing)
     return (
@@ -85,10 +44,7 @@ export function ProjectFormDialog({
         organizations={organizations}
         action={create}
         onClose={onClose}
-        onBack={() => {
-          if (create.state.phase === 'refused' || create.state.phase === 'failed') create.reset();
-          setReviewing(null);
-        }}
+        onBack={backFromReview}
         onCreated={onCreated}
       />
     );
@@ -138,109 +94,15 @@ export function ProjectFormDialog({
         </div>
         <ProjectVocabularyFields form={form} set={set} />
         <div className="span-all">{text('Type description', 'typeDescription', { max: 2000 })}</div>
-        <Field label="Proponent organization (owner)">
-          <select value={form.organizationId} onChange={(e) => set({ organizationId: e.target.value })}>
-            <option value="">Choose…</option>
-            {proponentOptions.map(([id, name]) => (
-              <option key={id} value={id}>
-                {name}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <OrganizationsSelect
-          label="Other proponents"
-          options={proponentOptions.filter(([id]) => id !== form.organizationId)}
-          value={form.proponentIds}
-          onChange={(proponentIds) => set({ proponentIds })}
+        <ProjectOrganizationsFields
+          organizations={organizations}
+          organizationTypes={organizationTypes}
+          original={original}
+          form={form}
+          set={set}
         />
-        <OrganizationsSelect
-          label="Validators"
-          options={ofType('validationVerificationBody')}
-          value={form.validatorIds}
-          onChange={(validatorIds) => set({ validatorIds })}
-        />
-        <fieldset className="span-all form">
-          <legend>Documents</legend>
-          {form.documentation.map((d, i) => (
-            <DocumentFields
-              key={i}
-              label={`Document ${i + 1}`}
-              document={d}
-              onChange={(next) => set({ documentation: form.documentation.map((x, j) => (j === i ? next : x)) })}
-              onRemove={() => set({ documentation: form.documentation.filter((_, j) => j !== i) })}
-            />
-          ))}
-          <div>
-            <button
-              type="button"
-              className="button button-small"
-              onClick={() => set({ documentation: [...form.documentation, emptyDocument()] })}
-            >
-              Add a document
-            </button>
-          </div>
-        </fieldset>
-        <fieldset className="span-all form">
-          <legend>Location file (KML)</legend>
-          {form.kmlFile ? (
-            <DocumentFields
-              label="KML file"
-              document={form.kmlFile}
-              onChange={(next) => set({ kmlFile: next })}
-              onRemove={() => set({ kmlFile: null })}
-            />
-          ) : (
-            <div>
-              <button type="button" className="button button-small" onClick={() => set({ kmlFile: { ...emptyDocument(), type: 'kml' } })}>
-                Add a KML file
-              </button>
-            </div>
-          )}
-        </fieldset>
-        <fieldset className="span-all form">
-          <legend>Other benefits</legend>
-          {form.otherBenefits.map((b, i) => (
-            <div key={i} className="form-inline" role="group" aria-label={`Benefit ${i + 1}`}>
-              <Field label="Number">
-                <input inputMode="numeric" size={4} value={b.id} onChange={(e) => setBenefit(i, { id: e.target.value })} />
-              </Field>
-              <Field label="Title">
-                <input value={b.title} onChange={(e) => setBenefit(i, { title: e.target.value })} />
-              </Field>
-              <Field label="Description">
-                <input value={b.description} onChange={(e) => setBenefit(i, { description: e.target.value })} />
-              </Field>
-              <label className="checkbox">
-                <input type="checkbox" checked={b.checked} onChange={(e) => setBenefit(i, { checked: e.target.checked })} />
-                <span>Delivered</span>
-              </label>
-              <button
-                type="button"
-                className="button button-small"
-                onClick={() => set({ otherBenefits: form.otherBenefits.filter((_, j) => j !== i) })}
-              >
-                Remove benefit {i + 1}
-              </button>
-            </div>
-          ))}
-          <div>
-            <button
-              type="button"
-              className="button button-small"
-              onClick={() =>
-                set({
-                  otherBenefits: [
-                    ...form.otherBenefits,
-                    { id: String(form.otherBenefits.length + 1), title: '', checked: false, description: '' },
-                  ],
-                })
-              }
-            >
-              Add a benefit
-            </button>
-          </div>
-        </fieldset>
+        <ProjectDocumentsFields form={form} set={set} />
+        <OtherBenefitsFields form={form} set={set} />
         <ProblemList problems={errors} className="span-all" />
         <div className="span-all">
           <WriteActions action={action} onClose={onClose}>
@@ -249,63 +111,5 @@ export function ProjectFormDialog({
         </div>
       </form>
     </Dialog>
-  );
-}
-
-function DocumentFields({
-  label,
-  document,
-  onChange,
-  onRemove,
-}: {
-  label: string;
-  document: DocumentForm;
-  onChange: (next: DocumentForm) => void;
-  onRemove: () => void;
-}) {
-  return (
-    <div className="form-inline" role="group" aria-label={label}>
-      <Field label="Name">
-        <input value={document.name} onChange={(e) => onChange({ ...document, name: e.target.value })} />
-      </Field>
-      <Field label="Kind" hint="e.g. monitoringReport">
-        <input value={document.type} size={14} onChange={(e) => onChange({ ...document, type: e.target.value })} />
-      </Field>
-      <Field label="URL">
-        <input type="url" value={document.uri} onChange={(e) => onChange({ ...document, uri: e.target.value })} />
-      </Field>
-      <label className="checkbox">
-        <input type="checkbox" checked={document.isPublic} onChange={(e) => onChange({ ...document, isPublic: e.target.checked })} />
-        <span>Public</span>
-      </label>
-      <button type="button" className="button button-small" onClick={onRemove}>
-        Remove {label.toLowerCase()}
-      </button>
-    </div>
-  );
-}
-
-/** A choice of several organizations, by name. */
-function OrganizationsSelect({
-  label,
-  options,
-  value,
-  onChange,
-}: {
-  label: string;
-  options: [string, string][];
-  value: string[];
-  onChange: (ids: string[]) => void;
-}) {
-  return (
-    <Field label={label} hint="Ctrl or Shift to choose several.">
-      <select multiple size={4} value={value} onChange={(e) => onChange([...e.target.selectedOptions].map((o) => o.value))}>
-        {options.map(([id, name]) => (
-          <option key={id} value={id}>
-            {name}
-          </option>
-        ))}
-      </select>
-    </Field>
   );
 }
