@@ -3,7 +3,8 @@
 // the checkpoint the client kept, a record's inclusion, and a replay of every leaf. Transport and
 // Ed25519 are the caller's, so this runs anywhere.
 import { fromBase64, toBase64 } from './bytes';
-import { leafHash, MerkleTree, verifyConsistency, verifyInclusion } from './merkle';
+import { CompactRange } from './compact-range';
+import { leafHash, verifyConsistency, verifyInclusion } from './merkle';
 import { checkpointTime, openSignedNote, parseCheckpointBody, parseVerifierKey, type VerifierKey, type VerifySignature } from './note';
 import { sha256 as pureSha256, type Sha256 } from './sha256';
 
@@ -137,14 +138,37 @@ export async function fetchLeaves(get: Get, start: number, end: number, each: (l
   }
 }
 
-/** Replays every leaf the checkpoint covers and recomputes its root. */
-export async function replayLog(get: Get, checkpoint: VerifiedCheckpoint, sha: Sha256 = pureSha256): Promise<MerkleTree> {
-  const tree = new MerkleTree(sha);
-  await fetchLeaves(get, 0, checkpoint.size, (leaf) => tree.append(fromBase64(leaf.data) ?? new Uint8Array(0)));
-  if (toBase64(tree.root()) !== checkpoint.root) {
+/** A replay of the whole log: the root it computed, and the leaf hashes it was asked to keep. */
+export interface ReplayedLog {
+  root: Uint8Array;
+  /** The leaf hash of each index asked for in `keep` (below the checkpoint's size). */
+  leafHashes: Map<number, Uint8Array>;
+}
+
+/**
+ * Replays every leaf the checkpoint covers and recomputes its root on a compact range, so memory
+ * stays at log2(size) hashes however long the log (a full tree of every leaf grew with it); the
+ * leaf hashes of the indexes in `keep` are kept, for checking inclusion proofs against.
+ */
+export async function replayLog(
+  get: Get,
+  checkpoint: VerifiedCheckpoint,
+  sha: Sha256 = pureSha256,
+  keep: Iterable<number> = [],
+): Promise<ReplayedLog> {
+  const range = CompactRange.empty(sha);
+  const wanted = new Set(keep);
+  const leafHashes = new Map<number, Uint8Array>();
+  await fetchLeaves(get, 0, checkpoint.size, (leaf) => {
+    const hash = leafHash(fromBase64(leaf.data) ?? new Uint8Array(0), sha);
+    if (wanted.has(leaf.index)) leafHashes.set(leaf.index, hash);
+    range.appendLeafHash(hash);
+  });
+  const root = range.root();
+  if (toBase64(root) !== checkpoint.root) {
     throw new LogVerificationError('replay', `the ${checkpoint.size} entries served do not give the signed root: a record was changed`, {
       checkpoint: checkpoint.note,
     });
   }
-  return tree;
+  return { root, leafHashes };
 }

@@ -15,13 +15,15 @@ import { fetchTransport, type HttpTransport } from '@desk/client/http';
 import { nodeHttpTransport, transportFor } from '@desk/client/node-http';
 import { createRegistryClient, type RegistryClient } from '@desk/client/registry-client';
 import { RegistryClientError } from '@desk/client/errors';
+import { transparencyGet } from '@desk/verification/transport';
 import type { TokenManager } from '@desk/client/tokens';
 import { ManualClock } from '@platform/clock';
 
 // A fixed Date: Node's own is the current second, and the two transports' requests, sent together,
 // could be answered either side of a second's turn.
 const JSON_TYPE = { 'content-type': 'application/json; charset=utf-8', date: 'Thu, 26 Nov 2026 12:00:00 GMT' };
-const routes: Record<string, (res: ServerResponse) => void> = {
+const routes: Record<string, (res: ServerResponse, req: IncomingMessage) => void> = {
+  encoding: (res, req) => res.writeHead(200, JSON_TYPE).end(JSON.stringify(req.headers['accept-encoding'] ?? null)),
   bom: (res) => res.writeHead(200, JSON_TYPE).end('\ufeff{"ok":"é"}'),
   gzip: (res) => res.writeHead(200, { ...JSON_TYPE, 'content-encoding': 'gzip' }).end(gzipSync('{"zipped":true}')),
   repeated: (res) => res.writeHead(200, [...Object.entries(JSON_TYPE).flat(), 'x-note', 'one', 'x-note', 'two']).end('{}'),
@@ -42,7 +44,7 @@ const routes: Record<string, (res: ServerResponse) => void> = {
   },
 };
 
-const answer = (req: IncomingMessage, res: ServerResponse) => routes[req.url!.split('/').pop()!]!(res);
+const answer = (req: IncomingMessage, res: ServerResponse) => routes[req.url!.split('/').pop()!]!(res, req);
 const server = createServer(answer);
 let baseUrl = '';
 let closedPortUrl = '';
@@ -190,5 +192,13 @@ describe('the node:http transport', () => {
       'GET /carbonCredits/projects/bom: the registry is unreachable (DEPTH_ZERO_SELF_SIGNED_CERT)',
     ]);
     expect(viaNode.message).toBe(viaFetch.message);
+  });
+
+  it("carries the history check's GETs, uncompressed on this computer, as the registry client asks", async () => {
+    // fetch would ask gzip of a registry on loopback, which costs both ends CPU for nothing
+    const get = transparencyGet(baseUrl);
+    expect(await get('/transparency/v1/encoding')).toEqual({ status: 200, text: '"identity"' });
+    expect(await get('/transparency/v1/gzip')).toEqual({ status: 200, text: '{"zipped":true}' });
+    await expect(transparencyGet(closedPortUrl)('/transparency/v1/key')).rejects.toMatchObject({ kind: 'network' });
   });
 });

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { toBase64, utf8 } from '@shared/transparency/bytes';
 import { CompactRange } from '@shared/transparency/compact-range';
-import { leafHash, MerkleTree } from '@shared/transparency/merkle';
+import { leafHash, MerkleTree, verifyInclusion } from '@shared/transparency/merkle';
+import { LogVerificationError, replayLog, type Get } from '@shared/transparency/verifier';
 
 describe('the compact range', () => {
   it('gives the tree root at every size from 0 to 300', () => {
@@ -31,5 +32,35 @@ describe('the compact range', () => {
     expect(toBase64(range.root())).toBe(toBase64(tree.root()));
     expect(CompactRange.restore(100, range.frontier().slice(1))).toBeUndefined();
     expect(CompactRange.restore(-1, [])).toBeUndefined();
+  });
+
+  it("replays a served log (npm run verify's replayLog) to the full tree's root and leaf hashes", async () => {
+    const data = Array.from({ length: 300 }, (_, i) => utf8(`leaf ${i}`));
+    const tree = new MerkleTree();
+    for (const d of data) tree.append(d);
+    // the log's leaves endpoint, in pages of at most 64, from a list a test may change
+    const serve =
+      (leaves: Uint8Array[]): Get =>
+      async (path) => {
+        const query = new URL(path, 'http://registry').searchParams;
+        const start = Number(query.get('start'));
+        const end = Math.min(Number(query.get('end')), start + 64);
+        const page = leaves.slice(start, end).map((d, i) => ({ index: start + i, data: toBase64(d), kind: 'audit', id: String(i) }));
+        return { status: 200, text: JSON.stringify({ leaves: page }) };
+      };
+    const checkpoint = { size: data.length, root: toBase64(tree.root()), note: 'note' };
+    const { root, leafHashes } = await replayLog(serve(data), checkpoint, undefined, [0, 150, 299, 300]);
+    expect(toBase64(root)).toBe(checkpoint.root);
+    // the kept hashes are the tree's, and its inclusion proofs verify against them (index 300 is past the end)
+    expect([...leafHashes.keys()].sort((a, b) => a - b)).toEqual([0, 150, 299]);
+    for (const [index, hash] of leafHashes) {
+      expect(toBase64(hash)).toBe(toBase64(tree.leafHashAt(index)));
+      expect(verifyInclusion(index, data.length, hash, tree.inclusionProof(index, data.length), tree.root())).toBe(true);
+    }
+    // one leaf changed after it was logged: the signed root is not given
+    const changed = data.map((d, i) => (i === 200 ? utf8('leaf 200, changed') : d));
+    const refused = await replayLog(serve(changed), checkpoint).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(LogVerificationError);
+    expect((refused as LogVerificationError).kind).toBe('replay');
   });
 });

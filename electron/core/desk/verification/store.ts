@@ -35,10 +35,12 @@ export function startReplay(db: Db): void {
 /** Keeps a replayed leaf's movement until the replay is verified (or dropped by the next one). */
 export function keepReplayed(db: Db, movements: readonly KeptMovement[]): void {
   if (movements.length === 0) return;
-  db.transaction(() => {
-    const insert = db.prepared(putReplayed);
-    for (const m of movements) insert.run(m);
-  });
+  const insert = db.prepared(putReplayed);
+  const keepAll = () => movements.forEach((m) => insert.run(m));
+  // Inside a first sync's load (one transaction for the whole run, which a failed replay rolls back
+  // with it) a savepoint per page only cost the sync's thread time; alone, one transaction per page.
+  if (db.raw.inTransaction) keepAll();
+  else db.transaction(keepAll);
 }
 
 const putReplayed = (v: KeptMovement) =>
