@@ -16,6 +16,7 @@ import { formatPercentNumber } from '@renderer/lib/format';
 import { describeError } from '@renderer/lib/desk';
 import { BackOfficePage } from './BackOfficePage';
 import { LedgerReview } from './ledger/LedgerReview';
+import { useProjectProponentIds } from './ledger/projectProponents';
 import { UnderstoodAmount } from '@renderer/components/UnderstoodAmount';
 import { reportFormProblems } from '@renderer/lib/focus';
 import { say } from '@renderer/components/Announcer';
@@ -111,7 +112,8 @@ export function IssuanceScreen() {
   const orgs = organizations.data?.data.organizations ?? [];
   const project = projects.find((p) => p.id === form.projectId);
   const owner = orgs.find((o) => o.id === project?.organizationId);
-  const receivers = orgs.filter((o) => o.isVerified && !o.isRegistry && o.type !== 'validationVerificationBody');
+  const proponentIds = useProjectProponentIds(form.projectId);
+  const receivers = orgs.filter((o) => proponentIds?.has(o.id));
   const verifiers = orgs.filter((o) => o.type === 'validationVerificationBody');
   const problems = issuanceProblems(form);
   const amount = parseTonnes(form.amount);
@@ -151,7 +153,10 @@ export function IssuanceScreen() {
           }}
         >
           <Field label="Project" error={tried ? problems.projectId : null} hint="Validated and registered projects only.">
-            <select value={form.projectId} onChange={(e) => set('projectId', e.target.value)}>
+            <select
+              value={form.projectId}
+              onChange={(e) => setForm((f) => ({ ...f, projectId: e.target.value, receivingOrganizationId: '' }))}
+            >
               <option value="">Choose a project…</option>
               {projects.map((p) => (
                 <option key={p.id} value={p.id}>
