@@ -14,6 +14,7 @@ import { useOrganizationNames } from './organizationNames';
 import { AccountName, tonnesOf } from './ledger/accounts';
 import './ledger/ledger.css';
 import { auditActionWords } from '@renderer/lib/registryWords';
+import { EMPTY_SEARCH, refuseEmptySearch, useSearchAnnouncement } from './ledger/creditSearch';
 
 type Trail = BackOfficeData<'operatorCreditTrail'>;
 type Movement = Trail['movements'][number];
@@ -121,6 +122,11 @@ export function CreditHistoryScreen() {
   const [text, setText] = useState(initial);
   const [search, setSearch] = useState<string | null>(initial || null);
   const { trail, error, loading, loadingMore, source, more } = useTrail(search);
+  const [empty, setEmpty] = useState(false);
+  useSearchAnnouncement(
+    search,
+    trail && { serialization: trail.credit.serialization, shown: trail.movements.length, more: trail.nextCursor !== null },
+  );
   const total = trail?.movements.reduce((sum, m) => (m.kind === 'issue' ? sum + m.amountGrams : sum), 0) ?? 0;
   return (
     <BackOfficePage title="Credit history">
@@ -130,7 +136,9 @@ export function CreditHistoryScreen() {
         onSubmit={(e) => {
           e.preventDefault();
           const value = text.trim();
+          setEmpty(!value);
           if (value) setSearch(value);
+          else refuseEmptySearch(() => document.getElementById('credit-history-search'));
         }}
       >
         <div className="field">
@@ -142,7 +150,14 @@ export function CreditHistoryScreen() {
             value={text}
             onChange={(e) => setText(e.target.value)}
             placeholder="RDR-KEN-1-1-1-P-0-2022"
+            aria-invalid={empty || undefined}
+            aria-describedby={empty ? 'credit-history-search-error' : undefined}
           />
+          {empty && (
+            <span id="credit-history-search-error" className="field-error">
+              {EMPTY_SEARCH}
+            </span>
+          )}
         </div>
         <button type="submit" className="button button-primary">
           Show history
