@@ -118,14 +118,16 @@ it('names the organization that owns the credit, and says the same of every move
     const { endpoint } = input as { endpoint: string };
     const data =
       endpoint === 'operatorListOrganizations'
-        ? { organizations: [{ id: 'org-1', fullName: 'Baobab Roots', type: 'projectProponent' }], nextCursor: null }
+        ? { organizations: [{ id: 'org-1', fullName: 'Baobab Roots Pvt. Ltd.', type: 'projectProponent' }], nextCursor: null }
         : seeded;
     return { data, source: 'registry', fetchedAt: '2024-01-02T00:00:00.000Z' };
   });
   render(<CreditHistoryScreen />);
   await searchFor(A);
-  await expect.element(page.getByRole('button', { name: 'Baobab Roots' })).toBeVisible();
-  expect(page.getByText(/owned by Baobab Roots\./).query()).not.toBeNull();
+  await expect.element(page.getByRole('button', { name: 'Baobab Roots Pvt. Ltd.' })).toBeVisible();
+  expect(page.getByText(/owned by Baobab Roots Pvt\. Ltd\. 0 t issued\./).query()).not.toBeNull();
+  // a name that ends in a full stop ends the sentence: "Baobab Roots Pvt. Ltd.", never "Ltd.."
+  expect(document.body.textContent).not.toContain('..');
   const who = rows()
     .all()
     .slice(1)

@@ -123,10 +123,7 @@ export function CreditHistoryScreen() {
   const [search, setSearch] = useState<string | null>(initial || null);
   const { trail, error, loading, loadingMore, source, more } = useTrail(search);
   const [empty, setEmpty] = useState(false);
-  useSearchAnnouncement(
-    search,
-    trail && { serialization: trail.credit.serialization, shown: trail.movements.length, more: trail.nextCursor !== null },
-  );
+  useSearchAnnouncement(search, trail);
   const total = trail?.movements.reduce((sum, m) => (m.kind === 'issue' ? sum + m.amountGrams : sum), 0) ?? 0;
   return (
     <BackOfficePage title="Credit history">
@@ -182,7 +179,9 @@ export function CreditHistoryScreen() {
             >
               {organizationNames.get(trail.credit.organizationId) ?? "the project's organization"}
             </button>
-            . {tonnesOf(total)} issued{trail.nextCursor ? ' in the movements shown so far' : ''}.
+            {/* "Pvt. Ltd." ends the sentence itself: no second full stop */}
+            {organizationNames.get(trail.credit.organizationId)?.endsWith('.') ? ' ' : '. '}
+            {tonnesOf(total)} issued{trail.nextCursor ? ' in the movements shown so far' : ''}.
           </p>
           <div className="table-scroll">
             <table className="simple-table credit-trail" aria-label="Ledger movements, oldest first">

@@ -3,6 +3,7 @@
 // table appearing below was silent). The empty search is refused beside the field; each history read
 // for a new search is said once (not again when it reloads after a write or a sync).
 import { useEffect, useRef } from 'react';
+import type { BackOfficeData } from '@shared/desk/back-office';
 import { say } from '@renderer/components/Announcer';
 import { focusSoon } from '@renderer/lib/focus';
 
@@ -15,12 +16,13 @@ export function refuseEmptySearch(field: () => HTMLElement | null): void {
 }
 
 /** Says what a new search found: the credit and how many movements are shown (or that more follow). */
-export function useSearchAnnouncement(search: string | null, found: { serialization: string; shown: number; more: boolean } | null): void {
+export function useSearchAnnouncement(search: string | null, trail: BackOfficeData<'operatorCreditTrail'> | null): void {
   const said = useRef<string | null>(null);
   useEffect(() => {
-    if (!search || !found || said.current === search) return;
+    if (!search || !trail || said.current === search) return;
     said.current = search;
-    const movements = found.shown === 1 ? '1 movement' : `${found.shown} movements`;
-    say(`History of ${found.serialization}: ${movements}${found.more ? ' shown so far' : ''}.`);
-  }, [search, found]);
+    const shown = trail.movements.length;
+    const movements = shown === 1 ? '1 movement' : `${shown} movements`;
+    say(`History of ${trail.credit.serialization}: ${movements}${trail.nextCursor ? ' shown so far' : ''}.`);
+  }, [search, trail]);
 }
