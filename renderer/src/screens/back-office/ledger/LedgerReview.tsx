@@ -15,7 +15,7 @@ import { ErrorMessage, Loading } from '@renderer/components/feedback';
 import { Field } from '@renderer/components/Field';
 import { parseTonnes } from '@renderer/lib/decimal';
 import { describeError } from '@renderer/lib/desk';
-import { formatPercentNumber } from '@renderer/lib/format';
+import { formatPercent } from '@renderer/lib/format';
 import { focusSoon } from '@renderer/lib/focus';
 import { useNavigation } from '@renderer/stores/navigation';
 import { AccountName, tonnesOf } from './accounts';
@@ -41,7 +41,7 @@ export function PreviewDetails({ preview }: { preview: Preview }) {
       {preview.operation === 'issuance' && (
         <p data-testid="buffer-share">
           Buffer share: <strong>{tonnesOf(preview.toBufferGrams)}</strong> to the buffer account
-          {preview.bufferBasisPoints !== null && <> ({formatPercentNumber(preview.bufferBasisPoints / 100)} %)</>},{' '}
+          {preview.bufferBasisPoints !== null && <> ({formatPercent(preview.bufferBasisPoints / 100)})</>},{' '}
           {tonnesOf(preview.amountGrams - preview.toBufferGrams)} to the receiving inventory.
         </p>
       )}
