@@ -67,13 +67,13 @@ it('reviewing with the amount left empty says so at the amount, focuses the firs
   expect(desk.calls.filter((c) => c.method === 'backOffice.write')).toEqual([]);
 });
 
-it("offers as receiving organization only the chosen project's proponents (the registry refuses any other)", async () => {
+it("offers as receiving organization only the chosen project's verified proponents (the registry refuses any other)", async () => {
   const at = '2024-01-02T00:00:00.000Z';
-  const organization = (id: string, fullName: string, type = 'projectProponent') => ({
+  const organization = (id: string, fullName: string, type = 'projectProponent', isVerified = true) => ({
     id,
     fullName,
     type,
-    isVerified: true,
+    isVerified,
     isRegistry: false,
   });
   const project = (id: string, fullName: string, organizationId: string) => ({
@@ -84,7 +84,7 @@ it("offers as receiving organization only the chosen project's proponents (the r
     organizationId,
     history: [],
   });
-  const proponents: Record<string, string[]> = { 'p-1': ['org-owner', 'org-partner'], 'p-2': ['org-outsider'] };
+  const proponents: Record<string, string[]> = { 'p-1': ['org-owner', 'org-partner', 'org-unverified'], 'p-2': ['org-outsider'] };
   desk.answer('backOffice.read', (input) => {
     const { endpoint, query, params } = input as { endpoint: string; query?: { status?: string }; params?: { projectId: string } };
     const data =
@@ -105,6 +105,8 @@ it("offers as receiving organization only the chosen project's proponents (the r
                 organization('org-owner', 'Owner Ltd'),
                 organization('org-partner', 'Partner Ltd'),
                 organization('org-outsider', 'Outsider Ltd'),
+                // a proponent the registry refuses too: it has not passed business verification
+                organization('org-unverified', 'Unverified Ltd', 'projectProponent', false),
                 organization('org-vvb', 'Verifier Ltd', 'validationVerificationBody'),
               ],
             };

@@ -113,7 +113,7 @@ export function IssuanceScreen() {
   const project = projects.find((p) => p.id === form.projectId);
   const owner = orgs.find((o) => o.id === project?.organizationId);
   const proponentIds = useProjectProponentIds(form.projectId);
-  const receivers = orgs.filter((o) => proponentIds?.has(o.id));
+  const receivers = orgs.filter((o) => proponentIds?.has(o.id) && o.isVerified);
   const verifiers = orgs.filter((o) => o.type === 'validationVerificationBody');
   const problems = issuanceProblems(form);
   const amount = parseTonnes(form.amount);
