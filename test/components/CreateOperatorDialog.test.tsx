@@ -1,6 +1,8 @@
 // A new operator from the public key file the operator sent: the form had only a text area, so a
 // .pem file had to be opened and pasted. The file is read into the key field; a private key file is
-// refused without showing or keeping it. Problems stand beside their fields.
+// refused without showing or keeping it. Problems stand beside their fields, and go as soon as the
+// field is fixed. A key the registry would refuse (under 2048 bits, not RSA) is refused before the
+// review, in words: it passed the review and was refused only once sent.
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { page } from 'vitest/browser';
 import { CreateOperatorDialog } from '@renderer/screens/back-office/OperatorsScreen';
@@ -17,7 +19,25 @@ afterEach(() => {
   desk.reset();
 });
 
-const PUBLIC = '-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAtest\n-----END PUBLIC KEY-----';
+// Real keys (made with openssl): an RSA key of 2048 bits, one of 1024, an Ed25519 key.
+const PUBLIC = `-----BEGIN PUBLIC KEY-----
+MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAo3MsGk7tIVdnuLQUR1Xs
+dfTCI62BKSx9ZVWOxafC3n5WAaUmS6eEx1LLrQBZMWEYtfRXmFXPrBhg/J6ZiVT1
+8CDtovSN8n+mQYyvcjL6XqcMPbm0omPa3O6fDlWdfRF0VmjyPp3Kx0kW3zGOsbsV
+KZBEoOc6vGH0MHnOseMiy+uKk/F64kUnvD9gzcJqOv6B+D1D658OSrdmGSzItDN3
+0460GHxeHBnkgwx3Nwhu9yHCTDQ7agqjZAB/Ho0nu7lw8VJ0ME7g/nAMb8u94KFw
+AZg6TXWohxU/f/ESA0MTOrC+QEKwZQjb1bt6zXdcwe5fZNVRJuJYiqbSXp9fOz0r
+ewIDAQAB
+-----END PUBLIC KEY-----`;
+const RSA_1024 = `-----BEGIN PUBLIC KEY-----
+MIGfMA0GCSqGSIb3DQEBAQUAA4GNADCBiQKBgQDZwYkwlO3wWs6TmC+BgJhguJx8
+gQ9sTEkF0baxV9BEknoQM8TBf4Oh71+6xV/d+XXo5bT6HyqAlvyC+6h3tUk4tBzU
+KKEq01uj6dhiYFJ9V1QI+EYaUq4duvrs6p/VCvnmWvzGCm7L201lgt0Ve+ki7Zue
+zy6AujMCPPx+L61StQIDAQAB
+-----END PUBLIC KEY-----`;
+const ED25519 = `-----BEGIN PUBLIC KEY-----
+MCowBQYDK2VwAyEAs+fECubD0XFub6NkSjHvRRY/cyhGQ+YC5SY6r0aX/ek=
+-----END PUBLIC KEY-----`;
 const PRIVATE = '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQCsecret\n-----END PRIVATE KEY-----';
 const file = (name: string, text: string) => new File([text], name, { type: 'application/x-pem-file' });
 
@@ -43,7 +63,22 @@ it('reads the public key from its file, refuses a private key file, and shows pr
   await expect.element(name).toHaveAccessibleDescription('Enter the operator’s name.');
   await expect.element(key).not.toHaveAttribute('aria-invalid');
 
+  // fixed, the problem goes at once (it stayed until the next "Review")
   await name.fill('Ada Operator');
+  await expect.element(name).not.toHaveAttribute('aria-invalid');
+  await expect.element(name).not.toHaveAccessibleDescription(/Enter the operator’s name/);
+
+  // keys the registry refuses are refused here, beside the key, in words
+  await key.fill(RSA_1024);
+  await dialog.getByRole('button', { name: 'Review' }).click();
+  await expect.element(key).toHaveFocus();
+  await expect.element(key).toHaveAccessibleDescription(/This RSA key has 1024 bits; the registry takes 2048 bits or more\.$/);
+  await key.fill(ED25519);
+  await expect.element(key).toHaveAccessibleDescription(/This is not an RSA key \(an Ed25519 or EC key, for example\)/);
+  await key.fill(PUBLIC.replace('ewIDAQAB', ''));
+  await expect.element(key).toHaveAccessibleDescription(/This public key cannot be read/);
+  await key.fill(PUBLIC);
+  await expect.element(key).not.toHaveAttribute('aria-invalid');
   await dialog.getByRole('button', { name: 'Review' }).click();
   await expect.element(page.getByRole('dialog', { name: 'Review the new operator' })).toBeVisible();
   expect(desk.calls.filter((c) => c.method === 'backOffice.write')).toEqual([]);

@@ -1,9 +1,11 @@
 // Credit history on a slow network: "Show later movements" pressed for one credit, then another
 // credit searched before that page came back. The later page belongs to the first credit's trail
 // only: answering after the second search, it is dropped, never appended to the second trail.
+// Walked with the keyboard: an empty search did nothing and a history shown was never said.
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { page } from 'vitest/browser';
 import type { BackOfficeData } from '@shared/desk/back-office';
+import { Announcer } from '@renderer/components/Announcer';
 import { CreditHistoryScreen } from '@renderer/screens/back-office/CreditHistoryScreen';
 import { useBackOffice } from '@renderer/stores/backOffice';
 import { useNavigation } from '@renderer/stores/navigation';
@@ -116,17 +118,46 @@ it('names the organization that owns the credit, and says the same of every move
     const { endpoint } = input as { endpoint: string };
     const data =
       endpoint === 'operatorListOrganizations'
-        ? { organizations: [{ id: 'org-1', fullName: 'Baobab Roots', type: 'projectProponent' }], nextCursor: null }
+        ? { organizations: [{ id: 'org-1', fullName: 'Baobab Roots Pvt. Ltd.', type: 'projectProponent' }], nextCursor: null }
         : seeded;
     return { data, source: 'registry', fetchedAt: '2024-01-02T00:00:00.000Z' };
   });
   render(<CreditHistoryScreen />);
   await searchFor(A);
-  await expect.element(page.getByRole('button', { name: 'Baobab Roots' })).toBeVisible();
-  expect(page.getByText(/owned by Baobab Roots\./).query()).not.toBeNull();
+  await expect.element(page.getByRole('button', { name: 'Baobab Roots Pvt. Ltd.' })).toBeVisible();
+  expect(page.getByText(/owned by Baobab Roots Pvt\. Ltd\. 0 t issued\./).query()).not.toBeNull();
+  // a name that ends in a full stop ends the sentence: "Baobab Roots Pvt. Ltd.", never "Ltd.."
+  expect(document.body.textContent).not.toContain('..');
   const who = rows()
     .all()
     .slice(1)
     .map((row) => row.element().querySelector('td:last-child')?.textContent);
   expect(who).toEqual(['No operator write (an app or the seed)', 'No operator write (an app or the seed)']);
+});
+
+it('refuses an empty search beside the field, and says what a search found', async () => {
+  desk.answer('backOffice.read', (input) => {
+    const { endpoint } = input as { endpoint: string };
+    const data = endpoint === 'operatorListOrganizations' ? { organizations: [], nextCursor: null } : trail(A, 1, 2, 'more');
+    return { data, source: 'registry', fetchedAt: '2024-01-02T00:00:00.000Z' };
+  });
+  render(
+    <>
+      <CreditHistoryScreen />
+      <Announcer />
+    </>,
+  );
+  const field = page.getByLabelText('Serialization or credit id');
+  const announcer = () => document.querySelector('[data-announcer]')?.textContent ?? '';
+  await page.getByRole('button', { name: 'Show history' }).click();
+  // it did nothing at all: no word, no focus moved
+  await expect.element(field).toHaveFocus();
+  await expect.element(field).toHaveAttribute('aria-invalid', 'true');
+  await expect.element(field).toHaveAccessibleDescription('Enter a serialization (for example RDR-KEN-1-1-1-P-0-2022) or a credit id.');
+  expect(desk.calls.filter((c) => c.method === 'backOffice.read' && JSON.stringify(c.input).includes('CreditTrail'))).toEqual([]);
+
+  // found: said, as focus stays in the field and the table appears below it unheard
+  await searchFor(A);
+  await expect.element(field).not.toHaveAttribute('aria-invalid');
+  await expect.poll(announcer).toBe(`History of ${A}: 2 movements shown so far.`);
 });

@@ -66,3 +66,60 @@ it('reviewing with the amount left empty says so at the amount, focuses the firs
   await expect.element(page.getByLabelText('Project')).toHaveFocus();
   expect(desk.calls.filter((c) => c.method === 'backOffice.write')).toEqual([]);
 });
+
+it("offers as receiving organization only the chosen project's verified proponents (the registry refuses any other)", async () => {
+  const at = '2024-01-02T00:00:00.000Z';
+  const organization = (id: string, fullName: string, type = 'projectProponent', isVerified = true) => ({
+    id,
+    fullName,
+    type,
+    isVerified,
+    isRegistry: false,
+  });
+  const project = (id: string, fullName: string, organizationId: string) => ({
+    id,
+    num: '1001',
+    fullName,
+    status: 'registered',
+    organizationId,
+    history: [],
+  });
+  const proponents: Record<string, string[]> = { 'p-1': ['org-owner', 'org-partner', 'org-unverified'], 'p-2': ['org-outsider'] };
+  desk.answer('backOffice.read', (input) => {
+    const { endpoint, query, params } = input as { endpoint: string; query?: { status?: string }; params?: { projectId: string } };
+    const data =
+      endpoint === 'operatorListProjects'
+        ? {
+            projects:
+              query?.status === 'registered'
+                ? [project('p-1', 'Kisumu Cookstoves', 'org-owner'), project('p-2', 'Nanyuki Wind', 'org-outsider')]
+                : [],
+          }
+        : endpoint === 'operatorGetProject'
+          ? {
+              project: {},
+              details: { proponents: proponents[params!.projectId]!.map((id) => ({ id, fullName: id, logo: '', publicUrl: '' })) },
+            }
+          : {
+              organizations: [
+                organization('org-owner', 'Owner Ltd'),
+                organization('org-partner', 'Partner Ltd'),
+                organization('org-outsider', 'Outsider Ltd'),
+                // a proponent the registry refuses too: it has not passed business verification
+                organization('org-unverified', 'Unverified Ltd', 'projectProponent', false),
+                organization('org-vvb', 'Verifier Ltd', 'validationVerificationBody'),
+              ],
+            };
+    return { data, source: 'registry', fetchedAt: at };
+  });
+  render(<IssuanceScreen />);
+  const receiving = page.getByLabelText('Receiving organization');
+  const options = () => [...(receiving.element() as HTMLSelectElement).options].map((o) => o.textContent);
+  await page.getByLabelText('Project').selectOptions('Kisumu Cookstoves (#1001, registered)');
+  await expect.poll(options).toEqual(['Owner Ltd (project owner)', 'Partner Ltd']);
+  await receiving.selectOptions('Partner Ltd');
+  // another project: its own proponents, and the choice made for the first one is dropped
+  await page.getByLabelText('Project').selectOptions('Nanyuki Wind (#1001, registered)');
+  await expect.poll(options).toEqual(['Outsider Ltd (project owner)']);
+  await expect.element(receiving).toHaveValue('');
+});

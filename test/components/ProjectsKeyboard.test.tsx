@@ -2,11 +2,14 @@
 // into its details panel, so Submit is two Tab presses away; it was after every row of the list
 // (about 95 presses on the demo's first page). Closing the panel gives focus back to the row. A
 // draft just created: its panel opens behind the dialog, and takes focus once the dialog closes.
+// The panel is named for its project at once: focus reached its heading while the project was still
+// being read, and a screen reader said "Project"; the window kept the list's title.
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
 import { ProjectsScreen } from '@renderer/screens/back-office/ProjectsScreen';
 import { useBackOffice } from '@renderer/stores/backOffice';
 import { useNavigation } from '@renderer/stores/navigation';
+import { usePageTitle } from '@renderer/lib/pageTitle';
 import { administratorSession } from './back-office-session';
 import { render } from './render';
 import { installScriptedBridge } from './scripted-bridge';
@@ -118,4 +121,26 @@ it('a draft just created has focus on its panel once its dialog closes, not on "
   const panel = page.getByRole('complementary', { name: 'Project details' });
   await expect.element(panel.getByRole('heading', { level: 2 })).toHaveFocus();
   await expect.element(panel.getByRole('heading', { level: 2 })).toHaveTextContent('Project 60');
+});
+
+it('names the opened panel and the window for the project while it is still being read', async () => {
+  desk.answer('backOffice.read', (input) => {
+    const { endpoint } = input as { endpoint: string };
+    // the project itself never answers here: what is named comes from the list
+    if (endpoint === 'operatorGetProject') return new Promise<never>(() => {});
+    const data =
+      endpoint === 'operatorListProjects'
+        ? { projects: Array.from({ length: 5 }, (_, i) => project(i)), pagination: { total: 5, page: 0, limit: 50 } }
+        : { organizations: [], nextCursor: null };
+    return { data, source: 'registry', fetchedAt: at };
+  });
+  render(<ProjectsScreen />);
+  const row = page.getByRole('button', { name: 'Project 3', exact: true });
+  await expect.element(row).toBeVisible();
+  (row.element() as HTMLElement).focus();
+  await userEvent.keyboard('{Enter}');
+  const heading = page.getByRole('complementary', { name: 'Project details' }).getByRole('heading', { level: 2 });
+  await expect.element(heading).toHaveFocus();
+  await expect.element(heading).toHaveTextContent('1003 · Project 3');
+  expect(usePageTitle.getState().record).toBe('Project 1003: Project 3');
 });

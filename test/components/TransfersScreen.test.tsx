@@ -9,7 +9,7 @@ import { useBackOffice } from '@renderer/stores/backOffice';
 import type { SyncStatus } from '@shared/desk/api';
 import { administratorSession } from './back-office-session';
 import { render } from './render';
-import { installScriptedBridge } from './scripted-bridge';
+import { deskError, installScriptedBridge } from './scripted-bridge';
 
 const desk = installScriptedBridge();
 
@@ -177,4 +177,41 @@ it('a move into a warehouse names whose warehouse it is', async () => {
   await expect
     .element(page.getByRole('heading', { level: 2 }))
     .toHaveTextContent('Review the move of 2 t of KE-2031-0001 into the warehouse of Baobab Roots');
+});
+
+it('a review the registry refuses says why in words, once, with no "Try again" that would get the same answer', async () => {
+  const refusal = 'The registry refused because of the current state: Not enough exPost-7-0xabc in the inventory of Baobab Roots';
+  let answer: () => unknown = () => deskError('conflict', refusal);
+  desk.answer('backOffice.session', () => administratorSession);
+  desk.answer('backOffice.read', (input) => {
+    const { endpoint } = input as { endpoint: string };
+    if (endpoint === 'operatorPreview') return answer() as never;
+    const data =
+      endpoint === 'operatorListAccounts' ? { accounts: [], nextCursor: null } : { organizations: [organization], nextCursor: null };
+    return { data, source: 'registry', fetchedAt: '2024-01-02T00:00:00.000Z' };
+  });
+  render(<TransfersScreen />);
+  await page.getByLabelText('From organization').selectOptions('org-1');
+  await page.getByLabelText('Credit', { exact: true }).selectOptions('cr-1');
+  await page.getByLabelText('Amount (tonnes)').fill('2');
+  await page.getByLabelText('To', { exact: true }).selectOptions('wallet');
+  await page.getByLabelText('Wallet address').fill(WALLET);
+  await page.getByRole('button', { name: 'Review' }).click();
+  const alert = page.getByRole('alert');
+  await expect
+    .element(alert.getByText(/^The registry would refuse this/))
+    .toHaveTextContent(
+      'The registry would refuse this: Not enough exPost-7-0xabc in the inventory of Baobab Roots Go back to the form to change it.',
+    );
+  expect(alert.getByRole('button', { name: 'Try again' }).query()).toBeNull();
+  // the registry's own message stays under Details
+  expect(alert.element().querySelector('details')?.textContent).toContain(refusal);
+
+  // the registry could not be asked: that may change, so "Try again" is offered
+  answer = () => deskError('offline', 'The registry cannot be reached');
+  await page.getByRole('button', { name: 'Back to the form' }).click();
+  await page.getByLabelText('Amount (tonnes)').fill('3');
+  await page.getByRole('button', { name: 'Review' }).click();
+  await expect.element(page.getByRole('alert').getByRole('button', { name: 'Try again' })).toBeVisible();
+  await expect.element(page.getByRole('alert')).toHaveTextContent(/^The registry could not review this: The registry cannot be reached/);
 });

@@ -52,7 +52,8 @@ test('issue a vintage, cancel part of it with a reason, and follow the credit hi
       await expect(app.getByRole('heading', { level: 2, name: /issu/i })).toBeFocused();
       const preview = app.getByTestId('ledger-preview');
       await expect(preview).toContainText('new: created by this issuance');
-      await expect(preview.getByTestId('buffer-share')).toContainText('123.45 t');
+      // the share as en-US writes it ("10 %" was the German way)
+      await expect(preview.getByTestId('buffer-share')).toContainText('123.45 t to the buffer account (10%)');
       const balances = preview.getByRole('table', { name: 'Balances before and after' });
       await expect(balances.getByRole('row', { name: /Inventory of/ })).toContainText('1,111.05 t');
       await expect(balances.getByRole('row', { name: /Buffer account/ })).toContainText('123.45 t');

@@ -74,6 +74,13 @@ export function formatPercentNumber(n: number): string {
   return percentFormat.format(n);
 }
 
+const percentWithSign = new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 4 });
+
+/** A share given in percent, with its sign as the locale writes it: "12.5%" (en-US), "12,5 %" (de-DE). */
+export function formatPercent(percent: number): string {
+  return percentWithSign.format(percent / 100);
+}
+
 /** A tonne amount without its unit: "1,234.5" (exact to the gram; grouped; the locale's marks). */
 export function formatTonnesNumber(n: number): string {
   try {

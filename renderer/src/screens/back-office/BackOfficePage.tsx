@@ -5,7 +5,7 @@ import type { ReactNode } from 'react';
 import { useBackOffice } from '@renderer/stores/backOffice';
 import { useNavigation } from '@renderer/stores/navigation';
 import { ErrorMessage, Loading } from '@renderer/components/feedback';
-import { formatDateTime, humanize } from '@renderer/lib/format';
+import { humanize } from '@renderer/lib/format';
 
 export function BackOfficePage({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
   const session = useBackOffice((s) => s.session);
@@ -20,7 +20,9 @@ export function BackOfficePage({ title, actions, children }: { title: string; ac
             <p className="screen-subtitle">
               {/* The role after a separator, not in brackets: a name such as "Local administrator (this desk)" has its own. */}
               Acting as <strong>{session.operator.name}</strong> · {humanize(session.operator.role)}
-              {!session.online && session.syncedAt && <> · offline, data as of {formatDateTime(session.syncedAt)}</>}
+              {/* Offline, with no time: the offline banner says how old this screen's data is; the
+                  newest saved view's time here ("data as of 10:11" under "saved at 10:05") contradicted it. */}
+              {!session.online && ' · offline'}
             </p>
           )}
         </div>

@@ -14,6 +14,7 @@ import { useOrganizationNames } from './organizationNames';
 import { AccountName, tonnesOf } from './ledger/accounts';
 import './ledger/ledger.css';
 import { auditActionWords } from '@renderer/lib/registryWords';
+import { EMPTY_SEARCH, refuseEmptySearch, useSearchAnnouncement } from './ledger/creditSearch';
 
 type Trail = BackOfficeData<'operatorCreditTrail'>;
 type Movement = Trail['movements'][number];
@@ -121,6 +122,8 @@ export function CreditHistoryScreen() {
   const [text, setText] = useState(initial);
   const [search, setSearch] = useState<string | null>(initial || null);
   const { trail, error, loading, loadingMore, source, more } = useTrail(search);
+  const [empty, setEmpty] = useState(false);
+  useSearchAnnouncement(search, trail);
   const total = trail?.movements.reduce((sum, m) => (m.kind === 'issue' ? sum + m.amountGrams : sum), 0) ?? 0;
   return (
     <BackOfficePage title="Credit history">
@@ -130,7 +133,9 @@ export function CreditHistoryScreen() {
         onSubmit={(e) => {
           e.preventDefault();
           const value = text.trim();
+          setEmpty(!value);
           if (value) setSearch(value);
+          else refuseEmptySearch(() => document.getElementById('credit-history-search'));
         }}
       >
         <div className="field">
@@ -142,7 +147,14 @@ export function CreditHistoryScreen() {
             value={text}
             onChange={(e) => setText(e.target.value)}
             placeholder="RDR-KEN-1-1-1-P-0-2022"
+            aria-invalid={empty || undefined}
+            aria-describedby={empty ? 'credit-history-search-error' : undefined}
           />
+          {empty && (
+            <span id="credit-history-search-error" className="field-error">
+              {EMPTY_SEARCH}
+            </span>
+          )}
         </div>
         <button type="submit" className="button button-primary">
           Show history
@@ -167,7 +179,9 @@ export function CreditHistoryScreen() {
             >
               {organizationNames.get(trail.credit.organizationId) ?? "the project's organization"}
             </button>
-            . {tonnesOf(total)} issued{trail.nextCursor ? ' in the movements shown so far' : ''}.
+            {/* "Pvt. Ltd." ends the sentence itself: no second full stop */}
+            {organizationNames.get(trail.credit.organizationId)?.endsWith('.') ? ' ' : '. '}
+            {tonnesOf(total)} issued{trail.nextCursor ? ' in the movements shown so far' : ''}.
           </p>
           <div className="table-scroll">
             <table className="simple-table credit-trail" aria-label="Ledger movements, oldest first">

@@ -20,6 +20,7 @@ import { useBackOfficeAction } from '@renderer/components/backOffice/useBackOffi
 import { useBackOfficeRead } from '@renderer/components/backOffice/useBackOfficeRead';
 import { BackOfficePage } from './BackOfficePage';
 import { ReviewedWriteDialog, type ReviewCheck } from './ReviewedWriteDialog';
+import { publicKeyProblem } from '@renderer/lib/rsaPublicKey';
 import { PublicKeyFileField } from './PublicKeyFileField';
 
 type Operator = BackOfficeData<'operatorListOperators'>['operators'][number];
@@ -112,6 +113,11 @@ export function CreateOperatorDialog({ onClose }: { onClose: () => void }) {
             field: 'publicKeyPem',
             message: 'Paste the RSA public key in PEM form (-----BEGIN PUBLIC KEY----- … -----END PUBLIC KEY-----).',
           });
+        // A key the registry would refuse (not RSA, under 2048 bits) is said here, not after "Create".
+        else {
+          const keyProblem = publicKeyProblem(publicKeyPem);
+          if (keyProblem !== null) problems.push({ field: 'publicKeyPem', message: keyProblem });
+        }
         return problems.length > 0 ? { ok: false, problems } : { ok: true, reviewed: body };
       }}
       fields={

@@ -8,6 +8,7 @@ import { useRef, useState } from 'react';
 import { PROJECT_STATUS_TRANSITIONS, PROJECT_STATUSES, MAX_PAGE_SIZE, type ProjectStatus } from '@shared/registry/vocabulary';
 import { GatedButton } from '@renderer/components/backOffice/RoleGate';
 import { useBackOfficeRead } from '@renderer/components/backOffice/useBackOfficeRead';
+import { useRecordTitle } from '@renderer/lib/pageTitle';
 import { Facts } from '@renderer/components/DefinitionList';
 import { DetailsPanel } from '@renderer/components/DetailsPanel';
 import { EmptyState, ErrorMessage, Loading } from '@renderer/components/feedback';
@@ -36,6 +37,7 @@ export function ProjectsScreen() {
   const createdDraft = useRef(false);
   const list = useBackOfficeRead('operatorListProjects', { query: { limit: MAX_PAGE_SIZE, page, ...(status ? { status } : {}) } });
   const projects = list.data?.data.projects ?? [];
+  const openListed = projects.find((p) => p.id === openId);
   const pagination = list.data?.data.pagination;
   const pages = pagination ? Math.max(1, Math.ceil(pagination.total / MAX_PAGE_SIZE)) : 1;
 
@@ -123,7 +125,7 @@ export function ProjectsScreen() {
             </div>
           )}
         </div>
-        {openId && <ProjectPanel id={openId} organizations={organizations} onClose={() => open('bo-projects', {})} />}
+        {openId && <ProjectPanel id={openId} listed={openListed} organizations={organizations} onClose={() => open('bo-projects', {})} />}
       </div>
       {creating && (
         <ProjectFormDialog
@@ -146,18 +148,33 @@ export function ProjectsScreen() {
   );
 }
 
-function ProjectPanel({ id, organizations, onClose }: { id: string; organizations: Map<string, string>; onClose: () => void }) {
+function ProjectPanel({
+  id,
+  listed,
+  organizations,
+  onClose,
+}: {
+  id: string;
+  /** The project as the list shows it: its panel is named at once, while the project itself is read. */
+  listed: { num: string; fullName: string } | undefined;
+  organizations: Map<string, string>;
+  onClose: () => void;
+}) {
   const organizationTypes = useOrganizationTypes();
   const read = useBackOfficeRead('operatorGetProject', { params: { projectId: id } });
   const [editing, setEditing] = useState(false);
   const [changeTo, setChangeTo] = useState<ProjectStatus | null>(null);
   const project = read.data?.data.project;
   const details = read.data?.data.details;
+  // Focus lands on the heading as the panel opens, before the project is read: it was read out as
+  // "Project", and the window kept the list's title.
+  const named = project ?? listed;
+  useRecordTitle(named ? `Project ${named.num}: ${named.fullName}` : null);
   const orgName = (orgId: string) => organizations.get(orgId) ?? orgId;
   return (
     <DetailsPanel label="Project details" openKey={id} returnTo={rowOf(id)} fallback={theList}>
       <header className="details-header">
-        <h2>{project ? `${project.num} · ${project.fullName}` : 'Project'}</h2>
+        <h2>{named ? `${named.num} · ${named.fullName}` : 'Project'}</h2>
         <button type="button" className="icon-button" title="Close details" data-closes-on-escape onClick={onClose}>
           <span aria-hidden="true">×</span>
           <span className="visually-hidden">Close details</span>

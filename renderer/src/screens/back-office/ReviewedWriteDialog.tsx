@@ -3,7 +3,9 @@
 // sent before the confirming button; "Back" returns to the form as it was filled, "Cancel" closes.
 // Focus moves into each new step (never left on <body> or the dialog when the form's button goes).
 // The form's problems are shown once each: beside the field they are about (focus goes to the first
-// of them, and all are said), and those about the whole form listed under it.
+// of them, and all are said), and those about the whole form listed under it. Once a review was
+// asked for they follow the fields: a problem fixed goes at once (it stayed until the next
+// "Review" and read as if the fix had not been taken), and one made since shows.
 import { useRef, useState, type ReactNode } from 'react';
 import type { BackOfficeData, OperatorWriteName } from '@shared/desk/back-office';
 import { Dialog } from '@renderer/components/Dialog';
@@ -52,7 +54,9 @@ export function ReviewedWriteDialog<E extends OperatorWriteName, R>({
   doneActions?: (data: BackOfficeData<E>) => ReactNode;
 }) {
   const [reviewed, setReviewed] = useState<{ value: R } | null>(null);
-  const [problems, setProblems] = useState<FormProblem[]>([]);
+  const [tried, setTried] = useState(false);
+  const now = tried && !reviewed ? check() : null;
+  const problems: FormProblem[] = now && !now.ok ? now.problems : [];
   const { byField, general } = splitProblems(problems);
   const formRef = useRef<HTMLFormElement>(null);
   const done = action.state.phase === 'done' ? action.state.data : null;
@@ -74,14 +78,13 @@ export function ReviewedWriteDialog<E extends OperatorWriteName, R>({
           onSubmit={(e) => {
             e.preventDefault();
             const checked = check();
+            setTried(true);
             if (!checked.ok) {
-              setProblems(checked.problems);
               // Beside their fields they are in no alert: focus the first, and say them (the rest are in the alert below).
               const besideFields = checked.problems.filter((p) => typeof p !== 'string').map(problemText);
               reportFormProblems(formRef.current, besideFields, say);
               return;
             }
-            setProblems([]);
             forgetOutcome();
             setReviewed({ value: checked.reviewed });
           }}

@@ -11,14 +11,14 @@ import { ActionStatus } from '@renderer/components/backOffice/ActionStatus';
 import { GatedButton } from '@renderer/components/backOffice/RoleGate';
 import { useBackOfficeAction } from '@renderer/components/backOffice/useBackOfficeAction';
 import { useBackOfficeRead } from '@renderer/components/backOffice/useBackOfficeRead';
-import { ErrorMessage, Loading } from '@renderer/components/feedback';
+import { Loading } from '@renderer/components/feedback';
 import { Field } from '@renderer/components/Field';
 import { parseTonnes } from '@renderer/lib/decimal';
-import { describeError } from '@renderer/lib/desk';
-import { formatPercentNumber } from '@renderer/lib/format';
+import { formatPercent } from '@renderer/lib/format';
 import { focusSoon } from '@renderer/lib/focus';
 import { useNavigation } from '@renderer/stores/navigation';
 import { AccountName, tonnesOf } from './accounts';
+import { PreviewRefusal } from './PreviewRefusal';
 import './ledger.css';
 
 type Preview = BackOfficeData<'operatorPreview'>;
@@ -41,7 +41,7 @@ export function PreviewDetails({ preview }: { preview: Preview }) {
       {preview.operation === 'issuance' && (
         <p data-testid="buffer-share">
           Buffer share: <strong>{tonnesOf(preview.toBufferGrams)}</strong> to the buffer account
-          {preview.bufferBasisPoints !== null && <> ({formatPercentNumber(preview.bufferBasisPoints / 100)} %)</>},{' '}
+          {preview.bufferBasisPoints !== null && <> ({formatPercent(preview.bufferBasisPoints / 100)})</>},{' '}
           {tonnesOf(preview.amountGrams - preview.toBufferGrams)} to the receiving inventory.
         </p>
       )}
@@ -151,9 +151,7 @@ export function LedgerReview<E extends PreviewedWrite>({
       <h2 id={headingId}>{done ? doneTitle : title}</h2>
       <p className="muted">{sent ? 'What was confirmed:' : 'This is what the registry will do. Nothing has been sent yet.'}</p>
       {preview.loading && !shown && <Loading label="Asking the registry what this would do…" />}
-      {!sent && preview.error !== null && preview.error !== undefined && (
-        <ErrorMessage error={`The registry would refuse this: ${describeError(preview.error)}`} onRetry={preview.reload} />
-      )}
+      {!sent && preview.error !== null && preview.error !== undefined && <PreviewRefusal error={preview.error} onRetry={preview.reload} />}
       {shown && <PreviewDetails preview={shown} />}
       {irreversible && shown && !sent && (
         <Field
