@@ -74,14 +74,24 @@ const NO_OPERATOR =
 
 const sleepReal = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-export function createBackOffice(options: BackOfficeOptions): BackOffice {
+/** What the back office's parts share: its options, and the active connection with its store. */
+export interface BackOfficeContext {
+  options: BackOfficeOptions;
+  tracker: OnlineTracker;
+  clock: Clock;
+  log: (line: string) => void;
+  /** The active connection's runtime; a failure when none is active. */
+  runtime(): ConnectionRuntime;
+  /** The connection's store of read answers (one per runtime). */
+  storeOf(active: ConnectionRuntime): BackOfficeStore;
+  /** A call that reports reachability (a refusal is an answer: the registry was reached). */
+  reach<T>(call: () => Promise<T>): Promise<T>;
+}
+
+export function backOfficeContext(options: BackOfficeOptions): BackOfficeContext {
   const { tracker, clock } = options;
   const log = options.log ?? (() => {});
-  const attempts = Math.max(1, options.writeAttempts ?? 3);
-  const retryDelayMs = options.writeRetryDelayMs ?? 500;
   const stores = new WeakMap<ConnectionRuntime, BackOfficeStore>();
-  /** The operator each connection was last confirmed as (to show it offline). */
-  const known = new Map<string, BackOfficeOperator>();
 
   function runtime(): ConnectionRuntime {
     const active = options.active();
@@ -110,7 +120,20 @@ export function createBackOffice(options: BackOfficeOptions): BackOffice {
     }
   }
 
-  async function session(): Promise<BackOfficeSession> {
+  return { options, tracker, clock, log, runtime, storeOf, reach };
+}
+
+export function requireOperator(active: ConnectionRuntime): void {
+  if (active.connection.operatorId === undefined) throw new DeskFailure('forbidden', NO_OPERATOR);
+}
+
+/** backOffice.session: the operator the connection acts as, confirmed by the registry when it answers. */
+export function sessionReader(ctx: BackOfficeContext): () => Promise<BackOfficeSession> {
+  const { options, tracker, clock, storeOf, reach } = ctx;
+  /** The operator each connection was last confirmed as (to show it offline). */
+  const known = new Map<string, BackOfficeOperator>();
+
+  return async function session(): Promise<BackOfficeSession> {
     const active = options.active();
     const base = { online: tracker.online, now: clock.now() };
     if (!active) return sessionOf({ ...base, operator: undefined, unavailableReason: 'No registry connection is active', syncedAt: null });
@@ -149,100 +172,111 @@ export function createBackOffice(options: BackOfficeOptions): BackOffice {
       ...(unavailableReason !== undefined ? { unavailableReason } : {}),
       syncedAt: store.latestFetchedAt(),
     });
-  }
+  };
+}
 
-  function requireOperator(active: ConnectionRuntime): void {
-    if (active.connection.operatorId === undefined) throw new DeskFailure('forbidden', NO_OPERATOR);
-  }
-
-  async function read(input: Parameters<BackOffice['read']>[0]) {
-    const active = runtime();
-    requireOperator(active);
-    const store = storeOf(active);
-    const key = requestKey(input);
-    const call = { params: input.params ?? {}, query: input.query ?? {} } as CallInput<EndpointId>;
-    try {
-      const data: unknown = await reach(() => active.client.call(input.endpoint, call as never));
-      const fetchedAt = clock.now();
-      if (!OPERATOR_READS_NOT_KEPT.includes(input.endpoint)) store.put(input, data, fetchedAt);
-      return { data, source: 'registry' as const, fetchedAt: new Date(fetchedAt).toISOString() };
-    } catch (error) {
-      if (error instanceof RegistryClientError && error.unreachable) {
-        if (OPERATOR_READS_NOT_KEPT.includes(input.endpoint)) {
-          throw new DeskFailure(
-            'offline',
-            'The registry cannot be reached: reviewing a change needs it, to say what the change would do now',
-          );
-        }
-        const offline = offlineAnswer(store, input);
-        if (offline) return { data: offline.data, source: 'cache' as const, fetchedAt: new Date(offline.fetchedAt).toISOString() };
-        const saved = store.get(key);
-        if (saved) return { data: saved.data, source: 'cache' as const, fetchedAt: new Date(saved.fetchedAt).toISOString() };
+/** backOffice.read: the registry's answer, kept; offline, the answer kept or the back-office tables'. */
+export async function readThrough(ctx: BackOfficeContext, input: Parameters<BackOffice['read']>[0]) {
+  const { clock, runtime, storeOf, reach } = ctx;
+  const active = runtime();
+  requireOperator(active);
+  const store = storeOf(active);
+  const key = requestKey(input);
+  const call = { params: input.params ?? {}, query: input.query ?? {} } as CallInput<EndpointId>;
+  try {
+    const data: unknown = await reach(() => active.client.call(input.endpoint, call as never));
+    const fetchedAt = clock.now();
+    if (!OPERATOR_READS_NOT_KEPT.includes(input.endpoint)) store.put(input, data, fetchedAt);
+    return { data, source: 'registry' as const, fetchedAt: new Date(fetchedAt).toISOString() };
+  } catch (error) {
+    if (error instanceof RegistryClientError && error.unreachable) {
+      if (OPERATOR_READS_NOT_KEPT.includes(input.endpoint)) {
         throw new DeskFailure(
           'offline',
-          'The registry cannot be reached, and the desk has not saved this view yet: it is saved the first time it is read online',
+          'The registry cannot be reached: reviewing a change needs it, to say what the change would do now',
         );
       }
-      throw translateClientError(error, 'Reading the back office');
+      const offline = offlineAnswer(store, input);
+      if (offline) return { data: offline.data, source: 'cache' as const, fetchedAt: new Date(offline.fetchedAt).toISOString() };
+      const saved = store.get(key);
+      if (saved) return { data: saved.data, source: 'cache' as const, fetchedAt: new Date(saved.fetchedAt).toISOString() };
+      throw new DeskFailure(
+        'offline',
+        'The registry cannot be reached, and the desk has not saved this view yet: it is saved the first time it is read online',
+      );
+    }
+    throw translateClientError(error, 'Reading the back office');
+  }
+}
+
+/** backOffice.write and settle: sent with its idempotency key, retried, and answered done, refused or unsure. */
+export async function sendWrite(
+  ctx: BackOfficeContext & { sync(): Promise<void> },
+  input: WriteInput,
+  action: 'write' | 'settle',
+): Promise<BackOfficeWriteOutput> {
+  const { options, log, runtime, reach } = ctx;
+  const attempts = Math.max(1, options.writeAttempts ?? 3);
+  const retryDelayMs = options.writeRetryDelayMs ?? 500;
+  const active = runtime();
+  requireOperator(active);
+  const call = {
+    params: input.params ?? {},
+    ...(input.body !== undefined ? { body: input.body } : {}),
+    idempotencyKey: input.idempotencyKey,
+  } as CallInput<EndpointId>;
+  let lastError: RegistryClientError | undefined;
+  let everSent = false;
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    try {
+      const data: unknown = await reach(() => active.client.call(input.endpoint, call as never));
+      afterDone(ctx, active, input.endpoint);
+      return { outcome: 'done', data };
+    } catch (error) {
+      if (!(error instanceof RegistryClientError)) throw error;
+      if (error.kind === 'invalid_request') throw translateClientError(error, input.endpoint);
+      if (error.kind === 'key_unavailable') throw translateClientError(error, input.endpoint);
+      if (error.kind === 'http') {
+        const status = error.status ?? 0;
+        // A gateway's answer says nothing of whether the registry did it: like a lost answer.
+        if (![502, 503, 504].includes(status)) {
+          const failure = translateClientError(error, input.endpoint);
+          return { outcome: 'refused', status, message: failure instanceof Error ? failure.message : String(failure) };
+        }
+        everSent = true;
+      } else if (error.kind === 'invalid_response') {
+        // It answered success in a form the desk cannot read: it was done.
+        log(`${input.endpoint}: ${error.message}`);
+        afterDone(ctx, active, input.endpoint);
+        return { outcome: 'done', data: null };
+      } else if (!(error instanceof NetworkError && error.neverSent)) everSent = true;
+      lastError = error;
+      if (attempt < attempts) await sleepReal(retryDelayMs * attempt);
     }
   }
+  if (!everSent) throw offlineFailure(action === 'write' ? 'This change' : 'Checking the change');
+  return {
+    outcome: 'unsure',
+    message: `No answer came back from the registry (${lastError?.message ?? 'network error'}); the change may or may not have been made. The desk checks again with the same request, which can only be made once.`,
+  };
+}
 
-  async function send(input: WriteInput, action: 'write' | 'settle'): Promise<BackOfficeWriteOutput> {
-    const active = runtime();
-    requireOperator(active);
-    const call = {
-      params: input.params ?? {},
-      ...(input.body !== undefined ? { body: input.body } : {}),
-      idempotencyKey: input.idempotencyKey,
-    } as CallInput<EndpointId>;
-    let lastError: RegistryClientError | undefined;
-    let everSent = false;
-    for (let attempt = 1; attempt <= attempts; attempt++) {
-      try {
-        const data: unknown = await reach(() => active.client.call(input.endpoint, call as never));
-        afterDone(active, input.endpoint);
-        return { outcome: 'done', data };
-      } catch (error) {
-        if (!(error instanceof RegistryClientError)) throw error;
-        if (error.kind === 'invalid_request') throw translateClientError(error, input.endpoint);
-        if (error.kind === 'key_unavailable') throw translateClientError(error, input.endpoint);
-        if (error.kind === 'http') {
-          const status = error.status ?? 0;
-          // A gateway's answer says nothing of whether the registry did it: like a lost answer.
-          if (![502, 503, 504].includes(status)) {
-            const failure = translateClientError(error, input.endpoint);
-            return { outcome: 'refused', status, message: failure instanceof Error ? failure.message : String(failure) };
-          }
-          everSent = true;
-        } else if (error.kind === 'invalid_response') {
-          // It answered success in a form the desk cannot read: it was done.
-          log(`${input.endpoint}: ${error.message}`);
-          afterDone(active, input.endpoint);
-          return { outcome: 'done', data: null };
-        } else if (!(error instanceof NetworkError && error.neverSent)) everSent = true;
-        lastError = error;
-        if (attempt < attempts) await sleepReal(retryDelayMs * attempt);
-      }
-    }
-    if (!everSent) throw offlineFailure(action === 'write' ? 'This change' : 'Checking the change');
-    return {
-      outcome: 'unsure',
-      message: `No answer came back from the registry (${lastError?.message ?? 'network error'}); the change may or may not have been made. The desk checks again with the same request, which can only be made once.`,
-    };
-  }
+/**
+ * After a write was done: screens reload at once (their reads go to the registry), while the
+ * back-office cache is synced (incrementally) and the usual sync runs, in the background, so
+ * offline review stays current.
+ */
+function afterDone(ctx: BackOfficeContext & { sync(): Promise<void> }, active: ConnectionRuntime, endpoint: OperatorWriteName): void {
+  const { options, log, sync } = ctx;
+  options.publish({ type: 'backOffice.changed', endpoint });
+  void sync().finally(() => {
+    void active.sync.run().catch((error: unknown) => log(`sync after ${endpoint} failed: ${(error as Error).message}`));
+  });
+}
 
-  /**
-   * After a write was done: screens reload at once (their reads go to the registry), while the
-   * back-office cache is synced (incrementally) and the usual sync runs, in the background, so
-   * offline review stays current.
-   */
-  function afterDone(active: ConnectionRuntime, endpoint: OperatorWriteName): void {
-    options.publish({ type: 'backOffice.changed', endpoint });
-    void sync().finally(() => {
-      void active.sync.run().catch((error: unknown) => log(`sync after ${endpoint} failed: ${(error as Error).message}`));
-    });
-  }
-
+/** The back-office cache's sync, one run at a time (a run asked for during one follows it). */
+export function syncRuns(ctx: BackOfficeContext): () => Promise<void> {
+  const { options, tracker, clock, log, storeOf } = ctx;
   let running: Promise<void> | null = null;
   let queued: Promise<void> | null = null;
   /**
@@ -273,6 +307,13 @@ export function createBackOffice(options: BackOfficeOptions): BackOffice {
       });
     return running;
   }
+  return sync;
+}
+
+export function createBackOffice(options: BackOfficeOptions): BackOffice {
+  const base = backOfficeContext(options);
+  const ctx = { ...base, sync: syncRuns(base) };
+  const { runtime, storeOf, sync } = ctx;
 
   function accountMovements(input: { accountIds: string[]; offset: number; limit: number }): AccountMovementsOutput {
     const store = storeOf(runtime());
@@ -284,10 +325,10 @@ export function createBackOffice(options: BackOfficeOptions): BackOffice {
   }
 
   return {
-    session,
-    read,
-    write: (input) => send(input, 'write'),
-    settle: (input) => send(input, 'settle'),
+    session: sessionReader(ctx),
+    read: (input) => readThrough(ctx, input),
+    write: (input) => sendWrite(ctx, input, 'write'),
+    settle: (input) => sendWrite(ctx, input, 'settle'),
     accountMovements,
     sync,
   };
