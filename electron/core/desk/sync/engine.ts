@@ -16,7 +16,7 @@ import { syncListeners } from './listeners';
 import type { PageReaderThread } from './context';
 import { createHistoryCheck, type HistoryCheck } from '../verification/history-check';
 import { runPass } from './pass';
-import type { EngineState, PassEngine } from './pass-state';
+import type { PassEngineState, PassEngine } from './pass-state';
 
 export interface SyncEngineOptions {
   client: RegistryClient;
@@ -56,7 +56,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   const { client, cache, clock } = options;
   const history = options.history === false ? null : (options.history ?? createHistoryCheck({ baseUrl: client.baseUrl, cache, clock }));
   const { emit, subscribe } = syncListeners();
-  const state: EngineState = { progress: null, lastError: null, online: true, feedOffered: null, proponents: null };
+  const state: PassEngineState = { progress: null, lastError: null, online: true, feedOffered: null, proponents: null };
   const engine: PassEngine = {
     client,
     cache,

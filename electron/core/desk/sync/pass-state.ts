@@ -10,7 +10,7 @@ import type { InstallationRef, PageReaderThread, SyncTuning } from './context';
 import type { SyncEngineEvent, SyncRunResult } from './types';
 
 /** The engine's state between runs: what its status reports, and what one pass leaves the next. */
-export interface EngineState {
+export interface PassEngineState {
   progress: SyncProgress | null;
   lastError: string | null;
   online: boolean;
@@ -30,7 +30,7 @@ export interface PassEngine {
   history: HistoryCheck | null;
   installations: () => InstallationRef[] | Promise<InstallationRef[]>;
   pageReaderThread?: PageReaderThread;
-  state: EngineState;
+  state: PassEngineState;
   emit(event: SyncEngineEvent): void;
 }
 
