@@ -4,35 +4,37 @@
 // and whether the registry is reachable; writes go through the registry client and fail with
 // `offline` when it is not. Hosts (Electron IPC, the web host) only carry calls and events.
 //
-// This module is the typed dispatch table; the connections (and their keys) are managed in
-// connection-manager.ts, the live warehouse view is warehouse-view.ts, the writes writes.ts.
+// This module wires the service together; the methods' handlers are in methods/, one module per
+// area of the contract; the connections (and their keys) are managed in connection-manager.ts,
+// the live warehouse view is warehouse-view.ts, the writes writes.ts.
 import { randomUUID } from 'node:crypto';
-import { deskApi, deskMethods, type DeskEvent, type DeskMethod, type DeskOutput, type DeskResult, type SyncStatus } from '@shared/desk/api';
+import type { DeskEvent } from '@shared/desk/api';
 import { systemClock } from '../platform/clock';
 import { createConnectionKeys } from './connection-keys';
 import { createConnectionManager } from './connection-manager';
-import { openConnectionStore } from './connections';
+import { openConnectionStore, type ConnectionStore } from './connections';
 import { createArtifactStore } from './artifacts';
-import { exportCsv } from './csv-export';
 import { createKeyImports } from './key-imports';
-import { DeskFailure, invalidInput, toDeskError } from './errors';
-import { demoWalletKey } from './demo-keys';
-import { finalizeHints } from './finalize-hints';
 import { createEventHub } from './events';
 import type { KeychainAvailability } from './key-vault';
 import { deskPaths } from './paths';
-import { createOnlineTracker } from './registry-calls';
+import { createOnlineTracker, type OnlineTracker } from './registry-calls';
 import { openSettingsStore } from './settings';
-import type { ParsedDeskInput } from './types';
-import { warehouseView } from './warehouse-view';
-import { certificateBundle } from './certificate-bundle';
-import * as writes from './writes';
-import { auditEntries, type AuditPageRead } from './audit-entries';
-import { createBackOffice } from './back-office';
-import { historyEvidence, historyStatus } from './verification/status';
-import { historyEvidenceFile } from './verification/evidence-file';
+import { createBackOffice, type BackOffice } from './back-office';
+import { historyStatus } from './verification/status';
 import type { DeskService, DeskServiceOptions } from './service-api';
+import type { ConnectionManager } from './connection-manager-api';
 import { publishSyncEvent } from './sync-events';
+import type { ServiceContext } from '@desk/methods/context';
+import { dispatcher } from '@desk/methods/dispatch';
+import { settingsMethods } from '@desk/methods/settings';
+import { connectionMethods } from '@desk/methods/connections';
+import { syncMethods } from '@desk/methods/sync';
+import { syncedReadMethods } from '@desk/methods/synced-reads';
+import { retirementMethods } from '@desk/methods/retirements';
+import { warehouseMethods } from '@desk/methods/warehouse';
+import { exportMethods } from '@desk/methods/export';
+import { backOfficeMethods } from '@desk/methods/back-office';
 
 export type { DeskService, DeskServiceOptions } from './service-api';
 
@@ -43,9 +45,53 @@ const INSTALLATION_WRITES: ReadonlySet<string> = new Set([
   'operatorRemoveInstallation',
 ]);
 
-// A handler answers a value or a promise of one.
-type Handler = (input: never) => unknown;
-const knownMethods = new Set<string>(deskMethods);
+/** The connection manager, its sync events published and followed by the back office's sync. */
+function openConnections(
+  options: DeskServiceOptions,
+  parts: Pick<ServiceContext, 'paths' | 'clock' | 'log' | 'hub' | 'runsEnded' | 'syncIntervalMs'> & {
+    connectionStore: ConnectionStore;
+    tracker: OnlineTracker & { assumeOnline(): void };
+    keychain: KeychainAvailability;
+    backOffice: () => BackOffice;
+  },
+): ConnectionManager {
+  const { paths, clock, log, hub, tracker, runsEnded, keychain, syncIntervalMs } = parts;
+  // The back office is made after the connections (it reads the active one), before any sync ends.
+  const syncBackOffice = () => parts.backOffice().sync();
+  const connections = createConnectionManager({
+    connections: parts.connectionStore,
+    paths,
+    clock,
+    keys: createConnectionKeys({
+      secretsDir: paths.secretsDir,
+      log,
+      ...(options.secretStoreFactory ? { secretStoreFactory: options.secretStoreFactory } : {}),
+    }),
+    keychain,
+    tracker,
+    publish: (event) => hub.publish(event),
+    onSyncEvent: (event) => {
+      if (event.type === 'finished') runsEnded.count++;
+      publishSyncEvent(hub, tracker, event, { ...runsEnded }, () => connections.active && historyStatus(connections.active.cache.db));
+      // The back office's own tables follow each successful seed sync (connections with an operator).
+      if (event.type === 'finished' && event.result.ok)
+        void syncBackOffice().then(
+          () => hub.publish({ type: 'backOffice.synced' }),
+          () => {},
+        );
+    },
+    syncIntervalMs,
+    autoSync: options.autoSync !== false,
+    seedDemo: options.seedDemo,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.syncTuning ? { syncTuning: options.syncTuning } : {}),
+    ...(options.syncWorker !== undefined ? { syncWorker: options.syncWorker } : {}),
+    ...(options.certificateWorkers ? { certificateWorkers: options.certificateWorkers } : {}),
+    ...(options.probe !== undefined ? { probe: options.probe } : {}),
+    log,
+  });
+  return connections;
+}
 
 export async function createDeskService(options: DeskServiceOptions): Promise<DeskService> {
   const clock = options.clock ?? systemClock;
@@ -68,38 +114,8 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
   const artifacts = createArtifactStore(clock);
   const keyImports = createKeyImports(clock);
 
-  const connections = createConnectionManager({
-    connections: connectionStore,
-    paths,
-    clock,
-    keys: createConnectionKeys({
-      secretsDir: paths.secretsDir,
-      log,
-      ...(options.secretStoreFactory ? { secretStoreFactory: options.secretStoreFactory } : {}),
-    }),
-    keychain,
-    tracker,
-    publish: (event) => hub.publish(event),
-    onSyncEvent: (event) => {
-      if (event.type === 'finished') runsEnded.count++;
-      publishSyncEvent(hub, tracker, event, { ...runsEnded }, () => connections.active && historyStatus(connections.active.cache.db));
-      // The back office's own tables follow each successful seed sync (connections with an operator).
-      if (event.type === 'finished' && event.result.ok)
-        void backOffice.sync().then(
-          () => hub.publish({ type: 'backOffice.synced' }),
-          () => {},
-        );
-    },
-    syncIntervalMs,
-    autoSync: options.autoSync !== false,
-    seedDemo: options.seedDemo,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-    ...(options.syncTuning ? { syncTuning: options.syncTuning } : {}),
-    ...(options.syncWorker !== undefined ? { syncWorker: options.syncWorker } : {}),
-    ...(options.certificateWorkers ? { certificateWorkers: options.certificateWorkers } : {}),
-    ...(options.probe !== undefined ? { probe: options.probe } : {}),
-    log,
-  });
+  const parts = { paths, clock, log, hub, connectionStore, tracker, runsEnded, keychain, syncIntervalMs, backOffice: () => backOffice };
+  const connections = openConnections(options, parts);
   await connections.start(options.remote);
 
   /**
@@ -112,28 +128,6 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
     if (!active || active.sync.status().lastError === null) return;
     void active.sync.run().catch((error: unknown) => log(`sync after reconnecting failed: ${(error as Error).message}`));
   }
-
-  function fresh<T extends object>(value: T): T & { offline: boolean } {
-    return { ...value, offline: !tracker.online };
-  }
-
-  function syncStatus(): SyncStatus {
-    const active = connections.requireActive();
-    return { ...active.sync.status(), online: tracker.online, runsEnded: { ...runsEnded }, history: historyStatus(active.cache.db) };
-  }
-
-  /** The active connection's cache, which answers every read. */
-  const cache = () => connections.requireActive().cache;
-
-  const warehouseOf = (organizationId: string) => warehouseView(connections.requireActive(), tracker, clock, organizationId);
-
-  const writeContext = (): writes.WriteContext => ({
-    runtime: connections.requireActive(),
-    tracker,
-    clock,
-    publish: (event) => hub.publish(event),
-    ...(options.follow ? { follow: options.follow } : {}),
-  });
 
   /**
    * An installation made, suspended, resumed or removed in the back office may be one of this
@@ -159,160 +153,43 @@ export async function createDeskService(options: DeskServiceOptions): Promise<De
     ...options.backOffice,
   });
 
-  const handlers: { [M in DeskMethod]: (input: ParsedDeskInput<M>) => Promise<DeskOutput<M>> | DeskOutput<M> } = {
-    'system.info': () => ({ version: options.version, host: options.host, dataDir: paths.dataDir }),
-
-    'settings.get': () => {
-      const { theme, syncIntervalMinutes } = settings.get();
-      return { theme, syncIntervalMinutes };
-    },
-    'settings.set': (input) => {
-      const before = settings.get().syncIntervalMinutes;
-      const next = settings.update({
-        ...(input.theme ? { theme: input.theme } : {}),
-        ...(input.syncIntervalMinutes ? { syncIntervalMinutes: input.syncIntervalMinutes } : {}),
-      });
-      const { active } = connections;
-      if (active && next.syncIntervalMinutes !== before && options.autoSync !== false) {
-        active.sync.stop();
-        active.sync.start(syncIntervalMs(), { immediately: false });
-      }
-      // Every other open window or tab shows the new settings too.
-      hub.publish({ type: 'settings.changed', theme: next.theme, syncIntervalMinutes: next.syncIntervalMinutes });
-      return { theme: next.theme, syncIntervalMinutes: next.syncIntervalMinutes };
-    },
-
-    'connections.list': () => connections.list(),
-    'connections.addRemote': async ({ keyHandle, operator, ...input }) => {
-      const added = await connections.addRemote({
-        ...input,
-        privateKeyPem: keyImports.get(keyHandle),
-        ...(operator ? { operator: { id: operator.id, privateKeyPem: keyImports.get(operator.keyHandle, operator.id) } } : {}),
-      });
-      keyImports.release(keyHandle);
-      if (operator) keyImports.release(operator.keyHandle);
-      return added;
-    },
-    'connections.activate': (input) => connections.activate(input),
-    'connections.remove': (input) => connections.remove(input),
-    'connections.reimportKey': async ({ keyHandle, ...input }) => {
-      const changed = await connections.reimportKey({ ...input, privateKeyPem: keyImports.get(keyHandle) });
-      keyImports.release(keyHandle);
-      return changed;
-    },
-    'connections.unlock': (input) => connections.unlock(input),
-    'connections.refreshInstallations': (input) => connections.refreshInstallations(input),
-    'connections.logKey': (input) => connections.logKey(input),
-    'connections.startOver': (input) => connections.startOver(input),
-
-    'sync.status': () => syncStatus(),
-    'sync.historyEvidence': () => historyEvidence(cache().db),
-    'sync.exportEvidence': () => {
-      const { cache: active, connection } = connections.requireActive();
-      const file = historyEvidenceFile(active.db, connection, clock.now());
-      return artifacts.put('json', file.baseName, file.bytes);
-    },
-    'sync.run': (input) => {
-      const runtime = connections.requireActive();
-      void runtime.sync.run(input.resources).catch((error: unknown) => log(`sync failed: ${(error as Error).message}`));
-      return { started: true };
-    },
-
-    'projects.search': (input) => fresh(cache().searchProjects(input)),
-    'projects.facets': (input) => cache().projectFacets(input.scope, input.query, input.filters),
-    'projects.get': (input) => {
-      // By id, or by the number an address names (/projects/1006).
-      const byNum = () => cache().projectIdOfNum(input.id);
-      const found = cache().getProject(input.id) ?? cache().getProject(byNum() ?? '');
-      if (!found) throw new DeskFailure('not_found', `Project ${input.id} is not in the desk's data (it may not be synced yet)`);
-      return fresh(found);
-    },
-    'inventories.get': (input) => {
-      const found = cache().getInventory(input.account);
-      if (!found) throw new DeskFailure('not_found', `The ${input.account} account has not been synced yet`);
-      return fresh(found);
-    },
-    'inventories.credits': (input) => fresh(cache().searchInventoryCredits(input)),
-    'inventories.facets': (input) => cache().inventoryFacets(input.account, input.query, input.filters),
-    'retirements.search': (input) => fresh(cache().searchRetirements(input)),
-    'retirements.facets': (input) => cache().retirementFacets(input.query, input.filters),
-    'retirements.get': (input) => {
-      const found = cache().getRetirement(input.id);
-      if (!found) throw new DeskFailure('not_found', `Retirement ${input.id} is not in the desk's data (it may not be synced yet)`);
-      return fresh(found);
-    },
-    'retirements.finalize': (input) => writes.finalize(writeContext(), input),
-    'retirements.finalizeHints': (input) => finalizeHints(cache(), input.retirementId),
-    'retirements.walletCheck': (input) => writes.walletCheck(writeContext(), input),
-    'retirements.demoWalletKey': (input) => demoWalletKey(connections.requireActive(), paths.embeddedRegistryDir, input.retirementId),
-    'retirements.certificate': async (input) => {
-      const pdf = await writes.certificate(writeContext(), input);
-      return artifacts.put('pdf', pdf.baseName, pdf.bytes);
-    },
-    'retirements.certificates': async (input) => {
-      const context = writeContext();
-      const bundle = await certificateBundle(
-        input.ids,
-        input.format,
-        new Date(clock.now()),
-        (id) => writes.certificate(context, { id }),
-        writes.certificateName,
-      );
-      return artifacts.put(input.format, bundle.baseName, bundle.bytes);
-    },
-
-    'organizations.list': () => fresh(cache().listOrganizations()),
-
-    'warehouse.get': (input) => warehouseOf(input.organizationId),
-    'warehouse.reserve': (input) => writes.reserve(writeContext(), input),
-    'warehouse.cancel': (input) => writes.cancel(writeContext(), input),
-    'warehouse.finish': (input) => writes.finish(writeContext(), input),
-    'warehouse.reservation': (input) => writes.getReservation(writeContext(), input),
-
-    'export.csv': async (input) => {
-      const runtime = connections.requireActive();
-      const csv = await exportCsv(
-        {
-          searchProjects: (search) => runtime.cache.searchProjects(search),
-          searchRetirements: (search) => runtime.cache.searchRetirements(search),
-          inventoryCredits: (search) => runtime.cache.inventoryCreditsOf(search),
-          warehouseCredits: (organizationId) => warehouseView(runtime, tracker, clock, organizationId),
-          auditEntries: (filter) =>
-            auditEntries(
-              async (query) =>
-                (await backOffice.read({ endpoint: 'operatorSearchAudit', query })).data as Awaited<ReturnType<AuditPageRead>>,
-              filter,
-            ),
-        },
-        input,
-        new Date(clock.now()).toISOString().slice(0, 10),
-      );
-      return artifacts.put('csv', csv.baseName, csv.bytes);
-    },
-
-    'backOffice.session': () => backOffice.session(),
-    'backOffice.read': (input) => backOffice.read(input),
-    'backOffice.write': (input) => backOffice.write(input),
-    'backOffice.settle': (input) => backOffice.settle(input),
-    'backOffice.accountMovements': (input) => backOffice.accountMovements(input),
+  const ctx: ServiceContext = {
+    options,
+    clock,
+    log,
+    paths,
+    settings,
+    hub,
+    tracker,
+    artifacts,
+    keyImports,
+    connections,
+    backOffice,
+    runsEnded,
+    syncIntervalMs,
+    cache: () => connections.requireActive().cache,
+    fresh: (value) => ({ ...value, offline: !tracker.online }),
+    writeContext: () => ({
+      runtime: connections.requireActive(),
+      tracker,
+      clock,
+      publish: (event) => hub.publish(event),
+      ...(options.follow ? { follow: options.follow } : {}),
+    }),
   };
-
-  async function dispatch(method: string, rawInput: unknown): Promise<DeskResult<unknown>> {
-    if (!knownMethods.has(method))
-      return { ok: false, error: { code: 'invalid_input', message: `Unknown desk method ${JSON.stringify(method)}` } };
-    const definition = deskApi[method as DeskMethod];
-    const parsed = definition.input.safeParse(rawInput ?? {});
-    if (!parsed.success) return { ok: false, error: invalidInput(parsed.error.issues, `Invalid input for ${method}`).toDeskError() };
-    try {
-      const value = await (handlers[method as DeskMethod] as Handler)(parsed.data as never);
-      return { ok: true, value };
-    } catch (error) {
-      const deskError = toDeskError(error);
-      if (deskError.code === 'internal')
-        log(`${method} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      return { ok: false, error: deskError };
-    }
-  }
+  const dispatch = dispatcher(
+    {
+      ...settingsMethods(ctx),
+      ...connectionMethods(ctx),
+      ...syncMethods(ctx),
+      ...syncedReadMethods(ctx),
+      ...retirementMethods(ctx),
+      ...warehouseMethods(ctx),
+      ...exportMethods(ctx),
+      ...backOfficeMethods(ctx),
+    },
+    log,
+  );
 
   return {
     dispatch,

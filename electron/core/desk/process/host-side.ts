@@ -8,74 +8,21 @@
 // A service process that stops unexpectedly fails the calls it owed with a clear error, is reported
 // (onLifecycle, the log) and started again on the same data; the page hears of it through a
 // `connections.changed` event (it re-reads its connections). More than `restarts.max` stops within `restarts.windowMs` and it is
-// not started again: every call then says so.
-import type { DeskEvent, DeskResult, PickedKey } from '@shared/desk/api';
-import { systemClock, type Clock } from '@platform/clock';
-import { zodMessages } from '@platform/zod-messages';
-import type { Artifact } from '../artifacts';
-import type { DeskDispatcher } from '../dispatcher';
-import { DeskFailure, toDeskError } from '../errors';
+// not started again: every call then says so. This file is the face the hosts use; the lifecycle is
+// host-side-generations.ts, the messages host-side-messages.ts, the requests host-side-requests.ts.
+import type { DeskEvent, DeskResult } from '@shared/desk/api';
+import { systemClock } from '@platform/clock';
+import { toDeskError } from '../errors';
 import { createEventHub } from '../events';
-import { KeyReadError, type KeychainAvailability, type KeyVault, type SecretStoreFactory } from '../key-vault';
+import type { KeychainAvailability, KeyVault, SecretStoreFactory } from '../key-vault';
 import { keychainAvailability, openSecretStore } from '../secret-stores';
-import type { WindowState } from '../settings';
-import {
-  deskResult,
-  replyValues,
-  serviceToHost,
-  type HostToService,
-  type KeychainOp,
-  type ServiceLaunch,
-  type ServiceToHost,
-  type WireError,
-} from './protocol';
+import type { DeskServiceProcess, DeskServiceProcessOptions, ServiceLifecycle } from './host-side-api';
+import { closeService, launch } from './host-side-generations';
+import { parsed, request } from './host-side-requests';
+import type { ServiceHost } from './host-side-state';
+import { deskResult, replyValues, type KeychainOp } from './protocol';
 
-/** One service process as the host sees it (a forked child, or an Electron utility process). */
-export interface ServiceChannel {
-  send(message: HostToService): void;
-  onMessage(listener: (message: unknown) => void): void;
-  /** Called once when the process has ended, with why (exit code or signal). */
-  onExit(listener: (reason: string) => void): void;
-  /** Ends the process at once. */
-  kill(): void;
-}
-
-export type ServiceLifecycle =
-  { type: 'crashed'; reason: string } | { type: 'restarted'; pid: number } | { type: 'stopped'; reason: string };
-
-export interface DeskServiceProcessOptions {
-  launch: ServiceLaunch;
-  /** Starts one service process. */
-  spawn: () => ServiceChannel;
-  log?: (line: string) => void;
-  /** Drives the OS keychain for the service (launch.keychain === 'host'). */
-  keychain?: (request: KeychainOp) => Promise<unknown>;
-  /** At most `max` restarts within `windowMs` (default 3 in 60 s). */
-  restarts?: { max: number; windowMs: number };
-  clock?: Clock;
-  /** How long a start may take (the embedded registry seeds its demo data on a first start). */
-  startTimeoutMs?: number;
-  /** How long close() waits for the service to close its databases before ending it. */
-  closeTimeoutMs?: number;
-}
-
-export interface DeskServiceProcess extends DeskDispatcher {
-  readonly artifacts: { get(handle: string): Promise<Artifact | undefined>; release(handle: string): void };
-  readonly keyImports: { put(pem: string, fileName: string): Promise<PickedKey> };
-  /** The service process's id (it changes on a restart). */
-  readonly pid: number;
-  windowState(): Promise<WindowState | null>;
-  saveWindowState(window: WindowState): Promise<void>;
-  /** Moves the service's test clock (launch.testClock); answers its offset. */
-  advanceTestClock(ms: number): Promise<number>;
-  onLifecycle(listener: (change: ServiceLifecycle) => void): () => void;
-  close(): Promise<void>;
-}
-
-function wireErrorOf(error: unknown): WireError {
-  const message = error instanceof Error ? error.message : String(error);
-  return error instanceof KeyReadError ? { message, reason: error.reason } : { message };
-}
+export type { DeskServiceProcess, DeskServiceProcessOptions, ServiceChannel, ServiceLifecycle } from './host-side-api';
 
 /** The OS keychain, driven where it works (Electron's main process), for a service that asks for it. */
 export function keychainDriver(
@@ -98,174 +45,39 @@ export function keychainDriver(
   };
 }
 
-interface Generation {
-  channel: ServiceChannel;
-  ready: Promise<number>;
-  exited: Promise<void>;
-}
-
 export async function startDeskServiceProcess(options: DeskServiceProcessOptions): Promise<DeskServiceProcess> {
   const log = options.log ?? (() => {});
-  const clock = options.clock ?? systemClock;
-  const restarts = options.restarts ?? { max: 3, windowMs: 60_000 };
-  const hub = createEventHub((error) => log(`event listener failed: ${(error as Error).message}`));
-  const lifecycle = createEventHub<ServiceLifecycle>((error) => log(`lifecycle listener failed: ${(error as Error).message}`));
-  const pending = new Map<number, { channel: ServiceChannel; resolve: (value: unknown) => void; reject: (error: Error) => void }>();
-  const crashes: number[] = [];
-  let nextId = 0;
-  let pid = 0;
-  let closing = false;
-  let stopped: string | undefined;
-
-  function answerKeychain(channel: ServiceChannel, id: number, request: KeychainOp) {
-    const answer = options.keychain
-      ? options.keychain(request)
-      : Promise.reject(new Error('this host does not drive a keychain for the desk service'));
-    answer.then(
-      (value) => channel.send({ type: 'keychain.reply', id, ok: true, value }),
-      (error: unknown) => channel.send({ type: 'keychain.reply', id, ok: false, error: wireErrorOf(error) }),
-    );
-  }
-
-  function onMessage(channel: ServiceChannel, message: ServiceToHost, started: { resolve(pid: number): void; reject(e: Error): void }) {
-    switch (message.type) {
-      case 'ready':
-        return started.resolve(message.pid);
-      case 'start-failed':
-        return started.reject(new Error(message.message));
-      case 'reply': {
-        const call = pending.get(message.id);
-        if (!call || call.channel !== channel) return;
-        pending.delete(message.id);
-        if (message.ok) call.resolve(message.value);
-        else {
-          const error = message.error ?? { code: 'internal' as const, message: 'the desk service failed' };
-          call.reject(new DeskFailure(error.code, error.message, error.details));
-        }
-        return;
-      }
-      case 'event':
-        return hub.publish(message.event);
-      case 'log':
-        return log(message.line);
-      case 'keychain':
-        return answerKeychain(channel, message.id, message.request);
-    }
-  }
-
-  function launch(): Generation {
-    const channel = options.spawn();
-    let resolveExited!: () => void;
-    const exited = new Promise<void>((resolve) => (resolveExited = resolve));
-    const ready = new Promise<number>((resolve, reject) => {
-      let settled = false;
-      const settle = (action: () => void) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        action();
-      };
-      const timeoutMs = options.startTimeoutMs ?? 180_000;
-      const timer = setTimeout(() => {
-        settle(() => reject(new Error(`the desk service did not start within ${Math.round(timeoutMs / 1000)} s`)));
-        channel.kill();
-      }, timeoutMs);
-      const started = { resolve: (id: number) => settle(() => resolve(id)), reject: (e: Error) => settle(() => reject(e)) };
-      channel.onMessage((raw) => {
-        const parsed = serviceToHost.safeParse(raw);
-        if (!parsed.success) {
-          log(`dropped a malformed message from the desk service: ${zodMessages(parsed.error.issues).join('; ')}`);
-          return;
-        }
-        onMessage(channel, parsed.data, started);
-      });
-      channel.onExit((reason) => {
-        started.reject(new Error(`the desk service stopped before it was ready (${reason})`));
-        resolveExited();
-        onExit(channel, reason);
-      });
-    });
-    ready.then(
-      (id) => (pid = id),
-      () => {},
-    );
-    channel.send({ type: 'start', launch: options.launch });
-    return { channel, ready, exited };
-  }
-
-  let current: Generation = launch();
-
-  function onExit(channel: ServiceChannel, reason: string) {
-    const failure = closing
-      ? new DeskFailure('internal', 'The desk is closing')
-      : new DeskFailure('internal', `The desk service stopped unexpectedly (${reason}); it is starting again: try once more`);
-    for (const [id, call] of pending) {
-      if (call.channel !== channel) continue;
-      pending.delete(id);
-      call.reject(failure);
-    }
-    if (closing || current.channel !== channel) return;
-    log(`the desk service stopped unexpectedly (${reason})`);
-    lifecycle.publish({ type: 'crashed', reason });
-    const now = clock.now();
-    crashes.push(now);
-    while (crashes.length > 0 && crashes[0]! <= now - restarts.windowMs) crashes.shift();
-    if (crashes.length > restarts.max) {
-      stopped = `The desk service stopped ${crashes.length} times within ${Math.round(restarts.windowMs / 1000)} s (last: ${reason}) and was not started again: restart Registry Desk`;
-      log(stopped);
-      lifecycle.publish({ type: 'stopped', reason: stopped });
-      return;
-    }
-    current = launch();
-    current.ready.then(
-      (newPid) => {
-        log(`the desk service started again (process ${newPid})`);
-        lifecycle.publish({ type: 'restarted', pid: newPid });
-        // The page re-reads its connections (and their key and sync status).
-        hub.publish({ type: 'connections.changed' });
-      },
-      (error: unknown) => log(`the desk service could not start again: ${(error as Error).message}`),
-    );
-  }
-
-  async function request(build: (id: number) => HostToService): Promise<unknown> {
-    if (stopped) throw new DeskFailure('internal', stopped);
-    if (closing) throw new DeskFailure('internal', 'The desk is closing');
-    const generation = current;
-    try {
-      await generation.ready;
-    } catch (error) {
-      throw new DeskFailure('internal', `The desk service is not running: ${(error as Error).message}`);
-    }
-    const id = nextId++;
-    return new Promise((resolve, reject) => {
-      pending.set(id, { channel: generation.channel, resolve, reject });
-      generation.channel.send(build(id));
-    });
-  }
-
-  function parsed<T>(
-    schema: { safeParse(value: unknown): { success: true; data: T } | { success: false } },
-    value: unknown,
-    what: string,
-  ): T {
-    const result = schema.safeParse(value);
-    if (!result.success) throw new DeskFailure('internal', `the desk service answered a malformed ${what}`);
-    return result.data;
-  }
+  const fields: Omit<ServiceHost, 'current'> = {
+    options,
+    log,
+    clock: options.clock ?? systemClock,
+    restarts: options.restarts ?? { max: 3, windowMs: 60_000 },
+    hub: createEventHub((error) => log(`event listener failed: ${(error as Error).message}`)),
+    lifecycle: createEventHub<ServiceLifecycle>((error) => log(`lifecycle listener failed: ${(error as Error).message}`)),
+    pending: new Map(),
+    crashes: [],
+    nextId: 0,
+    pid: 0,
+    closing: false,
+    stopped: undefined,
+  };
+  // The first generation is launched at once: it needs the record it reports to, which holds it.
+  const host = fields as ServiceHost;
+  host.current = launch(host);
+  const { hub, lifecycle } = host;
 
   try {
-    pid = await current.ready;
+    host.pid = await host.current.ready;
   } catch (error) {
-    closing = true;
-    current.channel.kill();
+    host.closing = true;
+    host.current.channel.kill();
     throw error;
   }
 
   return {
     async dispatch(method: string, input: unknown): Promise<DeskResult<unknown>> {
       try {
-        return parsed(deskResult, await request((id) => ({ type: 'call', id, method, input })), 'call result');
+        return parsed(deskResult, await request(host, (id) => ({ type: 'call', id, method, input })), 'call result');
       } catch (error) {
         return { ok: false, error: toDeskError(error) };
       }
@@ -273,50 +85,35 @@ export async function startDeskServiceProcess(options: DeskServiceProcessOptions
     onEvent: (listener: (event: DeskEvent) => void) => hub.subscribe(listener),
     artifacts: {
       async get(handle) {
-        const value = parsed(replyValues.artifact, await request((id) => ({ type: 'artifact.get', id, handle })), 'file');
+        const value = parsed(replyValues.artifact, await request(host, (id) => ({ type: 'artifact.get', id, handle })), 'file');
         return value ?? undefined;
       },
       release(handle) {
-        if (stopped || closing) return;
-        void current.ready.then(
-          () => current.channel.send({ type: 'artifact.release', handle }),
+        if (host.stopped || host.closing) return;
+        void host.current.ready.then(
+          () => host.current.channel.send({ type: 'artifact.release', handle }),
           () => {},
         );
       },
     },
     keyImports: {
       async put(pem, fileName) {
-        return parsed(replyValues.pickedKey, await request((id) => ({ type: 'key.put', id, pem, fileName })), 'key handle');
+        return parsed(replyValues.pickedKey, await request(host, (id) => ({ type: 'key.put', id, pem, fileName })), 'key handle');
       },
     },
     get pid() {
-      return pid;
+      return host.pid;
     },
     async windowState() {
-      return parsed(replyValues.window, await request((id) => ({ type: 'window.get', id })), 'window state');
+      return parsed(replyValues.window, await request(host, (id) => ({ type: 'window.get', id })), 'window state');
     },
     async saveWindowState(window) {
-      await request((id) => ({ type: 'window.set', id, window }));
+      await request(host, (id) => ({ type: 'window.set', id, window }));
     },
     async advanceTestClock(ms) {
-      return parsed(replyValues.clockOffset, await request((id) => ({ type: 'clock.advance', id, ms })), 'clock offset');
+      return parsed(replyValues.clockOffset, await request(host, (id) => ({ type: 'clock.advance', id, ms })), 'clock offset');
     },
     onLifecycle: (listener) => lifecycle.subscribe(listener),
-    async close() {
-      if (closing) return current.exited;
-      const generation = current;
-      const wasStopped = stopped !== undefined;
-      closing = true;
-      if (wasStopped) return;
-      const id = nextId++;
-      pending.set(id, { channel: generation.channel, resolve: () => {}, reject: () => {} });
-      generation.channel.send({ type: 'close', id });
-      const timer = setTimeout(() => {
-        log('the desk service did not close in time: ending it');
-        generation.channel.kill();
-      }, options.closeTimeoutMs ?? 15_000);
-      await generation.exited;
-      clearTimeout(timer);
-    },
+    close: () => closeService(host),
   };
 }

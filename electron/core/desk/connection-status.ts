@@ -1,0 +1,63 @@
+// A connection as the connections.* methods answer it (connection-manager.ts): its key's status,
+// its installations as the registry says, and the key its history is checked against.
+import type { ConnectionInfo } from '@shared/desk/api';
+import { clientFor } from './connection-runtime';
+import { historyStatus, pinnedKey } from './verification/status';
+import { logKeyOf } from './verification/log-key';
+import type { StoredConnection } from './connections';
+import { discoverInstallations, hasExaminerRead } from './installations';
+import type { ManagerState } from './connection-activation';
+
+/** Asks the registry which organizations the app is installed in, and whether it may read internal projects. */
+export async function refreshAppFacts(
+  m: ManagerState,
+  connection: StoredConnection,
+  client = m.active?.connection.id === connection.id ? m.active.client : undefined,
+): Promise<StoredConnection> {
+  const { options } = m;
+  const { keys, clock } = options;
+  const registryClient =
+    client ??
+    clientFor({
+      baseUrl: connection.baseUrl,
+      appId: connection.appId,
+      loadPrivateKey: keys.loaderFor(connection),
+      clock,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    });
+  const installations = await discoverInstallations(registryClient);
+  const grant = await registryClient.tokens.grant({ kind: 'app' });
+  return { ...connection, installations, examinerRead: hasExaminerRead(grant.permissions) };
+}
+
+/** A connection as the connections.* methods answer it: its key's status, installations and history. */
+export async function connectionInfo(m: ManagerState, connection: StoredConnection): Promise<ConnectionInfo> {
+  const { keys } = m.options;
+  const { keyStatus, keyMessage } = await keys.keyStatus(connection);
+  return {
+    id: connection.id,
+    name: connection.name,
+    kind: connection.kind,
+    baseUrl: connection.baseUrl,
+    appId: connection.appId,
+    keyStatus,
+    ...(keyMessage ? { keyMessage } : {}),
+    secretStore: connection.secretStore,
+    examinerRead: connection.examinerRead,
+    installations: connection.installations,
+    ...(connection.operatorId !== undefined ? { operatorId: connection.operatorId } : {}),
+    ...(m.active?.connection.id === connection.id ? { history: historyStatus(m.active.cache.db) } : {}),
+    ...logKeyInfo(m, connection),
+  };
+}
+
+/** The key the connection's history is checked against: the one reviewed, else the one its first sync pinned. */
+function logKeyInfo(m: ManagerState, connection: StoredConnection): Pick<ConnectionInfo, 'logKey'> {
+  const pinned =
+    connection.logKey !== undefined
+      ? connection.logKey
+      : m.active?.connection.id === connection.id
+        ? pinnedKey(m.active.cache.db)
+        : undefined;
+  return pinned === undefined ? {} : { logKey: pinned === null ? null : logKeyOf(pinned) };
+}

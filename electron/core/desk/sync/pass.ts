@@ -1,0 +1,93 @@
+// One run of the sync engine (engine.ts schedules them): opened with the app's grant and the
+// registry's history check, then the feed part (pass-feed.ts) and the seed steps (pass-steps.ts).
+import type { SyncResource } from '@shared/desk/api';
+import type { DeskCache } from '@desk/cache';
+import type { BesideCheck } from '@desk/verification/history-check';
+import type { StepContext } from './context';
+import { FEED_RESOURCES } from './feed';
+import { feedPass } from './pass-feed';
+import { checkFailed, setOnline, type Pass, type PassEngine } from './pass-state';
+import { seedSteps } from './pass-steps';
+import type { SyncRunResult } from './types';
+
+/** What every step's context holds, whatever the grant: progress is timed from the step's start. */
+function contextBase(pass: Pass) {
+  const { client, cache, clock, tuning, pageReaderThread, state, emit } = pass.engine;
+  return {
+    client,
+    cache,
+    clock,
+    tuning,
+    ...(pageReaderThread ? { pageReaderThread } : {}),
+    progress(resource: SyncResource, done: number, total: number | null) {
+      const elapsed = clock.now() - (pass.stepStarts.get(resource) ?? pass.resourceStart);
+      const etaMs = total !== null && done > 0 && total >= done ? Math.round((elapsed / done) * (total - done)) : null;
+      state.progress = { resource, done, total, etaMs };
+      emit({ type: 'progress', progress: state.progress });
+    },
+  };
+}
+
+/**
+ * Opens a pass: the app's grant, and the registry's history checked first (or, with the feed, its
+ * check started beside the download). The steps' context, or null when either failed.
+ */
+async function openPass(pass: Pass, feedFirst: boolean): Promise<{ ctx: StepContext<DeskCache>; beside: BesideCheck | null } | null> {
+  const { client, history } = pass.engine;
+  try {
+    const installations = await pass.engine.installations();
+    // The check reads public endpoints: it needs no token, so it starts beside the grant (a round trip sooner).
+    const checked = history && !feedFirst ? history.begin() : null;
+    checked?.catch(() => {});
+    const grant = await client.tokens.grant({ kind: 'app' }).catch(async (error: unknown) => {
+      await checked?.catch(() => {});
+      throw error;
+    });
+    let beside: BesideCheck | null = null;
+    if (history && feedFirst) beside = history.beside();
+    else await checked;
+    const ctx: StepContext<DeskCache> = {
+      ...contextBase(pass),
+      installations,
+      examinerRead: grant.permissions.examiner === 'READ',
+      ...(beside ? { beforeKeep: beside.keep } : {}),
+    };
+    setOnline(pass.engine, true);
+    return { ctx, beside };
+  } catch (error) {
+    checkFailed(pass, error);
+    return null;
+  }
+}
+
+/** One run of the engine over `resources`: the feed first where it serves, then the seed steps. */
+export async function runPass(engine: PassEngine, resources: Set<SyncResource>): Promise<SyncRunResult> {
+  const { clock, tuning, state } = engine;
+  const startedAt = clock.now();
+  const pass: Pass = {
+    engine,
+    resources,
+    results: {},
+    offline: false,
+    runError: null,
+    done: new Set(),
+    resourceStart: startedAt,
+    stepStarts: new Map(),
+  };
+  const feedFirst = tuning.feed && state.feedOffered !== false && FEED_RESOURCES.some((r) => resources.has(r));
+  // With the feed, the history is replayed while its pages download, and kept before the pass keeps
+  // anything (ctx.beforeKeep); otherwise it is checked before the run writes.
+  const opened = await openPass(pass, feedFirst);
+  let ctx = opened?.ctx ?? null;
+  if (opened && feedFirst) ctx = await feedPass(pass, opened.ctx, opened.beside);
+  if (ctx) await seedSteps(pass, ctx);
+  state.progress = null;
+  const ok = Object.values(pass.results).every((r) => r.status === 'ok' || r.status === 'skipped');
+  return {
+    ok,
+    offline: pass.offline,
+    startedAt: new Date(startedAt).toISOString(),
+    finishedAt: new Date(clock.now()).toISOString(),
+    results: pass.results,
+  };
+}
