@@ -1,22 +1,19 @@
 // The warehouse of an organization that installed this app: what it holds, reserving credits,
 // and every reservation with a live countdown, finish and cancel.
-import { useEffect, useMemo, useState } from 'react';
+import { useState } from 'react';
 import type { Reservation, WarehouseInventoryCredit } from '@shared/registry/resources';
 import type { WarehouseView } from '@shared/desk/api';
-import { desk, describeError, onDeskEvent } from '@renderer/lib/desk';
-import { useLoader } from '@renderer/lib/hooks';
+import { describeError } from '@renderer/lib/desk';
 import { formatTonnesValue } from '@renderer/lib/format';
-import { announce, setPageState } from '@renderer/lib/signals';
 import { say } from '@renderer/components/Announcer';
 import { useConnections, warehouseInstallations } from '@renderer/stores/connections';
-import { useSync } from '@renderer/stores/sync';
-import { useFreshness } from '@renderer/stores/freshness';
 import { EmptyState, ErrorMessage, Loading } from '@renderer/components/feedback';
 import { ReserveDialog } from './ReserveDialog';
 import { BulkReserveDialog } from './BulkReserveDialog';
 import { WarehouseCredits } from './WarehouseCredits';
 import { FinishDialog } from './FinishDialog';
 import { ReservationsTable } from './ReservationsTable';
+import { useWarehouse } from './useWarehouse';
 
 /** Whether the reservation is still held (the notice of its making is not true once it is over). */
 function stillActive(view: WarehouseView, reservationId: string): boolean {
@@ -24,38 +21,17 @@ function stillActive(view: WarehouseView, reservationId: string): boolean {
 }
 
 function OrganizationWarehouse({ organizationId }: { organizationId: string }) {
-  const dataVersion = useSync((s) => s.dataVersion);
-  const warehouse = useLoader(() => desk('warehouse.get', { organizationId }), [organizationId], dataVersion);
+  const { view, loading, error, reload } = useWarehouse(organizationId);
   const [reserving, setReserving] = useState<WarehouseInventoryCredit | null>(null);
   const [reservingMany, setReservingMany] = useState<{ credits: WarehouseInventoryCredit[]; clearSelection: () => void } | null>(null);
   const [finishing, setFinishing] = useState<Reservation | null>(null);
   const [reserved, setReserved] = useState<{ id: string; text: string } | null>(null);
-  const { reload } = warehouse;
-  // A warehouse read before the registry went away says it was online: the desk's own notice that
-  // it is offline (the banner's) disables reserving, finishing and cancelling too.
-  const registryOffline = useFreshness((s) => s.offline);
-  const read = warehouse.data;
-  const view = useMemo(() => (read && registryOffline && !read.offline ? { ...read, offline: true } : read), [read, registryOffline]);
 
-  // Another window, the background worker or the registry moved a reservation on: show it.
-  useEffect(
-    () =>
-      onDeskEvent((event) => {
-        if (event.type === 'reservation.updated' && event.organizationId === organizationId) reload();
-      }),
-    [organizationId, reload],
-  );
-  useEffect(() => {
-    if (!read) return;
-    setPageState('warehouseVersion', String(Date.now()));
-    announce('desk:warehouse-loaded', { organizationId, reservations: read.reservations.length });
-  }, [read, organizationId]);
-
-  if (warehouse.loading && !view) return <Loading label="Loading the warehouse…" />;
-  if (!view) return <ErrorMessage error={describeError(warehouse.error)} onRetry={reload} />;
+  if (loading && !view) return <Loading label="Loading the warehouse…" />;
+  if (!view) return <ErrorMessage error={describeError(error)} onRetry={reload} />;
   return (
     <>
-      <ErrorMessage error={warehouse.error ? describeError(warehouse.error) : null} onRetry={reload} />
+      <ErrorMessage error={error ? describeError(error) : null} onRetry={reload} />
       {!view.canWrite && (
         <p className="notice">
           This app may only view this warehouse: reserving, finishing and cancelling need the warehouse write permission.
@@ -77,8 +53,8 @@ function OrganizationWarehouse({ organizationId }: { organizationId: string }) {
         <div className="panel-header">
           <h2>Inventory</h2>
           <div className="header-actions">
-            <button type="button" className="button button-small" onClick={reload} disabled={warehouse.loading}>
-              {warehouse.loading ? 'Refreshing…' : 'Refresh'}
+            <button type="button" className="button button-small" onClick={reload} disabled={loading}>
+              {loading ? 'Refreshing…' : 'Refresh'}
             </button>
           </div>
         </div>
