@@ -14,46 +14,18 @@ import {
   warehouseFacets,
   type WarehouseCreditQuery,
   type WarehouseFilterKey,
-  type WarehouseSortField,
 } from '@shared/desk/warehouse-list';
 import { gramsToTonnes } from '@shared/registry/amounts';
-import { formatCount, formatTonnesValue, humanize } from '@renderer/lib/format';
-import { allState, clickRow, EMPTY_SELECTION, keepListed, toggleAll, type RangeSelection } from '@renderer/lib/rangeSelection';
+import { formatCount, formatTonnesValue } from '@renderer/lib/format';
+import { clickRow, EMPTY_SELECTION, keepListed, type RangeSelection } from '@renderer/lib/rangeSelection';
 import { useRowKeyboard } from '@renderer/lib/rowKeyboard';
 import { FacetFilters } from '@renderer/components/FacetFilters';
 import { ExportCsvButton } from '@renderer/components/ExportCsvButton';
 import { EmptyState } from '@renderer/components/feedback';
-import { ariaSort, SortButton, type SortDirection } from '@renderer/components/SortControls';
+import { ariaSort, SortButton } from '@renderer/components/SortControls';
 import { MOD_LABEL } from '@renderer/components/Sidebar';
 import { ActionsColumnHead } from '@renderer/components/ColumnHeads';
-
-const COLUMNS: Array<{ label: string; field?: WarehouseSortField; first?: SortDirection; numeric?: boolean }> = [
-  { label: 'Project', field: 'project' },
-  { label: 'Serialization', field: 'serialization' },
-  { label: 'Vintage', field: 'vintage', first: 'desc' },
-  { label: 'Available', field: 'amount', first: 'desc', numeric: true },
-  // What the warehouse holds (available + reserved), when the registry says.
-  { label: 'Held', numeric: true },
-  { label: 'Type', field: 'type' },
-];
-
-const typeLabel = (type: string) => (type === 'exPost' ? 'Ex-post' : type === 'exAnte' ? 'Ex-ante' : humanize(type));
-
-function SelectAll({ selection, order, onChange }: { selection: RangeSelection; order: string[]; onChange: (s: RangeSelection) => void }) {
-  const state = allState(selection, order);
-  return (
-    <input
-      type="checkbox"
-      aria-label="Select all listed credits"
-      checked={state === 'all'}
-      ref={(el) => {
-        if (el) el.indeterminate = state === 'some';
-      }}
-      disabled={order.length === 0}
-      onChange={() => onChange(toggleAll(selection, order))}
-    />
-  );
-}
+import { COLUMNS, SelectAll, typeLabel } from './WarehouseCreditsTable';
 
 export function WarehouseCredits({
   view,
