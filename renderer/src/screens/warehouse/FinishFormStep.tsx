@@ -6,54 +6,78 @@ import { ErrorMessage } from '@renderer/components/feedback';
 import { ReviewFormActions } from '@renderer/components/ReviewFormActions';
 import { reportFormProblems } from '@renderer/lib/focus';
 import { say } from '@renderer/components/Announcer';
-import { validateFinish, type FinishForm, type FinishProblems } from './finishPlan';
+import { validateFinish, type FinishAction, type FinishForm, type FinishProblems } from './finishPlan';
+
+/** One of the two ways to finish, as a radio with its name and hint (ids `finish-<id>-name`, `-hint`). */
+function ChoiceOption({
+  action,
+  id,
+  name,
+  hint,
+  form,
+  onChange,
+  invalid,
+}: {
+  action: FinishAction;
+  id: string;
+  name: string;
+  hint: string;
+  form: FinishForm;
+  onChange: (form: FinishForm) => void;
+  invalid: boolean;
+}) {
+  return (
+    <label className={form.action === action ? 'choice choice-on' : 'choice'}>
+      <input
+        type="radio"
+        name="finish-action"
+        checked={form.action === action}
+        onChange={() => onChange({ ...form, action })}
+        aria-invalid={invalid ? true : undefined}
+        aria-labelledby={`finish-${id}-name`}
+        aria-describedby={`finish-${id}-hint`}
+      />
+      <span>
+        <strong id={`finish-${id}-name`}>{name}</strong>
+        <span id={`finish-${id}-hint`} className="choice-hint">
+          {hint}
+        </span>
+      </span>
+    </label>
+  );
+}
 
 function FinishActionChoice({
   form,
-  setForm,
+  onChange,
   problems,
 }: {
   form: FinishForm;
-  setForm: (form: FinishForm) => void;
+  onChange: (form: FinishForm) => void;
   problems: FinishProblems;
 }) {
+  const invalid = Boolean(problems.action);
   return (
     <fieldset className="choice-group span-all" aria-describedby={problems.action ? 'finish-action-error' : undefined}>
       <legend>What should happen to the credits?</legend>
-      <label className={form.action === 'transfer' ? 'choice choice-on' : 'choice'}>
-        <input
-          type="radio"
-          name="finish-action"
-          checked={form.action === 'transfer'}
-          onChange={() => setForm({ ...form, action: 'transfer' })}
-          aria-invalid={problems.action ? true : undefined}
-          aria-labelledby="finish-transfer-name"
-          aria-describedby="finish-transfer-hint"
-        />
-        <span>
-          <strong id="finish-transfer-name">Transfer</strong>
-          <span id="finish-transfer-hint" className="choice-hint">
-            The receiving organization gets the credits and can still use them.
-          </span>
-        </span>
-      </label>
-      <label className={form.action === 'transfer_retire' ? 'choice choice-on' : 'choice'}>
-        <input
-          type="radio"
-          name="finish-action"
-          checked={form.action === 'transfer_retire'}
-          onChange={() => setForm({ ...form, action: 'transfer_retire' })}
-          aria-invalid={problems.action ? true : undefined}
-          aria-labelledby="finish-transfer-retire-name"
-          aria-describedby="finish-transfer-retire-hint"
-        />
-        <span>
-          <strong id="finish-transfer-retire-name">Transfer and retire</strong>
-          <span id="finish-transfer-retire-hint" className="choice-hint">
-            The credits are retired for a beneficiary at once. This cannot be undone.
-          </span>
-        </span>
-      </label>
+      <ChoiceOption
+        action="transfer"
+        id="transfer"
+        name="Transfer"
+        hint="The receiving organization gets the credits and can still use them."
+        form={form}
+        onChange={onChange}
+        invalid={invalid}
+      />
+      <ChoiceOption
+        action="transfer_retire"
+        id="transfer-retire"
+        name="Transfer and retire"
+        hint="The credits are retired for a beneficiary at once. This cannot be undone."
+        form={form}
+        onChange={onChange}
+        invalid={invalid}
+      />
       {problems.action && (
         <span id="finish-action-error" className="field-error">
           {problems.action}
@@ -65,37 +89,41 @@ function FinishActionChoice({
 
 export function FinishFormStep({
   form,
-  setForm,
+  onChange,
   problems,
-  set,
   organizations,
   receivers,
-  setShowProblems,
-  setStep,
+  onShowProblems,
+  onReview,
   onClose,
 }: {
   form: FinishForm;
-  setForm: (form: FinishForm) => void;
+  onChange: (form: FinishForm) => void;
+  /** The problems shown (none until the form was first submitted). */
   problems: FinishProblems;
-  set: (key: keyof FinishForm) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>) => void;
   organizations: { data: unknown; error: unknown; reload: () => void };
+  /** The organizations the credits can go to, in name order. */
   receivers: DeskOutput<'organizations.list'>['organizations'];
-  setShowProblems: (show: boolean) => void;
-  setStep: (step: 'confirm') => void;
+  /** Submitted: show the problems from now on. */
+  onShowProblems: () => void;
+  /** Submitted with nothing wrong: on to the confirmation. */
+  onReview: () => void;
   onClose: () => void;
 }) {
+  const set = (key: keyof FinishForm) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>) =>
+    onChange({ ...form, [key]: e.target.value });
   return (
     <form
       className="form form-columns"
       onSubmit={(e) => {
         e.preventDefault();
-        setShowProblems(true);
+        onShowProblems();
         const found = validateFinish(form);
-        if (Object.keys(found).length === 0) setStep('confirm');
+        if (Object.keys(found).length === 0) onReview();
         else reportFormProblems(e.currentTarget, Object.values(found), say);
       }}
     >
-      <FinishActionChoice form={form} setForm={setForm} problems={problems} />
+      <FinishActionChoice form={form} onChange={onChange} problems={problems} />
       <Field label="Receiving organization" error={problems.receiverId}>
         <select value={form.receiverId} onChange={set('receiverId')} disabled={!organizations.data}>
           <option value="">{organizations.data ? 'Choose an organization' : 'Loading organizations…'}</option>
