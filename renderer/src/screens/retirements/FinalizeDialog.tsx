@@ -1,22 +1,50 @@
 // Finalizing an unclaimed on-chain retirement: open the owner's wallet, fill in the certificate's
 // beneficiary, reason and comment and the on-chain reference, read the exact message, sign it
 // locally, and send only {retirementId, signer, signature, signedData}.
-import { useState } from 'react';
 import type { Retirement } from '@shared/registry/resources';
-import { desk, describeError } from '@renderer/lib/desk';
-import { useLoader } from '@renderer/lib/hooks';
 import { formatTonnesValue } from '@renderer/lib/format';
 import { useWallet } from '@renderer/stores/wallet';
 import { useConnections } from '@renderer/stores/connections';
-import { useBackOffice } from '@renderer/stores/backOffice';
-import { finalizeMessage, type FinalizeFields } from '@renderer/wallet/signedMessage';
 import { Dialog } from '@renderer/components/Dialog';
 import { ErrorMessage } from '@renderer/components/feedback';
 import { ReviewConfirmActions } from '@renderer/components/ReviewFormActions';
-import { useAction } from '@renderer/components/useAction';
 import { WalletImport } from './WalletImport';
-import { EMPTY, knownTokenId, trimmed } from './finalizeFields';
 import { DetailsForm } from './FinalizeDetailsForm';
+import { useFinalize } from './useFinalize';
+
+/** The last step: the exact text the wallet signs, what is sent, and "Sign and finalize". */
+function ReviewAndSign({
+  address,
+  message,
+  finalize,
+  blocked,
+  onBack,
+}: {
+  address: string;
+  message: string;
+  finalize: { busy: boolean; error: string | null; run: () => Promise<unknown> };
+  /** The wallet check objects (said in the details step). */
+  blocked: boolean;
+  onBack: () => void;
+}) {
+  return (
+    <section aria-label="Review and sign">
+      <h3>3. Review and sign</h3>
+      <p>Your wallet will sign exactly this text (fields joined by “;;”):</p>
+      <pre className="signed-message" aria-label="Message to sign">
+        {message}
+      </pre>
+      <p className="muted">
+        Only the wallet address <span className="mono">{address}</span>, the signature and these five fields are sent to the registry. The
+        key never leaves this computer.
+      </p>
+      <ErrorMessage error={finalize.error ? `Finalizing failed: ${finalize.error}` : null} />
+      <ReviewConfirmActions onBack={onBack} busy={finalize.busy} blocked={blocked} onConfirm={() => void finalize.run()}>
+        {finalize.busy ? 'Signing and sending…' : 'Sign and finalize'}
+      </ReviewConfirmActions>
+    </section>
+  );
+}
 
 export function FinalizeDialog({
   retirementId,
@@ -34,51 +62,13 @@ export function FinalizeDialog({
   onClose: () => void;
   onFinalized: (retirement: Retirement) => void;
 }) {
-  const address = useWallet((s) => s.address);
   // The embedded registry is the demo: its wallets' keys are the desk's to offer.
   const demo = useConnections((s) => s.active()?.kind === 'embedded');
-  const sign = useWallet((s) => s.signFinalization);
   const forget = useWallet((s) => s.forget);
-  // The fields the user edited, each on its own: a field not edited yet is what the desk knows (see
-  // hints below), even when the hints arrive after the user started typing in another field.
-  const [edited, setEdited] = useState<Partial<FinalizeFields>>({});
-  const [step, setStep] = useState<'details' | 'review' | 'done'>('details');
-  // What the desk knows of this retirement's project: its contract address and token ids, filled in.
-  // Read again when the back office's cache was synced: it may then name the token retired.
-  const backOfficeVersion = useBackOffice((s) => s.version);
-  const hints = useLoader(() => desk('retirements.finalizeHints', { retirementId }), [retirementId, backOfficeVersion]);
-  const known = hints.data;
-  const fields: FinalizeFields = {
-    ...EMPTY,
-    projectAddress: known?.projectAddress ?? '',
-    tokenId: knownTokenId(known ?? null),
-    ...edited,
-  };
-  const message = finalizeMessage(trimmed(fields));
-  // The wallet opened must be the one that made this retirement, checked with the registry before anything is signed.
-  const walletCheck = useLoader(
-    () => (address ? desk('retirements.walletCheck', { retirementId, wallet: address }) : Promise.resolve(null)),
-    [retirementId, address],
+  const { address, fields, setField, hints, message, walletProblem, walletRefused, step, setStep, finalize } = useFinalize(
+    retirementId,
+    onFinalized,
   );
-  const walletProblem = !address
-    ? null
-    : walletCheck.error
-      ? `The wallet could not be checked against this retirement: ${describeError(walletCheck.error)}`
-      : walletCheck.loading || !walletCheck.data
-        ? 'Checking that this wallet made this retirement…'
-        : walletCheck.data.owns
-          ? null
-          : 'This wallet did not make this retirement: open the wallet that retired these credits.';
-
-  const finalize = useAction(async () => {
-    const signedData = trimmed(fields);
-    const { signer, signature, signedMessage } = await sign(signedData);
-    if (signedMessage !== finalizeMessage(signedData))
-      throw new Error('The wallet signed another text than the one shown; nothing was sent.');
-    const { retirement } = await desk('retirements.finalize', { retirementId, signer, signature, signedData });
-    setStep('done');
-    onFinalized(retirement);
-  });
 
   return (
     <Dialog
@@ -120,39 +110,26 @@ export function FinalizeDialog({
             <section aria-label="Certificate details">
               <h3>2. Certificate details</h3>
               {walletProblem && (
-                <p className={walletCheck.data?.owns === false || walletCheck.error ? 'inline-error' : 'muted'} role="alert">
+                <p className={walletRefused ? 'inline-error' : 'muted'} role="alert">
                   {walletProblem}
                 </p>
               )}
               <DetailsForm
                 fields={fields}
-                hints={hints.data ?? null}
+                hints={hints}
                 walletProblem={walletProblem}
-                onChange={(key, value) => setEdited((e) => ({ ...e, [key]: value }))}
+                onChange={setField}
                 onReview={() => setStep('review')}
               />
             </section>
           ) : (
-            <section aria-label="Review and sign">
-              <h3>3. Review and sign</h3>
-              <p>Your wallet will sign exactly this text (fields joined by “;;”):</p>
-              <pre className="signed-message" aria-label="Message to sign">
-                {message}
-              </pre>
-              <p className="muted">
-                Only the wallet address <span className="mono">{address}</span>, the signature and these five fields are sent to the
-                registry. The key never leaves this computer.
-              </p>
-              <ErrorMessage error={finalize.error ? `Finalizing failed: ${finalize.error}` : null} />
-              <ReviewConfirmActions
-                onBack={() => setStep('details')}
-                busy={finalize.busy}
-                blocked={walletProblem !== null}
-                onConfirm={() => void finalize.run()}
-              >
-                {finalize.busy ? 'Signing and sending…' : 'Sign and finalize'}
-              </ReviewConfirmActions>
-            </section>
+            <ReviewAndSign
+              address={address}
+              message={message}
+              finalize={finalize}
+              blocked={walletProblem !== null}
+              onBack={() => setStep('details')}
+            />
           )}
         </>
       )}
