@@ -4,11 +4,11 @@
 import { beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
 import { page } from 'vitest/browser';
 import type { DeskOutput } from '@shared/desk/api';
-import type { Reservation } from '@shared/registry/resources';
 import { FinishDialog } from '@renderer/screens/warehouse/FinishDialog';
 import { Announcer } from '@renderer/components/Announcer';
 import { render } from './render';
 import { deskError, installScriptedBridge } from './scripted-bridge';
+import { pendingReservation } from './reservation-stub';
 
 const desk = installScriptedBridge();
 
@@ -36,23 +36,7 @@ function organization(id: string, fullName: string): DeskOutput<'organizations.l
   };
 }
 
-const reservation: Reservation = {
-  id: 'reservation-1',
-  creditId: 'exPost-7-0xabc',
-  serialization: 'RDR-KEN-1-12-7-P-1-2023',
-  amount: 1.5,
-  createdAt: NOW,
-  state: 'pending',
-  retirementId: null,
-  updatedAt: NOW,
-  tokenId: '7',
-  tokenAddress: '0xabc',
-  type: 'exPost',
-  reservedToDate: new Date(Date.now() + 10 * 60_000).toISOString(),
-  isComplete: false,
-  project: { id: 'project-1', fullName: 'Kenya Cookstoves', url: '', publicUrl: '', num: '12' },
-  reserver: { id: 'installation-1', name: 'Marketplace' },
-};
+const reservation = pendingReservation(NOW);
 
 let finished: Mock<() => void>;
 

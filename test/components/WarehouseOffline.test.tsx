@@ -13,6 +13,7 @@ import { useFreshness } from '@renderer/stores/freshness';
 import { useSync } from '@renderer/stores/sync';
 import { render } from './render';
 import { installScriptedBridge } from './scripted-bridge';
+import { pendingReservation } from './reservation-stub';
 
 const desk = installScriptedBridge();
 
@@ -45,25 +46,7 @@ const view: DeskOutput<'warehouse.get'> = {
   clockOffsetMs: 0,
   offline: false,
   asOf: NOW,
-  reservations: [
-    {
-      id: 'reservation-1',
-      creditId: 'exPost-7-0xabc',
-      serialization: 'RDR-KEN-1-12-7-P-1-2023',
-      amount: 1.5,
-      createdAt: NOW,
-      state: 'pending',
-      retirementId: null,
-      updatedAt: NOW,
-      tokenId: '7',
-      tokenAddress: '0xabc',
-      type: 'exPost',
-      reservedToDate: new Date(Date.now() + 10 * 60_000).toISOString(),
-      isComplete: false,
-      project: { id: 'project-1', fullName: 'Kenya Cookstoves', url: '', publicUrl: '', num: '12' },
-      reserver: { id: 'installation-1', name: 'Marketplace' },
-    },
-  ],
+  reservations: [pendingReservation(NOW)],
 };
 
 it('disables finishing and cancelling, and says why, once the desk finds the registry gone', async () => {

@@ -46,3 +46,33 @@ export function DetailsPanel({
     </aside>
   );
 }
+
+/**
+ * A details panel's heading with its "×" (named "Close details"). `closesOnEscape` marks the button
+ * that the screen's Escape handling presses.
+ */
+export function DetailsHeader({
+  title,
+  onClose,
+  closesOnEscape = false,
+}: {
+  title: ReactNode;
+  onClose: () => void;
+  closesOnEscape?: boolean;
+}) {
+  return (
+    <header className="details-header">
+      <h2>{title}</h2>
+      <button
+        type="button"
+        className="icon-button"
+        title="Close details"
+        data-closes-on-escape={closesOnEscape || undefined}
+        onClick={onClose}
+      >
+        <span aria-hidden="true">×</span>
+        <span className="visually-hidden">Close details</span>
+      </button>
+    </header>
+  );
+}

@@ -1,146 +1,48 @@
 // Finalizing an unclaimed on-chain retirement: open the owner's wallet, fill in the certificate's
 // beneficiary, reason and comment and the on-chain reference, read the exact message, sign it
 // locally, and send only {retirementId, signer, signature, signedData}.
-import { useState } from 'react';
 import type { Retirement } from '@shared/registry/resources';
-import { desk, describeError } from '@renderer/lib/desk';
-import { useLoader } from '@renderer/lib/hooks';
 import { formatTonnesValue } from '@renderer/lib/format';
 import { useWallet } from '@renderer/stores/wallet';
 import { useConnections } from '@renderer/stores/connections';
-import { useBackOffice } from '@renderer/stores/backOffice';
-import { finalizeMessage, type FinalizeFields } from '@renderer/wallet/signedMessage';
 import { Dialog } from '@renderer/components/Dialog';
-import { Field } from '@renderer/components/Field';
 import { ErrorMessage } from '@renderer/components/feedback';
 import { ReviewConfirmActions } from '@renderer/components/ReviewFormActions';
-import { useAction } from '@renderer/components/useAction';
 import { WalletImport } from './WalletImport';
-import { reportFormProblems } from '@renderer/lib/focus';
-import { say } from '@renderer/components/Announcer';
+import { DetailsForm } from './FinalizeDetailsForm';
+import { useFinalize } from './useFinalize';
 
-const EMPTY: FinalizeFields = { beneficiary: '', comment: '', reason: '', projectAddress: '', tokenId: '' };
-
-function validate(fields: FinalizeFields): Partial<Record<keyof FinalizeFields, string>> {
-  const problems: Partial<Record<keyof FinalizeFields, string>> = {};
-  if (!fields.beneficiary.trim()) problems.beneficiary = 'Enter the name the certificate is for.';
-  if (!fields.reason.trim()) problems.reason = 'Enter why the credits were retired.';
-  if (!/^0x[0-9a-fA-F]{40}$/.test(fields.projectAddress.trim()))
-    problems.projectAddress = 'Enter the project contract address: 0x followed by 40 hexadecimal characters.';
-  if (!/^\d+$/.test(fields.tokenId.trim())) problems.tokenId = 'Enter the token id: a whole number.';
-  return problems;
-}
-
-function trimmed(fields: FinalizeFields): FinalizeFields {
-  return {
-    beneficiary: fields.beneficiary.trim(),
-    comment: fields.comment,
-    reason: fields.reason.trim(),
-    projectAddress: fields.projectAddress.trim(),
-    tokenId: fields.tokenId.trim(),
-  };
-}
-
-type Hints = {
-  projectAddress: string | null;
-  tokens: Array<{ tokenId: string; serialization: string; vintage: string; type: string }>;
-  retiredTokenId: string | null;
-};
-
-/** The token id the desk fills in: the one the credit history shows retired, else a project's only token. */
-function knownTokenId(hints: Hints | null): string {
-  if (hints?.retiredTokenId) return hints.retiredTokenId;
-  return hints?.tokens.length === 1 ? hints.tokens[0]!.tokenId : '';
-}
-
-/**
- * Which token the wallet retired, as far as the desk can tell: the credit history this desk's
- * operator account synced, or the warehouse reservation whose finish made the retirement, names it;
- * else a project with one token can only be that one (filled in); of several, the registry shows no
- * unclaimed retirement's token to the app, so the hint says so and what to do instead of guessing.
- */
-export function tokenHint(hints: Hints | null): string {
-  const tokens = hints?.tokens ?? [];
-  const named = (t: Hints['tokens'][number]) => `${t.tokenId} (${t.serialization}, vintage ${t.vintage})`;
-  const retired = hints?.retiredTokenId;
-  if (retired) {
-    const token = tokens.find((t) => t.tokenId === retired);
-    return `Filled in: ${token ? named(token) : retired} is the token this retirement took, as the registry's records the desk keeps show (the credit history, or the reservation that made it).`;
-  }
-  if (tokens.length === 1) return `Filled in: ${named(tokens[0]!)} is this project's only token, so the wallet retired that one.`;
-  const where =
-    "Take it from the wallet's retirement transaction (the id of the token it retired), or add this registry's operator " +
-    'account to the connection in Settings and the desk fills it in. A wrong one is refused and nothing changes.';
-  if (tokens.length === 0) return `The token id of the credits the wallet retired. ${where}`;
-  return (
-    `This project has ${tokens.length} tokens: ${tokens.map(named).join('; ')}. The registry does not show which one an ` +
-    `unfinalized retirement is of, so the desk cannot tell which the wallet retired. ${where}`
-  );
-}
-
-function DetailsForm({
-  fields,
-  hints,
-  walletProblem,
-  onChange,
-  onReview,
+/** The last step: the exact text the wallet signs, what is sent, and "Sign and finalize". */
+function ReviewAndSign({
+  address,
+  message,
+  finalize,
+  blocked,
+  onBack,
 }: {
-  fields: FinalizeFields;
-  hints: Hints | null;
-  /** Why signing must not happen yet (the wallet check), or null. */
-  walletProblem: string | null;
-  onChange: (key: keyof FinalizeFields, value: string) => void;
-  onReview: () => void;
+  address: string;
+  message: string;
+  finalize: { busy: boolean; error: string | null; run: () => Promise<unknown> };
+  /** The wallet check objects (said in the details step). */
+  blocked: boolean;
+  onBack: () => void;
 }) {
-  const [showProblems, setShowProblems] = useState(false);
-  const problems = showProblems ? validate(fields) : {};
-  const set = (key: keyof FinalizeFields) => (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
-    onChange(key, e.target.value);
   return (
-    <form
-      className="form"
-      onSubmit={(e) => {
-        e.preventDefault();
-        setShowProblems(true);
-        const found = validate(fields);
-        if (Object.keys(found).length === 0 && !walletProblem) onReview();
-        else reportFormProblems(e.currentTarget, Object.values(found), say);
-      }}
-    >
-      <Field label="Beneficiary" error={problems.beneficiary}>
-        <input value={fields.beneficiary} onChange={set('beneficiary')} />
-      </Field>
-      <Field label="Reason" error={problems.reason}>
-        <input value={fields.reason} onChange={set('reason')} />
-      </Field>
-      <Field label="Comment">
-        <textarea rows={2} value={fields.comment} onChange={set('comment')} />
-      </Field>
-      <Field
-        label="Project contract address"
-        hint={
-          hints?.projectAddress ? "Filled in from the project's credits in the desk's data." : "From the wallet's retirement transaction."
-        }
-        error={problems.projectAddress}
-      >
-        <input className="mono" spellCheck={false} value={fields.projectAddress} onChange={set('projectAddress')} />
-      </Field>
-      <Field label="Token id" hint={tokenHint(hints)} error={problems.tokenId}>
-        <input className="mono" inputMode="numeric" list="finalize-token-ids" value={fields.tokenId} onChange={set('tokenId')} />
-      </Field>
-      <datalist id="finalize-token-ids">
-        {hints?.tokens.map((t) => (
-          <option key={t.tokenId} value={t.tokenId}>
-            {`${t.serialization} (${t.vintage})`}
-          </option>
-        ))}
-      </datalist>
-      <div className="actions">
-        <button type="submit" className="button button-primary" disabled={walletProblem !== null}>
-          Review what will be signed
-        </button>
-      </div>
-    </form>
+    <section aria-label="Review and sign">
+      <h3>3. Review and sign</h3>
+      <p>Your wallet will sign exactly this text (fields joined by “;;”):</p>
+      <pre className="signed-message" aria-label="Message to sign">
+        {message}
+      </pre>
+      <p className="muted">
+        Only the wallet address <span className="mono">{address}</span>, the signature and these five fields are sent to the registry. The
+        key never leaves this computer.
+      </p>
+      <ErrorMessage error={finalize.error ? `Finalizing failed: ${finalize.error}` : null} />
+      <ReviewConfirmActions onBack={onBack} busy={finalize.busy} blocked={blocked} onConfirm={() => void finalize.run()}>
+        {finalize.busy ? 'Signing and sending…' : 'Sign and finalize'}
+      </ReviewConfirmActions>
+    </section>
   );
 }
 
@@ -160,51 +62,13 @@ export function FinalizeDialog({
   onClose: () => void;
   onFinalized: (retirement: Retirement) => void;
 }) {
-  const address = useWallet((s) => s.address);
   // The embedded registry is the demo: its wallets' keys are the desk's to offer.
   const demo = useConnections((s) => s.active()?.kind === 'embedded');
-  const sign = useWallet((s) => s.signFinalization);
   const forget = useWallet((s) => s.forget);
-  // The fields the user edited, each on its own: a field not edited yet is what the desk knows (see
-  // hints below), even when the hints arrive after the user started typing in another field.
-  const [edited, setEdited] = useState<Partial<FinalizeFields>>({});
-  const [step, setStep] = useState<'details' | 'review' | 'done'>('details');
-  // What the desk knows of this retirement's project: its contract address and token ids, filled in.
-  // Read again when the back office's cache was synced: it may then name the token retired.
-  const backOfficeVersion = useBackOffice((s) => s.version);
-  const hints = useLoader(() => desk('retirements.finalizeHints', { retirementId }), [retirementId, backOfficeVersion]);
-  const known = hints.data;
-  const fields: FinalizeFields = {
-    ...EMPTY,
-    projectAddress: known?.projectAddress ?? '',
-    tokenId: knownTokenId(known ?? null),
-    ...edited,
-  };
-  const message = finalizeMessage(trimmed(fields));
-  // The wallet opened must be the one that made this retirement, checked with the registry before anything is signed.
-  const walletCheck = useLoader(
-    () => (address ? desk('retirements.walletCheck', { retirementId, wallet: address }) : Promise.resolve(null)),
-    [retirementId, address],
+  const { address, fields, setField, hints, message, walletProblem, walletRefused, step, setStep, finalize } = useFinalize(
+    retirementId,
+    onFinalized,
   );
-  const walletProblem = !address
-    ? null
-    : walletCheck.error
-      ? `The wallet could not be checked against this retirement: ${describeError(walletCheck.error)}`
-      : walletCheck.loading || !walletCheck.data
-        ? 'Checking that this wallet made this retirement…'
-        : walletCheck.data.owns
-          ? null
-          : 'This wallet did not make this retirement: open the wallet that retired these credits.';
-
-  const finalize = useAction(async () => {
-    const signedData = trimmed(fields);
-    const { signer, signature, signedMessage } = await sign(signedData);
-    if (signedMessage !== finalizeMessage(signedData))
-      throw new Error('The wallet signed another text than the one shown; nothing was sent.');
-    const { retirement } = await desk('retirements.finalize', { retirementId, signer, signature, signedData });
-    setStep('done');
-    onFinalized(retirement);
-  });
 
   return (
     <Dialog
@@ -246,39 +110,26 @@ export function FinalizeDialog({
             <section aria-label="Certificate details">
               <h3>2. Certificate details</h3>
               {walletProblem && (
-                <p className={walletCheck.data?.owns === false || walletCheck.error ? 'inline-error' : 'muted'} role="alert">
+                <p className={walletRefused ? 'inline-error' : 'muted'} role="alert">
                   {walletProblem}
                 </p>
               )}
               <DetailsForm
                 fields={fields}
-                hints={hints.data ?? null}
+                hints={hints}
                 walletProblem={walletProblem}
-                onChange={(key, value) => setEdited((e) => ({ ...e, [key]: value }))}
+                onChange={setField}
                 onReview={() => setStep('review')}
               />
             </section>
           ) : (
-            <section aria-label="Review and sign">
-              <h3>3. Review and sign</h3>
-              <p>Your wallet will sign exactly this text (fields joined by “;;”):</p>
-              <pre className="signed-message" aria-label="Message to sign">
-                {message}
-              </pre>
-              <p className="muted">
-                Only the wallet address <span className="mono">{address}</span>, the signature and these five fields are sent to the
-                registry. The key never leaves this computer.
-              </p>
-              <ErrorMessage error={finalize.error ? `Finalizing failed: ${finalize.error}` : null} />
-              <ReviewConfirmActions
-                onBack={() => setStep('details')}
-                busy={finalize.busy}
-                blocked={walletProblem !== null}
-                onConfirm={() => void finalize.run()}
-              >
-                {finalize.busy ? 'Signing and sending…' : 'Sign and finalize'}
-              </ReviewConfirmActions>
-            </section>
+            <ReviewAndSign
+              address={address}
+              message={message}
+              finalize={finalize}
+              blocked={walletProblem !== null}
+              onBack={() => setStep('details')}
+            />
           )}
         </>
       )}

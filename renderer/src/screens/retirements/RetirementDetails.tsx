@@ -7,14 +7,12 @@ import { formatDateTime, formatTonnesValue } from '@renderer/lib/format';
 import { useNavigation } from '@renderer/stores/navigation';
 import { useSync } from '@renderer/stores/sync';
 import { useFreshness } from '@renderer/stores/freshness';
-import { Facts } from '@renderer/components/DefinitionList';
 import { StatusBadge } from '@renderer/components/StatusBadge';
 import { ErrorMessage, Loading } from '@renderer/components/feedback';
-import { useAction } from '@renderer/components/useAction';
-import { downloadCertificate } from './certificates';
 import { FinalizeDialog } from './FinalizeDialog';
-import { savedFilesNote } from './savedFilesNote';
-import { usePanelFocus } from '@renderer/components/DetailsPanel';
+import { DetailsHeader, usePanelFocus } from '@renderer/components/DetailsPanel';
+import { RetirementFacts } from './RetirementFacts';
+import { useCertificateSave } from './useCertificateSave';
 
 /**
  * The panel for retirement `id`: a fresh one for each retirement, so nothing of another's (a
@@ -24,10 +22,65 @@ export function RetirementDetails({ id }: { id: string }) {
   return <RetirementPanel key={id} id={id} />;
 }
 
+/**
+ * What can be done with the retirement: download its certificate when it is shown in full, finalize
+ * it when unclaimed; both need the registry, and say so while it cannot be reached.
+ */
+function RetirementActions({
+  retirement,
+  full,
+  offline,
+  certificate,
+  onFinalize,
+}: {
+  retirement: Retirement;
+  full: FullRetirement | null;
+  offline: boolean;
+  certificate: { busy: boolean; save: () => Promise<void> };
+  onFinalize: () => void;
+}) {
+  return (
+    <>
+      <div className="actions">
+        {full && (
+          <button
+            type="button"
+            className="button button-primary"
+            // aria-disabled while it prepares: pressed, it keeps focus.
+            aria-disabled={certificate.busy || undefined}
+            disabled={offline}
+            aria-describedby={offline ? 'retirement-offline-reason' : undefined}
+            onClick={() => {
+              if (!certificate.busy) void certificate.save();
+            }}
+          >
+            {certificate.busy ? 'Preparing certificate…' : 'Download certificate (PDF)'}
+          </button>
+        )}
+        {!retirement.isClaimed && (
+          <button
+            type="button"
+            className="button button-primary"
+            disabled={offline}
+            aria-describedby={offline ? 'retirement-offline-reason' : undefined}
+            onClick={onFinalize}
+          >
+            Finalize with wallet…
+          </button>
+        )}
+      </div>
+      {offline && (full || !retirement.isClaimed) && (
+        <p id="retirement-offline-reason" className="muted">
+          The registry cannot be reached: {full ? 'the certificate is made by the registry' : 'finalizing is recorded by the registry'}, so
+          this is possible again once it is back.
+        </p>
+      )}
+    </>
+  );
+}
+
 function RetirementPanel({ id }: { id: string }) {
   const openRetirement = useNavigation((s) => s.openRetirement);
-  const openProject = useNavigation((s) => s.openProject);
-  const openOrganization = useNavigation((s) => s.openOrganization);
   const dataVersion = useSync((s) => s.dataVersion);
   // Certificates come from the registry (none is kept on this computer) and finalizing writes to it.
   const offline = useFreshness((s) => s.offline);
@@ -41,15 +94,7 @@ function RetirementPanel({ id }: { id: string }) {
     () => document.querySelector('table[aria-label="Retirements"]'),
   );
   const details = useLoader(() => desk('retirements.get', { id }), [id], dataVersion);
-  const certificate = useAction(() => downloadCertificate(id));
-  // What became of the last download, said in words: the browser's own download bar is not read out
-  // and shows nothing for a keyboard user who stays in the panel.
-  const [savedNote, setSavedNote] = useState<string | null>(null);
-  const saveCertificate = async () => {
-    setSavedNote(null);
-    const file = await certificate.run();
-    if (file) setSavedNote(savedFilesNote(file.saved ? [file] : [], 1, file.saved ? 0 : 1));
-  };
+  const certificate = useCertificateSave(id);
   // The registry's answer to finalize is the retirement as it now is; show it at once rather than
   // the cached copy, which catches up at the next sync.
   const [finalized, setFinalized] = useState<Retirement | null>(null);
@@ -59,13 +104,7 @@ function RetirementPanel({ id }: { id: string }) {
 
   return (
     <aside ref={panelRef} className="card details" aria-label="Retirement details">
-      <header className="details-header">
-        <h2>Retirement</h2>
-        <button type="button" className="icon-button" title="Close details" onClick={() => openRetirement(null)}>
-          <span aria-hidden="true">×</span>
-          <span className="visually-hidden">Close details</span>
-        </button>
-      </header>
+      <DetailsHeader title="Retirement" onClose={() => openRetirement(null)} />
       {details.loading && !retirement && <Loading />}
       <ErrorMessage error={details.error ? describeError(details.error) : null} onRetry={details.reload} />
       {retirement && (
@@ -74,41 +113,7 @@ function RetirementPanel({ id }: { id: string }) {
             <StatusBadge value={retirement.isClaimed ? 'claimed' : 'unclaimed'} /> {formatTonnesValue(retirement.amount)} on{' '}
             {formatDateTime(retirement.createdAt)}
           </p>
-          <Facts
-            items={[
-              ['Retirement id', <span className="mono">{retirement.id}</span>],
-              [
-                'Project',
-                <button
-                  type="button"
-                  className="button-link"
-                  onClick={() => openProject(retirement.project.id)}
-                >{`${retirement.project.fullName} (No. ${retirement.project.num})`}</button>,
-              ],
-              ['Beneficiary', full?.beneficiary],
-              ['Reason', full?.reason],
-              ['Comment', full?.comment],
-              [
-                'Retired by',
-                // An organization opens the desk's own page; a finalized on-chain owner is a wallet address.
-                full ? (
-                  /^0x[0-9a-f]{40}$/i.test(full.organizationOwner.id) ? (
-                    <span className="mono">{full.organizationOwner.fullName}</span>
-                  ) : (
-                    <button
-                      type="button"
-                      className="button-link"
-                      onClick={() => openOrganization(full.organizationOwner.id, full.organizationOwner.fullName)}
-                    >
-                      {full.organizationOwner.fullName}
-                    </button>
-                  )
-                ) : null,
-              ],
-              ['Serialization', full ? <span className="mono">{full.serialization}</span> : null],
-              ['Vintage', full?.vintage],
-            ]}
-          />
+          <RetirementFacts retirement={retirement} full={full} />
           {!full && (
             <p className="muted">
               {retirement.isClaimed
@@ -116,42 +121,15 @@ function RetirementPanel({ id }: { id: string }) {
                 : 'This retirement was made on chain and its owner has not claimed it yet. The owner can finalize it by signing with the wallet that retired the credits.'}
             </p>
           )}
-          <div className="actions">
-            {full && (
-              <button
-                type="button"
-                className="button button-primary"
-                // aria-disabled while it prepares: pressed, it keeps focus.
-                aria-disabled={certificate.busy || undefined}
-                disabled={offline}
-                aria-describedby={offline ? 'retirement-offline-reason' : undefined}
-                onClick={() => {
-                  if (!certificate.busy) void saveCertificate();
-                }}
-              >
-                {certificate.busy ? 'Preparing certificate…' : 'Download certificate (PDF)'}
-              </button>
-            )}
-            {!retirement.isClaimed && (
-              <button
-                type="button"
-                className="button button-primary"
-                disabled={offline}
-                aria-describedby={offline ? 'retirement-offline-reason' : undefined}
-                onClick={() => setFinalizing(true)}
-              >
-                Finalize with wallet…
-              </button>
-            )}
-          </div>
-          {offline && (full || !retirement.isClaimed) && (
-            <p id="retirement-offline-reason" className="muted">
-              The registry cannot be reached: {full ? 'the certificate is made by the registry' : 'finalizing is recorded by the registry'},
-              so this is possible again once it is back.
-            </p>
-          )}
+          <RetirementActions
+            retirement={retirement}
+            full={full}
+            offline={offline}
+            certificate={certificate}
+            onFinalize={() => setFinalizing(true)}
+          />
           <p className="muted" role="status">
-            {savedNote}
+            {certificate.savedNote}
           </p>
           <ErrorMessage error={certificate.error ? `The certificate could not be saved: ${certificate.error}` : null} />
           {finalizing && (

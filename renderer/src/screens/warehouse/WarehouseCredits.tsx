@@ -3,55 +3,70 @@
 // is listed, its CSV, and multi-select (shift-click ranges, select all) to reserve several credits at
 // once. The warehouse is read live and whole, so the list is narrowed here (shared/desk/warehouse-list.ts,
 // which the CSV export applies too).
-import { useMemo, useState } from 'react';
 import type { WarehouseInventoryCredit } from '@shared/registry/resources';
 import type { WarehouseView } from '@shared/desk/api';
-import {
-  creditVintage,
-  DEFAULT_WAREHOUSE_QUERY,
-  listWarehouseCredits,
-  totalGrams,
-  warehouseFacets,
-  type WarehouseCreditQuery,
-  type WarehouseFilterKey,
-  type WarehouseSortField,
-} from '@shared/desk/warehouse-list';
+import { totalGrams, type WarehouseCreditQuery, type WarehouseFilterKey, type WarehouseFacetValue } from '@shared/desk/warehouse-list';
 import { gramsToTonnes } from '@shared/registry/amounts';
-import { formatCount, formatTonnesValue, humanize } from '@renderer/lib/format';
-import { allState, clickRow, EMPTY_SELECTION, keepListed, toggleAll, type RangeSelection } from '@renderer/lib/rangeSelection';
-import { useRowKeyboard } from '@renderer/lib/rowKeyboard';
+import { formatCount, formatTonnesValue } from '@renderer/lib/format';
+import { EMPTY_SELECTION } from '@renderer/lib/rangeSelection';
 import { FacetFilters } from '@renderer/components/FacetFilters';
 import { ExportCsvButton } from '@renderer/components/ExportCsvButton';
 import { EmptyState } from '@renderer/components/feedback';
-import { ariaSort, SortButton, type SortDirection } from '@renderer/components/SortControls';
 import { MOD_LABEL } from '@renderer/components/Sidebar';
-import { ActionsColumnHead } from '@renderer/components/ColumnHeads';
+import { typeLabel, WarehouseCreditsTable } from './WarehouseCreditsTable';
+import { useWarehouseCreditList } from './useWarehouseCreditList';
 
-const COLUMNS: Array<{ label: string; field?: WarehouseSortField; first?: SortDirection; numeric?: boolean }> = [
-  { label: 'Project', field: 'project' },
-  { label: 'Serialization', field: 'serialization' },
-  { label: 'Vintage', field: 'vintage', first: 'desc' },
-  { label: 'Available', field: 'amount', first: 'desc', numeric: true },
-  // What the warehouse holds (available + reserved), when the registry says.
-  { label: 'Held', numeric: true },
-  { label: 'Type', field: 'type' },
-];
-
-const typeLabel = (type: string) => (type === 'exPost' ? 'Ex-post' : type === 'exAnte' ? 'Ex-ante' : humanize(type));
-
-function SelectAll({ selection, order, onChange }: { selection: RangeSelection; order: string[]; onChange: (s: RangeSelection) => void }) {
-  const state = allState(selection, order);
+function WarehouseCreditsSearch({
+  query,
+  facets,
+  narrowed,
+  onQuery,
+  onFilter,
+}: {
+  query: WarehouseCreditQuery;
+  facets: { vintages: WarehouseFacetValue[]; types: WarehouseFacetValue[] };
+  narrowed: boolean;
+  onQuery: (change: (q: WarehouseCreditQuery) => WarehouseCreditQuery) => void;
+  onFilter: (key: WarehouseFilterKey, value: string) => void;
+}) {
   return (
-    <input
-      type="checkbox"
-      aria-label="Select all listed credits"
-      checked={state === 'all'}
-      ref={(el) => {
-        if (el) el.indeterminate = state === 'some';
-      }}
-      disabled={order.length === 0}
-      onChange={() => onChange(toggleAll(selection, order))}
-    />
+    <div className="inventory-toolbar" role="search">
+      <input
+        type="search"
+        className="search-input"
+        aria-label="Search warehouse credits"
+        placeholder={`Search by project, project number or serialization…  (${MOD_LABEL}F)`}
+        value={query.query}
+        data-search-field
+        aria-keyshortcuts="Control+F"
+        onChange={(event) => onQuery((q) => ({ ...q, query: event.target.value }))}
+      />
+      <FacetFilters
+        filters={[
+          {
+            key: 'vintage' as const,
+            label: 'Vintage',
+            all: 'Any vintage',
+            values: facets.vintages.map((v) => ({ ...v, label: v.value })),
+            describe: (v) => v.label,
+          },
+          {
+            key: 'type' as const,
+            label: 'Type',
+            all: 'Any type',
+            values: facets.types.map((v) => ({ ...v, label: v.value })),
+            describe: (v) => typeLabel(v.value),
+          },
+        ]}
+        selected={query.filters}
+        loaded
+        error={null}
+        narrowed={narrowed}
+        onChange={onFilter}
+        onClear={() => onQuery((q) => ({ ...q, query: '', filters: {} }))}
+        onRetry={() => undefined}
+      />
+    </div>
   );
 }
 
@@ -64,63 +79,17 @@ export function WarehouseCredits({
   onReserve: (credit: WarehouseInventoryCredit) => void;
   onReserveMany: (credits: WarehouseInventoryCredit[], done: () => void) => void;
 }) {
-  const [query, setQuery] = useState<WarehouseCreditQuery>(DEFAULT_WAREHOUSE_QUERY);
-  const [rawSelection, setSelection] = useState<RangeSelection>(EMPTY_SELECTION);
-  const listed = useMemo(() => listWarehouseCredits(view.credits, query), [view.credits, query]);
-  const facets = useMemo(() => warehouseFacets(view.credits, query), [view.credits, query]);
-  const order = useMemo(() => listed.map((c) => c.id), [listed]);
-  // Only what is listed stays selected (after a search, a filter or fresh data).
-  const selection = keepListed(rawSelection, order);
-  const chosen = listed.filter((c) => selection.selected.has(c.id));
-  const reservable = chosen.filter((c) => c.amount > 0);
-  const keyboard = useRowKeyboard();
-  const narrowed = query.query.trim() !== '' || Object.values(query.filters).some(Boolean);
+  const { query, setQuery, setFilter, narrowed, listed, facets, order, selection, setSelection, reservable } = useWarehouseCreditList(
+    view.credits,
+  );
 
   if (view.credits.length === 0)
     return <EmptyState title="The warehouse is empty">Credits deposited by the organization appear here.</EmptyState>;
 
-  const setFilter = (key: WarehouseFilterKey, value: string) =>
-    setQuery((q) => ({ ...q, filters: { ...q.filters, [key]: value || undefined } }));
   const count = `${formatCount(listed.length)} ${listed.length === 1 ? 'credit' : 'credits'}`;
   return (
     <>
-      <div className="inventory-toolbar" role="search">
-        <input
-          type="search"
-          className="search-input"
-          aria-label="Search warehouse credits"
-          placeholder={`Search by project, project number or serialization…  (${MOD_LABEL}F)`}
-          value={query.query}
-          data-search-field
-          aria-keyshortcuts="Control+F"
-          onChange={(event) => setQuery((q) => ({ ...q, query: event.target.value }))}
-        />
-        <FacetFilters
-          filters={[
-            {
-              key: 'vintage' as const,
-              label: 'Vintage',
-              all: 'Any vintage',
-              values: facets.vintages.map((v) => ({ ...v, label: v.value })),
-              describe: (v) => v.label,
-            },
-            {
-              key: 'type' as const,
-              label: 'Type',
-              all: 'Any type',
-              values: facets.types.map((v) => ({ ...v, label: v.value })),
-              describe: (v) => typeLabel(v.value),
-            },
-          ]}
-          selected={query.filters}
-          loaded
-          error={null}
-          narrowed={narrowed}
-          onChange={setFilter}
-          onClear={() => setQuery((q) => ({ ...q, query: '', filters: {} }))}
-          onRetry={() => undefined}
-        />
-      </div>
+      <WarehouseCreditsSearch query={query} facets={facets} narrowed={narrowed} onQuery={setQuery} onFilter={setFilter} />
       <div className="inventory-list-header">
         <span className="inventory-count" aria-live="polite">
           {narrowed ? `${count} of ${formatCount(view.credits.length)} match` : count} ·{' '}
@@ -148,85 +117,16 @@ export function WarehouseCredits({
       {listed.length === 0 ? (
         <EmptyState title="No credits match">Try other words or clear the filters.</EmptyState>
       ) : (
-        <div className="table-wrap">
-          <table className="simple-table table-warehouse" aria-label="Warehouse credits" aria-rowcount={listed.length + 1}>
-            <thead>
-              <tr>
-                <th scope="col" className="col-select">
-                  <SelectAll selection={selection} order={order} onChange={setSelection} />
-                </th>
-                {COLUMNS.map((c) => (
-                  <th key={c.label} scope="col" className={c.numeric ? 'numeric' : undefined} aria-sort={ariaSort(query.sort, c.field)}>
-                    {c.field ? (
-                      <SortButton
-                        field={c.field}
-                        label={c.label}
-                        sort={query.sort}
-                        firstDirection={c.first}
-                        onSort={(sort) => setQuery((q) => ({ ...q, sort }))}
-                      />
-                    ) : (
-                      c.label
-                    )}
-                  </th>
-                ))}
-                <ActionsColumnHead />
-              </tr>
-            </thead>
-            <tbody {...keyboard}>
-              {listed.map((c) => {
-                const checked = selection.selected.has(c.id);
-                return (
-                  <tr
-                    key={c.id}
-                    data-credit-id={c.id}
-                    aria-selected={checked}
-                    className={checked ? 'row-checked' : undefined}
-                    tabIndex={-1}
-                  >
-                    {/* A row header, so the data cells are the list's columns. */}
-                    <th scope="row" className="col-select">
-                      <input
-                        type="checkbox"
-                        aria-label={`Select ${c.serialization}`}
-                        checked={checked}
-                        readOnly
-                        onClick={(event) => setSelection(clickRow(selection, order, c.id, event.shiftKey))}
-                      />
-                    </th>
-                    <td className="cell-clip" title={c.project.fullName}>
-                      {c.project.fullName}
-                      <span className="cell-secondary">No. {c.project.num}</span>
-                    </td>
-                    <td className="mono cell-clip" title={c.serialization}>
-                      {c.serialization}
-                    </td>
-                    <td>{creditVintage(c) || '—'}</td>
-                    <td className="numeric" title={formatTonnesValue(c.amount)}>
-                      {formatTonnesValue(c.amount)}
-                      {c.amount <= 0 && (c.reserved ?? 0) > 0 && <span className="cell-secondary">All reserved</span>}
-                    </td>
-                    <td className="numeric">{c.held === undefined ? '—' : formatTonnesValue(c.held)}</td>
-                    <td>{typeLabel(c.type)}</td>
-                    <td className="row-actions">
-                      {view.canWrite && (
-                        <button
-                          type="button"
-                          className="button button-small"
-                          disabled={c.amount <= 0 || view.offline}
-                          aria-label={`Reserve ${c.serialization}`}
-                          onClick={() => onReserve(c)}
-                        >
-                          Reserve…
-                        </button>
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+        <WarehouseCreditsTable
+          view={view}
+          listed={listed}
+          order={order}
+          selection={selection}
+          onSelect={setSelection}
+          sort={query.sort}
+          onSort={(sort) => setQuery((q) => ({ ...q, sort }))}
+          onReserve={onReserve}
+        />
       )}
     </>
   );

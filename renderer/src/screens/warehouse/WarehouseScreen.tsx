@@ -1,222 +1,37 @@
 // The warehouse of an organization that installed this app: what it holds, reserving credits,
 // and every reservation with a live countdown, finish and cancel.
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useState } from 'react';
 import type { Reservation, WarehouseInventoryCredit } from '@shared/registry/resources';
 import type { WarehouseView } from '@shared/desk/api';
-import { desk, describeError, onDeskEvent } from '@renderer/lib/desk';
-import { useLoader, useNow } from '@renderer/lib/hooks';
-import { formatDateTime, formatTimeOfDay, formatTonnesValue } from '@renderer/lib/format';
-import { useNavigation } from '@renderer/stores/navigation';
-import { announce, setPageState } from '@renderer/lib/signals';
-import { focusSoon } from '@renderer/lib/focus';
+import { describeError } from '@renderer/lib/desk';
+import { formatTonnesValue } from '@renderer/lib/format';
 import { say } from '@renderer/components/Announcer';
 import { useConnections, warehouseInstallations } from '@renderer/stores/connections';
-import { useSync } from '@renderer/stores/sync';
-import { useFreshness } from '@renderer/stores/freshness';
-import { StatusBadge } from '@renderer/components/StatusBadge';
 import { EmptyState, ErrorMessage, Loading } from '@renderer/components/feedback';
-import { useAction } from '@renderer/components/useAction';
-import { Countdown } from './Countdown';
 import { ReserveDialog } from './ReserveDialog';
 import { BulkReserveDialog } from './BulkReserveDialog';
 import { WarehouseCredits } from './WarehouseCredits';
 import { FinishDialog } from './FinishDialog';
-import { PHASE_LABELS, registryNow, reservationPhase } from './reservationPhase';
-import { ActionsColumnHead } from '@renderer/components/ColumnHeads';
+import { ReservationsTable } from './ReservationsTable';
+import { useWarehouse } from './useWarehouse';
 
 /** Whether the reservation is still held (the notice of its making is not true once it is over). */
 function stillActive(view: WarehouseView, reservationId: string): boolean {
   return view.reservations.some((r) => r.id === reservationId && r.state === 'pending' && !r.isComplete);
 }
 
-function ReservationRow({
-  r,
-  view,
-  onFinish,
-  onChanged,
-  isNew,
-}: {
-  r: Reservation;
-  view: WarehouseView;
-  onFinish: (r: Reservation) => void;
-  onChanged: () => void;
-  /** Just made here: scrolled to and marked. */
-  isNew: boolean;
-}) {
-  const now = useNow();
-  const phase = reservationPhase(r, registryNow(view.clockOffsetMs, now));
-  const [confirming, setConfirming] = useState(false);
-  const cancelButton = useRef<HTMLButtonElement>(null);
-  const openRetirement = useNavigation((s) => s.openRetirement);
-  const rowRef = useRef<HTMLTableRowElement>(null);
-  useEffect(() => {
-    if (isNew) rowRef.current?.scrollIntoView({ block: 'center' });
-  }, [isNew]);
-  const cancel = useAction(async () => {
-    await desk('warehouse.cancel', { organizationId: view.organizationId, reservationId: r.id });
-    say(`Reservation of ${formatTonnesValue(r.amount)} of ${r.serialization} cancelled: the credits went back to the warehouse.`);
-    onChanged();
-  });
-  return (
-    <tr
-      ref={rowRef}
-      className={isNew ? 'row-new' : undefined}
-      data-reservation-id={r.id}
-      data-phase={phase}
-      aria-label={`Reservation of ${formatTonnesValue(r.amount)} of ${r.serialization}`}
-    >
-      <td>
-        {r.project.fullName}
-        <span className="cell-secondary mono">{r.serialization}</span>
-      </td>
-      <td className="numeric">{formatTonnesValue(r.amount)}</td>
-      <td>
-        {formatDateTime(r.createdAt)}
-        <span className="cell-secondary">until {formatTimeOfDay(r.reservedToDate)}</span>
-      </td>
-      <td>
-        <StatusBadge value={phase} label={PHASE_LABELS[phase]} />
-      </td>
-      <td>
-        {phase === 'active' ? (
-          <Countdown until={r.reservedToDate} from={r.createdAt} clockOffsetMs={view.clockOffsetMs} />
-        ) : (
-          <span className="muted">—</span>
-        )}
-      </td>
-      <td className="row-actions">
-        {phase === 'active' && view.canWrite && !confirming && (
-          <>
-            <button type="button" className="button button-small button-primary" onClick={() => onFinish(r)} disabled={view.offline}>
-              Finish…
-            </button>
-            <button
-              ref={cancelButton}
-              type="button"
-              className="button button-small"
-              onClick={() => setConfirming(true)}
-              disabled={view.offline}
-            >
-              Cancel reservation
-            </button>
-          </>
-        )}
-        {phase === 'active' && view.canWrite && confirming && (
-          <span className="inline-confirm" role="group" aria-label="Confirm cancelling">
-            <span>Cancel it? The credits go back to the warehouse.</span>
-            {/* Focus moves here from "Cancel reservation"; aria-disabled keeps it here while cancelling (then on the row). */}
-            <button
-              type="button"
-              className="button button-small button-danger"
-              autoFocus
-              onClick={() => {
-                if (!cancel.busy && !view.offline) void cancel.run().finally(() => setConfirming(false));
-              }}
-              aria-disabled={cancel.busy || view.offline}
-            >
-              {cancel.busy ? 'Cancelling…' : 'Yes, cancel it'}
-            </button>
-            <button
-              type="button"
-              className="button button-small"
-              onClick={() => {
-                setConfirming(false);
-                focusSoon(() => cancelButton.current ?? rowRef.current);
-              }}
-              disabled={cancel.busy}
-            >
-              Keep it
-            </button>
-          </span>
-        )}
-        {phase === 'processed' && r.retirementId && (
-          <button type="button" className="button button-small" onClick={() => openRetirement(r.retirementId)}>
-            View the retirement
-          </button>
-        )}
-        {phase === 'processed' && !r.retirementId && <span className="muted">Transferred</span>}
-        {cancel.error && (
-          <span className="inline-error" role="alert">
-            Not cancelled: {cancel.error}
-          </span>
-        )}
-      </td>
-    </tr>
-  );
-}
-
-function ReservationsTable({
-  view,
-  onFinish,
-  onChanged,
-  newId,
-}: {
-  view: WarehouseView;
-  onFinish: (r: Reservation) => void;
-  onChanged: () => void;
-  newId: string | null;
-}) {
-  if (view.reservations.length === 0)
-    return <EmptyState title="No reservations yet">Reserve credits from the inventory below to transfer or retire them.</EmptyState>;
-  const ordered = [...view.reservations].sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
-  return (
-    <div className="table-wrap">
-      <table className="simple-table" aria-label="Reservations">
-        <thead>
-          <tr>
-            <th scope="col">Credit</th>
-            <th scope="col" className="numeric">
-              Amount
-            </th>
-            <th scope="col">Reserved</th>
-            <th scope="col">State</th>
-            <th scope="col">Time left</th>
-            <ActionsColumnHead />
-          </tr>
-        </thead>
-        <tbody>
-          {ordered.map((r) => (
-            <ReservationRow key={r.id} r={r} view={view} onFinish={onFinish} onChanged={onChanged} isNew={r.id === newId} />
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
-
 function OrganizationWarehouse({ organizationId }: { organizationId: string }) {
-  const dataVersion = useSync((s) => s.dataVersion);
-  const warehouse = useLoader(() => desk('warehouse.get', { organizationId }), [organizationId], dataVersion);
+  const { view, loading, error, reload } = useWarehouse(organizationId);
   const [reserving, setReserving] = useState<WarehouseInventoryCredit | null>(null);
   const [reservingMany, setReservingMany] = useState<{ credits: WarehouseInventoryCredit[]; clearSelection: () => void } | null>(null);
   const [finishing, setFinishing] = useState<Reservation | null>(null);
   const [reserved, setReserved] = useState<{ id: string; text: string } | null>(null);
-  const { reload } = warehouse;
-  // A warehouse read before the registry went away says it was online: the desk's own notice that
-  // it is offline (the banner's) disables reserving, finishing and cancelling too.
-  const registryOffline = useFreshness((s) => s.offline);
-  const read = warehouse.data;
-  const view = useMemo(() => (read && registryOffline && !read.offline ? { ...read, offline: true } : read), [read, registryOffline]);
 
-  // Another window, the background worker or the registry moved a reservation on: show it.
-  useEffect(
-    () =>
-      onDeskEvent((event) => {
-        if (event.type === 'reservation.updated' && event.organizationId === organizationId) reload();
-      }),
-    [organizationId, reload],
-  );
-  useEffect(() => {
-    if (!read) return;
-    setPageState('warehouseVersion', String(Date.now()));
-    announce('desk:warehouse-loaded', { organizationId, reservations: read.reservations.length });
-  }, [read, organizationId]);
-
-  if (warehouse.loading && !view) return <Loading label="Loading the warehouse…" />;
-  if (!view) return <ErrorMessage error={describeError(warehouse.error)} onRetry={reload} />;
+  if (loading && !view) return <Loading label="Loading the warehouse…" />;
+  if (!view) return <ErrorMessage error={describeError(error)} onRetry={reload} />;
   return (
     <>
-      <ErrorMessage error={warehouse.error ? describeError(warehouse.error) : null} onRetry={reload} />
+      <ErrorMessage error={error ? describeError(error) : null} onRetry={reload} />
       {!view.canWrite && (
         <p className="notice">
           This app may only view this warehouse: reserving, finishing and cancelling need the warehouse write permission.
@@ -238,8 +53,8 @@ function OrganizationWarehouse({ organizationId }: { organizationId: string }) {
         <div className="panel-header">
           <h2>Inventory</h2>
           <div className="header-actions">
-            <button type="button" className="button button-small" onClick={reload} disabled={warehouse.loading}>
-              {warehouse.loading ? 'Refreshing…' : 'Refresh'}
+            <button type="button" className="button button-small" onClick={reload} disabled={loading}>
+              {loading ? 'Refreshing…' : 'Refresh'}
             </button>
           </div>
         </div>
