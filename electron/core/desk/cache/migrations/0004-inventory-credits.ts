@@ -108,10 +108,12 @@ export const migration0004: Migration = {
         json = json_remove(json, '$.credits'),
         credit_count = (SELECT count(*) FROM inventory_credits c WHERE c.account = inventories.account);
     `);
+    // The account names are this file's constants (they name the tables too), so they are written
+    // into the SQL as literals rather than bound: a migration runs through exec, never prepare.
     for (const account of ACCOUNTS) {
-      db.prepare(
-        `INSERT INTO inventory_${account}_fts (rowid, ${FTS_COLUMNS}) SELECT rowid, ${FTS_VALUES} FROM inventory_credits WHERE account = ?`,
-      ).run(account);
+      db.exec(
+        `INSERT INTO inventory_${account}_fts (rowid, ${FTS_COLUMNS}) SELECT rowid, ${FTS_VALUES} FROM inventory_credits WHERE account = '${account}'`,
+      );
     }
     db.exec('ANALYZE inventory_credits');
   },
