@@ -8,7 +8,6 @@
 //
 // Values come back as SQLite's do: integers and numerics as numbers (refused beyond 2^53), booleans as
 // 0/1, text as text. Raw SQL keeps SQLite's placeholders (`?`, `@name`); they are numbered here.
-import { createRequire } from 'node:module';
 import {
   DummyDriver,
   Kysely,
@@ -42,133 +41,19 @@ import {
 } from './postgres-connection';
 import { answeredInTime, runWithDeadline, StatementDeadlinePassed } from './postgres-timed';
 import { ReadPool, type ReadFailure, type Rows } from './postgres-read-pool';
+import { PostgresError, RETRYABLE, TIMED_OUT, UNIQUE_VIOLATION } from './postgres-errors';
+import { numberPlaceholders, redactUrl, sent, toParameter } from './postgres-sql';
+import { loadNativeClient, TYPES } from './postgres-native';
+import { backOff, MAX_TRANSACTION_ATTEMPTS } from './postgres-transaction';
+
+export { PostgresError } from './postgres-errors';
+export { numberPlaceholders, redactUrl } from './postgres-sql';
+export { MAX_TRANSACTION_ATTEMPTS } from './postgres-transaction';
 
 /** One statement on the connection: run now (blocking) or sent to be answered later. */
 interface NativeStatement {
   execute(values: unknown[]): { rows: Rows; changes: number };
   later(values: readonly unknown[]): Promise<Rows>;
-}
-
-type NativeClientConstructor = new (config: { types: { getTypeParser(oid: number): (value: string) => unknown } }) => NativeClient;
-
-/** An error PostgreSQL reported: `message` is its primary message, `code` its SQLSTATE. */
-export class PostgresError extends Error {
-  constructor(
-    message: string,
-    readonly code: string,
-    options?: ErrorOptions,
-  ) {
-    super(message, options);
-    this.name = 'PostgresError';
-  }
-}
-
-/** serialization_failure and deadlock_detected: the transaction may simply be run again. */
-const RETRYABLE = new Set(['40001', '40P01']);
-const UNIQUE_VIOLATION = '23505';
-/** query_canceled (statement_timeout), lock_not_available (lock_timeout): cancelled by PostgreSQL's own timeouts. */
-const TIMED_OUT = new Set(['57014', '55P03']);
-/** How many times a transaction is run before its serialization failure is reported. */
-export const MAX_TRANSACTION_ATTEMPTS = 20;
-
-const pause = new Int32Array(new SharedArrayBuffer(4));
-/**
- * Before running a transaction again: a random pause, up to 1, 2, 4 … 64 ms as attempts grow, so
- * that processes which keep colliding (on a loaded machine, one slow transaction against a stream
- * of fast ones) stop doing so. Blocking is what this engine does anyway: the process serves one
- * request at a time.
- */
-function backOff(attempt: number): void {
-  Atomics.wait(pause, 0, 0, Math.random() * 2 ** Math.min(attempt - 1, 6));
-}
-
-function toNumber(value: string): number {
-  const n = Number(value);
-  if (!Number.isSafeInteger(n) && !/[.eE]/.test(value)) throw new RangeError(`PostgreSQL returned ${value}, beyond exact numbers`);
-  return n;
-}
-const PARSERS: Record<number, (value: string) => unknown> = {
-  16: (v) => (v === 't' ? 1 : 0), // bool → 0/1 as SQLite
-  20: toNumber, // int8
-  21: Number, // int2
-  23: Number, // int4
-  26: Number, // oid
-  700: Number, // float4
-  701: Number, // float8
-  1700: toNumber, // numeric (SUM of bigint)
-};
-const TYPES = { getTypeParser: (oid: number) => PARSERS[oid] ?? ((v: string) => v) };
-
-let nativeClient: NativeClientConstructor | undefined;
-function loadNativeClient(): NativeClientConstructor {
-  if (!nativeClient) {
-    try {
-      nativeClient = createRequire(import.meta.url)('pg-native') as NativeClientConstructor;
-    } catch (error) {
-      throw new Error(
-        'PostgreSQL needs the optional pg-native module, which is not installed (it builds against libpq: install libpq-dev, then run npm run setup)',
-        { cause: error },
-      );
-    }
-  }
-  return nativeClient;
-}
-
-/** `postgres://user:secret@host/db` without its password, for messages. */
-export function redactUrl(url: string): string {
-  return url.replace(/^(postgres(?:ql)?:\/\/[^:/@]*):[^@]*@/, '$1:***@');
-}
-
-/**
- * SQLite's placeholders in PostgreSQL's form: each `?` becomes the next `$n`; each `@name` (or
- * `:name`) one `$n` per distinct name. Strings, quoted identifiers, comments and `::` casts are left
- * alone. Answers the SQL and the names in order (empty when positional).
- */
-export function numberPlaceholders(sql: string): { text: string; names: string[]; count: number } {
-  let text = '';
-  const names: string[] = [];
-  let count = 0;
-  let i = 0;
-  while (i < sql.length) {
-    const c = sql[i]!;
-    if (c === "'" || c === '"') {
-      const end = sql.indexOf(c, i + 1);
-      const stop = end < 0 ? sql.length : end + 1;
-      text += sql.slice(i, stop);
-      i = stop;
-    } else if (c === '-' && sql[i + 1] === '-') {
-      const end = sql.indexOf('\n', i);
-      const stop = end < 0 ? sql.length : end;
-      text += sql.slice(i, stop);
-      i = stop;
-    } else if (c === '?') {
-      text += `$${++count}`;
-      i += 1;
-    } else if ((c === '@' || (c === ':' && sql[i + 1] !== ':' && sql[i - 1] !== ':')) && /[A-Za-z_]/.test(sql[i + 1] ?? '')) {
-      const name = /^[A-Za-z_][A-Za-z0-9_]*/.exec(sql.slice(i + 1))![0];
-      let index = names.indexOf(name);
-      if (index < 0) index = names.push(name) - 1;
-      text += `$${index + 1}`;
-      count = Math.max(count, index + 1);
-      i += 1 + name.length;
-    } else {
-      text += c;
-      i += 1;
-    }
-  }
-  return { text, names, count };
-}
-
-/** `ok` (what a libpq send answered), or the connection's error when it is false. */
-function sent(client: NativeClient, ok: boolean): true {
-  if (!ok) throw new Error(client.pq.errorMessage() || 'the statement could not be sent');
-  return true;
-}
-
-function toParameter(value: unknown): unknown {
-  if (typeof value === 'boolean') return value ? 1 : 0;
-  if (typeof value === 'bigint') return value.toString();
-  return value;
 }
 
 export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
