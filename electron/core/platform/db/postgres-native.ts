@@ -1,6 +1,7 @@
 // pg-native, loaded on first use, with SQLite's value conversions (integers and numerics as numbers).
 import { createRequire } from 'node:module';
-import type { NativeClient } from './postgres-connection';
+import { CONNECT_TIMEOUT_S, type NativeClient } from './postgres-connection';
+import { answeredInTime, runWithDeadline } from './postgres-timed';
 
 export type NativeClientConstructor = new (config: { types: { getTypeParser(oid: number): (value: string) => unknown } }) => NativeClient;
 
@@ -34,4 +35,39 @@ export function loadNativeClient(): NativeClientConstructor {
     }
   }
   return nativeClient;
+}
+
+/**
+ * How connections are opened: libpq's connect, then `settings` in a round trip, which is also the
+ * proof that the database answers (a frozen one fails the connect within its timeout).
+ */
+export function nativeOpeners(settings: string): {
+  open: (target: string) => NativeClient;
+  openInBackground: (target: string) => Promise<NativeClient>;
+} {
+  const Client = loadNativeClient();
+  const open = (target: string): NativeClient => {
+    const client = new Client({ types: TYPES });
+    client.connectSync(target);
+    try {
+      runWithDeadline(client, () => client.pq.sendQuery(settings), CONNECT_TIMEOUT_S * 1000);
+    } catch (error) {
+      client.end();
+      throw error;
+    }
+    return client;
+  };
+  /** The same without blocking: libpq's connect runs on libuv's thread pool, the settings are polled. */
+  const openInBackground = async (target: string): Promise<NativeClient> => {
+    const client = new Client({ types: TYPES });
+    await new Promise<void>((resolve, reject) => client.connect(target, (error?: Error) => (error ? reject(error) : resolve())));
+    try {
+      await answeredInTime(client, settings, CONNECT_TIMEOUT_S * 1000);
+    } catch (error) {
+      client.end();
+      throw error;
+    }
+    return client;
+  };
+  return { open, openInBackground };
 }
