@@ -110,7 +110,12 @@ export class ReadPool {
   run(statement: ReadStatement): Promise<Rows> {
     if (this.closed) return Promise.reject(new Error('The database connection is closed'));
     return new Promise<Rows>((resolve, reject) => {
-      this.queue.push({ ...statement, deadline: performance.now() + this.host.timeoutMs, resolve, reject });
+      const read: Read = { ...statement, deadline: performance.now() + this.host.timeoutMs, resolve, reject };
+      // an idle connection and no read waiting before this one: sent at once, without a wait timer
+      // (a timer per read, set and cleared at once, was a measurable share of a read's CPU)
+      const idle = this.queue.length === 0 && !this.unanswered && !this.closed ? this.lanes.find((l) => !l.read) : undefined;
+      if (idle) this.start(idle, read);
+      else this.queue.push(read);
       this.dispatch();
     });
   }
