@@ -20,7 +20,8 @@ const PARSERS: Record<number, (value: string) => unknown> = {
   701: Number, // float8
   1700: toNumber, // numeric (SUM of bigint)
 };
-export const TYPES = { getTypeParser: (oid: number) => PARSERS[oid] ?? ((v: string) => v) };
+const asText = (value: string): string => value;
+export const TYPES = { getTypeParser: (oid: number): ((value: string) => unknown) => PARSERS[oid] ?? asText };
 
 let nativeClient: NativeClientConstructor | undefined;
 export function loadNativeClient(): NativeClientConstructor {

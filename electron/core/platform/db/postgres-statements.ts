@@ -6,6 +6,7 @@ import type { Kysely } from 'kysely';
 import type { NativeClient, PostgresConnection } from './postgres-connection';
 import type { ReadPool, Rows } from './postgres-read-pool';
 import { numberPlaceholders, sent, toParameter } from './postgres-sql';
+import { ResultRows } from './postgres-rows';
 
 /** One statement on the connection: run now (blocking) or sent to be answered later. */
 interface NativeStatement {
@@ -22,7 +23,7 @@ export interface StatementHost<Tables> {
   readonly reads: ReadPool;
   /** The connection's client, reconnected first if it broke and no transaction is open. */
   client(): NativeClient;
-  timed(client: NativeClient, send: (pq: NativeClient['pq']) => boolean): Record<string, unknown>[];
+  timed(client: NativeClient, send: (pq: NativeClient['pq']) => boolean, reader?: ResultRows): Record<string, unknown>[];
   fail(error: unknown): never;
   againIfCut<T>(text: string, run: () => T): T;
   /** Whether a transaction is open (a read that does not block cannot run inside one). */
@@ -43,6 +44,7 @@ export class PostgresStatements<Tables> {
     // prepared on the connection of this generation; a reconnect (a new session) prepares it again
     let preparedIn = -1;
     const preparedOnReads = new WeakSet<NativeClient>();
+    const reader = new ResultRows();
     const prepareOn = (client: NativeClient): void => {
       if (!host.pooled && preparedIn !== host.connection.generation) {
         host.timed(client, (pq) => pq.sendPrepare(name, text, count));
@@ -59,6 +61,15 @@ export class PostgresStatements<Tables> {
       const bound = values.map(toParameter);
       return host.pooled ? pq.sendQueryParams(text, bound) : pq.sendQueryPrepared(name, bound);
     };
+    // what a read of this statement needs on a read connection besides its values (made once)
+    const onReads = {
+      // prepared once on each read connection, in a round trip of its own at its first use there
+      prepare: host.pooled
+        ? undefined
+        : (client: NativeClient) => !preparedOnReads.has(client) && sent(client, client.pq.sendPrepare(name, text, count)),
+      preparedOn: (client: NativeClient) => preparedOnReads.add(client),
+      reader,
+    };
     host.againIfCut(text, () => {
       try {
         prepared();
@@ -71,21 +82,13 @@ export class PostgresStatements<Tables> {
         host.againIfCut(text, () => {
           try {
             const client = prepared();
-            const rows = host.timed(client, (pq) => send(pq, values));
+            const rows = host.timed(client, (pq) => send(pq, values), reader);
             return { rows, changes: Number(client.pq.cmdTuples() || 0) };
           } catch (error) {
             return host.fail(error);
           }
         }),
-      later: (values) =>
-        host.reads.run({
-          // prepared once on each read connection, in a round trip of its own at its first use there
-          prepare: host.pooled
-            ? undefined
-            : (client) => !preparedOnReads.has(client) && sent(client, client.pq.sendPrepare(name, text, count)),
-          preparedOn: (client) => preparedOnReads.add(client),
-          send: (client) => send(client.pq, values),
-        }),
+      later: (values) => host.reads.run({ ...onReads, send: (client) => send(client.pq, values) }),
     };
   }
 

@@ -39,6 +39,7 @@ import { redactUrl } from './postgres-sql';
 import { nativeOpeners } from './postgres-native';
 import { PostgresTransactions } from './postgres-transaction';
 import { PostgresStatements } from './postgres-statements';
+import type { ResultRows } from './postgres-rows';
 
 export { PostgresError } from './postgres-errors';
 export { numberPlaceholders, redactUrl } from './postgres-sql';
@@ -119,8 +120,8 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
   }
 
   /** Runs one command on `client` (sent by `send`), waiting no longer than the statement timeout allows. */
-  private timed(client: NativeClient, send: (pq: NativeClient['pq']) => boolean): Record<string, unknown>[] {
-    return runWithDeadline(client, () => send(client.pq), this.statementTimeoutMs + STATEMENT_GRACE_MS);
+  private timed(client: NativeClient, send: (pq: NativeClient['pq']) => boolean, reader?: ResultRows): Record<string, unknown>[] {
+    return runWithDeadline(client, () => send(client.pq), this.statementTimeoutMs + STATEMENT_GRACE_MS, reader);
   }
 
   private fail(error: unknown): never {
