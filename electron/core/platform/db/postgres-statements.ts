@@ -138,8 +138,13 @@ export class PostgresStatements<Tables> {
   /** Sends a compiled statement to be answered without blocking the process (outside any transaction). */
   async later(sql: string, values: readonly unknown[]): Promise<Rows> {
     if (this.host.inTransaction()) throw new Error('A read that does not block cannot run inside a transaction');
-    this.compiled(sql, values.length);
-    return this.natives.get(`compiled:${sql}`)!.later(values);
+    return this.nativeOf(sql, values.length).later(values);
+  }
+
+  /** The native statement of SQL in PostgreSQL's form (made, and prepared, at its first use). */
+  private nativeOf(sql: string, count: number): NativeStatement {
+    this.compiled(sql, count);
+    return this.natives.get(`compiled:${sql}`)!;
   }
 
   prepared<P extends Record<string, unknown>, R>(build: (values: P, q: Kysely<Tables>) => Query<R>): PreparedQuery<P, R> {
@@ -147,7 +152,14 @@ export class PostgresStatements<Tables> {
     if (!prepared) {
       const { sql, bind } = compileWithPlaceholders(this.host.db, build);
       let statement: SyncStatement | undefined;
-      const later = (values: P) => this.later(sql, bind(values)) as Promise<R[]>;
+      // the statement looked up once: its key is the whole SQL text, costly to build and hash per read
+      let native: NativeStatement | undefined;
+      const later = async (values: P): Promise<R[]> => {
+        if (this.host.inTransaction()) throw new Error('A read that does not block cannot run inside a transaction');
+        const bound = bind(values);
+        native ??= this.nativeOf(sql, bound.length);
+        return (await native.later(bound)) as R[];
+      };
       const get = (values: P): { statement: SyncStatement; values: unknown[] } => {
         const bound = bind(values);
         statement ??= this.compiled(sql, bound.length);
