@@ -52,6 +52,22 @@ describe.skipIf(!ON_POSTGRES)('reads that do not hold the process, on PostgreSQL
     database?.drop();
   });
 
+  it("rows come back as SQLite's, blocking or not, the first time and every time after", async () => {
+    // each statement keeps its result's shape (postgres-rows.ts): later results must read the same,
+    // and another statement's shape must not leak into them
+    const values = sql<Record<string, unknown>>`SELECT 9007199254740991::int8 AS big, 2::int4 AS small, 12.5::numeric AS sum,
+      true AS yes, false AS no, '' AS empty, NULL::text AS missing, 'x' AS text`;
+    const other = sql<Record<string, unknown>>`SELECT NULL::int8 AS big, 'y' AS small`;
+    const expected = { big: 9007199254740991, small: 2, sum: 12.5, yes: 1, no: 0, empty: '', missing: null, text: 'x' };
+    for (let round = 0; round < 2; round++) {
+      expect(db.all(values)).toEqual([expected]);
+      expect(await db.allAsync(values)).toEqual([expected]);
+      expect(db.all(other)).toEqual([{ big: null, small: 'y' }]);
+      expect(await db.allAsync(other)).toEqual([{ big: null, small: 'y' }]);
+    }
+    expect(await db.allAsync(sql<{ n: number }>`SELECT n FROM generate_series(1, 3) AS n WHERE n > 5`)).toEqual([]);
+  });
+
   it('the process goes on while the database answers; the read gets its rows once it is answered', async () => {
     const release = hold(41);
     const read = db.allAsync(sql<{ n: number }>`SELECT 7 AS n FROM pg_advisory_xact_lock(41)`);

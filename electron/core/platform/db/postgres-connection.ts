@@ -32,6 +32,12 @@ export interface NativeClient {
     consumeInput(): boolean;
     isBusy(): boolean;
     getResult(): boolean;
+    ntuples(): number;
+    nfields(): number;
+    fname(field: number): string;
+    ftype(field: number): number;
+    getvalue(row: number, field: number): string;
+    getisnull(row: number, field: number): boolean;
     connected?: boolean;
     finish(): void;
     /** libuv watches the socket and emits 'readable' when data arrives, until stopReader(). */

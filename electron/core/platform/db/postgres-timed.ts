@@ -10,6 +10,7 @@
 // a few tens of microseconds, which costs no CPU; spinning instead cost the database backend its
 // core on a loaded machine.
 import type { NativeClient } from './postgres-connection';
+import type { ResultRows } from './postgres-rows';
 
 const nap = new Int32Array(new SharedArrayBuffer(4));
 /** First nap after sending (ms): a short query is answered within one or two. */
@@ -41,9 +42,15 @@ function awaitResult(pq: NativeClient['pq'], deadline: number, timeoutMs: number
 /**
  * Sends one command (`send`: one of libpq's sendQuery calls) and answers the rows of its last
  * result, as pg-native's synchronous calls do (and throws its error as they do, with the result's
- * error fields left on the handle for the caller to read).
+ * error fields left on the handle for the caller to read). `reader`: the statement's, which keeps its
+ * result's shape (postgres-rows.ts); without one, pg-native reads the rows.
  */
-export function runWithDeadline(client: NativeClient, send: () => boolean, timeoutMs: number): Record<string, unknown>[] {
+export function runWithDeadline(
+  client: NativeClient,
+  send: () => boolean,
+  timeoutMs: number,
+  reader?: ResultRows,
+): Record<string, unknown>[] {
   const pq = client.pq;
   if (!send()) throw new Error(pq.errorMessage() || 'the statement could not be sent');
   const deadline = performance.now() + timeoutMs;
@@ -51,7 +58,7 @@ export function runWithDeadline(client: NativeClient, send: () => boolean, timeo
   for (;;) {
     awaitResult(pq, deadline, timeoutMs);
     if (!pq.getResult()) break;
-    if (pq.resultStatus() !== 'PGRES_FATAL_ERROR') rows = client._consumeQueryResults(pq).rows;
+    if (pq.resultStatus() !== 'PGRES_FATAL_ERROR') rows = reader ? reader.read(pq) : client._consumeQueryResults(pq).rows;
   }
   const error = pq.resultErrorMessage() || pq.errorMessage();
   if (error) throw new Error(error);
