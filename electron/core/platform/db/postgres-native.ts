@@ -1,27 +1,10 @@
-// pg-native, loaded on first use, with SQLite's value conversions (integers and numerics as numbers).
+// pg-native, loaded on first use, with SQLite's value conversions (postgres-values.ts).
 import { createRequire } from 'node:module';
 import { CONNECT_TIMEOUT_S, type NativeClient } from './postgres-connection';
 import { answeredInTime, runWithDeadline } from './postgres-timed';
+import { TYPES } from './postgres-values';
 
 export type NativeClientConstructor = new (config: { types: { getTypeParser(oid: number): (value: string) => unknown } }) => NativeClient;
-
-function toNumber(value: string): number {
-  const n = Number(value);
-  if (!Number.isSafeInteger(n) && !/[.eE]/.test(value)) throw new RangeError(`PostgreSQL returned ${value}, beyond exact numbers`);
-  return n;
-}
-const PARSERS: Record<number, (value: string) => unknown> = {
-  16: (v) => (v === 't' ? 1 : 0), // bool → 0/1 as SQLite
-  20: toNumber, // int8
-  21: Number, // int2
-  23: Number, // int4
-  26: Number, // oid
-  700: Number, // float4
-  701: Number, // float8
-  1700: toNumber, // numeric (SUM of bigint)
-};
-const asText = (value: string): string => value;
-export const TYPES = { getTypeParser: (oid: number): ((value: string) => unknown) => PARSERS[oid] ?? asText };
 
 let nativeClient: NativeClientConstructor | undefined;
 export function loadNativeClient(): NativeClientConstructor {

@@ -4,7 +4,7 @@
 // of a read's CPU; a statement's result has the same columns each time, so here they are read once and
 // only checked (count and types) on later results.
 import type { NativeClient } from './postgres-connection';
-import { TYPES } from './postgres-native';
+import { TYPES } from './postgres-values';
 
 type PQ = NativeClient['pq'];
 type Rows = Record<string, unknown>[];
