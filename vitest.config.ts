@@ -70,6 +70,7 @@ const THROUGH_PGBOUNCER = [
   'test/integration/registry/postgres-processes.test.ts',
   'test/integration/registry/warehouse.test.ts',
   'test/integration/registry/operator-writes.test.ts',
+  'test/integration/registry/operator-edits.test.ts',
 ];
 const PGBOUNCER_URL = process.env.REGISTRY_TEST_PGBOUNCER_URL;
 if (PGBOUNCER_URL && process.env.REGISTRY_TEST_POSTGRES_URL) {
