@@ -16,6 +16,7 @@ import {
   warehouseBalance,
   type WarehouseWorld,
 } from '@test/support/warehouse';
+import { warehouseCalls } from '@test/support/warehouse-calls';
 
 let w: WarehouseWorld;
 const G = 1_000_000; // grams per tonne
@@ -25,18 +26,7 @@ beforeAll(async () => {
 });
 afterAll(() => w.t.close());
 
-const A = () => ({ id: w.f.orgA });
-const inventory = async () =>
-  ok('getWarehouseInventory', await callEndpoint(w.t, 'getWarehouseInventory', { token: w.writeToken, params: A() }));
-const available = async () => (await inventory()).credits.find((c) => c.id === w.f.creditId)?.amount ?? 0;
-const reserve = async (amount: number, token = w.writeToken) =>
-  ok('createReservation', await callEndpoint(w.t, 'createReservation', { token, params: A(), body: { creditId: w.f.creditId, amount } }));
-const get = async (reservationId: string) =>
-  ok('getReservation', await callEndpoint(w.t, 'getReservation', { token: w.writeToken, params: { ...A(), reservationId } }));
-const finish = (reservationId: string, action: string, body: unknown, token = w.writeToken) =>
-  callEndpoint(w.t, 'finishReservation', { token, params: { ...A(), reservationId, action }, body });
-const cancel = (reservationId: string, token = w.writeToken) =>
-  callEndpoint(w.t, 'cancelReservation', { token, params: { ...A(), reservationId } });
+const { A, inventory, available, reserve, get, finish, cancel } = warehouseCalls(() => w);
 
 describe('warehouse inventory', () => {
   it('lists each credit with its available amount, the warehouse account as inventoryId, and ignores development', async () => {
