@@ -1,10 +1,5 @@
 // Apps, installations, access tokens and permissions, over real HTTP, including hostile input.
-import { execFileSync } from 'node:child_process';
 import { createHmac, generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Agent, request } from 'node:http';
 import { SignJWT } from 'jose';
 import { ManualClock } from '@platform/clock';
@@ -23,6 +18,8 @@ import {
   type TestRegistry,
 } from '@test/support/registry';
 import { buildFixture, type Fixture } from '@test/support/fixture';
+import { expectError } from '@test/support/error-answer';
+import { holdThreadPool } from '@test/support/thread-pool-hold';
 
 let t: TestRegistry;
 let f: Fixture;
@@ -31,22 +28,6 @@ let examinerApp: TestApp;
 let installA: string; // app on org A, warehouse WRITE
 let installB: string; // app on org B, warehouse VIEW
 
-/** Holds every thread of libuv's pool (each blocked opening its own FIFO for reading) until release(). */
-function holdThreadPool(): { hold(): void; release(): void } {
-  const dir = mkdtempSync(join(tmpdir(), 'h32-pool-'));
-  const fifos = Array.from({ length: Number(process.env.UV_THREADPOOL_SIZE) || 4 }, (_, i) => join(dir, `f${i}`));
-  let held: Promise<unknown>[] = [];
-  for (const fifo of fifos) execFileSync('mkfifo', [fifo]);
-  return {
-    hold: () => void (held = fifos.map((fifo) => readFile(fifo))),
-    release() {
-      if (held.length === 0) return;
-      held = [];
-      for (const fifo of fifos) writeFileSync(fifo, 'x');
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
 const b64url = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
 
 beforeAll(async () => {
@@ -63,14 +44,6 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const tokenCount = () => (t.registry.db.prepare('SELECT COUNT(*) AS n FROM access_tokens').get() as { n: number }).n;
-
-async function expectError(res: Response, status: number) {
-  const text = await res.text();
-  expect(res.status, text).toBe(status);
-  const body = strict.errorBody.parse(JSON.parse(text));
-  expect(body.statusCode).toBe(status);
-  return body;
-}
 
 describe('app tokens and installation tokens', () => {
   it('issues an app token for a valid JWT, in the documented record shape', async () => {
