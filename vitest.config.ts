@@ -69,6 +69,7 @@ const THROUGH_PGBOUNCER = [
   'test/unit/registry/postgres-*.test.ts',
   'test/integration/registry/postgres-processes.test.ts',
   'test/integration/registry/warehouse.test.ts',
+  'test/integration/registry/warehouse-finish.test.ts',
   'test/integration/registry/operator-writes.test.ts',
   'test/integration/registry/operator-edits.test.ts',
 ];
