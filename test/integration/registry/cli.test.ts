@@ -1,86 +1,16 @@
 // The operator CLI and the serve CLI as real child processes against real data folders.
-import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import BetterSqlite3 from 'better-sqlite3';
-import { SignJWT, importPKCS8 } from 'jose';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { strict } from '@shared/registry/resources';
 import { makeDataDir } from '@test/support/registry';
-import { builtEntry } from '@scripts/build-web-desk';
-
-const ROOT = join(import.meta.dirname, '..', '..', '..');
-// The CLIs as bundled from the working tree by the tier's global setup (test/support/build-node-bundles.ts).
-const ADMIN = builtEntry('admin');
-const SERVE = builtEntry('serve');
-const NODE_ARGS = ['--enable-source-maps'];
-
-interface CliResult {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function admin(args: string[], input?: string): CliResult {
-  const result = spawnSync(process.execPath, [...NODE_ARGS, ADMIN, ...args], { cwd: ROOT, input, encoding: 'utf8', timeout: 30_000 });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
-
-/** Runs an admin command that must succeed; returns its parsed JSON output. */
-function ok<T = Record<string, unknown>>(args: string[], input?: string): T {
-  const result = admin(args, input);
-  expect(result.stderr, `${args[0]} failed`).toBe('');
-  expect(result.status).toBe(0);
-  return JSON.parse(result.stdout) as T;
-}
-
-const errorOutput = z.strictObject({ error: z.string().min(1) });
-
-/** Runs an admin command that must fail: exit 1, nothing on stdout, {"error"} on stderr. */
-function refused(args: string[]): string {
-  const result = admin(args);
-  expect(result.status).toBe(1);
-  expect(result.stdout).toBe('');
-  return errorOutput.parse(JSON.parse(result.stderr)).error;
-}
-
-/**
- * Row counts of every table but the audit log and the transparency log (which logs each audit entry,
- * a refusal's included): equal before and after means nothing changed.
- */
-function rowCounts(dataDir: string): Record<string, number> {
-  const db = new BetterSqlite3(join(dataDir, 'registry.sqlite'), { readonly: true });
-  try {
-    const tables = db
-      .prepare(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'audit_%' AND name NOT LIKE 'tlog_%' ORDER BY name",
-      )
-      .all() as {
-      name: string;
-    }[];
-    return Object.fromEntries(tables.map(({ name }) => [name, (db.prepare(`SELECT COUNT(*) AS n FROM ${name}`).get() as { n: number }).n]));
-  } finally {
-    db.close();
-  }
-}
-
-function balance(dataDir: string, kind: string, organizationId: string | null, creditId: string): number {
-  const db = new BetterSqlite3(join(dataDir, 'registry.sqlite'), { readonly: true });
-  try {
-    const row = db
-      .prepare(
-        'SELECT b.amount FROM balances b JOIN accounts a ON a.id = b.account_id WHERE a.kind = ? AND a.organization_id IS ? AND b.credit_id = ?',
-      )
-      .get(kind, organizationId, creditId) as { amount: number } | undefined;
-    return row?.amount ?? 0;
-  } finally {
-    db.close();
-  }
-}
+import { admin, balance, NODE_ARGS, ok, refused, ROOT, rowCounts, SERVE } from '@test/support/admin-cli';
+import { appJwt, credentialsSchema, startServe, stopServe, type ServeProcess } from '@test/support/serve-process';
 
 // Each command is a fresh process (tsx startup ~1-3 s on a busy machine), hence the generous timeout.
 describe('the operator CLI', { timeout: 120_000 }, () => {
@@ -367,65 +297,6 @@ describe('the operator CLI', { timeout: 120_000 }, () => {
     }
   });
 });
-
-// ---- npm run serve ----
-
-interface ServeProcess {
-  child: ChildProcessWithoutNullStreams;
-  url: string;
-  lines: string[];
-  stderr: string[];
-}
-
-/** Starts serve and resolves with its URL once it prints `listening on http://<host>:<port>`. */
-function startServe(args: string[]): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [...NODE_ARGS, SERVE, ...args], { cwd: ROOT });
-  const lines: string[] = [];
-  const stderr: string[] = [];
-  createInterface({ input: child.stderr }).on('line', (line) => stderr.push(line));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start: ${lines.join('\n')} ${stderr.join('\n')}`)), 45_000);
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      lines.push(line);
-      const match = /^listening on (http:\/\/127\.0\.0\.1:\d+)$/.exec(line);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ child, url: match[1]!, lines, stderr });
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`serve exited with ${code}: ${stderr.join('\n')}`));
-    });
-  });
-}
-
-/** Sends a signal and resolves with the exit code (rejects after `withinMs`). */
-function stopServe(serve: ServeProcess, signal: NodeJS.Signals, withinMs = 5_000): Promise<number | null> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not stop within ${withinMs} ms`)), withinMs);
-    serve.child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolve(code);
-    });
-    serve.child.kill(signal);
-  });
-}
-
-const credentialsSchema = z.object({
-  app: z.object({ id: z.string(), privateKeyPem: z.string() }),
-  installations: z.array(z.object({ id: z.string(), organizationId: z.string() })),
-});
-
-async function appJwt(appId: string, privateKeyPem: string, nowMs = Date.now()): Promise<string> {
-  const now = Math.floor(nowMs / 1000);
-  return new SignJWT({})
-    .setProtectedHeader({ alg: 'RS256', typ: 'JWT' })
-    .setIssuer(appId)
-    .setIssuedAt(now - 60)
-    .setExpirationTime(now + 600)
-    .sign(await importPKCS8(privateKeyPem, 'RS256'));
-}
 
 describe('npm run serve', { timeout: 120_000 }, () => {
   const data = makeDataDir('cli-serve-');
