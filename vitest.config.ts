@@ -29,9 +29,16 @@ const ON_POSTGRES = [
   'test/unit/registry/postgres-*.test.ts',
 ];
 // postgres-processes and the outage tests are PostgreSQL's already (run once, by the integration project).
-const SQLITE_ONLY = ['crash', 'operator-crash', 'disk-full', 'cli', 'certificate-pool', 'postgres-processes', 'postgres-outage'].map(
-  (name) => `test/integration/registry/${name}.test.ts`,
-);
+const SQLITE_ONLY = [
+  'crash',
+  'operator-crash',
+  'disk-full',
+  'cli',
+  'serve-cli',
+  'certificate-pool',
+  'postgres-processes',
+  'postgres-outage',
+].map((name) => `test/integration/registry/${name}.test.ts`);
 // Each test registry copies a database migrated once per run (on the server itself, not through
 // PgBouncer) instead of migrating its own.
 const POSTGRES_TEMPLATE = 'test/support/postgres-template.ts';
@@ -69,7 +76,9 @@ const THROUGH_PGBOUNCER = [
   'test/unit/registry/postgres-*.test.ts',
   'test/integration/registry/postgres-processes.test.ts',
   'test/integration/registry/warehouse.test.ts',
+  'test/integration/registry/warehouse-finish.test.ts',
   'test/integration/registry/operator-writes.test.ts',
+  'test/integration/registry/operator-edits.test.ts',
 ];
 const PGBOUNCER_URL = process.env.REGISTRY_TEST_PGBOUNCER_URL;
 if (PGBOUNCER_URL && process.env.REGISTRY_TEST_POSTGRES_URL) {

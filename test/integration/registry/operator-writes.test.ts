@@ -4,132 +4,23 @@
 // exactly one entry per authenticated attempt that was not a replay, the ledger reconciles, and
 // replays change nothing.
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { strict } from '@shared/registry/resources';
 import { endpoints } from '@shared/registry/endpoints';
 import * as ops from '@registry/operations';
-import { buildFixture, type Fixture } from '@test/support/fixture';
+import type { Fixture } from '@test/support/fixture';
 import { auditRows, createTestOperator, operatorToken, type TestOperator } from '@test/support/operators';
-import { startTestRegistry, type TestRegistry } from '@test/support/registry';
+import { requestFor, step, type SentRequest } from '@test/support/operator-write-steps';
+import { useOperatorWritesWorld, type OperatorWritesWorld } from '@test/support/operator-writes-world';
+import type { TestRegistry } from '@test/support/registry';
 
+const { world, post, rowCounts, expectLedgerReconciles } = useOperatorWritesWorld();
 let t: TestRegistry;
 let f: Fixture;
 let manager: TestOperator;
 let viewer: TestOperator;
-const tokens = { manager: '', viewer: '' };
-
-beforeAll(async () => {
-  // The random sequences below send hundreds of refused requests (bad bodies, reused keys, a viewer's
-  // writes) within a minute on a fast machine; the refused-attempts budget (60 a minute, its own tests
-  // in auth) would then answer 429 and hide what these tests check. A budget they cannot spend:
-  t = await startTestRegistry({ refusedAttempts: { requests: 100_000, windowMs: 60_000 }, setup: (r) => void (f = buildFixture(r)) });
-  manager = createTestOperator(t.registry, 'manager', 2);
-  viewer = createTestOperator(t.registry, 'viewer', 3);
-  tokens.manager = await operatorToken(t, manager);
-  tokens.viewer = await operatorToken(t, viewer);
-});
-afterAll(() => t.close());
-
-function post(path: string, body: unknown, token: string, key?: string, method = 'POST') {
-  return t.call(path, {
-    method,
-    token,
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-    ...(key !== undefined ? { headers: { 'Idempotency-Key': key } } : {}),
-  });
-}
-
-/** Every table's row count: equal before and after means nothing changed. */
-function rowCounts(): Record<string, number> {
-  const tables = t.registry.db.raw
-    .prepare(
-      (t.registry.db as { engine: string }).engine === 'postgres'
-        ? "SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public'"
-        : "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
-    )
-    .all() as { name: string }[];
-  // the transparency log grows with each audit entry and its timer's checkpoints: its own tests check it
-  return Object.fromEntries(
-    tables
-      .filter(({ name }) => !name.startsWith('tlog_'))
-      .map(({ name }) => [name, (t.registry.db.raw.prepare(`SELECT COUNT(*) AS n FROM ${name}`).get() as { n: number }).n]),
-  );
-}
-
-/**
- * A manager's PATCH with its key: 200 naming every field it changed, one succeeded audit entry
- * naming the target; the same key again replays it and changes nothing.
- */
-async function expectAuditedEdit(
-  collection: string,
-  id: string,
-  edit: Record<string, unknown>,
-  key: string,
-  action: string,
-  parse: (json: unknown) => { id: string; changed: string[] },
-) {
-  const entries = auditRows(t.registry).length;
-  const res = await post(`${collection}/${id}`, edit, tokens.manager, key, 'PATCH');
-  expect(res.status).toBe(200);
-  const answer = parse(await res.json());
-  expect(answer.id).toBe(id);
-  expect([...answer.changed].sort()).toEqual(Object.keys(edit).sort());
-  expect(auditRows(t.registry).length).toBe(entries + 1);
-  const entry = auditRows(t.registry).at(-1)!;
-  expect(entry).toMatchObject({ operator_id: manager.id, action, outcome: 'succeeded' });
-  expect(JSON.parse(entry.target_ids)).toContain(id);
-
-  const counts = rowCounts();
-  const again = await post(`${collection}/${id}`, edit, tokens.manager, key, 'PATCH');
-  expect(again.status).toBe(200);
-  expect(again.headers.get('idempotent-replayed')).toBe('true');
-  expect(rowCounts()).toEqual(counts);
-}
-
-/**
- * Each PATCH body is refused with its status and an answer naming what is wrong, changing nothing
- * but one refused audit entry; then an unknown id is 404 and a viewer's edit 403.
- */
-async function expectRefusedEdits(collection: string, id: string, action: string, cases: [unknown, number, string][]) {
-  for (const [body, status, says] of cases) {
-    const before = rowCounts();
-    const res = await post(`${collection}/${id}`, body, tokens.manager, undefined, 'PATCH');
-    expect(res.status).toBe(status);
-    expect(JSON.stringify(await res.json())).toContain(says);
-    expect({ ...rowCounts(), audit_log: 0, audit_targets: 0 }).toEqual({ ...before, audit_log: 0, audit_targets: 0 });
-    expect(auditRows(t.registry).at(-1)).toMatchObject({ action, outcome: 'refused' });
-  }
-  expect((await post(`${collection}/nope`, { fullName: 'X' }, tokens.manager, undefined, 'PATCH')).status).toBe(404);
-  expect((await post(`${collection}/${id}`, { fullName: 'X' }, tokens.viewer, undefined, 'PATCH')).status).toBe(403);
-}
-
-/** The books: balances equal the ledger's sums, and each credit's issuance equals what is held, retired and cancelled. */
-function expectLedgerReconciles() {
-  const db = t.registry.db.raw;
-  const drift = db
-    .prepare(
-      `SELECT b.account_id, b.credit_id, b.amount,
-         COALESCE((SELECT SUM(amount) FROM movements WHERE to_account = b.account_id AND credit_id = b.credit_id), 0)
-       - COALESCE((SELECT SUM(amount) FROM movements WHERE from_account = b.account_id AND credit_id = b.credit_id), 0) AS ledger
-       FROM balances b`,
-    )
-    .all() as { amount: number; ledger: number }[];
-  for (const row of drift) expect(row.amount).toBe(row.ledger);
-  const credits = db
-    .prepare(
-      `SELECT c.id,
-         (SELECT COALESCE(SUM(amount), 0) FROM movements WHERE credit_id = c.id AND kind = 'issue') AS issued,
-         (SELECT COALESCE(SUM(amount), 0) FROM balances WHERE credit_id = c.id) AS held,
-         (SELECT COALESCE(SUM(amount), 0) FROM movements WHERE credit_id = c.id AND kind IN ('retire', 'cancel')) AS gone,
-         (SELECT COALESCE(SUM(amount), 0) FROM credit_events WHERE credit_id = c.id AND type = 'issuance') AS recorded
-       FROM credits c`,
-    )
-    .all() as { issued: number; held: number; gone: number; recorded: number }[];
-  for (const c of credits) {
-    expect(c.held + c.gone).toBe(c.issued);
-    expect(c.recorded).toBe(c.issued);
-  }
-}
+let tokens: OperatorWritesWorld['tokens'];
+beforeAll(() => void ({ t, f, manager, viewer, tokens } = world));
 
 describe('operator writes', () => {
   it('creates an organization: 201 with the organization, and one succeeded audit entry naming it', async () => {
@@ -341,245 +232,6 @@ describe('operator writes', () => {
   });
 });
 
-describe('operator projects: editing a draft, status comments, and the audit filters', () => {
-  const draftBody = {
-    fullName: 'Edited Mangroves',
-    startDate: '2021-01-01',
-    creditingPeriodStartDate: '2021-06-01',
-    countryCode: 'KE',
-    city: 'Mombasa',
-    sector: { id: 'forestry', title: 'Forestry and land use' },
-    methodology: { id: 'icr-ar-001', title: 'Afforestation and reforestation' },
-    type: { id: 'removal', title: 'Removal' },
-    organizationId: '',
-  };
-  let projectId: string;
-
-  it('edits every field of a draft (idempotent, one audited entry) and the project reads back as edited', async () => {
-    const created = await post('/operator/v1/projects', { ...draftBody, organizationId: f.orgA }, tokens.manager, 'edit-create');
-    expect(created.status).toBe(201);
-    projectId = ((await created.json()) as { id: string }).id;
-    const edit = {
-      fullName: 'Mangroves of Lamu',
-      description: 'Restores mangroves.',
-      shortDescription: 'Mangroves',
-      startDate: '2022-02-01',
-      creditingPeriodStartDate: '2022-03-01T00:00:00Z',
-      estimatedAnnualMitigations: ['1200', null],
-      city: null,
-      state: 'Lamu',
-      thumbnail: 'https://example.org/thumb.png',
-      countryCode: 'TZ',
-      sector: { id: 'blue-carbon', title: 'Blue carbon' },
-      methodology: { id: 'vm0033', title: 'Tidal wetland restoration' },
-      type: { id: 'removal', title: 'Removal', description: 'Removes CO2' },
-      location: { lat: -2.27, lng: 40.9 },
-      organizationId: f.orgB,
-      proponentIds: [f.orgA],
-      validatorIds: [f.validatorId],
-      documentation: [
-        { uri: 'https://example.org/pdd.pdf', type: 'projectDesign', name: 'Project design', isPublic: true },
-        { uri: 'https://example.org/internal.pdf', type: 'monitoringReport', name: 'Internal report', isPublic: false },
-      ],
-      kmlFile: { uri: 'https://example.org/area.kml', type: 'kml', name: 'Area', isPublic: true },
-      otherBenefits: [{ id: 3, title: 'Biodiversity', checked: true, description: 'Fish nurseries' }],
-    };
-    await expectAuditedEdit('/operator/v1/projects', projectId, edit, 'edit-1', 'projects.update', (json) =>
-      endpoints.operatorUpdateProject.response(strict).parse(json),
-    );
-
-    const read = await t.call(`/operator/v1/projects/${projectId}`, { token: tokens.viewer });
-    const { project, details } = endpoints.operatorGetProject.response(strict).parse(await read.json());
-    expect(project).toMatchObject({ status: 'draft', organizationId: f.orgB, countryCode: 'TZ' });
-    expect(details).toMatchObject({
-      fullName: 'Mangroves of Lamu',
-      description: 'Restores mangroves.',
-      shortDescription: 'Mangroves',
-      startDate: '2022-02-01T00:00:00.000Z',
-      creditingPeriodStartDate: '2022-03-01T00:00:00.000Z',
-      estimatedAnnualMitigations: ['1200', null],
-      state: 'Lamu',
-      thumbnail: 'https://example.org/thumb.png',
-      sector: { id: 'blue-carbon', title: 'Blue carbon' },
-      methodology: { id: 'vm0033', title: 'Tidal wetland restoration' },
-      location: { lat: -2.27, lng: 40.9 },
-      kmlFile: { uri: 'https://example.org/area.kml', name: 'Area' },
-      otherBenefits: [{ id: 3, title: 'Biodiversity', checked: true, description: 'Fish nurseries' }],
-    });
-    expect(details.city).toBeUndefined();
-    expect(details.proponents.map((o) => o.id)).toEqual([f.orgB, f.orgA]);
-    expect(details.validators.map((o) => o.id)).toEqual([f.validatorId]);
-    expect(details.documentation.map((d) => [d.name, d.isPublic])).toEqual([
-      ['Project design', true],
-      ['Internal report', false],
-    ]);
-
-    // a partial edit changes only what it names; null removes the location and the KML file
-    const partial = await post(`/operator/v1/projects/${projectId}`, { location: null, kmlFile: null }, tokens.manager, 'edit-2', 'PATCH');
-    expect(partial.status).toBe(200);
-    const reread = endpoints.operatorGetProject
-      .response(strict)
-      .parse(await (await t.call(`/operator/v1/projects/${projectId}`, { token: tokens.viewer })).json());
-    expect(reread.details.location).toBeUndefined();
-    expect(reread.details.kmlFile).toBeUndefined();
-    expect(reread.details.documentation).toHaveLength(2);
-    expect(reread.details.fullName).toBe('Mangroves of Lamu');
-  });
-
-  it('refuses an edit that names the status, changes nothing, names no project or an unknown organization', async () => {
-    await expectRefusedEdits('/operator/v1/projects', projectId, 'projects.update', [
-      [{ status: 'validated' }, 400, 'status'],
-      [{}, 400, 'nothing to change'],
-      [{ validatorIds: ['no-such-org'] }, 404, 'no-such-org'],
-      [{ location: { lat: 120, lng: 0 } }, 400, 'lat'],
-    ]);
-  });
-
-  it('keeps the comment of each status change in the history, and edits drafts only', async () => {
-    const moved = await post(
-      `/operator/v1/projects/${projectId}/status`,
-      { status: 'submitted', comment: 'Design document complete' },
-      tokens.manager,
-      'status-1',
-    );
-    expect(moved.status).toBe(200);
-    const { project } = endpoints.operatorGetProject
-      .response(strict)
-      .parse(await (await t.call(`/operator/v1/projects/${projectId}`, { token: tokens.viewer })).json());
-    expect(project.history.at(-1)).toMatchObject({
-      projectStatus: 'submitted',
-      previousProjectStatus: 'draft',
-      comment: 'Design document complete',
-    });
-    const list = endpoints.operatorListProjects
-      .response(strict)
-      .parse(await (await t.call('/operator/v1/projects?status=submitted', { token: tokens.viewer })).json());
-    expect(list.projects.find((p) => p.id === projectId)?.history.at(-1)?.comment).toBe('Design document complete');
-
-    const late = await post(`/operator/v1/projects/${projectId}`, { fullName: 'Too late' }, tokens.manager, 'edit-3', 'PATCH');
-    expect(late.status).toBe(409);
-    expect(((await late.json()) as { message: string }).message).toMatch(/Only a draft project can be edited/);
-  });
-
-  it('filters the audit log by outcome with operator, action and a date range, paged', async () => {
-    const query = (q: string) => t.call(`/operator/v1/audit?${q}`, { token: tokens.viewer });
-    const refused: string[] = [];
-    let cursor: string | null = null;
-    do {
-      const res = await query(
-        `action=projects.update&outcome=refused&operatorId=${manager.id}&limit=2${cursor ? `&cursor=${cursor}` : ''}`,
-      );
-      expect(res.status).toBe(200);
-      const page = endpoints.operatorSearchAudit.response(strict).parse(await res.json());
-      for (const e of page.entries) expect(e).toMatchObject({ action: 'projects.update', outcome: 'refused', operatorId: manager.id });
-      refused.push(...page.entries.map((e) => e.id));
-      cursor = page.nextCursor;
-    } while (cursor !== null);
-    const expected = auditRows(t.registry).filter(
-      (r) => r.action === 'projects.update' && r.outcome === 'refused' && r.operator_id === manager.id,
-    ).length;
-    expect(refused).toHaveLength(expected);
-    expect(expected).toBeGreaterThanOrEqual(5);
-
-    const now = t.registry.clock.now();
-    const inRange = endpoints.operatorSearchAudit
-      .response(strict)
-      .parse(
-        await (
-          await query(
-            `outcome=succeeded&targetId=${projectId}&from=${new Date(now - 60_000).toISOString()}&to=${new Date(now + 1).toISOString()}`,
-          )
-        ).json(),
-      );
-    expect(inRange.entries.map((e) => e.action).sort()).toEqual([
-      'projects.create',
-      'projects.setStatus',
-      'projects.update',
-      'projects.update',
-    ]);
-    const empty = await query(`outcome=succeeded&targetId=${projectId}&to=${new Date(now - 60_000).toISOString()}`);
-    expect(endpoints.operatorSearchAudit.response(strict).parse(await empty.json()).entries).toEqual([]);
-    expect((await query('outcome=maybe')).status).toBe(400);
-  });
-});
-
-describe('operator organizations: editing one', () => {
-  let organizationId: string;
-  const read = async () =>
-    endpoints.operatorGetOrganization
-      .response(strict)
-      .parse(await (await t.call(`/operator/v1/organizations/${organizationId}`, { token: tokens.viewer })).json()).organization;
-
-  it('edits every field (idempotent, one audited entry), null clears an optional one, and it reads back as edited', async () => {
-    const created = await post(
-      '/operator/v1/organizations',
-      { fullName: 'Lamu Growers', countryCode: 'KE', city: 'Lamu', website: 'https://lamu.example', isPublic: true },
-      tokens.manager,
-      'org-edit-create',
-    );
-    expect(created.status).toBe(201);
-    organizationId = endpoints.operatorCreateOrganization.response(strict).parse(await created.json()).organization.id;
-    const edit = {
-      fullName: 'Lamu Mangrove Growers',
-      type: 'buyer',
-      countryCode: 'TZ',
-      city: 'Tanga',
-      zip: '21101',
-      physicalAddress: '1 Harbour Road',
-      registrationNumber: 'TZ-123',
-      website: null,
-      logo: 'https://lamu.example/logo.png',
-      organizationIndustries: { code: '0210', name: 'Forestry' },
-      isPublic: false,
-    };
-    await expectAuditedEdit('/operator/v1/organizations', organizationId, edit, 'org-edit-1', 'organizations.update', (json) =>
-      endpoints.operatorUpdateOrganization.response(strict).parse(json),
-    );
-
-    // it reads back as sent, the cleared website as ''
-    expect(await read()).toMatchObject({ ...edit, website: '', isVerified: false });
-
-    // a partial edit changes only what it names
-    const partial = await post(`/operator/v1/organizations/${organizationId}`, { city: null }, tokens.manager, 'org-edit-2', 'PATCH');
-    expect(partial.status).toBe(200);
-    expect(await read()).toMatchObject({ city: '', fullName: 'Lamu Mangrove Growers', zip: '21101' });
-  });
-
-  it('refuses the verification, an unknown field, nothing to change and a bad value: 400, nothing changed', async () => {
-    const before = await read();
-    await expectRefusedEdits('/operator/v1/organizations', organizationId, 'organizations.update', [
-      [{ verified: true }, 400, 'verified'],
-      [{ isRegistry: true }, 400, 'isRegistry'],
-      [{ fullName: 'X', color: 'red' }, 400, 'color'],
-      [{}, 400, 'nothing to change'],
-      [{ fullName: null }, 400, 'fullName'],
-      [{ countryCode: 'ZZ' }, 400, 'country'],
-    ]);
-    expect(await read()).toEqual(before);
-  });
-});
-
-type Step =
-  | { kind: 'issue'; amount: number; key?: string }
-  | { kind: 'transfer'; amount: number; key?: string }
-  | { kind: 'deposit'; amount: number; key?: string }
-  | { kind: 'viewerIssue' }
-  | { kind: 'badBody'; key?: string }
-  | { kind: 'replay'; index: number }
-  | { kind: 'reuseKey'; index: number };
-
-const amount = fc.integer({ min: 1, max: 5_000_000 }).map((g) => g / 1_000_000);
-const key = fc.option(fc.string({ minLength: 1, maxLength: 12 }), { nil: undefined });
-const step: fc.Arbitrary<Step> = fc.oneof(
-  fc.record({ kind: fc.constant('issue' as const), amount, key }),
-  fc.record({ kind: fc.constant('transfer' as const), amount, key }),
-  fc.record({ kind: fc.constant('deposit' as const), amount, key }),
-  fc.record({ kind: fc.constant('viewerIssue' as const) }),
-  fc.record({ kind: fc.constant('badBody' as const), key }),
-  fc.record({ kind: fc.constant('replay' as const), index: fc.nat() }),
-  fc.record({ kind: fc.constant('reuseKey' as const), index: fc.nat() }),
-);
-
 describe('random sequences of operator writes', () => {
   it('leave one audit entry per authenticated attempt, reconcile, and replays change nothing', async () => {
     let run = 0;
@@ -587,51 +239,13 @@ describe('random sequences of operator writes', () => {
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 10 }), async (steps) => {
         run++;
         // keys are per run, so runs do not replay each other's requests
-        const sent: { path: string; body: unknown; key: string; token: string; status: number; answer: string }[] = [];
+        const sent: SentRequest[] = [];
         // key → its stored request (canonical body) and answer: successes and refusals alike
         const stored = new Map<string, { body: string; path: string; status: number; answer: string }>();
         for (const s of steps) {
-          let path: string;
-          let body: unknown;
-          let token = tokens.manager;
-          let k: string | undefined;
-          if (s.kind === 'replay' || s.kind === 'reuseKey') {
-            if (sent.length === 0) continue;
-            const previous = sent[s.index % sent.length]!;
-            path = previous.path;
-            body = s.kind === 'replay' ? previous.body : { ...(previous.body as object), amount: 0.5 + run };
-            token = previous.token;
-            k = previous.key;
-          } else if (s.kind === 'viewerIssue' || s.kind === 'issue') {
-            path = '/operator/v1/issuances';
-            body = {
-              projectId: f.projectId,
-              vintage: '2025',
-              amount: s.kind === 'issue' ? s.amount : 1,
-              monitoringPeriodStart: '2025-01-01',
-              monitoringPeriodEnd: '2025-12-31',
-              verificationBodyId: f.validatorId,
-            };
-            if (s.kind === 'viewerIssue') token = tokens.viewer;
-            else k = s.key;
-          } else if (s.kind === 'transfer') {
-            path = '/operator/v1/transfers';
-            body = {
-              from: { kind: 'inventory', organizationId: f.orgA },
-              to: { kind: 'registry' },
-              creditId: f.creditId,
-              amount: s.amount,
-            };
-            k = s.key;
-          } else if (s.kind === 'deposit') {
-            path = '/operator/v1/warehouse/deposits';
-            body = { organizationId: f.orgA, creditId: f.creditId, amount: s.amount };
-            k = s.key;
-          } else {
-            path = '/operator/v1/transfers';
-            body = { from: { kind: 'nowhere' }, amount: -1 };
-            k = s.key;
-          }
+          const request = requestFor(s, run, sent, f, tokens);
+          if (request === undefined) continue;
+          const { path, body, token, key: k } = request;
           const fullKey = k === undefined ? undefined : k.startsWith(`r${run}:`) ? k : `r${run}:${k}`;
           const canonicalBody = JSON.stringify(body);
           const storedFirst = fullKey !== undefined ? stored.get(`${token}|${fullKey}`) : undefined;

@@ -1,11 +1,9 @@
 // Two registry server processes on one PostgreSQL database (REGISTRY_TEST_POSTGRES_URL), each
 // answering any request: their serializable transactions must make concurrent reservations and
 // finishes come out as if the requests had come one by one to a single process.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { request } from 'node:http';
-import { join } from 'node:path';
-import { createInterface, type Interface } from 'node:readline';
+import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgresRegistry, type OpenedPostgresRegistry, type OpenedRegistry } from '@registry/open';
 import * as ops from '@registry/operations';
@@ -17,11 +15,8 @@ import { createTestApp, type TestApp } from '@test/support/registry';
 import { createTestOperator } from '@test/support/operators';
 import { startServerProcess as startServer, stopServerProcess, type ServerProcess as Server } from '@test/support/registry-processes';
 import { verifyLogDatabase } from '@registry/transparency/verify-database';
-import { builtEntry } from '@scripts/build-web-desk';
+import { admin, nextLine, startClaimer, statusFrom } from '@test/support/process-helpers';
 
-const CLAIMER_SCRIPT = join(import.meta.dirname, '../../support/claim-and-hang.ts');
-// `npm run admin`, bundled by the integration tier's global setup (test/support/build-node-bundles.ts).
-const ADMIN = builtEntry('admin');
 const G = 1_000_000;
 /** Both servers run with `--rate-limit 300/36000`: more than any app here spends, but one. */
 const RATE_LIMIT = 300;
@@ -35,28 +30,6 @@ if (!POSTGRES_URL) console.warn(NO_POSTGRES_MESSAGE);
  * transaction, row claims, the queue) is in the others, and in postgres-outage.test.ts.
  */
 const THROUGH_POOLER = /[?&]pgbouncer=true(&|$)/.test(POSTGRES_URL);
-
-/** Runs the admin CLI without blocking this process (its servers' keep-alive sockets stay served). */
-function admin(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['--enable-source-maps', ADMIN, ...args], { encoding: 'utf8', timeout: 30_000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
-
-/** The first line of `lines` that `accept` takes (answering non-undefined). */
-function nextLine<T>(lines: Interface, accept: (message: Record<string, unknown>) => T | undefined): Promise<T> {
-  return new Promise((resolve) => {
-    const onLine = (line: string) => {
-      const value = accept(JSON.parse(line) as Record<string, unknown>);
-      if (value === undefined) return;
-      lines.off('line', onLine);
-      resolve(value);
-    };
-    lines.on('line', onLine);
-  });
-}
 
 describe.skipIf(!POSTGRES_URL)('two server processes on one PostgreSQL database', () => {
   let database: TestDatabase;
@@ -253,24 +226,7 @@ describe.skipIf(!POSTGRES_URL)('two server processes on one PostgreSQL database'
       // from another loopback address, whose budget nothing else here spends (once spent, every
       // request from an address is 429 until it refills)
       const status = (server: Server) =>
-        new Promise<number>((resolve, reject) => {
-          const { hostname, port } = new URL(server.url);
-          const req = request(
-            {
-              host: hostname,
-              port,
-              localAddress: '127.0.0.2',
-              path: `/organizations/${f.orgB}/warehouse/inventory`,
-              headers: { authorization: `Bearer rdt_${'0'.repeat(48)}` },
-            },
-            (res) => {
-              res.resume();
-              resolve(res.statusCode ?? 0);
-            },
-          );
-          req.once('error', reject);
-          req.end();
-        });
+        statusFrom('127.0.0.2', server.url, `/organizations/${f.orgB}/warehouse/inventory`, `rdt_${'0'.repeat(48)}`);
       const statuses = await Promise.all(Array.from({ length: RATE_LIMIT + 20 }, (_, i) => status(servers[i % 2]!)));
       expect(statuses.filter((s) => s === 401)).toHaveLength(RATE_LIMIT);
       expect(statuses.filter((s) => s === 429)).toHaveLength(20);
@@ -288,21 +244,12 @@ describe.skipIf(!POSTGRES_URL)('two server processes on one PostgreSQL database'
     const [warehouseBefore, receiverBefore] = [warehouse(), inventoryB()];
 
     // A worker of a third process claims one finished transaction and hangs holding it.
-    claimer = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        CLAIMER_SCRIPT,
-        JSON.stringify({
-          url: database.url,
-          organizationId: f.orgA,
-          receiverId: f.orgB,
-          reservationIds: pending.slice(0, 5).map((r) => r.id),
-        }),
-      ],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    );
+    claimer = startClaimer({
+      url: database.url,
+      organizationId: f.orgA,
+      receiverId: f.orgB,
+      reservationIds: pending.slice(0, 5).map((r) => r.id),
+    });
     const claimed = await nextLine(createInterface({ input: claimer.stdout! }), (m) => m.claimed as string | null);
     expect(claimed).not.toBeNull();
 

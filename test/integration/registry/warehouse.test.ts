@@ -1,21 +1,19 @@
-// The warehouse over real HTTP: reserve, list, get, cancel, finish (both actions) end to end with
-// the real worker, derived expiry, permissions and validation. Every success answer is parsed with
+// The warehouse over real HTTP: reserve, list, get, cancel, derived expiry, permissions and
+// validation (finishing a reservation: warehouse-finish.test.ts). Every success answer is parsed with
 // the strict contract schema; every refusal is checked to have changed nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { retirementRow, presentRetirement } from '@registry/present';
 import { findAccountId } from '@registry/ledger';
 import { RESERVATION_LIFETIME_MS } from '@registry/warehouse/lifecycle';
 import {
   callEndpoint,
   fails,
-  inventoryBalance,
   ok,
   registrySnapshot,
   startWarehouseWorld,
-  untilComplete,
   warehouseBalance,
   type WarehouseWorld,
 } from '@test/support/warehouse';
+import { warehouseCalls } from '@test/support/warehouse-calls';
 
 let w: WarehouseWorld;
 const G = 1_000_000; // grams per tonne
@@ -25,18 +23,7 @@ beforeAll(async () => {
 });
 afterAll(() => w.t.close());
 
-const A = () => ({ id: w.f.orgA });
-const inventory = async () =>
-  ok('getWarehouseInventory', await callEndpoint(w.t, 'getWarehouseInventory', { token: w.writeToken, params: A() }));
-const available = async () => (await inventory()).credits.find((c) => c.id === w.f.creditId)?.amount ?? 0;
-const reserve = async (amount: number, token = w.writeToken) =>
-  ok('createReservation', await callEndpoint(w.t, 'createReservation', { token, params: A(), body: { creditId: w.f.creditId, amount } }));
-const get = async (reservationId: string) =>
-  ok('getReservation', await callEndpoint(w.t, 'getReservation', { token: w.writeToken, params: { ...A(), reservationId } }));
-const finish = (reservationId: string, action: string, body: unknown, token = w.writeToken) =>
-  callEndpoint(w.t, 'finishReservation', { token, params: { ...A(), reservationId, action }, body });
-const cancel = (reservationId: string, token = w.writeToken) =>
-  callEndpoint(w.t, 'cancelReservation', { token, params: { ...A(), reservationId } });
+const { A, inventory, available, reserve, get, finish, cancel } = warehouseCalls(() => w);
 
 describe('warehouse inventory', () => {
   it('lists each credit with its available amount, the warehouse account as inventoryId, and ignores development', async () => {
@@ -216,101 +203,6 @@ describe('cancel', () => {
     await fails(await finish(r.id, 'transfer', { receiverId: w.f.orgB }), 409);
     expect(registrySnapshot(w.t.registry)).toBe(snapshot);
     expect((await get(r.id)).state).toBe('cancelled');
-  });
-});
-
-describe('finish', () => {
-  it('transfer: queues, then the worker moves the credits to the receiver exactly once', async () => {
-    const warehouseBefore = warehouseBalance(w.t.registry, w.f.orgA, w.f.creditId);
-    const receiverBefore = inventoryBalance(w.t.registry, w.f.orgB, w.f.creditId);
-    const r = await reserve(7.25);
-    const answer = await ok(
-      'finishReservation',
-      await finish(r.id, 'transfer', { receiverId: w.f.orgB, transferComment: 'thanks', priceInfo: { price: 12.5, currency: 'USD' } }),
-    );
-    expect(answer).toMatchObject({ success: true, state: 'pending_queue' });
-    const done = await untilComplete(w, r.id);
-    expect(done).toMatchObject({ state: 'processed', isComplete: true, retirementId: null });
-    expect(warehouseBalance(w.t.registry, w.f.orgA, w.f.creditId)).toBe(warehouseBefore - 7_250_000);
-    expect(inventoryBalance(w.t.registry, w.f.orgB, w.f.creditId)).toBe(receiverBefore + 7_250_000);
-    const movements = w.t.registry.db.raw.prepare('SELECT kind, amount FROM movements WHERE reference = ?').all(answer.transactionId);
-    expect(movements).toEqual([{ kind: 'transfer', amount: 7_250_000 }]);
-    const tx = w.t.registry.db.raw
-      .prepare('SELECT state, price, currency, transfer_comment FROM transactions WHERE id = ?')
-      .get(answer.transactionId);
-    expect(tx).toEqual({ state: 'processed', price: '12.5', currency: 'USD', transfer_comment: 'thanks' });
-    // finishing twice is refused and moves nothing
-    const snapshot = registrySnapshot(w.t.registry);
-    await fails(await finish(r.id, 'transfer', { receiverId: w.f.orgB }), 409);
-    await fails(await cancel(r.id), 409);
-    expect(registrySnapshot(w.t.registry)).toBe(snapshot);
-  });
-
-  it('transfer_retire to a verified organization: a claimed retirement with beneficiary = beneficiaryName', async () => {
-    const warehouseBefore = warehouseBalance(w.t.registry, w.f.orgA, w.f.creditId);
-    const receiverBefore = inventoryBalance(w.t.registry, w.f.orgB, w.f.creditId);
-    const r = await reserve(2.5);
-    const answer = await ok(
-      'finishReservation',
-      await finish(r.id, 'transfer_retire', {
-        receiverId: w.f.orgB,
-        retirementData: { reason: 'Scope 3 offset', beneficiaryName: 'Jane Doe', comment: 'FY24' },
-      }),
-    );
-    const done = await untilComplete(w, r.id);
-    expect(done.state).toBe('processed');
-    expect(done.retirementId).toEqual(expect.any(String));
-    expect(warehouseBalance(w.t.registry, w.f.orgA, w.f.creditId)).toBe(warehouseBefore - 2_500_000);
-    // transferred in and retired from the receiver's inventory: its balance is unchanged
-    expect(inventoryBalance(w.t.registry, w.f.orgB, w.f.creditId)).toBe(receiverBefore);
-    const retirement = presentRetirement(w.t.registry, retirementRow(w.t.registry, done.retirementId!)!);
-    expect(retirement).toMatchObject({
-      isClaimed: true,
-      beneficiary: 'Jane Doe',
-      reason: 'Scope 3 offset',
-      comment: 'FY24',
-      organizationId: w.f.orgB,
-      amount: 2.5,
-    });
-    const kinds = w.t.registry.db.raw
-      .prepare('SELECT kind FROM movements WHERE reference IN (?, ?) ORDER BY id')
-      .all(answer.transactionId, done.retirementId) as { kind: string }[];
-    expect(kinds.map((k) => k.kind)).toEqual(['transfer', 'retire']);
-  });
-
-  it('transfer_retire to an unverified organization makes an unclaimed (redacted) retirement', async () => {
-    const r = await reserve(1);
-    await ok(
-      'finishReservation',
-      await finish(r.id, 'transfer_retire', { receiverId: w.f.orgC, retirementData: { reason: 'Offset', beneficiaryName: 'Gamma' } }),
-    );
-    const done = await untilComplete(w, r.id);
-    const retirement = presentRetirement(w.t.registry, retirementRow(w.t.registry, done.retirementId!)!);
-    expect(retirement).toEqual({
-      id: done.retirementId,
-      isClaimed: false,
-      createdAt: expect.any(String),
-      amount: 1,
-      project: expect.any(Object),
-    });
-  });
-
-  it('refuses bad finish requests with 400 at request time and changes nothing', async () => {
-    const r = await reserve(1);
-    const before = registrySnapshot(w.t.registry);
-    const missing = await fails(await finish(r.id, 'transfer_retire', { receiverId: w.f.orgB }), 400);
-    expect(missing.join(' ')).toMatch(/retirementData/);
-    await fails(await finish(r.id, 'transfer_retire', { receiverId: w.f.orgB, retirementData: { reason: '', beneficiaryName: '' } }), 400);
-    const noReceiver = await fails(await finish(r.id, 'transfer', {}), 400);
-    expect(noReceiver.join(' ')).toMatch(/receiverId/);
-    await fails(await finish(r.id, 'transfer', { receiverId: '00000000-0000-4000-8000-000000000000' }), 400);
-    await fails(
-      await finish(r.id, 'transfer', { receiverId: w.f.orgB, receiverAddress: 'nope', priceInfo: { price: -1, currency: '' } }),
-      400,
-    );
-    await fails(await finish(r.id, 'sell', { receiverId: w.f.orgB }), 400);
-    expect(registrySnapshot(w.t.registry)).toBe(before);
-    expect((await get(r.id)).state).toBe('pending');
   });
 });
 

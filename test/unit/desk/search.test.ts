@@ -3,48 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDeskCache, CacheInputError, searchText, toFtsPrefixQuery, type DeskCache } from '@desk/cache';
 import { walkSortIndex } from '@desk/cache/queries';
 import { SEARCH_COUNT_LIMIT } from '@shared/desk/api';
-import { hashJson } from '@desk/cache/rows';
 import type { Project, Retirement } from '@shared/registry/resources';
 import { makeDataDir } from '@test/support/registry';
+import { manyRetirements, project, putProjects, putRetirements, smallRetirement } from '@test/support/search-caches';
 
 const dir = makeDataDir('desk-search-');
 let cache: DeskCache;
-
-const project = (i: number, over: Partial<Project> = {}): Project => ({
-  id: `p${i}`,
-  num: String(i),
-  fullName: `Project ${i}`,
-  description: 'plain',
-  shortDescription: 'short',
-  publicUrl: '',
-  registry: 'ICR',
-  status: 'validated',
-  startDate: `20${10 + (i % 10)}-01-01T00:00:00.000Z`,
-  creditingPeriodStartDate: '2020-01-01T00:00:00.000Z',
-  estimatedAnnualMitigations: [],
-  countryCode: i % 3 === 0 ? 'KE' : 'BR',
-  sector: { id: 'energy', title: 'Energy' },
-  otherBenefits: [],
-  proponents: [{ id: 'o1', fullName: 'Alpha Forests Ltd', logo: '', publicUrl: '' }],
-  validators: [],
-  methodology: { id: i % 2 ? 'ar' : 're', title: i % 2 ? 'Afforestation' : 'Renewables' },
-  type: { id: 'removal', title: 'Removal', description: '' },
-  documentation: [],
-  ...over,
-});
-
-function put(scope: 'public' | 'internal', projects: Project[]) {
-  const resource = scope === 'public' ? 'projects' : 'internalProjects';
-  cache.write.beginStaging(resource);
-  cache.write.stage(
-    resource,
-    projects.map((p) => {
-      const json = JSON.stringify(p);
-      return { id: p.id, hash: hashJson(json), json };
-    }),
-  );
-  cache.write.commitProjects(scope, { full: true, pageHashes: [] });
-}
+const put = (scope: 'public' | 'internal', projects: Project[]) => putProjects(cache, scope, projects);
 
 beforeAll(() => {
   cache = openDeskCache(join(dir.dir, 'cache.sqlite'));
@@ -53,38 +18,10 @@ beforeAll(() => {
   list.push(project(101, { fullName: 'Kilifi Mangroves', status: 'registered' }));
   put('public', list);
   put('internal', [...list, project(200, { fullName: 'Secret Kiln Draft', status: 'draft' })]);
-  const r = (i: number, claimed: boolean): Retirement =>
-    claimed
-      ? {
-          id: `r${i}`,
-          createdAt: `2024-01-${String(10 + i).padStart(2, '0')}T00:00:00.000Z`,
-          isClaimed: true,
-          reason: 'r',
-          comment: '',
-          beneficiary: i === 1 ? 'Jonas Müller' : `Buyer ${i}`,
-          organizationId: 'o',
-          organizationOwner: { id: 'o', fullName: 'Beta', logo: '', publicUrl: '' },
-          serialization: `ICR-KEN-1-${i}-1-S-1-2022`,
-          vintage: '2022',
-          amount: i,
-          project: { id: 'p100', fullName: 'Kilimanjaro Reforestation', url: '', publicUrl: '', num: '100' },
-        }
-      : {
-          id: `r${i}`,
-          createdAt: `2024-01-${String(10 + i).padStart(2, '0')}T00:00:00.000Z`,
-          isClaimed: false,
-          amount: i,
-          project: { id: 'p1', fullName: 'Project 1', url: '', publicUrl: '', num: '1' },
-        };
-  cache.write.beginStaging('retirements');
-  cache.write.stage(
-    'retirements',
-    [1, 2, 3, 4, 5].map((i) => {
-      const json = JSON.stringify(r(i, i !== 5));
-      return { id: `r${i}`, hash: hashJson(json), json };
-    }),
+  putRetirements(
+    cache,
+    [1, 2, 3, 4, 5].map((i) => smallRetirement(i, i !== 5)),
   );
-  cache.write.commitRetirements({ full: true, pageHashes: [] });
 });
 afterAll(() => {
   cache.close();
@@ -222,41 +159,8 @@ describe('cache search on a larger cache', () => {
   const made: Retirement[] = [];
   beforeAll(() => {
     big = openDeskCache(join(bigDir.dir, 'cache.sqlite'));
-    for (let i = 0; i < count; i++) {
-      const day = new Date(Date.UTC(2020, 0, 1) + (i % 1500) * 86_400_000).toISOString();
-      const claimed = i % 3 !== 0;
-      const project =
-        i % 400 === 7
-          ? { id: 'p-rare', fullName: 'Rare Wetland', url: '', publicUrl: '', num: '400' }
-          : { id: `p${i % 40}`, fullName: `Common Forest ${i % 40}`, url: '', publicUrl: '', num: String(i % 40) };
-      made.push(
-        claimed
-          ? {
-              id: `r${String(i).padStart(5, '0')}`,
-              createdAt: day,
-              isClaimed: true,
-              reason: 'r',
-              comment: '',
-              beneficiary: `${['Kim', 'Ana', 'Zoe'][i % 3]} ${i}`,
-              organizationId: 'o',
-              organizationOwner: { id: 'o', fullName: 'Beta', logo: '', publicUrl: '' },
-              serialization: `ICR-${i}`,
-              vintage: String(2015 + (i % 10)),
-              amount: (i * 7919) % 1000,
-              project,
-            }
-          : { id: `r${String(i).padStart(5, '0')}`, createdAt: day, isClaimed: false, amount: (i * 7919) % 1000, project },
-      );
-    }
-    big.write.beginStaging('retirements');
-    big.write.stage(
-      'retirements',
-      made.map((r) => {
-        const json = JSON.stringify(r);
-        return { id: r.id, hash: hashJson(json), json };
-      }),
-    );
-    big.write.commitRetirements({ full: true, pageHashes: [] });
+    made.push(...manyRetirements(count));
+    putRetirements(big, made);
   });
   afterAll(() => {
     big.close();

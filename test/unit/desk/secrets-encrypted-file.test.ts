@@ -1,8 +1,7 @@
 // The passphrase-encrypted fallback store, on real files in a temp directory.
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   createEncryptedFileStore,
   InvalidSecretInputError,
@@ -13,57 +12,23 @@ import {
 } from '@desk/secrets';
 import { deriveKeys, encryptSecrets, newKdfParams } from '@desk/secrets/encrypted-file-format';
 import { passphraseWeakness } from '@desk/secrets/passphrase-strength';
-import { leakMarker } from '@test/support/keyring-scenarios';
+import {
+  AS_THE_DESK,
+  CONFIRMED,
+  encodingsOf,
+  PASSPHRASE,
+  secretWatch,
+  storedFields,
+  useFolderPerTest,
+  usePermissiveUmask,
+} from '@test/support/secrets-file-world';
 
-// What the desk passes: new files get the production cost (N = 2^17). The two tests of that cost
-// use it; the rest write at the lowest cost a file may hold (N = 2^15), a quarter of the work.
-const AS_THE_DESK: EncryptedFileStoreOptions = { userConfirmed: true };
-const CONFIRMED: EncryptedFileStoreOptions = { userConfirmed: true, scryptCost: { N: 2 ** 15, r: 8, p: 1 } };
-const PASSPHRASE = 'correct horse battery staple';
-
-let root: string;
+// Every error message a test saw; the last test (tests in a file run in order) checks them all.
+const { seenMessages, secretsUsed, failure, marker } = secretWatch();
+const paths = useFolderPerTest();
 let dir: string;
 let file: string;
-// Every error message a test saw; the last test (tests in a file run in order) checks them all.
-/** The stored file's fields as these tests read them back (the format module keeps its schema to itself). */
-interface StoredFile {
-  v: number;
-  kdf: { name: string; N: number; r: number; p: number; salt: string };
-  check: string;
-  iv: string;
-  tag: string;
-  data: string;
-}
-const storedFields = (text: string) => JSON.parse(text) as StoredFile;
-
-const seenMessages: string[] = [];
-const secretsUsed: string[] = [PASSPHRASE];
-
-beforeAll(() => {
-  root = mkdtempSync(join(tmpdir(), 'desk-secrets-'));
-});
-afterAll(() => rmSync(root, { recursive: true, force: true }));
-beforeEach((context) => {
-  dir = join(root, context.task.id);
-  mkdirSync(dir);
-  file = join(dir, 'connection.secrets.json');
-});
-
-async function failure(work: () => Promise<unknown>): Promise<Error> {
-  try {
-    await work();
-  } catch (error) {
-    seenMessages.push(String((error as Error).message));
-    return error as Error;
-  }
-  throw new Error('expected a failure');
-}
-
-const marker = () => {
-  const secret = leakMarker();
-  secretsUsed.push(secret);
-  return secret;
-};
+beforeEach(() => void ({ dir, file } = paths));
 
 describe('creation', () => {
   it('requires the user confirmation flag and creates nothing without it', async () => {
@@ -205,12 +170,7 @@ describe('nothing secret on disk', () => {
     for (const name of readdirSync(dir)) {
       const bytes = readFileSync(join(dir, name));
       for (const needle of [secret, PASSPHRASE]) {
-        const forms = [
-          Buffer.from(needle, 'utf8'),
-          Buffer.from(needle, 'utf16le'),
-          Buffer.from(Buffer.from(needle).toString('base64')),
-          Buffer.from(Buffer.from(needle).toString('hex')),
-        ];
+        const forms = encodingsOf(needle);
         for (const form of forms) expect(bytes.includes(form)).toBe(false);
       }
     }
@@ -219,13 +179,7 @@ describe('nothing secret on disk', () => {
 });
 
 describe('file permissions and atomic replace', () => {
-  let oldUmask: number;
-  beforeEach(() => {
-    oldUmask = process.umask(0o000); // a permissive umask must not widen the file's mode
-  });
-  afterEach(() => {
-    process.umask(oldUmask);
-  });
+  usePermissiveUmask(); // which must not widen the file's mode
 
   it('creates the file with mode 0600 and keeps 0600 when replacing a file someone widened', async () => {
     const store = await createEncryptedFileStore(file, PASSPHRASE, CONFIRMED);

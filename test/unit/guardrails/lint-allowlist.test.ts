@@ -14,7 +14,7 @@ type Rule = 'max-lines' | 'max-lines-per-function' | 'prepare';
 const allowlist = JSON.parse(readFileSync(resolve(root, 'eslint.allowlist.json'), 'utf8')) as Record<Rule, string[]>;
 
 /** How many files each list held when the rules came in (issue 27); only ever lowered. */
-const AT_MOST: Record<Rule, number> = { 'max-lines': 11, 'max-lines-per-function': 3, prepare: 0 };
+const AT_MOST: Record<Rule, number> = { 'max-lines': 1, 'max-lines-per-function': 3, prepare: 0 };
 const RULE_ID: Record<Rule, string> = {
   'max-lines': 'max-lines',
   'max-lines-per-function': 'max-lines-per-function',
