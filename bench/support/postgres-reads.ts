@@ -4,7 +4,7 @@ import { loadavg } from 'node:os';
 import type { BenchFigure } from '@bench/types';
 import { cpuFigures } from './postgres-figures';
 import type { BenchServers, Floors, Measured } from './postgres-servers';
-import { wrk, type Rate } from './wrk';
+import { warmUp, wrk, type Rate } from './wrk';
 
 export interface Reads {
   one: Measured;
@@ -14,10 +14,17 @@ export interface Reads {
 
 /** Reads on one PostgreSQL process, on both, then on SQLite (each script for its engine's world). */
 export async function measureReads(servers: BenchServers, pgReads: string, liteReads: string): Promise<Reads> {
+  await warmBoth(servers, pgReads, liteReads);
   const one = await servers.measured([servers.pg[0]!], pgReads, 32, 'postgres');
   const two = await wrk(servers.pg, pgReads, 16);
   const lite = await servers.measured([servers.lite], liteReads, 32, 'sqlite');
   return { one, two, lite };
+}
+
+/** Both engines' read paths warmed alike before either is measured (see warmUp). */
+async function warmBoth(servers: BenchServers, pgReads: string, liteReads: string): Promise<void> {
+  await warmUp(servers.pg, pgReads, 16);
+  await warmUp([servers.lite], liteReads, 32);
 }
 
 /** `load` is the load average over the run, printed with the first figure. */
@@ -69,6 +76,7 @@ export function readFigures(r: Reads, floors: Floors, load: string): BenchFigure
  */
 export async function readsAgainstSqlite(servers: BenchServers, pgReads: string, liteReads: string): Promise<BenchFigure[]> {
   const figures: BenchFigure[] = [];
+  await warmBoth(servers, pgReads, liteReads);
   for (let round = 1; round <= 2; round++) {
     const before = loadavg()[0]!;
     const pg = await servers.measured([servers.pg[0]!], pgReads, 32, 'postgres');

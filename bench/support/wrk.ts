@@ -52,12 +52,24 @@ export interface Rate {
   total: number;
 }
 
+/** Seconds of untimed load on a server before its first measured run (BENCH_WARMUP_S, 0 for none). */
+const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 3);
+
+/**
+ * Untimed load, so a measured run sees a server in its steady state: modules loaded on first use,
+ * the JIT's compiled code, PostgreSQL's statements prepared and its read connections open. Without
+ * it the first run of each engine also measured that start-up, which costs PostgreSQL more.
+ */
+export async function warmUp(bases: string[], script: string, connections: number): Promise<void> {
+  if (WARMUP_S > 0) await wrk(bases, script, connections, WARMUP_S);
+}
+
 /** One wrk per base URL at once (`connections` each), for DURATION_S; the rates added. */
-export async function wrk(bases: string[], script: string, connections: number): Promise<Rate> {
+export async function wrk(bases: string[], script: string, connections: number, seconds = DURATION_S): Promise<Rate> {
   const runs = bases.map(
     (base) =>
       new Promise<Rate>((resolve, reject) => {
-        const child = spawn('wrk', ['-t1', `-c${connections}`, `-d${DURATION_S}s`, '--timeout', '10s', '-s', script, base], {
+        const child = spawn('wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', script, base], {
           stdio: ['ignore', 'pipe', 'pipe'],
         });
         let out = '';
