@@ -5,6 +5,7 @@
 // Items added inside a savepoint that rolls back go with it; a transaction that rolls back (or is
 // run again after a serialization failure) drops them all.
 import type { Compilable, RawBuilder } from 'kysely';
+import { verbatimEnd } from './sql-text';
 
 /** `Db`: the database seam (SyncDatabase), named by the caller so that this file need not import it. */
 export interface CommitBatch<T, Db extends { q: unknown }> {
@@ -82,16 +83,10 @@ export function inlineParameters(sql: string, values: readonly unknown[], escape
   let i = 0;
   while (i < sql.length) {
     const c = sql[i]!;
-    if (c === "'" || c === '"') {
-      const end = sql.indexOf(c, i + 1);
-      const stop = end < 0 ? sql.length : end + 1;
-      text += sql.slice(i, stop);
-      i = stop;
-    } else if (c === '-' && sql[i + 1] === '-') {
-      const end = sql.indexOf('\n', i);
-      const stop = end < 0 ? sql.length : end;
-      text += sql.slice(i, stop);
-      i = stop;
+    const verbatim = verbatimEnd(sql, i);
+    if (verbatim > i) {
+      text += sql.slice(i, verbatim);
+      i = verbatim;
     } else if (c === '$' && /\d/.test(sql[i + 1] ?? '') && !/[\w$]/.test(sql[i - 1] ?? '')) {
       const digits = /^\d+/.exec(sql.slice(i + 1))![0];
       text += literal(Number(digits));

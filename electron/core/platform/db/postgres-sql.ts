@@ -1,5 +1,6 @@
 // SQL text and values on their way to libpq: placeholders numbered, parameters converted.
 import type { NativeClient } from './postgres-connection';
+import { verbatimEnd } from './sql-text';
 
 /** `postgres://user:secret@host/db` without its password, for messages. */
 export function redactUrl(url: string): string {
@@ -18,16 +19,10 @@ export function numberPlaceholders(sql: string): { text: string; names: string[]
   let i = 0;
   while (i < sql.length) {
     const c = sql[i]!;
-    if (c === "'" || c === '"') {
-      const end = sql.indexOf(c, i + 1);
-      const stop = end < 0 ? sql.length : end + 1;
-      text += sql.slice(i, stop);
-      i = stop;
-    } else if (c === '-' && sql[i + 1] === '-') {
-      const end = sql.indexOf('\n', i);
-      const stop = end < 0 ? sql.length : end;
-      text += sql.slice(i, stop);
-      i = stop;
+    const verbatim = verbatimEnd(sql, i);
+    if (verbatim > i) {
+      text += sql.slice(i, verbatim);
+      i = verbatim;
     } else if (c === '?') {
       text += `$${++count}`;
       i += 1;
