@@ -46,12 +46,18 @@ export const countryCode = z
   // the refine above, as JSON Schema can say it (/openapi.json): the codes countries.ts knows
   .meta({ enum: Object.keys(COUNTRIES).sort(), description: 'ISO 3166-1 alpha-2 code of a known country' });
 /**
- * An RSA public key in PEM. The server parses it (and refuses one that is not RSA, or under 2048
- * bits); the document can say only its PEM shape.
+ * The smallest RSA key the registry takes, for apps and operators alike; the desk checks keys
+ * against it before they are sent (renderer) or stored (the app key in the keychain).
+ */
+export const MIN_RSA_KEY_BITS = 2048;
+
+/**
+ * An RSA public key in PEM. The server parses it (and refuses one that is not RSA, or under
+ * MIN_RSA_KEY_BITS); the document can say only its PEM shape.
  */
 export const publicKeyPemInput = requiredText(10_000).meta({
   pattern: '^\\s*-----BEGIN [A-Z0-9 ]+-----[\\s\\S]+-----END [A-Z0-9 ]+-----\\s*$',
-  description: 'An RSA public key of at least 2048 bits, PEM ("-----BEGIN PUBLIC KEY-----" ...)',
+  description: `An RSA public key of at least ${MIN_RSA_KEY_BITS} bits, PEM ("-----BEGIN PUBLIC KEY-----" ...)`,
 });
 
 /** An edit must give at least one field besides the id of what it edits. */

@@ -2,9 +2,7 @@
 // registry takes RSA keys of 2048 bits or more only, and a 1024-bit or an Ed25519 key passed the
 // desk's review and was refused only once sent. The page reads the key's DER (SubjectPublicKeyInfo)
 // far enough to find its algorithm and the RSA modulus' length; the registry still checks it all.
-
-/** The registry's smallest RSA key. */
-export const MIN_RSA_BITS = 2048;
+import { MIN_RSA_KEY_BITS } from '@shared/registry/operator-fields';
 
 export type PublicKeyKind = { kind: 'rsa'; bits: number } | { kind: 'other' } | { kind: 'unreadable' };
 
@@ -63,6 +61,6 @@ export function publicKeyProblem(pem: string): string | null {
   if (key.kind === 'unreadable')
     return 'This public key cannot be read: paste the whole PEM text, from -----BEGIN PUBLIC KEY----- to -----END PUBLIC KEY-----.';
   if (key.kind === 'other') return 'This is not an RSA key (an Ed25519 or EC key, for example): the registry takes RSA keys only.';
-  if (key.bits < MIN_RSA_BITS) return `This RSA key has ${key.bits} bits; the registry takes ${MIN_RSA_BITS} bits or more.`;
+  if (key.bits < MIN_RSA_KEY_BITS) return `This RSA key has ${key.bits} bits; the registry takes ${MIN_RSA_KEY_BITS} bits or more.`;
   return null;
 }

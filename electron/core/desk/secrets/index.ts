@@ -18,11 +18,4 @@ export type { KeytarApi } from './keytar-loader';
 export { createEncryptedFileStore, type EncryptedFileStoreOptions } from './encrypted-file-store';
 export { createMemoryStore } from './memory-store';
 export { checkNewPassphrase, passphraseWeakness, MIN_PASSPHRASE_SCORE } from './passphrase-strength';
-export {
-  importPrivateKey,
-  readPrivateKey,
-  parseRsaPrivateKeyPem,
-  MIN_RSA_BITS,
-  type ReadPrivateKeyResult,
-  type ImportedPrivateKey,
-} from './private-key';
+export { importPrivateKey, readPrivateKey, parseRsaPrivateKeyPem, type ReadPrivateKeyResult, type ImportedPrivateKey } from './private-key';

@@ -6,8 +6,7 @@ import { InvalidPrivateKeyError, SecretStoreError } from './errors';
 import type { SecretStore } from './types';
 import { accountNameSchema, MAX_SECRET_LENGTH, parseInput } from './validation';
 import { z } from 'zod';
-
-export const MIN_RSA_BITS = 2048;
+import { MIN_RSA_KEY_BITS } from '@shared/registry/operator-fields';
 
 export type ReadPrivateKeyResult = { ok: true; pem: string } | { ok: false; reason: 'missing' | 'unreadable' | 'invalid'; message: string };
 
@@ -51,8 +50,8 @@ export function parseRsaPrivateKeyPem(pem: unknown): { pkcs8Pem: string } & Impo
       `The private key is ${key.asymmetricKeyType ?? 'of an unknown type'}; registry apps sign with RSA keys.`,
     );
   const modulusLength = key.asymmetricKeyDetails?.modulusLength ?? 0;
-  if (modulusLength < MIN_RSA_BITS)
-    throw new InvalidPrivateKeyError(`The RSA key has ${modulusLength} bits; at least ${MIN_RSA_BITS} are required.`);
+  if (modulusLength < MIN_RSA_KEY_BITS)
+    throw new InvalidPrivateKeyError(`The RSA key has ${modulusLength} bits; at least ${MIN_RSA_KEY_BITS} are required.`);
   return {
     pkcs8Pem: key.export({ type: 'pkcs8', format: 'pem' }).toString(),
     modulusLength,

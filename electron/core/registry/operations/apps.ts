@@ -4,12 +4,12 @@
 // Every operation validates its whole input first (a clear error, nothing changed) and makes its
 // changes in one transaction; its input schema is in shared/registry/operator-inputs.ts (the CLI and the
 // operator endpoints are built from it).
-import { createPublicKey } from 'node:crypto';
 import { z } from 'zod';
 import type { RegistryContext } from '../context';
-import { badRequest, conflict, notFound } from '../errors';
+import { conflict, notFound } from '../errors';
 import { parseInput } from '../input';
 import { requireOrganization } from './lookups';
+import { rsaPublicKeyPem } from './public-keys';
 import {
   createAppInput,
   grantExaminerInput,
@@ -31,15 +31,7 @@ function slugify(name: string): string {
 
 export function createApp(ctx: RegistryContext, input: z.input<typeof createAppInput>): { id: string; name: string; nameId: string } {
   const o = parseInput(createAppInput, input);
-  let key;
-  try {
-    key = createPublicKey(o.publicKeyPem);
-  } catch {
-    throw badRequest('publicKeyPem: not a PEM public key');
-  }
-  if (key.asymmetricKeyType !== 'rsa') throw badRequest('publicKeyPem: apps sign with RS256, so the key must be RSA');
-  if ((key.asymmetricKeyDetails?.modulusLength ?? 0) < 2048) throw badRequest('publicKeyPem: RSA keys must be at least 2048 bits');
-  const pem = key.export({ type: 'spki', format: 'pem' }).toString();
+  const pem = rsaPublicKeyPem(o.publicKeyPem, 'apps');
   const id = o.id ?? ctx.newId();
   const nameId = o.nameId ?? slugify(o.name);
   const now = ctx.clock.now();

@@ -5,15 +5,15 @@
 // Every operation validates its whole input first (a clear error, nothing changed) and makes its
 // changes in one transaction; its input schema is in shared/registry/operator-inputs.ts (the CLI and the
 // operator endpoints are built from it).
-import { createPublicKey } from 'node:crypto';
 import type { InferResult, Kysely } from 'kysely';
 import type { z } from 'zod';
 import { createOperatorInput, setOperatorActiveInput, setOperatorKeyInput } from '@shared/registry/operator-inputs';
 import type { OperatorRole } from '@shared/registry/vocabulary';
 import { iso } from '@platform/clock';
 import type { RegistryContext } from '../context';
-import { badRequest, conflict, notFound } from '../errors';
+import { conflict, notFound } from '../errors';
 import { parseInput } from '../input';
+import { rsaPublicKeyPem } from './public-keys';
 import type { RegistryTables } from '../schema';
 
 export { createOperatorInput, setOperatorActiveInput, setOperatorKeyInput };
@@ -40,22 +40,9 @@ const present = (r: InferResult<ReturnType<typeof selectOperators>>[number]): Op
   updatedAt: iso(r.updated_at),
 });
 
-/** An RSA public key of at least 2048 bits, as SPKI PEM (operators sign with RS256, like apps). */
-export function rsaPublicKeyPem(pem: string, field = 'publicKeyPem'): string {
-  let key;
-  try {
-    key = createPublicKey(pem);
-  } catch {
-    throw badRequest(`${field}: not a PEM public key`);
-  }
-  if (key.asymmetricKeyType !== 'rsa') throw badRequest(`${field}: operators sign with RS256, so the key must be RSA`);
-  if ((key.asymmetricKeyDetails?.modulusLength ?? 0) < 2048) throw badRequest(`${field}: RSA keys must be at least 2048 bits`);
-  return key.export({ type: 'spki', format: 'pem' }).toString();
-}
-
 export function createOperator(ctx: RegistryContext, input: z.input<typeof createOperatorInput>): { operator: OperatorRecord } {
   const o = parseInput(createOperatorInput, input);
-  const pem = rsaPublicKeyPem(o.publicKeyPem);
+  const pem = rsaPublicKeyPem(o.publicKeyPem, 'operators');
   const id = o.id ?? ctx.newId();
   const now = ctx.clock.now();
   return ctx.db.transaction(() => {
@@ -94,7 +81,7 @@ export function setOperatorActive(ctx: RegistryContext, input: z.input<typeof se
  */
 export function setOperatorKey(ctx: RegistryContext, input: z.input<typeof setOperatorKeyInput>): { operator: OperatorRecord } {
   const o = parseInput(setOperatorKeyInput, input);
-  const pem = rsaPublicKeyPem(o.publicKeyPem);
+  const pem = rsaPublicKeyPem(o.publicKeyPem, 'operators');
   return ctx.db.transaction(() => {
     if (!requireOperator(ctx, o.operatorId).active)
       throw conflict(`Operator ${o.operatorId} is disabled: enable it before giving it a new key`);
