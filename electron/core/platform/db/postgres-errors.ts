@@ -1,7 +1,7 @@
 // What PostgreSQL's errors mean to the registry: retryable, timed out, a duplicate.
 import { DatabaseTimeoutError, DatabaseUnavailableError } from './database';
 import { connectionGone, type NativeClient } from './postgres-connection';
-import type { ReadFailure } from './postgres-read-pool';
+import type { ReadFailure } from './postgres-read-types';
 import { StatementDeadlinePassed } from './postgres-timed';
 
 /** An error PostgreSQL reported: `message` is its primary message, `code` its SQLSTATE. */

@@ -19,59 +19,8 @@
 import { DatabaseTimeoutError, DatabaseUnavailableError } from './database';
 import type { NativeClient } from './postgres-connection';
 import { ReadQueue } from './postgres-read-queue';
-import type { ResultRows } from './postgres-rows';
+import type { Read, ReadPoolHost, ReadStatement, Rows } from './postgres-read-types';
 import { runWithDeadline, StatementDeadlinePassed } from './postgres-timed';
-
-export type Rows = Record<string, unknown>[];
-
-/** What a failed read reports, and whether its connection is gone (then it is dropped). */
-export interface ReadFailure {
-  reported: unknown;
-  /** The connection was cut (a restart, a terminated backend): the read may run once more elsewhere. */
-  cut: boolean;
-}
-
-/** What the engine lends the pool. */
-export interface ReadPoolHost {
-  /** At most this many read connections. */
-  size: number;
-  /** How long a read may wait for its answer (ms); past it, its connection is abandoned. */
-  timeoutMs: number;
-  /** Opens one connection with the session's settings, without blocking the process. */
-  open(): Promise<NativeClient>;
-  /** Closes a connection (it may be broken). */
-  release(client: NativeClient): void;
-  /** The error a failed read on `client` reports, as a synchronous statement would report it. */
-  failure(error: unknown, client: NativeClient): ReadFailure;
-  log(line: string): void;
-}
-
-/** A read's statement, as the engine sends it on a read connection. */
-export interface ReadStatement {
-  /**
-   * Sends the statement's preparation when it is not prepared on `client` yet (answers whether it
-   * sent one). Its answer is awaited as a read's is, so a first use never holds the process.
-   */
-  prepare?(client: NativeClient): boolean;
-  /** The preparation sent on `client` was answered without error. */
-  preparedOn?(client: NativeClient): void;
-  /** Sends the statement with its values. */
-  send(client: NativeClient): boolean;
-  /** Reads its rows (the statement's reader); pg-native's when absent. */
-  reader?: ResultRows;
-}
-
-interface Read extends ReadStatement {
-  /** Answered by then (the statement timeout and its grace from when it was asked). */
-  readonly deadline: number;
-  waitTimer?: NodeJS.Timeout;
-  /** When its statement was sent (last). */
-  sentAt?: number;
-  /** Already run again once after its connection was cut. */
-  again?: boolean;
-  resolve(rows: Rows): void;
-  reject(error: unknown): void;
-}
 
 interface Lane {
   client: NativeClient;

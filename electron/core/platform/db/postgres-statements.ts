@@ -4,7 +4,8 @@
 import { compileWithPlaceholders, type PreparedQuery, type Query, type RunResult, type SyncDatabase, type SyncStatement } from './database';
 import type { Kysely } from 'kysely';
 import type { NativeClient, PostgresConnection } from './postgres-connection';
-import type { ReadPool, Rows } from './postgres-read-pool';
+import type { ReadPool } from './postgres-read-pool';
+import type { Rows } from './postgres-read-types';
 import { numberPlaceholders, sent, toParameter } from './postgres-sql';
 import { ResultRows } from './postgres-rows';
 
