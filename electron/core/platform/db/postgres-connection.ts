@@ -6,7 +6,7 @@
 // backoff allows (so an outage costs each request one failed connect at most, and the process serves
 // again within about a second of the database being back). Never reconnects inside a transaction: the
 // transaction died with the old connection, and its remaining statements must not run elsewhere.
-import { DatabaseUnavailableError } from './database';
+import { DatabaseUnavailableError } from './database-errors';
 
 /** The part of pg-native (and its libpq handle) the engine uses. */
 export interface NativeClient {

@@ -1,5 +1,5 @@
 // What PostgreSQL's errors mean to the registry: retryable, timed out, a duplicate.
-import { DatabaseTimeoutError, DatabaseUnavailableError } from './database';
+import { DatabaseTimeoutError, DatabaseUnavailableError } from './database-errors';
 import { connectionGone, type NativeClient } from './postgres-connection';
 import type { ReadFailure } from './postgres-read-types';
 import { StatementDeadlinePassed } from './postgres-timed';

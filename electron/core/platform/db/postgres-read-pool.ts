@@ -16,7 +16,7 @@
 // is never inside a transaction (allAsync refuses), and it is sent only when asked: after every write
 // this process committed before asking it. PostgreSQL makes a commit visible to every snapshot taken
 // after the COMMIT is answered, so a read sees what this process (or any other) wrote before it.
-import { DatabaseTimeoutError, DatabaseUnavailableError } from './database';
+import { DatabaseTimeoutError, DatabaseUnavailableError } from './database-errors';
 import type { NativeClient } from './postgres-connection';
 import { ReadQueue } from './postgres-read-queue';
 import type { Read, ReadPoolHost, ReadStatement, Rows } from './postgres-read-types';
