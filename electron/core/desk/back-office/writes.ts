@@ -5,12 +5,11 @@ import { RegistryClientError } from '@desk/client/errors';
 import { NetworkError } from '@desk/client/http';
 import type { CallInput } from '@desk/client/registry-client';
 import type { ConnectionRuntime } from '@desk/connection-runtime';
+import { setTimeout as delay } from 'node:timers/promises';
 import { offlineFailure } from '@desk/errors';
 import { translateClientError } from '@desk/registry-calls';
 import { requireOperator, type BackOfficeContext } from './context';
 import type { WriteInput } from './types';
-
-const sleepReal = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** backOffice.write and settle: sent with its idempotency key, retried, and answered done, refused or unsure. */
 export async function sendWrite(
@@ -54,7 +53,7 @@ export async function sendWrite(
         return { outcome: 'done', data: null };
       } else if (!(error instanceof NetworkError && error.neverSent)) everSent = true;
       lastError = error;
-      if (attempt < attempts) await sleepReal(retryDelayMs * attempt);
+      if (attempt < attempts) await delay(retryDelayMs * attempt);
     }
   }
   if (!everSent) throw offlineFailure(action === 'write' ? 'This change' : 'Checking the change');

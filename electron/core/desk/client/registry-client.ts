@@ -1,6 +1,7 @@
 // The desk's typed registry client, built from the shared endpoint table: it fills paths, checks
 // what it sends against the table's schemas, picks the right token, retries what is safe to retry,
 // and checks every answer against the tolerant resource schemas (unknown fields are dropped).
+import { setTimeout as delay } from 'node:timers/promises';
 import { endpoints, type EndpointDefinition, type EndpointId } from '@shared/registry/endpoints';
 import { readBytes, readText } from './answer-body';
 import { parseAnswer } from './answer-checks';
@@ -20,8 +21,6 @@ export { answerBreaksContract, answerNotJson } from './answer-checks';
 export type { CallInput, RawAnswer, RawBytesAnswer, RegistryClient, RegistryClientOptions } from './call-types';
 export { filenameFromDisposition } from './content-disposition';
 
-const sleepReal = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 export function createRegistryClient(options: RegistryClientOptions): RegistryClient {
   const viaFetch = fetchTransport(options.fetch ?? fetch);
   const transport = options.transport ?? viaFetch;
@@ -29,7 +28,7 @@ export function createRegistryClient(options: RegistryClientOptions): RegistryCl
   const loopback = options.compressed === undefined ? isLoopbackUrl(options.baseUrl) : !options.compressed;
   const timeoutMs = options.timeoutMs ?? 30_000;
   const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
-  const sleep = options.sleep ?? sleepReal;
+  const sleep = options.sleep ?? ((ms: number) => delay(ms));
   const random = options.random ?? Math.random;
   const offsets = createClockOffsets();
   const gate = createRequestGate({ ...options.gate, sleep });
