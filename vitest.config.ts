@@ -12,6 +12,7 @@ import react from '@vitejs/plugin-react';
 import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
 import { CHROMIUM_ARGS } from './scripts/chromium-args.ts';
+import { LongestFirstSequencer } from './scripts/longest-first-sequencer.ts';
 import { viteAliases } from './scripts/path-aliases.mjs';
 
 // The import aliases (@registry/…: scripts/path-aliases.mjs); the components project does not
@@ -123,6 +124,8 @@ export default defineConfig({
     maxWorkers: availableParallelism(),
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // The projects with the longest files first (scripts/longest-first-sequencer.ts).
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
         extends: true,
