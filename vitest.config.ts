@@ -5,11 +5,14 @@
 // - test/integration: real servers on loopback, real processes, the keychain over D-Bus;
 // - test/scale: minutes each (the scale-100 sync, the native addon compile).
 // `vitest run` runs all three; `npm run test:unit` (or :integration, :scale) one.
+import { readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
 import { CHROMIUM_ARGS } from './scripts/chromium-args.ts';
+import { LongestFirstSequencer } from './scripts/longest-first-sequencer.ts';
 import { viteAliases } from './scripts/path-aliases.mjs';
 
 // The import aliases (@registry/…: scripts/path-aliases.mjs); the components project does not
@@ -48,6 +51,14 @@ const POSTGRES_TEMPLATE = 'test/support/postgres-template.ts';
 // and nothing of a registry outlives it in a module (per-registry caches are WeakMaps keyed by it):
 // a probe after each of the project's 33 files found no handle (socket, timer) left behind.
 const SHARED_WORKER = { isolate: false } as const;
+// The registry's integration files but the SQLite-only ones (which kill, fill or re-run processes and
+// stay in the integration project, a fresh worker each): the postgres project's files, which the
+// `registry` project runs on SQLite in a shared worker too.
+const REGISTRY_FILES = 'test/integration/registry/**/*.test.ts';
+const SHARED_ON_SQLITE = readdirSync(join(import.meta.dirname, 'test/integration/registry'), { recursive: true, encoding: 'utf8' })
+  .filter((name) => name.endsWith('.test.ts'))
+  .map((name) => `test/integration/registry/${name}`)
+  .filter((file) => !SQLITE_ONLY.includes(file));
 const POSTGRES_PROJECTS = process.env.REGISTRY_TEST_POSTGRES_URL
   ? [
       {
@@ -113,6 +124,8 @@ export default defineConfig({
     maxWorkers: availableParallelism(),
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // The projects with the longest files first (scripts/longest-first-sequencer.ts).
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
         extends: true,
@@ -128,7 +141,24 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'integration', include: ['test/integration/**/*.test.ts'], globalSetup: ['test/support/build-node-bundles.ts'] },
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          exclude: SHARED_ON_SQLITE,
+          globalSetup: ['test/support/build-node-bundles.ts'],
+        },
+      },
+      {
+        // The registry's HTTP suite on SQLite, in a shared worker as the postgres project runs it:
+        // its 31 files took 124 s of CPU with a fresh module graph each, 62 s shared (2026-11-29).
+        extends: true,
+        test: {
+          name: 'registry',
+          include: [REGISTRY_FILES],
+          exclude: SQLITE_ONLY,
+          globalSetup: ['test/support/build-node-bundles.ts'],
+          ...SHARED_WORKER,
+        },
       },
       {
         // Renderer components in Debian's Chromium (the integration tier: a dev server and a browser).

@@ -3,6 +3,11 @@
 // tests run the web desk, instead of paying tsx's compile at each of dozens of starts.
 import { buildWebDesk } from '@scripts/build-web-desk';
 
+// The integration and registry projects both name this setup; vitest runs each project's global
+// setups in its own process, so the build is kept there and done once per run, not once per project.
+const run = globalThis as { webDeskBuild?: Promise<void> };
+
 export default async function setup(): Promise<void> {
-  await buildWebDesk();
+  run.webDeskBuild ??= buildWebDesk();
+  await run.webDeskBuild;
 }
