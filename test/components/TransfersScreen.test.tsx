@@ -3,7 +3,8 @@
 // transfer to a wallet names the wallet in its heading, and its review's dry run (an audit entry in
 // the registry each time) is asked once, not again when the write and the syncs after it are heard.
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { page } from 'vitest/browser';
+import axe from 'axe-core';
+import { page, userEvent } from 'vitest/browser';
 import { TransfersScreen } from '@renderer/screens/back-office/TransfersScreen';
 import { useBackOffice } from '@renderer/stores/backOffice';
 import type { SyncStatus } from '@shared/desk/api';
@@ -223,7 +224,7 @@ it('a refusal about the amount is shown at the amount once back in the form, by 
   desk.answer('backOffice.session', () => administratorSession);
   desk.answer('backOffice.read', (input) => {
     const { endpoint } = input as { endpoint: string };
-    if (endpoint === 'operatorPreview') return deskError('conflict', refusal) as never;
+    if (endpoint === 'operatorPreview') return deskError('conflict', refusal);
     const data =
       endpoint === 'operatorListAccounts' ? { accounts: [], nextCursor: null } : { organizations: [organization], nextCursor: null };
     return { data, source: 'registry', fetchedAt: '2024-01-02T00:00:00.000Z' };
@@ -241,6 +242,17 @@ it('a refusal about the amount is shown at the amount once back in the form, by 
       'The registry would refuse this: Amount: not enough credits of KE-2031-0001 in the inventory of Baobab Roots, which holds 1 t of them. Go back to the form to change it.',
     );
   expect(alert.getByText(/^The registry would refuse this/).element().textContent).not.toContain('org-1');
+  // the Details disclosure: reached and opened with the keyboard, and clean for axe (WCAG 2.1 AA)
+  const details = alert.element().querySelector('details')!;
+  const summary = alert.getByText('Details', { exact: true });
+  (summary.element() as HTMLElement).focus();
+  await expect.element(summary).toHaveFocus();
+  await userEvent.keyboard('{Enter}');
+  await expect.poll(() => details.open).toBe(true);
+  const results = await axe.run(alert.element(), { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] });
+  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  await userEvent.keyboard('{Enter}');
+  await expect.poll(() => details.open).toBe(false);
   expect(alert.element().querySelector('details')?.textContent).toContain('(organization org-1)');
 
   await page.getByRole('button', { name: 'Back to the form' }).click();
