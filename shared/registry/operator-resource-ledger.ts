@@ -6,12 +6,15 @@ import { isoDateTime, type ObjectFactory } from './resource-common';
 
 export const grams = z.number().int();
 
+/** The kinds of ledger account, as accounts and account views name them. */
+const accountKind = z.enum(['inventory', 'warehouse', 'buffer', 'adjustment', 'registry', 'wallet']);
+
 /** Accounts, account views, movements and a credit's history. */
 export function ledgerResources(object: ObjectFactory) {
   const balance = object({ creditId: z.string(), serialization: z.string(), amountGrams: grams });
   const account = object({
     id: z.string(),
-    kind: z.enum(['inventory', 'warehouse', 'buffer', 'adjustment', 'registry', 'wallet']),
+    kind: accountKind,
     organizationId: z.string().nullable(),
     walletAddress: z.string().nullable(),
     balances: z.array(balance),
@@ -19,7 +22,7 @@ export function ledgerResources(object: ObjectFactory) {
   /** An account as the back office names it; `id` is null for one the previewed write would open. */
   const accountView = object({
     id: z.string().nullable(),
-    kind: z.enum(['inventory', 'warehouse', 'buffer', 'adjustment', 'registry', 'wallet']),
+    kind: accountKind,
     organizationId: z.string().nullable(),
     organizationName: z.string().nullable(),
     walletAddress: z.string().nullable(),

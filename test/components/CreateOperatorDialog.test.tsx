@@ -83,3 +83,24 @@ it('reads the public key from its file, refuses a private key file, and shows pr
   await expect.element(page.getByRole('dialog', { name: 'Review the new operator' })).toBeVisible();
   expect(desk.calls.filter((c) => c.method === 'backOffice.write')).toEqual([]);
 });
+
+it('going back after the registry refused a key: another key reviewed no longer shows the old refusal', async () => {
+  const refusal = 'publicKeyPem: this key is already the key of operator Ben Operator';
+  desk.answer('backOffice.write', () => ({ outcome: 'refused', status: 409, message: refusal }) as never);
+  render(<CreateOperatorDialog onClose={() => {}} />);
+  const form = page.getByRole('dialog', { name: 'New operator' });
+  await form.getByLabelText('Name').fill('Ada Operator');
+  await form.getByLabelText('Public key (PEM)').fill(PUBLIC);
+  await form.getByRole('button', { name: 'Review' }).click();
+  const review = page.getByRole('dialog', { name: 'Review the new operator' });
+  await review.getByRole('button', { name: 'Create operator' }).click();
+  await expect.element(review.getByText(/^Refused: /)).toHaveTextContent(/already the key of operator Ben Operator/);
+
+  await review.getByRole('button', { name: 'Back' }).click();
+  const key = page.getByRole('dialog', { name: 'New operator' }).getByLabelText('Public key (PEM)');
+  await key.fill(PUBLIC.replace('ewIDAQAB', 'ewIDAQAB\n'));
+  await page.getByRole('dialog', { name: 'New operator' }).getByRole('button', { name: 'Review' }).click();
+  await expect.element(page.getByRole('dialog', { name: 'Review the new operator' })).toBeVisible();
+  expect(document.body.textContent).not.toContain('Ben Operator');
+  expect(page.getByText(/^Refused: /).query()).toBeNull();
+});

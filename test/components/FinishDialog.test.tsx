@@ -145,6 +145,22 @@ describe('the Finish dialog', () => {
     await expect.element(page.getByText('transaction-1')).toBeVisible();
   });
 
+  it('never repeats a bad currency in the price hint, and says at once what is wrong with it', async () => {
+    open();
+    const price = page.getByLabelText('Price per tonne (optional)');
+    const currency = page.getByLabelText('Currency of the price');
+    await expect.element(price).toHaveAccessibleDescription('Per tonne of CO₂e, in USD.');
+    await currency.fill('ZZZ$$');
+    await expect.element(price).toHaveAccessibleDescription('Per tonne of CO₂e, in the currency of the price (below).');
+    await expect.element(currency).toHaveAttribute('aria-invalid', 'true');
+    await expect.element(currency).toHaveAccessibleDescription('Enter a currency code (ISO 4217), for example USD, EUR or KES.');
+    await currency.fill('ZZZ');
+    await expect.element(price).toHaveAccessibleDescription('Per tonne of CO₂e, in the currency of the price (below).');
+    await currency.fill('kes');
+    await expect.element(price).toHaveAccessibleDescription('Per tonne of CO₂e, in KES.');
+    await expect.element(currency).not.toHaveAttribute('aria-invalid', 'true');
+  });
+
   it('says what a refused review lacks in the order the form shows it, from the field focus is on', async () => {
     open(true);
     await page.getByRole('radio', { name: 'Transfer and retire' }).click();

@@ -1,10 +1,12 @@
 // The active connection's history actions in Settings: "Save the evidence" saves the file the desk
 // made; "Verify this registry from scratch…" first says plainly that it accepts the registry's
 // history as it is now and shows the key it will pin (another than the pinned one is said), Cancel
-// changes nothing, and only the confirmation starts over, with the key shown.
+// changes nothing, and only the confirmation starts over, with the key shown. The embedded demo's
+// card names the file that holds its keys.
 import { afterEach, expect, it } from 'vitest';
 import { page } from 'vitest/browser';
 import type { ConnectionInfo, HistoryVerification } from '@shared/desk/api';
+import { ConnectionCard } from '@renderer/screens/settings/ConnectionCard';
 import { HistoryActions } from '@renderer/screens/settings/HistoryActions';
 import { render } from './render';
 import { installScriptedBridge } from './scripted-bridge';
@@ -75,4 +77,18 @@ it('starts over only after saying what it means and showing the key it will pin'
   await page.getByRole('button', { name: 'Accept the new history and start over' }).click();
   await expect.poll(() => calls('connections.startOver')).toEqual([{ id: 'c1', logKey: served.key }]);
   await expect.poll(() => calls('sync.run').length).toBe(1);
+});
+
+it("the embedded demo's card names where its keys are: demo-credentials.json in the data folder", async () => {
+  desk.answer('system.info', () => ({ version: '1.0.0', host: 'web', dataDir: '/home/ada/.registry-desk' }));
+  const embedded: ConnectionInfo = { ...connection, id: 'embedded', name: 'Embedded demo registry', kind: 'embedded', logKey: undefined };
+  render(<ConnectionCard connection={embedded} active={false} />);
+  const card = page.getByRole('region', { name: 'Connection Embedded demo registry' });
+  await expect.element(card.getByText('/home/ada/.registry-desk/embedded-registry/demo-credentials.json')).toBeVisible();
+  await expect.element(card).toHaveTextContent(/operators’ and demo wallets’ keys/);
+
+  // a remote registry's card does not: its keys come from whoever runs it
+  render(<ConnectionCard connection={connection} active={false} />);
+  await expect.element(page.getByRole('region', { name: 'Connection Partner registry' })).toBeVisible();
+  expect(page.getByRole('region', { name: 'Connection Partner registry' }).element().textContent).not.toContain('demo-credentials.json');
 });

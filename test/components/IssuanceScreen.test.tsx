@@ -10,7 +10,7 @@ import { dateHint, dateShape, formatLocaleDateInput } from '@renderer/lib/locale
 import { useBackOffice } from '@renderer/stores/backOffice';
 import { administratorSession } from './back-office-session';
 import { render } from './render';
-import { installScriptedBridge } from './scripted-bridge';
+import { deskError, installScriptedBridge } from './scripted-bridge';
 
 const desk = installScriptedBridge();
 
@@ -122,4 +122,60 @@ it("offers as receiving organization only the chosen project's verified proponen
   await page.getByLabelText('Project').selectOptions('Nanyuki Wind (#1001, registered)');
   await expect.poll(options).toEqual(['Outsider Ltd (project owner)']);
   await expect.element(receiving).toHaveValue('');
+});
+
+it('a review refused about the receiver is shown at Receiving organization once back, by name, until the form changes', async () => {
+  const refusal =
+    'The registry refused because of the current state: receivingOrganizationId: Partner Ltd has not passed business ' +
+    'verification; credits are issued only to verified organizations (organization org-partner)';
+  desk.answer('backOffice.read', (input) => {
+    const { endpoint } = input as { endpoint: string };
+    if (endpoint === 'operatorPreview') return deskError('conflict', refusal);
+    const organization = (id: string, fullName: string, type = 'projectProponent') => ({
+      id,
+      fullName,
+      type,
+      isVerified: true,
+      isRegistry: false,
+    });
+    const data =
+      endpoint === 'operatorListProjects'
+        ? {
+            projects: [
+              { id: 'p-1', num: '1001', fullName: 'Kisumu Cookstoves', status: 'registered', organizationId: 'org-owner', history: [] },
+            ],
+          }
+        : endpoint === 'operatorGetProject'
+          ? {
+              project: {},
+              details: { proponents: ['org-owner', 'org-partner'].map((id) => ({ id, fullName: id, logo: '', publicUrl: '' })) },
+            }
+          : {
+              organizations: [
+                organization('org-owner', 'Owner Ltd'),
+                organization('org-partner', 'Partner Ltd'),
+                organization('org-vvb', 'Verifier Ltd', 'validationVerificationBody'),
+              ],
+            };
+    return { data, source: 'registry', fetchedAt: '2024-01-02T00:00:00.000Z' };
+  });
+  render(<IssuanceScreen />);
+  await page.getByLabelText('Project').selectOptions('Kisumu Cookstoves (#1001, registered)');
+  const receiving = page.getByLabelText('Receiving organization');
+  await expect.element(page.getByRole('option', { name: 'Partner Ltd' })).toBeInTheDocument();
+  await receiving.selectOptions('Partner Ltd');
+  await page.getByLabelText('Amount (tonnes)').fill('5');
+  await page.getByLabelText('Verification body').selectOptions('Verifier Ltd');
+  await page.getByRole('button', { name: 'Review issuance' }).click();
+  await expect
+    .element(page.getByRole('alert').getByText(/^The registry would refuse this/))
+    .toHaveTextContent(/^The registry would refuse this: Receiving organization: Partner Ltd has not passed business verification;/);
+
+  await page.getByRole('button', { name: 'Back to the form' }).click();
+  await expect.element(receiving).toHaveAttribute('aria-invalid', 'true');
+  await expect
+    .element(receiving)
+    .toHaveAccessibleDescription(/Partner Ltd has not passed business verification; credits are issued only to verified organizations\.$/);
+  await page.getByLabelText('Amount (tonnes)').fill('4');
+  await expect.element(receiving).not.toHaveAttribute('aria-invalid', 'true');
 });

@@ -144,3 +144,21 @@ it('names the opened panel and the window for the project while it is still bein
   await expect.element(heading).toHaveTextContent('1003 · Project 3');
   expect(usePageTitle.getState().record).toBe('Project 1003: Project 3');
 });
+
+it('names the list and its heading for the status filter ("Draft projects"), not every status', async () => {
+  desk.answer('backOffice.read', (input) => {
+    const { endpoint, query } = input as { endpoint: string; query?: { status?: string } };
+    const data =
+      endpoint === 'operatorListProjects'
+        ? { projects: [{ ...project(1), status: query?.status ?? 'draft' }], pagination: { total: 1, page: 0, limit: 50 } }
+        : { organizations: [], nextCursor: null };
+    return { data, source: 'registry', fetchedAt: at };
+  });
+  render(<ProjectsScreen />);
+  await expect.element(page.getByRole('table', { name: 'Projects of every status' })).toBeVisible();
+  await expect.element(page.getByRole('heading', { level: 2, name: 'Projects of every status' })).toBeVisible();
+  await page.getByRole('combobox', { name: 'Status' }).selectOptions('draft');
+  await expect.element(page.getByRole('table', { name: 'Draft projects' })).toBeVisible();
+  await expect.element(page.getByRole('heading', { level: 2, name: 'Draft projects' })).toBeVisible();
+  await expect.element(page.getByRole('table', { name: 'Projects of every status' })).not.toBeInTheDocument();
+});

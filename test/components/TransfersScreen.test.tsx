@@ -3,7 +3,8 @@
 // transfer to a wallet names the wallet in its heading, and its review's dry run (an audit entry in
 // the registry each time) is asked once, not again when the write and the syncs after it are heard.
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { page } from 'vitest/browser';
+import axe from 'axe-core';
+import { page, userEvent } from 'vitest/browser';
 import { TransfersScreen } from '@renderer/screens/back-office/TransfersScreen';
 import { useBackOffice } from '@renderer/stores/backOffice';
 import type { SyncStatus } from '@shared/desk/api';
@@ -201,7 +202,7 @@ it('a review the registry refuses says why in words, once, with no "Try again" t
   await expect
     .element(alert.getByText(/^The registry would refuse this/))
     .toHaveTextContent(
-      'The registry would refuse this: Not enough exPost-7-0xabc in the inventory of Baobab Roots Go back to the form to change it.',
+      'The registry would refuse this: Not enough exPost-7-0xabc in the inventory of Baobab Roots. Go back to the form to change it.',
     );
   expect(alert.getByRole('button', { name: 'Try again' }).query()).toBeNull();
   // the registry's own message stays under Details
@@ -214,4 +215,54 @@ it('a review the registry refuses says why in words, once, with no "Try again" t
   await page.getByRole('button', { name: 'Review' }).click();
   await expect.element(page.getByRole('alert').getByRole('button', { name: 'Try again' })).toBeVisible();
   await expect.element(page.getByRole('alert')).toHaveTextContent(/^The registry could not review this: The registry cannot be reached/);
+});
+
+it('a refusal about the amount is shown at the amount once back in the form, by name, the id kept under Details', async () => {
+  const refusal =
+    'The registry refused because of the current state: amount: not enough credits of KE-2031-0001 in the inventory of ' +
+    'Baobab Roots, which holds 1 t of them (organization org-1)';
+  desk.answer('backOffice.session', () => administratorSession);
+  desk.answer('backOffice.read', (input) => {
+    const { endpoint } = input as { endpoint: string };
+    if (endpoint === 'operatorPreview') return deskError('conflict', refusal);
+    const data =
+      endpoint === 'operatorListAccounts' ? { accounts: [], nextCursor: null } : { organizations: [organization], nextCursor: null };
+    return { data, source: 'registry', fetchedAt: '2024-01-02T00:00:00.000Z' };
+  });
+  render(<TransfersScreen />);
+  await page.getByLabelText('From organization').selectOptions('org-1');
+  await page.getByLabelText('Credit', { exact: true }).selectOptions('cr-1');
+  await page.getByLabelText('Amount (tonnes)').fill('2');
+  await page.getByRole('button', { name: 'Review' }).click();
+  const said = 'Not enough credits of KE-2031-0001 in the inventory of Baobab Roots, which holds 1 t of them.';
+  const alert = page.getByRole('alert');
+  await expect
+    .element(alert.getByText(/^The registry would refuse this/))
+    .toHaveTextContent(
+      'The registry would refuse this: Amount: not enough credits of KE-2031-0001 in the inventory of Baobab Roots, which holds 1 t of them. Go back to the form to change it.',
+    );
+  expect(alert.getByText(/^The registry would refuse this/).element().textContent).not.toContain('org-1');
+  // the Details disclosure: reached and opened with the keyboard, and clean for axe (WCAG 2.1 AA)
+  const details = alert.element().querySelector('details')!;
+  const summary = alert.getByText('Details', { exact: true });
+  (summary.element() as HTMLElement).focus();
+  await expect.element(summary).toHaveFocus();
+  await userEvent.keyboard('{Enter}');
+  await expect.poll(() => details.open).toBe(true);
+  const results = await axe.run(alert.element(), { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] });
+  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  await userEvent.keyboard('{Enter}');
+  await expect.poll(() => details.open).toBe(false);
+  expect(alert.element().querySelector('details')?.textContent).toContain('(organization org-1)');
+
+  await page.getByRole('button', { name: 'Back to the form' }).click();
+  const amount = page.getByLabelText('Amount (tonnes)');
+  await expect.element(amount).toHaveAttribute('aria-invalid', 'true');
+  await expect.element(amount).toHaveAccessibleDescription(said);
+  // said once: beside the field, nowhere else in the form
+  expect(document.body.textContent?.split('Not enough credits of').length).toBe(2);
+  // a changed amount may be right: the registry's word on the old one goes
+  await amount.fill('1');
+  await expect.element(amount).not.toHaveAttribute('aria-invalid', 'true');
+  expect(document.body.textContent).not.toContain('Not enough credits of');
 });

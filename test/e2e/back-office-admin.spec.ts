@@ -56,7 +56,7 @@ test('projects, apps and the audit log of the embedded registry', async ({ app, 
   await expect(app.getByRole('heading', { level: 1, name: 'Projects (operator)' })).toBeVisible();
   await expect(app.getByRole('table', { name: 'Projects of every status' })).toBeVisible();
   await app.getByRole('combobox', { name: 'Status' }).selectOption('draft');
-  await expect(app.getByRole('table', { name: 'Projects of every status' }).getByRole('row').nth(1)).toContainText('Draft');
+  await expect(app.getByRole('table', { name: 'Draft projects' }).getByRole('row').nth(1)).toContainText('Draft');
 
   await app.getByRole('button', { name: 'New draft project' }).click();
   const form = app.getByRole('dialog', { name: 'New draft project' });

@@ -54,7 +54,7 @@ test('refusals, transitions, organizations and amounts as a new user meets them'
   // ---- a status change says the transition it made, also once made
   await sidebarItem(app, 'Projects (operator)').click();
   await app.getByRole('combobox', { name: 'Status' }).selectOption('draft');
-  const drafts = app.getByRole('table', { name: 'Projects of every status' });
+  const drafts = app.getByRole('table', { name: 'Draft projects' });
   await expect(drafts.getByRole('row').nth(1)).toContainText('Draft');
   await drafts.getByRole('row').nth(1).getByRole('button').click();
   await app.getByRole('group', { name: 'Status changes' }).getByRole('button', { name: 'Submit' }).click();

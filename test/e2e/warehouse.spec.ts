@@ -87,7 +87,7 @@ test('reserve, watch the countdown, transfer and retire, then find the retiremen
   await expect(finish.getByRole('region', { name: 'Confirmation' })).toHaveCount(0);
   await finish.getByLabel('Currency of the price').fill('USD');
   await finish.getByLabel('Price per tonne (optional)').fill('12.50');
-  await expect(finish.getByText('Per tonne of CO₂e, in the currency USD.')).toBeVisible();
+  await expect(finish.getByText('Per tonne of CO₂e, in USD.')).toBeVisible();
   await finish.getByRole('button', { name: 'Review' }).click();
   const confirmation = finish.getByRole('region', { name: 'Confirmation' });
   await expect(confirmation).toContainText(`1.25 t of ${serialization}`);

@@ -15,18 +15,6 @@ export type AccountRef =
   | { kind: 'buffer' | 'adjustment' | 'registry' }
   | { kind: 'wallet'; address: string };
 
-export function describeAccount(ref: AccountRef): string {
-  switch (ref.kind) {
-    case 'inventory':
-    case 'warehouse':
-      return `${ref.kind} of organization ${ref.organizationId}`;
-    case 'wallet':
-      return `wallet ${ref.address}`;
-    default:
-      return `registry ${ref.kind} account`;
-  }
-}
-
 // The ledger's statements, compiled once per connection (SqliteDatabase.prepared): the warehouse
 // worker and the seed run them for every movement.
 type Q = Kysely<RegistryTables>;

@@ -195,7 +195,7 @@ describe('the operator CLI', { timeout: 120_000 }, () => {
         '--amount',
         '1000000',
       ]),
-    ).toMatch(/Not enough/);
+    ).toMatch(/not enough/i);
     expect(refused(['deposit', '--data', dir, '--organization', proponentId, '--credit', creditId, '--amount', 'lots'])).toMatch(/amount/);
     expect(refused(['create-organization', '--data', dir, '--full-name', 'X', '--country-code', 'ZZ'])).toMatch(/countryCode/);
     expect(refused(['set-project-status', '--data', dir, '--project', projectId, '--status', 'draft'])).toMatch(/cannot become draft/);

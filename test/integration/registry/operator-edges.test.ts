@@ -168,6 +168,40 @@ describe('an overdraft', () => {
   });
 });
 
+describe('refusals of issuance and transfers', () => {
+  it('name the organization, project and credit in words, with the ids only in brackets at the end', async () => {
+    const issue = (extra: Record<string, unknown>, projectId = f.projectId) =>
+      send('/operator/v1/issuances', { ...JSON.parse(issuance(1)), projectId, ...extra });
+    const cases: [Response, string][] = [
+      [
+        await issue({ receivingOrganizationId: f.orgB }),
+        `receivingOrganizationId: Beta Buyers AG is not a proponent of project 1 · Kilimanjaro Reforestation; credits are issued only to its proponents (organization ${f.orgB})`,
+      ],
+      [
+        await issue({}, f.draftProjectId),
+        'projectId: project 2 · Draft Mangroves is draft; credits are issued only for validated or registered projects',
+      ],
+      [
+        await send('/operator/v1/transfers', {
+          from: { kind: 'inventory', organizationId: f.orgB },
+          to: { kind: 'adjustment' },
+          creditId: f.creditId,
+          amount: 2,
+        }),
+        `amount: not enough credits of ${f.serialization} in the inventory of Beta Buyers AG, which holds 0 t of them (organization ${f.orgB})`,
+      ],
+      [
+        await send('/operator/v1/warehouse/withdrawals', { organizationId: f.orgA, creditId: f.creditId, amount: 100_000 }),
+        `amount: only 500 t of ${f.serialization} is free in the warehouse of Alpha Forests Ltd (the rest is reserved or absent) (organization ${f.orgA})`,
+      ],
+    ];
+    for (const [res, said] of cases) {
+      expect(res.status, said).toBe(409);
+      expect(await linesOf(res)).toBe(said);
+    }
+  });
+});
+
 describe('amounts that stay exact', () => {
   it('quotes a number JSON would round exactly as sent', async () => {
     const res = await send('/operator/v1/issuances', issuance('99999999999999999'));

@@ -178,7 +178,7 @@ describe('previews of ledger writes', () => {
       amount: 1,
     });
     expect(over.status).toBe(409);
-    expect(JSON.stringify(over.body)).toMatch(/Not enough/);
+    expect(JSON.stringify(over.body)).toMatch(/not enough/i);
     const missingReason = await preview('operatorCancel', {
       from: { kind: 'inventory', organizationId: f.orgA },
       creditId: f.creditId,
@@ -201,7 +201,7 @@ describe('previews of ledger writes', () => {
       receivingOrganizationId: f.orgB,
     });
     expect(notProponent.status).toBe(409);
-    expect(JSON.stringify(notProponent.body)).toMatch(/not one/);
+    expect(JSON.stringify(notProponent.body)).toMatch(/Beta Buyers AG is not a proponent of project/);
     const unverified = await preview('operatorDeposit', { organizationId: 'nobody', creditId: f.creditId, amount: 1 });
     expect(unverified.status).toBe(404);
     expect((await t.call('/operator/v1/previews/deposit?amount=1', { token: tokens.viewer })).status).toBe(403);

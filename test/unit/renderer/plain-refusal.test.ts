@@ -1,7 +1,7 @@
 // Refusals in the field's own words, once each (issue 30): the request paths of the desk's and the
 // registry's messages become the field names people see on the form.
 import { describe, expect, it } from 'vitest';
-import { plainRefusal } from '@renderer/components/backOffice/plainRefusal';
+import { plainRefusal, refusalOfField } from '@renderer/components/backOffice/plainRefusal';
 
 describe('plainRefusal', () => {
   it("names the field in words, once, without the endpoint's name", () => {
@@ -23,5 +23,19 @@ describe('plainRefusal', () => {
     expect(plainRefusal('The registry does not allow this: the key is too short')).toBe(
       'The registry does not allow this: the key is too short',
     );
+  });
+
+  it('says a ledger refusal by the names it gives, the ids in brackets left for Details', () => {
+    const message =
+      'receivingOrganizationId: Beta Buyers AG is not a proponent of project 1 · Kilimanjaro Reforestation; credits are ' +
+      'issued only to its proponents (organization 80262f6e-400f-4c17-b9e6-f27b879acb33)';
+    expect(plainRefusal(message)).toBe(
+      'Receiving organization: Beta Buyers AG is not a proponent of project 1 · Kilimanjaro Reforestation; credits are issued only to its proponents',
+    );
+    expect(refusalOfField(message)).toEqual({
+      field: 'receivingOrganizationId',
+      text: 'Beta Buyers AG is not a proponent of project 1 · Kilimanjaro Reforestation; credits are issued only to its proponents.',
+    });
+    expect(refusalOfField('The registry is read-only')).toBeNull();
   });
 });

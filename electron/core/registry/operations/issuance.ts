@@ -37,7 +37,7 @@ export function issueCredits(ctx: RegistryContext, input: z.input<typeof issueCr
   return db.transaction(() => {
     const project = requireIssuableProject(ctx, o.projectId);
     const receiverId = o.receivingOrganizationId ?? project.organization_id;
-    requireIssuanceReceiver(ctx, project, receiverId);
+    requireIssuanceReceiver(ctx, project, receiverId, o.receivingOrganizationId !== undefined);
     requireOrganization(ctx, o.verificationBodyId);
     const now = ctx.clock.now();
     const credit = creditToIssue(ctx, project, o, settings.code, now);

@@ -9,7 +9,9 @@ import type { RegistryContext } from '../context';
 import { badRequest, conflict } from '../errors';
 import { heldInWarehouse } from '../holds';
 import { grams, parseInput } from '../input';
-import { accountId, appendMovement, balanceOf, describeAccount } from '../ledger';
+import { accountId, appendMovement, balanceOf, type AccountRef } from '../ledger';
+import { formatTonnesForPeople } from '@shared/registry/amounts';
+import { accountWords, idsOf } from './refusal-words';
 import { requireCredit, requireOrganization } from './lookups';
 import { warehouseMoveInput, transferCreditsInput, cancelCreditsInput } from '@shared/registry/operator-inputs';
 export { warehouseMoveInput, transferCreditsInput, cancelCreditsInput };
@@ -19,11 +21,14 @@ export function depositToWarehouse(ctx: RegistryContext, input: z.input<typeof w
   const amount = grams(o.amount);
   return ctx.db.transaction(() => {
     requireOrganization(ctx, o.organizationId);
-    requireCredit(ctx, o.creditId);
+    const credit = requireCredit(ctx, o.creditId);
+    const inventory = { kind: 'inventory', organizationId: o.organizationId } as const;
+    const from = accountId(ctx, inventory);
+    requireHeld(ctx, inventory, from, credit, amount);
     const movementId = appendMovement(ctx, {
       creditId: o.creditId,
       kind: 'deposit',
-      from: accountId(ctx, { kind: 'inventory', organizationId: o.organizationId }),
+      from,
       to: accountId(ctx, { kind: 'warehouse', organizationId: o.organizationId }),
       amount,
     });
@@ -36,10 +41,16 @@ export function withdrawFromWarehouse(ctx: RegistryContext, input: z.input<typeo
   const amount = grams(o.amount);
   return ctx.db.transaction(() => {
     requireOrganization(ctx, o.organizationId);
-    requireCredit(ctx, o.creditId);
+    const credit = requireCredit(ctx, o.creditId);
     const warehouse = accountId(ctx, { kind: 'warehouse', organizationId: o.organizationId });
     const free = balanceOf(ctx, warehouse, o.creditId) - heldInWarehouse(ctx, o.organizationId, o.creditId);
-    if (amount > free) throw conflict(`Only ${free / 1e6} t of ${o.creditId} is free in the warehouse (the rest is reserved or absent)`);
+    if (amount > free) {
+      const where = accountWords(ctx, { kind: 'warehouse', organizationId: o.organizationId });
+      throw conflict(
+        `amount: only ${formatTonnesForPeople(free)} t of ${credit.serialization} is free in ${where} (the rest is reserved ` +
+          `or absent)${idsOf(o)}`,
+      );
+    }
     const movementId = appendMovement(ctx, {
       creditId: o.creditId,
       kind: 'withdraw',
@@ -49,6 +60,22 @@ export function withdrawFromWarehouse(ctx: RegistryContext, input: z.input<typeo
     });
     return { movementId };
   });
+}
+
+/** A 409 naming the account and the credit when the account holds less of it than `amount` grams. */
+function requireHeld(
+  ctx: RegistryContext,
+  ref: AccountRef,
+  account: string,
+  credit: { id: string; serialization: string },
+  amount: number,
+) {
+  const held = balanceOf(ctx, account, credit.id);
+  if (held >= amount) return;
+  throw conflict(
+    `amount: not enough credits of ${credit.serialization} in ${accountWords(ctx, ref)}, which holds ` +
+      `${formatTonnesForPeople(held)} t of them${idsOf(ref)}`,
+  );
 }
 
 type AccountRefInput = z.output<typeof transferCreditsInput>['from'];
@@ -69,10 +96,10 @@ export function transferCredits(ctx: RegistryContext, input: z.input<typeof tran
     throw badRequest('use deposit-to-warehouse / withdraw-from-warehouse for warehouse accounts');
   }
   return ctx.db.transaction(() => {
-    requireCredit(ctx, o.creditId);
+    const credit = requireCredit(ctx, o.creditId);
     const from = accountId(ctx, o.from);
     const to = accountId(ctx, o.to);
-    if (balanceOf(ctx, from, o.creditId) < amount) throw conflict(`Not enough ${o.creditId} in the ${describeAccount(o.from)}`);
+    requireHeld(ctx, o.from, from, credit, amount);
     return { movementId: appendMovement(ctx, { creditId: o.creditId, kind: 'transfer', from, to, amount }) };
   });
 }
@@ -82,8 +109,9 @@ export function cancelCredits(ctx: RegistryContext, input: z.input<typeof cancel
   const amount = grams(o.amount);
   if (o.from.kind === 'warehouse') throw badRequest('withdraw credits from the warehouse before cancelling them');
   return ctx.db.transaction(() => {
-    requireCredit(ctx, o.creditId);
+    const credit = requireCredit(ctx, o.creditId);
     const from = accountId(ctx, o.from);
+    requireHeld(ctx, o.from, from, credit, amount);
     const movementId = appendMovement(ctx, { creditId: o.creditId, kind: 'cancel', from, amount });
     // Kept beside the movement (migration 7).
     ctx.db.run(ctx.db.q.insertInto('cancellation_reasons').values({ movement_id: movementId, reason: o.reason }));

@@ -12,6 +12,10 @@ const FIELD_WORDS: Record<string, string> = {
   startDate: 'Start date',
   creditingPeriodStartDate: 'Crediting period start',
   organizationId: 'Organization',
+  receivingOrganizationId: 'Receiving organization',
+  verificationBodyId: 'Verification body',
+  projectId: 'Project',
+  creditId: 'Credit',
   priceInfo: 'Price',
   uri: 'URL',
 };
@@ -21,6 +25,20 @@ function fieldWords(path: string, words: Record<string, string>): string {
   const named = [...parts].reverse().find((p) => !/^\d+$/.test(p));
   if (!named) return '';
   return words[named] ?? FIELD_WORDS[named] ?? humanize(named);
+}
+
+/**
+ * The ids a registry refusal keeps in brackets after its sentence ("… (organization 5f3c…)"): the
+ * sentence names the record already; the ids stay in the message shown under "Details".
+ */
+const BRACKETED_IDS = / \((?:organization|project|credit) [^()]+\)/g;
+
+/** A refusal about one field of the body ("receivingOrganizationId: Beta AG is not…"): that field, and what it says as a sentence. */
+export function refusalOfField(message: string): { field: string; text: string } | null {
+  const match = /^([a-z]\w*): (.*)$/s.exec(message);
+  if (!match) return null;
+  const text = match[2]!.replace(BRACKETED_IDS, '');
+  return { field: match[1]!, text: `${text.charAt(0).toUpperCase()}${text.slice(1)}${/[.!?]$/.test(text) ? '' : '.'}` };
 }
 
 /** `words`: the form's own labels of its fields, where they differ from the usual ones. */
@@ -38,5 +56,5 @@ export function plainRefusal(message: string, words: Record<string, string> = {}
       const field = fieldWords(match[1]!, words);
       return field ? `${field}: ${match[2]}` : match[2]!;
     });
-  return lead + [...new Set(lines)].join('; ');
+  return (lead + [...new Set(lines)].join('; ')).replace(BRACKETED_IDS, '');
 }

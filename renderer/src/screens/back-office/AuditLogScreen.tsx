@@ -8,6 +8,7 @@ import type { BackOfficeData } from '@shared/desk/back-office';
 import { endpoints } from '@shared/registry/endpoints';
 import { AUDIT_OUTCOMES, MAX_PAGE_SIZE } from '@shared/registry/vocabulary';
 import { useBackOfficeRead } from '@renderer/components/backOffice/useBackOfficeRead';
+import { AnySelect } from '@renderer/components/AnySelect';
 import { ExportCsvButton } from '@renderer/components/ExportCsvButton';
 import { EmptyState, ErrorMessage, Loading } from '@renderer/components/feedback';
 import { DateFilterField } from '@renderer/components/DateInput';
@@ -127,32 +128,24 @@ export function AuditLogScreen() {
             <input value={form.operatorId} placeholder="Operator id" onChange={(e) => set({ operatorId: e.target.value.trim() })} />
           )}
         </label>
-        <label className="field">
-          <span>Action</span>
-          <select value={form.action} onChange={(e) => set({ action: e.target.value })}>
-            <option value="">Any</option>
-            {ACTIONS.map((a) => (
-              <option key={a} value={a}>
-                {auditActionWords(a)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <AnySelect
+          className="field"
+          label="Action"
+          value={form.action}
+          options={ACTIONS.map((a) => [a, auditActionWords(a)] as const)}
+          onChange={(action) => set({ action })}
+        />
         <label className="field">
           <span>Target id</span>
           <input type="search" value={form.targetId} placeholder="Any" onChange={(e) => set({ targetId: e.target.value })} />
         </label>
-        <label className="field">
-          <span>Outcome</span>
-          <select value={form.outcome} onChange={(e) => set({ outcome: e.target.value })}>
-            <option value="">Any</option>
-            {AUDIT_OUTCOMES.map((o) => (
-              <option key={o} value={o}>
-                {humanize(o)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <AnySelect
+          className="field"
+          label="Outcome"
+          value={form.outcome}
+          options={AUDIT_OUTCOMES.map((o) => [o, humanize(o)] as const)}
+          onChange={(outcome) => set({ outcome })}
+        />
         <DateFilterField label="From" value={form.fromDay} onChange={(fromDay) => set({ fromDay })} problem={days.fromDay} />
         <DateFilterField label="To (inclusive)" value={form.toDay} onChange={(toDay) => set({ toDay })} problem={days.toDay} />
         <button type="button" className="button" onClick={() => set(EMPTY)} disabled={JSON.stringify(form) === JSON.stringify(EMPTY)}>

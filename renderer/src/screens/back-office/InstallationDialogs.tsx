@@ -10,7 +10,7 @@ import { Facts } from '@renderer/components/DefinitionList';
 import { Dialog } from '@renderer/components/Dialog';
 import { Field } from '@renderer/components/Field';
 import type { FormProblem } from '@renderer/components/FieldProblems';
-import { humanize } from '@renderer/lib/format';
+import { compareNames, humanize } from '@renderer/lib/format';
 import { permissionLevelWords } from '@renderer/lib/registryWords';
 import { WriteActions } from './DialogActions';
 import { ReviewedWriteDialog, type ReviewCheck } from './ReviewedWriteDialog';
@@ -29,7 +29,7 @@ export function InstallDialog({ app, organizations, onClose }: { app: App; organ
   const action = useBackOfficeAction('operatorInstallApp');
   const installed = useMemo(() => new Set(app.installations.map((i) => i.organizationId)), [app.installations]);
   const choices = useMemo(
-    () => [...organizations].filter(([id]) => !installed.has(id)).sort((a, b) => a[1].localeCompare(b[1])),
+    () => [...organizations].filter(([id]) => !installed.has(id)).sort((a, b) => compareNames(a[1], b[1])),
     [organizations, installed],
   );
   const [organizationId, setOrganizationId] = useState('');

@@ -28,6 +28,7 @@ export function IssuanceScreen() {
           doneTitle={`Issued ${shown} to ${project?.fullName ?? ''}, vintage ${form.vintage}`}
           confirmLabel={`Issue ${shown}`}
           onBack={issuance.back}
+          onRefused={issuance.refused}
         />
       ) : (
         <form className="form form-columns back-office-form" aria-label="Issuance" onSubmit={issuance.review(issuance.problems)}>

@@ -4,13 +4,14 @@
 // each asking for a comment the history keeps. Opening a project moves focus into its panel (its
 // heading), so its status changes are a few Tab presses away, not after every row of the list;
 // closing it (× or Escape) gives focus back to the project's row.
-import { useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { PROJECT_STATUS_TRANSITIONS, PROJECT_STATUSES, MAX_PAGE_SIZE, type ProjectStatus } from '@shared/registry/vocabulary';
+import { AnySelect } from '@renderer/components/AnySelect';
 import { GatedButton } from '@renderer/components/backOffice/RoleGate';
 import { useBackOfficeRead } from '@renderer/components/backOffice/useBackOfficeRead';
 import { useRecordTitle } from '@renderer/lib/pageTitle';
 import { Facts } from '@renderer/components/DefinitionList';
-import { DetailsPanel } from '@renderer/components/DetailsPanel';
+import { DetailsHeader, DetailsPanel } from '@renderer/components/DetailsPanel';
 import { EmptyState, ErrorMessage, Loading } from '@renderer/components/feedback';
 import { StatusBadge } from '@renderer/components/StatusBadge';
 import { describeError } from '@renderer/lib/desk';
@@ -24,7 +25,11 @@ import { ProjectFormDialog } from './ProjectFormDialog';
 import { CHANGE_LABEL, StatusChangeDialog } from './StatusChangeDialog';
 
 const rowOf = (id: string) => () => document.querySelector(`tr[data-project-id="${CSS.escape(id)}"] button`);
-const theList = () => document.querySelector('table[aria-label="Projects of every status"]');
+const STATUS_OPTIONS = PROJECT_STATUSES.map((s) => [s, humanize(s)] as const);
+const theList = () => document.querySelector('table[data-project-list]');
+
+/** The list's name and heading: what the status filter shows ("Draft projects"), not every status. */
+export const projectListName = (status: ProjectStatus | '') => (status ? `${humanize(status)} projects` : 'Projects of every status');
 
 export function ProjectsScreen() {
   const [status, setStatus] = useState<ProjectStatus | ''>('');
@@ -40,6 +45,7 @@ export function ProjectsScreen() {
   const openListed = projects.find((p) => p.id === openId);
   const pagination = list.data?.data.pagination;
   const pages = pagination ? Math.max(1, Math.ceil(pagination.total / MAX_PAGE_SIZE)) : 1;
+  const listHeading = useId();
 
   return (
     <BackOfficePage
@@ -51,23 +57,16 @@ export function ProjectsScreen() {
       }
     >
       <div className="toolbar">
-        <label className="inline-field">
-          Status
-          <select
-            value={status}
-            onChange={(e) => {
-              setStatus(e.target.value as ProjectStatus | '');
-              setPage(0);
-            }}
-          >
-            <option value="">Any</option>
-            {PROJECT_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {humanize(s)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <AnySelect
+          className="inline-field"
+          label="Status"
+          value={status}
+          options={STATUS_OPTIONS}
+          onChange={(value) => {
+            setStatus(value);
+            setPage(0);
+          }}
+        />
         <span className="muted" aria-live="polite">
           {pagination ? `${pagination.total} project${pagination.total === 1 ? '' : 's'}` : ''}
         </span>
@@ -80,36 +79,39 @@ export function ProjectsScreen() {
           ) : projects.length === 0 ? (
             <EmptyState title="No project has this status">Choose another status, or create a draft.</EmptyState>
           ) : (
-            <div className="table-wrap">
-              <table className="simple-table" aria-label="Projects of every status">
-                <thead>
-                  <tr>
-                    <th scope="col">Number</th>
-                    <th scope="col">Name</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Proponent</th>
-                    <th scope="col">Updated</th>
-                  </tr>
-                </thead>
-                <tbody onKeyDown={moveAmongRows}>
-                  {projects.map((p) => (
-                    <tr key={p.id} data-project-id={p.id} className={p.id === openId ? 'row-current' : undefined}>
-                      <td className="numeric">{p.num}</td>
-                      <td>
-                        <button type="button" className="button-link" onClick={() => open('bo-projects', { projectId: p.id })}>
-                          {p.fullName}
-                        </button>
-                      </td>
-                      <td>
-                        <StatusBadge value={p.status} />
-                      </td>
-                      <td>{organizations.get(p.organizationId) ?? p.organizationId}</td>
-                      <td>{formatDate(p.updatedAt)}</td>
+            <>
+              <h2 id={listHeading}>{projectListName(status)}</h2>
+              <div className="table-wrap">
+                <table className="simple-table" aria-labelledby={listHeading} data-project-list>
+                  <thead>
+                    <tr>
+                      <th scope="col">Number</th>
+                      <th scope="col">Name</th>
+                      <th scope="col">Status</th>
+                      <th scope="col">Proponent</th>
+                      <th scope="col">Updated</th>
                     </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+                  </thead>
+                  <tbody onKeyDown={moveAmongRows}>
+                    {projects.map((p) => (
+                      <tr key={p.id} data-project-id={p.id} className={p.id === openId ? 'row-current' : undefined}>
+                        <td className="numeric">{p.num}</td>
+                        <td>
+                          <button type="button" className="button-link" onClick={() => open('bo-projects', { projectId: p.id })}>
+                            {p.fullName}
+                          </button>
+                        </td>
+                        <td>
+                          <StatusBadge value={p.status} />
+                        </td>
+                        <td>{organizations.get(p.organizationId) ?? p.organizationId}</td>
+                        <td>{formatDate(p.updatedAt)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            </>
           )}
           {pages > 1 && (
             <div className="table-footer">
@@ -173,13 +175,7 @@ function ProjectPanel({
   const orgName = (orgId: string) => organizations.get(orgId) ?? orgId;
   return (
     <DetailsPanel label="Project details" openKey={id} returnTo={rowOf(id)} fallback={theList}>
-      <header className="details-header">
-        <h2>{named ? `${named.num} · ${named.fullName}` : 'Project'}</h2>
-        <button type="button" className="icon-button" title="Close details" data-closes-on-escape onClick={onClose}>
-          <span aria-hidden="true">×</span>
-          <span className="visually-hidden">Close details</span>
-        </button>
-      </header>
+      <DetailsHeader title={named ? `${named.num} · ${named.fullName}` : 'Project'} onClose={onClose} closesOnEscape />
       <ErrorMessage error={read.error ? describeError(read.error) : null} onRetry={read.reload} />
       {read.loading && !read.data && <Loading label="Loading the project…" />}
       {project && details && (

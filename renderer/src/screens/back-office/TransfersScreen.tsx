@@ -35,6 +35,7 @@ export function TransfersScreen() {
           }
           irreversible={form.operation === 'cancellation'}
           onBack={transfer.back}
+          onRefused={transfer.refused}
         />
       ) : (
         <form className="form form-columns back-office-form" aria-label="Transfer or cancellation" onSubmit={transfer.review(problems)}>
@@ -46,7 +47,7 @@ export function TransfersScreen() {
             onChange={(id) => set('operation', id)}
           />
           <TransferSource transfer={transfer} />
-          <Field label="Amount (tonnes)" error={tried || form.amount ? (problems.amount ?? null) : null}>
+          <Field label="Amount (tonnes)" error={(tried || form.amount ? problems.amount : null) ?? transfer.refusalFor('amount')}>
             <input inputMode="decimal" value={form.amount} onChange={(e) => set('amount', e.target.value)} />
           </Field>
           <UnderstoodAmount shown={amount.ok ? amount.shown : null} className="span-all" />

@@ -3,6 +3,7 @@
 // can link here), or a linked one this app does not see.
 import { useMemo, useState } from 'react';
 import { desk } from '@renderer/lib/desk';
+import { compareNames } from '@renderer/lib/format';
 import { useLoader } from '@renderer/lib/hooks';
 import { useNavigation } from '@renderer/stores/navigation';
 import { useSync } from '@renderer/stores/sync';
@@ -17,7 +18,7 @@ export function useOrganizationList() {
   const setOpenId = useNavigation((s) => s.openOrganization);
   const organizations = useMemo(() => {
     const words = filter.trim().toLowerCase();
-    const all = [...(list.data?.organizations ?? [])].sort((a, b) => a.fullName.localeCompare(b.fullName));
+    const all = [...(list.data?.organizations ?? [])].sort((a, b) => compareNames(a.fullName, b.fullName));
     return words ? all.filter((o) => `${o.fullName} ${o.city} ${o.countryCode} ${o.type}`.toLowerCase().includes(words)) : all;
   }, [list.data, filter]);
   const openName = useNavigation((s) => s.organizationName);

@@ -2,7 +2,7 @@
 // events with monitoring period, verification body and files.
 import type { DeskOutput } from '@shared/desk/api';
 import type { CreditEvent, CreditSummary } from '@shared/registry/resources';
-import { formatDate, formatDay, formatTonnesValue, humanize } from '@renderer/lib/format';
+import { compareNames, formatDate, formatDay, formatTonnesValue, humanize } from '@renderer/lib/format';
 import { ExternalLink } from '@renderer/components/ExternalLink';
 import { EmptyState } from '@renderer/components/feedback';
 import { CreditsChart } from './CreditsChart';
@@ -102,11 +102,11 @@ export function CreditsSection({ credits }: { credits: Credits | null }) {
           <SummaryTiles summary={credits.summary} label="Credit summary" />
           <CreditsChart
             bars={[...credits.vintages]
-              .sort((a, b) => a.vintage.localeCompare(b.vintage))
+              .sort((a, b) => compareNames(a.vintage, b.vintage))
               .map((v) => ({ vintage: v.vintage, issued: v.summary.exPost, retired: v.summary.retired }))}
           />
           {[...credits.vintages]
-            .sort((a, b) => b.vintage.localeCompare(a.vintage))
+            .sort((a, b) => compareNames(b.vintage, a.vintage))
             .map((v) => (
               <section key={v.vintage} className="vintage" aria-label={`Vintage ${v.vintage}`}>
                 <h3>Vintage {v.vintage}</h3>

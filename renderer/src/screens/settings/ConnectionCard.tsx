@@ -3,6 +3,7 @@
 import { useState, type ReactNode } from 'react';
 import type { ConnectionInfo } from '@shared/desk/api';
 import { desk } from '@renderer/lib/desk';
+import { useLoader } from '@renderer/lib/hooks';
 import { focusSoon } from '@renderer/lib/focus';
 import { useConnections, whenActive } from '@renderer/stores/connections';
 import { useSync } from '@renderer/stores/sync';
@@ -111,6 +112,7 @@ export function ConnectionCard({ connection, active }: { connection: ConnectionI
           ['Key stored in', SECRET_STORE[connection.secretStore]],
           ['Internal projects (examiner)', connection.examinerRead ? 'Allowed' : 'Not allowed'],
           ['Operator account', <OperatorFact connection={connection} />],
+          ...(connection.kind === 'embedded' ? [['Demo keys', <DemoKeysFact />] as [string, ReactNode]] : []),
           ...(history ? [['History', history] as [string, string]] : []),
           ...logKeyFacts(connection),
         ]}
@@ -161,6 +163,25 @@ function logKeyFacts(connection: ConnectionInfo): [string, ReactNode][] {
       </span>,
     ],
   ];
+}
+
+/**
+ * Where the embedded demo keeps its keys: the app's and each operator's (PEM text in JSON strings)
+ * and each demo wallet's. Nothing in the desk said so; the key inputs take this file as it is.
+ */
+function DemoKeysFact() {
+  const info = useLoader(() => desk('system.info', {}), []);
+  const dataDir = info.data?.dataDir;
+  const sep = dataDir?.includes('\\') ? '\\' : '/';
+  return (
+    <span>
+      <span className="mono">{dataDir ? [dataDir, 'embedded-registry', 'demo-credentials.json'].join(sep) : 'demo-credentials.json'}</span>
+      <span className="muted">
+        {' '}
+        (the app&rsquo;s, operators&rsquo; and demo wallets&rsquo; keys; the key file inputs and the wallet keystore input take it as it is)
+      </span>
+    </span>
+  );
 }
 
 /** The back office's operator account: name and role for the active connection (from the session), else its id. */

@@ -6,7 +6,7 @@ import { ErrorMessage } from '@renderer/components/feedback';
 import { ReviewFormActions } from '@renderer/components/ReviewFormActions';
 import { reportFormProblems } from '@renderer/lib/focus';
 import { say } from '@renderer/components/Announcer';
-import { validateFinish, type FinishAction, type FinishForm, type FinishProblems } from './finishPlan';
+import { currencyProblem, priceHint, validateFinish, type FinishAction, type FinishForm, type FinishProblems } from './finishPlan';
 
 /** One of the two ways to finish, as a radio with its name and hint (ids `finish-<id>-name`, `-hint`). */
 function ChoiceOption({
@@ -137,14 +137,11 @@ export function FinishFormStep({
       <Field label="Receiving wallet address (optional)" error={problems.receiverAddress}>
         <input className="mono" spellCheck={false} placeholder="0x…" value={form.receiverAddress} onChange={set('receiverAddress')} />
       </Field>
-      <Field
-        label="Price per tonne (optional)"
-        hint={`Per tonne of CO₂e, in the currency ${form.currency.trim() ? form.currency.trim().toUpperCase() : 'beside it'}.`}
-        error={problems.price}
-      >
+      <Field label="Price per tonne (optional)" hint={priceHint(form.currency)} error={problems.price}>
         <input inputMode="decimal" value={form.price} onChange={set('price')} />
       </Field>
-      <Field label="Currency of the price" error={problems.currency}>
+      {/* A currency that is no code is said at once, not only after Review: the price's hint no longer names it. */}
+      <Field label="Currency of the price" error={problems.currency ?? (form.currency.trim() ? currencyProblem(form.currency) : null)}>
         <input maxLength={10} value={form.currency} onChange={set('currency')} />
       </Field>
       <div className="span-all">

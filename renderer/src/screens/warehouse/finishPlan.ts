@@ -36,6 +36,19 @@ export const EMPTY_FINISH_FORM: FinishForm = {
 
 export type FinishProblems = Partial<Record<keyof FinishForm, string>>;
 
+/** What is wrong with a currency typed (an ISO 4217 code, any letter case), or null when it is one. */
+export function currencyProblem(text: string): string | null {
+  const currency = text.trim().toUpperCase();
+  if (!currency) return 'Enter the currency of the price, for example USD.';
+  return isCurrencyCode(currency) ? null : 'Enter a currency code (ISO 4217), for example USD, EUR or KES.';
+}
+
+/** The hint under the price: its currency once that is a real code, never a bad one repeated back ("ZZZ$$"). */
+export function priceHint(currency: string): string {
+  const code = currency.trim().toUpperCase();
+  return currencyProblem(code) === null ? `Per tonne of CO₂e, in ${code}.` : 'Per tonne of CO₂e, in the currency of the price (below).';
+}
+
 export function validateFinish(form: FinishForm): FinishProblems {
   const problems: FinishProblems = {};
   if (!form.action) problems.action = 'Choose Transfer, or Transfer and retire.';
@@ -47,9 +60,8 @@ export function validateFinish(form: FinishForm): FinishProblems {
     if (!price.ok) problems.price = price.message;
     else if (!typedPriceKeptExactly(price.whole, price.fraction))
       problems.price = 'The price can have at most 15 digits, so the registry keeps it exactly as typed.';
-    const currency = form.currency.trim().toUpperCase();
-    if (!currency) problems.currency = 'Enter the currency of the price, for example USD.';
-    else if (!isCurrencyCode(currency)) problems.currency = 'Enter a currency code (ISO 4217), for example USD, EUR or KES.';
+    const currency = currencyProblem(form.currency);
+    if (currency) problems.currency = currency;
   }
   if (form.action === 'transfer_retire') {
     if (!form.reason.trim()) problems.reason = 'Enter the reason for retiring the credits.';

@@ -3,6 +3,7 @@
 import { useState } from 'react';
 import type { Reservation } from '@shared/registry/resources';
 import { desk } from '@renderer/lib/desk';
+import { compareNames } from '@renderer/lib/format';
 import { useLoader, useNow } from '@renderer/lib/hooks';
 import { useAction } from '@renderer/components/useAction';
 import { registryNow, reservationPhase } from './reservationPhase';
@@ -28,7 +29,7 @@ export function useFinishReservation({
   const organizations = useLoader(() => desk('organizations.list', {}), []);
   const receivers = (organizations.data?.organizations ?? [])
     .filter((o) => o.id !== organizationId)
-    .sort((a, b) => a.fullName.localeCompare(b.fullName));
+    .sort((a, b) => compareNames(a.fullName, b.fullName));
   const receiverName = receivers.find((o) => o.id === form.receiverId)?.fullName ?? '';
   const problems = showProblems ? validateFinish(form) : {};
 

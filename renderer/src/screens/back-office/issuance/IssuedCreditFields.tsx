@@ -13,10 +13,14 @@ const CREDIT_TYPES = [
 ] as const;
 
 export function IssuedCreditFields({ issuance }: { issuance: Issuance }) {
-  const { form, set, tried, problems, projects, amount, owner, receivers } = issuance;
+  const { form, set, tried, problems, projects, amount, owner, receivers, refusalFor } = issuance;
   return (
     <>
-      <Field label="Project" error={tried ? problems.projectId : null} hint="Validated and registered projects only.">
+      <Field
+        label="Project"
+        error={(tried ? problems.projectId : null) ?? refusalFor('projectId')}
+        hint="Validated and registered projects only."
+      >
         <select value={form.projectId} onChange={(e) => set('projectId', e.target.value)}>
           <option value="">Choose a project…</option>
           {projects.map((p) => (
@@ -36,12 +40,13 @@ export function IssuedCreditFields({ issuance }: { issuance: Issuance }) {
         value={form.type}
         onChange={(type) => set('type', type)}
       />
-      <Field label="Amount (tonnes)" error={tried || form.amount ? (problems.amount ?? null) : null}>
+      <Field label="Amount (tonnes)" error={(tried || form.amount ? problems.amount : null) ?? refusalFor('amount')}>
         <input inputMode="decimal" value={form.amount} onChange={(e) => set('amount', e.target.value)} />
       </Field>
       <UnderstoodAmount shown={amount.ok ? amount.shown : null} />
       <Field
         label="Receiving organization"
+        error={refusalFor('receivingOrganizationId')}
         hint={owner ? `The project's owner, ${owner.fullName}, unless another proponent is chosen.` : undefined}
       >
         <OrganizationSelect

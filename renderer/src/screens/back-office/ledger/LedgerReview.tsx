@@ -18,7 +18,7 @@ import { formatPercent } from '@renderer/lib/format';
 import { focusSoon } from '@renderer/lib/focus';
 import { useNavigation } from '@renderer/stores/navigation';
 import { AccountName, tonnesOf } from './accounts';
-import { PreviewRefusal } from './PreviewRefusal';
+import { fieldRefusalOf, PreviewRefusal } from './PreviewRefusal';
 import './ledger.css';
 
 type Preview = BackOfficeData<'operatorPreview'>;
@@ -88,6 +88,7 @@ export function LedgerReview<E extends PreviewedWrite>({
   irreversible = false,
   onBack,
   onDone,
+  onRefused,
 }: {
   write: E;
   body: Record<string, unknown>;
@@ -101,6 +102,8 @@ export function LedgerReview<E extends PreviewedWrite>({
   /** Back to the form; `made`: after the write was done ("New"), so the form starts a new one. */
   onBack: (made: boolean) => void;
   onDone?: (data: BackOfficeData<E>) => void;
+  /** The review was refused about one field: the form shows it there once the user goes back. */
+  onRefused?: (refusal: { field: string; text: string } | null) => void;
 }) {
   const request = previewRequestOf(write, body);
   // The dry run is asked once per body reviewed (each ask is an audit entry in the registry), not
@@ -108,6 +111,8 @@ export function LedgerReview<E extends PreviewedWrite>({
   // three more times after every transfer, for nothing (once sent, the review shows what was confirmed).
   const preview = useBackOfficeRead('operatorPreview', request, { followChanges: false });
   const action = useBackOfficeAction(write);
+  const refusal = preview.error ? fieldRefusalOf(preview.error) : null;
+  useEffect(() => onRefused?.(refusal), [refusal?.field, refusal?.text]); // eslint-disable-line react-hooks/exhaustive-deps
   const [typed, setTyped] = useState('');
   const headingId = useId();
   const backButton = useRef<HTMLButtonElement>(null);

@@ -13,6 +13,13 @@ export function useLedgerForm<Form extends { amount: string }>(
   const [form, setForm] = useState<Form>(empty);
   const [reviewing, setReviewing] = useState(false);
   const [tried, setTried] = useState(false);
+  // The registry's refusal of a review about one field, shown at that field while the form is
+  // exactly as it was reviewed (the refusal was of that body; any change may have mended it).
+  const [refusal, setRefusal] = useState<{ field: string; text: string; reviewed: string } | null>(null);
+  const refused = (r: { field: string; text: string } | null) =>
+    setRefusal(r && r.field in form ? { ...r, reviewed: JSON.stringify(form) } : null);
+  const refusalFor = (key: keyof Form & string) =>
+    refusal?.field === key && refusal.reviewed === JSON.stringify(form) ? refusal.text : null;
   const set = <K extends keyof Form>(key: K, value: Form[K]) => setForm((f) => ({ ...f, [key]: value, ...clears?.(key) }));
   /** The form's submit: the review opens when nothing is wrong. */
   const review = (problems: Readonly<Record<string, string>>) => (e: FormEvent<HTMLFormElement>) => {
@@ -32,5 +39,5 @@ export function useLedgerForm<Form extends { amount: string }>(
       setTried(false);
     }
   };
-  return { form, set, tried, reviewing, review, back };
+  return { form, set, tried, reviewing, review, back, refused, refusalFor };
 }

@@ -1,5 +1,6 @@
 // The organization list's search (by name or id) and filters (verified, public, type, country).
 import { ORGANIZATION_TYPES } from '@shared/registry/vocabulary';
+import { AnySelect } from '@renderer/components/AnySelect';
 import { countryName, humanize } from '@renderer/lib/format';
 import type { OrganizationList } from './useOrganizationList';
 import { YesNoFilter } from './YesNoFilter';
@@ -22,28 +23,18 @@ export function OrganizationFilters({ list }: { list: OrganizationList }) {
       <div className="filters" role="group" aria-label="Filters">
         <YesNoFilter label="Verified" value={filter.verified} onChange={(value) => filterBy('verified', value)} />
         <YesNoFilter label="Public" value={filter.isPublic} onChange={(value) => filterBy('isPublic', value)} />
-        <label className="filter">
-          <span>Type</span>
-          <select value={filter.type} onChange={(e) => filterBy('type', e.target.value)}>
-            <option value="">Any</option>
-            {ORGANIZATION_TYPES.map((t) => (
-              <option key={t} value={t}>
-                {humanize(t)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="filter">
-          <span>Country</span>
-          <select value={filter.country} onChange={(e) => filterBy('country', e.target.value)}>
-            <option value="">Any</option>
-            {countries.map((c) => (
-              <option key={c} value={c}>
-                {countryName(c)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <AnySelect
+          label="Type"
+          value={filter.type}
+          options={ORGANIZATION_TYPES.map((t) => [t, humanize(t)] as const)}
+          onChange={(value) => filterBy('type', value)}
+        />
+        <AnySelect
+          label="Country"
+          value={filter.country}
+          options={countries.map((c) => [c, countryName(c)] as const)}
+          onChange={(value) => filterBy('country', value)}
+        />
       </div>
     </>
   );
