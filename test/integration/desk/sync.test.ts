@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startDeskWorld, type DeskWorld } from '@test/support/desk-support';
 import * as ops from '@registry/operations';
+import { roundTripWaves } from '@test/support/round-trip-waves';
 
 let world: DeskWorld | undefined;
 afterEach(async () => {
@@ -248,6 +249,17 @@ describe('sync engine against the real registry', () => {
     expect(result.ok, JSON.stringify(result.results)).toBe(true);
     expect(world.requests.get('/app/accessTokens')).toBe(2);
     void client;
+  });
+
+  it("asks for a list's pages after its first as soon as the first tells the total, in one round trip", async () => {
+    const waves = roundTripWaves();
+    world = await startDeskWorld({ retirements: 60, client: { fetch: waves.fetch }, tuning: { pageSize: 10, feed: false } });
+    expect((await waves.drive(world.engine.run(['retirements']))).ok).toBe(true);
+    const page = (n: number) => waves.sentIn.get(`/v1/retirements?page=${n}&limit=10`);
+    // The second and third pages went out together, the round trip after the first (not one each).
+    expect(page(1)).toBe(page(0)! + 1);
+    expect(page(2)).toBe(page(1));
+    expect(page(3)).toBe(page(1));
   });
 
   it('joins a run in progress for the same resources and queues one follow-up for others', async () => {
