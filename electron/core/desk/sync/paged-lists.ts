@@ -191,6 +191,10 @@ export async function readAllPages(
       if (pages === null || (page + 1) % Math.max(1, Math.floor(pages / PROGRESS_STEPS)) === 0 || page + 1 === pages)
         ctx.progress(resource, page + 1, pages);
       if (result.ids.length < ctx.tuning.pageSize) break;
+      // A full page whose own total says nothing is after it: the next page would come back empty,
+      // a round trip for nothing (a list of exactly n pages). A list that grew during the pass says so
+      // in its later pages' totals, and is read on.
+      if (result.total !== null && (page + 1) * ctx.tuning.pageSize >= result.total) break;
       if (options.stopWhenKnown && result.allKnown) {
         stoppedEarly = true;
         break;
