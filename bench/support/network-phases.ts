@@ -75,6 +75,13 @@ export function phaseLines(linkName: string, rttMs: number, spans: Map<string, P
   for (const name of PHASE_NAMES) {
     const span = spans.get(name);
     if (!span) continue;
+    // The grant's requests run beside the history check and, for an installation, come late: no time of their own.
+    if (name === 'grant') {
+      lines.push(
+        `  ${name.padEnd(14)} ${span.firstMs.toFixed(0).padStart(6)} .. ${span.lastMs.toFixed(0).padStart(6)} ${String(span.requests).padStart(5)}`,
+      );
+      continue;
+    }
     const own = ownMs(spans, name);
     const added = base?.has(name) && rttMs > 0 ? ` (${((own - ownMs(base, name)) / rttMs).toFixed(1)} RTT more than at RTT 0)` : '';
     lines.push(
