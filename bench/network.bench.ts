@@ -13,6 +13,10 @@
 // Beside each first sync's wall: the desk's CPU (every thread of its process) and this process's
 // (the registry and the proxy), since on a shared machine CPU time holds still where walls do not.
 //
+// The seed path is also counted in round trips (support/network-round-trips.ts: answers held until
+// every request in flight is answered), a figure a loaded machine does not move;
+// `NETWORK_BENCH_ROUND_TRIPS=only` prints that count and runs nothing else.
+//
 // The RTT 0, 50 and 150 ms links run `NETWORK_BENCH_ROUNDS` times (default 3), round by round, so a
 // slow minute of the machine weighs on every link alike: each round's ratios are printed, and the
 // figure (and its verdict) is the median round's. Each run's phases are logged from the requests the
@@ -22,6 +26,7 @@ import { networkInterfaces } from 'node:os';
 import type { BenchFigure, BenchSuite } from './types';
 import { FIRST_SYNC_MARK, runChildOf, type ChildJob, type ChildResult } from './sync.bench';
 import { phaseLines, phaseLog, type PhaseSpan } from './support/network-phases';
+import { seedRoundTrips } from './support/network-round-trips';
 
 interface Link {
   name: string;
@@ -200,6 +205,14 @@ export const suite: BenchSuite = {
         ['changes feed', true],
       ] as const) {
         if (only !== undefined && !path.includes(only)) continue;
+        if (!feed) {
+          const counted = await seedRoundTrips({ ...job(world.url, false), resyncs: [] });
+          console.log(`${path}: first sync in round trips (answers held per round trip): ${counted.total}${counted.ok ? '' : ', FAILED'}`);
+          for (const [name, span] of counted.phases)
+            console.log(`  ${name.padEnd(14)} round trips ${span.firstMs}..${span.lastMs}, ${span.requests} requests`);
+          figures.push({ suite: s, name: `${path}: first sync, round trips on the critical path`, value: counted.total, unit: '' });
+          if (process.env.NETWORK_BENCH_ROUND_TRIPS === 'only') continue;
+        }
         // Straight to the registry (skipped by a quick comparison, NETWORK_BENCH_RTT).
         const direct = process.env.NETWORK_BENCH_RTT === undefined ? await through(null, feed) : null;
         if (direct)

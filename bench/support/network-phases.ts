@@ -27,13 +27,17 @@ const PHASES: readonly [name: string, path: RegExp][] = [
 
 export const PHASE_NAMES = [...PHASES.map(([name]) => name), 'other'];
 
+/** The phase a request's path (and query) belongs to. */
+export function phaseOf(path: string): string {
+  return PHASES.find(([, pattern]) => pattern.test(path))?.[0] ?? 'other';
+}
+
 /** Collects a run's requests (hand `hear` to the proxy's onRequest) and sums them up by phase. */
 export function phaseLog() {
   const heard: { at: number; phase: string }[] = [];
   return {
     hear(line: string) {
-      const path = line.split(' ')[1] ?? '';
-      heard.push({ at: performance.now(), phase: PHASES.find(([, pattern]) => pattern.test(path))?.[0] ?? 'other' });
+      heard.push({ at: performance.now(), phase: phaseOf(line.split(' ')[1] ?? '') });
     },
     /** The phases' spans, up to `untilMs` (performance.now() when the first sync ended: re-syncs are left out). */
     spans(untilMs: number): Map<string, PhaseSpan> {

@@ -9,6 +9,8 @@ export interface RoundTripWaves {
   fetch: FetchLike;
   /** The round trip (from 0) each request was sent in, by its path and query. */
   sentIn: Map<string, number>;
+  /** Round trips ended so far: times in round trips, for a gate's clock (`gate.now`). */
+  rounds(): number;
   /** Runs `work`, releasing the held answers round trip by round trip until it settles. */
   drive<T>(work: Promise<T>): Promise<T>;
 }
@@ -33,6 +35,7 @@ export function roundTripWaves(): RoundTripWaves {
   return {
     fetch: fetchThrough,
     sentIn,
+    rounds: () => round,
     async drive(work) {
       let settled = false;
       const done = work.finally(() => (settled = true));
