@@ -14,6 +14,12 @@ export interface DelayingProxyOptions {
   bitsPerSecond?: number;
   /** Address the proxy listens on (127.0.0.1 by default). */
   host?: string;
+  /**
+   * Hears each request's first line ("GET /path HTTP/1.1") as the proxy receives it from the
+   * client, before its delay (the network bench times the sync's phases by them). A request is
+   * taken to start a chunk: true of the desk's requests, which are small and sent whole.
+   */
+  onRequest?: (line: string) => void;
 }
 
 export interface DelayingProxy {
@@ -61,6 +67,16 @@ function forward(from: net.Socket, to: net.Socket, lane: Lane, options: Delaying
   });
 }
 
+const METHOD = /^(GET|POST|PUT|PATCH|DELETE|HEAD) \S+ HTTP\/1\.[01]$/;
+
+/** The request lines a chunk from a client starts with (its first line, when it is one). */
+function requestLines(chunk: Buffer, hear: (line: string) => void): void {
+  const end = chunk.indexOf(13);
+  if (end <= 0 || end > 4096) return;
+  const line = chunk.toString('latin1', 0, end);
+  if (METHOD.test(line)) hear(line);
+}
+
 export async function startDelayingProxy(options: DelayingProxyOptions): Promise<DelayingProxy> {
   const down: Lane = { freeAt: 0 };
   const up: Lane = { freeAt: 0 };
@@ -93,6 +109,8 @@ export async function startDelayingProxy(options: DelayingProxyOptions): Promise
       });
     }
     client.on('close', () => upstream.destroy());
+    const onRequest = options.onRequest;
+    if (onRequest) client.on('data', (chunk: Buffer) => requestLines(chunk, onRequest));
     forward(client, upstream, up, options, (n) => (proxy.bytesUp += n));
     forward(upstream, client, down, options, (n) => (proxy.bytesDown += n));
   });

@@ -48,9 +48,11 @@ describe('sync with a misbehaving or absent registry', () => {
     };
     // A first pass of retirements or internal projects (written straight into the empty table)
     // whose second page breaks the contract leaves the table empty, its transaction rolled back.
+    // (Pages of one: the fixture's two internal projects fill two, and a pass reads no page past
+    // the total its pages tell.)
     const firstPass = await engineLyingAbout(
       (url) => ['/v1/retirements', '/projects/internal'].includes(url.pathname) && url.searchParams.get('page') === '1',
-      { pageSize: 2 },
+      { pageSize: 1 },
     ).run(['internalProjects', 'retirements']);
     expect(firstPass.results.retirements?.status).toBe('failed');
     expect(firstPass.results.internalProjects?.status).toBe('failed');

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startDeskWorld, type DeskWorld } from '@test/support/desk-support';
 import * as ops from '@registry/operations';
+import { roundTripWaves } from '@test/support/round-trip-waves';
+import type { FetchLike } from '@desk/client/http';
 
 let world: DeskWorld | undefined;
 afterEach(async () => {
@@ -150,7 +152,16 @@ describe('sync engine against the real registry', () => {
   });
 
   it('keeps the previous data when the server dies mid-sync, reports offline, serves reads, and the next sync completes', async () => {
-    world = await startDeskWorld({ projects: 40, retirements: 120, tuning: { pageSize: 10, feed: false } });
+    // The server goes away when the second run asks for the internal list's third page: pages are
+    // asked ahead, so a kill timed by the desk's progress could land after the list had come in.
+    let killed: Promise<void> | undefined;
+    let armed = false;
+    const killing: FetchLike = (input, init) => {
+      const url = new URL(input instanceof Request ? input.url : input);
+      if (armed && url.pathname === '/projects/internal' && url.searchParams.get('page') === '2') killed ??= world!.t.server.close();
+      return killed ? killed.then(() => fetch(input, init)) : fetch(input, init);
+    };
+    world = await startDeskWorld({ projects: 40, retirements: 120, client: { fetch: killing }, tuning: { pageSize: 10, feed: false } });
     const { engine, cache, t, f } = world;
     await engine.run();
     const before = cache.searchProjects({ scope: 'internal', limit: 500 });
@@ -166,15 +177,11 @@ describe('sync engine against the real registry', () => {
       type: { id: 'removal', title: 'Removal' },
       organizationId: f.orgA,
     });
-    let killed: Promise<void> | undefined;
-    const unsubscribe = engine.subscribe((e) => {
-      if (e.type === 'progress' && e.progress.resource === 'internalProjects' && e.progress.done === 2 && !killed)
-        killed = t.server.close();
-    });
+    armed = true;
     const onlineEvents: boolean[] = [];
     engine.subscribe((e) => e.type === 'online' && onlineEvents.push(e.online));
     const interrupted = await engine.run();
-    unsubscribe();
+    expect(killed).toBeDefined();
     await killed;
     expect(interrupted.ok).toBe(false);
     expect(interrupted.offline).toBe(true);
@@ -248,6 +255,20 @@ describe('sync engine against the real registry', () => {
     expect(result.ok, JSON.stringify(result.results)).toBe(true);
     expect(world.requests.get('/app/accessTokens')).toBe(2);
     void client;
+  });
+
+  it("asks for a list's pages after its first as soon as the first tells the total, and none past the last", async () => {
+    const waves = roundTripWaves();
+    world = await startDeskWorld({ retirements: 60, client: { fetch: waves.fetch }, tuning: { pageSize: 10, feed: false } });
+    expect((await waves.drive(world.engine.run(['retirements']))).ok).toBe(true);
+    const page = (n: number) => waves.sentIn.get(`/v1/retirements?page=${n}&limit=10`);
+    // The second and third pages went out together, the round trip after the first (not one each).
+    expect(page(1)).toBe(page(0)! + 1);
+    expect(page(2)).toBe(page(1));
+    expect(page(3)).toBe(page(1));
+    // 60 retirements are 6 full pages, and the sixth's total says it is the last: no empty seventh.
+    expect(world.cache.countRetirements()).toBe(60);
+    expect([...waves.sentIn.keys()].filter((k) => k.startsWith('/v1/retirements?'))).toHaveLength(6);
   });
 
   it('joins a run in progress for the same resources and queues one follow-up for others', async () => {

@@ -66,7 +66,7 @@ describe('the leaves of a long log fetched ahead', () => {
       handed.push(new WeakRef(leaves));
     });
     expect(handed).toHaveLength(pages);
-    // the pages ahead (8) are not handed on yet; of those handed on, at most the one being handed
+    // the pages ahead (16) are not handed on yet; of those handed on, at most the one being handed
     expect(alive).toBeGreaterThanOrEqual(0);
     expect(alive).toBeLessThanOrEqual(1);
   });
@@ -117,12 +117,13 @@ async function replayWithBurstyKeeps(size: number, perBurst: number): Promise<{ 
 
 describe("the history replay's thread", () => {
   it("finishes however the sync's thread spreads its 'kept's", async () => {
-    // 18 and 19 pages, one or a few 'kept's at a time: the asks woken one per 'kept' left the next
-    // page unasked with nothing left to keep (a first sync hung); every ask now looks again.
+    // 26 and 27 pages (10 and 11 past the 16 asked at first), one or a few 'kept's at a time: the
+    // asks woken one per 'kept' left the next page unasked with nothing left to keep (a first sync
+    // hung); every ask now looks again.
     for (const [pages, perBurst] of [
-      [18, 1],
-      [18, 4],
-      [19, 2],
+      [26, 1],
+      [26, 4],
+      [27, 2],
     ] as const) {
       const { bursts } = await replayWithBurstyKeeps(pages * PAGE, perBurst);
       expect(bursts).toBeGreaterThan(1);
