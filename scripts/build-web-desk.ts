@@ -8,7 +8,7 @@
 import { resolve } from 'node:path';
 import { build } from 'vite';
 import { viteAliases } from './path-aliases.mjs';
-import { webDeskInputsDigest, webDeskIsCurrent, writeWebDeskStamp } from './web-desk-stamp';
+import { webDeskInputsDigest, webDeskIsCurrent, writeWebDeskStamp } from './build-stamp';
 
 const root = resolve(import.meta.dirname, '..');
 
@@ -79,7 +79,7 @@ export async function buildWebDesk(): Promise<void> {
 }
 
 /**
- * Builds out/web unless it already holds a build of the sources as they are now (scripts/web-desk-stamp.ts):
+ * Builds out/web unless it already holds a build of the sources as they are now (scripts/build-stamp.ts):
  * `npm test` builds it in the integration tier, and the end-to-end tier reuses it.
  */
 export async function buildWebDeskUnlessCurrent(): Promise<'built' | 'current'> {
