@@ -4,14 +4,14 @@
 // the desk folder of a first start that synced a copy of it (desk-template.ts).
 //
 // The page's build runs beside the bundles' build and the seed, which need nothing from it; only
-// the desk template waits for all three. Under `npm test` the integration tier has already built
-// out/web from the same sources, so it is reused (buildWebDeskUnlessCurrent); run alone
-// (`npx playwright test`) or after an edit, it is built here.
+// the desk template waits for all three. Under `npm test` both were built from the same sources
+// beside the lint (scripts/build-test-bundles.ts), so they are reused; run alone
+// (`npx playwright test`) or after an edit, they are built here.
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildWebDeskUnlessCurrent } from '@scripts/build-web-desk';
-import { buildWebPage } from '@scripts/build-web-page';
+import { buildWebPageUnlessCurrent } from '@scripts/build-web-page';
 import { buildDeskTemplate } from './desk-template';
 import { DEMO_REGISTRY_TEMPLATE, PROJECT_ROOT } from './template';
 
@@ -31,7 +31,7 @@ async function buildRegistryTemplate(): Promise<void> {
 
 export default async function globalSetup(): Promise<void> {
   // Both settle before either failure is reported, so no build is left running into the next step.
-  const [page, registry] = await Promise.allSettled([buildWebPage(), buildRegistryTemplate()]);
+  const [page, registry] = await Promise.allSettled([buildWebPageUnlessCurrent(), buildRegistryTemplate()]);
   for (const outcome of [page, registry]) if (outcome.status === 'rejected') throw outcome.reason;
   await buildDeskTemplate();
 }

@@ -1,8 +1,9 @@
 // Vitest global setup of the integration tier: builds out/web (scripts/build-web-desk.ts) from the
-// working tree, so tests that run the registry's CLIs as processes run them bundled, as the e2e
-// tests run the web desk, instead of paying tsx's compile at each of dozens of starts.
-import { buildWebDesk } from '@scripts/build-web-desk';
+// working tree, unless `npm test` has just built it from the same sources (scripts/build-stamp.ts),
+// so tests that run the registry's CLIs as processes run them bundled, as the e2e tests run the web
+// desk, instead of paying tsx's compile at each of dozens of starts.
+import { buildWebDeskUnlessCurrent } from '@scripts/build-web-desk';
 
 export default async function setup(): Promise<void> {
-  await buildWebDesk();
+  await buildWebDeskUnlessCurrent();
 }
