@@ -6,7 +6,7 @@ import { buildWebDeskUnlessCurrent } from '@scripts/build-web-desk';
 
 // The integration and registry projects both name this setup; vitest runs each project's global
 // setups in its own process, so the build is kept there and done once per run, not once per project.
-const run = globalThis as { webDeskBuild?: Promise<void> };
+const run = globalThis as { webDeskBuild?: Promise<unknown> };
 
 export default async function setup(): Promise<void> {
   run.webDeskBuild ??= buildWebDeskUnlessCurrent();
