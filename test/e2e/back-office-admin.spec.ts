@@ -155,9 +155,9 @@ test('projects, apps and the audit log of the embedded registry', async ({ app, 
   await app.keyboard.type('Harbour Market');
   const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   await registerForm.getByLabel('Public key (PEM)').fill(publicKey.export({ type: 'spki', format: 'pem' }).toString());
-  await registerForm.getByRole('button', { name: 'Register app' }).click();
-  await expect(registerForm.getByRole('status').filter({ hasText: 'Done' })).toBeVisible();
-  await registerForm.locator('form .actions').getByRole('button', { name: 'Close' }).click();
+  await registerForm.getByRole('button', { name: 'Review' }).click();
+  await app.getByRole('dialog', { name: 'Review the new app' }).getByRole('button', { name: 'Register app' }).click();
+  await app.getByRole('dialog', { name: 'App registered' }).locator('.actions').getByRole('button', { name: 'Close' }).click();
 
   const card = app.getByRole('region', { name: 'Harbour Market' });
   await expect(card).toContainText('examiner rights: not granted');
