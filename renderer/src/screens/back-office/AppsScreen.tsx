@@ -19,6 +19,7 @@ import { BackOfficePage } from './BackOfficePage';
 import { useOrganizationNames } from './organizationNames';
 import { InstallDialog, InstallationStatusDialog } from './InstallationDialogs';
 import { RegisterAppDialog } from './RegisterAppDialog';
+import { ExaminerDialog } from './ExaminerDialog';
 import { permissionsWords } from '@renderer/lib/registryWords';
 
 type App = BackOfficeData<'operatorListApps'>['apps'][number];
@@ -74,7 +75,7 @@ function AppCard({
   highlighted: boolean;
   focusInstallationId: string | undefined;
 }) {
-  const examiner = useBackOfficeAction('operatorSetExaminer');
+  const [changingExaminer, setChangingExaminer] = useState(false);
   const [installing, setInstalling] = useState(false);
   const headingId = `app-${app.id}`;
   return (
@@ -88,11 +89,7 @@ function AppCard({
           </p>
         </div>
         <div className="actions">
-          <GatedButton
-            can="operatorSetExaminer"
-            disabledReason={examiner.busy ? 'Sending…' : null}
-            onClick={() => void examiner.run({ params: { appId: app.id }, body: { granted: !app.examinerRead } })}
-          >
+          <GatedButton can="operatorSetExaminer" onClick={() => setChangingExaminer(true)}>
             {app.examinerRead ? 'Revoke examiner rights' : 'Grant examiner rights'}
           </GatedButton>
           <GatedButton can="operatorInstallApp" className="button button-primary" onClick={() => setInstalling(true)}>
@@ -100,7 +97,7 @@ function AppCard({
           </GatedButton>
         </div>
       </header>
-      <ActionStatus action={examiner} />
+      {changingExaminer && <ExaminerDialog app={app} onClose={() => setChangingExaminer(false)} />}
       {app.installations.length === 0 ? (
         <p className="muted">Not installed for any organization.</p>
       ) : (
