@@ -70,6 +70,8 @@ it('names the organization, operator and installation an entry touched, and shor
   await expect.poll(() => touched('a2')?.textContent).toBe('Operator Ada Administrator');
   await expect.poll(() => touched('a4')?.textContent).toBe('Installation Harbour Market for Walkthrough Forestry GmbH');
   expect(touched('a3')?.textContent).toBe('Project 00b1106b…');
+  // The operator filter names each with its role as the Operators screen writes it ("Ada (demo) (administrator)" read as two asides).
+  await expect.element(page.getByRole('option', { name: 'Ada Administrator · Administrator' })).toBeInTheDocument();
 });
 
 it('says each action in words, the code kept in the entry’s details and the filter offering the words', async () => {
@@ -86,6 +88,11 @@ it('says each action in words, the code kept in the entry’s details and the fi
   const filter = page.getByRole('combobox', { name: 'Action' }).element() as HTMLSelectElement;
   const option = [...filter.options].find((o) => o.value === 'projects.setStatus');
   expect(option?.textContent).toBe('Project status changed');
+  // Sign-ins and reviews are recorded too, so they can be picked; the options read in the order of their words.
+  const words = [...filter.options].slice(1).map((o) => o.textContent ?? '');
+  expect(words).toContain('Operator signed in');
+  expect(words).toContain('Review of a transfer (nothing changed)');
+  expect(words).toEqual([...words].sort((a, b) => a.localeCompare(b, 'en')));
 });
 
 it('filters by days typed as the desk locale writes dates; a half-typed day is not sent, an inverted range says so', async () => {

@@ -21,18 +21,16 @@ import { touchedBy, type TouchedKind } from './auditTargets';
 import { BackOfficePage } from './BackOfficePage';
 import { useOperatorNames } from './operatorNames';
 import { useRecordNames } from './recordNames';
-import { auditActionWords } from '@renderer/lib/registryWords';
+import { auditActionWords, auditedActions } from '@renderer/lib/registryWords';
 
 type Entry = BackOfficeData<'operatorSearchAudit'>['entries'][number];
 
-/** Every action an operator write records (the endpoint table's), for the action filter. */
-const ACTIONS = [
-  ...new Set(
-    Object.values(endpoints)
-      .map((e) => ('audit' in e ? e.audit : undefined))
-      .filter((a): a is string => typeof a === 'string'),
-  ),
-].sort();
+/** Every action the audit log records (each write's, from the endpoint table), for the action filter. */
+const ACTIONS = auditedActions(
+  Object.values(endpoints)
+    .map((e) => ('audit' in e ? e.audit : undefined))
+    .filter((a): a is string => typeof a === 'string'),
+);
 
 const OPENS: Record<TouchedKind, { screen: BackOfficeScreenId; param: string; label: string }> = {
   project: { screen: 'bo-projects', param: 'projectId', label: 'Project' },
@@ -119,7 +117,7 @@ export function AuditLogScreen() {
               <option value="">Any</option>
               {(operators.data?.data.operators ?? []).map((o) => (
                 <option key={o.id} value={o.id}>
-                  {o.name} ({o.role})
+                  {o.name} · {humanize(o.role)}
                 </option>
               ))}
             </select>
