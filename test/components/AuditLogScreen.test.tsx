@@ -57,6 +57,8 @@ it('names the organization, operator and installation an entry touched, and shor
       entry('a2', 'operators.setActive', [OPERATOR]),
       entry('a3', 'projects.setStatus', [UNKNOWN]),
       entry('a4', 'installations.setStatus', [INSTALLATION]),
+      { ...entry('a5', 'apps.create', []), operatorId: null, actor: 'seed:demo' },
+      { ...entry('a6', 'operators.create', []), operatorId: null, actor: 'desk:root' },
     ],
     apps: [{ id: 'app-1', name: 'Harbour Market', installations: [{ id: INSTALLATION, organizationId: ORG }] }],
     operators: [{ id: OPERATOR, name: 'Ada Administrator', role: 'administrator', active: false, createdAt: at, updatedAt: at }],
@@ -70,6 +72,11 @@ it('names the organization, operator and installation an entry touched, and shor
   await expect.poll(() => touched('a2')?.textContent).toBe('Operator Ada Administrator');
   await expect.poll(() => touched('a4')?.textContent).toBe('Installation Harbour Market for Walkthrough Forestry GmbH');
   expect(touched('a3')?.textContent).toBe('Project 00b1106b…');
+  // Entries no operator made say who in words, the code under them (they read "seed:demo", "desk:root").
+  const who = (auditId: string) =>
+    page.getByRole('table', { name: 'Audit entries' }).element().querySelector(`[data-audit-id="${auditId}"] td:nth-child(2)`);
+  expect(who('a5')?.textContent).toBe('Demo dataseed:demo');
+  expect(who('a6')?.textContent).toBe('Desk setup, as rootdesk:root');
   // The operator filter names each with its role as the Operators screen writes it ("Ada (demo) (administrator)" read as two asides).
   await expect.element(page.getByRole('option', { name: 'Ada Administrator · Administrator' })).toBeInTheDocument();
 });

@@ -78,3 +78,17 @@ export function auditedActions(writeCodes: readonly string[]): string[] {
   const codes = new Set([...writeCodes, 'operatorTokens.create', ...Object.keys(PREVIEWS).map((op) => `preview.${op}`)]);
   return [...codes].sort((a, b) => compareNames(auditActionWords(a), auditActionWords(b)));
 }
+
+const ACTORS: Record<string, (who: string) => string> = {
+  seed: () => 'Demo data',
+  cli: (user) => `Command line, as ${user}`,
+  desk: (user) => `Desk setup, as ${user}`,
+  unverified: (who) => `Unverified sign-in as ${who}`,
+};
+
+/** Who made an audit entry that no operator made, in words ("Demo data" for `seed:demo`); else the code. */
+export function auditActorWords(actor: string): string {
+  const [, kind = '', who = ''] = /^([a-z]+):(.*)$/.exec(actor) ?? [];
+  const words = ACTORS[kind];
+  return words ? words(who) : actor;
+}

@@ -21,7 +21,7 @@ import { touchedBy, type TouchedKind } from './auditTargets';
 import { BackOfficePage } from './BackOfficePage';
 import { useOperatorNames } from './operatorNames';
 import { useRecordNames } from './recordNames';
-import { auditActionWords, auditedActions } from '@renderer/lib/registryWords';
+import { auditActionWords, auditActorWords, auditedActions } from '@renderer/lib/registryWords';
 
 type Entry = BackOfficeData<'operatorSearchAudit'>['entries'][number];
 
@@ -264,8 +264,8 @@ function AuditRow({
     <tr data-audit-id={entry.id}>
       <td className="nowrap">{formatDateTime(entry.at)}</td>
       <td>
-        {operatorName ?? entry.actor}
-        {operatorName && <span className="cell-secondary">{entry.actor}</span>}
+        {operatorName ?? auditActorWords(entry.actor)}
+        {(operatorName ?? auditActorWords(entry.actor)) !== entry.actor && <span className="cell-secondary">{entry.actor}</span>}
       </td>
       <td title={entry.action}>{auditActionWords(entry.action)}</td>
       <td>
