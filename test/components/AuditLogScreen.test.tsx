@@ -57,6 +57,8 @@ it('names the organization, operator and installation an entry touched, and shor
       entry('a2', 'operators.setActive', [OPERATOR]),
       entry('a3', 'projects.setStatus', [UNKNOWN]),
       entry('a4', 'installations.setStatus', [INSTALLATION]),
+      { ...entry('a5', 'apps.create', []), operatorId: null, actor: 'seed:demo' },
+      { ...entry('a6', 'operators.create', []), operatorId: null, actor: 'desk:root' },
     ],
     apps: [{ id: 'app-1', name: 'Harbour Market', installations: [{ id: INSTALLATION, organizationId: ORG }] }],
     operators: [{ id: OPERATOR, name: 'Ada Administrator', role: 'administrator', active: false, createdAt: at, updatedAt: at }],
@@ -70,6 +72,13 @@ it('names the organization, operator and installation an entry touched, and shor
   await expect.poll(() => touched('a2')?.textContent).toBe('Operator Ada Administrator');
   await expect.poll(() => touched('a4')?.textContent).toBe('Installation Harbour Market for Walkthrough Forestry GmbH');
   expect(touched('a3')?.textContent).toBe('Project 00b1106b…');
+  // Entries no operator made say who in words, the code under them (they read "seed:demo", "desk:root").
+  const who = (auditId: string) =>
+    page.getByRole('table', { name: 'Audit entries' }).element().querySelector(`[data-audit-id="${auditId}"] td:nth-child(2)`);
+  expect(who('a5')?.textContent).toBe('Demo dataseed:demo');
+  expect(who('a6')?.textContent).toBe('Desk setup, as rootdesk:root');
+  // The operator filter names each with its role as the Operators screen writes it ("Ada (demo) (administrator)" read as two asides).
+  await expect.element(page.getByRole('option', { name: 'Ada Administrator · Administrator' })).toBeInTheDocument();
 });
 
 it('says each action in words, the code kept in the entry’s details and the filter offering the words', async () => {
@@ -86,6 +95,11 @@ it('says each action in words, the code kept in the entry’s details and the fi
   const filter = page.getByRole('combobox', { name: 'Action' }).element() as HTMLSelectElement;
   const option = [...filter.options].find((o) => o.value === 'projects.setStatus');
   expect(option?.textContent).toBe('Project status changed');
+  // Sign-ins and reviews are recorded too, so they can be picked; the options read in the order of their words.
+  const words = [...filter.options].slice(1).map((o) => o.textContent ?? '');
+  expect(words).toContain('Operator signed in');
+  expect(words).toContain('Review of a transfer (nothing changed)');
+  expect(words).toEqual([...words].sort((a, b) => a.localeCompare(b, 'en')));
 });
 
 it('filters by days typed as the desk locale writes dates; a half-typed day is not sent, an inverted range says so', async () => {

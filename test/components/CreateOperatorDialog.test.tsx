@@ -2,10 +2,13 @@
 // .pem file had to be opened and pasted. The file is read into the key field; a private key file is
 // refused without showing or keeping it. Problems stand beside their fields, and go as soon as the
 // field is fixed. A key the registry would refuse (under 2048 bits, not RSA) is refused before the
-// review, in words: it passed the review and was refused only once sent.
+// review, in words: it passed the review and was refused only once sent. Registering an app takes a
+// public key too, and is reviewed the same way (it registered at the first click, with its
+// problems said one at a time under the form and a 1024-bit key let through to the registry).
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { page } from 'vitest/browser';
 import { CreateOperatorDialog } from '@renderer/screens/back-office/OperatorsScreen';
+import { RegisterAppDialog } from '@renderer/screens/back-office/RegisterAppDialog';
 import { useBackOffice } from '@renderer/stores/backOffice';
 import { administratorSession } from './back-office-session';
 import { render } from './render';
@@ -103,4 +106,34 @@ it('going back after the registry refused a key: another key reviewed no longer 
   await expect.element(page.getByRole('dialog', { name: 'Review the new operator' })).toBeVisible();
   expect(document.body.textContent).not.toContain('Ben Operator');
   expect(page.getByText(/^Refused: /).query()).toBeNull();
+});
+
+it('registers an app only after a review, with its problems beside their fields', async () => {
+  desk.answer('backOffice.write', () => ({ outcome: 'done', data: { id: 'app-9', name: 'Harbour Market', nameId: 'harbour-market' } }));
+  render(<RegisterAppDialog onClose={() => {}} />);
+  const dialog = page.getByRole('dialog', { name: 'Register an app' });
+  const name = dialog.getByLabelText('App name');
+  const shortName = dialog.getByLabelText('Short name (optional)');
+  const key = dialog.getByLabelText('Public key (PEM)');
+
+  await shortName.fill('Harbour Market');
+  await key.fill(RSA_1024);
+  await dialog.getByRole('button', { name: 'Review' }).click();
+  await expect.element(name).toHaveFocus();
+  await expect.element(name).toHaveAccessibleDescription('Give the app a name.');
+  await expect.element(shortName).toHaveAccessibleDescription(/Use 2 to 63 lowercase letters, digits and dashes/);
+  await expect.element(key).toHaveAccessibleDescription(/This RSA key has 1024 bits; the registry takes 2048 bits or more\.$/);
+
+  await name.fill('Harbour Market');
+  await shortName.fill('');
+  await key.fill(PUBLIC);
+  await dialog.getByRole('button', { name: 'Review' }).click();
+  const review = page.getByRole('dialog', { name: 'Review the new app' });
+  await expect.element(review).toHaveTextContent(/Harbour Market.*Short name\s*made from the name.*Examiner rights\s*not granted/);
+  expect(desk.calls.filter((c) => c.method === 'backOffice.write')).toEqual([]);
+
+  await review.getByRole('button', { name: 'Register app' }).click();
+  const done = page.getByRole('dialog', { name: 'App registered' });
+  await expect.element(done).toHaveTextContent(/Short name harbour-market; its id, for the app’s configuration: app-9/);
+  expect(desk.calls.filter((c) => c.method === 'backOffice.write')).toHaveLength(1);
 });

@@ -126,6 +126,9 @@ it('names the organization that owns the credit, and says the same of every move
   await searchFor(A);
   await expect.element(page.getByRole('button', { name: 'Baobab Roots Pvt. Ltd.' })).toBeVisible();
   expect(page.getByText(/owned by Baobab Roots Pvt\. Ltd\. 0 t issued\./).query()).not.toBeNull();
+  // the credit type and project number as every other screen writes them (it read "Ex post … (#1)")
+  expect(page.getByText(/^Ex-post credits of/).query()).not.toBeNull();
+  await expect.element(page.getByRole('button', { name: 'Kenya Cookstoves (No. 1)' })).toBeVisible();
   // a name that ends in a full stop ends the sentence: "Baobab Roots Pvt. Ltd.", never "Ltd.."
   expect(document.body.textContent).not.toContain('..');
   const who = rows()

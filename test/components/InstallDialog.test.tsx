@@ -1,9 +1,11 @@
 // An installation reviewed and installed: once done, the dialog's title says so. It used to keep
 // "Review the installation of …" over the "Done" line, as if nothing had been sent yet (the same
-// dialog frame serves the new organization, its edit and the new operator).
+// dialog frame serves the new organization, its edit and the new operator). Granting or revoking an
+// app's examiner rights is reviewed too: it changed at the first click.
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { page } from 'vitest/browser';
 import { InstallDialog } from '@renderer/screens/back-office/InstallationDialogs';
+import { ExaminerDialog } from '@renderer/screens/back-office/ExaminerDialog';
 import { useBackOffice } from '@renderer/stores/backOffice';
 import { administratorSession } from './back-office-session';
 import { render } from './render';
@@ -45,4 +47,18 @@ it('once installed, the dialog is titled by what was done, not "Review …"', as
   await expect
     .element(done.getByRole('group', { name: 'What was sent' }))
     .toHaveTextContent(/^The registry installed Harbour Market for this organization/);
+});
+
+it('revokes examiner rights only once the review is confirmed, and says what was done', async () => {
+  desk.answer('backOffice.write', () => ({ outcome: 'done', data: { id: 'app-1', examinerRead: false } }));
+  render(<ExaminerDialog app={{ ...app, examinerRead: true }} onClose={() => {}} />);
+  const review = page.getByRole('dialog', { name: 'Revoke examiner rights of Harbour Market?' });
+  await expect.element(review).toHaveTextContent(/Examiner rights\s*Granted → Not granted/);
+  await expect.element(review).toHaveTextContent(/can no longer read projects’ internal views, at once/);
+  expect(desk.calls.filter((c) => c.method === 'backOffice.write')).toEqual([]);
+
+  await review.getByRole('button', { name: 'Revoke examiner rights' }).click();
+  const done = page.getByRole('dialog', { name: 'Examiner rights revoked for Harbour Market' });
+  await expect.element(done.getByRole('status')).toHaveTextContent('Done');
+  expect(desk.calls.filter((c) => c.method === 'backOffice.write')).toHaveLength(1);
 });

@@ -8,6 +8,7 @@ import { page, userEvent } from 'vitest/browser';
 import type { DeskOutput } from '@shared/desk/api';
 import { RetirementDetails } from '@renderer/screens/retirements/RetirementDetails';
 import { useNavigation } from '@renderer/stores/navigation';
+import { usePageTitle } from '@renderer/lib/pageTitle';
 import { render } from './render';
 import { deskError, installScriptedBridge } from './scripted-bridge';
 
@@ -126,4 +127,12 @@ it('says where the certificate was saved, or that it was not', async () => {
   desk.saveFile(async () => ({ saved: false }));
   await download.click();
   await expect.element(panel().getByRole('status')).toHaveTextContent('Nothing was saved: the save was cancelled.');
+});
+
+it('names the open retirement in the window title, and gives the title back on closing', async () => {
+  showRetirements();
+  await expect.element(panel().getByText('Alice')).toBeVisible();
+  expect(usePageTitle.getState().record).toBe('Retirement: 1.5 t of Kenya Cookstoves');
+  await panel().getByRole('button', { name: 'Close details' }).click();
+  await expect.poll(() => usePageTitle.getState().record).toBeNull();
 });

@@ -226,11 +226,11 @@ test('organizations and operators as the local administrator, then as a viewer: 
   // ---- Settings: the same registry as a remote connection, acting as the viewer
   await app.keyboard.press('Control+6');
   const embeddedCard = app.getByRole('region', { name: /^Connection / }).first();
-  await expect(embeddedCard).toContainText('Local administrator (this desk) (administrator)');
+  await expect(embeddedCard).toContainText('Local administrator (this desk) · Administrator');
   const address = (await embeddedCard.getByRole('definition').nth(1).textContent())!.trim();
   await addOperatorConnection(app, { name: 'Viewer desk', address, app: desk.credentials.app, operator: viewer });
   const viewerCard = app.getByRole('region', { name: 'Connection Viewer desk' });
-  await expect(viewerCard).toContainText('Vera Viewer (viewer)');
+  await expect(viewerCard).toContainText('Vera Viewer · Viewer');
 
   // ---- as the viewer: reads work, every write is disabled with its reason, and nothing is sent
   const writesBefore = auditCount(desk.dataDir);

@@ -176,9 +176,11 @@ test('export an account’s filtered credits as CSV with exactly the rows shown'
   await app.getByRole('searchbox', { name: 'Search credits' }).fill(first!.projectNum);
   await waitForListAfter(app, generation);
   const type = app.getByRole('combobox', { name: 'Type', exact: true });
-  await optionLabels(type);
+  // The same words as the account's totals above and the warehouse: "Ex-post", "Ex-ante".
+  expect(['Ex-post', 'Ex-ante']).toContain(first!.type);
+  for (const label of await optionLabels(type)) expect(label).toMatch(/^Ex-(post|ante) \(\d+\)$/);
   generation = (await listState(app)).generation;
-  await type.selectOption({ value: first!.type === 'Ex ante' ? 'exAnte' : 'exPost' });
+  await type.selectOption({ value: first!.type === 'Ex-ante' ? 'exAnte' : 'exPost' });
   await waitForListAfter(app, generation);
   const state = await listState(app);
   expect(state.total).toBeGreaterThan(0);
@@ -197,5 +199,5 @@ test('export an account’s filtered credits as CSV with exactly the rows shown'
       amount: Number(r['Amount (tCO2e)']),
     })),
   ).toEqual(shown.map((r) => ({ serialization: r.serialization, vintage: r.vintage, projectNum: r.projectNum, amount: r.amount })));
-  expect(records.every((r) => r.Type === (first!.type === 'Ex ante' ? 'exAnte' : 'exPost'))).toBe(true);
+  expect(records.every((r) => r.Type === (first!.type === 'Ex-ante' ? 'exAnte' : 'exPost'))).toBe(true);
 });

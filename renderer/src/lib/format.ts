@@ -139,6 +139,8 @@ export function humanize(value: string | null | undefined): string {
   return spaced.charAt(0).toUpperCase() + spaced.slice(1).toLowerCase();
 }
 
+export const creditTypeLabel = (type: string) => (type === 'exPost' ? 'Ex-post' : type === 'exAnte' ? 'Ex-ante' : humanize(type));
+
 /**
  * A list's size in words: "1 project", "2,345 projects", or, when the desk only counted up to a
  * limit (a lower bound), "10,000+ projects". Never an exact-looking number for a lower bound.

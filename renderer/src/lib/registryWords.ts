@@ -2,7 +2,7 @@
 // VIEW) and an audit action ("Project status changed", not projects.setStatus). The code itself stays
 // where a person may need it (the audit entry's details, a tooltip, the filter's search), never as
 // the only text. An action the desk has no words for is shown as its code.
-import { humanize } from './format';
+import { compareNames, humanize } from './format';
 
 const LEVELS: Record<string, string> = {
   VIEW: 'Can view',
@@ -67,4 +67,28 @@ export function auditActionWords(action: string): string {
   const previewed = /^preview\.(.+)$/.exec(action)?.[1];
   if (previewed !== undefined && PREVIEWS[previewed]) return `Review of ${PREVIEWS[previewed]} (nothing changed)`;
   return action;
+}
+
+/**
+ * Every action the audit log records, in the order of their words: each write's own code (the
+ * endpoint table's, given), an operator's sign-in and each review. The filter once offered the
+ * writes only, in the order of their codes, so sign-ins and reviews could not be picked.
+ */
+export function auditedActions(writeCodes: readonly string[]): string[] {
+  const codes = new Set([...writeCodes, 'operatorTokens.create', ...Object.keys(PREVIEWS).map((op) => `preview.${op}`)]);
+  return [...codes].sort((a, b) => compareNames(auditActionWords(a), auditActionWords(b)));
+}
+
+const ACTORS: Record<string, (who: string) => string> = {
+  seed: () => 'Demo data',
+  cli: (user) => `Command line, as ${user}`,
+  desk: (user) => `Desk setup, as ${user}`,
+  unverified: (who) => `Unverified sign-in as ${who}`,
+};
+
+/** Who made an audit entry that no operator made, in words ("Demo data" for `seed:demo`); else the code. */
+export function auditActorWords(actor: string): string {
+  const [, kind = '', who = ''] = /^([a-z]+):(.*)$/.exec(actor) ?? [];
+  const words = ACTORS[kind];
+  return words ? words(who) : actor;
 }

@@ -225,6 +225,8 @@ describe('renderCertificatePdf', () => {
       expect(text).toContain(value);
     }
     expect(text).toContain('npm run verify -- https://api.registry.example.org');
+    // The whole instruction, to its last words: a cut-off proof cannot be followed.
+    expect(text).toContain("into that root (RFC 9162, section 2.1.3.2) with the registry's published key.");
   });
 
   it('leaves the comment section out when the comment is empty', async () => {

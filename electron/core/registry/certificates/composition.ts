@@ -237,7 +237,9 @@ function drawFooter(
   }
   y = setter.draw(url, MARGIN_X, y, width);
   if (input.transparency) {
-    const proof = setter.layout(transparencyText(input.transparency), { size: 6, weight: 'regular', color: PALETTE.muted }, width, 4);
+    // Six lines: the proof runs to four and a bit with a short address, and it must never lose its
+    // last words (how to check it); the small print below still fits on the page.
+    const proof = setter.layout(transparencyText(input.transparency), { size: 6, weight: 'regular', color: PALETTE.muted }, width, 6);
     y = setter.draw(proof, MARGIN_X, y + 4, width);
   }
   const smallPrint = setter.layout(

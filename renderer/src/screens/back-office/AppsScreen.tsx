@@ -11,15 +11,15 @@ import { useBackOfficeRead } from '@renderer/components/backOffice/useBackOffice
 import { Dialog } from '@renderer/components/Dialog';
 import { EmptyState, ErrorMessage, Loading } from '@renderer/components/feedback';
 import { ColumnHeadsWithActions } from '@renderer/components/ColumnHeads';
-import { Field } from '@renderer/components/Field';
 import { StatusBadge } from '@renderer/components/StatusBadge';
 import { describeError } from '@renderer/lib/desk';
 import { formatDate } from '@renderer/lib/format';
 import { useNavigation } from '@renderer/stores/navigation';
 import { BackOfficePage } from './BackOfficePage';
-import { WriteActions } from './DialogActions';
 import { useOrganizationNames } from './organizationNames';
 import { InstallDialog, InstallationStatusDialog } from './InstallationDialogs';
+import { RegisterAppDialog } from './RegisterAppDialog';
+import { ExaminerDialog } from './ExaminerDialog';
 import { permissionsWords } from '@renderer/lib/registryWords';
 
 type App = BackOfficeData<'operatorListApps'>['apps'][number];
@@ -75,7 +75,7 @@ function AppCard({
   highlighted: boolean;
   focusInstallationId: string | undefined;
 }) {
-  const examiner = useBackOfficeAction('operatorSetExaminer');
+  const [changingExaminer, setChangingExaminer] = useState(false);
   const [installing, setInstalling] = useState(false);
   const headingId = `app-${app.id}`;
   return (
@@ -89,11 +89,7 @@ function AppCard({
           </p>
         </div>
         <div className="actions">
-          <GatedButton
-            can="operatorSetExaminer"
-            disabledReason={examiner.busy ? 'Sending…' : null}
-            onClick={() => void examiner.run({ params: { appId: app.id }, body: { granted: !app.examinerRead } })}
-          >
+          <GatedButton can="operatorSetExaminer" onClick={() => setChangingExaminer(true)}>
             {app.examinerRead ? 'Revoke examiner rights' : 'Grant examiner rights'}
           </GatedButton>
           <GatedButton can="operatorInstallApp" className="button button-primary" onClick={() => setInstalling(true)}>
@@ -101,7 +97,7 @@ function AppCard({
           </GatedButton>
         </div>
       </header>
-      <ActionStatus action={examiner} />
+      {changingExaminer && <ExaminerDialog app={app} onClose={() => setChangingExaminer(false)} />}
       {app.installations.length === 0 ? (
         <p className="muted">Not installed for any organization.</p>
       ) : (
@@ -212,56 +208,5 @@ function InstallationRow({
         )}
       </td>
     </tr>
-  );
-}
-
-function RegisterAppDialog({ onClose }: { onClose: () => void }) {
-  const action = useBackOfficeAction('operatorCreateApp');
-  const [name, setName] = useState('');
-  const [nameId, setNameId] = useState('');
-  const [publicKeyPem, setPublicKeyPem] = useState('');
-  const [examinerRead, setExaminerRead] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const submit = async () => {
-    if (!name.trim()) return setError('Give the app a name.');
-    if (!/-----BEGIN PUBLIC KEY-----[\s\S]+-----END PUBLIC KEY-----/.test(publicKeyPem))
-      return setError('Paste the app’s RSA public key in PEM form (-----BEGIN PUBLIC KEY----- …).');
-    setError(null);
-    await action.run({
-      body: { name: name.trim(), ...(nameId.trim() ? { nameId: nameId.trim() } : {}), publicKeyPem: publicKeyPem.trim(), examinerRead },
-    });
-  };
-  return (
-    <Dialog title="Register an app" onClose={onClose} wide>
-      <form
-        className="form"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void submit();
-        }}
-      >
-        <Field label="App name">
-          <input value={name} onChange={(e) => setName(e.target.value)} maxLength={120} />
-        </Field>
-        <Field label="Short name (optional)" hint="Lowercase letters, digits and dashes; made from the name when empty.">
-          <input value={nameId} onChange={(e) => setNameId(e.target.value)} maxLength={63} />
-        </Field>
-        <Field label="Public key (PEM)" hint="The app's RSA public key (2048 bits or more); its JWTs are checked against it.">
-          <textarea className="mono" rows={7} value={publicKeyPem} onChange={(e) => setPublicKeyPem(e.target.value)} />
-        </Field>
-        <label className="checkbox">
-          <input type="checkbox" checked={examinerRead} onChange={(e) => setExaminerRead(e.target.checked)} />
-          <span>Grant examiner rights (internal project views)</span>
-        </label>
-        {error && (
-          <p className="inline-error" role="alert">
-            {error}
-          </p>
-        )}
-        <WriteActions action={action} onClose={onClose}>
-          Register app
-        </WriteActions>
-      </form>
-    </Dialog>
   );
 }

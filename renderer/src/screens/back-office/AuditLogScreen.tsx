@@ -22,18 +22,16 @@ import { touchedBy, type TouchedKind } from './auditTargets';
 import { BackOfficePage } from './BackOfficePage';
 import { useOperatorNames } from './operatorNames';
 import { useRecordNames } from './recordNames';
-import { auditActionWords } from '@renderer/lib/registryWords';
+import { auditActionWords, auditActorWords, auditedActions } from '@renderer/lib/registryWords';
 
 type Entry = BackOfficeData<'operatorSearchAudit'>['entries'][number];
 
-/** Every action an operator write records (the endpoint table's), for the action filter. */
-const ACTIONS = [
-  ...new Set(
-    Object.values(endpoints)
-      .map((e) => ('audit' in e ? e.audit : undefined))
-      .filter((a): a is string => typeof a === 'string'),
-  ),
-].sort();
+/** Every action the audit log records (each write's, from the endpoint table), for the action filter. */
+const ACTIONS = auditedActions(
+  Object.values(endpoints)
+    .map((e) => ('audit' in e ? e.audit : undefined))
+    .filter((a): a is string => typeof a === 'string'),
+);
 
 const OPENS: Record<TouchedKind, { screen: BackOfficeScreenId; param: string; label: string }> = {
   project: { screen: 'bo-projects', param: 'projectId', label: 'Project' },
@@ -120,7 +118,7 @@ export function AuditLogScreen() {
               <option value="">Any</option>
               {(operators.data?.data.operators ?? []).map((o) => (
                 <option key={o.id} value={o.id}>
-                  {o.name} ({o.role})
+                  {o.name} · {humanize(o.role)}
                 </option>
               ))}
             </select>
@@ -259,8 +257,8 @@ function AuditRow({
     <tr data-audit-id={entry.id}>
       <td className="nowrap">{formatDateTime(entry.at)}</td>
       <td>
-        {operatorName ?? entry.actor}
-        {operatorName && <span className="cell-secondary">{entry.actor}</span>}
+        {operatorName ?? auditActorWords(entry.actor)}
+        {(operatorName ?? auditActorWords(entry.actor)) !== entry.actor && <span className="cell-secondary">{entry.actor}</span>}
       </td>
       <td title={entry.action}>{auditActionWords(entry.action)}</td>
       <td>

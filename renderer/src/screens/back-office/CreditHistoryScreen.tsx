@@ -7,7 +7,7 @@ import type { BackOfficeData } from '@shared/desk/back-office';
 import { ErrorMessage, Loading } from '@renderer/components/feedback';
 import { readBackOffice, useBackOffice } from '@renderer/stores/backOffice';
 import { describeError } from '@renderer/lib/desk';
-import { formatDateTime, humanize } from '@renderer/lib/format';
+import { creditTypeLabel, formatDateTime, humanize } from '@renderer/lib/format';
 import { useNavigation } from '@renderer/stores/navigation';
 import { BackOfficePage } from './BackOfficePage';
 import { useOrganizationNames } from './organizationNames';
@@ -167,9 +167,9 @@ export function CreditHistoryScreen() {
         <>
           <h2 className="mono credit-trail-title">{trail.credit.serialization}</h2>
           <p>
-            {humanize(trail.credit.type)} credits of{' '}
+            {creditTypeLabel(trail.credit.type)} credits of{' '}
             <button type="button" className="button-link" onClick={() => open('bo-projects', { projectId: trail.credit.projectId })}>
-              {trail.credit.projectName} (#{trail.credit.projectNum})
+              {trail.credit.projectName} (No. {trail.credit.projectNum})
             </button>
             , vintage {trail.credit.vintage}, owned by{' '}
             <button

@@ -9,7 +9,7 @@ import { useVirtualRowKeys } from '@renderer/lib/rowKeyboard';
 import type { InventoryCreditRow } from '@shared/desk/api';
 import { useNavigation } from '@renderer/stores/navigation';
 import { setPageState } from '@renderer/lib/signals';
-import { formatTonnesValue, humanize } from '@renderer/lib/format';
+import { creditTypeLabel, formatTonnesValue } from '@renderer/lib/format';
 import { EmptyState, ErrorMessage, Loading } from '@renderer/components/feedback';
 import { SortableGridHead, type SortableColumn } from '@renderer/components/SortControls';
 import { currentQuery, inventoryRowAt, useInventoryList, type InventoryAccount, type InventorySort } from './inventoryList';
@@ -60,7 +60,7 @@ function CreditCells({ row, onOpenProject }: { row: InventoryCreditRow; onOpenPr
         {row.serialization}
       </span>
       <span role="cell">{row.vintage}</span>
-      <span role="cell">{humanize(row.type)}</span>
+      <span role="cell">{creditTypeLabel(row.type)}</span>
       <span role="cell" className="numeric">
         {formatTonnesValue(row.amount)}
       </span>

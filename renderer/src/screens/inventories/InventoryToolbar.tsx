@@ -3,7 +3,7 @@
 import { useCallback } from 'react';
 import { desk } from '@renderer/lib/desk';
 import { useLoader, useSearchText } from '@renderer/lib/hooks';
-import { humanize } from '@renderer/lib/format';
+import { creditTypeLabel } from '@renderer/lib/format';
 import { useSync } from '@renderer/stores/sync';
 import { FacetFilters } from '@renderer/components/FacetFilters';
 import type { FacetValue } from '@shared/desk/api';
@@ -58,7 +58,7 @@ function Filters({ account }: { account: InventoryAccount }) {
     label,
     all,
     values: facets.data?.[facet],
-    describe: (v: FacetValue) => (key === 'type' ? humanize(v.label) : v.label),
+    describe: (v: FacetValue) => (key === 'type' ? creditTypeLabel(v.label) : v.label),
   }));
   return (
     <FacetFilters

@@ -13,6 +13,7 @@ import { FinalizeDialog } from './FinalizeDialog';
 import { DetailsHeader, usePanelFocus } from '@renderer/components/DetailsPanel';
 import { RetirementFacts } from './RetirementFacts';
 import { useCertificateSave } from './useCertificateSave';
+import { useRecordTitle } from '@renderer/lib/pageTitle';
 
 /**
  * The panel for retirement `id`: a fresh one for each retirement, so nothing of another's (a
@@ -101,6 +102,8 @@ function RetirementPanel({ id }: { id: string }) {
   const retirement = finalized?.id === id ? finalized : details.data?.retirement;
   // Only a claimed retirement of a verified organization is shown in full (and has a certificate).
   const full = retirement && 'beneficiary' in retirement ? (retirement as FullRetirement) : null;
+  // The window names the open retirement, as it names an open project or organization.
+  useRecordTitle(retirement ? `Retirement: ${formatTonnesValue(retirement.amount)} of ${retirement.project.fullName}` : null);
 
   return (
     <aside ref={panelRef} className="card details" aria-label="Retirement details">

@@ -192,7 +192,7 @@ function OperatorFact({ connection }: { connection: ConnectionInfo }) {
   const operator = active && session?.operator?.id === connection.operatorId ? session.operator : null;
   return operator ? (
     <span>
-      {operator.name} ({operator.role}) <span className="mono muted">{operator.id}</span>
+      {operator.name} · {humanize(operator.role)} <span className="mono muted">{operator.id}</span>
     </span>
   ) : (
     <span className="mono">{connection.operatorId}</span>

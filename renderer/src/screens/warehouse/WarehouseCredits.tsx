@@ -7,13 +7,13 @@ import type { WarehouseInventoryCredit } from '@shared/registry/resources';
 import type { WarehouseView } from '@shared/desk/api';
 import { totalGrams, type WarehouseCreditQuery, type WarehouseFilterKey, type WarehouseFacetValue } from '@shared/desk/warehouse-list';
 import { gramsToTonnes } from '@shared/registry/amounts';
-import { formatCount, formatTonnesValue } from '@renderer/lib/format';
+import { creditTypeLabel, formatCount, formatTonnesValue } from '@renderer/lib/format';
 import { EMPTY_SELECTION } from '@renderer/lib/rangeSelection';
 import { FacetFilters } from '@renderer/components/FacetFilters';
 import { ExportCsvButton } from '@renderer/components/ExportCsvButton';
 import { EmptyState } from '@renderer/components/feedback';
 import { MOD_LABEL } from '@renderer/components/Sidebar';
-import { typeLabel, WarehouseCreditsTable } from './WarehouseCreditsTable';
+import { WarehouseCreditsTable } from './WarehouseCreditsTable';
 import { useWarehouseCreditList } from './useWarehouseCreditList';
 
 function WarehouseCreditsSearch({
@@ -55,7 +55,7 @@ function WarehouseCreditsSearch({
             label: 'Type',
             all: 'Any type',
             values: facets.types.map((v) => ({ ...v, label: v.value })),
-            describe: (v) => typeLabel(v.value),
+            describe: (v) => creditTypeLabel(v.value),
           },
         ]}
         selected={query.filters}

@@ -3,7 +3,7 @@
 import type { WarehouseInventoryCredit } from '@shared/registry/resources';
 import type { WarehouseView } from '@shared/desk/api';
 import { creditVintage, type WarehouseCreditQuery, type WarehouseSortField } from '@shared/desk/warehouse-list';
-import { formatTonnesValue, humanize } from '@renderer/lib/format';
+import { creditTypeLabel, formatTonnesValue } from '@renderer/lib/format';
 import { allState, clickRow, toggleAll, type RangeSelection } from '@renderer/lib/rangeSelection';
 import { useRowKeyboard } from '@renderer/lib/rowKeyboard';
 import { ariaSort, SortButton, type SortDirection } from '@renderer/components/SortControls';
@@ -18,8 +18,6 @@ export const COLUMNS: Array<{ label: string; field?: WarehouseSortField; first?:
   { label: 'Held', numeric: true },
   { label: 'Type', field: 'type' },
 ];
-
-export const typeLabel = (type: string) => (type === 'exPost' ? 'Ex-post' : type === 'exAnte' ? 'Ex-ante' : humanize(type));
 
 export function SelectAll({
   selection,
@@ -84,7 +82,7 @@ function WarehouseCreditRow({
         {c.amount <= 0 && (c.reserved ?? 0) > 0 && <span className="cell-secondary">All reserved</span>}
       </td>
       <td className="numeric">{c.held === undefined ? '—' : formatTonnesValue(c.held)}</td>
-      <td>{typeLabel(c.type)}</td>
+      <td>{creditTypeLabel(c.type)}</td>
       <td className="row-actions">
         {view.canWrite && (
           <button
