@@ -184,11 +184,12 @@ export class ReadPool {
 
   private start(lane: Lane, read: Read): void {
     const pq = lane.client.pq;
-    // A connection cut while idle is dropped before it is used. Its end is already on the socket:
-    // the backend's last message (which libpq, idle, takes as a notice), then the end of the stream,
-    // which only a second look finds. The idle connection's watcher (see readable) reads them too,
-    // but only in a later turn of the event loop: a cut of a moment ago is found here.
-    if (!pq.consumeInput() || !pq.consumeInput() || pq.transactionStatus() === CONNECTION_BAD) {
+    // A connection cut while idle is let go by its watcher (see readable), in a later turn of the
+    // event loop. One cut a moment ago is found by the read sent on it, which then runs once more
+    // (failed): that once, its connection is looked at first, with two reads of the socket (the
+    // backend's last message, which libpq, idle, takes as a notice, then the end of the stream), as
+    // looking before every read cost two system calls each time.
+    if (pq.transactionStatus() === CONNECTION_BAD || (read.again && (!pq.consumeInput() || !pq.consumeInput()))) {
       this.drop(lane);
       this.queue.unshift(read);
       return;
