@@ -159,13 +159,17 @@ export class ReadPool {
         this.opening = false;
         if (this.closed) return;
         this.failures += 1;
-        this.retryAt = performance.now() + Math.min(FIRST_RETRY_MS * 2 ** (this.failures - 1), MAX_RETRY_MS);
+        const slow = performance.now() - startedAt > QUICK_FAILURE_MS;
+        // Cut at once while no read waited for it (a restart or pg_terminate_backend as it opened): the
+        // next read that needs a connection opens one at once, rather than be answered 503 for the
+        // backoff when the others prove cut too. Else the opens back off.
+        const quiet = !slow && this.queue.length === 0;
+        this.retryAt = quiet ? 0 : performance.now() + Math.min(FIRST_RETRY_MS * 2 ** (this.failures - 1), MAX_RETRY_MS);
         // the reads wait for the open connections (or there are none waiting)
         if (this.lanes.length > 0 || this.queue.length === 0) return;
         // A failure that came at once may be a restart that cut the connection being opened (as the
         // reads found the others cut): once more at once, as a cut read runs once more. One that waited
         // out the connect timeout is a database not answering. Else the reads waiting get 503.
-        const slow = performance.now() - startedAt > QUICK_FAILURE_MS;
         if (!slow && !this.openedAgain) {
           this.openedAgain = true;
           return this.openLane();
