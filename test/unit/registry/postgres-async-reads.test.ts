@@ -127,10 +127,15 @@ describe.skipIf(!ON_POSTGRES)('reads that do not hold the process, on PostgreSQL
 
   it('is refused inside a transaction (it would run outside it)', async () => {
     let inside: Promise<unknown> | undefined;
+    let insidePrepared: Promise<unknown> | undefined;
+    const prepared = db.prepared(() => sql<{ n: number }>`SELECT 1 AS n`);
     db.transaction(() => {
       inside = db.allAsync(sql`SELECT 1 AS n`);
+      // a rejection, as the other, not a throw out of the transaction
+      insidePrepared = prepared.allAsync({});
     });
     await expect(inside).rejects.toThrow(/cannot run inside a transaction/);
+    await expect(insidePrepared).rejects.toThrow(/cannot run inside a transaction/);
   });
 
   it('past statement_timeout: the database unavailable for now (503), and the next read is answered', async () => {
@@ -197,14 +202,20 @@ describe.skipIf(!ON_POSTGRES)('reads that do not hold the process, on PostgreSQL
   });
 
   it.skipIf(THROUGH_POOLER)('a read connection cut while idle is let go at once, before a read needs it', async () => {
-    expect(await Promise.all([1, 2].map((n) => db.allAsync(sql<{ n: number }>`SELECT ${n}::int AS n`)))).toEqual([[{ n: 1 }], [{ n: 2 }]]);
-    expect(db.reads.open).toBeGreaterThan(0);
-    other.query(
-      'SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
-    );
-    // each idle connection's socket is watched: its end is found without a read sent on it
-    await vi.waitFor(() => expect(db.reads.open).toBe(0), { timeout: 2000 });
-    expect(await db.allAsync(sql<{ n: number }>`SELECT 5 AS n`)).toEqual([{ n: 5 }]);
+    // one read connection: none is being opened when the backends are terminated
+    const single = new PostgresDatabase<unknown>(`${database.url}&read_connections=1`);
+    try {
+      expect(await single.allAsync(sql<{ n: number }>`SELECT 1 AS n`)).toEqual([{ n: 1 }]);
+      expect(single.reads.open).toBe(1);
+      other.query(
+        'SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+      );
+      // the idle connection's socket is watched: its end is found without a read sent on it
+      await vi.waitFor(() => expect(single.reads.open).toBe(0), { timeout: 2000 });
+      expect(await single.allAsync(sql<{ n: number }>`SELECT 5 AS n`)).toEqual([{ n: 5 }]);
+    } finally {
+      single.close();
+    }
   });
 
   it.skipIf(THROUGH_POOLER)('a read whose backend is terminated under it runs once more on a new connection', async () => {
