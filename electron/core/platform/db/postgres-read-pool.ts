@@ -81,7 +81,6 @@ export class ReadPool {
     const closed = new Error('The database connection is closed');
     for (const lane of this.lanes.splice(0)) {
       const inFlight = this.stop(lane);
-      lane.client.pq.stopReader();
       this.host.release(lane.client);
       inFlight?.reject(closed);
     }
@@ -149,8 +148,8 @@ export class ReadPool {
         this.failures = 0;
         const lane: Lane = { client };
         client.pq.on('readable', () => this.readable(lane));
-        // watched from now on, idle or not: starting and stopping libuv's watcher around each read
-        // cost system calls on every read (it is stopped when the connection is released)
+        // watched from now on, idle or not (starting and stopping libuv's watcher around each read
+        // cost system calls on every read); closing the connection stops it
         client.pq.startReader();
         this.lanes.push(lane);
         this.dispatch();
@@ -160,9 +159,8 @@ export class ReadPool {
         if (this.closed) return;
         this.failures += 1;
         const slow = performance.now() - startedAt > QUICK_FAILURE_MS;
-        // Cut at once while no read waited for it (a restart or pg_terminate_backend as it opened): the
-        // next read that needs a connection opens one at once, rather than be answered 503 for the
-        // backoff when the others prove cut too. Else the opens back off.
+        // Cut at once while no read waited for it (a restart as it opened): no backoff, so the next read
+        // to need a connection opens one rather than be answered 503 when the others prove cut too.
         const quiet = !slow && this.queue.length === 0;
         this.retryAt = quiet ? 0 : performance.now() + Math.min(FIRST_RETRY_MS * 2 ** (this.failures - 1), MAX_RETRY_MS);
         // the reads wait for the open connections (or there are none waiting)
@@ -188,11 +186,10 @@ export class ReadPool {
 
   private start(lane: Lane, read: Read): void {
     const pq = lane.client.pq;
-    // A connection cut while idle is let go by its watcher (see readable), in a later turn of the
-    // event loop. One cut a moment ago is found by the read sent on it, which then runs once more
-    // (failed): that once, its connection is looked at first, with two reads of the socket (the
-    // backend's last message, which libpq, idle, takes as a notice, then the end of the stream), as
-    // looking before every read cost two system calls each time.
+    // A connection cut while idle is let go by its watcher (readable) in a later turn of the event
+    // loop; one cut a moment ago fails the read sent on it, which runs once more (failed). Only then is
+    // the socket read first, twice (the backend's last message, which libpq, idle, takes as a
+    // notice, then the end of the stream): looking before every read cost two system calls each time.
     if (pq.transactionStatus() === CONNECTION_BAD || (read.again && (!pq.consumeInput() || !pq.consumeInput()))) {
       this.drop(lane);
       this.queue.unshift(read);
@@ -307,7 +304,6 @@ export class ReadPool {
     if (index < 0) return;
     this.lanes.splice(index, 1);
     this.stop(lane);
-    lane.client.pq.stopReader();
     this.host.release(lane.client);
   }
 }
