@@ -58,7 +58,7 @@ export function readFigures(r: Reads, floors: Floors, load: string): BenchFigure
     },
     {
       suite: s,
-      name: 'reads, PostgreSQL against SQLite, 1 process each',
+      name: 'reads, PostgreSQL against SQLite, 1 process each (one run: BENCH_POSTGRES_PART=reads takes the median of several)',
       value: r.one.rps,
       unit: 'req/s',
       floor: r.lite.rps,
@@ -70,31 +70,64 @@ export function readFigures(r: Reads, floors: Floors, load: string): BenchFigure
   ];
 }
 
+/** Runs of BENCH_POSTGRES_PART=reads (BENCH_READS_RUNS; odd, so the median is one run's). */
+const READ_RUNS = Number(process.env.BENCH_READS_RUNS ?? 5);
+
+/** One run of the reads ratio: PostgreSQL, then SQLite, and the load around them. */
+interface ReadRun {
+  pg: Measured;
+  lite: Measured;
+  ratio: number;
+  load: string;
+}
+
 /**
  * BENCH_POSTGRES_PART=reads: the reads ratio and CPU per read alone, on one process of each engine,
- * PostgreSQL and SQLite alternated twice.
+ * PostgreSQL and SQLite alternated READ_RUNS times. Between runs the ratio swings with the machine
+ * (±0.07 idle), so one run is no verdict: every run is printed, then the verdict on the median run
+ * and, since the target holds only if it holds in each run, on the lowest.
  */
 export async function readsAgainstSqlite(servers: BenchServers, pgReads: string, liteReads: string): Promise<BenchFigure[]> {
-  const figures: BenchFigure[] = [];
+  const runs: ReadRun[] = [];
   await warmBoth(servers, pgReads, liteReads);
-  for (let round = 1; round <= 2; round++) {
+  for (let round = 1; round <= READ_RUNS; round++) {
     const before = loadavg()[0]!;
     const pg = await servers.measured([servers.pg[0]!], pgReads, 32, 'postgres');
     const lite = await servers.measured([servers.lite], liteReads, 32, 'sqlite');
-    const ratio = pg.rps / lite.rps;
-    figures.push(
-      {
-        suite: 'postgres',
-        name: `reads, PostgreSQL against SQLite, 1 process each (run ${round}; load ${before.toFixed(1)}→${loadavg()[0]!.toFixed(1)})`,
-        value: pg.rps,
-        unit: 'req/s',
-        floor: lite.rps,
-        ratio,
-        target: '>= 0.8x SQLite',
-        pass: ratio >= 0.8,
-      },
-      ...cpuFigures(`read (run ${round})`, pg, lite),
-    );
+    runs.push({ pg, lite, ratio: pg.rps / lite.rps, load: `${before.toFixed(1)}→${loadavg()[0]!.toFixed(1)}` });
   }
-  return figures;
+  return [...runs.flatMap((run, i) => runFigures(run, `run ${i + 1} of ${runs.length}`)), ...verdicts(runs)];
+}
+
+function runFigures(run: ReadRun, what: string): BenchFigure[] {
+  return [
+    {
+      suite: 'postgres',
+      name: `reads, PostgreSQL against SQLite, 1 process each (${what}; load ${run.load})`,
+      value: run.pg.rps,
+      unit: 'req/s',
+      floor: run.lite.rps,
+      ratio: run.ratio,
+    },
+    ...cpuFigures(`read (${what})`, run.pg, run.lite),
+  ];
+}
+
+/** The verdicts: the median run's ratio, and the lowest run's (the target in every run). */
+function verdicts(runs: ReadRun[]): BenchFigure[] {
+  const sorted = [...runs].sort((a, b) => a.ratio - b.ratio);
+  const median = sorted[Math.floor((sorted.length - 1) / 2)]!;
+  const lowest = sorted[0]!;
+  const reached = runs.filter((r) => r.ratio >= 0.8).length;
+  const verdict = (run: ReadRun, which: string): BenchFigure => ({
+    suite: 'postgres',
+    name: `reads, PostgreSQL against SQLite: ${which} of ${runs.length} runs (0.8x reached in ${reached})`,
+    value: run.pg.rps,
+    unit: 'req/s',
+    floor: run.lite.rps,
+    ratio: run.ratio,
+    target: '>= 0.8x SQLite',
+    pass: run.ratio >= 0.8,
+  });
+  return [verdict(median, 'median'), verdict(lowest, 'lowest')];
 }

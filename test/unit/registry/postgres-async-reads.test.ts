@@ -13,6 +13,9 @@ import { ON_POSTGRES } from '@test/support/registry';
 
 const THROUGH_POOLER = /[?&]pgbouncer=true(&|$)/.test(POSTGRES_URL);
 
+/** The process's timers (Node's active resources). */
+const timers = (): number => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+
 /** Whether `promise` is still pending after the event loop has turned a few times. */
 async function pending(promise: Promise<unknown>): Promise<boolean> {
   let settled = false;
@@ -96,10 +99,14 @@ describe.skipIf(!ON_POSTGRES)('reads that do not hold the process, on PostgreSQL
     const small = new PostgresDatabase<unknown>(`${database.url}&read_connections=3`);
     try {
       const release = hold(44);
+      const timersBefore = timers();
       const reads = [1, 2, 3, 4, 5].map((n) => small.allAsync(sql<{ n: number }>`SELECT ${n}::int AS n FROM pg_advisory_xact_lock(44)`));
       // three wait on the lock at the database at once (one connection would carry one), two in the pool
       await vi.waitFor(() => expect(waitingOn(44)).toBe(3), { timeout: 5000 });
       expect(small.reads.open).toBe(3);
+      // one timer looks at the three in flight (not one each), and one per read waiting in line
+      // (at most: a timer of `db`'s reads in the tests before may have run out meanwhile)
+      expect(timers() - timersBefore).toBeLessThanOrEqual(1 + 2);
       expect(await pending(Promise.race(reads))).toBe(true);
       release();
       expect(await Promise.all(reads)).toEqual([1, 2, 3, 4, 5].map((n) => [{ n }]));
@@ -120,10 +127,15 @@ describe.skipIf(!ON_POSTGRES)('reads that do not hold the process, on PostgreSQL
 
   it('is refused inside a transaction (it would run outside it)', async () => {
     let inside: Promise<unknown> | undefined;
+    let insidePrepared: Promise<unknown> | undefined;
+    const prepared = db.prepared(() => sql<{ n: number }>`SELECT 1 AS n`);
     db.transaction(() => {
       inside = db.allAsync(sql`SELECT 1 AS n`);
+      // a rejection, as the other, not a throw out of the transaction
+      insidePrepared = prepared.allAsync({});
     });
     await expect(inside).rejects.toThrow(/cannot run inside a transaction/);
+    await expect(insidePrepared).rejects.toThrow(/cannot run inside a transaction/);
   });
 
   it('past statement_timeout: the database unavailable for now (503), and the next read is answered', async () => {
@@ -186,6 +198,23 @@ describe.skipIf(!ON_POSTGRES)('reads that do not hold the process, on PostgreSQL
         [{ n: 1 }],
         [{ n: 2 }],
       ]);
+    }
+  });
+
+  it.skipIf(THROUGH_POOLER)('a read connection cut while idle is let go at once, before a read needs it', async () => {
+    // one read connection: none is being opened when the backends are terminated
+    const single = new PostgresDatabase<unknown>(`${database.url}&read_connections=1`);
+    try {
+      expect(await single.allAsync(sql<{ n: number }>`SELECT 1 AS n`)).toEqual([{ n: 1 }]);
+      expect(single.reads.open).toBe(1);
+      other.query(
+        'SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+      );
+      // the idle connection's socket is watched: its end is found without a read sent on it
+      await vi.waitFor(() => expect(single.reads.open).toBe(0), { timeout: 2000 });
+      expect(await single.allAsync(sql<{ n: number }>`SELECT 5 AS n`)).toEqual([{ n: 5 }]);
+    } finally {
+      single.close();
     }
   });
 

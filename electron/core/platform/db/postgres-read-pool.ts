@@ -18,13 +18,14 @@
 // after the COMMIT is answered, so a read sees what this process (or any other) wrote before it.
 import { DatabaseTimeoutError, DatabaseUnavailableError } from './database-errors';
 import type { NativeClient } from './postgres-connection';
+import { ReadLooks } from './postgres-read-looks';
 import { ReadQueue } from './postgres-read-queue';
 import type { Read, ReadPoolHost, ReadStatement, Rows } from './postgres-read-types';
 import { runWithDeadline, StatementDeadlinePassed } from './postgres-timed';
 
 interface Lane {
   client: NativeClient;
-  read?: { read: Read; timer: NodeJS.Timeout; preparing: boolean };
+  read?: { read: Read; preparing: boolean };
 }
 
 /** libpq's PQTRANS_UNKNOWN: the connection is bad. */
@@ -40,6 +41,7 @@ const LOOK_EVERY_MS = 100;
 export class ReadPool {
   private readonly lanes: Lane[] = [];
   private readonly queue = new ReadQueue<Read>((read) => read.reject(new DatabaseTimeoutError(this.host.timeoutMs)));
+  private readonly looks = new ReadLooks(LOOK_EVERY_MS, () => this.lookAll());
   private opening = false;
   private failures = 0;
   private retryAt = 0;
@@ -75,6 +77,7 @@ export class ReadPool {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.looks.stop();
     const closed = new Error('The database connection is closed');
     for (const lane of this.lanes.splice(0)) {
       const inFlight = this.stop(lane);
@@ -145,6 +148,9 @@ export class ReadPool {
         this.failures = 0;
         const lane: Lane = { client };
         client.pq.on('readable', () => this.readable(lane));
+        // watched from now on, idle or not (starting and stopping libuv's watcher around each read
+        // cost system calls on every read); closing the connection stops it
+        client.pq.startReader();
         this.lanes.push(lane);
         this.dispatch();
       },
@@ -152,13 +158,16 @@ export class ReadPool {
         this.opening = false;
         if (this.closed) return;
         this.failures += 1;
-        this.retryAt = performance.now() + Math.min(FIRST_RETRY_MS * 2 ** (this.failures - 1), MAX_RETRY_MS);
+        const slow = performance.now() - startedAt > QUICK_FAILURE_MS;
+        // Cut at once while no read waited for it (a restart as it opened): no backoff, so the next read
+        // to need a connection opens one rather than be answered 503 when the others prove cut too.
+        const quiet = !slow && this.queue.length === 0;
+        this.retryAt = quiet ? 0 : performance.now() + Math.min(FIRST_RETRY_MS * 2 ** (this.failures - 1), MAX_RETRY_MS);
         // the reads wait for the open connections (or there are none waiting)
         if (this.lanes.length > 0 || this.queue.length === 0) return;
         // A failure that came at once may be a restart that cut the connection being opened (as the
         // reads found the others cut): once more at once, as a cut read runs once more. One that waited
         // out the connect timeout is a database not answering. Else the reads waiting get 503.
-        const slow = performance.now() - startedAt > QUICK_FAILURE_MS;
         if (!slow && !this.openedAgain) {
           this.openedAgain = true;
           return this.openLane();
@@ -177,10 +186,11 @@ export class ReadPool {
 
   private start(lane: Lane, read: Read): void {
     const pq = lane.client.pq;
-    // A connection cut while idle is dropped before it is used. Its end is already on the socket:
-    // the backend's last message (which libpq, idle, takes as a notice), then the end of the stream,
-    // which only the next read finds.
-    if (!pq.consumeInput() || !pq.consumeInput() || pq.transactionStatus() === CONNECTION_BAD) {
+    // A connection cut while idle is let go by its watcher (readable) in a later turn of the event
+    // loop; one cut a moment ago fails the read sent on it, which runs once more (failed). Only then is
+    // the socket read first, twice (the backend's last message, which libpq, idle, takes as a
+    // notice, then the end of the stream): looking before every read cost two system calls each time.
+    if (pq.transactionStatus() === CONNECTION_BAD || (read.again && (!pq.consumeInput() || !pq.consumeInput()))) {
       this.drop(lane);
       this.queue.unshift(read);
       return;
@@ -197,17 +207,29 @@ export class ReadPool {
 
   /** Waits for the answer on the lane (the socket is watched level-triggered: one already in wakes it at once). */
   private watch(lane: Lane, read: Read, preparing: boolean): void {
-    lane.client.pq.startReader();
-    const timer = setTimeout(() => this.look(lane), Math.min(LOOK_EVERY_MS, read.deadline - performance.now()));
-    lane.read = { read, timer, preparing };
+    lane.read = { read, preparing };
+    this.looks.due(read.deadline);
   }
 
   private readable(lane: Lane): void {
-    if (!lane.read) return;
+    if (!lane.read) {
+      // idle: what the backend sends unasked (a notice, its last message before it is cut) is read
+      // now, so the socket does not stay readable; the end of the stream drops the connection
+      if (!lane.client.pq.consumeInput() || lane.client.pq.transactionStatus() === CONNECTION_BAD) this.drop(lane);
+      return;
+    }
     // still busy: more of the answer is to come (a broken connection is reported by finish)
     if (lane.client.pq.consumeInput() && lane.client.pq.isBusy()) return;
     this.finish(lane);
     this.dispatch();
+  }
+
+  /** Looks at every read in flight (ReadLooks); the earliest deadline of those still in flight. */
+  private lookAll(): number {
+    for (const lane of [...this.lanes]) if (lane.read) this.look(lane);
+    let next = Infinity;
+    for (const lane of this.lanes) if (lane.read) next = Math.min(next, lane.read.read.deadline);
+    return next;
   }
 
   /** The read's own look at its socket, and its deadline. */
@@ -224,7 +246,6 @@ export class ReadPool {
       if (this.unansweredFor(inFlight.read)) this.notAnswering();
       inFlight.read.reject(reported);
     } else {
-      inFlight.timer = setTimeout(() => this.look(lane), Math.min(LOOK_EVERY_MS, inFlight.read.deadline - performance.now()));
       return;
     }
     this.dispatch();
@@ -234,8 +255,6 @@ export class ReadPool {
   private stop(lane: Lane): Read | undefined {
     const inFlight = lane.read;
     if (!inFlight) return undefined;
-    clearTimeout(inFlight.timer);
-    lane.client.pq.stopReader();
     lane.read = undefined;
     return inFlight.read;
   }

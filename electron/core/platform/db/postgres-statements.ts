@@ -155,11 +155,17 @@ export class PostgresStatements<Tables> {
       let statement: SyncStatement | undefined;
       // the statement looked up once: its key is the whole SQL text, costly to build and hash per read
       let native: NativeStatement | undefined;
-      const later = async (values: P): Promise<R[]> => {
-        if (this.host.inTransaction()) throw new Error('A read that does not block cannot run inside a transaction');
-        const bound = bind(values);
-        native ??= this.nativeOf(sql, bound.length);
-        return (await native.later(bound)) as R[];
+      // the pool's promise itself, not one more async layer (a promise and its turns on every read);
+      // what fails before the read is sent is a rejection all the same
+      const later = (values: P): Promise<R[]> => {
+        try {
+          if (this.host.inTransaction()) throw new Error('A read that does not block cannot run inside a transaction');
+          const bound = bind(values);
+          native ??= this.nativeOf(sql, bound.length);
+          return native.later(bound) as Promise<R[]>;
+        } catch (error) {
+          return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+        }
       };
       const get = (values: P): { statement: SyncStatement; values: unknown[] } => {
         const bound = bind(values);
