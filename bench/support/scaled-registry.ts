@@ -1,35 +1,40 @@
 // A demo registry at a given scale for benchmarks. Seeding --scale 100 takes a while (a minute
 // idle, ten at load 14), so the seeded folder is cached under bench/.data, keyed by a hash of the
-// code that shapes it: the files the seed and the registry's opening (its migrations) import,
-// found by bundling them once with esbuild (about a second), so an edit elsewhere in the registry
-// keeps the cache. Each caller gets its own copy, so benchmarks that write cannot disturb each other.
+// code that shapes it: the source files the seed and the registry's opening (its migrations) import,
+// followed through TypeScript's own import resolution, so an edit elsewhere in the registry keeps
+// the cache. Each caller gets its own copy, so benchmarks that write cannot disturb each other.
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { buildSync } from 'esbuild';
+import { join, relative } from 'node:path';
+import ts from 'typescript';
 import { openRegistry } from '@registry/open';
 import { seedDemo } from '@registry/seed';
 
 const root = join(import.meta.dirname, '..', '..');
 
+/** Every source file of the project that `entries` import, directly or not (type imports too), with them. */
+function importClosure(entries: string[]): string[] {
+  const read = ts.readConfigFile(join(root, 'tsconfig.core.json'), (path) => ts.sys.readFile(path));
+  const { options } = ts.parseJsonConfigFileContent(read.config as object, ts.sys, root);
+  const seen = new Set<string>();
+  const queue = [...entries];
+  for (let file = queue.pop(); file !== undefined; file = queue.pop()) {
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const { fileName } of ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles) {
+      const resolved = ts.resolveModuleName(fileName, file, options, ts.sys).resolvedModule;
+      if (resolved && !resolved.isExternalLibraryImport) queue.push(resolved.resolvedFileName);
+    }
+  }
+  return [...seen];
+}
+
 /** A hash of every source file the seed and the registry's opening import (their paths and contents). */
 function sourceHash(): string {
-  const { metafile } = buildSync({
-    entryPoints: ['electron/core/registry/seed/index.ts', 'electron/core/registry/open.ts'].map((file) => join(root, file)),
-    absWorkingDir: root,
-    tsconfig: join(root, 'tsconfig.core.json'),
-    bundle: true,
-    write: false,
-    metafile: true,
-    platform: 'node',
-    format: 'esm',
-    packages: 'external',
-    outdir: join(tmpdir(), 'scaled-registry-hash'),
-    logLevel: 'error',
-  });
+  const files = importClosure(['electron/core/registry/seed/index.ts', 'electron/core/registry/open.ts'].map((file) => join(root, file)));
   const hash = createHash('sha256');
-  for (const file of Object.keys(metafile.inputs).sort()) hash.update(file).update(readFileSync(join(root, file)));
+  for (const file of files.map((f) => relative(root, f)).sort()) hash.update(file).update(readFileSync(join(root, file)));
   return hash.digest('hex').slice(0, 16);
 }
 
