@@ -5,7 +5,7 @@
 import type { Clock } from '@platform/clock';
 import type { FetchLike } from '../client/http';
 import type { DeskCache } from '../cache';
-import { HISTORY_CHANGED, HistoryChanged, keepFailure, replayHistory } from './check';
+import { HISTORY_CHANGED, HistoryChanged, keepFailure, replayHistory, type CheckOutcome } from './check';
 import { guardVerifiedRecords, settleRefusals } from './guard';
 import { matchSynced } from './match';
 import { keepEvidence, readState, saveOutcome } from './store';
@@ -56,6 +56,13 @@ export function createHistoryCheck(options: {
   // the run's writes go through this connection: a record that differs from its verified leaf is refused
   guardVerifiedRecords(db);
   let verified = false;
+  // Whether this run's check verified the log from its first leaf: it then matched every record in
+  // the cache (keep-verified.ts), and `end` need not match the retirements again.
+  let matchedAll = false;
+  const keptOutcome = (outcome: CheckOutcome) => {
+    verified = outcome.outcome === 'verified';
+    matchedAll = outcome.outcome === 'verified' && outcome.newEntries === outcome.size;
+  };
   // One replay at a time: each uses the connection's temporary table (store.ts), so one started
   // while an earlier one (beside a run that failed, never kept) still downloads waits for it.
   let lastReplay: Promise<unknown> = Promise.resolve();
@@ -69,9 +76,10 @@ export function createHistoryCheck(options: {
   return {
     async begin() {
       verified = false;
+      matchedAll = false;
       settleRefusals(db, now());
       try {
-        verified = (await replay())().outcome === 'verified';
+        keptOutcome((await replay())());
       } catch (error) {
         if (error instanceof HistoryChanged) keepFailure(db, now, error);
         throw error;
@@ -79,6 +87,7 @@ export function createHistoryCheck(options: {
     },
     beside() {
       verified = false;
+      matchedAll = false;
       settleRefusals(db, now());
       const replaying = replay();
       // awaited by keep; a failure before then (or a replay dropped unkept) must not count as unhandled
@@ -89,7 +98,7 @@ export function createHistoryCheck(options: {
         keep: () =>
           (kept ??= replaying
             .then((keep) => {
-              verified = keep().outcome === 'verified';
+              keptOutcome(keep());
             })
             .catch((error: unknown) => {
               failure = { error };
@@ -106,7 +115,7 @@ export function createHistoryCheck(options: {
       if (refused) return refused;
       const state = readState(db);
       if (!verified || state?.outcome !== 'verified') return null;
-      const { mismatches, pending, ...counted } = matchSynced(db, retirementsPending);
+      const { mismatches, pending, ...counted } = matchSynced(db, retirementsPending, matchedAll);
       retirementsPending = counted.retirementsPending;
       if (mismatches.length === 0) {
         // begin() wrote this run's check time; a re-sync that changed nothing writes nothing more
