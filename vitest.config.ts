@@ -59,6 +59,31 @@ const SHARED_ON_SQLITE = readdirSync(join(import.meta.dirname, 'test/integration
   .filter((name) => name.endsWith('.test.ts'))
   .map((name) => `test/integration/registry/${name}`)
   .filter((file) => !SQLITE_ONLY.includes(file));
+// The desk's integration files that start no process, kill nothing, use no keychain and mock no
+// module: each closes the registries, desks and connections it starts in its hooks, and closing
+// releases every timer and socket they started (a probe between files found none left, once the
+// fetch transport cleared a feed page's timer with its stream). The rest of test/integration/desk
+// stays in the integration project, a fresh worker per file.
+const DESK_PROCESS_FREE = [
+  'back-office',
+  'client',
+  'connections',
+  'embedded-restarts',
+  'history-review',
+  'history-verification',
+  'inventory-service',
+  'inventory-sync',
+  'local-operator',
+  'network-fetching',
+  'remote-operator',
+  'service',
+  'sync',
+  'sync-failures',
+  'sync-feed',
+  'tokens',
+  'updates',
+  'web-host',
+].map((name) => `test/integration/desk/${name}.test.ts`);
 const POSTGRES_PROJECTS = process.env.REGISTRY_TEST_POSTGRES_URL
   ? [
       {
@@ -144,7 +169,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
-          exclude: SHARED_ON_SQLITE,
+          exclude: [...SHARED_ON_SQLITE, ...DESK_PROCESS_FREE],
           globalSetup: ['test/support/build-node-bundles.ts'],
         },
       },
@@ -156,6 +181,17 @@ export default defineConfig({
           name: 'registry',
           include: [REGISTRY_FILES],
           exclude: SQLITE_ONLY,
+          globalSetup: ['test/support/build-node-bundles.ts'],
+          ...SHARED_WORKER,
+        },
+      },
+      {
+        // Its 18 files took 127 s of CPU with a fresh module graph each, 77-80 s shared (2026-11-29,
+        // load 8-16).
+        extends: true,
+        test: {
+          name: 'desk',
+          include: DESK_PROCESS_FREE,
           globalSetup: ['test/support/build-node-bundles.ts'],
           ...SHARED_WORKER,
         },

@@ -6,7 +6,7 @@
 // longest files (minutes, then tens of seconds) to the shortest, so the last files are short ones.
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
-const PROJECT_ORDER = ['scale', 'integration', 'registry', 'postgres', 'pgbouncer'];
+const PROJECT_ORDER = ['scale', 'integration', 'desk', 'registry', 'postgres', 'pgbouncer'];
 
 const rank = (file: TestSpecification) => {
   const index = PROJECT_ORDER.indexOf(file.project.name);

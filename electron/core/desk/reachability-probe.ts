@@ -106,15 +106,21 @@ export function startReachabilityProbe(options: ReachabilityProbeOptions): Reach
 /** A probe of `baseUrl` with `fetch`: any answer within `timeoutMs` is reachable. */
 export function httpProbe(baseUrl: string, fetchImpl: typeof fetch = fetch, timeoutMs = 5_000): () => Promise<boolean> {
   return async () => {
+    // Our own timer, cleared with the answer: AbortSignal.timeout() would stay armed for the whole
+    // timeout after it, outliving a connection closed in the meantime.
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), timeoutMs);
     try {
       const response = await fetchImpl(`${baseUrl.replace(/\/$/, '')}/openapi.json`, {
         method: 'HEAD',
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: controller.signal,
       });
       await response.body?.cancel();
       return true;
     } catch {
       return false;
+    } finally {
+      clearTimeout(timer);
     }
   };
 }

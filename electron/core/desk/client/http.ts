@@ -126,12 +126,40 @@ export function fetchTransport(fetchFn: FetchLike): HttpTransport {
           },
         });
       }
+      // Read piece by piece (callBytes: the feed's pages), the answer ends with its stream: wrapped
+      // on first use, so the timer is cleared there too and not left armed for its whole timeout.
+      const original = response.body;
+      let timed: ReadableStream<Uint8Array> | null | undefined;
+      Object.defineProperty(response, 'body', { get: () => (timed ??= original && clearingAtEnd(original, timer)) });
       return response;
     } catch (error) {
       clearTimeout(timer);
       throw error;
     }
   };
+}
+
+/** The same chunks as `body`; `timer` is cleared when they end, fail or are cancelled. */
+function clearingAtEnd(body: ReadableStream<Uint8Array>, timer: ReturnType<typeof setTimeout>): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const read = await reader.read();
+        if (read.done) {
+          clearTimeout(timer);
+          controller.close();
+        } else controller.enqueue(read.value);
+      } catch (error) {
+        clearTimeout(timer);
+        controller.error(error);
+      }
+    },
+    cancel(reason) {
+      clearTimeout(timer);
+      return reader.cancel(reason);
+    },
+  });
 }
 
 export async function sendHttp(
