@@ -2,7 +2,7 @@
 // made; "Verify this registry from scratch…" first says plainly that it accepts the registry's
 // history as it is now and shows the key it will pin (another than the pinned one is said), Cancel
 // changes nothing, and only the confirmation starts over, with the key shown. The embedded demo's
-// card names the file that holds its keys.
+// card names the file that holds its keys; a card says whether internal projects are synced.
 import { afterEach, expect, it } from 'vitest';
 import { page } from 'vitest/browser';
 import type { ConnectionInfo, HistoryVerification } from '@shared/desk/api';
@@ -91,4 +91,16 @@ it("the embedded demo's card names where its keys are: demo-credentials.json in 
   render(<ConnectionCard connection={connection} active={false} />);
   await expect.element(page.getByRole('region', { name: 'Connection Partner registry' })).toBeVisible();
   expect(page.getByRole('region', { name: 'Connection Partner registry' }).element().textContent).not.toContain('demo-credentials.json');
+});
+
+it('says whether internal projects are synced, as the examiner grant allows', async () => {
+  render(<ConnectionCard connection={connection} active={false} />);
+  const card = page.getByRole('region', { name: 'Connection Partner registry' });
+  await expect
+    .element(card)
+    .toHaveTextContent('Not allowed: not synced (an operator grants examiner rights in the back office, under Apps)');
+  render(<ConnectionCard connection={{ ...connection, id: 'c2', name: 'Examined', examinerRead: true }} active={false} />);
+  await expect
+    .element(page.getByRole('region', { name: 'Connection Examined' }))
+    .toHaveTextContent('Allowed: synced with the public projects');
 });

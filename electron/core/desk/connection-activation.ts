@@ -6,6 +6,7 @@ import type { StoredConnection } from './connections';
 import type { EmbeddedRegistry } from './embedded';
 import { DeskFailure } from './errors';
 import type { ConnectionManagerOptions } from './connection-manager-api';
+import { followExaminerGrant } from './examiner-grant';
 
 /** The manager's state, which its parts share: the embedded registry, the active runtime and its probe. */
 export interface ManagerState {
@@ -60,7 +61,11 @@ export async function activate(m: ManagerState, connection: StoredConnection): P
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.syncTuning ? { syncTuning: options.syncTuning } : {}),
     ...(options.syncWorker !== undefined ? { syncWorker: options.syncWorker } : {}),
-    onSyncEvent: options.onSyncEvent,
+    onSyncEvent: (event) => {
+      options.onSyncEvent(event);
+      const active = m.active;
+      if (event.type === 'finished' && active) void followExaminerGrant(options, active, () => m.active === active);
+    },
     log,
     ...(connection.kind === 'embedded' && m.embedded ? { localCertificate: m.embedded.certificate.bind(m.embedded) } : {}),
   });

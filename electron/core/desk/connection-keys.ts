@@ -137,7 +137,7 @@ export function createConnectionKeys(options: {
           createPrivateKey(pem);
         } catch {
           keyStatus = 'invalid';
-          keyMessage = 'The stored key is not a valid private key; re-import it';
+          keyMessage = 'The stored key is not a valid private key: re-import it.';
         }
       } catch (error) {
         ({ keyStatus, keyMessage } = keyReadFailure(error));
@@ -145,12 +145,22 @@ export function createConnectionKeys(options: {
       if (keyStatus === 'ok' && connection.secretStore === 'memory') {
         keyMessage =
           connection.kind === 'embedded'
-            ? 'No OS keychain here: the demo key is kept in memory and re-read from the demo data at every start, and the local administrator keeps its account but gets a new key at every start (each one an audit entry)'
-            : 'The key was read from --key-file and is kept in memory only';
+            ? 'No OS keychain here: the demo key is kept in memory and re-read from the demo data at every start, and the local administrator keeps its account but gets a new key at every start (each one an audit entry).'
+            : 'The key was read from --key-file and is kept in memory only.';
       }
-      return { keyStatus, ...(keyMessage ? { keyMessage } : {}) };
+      return { keyStatus, ...(keyMessage ? { keyMessage: asSentence(keyMessage) } : {}) };
     },
   };
+}
+
+/**
+ * A notice shown as it is in Settings, as a sentence: a store's or a vault's message may be written
+ * to follow other words (lower case first, no full stop), so it is made to stand alone here.
+ */
+function asSentence(text: string): string {
+  const trimmed = text.trim();
+  const capital = trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
+  return /[.!?]$/.test(capital) ? capital : `${capital}.`;
 }
 
 /**
@@ -164,7 +174,7 @@ function shownMessage(error: unknown): string | undefined {
 
 /** Why a key cannot be read, by the type of what was thrown: a KeyReadError names its reason. */
 function keyReadFailure(error: unknown): { keyStatus: Exclude<ConnectionInfo['keyStatus'], 'ok'>; keyMessage: string } {
-  const keyMessage = shownMessage(error) ?? 'The key could not be read: its secret store failed unexpectedly';
+  const keyMessage = shownMessage(error) ?? 'The key could not be read: its secret store failed unexpectedly.';
   return { keyStatus: error instanceof KeyReadError ? error.reason : 'unreadable', keyMessage };
 }
 

@@ -26,6 +26,9 @@ export async function refreshAppFacts(
       ...(options.fetch ? { fetch: options.fetch } : {}),
     });
   const installations = await discoverInstallations(registryClient);
+  // A cached token still carries the rights it was issued with: ask for a new one, so a grant
+  // revoked (or given) in the registry since shows here.
+  registryClient.tokens.invalidate({ kind: 'app' });
   const grant = await registryClient.tokens.grant({ kind: 'app' });
   return { ...connection, installations, examinerRead: hasExaminerRead(grant.permissions) };
 }

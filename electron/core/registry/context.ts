@@ -20,6 +20,8 @@ export interface RegistryUrls {
   apiBaseUrl: string;
   /** Base of the registry's public website, for `publicUrl` fields and certificate check links. */
   publicBaseUrl: string;
+  /** True when no public address was given and `publicBaseUrl` is the stand-in (the embedded demo). */
+  publicBaseUrlIsPlaceholder?: boolean;
 }
 
 export const defaultNewId = (): string => randomUUID();

@@ -63,10 +63,7 @@ export function openRegistry(options: OpenRegistryOptions): OpenedRegistry {
     db,
     clock,
     newId: options.newId ?? defaultNewId,
-    urls: {
-      apiBaseUrl: options.urls?.apiBaseUrl ?? 'http://127.0.0.1',
-      publicBaseUrl: options.urls?.publicBaseUrl ?? 'https://registry.example.org',
-    },
+    urls: urlsOf(options.urls),
     migration,
     close: () => db.close(),
   };
@@ -109,11 +106,18 @@ export function openPostgresRegistry(options: OpenPostgresRegistryOptions): Open
     db,
     clock: options.clock ?? systemClock,
     newId: options.newId ?? defaultNewId,
-    urls: {
-      apiBaseUrl: options.urls?.apiBaseUrl ?? 'http://127.0.0.1',
-      publicBaseUrl: options.urls?.publicBaseUrl ?? 'https://registry.example.org',
-    },
+    urls: urlsOf(options.urls),
     migration,
     close: () => db.close(),
+  };
+}
+
+/** The registry's addresses; without a public one, a stand-in marked as such (its certificates say so). */
+function urlsOf(urls: Partial<RegistryUrls> | undefined): RegistryUrls {
+  const publicBaseUrl = urls?.publicBaseUrl;
+  return {
+    apiBaseUrl: urls?.apiBaseUrl ?? 'http://127.0.0.1',
+    publicBaseUrl: publicBaseUrl ?? 'https://registry.example.org',
+    ...(publicBaseUrl === undefined ? { publicBaseUrlIsPlaceholder: true } : {}),
   };
 }

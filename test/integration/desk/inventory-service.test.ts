@@ -1,10 +1,15 @@
 // The inventory methods of the desk API through the real desk service (embedded registry seeded
 // with the scale-1 demo, synced into the cache): answers checked against the contract's output
 // schemas, bad input refused as `invalid_input` listing every problem, and the CSV export holding
-// exactly the rows the list shows with its search, filters and sort.
+// exactly the rows the list shows with its search, filters and sort. Last, the app's examiner
+// rights changed in the registry: the desk's sync and Settings follow them.
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeskEvent } from '@shared/desk/api';
 import { createDeskService, type DeskService } from '@desk/service';
+import { EMBEDDED_CONNECTION_ID } from '@desk/connection-manager';
+import { REGISTRY_DB_FILE } from '@registry/open';
 import { seedDemo } from '@registry/seed';
 import { makeDataDir } from '@test/support/registry';
 import { deskCalls } from '@test/support/desk-calls';
@@ -147,5 +152,49 @@ describe('inventories through the desk API', () => {
     // Without a search: every credit of the account.
     const { creditCount } = await ok('inventories.get', { account: 'buffer' });
     expect(csvLines(await ok('export.csv', { list: 'inventory', account: 'buffer' }))).toHaveLength(creditCount + 1);
+  });
+});
+
+describe("the app's examiner rights, changed in the registry", () => {
+  const setExaminer = (granted: boolean) => {
+    const db = new Database(join(desk.paths.embeddedRegistryDir, REGISTRY_DB_FILE));
+    try {
+      db.prepare('UPDATE apps SET examiner_read = ?').run(granted ? 1 : 0);
+    } finally {
+      db.close();
+    }
+  };
+  /** The next event of the type, failing after `ms`. */
+  const next = (type: DeskEvent['type'], ms: number) =>
+    new Promise<DeskEvent>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no ${type} came`)), ms);
+      const off = desk.onEvent((e) => {
+        if (e.type !== type) return;
+        clearTimeout(timer);
+        off();
+        resolve(e);
+      });
+    });
+  const internal = async () => (await ok('projects.search', { scope: 'internal', limit: 1 })).total;
+  const embedded = async () => (await ok('connections.list', {})).connections.find((c) => c.id === EMBEDDED_CONNECTION_ID)!;
+
+  it('revoked: the next sync stops syncing internal projects without failing, and Settings says so', async () => {
+    expect(await internal()).toBeGreaterThan(0);
+    setExaminer(false);
+    const finished = next('sync.finished', 10_000);
+    const changed = next('connections.changed', 10_000);
+    await ok('sync.run', {});
+    await finished;
+    await changed;
+    expect((await embedded()).examinerRead).toBe(false);
+    expect((await ok('sync.status', {})).lastError).toBeNull();
+    // what the app may no longer read is not kept either
+    expect(await internal()).toBe(0);
+  });
+
+  it('granted again: Refresh installations shows it at once', async () => {
+    setExaminer(true);
+    expect((await ok('connections.refreshInstallations', { id: EMBEDDED_CONNECTION_ID })).examinerRead).toBe(true);
+    expect((await embedded()).examinerRead).toBe(true);
   });
 });

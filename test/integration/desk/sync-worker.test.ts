@@ -90,10 +90,13 @@ describe('the sync in a worker thread', () => {
     expect(again.results.projects).toMatchObject({ status: 'ok', written: 0 });
     expect(again.results.retirements).toMatchObject({ status: 'ok', written: 0 });
 
+    // Each pass asks for a fresh app token (its permissions say the examiner grant as it is now).
+    expect(asked.filter((a) => a === 'grant:app')).toHaveLength(2);
+
     // The main thread's tokens cleared (the key re-imported): the worker drops the grants it kept.
     world.tokens.clear();
-    await engine.run(['projects']);
-    expect(asked.filter((a) => a === 'grant:app')).toHaveLength(2);
+    await engine.run(['warehouses']);
+    expect(asked.filter((a) => a === 'grant:installation')).toHaveLength(2);
   });
 
   it('drops a token the registry refused and asks the main thread for a new one', async () => {

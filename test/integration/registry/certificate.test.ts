@@ -69,7 +69,7 @@ describe('renderCertificatePdf', () => {
   it('prints every field of a certificate mixing Latin, Greek, Cyrillic, Hebrew, Arabic and CJK', async () => {
     const { path } = await renderToFile(varied);
     const text = readableText(path);
-    const leftToRight: Array<Exclude<keyof CertificateInput, 'transparency' | 'retiringWallet'>> = [
+    const leftToRight: Array<Exclude<keyof CertificateInput, 'transparency' | 'retiringWallet' | 'verifyUrlIsPlaceholder'>> = [
       'registryName',
       'retirementId',
       'beneficiary',
@@ -160,6 +160,15 @@ describe('renderCertificatePdf', () => {
     const retiredAtSeconds = varied.retiredAt.replace(/\.\d+Z$/, 'Z');
     expect(info).toMatch(new RegExp(`^CreationDate:\\s+${retiredAtSeconds}$`, 'm'));
     expect(info).toMatch(new RegExp(`^ModDate:\\s+${retiredAtSeconds}$`, 'm'));
+  });
+
+  it('says a placeholder address (a registry without its public address, as the demo) is one, and links nowhere', async () => {
+    const { path, bytes } = await renderToFile({ ...varied, verifyUrlIsPlaceholder: true });
+    expect(Buffer.from(bytes).toString('latin1')).not.toContain('/URI (');
+    const text = readableText(path);
+    expect(text).toContain('the address below is a placeholder and leads nowhere');
+    expect(text).not.toContain('Verify this retirement at');
+    expect(text).toContain(normalise(varied.verifyUrl));
   });
 
   it('gives byte-identical output for the same input, and different output for a different one', async () => {

@@ -51,7 +51,8 @@ describe('key status', () => {
     const keys = createConnectionKeys({ secretsDir });
     expect(await keys.keyStatus(connection('command-line', 'memory'))).toEqual({
       keyStatus: 'missing',
-      keyMessage: 'the key was kept in memory only and is gone since the desk restarted; re-import it',
+      // the vault's words, written to follow others, shown as a sentence of their own
+      keyMessage: 'The key was kept in memory only and is gone since the desk restarted; re-import it.',
     });
   });
 
@@ -60,7 +61,7 @@ describe('key status', () => {
     await keys.memory.importPrivateKey('command-line', pem);
     expect(await keys.keyStatus(connection('command-line', 'memory'))).toEqual({
       keyStatus: 'ok',
-      keyMessage: 'The key was read from --key-file and is kept in memory only',
+      keyMessage: 'The key was read from --key-file and is kept in memory only.',
     });
   });
 
@@ -83,7 +84,7 @@ describe('key status', () => {
     const keys = createConnectionKeys({ secretsDir, secretStoreFactory: openSecretStore });
     expect(await keys.keyStatus(connection('locked', 'encrypted-file'))).toEqual({
       keyStatus: 'unreadable',
-      keyMessage: expect.stringMatching(/locked: unlock it with its passphrase/),
+      keyMessage: expect.stringMatching(/locked: unlock it with its passphrase in Connections\.$/),
     });
   });
 
@@ -91,13 +92,16 @@ describe('key status', () => {
     const thrown = new Error(`key not found near ${pem}`);
     const keys = createConnectionKeys({ secretsDir, secretStoreFactory: () => failingVault('keychain', thrown) });
     const status = await keys.keyStatus(connection('odd', 'keychain'));
-    expect(status).toEqual({ keyStatus: 'unreadable', keyMessage: 'The key could not be read: its secret store failed unexpectedly' });
+    expect(status).toEqual({ keyStatus: 'unreadable', keyMessage: 'The key could not be read: its secret store failed unexpectedly.' });
   });
 
   it("a KeyReadError's reason is the status, whatever its message says", async () => {
     const thrown = new KeyReadError('invalid', 'the keychain entry is missing its last line');
     const keys = createConnectionKeys({ secretsDir, secretStoreFactory: () => failingVault('keychain', thrown) });
-    expect(await keys.keyStatus(connection('odd', 'keychain'))).toEqual({ keyStatus: 'invalid', keyMessage: thrown.message });
+    expect(await keys.keyStatus(connection('odd', 'keychain'))).toEqual({
+      keyStatus: 'invalid',
+      keyMessage: 'The keychain entry is missing its last line.',
+    });
   });
 });
 

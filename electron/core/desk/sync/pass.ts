@@ -39,6 +39,9 @@ async function openPass(pass: Pass, feedFirst: boolean): Promise<{ ctx: StepCont
     // The check reads public endpoints: it needs no token, so it starts beside the grant (a round trip sooner).
     const checked = history && !feedFirst ? history.begin() : null;
     checked?.catch(() => {});
+    // A fresh app token each pass: its permissions say the app's examiner grant as the registry
+    // has it now, which decides whether internal projects are synced (a revoked grant skips them).
+    client.tokens.invalidate({ kind: 'app' });
     const grant = await client.tokens.grant({ kind: 'app' }).catch(async (error: unknown) => {
       await checked?.catch(() => {});
       throw error;

@@ -221,11 +221,16 @@ function drawFooter(
   setter.draw(sealDay, centerX - inner / 2, wordTop, inner);
 
   let y = sealY + sealRadius + 12;
-  const intro = setter.layout(WORDS.verifyAt, { size: 8.5, weight: 'regular', color: PALETTE.muted }, width);
+  const placeholder = input.verifyUrlIsPlaceholder === true;
+  const intro = setter.layout(
+    placeholder ? WORDS.placeholderAt : WORDS.verifyAt,
+    { size: 8.5, weight: 'regular', color: PALETTE.muted },
+    width,
+  );
   y = setter.draw(intro, MARGIN_X, y, width);
   const urlStyle: TextStyle = { size: 9.5, weight: 'regular', color: PALETTE.link };
   const url = setter.layout(input.verifyUrl, urlStyle, width, 2);
-  for (const box of setter.lineBoxes(url, MARGIN_X, y, width)) {
+  for (const box of placeholder ? [] : setter.lineBoxes(url, MARGIN_X, y, width)) {
     doc.link(box.x, box.y, box.width, box.height, input.verifyUrl);
     // An underline says "this is a link" on screen and stays readable when printed.
     doc.save().lineWidth(0.4).strokeColor(PALETTE.link);

@@ -19,6 +19,8 @@ export interface CertificateInput {
   vintage: string;
   /** Public URL where the retirement can be checked. */
   verifyUrl: string;
+  /** The registry was started without its public address (the demo): `verifyUrl` is a placeholder, said so and not linked. */
+  verifyUrlIsPlaceholder?: true;
   /** Where the retirement is in the registry's transparency log (docs/transparency.md), when it is logged. */
   transparency?: CertificateTransparency;
 }

@@ -37,6 +37,7 @@ export const WORDS = {
   serialization: 'Serialization',
   sealWord: 'RETIRED',
   verifyAt: 'Verify this retirement at',
+  placeholderAt: 'This registry has no public address configured (as in the demo): the address below is a placeholder and leads nowhere.',
   retiredAtExactly: 'Retired at',
 } as const;
 

@@ -47,6 +47,7 @@ export function certificateInputOf(ctx: RegistryContext, row: SelectedRetirement
     serialization: row.serialization,
     vintage: row.vintage,
     verifyUrl: `${ctx.urls.publicBaseUrl}/retirements/${row.id}`,
+    ...(ctx.urls.publicBaseUrlIsPlaceholder ? { verifyUrlIsPlaceholder: true as const } : {}),
     ...(transparency ? { transparency } : {}),
   };
 }

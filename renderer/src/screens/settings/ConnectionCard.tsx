@@ -30,6 +30,12 @@ const SECRET_STORE: Record<ConnectionInfo['secretStore'], string> = {
   memory: 'Memory only (this session)',
 };
 
+/** As the registry said at the last sync or "Refresh installations": a grant can be revoked at any time. */
+const examinerFact = (allowed: boolean) =>
+  allowed
+    ? 'Allowed: synced with the public projects'
+    : 'Not allowed: not synced (an operator grants examiner rights in the back office, under Apps)';
+
 export function ConnectionCard({ connection, active }: { connection: ConnectionInfo; active: boolean }) {
   const [reimporting, setReimporting] = useState(false);
   // the active connection's follows each sync; another's is what it was when it was last active
@@ -110,7 +116,7 @@ export function ConnectionCard({ connection, active }: { connection: ConnectionI
             <StatusBadge value={connection.keyStatus === 'ok' ? 'validated' : 'failed'} label={KEY_STATUS[connection.keyStatus]} />,
           ],
           ['Key stored in', SECRET_STORE[connection.secretStore]],
-          ['Internal projects (examiner)', connection.examinerRead ? 'Allowed' : 'Not allowed'],
+          ['Internal projects (examiner)', examinerFact(connection.examinerRead)],
           ['Operator account', <OperatorFact connection={connection} />],
           ...(connection.kind === 'embedded' ? [['Demo keys', <DemoKeysFact />] as [string, ReactNode]] : []),
           ...(history ? [['History', history] as [string, string]] : []),
