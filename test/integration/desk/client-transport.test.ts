@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { createServer as createTlsServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchTransport, type HttpTransport } from '@desk/client/http';
@@ -38,12 +38,19 @@ const routes: Record<string, (res: ServerResponse, req: IncomingMessage) => void
     res.end();
   },
   silent: () => {},
+  // As a registry that closed a kept-alive connection just as the desk sent on it: a request that
+  // comes on a connection that already carried one is dropped unanswered.
+  'drops-reused': (res, req) => {
+    if (answeredOn.has(req.socket)) req.socket.destroy();
+    else res.writeHead(200, JSON_TYPE).end(JSON.stringify(answeredOn.add(req.socket).size));
+  },
   'half-body': (res) => {
     res.writeHead(200, { ...JSON_TYPE, 'content-length': '100' });
     res.write('{"partial":');
   },
 };
 
+const answeredOn = new Set<Socket>();
 const answer = (req: IncomingMessage, res: ServerResponse) => routes[req.url!.split('/').pop()!]!(res, req);
 const server = createServer(answer);
 let baseUrl = '';
@@ -162,6 +169,13 @@ describe('the node:http transport', () => {
     ]);
     const cut = await failure(get(client('node', baseUrl, 150), 'half-body'));
     expect([cut.kind, cut.message]).toEqual(['network', 'getProjectCredits: the answer was cut off']);
+  });
+
+  it('sends a request again, once, on a new connection when its kept-alive one was closed unanswered', async () => {
+    const c = client('node');
+    expect((await get(c, 'drops-reused')).text).toBe('1');
+    // the second goes out on the first's connection, is dropped, and is answered on a second one
+    expect((await get(c, 'drops-reused')).text).toBe('2');
   });
 
   it('reports a refused connection as never sent', async () => {

@@ -174,7 +174,11 @@ export interface NodeTransportOptions {
 export function nodeHttpTransport(fallback: HttpTransport = fetchTransport(fetch), options: NodeTransportOptions = {}): HttpTransport {
   const agent = new http.Agent({ keepAlive: true });
   let tlsAgent: https.Agent | undefined;
-  return (url, request: TransportRequest) =>
+  // A kept-alive connection the registry has already closed (its idle timeout, or a restart) fails
+  // the next request sent on it with a reset before any answer: the registry never read it. Such a
+  // request is sent once more on a new connection, as Node's documentation advises
+  // (`request.reusedSocket`); a reset on a new connection is reported as it is.
+  const send = (url: string, request: TransportRequest, resent: boolean): Promise<HttpAnswer> =>
     new Promise<HttpAnswer>((resolve, reject) => {
       let answer: NodeAnswer | undefined;
       const headers =
@@ -191,10 +195,12 @@ export function nodeHttpTransport(fallback: HttpTransport = fetchTransport(fetch
         answer?.fail(error);
         outgoing.destroy(error);
       }, request.timeoutMs);
-      outgoing.on('error', (error) => {
+      outgoing.on('error', (error: NodeJS.ErrnoException) => {
         clearTimeout(timer);
         if (answer) answer.fail(error);
-        else reject(error);
+        else if (!resent && outgoing.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE')) {
+          resolve(send(url, request, true));
+        } else reject(error);
       });
       outgoing.on('response', (response) => {
         if (REDIRECTS.has(response.statusCode ?? 0) && response.headers.location !== undefined) {
@@ -208,6 +214,7 @@ export function nodeHttpTransport(fallback: HttpTransport = fetchTransport(fetch
       });
       outgoing.end(request.body);
     });
+  return (url, request: TransportRequest) => send(url, request, false);
 }
 
 /**
