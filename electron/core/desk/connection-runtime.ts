@@ -41,6 +41,8 @@ export function clientFor(options: {
   clock: Clock;
   fetch?: FetchLike;
 }): RegistryClient {
+  // The client measures the registry's clock from its answers; the tokens stamp their JWTs on it.
+  let client: RegistryClient | undefined;
   const tokens = createTokenManager({
     baseUrl: options.baseUrl,
     appId: options.appId,
@@ -61,15 +63,17 @@ export function clientFor(options: {
         }
       : {}),
     clock: options.clock,
+    registryClockOffsetMs: () => client?.clockOffsetMs() ?? null,
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
-  return createRegistryClient({
+  client = createRegistryClient({
     baseUrl: options.baseUrl,
     tokens,
     clock: options.clock,
     ...DESK_CLIENT_SETTINGS,
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
+  return client;
 }
 
 export function openConnectionRuntime(options: {

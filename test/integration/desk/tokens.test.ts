@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTokenManager } from '@desk/client/tokens';
+import { ManualClock } from '@platform/clock';
 import type { FetchLike } from '@desk/client/http';
 import { rsaKeyPair } from '@test/support/registry';
 import { startDeskWorld, type DeskWorld } from '@test/support/desk-support';
@@ -51,6 +52,20 @@ describe('token manager', () => {
     expect(renewed).not.toBe(inst);
     // and the registry accepts the new one
     const res = await world.t.call(`/organizations/${world.f.orgA}/warehouse/inventory`, { token: renewed });
+    expect(res.status).toBe(200);
+  });
+
+  it("stamps its JWTs on the registry's clock, so a desk whose clock is 11 minutes behind still gets tokens", async () => {
+    world = await startDeskWorld();
+    const behind = 11 * 60_000;
+    const deskClock = new ManualClock(world.t.clock.now() - behind);
+    const options = { baseUrl: world.t.url, appId: world.app.id, loadPrivateKey: async () => world!.app.privateKey, clock: deskClock };
+    // on the desk's own clock the JWT has expired by the registry's (it lives 10 minutes)
+    await expect(createTokenManager(options).get({ kind: 'app' })).rejects.toThrow(/expired/i);
+    const tokens = createTokenManager({ ...options, registryClockOffsetMs: () => behind });
+    const res = await world.t.call(`/organizations/${world.f.orgA}/warehouse/inventory`, {
+      token: await tokens.get({ kind: 'installation', installationId: world.installationId }),
+    });
     expect(res.status).toBe(200);
   });
 

@@ -27,6 +27,12 @@ export interface TokenManagerOptions {
   fetch?: FetchLike;
   /** The operator account this desk acts as on the operator endpoints, and its private key. */
   operator?: { operatorId: string; loadPrivateKey: PrivateKeyLoader };
+  /**
+   * How far the registry's clock is ahead of `clock` (ms; null while unknown), from its answers'
+   * Date headers. A JWT is stamped on the registry's clock, which judges it: a desk whose clock is
+   * behind by more than the JWT's backdating would otherwise be refused "expired" at every grant.
+   */
+  registryClockOffsetMs?: () => number | null;
   /** Tokens with less than this left are replaced before use (default 5 minutes). */
   refreshAheadMs?: number;
   timeoutMs?: number;
@@ -68,14 +74,15 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
   // Bumped by clear() so a request started before it cannot repopulate the cache.
   const generation = new Map<string, number>();
 
-  const appJwt = () => mintAppJwt({ appId: options.appId, clock: options.clock, loadPrivateKey: options.loadPrivateKey });
+  const signingClock: Clock = { now: () => options.clock.now() + (options.registryClockOffsetMs?.() ?? 0) };
+  const appJwt = () => mintAppJwt({ appId: options.appId, clock: signingClock, loadPrivateKey: options.loadPrivateKey });
 
   /** An operator token: the operator's own JWT exchanged at POST /operator/v1/tokens (1 hour). */
   async function obtainOperator(): Promise<TokenGrant> {
     const operator = options.operator;
     const endpoint = 'createOperatorToken';
     if (!operator) throw new RegistryClientError('invalid_request', 'This connection has no operator account', { endpoint });
-    const jwt = await mintAppJwt({ appId: operator.operatorId, clock: options.clock, loadPrivateKey: operator.loadPrivateKey });
+    const jwt = await mintAppJwt({ appId: operator.operatorId, clock: signingClock, loadPrivateKey: operator.loadPrivateKey });
     const request = { method: 'POST', path: '/operator/v1/tokens', endpoint, body: {}, timeoutMs, bearer: jwt };
     const sentAt = options.clock.now();
     const response = await sendHttp(transport, options.baseUrl, request);
