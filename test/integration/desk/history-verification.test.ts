@@ -95,7 +95,7 @@ async function expectRefused(w: DeskWorld, kind: string, detail: RegExp) {
   const before = w.cache.countRetirements();
   const result = await w.engine.run();
   expect(result.ok).toBe(false);
-  expect(result.offline).toBe(false);
+  expect(result.offline, w.engine.status().lastError ?? undefined).toBe(false);
   expect(Object.values(result.results).every((r) => r.status === 'failed')).toBe(true);
   expect(w.engine.status().lastError).toContain(HISTORY_CHANGED);
   expect(w.engine.status().lastError).toMatch(detail);
