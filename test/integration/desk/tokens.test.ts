@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTokenManager } from '@desk/client/tokens';
 import { ManualClock } from '@platform/clock';
@@ -6,10 +8,41 @@ import { rsaKeyPair } from '@test/support/registry';
 import { startDeskWorld, type DeskWorld } from '@test/support/desk-support';
 
 let world: DeskWorld | undefined;
+let front: Server | undefined;
 afterEach(async () => {
+  front?.closeAllConnections();
+  await new Promise((resolve) => (front ? front.close(resolve) : resolve(undefined)));
+  front = undefined;
   await world?.close();
   world = undefined;
 });
+
+/**
+ * A front for the registry at `registryUrl` that behaves as a registry closing a kept-alive
+ * connection just as the desk sends on it: a request on a connection that already carried one is
+ * dropped unanswered; a first request is passed on. Its address.
+ */
+async function frontDroppingReusedConnections(registryUrl: string): Promise<string> {
+  const answered = new Set<Socket>();
+  front = createServer((req, res) => {
+    if (answered.has(req.socket)) return void req.socket.destroy();
+    answered.add(req.socket);
+    const body: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => body.push(chunk));
+    req.on('end', () => {
+      const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => name !== 'host' && name !== 'connection')) as Record<
+        string,
+        string
+      >;
+      void fetch(registryUrl + req.url, { method: req.method, headers, body: Buffer.concat(body) }).then(async (answer) => {
+        res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
+        res.end(Buffer.from(await answer.arrayBuffer()));
+      });
+    });
+  });
+  await new Promise<void>((resolve) => front!.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
+}
 
 function counting() {
   const calls: string[] = [];
@@ -82,6 +115,26 @@ describe('token manager', () => {
     expect(await tokens.get({ kind: 'app' })).toBe(first);
     tokens.invalidate({ kind: 'app' }, first);
     expect(await tokens.get({ kind: 'app' })).not.toBe(first);
+  });
+
+  it('asks again, once, on a new connection when the kept-alive one was closed under its request', async () => {
+    world = await startDeskWorld();
+    const { calls, fetchFn } = counting();
+    const tokens = createTokenManager({
+      baseUrl: await frontDroppingReusedConnections(world.t.url),
+      appId: world.app.id,
+      loadPrivateKey: async () => world!.app.privateKey,
+      clock: world.t.clock,
+      fetch: fetchFn,
+    });
+    const first = await tokens.get({ kind: 'app' });
+    tokens.invalidate({ kind: 'app' });
+    // sent on the first request's connection, dropped there, and asked again (with a fresh JWT) on a new one
+    const second = await tokens.get({ kind: 'app' });
+    expect(second).not.toBe(first);
+    expect(calls).toEqual(['/app/accessTokens', '/app/accessTokens', '/app/accessTokens']);
+    const res = await world.t.call(`/organizations/${world.f.orgA}/warehouse/inventory`, { token: second });
+    expect(res.status).not.toBe(401);
   });
 
   it('reports an unreadable or wrong key clearly, without the key in the message', async () => {

@@ -6,7 +6,7 @@ import { operatorResources } from '@shared/registry/operator-resources';
 import { tolerant, type AccessToken } from '@shared/registry/resources';
 import { mintAppJwt, type PrivateKeyLoader } from './app-jwt';
 import { RegistryClientError } from './errors';
-import { fetchTransport, httpError, sendHttp, type FetchLike } from './http';
+import { fetchTransport, httpError, NetworkError, sendHttp, type FetchLike, type HttpAnswer, type HttpRequest } from './http';
 
 export type TokenScope = { kind: 'app' } | { kind: 'installation'; installationId: string } | { kind: 'operator' };
 
@@ -77,15 +77,32 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
   const signingClock: Clock = { now: () => options.clock.now() + (options.registryClockOffsetMs?.() ?? 0) };
   const appJwt = () => mintAppJwt({ appId: options.appId, clock: signingClock, loadPrivateKey: options.loadPrivateKey });
 
+  /**
+   * Sends a token request, and once more if the connection failed under it. A kept-alive connection
+   * the registry closed (its idle timeout, or a restart) fails the next request sent on it before any
+   * answer, and fetch does not resend a POST; asking for a token twice only issues another token, so
+   * the request is built again (a fresh JWT) and sent on a new connection. A second failure is reported.
+   */
+  async function sendTokenRequest(build: () => Promise<HttpRequest>): Promise<HttpAnswer> {
+    try {
+      return await sendHttp(transport, options.baseUrl, await build());
+    } catch (error) {
+      if (!(error instanceof NetworkError)) throw error;
+      return sendHttp(transport, options.baseUrl, await build());
+    }
+  }
+
   /** An operator token: the operator's own JWT exchanged at POST /operator/v1/tokens (1 hour). */
   async function obtainOperator(): Promise<TokenGrant> {
     const operator = options.operator;
     const endpoint = 'createOperatorToken';
     if (!operator) throw new RegistryClientError('invalid_request', 'This connection has no operator account', { endpoint });
-    const jwt = await mintAppJwt({ appId: operator.operatorId, clock: signingClock, loadPrivateKey: operator.loadPrivateKey });
-    const request = { method: 'POST', path: '/operator/v1/tokens', endpoint, body: {}, timeoutMs, bearer: jwt };
+    const request = { method: 'POST', path: '/operator/v1/tokens', endpoint, body: {}, timeoutMs };
     const sentAt = options.clock.now();
-    const response = await sendHttp(transport, options.baseUrl, request);
+    const response = await sendTokenRequest(async () => ({
+      ...request,
+      bearer: await mintAppJwt({ appId: operator.operatorId, clock: signingClock, loadPrivateKey: operator.loadPrivateKey }),
+    }));
     if (!response.ok) throw await httpError(response, request);
     const result = operatorResources(tolerant).operatorToken.safeParse(await response.json().catch(() => null));
     if (!result.success) {
@@ -101,9 +118,9 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
     if (scope.kind === 'operator') return obtainOperator();
     const path = scope.kind === 'app' ? '/app/accessTokens' : `/app/installations/${encodeURIComponent(scope.installationId)}/accessTokens`;
     const endpoint = scope.kind === 'app' ? 'createAppAccessToken' : 'createInstallationAccessToken';
-    const request = { method: 'POST', path, endpoint, body: {}, timeoutMs, bearer: await appJwt() };
+    const request = { method: 'POST', path, endpoint, body: {}, timeoutMs };
     const sentAt = options.clock.now();
-    const response = await sendHttp(transport, options.baseUrl, request);
+    const response = await sendTokenRequest(async () => ({ ...request, bearer: await appJwt() }));
     if (!response.ok) throw await httpError(response, request);
     let parsed: AccessToken;
     try {
