@@ -4,6 +4,7 @@
 import { isAllowedRegistryUrl, REGISTRY_URL_RULE } from '@shared/desk/api';
 import type { Clock } from '../platform/clock';
 import type { FetchLike } from './client/http';
+import { transportFor } from './client/node-http';
 import { createRegistryClient, type RegistryClient } from './client/registry-client';
 import { createTokenManager } from './client/tokens';
 import { openDeskCache, type DeskCache } from './cache';
@@ -71,7 +72,10 @@ export function clientFor(options: {
     tokens,
     clock: options.clock,
     ...DESK_CLIENT_SETTINGS,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
+    // node:http(s), as the sync worker's client: it sends a request again once when a kept-alive
+    // connection the registry closed drops it unanswered (fetch does not for a POST); an injected
+    // fetch (tests that alter answers) is used as it is.
+    ...(options.fetch ? { fetch: options.fetch } : { transport: transportFor(options.baseUrl) }),
   });
   return client;
 }
