@@ -105,7 +105,8 @@ const POSTGRES_PROJECTS = process.env.REGISTRY_TEST_POSTGRES_URL
 // the two-process tests (SKIP LOCKED claims held across a SIGKILL, reservations and finishes across
 // processes; postgres-processes.test.ts leaves its single-statement and admin CLI tests out there),
 // the engine's own tests, and the request paths with the most statements per request and the most
-// transactions (warehouse reservations and finishes, idempotent operator writes). The outages and the
+// transactions (warehouse reservations and finishes, idempotent operator writes), and the hottest
+// read, sent with its token lookup in one pipeline (token-read-along). The outages and the
 // frozen database through PgBouncer are in postgres-outage.test.ts (integration project, on its own
 // cluster).
 const THROUGH_PGBOUNCER = [
@@ -115,6 +116,7 @@ const THROUGH_PGBOUNCER = [
   'test/integration/registry/warehouse-finish.test.ts',
   'test/integration/registry/operator-writes.test.ts',
   'test/integration/registry/operator-edits.test.ts',
+  'test/integration/registry/token-read-along.test.ts',
 ];
 const PGBOUNCER_URL = process.env.REGISTRY_TEST_PGBOUNCER_URL;
 if (PGBOUNCER_URL && process.env.REGISTRY_TEST_POSTGRES_URL) {

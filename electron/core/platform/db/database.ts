@@ -48,7 +48,20 @@ export interface PreparedQuery<P, R> {
   run(values: P): RunResult;
   /** `all`, letting the process serve other requests while the database answers (see SyncDatabase.allAsync). */
   allAsync(values: P): Promise<R[]>;
+  /** The read with these values, not sent yet: for SyncDatabase.allAsyncTogether. */
+  withValues(values: P): BoundRead<R>;
 }
+
+/** A prepared query's read with its values (PreparedQuery.withValues), made and run by one engine. */
+export interface BoundRead<R> {
+  /** The engine that made it, the only one that can run it. */
+  readonly engine: 'sqlite' | 'postgres';
+  /** Type witness only; never set. */
+  readonly rows?: R[];
+}
+
+/** The rows of each of several reads, in their order. */
+export type RowsOfEach<T extends unknown[]> = { [K in keyof T]: T[K][] };
 
 /**
  * The engine seam: what store code may use, run synchronously by either engine. SQLite
@@ -72,6 +85,12 @@ export interface SyncDatabase<Tables> {
    * the round trip was most of a request's time.
    */
   allAsync<R>(query: Query<R>): Promise<R[]>;
+  /**
+   * allAsync of several reads, answered in order. On PostgreSQL they are sent together on one read
+   * connection and cost one round trip between them (libpq's pipeline: postgres-pipeline.ts), where
+   * reads asked one after another cost one each; on SQLite they run at once, one after another.
+   */
+  allAsyncTogether<T extends unknown[]>(...reads: { [K in keyof T]: BoundRead<T[K]> }): Promise<RowsOfEach<T>>;
   prepared<P extends Record<string, unknown>, R>(build: (values: P, q: Kysely<Tables>) => Query<R>): PreparedQuery<P, R>;
   /**
    * Runs `fn` as one transaction (a savepoint when nested); a throw rolls all of it back. With
@@ -120,6 +139,12 @@ export function compileWithPlaceholders<P extends Record<string, unknown>, Table
   const placeholders = new Proxy({} as P, { get: (_target, key) => new Placeholder(String(key)) });
   const { sql, parameters } = db.compile(build(placeholders, db.q));
   return { sql, bind: (values: P) => parameters.map((p) => (p instanceof Placeholder ? (values[p.key] ?? null) : p)) };
+}
+
+/** SQLite's BoundRead: the statement bound, run when asked. */
+class SqliteRead<R> implements BoundRead<R> {
+  readonly engine = 'sqlite';
+  constructor(readonly run: () => R[]) {}
 }
 
 const CHANGE_STAMP_SQL = 'SELECT total_changes() AS changes, (SELECT data_version FROM pragma_data_version()) AS version';
@@ -172,6 +197,13 @@ export class SqliteDatabase<Tables> implements SyncDatabase<Tables> {
     return this.all(query);
   }
 
+  async allAsyncTogether<T extends unknown[]>(...reads: { [K in keyof T]: BoundRead<T[K]> }): Promise<RowsOfEach<T>> {
+    return reads.map((read) => {
+      if (!(read instanceof SqliteRead)) throw new Error("A read made by another database's statement");
+      return read.run() as unknown[];
+    }) as RowsOfEach<T>;
+  }
+
   /** The query's first row, or undefined when there is none. */
   first<R>(query: Query<R>): R | undefined {
     const { sql, parameters } = this.compile(query);
@@ -211,6 +243,7 @@ export class SqliteDatabase<Tables> implements SyncDatabase<Tables> {
         first: (values) => statement.get(...bind(values)) as R | undefined,
         run: (values) => statement.run(...bind(values)),
         allAsync: async (values) => statement.all(...bind(values)) as R[],
+        withValues: (values) => new SqliteRead(() => statement.all(...bind(values)) as R[]),
       };
       this.preparedQueries.set(build, prepared);
     }

@@ -29,6 +29,10 @@ export interface NativeClient {
     sendQueryParams(text: string, values: unknown[]): boolean;
     sendPrepare(name: string, text: string, nParams: number): boolean;
     sendQueryPrepared(name: string, values: unknown[]): boolean;
+    /** libpq's pipeline mode (postgres-pipeline.ts): enter and leave it, and end a pipeline with a Sync. */
+    enterPipelineMode(): boolean;
+    exitPipelineMode(): boolean;
+    pipelineSync(): boolean;
     consumeInput(): boolean;
     isBusy(): boolean;
     getResult(): boolean;

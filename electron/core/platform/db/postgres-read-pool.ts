@@ -4,13 +4,14 @@
 //
 // Why a pool: on the one connection every read waited for the one before it to travel to the
 // backend and back through this busy process, which sat idle most of the time. Each read connection
-// is an ordinary libpq connection with one statement in flight, so a cut one is found as the main one
-// is. A read goes to an idle connection; another is opened (in the background) only when every open
+// is an ordinary libpq connection with one read in flight (its statements in one pipeline:
+// postgres-pipeline.ts), so a cut one is found as the main one is. A read goes to an idle connection; another is opened (in the background) only when every open
 // one is busy, up to the pool's size; reads beyond that wait their turn, in order.
 //
 // A read's deadline (the statement timeout and its grace) counts from when it was asked: time spent
 // waiting for a connection is part of it, and a read still waiting at its deadline is answered 503
-// then by its timer (postgres-read-queue.ts). One sent late is abandoned at that same deadline.
+// then by its timer (postgres-read-queue.ts). One sent late is abandoned at that same deadline. No
+// answer is waited for while the process is held: a read is taken only as far as it has come.
 //
 // The main connection (transactions, writes, every synchronous statement) is not one of them. A read
 // is never inside a transaction (allAsync refuses), and it is sent only when asked: after every write
@@ -18,14 +19,15 @@
 // after the COMMIT is answered, so a read sees what this process (or any other) wrote before it.
 import { DatabaseTimeoutError, DatabaseUnavailableError } from './database-errors';
 import type { NativeClient } from './postgres-connection';
+import { PipelinedRead } from './postgres-pipeline';
 import { ReadLooks } from './postgres-read-looks';
 import { ReadQueue } from './postgres-read-queue';
 import type { Read, ReadPoolHost, ReadStatement, Rows } from './postgres-read-types';
-import { runWithDeadline, StatementDeadlinePassed } from './postgres-timed';
+import { StatementDeadlinePassed } from './postgres-timed';
 
 interface Lane {
   client: NativeClient;
-  read?: { read: Read; preparing: boolean };
+  read?: { read: Read; pipeline: PipelinedRead };
 }
 
 /** libpq's PQTRANS_UNKNOWN: the connection is bad. */
@@ -60,11 +62,15 @@ export class ReadPool {
     return this.lanes.length;
   }
 
-  /** Sends the statement on an idle read connection; resolves with its rows. */
-  run(statement: ReadStatement): Promise<Rows> {
+  /**
+   * Sends the statements together on an idle read connection; resolves with what `answer` makes of
+   * their rows (each part's, in order).
+   */
+  run<T>(parts: readonly ReadStatement[], answer: (rows: Rows[]) => T): Promise<T> {
     if (this.closed) return Promise.reject(new Error('The database connection is closed'));
-    return new Promise<Rows>((resolve, reject) => {
-      const read: Read = { ...statement, deadline: performance.now() + this.host.timeoutMs, resolve, reject };
+    return new Promise<T>((resolve, reject) => {
+      const done = (rows: Rows[]) => resolve(answer(rows));
+      const read: Read = { parts, deadline: performance.now() + this.host.timeoutMs, resolve: done, reject };
       // an idle connection and no read waiting before this one: sent at once, without a wait timer
       // (a timer per read, set and cleared at once, was a measurable share of a read's CPU)
       const idle = this.queue.length === 0 && !this.unanswered && !this.closed ? this.lanes.find((l) => !l.read) : undefined;
@@ -195,19 +201,15 @@ export class ReadPool {
       this.queue.unshift(read);
       return;
     }
+    const pipeline = new PipelinedRead(lane.client, read.parts);
+    read.sentAt = performance.now();
     try {
-      read.sentAt = performance.now();
-      const preparing = read.prepare?.(lane.client) ?? false;
-      if (!preparing && !read.send(lane.client)) throw new Error(pq.errorMessage() || 'the statement could not be sent');
-      this.watch(lane, read, preparing);
+      pipeline.send();
     } catch (error) {
-      this.failed(lane, read, error);
+      return this.failed(lane, read, pipeline, error);
     }
-  }
-
-  /** Waits for the answer on the lane (the socket is watched level-triggered: one already in wakes it at once). */
-  private watch(lane: Lane, read: Read, preparing: boolean): void {
-    lane.read = { read, preparing };
+    // the answer is awaited on the lane (its socket is watched level-triggered: one already in wakes it at once)
+    lane.read = { read, pipeline };
     this.looks.due(read.deadline);
   }
 
@@ -218,10 +220,31 @@ export class ReadPool {
       if (!lane.client.pq.consumeInput() || lane.client.pq.transactionStatus() === CONNECTION_BAD) this.drop(lane);
       return;
     }
-    // still busy: more of the answer is to come (a broken connection is reported by finish)
-    if (lane.client.pq.consumeInput() && lane.client.pq.isBusy()) return;
-    this.finish(lane);
+    this.progress(lane);
+  }
+
+  /**
+   * Takes what has come of the lane's read: answers it once all of it is in, fails it if it failed
+   * or its connection broke (then dispatches). Answers whether the read is still in flight.
+   */
+  private progress(lane: Lane): boolean {
+    const { read, pipeline } = lane.read!;
+    const pq = lane.client.pq;
+    let answered: boolean;
+    try {
+      if (!pq.consumeInput()) throw new Error(pq.errorMessage() || 'the connection was lost');
+      answered = pipeline.advance();
+    } catch (error) {
+      this.stop(lane);
+      this.failed(lane, read, pipeline, error);
+      this.dispatch();
+      return false;
+    }
+    if (!answered) return true;
+    this.stop(lane);
+    read.resolve(pipeline.rows);
     this.dispatch();
+    return false;
   }
 
   /** Looks at every read in flight (ReadLooks); the earliest deadline of those still in flight. */
@@ -235,19 +258,12 @@ export class ReadPool {
   /** The read's own look at its socket, and its deadline. */
   private look(lane: Lane): void {
     const inFlight = lane.read;
-    if (!inFlight) return;
-    const pq = lane.client.pq;
-    if (!pq.consumeInput() || !pq.isBusy()) {
-      this.finish(lane);
-    } else if (performance.now() >= inFlight.read.deadline) {
-      // no answer within the deadline: the statement is abandoned with its connection
-      const { reported } = this.host.failure(new StatementDeadlinePassed(this.host.timeoutMs), lane.client);
-      this.drop(lane);
-      if (this.unansweredFor(inFlight.read)) this.notAnswering();
-      inFlight.read.reject(reported);
-    } else {
-      return;
-    }
+    if (!inFlight || !this.progress(lane) || performance.now() < inFlight.read.deadline) return;
+    // no answer within the deadline: the statement is abandoned with its connection
+    const { reported } = this.host.failure(new StatementDeadlinePassed(this.host.timeoutMs), lane.client);
+    this.drop(lane);
+    if (this.unansweredFor(inFlight.read)) this.notAnswering();
+    inFlight.read.reject(reported);
     this.dispatch();
   }
 
@@ -259,32 +275,10 @@ export class ReadPool {
     return inFlight.read;
   }
 
-  /** Reads the answer of the lane's read (waiting for the rest of it, within its deadline). */
-  private finish(lane: Lane): void {
-    const { preparing } = lane.read!;
-    const read = this.stop(lane)!;
-    try {
-      const rows = runWithDeadline(
-        lane.client,
-        () => true,
-        Math.max(read.deadline - performance.now(), 1),
-        preparing ? undefined : read.reader,
-      );
-      if (!preparing) return read.resolve(rows);
-      // prepared: now the statement itself, on the same connection, within the same deadline
-      read.preparedOn?.(lane.client);
-      if (!read.send(lane.client)) throw new Error(lane.client.pq.errorMessage() || 'the statement could not be sent');
-      this.watch(lane, read, false);
-    } catch (error) {
-      const late = error instanceof StatementDeadlinePassed ? new StatementDeadlinePassed(this.host.timeoutMs) : error;
-      this.failed(lane, read, late);
-    }
-  }
-
-  private failed(lane: Lane, read: Read, error: unknown): void {
+  private failed(lane: Lane, read: Read, pipeline: PipelinedRead, error: unknown): void {
     const { reported, cut } = this.host.failure(error, lane.client);
-    if (cut || error instanceof StatementDeadlinePassed) this.drop(lane);
-    if (error instanceof StatementDeadlinePassed && this.unansweredFor(read)) this.notAnswering();
+    // the connection serves on only once the failed pipeline has ended (its Sync taken)
+    if (cut || !pipeline.settle()) this.drop(lane);
     if (!cut || read.again) return read.reject(reported);
     // a read changes nothing: once more, on another connection
     read.again = true;

@@ -28,29 +28,33 @@ export interface ReadPoolHost {
   log(line: string): void;
 }
 
-/** A read's statement, as the engine sends it on a read connection. */
+/** One statement of a read, as the engine sends it on a read connection (in a pipeline: postgres-pipeline.ts). */
 export interface ReadStatement {
   /**
-   * Sends the statement's preparation when it is not prepared on `client` yet (answers whether it
-   * sent one). Its answer is awaited as a read's is, so a first use never holds the process.
+   * Sends the statement's preparation, ahead of it in the same pipeline, when it is not prepared on
+   * `client` yet (answers whether it sent one). From then on it counts as prepared there, so the same
+   * statement twice in one pipeline is prepared once; unless `unprepared` says it was not.
    */
   prepare?(client: NativeClient): boolean;
-  /** The preparation sent on `client` was answered without error. */
-  preparedOn?(client: NativeClient): void;
+  /** The preparation sent on `client` was not answered as done (refused, or not run). */
+  unprepared?(client: NativeClient): void;
   /** Sends the statement with its values. */
   send(client: NativeClient): boolean;
   /** Reads its rows (the statement's reader); pg-native's when absent. */
   reader?: ResultRows;
 }
 
-export interface Read extends ReadStatement {
+export interface Read {
+  /** Its statements, sent together and answered in one round trip. */
+  readonly parts: readonly ReadStatement[];
   /** Answered by then (the statement timeout and its grace from when it was asked). */
   readonly deadline: number;
   waitTimer?: NodeJS.Timeout;
-  /** When its statement was sent (last). */
+  /** When its statements were sent (last). */
   sentAt?: number;
   /** Already run again once after its connection was cut. */
   again?: boolean;
-  resolve(rows: Rows): void;
+  /** With the rows of each part, in order. */
+  resolve(rows: Rows[]): void;
   reject(error: unknown): void;
 }

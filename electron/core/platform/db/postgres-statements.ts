@@ -1,19 +1,37 @@
 // The statement cache of a PostgreSQL database: each SQL text prepared once per connection (named
 // statements, or unnamed ones behind a pooler), run blocking on the main connection or sent to the
 // read pool, with SQLite's placeholders bound by position or by name.
-import { compileWithPlaceholders, type PreparedQuery, type Query, type RunResult, type SyncDatabase, type SyncStatement } from './database';
+import {
+  compileWithPlaceholders,
+  type BoundRead,
+  type PreparedQuery,
+  type Query,
+  type RunResult,
+  type SyncDatabase,
+  type SyncStatement,
+} from './database';
 import type { Kysely } from 'kysely';
 import type { NativeClient, PostgresConnection } from './postgres-connection';
 import type { ReadPool } from './postgres-read-pool';
-import type { Rows } from './postgres-read-types';
+import type { ReadStatement, Rows } from './postgres-read-types';
 import { numberPlaceholders, sent, toParameter } from './postgres-sql';
 import { ResultRows } from './postgres-rows';
 
-/** One statement on the connection: run now (blocking) or sent to be answered later. */
+/** One statement: run now on the main connection (blocking), or made a read for the read pool. */
 interface NativeStatement {
   execute(values: unknown[]): { rows: Rows; changes: number };
-  later(values: readonly unknown[]): Promise<Rows>;
+  read(values: readonly unknown[]): ReadStatement;
 }
+
+/** PostgreSQL's BoundRead: the statement as the read pool sends it, with its values. */
+class PostgresRead<R> implements BoundRead<R> {
+  readonly engine = 'postgres';
+  constructor(readonly part: ReadStatement) {}
+}
+
+const onlyRows = (rows: Rows[]): Rows => rows[0]!;
+const everyRows = (rows: Rows[]): Rows[] => rows;
+const refusedInTransaction = () => new Error('A read that does not block cannot run inside a transaction');
 
 /** What the statements need of the database they run on. */
 export interface StatementHost<Tables> {
@@ -46,16 +64,17 @@ export class PostgresStatements<Tables> {
     let preparedIn = -1;
     const preparedOnReads = new WeakSet<NativeClient>();
     const reader = new ResultRows();
-    const prepareOn = (client: NativeClient): void => {
+    /**
+     * The client to execute on (reconnected first if it must be), with the statement prepared on it:
+     * at its first run there, never ahead. One only ever read through the read pool is never prepared
+     * on the main connection, which would hold the process for a round trip at the first read.
+     */
+    const prepared = (): NativeClient => {
+      const client = host.client();
       if (!host.pooled && preparedIn !== host.connection.generation) {
         host.timed(client, (pq) => pq.sendPrepare(name, text, count));
         preparedIn = host.connection.generation;
       }
-    };
-    /** The client to execute on (reconnected first if it must be), with the statement prepared on it. */
-    const prepared = (): NativeClient => {
-      const client = host.client();
-      prepareOn(client);
       return client;
     };
     const send = (pq: NativeClient['pq'], values: readonly unknown[]): boolean => {
@@ -64,20 +83,18 @@ export class PostgresStatements<Tables> {
     };
     // what a read of this statement needs on a read connection besides its values (made once)
     const onReads = {
-      // prepared once on each read connection, in a round trip of its own at its first use there
+      // prepared once on each read connection: at its first use there, in the same pipeline
       prepare: host.pooled
         ? undefined
-        : (client: NativeClient) => !preparedOnReads.has(client) && sent(client, client.pq.sendPrepare(name, text, count)),
-      preparedOn: (client: NativeClient) => preparedOnReads.add(client),
+        : (client: NativeClient) => {
+            if (preparedOnReads.has(client)) return false;
+            sent(client, client.pq.sendPrepare(name, text, count));
+            preparedOnReads.add(client);
+            return true;
+          },
+      unprepared: (client: NativeClient) => void preparedOnReads.delete(client),
       reader,
     };
-    host.againIfCut(text, () => {
-      try {
-        prepared();
-      } catch (error) {
-        host.fail(error);
-      }
-    });
     return {
       execute: (values) =>
         host.againIfCut(text, () => {
@@ -89,7 +106,7 @@ export class PostgresStatements<Tables> {
             return host.fail(error);
           }
         }),
-      later: (values) => host.reads.run({ ...onReads, send: (client) => send(client.pq, values) }),
+      read: (values) => ({ ...onReads, send: (client) => send(client.pq, values) }),
     };
   }
 
@@ -138,11 +155,25 @@ export class PostgresStatements<Tables> {
 
   /** Sends a compiled statement to be answered without blocking the process (outside any transaction). */
   async later(sql: string, values: readonly unknown[]): Promise<Rows> {
-    if (this.host.inTransaction()) throw new Error('A read that does not block cannot run inside a transaction');
-    return this.nativeOf(sql, values.length).later(values);
+    if (this.host.inTransaction()) throw refusedInTransaction();
+    return this.host.reads.run([this.nativeOf(sql, values.length).read(values)], onlyRows);
   }
 
-  /** The native statement of SQL in PostgreSQL's form (made, and prepared, at its first use). */
+  /** Sends reads made by withValues together, in one round trip (outside any transaction). */
+  together(reads: readonly BoundRead<unknown>[]): Promise<Rows[]> {
+    try {
+      if (this.host.inTransaction()) throw refusedInTransaction();
+      const parts = reads.map((read) => {
+        if (!(read instanceof PostgresRead)) throw new Error("A read made by another database's statement");
+        return read.part;
+      });
+      return this.host.reads.run(parts, everyRows);
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  /** The native statement of SQL in PostgreSQL's form (made at its first use). */
   private nativeOf(sql: string, count: number): NativeStatement {
     this.compiled(sql, count);
     return this.natives.get(`compiled:${sql}`)!;
@@ -155,14 +186,17 @@ export class PostgresStatements<Tables> {
       let statement: SyncStatement | undefined;
       // the statement looked up once: its key is the whole SQL text, costly to build and hash per read
       let native: NativeStatement | undefined;
+      const read = (values: P): PostgresRead<R> => {
+        const bound = bind(values);
+        native ??= this.nativeOf(sql, bound.length);
+        return new PostgresRead(native.read(bound));
+      };
       // the pool's promise itself, not one more async layer (a promise and its turns on every read);
       // what fails before the read is sent is a rejection all the same
       const later = (values: P): Promise<R[]> => {
         try {
-          if (this.host.inTransaction()) throw new Error('A read that does not block cannot run inside a transaction');
-          const bound = bind(values);
-          native ??= this.nativeOf(sql, bound.length);
-          return native.later(bound) as Promise<R[]>;
+          if (this.host.inTransaction()) throw refusedInTransaction();
+          return this.host.reads.run([read(values).part], onlyRows) as Promise<R[]>;
         } catch (error) {
           return Promise.reject(error instanceof Error ? error : new Error(String(error)));
         }
@@ -186,6 +220,7 @@ export class PostgresStatements<Tables> {
           return s.statement.run(...s.values);
         },
         allAsync: later,
+        withValues: read,
       };
       this.preparedQueries.set(build, prepared);
     }

@@ -2,7 +2,7 @@
 // API through pg-native, so the store code that runs on SQLite runs here unchanged. One main connection
 // per process, one statement at a time; a statement holds the process as on SQLite (except reads sent
 // with allAsync, which let it serve other requests meanwhile, on connections of their own:
-// postgres-read-pool.ts), and concurrency comes from several processes on one database. A transaction
+// postgres-read-pool.ts; several sent together with allAsyncTogether cost one round trip), and concurrency comes from several processes on one database. A transaction
 // is SERIALIZABLE and re-run (a bounded number of times) when PostgreSQL reports a serialization
 // failure or a deadlock, so a check-then-write (availability, then a reservation) stays exact across
 // processes without locking by hand (postgres-transaction.ts).
@@ -23,8 +23,10 @@ import {
 import {
   DatabaseTimeoutError,
   DatabaseUnavailableError,
+  type BoundRead,
   type PreparedQuery,
   type Query,
+  type RowsOfEach,
   type RunResult,
   type SyncDatabase,
   type SyncStatement,
@@ -181,6 +183,10 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
   allAsync<R>(query: Query<R>): Promise<R[]> {
     const { sql, parameters } = this.compile(query);
     return this.statements.later(sql, parameters) as Promise<R[]>;
+  }
+
+  allAsyncTogether<T extends unknown[]>(...reads: { [K in keyof T]: BoundRead<T[K]> }): Promise<RowsOfEach<T>> {
+    return this.statements.together(reads) as Promise<RowsOfEach<T>>;
   }
 
   compile<R>(query: Query<R>): CompiledQuery<R> {

@@ -2,6 +2,7 @@
 // (holds.ts: active reservations and finished ones the worker has not processed yet).
 import type { WarehouseInventoryCredit } from '@shared/registry/resources';
 import { gramsToTonnes } from '@shared/registry/amounts';
+import type { BoundRead } from '@platform/db/database';
 import type { RegistryContext } from '../context';
 import { sql } from 'kysely';
 import { heldInWarehouse } from '../holds';
@@ -45,11 +46,12 @@ export function warehouseInventory(ctx: RegistryContext, organizationId: string)
 }
 
 /**
- * warehouseInventory for the HTTP read, which does not hold the process while PostgreSQL answers
- * (other requests are served meanwhile; SyncDatabase.allAsync).
+ * warehouseInventory's read for the HTTP endpoint, which sends it with the caller's token lookup
+ * without holding the process while PostgreSQL answers (read-along.ts; SyncDatabase.allAsyncTogether);
+ * presentInventory makes the answer of its rows.
  */
-export async function readWarehouseInventory(ctx: RegistryContext, organizationId: string): Promise<WarehouseInventoryCredit[]> {
-  return presentInventory(ctx, organizationId, await ctx.db.prepared(inventoryRows).allAsync({ organizationId, now: ctx.clock.now() }));
+export function inventoryRead(ctx: RegistryContext, organizationId: string): BoundRead<WarehouseCreditRow> {
+  return ctx.db.prepared(inventoryRows).withValues({ organizationId, now: ctx.clock.now() });
 }
 
 /** The statement, compiled once (compiling it cost about as much as running it on SQLite). */
@@ -67,7 +69,7 @@ const inventoryRows = (v: { organizationId: string; now: number }) =>
      WHERE a.organization_id = ${v.organizationId} AND a.kind = 'warehouse'
      ORDER BY c.serialization`;
 
-function presentInventory(ctx: RegistryContext, organizationId: string, rows: WarehouseCreditRow[]): WarehouseInventoryCredit[] {
+export function presentInventory(ctx: RegistryContext, organizationId: string, rows: WarehouseCreditRow[]): WarehouseInventoryCredit[] {
   const credits: WarehouseInventoryCredit[] = [];
   for (const row of rows) {
     if (row.credit_id === null) continue;
