@@ -1,7 +1,7 @@
-// End-to-end tests of the desk in Debian's Chromium, against the loopback web host over the real
-// desk core and a real registry seeded with demo data (see test/e2e/fixtures.ts).
+// End-to-end tests of the desk in Debian's Chromium (its headless shell), against the loopback web
+// host over the real desk core and a real registry seeded with demo data (see test/e2e/fixtures.ts).
 import { defineConfig } from '@playwright/test';
-import { CHROMIUM_ARGS } from './scripts/chromium-args.ts';
+import { CHROMIUM_ARGS, E2E_CHROMIUM } from './scripts/chromium-args.ts';
 
 export default defineConfig({
   testDir: 'test/e2e',
@@ -23,7 +23,7 @@ export default defineConfig({
   outputDir: 'test-results/artifacts',
   use: {
     browserName: 'chromium',
-    launchOptions: { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS },
+    launchOptions: { executablePath: E2E_CHROMIUM, args: CHROMIUM_ARGS },
     viewport: { width: 1440, height: 900 },
     acceptDownloads: true,
     // A failed test keeps its trace: each action's DOM snapshot, network and console, enough to

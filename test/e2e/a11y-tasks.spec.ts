@@ -3,9 +3,9 @@
 // dark: no critical or serious violation. Reserve → finish as transfer and retire, then add a remote
 // connection; finalize with a wallet. (Finish as transfer, cancel, and finding a retirement and
 // downloading its certificate: a11y-focus, a11y-announcer and a11y-details.) No mouse events at all.
-import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { Wallet } from 'ethers';
+import { axeOn } from './axe';
 import { expect, test } from './fixtures';
 import { scrollToRetirement } from './helpers';
 
@@ -23,10 +23,7 @@ async function typeInto(page: Page, locator: Locator, text: string) {
 async function axe(page: Page, step: string, found: string[], selector = 'dialog[open]') {
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
-    const results = await new AxeBuilder({ page })
-      .include(selector)
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-      .analyze();
+    const results = await axeOn(page).include(selector).analyze();
     for (const v of results.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious'))
       found.push(`${step} ${colorScheme}: ${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   }

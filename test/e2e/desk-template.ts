@@ -11,7 +11,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
-import { CHROMIUM_ARGS } from '@scripts/chromium-args';
+import { CHROMIUM_ARGS, E2E_CHROMIUM } from '@scripts/chromium-args';
 import { copyDemoRegistry, inheritedSecretService, startDesk, waitForSyncDone } from './fixtures';
 import { DEMO_DESK_TEMPLATE } from './template';
 
@@ -24,7 +24,7 @@ export async function buildDeskTemplate(): Promise<void> {
     // The Secret Service a test's desk gets by default, so the connection's store is the same kind.
     const desk = await startDesk(deskDir, null, inheritedSecretService());
     try {
-      const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+      const browser = await chromium.launch({ executablePath: E2E_CHROMIUM, args: CHROMIUM_ARGS });
       try {
         const page = await browser.newPage();
         await page.goto(desk.match[1]!);
