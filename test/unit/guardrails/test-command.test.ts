@@ -44,4 +44,11 @@ describe('npm test', () => {
     expect(commands.some((command) => /\btsc -b\b/.test(command))).toBe(true);
     expect(readFileSync(resolve(root, '.ci/run'), 'utf8')).toMatch(/\bnpm test\b/);
   });
+
+  it('is described in the README with every system package .ci/run installs', () => {
+    const packages = /for pkg in ([^;]+);/.exec(readFileSync(resolve(root, '.ci/run'), 'utf8'))?.[1]?.trim().split(/\s+/) ?? [];
+    expect(packages).toContain('postgresql');
+    const readme = readFileSync(resolve(root, 'README.md'), 'utf8');
+    expect(packages.filter((name) => !readme.includes(`\`${name}\``))).toEqual([]);
+  });
 });
