@@ -42,7 +42,7 @@ const PROGRESS_STEPS = 100;
  * 32 rather than 16: at 150 ms a retirements list of ~100 pages is 4 round trips rather than 7.
  */
 const PAGES_AHEAD_MIN = 3;
-const PAGES_AHEAD_MAX = 32;
+export const PAGES_AHEAD_MAX = 32;
 
 function pagesAhead(answerMs: number | null, processMs: number | null): number {
   if (answerMs === null || processMs === null) return PAGES_AHEAD_MIN;
@@ -52,9 +52,33 @@ function pagesAhead(answerMs: number | null, processMs: number | null): number {
 /** A list page's call: the same for a step and for its first page asked ahead. */
 const pageCall = (ctx: StepContext, page: number) => ({ query: { page, limit: ctx.tuning.pageSize } });
 
-/** Asks a list's first page ahead of its step (a SeedPrefetch, resources/kind.ts): the step begins with it. */
-export function askFirstPage(ctx: StepContext, endpoint: EndpointId): void {
-  void ctx.client.callRaw(endpoint, pageCall(ctx, 0));
+/** The total a list page states, or null (a page that is not what it should be is the step's to refuse). */
+function statedTotal(text: string): number | null {
+  try {
+    const total: unknown = (JSON.parse(text) as { pagination?: { total?: unknown } } | null)?.pagination?.total;
+    return typeof total === 'number' ? total : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Asks a list's first pages ahead of its step (a SeedPrefetch, resources/kind.ts): page 0, and once
+ * it tells the total, the pages after it up to `pages` in all (at most as many as a step keeps
+ * ahead, so what waits for the step is bounded as the step's own look-ahead is).
+ */
+export function askPagesAhead(ctx: StepContext, endpoint: EndpointId, pages = 1): void {
+  const first = ctx.client.callRaw(endpoint, pageCall(ctx, 0));
+  if (pages <= 1) return;
+  first.then(
+    (answer) => {
+      const total = statedTotal(answer.text);
+      if (total === null) return;
+      for (let page = 1; page < Math.min(pages, PAGES_AHEAD_MAX) && page * ctx.tuning.pageSize < total; page++)
+        void ctx.client.callRaw(endpoint, pageCall(ctx, page));
+    },
+    () => undefined,
+  );
 }
 
 interface PageResult {

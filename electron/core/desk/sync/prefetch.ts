@@ -100,7 +100,11 @@ export function createPrefetch(client: RegistryClient): Prefetch {
     taker,
     kept: () => kept.size,
     async settle() {
-      await Promise.all(all.map((p) => p.catch(() => undefined)));
+      // An answer may ask more (a list's first page, its next ones): settled until none came.
+      for (let settled = -1; settled !== all.length;) {
+        settled = all.length;
+        await Promise.all(all.map((p) => p.catch(() => undefined)));
+      }
       kept.clear();
       all.length = 0;
     },

@@ -1,7 +1,7 @@
 // The project lists (public and internal) as the sync and the cache take them (resources/list.ts).
 import { feed } from './feed';
 import { defineKind } from '@desk/resources/kind';
-import { askFirstPage } from '@desk/sync/paged-lists';
+import { askPagesAhead } from '@desk/sync/paged-lists';
 import { syncInternalProjects, syncProjectList, type ProjectsContext } from './sync';
 import { createProjectWriters } from './writers';
 import { createProjectQueries } from './queries';
@@ -14,7 +14,7 @@ export const kind = defineKind({
       resource: 'internalProjects',
       step: (ctx: ProjectsContext) => syncInternalProjects(ctx),
       // Its first page comes while the public list is read (without examiner:read nothing is asked).
-      prefetch: { after: [], ask: (ctx: ProjectsContext) => void (ctx.examinerRead && askFirstPage(ctx, 'listInternalProjects')) },
+      prefetch: { after: [], ask: (ctx: ProjectsContext) => void (ctx.examinerRead && askPagesAhead(ctx, 'listInternalProjects')) },
     },
   ],
   writers: createProjectWriters,

@@ -1,8 +1,8 @@
 // The retirements list as the sync and the cache take it (resources/list.ts).
 import { feed } from './feed';
 import { defineKind } from '@desk/resources/kind';
-import { askFirstPage } from '@desk/sync/paged-lists';
-import { syncRetirements, type RetirementsContext } from './sync';
+import { askPagesAhead, PAGES_AHEAD_MAX } from '@desk/sync/paged-lists';
+import { fullPassDue, syncRetirements, type RetirementsContext } from './sync';
 import { createRetirementWriters } from './writers';
 import { createRetirementQueries } from './queries';
 
@@ -12,8 +12,12 @@ export const kind = defineKind({
     {
       resource: 'retirements',
       step: (ctx: RetirementsContext) => syncRetirements(ctx),
-      // Every pass, full or not, reads from the newest page: asked at the start.
-      prefetch: { after: [], ask: (ctx: RetirementsContext) => askFirstPage(ctx, 'listRetirementsV1') },
+      // Every pass reads from the newest page; a full one reads on, so its first pages are asked
+      // too. Once the project lists are in: asked at the start, they queued before the lists' pages.
+      prefetch: {
+        after: ['projects', 'internalProjects'],
+        ask: (ctx: RetirementsContext) => askPagesAhead(ctx, 'listRetirementsV1', fullPassDue(ctx) ? PAGES_AHEAD_MAX : 1),
+      },
     },
   ],
   writers: createRetirementWriters,
