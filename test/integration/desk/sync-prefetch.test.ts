@@ -42,18 +42,18 @@ describe('a first sync through the seed interface', () => {
     const inventories = roundsOf(sentIn, /^\/carbonCredits\/icr\/inventory\//);
     expect(inventories).toHaveLength(3);
     expect(inventories.every((round) => round === first)).toBe(true);
-    // The warehouse's once its installation's token is in (a request this count does not hold).
-    expect(roundsOf(sentIn, /\/warehouse\/inventory$/)).toEqual([first + 1]);
-    expect(roundsOf(sentIn, /\/warehouse\/inventory\/reservations\?page=0&/)).toEqual([first + 1]);
     // Once the lists are in (the organizations' records need the proponents they name; the
     // retirements' pages would have queued before theirs), beside the per-project answers.
     const answers = roundsOf(sentIn, /^\/projects\/internal\/[^/?]+$/);
     const organizations = roundsOf(sentIn, /^\/v1\/organizations\//);
     expect(organizations.length).toBeGreaterThan(0);
     expect(Math.max(...organizations)).toBeLessThanOrEqual(Math.max(...answers));
-    const retirements = roundsOf(sentIn, /^\/v1\/retirements\?/);
-    expect(retirements).toHaveLength(4);
-    expect(Math.max(...retirements)).toBeLessThanOrEqual(Math.max(...answers));
+    // (The retirements' later pages go out a round trip after their first, which tells the total.)
+    expect(roundsOf(sentIn, /^\/v1\/retirements\?page=0&/)[0]).toBeLessThanOrEqual(Math.max(...answers));
+    // The warehouse's once its installation's token is in (a request this count does not hold).
+    const warehouse = roundsOf(sentIn, /\/warehouse\/inventory(\/reservations\?page=0&.*)?$/);
+    expect(warehouse).toHaveLength(2);
+    expect(Math.max(...warehouse)).toBeLessThan(Math.max(...answers));
     // Nothing asked twice: the steps took what was asked ahead.
     expect(new Set(sent).size).toBe(sent.length);
     expect(world.cache.countRetirements()).toBe(40);
