@@ -45,6 +45,7 @@ export async function seedRoundTrips(job: ChildJob): Promise<RoundTripCount> {
   });
   try {
     const result = await waves.drive(engine.run());
+    if (!result.ok) console.log('round-trip count failed:', JSON.stringify(result.results));
     // Phases by the round trip each request was sent in.
     const phases = new Map<string, PhaseSpan>();
     for (const [path, round] of waves.sentIn) {

@@ -27,6 +27,23 @@ export interface StepRun {
 export type SeedStep<Cache extends CoreCache = CoreCache> = (ctx: StepContext<Cache>, run: StepRun) => Promise<StepOutcome>;
 
 /**
+ * A step's first requests, asked while earlier steps run (sync/prefetch.ts): `ask` makes the calls
+ * its step will make first, through `ctx.client`, and writes nothing. It is called once the steps
+ * named in `after` (those whose writes its calls depend on) have ended, or at the start.
+ */
+export interface SeedPrefetch<Cache extends CoreCache = CoreCache> {
+  after: readonly SyncResource[];
+  ask(ctx: StepContext<Cache>, run: StepRun): void;
+}
+
+/** One sync resource's step, and what of it may be asked ahead. */
+export interface SeedStepOf<Cache extends CoreCache = CoreCache> {
+  resource: SyncResource;
+  step: SeedStep<Cache>;
+  prefetch?: SeedPrefetch<Cache>;
+}
+
+/**
  * One synced resource kind: a folder of resources/, named once in resources/list.ts. `Cache` is
  * what its steps use of the cache (its sync.ts names it, e.g. `CacheWith<ItsWriters, ItsQueries>`).
  */
@@ -42,7 +59,7 @@ export interface ResourceKind<
    * Its steps through the seed interface, one per sync resource it fills, in run order. The engine
    * runs those a run asks for that the changes feed did not already bring up to date.
    */
-  steps: readonly { resource: SyncResource; step: SeedStep<Cache> }[];
+  steps: readonly SeedStepOf<Cache>[];
   /** Its writers, which become `cache.write.*` (no two kinds may share a name). */
   writers(base: WriterBase): Writers;
   /** Its reads, which become `cache.*` (no two kinds may share a name). */

@@ -4,7 +4,7 @@
 // proponents), and each kind's writers and queries are put together from it for the cache
 // (index.ts), and the changes feed's pass from their feed parts (feed-part.ts). test/unit/guardrails/resource-kinds.test.ts holds the list and the folders together.
 import type { SyncResource } from '@shared/desk/api';
-import type { AllOf, SeedStep } from './kind';
+import type { AllOf, SeedStep, SeedStepOf } from './kind';
 import type { KindFeed, LoadedFeed } from './feed-part';
 import { kind as projects } from './projects';
 import { kind as projectAnswers } from './project-answers';
@@ -20,8 +20,8 @@ type Kind = (typeof RESOURCE_KINDS)[number];
 type StepsCache = AllOf<Kind extends { steps: readonly { step: SeedStep<infer Cache> }[] } ? Cache : never>;
 
 /** Every kind's seed steps, in run order (the engine, sync/engine.ts). */
-export const SEED_STEPS: readonly { resource: SyncResource; step: SeedStep<StepsCache> }[] = RESOURCE_KINDS.flatMap(
-  (kind): readonly { resource: SyncResource; step: SeedStep<StepsCache> }[] => kind.steps,
+export const SEED_STEPS: readonly SeedStepOf<StepsCache>[] = RESOURCE_KINDS.flatMap(
+  (kind): readonly SeedStepOf<StepsCache>[] => kind.steps,
 );
 
 /** The whole cache as the kinds' feed parts see it together. */

@@ -2,13 +2,20 @@
 import { feed } from './feed';
 import { defineKind } from '@desk/resources/kind';
 import { walkSortIndex } from '@desk/cache/queries';
-import { syncInventories, type InventoriesContext } from './sync';
+import { askInventoriesAhead, syncInventories, type InventoriesContext } from './sync';
 import { createInventoryWriters } from './writers';
 import { createInventoryQueries } from './queries';
 
 export const kind = defineKind({
   folder: 'inventories',
-  steps: [{ resource: 'inventories', step: (ctx: InventoriesContext) => syncInventories(ctx) }],
+  steps: [
+    {
+      resource: 'inventories',
+      step: (ctx: InventoriesContext) => syncInventories(ctx),
+      // Read whole every pass: asked at the start.
+      prefetch: { after: [], ask: (ctx: InventoriesContext) => askInventoriesAhead(ctx) },
+    },
+  ],
   // Staged per account, swapped in together.
   writers: (base) => createInventoryWriters(base.db, base.now, () => base.markSuccess('inventories', { full: true })),
   queries: (base) =>

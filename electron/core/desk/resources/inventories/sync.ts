@@ -136,6 +136,11 @@ function* checkedCredits(
  * written straight into their table instead, in that same one transaction (writers.ts
  * loadInventories).
  */
+/** The three answers, asked ahead of the step (a SeedPrefetch): each is whole, so held until the step's turn. */
+export function askInventoriesAhead(ctx: InventoriesContext): void {
+  for (const account of INVENTORY_ACCOUNTS) void ctx.client.callBytes(INVENTORY_ENDPOINTS[account]);
+}
+
 export async function syncInventories(ctx: InventoriesContext): Promise<StepOutcome> {
   ctx.cache.write.beginInventoryStaging();
   const answers = INVENTORY_ACCOUNTS.map((account) => {

@@ -17,17 +17,10 @@ export type OrganizationsContext = StepContext<
   >
 >;
 
-/**
- * Installed organizations (with their installation's token, so a non-public one is visible) and
- * every proponent seen (`feed`: the changes feed keeps cached records current, see below). Like per-project answers, an organization is fetched again only when it is
- * new to the cache, older than perProjectMaxAgeMs, named by a project row that changed since
- * (needs_refresh), or installed/uninstalled since; a proponent the app may not see (404) is
- * remembered and asked again under the same rule.
- */
-export async function syncOrganizations(
-  ctx: OrganizationsContext,
-  options: { feed: boolean; proponents?: () => string[] } = { feed: false },
-): Promise<StepOutcome> {
+type PlanOptions = { feed: boolean; proponents?: () => string[] };
+
+/** The organizations to keep (`ids`), those to fetch, and each one's call (with its installation's token when installed). */
+function planOrganizations(ctx: OrganizationsContext, options: PlanOptions) {
   const installedBy = new Map(ctx.installations.map((i) => [i.organizationId, i.id]));
   const ids = [...new Set([...installedBy.keys(), ...(options.proponents ?? (() => ctx.cache.proponentIds()))()])];
   const { cached, unseen } = ctx.cache.organizationFreshness();
@@ -44,18 +37,42 @@ export async function syncOrganizations(
     // An installation may show what the app alone could not.
     return checkedAt === undefined || now - checkedAt >= maxAge || installedBy.has(id);
   });
+  const call = (id: string) => {
+    const installationId = installedBy.get(id);
+    return { params: { id }, ...(installationId ? { installationId } : {}) };
+  };
+  return { ids, todo, call };
+}
+
+/**
+ * The records the step will fetch, asked ahead (a SeedPrefetch: once the project lists are in, which
+ * name the proponents). Through the seed interface only: with the feed, the warehouses' step writes
+ * installed organizations' records first, and few are fetched.
+ */
+export function askOrganizationsAhead(ctx: OrganizationsContext, options: PlanOptions): void {
+  if (options.feed) return;
+  const { todo, call } = planOrganizations(ctx, options);
+  for (const id of todo) void ctx.client.call('getOrganizationV1', call(id));
+}
+
+/**
+ * Installed organizations (with their installation's token, so a non-public one is visible) and
+ * every proponent seen (`feed`: the changes feed keeps cached records current, see below). Like per-project answers, an organization is fetched again only when it is
+ * new to the cache, older than perProjectMaxAgeMs, named by a project row that changed since
+ * (needs_refresh), or installed/uninstalled since; a proponent the app may not see (404) is
+ * remembered and asked again under the same rule.
+ */
+export async function syncOrganizations(ctx: OrganizationsContext, options: PlanOptions = { feed: false }): Promise<StepOutcome> {
+  const { ids, todo, call } = planOrganizations(ctx, options);
   const fetched: { organization: Organization; installed: boolean }[] = [];
   const notVisible: string[] = [];
   let done = 0;
   ctx.progress('organizations', 0, todo.length);
   await forEachLimited(todo, ctx.tuning.concurrency, async (id) => {
-    const installationId = installedBy.get(id);
+    const input = call(id);
     try {
-      const { organization } = await ctx.client.call('getOrganizationV1', {
-        params: { id },
-        ...(installationId ? { installationId } : {}),
-      });
-      fetched.push({ organization, installed: installationId !== undefined });
+      const { organization } = await ctx.client.call('getOrganizationV1', input);
+      fetched.push({ organization, installed: input.installationId !== undefined });
     } catch (error) {
       // Not visible to this app (non-public) or gone: simply not listed.
       if (!(error instanceof RegistryClientError && error.kind === 'http' && error.status === 404)) throw error;

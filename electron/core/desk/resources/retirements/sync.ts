@@ -18,13 +18,7 @@ export type RetirementsContext = StepContext<
  * down) runs the first time, every `retirementsFullEveryMs`, and whenever the counts disagree.
  */
 export async function syncRetirements(ctx: RetirementsContext, options: { forceFull?: boolean } = {}): Promise<StepOutcome> {
-  const state = ctx.cache.syncState('retirements');
-  const now = ctx.clock.now();
-  const full =
-    options.forceFull === true ||
-    !state?.last_full_at ||
-    state.last_success_at === null ||
-    now - state.last_full_at >= ctx.tuning.retirementsFullEveryMs;
+  const full = options.forceFull === true || fullPassDue(ctx);
   if (full && ctx.cache.countRetirements() === 0) return loadRetirements(ctx);
   ctx.cache.write.beginStaging('retirements');
   const read = await readAllPages(ctx, 'retirements', 'listRetirementsV1', { stopWhenKnown: !full });
@@ -40,6 +34,14 @@ export async function syncRetirements(ctx: RetirementsContext, options: { forceF
     return again.status === 'ok' ? { ...again, written: again.written + written, note: 'counts differed: full pass' } : again;
   }
   return { status: 'ok', written, deleted, ...(full ? { note: 'full pass' } : {}) };
+}
+
+/** Whether a full pass is due: the first one, a failed last one, or the last full one too old. */
+export function fullPassDue(ctx: RetirementsContext): boolean {
+  const state = ctx.cache.syncState('retirements');
+  return (
+    !state?.last_full_at || state.last_success_at === null || ctx.clock.now() - state.last_full_at >= ctx.tuning.retirementsFullEveryMs
+  );
 }
 
 /** The first full pass (no retirement cached): rows written straight into the table (writers.ts beginRetirementsLoad). */

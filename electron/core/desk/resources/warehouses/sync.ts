@@ -16,6 +16,21 @@ export type WarehousesContext = StepContext<
 const warehouseLevel = (i: InstallationRef) => i.permissions.organization_warehouse;
 export const canReadWarehouse = (i: InstallationRef) => warehouseLevel(i) === 'VIEW' || warehouseLevel(i) === 'WRITE';
 
+/** An installation's warehouse calls: with its token, for its organization. */
+const warehouseCall = (i: InstallationRef) => ({ params: { id: i.organizationId }, installationId: i.id });
+const reservationsPage = (ctx: WarehousesContext, i: InstallationRef, page: number) => ({
+  ...warehouseCall(i),
+  query: { page, limit: ctx.tuning.pageSize },
+});
+
+/** Each warehouse's inventory and first page of reservations, asked ahead of the step (a SeedPrefetch). */
+export function askWarehousesAhead(ctx: WarehousesContext): void {
+  for (const installation of ctx.installations.filter(canReadWarehouse)) {
+    void ctx.client.call('getWarehouseInventory', warehouseCall(installation));
+    void ctx.client.call('listReservations', reservationsPage(ctx, installation, 0));
+  }
+}
+
 export async function syncWarehouses(ctx: WarehousesContext): Promise<StepOutcome> {
   const targets = ctx.installations.filter(canReadWarehouse);
   if (targets.length === 0) {
@@ -27,12 +42,11 @@ export async function syncWarehouses(ctx: WarehousesContext): Promise<StepOutcom
   let done = 0;
   ctx.progress('warehouses', 0, targets.length);
   for (const installation of targets) {
-    const call = { params: { id: installation.organizationId }, installationId: installation.id };
     try {
-      const inventory = await ctx.client.call('getWarehouseInventory', call);
+      const inventory = await ctx.client.call('getWarehouseInventory', warehouseCall(installation));
       const reservations: Reservation[] = [];
       for (let page = 0; ; page++) {
-        const answer = await ctx.client.call('listReservations', { ...call, query: { page, limit: ctx.tuning.pageSize } });
+        const answer = await ctx.client.call('listReservations', reservationsPage(ctx, installation, page));
         reservations.push(...answer.reservations);
         if (answer.reservations.length < ctx.tuning.pageSize) break;
       }

@@ -59,20 +59,32 @@ function askHostToCheckpoint(): Promise<void> {
 // token is invalidated here and on the host alike, so the next request asks again; when the host's
 // tokens are cleared (the connection's key re-imported) it says so, and these go too.
 const grants = new Map<string, TokenGrant>();
+// Grants being asked for: requests of one scope sent side by side (a step's calls asked ahead beside
+// another's, sync/prefetch.ts) share one ask of the host, as they share the grant once it is kept.
+const asking = new Map<string, Promise<TokenGrant>>();
 // Bumped when the host's tokens are cleared, so a grant asked for before that is not kept after it.
 let grantsGeneration = 0;
 function dropGrants() {
   grants.clear();
+  asking.clear();
   grantsGeneration += 1;
 }
-async function grantOf(scope: TokenScope): Promise<TokenGrant> {
+function grantOf(scope: TokenScope): Promise<TokenGrant> {
   const key = scopeKey(scope);
   const cached = grants.get(key);
-  if (cached && cached.expiresAtLocal - clock.now() > DEFAULT_REFRESH_AHEAD_MS) return cached;
+  if (cached && cached.expiresAtLocal - clock.now() > DEFAULT_REFRESH_AHEAD_MS) return Promise.resolve(cached);
+  const pending = asking.get(key);
+  if (pending) return pending;
   const generation = grantsGeneration;
-  const grant = (await askHost('grant', scope)) as TokenGrant;
-  if (generation === grantsGeneration) grants.set(key, grant);
-  return grant;
+  const ask = (async () => {
+    const grant = (await askHost('grant', scope)) as TokenGrant;
+    if (generation === grantsGeneration) grants.set(key, grant);
+    return grant;
+  })().finally(() => {
+    if (asking.get(key) === ask) asking.delete(key);
+  });
+  asking.set(key, ask);
+  return ask;
 }
 const tokens: TokenManager = {
   get: async (scope) => (await grantOf(scope)).token,
