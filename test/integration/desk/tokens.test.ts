@@ -30,10 +30,9 @@ async function frontDroppingReusedConnections(registryUrl: string): Promise<stri
     const body: Buffer[] = [];
     req.on('data', (chunk: Buffer) => body.push(chunk));
     req.on('end', () => {
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => name !== 'host' && name !== 'connection')) as Record<
-        string,
-        string
-      >;
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).filter(([name]) => name !== 'host' && name !== 'connection'),
+      ) as Record<string, string>;
       void fetch(registryUrl + req.url, { method: req.method, headers, body: Buffer.concat(body) }).then(async (answer) => {
         res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
         res.end(Buffer.from(await answer.arrayBuffer()));

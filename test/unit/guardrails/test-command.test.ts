@@ -50,7 +50,11 @@ describe('npm test', () => {
   });
 
   it('is described in the README with every system package .ci/run installs', () => {
-    const packages = /for pkg in ([^;]+);/.exec(readFileSync(resolve(root, '.ci/run'), 'utf8'))?.[1]?.trim().split(/\s+/) ?? [];
+    const packages =
+      /for pkg in ([^;]+);/
+        .exec(readFileSync(resolve(root, '.ci/run'), 'utf8'))?.[1]
+        ?.trim()
+        .split(/\s+/) ?? [];
     expect(packages).toContain('postgresql');
     const readme = readFileSync(resolve(root, 'README.md'), 'utf8');
     expect(packages.filter((name) => !readme.includes(`\`${name}\``))).toEqual([]);
