@@ -7,7 +7,8 @@
 //
 // And a read that waits for a read connection being opened to a database that does not answer is
 // answered 503 at its own deadline, counted from when it was asked, not when the open gives up;
-// and once a statement on the main connection went unanswered, reads are answered 503 at once.
+// and once a statement on the main connection went unanswered, reads are answered 503 at once, and
+// the other way round.
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { sql } from 'kysely';
@@ -162,4 +163,38 @@ describe.skipIf(!ON_POSTGRES)('a read whose connection is reset under it, on Pos
       database.drop();
     }
   });
+
+  it("once a read went unanswered, the main connection's next statement is answered 503 at once", async () => {
+    const database = createTestDatabase('registry_main_frozen');
+    const proxy = await startResettingProxy(new URL(database.url));
+    const db = new PostgresDatabase<unknown>(`${proxy.through(database.url)}&statement_timeout=300&read_connections=1`);
+    try {
+      // each statement prepared on its connection while the database answered (a new read would
+      // be prepared on the main connection first, which would find the freeze itself)
+      const read = () => db.allAsync(sql<{ n: number }>`SELECT 1 AS n`);
+      const write = () => db.query('SELECT 2 AS n');
+      expect(await read()).toEqual([{ n: 1 }]);
+      expect(write()).toEqual([{ n: 2 }]);
+      await proxy.freeze();
+      await expect(read()).rejects.toBeInstanceOf(DatabaseTimeoutError);
+      // Not a DatabaseTimeoutError: that one waits out its deadline, holding the process (every
+      // request in it) as long, as a registry's write or background job did after its reads.
+      const error = catchError(write);
+      expect(error).toBeInstanceOf(DatabaseUnavailableError);
+      expect(error).not.toBeInstanceOf(DatabaseTimeoutError);
+    } finally {
+      db.close();
+      await proxy.close();
+      database.drop();
+    }
+  });
 });
+
+function catchError(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('it did not throw');
+}
