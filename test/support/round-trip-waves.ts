@@ -2,7 +2,8 @@
 // fetch is answered by the real registry, and the answer is held until every request in flight
 // has been answered; then they are all handed back at once. Each such release ends a round trip,
 // so a test counts in which round trip a request was sent, however loaded the machine is: a
-// request that could only be sent after another's answer lands a round trip later.
+// request that could only be sent after another's answer lands a round trip later. A link that
+// carries only so many answers a round trip holds the others for the next.
 import type { FetchLike } from '@desk/client/http';
 
 export interface RoundTripWaves {
@@ -15,10 +16,19 @@ export interface RoundTripWaves {
   drive<T>(work: Promise<T>): Promise<T>;
 }
 
-export function roundTripWaves(): RoundTripWaves {
+export interface RoundTripWavesOptions {
+  /**
+   * The most answers a round trip carries (all by default): a full link. The rest stay held, oldest
+   * first, for the round trips after, as they would queue at its narrowest point.
+   */
+  answersPerRound?: number;
+}
+
+export function roundTripWaves(options: RoundTripWavesOptions = {}): RoundTripWaves {
+  const answersPerRound = options.answersPerRound ?? Infinity;
   let round = 0;
   let inFlight = 0;
-  let held: (() => void)[] = [];
+  const held: (() => void)[] = [];
   const sentIn = new Map<string, number>();
   const fetchThrough: FetchLike = async (input, init) => {
     const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
@@ -44,8 +54,7 @@ export function roundTripWaves(): RoundTripWaves {
         await new Promise<void>((resolve) => setImmediate(resolve));
         if (held.length > 0 && held.length === inFlight) {
           round++;
-          const answered = held;
-          held = [];
+          const answered = held.splice(0, answersPerRound);
           for (const release of answered) release();
         }
       }

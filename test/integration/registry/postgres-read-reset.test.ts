@@ -7,7 +7,8 @@
 //
 // And a read that waits for a read connection being opened to a database that does not answer is
 // answered 503 at its own deadline, counted from when it was asked, not when the open gives up;
-// and once a statement on the main connection went unanswered, reads are answered 503 at once.
+// and once a statement on the main connection went unanswered, reads are answered 503 at once, and
+// the other way round.
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { sql } from 'kysely';
@@ -142,24 +143,61 @@ describe.skipIf(!ON_POSTGRES)('a read whose connection is reset under it, on Pos
   });
 
   it('once a statement on the main connection went unanswered, reads are answered 503 at once', async () => {
-    const database = createTestDatabase('registry_read_frozen');
-    const proxy = await startResettingProxy(new URL(database.url));
-    // deadline 0.3 s and the 0.5 s grace, on the main connection and on the read connection alike
-    const db = new PostgresDatabase<unknown>(`${proxy.through(database.url)}&statement_timeout=300&read_connections=1`);
-    try {
+    await onFrozenDatabase('registry_read_frozen', async (db, freeze) => {
       const read = () => db.allAsync(sql<{ n: number }>`SELECT 1 AS n`);
       expect(await read()).toEqual([{ n: 1 }]);
-      await proxy.freeze();
+      await freeze();
       expect(() => db.query('SELECT 2 AS n')).toThrow(DatabaseTimeoutError);
       // the read connection was open and idle, the statement prepared on it (a new one would be
       // prepared on the main connection first): without being told, the read would wait out 0.8 s
       const askedAt = performance.now();
       await expect(read()).rejects.toBeInstanceOf(DatabaseUnavailableError);
       expect(performance.now() - askedAt).toBeLessThan(400);
-    } finally {
-      db.close();
-      await proxy.close();
-      database.drop();
-    }
+    });
+  });
+
+  it("once a read went unanswered, the main connection's next statement is answered 503 at once", async () => {
+    await onFrozenDatabase('registry_main_frozen', async (db, freeze) => {
+      // each statement prepared on its connection while the database answered (a new read would
+      // be prepared on the main connection first, which would find the freeze itself)
+      const read = () => db.allAsync(sql<{ n: number }>`SELECT 1 AS n`);
+      const write = () => db.query('SELECT 2 AS n');
+      expect(await read()).toEqual([{ n: 1 }]);
+      expect(write()).toEqual([{ n: 2 }]);
+      await freeze();
+      await expect(read()).rejects.toBeInstanceOf(DatabaseTimeoutError);
+      // Not a DatabaseTimeoutError: that one waits out its deadline, holding the process (every
+      // request in it) as long, as a registry's write or background job did after its reads.
+      const error = catchError(write);
+      expect(error).toBeInstanceOf(DatabaseUnavailableError);
+      expect(error).not.toBeInstanceOf(DatabaseTimeoutError);
+    });
   });
 });
+
+/**
+ * An engine on a database of its own behind the proxy, one read connection, deadline 0.3 s and the
+ * 0.5 s grace on the main connection and on the read connection alike; `freeze` stops the proxy
+ * forwarding anything, as a frozen server. All closed after `run`.
+ */
+async function onFrozenDatabase(name: string, run: (db: PostgresDatabase<unknown>, freeze: () => Promise<void>) => Promise<void>) {
+  const database = createTestDatabase(name);
+  const proxy = await startResettingProxy(new URL(database.url));
+  const db = new PostgresDatabase<unknown>(`${proxy.through(database.url)}&statement_timeout=300&read_connections=1`);
+  try {
+    await run(db, () => proxy.freeze());
+  } finally {
+    db.close();
+    await proxy.close();
+    database.drop();
+  }
+}
+
+function catchError(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('it did not throw');
+}

@@ -206,6 +206,17 @@ export class PostgresConnection {
     this.log(`database: no answer within ${timeoutMs} ms; answering 503 until it answers again`);
   }
 
+  /**
+   * The read connections found the database not answering (postgres-read-pool.ts): dropped like an
+   * abandoned statement's connection, or, already broken, replaced in the background. Otherwise the
+   * next statement here (a request's write, a background job's) would hold the process, and every
+   * request in it, for its whole deadline or a connect's on the same silent database.
+   */
+  notAnswering(timeoutMs: number): void {
+    if (!this.broken) return this.abandon(timeoutMs);
+    this.unanswered = true;
+  }
+
   /** Whether `code` (the failed statement's SQLSTATE, if any) means the connection is gone; then marks it so. */
   lost(code: string | undefined): boolean {
     const gone = connectionGone(this.current.pq, code);

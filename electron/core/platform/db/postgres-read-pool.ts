@@ -138,6 +138,8 @@ export class ReadPool {
     this.host.log('database: not answering reads; they are answered 503 until a read connection opens again');
     // idle connections to a database that does not answer would hold their next reads as long
     for (const lane of this.lanes.filter((l) => !l.read)) this.drop(lane);
+    // and the main connection's next statement would hold the whole process as long
+    this.host.notAnswering();
   }
 
   private openLane(): void {

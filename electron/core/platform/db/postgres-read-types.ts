@@ -25,6 +25,8 @@ export interface ReadPoolHost {
   release(client: NativeClient): void;
   /** The error a failed read on `client` reports, as a synchronous statement would report it. */
   failure(error: unknown, client: NativeClient): ReadFailure;
+  /** The pool found the database not answering: the engine's main connection stops waiting on it too. */
+  notAnswering(): void;
   log(line: string): void;
 }
 

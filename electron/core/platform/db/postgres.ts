@@ -81,6 +81,7 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
       open: () => openInBackground(libpqUrl),
       release: releaseClient,
       failure: (error, client) => readFailure(error, client, this.statementTimeoutMs),
+      notAnswering: () => this.connection.notAnswering(this.statementTimeoutMs + STATEMENT_GRACE_MS),
       log: (line) => process.stderr.write(`${line}\n`),
     });
     const timed = this.timed.bind(this);
