@@ -1,5 +1,6 @@
 // What Node's HTTP layer refuses before any route runs (issue 11, item 2) is answered in the JSON
 // error shape too, and a repeated version header is refused: raw bytes over a real loopback socket.
+import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { strict } from '@shared/registry/resources';
@@ -91,6 +92,40 @@ describe('requests no route can answer', () => {
     expect(expectShape(answer, 400).message).toMatch(/needs a Host header/);
     expect(answer.head).toMatch(/connection: close/i);
     expect((await exchange('GET /openapi.json HTTP/1.0\r\n\r\n')).status).toBe(200);
+  });
+
+  it('keeps reading a kept-alive connection after answering a request before its body was all read', async () => {
+    const { hostname, port } = new URL(t.url);
+    const socket = connect({ port: Number(port), host: hostname });
+    let text = '';
+    const answers = () => text.match(/HTTP\/1\.1 \d{3}(?= )/g) ?? [];
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    const received = (count: number) =>
+      new Promise<void>((resolve) => {
+        const check = () => (answers().length >= count ? resolve() : undefined);
+        socket.on('data', check);
+        void closed.then(resolve);
+        check();
+      });
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => (text += chunk));
+    const body = JSON.stringify({ creditId: 'c'.repeat(60), amount: 1 }).padEnd(100);
+    // half the body: the token is refused before the body is read
+    socket.write(
+      `POST /organizations/${'0'.repeat(8)}-0000-4000-8000-000000000000/warehouse/inventory/reservations HTTP/1.1\r\nHost: x\r\n` +
+        `Authorization: Bearer not-a-token\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n${body.slice(0, 50)}`,
+    );
+    await received(1);
+    expect(answers()).toEqual(['HTTP/1.1 401']);
+    // a client slow with the rest of its body (well inside the 10 s a body may pause) keeps the connection
+    socket.setTimeout(1500);
+    await Promise.race([once(socket, 'timeout'), closed]);
+    expect(socket.destroyed).toBe(false);
+    // the rest of that body, then the next request on the same connection: answered, not left unread
+    socket.write(`${body.slice(50)}GET /openapi.json HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    await received(2);
+    socket.destroy();
+    expect(answers()).toEqual(['HTTP/1.1 401', 'HTTP/1.1 200']);
   });
 
   it('405 in the error shape for CONNECT, with Allow and Connection: close', async () => {

@@ -116,6 +116,12 @@ export async function startRegistryServer(options: RegistryServerOptions): Promi
         hostname: host,
         serverOptions: serverOptionsFor(limits),
         createServer: limitedServer(limits, trustedProxies(options.trustedProxies ?? [])) as typeof createServer,
+        // The rest of a body answered before it was read (a refused caller, a 503 while the database
+        // is away) is left to Node, which reads and drops it as it comes, under the request deadline
+        // (connection-limits.ts). The adapter's own clean-up gives it 500 ms, then closes the
+        // connection without a word: a client slower than that, or a process busy for that long,
+        // lost the connection and the next request it had sent on it.
+        autoCleanupIncoming: false,
       },
       () => resolve(s),
     );
