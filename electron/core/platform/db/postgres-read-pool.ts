@@ -167,9 +167,10 @@ export class ReadPool {
         if (this.closed) return;
         this.failures += 1;
         const slow = performance.now() - startedAt > QUICK_FAILURE_MS;
-        // Cut at once while no read waited for it (a restart as it opened): no backoff, so the next read
-        // to need a connection opens one rather than be answered 503 when the others prove cut too.
-        const quiet = !slow && this.queue.length === 0;
+        // Cut at once (a restart, or backends terminated, as it opened) while no read waited for it, or
+        // for the first time since one last opened while reads wait on connections that may prove cut
+        // too: no backoff, so the next read to need a connection opens one rather than be answered 503.
+        const quiet = !slow && (this.queue.length === 0 || (this.failures === 1 && this.lanes.length > 0));
         this.retryAt = quiet ? 0 : performance.now() + Math.min(FIRST_RETRY_MS * 2 ** (this.failures - 1), MAX_RETRY_MS);
         // the reads wait for the open connections (or there are none waiting)
         if (this.lanes.length > 0 || this.queue.length === 0) return;
