@@ -14,6 +14,8 @@ import { startServerProcess, type ServerProcess } from './registry-processes';
 
 export interface Answer {
   server: number;
+  /** What was asked: method and path. */
+  asked?: string;
   status: number;
   body: Record<string, unknown>;
   retryAfter: string | null;
@@ -34,6 +36,7 @@ export interface RequestInit {
  * under load): its outcome is unknown, like a 503 that says so.
  */
 export async function send(servers: ServerProcess[], token: string, server: number, path: string, init: RequestInit = {}): Promise<Answer> {
+  const asked = `${init.method ?? (init.body === undefined ? 'GET' : 'POST')} ${path}`;
   const sentAt = performance.now();
   let res: Response;
   try {
@@ -47,10 +50,10 @@ export async function send(servers: ServerProcess[], token: string, server: numb
       ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
     });
   } catch {
-    return { server, status: 0, body: {}, retryAfter: null, sentAt, answeredAt: performance.now() };
+    return { server, asked, status: 0, body: {}, retryAfter: null, sentAt, answeredAt: performance.now() };
   }
   const body = (await res.json()) as Record<string, unknown>;
-  return { server, status: res.status, body, retryAfter: res.headers.get('retry-after'), sentAt, answeredAt: performance.now() };
+  return { server, asked, status: res.status, body, retryAfter: res.headers.get('retry-after'), sentAt, answeredAt: performance.now() };
 }
 
 /** Every 503 in the error shape with Retry-After; nothing else but `allowed`. */
@@ -198,6 +201,9 @@ export async function reservationsThroughOutage(
     ).toBeLessThanOrEqual(2);
 }
 
+/** Node's server closes a kept-alive connection idle this long (its default keepAliveTimeout). */
+const KEEP_ALIVE_MS = 5000;
+
 /**
  * The database frozen (`freeze`: SIGSTOP to PostgreSQL, or what a pooler fronts) while both servers
  * serve: reads and writes sent to each are answered 503 within `limitMs` (the statement timeout and
@@ -228,7 +234,13 @@ export async function answeredThroughFreeze(
     for (const answers of [await wave(), await wave()]) {
       expectAnswered(answers, [0]);
       expect(answers.filter((a) => a.status === 0).length).toBeLessThanOrEqual(1);
-      for (const a of answers) expect(a.answeredAt - a.sentAt).toBeLessThan(limits.limitMs);
+      // Every answer within the limit. A request the server never read (its kept-alive connection reset,
+      // status 0: a process busy on its main connection's deadline lets Node's keep-alive timer close
+      // a socket before it reads what came on it) is bounded by that timer instead.
+      for (const a of answers) {
+        const why = `${a.asked} to server ${a.server}: ${a.status}; server log: ${servers[a.server]!.stderr().split('\n').slice(-8).join(' | ')}`;
+        expect(a.answeredAt - a.sentAt, why).toBeLessThan(a.status === 0 ? limits.limitMs + KEEP_ALIVE_MS : limits.limitMs);
+      }
     }
   } finally {
     freeze.end();
