@@ -84,8 +84,9 @@ describe.skipIf(!ON_POSTGRES)('reads sent together, on PostgreSQL', () => {
     await expect(together).rejects.toBeInstanceOf(PostgresError);
     await expect(together).rejects.toMatchObject({ code: '22012', message: 'division by zero' });
     expect(await single.allAsyncTogether(single.prepared(quotient).withValues({ d: 2 }))).toEqual([[{ q: 5 }]]);
-    // the same read connection: the failed pipeline was read to its end, not dropped
-    expect(await backend()).toBe(before);
+    // the same read connection: the failed pipeline was read to its end, not dropped (directly only:
+    // PgBouncer in transaction mode hands each transaction whichever server connection is free)
+    if (!THROUGH_POOLER) expect(await backend()).toBe(before);
   });
 
   it('a statement that cannot be prepared reports its error each time; the others of its pipeline are prepared again', async () => {
