@@ -8,7 +8,16 @@ import { tolerant, type AccessToken } from '@shared/registry/resources';
 import { mintAppJwt, type PrivateKeyLoader } from './app-jwt';
 import { RegistryClientError } from './errors';
 import { createGrantCache, type TokenGrant, type TokenScope } from './grant-cache';
-import { fetchTransport, httpError, NetworkError, sendHttp, type FetchLike, type HttpAnswer, type HttpRequest } from './http';
+import {
+  fetchTransport,
+  httpError,
+  NetworkError,
+  sendHttp,
+  type FetchLike,
+  type HttpAnswer,
+  type HttpRequest,
+  type HttpTransport,
+} from './http';
 
 export { DEFAULT_REFRESH_AHEAD_MS, scopeKey, type TokenGrant, type TokenScope } from './grant-cache';
 
@@ -18,6 +27,11 @@ export interface TokenManagerOptions {
   /** Called whenever a JWT must be signed; the key is never kept by the manager. */
   loadPrivateKey: PrivateKeyLoader;
   clock: Clock;
+  /**
+   * How the token requests are sent: the registry client's transport, so both share one pool of
+   * connections (connection-runtime.ts); without it, `fetch` (or the global fetch).
+   */
+  transport?: HttpTransport;
   fetch?: FetchLike;
   /** The operator account this desk acts as on the operator endpoints, and its private key. */
   operator?: { operatorId: string; loadPrivateKey: PrivateKeyLoader };
@@ -54,7 +68,7 @@ export interface TokenManager {
 }
 
 export function createTokenManager(options: TokenManagerOptions): TokenManager {
-  const transport = fetchTransport(options.fetch ?? fetch);
+  const transport = options.transport ?? fetchTransport(options.fetch ?? fetch);
   const timeoutMs = options.timeoutMs ?? 15_000;
   const clearListeners = new Set<() => void>();
 
@@ -65,14 +79,16 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
    * Sends a token request, and once more if the connection failed under it. A kept-alive connection
    * the registry closed (its idle timeout, or a restart) fails the next request sent on it before any
    * answer, and fetch does not resend a POST; asking for a token twice only issues another token, so
-   * the request is built again (a fresh JWT) and sent on a new connection. A second failure is reported.
+   * the request is built again (a fresh JWT) and sent on a new connection. A second failure is
+   * reported. The same on every transport: the node:http one is told not to resend it on its own.
    */
   async function sendTokenRequest(build: () => Promise<HttpRequest>): Promise<HttpAnswer> {
+    const send = async () => sendHttp(transport, options.baseUrl, { ...(await build()), transportResends: false });
     try {
-      return await sendHttp(transport, options.baseUrl, await build());
+      return await send();
     } catch (error) {
       if (!(error instanceof NetworkError)) throw error;
-      return sendHttp(transport, options.baseUrl, await build());
+      return send();
     }
   }
 
