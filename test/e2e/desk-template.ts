@@ -5,8 +5,11 @@
 // holds the registry beside the cache that was checked against it, so the log key the cache pinned
 // is that registry's own; each test's desk then starts as a person's desk does on its second day:
 // the embedded registry on a new port, the cache brought up to date, the history checked from the
-// kept frontier. The first start itself stays tested (first-start.spec.ts, and the tests that pick
-// their own Secret Service).
+// kept frontier. One thing differs, by design: its local administrator gets a new key at its start
+// (and logs why, local-operator.ts), as a folder moved to another path does: memory keeps no key
+// across starts, and the keychain keeps the embedded registry's entries under the folder's path, so
+// the copy finds none of its own whatever keyring it gets. The first start itself stays tested
+// (first-start.spec.ts, and the tests that pick their own Secret Service).
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

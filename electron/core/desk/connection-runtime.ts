@@ -3,7 +3,7 @@
 // cached tokens are simply dropped with it.
 import { isAllowedRegistryUrl, REGISTRY_URL_RULE } from '@shared/desk/api';
 import type { Clock } from '../platform/clock';
-import type { FetchLike } from './client/http';
+import { fetchTransport, type FetchLike } from './client/http';
 import { transportFor } from './client/node-http';
 import { createRegistryClient, type RegistryClient } from './client/registry-client';
 import { createTokenManager } from './client/tokens';
@@ -42,6 +42,10 @@ export function clientFor(options: {
   clock: Clock;
   fetch?: FetchLike;
 }): RegistryClient {
+  // node:http(s), for the token requests and the calls alike (one pool of connections): it sends a
+  // request again once when a kept-alive connection the registry closed drops it unanswered (fetch
+  // does not for a POST); an injected fetch (tests that alter answers) is used as it is.
+  const transport = options.fetch ? fetchTransport(options.fetch) : transportFor(options.baseUrl);
   // The client measures the registry's clock from its answers; the tokens stamp their JWTs on it.
   let client: RegistryClient | undefined;
   const tokens = createTokenManager({
@@ -65,17 +69,16 @@ export function clientFor(options: {
       : {}),
     clock: options.clock,
     registryClockOffsetMs: () => client?.clockOffsetMs() ?? null,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
+    transport,
   });
   client = createRegistryClient({
     baseUrl: options.baseUrl,
     tokens,
     clock: options.clock,
     ...DESK_CLIENT_SETTINGS,
-    // node:http(s), as the sync worker's client: it sends a request again once when a kept-alive
-    // connection the registry closed drops it unanswered (fetch does not for a POST); an injected
-    // fetch (tests that alter answers) is used as it is.
-    ...(options.fetch ? { fetch: options.fetch } : { transport: transportFor(options.baseUrl) }),
+    transport,
+    // the feed's pages are read through fetch (callBytes): the injected one, where a test gives one
+    ...(options.fetch ? { fetch: options.fetch } : {}),
   });
   return client;
 }

@@ -63,7 +63,7 @@ export async function ensureLocalAdministrator(
     if (held === 'yes') return { id: previousId, keyRenewed: false };
     options.log?.(
       held === 'gone'
-        ? 'the local administrator key is gone from its store (no OS keychain keeps it across restarts): the same account gets a new key'
+        ? goneBecause(vault)
         : "the local administrator key in its store is another account's (another desk data folder on this computer?): the account gets a new key",
     );
     const { publicKeyPem, privateKeyPem } = newKeyPair();
@@ -78,6 +78,20 @@ export async function ensureLocalAdministrator(
   const { operator } = audited(registry, { ...actor, action: 'operators.create', input }, () => createOperator(registry, input));
   await vault.importPrivateKey(keyId, privateKeyPem);
   return { id: operator.id, keyRenewed: false };
+}
+
+/**
+ * Why the key is gone, by its store: memory forgets it at every restart; the keychain keeps the
+ * embedded registry's entries under the data folder's path (connection-keys.ts), so a folder moved or
+ * copied (as the e2e tests copy a prepared one) finds none of its own.
+ */
+function goneBecause(vault: KeyVault): string {
+  const why = {
+    memory: 'is gone from its store (no OS keychain keeps it across restarts)',
+    keychain: 'is not in the OS keychain under this data folder (the folder was moved or copied, or its entry removed)',
+    'encrypted-file': 'is gone from its store',
+  }[vault.kind];
+  return `the local administrator key ${why}: the same account gets a new key`;
 }
 
 function newKeyPair(): { publicKeyPem: string; privateKeyPem: string } {

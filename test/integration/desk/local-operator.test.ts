@@ -4,6 +4,7 @@
 // what a restart without a keychain gives the desk.
 import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createConnectionKeys } from '@desk/connection-keys';
 import { clientFor } from '@desk/connection-runtime';
 import { createMemoryVault } from '@desk/key-vault';
 import { ensureLocalAdministrator, LOCAL_ADMINISTRATOR_NAME, operatorKeyId } from '@desk/local-operator';
@@ -89,6 +90,25 @@ describe('the local administrator', () => {
     expect(logs).toEqual([expect.stringContaining("another account's")]);
     expect(await spki(clashing)).toBe(accountOf(id).public_key_pem);
     expect(await ensureLocalAdministrator(t.registry, { previousId: id, vault: clashing, keyId })).toEqual({ id, keyRenewed: false });
+  });
+
+  it('says a key missing from the keychain was left under another data folder, not that no keychain keeps it', async () => {
+    // One keychain on this computer (its entries kept as a memory vault keeps them), seen by a data
+    // folder and by a copy of it elsewhere: the desk scopes the embedded registry's entries to the folder.
+    const keychain = { ...createMemoryVault(), kind: 'keychain' as const };
+    const vaultOf = (dataDir: string) =>
+      createConnectionKeys({ secretStoreFactory: () => keychain, secretsDir: `${dataDir}/secrets` }).vaultFor('keychain', keyId);
+    const original = await vaultOf('/desks/original');
+    const { id } = await ensureLocalAdministrator(t.registry, { previousId: undefined, vault: original, keyId });
+    const logs: string[] = [];
+    const log = (line: string) => logs.push(line);
+    expect(await ensureLocalAdministrator(t.registry, { previousId: id, vault: original, keyId, log })).toEqual({ id, keyRenewed: false });
+    expect(logs).toEqual([]);
+
+    const copied = await vaultOf('/desks/copied');
+    expect(await ensureLocalAdministrator(t.registry, { previousId: id, vault: copied, keyId, log })).toEqual({ id, keyRenewed: true });
+    expect(logs).toEqual([expect.stringContaining('is not in the OS keychain under this data folder (the folder was moved or copied')]);
+    expect(logs[0]).not.toContain('no OS keychain');
   });
 
   it('signs nothing with the old key once the new one is set, and its tokens stop at once', async () => {

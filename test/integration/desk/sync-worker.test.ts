@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
+import { RegistryClientError } from '@desk/client/errors';
 import type { TokenManager } from '@desk/client/tokens';
 import type { SyncTuning } from '@desk/sync/context';
 import type { SyncEngine, SyncEngineEvent } from '@desk/sync/types';
@@ -119,6 +120,29 @@ describe('the sync in a worker thread', () => {
     expect(revoked).toBe(true);
     expect(result.ok, JSON.stringify(result.results)).toBe(true);
     expect(world.requests.get('/app/accessTokens')).toBe(2);
+  });
+
+  it('keeps using a grant that nears its expiry while the main thread cannot get a new one', async () => {
+    world = await startDeskWorld({ projects: 5 });
+    let unreachable = false;
+    const tokens: TokenManager = {
+      ...world.tokens,
+      // The main thread's token requests fail, as when the registry's token endpoint is unreachable.
+      grant: (scope) =>
+        unreachable && scope.kind === 'installation'
+          ? Promise.reject(new RegistryClientError('network', 'the registry is unreachable', { endpoint: 'createInstallationAccessToken' }))
+          : world!.tokens.grant(scope),
+    };
+    const engine = workerEngine(world, { tokens });
+    expect((await engine.run(['warehouses'])).ok).toBe(true);
+    // The installation token lives 2 h: at 1 h 56 min it is due for replacing, but still valid.
+    world.t.clock.advance(116 * 60 * 1000);
+    unreachable = true;
+    const nearExpiry = await engine.run(['warehouses']);
+    expect(nearExpiry.results.warehouses, JSON.stringify(nearExpiry.results)).toMatchObject({ status: 'ok' });
+    // Once it has expired, the failure is reported.
+    world.t.clock.advance(5 * 60 * 1000);
+    expect((await engine.run(['warehouses'])).results.warehouses).toMatchObject({ status: 'failed' });
   });
 
   it('retries a run that ran out of memory in a new worker with twice the heap', async () => {

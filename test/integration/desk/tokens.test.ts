@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTokenManager } from '@desk/client/tokens';
+import { clientFor } from '@desk/connection-runtime';
 import { ManualClock } from '@platform/clock';
 import type { FetchLike } from '@desk/client/http';
 import { rsaKeyPair } from '@test/support/registry';
@@ -18,30 +19,41 @@ afterEach(async () => {
 });
 
 /**
- * A front for the registry at `registryUrl` that behaves as a registry closing a kept-alive
- * connection just as the desk sends on it: a request on a connection that already carried one is
- * dropped unanswered; a first request is passed on. Its address.
+ * A front for the registry at `registryUrl` that records each request it is sent (its path and the
+ * connection it came on). With `dropReused` it behaves as a registry closing a kept-alive connection
+ * just as the desk sends on it: a request on a connection that already carried one is dropped
+ * unanswered; a first request is passed on.
  */
-async function frontDroppingReusedConnections(registryUrl: string): Promise<string> {
-  const answered = new Set<Socket>();
+async function startFront(
+  registryUrl: string,
+  dropReused: boolean,
+): Promise<{ url: string; received: { path: string; connection: number }[] }> {
+  const connections = new Map<Socket, number>();
+  const received: { path: string; connection: number }[] = [];
   front = createServer((req, res) => {
-    if (answered.has(req.socket)) return void req.socket.destroy();
-    answered.add(req.socket);
+    const reused = connections.has(req.socket);
+    if (!reused) connections.set(req.socket, connections.size);
+    received.push({ path: req.url ?? '', connection: connections.get(req.socket)! });
+    if (dropReused && reused) return void req.socket.destroy();
     const body: Buffer[] = [];
     req.on('data', (chunk: Buffer) => body.push(chunk));
     req.on('end', () => {
       const headers = Object.fromEntries(
         Object.entries(req.headers).filter(([name]) => name !== 'host' && name !== 'connection'),
       ) as Record<string, string>;
-      void fetch(registryUrl + req.url, { method: req.method, headers, body: Buffer.concat(body) }).then(async (answer) => {
+      const sent = req.method === 'GET' || req.method === 'HEAD' ? undefined : Buffer.concat(body);
+      void fetch(registryUrl + req.url, { method: req.method, headers, body: sent }).then(async (answer) => {
         res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
         res.end(Buffer.from(await answer.arrayBuffer()));
       });
     });
   });
   await new Promise<void>((resolve) => front!.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
+  return { url: `http://127.0.0.1:${(front.address() as AddressInfo).port}`, received };
 }
+
+/** The app's key as the desk's stores hand it out. */
+const pemOf = (w: DeskWorld) => w.app.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 
 function counting() {
   const calls: string[] = [];
@@ -120,7 +132,7 @@ describe('token manager', () => {
     world = await startDeskWorld();
     const { calls, fetchFn } = counting();
     const tokens = createTokenManager({
-      baseUrl: await frontDroppingReusedConnections(world.t.url),
+      baseUrl: (await startFront(world.t.url, true)).url,
       appId: world.app.id,
       loadPrivateKey: async () => world!.app.privateKey,
       clock: world.t.clock,
@@ -134,6 +146,45 @@ describe('token manager', () => {
     expect(calls).toEqual(['/app/accessTokens', '/app/accessTokens', '/app/accessTokens']);
     const res = await world.t.call(`/organizations/${world.f.orgA}/warehouse/inventory`, { token: second });
     expect(res.status).not.toBe(401);
+  });
+
+  it("sends its requests on the registry client's connections, kept alive between them", async () => {
+    world = await startDeskWorld();
+    const { url, received } = await startFront(world.t.url, false);
+    const client = clientFor({
+      baseUrl: url,
+      appId: world.app.id,
+      loadPrivateKey: async () => pemOf(world!),
+      clock: world.t.clock,
+    });
+    await client.call('listProjects', { query: { page: 0, limit: 10 } });
+    // the app token asked, then the call sent on the connection the token's answer came on
+    expect(received.map((r) => r.path)).toEqual(['/app/accessTokens', '/projects?page=0&limit=10']);
+    expect(received.map((r) => r.connection)).toEqual([0, 0]);
+  });
+
+  it("asks again with a JWT signed anew when the client's kept-alive connection was closed under it", async () => {
+    world = await startDeskWorld();
+    const { url, received } = await startFront(world.t.url, true);
+    let keyReads = 0;
+    const client = clientFor({
+      baseUrl: url,
+      appId: world.app.id,
+      loadPrivateKey: async () => (keyReads++, pemOf(world!)),
+      clock: world.t.clock,
+    });
+    const first = await client.tokens.get({ kind: 'app' });
+    client.tokens.invalidate({ kind: 'app' });
+    const second = await client.tokens.get({ kind: 'app' });
+    expect(second).not.toBe(first);
+    // dropped on the first one's connection, then sent on a new one by the token manager, with a
+    // JWT of its own: the transport did not send the dropped request (and its JWT) again itself
+    expect(received).toEqual([
+      { path: '/app/accessTokens', connection: 0 },
+      { path: '/app/accessTokens', connection: 0 },
+      { path: '/app/accessTokens', connection: 1 },
+    ]);
+    expect(keyReads).toBe(3);
   });
 
   it('reports an unreadable or wrong key clearly, without the key in the message', async () => {

@@ -18,6 +18,8 @@ export interface HttpRequest {
   timeoutMs: number;
   /** For error messages: which endpoint this was. */
   endpoint: string;
+  /** False when the caller sends the request again itself (see TransportRequest). */
+  transportResends?: false;
 }
 
 /** Error codes meaning the request never left this machine, so even a POST may be sent again. */
@@ -87,6 +89,11 @@ export interface TransportRequest {
   timeoutMs: number;
   /** `METHOD /path`, for the timeout's message. */
   where: string;
+  /**
+   * False: not sent again by the transport when a kept-alive connection drops it unanswered (the
+   * node:http transport's rule), because its caller does that itself with a request built anew.
+   */
+  transportResends?: false;
 }
 
 /**
@@ -182,7 +189,8 @@ export async function sendHttp(
   const where = `${request.method} ${request.path}`;
   const url = buildUrl(baseUrl, request.path, request.query);
   try {
-    return await transport(url, { method: request.method, headers, body, timeoutMs: request.timeoutMs, where });
+    const resends = request.transportResends === false ? { transportResends: false as const } : {};
+    return await transport(url, { method: request.method, headers, body, timeoutMs: request.timeoutMs, where, ...resends });
   } catch (error) {
     const name = (error as { name?: string } | null)?.name;
     if (name === 'TimeoutError' || name === 'AbortError') {

@@ -177,7 +177,8 @@ export function nodeHttpTransport(fallback: HttpTransport = fetchTransport(fetch
   // A kept-alive connection the registry has already closed (its idle timeout, or a restart) fails
   // the next request sent on it with a reset before any answer: the registry never read it. Such a
   // request is sent once more on a new connection, as Node's documentation advises
-  // (`request.reusedSocket`); a reset on a new connection is reported as it is.
+  // (`request.reusedSocket`), unless its caller resends it itself (`transportResends: false`); a
+  // reset on a new connection is reported as it is.
   const send = (url: string, request: TransportRequest, resent: boolean): Promise<HttpAnswer> =>
     new Promise<HttpAnswer>((resolve, reject) => {
       let answer: NodeAnswer | undefined;
@@ -198,7 +199,12 @@ export function nodeHttpTransport(fallback: HttpTransport = fetchTransport(fetch
       outgoing.on('error', (error: NodeJS.ErrnoException) => {
         clearTimeout(timer);
         if (answer) answer.fail(error);
-        else if (!resent && outgoing.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE')) {
+        else if (
+          !resent &&
+          request.transportResends !== false &&
+          outgoing.reusedSocket &&
+          (error.code === 'ECONNRESET' || error.code === 'EPIPE')
+        ) {
           resolve(send(url, request, true));
         } else reject(error);
       });

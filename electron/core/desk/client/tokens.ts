@@ -1,22 +1,25 @@
 // Access tokens for the desk: an app token (public data, examiner:read when granted) and one
 // installation token per organization. Each is cached until shortly before it expires, concurrent
-// callers share one request, and `invalidate` lets the client drop a token the registry refused.
+// callers share one request (grant-cache.ts), and `invalidate` lets the client drop a token the
+// registry refused.
 import type { Clock } from '@platform/clock';
 import { operatorResources } from '@shared/registry/operator-resources';
 import { tolerant, type AccessToken } from '@shared/registry/resources';
 import { mintAppJwt, type PrivateKeyLoader } from './app-jwt';
 import { RegistryClientError } from './errors';
-import { fetchTransport, httpError, NetworkError, sendHttp, type FetchLike, type HttpAnswer, type HttpRequest } from './http';
+import { createGrantCache, type TokenGrant, type TokenScope } from './grant-cache';
+import {
+  fetchTransport,
+  httpError,
+  NetworkError,
+  sendHttp,
+  type FetchLike,
+  type HttpAnswer,
+  type HttpRequest,
+  type HttpTransport,
+} from './http';
 
-export type TokenScope = { kind: 'app' } | { kind: 'installation'; installationId: string } | { kind: 'operator' };
-
-export interface TokenGrant {
-  token: string;
-  /** Desk-clock time after which the token is no longer used. */
-  expiresAtLocal: number;
-  /** What the registry says the token may do (e.g. `{ examiner: 'READ' }` on an app token). */
-  permissions: Record<string, string>;
-}
+export { DEFAULT_REFRESH_AHEAD_MS, scopeKey, type TokenGrant, type TokenScope } from './grant-cache';
 
 export interface TokenManagerOptions {
   baseUrl: string;
@@ -24,6 +27,11 @@ export interface TokenManagerOptions {
   /** Called whenever a JWT must be signed; the key is never kept by the manager. */
   loadPrivateKey: PrivateKeyLoader;
   clock: Clock;
+  /**
+   * How the token requests are sent: the registry client's transport, so both share one pool of
+   * connections (connection-runtime.ts); without it, `fetch` (or the global fetch).
+   */
+  transport?: HttpTransport;
   fetch?: FetchLike;
   /** The operator account this desk acts as on the operator endpoints, and its private key. */
   operator?: { operatorId: string; loadPrivateKey: PrivateKeyLoader };
@@ -59,20 +67,10 @@ export interface TokenManager {
   onClear(listener: () => void): () => void;
 }
 
-export const DEFAULT_REFRESH_AHEAD_MS = 5 * 60 * 1000;
-
-export const scopeKey = (scope: TokenScope): string =>
-  scope.kind === 'installation' ? `installation:${scope.installationId}` : scope.kind;
-
 export function createTokenManager(options: TokenManagerOptions): TokenManager {
-  const transport = fetchTransport(options.fetch ?? fetch);
-  const refreshAheadMs = options.refreshAheadMs ?? DEFAULT_REFRESH_AHEAD_MS;
+  const transport = options.transport ?? fetchTransport(options.fetch ?? fetch);
   const timeoutMs = options.timeoutMs ?? 15_000;
-  const cache = new Map<string, TokenGrant>();
   const clearListeners = new Set<() => void>();
-  const inFlight = new Map<string, Promise<TokenGrant>>();
-  // Bumped by clear() so a request started before it cannot repopulate the cache.
-  const generation = new Map<string, number>();
 
   const signingClock: Clock = { now: () => options.clock.now() + (options.registryClockOffsetMs?.() ?? 0) };
   const appJwt = () => mintAppJwt({ appId: options.appId, clock: signingClock, loadPrivateKey: options.loadPrivateKey });
@@ -81,14 +79,16 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
    * Sends a token request, and once more if the connection failed under it. A kept-alive connection
    * the registry closed (its idle timeout, or a restart) fails the next request sent on it before any
    * answer, and fetch does not resend a POST; asking for a token twice only issues another token, so
-   * the request is built again (a fresh JWT) and sent on a new connection. A second failure is reported.
+   * the request is built again (a fresh JWT) and sent on a new connection. A second failure is
+   * reported. The same on every transport: the node:http one is told not to resend it on its own.
    */
   async function sendTokenRequest(build: () => Promise<HttpRequest>): Promise<HttpAnswer> {
+    const send = async () => sendHttp(transport, options.baseUrl, { ...(await build()), transportResends: false });
     try {
-      return await sendHttp(transport, options.baseUrl, await build());
+      return await send();
     } catch (error) {
       if (!(error instanceof NetworkError)) throw error;
-      return sendHttp(transport, options.baseUrl, await build());
+      return send();
     }
   }
 
@@ -140,50 +140,19 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
     return { token: parsed.token, expiresAtLocal: sentAt + lifetime, permissions: parsed.permissions };
   }
 
-  function fresh(grant: TokenGrant | undefined): grant is TokenGrant {
-    return grant !== undefined && grant.expiresAtLocal - options.clock.now() > refreshAheadMs;
-  }
-
-  function grant(scope: TokenScope): Promise<TokenGrant> {
-    const key = scopeKey(scope);
-    const cached = cache.get(key);
-    if (fresh(cached)) return Promise.resolve(cached);
-    const pending = inFlight.get(key);
-    if (pending) return pending;
-    const startedGeneration = generation.get(key) ?? 0;
-    const request = obtain(scope)
-      .then((obtained) => {
-        if ((generation.get(key) ?? 0) === startedGeneration) cache.set(key, obtained);
-        return obtained;
-      })
-      .catch((error: unknown) => {
-        // A refresh ahead of expiry that fails leaves the old token usable until it really expires.
-        const stillValid = cache.get(key);
-        if (stillValid && stillValid.expiresAtLocal > options.clock.now()) return stillValid;
-        throw error;
-      })
-      .finally(() => {
-        if (inFlight.get(key) === request) inFlight.delete(key);
-      });
-    inFlight.set(key, request);
-    return request;
-  }
+  const grants = createGrantCache({
+    obtain,
+    clock: options.clock,
+    ...(options.refreshAheadMs !== undefined ? { refreshAheadMs: options.refreshAheadMs } : {}),
+  });
 
   return {
-    grant,
-    get: async (scope) => (await grant(scope)).token,
-    invalidate(scope, token) {
-      const key = scopeKey(scope);
-      const cached = cache.get(key);
-      if (token !== undefined && cached !== undefined && cached.token !== token) return;
-      // A request already in flight is newer than the refused token: let it land in the cache.
-      cache.delete(key);
-    },
+    grant: grants.grant,
+    get: async (scope) => (await grants.grant(scope)).token,
+    invalidate: grants.invalidate,
     appJwt,
     clear() {
-      for (const key of new Set([...cache.keys(), ...inFlight.keys()])) generation.set(key, (generation.get(key) ?? 0) + 1);
-      cache.clear();
-      inFlight.clear();
+      grants.clear();
       for (const listener of [...clearListeners]) listener();
     },
     onClear(listener) {

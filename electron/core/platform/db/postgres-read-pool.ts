@@ -20,6 +20,7 @@
 import { DatabaseTimeoutError, DatabaseUnavailableError } from './database-errors';
 import type { NativeClient } from './postgres-connection';
 import { PipelinedRead } from './postgres-pipeline';
+import { LaneOpener } from './postgres-read-lane-opener';
 import { ReadLooks } from './postgres-read-looks';
 import { ReadQueue } from './postgres-read-queue';
 import type { Read, ReadPoolHost, ReadStatement, Rows } from './postgres-read-types';
@@ -32,10 +33,6 @@ interface Lane {
 
 /** libpq's PQTRANS_UNKNOWN: the connection is bad. */
 const CONNECTION_BAD = 4;
-const FIRST_RETRY_MS = 50;
-/** An open that failed sooner was refused or cut, not left unanswered (libpq's connect timeout is 2 s). */
-const QUICK_FAILURE_MS = 250;
-const MAX_RETRY_MS = 1000;
 // How often a read in flight looks at its socket itself. libuv reports a reset connection to libpq's
 // watcher as a failed poll, which pg-native's binding drops: such a read would wait out its deadline.
 const LOOK_EVERY_MS = 100;
@@ -44,14 +41,17 @@ export class ReadPool {
   private readonly lanes: Lane[] = [];
   private readonly queue = new ReadQueue<Read>((read) => read.reject(new DatabaseTimeoutError(this.host.timeoutMs)));
   private readonly looks = new ReadLooks(LOOK_EVERY_MS, () => this.lookAll());
-  private opening = false;
-  private failures = 0;
-  private retryAt = 0;
+  private readonly opener = new LaneOpener({
+    open: () => this.host.open(),
+    closed: () => this.closed,
+    release: (client) => this.host.release(client),
+    standing: () => ({ queued: this.queue.length, lanes: this.lanes.length }),
+    opened: (client) => this.opened(client),
+    failed: (error, slow) => this.openFailed(error, slow),
+  });
   private closed = false;
   /** Opens have failed and it was logged (once per episode). */
   private reportedDown = false;
-  /** A failed open was tried once more at once since the last one that opened. */
-  private openedAgain = false;
   /** The database stopped answering: see whileUnanswered. */
   private unanswered = false;
 
@@ -104,8 +104,8 @@ export class ReadPool {
       if (performance.now() >= read.deadline) read.reject(new DatabaseTimeoutError(this.host.timeoutMs));
       else this.start(lane, read);
     }
-    if (this.queue.length === 0 || this.opening || this.closed || this.lanes.length >= this.host.size) return;
-    if (performance.now() >= this.retryAt) this.openLane();
+    if (this.queue.length === 0 || this.opener.busy || this.closed || this.lanes.length >= this.host.size) return;
+    if (this.opener.due) this.opener.open();
     // none open and none may be opened yet (the database was unreachable a moment ago): 503 now
     else if (this.lanes.length === 0) this.rejectQueued(new DatabaseUnavailableError(false));
   }
@@ -116,7 +116,7 @@ export class ReadPool {
    * are opened in the background until one opens; then reads go on.
    */
   private whileUnanswered(): void {
-    if (!this.opening && !this.closed && this.lanes.length < this.host.size && performance.now() >= this.retryAt) this.openLane();
+    if (!this.opener.busy && !this.closed && this.lanes.length < this.host.size && this.opener.due) this.opener.open();
     this.rejectQueued(new DatabaseUnavailableError(false));
   }
 
@@ -142,51 +142,25 @@ export class ReadPool {
     this.host.notAnswering();
   }
 
-  private openLane(): void {
-    this.opening = true;
-    const startedAt = performance.now();
-    this.host.open().then(
-      (client) => {
-        this.opening = false;
-        if (this.closed) return this.host.release(client);
-        this.unanswered = false;
-        if (this.reportedDown) this.host.log('database: read connections open again');
-        this.reportedDown = false;
-        this.openedAgain = false;
-        this.failures = 0;
-        const lane: Lane = { client };
-        client.pq.on('readable', () => this.readable(lane));
-        // watched from now on, idle or not (starting and stopping libuv's watcher around each read
-        // cost system calls on every read); closing the connection stops it
-        client.pq.startReader();
-        this.lanes.push(lane);
-        this.dispatch();
-      },
-      (error: unknown) => {
-        this.opening = false;
-        if (this.closed) return;
-        this.failures += 1;
-        const slow = performance.now() - startedAt > QUICK_FAILURE_MS;
-        // Cut at once (a restart, or backends terminated, as it opened) while no read waited for it, or
-        // for the first time since one last opened while reads wait on connections that may prove cut
-        // too: no backoff, so the next read to need a connection opens one rather than be answered 503.
-        const quiet = !slow && (this.queue.length === 0 || (this.failures === 1 && this.lanes.length > 0));
-        this.retryAt = quiet ? 0 : performance.now() + Math.min(FIRST_RETRY_MS * 2 ** (this.failures - 1), MAX_RETRY_MS);
-        // the reads wait for the open connections (or there are none waiting)
-        if (this.lanes.length > 0 || this.queue.length === 0) return;
-        // A failure that came at once may be a restart that cut the connection being opened (as the
-        // reads found the others cut): once more at once, as a cut read runs once more. One that waited
-        // out the connect timeout is a database not answering. Else the reads waiting get 503.
-        if (!slow && !this.openedAgain) {
-          this.openedAgain = true;
-          return this.openLane();
-        }
-        if (slow) this.notAnswering();
-        if (!this.reportedDown) this.host.log(`database: cannot open a read connection (${String((error as Error).message).trim()})`);
-        this.reportedDown = true;
-        this.rejectQueued(new DatabaseUnavailableError(false, { cause: error }));
-      },
-    );
+  private opened(client: NativeClient): void {
+    this.unanswered = false;
+    if (this.reportedDown) this.host.log('database: read connections open again');
+    this.reportedDown = false;
+    const lane: Lane = { client };
+    client.pq.on('readable', () => this.readable(lane));
+    // watched from now on, idle or not (starting and stopping libuv's watcher around each read
+    // cost system calls on every read); closing the connection stops it
+    client.pq.startReader();
+    this.lanes.push(lane);
+    this.dispatch();
+  }
+
+  /** No connection is open and the open failed (see LaneOpener): the reads waiting get 503. */
+  private openFailed(error: unknown, slow: boolean): void {
+    if (slow) this.notAnswering();
+    if (!this.reportedDown) this.host.log(`database: cannot open a read connection (${String((error as Error).message).trim()})`);
+    this.reportedDown = true;
+    this.rejectQueued(new DatabaseUnavailableError(false, { cause: error }));
   }
 
   private rejectQueued(error: Error): void {

@@ -8,7 +8,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { Clock } from '@platform/clock';
 import { transportFor } from '@desk/client/node-http';
 import { createRegistryClient } from '@desk/client/registry-client';
-import { DEFAULT_REFRESH_AHEAD_MS, scopeKey, type TokenGrant, type TokenManager, type TokenScope } from '@desk/client/tokens';
+import { createGrantCache } from '@desk/client/grant-cache';
+import type { TokenGrant, TokenManager, TokenScope } from '@desk/client/tokens';
 import { openDeskCache } from '@desk/cache';
 import { checkpointWal } from '@desk/cache/deferred-checkpoint';
 import { DESK_CLIENT_SETTINGS } from '@desk/client-settings';
@@ -53,50 +54,24 @@ function askHostToCheckpoint(): Promise<void> {
   });
 }
 
-// The host's grants, kept here until they near their expiry (as the host's manager keeps them):
+// The host's grants, kept here by the rules the host's manager keeps them by (grant-cache.ts):
 // asking the host for the token of every request was a round trip through the main thread per
-// request (6,300 of them for a first sync through the seed interface at --scale 30). A refused
-// token is invalidated here and on the host alike, so the next request asks again; when the host's
-// tokens are cleared (the connection's key re-imported) it says so, and these go too.
-const grants = new Map<string, TokenGrant>();
-// Grants being asked for: requests of one scope sent side by side (a step's calls asked ahead beside
-// another's, sync/prefetch.ts) share one ask of the host, as they share the grant once it is kept.
-const asking = new Map<string, Promise<TokenGrant>>();
-// Bumped when the host's tokens are cleared, so a grant asked for before that is not kept after it.
-let grantsGeneration = 0;
-function dropGrants() {
-  grants.clear();
-  asking.clear();
-  grantsGeneration += 1;
-}
-function grantOf(scope: TokenScope): Promise<TokenGrant> {
-  const key = scopeKey(scope);
-  const cached = grants.get(key);
-  if (cached && cached.expiresAtLocal - clock.now() > DEFAULT_REFRESH_AHEAD_MS) return Promise.resolve(cached);
-  const pending = asking.get(key);
-  if (pending) return pending;
-  const generation = grantsGeneration;
-  const ask = (async () => {
-    const grant = (await askHost('grant', scope)) as TokenGrant;
-    if (generation === grantsGeneration) grants.set(key, grant);
-    return grant;
-  })().finally(() => {
-    if (asking.get(key) === ask) asking.delete(key);
-  });
-  asking.set(key, ask);
-  return ask;
-}
+// request (6,300 of them for a first sync through the seed interface at --scale 30). Requests of one
+// scope sent side by side (a step's calls asked ahead beside another's, sync/prefetch.ts) share one
+// ask of the host. A refused token is invalidated here and on the host alike, so the next request
+// asks again; when the host's tokens are cleared (the connection's key re-imported) it says so, and
+// these go too.
+const grants = createGrantCache({ obtain: (scope) => askHost('grant', scope) as Promise<TokenGrant>, clock });
 const tokens: TokenManager = {
-  get: async (scope) => (await grantOf(scope)).token,
-  grant: grantOf,
+  get: async (scope) => (await grants.grant(scope)).token,
+  grant: grants.grant,
   appJwt: () => askHost('appJwt') as Promise<string>,
   invalidate: (scope, token) => {
-    const key = scopeKey(scope);
-    if (token === undefined || grants.get(key)?.token === token) grants.delete(key);
+    grants.invalidate(scope, token);
     post({ type: 'token-invalidate', scope, ...(token !== undefined ? { token } : {}) });
   },
   clear: () => {
-    dropGrants();
+    grants.clear();
     post({ type: 'token-clear' });
   },
   // Nothing on this thread keeps a copy of these grants.
@@ -169,7 +144,7 @@ const serveEngine = () => {
         break;
       }
       case 'tokens-cleared':
-        dropGrants();
+        grants.clear();
         break;
       case 'checkpoint-done':
         checkpoints.get(message.id)?.();
