@@ -6,6 +6,14 @@
 //
 //   gradient = clamp(1.5 × fastest / recent, 0.5, 1);  limit ← limit × gradient + √limit (smoothed)
 //
+// "Recent" is the quickest answer of about the last round trip (the last `limit` answers), as Vegas
+// takes its RTT, not an average. The desk's thread notices answers one after another: a round
+// trip's answers arrive together and the last of them waits behind the others' parsing and
+// writing (and behind a batch's SQLite commit), so an average grows with the limit when neither
+// the link nor the registry queues anything, and at 50 ms that lag ate the 25 ms of slack. The
+// quickest answer of a round trip is free of it while the desk keeps up; a standing queue (the
+// link, the registry, or a desk that no longer keeps up) delays every answer, that one too.
+//
 // within [floor, cap]: the floor is what a registry on this machine was always sent (8), the cap
 // keeps a small registry from being hammered. A refusal (429, 503) or a timeout halves the limit,
 // down to one, and a Retry-After holds every new request back until it has passed.
@@ -47,11 +55,17 @@ export const GATE_FLOOR = 8;
 export const GATE_CAP = 128;
 /** Answers up to this many times the fastest still count as "not queueing". */
 const TOLERANCE = 1.5;
-/** Weight of a new answer time in the recent average, and of a new limit in the limit. */
-const RECENT_WEIGHT = 0.1;
+/** Weight of a new limit in the limit. */
 const LIMIT_WEIGHT = 0.2;
 /** The fastest answer is forgotten after this many answers, so a route that got slower is learnt. */
 const FASTEST_WINDOW = 1_000;
+
+/** The least of the `count` times written last into `ring` (of `size` slots), the last at `lastAt`. */
+function quickestOfLast(ring: readonly number[], lastAt: number, count: number, size: number): number {
+  let least = Infinity;
+  for (let i = 0; i < count; i++) least = Math.min(least, ring[(lastAt - i) % size]!);
+  return least;
+}
 
 export function createRequestGate(options: RequestGateOptions): RequestGate {
   const floor = options.floor ?? GATE_FLOOR;
@@ -65,7 +79,10 @@ export function createRequestGate(options: RequestGateOptions): RequestGate {
   let fastest: number | null = null;
   let fastestNext: number | null = null;
   let samples = 0;
-  let recent: number | null = null;
+  /** The latest answer times, oldest overwritten first (`recent` is the least of the last `slots()`). */
+  const latest: number[] = [];
+  /** Answers timed since the gate started or last backed off. */
+  let timed = 0;
   /** Set while a Retry-After is waited out: no request starts until it settles. */
   let hold: Promise<void> | null = null;
   const waiting: (() => void)[] = [];
@@ -88,11 +105,15 @@ export function createRequestGate(options: RequestGateOptions): RequestGate {
       fastest = fastestNext;
       fastestNext = null;
     }
-    recent = recent === null ? ms : recent * (1 - RECENT_WEIGHT) + ms * RECENT_WEIGHT;
+    latest[timed % cap] = ms;
+    timed++;
+    const recent = quickestOfLast(latest, timed - 1, Math.min(timed, slots()), cap);
     // Refusals lowered the least; each answer earns a little of it back.
     if (least < floor) least = Math.min(floor, least + 1 / Math.max(1, least));
-    // Only a limit that is used is raised: answers with few in flight say nothing about more.
-    const used = busy >= slots() - 1;
+    // Only a limit that is used is raised: answers with few in flight say nothing about more. Nor
+    // is it raised by a slow answer: `recent` is a round trip behind what the last raise did (its
+    // answers are yet to come), and only this answer's own time says the link took the raise.
+    const used = busy >= slots() - 1 && ms <= TOLERANCE * fastest;
     const gradient = Math.max(0.5, Math.min(1, (TOLERANCE * Math.max(fastest, 0.05)) / Math.max(recent, 0.05)));
     if (gradient === 1 && !used) return;
     const next = limit * gradient + Math.sqrt(limit);
@@ -131,7 +152,8 @@ export function createRequestGate(options: RequestGateOptions): RequestGate {
     backOff(retryAfterMs) {
       least = Math.max(1, Math.min(least, limit) / 2);
       limit = least;
-      recent = null;
+      // Answers timed before the refusal say nothing of the link after it.
+      timed = 0;
       if (retryAfterMs !== undefined && retryAfterMs > 0) {
         const waited: Promise<void> = options.sleep(retryAfterMs).then(() => {
           if (hold === waited) hold = null;
