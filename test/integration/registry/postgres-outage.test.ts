@@ -140,6 +140,11 @@ describe.skipIf(!POSTGRES_URL)('the shared registry survives its database', () =
       pg.thaw(frozen);
       held.child.kill('SIGKILL');
     }
+    // the shared servers were frozen out too: the next test starts once both serve again
+    for (const server of [0, 1]) {
+      let answers = 0;
+      while ((await send(server, `/organizations/${f.orgA}/warehouse/inventory`)).status !== 200) expect(++answers).toBeLessThan(2000);
+    }
   }, 40_000);
 
   it('backends terminated (pg_terminate_backend), then a restart while idle: served again within 2 s, no request lost to a 500', async () => {
