@@ -19,6 +19,8 @@ export interface Answer {
   status: number;
   body: Record<string, unknown>;
   retryAfter: string | null;
+  /** Status 0: why the connection failed (fetch's cause), for the assertion messages. */
+  failure?: string;
   sentAt: number;
   answeredAt: number;
 }
@@ -31,9 +33,8 @@ export interface RequestInit {
 }
 
 /**
- * One request to `servers[server]`; status 0 when the connection was reset before an answer (Node's
- * keep-alive timer can close a socket the client is reusing when a process was blocked connecting,
- * under load): its outcome is unknown, like a 503 that says so.
+ * One request to `servers[server]`; status 0 when its connection failed before an answer came (its
+ * outcome unknown, like a 503 that says so): each check says whether, and how often, it may happen.
  */
 export async function send(servers: ServerProcess[], token: string, server: number, path: string, init: RequestInit = {}): Promise<Answer> {
   const asked = `${init.method ?? (init.body === undefined ? 'GET' : 'POST')} ${path}`;
@@ -49,8 +50,10 @@ export async function send(servers: ServerProcess[], token: string, server: numb
       },
       ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
     });
-  } catch {
-    return { server, asked, status: 0, body: {}, retryAfter: null, sentAt, answeredAt: performance.now() };
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    const failure = `${cause?.code ?? ''} ${cause?.message ?? String(error)}`.trim();
+    return { server, asked, status: 0, body: {}, retryAfter: null, sentAt, answeredAt: performance.now(), failure };
   }
   const body = (await res.json()) as Record<string, unknown>;
   return { server, asked, status: res.status, body, retryAfter: res.headers.get('retry-after'), sentAt, answeredAt: performance.now() };
@@ -58,7 +61,13 @@ export async function send(servers: ServerProcess[], token: string, server: numb
 
 /** Every 503 in the error shape with Retry-After; nothing else but `allowed`. */
 export function expectAnswered(answers: Answer[], allowed: number[]): void {
-  expect(answers.map((a) => a.status).filter((s) => !allowed.includes(s) && s !== 503)).toEqual([]);
+  const unexpected = answers.filter((a) => !allowed.includes(a.status) && a.status !== 503);
+  const at = (a: Answer) =>
+    `${a.asked} to server ${a.server}, ${Math.round(a.answeredAt - a.sentAt)} ms${a.failure ? `: ${a.failure}` : ''}`;
+  expect(
+    unexpected.map((a) => a.status),
+    unexpected.map(at).join('; '),
+  ).toEqual([]);
   for (const a of answers.filter((x) => x.status === 503)) {
     expect(a.body).toMatchObject({ statusCode: 503, error: 'Service Unavailable', message: expect.any(String) });
     expect(Number(a.retryAfter)).toBeGreaterThanOrEqual(1);
@@ -201,19 +210,21 @@ export async function reservationsThroughOutage(
     ).toBeLessThanOrEqual(2);
 }
 
-/** Node's server closes a kept-alive connection idle this long (its default keepAliveTimeout). */
-const KEEP_ALIVE_MS = 5000;
-
 /**
  * The database frozen (`freeze`: SIGSTOP to PostgreSQL, or what a pooler fronts) while both servers
  * serve: reads and writes sent to each are answered 503 within `limitMs` (the statement timeout and
  * its grace, plus slack), the next ones at once; after `thaw` each server serves again within
- * `backWithinMs`.
+ * `backWithinMs`. None is reset: a process held on its main connection's deadline keeps its idle
+ * kept-alive connections open past that hold (connection-limits.ts, serverOptionsFor). Except
+ * where `unreadResetMs` is given (through PgBouncer): there a server sometimes leaves a request on
+ * a kept-alive connection unread after answering the previous one, a POST, with 503 before its
+ * body was parsed, and the keep-alive timer resets it; at most one such per wave, within
+ * `limitMs + unreadResetMs`. Its cause is not found yet.
  */
 export async function answeredThroughFreeze(
   rig: OutageRig,
   freeze: { begin(): void; end(): void },
-  limits: { limitMs: number; backWithinMs: number },
+  limits: { limitMs: number; backWithinMs: number; unreadResetMs?: number },
 ): Promise<void> {
   const { f, servers, token } = rig;
   const inventory = `/organizations/${f.orgA}/warehouse/inventory`;
@@ -225,21 +236,19 @@ export async function answeredThroughFreeze(
         send(servers, token, server, inventory),
       ]),
     );
-  // (0 here and below: a keep-alive socket the server closed as it was reused, see send(); at most one)
+  const unread = limits.unreadResetMs === undefined ? [] : [0];
+  const fewResets = (answers: Answer[]) => expect(answers.filter((a) => a.status === 0).length).toBeLessThanOrEqual(1);
   const before = await wave();
-  expectAnswered(before, [200, 0]);
-  expect(before.filter((a) => a.status === 0).length).toBeLessThanOrEqual(1);
+  expectAnswered(before, [200, ...unread]);
+  fewResets(before);
   freeze.begin();
   try {
     for (const answers of [await wave(), await wave()]) {
-      expectAnswered(answers, [0]);
-      expect(answers.filter((a) => a.status === 0).length).toBeLessThanOrEqual(1);
-      // Every answer within the limit. A request the server never read (its kept-alive connection reset,
-      // status 0: a process busy on its main connection's deadline lets Node's keep-alive timer close
-      // a socket before it reads what came on it) is bounded by that timer instead.
+      expectAnswered(answers, unread);
+      fewResets(answers);
       for (const a of answers) {
         const why = `${a.asked} to server ${a.server}: ${a.status}; server log: ${servers[a.server]!.stderr().split('\n').slice(-8).join(' | ')}`;
-        expect(a.answeredAt - a.sentAt, why).toBeLessThan(a.status === 0 ? limits.limitMs + KEEP_ALIVE_MS : limits.limitMs);
+        expect(a.answeredAt - a.sentAt, why).toBeLessThan(limits.limitMs + (a.status === 0 ? limits.unreadResetMs! : 0));
       }
     }
   } finally {
@@ -249,9 +258,9 @@ export async function answeredThroughFreeze(
   for (const server of [0, 1]) {
     const answers: Answer[] = [];
     do answers.push(await send(servers, token, server, inventory));
-    while ([503, 0].includes(answers.at(-1)!.status) && answers.length < 2000);
-    expectAnswered(answers, [200, 0]);
-    expect(answers.filter((a) => a.status === 0).length).toBeLessThanOrEqual(1);
+    while ([503, ...unread].includes(answers.at(-1)!.status) && answers.length < 2000);
+    expectAnswered(answers, [200, ...unread]);
+    fewResets(answers);
     expect(answers.at(-1)!.status).toBe(200);
     expect(answers.at(-1)!.sentAt - thawedAt).toBeLessThan(limits.backWithinMs);
   }

@@ -16,7 +16,8 @@ import {
   type ThrowawayPostgres,
 } from '@test/support/throwaway-postgres';
 import { createTestOperator } from '@test/support/operators';
-import { exited, type ServerProcess } from '@test/support/registry-processes';
+import { exited, startServerProcess, type ServerProcess } from '@test/support/registry-processes';
+import { heldInFutex, keptAliveGet, keptAliveSocket } from '@test/support/kept-alive-socket';
 import {
   answeredThroughFreeze,
   drained,
@@ -106,6 +107,46 @@ describe.skipIf(!POSTGRES_URL)('the shared registry survives its database', () =
     await answeredThroughFreeze(rig, freeze, { limitMs: STATEMENT_TIMEOUT_MS + 2000, backWithinMs: 2000 });
   }, 30_000);
 
+  it('a kept-alive connection reused while the process waits on a frozen database: its request answered, never reset', async () => {
+    // An operator token's lookup (on the main connection, which holds the process) waits 6.5 s for
+    // a frozen database here (a 6 s statement timeout and its grace), past the 5 s a kept-alive
+    // connection is advertised to stay open idle and the 1 s Node 20 adds to it. Node runs its
+    // timers before it reads sockets when the process resumes: that timer must not close this one.
+    const held = await startServerProcess(`${withDatabase(pg.url, 'registry_faults')}&statement_timeout=6000`);
+    const inventory = `/organizations/${f.orgA}/warehouse/inventory`;
+    const operator = createTestOperator(registry as unknown as OpenedRegistry, 'administrator', 4);
+    try {
+      const minted = await fetch(`${held.url}/operator/v1/tokens`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${await operator.jwt()}` },
+      });
+      const bearer = ((await minted.json()) as { token: string }).token;
+      const client = await keptAliveSocket(held.url);
+      const first = await client.ask(keptAliveGet(inventory, rig.token));
+      expect(first.status).toBe(200);
+      expect(first.head).toMatch(/^keep-alive: timeout=5$/im);
+      frozen = pg.freeze();
+      const holding = sendTo([held], rig.token, 0, '/operator/v1/audit', { bearer });
+      await heldInFutex(held.child.pid!);
+      const sentAt = performance.now();
+      const second = await client.ask(keptAliveGet(inventory, rig.token));
+      expect(sentAt - first.at).toBeLessThan(5000);
+      // the process was held past the time Node 20 closes an idle connection by default (else this proves nothing)
+      expect((await holding).answeredAt - first.at).toBeGreaterThan(6000);
+      expect(second.status).toBe(503);
+      expect(second.head).toMatch(/^retry-after: \d+$/im);
+      client.socket.destroy();
+    } finally {
+      pg.thaw(frozen);
+      held.child.kill('SIGKILL');
+    }
+    // the shared servers were frozen out too: the next test starts once both serve again
+    for (const server of [0, 1]) {
+      let answers = 0;
+      while ((await send(server, `/organizations/${f.orgA}/warehouse/inventory`)).status !== 200) expect(++answers).toBeLessThan(2000);
+    }
+  }, 40_000);
+
   it('backends terminated (pg_terminate_backend), then a restart while idle: served again within 2 s, no request lost to a 500', async () => {
     const inventory = `/organizations/${f.orgA}/warehouse/inventory`;
     /** Each server asked until it answers 200: answers in between are 503s; answers how many. */
@@ -175,7 +216,10 @@ describe.skipIf(!POSTGRES_URL)('the shared registry survives its database', () =
     }, 60_000);
 
     it('PostgreSQL frozen behind PgBouncer: 503 within the statement timeout, served again after SIGCONT', async () => {
-      await answeredThroughFreeze(pooled, freeze, { limitMs: STATEMENT_TIMEOUT_MS + 2000, backWithinMs: 3000 });
-    }, 30_000);
+      // unreadResetMs: how long the servers keep an idle connection (5 s advertised, a hold of 5.5 s:
+      // a 4 s connect and the 1.5 s deadline, 1 s of slack, Node's own 1 s), see answeredThroughFreeze
+      const unreadResetMs = 12_500;
+      await answeredThroughFreeze(pooled, freeze, { limitMs: STATEMENT_TIMEOUT_MS + 2000, backWithinMs: 3000, unreadResetMs });
+    }, 60_000);
   });
 });

@@ -5,6 +5,7 @@ import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { strict } from '@shared/registry/resources';
 import { API_VERSION } from '@shared/registry/vocabulary';
+import { keptAliveSocket } from '@test/support/kept-alive-socket';
 import { createTestApp, startTestRegistry, type TestApp, type TestRegistry } from '@test/support/registry';
 
 let t: TestRegistry;
@@ -139,7 +140,7 @@ describe('requests no route can answer', () => {
 describe('slow sockets (a few hundred here; the attack used 20,000)', () => {
   // Tight limits so the deadlines pass in about a second: Node's own timers, which no injected clock
   // moves, so the test waits for the server's answers (events), never for a set time.
-  const limits = { perAddress: 40, headersMs: 1_500, requestMs: 5_000, bodyIdleMs: 300 };
+  const limits = { perAddress: 40, headersMs: 1_500, requestMs: 5_000, bodyIdleMs: 300, keepAliveMs: 1_000 };
   let slow: TestRegistry;
   let app: TestApp;
   beforeAll(async () => {
@@ -198,5 +199,24 @@ describe('slow sockets (a few hundred here; the attack used 20,000)', () => {
     const answer = await exchange(`${head}{"`, slow.url);
     expect(expectShape(answer, 408).message).toMatch(/stopped arriving: nothing came for 0.3 s/);
     expect(answer.head).toMatch(/connection: close/i);
+    expect(answer.head).not.toMatch(/keep-alive:/i);
+  });
+
+  it('keeps an idle connection open past its advertised time by the longest database hold, then closes it', async () => {
+    const client = await keptAliveSocket(slow.url);
+    const answer = await client.ask('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
+    expect(answer.head).toMatch(/^connection: keep-alive$/im);
+    expect(answer.head).toMatch(/^keep-alive: timeout=1$/im);
+    // a client that never sends again is closed all the same, but not before that margin
+    expect((await client.closed) - answer.at).toBeGreaterThan(limits.keepAliveMs + slow.registry.db.longestHoldMs);
+  }, 30_000);
+
+  it('answers 408 when the next request on a kept-alive connection stalls in its headers', async () => {
+    const client = await keptAliveSocket(slow.url);
+    expect((await client.ask('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n')).status).toBe(200);
+    const stalled = await client.ask(partial);
+    expect(stalled.status).toBe(408);
+    expect(stalled.head).toMatch(/connection: close/i);
+    await client.closed;
   });
 });

@@ -120,8 +120,17 @@ export interface SyncDatabase<Tables> {
    * on SQLite.
    */
   readonly lockRows: string;
+  /**
+   * The longest one call may hold the process while it waits on the database (the engines are
+   * synchronous: the event loop runs no timer and reads no socket meanwhile). The HTTP server keeps
+   * idle connections open longer than it advertises by more than this (connection-limits.ts).
+   */
+  readonly longestHoldMs: number;
   close(): void;
 }
+
+/** How long SQLite waits for another connection's write lock before answering SQLITE_BUSY (open.ts). */
+export const SQLITE_BUSY_TIMEOUT_MS = 5000;
 
 // The seam's errors live in database-errors.ts; callers import them from here with the rest.
 export { DatabaseBusyError, DatabaseTimeoutError, DatabaseUnavailableError } from './database-errors';
@@ -153,6 +162,8 @@ export class SqliteDatabase<Tables> implements SyncDatabase<Tables> {
   readonly engine = 'sqlite';
   readonly claimRows = '';
   readonly lockRows = '';
+  /** A write waits for another process's write lock up to its busy timeout. */
+  readonly longestHoldMs = SQLITE_BUSY_TIMEOUT_MS;
   /** Builds queries; never executes them (its driver is a dummy). */
   readonly q: Kysely<Tables>;
   private readonly statements = new Map<string, BetterSqlite3.Statement<unknown[], unknown>>();

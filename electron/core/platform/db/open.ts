@@ -1,5 +1,5 @@
 import BetterSqlite3 from 'better-sqlite3';
-import { SqliteDatabase } from './database';
+import { SQLITE_BUSY_TIMEOUT_MS, SqliteDatabase } from './database';
 import { migrate, type MigrateResult, type Migration } from './migrate';
 import { firstLine, NativeModuleError, nativeModules, rebuildMessage, type NativeModules, type RuntimeTarget } from './native-modules';
 
@@ -20,7 +20,7 @@ export function openSqlite<Schema>(file: string, options: OpenOptions): { db: Sq
     raw.pragma('journal_mode = WAL');
     raw.pragma('synchronous = NORMAL');
     raw.pragma('foreign_keys = ON');
-    raw.pragma('busy_timeout = 5000');
+    raw.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
     options.beforeMigrate?.(raw);
     const migration = migrate(raw, options.migrations, options.now ? { now: options.now } : {});
     return { db: new SqliteDatabase<Schema>(raw), migration };

@@ -105,6 +105,15 @@ export function connectionOptions(url: string): { libpqUrl: string; pooled: bool
   return { libpqUrl, pooled, statementTimeoutMs, readConnections };
 }
 
+/**
+ * The longest a connect opened in the foreground (after a cut, PostgresConnection.ready) holds the
+ * process: libpq's connect_timeout (its least is 2 s), then the settings' round trip, given as long.
+ */
+export function foregroundConnectMs(libpqUrl: string): number {
+  const given = Number(/[?&]connect_timeout=(\d+)/.exec(libpqUrl)?.[1] ?? CONNECT_TIMEOUT_S);
+  return (Math.max(given, CONNECT_TIMEOUT_S) + CONNECT_TIMEOUT_S) * 1000;
+}
+
 /** A client whose native handle must outlive libpq's asynchronous socket close (see close()). */
 const closing = new Set<NativeClient>();
 

@@ -33,7 +33,14 @@ import {
   type TransactionOptions,
 } from './database';
 import type { CommitBatch } from './commit-batches';
-import { connectionOptions, PostgresConnection, releaseClient, STATEMENT_GRACE_MS, type NativeClient } from './postgres-connection';
+import {
+  connectionOptions,
+  foregroundConnectMs,
+  PostgresConnection,
+  releaseClient,
+  STATEMENT_GRACE_MS,
+  type NativeClient,
+} from './postgres-connection';
 import { runWithDeadline, StatementDeadlinePassed } from './postgres-timed';
 import { ReadPool } from './postgres-read-pool';
 import { PostgresError, readFailure, RETRYABLE, TIMED_OUT } from './postgres-errors';
@@ -55,6 +62,11 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
   private readonly connection: PostgresConnection;
   /** statement_timeout of the URL (ms): PostgreSQL's limit; the wait for an answer is a little longer. */
   private readonly statementTimeoutMs: number;
+  /**
+   * A statement on the main connection waits synchronously for its answer, up to its deadline (the
+   * statement timeout and its grace), after a connect in the foreground when the connection was cut.
+   */
+  readonly longestHoldMs: number;
   /** Reads answered without blocking the process, on connections of their own (postgres-read-pool.ts). */
   readonly reads: ReadPool;
   private readonly statements: PostgresStatements<Tables>;
@@ -63,6 +75,7 @@ export class PostgresDatabase<Tables> implements SyncDatabase<Tables> {
   constructor(readonly url: string) {
     const { libpqUrl, pooled, statementTimeoutMs, readConnections } = connectionOptions(url);
     this.statementTimeoutMs = statementTimeoutMs;
+    this.longestHoldMs = foregroundConnectMs(libpqUrl) + statementTimeoutMs + STATEMENT_GRACE_MS;
     const timeouts = ['statement_timeout', 'lock_timeout', 'idle_in_transaction_session_timeout'].map(
       (name) => `SET ${pooled ? 'LOCAL ' : ''}${name} = ${statementTimeoutMs}`,
     );

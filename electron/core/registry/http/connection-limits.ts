@@ -3,8 +3,18 @@
 // holds at once, and deadlines for a request's headers, for the whole request, and for each pause
 // while a body arrives. Also the two requests no route can answer: an HTTP/1.1 request without a
 // Host header (400, as HTTP/1.1 requires) and CONNECT (405: the registry is no proxy). Each is
-// answered in the JSON error shape with `Connection: close`, never by a silent close.
-import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerOptions, type ServerResponse } from 'node:http';
+// answered in the JSON error shape with `Connection: close`, never by a silent close. And how long
+// an idle kept-alive connection stays open: longer than advertised (see serverOptionsFor).
+import {
+  createServer,
+  ServerResponse,
+  type IncomingMessage,
+  type OutgoingHttpHeader,
+  type OutgoingHttpHeaders,
+  type RequestListener,
+  type Server,
+  type ServerOptions,
+} from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { DEFAULT_BODY_IDLE_MS } from './body';
@@ -20,6 +30,8 @@ export interface ConnectionLimits {
   requestMs: number;
   /** Longest pause while a request body arrives; then 408 (body.ts). */
   bodyIdleMs: number;
+  /** How long an idle kept-alive connection is said to stay open (`Keep-Alive: timeout=`, whole seconds). */
+  keepAliveMs: number;
 }
 
 /** docs/security.md, Limits. 256 per address: the desk's request gate opens at most 128 at once. */
@@ -28,19 +40,67 @@ export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
   headersMs: 10_000,
   requestMs: 60_000,
   bodyIdleMs: DEFAULT_BODY_IDLE_MS,
+  keepAliveMs: 5000,
 };
+
+/** Beyond the longest hold: the turn in which the held process runs its timers, then reads its sockets. */
+const KEEP_ALIVE_SLACK_MS = 1000;
 
 const METHODS = 'GET, POST, PATCH, DELETE, OPTIONS';
 
-/** Node's own settings for the header and request deadlines (checked every second, or sooner for short ones). */
-export function serverOptionsFor(limits: ConnectionLimits): ServerOptions {
+/**
+ * Node's own settings for the header and request deadlines (checked every second, or sooner for
+ * short ones), and for idle kept-alive connections. `holdMs`: the longest the process can be held by
+ * one synchronous database call (SyncDatabase.longestHoldMs), during which it runs no timer and
+ * reads no socket. When it resumes, Node runs its expired timers before it reads: a connection kept
+ * open exactly as long as advertised would be closed then with the client's next request, sent in
+ * time, unread (the client sees a reset and cannot tell whether to send it again). So the connection
+ * is kept open longer than advertised by more than the hold; a client idle past that is closed.
+ * (Node 20.20 keeps a socket 1 s past keepAliveTimeout too; a client may send until the advertised
+ * time, so that second covers holds under 1 s only.)
+ */
+export function serverOptionsFor(limits: ConnectionLimits, holdMs: number): ServerOptions {
   return {
     headersTimeout: limits.headersMs,
     requestTimeout: limits.requestMs,
     connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(limits.headersMs / 4))),
+    keepAliveTimeout: limits.keepAliveMs + holdMs + KEEP_ALIVE_SLACK_MS,
+    ServerResponse: advertisingKeepAlive(limits.keepAliveMs),
     // answered here instead, in the error shape (Node would close with an empty 400)
     requireHostHeader: false,
   };
+}
+
+/** Whether headers given to writeHead (an object, or a list of names and values) say `Connection: close`. */
+function saysClose(headers: OutgoingHttpHeaders | OutgoingHttpHeader[] | undefined): boolean {
+  if (headers === undefined) return false;
+  const flat = Array.isArray(headers) ? headers.flat() : Object.entries(headers).flat();
+  return flat.some((name, i) => i % 2 === 0 && String(name).toLowerCase() === 'connection' && /close/i.test(String(flat[i + 1])));
+}
+
+/**
+ * Responses that advertise `Keep-Alive: timeout=<keepAliveMs in seconds>` on a connection kept open.
+ * Node writes its own Keep-Alive header from server.keepAliveTimeout only when the response sets
+ * none (_http_outgoing.js, Node 20), so this advertises less than the server keeps.
+ */
+function advertisingKeepAlive(keepAliveMs: number): typeof ServerResponse {
+  const advertised = `timeout=${Math.max(1, Math.floor(keepAliveMs / 1000))}`;
+  class AdvertisingKeepAlive extends ServerResponse {
+    override writeHead(
+      statusCode: number,
+      reasonOrHeaders?: string | OutgoingHttpHeaders | OutgoingHttpHeader[],
+      headers?: OutgoingHttpHeaders | OutgoingHttpHeader[],
+    ): this {
+      const given = typeof reasonOrHeaders === 'string' ? headers : reasonOrHeaders;
+      const closing = !this.shouldKeepAlive || saysClose(given) || /close/i.test(String(this.getHeader('connection') ?? ''));
+      if (!closing && !this.hasHeader('keep-alive')) this.setHeader('Keep-Alive', advertised);
+      return typeof reasonOrHeaders === 'string'
+        ? super.writeHead(statusCode, reasonOrHeaders, headers)
+        : super.writeHead(statusCode, given);
+    }
+  }
+  // Node constructs it for any request type; this one only reads the response's own state
+  return AdvertisingKeepAlive as typeof ServerResponse;
 }
 
 function answer(res: ServerResponse, status: number, message: string): void {

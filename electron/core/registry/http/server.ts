@@ -114,7 +114,7 @@ export async function startRegistryServer(options: RegistryServerOptions): Promi
         fetch: app.fetch,
         port: options.port ?? 0,
         hostname: host,
-        serverOptions: serverOptionsFor(limits),
+        serverOptions: serverOptionsFor(limits, options.registry.db.longestHoldMs),
         createServer: limitedServer(limits, trustedProxies(options.trustedProxies ?? [])) as typeof createServer,
         // The rest of a body answered before it was read (a refused caller, a 503 while the database
         // is away) is left to Node, which reads and drops it as it comes, under the request deadline
