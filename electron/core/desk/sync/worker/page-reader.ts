@@ -6,6 +6,8 @@
 //
 // The page's bytes cross in a SharedArrayBuffer (no copy); the reader answers with the envelope
 // first (its cursor lets the next page be asked for at once), then the prepared items.
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { Worker, type MessagePort } from 'node:worker_threads';
 import { preparedAtOnce, readEnvelope, type PreparedItem, type PreparedPage, type Removal } from './page-prep';
 import type { ThreadScript } from '../context';
@@ -52,6 +54,22 @@ export const sourceScript = (): ThreadScript => ({
   bootstrapUrl: new URL('./tsx-bootstrap.mjs', import.meta.url).href,
   entryUrl: new URL('./entry.ts', import.meta.url).href,
 });
+
+/** The built helper threads' script, beside the built sync worker (electron.vite.config.ts, build-web-desk.ts). */
+const BUILT_HELPER = 'sync-helper.js';
+
+/**
+ * Where the sync worker's helper threads (this reader, replay-thread.ts) start from: helper-entry.ts,
+ * which loads only their modules; built, sync-helper.js beside `workerFile`, or the worker's own
+ * script where a build has no such file (entry.ts serves the helpers' jobs too).
+ */
+export function helperScript(workerFile: string | undefined): ThreadScript {
+  if (workerFile) {
+    const helper = join(dirname(workerFile), BUILT_HELPER);
+    return { file: existsSync(helper) ? helper : workerFile };
+  }
+  return { ...sourceScript(), entryUrl: new URL('./helper-entry.ts', import.meta.url).href };
+}
 
 /**
  * The reader's heap: a page's items parsed and their rows made (a project page of --scale 100 is
