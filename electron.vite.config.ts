@@ -22,14 +22,16 @@ export default defineConfig({
       // named too, or keytar and its Node-ABI binary would be copied into out/main/chunks and the
       // packaged app would load that instead of the Electron build the afterPack hook installs.
       externalizeDeps: { include: Object.keys(pkg.optionalDependencies) },
-      // The desk service's utilityProcess, the sync engine's worker thread and the certificate
-      // workers are entries of their own: out/main/desk-service.js, sync-worker.js and
-      // certificate-worker.js (see electron/main/index.ts).
+      // The desk service's utilityProcess, the sync engine's worker thread, its helper threads and
+      // the certificate workers are entries of their own: out/main/desk-service.js, sync-worker.js,
+      // sync-helper.js and certificate-worker.js (see electron/main/index.ts; the helpers are started
+      // from the file beside sync-worker.js: sync/worker/page-reader.ts).
       rollupOptions: {
         input: {
           index: resolve(root, 'electron/main/index.ts'),
           'desk-service': resolve(root, 'electron/core/desk/process/entry.ts'),
           'sync-worker': resolve(root, 'electron/core/desk/sync/worker/entry.ts'),
+          'sync-helper': resolve(root, 'electron/core/desk/sync/worker/helper-entry.ts'),
           'certificate-worker': resolve(root, 'electron/core/registry/certificates/pool-worker.ts'),
         },
       },

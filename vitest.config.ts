@@ -80,6 +80,7 @@ const DESK_PROCESS_FREE = [
   'sync',
   'sync-failures',
   'sync-feed',
+  'feed-page-reader',
   'sync-prefetch',
   'tokens',
   'updates',

@@ -20,6 +20,7 @@ export const WEB_DESK_ENTRIES = {
   'web-desk': 'electron/core/desk/web-host/cli.ts',
   'desk-service': 'electron/core/desk/process/entry.ts',
   'sync-worker': 'electron/core/desk/sync/worker/entry.ts',
+  'sync-helper': 'electron/core/desk/sync/worker/helper-entry.ts',
   'certificate-worker': 'electron/core/registry/certificates/pool-worker.ts',
   serve: 'electron/core/registry/cli/serve.ts',
   admin: 'electron/core/registry/cli/admin.ts',

@@ -8,7 +8,7 @@ import * as ops from '@registry/operations';
 import { createRegistryClient } from '@desk/client/registry-client';
 import { openDeskCache, type DeskCache } from '@desk/cache';
 import { createSyncEngine } from '@desk/sync/engine';
-import { sourceScript } from '@desk/sync/worker/page-reader';
+import { helperScript } from '@desk/sync/worker/page-reader';
 import { hashJson } from '@desk/cache/rows';
 import type { SyncEngine } from '@desk/sync/types';
 import { makeDataDir } from '@test/support/registry';
@@ -170,7 +170,7 @@ describe('sync from the changes feed', () => {
     const broken = createSyncEngine({ client, cache, clock: world.t.clock, installations: () => world.installations, tuning });
     // The load that succeeds has its pages prepared on a thread of their own, as the sync worker
     // has them for a first load (the failures above had them on the sync's thread).
-    const pageReaderThread = { script: sourceScript(), workerData: {} };
+    const pageReaderThread = { script: helperScript(undefined), workerData: {} };
     const engine = createSyncEngine({
       client: world.client,
       cache,

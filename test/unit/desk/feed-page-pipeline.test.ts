@@ -139,6 +139,7 @@ describe('the pipeline of feed pages', () => {
       });
       return { links, prepared };
     },
+    rest: () => {},
     close: () => Promise.resolve(),
   };
 

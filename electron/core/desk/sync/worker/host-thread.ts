@@ -6,7 +6,7 @@ import type { SyncRunResult } from '../types';
 import { CHECKPOINT_WORKER_LIMITS, SYNC_YOUNG_GENERATION_MB } from './host-options';
 import { onMessage } from './host-messages';
 import { clockOffsetMs, send, type Host, type PendingRun } from './host-state';
-import { sourceScript } from './page-reader';
+import { helperScript, sourceScript } from './page-reader';
 import type { SyncWorkerData, WorkerToHost } from './protocol';
 
 /** Starts a worker running this folder's entry: the sync's, or (`extra`) one with another job. */
@@ -28,8 +28,8 @@ export function startWorker(
   };
   const resourceLimits = limits ?? { maxOldGenerationSizeMb: host.heapLimitMb, maxYoungGenerationSizeMb: SYNC_YOUNG_GENERATION_MB };
   const script: ThreadScript = options.workerFile ? { file: options.workerFile } : sourceScript();
-  // The worker starts its first sync's page reader from the same script (page-reader.ts).
-  data.script = script;
+  // What the worker starts its helper threads from (the page reader, the history replay).
+  data.script = helperScript(options.workerFile);
   return 'file' in script
     ? new Worker(script.file, { workerData: data, resourceLimits })
     : new Worker(new URL(script.bootstrapUrl), { workerData: { ...data, entryUrl: script.entryUrl }, resourceLimits });

@@ -114,6 +114,9 @@ export async function* pipelinedPages(
       aheadBytes += bytes.length;
       let links: PageLinks;
       if (!reader || bytes.length > THREAD_PAGE_BYTES) {
+        // The reader has nothing to read while the pages are this large: its thread and heap are
+        // freed meanwhile (the projects' pages, at a first sync's memory peak).
+        reader?.rest();
         // Read from its bytes as it is written: its buffer is held until then.
         const here = readHere(bytes, examinerRead);
         links = here.links;

@@ -6,6 +6,8 @@
 //
 // The page's bytes cross in a SharedArrayBuffer (no copy); the reader answers with the envelope
 // first (its cursor lets the next page be asked for at once), then the prepared items.
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { Worker, type MessagePort } from 'node:worker_threads';
 import { preparedAtOnce, readEnvelope, type PreparedItem, type PreparedPage, type Removal } from './page-prep';
 import type { ThreadScript } from '../context';
@@ -21,6 +23,11 @@ export interface PageLinks {
 export interface PageReader {
   /** Reads the page in `buffer`'s first `length` bytes, which must not change until `prepared` settles. */
   read(buffer: SharedArrayBuffer, length: number): { links: Promise<PageLinks>; prepared: Promise<PreparedPage> };
+  /**
+   * Frees the reader's thread while it has nothing to read (nothing if a page is still being
+   * read); the next `read` starts one again.
+   */
+  rest(): void;
   /** Ends the reader's thread. */
   close(): Promise<void>;
 }
@@ -53,19 +60,36 @@ export const sourceScript = (): ThreadScript => ({
   entryUrl: new URL('./entry.ts', import.meta.url).href,
 });
 
+/** The built helper threads' script, beside the built sync worker (electron.vite.config.ts, build-web-desk.ts). */
+const BUILT_HELPER = 'sync-helper.js';
+
+/**
+ * Where the sync worker's helper threads (this reader, replay-thread.ts) start from: helper-entry.ts,
+ * which loads only their modules; built, sync-helper.js beside `workerFile`, or the worker's own
+ * script where a build has no such file (entry.ts serves the helpers' jobs too).
+ */
+export function helperScript(workerFile: string | undefined): ThreadScript {
+  if (workerFile) {
+    const helper = join(dirname(workerFile), BUILT_HELPER);
+    return { file: existsSync(helper) ? helper : workerFile };
+  }
+  return { ...sourceScript(), entryUrl: new URL('./helper-entry.ts', import.meta.url).href };
+}
+
 /**
  * The reader's heap: a page's items parsed and their rows made (a project page of --scale 100 is
  * about 10 MB of JSON), one page at a time. Under tsx compiling its modules needs the usual.
  */
 const READER_LIMITS = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 8 };
 
-/** A reader on a thread of its own, started from `script` with `workerData` saying so. */
+/**
+ * A reader on a thread of its own, started from `script` with `workerData` saying so. Its thread
+ * may rest (`rest`: ended, and started again for the next page): a first sync's large pages are
+ * read on the sync's thread (page-pipeline.ts), and for those tens of seconds at --scale 100 the
+ * idle reader held its heap at the sync's memory peak (bench/README.md, sync).
+ */
 export function readerOnItsOwnThread(script: ThreadScript, workerData: object, examinerRead: boolean): PageReader {
   const data = { ...workerData, pageReader: { examinerRead } };
-  const worker =
-    'file' in script
-      ? new Worker(script.file, { workerData: data, resourceLimits: READER_LIMITS })
-      : new Worker(new URL(script.bootstrapUrl), { workerData: { ...data, entryUrl: script.entryUrl } });
   let nextId = 0;
   const waiting = new Map<number, { links: Deferred<PageLinks>; prepared: Deferred<PreparedPage> }>();
   let gone: Error | null = null;
@@ -77,7 +101,7 @@ export function readerOnItsOwnThread(script: ThreadScript, workerData: object, e
     }
     waiting.clear();
   };
-  worker.on('message', (message: FromReader) => {
+  const answered = (message: FromReader) => {
     const page = waiting.get(message.id);
     if (!page) return;
     if (message.type === 'links') page.links.resolve(message.links);
@@ -91,9 +115,24 @@ export function readerOnItsOwnThread(script: ThreadScript, workerData: object, e
       page.links.reject(error);
       page.prepared.reject(error);
     }
-  });
-  worker.on('error', (error) => failAll(new Error(`the feed's page reader stopped: ${error.message}`)));
-  worker.on('exit', () => failAll(new Error("the feed's page reader stopped")));
+  };
+  // The thread reading now (null: resting); one that was rested or closed is no failure when it exits.
+  let worker: Worker | null = null;
+  const start = (): Worker => {
+    const started =
+      'file' in script
+        ? new Worker(script.file, { workerData: data, resourceLimits: READER_LIMITS })
+        : new Worker(new URL(script.bootstrapUrl), { workerData: { ...data, entryUrl: script.entryUrl } });
+    started.on('message', answered);
+    started.on('error', (error) => {
+      if (worker === started) failAll(new Error(`the feed's page reader stopped: ${error.message}`));
+    });
+    started.on('exit', () => {
+      if (worker === started) failAll(new Error("the feed's page reader stopped"));
+    });
+    return started;
+  };
+  worker = start();
   return {
     read(buffer, length) {
       const page = { links: deferred<PageLinks>(), prepared: deferred<PreparedPage>() };
@@ -103,13 +142,22 @@ export function readerOnItsOwnThread(script: ThreadScript, workerData: object, e
       } else {
         const id = ++nextId;
         waiting.set(id, page);
+        worker ??= start();
         worker.postMessage({ type: 'page', id, buffer, length } satisfies ToReader);
       }
       return { links: page.links.promise, prepared: page.prepared.promise };
     },
+    rest() {
+      if (!worker || waiting.size > 0) return;
+      const resting = worker;
+      worker = null;
+      void resting.terminate();
+    },
     close: async () => {
       gone ??= new Error("the feed's page reader was closed");
-      await worker.terminate();
+      const closing = worker;
+      worker = null;
+      await closing?.terminate();
     },
   };
 }

@@ -16,7 +16,7 @@ export interface SyncWorkerData {
   clockOffsetMs: number;
   /** Started only to checkpoint the cache's WAL after a first sync's load, then to end (cache/deferred-checkpoint.ts). */
   checkpointOnly?: boolean;
-  /** How this script is started again, for a first sync's page reader (page-reader.ts). */
+  /** Where its helper threads start from (page-reader.ts `helperScript`): the page reader, the history replay. */
   script?: ThreadScript;
   /** False: runs skip the registry's history check (a bench measuring the sync apart from it). */
   verifyHistory?: boolean;

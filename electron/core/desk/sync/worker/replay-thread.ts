@@ -89,7 +89,7 @@ function replayOnThread(
   const worker =
     'file' in script
       ? new Worker(script.file, { workerData: data, resourceLimits: REPLAY_LIMITS })
-      : new Worker(new URL(script.bootstrapUrl), { workerData: { ...data, entryUrl: new URL('./replay-entry.ts', import.meta.url).href } });
+      : new Worker(new URL(script.bootstrapUrl), { workerData: { ...data, entryUrl: script.entryUrl } });
   return new Promise<LeavesReplayed>((resolve, reject) => {
     let settled = false;
     const settle = (end: () => void) => {
