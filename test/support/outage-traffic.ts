@@ -179,15 +179,13 @@ export async function reservationsThroughOutage(
   await Promise.all(loops);
   for (const server of [0, 1]) expect((await fetch(`${servers[server]!.url}/readyz`)).status).toBe(200);
 
-  expectAnswered(all(), [200, 0]);
-  expect(all().filter((a) => a.status === 0).length).toBeLessThanOrEqual(4);
+  // never a reset (status 0): see answeredThroughFreeze
+  expectAnswered(all(), [200]);
   await drained(registry, servers);
   // accepted reservations exist; others only where the outcome was unknown (never answered done)
   const mine = query(`SELECT id FROM reservations WHERE organization_id = $1 AND amount = 1000`, [f.orgA]) as { id: string }[];
   const accepted = answers.filter((a) => a.reserve.status === 200).map((a) => a.reservationId!);
-  const unknown = answers.filter(
-    (a) => a.reserve.status === 0 || (a.reserve.status === 503 && /cannot tell/.test(String(a.reserve.body.message))),
-  ).length;
+  const unknown = answers.filter((a) => a.reserve.status === 503 && /cannot tell/.test(String(a.reserve.body.message))).length;
   expect(mine.map((r) => r.id)).toEqual(expect.arrayContaining(accepted));
   expect(mine.length - accepted.length).toBeLessThanOrEqual(unknown);
   // each accepted finish: its transaction processed, its credits moved once
@@ -215,16 +213,14 @@ export async function reservationsThroughOutage(
  * serve: reads and writes sent to each are answered 503 within `limitMs` (the statement timeout and
  * its grace, plus slack), the next ones at once; after `thaw` each server serves again within
  * `backWithinMs`. None is reset: a process held on its main connection's deadline keeps its idle
- * kept-alive connections open past that hold (connection-limits.ts, serverOptionsFor). Except
- * where `unreadResetMs` is given (through PgBouncer): there a server sometimes leaves a request on
- * a kept-alive connection unread after answering the previous one, a POST, with 503 before its
- * body was parsed, and the keep-alive timer resets it; at most one such per wave, within
- * `limitMs + unreadResetMs`. Its cause is not found yet.
+ * kept-alive connections open past that hold (connection-limits.ts, serverOptionsFor), and a
+ * database connection libpq found cut is let go before its socket's number can be reused
+ * (postgres-dropped-socket.ts: once, through PgBouncer, a client's connection was never read again).
  */
 export async function answeredThroughFreeze(
   rig: OutageRig,
   freeze: { begin(): void; end(): void },
-  limits: { limitMs: number; backWithinMs: number; unreadResetMs?: number },
+  limits: { limitMs: number; backWithinMs: number },
 ): Promise<void> {
   const { f, servers, token } = rig;
   const inventory = `/organizations/${f.orgA}/warehouse/inventory`;
@@ -236,19 +232,15 @@ export async function answeredThroughFreeze(
         send(servers, token, server, inventory),
       ]),
     );
-  const unread = limits.unreadResetMs === undefined ? [] : [0];
-  const fewResets = (answers: Answer[]) => expect(answers.filter((a) => a.status === 0).length).toBeLessThanOrEqual(1);
   const before = await wave();
-  expectAnswered(before, [200, ...unread]);
-  fewResets(before);
+  expectAnswered(before, [200]);
   freeze.begin();
   try {
     for (const answers of [await wave(), await wave()]) {
-      expectAnswered(answers, unread);
-      fewResets(answers);
+      expectAnswered(answers, []);
       for (const a of answers) {
         const why = `${a.asked} to server ${a.server}: ${a.status}; server log: ${servers[a.server]!.stderr().split('\n').slice(-8).join(' | ')}`;
-        expect(a.answeredAt - a.sentAt, why).toBeLessThan(limits.limitMs + (a.status === 0 ? limits.unreadResetMs! : 0));
+        expect(a.answeredAt - a.sentAt, why).toBeLessThan(limits.limitMs);
       }
     }
   } finally {
@@ -258,9 +250,8 @@ export async function answeredThroughFreeze(
   for (const server of [0, 1]) {
     const answers: Answer[] = [];
     do answers.push(await send(servers, token, server, inventory));
-    while ([503, ...unread].includes(answers.at(-1)!.status) && answers.length < 2000);
-    expectAnswered(answers, [200, ...unread]);
-    fewResets(answers);
+    while (answers.at(-1)!.status === 503 && answers.length < 2000);
+    expectAnswered(answers, [200]);
     expect(answers.at(-1)!.status).toBe(200);
     expect(answers.at(-1)!.sentAt - thawedAt).toBeLessThan(limits.backWithinMs);
   }

@@ -2,7 +2,9 @@
 // cut network would) is reported as DatabaseUnavailableError, never reconnected inside the
 // transaction it killed, and replaced by the next statement outside one. A COMMIT cut off on its way
 // reports its outcome as unknown (the HTTP layer says so, and to retry with the same key).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { once } from 'node:events';
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DatabaseUnavailableError } from '@platform/db/database';
 import { PostgresDatabase } from '@platform/db/postgres';
 import { connectionOptions } from '@platform/db/postgres-connection';
@@ -101,5 +103,44 @@ describe.skipIf(!ON_POSTGRES)('a PostgreSQL connection cut under the engine', ()
     ).toThrow(DatabaseUnavailableError);
     expect(other.query('SELECT id FROM t ORDER BY id')).toEqual([{ id: 2 }]);
     expect(db.query('SELECT COUNT(*) AS n FROM t')).toEqual([{ n: 1 }]);
+  });
+
+  it("a connection libpq found cut is let go at once: the next sockets opened, given its socket's number, stay read", async () => {
+    // libpq closes the socket of a connection it finds cut, in the call that finds it. The handle keeps
+    // a libuv watcher on that number, and closing the handle later stops the kernel watching the
+    // number: by then another socket may have it (in the outage tests a client's kept-alive HTTP
+    // connection, never read again, reset by the keep-alive timer).
+    const echo = createServer((socket) => socket.on('data', (data) => socket.write(data)));
+    echo.listen(0, '127.0.0.1');
+    await once(echo, 'listening');
+    const { port } = echo.address() as AddressInfo;
+    expect(() =>
+      db.transaction(() => {
+        db.query('SELECT 1');
+        cut();
+        db.query('SELECT 2');
+      }),
+    ).toThrow(DatabaseUnavailableError);
+    // the lowest free numbers: the cut connection's among them
+    const sockets: Socket[] = [];
+    for (let i = 0; i < 4; i++) {
+      const socket = connect(port, '127.0.0.1');
+      await once(socket, 'connect');
+      sockets.push(socket.setEncoding('latin1'));
+    }
+    try {
+      // the next statement opens a new connection and lets the cut one go
+      await vi.waitFor(() => db.query('SELECT 3 AS n'));
+      const echoed: string[] = sockets.map(() => '');
+      sockets.forEach((socket, i) => {
+        socket.on('data', (data: string) => (echoed[i] += data));
+        socket.write(`ping ${i}`);
+      });
+      // a socket whose number the kernel no longer watches never gets its echo
+      await vi.waitFor(() => expect(echoed).toEqual(sockets.map((_, i) => `ping ${i}`)), { timeout: 3000 });
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      echo.close();
+    }
   });
 });

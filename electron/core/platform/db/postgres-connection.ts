@@ -44,6 +44,8 @@ export interface NativeClient {
     getisnull(row: number, field: number): boolean;
     connected?: boolean;
     finish(): void;
+    /** PQsocket: the connection's socket descriptor, -1 once libpq has closed it. */
+    socket(): number;
     /** libuv watches the socket and emits 'readable' when data arrives, until stopReader(). */
     startReader(): void;
     stopReader(): void;

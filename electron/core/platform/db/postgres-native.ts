@@ -1,6 +1,7 @@
 // pg-native, loaded on first use, with SQLite's value conversions (postgres-values.ts).
 import { createRequire } from 'node:module';
 import { CONNECT_TIMEOUT_S, type NativeClient } from './postgres-connection';
+import { endWhenSocketDropped } from './postgres-dropped-socket';
 import { answeredInTime, runWithDeadline } from './postgres-timed';
 import { TYPES } from './postgres-values';
 
@@ -33,6 +34,7 @@ export function nativeOpeners(settings: string): {
   const open = (target: string): NativeClient => {
     const client = new Client({ types: TYPES });
     client.connectSync(target);
+    endWhenSocketDropped(client);
     try {
       runWithDeadline(client, () => client.pq.sendQuery(settings), CONNECT_TIMEOUT_S * 1000);
     } catch (error) {
@@ -45,6 +47,7 @@ export function nativeOpeners(settings: string): {
   const openInBackground = async (target: string): Promise<NativeClient> => {
     const client = new Client({ types: TYPES });
     await new Promise<void>((resolve, reject) => client.connect(target, (error?: Error) => (error ? reject(error) : resolve())));
+    endWhenSocketDropped(client);
     try {
       await answeredInTime(client, settings, CONNECT_TIMEOUT_S * 1000);
     } catch (error) {
