@@ -6,7 +6,8 @@
 import { createHash } from 'node:crypto';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { appendAudit, AUDIT_PAGE_MAX_BYTES } from '@registry/audit';
+import { appendAudit } from '@registry/audit';
+import { AUDIT_PAGE_MAX_BYTES } from '@registry/audit-search';
 import * as ops from '@registry/operations';
 import { buildFixture, type Fixture } from '@test/support/fixture';
 import { auditRows, createTestOperator, operatorToken, type TestOperator } from '@test/support/operators';

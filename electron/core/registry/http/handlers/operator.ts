@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import type { EndpointId } from '@shared/registry/endpoints';
 import type { Caller } from '@registry/auth/caller';
 import { issueOperatorToken, type OperatorCaller } from '@registry/auth/operator-tokens';
-import { searchAudit } from '@registry/audit';
+import { searchAudit } from '@registry/audit-search';
 import { visibleAudit } from '../audit-visibility';
 import { unauthorized } from '@registry/errors';
 import * as ops from '@registry/operations';
