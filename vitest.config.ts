@@ -79,6 +79,7 @@ const DESK_PROCESS_FREE = [
   'service',
   'sync',
   'sync-failures',
+  'sync-examiner-grant',
   'sync-feed',
   'feed-page-reader',
   'sync-prefetch',
