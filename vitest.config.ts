@@ -69,6 +69,7 @@ const DESK_PROCESS_FREE = [
   'client',
   'connections',
   'embedded-restarts',
+  'examiner-probe',
   'history-review',
   'history-verification',
   'inventory-service',
