@@ -64,7 +64,7 @@ export async function activate(m: ManagerState, connection: StoredConnection): P
     onSyncEvent: (event) => {
       options.onSyncEvent(event);
       const active = m.active;
-      if (event.type === 'finished' && active) void followExaminerGrant(options, active, () => m.active === active);
+      if (event.type === 'finished' && active) followExaminerGrant(options, active, event.result.examinerRead, () => m.active === active);
     },
     log,
     ...(connection.kind === 'embedded' && m.embedded ? { localCertificate: m.embedded.certificate.bind(m.embedded) } : {}),

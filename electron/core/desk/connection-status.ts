@@ -5,7 +5,8 @@ import { clientFor } from './connection-runtime';
 import { historyStatus, pinnedKey } from './verification/status';
 import { logKeyOf } from './verification/log-key';
 import type { StoredConnection } from './connections';
-import { discoverInstallations, hasExaminerRead } from './installations';
+import { discoverInstallations } from './installations';
+import { probeExaminerRead } from './examiner-probe';
 import type { ManagerState } from './connection-activation';
 
 /** Asks the registry which organizations the app is installed in, and whether it may read internal projects. */
@@ -26,11 +27,10 @@ export async function refreshAppFacts(
       ...(options.fetch ? { fetch: options.fetch } : {}),
     });
   const installations = await discoverInstallations(registryClient);
-  // A cached token still carries the rights it was issued with: ask for a new one, so a grant
-  // revoked (or given) in the registry since shows here.
-  registryClient.tokens.invalidate({ kind: 'app' });
-  const grant = await registryClient.tokens.grant({ kind: 'app' });
-  return { ...connection, installations, examinerRead: hasExaminerRead(grant.permissions) };
+  // Asked with the kept app token, as each sync asks it: a grant revoked (or given) in the
+  // registry since shows here without minting a token (and an audit entry) for the question.
+  const { examinerRead } = await probeExaminerRead(registryClient);
+  return { ...connection, installations, examinerRead };
 }
 
 /** A connection as the connections.* methods answer it: its key's status, installations and history. */

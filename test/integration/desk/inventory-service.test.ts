@@ -156,14 +156,19 @@ describe('inventories through the desk API', () => {
 });
 
 describe("the app's examiner rights, changed in the registry", () => {
-  const setExaminer = (granted: boolean) => {
+  const withRegistryDb = <T>(use: (db: Database.Database) => T): T => {
     const db = new Database(join(desk.paths.embeddedRegistryDir, REGISTRY_DB_FILE));
     try {
-      db.prepare('UPDATE apps SET examiner_read = ?').run(granted ? 1 : 0);
+      return use(db);
     } finally {
       db.close();
     }
   };
+  const setExaminer = (granted: boolean) => withRegistryDb((db) => db.prepare('UPDATE apps SET examiner_read = ?').run(granted ? 1 : 0));
+  /** App tokens the registry issued (each also an audit entry and a transparency-log leaf). */
+  const appTokens = () =>
+    withRegistryDb((db) => (db.prepare('SELECT COUNT(*) AS n FROM access_tokens WHERE installation_id IS NULL').get() as { n: number }).n);
+  let tokensBefore = 0;
   /** The next event of the type, failing after `ms`. */
   const next = (type: DeskEvent['type'], ms: number) =>
     new Promise<DeskEvent>((resolve, reject) => {
@@ -180,6 +185,7 @@ describe("the app's examiner rights, changed in the registry", () => {
 
   it('revoked: the next sync stops syncing internal projects without failing, and Settings says so', async () => {
     expect(await internal()).toBeGreaterThan(0);
+    tokensBefore = appTokens();
     setExaminer(false);
     const finished = next('sync.finished', 10_000);
     const changed = next('connections.changed', 10_000);
@@ -196,5 +202,10 @@ describe("the app's examiner rights, changed in the registry", () => {
     setExaminer(true);
     expect((await ok('connections.refreshInstallations', { id: EMBEDDED_CONNECTION_ID })).examinerRead).toBe(true);
     expect((await embedded()).examinerRead).toBe(true);
+  });
+
+  it('learns both with the app token it keeps: neither the sync nor the refresh mints one', () => {
+    expect(tokensBefore).toBeGreaterThan(0);
+    expect(appTokens()).toBe(tokensBefore);
   });
 });

@@ -61,15 +61,20 @@ function rows(cache: DeskCache) {
 }
 
 const feedRequests = () => world.requests.get('/sync/v1/changes') ?? 0;
-/** Requests of anything but the feed and tokens (the seed interface). */
+/** Each pass's question of the examiner grant: the internal list's first page of one (pass.ts). */
+const grantProbes = () => world.requests.get('/projects/internal') ?? 0;
+/** Requests of anything but the feed, tokens and the grant's probe (the seed interface). */
 const seedRequests = () =>
-  [...world.requests.entries()].filter(([path]) => !/^\/sync\/v1\/changes$|\/accessTokens$/.test(path)).reduce((n, [, c]) => n + c, 0);
+  [...world.requests.entries()]
+    .filter(([path]) => !/^\/sync\/v1\/changes$|\/accessTokens$|^\/projects\/internal$/.test(path))
+    .reduce((n, [, c]) => n + c, 0);
 const perProjectRequests = () => [...world.requests.entries()].filter(([path]) => /^\/projects\/internal\/./.test(path)).length;
 
 describe('sync from the changes feed', () => {
   it('fills the cache exactly as the seed interface does, without per-project requests', async () => {
     const perProjectBefore = perProjectRequests();
     const seedRequestsBefore = seedRequests();
+    const probesBefore = grantProbes();
     const viaFeed = await world.engine.run();
     expect(viaFeed.ok, JSON.stringify(viaFeed.results)).toBe(true);
     expect(viaFeed.results.projects).toMatchObject({
@@ -79,6 +84,7 @@ describe('sync from the changes feed', () => {
     expect(perProjectRequests()).toBe(perProjectBefore);
     // warehouses and the installed organization's record came through the feed too
     expect(seedRequests()).toBe(seedRequestsBefore);
+    expect(grantProbes()).toBe(probesBefore + 1);
     expect(viaFeed.results.warehouses).toMatchObject({ status: 'ok', written: 1, note: expect.stringMatching(/changes feed/) });
     expect(feedRequests()).toBeGreaterThan(5); // pages of 16 resources
     expect(world.cache.feedCursor()).toMatch(/^examiner:/);

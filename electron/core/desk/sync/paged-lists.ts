@@ -49,8 +49,8 @@ function pagesAhead(answerMs: number | null, processMs: number | null): number {
   return Math.max(PAGES_AHEAD_MIN, Math.min(PAGES_AHEAD_MAX, Math.ceil(answerMs / Math.max(processMs, 0.5)) + 1));
 }
 
-/** A list page's call: the same for a step and for its first page asked ahead. */
-const pageCall = (ctx: StepContext, page: number) => ({ query: { page, limit: ctx.tuning.pageSize } });
+/** A list page's call: the same for a step and for its first page asked ahead (or asked by the pass, pass.ts). */
+export const pageCall = (ctx: Pick<StepContext, 'tuning'>, page: number) => ({ query: { page, limit: ctx.tuning.pageSize } });
 
 /** The total a list page states, or null (a page that is not what it should be is the step's to refuse). */
 function statedTotal(text: string): number | null {

@@ -6,6 +6,7 @@ import { RegistryClientError } from '@desk/client/errors';
 import type { RegistryClient } from '@desk/client/registry-client';
 import type { DeskCache } from '@desk/cache';
 import type { HistoryCheck } from '@desk/verification/history-check';
+import type { ExaminerProbe } from '@desk/examiner-probe';
 import type { InstallationRef, PageReaderThread, SyncTuning } from './context';
 import type { SyncEngineEvent, SyncRunResult } from './types';
 
@@ -46,6 +47,8 @@ export interface Pass {
   resourceStart: number;
   // When each step started (steps started alongside another share its start).
   stepStarts: Map<SyncResource, number>;
+  /** How the pass learnt the examiner grant: the internal list's page it asked, for its step to take. */
+  probe: ExaminerProbe | null;
 }
 
 export const unreachable = (error: unknown) => error instanceof RegistryClientError && error.unreachable;

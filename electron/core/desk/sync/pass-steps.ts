@@ -66,6 +66,8 @@ export async function seedSteps(pass: Pass, passCtx: StepContext<DeskCache>): Pr
   const steps = SEED_STEPS.filter((s) => wanted.has(s.resource) && !pass.done.has(s.resource));
   // The steps send through `taker`, which hands them what was asked ahead (prefetch.ts).
   const prefetch = createPrefetch(passCtx.client);
+  const { probe } = pass;
+  if (probe?.answer) prefetch.adopt('listInternalProjects', { query: probe.query }, probe.answer, probe.answerMs ?? 0);
   const ctx: StepContext<DeskCache> = { ...passCtx, client: prefetch.taker };
   const asking = prefetcher(steps, { ...passCtx, client: prefetch.asker }, run);
   asking.ended(null);

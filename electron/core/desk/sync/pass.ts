@@ -1,12 +1,14 @@
-// One run of the sync engine (engine.ts schedules them): opened with the app's grant and the
+// One run of the sync engine (engine.ts schedules them): opened with the app's examiner grant and the
 // registry's history check, then the feed part (pass-feed.ts) and the seed steps (pass-steps.ts).
 import type { SyncResource } from '@shared/desk/api';
 import type { DeskCache } from '@desk/cache';
 import type { BesideCheck } from '@desk/verification/history-check';
 import type { StepContext } from './context';
+import { probeExaminerRead, SMALLEST_PROBE } from '@desk/examiner-probe';
 import { FEED_RESOURCES } from './feed';
 import { feedPass } from './pass-feed';
 import { checkFailed, setOnline, type Pass, type PassEngine } from './pass-state';
+import { pageCall } from './paged-lists';
 import { seedSteps } from './pass-steps';
 import type { SyncRunResult } from './types';
 
@@ -29,30 +31,33 @@ function contextBase(pass: Pass) {
 }
 
 /**
- * Opens a pass: the app's grant, and the registry's history checked first (or, with the feed, its
- * check started beside the download). The steps' context, or null when either failed.
+ * Opens a pass: the app's examiner grant, and the registry's history checked first (or, with the
+ * feed, its check started beside the download). The steps' context, or null when either failed.
  */
 async function openPass(pass: Pass, feedFirst: boolean): Promise<{ ctx: StepContext<DeskCache>; beside: BesideCheck | null } | null> {
-  const { client, history } = pass.engine;
+  const { client, history, tuning } = pass.engine;
   try {
     const installations = await pass.engine.installations();
     // The check reads public endpoints: it needs no token, so it starts beside the grant (a round trip sooner).
     const checked = history && !feedFirst ? history.begin() : null;
     checked?.catch(() => {});
-    // A fresh app token each pass: its permissions say the app's examiner grant as the registry
-    // has it now, which decides whether internal projects are synced (a revoked grant skips them).
-    client.tokens.invalidate({ kind: 'app' });
-    const grant = await client.tokens.grant({ kind: 'app' }).catch(async (error: unknown) => {
-      await checked?.catch(() => {});
-      throw error;
-    });
+    // The grant asked with the kept app token (examiner-probe.ts), not read off a token minted per
+    // pass; when the seed steps will read the internal list, the probe asks its first page.
+    const readsInternalList = !feedFirst && pass.resources.has('internalProjects');
+    const probed = await probeExaminerRead(client, readsInternalList ? pageCall({ tuning }, 0).query : SMALLEST_PROBE).catch(
+      async (error: unknown) => {
+        await checked?.catch(() => {});
+        throw error;
+      },
+    );
+    pass.probe = probed;
     let beside: BesideCheck | null = null;
     if (history && feedFirst) beside = history.beside();
     else await checked;
     const ctx: StepContext<DeskCache> = {
       ...contextBase(pass),
       installations,
-      examinerRead: grant.permissions.examiner === 'READ',
+      examinerRead: probed.examinerRead,
       ...(beside ? { beforeKeep: beside.keep } : {}),
     };
     setOnline(pass.engine, true);
@@ -76,6 +81,7 @@ export async function runPass(engine: PassEngine, resources: Set<SyncResource>):
     done: new Set(),
     resourceStart: startedAt,
     stepStarts: new Map(),
+    probe: null,
   };
   const feedFirst = tuning.feed && state.feedOffered !== false && FEED_RESOURCES.some((r) => resources.has(r));
   // With the feed, the history is replayed while its pages download, and kept before the pass keeps
@@ -92,5 +98,6 @@ export async function runPass(engine: PassEngine, resources: Set<SyncResource>):
     startedAt: new Date(startedAt).toISOString(),
     finishedAt: new Date(clock.now()).toISOString(),
     results: pass.results,
+    ...(opened ? { examinerRead: opened.ctx.examinerRead } : {}),
   };
 }

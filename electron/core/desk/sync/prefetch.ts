@@ -10,7 +10,7 @@
 // answer: nothing matches it, and the step asks for what it needs. Both go through the same
 // client, so its gate (the cap on requests in flight, 429/503 Retry-After) holds for all of them.
 import type { EndpointId } from '@shared/registry/endpoints';
-import type { CallInput, RegistryClient } from '../client/registry-client';
+import type { CallInput, RawAnswer, RegistryClient } from '../client/registry-client';
 import type { ClientResponse } from '../client/responses';
 
 /** What a kept answer took, asked to answered (ms): a step timing its requests reads it (paged-lists.ts). */
@@ -26,6 +26,11 @@ export interface Prefetch {
   asker: RegistryClient;
   /** The steps' client: a call asked ahead is answered from what was kept, once. */
   taker: RegistryClient;
+  /**
+   * Keeps an answer already in, as if it had been asked ahead (`tookMs`: asked to answered): the
+   * internal list's page the pass asked to learn the examiner grant (pass.ts) is its step's first.
+   */
+  adopt(id: EndpointId, input: CallInput<EndpointId>, answer: RawAnswer, tookMs: number): void;
   /** Calls asked ahead and not yet taken. */
   kept(): number;
   /** Waits until every call asked ahead has settled (nothing of the pass is in flight after it); drops them. */
@@ -98,6 +103,14 @@ export function createPrefetch(client: RegistryClient): Prefetch {
   return {
     asker,
     taker,
+    adopt(id, input, answer, tookMs) {
+      const key = callKey('callRaw', id, input);
+      if (kept.has(key)) return;
+      answerTimes.set(answer, tookMs);
+      const settled = Promise.resolve(answer);
+      kept.set(key, settled);
+      all.push(settled);
+    },
     kept: () => kept.size,
     async settle() {
       // An answer may ask more (a list's first page, its next ones): settled until none came.

@@ -11,6 +11,8 @@ export interface SyncRunResult {
   startedAt: string;
   finishedAt: string;
   results: Partial<Record<SyncResource, ResourceResult>>;
+  /** Whether the pass found the app holding examiner:read (absent: the pass could not ask). */
+  examinerRead?: boolean;
 }
 
 export type SyncEngineEvent =
