@@ -27,6 +27,7 @@ import type { BenchFigure, BenchSuite } from './types';
 import { FIRST_SYNC_MARK, runChildOf, type ChildJob, type ChildResult } from './sync.bench';
 import { phaseLines, phaseLog, type PhaseSpan } from './support/network-phases';
 import { seedRoundTrips } from './support/network-round-trips';
+import { lagLines } from './support/network-lag';
 
 interface Link {
   name: string;
@@ -65,6 +66,8 @@ interface PathRun {
   serverCpuMs: number;
   /** The first sync's requests by phase (null: no proxy). */
   phases: Map<string, PhaseSpan> | null;
+  /** The proxy's own lag during the first sync, by phase (empty: no proxy). */
+  lagLines: string[];
 }
 
 /** The middle value (the lower middle of an even count). */
@@ -167,7 +170,7 @@ export const suite: BenchSuite = {
     const through = async (link: Link | null, feed: boolean): Promise<PathRun> => {
       if (link === null) {
         const { first, serverCpuMs } = await timedChild(world.childFile, job(world.url, feed));
-        return { first: must(first, 'direct sync'), bytesDown: null, serverCpuMs, phases: null };
+        return { first: must(first, 'direct sync'), bytesDown: null, serverCpuMs, phases: null, lagLines: [] };
       }
       const log = phaseLog();
       const proxy = await startDelayingProxy({
@@ -180,11 +183,14 @@ export const suite: BenchSuite = {
       try {
         let bytesDown: number | null = null;
         let phases: Map<string, PhaseSpan> | null = null;
+        let lag: Promise<string[]> = Promise.resolve([]);
         const { first, serverCpuMs } = await timedChild(world.childFile, job(proxy.url, feed), () => {
           bytesDown = proxy.bytesDown;
-          phases = log.spans(performance.now());
+          const endedMs = performance.now();
+          phases = log.spans(endedMs);
+          lag = proxy.lag().then((linkLag) => lagLines(link.name, linkLag, endedMs));
         });
-        return { first: must(first, `sync over ${link.name}`), bytesDown, serverCpuMs, phases };
+        return { first: must(first, `sync over ${link.name}`), bytesDown, serverCpuMs, phases, lagLines: await lag };
       } finally {
         await proxy.close();
       }
@@ -234,6 +240,7 @@ export const suite: BenchSuite = {
             runs.set(link, [...(runs.get(link) ?? []), run]);
             console.log(runLine(path, round, link, run, base));
             if (run.phases) for (const line of phaseLines(link.name, link.rttMs, run.phases, base.phases ?? undefined)) console.log(line);
+            for (const line of run.lagLines) console.log(line);
           }
         }
         for (const [link, linkRuns] of runs) figures.push(...linkFigures(path, feed, link, linkRuns, bases));

@@ -4,6 +4,7 @@
 // Used by the desk's network tests and by `npm run bench -- network`.
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 export interface DelayingProxyOptions {
   /** Where the proxy forwards to. */
@@ -22,6 +23,19 @@ export interface DelayingProxyOptions {
   onRequest?: (line: string) => void;
 }
 
+/**
+ * One chunk the proxy passed on: how much later than due it left (the proxy's own lag, which a real
+ * link never has), which way, and the request last sent on its connection (an answer's, for one
+ * coming down: the desk sends one request at a time on a connection).
+ */
+export interface ChunkDelivery {
+  request: string;
+  up: boolean;
+  /** When it left (performance.now() of the thread that started the proxy). */
+  atMs: number;
+  lateMs: number;
+}
+
 export interface DelayingProxy {
   url: string;
   host: string;
@@ -31,15 +45,39 @@ export interface DelayingProxy {
   bytesUp: number;
   /** Connections the clients opened. */
   connections: number;
+  /** The proxy's own lag so far: what a faithful link would not add. */
+  lag(): Promise<LinkLag>;
   close(): Promise<void>;
 }
 
 /** One direction of the link: when it is next free, so chunks queue behind each other at its rate. */
 interface Lane {
   freeAt: number;
+  up: boolean;
 }
 
-function forward(from: net.Socket, to: net.Socket, lane: Lane, options: DelayingProxyOptions, count: (n: number) => void) {
+export interface LinkLag {
+  /** Every chunk passed on, with its lateness against when it was due. */
+  chunks: ChunkDelivery[];
+  /** The proxy's thread's event-loop delay (ms): how late it may also have heard a chunk. */
+  loopDelayMs: { p50: number; p99: number; max: number };
+}
+
+/** A connection's last request line (what its answer is an answer to). */
+interface Exchange {
+  request: string;
+}
+
+function forward(
+  from: net.Socket,
+  to: net.Socket,
+  lane: Lane,
+  options: DelayingProxyOptions,
+  count: (n: number) => void,
+  exchange: Exchange,
+  delivered: (delivery: ChunkDelivery) => void,
+) {
+  const up = lane.up;
   // Chunks of one connection keep their order: each is due no earlier than the one before.
   let lastDue = 0;
   let ended = false;
@@ -54,6 +92,8 @@ function forward(from: net.Socket, to: net.Socket, lane: Lane, options: Delaying
     pending++;
     const deliver = () => {
       pending--;
+      const atMs = performance.now();
+      delivered({ request: exchange.request, up, atMs, lateMs: Math.max(0, atMs - due) });
       if (!to.destroyed) to.write(chunk);
       if (ended && pending === 0) to.end();
     };
@@ -70,7 +110,7 @@ function forward(from: net.Socket, to: net.Socket, lane: Lane, options: Delaying
 const METHOD = /^(GET|POST|PUT|PATCH|DELETE|HEAD) \S+ HTTP\/1\.[01]$/;
 
 /** The request lines a chunk from a client starts with (its first line, when it is one). */
-function requestLines(chunk: Buffer, hear: (line: string) => void): void {
+function requestLine(chunk: Buffer, hear: (line: string) => void): void {
   const end = chunk.indexOf(13);
   if (end <= 0 || end > 4096) return;
   const line = chunk.toString('latin1', 0, end);
@@ -78,8 +118,12 @@ function requestLines(chunk: Buffer, hear: (line: string) => void): void {
 }
 
 export async function startDelayingProxy(options: DelayingProxyOptions): Promise<DelayingProxy> {
-  const down: Lane = { freeAt: 0 };
-  const up: Lane = { freeAt: 0 };
+  const down: Lane = { freeAt: 0, up: false };
+  const up: Lane = { freeAt: 0, up: true };
+  const deliveries: ChunkDelivery[] = [];
+  const delivered = (delivery: ChunkDelivery) => void deliveries.push(delivery);
+  const loopDelay = monitorEventLoopDelay({ resolution: 1 });
+  loopDelay.enable();
   const sockets = new Set<net.Socket>();
   const proxy: DelayingProxy = {
     url: '',
@@ -88,8 +132,13 @@ export async function startDelayingProxy(options: DelayingProxyOptions): Promise
     bytesDown: 0,
     bytesUp: 0,
     connections: 0,
+    lag: async () => ({
+      chunks: [...deliveries],
+      loopDelayMs: { p50: loopDelay.percentile(50) / 1e6, p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 },
+    }),
     close: () =>
       new Promise<void>((resolve) => {
+        loopDelay.disable();
         for (const socket of sockets) socket.destroy();
         server.close(() => resolve());
       }),
@@ -109,10 +158,15 @@ export async function startDelayingProxy(options: DelayingProxyOptions): Promise
       });
     }
     client.on('close', () => upstream.destroy());
-    const onRequest = options.onRequest;
-    if (onRequest) client.on('data', (chunk: Buffer) => requestLines(chunk, onRequest));
-    forward(client, upstream, up, options, (n) => (proxy.bytesUp += n));
-    forward(upstream, client, down, options, (n) => (proxy.bytesDown += n));
+    const exchange: Exchange = { request: '' };
+    client.on('data', (chunk: Buffer) =>
+      requestLine(chunk, (line) => {
+        exchange.request = line;
+        options.onRequest?.(line);
+      }),
+    );
+    forward(client, upstream, up, options, (n) => (proxy.bytesUp += n), exchange, delivered);
+    forward(upstream, client, down, options, (n) => (proxy.bytesDown += n), exchange, delivered);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
