@@ -11,7 +11,8 @@
 // `NETWORK_BENCH_RTT=0,150` (a comma list of RTTs in ms) runs only those plain links and not the
 // straight run, for a quick comparison.
 // Beside each first sync's wall: the desk's CPU (every thread of its process) and this process's
-// (the registry and the proxy), since on a shared machine CPU time holds still where walls do not.
+// (the registry and the proxy's thread), since on a shared machine CPU time holds still where
+// walls do not.
 //
 // The seed path is also counted in round trips (support/network-round-trips.ts: answers held until
 // every request in flight is answered), a figure a loaded machine does not move;
@@ -21,12 +22,17 @@
 // slow minute of the machine weighs on every link alike: each round's ratios are printed, and the
 // figure (and its verdict) is the median round's. Each run's phases are logged from the requests the
 // proxy hears (support/network-phases.ts): when each phase asked its first and last request, and
-// how many round trips later than at RTT 0 it ended.
+// how many round trips later than at RTT 0 it ended. The proxy runs on a thread of its own, apart
+// from the registry's server in this process, as a link is; beside the phases the log gives its own
+// lag (support/network-lag.ts): how much later than due it passed chunks on, which a real link never
+// does.
 import { networkInterfaces } from 'node:os';
 import type { BenchFigure, BenchSuite } from './types';
 import { FIRST_SYNC_MARK, runChildOf, type ChildJob, type ChildResult } from './sync.bench';
 import { phaseLines, phaseLog, type PhaseSpan } from './support/network-phases';
 import { seedRoundTrips } from './support/network-round-trips';
+import { lagLines } from './support/network-lag';
+import type { LinkLag } from '@test/support/delaying-proxy';
 
 interface Link {
   name: string;
@@ -65,6 +71,8 @@ interface PathRun {
   serverCpuMs: number;
   /** The first sync's requests by phase (null: no proxy). */
   phases: Map<string, PhaseSpan> | null;
+  /** The proxy's own lag during the first sync, by phase (empty: no proxy). */
+  lagLines: string[];
 }
 
 /** The middle value (the lower middle of an even count). */
@@ -167,7 +175,7 @@ export const suite: BenchSuite = {
     const through = async (link: Link | null, feed: boolean): Promise<PathRun> => {
       if (link === null) {
         const { first, serverCpuMs } = await timedChild(world.childFile, job(world.url, feed));
-        return { first: must(first, 'direct sync'), bytesDown: null, serverCpuMs, phases: null };
+        return { first: must(first, 'direct sync'), bytesDown: null, serverCpuMs, phases: null, lagLines: [] };
       }
       const log = phaseLog();
       const proxy = await startDelayingProxy({
@@ -179,12 +187,17 @@ export const suite: BenchSuite = {
       });
       try {
         let bytesDown: number | null = null;
-        let phases: Map<string, PhaseSpan> | null = null;
+        let endedMs = NaN;
+        let lag: Promise<LinkLag> | null = null;
         const { first, serverCpuMs } = await timedChild(world.childFile, job(proxy.url, feed), () => {
           bytesDown = proxy.bytesDown;
-          phases = log.spans(performance.now());
+          endedMs = performance.now();
+          lag = proxy.lag();
         });
-        return { first: must(first, `sync over ${link.name}`), bytesDown, serverCpuMs, phases };
+        must(first, `sync over ${link.name}`);
+        // The proxy's thread answers after it has sent every request it heard before: the log is complete.
+        const linkLag = await lag!;
+        return { first, bytesDown, serverCpuMs, phases: log.spans(endedMs), lagLines: lagLines(link.name, linkLag, endedMs) };
       } finally {
         await proxy.close();
       }
@@ -234,6 +247,7 @@ export const suite: BenchSuite = {
             runs.set(link, [...(runs.get(link) ?? []), run]);
             console.log(runLine(path, round, link, run, base));
             if (run.phases) for (const line of phaseLines(link.name, link.rttMs, run.phases, base.phases ?? undefined)) console.log(line);
+            for (const line of run.lagLines) console.log(line);
           }
         }
         for (const [link, linkRuns] of runs) figures.push(...linkFigures(path, feed, link, linkRuns, bases));

@@ -36,8 +36,9 @@ export function phaseOf(path: string): string {
 export function phaseLog() {
   const heard: { at: number; phase: string }[] = [];
   return {
-    hear(line: string) {
-      heard.push({ at: performance.now(), phase: phaseOf(line.split(' ')[1] ?? '') });
+    /** Hears a request's first line, sent at `at` (performance.now(); when heard, if not given). */
+    hear(line: string, at = performance.now()) {
+      heard.push({ at, phase: phaseOf(line.split(' ')[1] ?? '') });
     },
     /** The phases' spans, up to `untilMs` (performance.now() when the first sync ended: re-syncs are left out). */
     spans(untilMs: number): Map<string, PhaseSpan> {

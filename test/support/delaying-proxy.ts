@@ -1,9 +1,55 @@
 // A TCP proxy on loopback that makes a real network of it: every chunk is held for half the round
 // trip each way, and (optionally) the link is capped at a bit rate shared by all connections, as
-// one access line is. It counts the bytes each way, so a test or bench can report bytes on the wire.
-// Used by the desk's network tests and by `npm run bench -- network`.
-import net from 'node:net';
-import type { AddressInfo } from 'node:net';
+// one access line is. It counts the bytes each way, so a test or bench can report bytes on the
+// wire. Used by the desk's network tests and by `npm run bench -- network`.
+//
+// The link runs on a thread of its own (delaying-proxy-thread.mjs): on the thread that also serves
+// the registry, its timers fired only once the registry's synchronous work was done, so the link's
+// latency grew with how busy the registry was, and a run charged the desk for the registry's pauses
+// twice. Its lag (lag()) says how faithful a run's link was.
+import { Worker } from 'node:worker_threads';
+
+/**
+ * One chunk the proxy passed on: how much later than due it left (the proxy's own lag, which a real
+ * link never has), which way, and the request last sent on its connection (an answer's, for one
+ * coming down: the desk sends one request at a time on a connection).
+ */
+export interface ChunkDelivery {
+  request: string;
+  up: boolean;
+  /** When it left (performance.now() of the thread that started the proxy). */
+  atMs: number;
+  lateMs: number;
+}
+
+export interface LinkLag {
+  /** Every chunk passed on, with its lateness against when it was due. */
+  chunks: ChunkDelivery[];
+  /** The proxy's thread's event-loop delay (ms): how late it may also have heard a chunk. */
+  loopDelayMs: { p50: number; p99: number; max: number };
+}
+
+/** What the proxy's thread (delaying-proxy-thread.mjs) is started with. */
+interface ProxyThreadData {
+  options: { target: { host: string; port: number }; rttMs: number; bitsPerSecond?: number; host: string };
+  /** BigInt64Array over it, indexed by COUNT. */
+  counts: SharedArrayBuffer;
+  /** The starting thread's performance.timeOrigin: times are sent on its clock. */
+  timeOrigin: number;
+  hearRequests: boolean;
+}
+
+/** The shared counts' indexes (the thread's BYTES_DOWN, BYTES_UP, CONNECTIONS). */
+const COUNT = { bytesDown: 0, bytesUp: 1, connections: 2 } as const;
+
+type ToProxyThread = { type: 'lag' } | { type: 'close' };
+type FromProxyThread =
+  | { type: 'listening'; port: number }
+  | { type: 'request'; line: string; atMs: number }
+  | { type: 'lag'; lag: LinkLag }
+  | { type: 'closed' };
+
+const THREAD = new URL('./delaying-proxy-thread.mjs', import.meta.url);
 
 export interface DelayingProxyOptions {
   /** Where the proxy forwards to. */
@@ -15,11 +61,10 @@ export interface DelayingProxyOptions {
   /** Address the proxy listens on (127.0.0.1 by default). */
   host?: string;
   /**
-   * Hears each request's first line ("GET /path HTTP/1.1") as the proxy receives it from the
-   * client, before its delay (the network bench times the sync's phases by them). A request is
-   * taken to start a chunk: true of the desk's requests, which are small and sent whole.
+   * Hears each request's first line ("GET /path HTTP/1.1") and when the proxy received it from the
+   * client (performance.now(), before its delay; the network bench times the sync's phases by them).
    */
-  onRequest?: (line: string) => void;
+  onRequest?: (line: string, atMs: number) => void;
 }
 
 export interface DelayingProxy {
@@ -27,98 +72,65 @@ export interface DelayingProxy {
   host: string;
   port: number;
   /** Bytes from the server to the clients, and from the clients to the server. */
-  bytesDown: number;
-  bytesUp: number;
+  readonly bytesDown: number;
+  readonly bytesUp: number;
   /** Connections the clients opened. */
-  connections: number;
+  readonly connections: number;
+  /** The proxy's own lag so far: what a faithful link would not add. */
+  lag(): Promise<LinkLag>;
   close(): Promise<void>;
 }
 
-/** One direction of the link: when it is next free, so chunks queue behind each other at its rate. */
-interface Lane {
-  freeAt: number;
-}
-
-function forward(from: net.Socket, to: net.Socket, lane: Lane, options: DelayingProxyOptions, count: (n: number) => void) {
-  // Chunks of one connection keep their order: each is due no earlier than the one before.
-  let lastDue = 0;
-  let ended = false;
-  let pending = 0;
-  from.on('data', (chunk: Buffer) => {
-    count(chunk.length);
-    const now = performance.now();
-    const sending = options.bitsPerSecond ? (chunk.length * 8 * 1000) / options.bitsPerSecond : 0;
-    lane.freeAt = Math.max(lane.freeAt, now) + sending;
-    const due = Math.max(lastDue, lane.freeAt + options.rttMs / 2);
-    lastDue = due;
-    pending++;
-    const deliver = () => {
-      pending--;
-      if (!to.destroyed) to.write(chunk);
-      if (ended && pending === 0) to.end();
-    };
-    if (due - now <= 0.5) deliver();
-    // The wire's delay itself (what this proxy is for), not a test waiting on time.
-    else setTimeout(() => deliver(), due - now);
-  });
-  from.on('end', () => {
-    ended = true;
-    if (pending === 0) to.end();
-  });
-}
-
-const METHOD = /^(GET|POST|PUT|PATCH|DELETE|HEAD) \S+ HTTP\/1\.[01]$/;
-
-/** The request lines a chunk from a client starts with (its first line, when it is one). */
-function requestLines(chunk: Buffer, hear: (line: string) => void): void {
-  const end = chunk.indexOf(13);
-  if (end <= 0 || end > 4096) return;
-  const line = chunk.toString('latin1', 0, end);
-  if (METHOD.test(line)) hear(line);
-}
-
 export async function startDelayingProxy(options: DelayingProxyOptions): Promise<DelayingProxy> {
-  const down: Lane = { freeAt: 0 };
-  const up: Lane = { freeAt: 0 };
-  const sockets = new Set<net.Socket>();
-  const proxy: DelayingProxy = {
-    url: '',
-    host: options.host ?? '127.0.0.1',
-    port: 0,
-    bytesDown: 0,
-    bytesUp: 0,
-    connections: 0,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
+  const host = options.host ?? '127.0.0.1';
+  const counts = new SharedArrayBuffer(3 * BigInt64Array.BYTES_PER_ELEMENT);
+  const data: ProxyThreadData = {
+    options: {
+      target: options.target,
+      rttMs: options.rttMs,
+      host,
+      ...(options.bitsPerSecond ? { bitsPerSecond: options.bitsPerSecond } : {}),
+    },
+    counts,
+    timeOrigin: performance.timeOrigin,
+    hearRequests: options.onRequest !== undefined,
   };
-  const server = net.createServer((client) => {
-    proxy.connections++;
-    client.setNoDelay(true);
-    const upstream = net.connect(options.target.port, options.target.host);
-    upstream.setNoDelay(true);
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on('close', () => sockets.delete(socket));
-      // Either side going away takes the other with it (after what is in flight, for an end).
-      socket.on('error', () => {
-        client.destroy();
-        upstream.destroy();
-      });
-    }
-    client.on('close', () => upstream.destroy());
-    const onRequest = options.onRequest;
-    if (onRequest) client.on('data', (chunk: Buffer) => requestLines(chunk, onRequest));
-    forward(client, upstream, up, options, (n) => (proxy.bytesUp += n));
-    forward(upstream, client, down, options, (n) => (proxy.bytesDown += n));
+  const worker = new Worker(THREAD, { workerData: data });
+  const exited = new Promise((resolve) => worker.once('exit', resolve));
+  const lags: ((lag: LinkLag) => void)[] = [];
+  const port = await new Promise<number>((resolve, reject) => {
+    // An error once it listens ends the thread and its sockets: a test sees failed requests.
+    worker.on('error', reject);
+    worker.on('message', (message: FromProxyThread) => {
+      if (message.type === 'listening') resolve(message.port);
+      else if (message.type === 'request') options.onRequest?.(message.line, message.atMs);
+      else if (message.type === 'lag') lags.shift()?.(message.lag);
+    });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, proxy.host, () => resolve());
-  });
-  proxy.port = (server.address() as AddressInfo).port;
-  proxy.url = `http://${proxy.host.includes(':') ? `[${proxy.host}]` : proxy.host}:${proxy.port}`;
-  return proxy;
+  const send = (message: ToProxyThread) => worker.postMessage(message);
+  const count = new BigInt64Array(counts);
+  const read = (i: number) => Number(Atomics.load(count, i));
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    host,
+    port,
+    get bytesDown() {
+      return read(COUNT.bytesDown);
+    },
+    get bytesUp() {
+      return read(COUNT.bytesUp);
+    },
+    get connections() {
+      return read(COUNT.connections);
+    },
+    lag: () =>
+      new Promise<LinkLag>((resolve) => {
+        lags.push(resolve);
+        send({ type: 'lag' });
+      }),
+    close: async () => {
+      send({ type: 'close' });
+      await exited;
+    },
+  };
 }
