@@ -2,7 +2,8 @@
 // registry what that token may read now (desk/examiner-probe.ts) instead of minting a token to read
 // its permissions (a token row, an audit entry and a log leaf on the registry per pass). Checked on
 // both paths, the seed interface and the changes feed, against a real registry on loopback, with
-// the grant changed by the operator between passes.
+// the grant changed by the operator between passes. A revoked grant leaves nothing in the cache that
+// only the grant let the desk read, and a re-grant brings it back.
 import { afterEach, describe, expect, it } from 'vitest';
 import * as ops from '@registry/operations';
 import type { SyncTuning } from '@desk/sync/context';
