@@ -1,7 +1,8 @@
 // Which connection is active (connection-manager.ts): its runtime opened and closed, the probe of
 // its registry, and the state the manager's parts share.
 import { httpProbe, startReachabilityProbe, type ReachabilityProbe } from './reachability-probe';
-import { openConnectionRuntime, type ConnectionRuntime } from './connection-runtime';
+import { clientFor, openConnectionRuntime, type ConnectionRuntime } from './connection-runtime';
+import type { RegistryClient } from './client/registry-client';
 import type { StoredConnection } from './connections';
 import type { EmbeddedRegistry } from './embedded';
 import { DeskFailure } from './errors';
@@ -40,24 +41,39 @@ export async function closeActive(m: ManagerState): Promise<void> {
   await closing?.close();
 }
 
-/** Opens the connection's runtime (client, cache, sync) as the active one, the previous closed first. */
-export async function activate(m: ManagerState, connection: StoredConnection): Promise<ConnectionRuntime> {
+/** A client for a stored connection (its keys from their store), as its runtime uses it. */
+export function connectionClient(m: ManagerState, connection: StoredConnection): RegistryClient {
   const { options } = m;
-  const { connections, paths, clock, keys, tracker, log } = options;
+  const { clock, keys } = options;
+  return clientFor({
+    baseUrl: connection.baseUrl,
+    appId: connection.appId,
+    loadPrivateKey: keys.loaderFor(connection),
+    ...(connection.operatorId !== undefined
+      ? { operator: { operatorId: connection.operatorId, loadPrivateKey: keys.operatorLoaderFor(connection) } }
+      : {}),
+    clock,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+}
+
+/**
+ * Opens the connection's runtime (client, cache, sync) as the active one, the previous closed
+ * first. `client`: one made for this connection already (connectionClient), whose token it keeps.
+ */
+export async function activate(
+  m: ManagerState,
+  connection: StoredConnection,
+  client: RegistryClient = connectionClient(m, connection),
+): Promise<ConnectionRuntime> {
+  const { options } = m;
+  const { connections, paths, clock, tracker, log } = options;
   await closeActive(m);
   const runtime = openConnectionRuntime({
     connection,
+    client,
     paths,
     clock,
-    loadPrivateKey: keys.loaderFor(connection),
-    ...(connection.operatorId !== undefined
-      ? {
-          operator: {
-            operatorId: connection.operatorId,
-            loadPrivateKey: keys.operatorLoaderFor(connection),
-          },
-        }
-      : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.syncTuning ? { syncTuning: options.syncTuning } : {}),
     ...(options.syncWorker !== undefined ? { syncWorker: options.syncWorker } : {}),

@@ -9,7 +9,9 @@ import { withRegistry } from './registry-calls';
 import type { ConnectionManager, ConnectionManagerOptions } from './connection-manager-api';
 import { addRemoteConnection } from './connection-add';
 import { EMBEDDED_CONNECTION_ID, startCommandLineConnection, startEmbeddedConnection, type StartupDeps } from './connection-startup';
-import { activate, closeActive, requireActive, requireConnection, type ManagerState } from './connection-activation';
+import { activate, closeActive, connectionClient, requireActive, requireConnection, type ManagerState } from './connection-activation';
+import type { RegistryClient } from './client/registry-client';
+import type { StoredConnection } from './connections';
 import { connectionInfo, refreshAppFacts } from './connection-status';
 import { historyMethods } from './connection-history-methods';
 import { keyMethods } from './connection-key-methods';
@@ -22,11 +24,22 @@ export function createConnectionManager(options: ConnectionManagerOptions): Conn
 
   // ---- start-up: the embedded registry, the command-line remote (connection-startup.ts), the active connection
 
-  const startup: StartupDeps = { ...options, refreshAppFacts: (connection) => refreshAppFacts(m, connection) };
-
   async function start(remote?: RemoteLaunch): Promise<void> {
+    // Start-up asks each connection's app facts with the client its runtime then takes: the app
+    // token minted for the question is the one the sync keeps (not a second token, audit entry and
+    // log leaf at every start).
+    const clients = new Map<string, RegistryClient>();
+    const startup: StartupDeps = {
+      ...options,
+      refreshAppFacts: (connection) => {
+        const client = connectionClient(m, connection);
+        clients.set(connection.id, client);
+        return refreshAppFacts(m, connection, client);
+      },
+    };
+    const activateStarted = (connection: StoredConnection) => activate(m, connection, clients.get(connection.id));
     if (remote) {
-      await activate(m, await startCommandLineConnection(startup, remote));
+      await activateStarted(await startCommandLineConnection(startup, remote));
       return;
     }
     const hasEmbedded = connections.get(EMBEDDED_CONNECTION_ID) !== undefined;
@@ -36,7 +49,7 @@ export function createConnectionManager(options: ConnectionManagerOptions): Conn
         : undefined;
     const activeId = connections.activeId();
     const chosen = (activeId ? connections.get(activeId) : undefined) ?? embeddedConnection ?? connections.list()[0];
-    if (chosen) await activate(m, chosen);
+    if (chosen) await activateStarted(chosen);
   }
 
   // ---- the connections.* methods -----------------------------------------------------------------

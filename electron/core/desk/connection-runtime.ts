@@ -85,10 +85,13 @@ export function clientFor(options: {
 
 export function openConnectionRuntime(options: {
   connection: StoredConnection;
+  /**
+   * The connection's client (clientFor): its token manager is the sync's, so a token it already
+   * holds (start-up asked the app's facts with it) is the one the sync uses.
+   */
+  client: RegistryClient;
   paths: DeskPaths;
   clock: Clock;
-  loadPrivateKey: () => Promise<string>;
-  operator?: { operatorId: string; loadPrivateKey: () => Promise<string> };
   fetch?: FetchLike;
   syncTuning?: Partial<SyncTuning>;
   /**
@@ -100,15 +103,7 @@ export function openConnectionRuntime(options: {
   log?: (line: string) => void;
   localCertificate?: (retirementId: string) => Promise<Uint8Array>;
 }): ConnectionRuntime {
-  const { connection } = options;
-  const client = clientFor({
-    baseUrl: connection.baseUrl,
-    appId: connection.appId,
-    loadPrivateKey: options.loadPrivateKey,
-    ...(options.operator ? { operator: options.operator } : {}),
-    clock: options.clock,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-  });
+  const { connection, client } = options;
   const cacheFile = options.paths.cacheFile(connection.id);
   const cache = openDeskCache(cacheFile, { clock: options.clock });
   // the desk service writes the cache too (the back office, a finalized retirement): guarded as the sync's writes are

@@ -1,13 +1,12 @@
 // A connection as the connections.* methods answer it (connection-manager.ts): its key's status,
 // its installations as the registry says, and the key its history is checked against.
 import type { ConnectionInfo } from '@shared/desk/api';
-import { clientFor } from './connection-runtime';
 import { historyStatus, pinnedKey } from './verification/status';
 import { logKeyOf } from './verification/log-key';
 import type { StoredConnection } from './connections';
 import { discoverInstallations } from './installations';
 import { probeExaminerRead } from './examiner-probe';
-import type { ManagerState } from './connection-activation';
+import { connectionClient, type ManagerState } from './connection-activation';
 
 /** Asks the registry which organizations the app is installed in, and whether it may read internal projects. */
 export async function refreshAppFacts(
@@ -15,17 +14,9 @@ export async function refreshAppFacts(
   connection: StoredConnection,
   client = m.active?.connection.id === connection.id ? m.active.client : undefined,
 ): Promise<StoredConnection> {
-  const { options } = m;
-  const { keys, clock } = options;
-  const registryClient =
-    client ??
-    clientFor({
-      baseUrl: connection.baseUrl,
-      appId: connection.appId,
-      loadPrivateKey: keys.loaderFor(connection),
-      clock,
-      ...(options.fetch ? { fetch: options.fetch } : {}),
-    });
+  // Without the active runtime's client (or start-up's, which the runtime then takes), a client of
+  // its own: a connection not active has no token kept to ask with.
+  const registryClient = client ?? connectionClient(m, connection);
   const installations = await discoverInstallations(registryClient);
   // Asked with the kept app token, as each sync asks it: a grant revoked (or given) in the
   // registry since shows here without minting a token (and an audit entry) for the question.

@@ -183,6 +183,11 @@ describe("the app's examiner rights, changed in the registry", () => {
   const internal = async () => (await ok('projects.search', { scope: 'internal', limit: 1 })).total;
   const embedded = async () => (await ok('connections.list', {})).connections.find((c) => c.id === EMBEDDED_CONNECTION_ID)!;
 
+  it("at the desk's start, learns them with the token its sync then keeps: one app token for both", () => {
+    // The start refreshed the installations and the grant, then synced; only cache reads came since.
+    expect(appTokens()).toBe(1);
+  });
+
   it('revoked: the next sync stops syncing internal projects without failing, and Settings says so', async () => {
     expect(await internal()).toBeGreaterThan(0);
     tokensBefore = appTokens();

@@ -2,10 +2,14 @@
 // registry what that token may read now (desk/examiner-probe.ts) instead of minting a token to read
 // its permissions (a token row, an audit entry and a log leaf on the registry per pass). Checked on
 // both paths, the seed interface and the changes feed, against a real registry on loopback, with
-// the grant changed by the operator between passes.
+// the grant changed by the operator between passes. A revoked grant leaves nothing in the cache that
+// only the grant let the desk read, and a re-grant brings it back.
 import { afterEach, describe, expect, it } from 'vitest';
 import * as ops from '@registry/operations';
 import type { SyncTuning } from '@desk/sync/context';
+import { deskApi } from '@shared/desk/api';
+import type { ServiceContext } from '@desk/methods/context';
+import { syncedReadMethods } from '@desk/methods/synced-reads';
 import { startDeskWorld, type DeskWorld } from '@test/support/desk-support';
 
 let world: DeskWorld | undefined;
@@ -18,6 +22,38 @@ afterEach(async () => {
 function appTokensIssued(w: DeskWorld): number {
   const { db } = w.t.registry;
   return db.all(db.q.selectFrom('access_tokens').select('id').where('app_id', '=', w.app.id).where('installation_id', 'is', null)).length;
+}
+
+/**
+ * What the cache holds that only examiner:read let the desk read: the internal list and its search
+ * entries, the internal answers (details with events), answers and staged rows of projects the
+ * public list does not hold, and page hashes that would let a pass skip reading the list again.
+ */
+function internalTraces(w: DeskWorld) {
+  const { db } = w.cache;
+  const publicIds = new Set(w.cache.projectHashes('public').keys());
+  const unlisted = (rows: { id: string }[]) => rows.filter((r) => !publicIds.has(r.id)).length;
+  return {
+    internalRows: db.all(db.q.selectFrom('projects').select('id').where('scope', '=', 'internal')).length,
+    internalSearchEntries: db.all(db.q.selectFrom('projects_internal_fts').select('rowid')).length,
+    details: db.all(db.q.selectFrom('project_details').select('id')).length,
+    creditsOfUnlisted: unlisted(db.all(db.q.selectFrom('project_credits').select('project_id as id'))),
+    vintagesOfUnlisted: unlisted(db.all(db.q.selectFrom('project_vintages').select('project_id as id'))),
+    staged: db.all(db.q.selectFrom('staging').select('id').where('resource', 'in', ['internalProjects', 'projectDetails'])).length,
+    stagedOfUnlisted: unlisted(db.all(db.q.selectFrom('staging').select('id'))),
+    internalPageHashes: db.all(db.q.selectFrom('page_hashes').select('page').where('resource', '=', 'internalProjects')).length,
+  };
+}
+
+/** The desk API's project reads as the renderer calls them: input checked by its schema, then methods/synced-reads.ts. */
+function projectReads(w: DeskWorld) {
+  const context: Pick<ServiceContext, 'cache' | 'fresh'> = { cache: () => w.cache, fresh: (value) => ({ ...value, offline: false }) };
+  const methods = syncedReadMethods(context as ServiceContext);
+  return {
+    get: async (id: string) => methods['projects.get'](deskApi['projects.get'].input.parse({ id })),
+    search: async (scope: 'public' | 'internal', query: string) =>
+      methods['projects.search'](deskApi['projects.search'].input.parse({ scope, query, limit: 50 })),
+  };
 }
 
 const paths: { path: string; tuning: Partial<SyncTuning> }[] = [
@@ -72,6 +108,66 @@ describe.each(paths)('a sync through $path', ({ tuning }) => {
 
     // All three passes with the token minted for the first.
     expect(appTokensIssued(world)).toBe(1);
+  });
+});
+
+describe.each(paths)('a revoked grant, synced through $path', ({ tuning }) => {
+  it('leaves nothing in the cache that only the grant let the desk read, and a re-grant brings it back', async () => {
+    world = await startDeskWorld({ projects: 12, tuning });
+    const { engine, cache, t, app, f } = world;
+    const reads = projectReads(world);
+    const getProject = reads.get;
+    const draftSearch = async (scope: 'public' | 'internal') => (await reads.search(scope, 'Mangroves')).total;
+
+    expect((await engine.run()).ok).toBe(true);
+    const granted = internalTraces(world);
+    expect(granted).toMatchObject({ internalRows: 14, internalSearchEntries: 14, details: 14 });
+    expect(granted.creditsOfUnlisted).toBe(1);
+    expect((await getProject(f.draftProjectId)).project).toHaveProperty('events');
+    expect(await draftSearch('internal')).toBe(1);
+
+    ops.grantExaminer(t.registry, { appId: app.id, granted: false });
+    const revoked = await engine.run();
+    expect(revoked.ok, JSON.stringify(revoked.results)).toBe(true);
+    expect(internalTraces(world)).toEqual({
+      internalRows: 0,
+      internalSearchEntries: 0,
+      details: 0,
+      creditsOfUnlisted: 0,
+      vintagesOfUnlisted: 0,
+      staged: 0,
+      stagedOfUnlisted: 0,
+      internalPageHashes: 0,
+    });
+    // The draft is gone from every read; a public project answers what the public list gave, no events.
+    await expect(getProject(f.draftProjectId)).rejects.toThrow(/not in the desk's data/);
+    expect((await draftSearch('internal')) + (await draftSearch('public'))).toBe(0);
+    const listed = cache.db.first(
+      cache.db.q.selectFrom('projects').select('json').where('scope', '=', 'public').where('id', '=', f.projectId),
+    );
+    const kept = await getProject(f.projectId);
+    expect(kept.project).not.toHaveProperty('events');
+    expect(kept.project).toEqual(JSON.parse(listed!.json));
+    expect(kept.credits).not.toBeNull();
+
+    ops.grantExaminer(t.registry, { appId: app.id, granted: true });
+    expect((await engine.run()).ok).toBe(true);
+    expect(internalTraces(world)).toEqual(granted);
+    expect((await getProject(f.draftProjectId)).project).toHaveProperty('events');
+    expect(await draftSearch('internal')).toBe(1);
+  });
+});
+
+describe('a revoked grant met by a pass of the internal list alone', () => {
+  it('forgets the answers of the internal endpoints with the list, not at a later step', async () => {
+    world = await startDeskWorld({ projects: 4, tuning: { feed: false, pageSize: 10 } });
+    const { engine, t, app } = world;
+    expect((await engine.run()).ok).toBe(true);
+    expect(internalTraces(world)).toMatchObject({ details: 6, creditsOfUnlisted: 1 });
+    ops.grantExaminer(t.registry, { appId: app.id, granted: false });
+    const revoked = await engine.run(['internalProjects']);
+    expect(revoked.ok, JSON.stringify(revoked.results)).toBe(true);
+    expect(internalTraces(world)).toMatchObject({ internalRows: 0, details: 0, creditsOfUnlisted: 0, vintagesOfUnlisted: 0 });
   });
 });
 

@@ -2,8 +2,8 @@
 // vintages): swapped in from staging (commitPerProject) or, into an empty table, written as they
 // arrive (loadPerProject); removed when the changes feed says so.
 import { sql } from 'kysely';
-import type { CacheResource, StagedRow } from '@desk/cache/types';
-import { forgetKeepIds, keptIds, rememberKeepIds, type Q, type WriterBase } from '@desk/cache/writers';
+import type { CacheResource, ProjectScope, StagedRow } from '@desk/cache/types';
+import { dropStaging, forgetKeepIds, keptIds, rememberKeepIds, type Db, type Q, type WriterBase } from '@desk/cache/writers';
 
 export type AnswerResource = 'projectDetails' | 'credits';
 
@@ -61,6 +61,31 @@ const dropStagedVintages = (_v: Record<string, never>, q: Q) =>
 const putStagedVintages = sql<never>`INSERT OR IGNORE INTO project_vintages (project_id, vintage)
   SELECT s.id, json_extract(v.value, '$.vintage') FROM staging s, json_each(s.json, '$.vintages') v
   WHERE s.resource = 'credits' AND s.json IS NOT NULL`;
+// What only examiner:read let the desk read of the per-project answers (forgetInternalAnswers).
+const publicIds = (q: Q) => q.selectFrom('projects').select('id').where('scope', '=', sql.lit<ProjectScope>('public'));
+const dropAllDetails = (_v: Record<string, never>, q: Q) => q.deleteFrom('project_details');
+const dropNonPublicCredits = (_v: Record<string, never>, q: Q) =>
+  q.deleteFrom('project_credits').where('project_id', 'not in', publicIds(q));
+const dropNonPublicVintages = (_v: Record<string, never>, q: Q) =>
+  q.deleteFrom('project_vintages').where('project_id', 'not in', publicIds(q));
+const dropNonPublicStagedCredits = (_v: Record<string, never>, q: Q) =>
+  q.deleteFrom('staging').where('resource', '=', sql.lit<CacheResource>('credits')).where('id', 'not in', publicIds(q));
+
+/**
+ * Removes the answers only examiner:read let the desk read: every internal project's details (its
+ * internal fields and events, staged ones too) and the credits of projects the public list does
+ * not hold. Run inside the transaction that empties the internal list (projects/writers.ts), after
+ * the public list is in. With none left, a re-grant's pass fetches every answer again (sync.ts planPart).
+ */
+export function forgetInternalAnswers(db: Db): number {
+  let deleted = db.prepared(dropAllDetails).run({}).changes;
+  db.prepared(dropStaging).run({ resource: 'projectDetails' });
+  deleted += db.prepared(dropNonPublicCredits).run({}).changes;
+  db.prepared(dropNonPublicVintages).run({});
+  db.prepared(dropNonPublicStagedCredits).run({});
+  return deleted;
+}
+
 const anyDetails = (_v: Record<string, never>, q: Q) => q.selectFrom('project_details').select(sql.lit(1).as('one')).limit(1);
 const anyCredits = (_v: Record<string, never>, q: Q) => q.selectFrom('project_credits').select(sql.lit(1).as('one')).limit(1);
 const anyStaged = (v: { resource: CacheResource }, q: Q) =>

@@ -45,8 +45,10 @@ export async function syncInternalProjects(ctx: ProjectsContext): Promise<StepOu
   }
 }
 
-/** Commits an empty internal list: what the app may no longer see is removed. */
+/**
+ * Commits an empty internal list, and with it removes every answer only examiner:read let the desk
+ * read (the internal details and events, the credits of projects not public): one transaction.
+ */
 export function clearInternalProjects(ctx: Pick<ProjectsContext, 'cache'>): void {
-  ctx.cache.write.beginStaging('internalProjects');
-  ctx.cache.write.commitProjects('internal', { full: true, pageHashes: [] });
+  ctx.cache.write.forgetInternalProjects();
 }

@@ -9,6 +9,7 @@ import { projectColumns, projectSearchText } from '@desk/cache/rows';
 import { withIndexesBuiltAfter } from '@desk/cache/bulk-indexes';
 import type { CommitOptions, Q, WriterBase } from '@desk/cache/writers';
 import { markProponentsStale } from '@desk/resources/organizations/writers';
+import { forgetInternalAnswers } from '@desk/resources/project-answers/writers';
 
 type NewProject = Omit<Insertable<CacheTables['projects']>, 'rowid'>;
 
@@ -73,7 +74,7 @@ const anyProjectOf = (v: { scope: ProjectScope }, q: Q) =>
 
 export function createProjectWriters(base: WriterBase) {
   const { db, markSuccess, replacePageHashes, changedRows, refreshPlannerStatistics, beginLoad } = base;
-  return {
+  const writers = {
     commitProjects(scope: ProjectScope, options: CommitOptions): { written: number; deleted: number } {
       const resource = resourceOf(scope);
       // Each scope has its own FTS table (migration 0003): its matches are counted without a join.
@@ -113,6 +114,19 @@ export function createProjectWriters(base: WriterBase) {
         replacePageHashes(resource, options.pageHashes, options.full);
         markSuccess(resource, { full: options.full, total: options.total ?? null });
         return { written, deleted };
+      });
+    },
+
+    /**
+     * The app lost examiner:read: everything only the grant let the desk read goes, in one
+     * transaction: the internal list (its rows, search entries, staged rows and page hashes, so a
+     * re-grant reads it whole again) and the answers of the internal endpoints (project-answers).
+     */
+    forgetInternalProjects(): { deleted: number } {
+      return db.transaction(() => {
+        base.dropStaging('internalProjects');
+        const { deleted } = writers.commitProjects('internal', { full: true, pageHashes: [] });
+        return { deleted: deleted + forgetInternalAnswers(db) };
       });
     },
 
@@ -176,4 +190,5 @@ export function createProjectWriters(base: WriterBase) {
       return deleted;
     },
   };
+  return writers;
 }
