@@ -6,7 +6,9 @@
 // transfer optimization, `INSERT INTO t SELECT * FROM s.t`), and an FTS5 index is its shadow tables.
 // This measures the CPU of the sync's connection both ways, on the desk cache's own schema and
 // statements, and checks that both caches answer alike. `npx tsx bench/sqlite-transfer.ts`
-// (ROWS=100000 by default, about --scale 100's retirements).
+// (ROWS=100000 by default, about --scale 100's retirements). PAGE_SIZE=16384 makes the caches with
+// pages of that size instead of SQLite's default 4 KiB, to compare the two (bench/README.md, sync).
+import BetterSqlite3 from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +20,19 @@ import { holdFtsMerges } from '@desk/cache/fts-bulk-load';
 import { insertRetirement, putRetirementSearchBetween } from '@desk/resources/retirements/writers';
 
 const ROWS = Number(process.env.ROWS ?? 100_000);
+const PAGE_SIZE = process.env.PAGE_SIZE ? Number(process.env.PAGE_SIZE) : null;
+
+/** A cache file at `file`, made with PAGE_SIZE's pages when it is set (fixed once the file is in WAL mode). */
+function openCache(file: string): DeskCache {
+  if (PAGE_SIZE) {
+    const raw = new BetterSqlite3(file);
+    raw.pragma(`page_size = ${PAGE_SIZE}`);
+    raw.pragma('journal_mode = WAL');
+    raw.close();
+  }
+  return openDeskCache(file);
+}
+
 // FTS5's shadow tables that hold the index and its rows (its _config keeps the table's settings).
 const FTS_SHADOWS = ['data', 'idx', 'content', 'docsize'].map((part) => `retirements_fts_${part}`);
 
@@ -135,7 +150,7 @@ try {
       .join(', ');
   for (let round = 1; round <= 2; round++) {
     const files = ['today', 'staged', 'copied', 'indexed'].map((name) => join(dir, `${name}-${round}.sqlite`));
-    const [today, staged, copied, indexed] = files.map((file) => openDeskCache(file));
+    const [today, staged, copied, indexed] = files.map(openCache);
     const writer = loadRowByRow(today!, rows);
     // The staging connection's work would run on another thread: measured, but not the sync's.
     const stagedCpu = loadRowByRow(staged!, rows);
@@ -147,7 +162,8 @@ try {
     const plan = (cache: DeskCache) =>
       cache.db.all(sql<{ name: string }>`SELECT name FROM sqlite_schema WHERE tbl_name = 'retirements' ORDER BY name`);
     const sameIndexes = JSON.stringify(plan(today!)) === JSON.stringify(plan(indexed!));
-    console.log(`round ${round}, ${ROWS} retirements, CPU of the sync's connection:`);
+    const pageSize = today!.db.raw.pragma('page_size', { simple: true }) as number;
+    console.log(`round ${round}, ${ROWS} retirements, pages of ${pageSize} bytes, CPU of the sync's connection:`);
     console.log(`  row by row (today):      ${fmt(writer)}`);
     console.log(`  copied from a staging file: ${fmt(copy)} (the staging connection's own: ${fmt(stagedCpu)})`);
     console.log(`  the same, its indexes copied too:  ${fmt(copyWithIndexes)}`);

@@ -46,13 +46,15 @@ describe('the first load checkpoint, deferred', () => {
   it('commits into the WAL only, then copies it into the database file in the background', async () => {
     const { file, cache } = newCache();
     const before = statSync(file).size;
-    const done = load(cache, 3000).commit();
+    // Enough rows for more WAL frames than an automatic checkpoint lets pile up (1,000 pages of 16 KiB).
+    const rows = 6000;
+    const done = load(cache, rows).commit();
     // Committed and readable, but not yet in the database file, and no checkpoint on this connection meanwhile.
-    expect(count(cache)).toBe(3000);
+    expect(count(cache)).toBe(rows);
     expect(statSync(file).size).toBe(before);
     expect(autocheckpoint(cache)).toBe(0);
     await done;
-    expect(statSync(file).size).toBeGreaterThan(before + 3000 * 500);
+    expect(statSync(file).size).toBeGreaterThan(before + rows * 500);
     expect(autocheckpoint(cache)).toBe(1000);
     // Every frame is in the database file: a checkpoint now has nothing left to copy, and the next
     // write starts the WAL again from its beginning.
