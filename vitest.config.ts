@@ -68,6 +68,7 @@ const DESK_PROCESS_FREE = [
   'back-office',
   'client',
   'connections',
+  'connection-tokens',
   'embedded-restarts',
   'examiner-probe',
   'history-review',

@@ -9,12 +9,24 @@ import { DeskFailure } from './errors';
 import type { ConnectionManagerOptions } from './connection-manager-api';
 import { followExaminerGrant } from './examiner-grant';
 
-/** The manager's state, which its parts share: the embedded registry, the active runtime and its probe. */
+/** A connection's client as it was made: for this address, app and operator. */
+interface KeptClient {
+  baseUrl: string;
+  appId: string;
+  operatorId: string | undefined;
+  client: RegistryClient;
+}
+
+/**
+ * The manager's state, which its parts share: the embedded registry, the active runtime and its
+ * probe, and each connection's client (connectionClient).
+ */
 export interface ManagerState {
   readonly options: ConnectionManagerOptions;
   embedded: EmbeddedRegistry | null;
   active: ConnectionRuntime | null;
   probe: ReachabilityProbe | null;
+  readonly clients: Map<string, KeptClient>;
 }
 
 /** Probes the active registry by itself, so going offline and coming back show without a sync. */
@@ -41,11 +53,19 @@ export async function closeActive(m: ManagerState): Promise<void> {
   await closing?.close();
 }
 
-/** A client for a stored connection (its keys from their store), as its runtime uses it. */
+/**
+ * The connection's client, kept while the desk runs (made on first use, its keys read from their
+ * store): the app token minted by its first question serves start-up, "Refresh installations",
+ * each activation and each sync of the connection. Every token minted is a token row, an audit
+ * entry and a log leaf on the registry, so a client per call would leave one of each per call.
+ */
 export function connectionClient(m: ManagerState, connection: StoredConnection): RegistryClient {
+  const kept = m.clients.get(connection.id);
+  if (kept && kept.baseUrl === connection.baseUrl && kept.appId === connection.appId && kept.operatorId === connection.operatorId)
+    return kept.client;
   const { options } = m;
   const { clock, keys } = options;
-  return clientFor({
+  const client = clientFor({
     baseUrl: connection.baseUrl,
     appId: connection.appId,
     loadPrivateKey: keys.loaderFor(connection),
@@ -55,23 +75,26 @@ export function connectionClient(m: ManagerState, connection: StoredConnection):
     clock,
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
+  keepClient(m, connection, client);
+  return client;
+}
+
+/** Keeps `client` as the connection's (connectionClient): one made for it already, its token kept. */
+export function keepClient(m: ManagerState, connection: StoredConnection, client: RegistryClient): void {
+  m.clients.set(connection.id, { baseUrl: connection.baseUrl, appId: connection.appId, operatorId: connection.operatorId, client });
 }
 
 /**
- * Opens the connection's runtime (client, cache, sync) as the active one, the previous closed
- * first. `client`: one made for this connection already (connectionClient), whose token it keeps.
+ * Opens the connection's runtime (its kept client, cache, sync) as the active one, the previous
+ * closed first.
  */
-export async function activate(
-  m: ManagerState,
-  connection: StoredConnection,
-  client: RegistryClient = connectionClient(m, connection),
-): Promise<ConnectionRuntime> {
+export async function activate(m: ManagerState, connection: StoredConnection): Promise<ConnectionRuntime> {
   const { options } = m;
   const { connections, paths, clock, tracker, log } = options;
   await closeActive(m);
   const runtime = openConnectionRuntime({
     connection,
-    client,
+    client: connectionClient(m, connection),
     paths,
     clock,
     ...(options.fetch ? { fetch: options.fetch } : {}),
@@ -91,6 +114,12 @@ export async function activate(
   if (connections.activeId() !== connection.id) connections.setActive(connection.id);
   if (options.autoSync) runtime.sync.start(options.syncIntervalMs());
   return runtime;
+}
+
+/** Drops the tokens the connection's client keeps (its key re-imported or unlocked): the next call mints one with the key as it is. */
+export function forgetTokens(m: ManagerState, connection: StoredConnection): void {
+  m.clients.get(connection.id)?.client.tokens.clear();
+  if (m.active?.connection.id === connection.id) m.active.client.tokens.clear();
 }
 
 export function requireActive(m: ManagerState): ConnectionRuntime {

@@ -13,9 +13,13 @@ import { isUnreachable, translateClientError } from './registry-calls';
 import { checkNewPassphrase, keychainCause } from './secrets';
 import { confirmLogKey, fetchLogKey } from './verification/log-key';
 
-/** What adding takes of the manager: its options, and how it asks the registry for the app's facts. */
+/**
+ * What adding takes of the manager: its options, how it asks the registry for the app's facts, and
+ * where it keeps the client that checked the connection as the connection's (connectionClient).
+ */
 export interface AddDeps extends Pick<ConnectionManagerOptions, 'connections' | 'clock' | 'keys' | 'keychain' | 'fetch'> {
   refreshAppFacts(connection: StoredConnection, client: RegistryClient): Promise<StoredConnection>;
+  keepClient(connection: StoredConnection, client: RegistryClient): void;
 }
 
 /** Checks and stores a new remote connection with its keys; answers it as stored. */
@@ -48,17 +52,22 @@ export async function addRemoteConnection(deps: AddDeps, input: AddRemoteInput):
   };
   // Prove the address, the app id and the key before anything is stored: a wrong pair is
   // refused, and so is an address that cannot be reached (a typo would otherwise be saved as a
-  // connection that can never sync, with a key nobody checked).
+  // connection that can never sync, with a key nobody checked). The client signs with the keys
+  // given until they are stored, then reads them from their store like every connection's: kept
+  // as the connection's, its app token (minted for the check) is the one its first sync uses.
+  let given: { app: string; operator: string | undefined } | null = { app: input.privateKeyPem, operator: input.operator?.privateKeyPem };
+  const client = clientFor({
+    baseUrl: draft.baseUrl,
+    appId: draft.appId,
+    loadPrivateKey: async () => given?.app ?? keys.loaderFor(draft)(),
+    ...(input.operator
+      ? { operator: { operatorId: input.operator.id, loadPrivateKey: async () => given?.operator ?? keys.operatorLoaderFor(draft)() } }
+      : {}),
+    clock,
+    ...(deps.fetch ? { fetch: deps.fetch } : {}),
+  });
   let connection: StoredConnection;
   try {
-    const client = clientFor({
-      baseUrl: draft.baseUrl,
-      appId: draft.appId,
-      loadPrivateKey: async () => input.privateKeyPem,
-      ...(input.operator ? { operator: { operatorId: input.operator.id, loadPrivateKey: async () => input.operator!.privateKeyPem } } : {}),
-      clock,
-      ...(deps.fetch ? { fetch: deps.fetch } : {}),
-    });
     connection = await deps.refreshAppFacts(draft, client);
     // the operator id and key too: the registry must give them an operator token
     if (input.operator) await client.tokens.grant({ kind: 'operator' });
@@ -86,5 +95,8 @@ export async function addRemoteConnection(deps: AddDeps, input: AddRemoteInput):
     } else vault = await keys.vaultFor(secretStore, keyId);
     await vault.importPrivateKey(keyId, pem);
   }
-  return connections.put(connection);
+  given = null;
+  const added = connections.put(connection);
+  deps.keepClient(added, client);
+  return added;
 }

@@ -5,7 +5,7 @@ import { DeskFailure } from './errors';
 import { KeyReadError, type KeyVault } from './key-vault';
 import { SecretStoreError } from './secrets';
 import type { ConnectionManager } from './connection-manager-api';
-import { requireConnection, type ManagerState } from './connection-activation';
+import { forgetTokens, requireConnection, type ManagerState } from './connection-activation';
 import { connectionInfo } from './connection-status';
 
 /** connections.reimportKey and connections.unlock: a connection's key replaced, or its encrypted file opened. */
@@ -17,7 +17,7 @@ export function keyMethods(m: ManagerState): Pick<ConnectionManager, 'reimportKe
       const connection = requireConnection(m, input.id);
       checkPrivateKeyPem(input.privateKeyPem);
       await (await keys.vaultFor(connection.secretStore, connection.id)).importPrivateKey(connection.id, input.privateKeyPem);
-      if (m.active?.connection.id === connection.id) m.active.client.tokens.clear();
+      forgetTokens(m, connection);
       options.publish({ type: 'connections.changed' });
       return connectionInfo(m, connection);
     },
@@ -48,7 +48,7 @@ export function keyMethods(m: ManagerState): Pick<ConnectionManager, 'reimportKe
           log(`the operator key of connection ${connection.id} could not be unlocked; its operator endpoints stay locked`);
         }
       }
-      if (m.active?.connection.id === connection.id) m.active.client.tokens.clear();
+      forgetTokens(m, connection);
       options.publish({ type: 'connections.changed' });
       return connectionInfo(m, connection);
     },

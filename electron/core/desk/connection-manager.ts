@@ -9,9 +9,7 @@ import { withRegistry } from './registry-calls';
 import type { ConnectionManager, ConnectionManagerOptions } from './connection-manager-api';
 import { addRemoteConnection } from './connection-add';
 import { EMBEDDED_CONNECTION_ID, startCommandLineConnection, startEmbeddedConnection, type StartupDeps } from './connection-startup';
-import { activate, closeActive, connectionClient, requireActive, requireConnection, type ManagerState } from './connection-activation';
-import type { RegistryClient } from './client/registry-client';
-import type { StoredConnection } from './connections';
+import { activate, closeActive, keepClient, requireActive, requireConnection, type ManagerState } from './connection-activation';
 import { connectionInfo, refreshAppFacts } from './connection-status';
 import { historyMethods } from './connection-history-methods';
 import { keyMethods } from './connection-key-methods';
@@ -20,26 +18,17 @@ export { COMMAND_LINE_CONNECTION_ID, EMBEDDED_CONNECTION_ID } from './connection
 
 export function createConnectionManager(options: ConnectionManagerOptions): ConnectionManager {
   const { connections, keys, keychain, tracker } = options;
-  const m: ManagerState = { options, embedded: null, active: null, probe: null };
+  const m: ManagerState = { options, embedded: null, active: null, probe: null, clients: new Map() };
 
   // ---- start-up: the embedded registry, the command-line remote (connection-startup.ts), the active connection
 
+  // Start-up asks each connection's app facts with its kept client (connectionClient), which its
+  // runtime then takes: the app token minted for the question is the one the sync uses.
+  const startup: StartupDeps = { ...options, refreshAppFacts: (connection) => refreshAppFacts(m, connection) };
+
   async function start(remote?: RemoteLaunch): Promise<void> {
-    // Start-up asks each connection's app facts with the client its runtime then takes: the app
-    // token minted for the question is the one the sync keeps (not a second token, audit entry and
-    // log leaf at every start).
-    const clients = new Map<string, RegistryClient>();
-    const startup: StartupDeps = {
-      ...options,
-      refreshAppFacts: (connection) => {
-        const client = connectionClient(m, connection);
-        clients.set(connection.id, client);
-        return refreshAppFacts(m, connection, client);
-      },
-    };
-    const activateStarted = (connection: StoredConnection) => activate(m, connection, clients.get(connection.id));
     if (remote) {
-      await activateStarted(await startCommandLineConnection(startup, remote));
+      await activate(m, await startCommandLineConnection(startup, remote));
       return;
     }
     const hasEmbedded = connections.get(EMBEDDED_CONNECTION_ID) !== undefined;
@@ -49,7 +38,7 @@ export function createConnectionManager(options: ConnectionManagerOptions): Conn
         : undefined;
     const activeId = connections.activeId();
     const chosen = (activeId ? connections.get(activeId) : undefined) ?? embeddedConnection ?? connections.list()[0];
-    if (chosen) await activateStarted(chosen);
+    if (chosen) await activate(m, chosen);
   }
 
   // ---- the connections.* methods -----------------------------------------------------------------
@@ -72,7 +61,11 @@ export function createConnectionManager(options: ConnectionManagerOptions): Conn
 
     async addRemote(input) {
       const connection = await addRemoteConnection(
-        { ...options, refreshAppFacts: (connection, client) => refreshAppFacts(m, connection, client) },
+        {
+          ...options,
+          refreshAppFacts: (connection, client) => refreshAppFacts(m, connection, client),
+          keepClient: (connection, client) => keepClient(m, connection, client),
+        },
         input,
       );
       options.publish({ type: 'connections.changed' });
@@ -94,6 +87,7 @@ export function createConnectionManager(options: ConnectionManagerOptions): Conn
       }
       await keys.deleteKey(connection);
       connections.remove(connection.id);
+      m.clients.delete(connection.id);
       const fallback = connections.get(EMBEDDED_CONNECTION_ID) ?? connections.list()[0];
       if (!m.active && fallback) await activate(m, fallback);
       options.publish({ type: 'connections.changed' });
@@ -114,6 +108,7 @@ export function createConnectionManager(options: ConnectionManagerOptions): Conn
 
     async close() {
       await closeActive(m);
+      m.clients.clear();
       const stopping = m.embedded;
       m.embedded = null;
       await stopping?.stop();

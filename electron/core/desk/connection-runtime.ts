@@ -1,6 +1,6 @@
 // Everything that exists while one connection is active: its registry client (with its token
 // manager), its cache file and its sync engine. Closing it stops the sync and closes the cache;
-// cached tokens are simply dropped with it.
+// the client, and the tokens it holds, stay the connection's (connectionClient).
 import { isAllowedRegistryUrl, REGISTRY_URL_RULE } from '@shared/desk/api';
 import type { Clock } from '../platform/clock';
 import { fetchTransport, type FetchLike } from './client/http';

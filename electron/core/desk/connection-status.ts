@@ -12,11 +12,9 @@ import { connectionClient, type ManagerState } from './connection-activation';
 export async function refreshAppFacts(
   m: ManagerState,
   connection: StoredConnection,
-  client = m.active?.connection.id === connection.id ? m.active.client : undefined,
+  // the connection's kept client (the active runtime's too), or the one adding it checks with
+  registryClient = connectionClient(m, connection),
 ): Promise<StoredConnection> {
-  // Without the active runtime's client (or start-up's, which the runtime then takes), a client of
-  // its own: a connection not active has no token kept to ask with.
-  const registryClient = client ?? connectionClient(m, connection);
   const installations = await discoverInstallations(registryClient);
   // Asked with the kept app token, as each sync asks it: a grant revoked (or given) in the
   // registry since shows here without minting a token (and an audit entry) for the question.

@@ -9,36 +9,17 @@ import { REGISTRY_URL_RULE, type DeskEvent } from '@shared/desk/api';
 import { createDeskService, type DeskService } from '@desk/service';
 import { COMMAND_LINE_CONNECTION_ID } from '@desk/connection-manager';
 import type { DeskFailure } from '@desk/errors';
-import type { SecretStoreFactory } from '@desk/key-vault';
 import { encryptedKeyFile, openSecretStore } from '@desk/secret-stores';
-import * as ops from '@registry/operations';
-import { createTestApp, makeDataDir, rsaKeyPair, startTestRegistry, type TestApp, type TestRegistry } from '@test/support/registry';
+import { makeDataDir, type TestApp, type TestRegistry } from '@test/support/registry';
+import { noSeed, pemOf, remoteDeskOptions, startRemoteRegistry } from '@test/support/remote-desk';
 import { deskCalls } from '@test/support/desk-calls';
-
-const noSeed = () => {
-  throw new Error('these tests start against a remote registry; the embedded one must not be seeded');
-};
-
-/** The real encrypted-file store; no keychain in these tests (the probe says so). */
-const secretStoreFactory: SecretStoreFactory = (kind, options) => {
-  if (kind !== 'encrypted-file') throw new Error(`unexpected store ${kind}`);
-  return openSecretStore(kind, options);
-};
-
-const pemOf = (index: number) => rsaKeyPair(index).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 
 let registry: TestRegistry;
 let app: TestApp;
 let organizationId: string;
 
 beforeAll(async () => {
-  registry = await startTestRegistry({
-    setup: (r) => {
-      organizationId = ops.createOrganization(r, { fullName: 'Remote Org', countryCode: 'DE', verified: true }).id;
-      app = createTestApp(r, { name: 'Remote desk app', keyIndex: 0 });
-      ops.installApp(r, { appId: app.id, organizationId, permissions: { organization_warehouse: 'WRITE' } });
-    },
-  });
+  ({ registry, app, organizationId } = await startRemoteRegistry());
 }, 60_000);
 
 afterAll(async () => {
@@ -83,17 +64,7 @@ describe('a desk started with --registry-url', () => {
   const { ok, fails } = deskCalls(() => desk);
   /** What a host does when the user picks a key file: the desk keeps it, the page gets the handle. */
   const keyOf = (index: number) => desk.keyImports.put(pemOf(index), 'app-key.pem').handle;
-  const options = () => ({
-    dataDir: data.dir,
-    host: 'web' as const,
-    version: 't',
-    seedDemo: noSeed,
-    remote: { baseUrl: registry.url, appId: app.id, privateKeyPem: pemOf(0) },
-    secretStoreFactory,
-    probeKeychain: async () => ({ available: false, reason: 'no keychain in tests' }),
-    autoSync: false,
-    log: (line: string) => logs.push(line),
-  });
+  const options = () => remoteDeskOptions(data.dir, registry, app, (line) => logs.push(line));
 
   beforeAll(async () => {
     data = makeDataDir('desk-remote-');

@@ -8,22 +8,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeskService, type DeskService } from '@desk/service';
-import type { SecretStoreFactory } from '@desk/key-vault';
 import { operatorKeyId } from '@desk/local-operator';
 import { encryptedKeyFile, openSecretStore } from '@desk/secret-stores';
-import * as ops from '@registry/operations';
 import { createTestOperator, type TestOperator } from '@test/support/operators';
-import { createTestApp, makeDataDir, rsaKeyPair, startTestRegistry, type TestApp, type TestRegistry } from '@test/support/registry';
+import { makeDataDir, type TestApp, type TestRegistry } from '@test/support/registry';
+import { pemOf, remoteDeskOptions, startRemoteRegistry } from '@test/support/remote-desk';
 import { deskCalls } from '@test/support/desk-calls';
 
-const noSeed = () => {
-  throw new Error('these tests start against a remote registry; the embedded one must not be seeded');
-};
-const secretStoreFactory: SecretStoreFactory = (kind, options) => {
-  if (kind !== 'encrypted-file') throw new Error(`unexpected store ${kind}`);
-  return openSecretStore(kind, options);
-};
-const pemOf = (index: number) => rsaKeyPair(index).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 const PASSPHRASE = 'correct horse battery';
 
 let registry: TestRegistry;
@@ -34,26 +25,10 @@ let desk: DeskService;
 const logs: string[] = [];
 const { ok, fails } = deskCalls(() => desk);
 const keyOf = (index: number, name = 'key.pem') => desk.keyImports.put(pemOf(index), name).handle;
-const options = () => ({
-  dataDir: data.dir,
-  host: 'web' as const,
-  version: 't',
-  seedDemo: noSeed,
-  remote: { baseUrl: registry.url, appId: app.id, privateKeyPem: pemOf(0) },
-  secretStoreFactory,
-  probeKeychain: async () => ({ available: false, reason: 'no keychain in tests' }),
-  autoSync: false,
-  log: (line: string) => logs.push(line),
-});
+const options = () => remoteDeskOptions(data.dir, registry, app, (line) => logs.push(line));
 
 beforeAll(async () => {
-  registry = await startTestRegistry({
-    setup: (r) => {
-      const organizationId = ops.createOrganization(r, { fullName: 'Remote Org', countryCode: 'DE', verified: true }).id;
-      app = createTestApp(r, { name: 'Remote desk app', keyIndex: 0 });
-      ops.installApp(r, { appId: app.id, organizationId, permissions: { organization_warehouse: 'WRITE' } });
-    },
-  });
+  ({ registry, app } = await startRemoteRegistry());
   manager = createTestOperator(registry.registry, 'manager', 2);
   data = makeDataDir('desk-remote-operator-');
   desk = await createDeskService(options());
