@@ -13,16 +13,12 @@ import { openRegistry } from '../electron/core/registry/open';
 import { createOperator } from '../electron/core/registry/operations/operators';
 import type { BenchFigure, BenchSuite } from './types';
 import { scaledRegistryCopy } from './support/scaled-registry';
+import { percentile } from './support/percentile';
 
 const SCALE = Number(process.env.BENCH_OPERATOR_SCALE ?? 100);
 const ROUND_TRIPS = 300;
 const AUDIT_ENTRIES = Number(process.env.BENCH_AUDIT_ENTRIES ?? 1_000_000);
 const SEARCHES = 400;
-
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-};
 
 async function roundTrips(): Promise<{ p50: number; p99: number }> {
   const data = await scaledRegistryCopy(SCALE);

@@ -13,7 +13,8 @@
 import type { BenchFigure, BenchSuite } from './types';
 import { runChildOf } from './support/sync-bench-process';
 import type { ChildJob, ChildResult } from './support/sync-bench-job';
-import { percentile, searchTimes } from './support/cache-search-times';
+import { searchTimes } from './support/cache-search-times';
+import { percentile } from './support/percentile';
 
 // Where the network bench imports the child's parts from.
 export { FIRST_SYNC_MARK, type ChildJob, type ChildResult } from './support/sync-bench-job';

@@ -18,6 +18,7 @@ import { openRegistry } from '../electron/core/registry/open';
 import { seedDemo } from '../electron/core/registry/seed';
 import * as ops from '../electron/core/registry/operations';
 import type { BenchFigure } from './types';
+import { percentile } from './support/percentile';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
@@ -29,11 +30,6 @@ declare global {
     __clickAt?: number;
     __rowsAt?: number;
   }
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
 interface Seeded {

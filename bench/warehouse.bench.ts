@@ -19,6 +19,7 @@ import { issueAccessToken } from '../electron/core/registry/auth/tokens';
 import type { BenchFigure, BenchSuite } from './types';
 import { startScript } from './support/processes';
 import { stockWarehouse } from '../test/support/stocked-warehouse';
+import { percentile } from './support/percentile';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const LATENCY_FLOWS = 8;
@@ -69,10 +70,6 @@ async function load(options: LoadOptions) {
   const result = await autocannon({ connections: 32, duration: DURATION_S, ...options });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${options.url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
   return { rps: result.requests.average, total: result.requests.total, p99: result.latency.p99 };
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
 export async function finishToProcessed(url: string, w: Pick<World, 'orgA' | 'orgB' | 'creditId' | 'token'>): Promise<number[]> {

@@ -1,11 +1,6 @@
 // Search latency on a synced desk cache, as a user types and sorts (the sync bench's last figures).
 import { openDeskCache } from '@desk/cache';
 
-export function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
 /** Search latency on a synced cache: typing sequences, filters, sorts, deep pages. */
 export function searchTimes(cacheFile: string): number[] {
   const cache = openDeskCache(cacheFile);

@@ -4,9 +4,7 @@
 // link was.
 import type { LinkLag } from '@test/support/delaying-proxy';
 import { PHASE_NAMES, phaseOf } from './network-phases';
-
-const percentile = (sorted: readonly number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
+import { percentile } from './percentile';
 
 function summary(lates: number[]): string {
   if (lates.length === 0) return '-';

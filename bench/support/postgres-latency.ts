@@ -2,13 +2,10 @@
 // polled on the other until the queue has processed it.
 import type { BenchFigure } from '@bench/types';
 import type { World } from './postgres-world';
+import { percentile } from './percentile';
 
 const LATENCY_SAMPLES = 400;
 export const LATENCY_FLOWS = 8;
-
-export function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
 
 /** Reserve and finish on one process, poll on the next: the queue must move whichever process took it. */
 export async function finishToProcessed(bases: string[], w: World): Promise<number[]> {
