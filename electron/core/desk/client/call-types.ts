@@ -72,8 +72,15 @@ export interface RegistryClient {
    * The answer's bytes, for callers that decode it piece by piece (the changes feed's pages): read
    * into the buffer `into` answers for a size (a new one by default; asked again, larger, when the
    * answer outgrows it, the contents then copied over), so a caller can reuse its buffers.
+   * `arrived` is shown the bytes received so far as each piece comes (the feed's pipeline reads
+   * where the next page starts from a page's first bytes).
    */
-  callBytes<K extends EndpointId>(id: K, input?: CallInput<K>, into?: (size: number) => Buffer): Promise<RawBytesAnswer>;
+  callBytes<K extends EndpointId>(
+    id: K,
+    input?: CallInput<K>,
+    into?: (size: number) => Buffer,
+    arrived?: (sofar: Buffer) => void,
+  ): Promise<RawBytesAnswer>;
   /** Parses and checks text from `callRaw` as endpoint `id` answers it. */
   parse<K extends EndpointId>(id: K, text: string): ClientResponse<K>;
   /** registry clock − desk clock in ms, from the Date header of recent answers; null before any. */

@@ -108,11 +108,11 @@ export function createRegistryClient(options: RegistryClientOptions): RegistryCl
       }));
       return result;
     },
-    async callBytes(id, input = {}, into = (size: number) => Buffer.allocUnsafeSlow(size)) {
+    async callBytes(id, input = {}, into = (size: number) => Buffer.allocUnsafeSlow(size), arrived) {
       const { result } = await exchange(
         id,
         input,
-        async (response) => ({ bytes: await readBytes(response, id, into), status: response.status, headers: response.headers }),
+        async (response) => ({ bytes: await readBytes(response, id, into, arrived), status: response.status, headers: response.headers }),
         viaFetch,
       );
       return result;

@@ -20,11 +20,20 @@ export const FEED_PAGE_TIMEOUT_MS = 120_000;
 /** The registry does not offer the feed (the public registry the seed interface describes does not). */
 export class FeedNotOffered extends Error {}
 
-/** Downloads the page after `cursor` into the buffer `into` gives; a 404 or 405 says the registry has no feed. */
-export async function fetchPageBytes(ctx: StepContext, cursor: string, limit: number, into: (size: number) => Buffer): Promise<Buffer> {
+/**
+ * Downloads the page after `cursor` into the buffer `into` gives, showing `arrived` the bytes so far
+ * as they come; a 404 or 405 says the registry has no feed.
+ */
+export async function fetchPageBytes(
+  ctx: StepContext,
+  cursor: string,
+  limit: number,
+  into: (size: number) => Buffer,
+  arrived?: (sofar: Buffer) => void,
+): Promise<Buffer> {
   try {
     const query = { cursor, limit };
-    return (await ctx.client.callBytes(FEED_ENDPOINT, { query, timeoutMs: FEED_PAGE_TIMEOUT_MS }, into)).bytes;
+    return (await ctx.client.callBytes(FEED_ENDPOINT, { query, timeoutMs: FEED_PAGE_TIMEOUT_MS }, into, arrived)).bytes;
   } catch (error) {
     if (error instanceof RegistryClientError && error.kind === 'http' && (error.status === 404 || error.status === 405)) {
       throw new FeedNotOffered(`the registry does not offer ${FEED_ENDPOINT}`);
