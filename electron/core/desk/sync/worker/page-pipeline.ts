@@ -1,13 +1,15 @@
 // The feed's pages, fetched, read and written as a pipeline: while the sync's thread writes page n,
 // the reader (page-reader.ts) prepares page n+1 and the registry makes page n+2. The next page is
-// asked for as soon as the reader has its cursor (the envelope comes first).
+// asked for as soon as its cursor is known: from a small page's first bytes when the page names it
+// before its items (our registry's do), else once the page has arrived and its envelope is read.
 //
 // Pages are downloaded into two shared buffers that the run's pages take in turn, each replaced only
 // by a larger one: a buffer of its own for each page (tens of MB) is freed to malloc, which after
 // one that large keeps the next ones. A buffer is free again once its page is prepared, or, for a
 // page with an inventory (read from the bytes as it is written), once the writer is done with it.
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { preparedLazily, readEnvelope, type PreparedPage } from './page-prep';
+import { RegistryClientError } from '@desk/client/errors';
+import { leadingLinks, preparedLazily, readEnvelope, type PreparedPage } from './page-prep';
 import type { PageLinks, PageReader } from './page-reader';
 
 /** A page ready to be written: its items, where the feed goes on, and its bytes while they are held. */
@@ -19,8 +21,31 @@ export interface ReadyPage extends PreparedPage, PageLinks {
 /** Work to do while the next page has not arrived: one piece at a time (null: nothing now). */
 export type IdleWork = () => (() => void) | null;
 
-/** Downloads the page after `cursor` into the buffer `into` gives (asked again, larger, as needed). */
-export type FetchPage = (cursor: string, into: (size: number) => Buffer) => Promise<Buffer>;
+/**
+ * Downloads the page after `cursor` into the buffer `into` gives (asked again, larger, as needed),
+ * showing `arrived` the bytes received so far as they come.
+ */
+export type FetchPage = (cursor: string, into: (size: number) => Buffer, arrived?: (sofar: Buffer) => void) => Promise<Buffer>;
+
+/** A page that names where the feed goes on before its items does so in its first bytes, or not at all. */
+const LINKS_WITHIN_BYTES = 64 << 10;
+
+/** The page's envelope said otherwise than its first bytes (a member named twice): a breach of the contract. */
+const pageContradictsItsStart = () => {
+  const message = 'cursor, more: named twice in the page, with different values';
+  return new RegistryClientError('invalid_response', `GET /sync/v1/changes: the answer does not match the contract: ${message}`, {
+    endpoint: 'getChanges',
+    messages: [message],
+  });
+};
+
+/** A promise resolved from outside, and what it was resolved with. */
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((res) => (resolve = res));
+  const handle = { promise, settled: null as T | null, resolve: (value: T) => ((handle.settled ??= value), resolve(value)) };
+  return handle;
+}
 
 /**
  * Pages asked for ahead of the one being written: one always, a second while those ahead are small.
@@ -88,13 +113,42 @@ export async function* pipelinedPages(
     changed();
   };
 
-  // Pages become ready in the order they were asked for, whichever reader prepared them.
+  // Pages become ready in the order they were asked for, whichever reader prepared them and
+  // whichever download ended first.
   let lastReady: Promise<unknown> = Promise.resolve();
-  const inOrder = (prepared: Promise<PreparedPage>, entry: (page: PreparedPage) => (typeof ready)[number]) => {
-    lastReady = Promise.all([prepared, lastReady]).then(([page]) => {
-      ready.push(entry(page));
+  const inOrder = (entry: Promise<(typeof ready)[number]>) => {
+    lastReady = Promise.all([entry, lastReady]).then(([page]) => {
+      ready.push(page);
       changed();
     }, fail);
+  };
+
+  /** Downloads the page after `cursor` into `held` and has it read; its links once the whole page says them. */
+  const download = async (cursor: string, held: Slot, arrived: (sofar: Buffer) => void, sized: (size: number) => void) => {
+    const into = (size: number) => {
+      sized(size);
+      if (!held.buffer || held.buffer.byteLength < size) held.buffer = new SharedArrayBuffer(size);
+      return Buffer.from(held.buffer, 0, size);
+    };
+    const bytes = await fetch(cursor, into, arrived);
+    aheadBytes += bytes.length;
+    if (!reader || bytes.length > THREAD_PAGE_BYTES) {
+      // The reader has nothing to read while the pages are this large: its thread and heap are
+      // freed meanwhile (the projects' pages, at a first sync's memory peak).
+      reader?.rest();
+      // Read from its bytes as it is written: its buffer is held until then.
+      const here = readHere(bytes, examinerRead);
+      const entry = { page: { ...here.page, ...here.links, bytes }, slot: held, size: bytes.length };
+      return { links: here.links, entry: Promise.resolve(entry) };
+    }
+    const read = reader.read(held.buffer!, bytes.length);
+    const links = await read.links;
+    const entry = read.prepared.then((page) => {
+      const withInventory = [...page.items].some((item) => item.type === 'inventory');
+      if (!withInventory) held.free = true;
+      return { page: { ...page, ...links, bytes: withInventory ? bytes : null }, slot: held, size: bytes.length };
+    });
+    return { links, entry };
   };
 
   const produce = async () => {
@@ -106,31 +160,32 @@ export async function* pipelinedPages(
       const held = slot;
       held.free = false;
       asked++;
-      const into = (size: number) => {
-        if (!held.buffer || held.buffer.byteLength < size) held.buffer = new SharedArrayBuffer(size);
-        return Buffer.from(held.buffer, 0, size);
+      // Where the feed goes on, from the page's first bytes when it names it before its items: the
+      // next page is then asked for while this one is still arriving and being read, so the link
+      // and the registry are not idle between pages (over 150 ms of round trip, a tenth of a first
+      // sync: bench/README.md). Not for a page declared large: those stay one ahead, as above.
+      const early = deferred<PageLinks>();
+      let seeking = true;
+      const sized = (size: number) => {
+        if (size > THREAD_PAGE_BYTES) seeking = false;
       };
-      const bytes = await fetch(cursor, into);
-      aheadBytes += bytes.length;
-      let links: PageLinks;
-      if (!reader || bytes.length > THREAD_PAGE_BYTES) {
-        // The reader has nothing to read while the pages are this large: its thread and heap are
-        // freed meanwhile (the projects' pages, at a first sync's memory peak).
-        reader?.rest();
-        // Read from its bytes as it is written: its buffer is held until then.
-        const here = readHere(bytes, examinerRead);
-        links = here.links;
-        inOrder(Promise.resolve(here.page), (page) => ({ page: { ...page, ...here.links, bytes }, slot: held, size: bytes.length }));
-      } else {
-        const read = reader.read(held.buffer!, bytes.length);
-        links = await read.links;
-        const { cursor: next, more } = links;
-        inOrder(read.prepared, (page) => {
-          const withInventory = [...page.items].some((item) => item.type === 'inventory');
-          if (!withInventory) held.free = true;
-          return { page: { ...page, cursor: next, more, bytes: withInventory ? bytes : null }, slot: held, size: bytes.length };
-        });
-      }
+      const arrived = (sofar: Buffer) => {
+        if (!seeking) return;
+        const links = leadingLinks(sofar);
+        if (links) early.resolve(links);
+        if (links || sofar.length >= LINKS_WITHIN_BYTES) seeking = false;
+      };
+      const page = download(cursor, held, arrived, sized).then(({ links, entry }) => {
+        seeking = false;
+        const told = early.settled;
+        if (told && (told.cursor !== links.cursor || told.more !== links.more)) throw pageContradictsItsStart();
+        return { links, entry };
+      });
+      inOrder(page.then(({ entry }) => entry));
+      const whole = page.then(({ links }) => links);
+      // (a failure after the early links reaches the writer in order, through inOrder)
+      whole.catch(() => {});
+      const links = await Promise.race([early.promise, whole]);
       if (!links.more) return;
       cursor = links.cursor;
     }
