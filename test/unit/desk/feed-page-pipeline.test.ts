@@ -190,17 +190,18 @@ describe('the pipeline of feed pages', () => {
   function arrivingInPieces(declared: (size: number) => number, text: (cursor: string) => string | undefined = (c) => pages.get(c)) {
     const asked: string[] = [];
     const finish = new Map<string, () => void>();
-    const fetch: FetchPage = async (cursor, into, arrived) => {
+    const fetch: FetchPage = async (cursor, into, watch) => {
       asked.push(cursor);
+      watch?.sent?.();
       const page = text(cursor);
       // (a cursor no page has: never answered, so only the failure under test is seen)
       if (page === undefined) return new Promise<Buffer>(() => {});
       const bytes = Buffer.from(page);
       const buffer = into(declared(bytes.length));
       bytes.copy(buffer);
-      arrived?.(buffer.subarray(0, 120));
+      watch?.arrived?.(buffer.subarray(0, 120));
       await new Promise<void>((resolve) => finish.set(cursor, resolve));
-      arrived?.(buffer.subarray(0, bytes.length));
+      watch?.arrived?.(buffer.subarray(0, bytes.length));
       return buffer.subarray(0, bytes.length);
     };
     const finishAll = () => [...finish.values()].forEach((done) => done());
@@ -251,5 +252,34 @@ describe('the pipeline of feed pages', () => {
       clearInterval(finishing);
     }
     expect(asked).toContain('elsewhere');
+  });
+
+  it('lets the next request leave before it hands over a page read on its thread', async () => {
+    // Every page made larger than the reader's share by a member no one reads.
+    const large = (cursor: string) => {
+      const text = pages.get(cursor);
+      return text === undefined ? undefined : `${text.slice(0, -1)},"padding":"${'x'.repeat(5 << 20)}"}`;
+    };
+    const events: string[] = [];
+    const fetch: FetchPage = async (cursor, into, watch) => {
+      // The request leaves a few turns after it is asked for, as through the client and fetch.
+      void turns(3).then(() => {
+        events.push(`sent ${cursor}`);
+        watch?.sent?.();
+      });
+      const bytes = Buffer.from(large(cursor)!);
+      const buffer = into(bytes.length);
+      bytes.copy(buffer);
+      await turns(5);
+      return buffer.subarray(0, bytes.length);
+    };
+    const cursors = [...pages.keys()];
+    let taken = 0;
+    for await (const page of pipelinedPages(fetch, threadLike, true, '')) {
+      if (page.more) expect(events).toContain(`sent ${cursors[taken + 1]}`);
+      events.push(`written ${cursors[taken++]}`);
+      void [...page.items];
+    }
+    expect(taken).toBe(pages.size);
   });
 });

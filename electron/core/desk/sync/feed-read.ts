@@ -70,7 +70,7 @@ export async function readPages(
   const seen = new Set<string>();
   const ended = new Set<string>();
   const idle = idleWork ? () => idleWork(ended) : undefined;
-  const fetch: FetchPage = (after, into, arrived) => fetchPageBytes(ctx, after, limit, into, arrived);
+  const fetch: FetchPage = (after, into, watch) => fetchPageBytes(ctx, after, limit, into, watch);
   ctx.progress(FEED_RESOURCES[0]!, 0, null);
   for await (const page of pipelinedPages(fetch, reader, ctx.examinerRead, start, idle)) {
     const kindsOfPage = new Set<string>();

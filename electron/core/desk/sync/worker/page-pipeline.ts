@@ -7,8 +7,9 @@
 // by a larger one: a buffer of its own for each page (tens of MB) is freed to malloc, which after
 // one that large keeps the next ones. A buffer is free again once its page is prepared, or, for a
 // page with an inventory (read from the bytes as it is written), once the writer is done with it.
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { setImmediate as nextTurn, setTimeout as delay } from 'node:timers/promises';
 import { RegistryClientError } from '@desk/client/errors';
+import type { ExchangeWatch } from '@desk/client/call-types';
 import { leadingLinks, preparedLazily, readEnvelope, type PreparedPage } from './page-prep';
 import type { PageLinks, PageReader } from './page-reader';
 
@@ -23,9 +24,16 @@ export type IdleWork = () => (() => void) | null;
 
 /**
  * Downloads the page after `cursor` into the buffer `into` gives (asked again, larger, as needed),
- * showing `arrived` the bytes received so far as they come.
+ * telling `watch` when its request has left and the bytes received so far as they come.
  */
-export type FetchPage = (cursor: string, into: (size: number) => Buffer, arrived?: (sofar: Buffer) => void) => Promise<Buffer>;
+export type FetchPage = (cursor: string, into: (size: number) => Buffer, watch?: ExchangeWatch) => Promise<Buffer>;
+
+/**
+ * How long the writer waits, at most, for the next page's request to leave before it writes a page
+ * read on its thread (a project or inventory page: a quarter to most of a second of writes, during
+ * which a request not yet written to its connection would wait, and the registry with it).
+ */
+const SENT_WAIT_MS = 50;
 
 /** A page that names where the feed goes on before its items does so in its first bytes, or not at all. */
 const LINKS_WITHIN_BYTES = 64 << 10;
@@ -45,6 +53,36 @@ function deferred<T>() {
   const promise = new Promise<T>((res) => (resolve = res));
   const handle = { promise, settled: null as T | null, resolve: (value: T) => ((handle.settled ??= value), resolve(value)) };
   return handle;
+}
+
+/**
+ * Where the feed goes on after a page, from its first bytes when it names it before its items: the
+ * next page is then asked for while this one is still arriving and being read, so the link and the
+ * registry are not idle between pages (over 150 ms of round trip, a tenth of a first sync:
+ * bench/README.md). Not for a page declared large (`sized`): those stay one ahead (see AHEAD).
+ */
+function linksFromFirstBytes() {
+  const early = deferred<PageLinks>();
+  let seeking = true;
+  return {
+    /** Settles only if the first bytes said where the feed goes on. */
+    links: early.promise,
+    sized(size: number): void {
+      if (size > THREAD_PAGE_BYTES) seeking = false;
+    },
+    arrived(sofar: Buffer): void {
+      if (!seeking) return;
+      const links = leadingLinks(sofar);
+      if (links) early.resolve(links);
+      if (links || sofar.length >= LINKS_WITHIN_BYTES) seeking = false;
+    },
+    /** The whole page's links, which must be those its first bytes said. */
+    confirm(links: PageLinks): void {
+      seeking = false;
+      const told = early.settled;
+      if (told && (told.cursor !== links.cursor || told.more !== links.more)) throw pageContradictsItsStart();
+    },
+  };
 }
 
 /**
@@ -94,8 +132,9 @@ export async function* pipelinedPages(
     { buffer: null, free: true },
   ];
   const ready: { page: ReadyPage; slot: Slot; size: number }[] = [];
-  // (in an object: both sides set and read it between awaits)
-  const run: { failure: { error: unknown } | null; stopped: boolean } = { failure: null, stopped: false };
+  // (in an object: both sides set and read it between awaits; `unsent`: the last page asked for,
+  // until its request has left)
+  const run = { failure: null as { error: unknown } | null, stopped: false, unsent: null as Promise<void> | null };
   let taken = 0;
   let asked = 0;
   // Bytes of the pages downloaded and not yet taken by the writer.
@@ -124,13 +163,13 @@ export async function* pipelinedPages(
   };
 
   /** Downloads the page after `cursor` into `held` and has it read; its links once the whole page says them. */
-  const download = async (cursor: string, held: Slot, arrived: (sofar: Buffer) => void, sized: (size: number) => void) => {
+  const download = async (cursor: string, held: Slot, watch: ExchangeWatch, sized: (size: number) => void) => {
     const into = (size: number) => {
       sized(size);
       if (!held.buffer || held.buffer.byteLength < size) held.buffer = new SharedArrayBuffer(size);
       return Buffer.from(held.buffer, 0, size);
     };
-    const bytes = await fetch(cursor, into, arrived);
+    const bytes = await fetch(cursor, into, watch);
     aheadBytes += bytes.length;
     if (!reader || bytes.length > THREAD_PAGE_BYTES) {
       // The reader has nothing to read while the pages are this large: its thread and heap are
@@ -160,32 +199,22 @@ export async function* pipelinedPages(
       const held = slot;
       held.free = false;
       asked++;
-      // Where the feed goes on, from the page's first bytes when it names it before its items: the
-      // next page is then asked for while this one is still arriving and being read, so the link
-      // and the registry are not idle between pages (over 150 ms of round trip, a tenth of a first
-      // sync: bench/README.md). Not for a page declared large: those stay one ahead, as above.
-      const early = deferred<PageLinks>();
-      let seeking = true;
-      const sized = (size: number) => {
-        if (size > THREAD_PAGE_BYTES) seeking = false;
+      const early = linksFromFirstBytes();
+      const unsent = deferred<void>();
+      run.unsent = unsent.promise;
+      const sent = () => {
+        unsent.resolve();
+        if (run.unsent === unsent.promise) run.unsent = null;
       };
-      const arrived = (sofar: Buffer) => {
-        if (!seeking) return;
-        const links = leadingLinks(sofar);
-        if (links) early.resolve(links);
-        if (links || sofar.length >= LINKS_WITHIN_BYTES) seeking = false;
-      };
-      const page = download(cursor, held, arrived, sized).then(({ links, entry }) => {
-        seeking = false;
-        const told = early.settled;
-        if (told && (told.cursor !== links.cursor || told.more !== links.more)) throw pageContradictsItsStart();
+      const page = download(cursor, held, { arrived: early.arrived, sent }, early.sized).then(({ links, entry }) => {
+        early.confirm(links);
         return { links, entry };
       });
       inOrder(page.then(({ entry }) => entry));
       const whole = page.then(({ links }) => links);
       // (a failure after the early links reaches the writer in order, through inOrder)
       whole.catch(() => {});
-      const links = await Promise.race([early.promise, whole]);
+      const links = await Promise.race([early.links, whole]);
       if (!links.more) return;
       cursor = links.cursor;
     }
@@ -208,6 +237,12 @@ export async function* pipelinedPages(
       taken++;
       aheadBytes -= size;
       changed();
+      if (page.bytes && page.bytes.length > THREAD_PAGE_BYTES) {
+        // A long write ahead: the page it frees room for is asked for first (a turn lets the
+        // producer ask), and its request is let leave, for a moment at most.
+        await nextTurn();
+        if (run.unsent) await Promise.race([run.unsent, delay(SENT_WAIT_MS, undefined, { ref: false })]);
+      }
       yield page;
       if (page.bytes) {
         // Its items are written: its buffer may take another page.
