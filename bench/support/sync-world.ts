@@ -34,6 +34,7 @@ export async function startSyncWorld(scale: number, name: string): Promise<SyncW
   const { scaledRegistryCopy } = await import('./scaled-registry');
   const { openRegistry, REGISTRY_DB_FILE } = await import('@registry/open');
   const { startRegistryServer } = await import('@registry/http/server');
+  const { signCheckpoint } = await import('@registry/transparency/checkpoints');
   const ops = await import('@registry/operations');
   const { makeDataDir } = await import('@test/support/registry');
 
@@ -54,6 +55,10 @@ export async function startSyncWorld(scale: number, name: string): Promise<SyncW
   };
   const permissions = { organization_warehouse: 'WRITE' } as const;
   const installation = ops.installApp(registry, { appId: app.id, organizationId: org.id, permissions });
+  // A served registry signs a checkpoint as it starts (its checkpoint timer runs at once), which
+  // reads the whole log into its tree; without the timer here, that is done now, or the first
+  // run to ask for a checkpoint (a floor) would pay for it.
+  signCheckpoint(registry);
   const server = await startRegistryServer({ registry, background: false });
   const work = makeDataDir(`${name.toLowerCase().replace(/\W+/g, '-')}-`);
   const privateKeyPem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();

@@ -143,3 +143,44 @@ describe('json spans', () => {
     expect(read).toEqual(JSON.parse(decoded));
   });
 });
+
+describe('the leading members of an answer still arriving', () => {
+  const names = new Set(['cursor', 'more']);
+
+  it('finds in every prefix only the members complete in it, with the values the whole text has', () => {
+    fc.assert(
+      fc.property(
+        fc.record({ cursor: fc.string(), more: fc.oneof(fc.boolean(), fc.integer()) }),
+        fc.jsonValue(),
+        fc.constantFrom(undefined, 1, '\t'),
+        (links, rest, space) => {
+          const bytes = Buffer.from(JSON.stringify({ ...links, changes: rest, removed: [] }, null, space));
+          let complete = 0;
+          for (let cut = 0; cut <= bytes.length; cut++) {
+            const prefix = bytes.subarray(0, cut);
+            const found = spans.leadingMembers(prefix, names)!;
+            for (const [key, span] of found) expect(spans.parseSpan(prefix, span)).toEqual(links[key as keyof typeof links]);
+            // What a prefix found, every longer one finds too.
+            expect(found.size).toBeGreaterThanOrEqual(complete);
+            complete = found.size;
+          }
+          expect(complete).toBe(2);
+        },
+      ),
+    );
+  });
+
+  it('stops at the first member not named, and is null for what does not begin an object', () => {
+    const late = Buffer.from(JSON.stringify({ changes: [1, 2], cursor: 'c', more: true }));
+    expect(spans.leadingMembers(late, names)!.size).toBe(0);
+    const between = Buffer.from(JSON.stringify({ cursor: 'c', changes: [], more: true }));
+    expect([...spans.leadingMembers(between, names)!.keys()]).toEqual(['cursor']);
+    expect(spans.leadingMembers(Buffer.from('[{"cursor":"c"}]'), names)).toBeNull();
+    // A literal cut off where it could go on is not taken (`tru`, or `1` of `12`).
+    expect(spans.leadingMembers(Buffer.from('{"cursor":"c","more":tr'), names)!.has('more')).toBe(false);
+    expect(spans.leadingMembers(Buffer.from('{"cursor":"c","more":1'), names)!.has('more')).toBe(false);
+    // A name given twice: only the first is read here (the whole page's reading takes the last).
+    const twice = Buffer.from('{"cursor":"a","cursor":"b","more":true}');
+    expect(spans.parseSpan(twice, spans.leadingMembers(twice, names)!.get('cursor')!)).toBe('a');
+  });
+});

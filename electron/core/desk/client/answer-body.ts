@@ -12,7 +12,16 @@ export async function readText(response: HttpAnswer, id: EndpointId): Promise<st
   }
 }
 
-export async function readBytes(response: HttpAnswer, id: EndpointId, into: (size: number) => Buffer): Promise<Buffer> {
+/**
+ * The body's bytes, copied into the buffer `into` gives; `arrived`, if given, is shown the bytes
+ * received so far after each piece (a view of the buffer: valid until the next piece).
+ */
+export async function readBytes(
+  response: HttpAnswer,
+  id: EndpointId,
+  into: (size: number) => Buffer,
+  arrived?: (sofar: Buffer) => void,
+): Promise<Buffer> {
   try {
     // Copied chunk by chunk into the caller's buffer (its Content-Length's size, then larger as
     // needed), never held as chunks and a whole copy of them at once.
@@ -29,6 +38,7 @@ export async function readBytes(response: HttpAnswer, id: EndpointId, into: (siz
       }
       buffer.set(chunk, size);
       size += chunk.length;
+      arrived?.(buffer.subarray(0, size));
     }
     return buffer.subarray(0, size);
   } catch (error) {

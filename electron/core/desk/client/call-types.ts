@@ -39,6 +39,14 @@ export interface RawBytesAnswer {
   headers: HttpAnswer['headers'];
 }
 
+/** What a caller of `callBytes` is told as its exchange goes on. */
+export interface ExchangeWatch {
+  /** The request has left for the registry (at the latest when the answer is back; possibly twice). */
+  sent?: () => void;
+  /** The answer's bytes received so far, after each piece (a view of the caller's buffer). */
+  arrived?: (sofar: Buffer) => void;
+}
+
 export interface RegistryClientOptions {
   baseUrl: string;
   tokens: TokenManager;
@@ -72,8 +80,15 @@ export interface RegistryClient {
    * The answer's bytes, for callers that decode it piece by piece (the changes feed's pages): read
    * into the buffer `into` answers for a size (a new one by default; asked again, larger, when the
    * answer outgrows it, the contents then copied over), so a caller can reuse its buffers.
+   * `watch` follows the exchange (the feed's pipeline: where the next page starts, from a page's
+   * first bytes; whether its request has left before the thread is held by a long write).
    */
-  callBytes<K extends EndpointId>(id: K, input?: CallInput<K>, into?: (size: number) => Buffer): Promise<RawBytesAnswer>;
+  callBytes<K extends EndpointId>(
+    id: K,
+    input?: CallInput<K>,
+    into?: (size: number) => Buffer,
+    watch?: ExchangeWatch,
+  ): Promise<RawBytesAnswer>;
   /** Parses and checks text from `callRaw` as endpoint `id` answers it. */
   parse<K extends EndpointId>(id: K, text: string): ClientResponse<K>;
   /** registry clock − desk clock in ms, from the Date header of recent answers; null before any. */

@@ -1,5 +1,6 @@
 // One HTTP exchange with the registry, no retries: builds the URL, sends with a timeout, and turns
 // transport failures and error answers into RegistryClientError. Retrying is the caller's policy.
+import { whenSent } from './request-sent';
 import { isLoopbackHost } from '@shared/desk/api';
 import { API_VERSION, API_VERSION_HEADER } from '@shared/registry/vocabulary';
 import { RegistryClientError } from './errors';
@@ -20,6 +21,11 @@ export interface HttpRequest {
   endpoint: string;
   /** False when the caller sends the request again itself (see TransportRequest). */
   transportResends?: false;
+  /**
+   * Told once the request has left (see TransportRequest), at the latest when its answer or failure
+   * is back: possibly twice, so what it does must be done once.
+   */
+  sent?: () => void;
 }
 
 /** Error codes meaning the request never left this machine, so even a POST may be sent again. */
@@ -94,6 +100,8 @@ export interface TransportRequest {
    * node:http transport's rule), because its caller does that itself with a request built anew.
    */
   transportResends?: false;
+  /** Told once the request's headers are written to the connection, where the transport can tell. */
+  sent?: () => void;
 }
 
 /**
@@ -114,6 +122,7 @@ export function fetchTransport(fetchFn: FetchLike): HttpTransport {
     // nothing. This timer is cleared as soon as the body has been read (or the request failed).
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(timeoutError(request.where)), request.timeoutMs);
+    const stopWatching = request.sent ? whenSent(url, request.sent) : undefined;
     try {
       const response = await fetchFn(url, {
         method: request.method,
@@ -142,6 +151,8 @@ export function fetchTransport(fetchFn: FetchLike): HttpTransport {
     } catch (error) {
       clearTimeout(timer);
       throw error;
+    } finally {
+      stopWatching?.();
     }
   };
 }
@@ -190,7 +201,8 @@ export async function sendHttp(
   const url = buildUrl(baseUrl, request.path, request.query);
   try {
     const resends = request.transportResends === false ? { transportResends: false as const } : {};
-    return await transport(url, { method: request.method, headers, body, timeoutMs: request.timeoutMs, where, ...resends });
+    const sent = request.sent ? { sent: request.sent } : {};
+    return await transport(url, { method: request.method, headers, body, timeoutMs: request.timeoutMs, where, ...resends, ...sent });
   } catch (error) {
     const name = (error as { name?: string } | null)?.name;
     if (name === 'TimeoutError' || name === 'AbortError') {
@@ -208,6 +220,9 @@ export async function sendHttp(
         cause: error,
       },
     );
+  } finally {
+    // Whatever the transport could tell, the request has left (or failed) once this is over.
+    request.sent?.();
   }
 }
 

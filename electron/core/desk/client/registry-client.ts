@@ -55,8 +55,11 @@ export function createRegistryClient(options: RegistryClientOptions): RegistryCl
     input: CallInput<EndpointId>,
     read: (response: HttpAnswer) => Promise<T>,
     via = transport,
+    sent?: () => void,
   ): Promise<{ result: T; endpoint: EndpointDefinition; scope: TokenScope | 'jwt' }> {
-    const { endpoint, request, scope } = prepareRequest(id, input, timeoutMs);
+    const prepared = prepareRequest(id, input, timeoutMs);
+    const { endpoint, scope } = prepared;
+    const request = sent ? { ...prepared.request, sent } : prepared.request;
     let authRetried = false;
     for (let attemptNo = 1; ; attemptNo++) {
       let outcome: { result: T } | { readFailed: unknown };
@@ -108,12 +111,17 @@ export function createRegistryClient(options: RegistryClientOptions): RegistryCl
       }));
       return result;
     },
-    async callBytes(id, input = {}, into = (size: number) => Buffer.allocUnsafeSlow(size)) {
+    async callBytes(id, input = {}, into = (size: number) => Buffer.allocUnsafeSlow(size), watch = {}) {
       const { result } = await exchange(
         id,
         input,
-        async (response) => ({ bytes: await readBytes(response, id, into), status: response.status, headers: response.headers }),
+        async (response) => ({
+          bytes: await readBytes(response, id, into, watch.arrived),
+          status: response.status,
+          headers: response.headers,
+        }),
         viaFetch,
+        watch.sent,
       );
       return result;
     },

@@ -4,6 +4,7 @@
 // sync on a thread of their own (worker/page-reader.ts).
 import type { EndpointId } from '@shared/registry/endpoints';
 import { RegistryClientError } from '@desk/client/errors';
+import type { ExchangeWatch } from '@desk/client/call-types';
 import type { StepContext } from './context';
 import { readerOnItsOwnThread, type PageReader } from './worker/page-reader';
 
@@ -20,11 +21,20 @@ export const FEED_PAGE_TIMEOUT_MS = 120_000;
 /** The registry does not offer the feed (the public registry the seed interface describes does not). */
 export class FeedNotOffered extends Error {}
 
-/** Downloads the page after `cursor` into the buffer `into` gives; a 404 or 405 says the registry has no feed. */
-export async function fetchPageBytes(ctx: StepContext, cursor: string, limit: number, into: (size: number) => Buffer): Promise<Buffer> {
+/**
+ * Downloads the page after `cursor` into the buffer `into` gives, `watch` told as it goes (see
+ * callBytes); a 404 or 405 says the registry has no feed.
+ */
+export async function fetchPageBytes(
+  ctx: StepContext,
+  cursor: string,
+  limit: number,
+  into: (size: number) => Buffer,
+  watch?: ExchangeWatch,
+): Promise<Buffer> {
   try {
     const query = { cursor, limit };
-    return (await ctx.client.callBytes(FEED_ENDPOINT, { query, timeoutMs: FEED_PAGE_TIMEOUT_MS }, into)).bytes;
+    return (await ctx.client.callBytes(FEED_ENDPOINT, { query, timeoutMs: FEED_PAGE_TIMEOUT_MS }, into, watch)).bytes;
   } catch (error) {
     if (error instanceof RegistryClientError && error.kind === 'http' && (error.status === 404 || error.status === 405)) {
       throw new FeedNotOffered(`the registry does not offer ${FEED_ENDPOINT}`);

@@ -10,7 +10,7 @@ import type { StepContext, StepOutcome } from './context';
 import { fetchPageBytes } from './feed-pages';
 import type { PreparedItem } from './worker/page-prep';
 import type { PageReader } from './worker/page-reader';
-import { pipelinedPages } from './worker/page-pipeline';
+import { pipelinedPages, type FetchPage } from './worker/page-pipeline';
 
 export { FEED_RESOURCES };
 export type FeedResource = SyncResource;
@@ -70,7 +70,7 @@ export async function readPages(
   const seen = new Set<string>();
   const ended = new Set<string>();
   const idle = idleWork ? () => idleWork(ended) : undefined;
-  const fetch = (after: string, into: (size: number) => Buffer) => fetchPageBytes(ctx, after, limit, into);
+  const fetch: FetchPage = (after, into, watch) => fetchPageBytes(ctx, after, limit, into, watch);
   ctx.progress(FEED_RESOURCES[0]!, 0, null);
   for await (const page of pipelinedPages(fetch, reader, ctx.examinerRead, start, idle)) {
     const kindsOfPage = new Set<string>();

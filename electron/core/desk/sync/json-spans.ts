@@ -177,3 +177,40 @@ export const spanText = (bytes: Buffer, span: Span): string => bytes.toString('u
 
 /** The value at `span`, parsed. */
 export const parseSpan = (bytes: Buffer, span: Span): unknown => JSON.parse(spanText(bytes, span));
+
+/**
+ * The leading members of the object that `prefix` begins, as far as they are complete in it and
+ * named in `names`: the walk stops at the first member not named (its value is not skipped: the
+ * prefix is the start of an answer still arriving) or at the prefix's end. Null where the prefix
+ * does not begin an object. Nothing here is checked beyond what it reads: the whole answer is read
+ * again once it has arrived.
+ */
+export function leadingMembers(prefix: Buffer, names: ReadonlySet<string>): Map<string, Span> | null {
+  const found = new Map<string, Span>();
+  const bom = prefix[0] === 0xef && prefix[1] === 0xbb && prefix[2] === 0xbf ? 3 : 0;
+  let i = skipSpace(prefix, bom);
+  if (i < prefix.length && prefix[i] !== 0x7b) return null;
+  i = skipSpace(prefix, i + 1);
+  try {
+    while (i < prefix.length && prefix[i] === 0x22) {
+      const keyEnd = skipString(prefix, i);
+      const key = JSON.parse(prefix.toString('utf8', i, keyEnd)) as string;
+      if (!names.has(key) || found.has(key)) break;
+      i = skipSpace(prefix, keyEnd);
+      if (prefix[i] !== 0x3a) break;
+      i = skipSpace(prefix, i + 1);
+      if (i >= prefix.length) break;
+      const end = skipValue(prefix, i);
+      // A literal or number is complete only once the byte after it has arrived.
+      if (end >= prefix.length) break;
+      found.set(key, { start: i, end });
+      i = skipSpace(prefix, end);
+      if (prefix[i] !== 0x2c) break;
+      i = skipSpace(prefix, i + 1);
+    }
+  } catch (error) {
+    // A string, object or array the prefix ends inside of: what came before it stands.
+    if (!(error instanceof JsonShapeError)) throw error;
+  }
+  return found;
+}

@@ -81,15 +81,16 @@ export function createPrefetch(client: RegistryClient): Prefetch {
     return known as Promise<T>;
   }
 
-  // The `into` buffers of callBytes are the caller's: a call that names them is never asked ahead.
+  // The `into` buffers of callBytes are the caller's (and so is what its `watch` is told): a call
+  // that names them is never asked ahead.
   const asker: RegistryClient = {
     ...client,
     call: <K extends EndpointId>(id: K, input?: CallInput<K>) =>
       ask('call', id, input, () => client.call(id, input)) as Promise<ClientResponse<K>>,
     callRaw: (id, input) => ask('callRaw', id, input, () => client.callRaw(id, input)) as ReturnType<RegistryClient['callRaw']>,
-    callBytes: (id, input, into) =>
+    callBytes: (id, input, into, watch) =>
       into
-        ? client.callBytes(id, input, into)
+        ? client.callBytes(id, input, into, watch)
         : (ask('callBytes', id, input, () => client.callBytes(id, input)) as ReturnType<RegistryClient['callBytes']>),
   };
   const taker: RegistryClient = {
@@ -97,8 +98,8 @@ export function createPrefetch(client: RegistryClient): Prefetch {
     call: <K extends EndpointId>(id: K, input?: CallInput<K>) =>
       take('call', id, input as CallInput<EndpointId>, () => client.call<K>(id, input)),
     callRaw: (id, input) => take('callRaw', id, input, () => client.callRaw(id, input)),
-    callBytes: (id, input, into) =>
-      into ? client.callBytes(id, input, into) : take('callBytes', id, input, () => client.callBytes(id, input)),
+    callBytes: (id, input, into, watch) =>
+      into ? client.callBytes(id, input, into, watch) : take('callBytes', id, input, () => client.callBytes(id, input)),
   };
   return {
     asker,

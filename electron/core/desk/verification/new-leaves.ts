@@ -28,10 +28,18 @@ export const contentMessage = (mismatches: readonly Pick<Mismatch, 'record'>[]) 
 
 /** The records in the cache that differ from the leaves verified from index `fromLeaf` on (at most 50 named). */
 export function matchNewLeaves(db: SqliteDatabase<CacheTables>, fromLeaf: number): Mismatch[] {
+  // From the log's first leaf (a first check: every movement is new), every retirement is read:
+  // walked in the table's own order, each one's movement found by its reference, rather than
+  // looked up at 100,000 random places from the movements (at --scale 100, 0.21 s against 0.38 s).
+  // From a later leaf only the few new movements' retirements are looked up.
+  const pairs =
+    fromLeaf === 0
+      ? sql`retirements r NOT INDEXED CROSS JOIN hv_movements m ON m.reference = r.id`
+      : sql`hv_movements m JOIN retirements r ON r.id = m.reference`;
   const retirements = db.all(
     sql<RetirementBeside>`SELECT r.id, r.amount, r.created_at, m.id AS logged_id, m.leaf AS logged_leaf, m.amount AS logged_amount,
         m.created_at AS logged_at
-      FROM hv_movements m JOIN retirements r ON r.id = m.reference
+      FROM ${pairs}
       WHERE m.leaf >= ${fromLeaf} AND m.kind = 'retire' AND (m.amount != CAST(round(r.amount * 1000000) AS INTEGER)
         OR abs(m.created_at - ${msOf(sql.ref('r.created_at'))}) > 1000)
       LIMIT ${LIMIT}`,

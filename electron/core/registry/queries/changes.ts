@@ -160,7 +160,9 @@ export function changesSince(
     const next: FeedCursor = last
       ? { seq: last.seq, kind: last.kind, key: last.key, at: now, snapshotOf }
       : { ...start, at: now, snapshotOf };
-    return { ...page, cursor: encodeCursor(next), more };
+    // Where the feed goes on comes first in the page's JSON: a client can ask for the next page as
+    // soon as the answer's first bytes arrive, while the rest of this one is still on its way.
+    return { cursor: encodeCursor(next), more, ...page };
   });
 }
 

@@ -145,23 +145,31 @@ const countCredits = (v: AccountValues, q: Q) =>
 /** Planner statistics for the new rows (bounded by analysis_limit: milliseconds). */
 export const analyzeCredits = () => sql`ANALYZE inventory_credits`;
 
+/** The search entries of the account's credits with rowids above `before` (and up to `upTo`), into its FTS table. */
+function searchEntries(q: Q, table: 'inventory_buffer_fts', account: InventoryAccount, before: number, upTo = Number.MAX_SAFE_INTEGER) {
+  return q
+    .insertInto(table)
+    .columns(['rowid', 'project', 'num', 'facets'])
+    .expression(
+      q
+        .selectFrom('inventory_credits')
+        .select(['rowid', 'project_name', 'project_num', inventoryFtsFacets.as('facets')])
+        .where('account', '=', account)
+        .where('rowid', '>', before)
+        .where('rowid', '<=', upTo),
+    );
+}
+
 /** Each account's FTS table and its statements (the table is the account's: no account in the query). */
 function accountSearch(account: InventoryAccount) {
   const table = inventoryFtsTable(account) as 'inventory_buffer_fts';
   return {
     dropReplaced: (v: AccountValues, q: Q) => q.deleteFrom(table).where('rowid', 'in', replacedRowids(v, q)),
     /** Entries for the rows inserted after `before` (new rows get rowids above every current one). */
-    putNew: (v: { account: InventoryAccount; before: number }, q: Q) =>
-      q
-        .insertInto(table)
-        .columns(['rowid', 'project', 'num', 'facets'])
-        .expression(
-          q
-            .selectFrom('inventory_credits')
-            .select(['rowid', 'project_name', 'project_num', inventoryFtsFacets.as('facets')])
-            .where('account', '=', v.account)
-            .where('rowid', '>', v.before),
-        ),
+    putNew: (v: { account: InventoryAccount; before: number }, q: Q) => searchEntries(q, table, v.account, v.before),
+    /** Entries for the account's rows with rowids in (`before`, `upTo`]: a load's search entries, a piece at a time. */
+    putBetween: (v: { account: InventoryAccount; before: number; upTo: number }, q: Q) =>
+      searchEntries(q, table, v.account, v.before, v.upTo),
   };
 }
 export const ACCOUNT_SEARCH = {

@@ -1,13 +1,16 @@
 // The feed's pages, fetched, read and written as a pipeline: while the sync's thread writes page n,
 // the reader (page-reader.ts) prepares page n+1 and the registry makes page n+2. The next page is
-// asked for as soon as the reader has its cursor (the envelope comes first).
+// asked for as soon as its cursor is known: from a small page's first bytes when the page names it
+// before its items (our registry's do), else once the page has arrived and its envelope is read.
 //
 // Pages are downloaded into two shared buffers that the run's pages take in turn, each replaced only
 // by a larger one: a buffer of its own for each page (tens of MB) is freed to malloc, which after
 // one that large keeps the next ones. A buffer is free again once its page is prepared, or, for a
 // page with an inventory (read from the bytes as it is written), once the writer is done with it.
-import { setImmediate as nextTurn } from 'node:timers/promises';
-import { preparedLazily, readEnvelope, type PreparedPage } from './page-prep';
+import { setImmediate as nextTurn, setTimeout as delay } from 'node:timers/promises';
+import { RegistryClientError } from '@desk/client/errors';
+import type { ExchangeWatch } from '@desk/client/call-types';
+import { leadingLinks, preparedLazily, readEnvelope, type PreparedPage } from './page-prep';
 import type { PageLinks, PageReader } from './page-reader';
 
 /** A page ready to be written: its items, where the feed goes on, and its bytes while they are held. */
@@ -19,8 +22,68 @@ export interface ReadyPage extends PreparedPage, PageLinks {
 /** Work to do while the next page has not arrived: one piece at a time (null: nothing now). */
 export type IdleWork = () => (() => void) | null;
 
-/** Downloads the page after `cursor` into the buffer `into` gives (asked again, larger, as needed). */
-export type FetchPage = (cursor: string, into: (size: number) => Buffer) => Promise<Buffer>;
+/**
+ * Downloads the page after `cursor` into the buffer `into` gives (asked again, larger, as needed),
+ * telling `watch` when its request has left and the bytes received so far as they come.
+ */
+export type FetchPage = (cursor: string, into: (size: number) => Buffer, watch?: ExchangeWatch) => Promise<Buffer>;
+
+/**
+ * How long the writer waits, at most, for the next page's request to leave before it writes a page
+ * read on its thread (a project or inventory page: a quarter to most of a second of writes, during
+ * which a request not yet written to its connection would wait, and the registry with it).
+ */
+const SENT_WAIT_MS = 50;
+
+/** A page that names where the feed goes on before its items does so in its first bytes, or not at all. */
+const LINKS_WITHIN_BYTES = 64 << 10;
+
+/** The page's envelope said otherwise than its first bytes (a member named twice): a breach of the contract. */
+const pageContradictsItsStart = () => {
+  const message = 'cursor, more: named twice in the page, with different values';
+  return new RegistryClientError('invalid_response', `GET /sync/v1/changes: the answer does not match the contract: ${message}`, {
+    endpoint: 'getChanges',
+    messages: [message],
+  });
+};
+
+/** A promise resolved from outside, and what it was resolved with. */
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((res) => (resolve = res));
+  const handle = { promise, settled: null as T | null, resolve: (value: T) => ((handle.settled ??= value), resolve(value)) };
+  return handle;
+}
+
+/**
+ * Where the feed goes on after a page, from its first bytes when it names it before its items: the
+ * next page is then asked for while this one is still arriving and being read, so the link and the
+ * registry are not idle between pages (over 150 ms of round trip, a tenth of a first sync:
+ * bench/README.md). Not for a page declared large (`sized`): those stay one ahead (see AHEAD).
+ */
+function linksFromFirstBytes() {
+  const early = deferred<PageLinks>();
+  let seeking = true;
+  return {
+    /** Settles only if the first bytes said where the feed goes on. */
+    links: early.promise,
+    sized(size: number): void {
+      if (size > THREAD_PAGE_BYTES) seeking = false;
+    },
+    arrived(sofar: Buffer): void {
+      if (!seeking) return;
+      const links = leadingLinks(sofar);
+      if (links) early.resolve(links);
+      if (links || sofar.length >= LINKS_WITHIN_BYTES) seeking = false;
+    },
+    /** The whole page's links, which must be those its first bytes said. */
+    confirm(links: PageLinks): void {
+      seeking = false;
+      const told = early.settled;
+      if (told && (told.cursor !== links.cursor || told.more !== links.more)) throw pageContradictsItsStart();
+    },
+  };
+}
 
 /**
  * Pages asked for ahead of the one being written: one always, a second while those ahead are small.
@@ -69,8 +132,9 @@ export async function* pipelinedPages(
     { buffer: null, free: true },
   ];
   const ready: { page: ReadyPage; slot: Slot; size: number }[] = [];
-  // (in an object: both sides set and read it between awaits)
-  const run: { failure: { error: unknown } | null; stopped: boolean } = { failure: null, stopped: false };
+  // (in an object: both sides set and read it between awaits; `unsent`: the last page asked for,
+  // until its request has left)
+  const run = { failure: null as { error: unknown } | null, stopped: false, unsent: null as Promise<void> | null };
   let taken = 0;
   let asked = 0;
   // Bytes of the pages downloaded and not yet taken by the writer.
@@ -88,13 +152,42 @@ export async function* pipelinedPages(
     changed();
   };
 
-  // Pages become ready in the order they were asked for, whichever reader prepared them.
+  // Pages become ready in the order they were asked for, whichever reader prepared them and
+  // whichever download ended first.
   let lastReady: Promise<unknown> = Promise.resolve();
-  const inOrder = (prepared: Promise<PreparedPage>, entry: (page: PreparedPage) => (typeof ready)[number]) => {
-    lastReady = Promise.all([prepared, lastReady]).then(([page]) => {
-      ready.push(entry(page));
+  const inOrder = (entry: Promise<(typeof ready)[number]>) => {
+    lastReady = Promise.all([entry, lastReady]).then(([page]) => {
+      ready.push(page);
       changed();
     }, fail);
+  };
+
+  /** Downloads the page after `cursor` into `held` and has it read; its links once the whole page says them. */
+  const download = async (cursor: string, held: Slot, watch: ExchangeWatch, sized: (size: number) => void) => {
+    const into = (size: number) => {
+      sized(size);
+      if (!held.buffer || held.buffer.byteLength < size) held.buffer = new SharedArrayBuffer(size);
+      return Buffer.from(held.buffer, 0, size);
+    };
+    const bytes = await fetch(cursor, into, watch);
+    aheadBytes += bytes.length;
+    if (!reader || bytes.length > THREAD_PAGE_BYTES) {
+      // The reader has nothing to read while the pages are this large: its thread and heap are
+      // freed meanwhile (the projects' pages, at a first sync's memory peak).
+      reader?.rest();
+      // Read from its bytes as it is written: its buffer is held until then.
+      const here = readHere(bytes, examinerRead);
+      const entry = { page: { ...here.page, ...here.links, bytes }, slot: held, size: bytes.length };
+      return { links: here.links, entry: Promise.resolve(entry) };
+    }
+    const read = reader.read(held.buffer!, bytes.length);
+    const links = await read.links;
+    const entry = read.prepared.then((page) => {
+      const withInventory = [...page.items].some((item) => item.type === 'inventory');
+      if (!withInventory) held.free = true;
+      return { page: { ...page, ...links, bytes: withInventory ? bytes : null }, slot: held, size: bytes.length };
+    });
+    return { links, entry };
   };
 
   const produce = async () => {
@@ -106,31 +199,22 @@ export async function* pipelinedPages(
       const held = slot;
       held.free = false;
       asked++;
-      const into = (size: number) => {
-        if (!held.buffer || held.buffer.byteLength < size) held.buffer = new SharedArrayBuffer(size);
-        return Buffer.from(held.buffer, 0, size);
+      const early = linksFromFirstBytes();
+      const unsent = deferred<void>();
+      run.unsent = unsent.promise;
+      const sent = () => {
+        unsent.resolve();
+        if (run.unsent === unsent.promise) run.unsent = null;
       };
-      const bytes = await fetch(cursor, into);
-      aheadBytes += bytes.length;
-      let links: PageLinks;
-      if (!reader || bytes.length > THREAD_PAGE_BYTES) {
-        // The reader has nothing to read while the pages are this large: its thread and heap are
-        // freed meanwhile (the projects' pages, at a first sync's memory peak).
-        reader?.rest();
-        // Read from its bytes as it is written: its buffer is held until then.
-        const here = readHere(bytes, examinerRead);
-        links = here.links;
-        inOrder(Promise.resolve(here.page), (page) => ({ page: { ...page, ...here.links, bytes }, slot: held, size: bytes.length }));
-      } else {
-        const read = reader.read(held.buffer!, bytes.length);
-        links = await read.links;
-        const { cursor: next, more } = links;
-        inOrder(read.prepared, (page) => {
-          const withInventory = [...page.items].some((item) => item.type === 'inventory');
-          if (!withInventory) held.free = true;
-          return { page: { ...page, cursor: next, more, bytes: withInventory ? bytes : null }, slot: held, size: bytes.length };
-        });
-      }
+      const page = download(cursor, held, { arrived: early.arrived, sent }, early.sized).then(({ links, entry }) => {
+        early.confirm(links);
+        return { links, entry };
+      });
+      inOrder(page.then(({ entry }) => entry));
+      const whole = page.then(({ links }) => links);
+      // (a failure after the early links reaches the writer in order, through inOrder)
+      whole.catch(() => {});
+      const links = await Promise.race([early.links, whole]);
       if (!links.more) return;
       cursor = links.cursor;
     }
@@ -153,6 +237,12 @@ export async function* pipelinedPages(
       taken++;
       aheadBytes -= size;
       changed();
+      if (page.bytes && page.bytes.length > THREAD_PAGE_BYTES) {
+        // A long write ahead: the page it frees room for is asked for first (a turn lets the
+        // producer ask), and its request is let leave, for a moment at most.
+        await nextTurn();
+        if (run.unsent) await Promise.race([run.unsent, delay(SENT_WAIT_MS, undefined, { ref: false })]);
+      }
       yield page;
       if (page.bytes) {
         // Its items are written: its buffer may take another page.

@@ -12,7 +12,16 @@ import { tolerant, type Organization } from '@shared/registry/resources';
 import { answerBreaksContract, answerNotJson } from '@desk/client/registry-client';
 import { hashJson, projectRowParts, retirementColumns, type ProjectRowParts, type RetirementColumns } from '@desk/cache/rows';
 import { checkFeedItem } from '../feed-item';
-import { isObjectSpan, JsonShapeError, objectMembers, objectMembersAndElements, parseSpan, rootSpan, type Span } from '../json-spans';
+import {
+  isObjectSpan,
+  JsonShapeError,
+  leadingMembers,
+  objectMembers,
+  objectMembersAndElements,
+  parseSpan,
+  rootSpan,
+  type Span,
+} from '../json-spans';
 
 const ENDPOINT = 'getChanges';
 const envelope = z.object({ changes: z.array(z.unknown()), removed: z.array(z.unknown()), cursor: z.string(), more: z.boolean() });
@@ -25,6 +34,28 @@ export function readingJson<T>(read: () => T): T {
   } catch (error) {
     if (error instanceof JsonShapeError || error instanceof SyntaxError) throw answerNotJson(ENDPOINT);
     throw error;
+  }
+}
+
+const LINK_NAMES: ReadonlySet<string> = new Set(['cursor', 'more']);
+
+/**
+ * Where the feed goes on after the page whose first bytes are `prefix`, when the page names it
+ * before its items (our registry does: queries/changes.ts); null until both have arrived, or when
+ * they come later in the page. Only a hint for asking the next page early: the whole page's
+ * envelope is checked once it has arrived, and must agree (page-pipeline.ts).
+ */
+export function leadingLinks(prefix: Buffer): { cursor: string; more: boolean } | null {
+  const members = leadingMembers(prefix, LINK_NAMES);
+  const cursor = members?.get('cursor');
+  const more = members?.get('more');
+  if (!cursor || !more) return null;
+  try {
+    const links = { cursor: parseSpan(prefix, cursor), more: parseSpan(prefix, more) };
+    return typeof links.cursor === 'string' && typeof links.more === 'boolean' ? (links as { cursor: string; more: boolean }) : null;
+  } catch {
+    // Not JSON after all: the whole page's reading says so.
+    return null;
   }
 }
 
