@@ -1,9 +1,9 @@
 // One HTTP exchange with the registry, no retries: builds the URL, sends with a timeout, and turns
 // transport failures and error answers into RegistryClientError. Retrying is the caller's policy.
-import { whenSent } from './request-sent';
 import { isLoopbackHost } from '@shared/desk/api';
 import { API_VERSION, API_VERSION_HEADER } from '@shared/registry/vocabulary';
 import { RegistryClientError } from './errors';
+import { whenSent } from './request-sent';
 
 export type FetchLike = (input: Request | string | URL, init?: RequestInit) => Promise<Response>;
 
