@@ -50,7 +50,8 @@ export const PAGES_AHEAD_MAX = 32;
  * A full retirements pass at scale 10 is 100 pages of about 75 KiB: at 32, its last pages were a
  * first sync's last 3 round trips through the seed interface (29 in all: 1.67x the loopback figure
  * at 150 ms, over the 1.6x target); at 128 they are in by the tenth of 26. What waits for the step
- * is at most 128 pages, about 10 MB.
+ * is at most 128 pages, about 10 MB of answers; the seed path's first-sync peak at scale 100 rose
+ * by about 40 MB with them (one run each: bench/README.md).
  */
 export const LIST_PAGES_ASKED_AHEAD = 128;
 
