@@ -1,11 +1,26 @@
 // The opening of the read pool's connections (postgres-read-pool.ts), one at a time, and the backoff
 // after a failed open: how soon another may be tried, and when a failure is tried once more at once.
 import type { NativeClient } from './postgres-connection';
+import { StatementDeadlinePassed } from './postgres-timed';
 
 const FIRST_RETRY_MS = 50;
 /** An open that failed sooner was refused or cut, not left unanswered (libpq's connect timeout is 2 s). */
 const QUICK_FAILURE_MS = 250;
 const MAX_RETRY_MS = 1000;
+
+/**
+ * Whether a failed open waited out a timeout (the database not answering) rather than being refused
+ * or cut. What the server said (a FATAL: its backend terminated, or the system shutting down) came
+ * at once, however late this process noticed it: an open begun before the process was held (a
+ * synchronous statement on the main connection, say) fails only once it is free again, and timed
+ * from its start it looked slow, so the reads waiting were answered 503 with the database up.
+ */
+function waitedOut(error: unknown, tookMs: number): boolean {
+  if (error instanceof StatementDeadlinePassed) return true;
+  const message = error instanceof Error ? error.message.trim() : '';
+  if (/timeout expired/i.test(message)) return true;
+  return tookMs > QUICK_FAILURE_MS && !/^(FATAL|ERROR):/.test(message);
+}
 
 /** What the opener asks of its pool. */
 export interface LaneOpenerHost {
@@ -57,7 +72,7 @@ export class LaneOpener {
         this.opening = false;
         if (this.host.closed()) return;
         this.failures += 1;
-        const slow = performance.now() - startedAt > QUICK_FAILURE_MS;
+        const slow = waitedOut(error, performance.now() - startedAt);
         const { queued, lanes } = this.host.standing();
         // Cut at once (a restart, or backends terminated, as it opened) while no read waited for it, or
         // for the first time since one last opened while reads wait on connections that may prove cut
