@@ -12,6 +12,7 @@ import { RegistryClientError } from '@desk/client/errors';
 import type { ExchangeWatch } from '@desk/client/call-types';
 import { leadingLinks, preparedLazily, readEnvelope, type PreparedPage } from './page-prep';
 import type { PageLinks, PageReader } from './page-reader';
+import { deferred } from './deferred';
 
 /** A page ready to be written: its items, where the feed goes on, and its bytes while they are held. */
 export interface ReadyPage extends PreparedPage, PageLinks {
@@ -46,14 +47,6 @@ const pageContradictsItsStart = () => {
     messages: [message],
   });
 };
-
-/** A promise resolved from outside, and what it was resolved with. */
-function deferred<T>() {
-  let resolve!: (value: T) => void;
-  const promise = new Promise<T>((res) => (resolve = res));
-  const handle = { promise, settled: null as T | null, resolve: (value: T) => ((handle.settled ??= value), resolve(value)) };
-  return handle;
-}
 
 /**
  * Where the feed goes on after a page, from its first bytes when it names it before its items: the

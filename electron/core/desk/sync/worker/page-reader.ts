@@ -13,6 +13,7 @@ import { preparedAtOnce, readEnvelope, type PreparedItem, type PreparedPage, typ
 import type { ThreadScript } from '../context';
 import type { WireError } from './protocol';
 import { fromWireError, toWireError } from './wire-error';
+import { deferred, type Deferred } from './deferred';
 
 /** Where a page's envelope says the feed goes on. */
 export interface PageLinks {
@@ -160,21 +161,4 @@ export function readerOnItsOwnThread(script: ThreadScript, workerData: object, e
       await closing?.terminate();
     },
   };
-}
-
-interface Deferred<T> {
-  promise: Promise<T>;
-  resolve(value: T): void;
-  reject(error: Error): void;
-}
-function deferred<T>(): Deferred<T> {
-  let resolve!: (value: T) => void;
-  let reject!: (error: Error) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  // Awaited by the pipeline in order; a failure seen first elsewhere must not count as unhandled.
-  promise.catch(() => {});
-  return { promise, resolve, reject };
 }
