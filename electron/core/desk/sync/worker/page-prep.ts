@@ -38,6 +38,8 @@ export function readingJson<T>(read: () => T): T {
 }
 
 const LINK_NAMES: ReadonlySet<string> = new Set(['cursor', 'more']);
+/** The envelope's links, checked as the whole envelope checks them. */
+const links = envelope.pick({ cursor: true, more: true });
 
 /**
  * Where the feed goes on after the page whose first bytes are `prefix`, when the page names it
@@ -51,8 +53,8 @@ export function leadingLinks(prefix: Buffer): { cursor: string; more: boolean } 
   const more = members?.get('more');
   if (!cursor || !more) return null;
   try {
-    const links = { cursor: parseSpan(prefix, cursor), more: parseSpan(prefix, more) };
-    return typeof links.cursor === 'string' && typeof links.more === 'boolean' ? (links as { cursor: string; more: boolean }) : null;
+    const checked = links.safeParse({ cursor: parseSpan(prefix, cursor), more: parseSpan(prefix, more) });
+    return checked.success ? checked.data : null;
   } catch {
     // Not JSON after all: the whole page's reading says so.
     return null;
