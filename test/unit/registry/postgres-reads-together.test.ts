@@ -6,6 +6,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresDatabase, PostgresError } from '@platform/db/postgres';
+import { startCountingProxy } from '@test/support/counting-proxy';
 import { createTestDatabase, POSTGRES_URL, type TestDatabase } from '@test/support/postgres';
 import { ON_POSTGRES } from '@test/support/registry';
 
@@ -87,6 +88,31 @@ describe.skipIf(!ON_POSTGRES)('reads sent together, on PostgreSQL', () => {
     // the same read connection: the failed pipeline was read to its end, not dropped (directly only:
     // PgBouncer in transaction mode hands each transaction whichever server connection is free)
     if (!THROUGH_POOLER) expect(await backend()).toBe(before);
+  });
+
+  it.skipIf(THROUGH_POOLER)("a failed read's end that comes after its error is waited for: the connection serves on", async () => {
+    // The backend flushes an error at once and its Sync's answer after it, so on a real network the
+    // read may fail before the end of its pipeline has come. The connection is kept for it.
+    const url = new URL(database.url);
+    const proxy = await startCountingProxy({ host: url.hostname, port: Number(url.port) }, { holdAfterErrorMs: 100 });
+    url.hostname = proxy.host;
+    url.port = String(proxy.port);
+    url.searchParams.set('sslmode', 'disable');
+    url.searchParams.set('gssencmode', 'disable');
+    url.searchParams.set('read_connections', '1');
+    const split = new PostgresDatabase(url.toString());
+    try {
+      const backend = async () => (await split.prepared(transactionOf).allAsync({}))[0]!.pid;
+      const before = await backend();
+      const failing = split.allAsyncTogether(split.prepared(quotient).withValues({ d: 0 }));
+      await expect(failing).rejects.toMatchObject({ code: '22012' });
+      // asked while the end is held: answered once it has come, on the same connection
+      expect(await split.allAsyncTogether(split.prepared(quotient).withValues({ d: 2 }))).toEqual([[{ q: 5 }]]);
+      expect(await backend()).toBe(before);
+    } finally {
+      split.close();
+      await proxy.close();
+    }
   });
 
   it('a statement that cannot be prepared reports its error each time; the others of its pipeline are prepared again', async () => {

@@ -27,6 +27,8 @@ export class PipelinedRead {
   private taken = false;
   /** The Sync was sent: the pipeline ends by itself. */
   private synced = false;
+  /** After a failure, the preparations not run were forgotten (settle). */
+  private forgotten = false;
   /** Each part's rows, in the read's order. */
   readonly rows: Rows[];
 
@@ -76,22 +78,27 @@ export class PipelinedRead {
   }
 
   /**
-   * After a failure: forgets the preparations not answered as done, then takes the rest of the
-   * pipeline if it has come (a failed one ends at its Sync as well). Answers whether the connection
-   * is ready for another read; when not (the rest has not come, or it broke) the caller drops it.
+   * After a failure: forgets the preparations not answered as done (once), then takes what has come
+   * of the rest of the pipeline (a failed one ends at its Sync as well). Answers `ready` once the
+   * Sync is in (the connection serves another read), `pending` while the rest is still on its way
+   * (the backend flushes an error at once and its Sync's answer after it: they may come apart), and
+   * `broken` when the connection cannot serve on: then the caller drops it. Called again as more comes.
    */
-  settle(): boolean {
-    for (const command of this.commands.slice(this.taken ? this.next + 1 : this.next)) {
-      if (command.preparation) command.part.unprepared?.(this.client);
+  settle(): 'ready' | 'pending' | 'broken' {
+    if (!this.forgotten) {
+      this.forgotten = true;
+      for (const command of this.commands.slice(this.taken ? this.next + 1 : this.next)) {
+        if (command.preparation) command.part.unprepared?.(this.client);
+      }
     }
-    if (!this.synced) return false;
+    if (!this.synced) return 'broken';
     const pq = this.client.pq;
     // at most each command's result and null, then the Sync's
     for (let left = 2 * this.commands.length + 1; left > 0; left--) {
-      if (pq.isBusy()) return false;
-      if (pq.getResult() && pq.resultStatus() === 'PGRES_PIPELINE_SYNC') return pq.exitPipelineMode();
+      if (pq.isBusy()) return 'pending';
+      if (pq.getResult() && pq.resultStatus() === 'PGRES_PIPELINE_SYNC') return pq.exitPipelineMode() ? 'ready' : 'broken';
     }
-    return false;
+    return 'broken';
   }
 
   private take(): void {

@@ -29,7 +29,11 @@ import { StatementDeadlinePassed } from './postgres-timed';
 interface Lane {
   client: NativeClient;
   read?: { read: Read; pipeline: PipelinedRead };
+  /** A failed read's pipeline whose end (its Sync's answer) has not come yet: not idle until it has. */
+  settling?: { pipeline: PipelinedRead; deadline: number };
 }
+
+const idle = (lane: Lane) => !lane.read && !lane.settling;
 
 /** libpq's PQTRANS_UNKNOWN: the connection is bad. */
 const CONNECTION_BAD = 4;
@@ -73,8 +77,8 @@ export class ReadPool {
       const read: Read = { parts, deadline: performance.now() + this.host.timeoutMs, resolve: done, reject };
       // an idle connection and no read waiting before this one: sent at once, without a wait timer
       // (a timer per read, set and cleared at once, was a measurable share of a read's CPU)
-      const idle = this.queue.length === 0 && !this.unanswered && !this.closed ? this.lanes.find((l) => !l.read) : undefined;
-      if (idle) this.start(idle, read);
+      const lane = this.queue.length === 0 && !this.unanswered && !this.closed ? this.lanes.find(idle) : undefined;
+      if (lane) this.start(lane, read);
       else this.queue.push(read);
       this.dispatch();
     });
@@ -97,7 +101,7 @@ export class ReadPool {
   private dispatch(): void {
     if (this.unanswered) return this.whileUnanswered();
     while (this.queue.length > 0 && !this.closed) {
-      const lane = this.lanes.find((l) => !l.read);
+      const lane = this.lanes.find(idle);
       if (!lane) break;
       const read = this.queue.shift()!;
       // its deadline came while it waited (the process was busy, so its timer has not run yet): not sent
@@ -191,6 +195,7 @@ export class ReadPool {
   }
 
   private readable(lane: Lane): void {
+    if (lane.settling) return this.settle(lane);
     if (!lane.read) {
       // idle: what the backend sends unasked (a notice, its last message before it is cut) is read
       // now, so the socket does not stay readable; the end of the stream drops the connection
@@ -226,9 +231,12 @@ export class ReadPool {
 
   /** Looks at every read in flight (ReadLooks); the earliest deadline of those still in flight. */
   private lookAll(): number {
-    for (const lane of [...this.lanes]) if (lane.read) this.look(lane);
+    for (const lane of [...this.lanes]) {
+      if (lane.read) this.look(lane);
+      else if (lane.settling) this.settle(lane);
+    }
     let next = Infinity;
-    for (const lane of this.lanes) if (lane.read) next = Math.min(next, lane.read.read.deadline);
+    for (const lane of this.lanes) next = Math.min(next, lane.read?.read.deadline ?? lane.settling?.deadline ?? Infinity);
     return next;
   }
 
@@ -254,12 +262,31 @@ export class ReadPool {
 
   private failed(lane: Lane, read: Read, pipeline: PipelinedRead, error: unknown): void {
     const { reported, cut } = this.host.failure(error, lane.client);
-    // the connection serves on only once the failed pipeline has ended (its Sync taken)
-    if (cut || !pipeline.settle()) this.drop(lane);
+    // the connection serves on only once the failed pipeline has ended (its Sync taken): until its
+    // end has come, it is not idle (dropping it instead cost a new connection per failed read)
+    const settled = cut ? 'broken' : pipeline.settle();
+    if (settled === 'broken') this.drop(lane);
+    else if (settled === 'pending') this.settleLater(lane, pipeline);
     if (!cut || read.again) return read.reject(reported);
     // a read changes nothing: once more, on another connection
     read.again = true;
     this.queue.unshift(read);
+  }
+
+  private settleLater(lane: Lane, pipeline: PipelinedRead): void {
+    const deadline = performance.now() + this.host.timeoutMs;
+    lane.settling = { pipeline, deadline };
+    this.looks.due(deadline);
+  }
+
+  /** Takes what has come of a failed pipeline's end: the lane serves again once it is in, or is dropped. */
+  private settle(lane: Lane): void {
+    const { pipeline, deadline } = lane.settling!;
+    const settled = lane.client.pq.consumeInput() ? pipeline.settle() : 'broken';
+    if (settled === 'pending' && performance.now() < deadline) return;
+    lane.settling = undefined;
+    if (settled !== 'ready') this.drop(lane);
+    this.dispatch();
   }
 
   /**
@@ -275,6 +302,7 @@ export class ReadPool {
     if (index < 0) return;
     this.lanes.splice(index, 1);
     this.stop(lane);
+    lane.settling = undefined;
     this.host.release(lane.client);
   }
 }
