@@ -1,7 +1,7 @@
 // Which connection is active (connection-manager.ts): its runtime opened and closed, the probe of
 // its registry, and the state the manager's parts share.
 import { httpProbe, startReachabilityProbe, type ReachabilityProbe } from './reachability-probe';
-import { clientFor, openConnectionRuntime, type ConnectionRuntime } from './connection-runtime';
+import { clientForConnection, openConnectionRuntime, type ConnectionRuntime } from './connection-runtime';
 import type { RegistryClient } from './client/registry-client';
 import type { StoredConnection } from './connections';
 import type { EmbeddedRegistry } from './embedded';
@@ -63,18 +63,7 @@ export function connectionClient(m: ManagerState, connection: StoredConnection):
   const kept = m.clients.get(connection.id);
   if (kept && kept.baseUrl === connection.baseUrl && kept.appId === connection.appId && kept.operatorId === connection.operatorId)
     return kept.client;
-  const { options } = m;
-  const { clock, keys } = options;
-  const client = clientFor({
-    baseUrl: connection.baseUrl,
-    appId: connection.appId,
-    loadPrivateKey: keys.loaderFor(connection),
-    ...(connection.operatorId !== undefined
-      ? { operator: { operatorId: connection.operatorId, loadPrivateKey: keys.operatorLoaderFor(connection) } }
-      : {}),
-    clock,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-  });
+  const client = clientForConnection(connection, m.options);
   keepClient(m, connection, client);
   return client;
 }

@@ -4,7 +4,7 @@
 import type { StoredConnection, SecretStoreKind } from './connections';
 import { checkPrivateKeyPem } from './connection-keys';
 import type { AddRemoteInput, ConnectionManagerOptions } from './connection-manager-api';
-import { clientFor } from './connection-runtime';
+import { clientForConnection } from './connection-runtime';
 import type { RegistryClient } from './client/registry-client';
 import { DeskFailure } from './errors';
 import type { KeyVault } from './key-vault';
@@ -24,7 +24,7 @@ export interface AddDeps extends Pick<ConnectionManagerOptions, 'connections' | 
 
 /** Checks and stores a new remote connection with its keys; answers it as stored. */
 export async function addRemoteConnection(deps: AddDeps, input: AddRemoteInput): Promise<StoredConnection> {
-  const { connections, clock, keys, keychain } = deps;
+  const { connections, keys, keychain } = deps;
   checkPrivateKeyPem(input.privateKeyPem);
   if (input.operator) checkPrivateKeyPem(input.operator.privateKeyPem);
   let secretStore: SecretStoreKind;
@@ -56,16 +56,7 @@ export async function addRemoteConnection(deps: AddDeps, input: AddRemoteInput):
   // given until they are stored, then reads them from their store like every connection's: kept
   // as the connection's, its app token (minted for the check) is the one its first sync uses.
   let given: { app: string; operator: string | undefined } | null = { app: input.privateKeyPem, operator: input.operator?.privateKeyPem };
-  const client = clientFor({
-    baseUrl: draft.baseUrl,
-    appId: draft.appId,
-    loadPrivateKey: async () => given?.app ?? keys.loaderFor(draft)(),
-    ...(input.operator
-      ? { operator: { operatorId: input.operator.id, loadPrivateKey: async () => given?.operator ?? keys.operatorLoaderFor(draft)() } }
-      : {}),
-    clock,
-    ...(deps.fetch ? { fetch: deps.fetch } : {}),
-  });
+  const client = clientForConnection(draft, deps, () => given);
   let connection: StoredConnection;
   try {
     connection = await deps.refreshAppFacts(draft, client);

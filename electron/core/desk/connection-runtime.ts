@@ -8,6 +8,7 @@ import { transportFor } from './client/node-http';
 import { createRegistryClient, type RegistryClient } from './client/registry-client';
 import { createTokenManager } from './client/tokens';
 import { openDeskCache, type DeskCache } from './cache';
+import type { ConnectionKeys } from './connection-keys';
 import type { StoredConnection } from './connections';
 import type { DeskPaths } from './paths';
 import { DESK_CLIENT_SETTINGS } from './client-settings';
@@ -30,6 +31,37 @@ export interface ConnectionRuntime {
    */
   localCertificate?: (retirementId: string) => Promise<Uint8Array>;
   close(): Promise<void>;
+}
+
+/** The keys a connection being added signs with until they are stored; null once they are. */
+export type GivenKeys = () => { app: string; operator: string | undefined } | null;
+
+/**
+ * A stored connection's client: it signs with the connection's keys, read from their store when a
+ * token is minted, or with the keys `given` answers while it answers some (a connection being
+ * added, whose keys are stored only once the registry accepted them).
+ */
+export function clientForConnection(
+  connection: StoredConnection,
+  deps: { keys: ConnectionKeys; clock: Clock; fetch?: FetchLike },
+  given: GivenKeys = () => null,
+): RegistryClient {
+  const { keys } = deps;
+  return clientFor({
+    baseUrl: connection.baseUrl,
+    appId: connection.appId,
+    loadPrivateKey: async () => given()?.app ?? keys.loaderFor(connection)(),
+    ...(connection.operatorId !== undefined
+      ? {
+          operator: {
+            operatorId: connection.operatorId,
+            loadPrivateKey: async () => given()?.operator ?? keys.operatorLoaderFor(connection)(),
+          },
+        }
+      : {}),
+    clock: deps.clock,
+    ...(deps.fetch ? { fetch: deps.fetch } : {}),
+  });
 }
 
 /** A client for a connection; used alone (before a connection is saved) and inside a runtime. */
