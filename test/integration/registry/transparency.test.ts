@@ -164,13 +164,16 @@ describe('a retirement certificate', () => {
     const file = join(dir.dir, 'certificate.pdf');
     writeFileSync(file, await renderCertificatePdf(certificateInputFor(t.registry, retirementId)));
     const text = execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
-    const [, index, size] = /entry (\d+), included in the checkpoint of (\d+) entries/.exec(text) ?? [];
+    // (each expectation names the certificate's text, so that a failure shows what it said)
+    const named = /entry (\d+), included in the checkpoint of (\d+) entries/.exec(text);
+    expect(named, text).not.toBeNull();
+    const [, index, size] = named!;
     const lookup = (await (await t.call(`/transparency/v1/lookup?kind=retirement&id=${retirementId}`)).json()) as { index: number };
-    expect(Number(index)).toBe(lookup.index);
+    expect(Number(index), text).toBe(lookup.index);
     // the checkpoint it names is signed, and the retirement's leaf is in it
     const key = await fetchVerifierKey(get);
     const checkpoint = await fetchCheckpoint(get, key, verifyEd25519);
-    expect(checkpoint.size).toBe(Number(size));
+    expect(checkpoint.size, text).toBe(Number(size));
     expect(text).toContain(checkpoint.root);
     let data = '';
     await fetchLeaves(get, lookup.index, lookup.index + 1, (l) => (data = l.data));
