@@ -31,10 +31,17 @@ describe.skipIf(!ON_POSTGRES)('reads that do not hold the process, on PostgreSQL
   let database: TestDatabase;
   let db: PostgresDatabase<unknown>;
   let other: PostgresDatabase<unknown>;
-  /** The backends waiting for advisory lock `key`. */
+  /**
+   * The backends waiting for advisory lock `key` in this test's database. (pg_locks shows the whole
+   * server's: the same file runs in the postgres and pgbouncer projects, at the same time.)
+   */
   const waitersOn = (key: number): number[] =>
     other
-      .query(`SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objid = $1 AND NOT granted ORDER BY pid`, [key])
+      .query(
+        `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objid = $1 AND NOT granted
+           AND database = (SELECT oid FROM pg_database WHERE datname = current_database()) ORDER BY pid`,
+        [key],
+      )
       .map((row) => Number(row.pid));
   const waitingOn = (key: number): number => waitersOn(key).length;
   /** `other` holds transaction-scoped advisory lock `key` until release() (a pooler keeps its server for it). */
