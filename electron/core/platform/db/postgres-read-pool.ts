@@ -21,22 +21,12 @@ import { DatabaseTimeoutError, DatabaseUnavailableError } from './database-error
 import type { NativeClient } from './postgres-connection';
 import { PipelinedRead } from './postgres-pipeline';
 import { LaneOpener } from './postgres-read-lane-opener';
+import { CONNECTION_BAD, idle, type Lane } from './postgres-read-lane';
 import { ReadLooks } from './postgres-read-looks';
 import { ReadQueue } from './postgres-read-queue';
 import type { Read, ReadPoolHost, ReadStatement, Rows } from './postgres-read-types';
 import { StatementDeadlinePassed } from './postgres-timed';
 
-interface Lane {
-  client: NativeClient;
-  read?: { read: Read; pipeline: PipelinedRead };
-  /** A failed read's pipeline whose end (its Sync's answer) has not come yet: not idle until it has. */
-  settling?: { pipeline: PipelinedRead; deadline: number };
-}
-
-const idle = (lane: Lane) => !lane.read && !lane.settling;
-
-/** libpq's PQTRANS_UNKNOWN: the connection is bad. */
-const CONNECTION_BAD = 4;
 // How often a read in flight looks at its socket itself. libuv reports a reset connection to libpq's
 // watcher as a failed poll, which pg-native's binding drops: such a read would wait out its deadline.
 const LOOK_EVERY_MS = 100;
