@@ -45,3 +45,18 @@ export function createTestDatabase(prefix = 'registry_test', template?: string):
     },
   };
 }
+
+/**
+ * The backends waiting for advisory lock `key` in the database `db` is connected to, in pid order.
+ * pg_locks lists the whole server's locks, where other runs (the postgres and pgbouncer projects
+ * share one server) may wait on the same key in databases of their own.
+ */
+export function advisoryLockWaiters(db: PostgresDatabase<unknown>, key: number): number[] {
+  return db
+    .query(
+      `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objid = $1 AND NOT granted
+         AND database = (SELECT oid FROM pg_database WHERE datname = current_database()) ORDER BY pid`,
+      [key],
+    )
+    .map((row) => Number(row.pid));
+}

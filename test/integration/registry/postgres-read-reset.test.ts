@@ -15,7 +15,7 @@ import { sql } from 'kysely';
 import { describe, expect, it, vi } from 'vitest';
 import { DatabaseTimeoutError, DatabaseUnavailableError } from '@platform/db/database';
 import { PostgresDatabase } from '@platform/db/postgres';
-import { createTestDatabase } from '@test/support/postgres';
+import { advisoryLockWaiters, createTestDatabase } from '@test/support/postgres';
 import { ON_POSTGRES } from '@test/support/registry';
 
 interface ResettingProxy {
@@ -93,14 +93,7 @@ describe.skipIf(!ON_POSTGRES)('a read whose connection is reset under it, on Pos
     // a deadline far past the test's own timeout: a read that waited for it fails the test
     const db = new PostgresDatabase<unknown>(`${proxy.through(database.url)}&statement_timeout=60000`);
     const other = new PostgresDatabase<unknown>(database.url);
-    // in this database only: pg_locks shows the whole server's, where other runs may wait on 45 too
-    const waiting = (): number[] =>
-      other
-        .query(
-          `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objid = 45 AND NOT granted
-             AND database = (SELECT oid FROM pg_database WHERE datname = current_database()) ORDER BY pid`,
-        )
-        .map((row) => Number(row.pid));
+    const waiting = (): number[] => advisoryLockWaiters(other, 45);
     try {
       other.exec('BEGIN; SELECT pg_advisory_xact_lock(45)');
       const read = db.allAsync(sql<{ pid: number }>`SELECT pg_backend_pid() AS pid FROM pg_advisory_xact_lock(45)`);

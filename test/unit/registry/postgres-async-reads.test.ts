@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DatabaseTimeoutError } from '@platform/db/database';
 import { PostgresDatabase, PostgresError } from '@platform/db/postgres';
-import { createTestDatabase, POSTGRES_URL, type TestDatabase } from '@test/support/postgres';
+import { advisoryLockWaiters, createTestDatabase, POSTGRES_URL, type TestDatabase } from '@test/support/postgres';
 import { ON_POSTGRES } from '@test/support/registry';
 
 const THROUGH_POOLER = /[?&]pgbouncer=true(&|$)/.test(POSTGRES_URL);
@@ -31,18 +31,8 @@ describe.skipIf(!ON_POSTGRES)('reads that do not hold the process, on PostgreSQL
   let database: TestDatabase;
   let db: PostgresDatabase<unknown>;
   let other: PostgresDatabase<unknown>;
-  /**
-   * The backends waiting for advisory lock `key` in this test's database. (pg_locks shows the whole
-   * server's: the same file runs in the postgres and pgbouncer projects, at the same time.)
-   */
-  const waitersOn = (key: number): number[] =>
-    other
-      .query(
-        `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objid = $1 AND NOT granted
-           AND database = (SELECT oid FROM pg_database WHERE datname = current_database()) ORDER BY pid`,
-        [key],
-      )
-      .map((row) => Number(row.pid));
+  /** The backends waiting for advisory lock `key` (in this test's database). */
+  const waitersOn = (key: number): number[] => advisoryLockWaiters(other, key);
   const waitingOn = (key: number): number => waitersOn(key).length;
   /** `other` holds transaction-scoped advisory lock `key` until release() (a pooler keeps its server for it). */
   const hold = (key: number) => {
