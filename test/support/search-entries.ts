@@ -1,0 +1,31 @@
+// What a desk cache's search table indexes for each row: each entry's tokens per column, in their
+// order, read from the index itself through FTS5's vocabulary table. A test that compares two
+// caches' search entries compares what a search can find, not the text kept beside the index.
+import type BetterSqlite3 from 'better-sqlite3';
+
+export interface SearchEntry {
+  rowid: number;
+  /** The column's name and its tokens as indexed (lower case, diacritics folded), space-separated. */
+  column: string;
+  tokens: string;
+}
+
+/** Every entry of `table` (a search table of `db`'s main database), by rowid and column. */
+export function searchEntries(db: BetterSqlite3.Database, table: string): SearchEntry[] {
+  if (!/^[a-z_]+_fts$/.test(table)) throw new Error(`not a search table's name: ${table}`);
+  // A vocabulary table lives in the connection's temp schema; it reads the index as it is now.
+  db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${table}_entries USING fts5vocab(main, ${table}, instance)`);
+  return db
+    .prepare(
+      `SELECT doc AS rowid, col AS "column", group_concat(term, ' ' ORDER BY "offset") AS tokens
+       FROM temp.${table}_entries GROUP BY doc, col ORDER BY doc, col`,
+    )
+    .all() as SearchEntry[];
+}
+
+/** The entries of `table` keyed by a row's own id (`idOf` maps a rowid to it), for caches whose rowids differ. */
+export function searchEntriesById(db: BetterSqlite3.Database, table: string, idOf: (rowid: number) => string): Record<string, string[]> {
+  const byId: Record<string, string[]> = {};
+  for (const entry of searchEntries(db, table)) (byId[idOf(entry.rowid)] ??= []).push(`${entry.column}: ${entry.tokens}`);
+  return byId;
+}
