@@ -11,6 +11,7 @@ import { beginSnapshotLoad } from '@desk/cache/snapshot-writers';
 import { retirementColumns } from '@desk/cache/rows';
 import { makeDataDir } from '@test/support/registry';
 import { searchEntriesById } from '@test/support/search-entries';
+import { ACCOUNT_SEARCH } from '@desk/resources/inventories/writers';
 
 const work = makeDataDir('desk-snapshot-load-');
 afterAll(() => work.remove());
@@ -139,4 +140,23 @@ it("holds FTS5's merging off during the load and gives it back before the commit
   // FTS5's own check of its index against the rows it was given.
   expect(() => cache.db.raw.exec("INSERT INTO retirements_fts (retirements_fts) VALUES ('integrity-check')")).not.toThrow();
   cache.close();
+});
+
+it("reads a piece of an account's search entries by its rowid range, in rowid order, with no statistics to go by", () => {
+  // FTS5 writes its pending entries out as a segment whenever a rowid is not above the last one: rows
+  // handed over in another order (the (account, id) index's) made thousands of tiny segments.
+  const cache = openDeskCache(join(work.dir, 'plan.sqlite'));
+  const load = beginSnapshotLoad(cache.db, () => 0);
+  try {
+    expect(cache.db.raw.prepare("SELECT count(*) FROM sqlite_stat1 WHERE tbl = 'inventory_credits'").pluck().get()).toBe(0);
+    const piece = ACCOUNT_SEARCH.buffer.putBetween({ account: 'buffer', before: 100, upTo: 5100 }, cache.db.q).compile();
+    const plan = cache.db.raw
+      .prepare(`EXPLAIN QUERY PLAN ${piece.sql}`)
+      .all(...piece.parameters)
+      .map((row) => (row as { detail: string }).detail);
+    expect(plan).toEqual(['SEARCH inventory_credits USING INTEGER PRIMARY KEY (rowid>? AND rowid<?)']);
+  } finally {
+    load.rollback();
+    cache.close();
+  }
 });

@@ -145,7 +145,15 @@ const countCredits = (v: AccountValues, q: Q) =>
 /** Planner statistics for the new rows (bounded by analysis_limit: milliseconds). */
 export const analyzeCredits = () => sql`ANALYZE inventory_credits`;
 
-/** The search entries of the account's credits with rowids above `before` (and up to `upTo`), into its FTS table. */
+/**
+ * The search entries of the account's credits with rowids above `before` (and up to `upTo`), into its
+ * FTS table, in rowid order. The rows are read by their rowid range, never through an index on the
+ * account (the unary `+`): a first load's empty cache has no planner statistics, and SQLite took the
+ * (account, id) index, which hands the rows over in id order. FTS5 writes its pending entries out as
+ * a segment whenever a rowid is not above the last one, so entries in random order became thousands
+ * of tiny segments, and each row was a random read: a 5,000-row piece took about 100 ms instead of
+ * 20 (bench/README.md, sync).
+ */
 function searchEntries(q: Q, table: 'inventory_buffer_fts', account: InventoryAccount, before: number, upTo = Number.MAX_SAFE_INTEGER) {
   return q
     .insertInto(table)
@@ -154,9 +162,10 @@ function searchEntries(q: Q, table: 'inventory_buffer_fts', account: InventoryAc
       q
         .selectFrom('inventory_credits')
         .select(['rowid', 'project_name', 'project_num', inventoryFtsFacets.as('facets')])
-        .where('account', '=', account)
+        .where(sql<InventoryAccount>`+account`, '=', account)
         .where('rowid', '>', before)
-        .where('rowid', '<=', upTo),
+        .where('rowid', '<=', upTo)
+        .orderBy('rowid'),
     );
 }
 
