@@ -105,6 +105,7 @@ describe('sync from the changes feed', () => {
     const feedRows = rows(world.cache);
     expect(feedRows.projects.length).toBeGreaterThan(60);
     expect(feedRows.retirements).toHaveLength(120);
+    expect(feedRows.vintages.length, 'a credits answer with vintages to compare').toBeGreaterThan(0);
     expect(feedRows).toEqual(rows(seedCache));
   });
 

@@ -96,8 +96,11 @@ export type PreparedItem =
   | { type: 'project'; id: string; json: string; hash: string; parts: ProjectRowParts }
   /** An internal project: its list row (without events) and its details answer (with them). */
   | { type: 'internalProject'; id: string; json: string; hash: string; parts: ProjectRowParts; detailsJson: string }
-  /** A project's credits answer, filed under the hash of the list row it came with on this page ('' if none). */
-  | { type: 'projectCredits'; id: string; json: string; listHash: string }
+  /**
+   * A project's credits answer, filed under the hash of the list row it came with on this page ('' if
+   * none), with the vintages it lists (read here, from the answer already parsed).
+   */
+  | { type: 'projectCredits'; id: string; json: string; listHash: string; vintages: string[] }
   | { type: 'retirement'; id: string; json: string; hash: string; columns: RetirementColumns }
   | { type: 'organization'; organization: Organization }
   /** An inventory, to read from the page's bytes (`span`) as it is written; `index` is its place in `changes`. */
@@ -175,7 +178,8 @@ function* preparedItems(text: Buffer, page: PageEnvelope, examinerRead: boolean)
       }
       case 'projectCredits': {
         const listHash = (examinerRead ? hashesOfPage.internal : hashesOfPage.public).get(item.id) ?? '';
-        yield { type: 'projectCredits', id: item.id, json: JSON.stringify(item.credits), listHash };
+        const vintages = item.credits.vintages.map((v) => v.vintage);
+        yield { type: 'projectCredits', id: item.id, json: JSON.stringify(item.credits), listHash, vintages };
         break;
       }
       case 'retirement': {
