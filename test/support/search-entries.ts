@@ -23,9 +23,14 @@ export function searchEntries(db: BetterSqlite3.Database, table: string): Search
     .all() as SearchEntry[];
 }
 
-/** The entries of `table` keyed by a row's own id (`idOf` maps a rowid to it), for caches whose rowids differ. */
-export function searchEntriesById(db: BetterSqlite3.Database, table: string, idOf: (rowid: number) => string): Record<string, string[]> {
+/**
+ * The entries of `table` keyed by their row's own id, for caches whose rowids differ: `rows` selects
+ * each indexed row's `rowid` and `id` (an entry whose row it does not name is keyed "no row N").
+ */
+export function searchEntriesById(db: BetterSqlite3.Database, table: string, rows: string): Record<string, string[]> {
+  const ids = new Map((db.prepare(rows).all() as { rowid: number; id: string }[]).map((r) => [r.rowid, r.id]));
   const byId: Record<string, string[]> = {};
-  for (const entry of searchEntries(db, table)) (byId[idOf(entry.rowid)] ??= []).push(`${entry.column}: ${entry.tokens}`);
+  for (const entry of searchEntries(db, table))
+    (byId[ids.get(entry.rowid) ?? `no row ${entry.rowid}`] ??= []).push(`${entry.column}: ${entry.tokens}`);
   return byId;
 }

@@ -43,16 +43,11 @@ afterAll(async () => {
 /** Every table's rows without what only says when or how a row was synced (times, hashes of answers, rowids). */
 function rows(cache: DeskCache) {
   const all = (sql: string) => cache.db.raw.prepare(sql).all();
-  // A search entry is keyed by its row's rowid, which differs between caches: its row's id names it.
-  const idOf = (sql: string) => {
-    const ids = new Map((all(sql) as { rowid: number; id: string }[]).map((r) => [r.rowid, r.id]));
-    return (rowid: number) => ids.get(rowid) ?? `no row ${rowid}`;
-  };
   return {
     projects: all('SELECT * FROM projects ORDER BY scope, id').map((r) => ({ ...(r as object), rowid: undefined })),
     projectSearch: {
-      public: searchEntriesById(cache.db.raw, 'projects_public_fts', idOf("SELECT rowid, id FROM projects WHERE scope = 'public'")),
-      internal: searchEntriesById(cache.db.raw, 'projects_internal_fts', idOf("SELECT rowid, id FROM projects WHERE scope = 'internal'")),
+      public: searchEntriesById(cache.db.raw, 'projects_public_fts', "SELECT rowid, id FROM projects WHERE scope = 'public'"),
+      internal: searchEntriesById(cache.db.raw, 'projects_internal_fts', "SELECT rowid, id FROM projects WHERE scope = 'internal'"),
     },
     details: all('SELECT id, json, list_hash FROM project_details ORDER BY id'),
     credits: all('SELECT project_id, json, list_hash FROM project_credits ORDER BY project_id'),
@@ -60,7 +55,7 @@ function rows(cache: DeskCache) {
     inventories: all('SELECT account, json, credit_count FROM inventories ORDER BY account'),
     inventoryCredits: all('SELECT * FROM inventory_credits ORDER BY account, id').map((r) => ({ ...(r as object), rowid: undefined })),
     retirements: all('SELECT * FROM retirements ORDER BY id').map((r) => ({ ...(r as object), rowid: undefined })),
-    retirementSearch: searchEntriesById(cache.db.raw, 'retirements_fts', idOf('SELECT rowid, id FROM retirements')),
+    retirementSearch: searchEntriesById(cache.db.raw, 'retirements_fts', 'SELECT rowid, id FROM retirements'),
     organizations: all('SELECT id, full_name, installed, json FROM organizations ORDER BY id'),
     unseen: all('SELECT id FROM organizations_unseen ORDER BY id'),
     warehouses: all('SELECT organization_id, organization_name, can_write, credits_json, reservations_json FROM warehouses'),

@@ -91,20 +91,16 @@ function loadInto(cache: DeskCache, idle: boolean) {
 
 const contents = (cache: DeskCache) => {
   const all = (sql: string) => cache.db.raw.prepare(sql).all();
-  const idOf = (sql: string) => {
-    const ids = new Map((all(sql) as { rowid: number; id: string }[]).map((r) => [r.rowid, r.id]));
-    return (rowid: number) => ids.get(rowid) ?? `no row ${rowid}`;
-  };
   return {
     retirements: all('SELECT * FROM retirements ORDER BY id').map((r) => ({ ...(r as object), rowid: undefined })),
-    search: searchEntriesById(cache.db.raw, 'retirements_fts', idOf('SELECT rowid, id FROM retirements')),
+    search: searchEntriesById(cache.db.raw, 'retirements_fts', 'SELECT rowid, id FROM retirements'),
     searchRows: all('SELECT count(*) FROM retirements_fts'),
     found: cache.searchRetirements({ query: 'benef', limit: 100 }),
     credits: all('SELECT * FROM inventory_credits ORDER BY id').map((r) => ({ ...(r as object), rowid: undefined })),
     creditSearch: searchEntriesById(
       cache.db.raw,
       'inventory_buffer_fts',
-      idOf("SELECT rowid, id FROM inventory_credits WHERE account = 'buffer'"),
+      "SELECT rowid, id FROM inventory_credits WHERE account = 'buffer'",
     ),
     creditSearchRows: all('SELECT count(*) FROM inventory_buffer_fts'),
     indexes: all("SELECT name, sql FROM sqlite_schema WHERE type = 'index' ORDER BY name"),
