@@ -17,7 +17,7 @@ import type { CacheTables } from './schema';
 import type { CacheResource } from './types';
 import { syncSuccess } from './writers';
 import { checkpointInBackground, holdAutocheckpoints, release } from './deferred-checkpoint';
-import { secondaryIndexesOf } from './bulk-indexes';
+import { buildIndexes, secondaryIndexesOf } from './bulk-indexes';
 import { holdFtsMerges } from './fts-bulk-load';
 
 type Db = SqliteDatabase<CacheTables>;
@@ -78,7 +78,8 @@ export function beginSnapshotLoad(db: Db, now: () => number) {
   };
   const loaded = FEED_KINDS.map(({ folder, feed }) => ({ folder, feed, part: feed.load({ db, now, markSuccess }) }));
   const parts = Object.fromEntries(loaded.map(({ folder, part }) => [folder, part])) as LoadParts;
-  // Indexes built again ahead of the commit (idleWork).
+  // Indexes built again ahead of the commit (idleWork), on this thread alone: meanwhile the registry
+  // makes the next pages on the other core, where a sort helper (buildIndexes) would compete with it.
   const built = new Set<string>();
   const buildIndex = (index: (typeof indexes)[number]) => {
     db.raw.exec(index.sql);
@@ -129,12 +130,16 @@ export function beginSnapshotLoad(db: Db, now: () => number) {
     },
 
     /**
-     * Builds the indexes again, refreshes the planner statistics of what was loaded and commits the
-     * load; the WAL is then checkpointed in the background, which the answer settles with (nothing
-     * needs to wait for it: closing the cache finishes it).
+     * Builds the indexes again (the registry is done: with a sort helper on the idle core),
+     * refreshes the planner statistics of what was loaded and commits the load; the WAL is then
+     * checkpointed in the background, which the answer settles with (nothing needs to wait for it:
+     * closing the cache finishes it).
      */
     commit(): Promise<void> {
-      for (const index of indexes) if (!built.has(index.name)) db.raw.exec(index.sql);
+      buildIndexes(
+        db,
+        indexes.filter((index) => !built.has(index.name)),
+      );
       restoreFtsMerges();
       for (const { feed } of loaded) for (const table of feed.analyzed) db.run(sql`ANALYZE ${sql.table(table)}`);
       db.run(sql`COMMIT`);

@@ -6,7 +6,7 @@ import type { Project } from '@shared/registry/resources';
 import type { CacheTables } from '@desk/cache/schema';
 import type { CacheResource, ProjectScope } from '@desk/cache/types';
 import { projectColumns, projectSearchText } from '@desk/cache/rows';
-import { withIndexesBuiltAfter } from '@desk/cache/bulk-indexes';
+import { buildIndexes, withIndexesBuiltAfter } from '@desk/cache/bulk-indexes';
 import type { CommitOptions, Q, WriterBase } from '@desk/cache/writers';
 import { markProponentsStale } from '@desk/resources/organizations/writers';
 import { forgetInternalAnswers } from '@desk/resources/project-answers/writers';
@@ -163,7 +163,7 @@ export function createProjectWriters(base: WriterBase) {
           rowids.set(project.id, rowid);
         },
         commit(options: Omit<CommitOptions, 'full' | 'watermark'>): { written: number; deleted: number } {
-          for (const index of indexes) db.raw.exec(index.sql);
+          buildIndexes(db, indexes);
           markProponentsStale(db, proponents);
           const written = rowids.size;
           if (written > 0) refreshPlannerStatistics('projects');

@@ -7,6 +7,7 @@ import type { CacheTables } from '@desk/cache/schema';
 import type { CacheResource } from '@desk/cache/types';
 import { hashJson, retirementColumns } from '@desk/cache/rows';
 import type { CommitOptions, Q, WriterBase } from '@desk/cache/writers';
+import { buildIndexes } from '@desk/cache/bulk-indexes';
 
 type NewRetirement = Omit<Insertable<CacheTables['retirements']>, 'rowid'>;
 
@@ -145,7 +146,7 @@ export function createRetirementWriters(base: WriterBase) {
         },
         commit(options: Omit<CommitOptions, 'full'>): { written: number; deleted: number } {
           db.prepared(putAllRetirementSearch).run({});
-          for (const index of indexes) db.raw.exec(index.sql);
+          buildIndexes(db, indexes);
           const written = rowids.size;
           if (written > 0) refreshPlannerStatistics('retirements');
           replacePageHashes(resource, options.pageHashes, true);
