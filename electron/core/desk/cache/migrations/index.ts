@@ -6,6 +6,7 @@ import { migration0004 } from './0004-inventory-credits';
 import { migration0005 } from './0005-back-office';
 import { migration0006 } from './0006-history-verification';
 import { migration0007 } from './0007-history-pin';
+import { migration0008 } from './0008-history-reference-index';
 
 /** The desk cache's schema steps, in order; a cache newer than the last is refused. */
 export const cacheMigrations: readonly Migration[] = [
@@ -16,4 +17,5 @@ export const cacheMigrations: readonly Migration[] = [
   migration0005,
   migration0006,
   migration0007,
+  migration0008,
 ];
