@@ -11,7 +11,7 @@ import { beginSnapshotLoad } from '@desk/cache/snapshot-writers';
 import { retirementColumns } from '@desk/cache/rows';
 import { makeDataDir } from '@test/support/registry';
 import { searchEntriesById } from '@test/support/search-entries';
-import { ACCOUNT_SEARCH } from '@desk/resources/inventories/writers';
+import { ACCOUNT_SEARCH, creditColumns } from '@desk/resources/inventories/writers';
 
 const work = makeDataDir('desk-snapshot-load-');
 afterAll(() => work.remove());
@@ -60,8 +60,8 @@ function loadInto(cache: DeskCache, idle: boolean) {
       summary: {} as InventorySummary,
       organization: {} as OrganizationSummary,
       credits: Array.from({ length: to - from }, (_, k) => {
-        const json = JSON.stringify(credit(from + k));
-        return { id: `c-${from + k}`, json, hash: `h${from + k}` };
+        const parsed = credit(from + k);
+        return { id: `c-${from + k}`, columns: creditColumns(parsed), json: JSON.stringify(parsed), hash: `h${from + k}` };
       }),
       answerHash: () => 'a',
     });

@@ -5,7 +5,7 @@ import type { Q } from '@desk/cache/writers';
 import { hashJson, hashJsonBytes } from '@desk/cache/rows';
 import type { PreparedItem } from '@desk/sync/worker/page-prep';
 import type { FeedPage, LoadBase } from '@desk/resources/feed-part';
-import { ACCOUNT_SEARCH, highestRowid, insertCreditFromJson, putSummary } from './writers';
+import { ACCOUNT_SEARCH, creditColumns, highestRowid, insertCredit, putSummary, type CreditColumns } from './writers';
 import { inventoryItem, type FeedInventory } from './feed-item';
 
 export const dropAccountCredits = (v: { account: InventoryAccount }, q: Q) =>
@@ -15,8 +15,8 @@ export interface SnapshotInventory {
   account: InventoryAccount;
   summary: InventorySummary;
   organization: OrganizationSummary;
-  /** Each credit's id, JSON (as validated) and its hash, made one at a time as they are written. */
-  credits: Iterable<{ id: string; json: string; hash: string }>;
+  /** Each credit's id, columns, JSON (as validated) and its hash, made one at a time as they are written. */
+  credits: Iterable<{ id: string; columns: CreditColumns; json: string; hash: string }>;
   /** The answer's hash, once every credit has been read. */
   answerHash: () => string;
 }
@@ -27,7 +27,7 @@ function snapshotInventory(account: InventoryAccount, inventory: FeedInventory):
   function* credits() {
     for (const credit of inventory.credits()) {
       const json = JSON.stringify(credit);
-      yield { id: credit.id, json, hash: hashJson(json) };
+      yield { id: credit.id, columns: creditColumns(credit), json, hash: hashJson(json) };
     }
   }
   return {
@@ -51,7 +51,7 @@ const SEARCH_PIECE_ROWS = 5_000;
 /** Each account's whole answer loaded (an account sent again replaces the first); search entries made after. */
 export function loadInventories(base: LoadBase) {
   const { db, now } = base;
-  const insertCredit = db.prepared(insertCreditFromJson);
+  const insert = db.prepared(insertCredit);
   let count = 0;
   // Accounts whose credits' search entries are still to make: their rows in (before, upTo].
   const unsearched = new Map<InventoryAccount, { before: number; upTo: number }>();
@@ -78,7 +78,7 @@ export function loadInventories(base: LoadBase) {
     const before = db.prepared(highestRowid).first({})?.n ?? 0;
     let credits = 0;
     for (const credit of answer.credits) {
-      insertCredit.run({ account, id: credit.id, row_hash: credit.hash, json: credit.json });
+      insert.run({ account, id: credit.id, ...credit.columns, row_hash: credit.hash, json: credit.json });
       credits++;
     }
     count += credits;

@@ -3,10 +3,10 @@
 import { z } from 'zod';
 import { INVENTORY_ACCOUNTS, type InventoryAccount } from '@shared/desk/api';
 import type { EndpointId } from '@shared/registry/endpoints';
-import { tolerant } from '@shared/registry/resources';
+import { tolerant, type InventoryCredit } from '@shared/registry/resources';
 import { answerBreaksContract, answerNotJson } from '@desk/client/registry-client';
 import { hashJson, hashJsonBytes } from '@desk/cache/rows';
-import type { ChangedInventory } from './writers';
+import { creditColumns, type ChangedInventory, type CreditColumns } from './writers';
 import type { StagedRow } from '@desk/cache/types';
 import type { StepContext, StepOutcome } from '@desk/sync/context';
 import { compileShapeCheck } from '@desk/sync/shape-check';
@@ -111,11 +111,11 @@ function* checkedCredits(
   bytes: Buffer,
   endpoint: EndpointId,
   creditSpans: ReturnType<typeof readInventoryHead>['creditSpans'],
-): Generator<{ id: string; hash: string; json: string }> {
+): Generator<{ id: string; hash: string; json: string; columns: CreditColumns }> {
   for (const [i, span] of creditSpans.entries()) {
     const raw: unknown = readingJson(endpoint, () => parseSpan(bytes, span));
     // The compiled shape check first (seed-answers.ts): zod only for a credit it is not sure of.
-    let credit: { id: string };
+    let credit: InventoryCredit;
     if (exactCredit(raw)) credit = raw;
     else {
       const checked = tolerant.inventoryCredit.safeParse(raw);
@@ -123,7 +123,7 @@ function* checkedCredits(
       credit = checked.data;
     }
     const json = JSON.stringify(credit);
-    yield { id: credit.id, hash: hashJson(json), json };
+    yield { id: credit.id, hash: hashJson(json), json, columns: creditColumns(credit) };
   }
 }
 
