@@ -5,12 +5,14 @@
 // both hold the same rows, search entries and indexes.
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import type { InventorySummary, OrganizationSummary, Retirement } from '@shared/registry/resources';
+import type { InventorySummary, OrganizationSummary, Project, Retirement } from '@shared/registry/resources';
 import { openDeskCache, type DeskCache } from '@desk/cache';
 import { beginSnapshotLoad } from '@desk/cache/snapshot-writers';
-import { retirementColumns } from '@desk/cache/rows';
+import { hashJson, projectRowParts, retirementColumns } from '@desk/cache/rows';
+import { removeFeedRows } from '@desk/sync/feed-read';
 import { makeDataDir } from '@test/support/registry';
 import { searchEntriesById } from '@test/support/search-entries';
+import { project as fullProject } from '@test/support/search-caches';
 import { ACCOUNT_SEARCH, creditColumns } from '@desk/resources/inventories/writers';
 
 const work = makeDataDir('desk-snapshot-load-');
@@ -153,6 +155,35 @@ it("reads a piece of an account's search entries by its rowid range, in rowid or
     expect(plan).toEqual(['SEARCH inventory_credits USING INTEGER PRIMARY KEY (rowid>? AND rowid<?)']);
   } finally {
     load.rollback();
+    cache.close();
+  }
+});
+
+it("answers the loaded projects' proponents as the cache reads them back, the internal list's when it has projects", async () => {
+  const organization = (id: string) => ({ id, fullName: id, logo: '', publicUrl: '' });
+  const withProponents = (i: number, ids: string[]) => fullProject(i, { proponents: ids.map(organization) });
+  const loaded = (p: Project) => {
+    const json = JSON.stringify(p);
+    return { id: p.id, json, hash: hashJson(json), parts: projectRowParts(p) };
+  };
+  for (const internal of [false, true]) {
+    const cache = openDeskCache(join(work.dir, `proponents-${internal}.sqlite`));
+    const load = beginSnapshotLoad(cache.db, () => 0);
+    const projects = load.parts.projects!;
+    projects.project('public', loaded(withProponents(1, ['o1', 'o2'])));
+    projects.project('public', loaded(withProponents(2, ['o3'])));
+    // Sent again with other proponents: the last copy counts.
+    projects.project('public', loaded(withProponents(1, ['o4'])));
+    // Removed by the feed: its proponent is nobody's now.
+    projects.project('public', loaded(withProponents(3, ['o5'])));
+    projects.dropped('project', 'p3');
+    removeFeedRows(cache, (type) => (type === 'project' ? ['p3'] : []));
+    if (internal) projects.project('internal', loaded(withProponents(4, ['o6', 'o4'])));
+    load.finish(internal);
+    await load.commit();
+    const expected = internal ? ['o4', 'o6'] : ['o3', 'o4'];
+    expect(cache.proponentIds().sort()).toEqual(expected);
+    expect(projects.proponentIds().sort()).toEqual(expected);
     cache.close();
   }
 });

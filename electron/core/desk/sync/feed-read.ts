@@ -33,6 +33,8 @@ export interface PassPart {
 export interface FeedRun {
   outcomes: FeedRunOutcomes;
   unchanged: boolean;
+  /** The cached projects' proponents (what cache.proponentIds() reads), when the pass loaded every project. */
+  proponents?: string[];
 }
 
 /** What the pages said besides their items: removals, where the feed ends. */

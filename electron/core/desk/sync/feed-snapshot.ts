@@ -5,16 +5,14 @@ import type { SnapshotLoad } from '@desk/cache/snapshot-writers';
 import type { FeedPass } from '@desk/resources/feed-part';
 import type { FeedCache } from '@desk/resources/list';
 import type { StepContext, StepOutcome } from './context';
-import { cursorScope, feedOutcomes, noteOf, readPages, removedOf, removeFeedRows, type FeedRunOutcomes } from './feed-read';
+import { cursorScope, feedOutcomes, noteOf, readPages, removedOf, removeFeedRows, type FeedRun } from './feed-read';
 import { pageReader } from './feed-pages';
 
-/** A snapshot into an empty cache: rows go straight into their tables, in the load's one transaction. */
-export async function readIntoSnapshot(
-  ctx: StepContext<DeskCache>,
-  start: string,
-  limit: number,
-  load: SnapshotLoad,
-): Promise<FeedRunOutcomes> {
+/**
+ * A snapshot into an empty cache: rows go straight into their tables, in the load's one transaction.
+ * The load saw every project, so the run answers their proponents too.
+ */
+export async function readIntoSnapshot(ctx: StepContext<DeskCache>, start: string, limit: number, load: SnapshotLoad): Promise<FeedRun> {
   // The load is what this sync waits for: small pages are made ready on a thread of their own.
   const reader = pageReader(ctx, true);
   const read = await readPages(ctx, start, limit, load.kinds, (ended) => load.idleWork(ended), reader).finally(() => reader?.close());
@@ -32,5 +30,9 @@ export async function readIntoSnapshot(
     resource,
     { status: 'ok', written: n, deleted: 0, note },
   ]);
-  return feedOutcomes(ctx, Object.fromEntries(written));
+  return {
+    outcomes: feedOutcomes(ctx, Object.fromEntries(written)),
+    unchanged: false,
+    ...(load.parts.projects ? { proponents: load.parts.projects.proponentIds() } : {}),
+  };
 }

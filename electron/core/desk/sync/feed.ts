@@ -48,7 +48,7 @@ async function readAndCommit(ctx: StepContext<DeskCache>, start: string, limit: 
   if (snapshot && cacheIsEmpty(ctx.cache.db)) {
     const load = beginSnapshotLoad(ctx.cache.db, () => ctx.clock.now());
     try {
-      return { outcomes: await readIntoSnapshot(ctx, start, limit, load), unchanged: false };
+      return await readIntoSnapshot(ctx, start, limit, load);
     } catch (error) {
       load.rollback();
       throw error;

@@ -22,10 +22,12 @@ export async function feedPass(
   try {
     // Until the pass is over, project rows may change: the proponents read last are then stale.
     state.proponents = null;
-    const { outcomes, unchanged } = await syncFromFeed(ctx, tuning.feedLimit);
+    const { outcomes, unchanged, proponents } = await syncFromFeed(ctx, tuning.feedLimit);
     state.feedOffered = true;
     feedKept = true;
     if (unchanged) state.proponents = proponentsBefore;
+    // A snapshot loaded into an empty cache knows every project's proponents.
+    else if (proponents) state.proponents = proponents;
     for (const resource of FEED_RESOURCES) {
       const outcome = outcomes[resource]!;
       if (outcome.status === 'skipped') cache.write.markSkipped(resource);
