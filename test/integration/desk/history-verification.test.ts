@@ -251,6 +251,15 @@ function doubleNewestRetirement(t: TestRegistry): string {
   return id;
 }
 
+/** The guard's triggers on a connection (verification/guard.ts), by name. */
+const guardTriggers = (db: DeskWorld['cache']['db']) =>
+  db.raw.prepare("SELECT name FROM temp.sqlite_master WHERE type = 'trigger' AND name LIKE 'hv_guard_%' ORDER BY name").pluck().all();
+const GUARD_TRIGGERS = [
+  'hv_guard_bo_ledger_insert',
+  'hv_guard_bo_ledger_update',
+  'hv_guard_retirements_insert',
+  'hv_guard_retirements_update',
+];
 const cachedRetirement = (w: DeskWorld, id: string) => w.cache.db.raw.prepare('SELECT amount FROM retirements WHERE id = ?').get(id);
 
 describe('a synced record is matched with its leaf before the desk keeps it', () => {
@@ -320,8 +329,9 @@ describe('with the changes feed, the history is replayed while the pages downloa
     expect(engine.status().lastError).toBe(
       `${HISTORY_CHANGED}: a record it serves differs from the entry its log holds (retirement ${id}).`,
     );
-    // the whole load was rolled back: nothing synced was kept, the evidence was
+    // the whole load was rolled back: nothing synced was kept, the evidence was; the guard is in place
     expect(w.cache.countRetirements()).toBe(0);
+    expect(guardTriggers(w.cache.db)).toEqual(GUARD_TRIGGERS);
     expect(w.cache.feedCursor()).toBeNull();
     expect(historyStatus(w.cache.db)).toMatchObject({ state: 'failed', evidence: 1 });
     expect(JSON.parse(historyEvidence(w.cache.db)[0]!.proof!)).toMatchObject({
@@ -335,5 +345,7 @@ describe('with the changes feed, the history is replayed while the pages downloa
     expect(result.ok).toBe(true);
     expect(world.cache.countRetirements()).toBe(3);
     expect(historyStatus(world.cache.db)).toMatchObject({ state: 'verified', entries: logSize(world.t), pending: 0, evidence: 0 });
+    // Lifted for the load's pages (nothing was verified yet), the guard is back for what follows.
+    expect(guardTriggers(world.cache.db)).toEqual(GUARD_TRIGGERS);
   });
 });

@@ -7,6 +7,7 @@ import type { FeedCache } from '@desk/resources/list';
 import type { StepContext, StepOutcome } from './context';
 import { cursorScope, feedOutcomes, noteOf, readPages, removedOf, removeFeedRows, type FeedRun } from './feed-read';
 import { pageReader } from './feed-pages';
+import { liftGuardWhileNothingVerified } from '@desk/verification/guard';
 
 /**
  * A snapshot into an empty cache: rows go straight into their tables, in the load's one transaction.
@@ -15,7 +16,17 @@ import { pageReader } from './feed-pages';
 export async function readIntoSnapshot(ctx: StepContext<DeskCache>, start: string, limit: number, load: SnapshotLoad): Promise<FeedRun> {
   // The load is what this sync waits for: small pages are made ready on a thread of their own.
   const reader = pageReader(ctx, true);
-  const read = await readPages(ctx, start, limit, load.kinds, (ended) => load.idleWork(ended), reader).finally(() => reader?.close());
+  // With no verified movement in the cache the guard's triggers cannot refuse a row: lifted for the
+  // pages, put back before the history's keep brings the movements (verification/guard.ts).
+  const putGuardBack = liftGuardWhileNothingVerified(ctx.cache.db);
+  const pagesCtx: StepContext<DeskCache> = {
+    ...ctx,
+    beforeKeep: async () => {
+      putGuardBack();
+      await ctx.beforeKeep?.();
+    },
+  };
+  const read = await readPages(pagesCtx, start, limit, load.kinds, (ended) => load.idleWork(ended), reader).finally(() => reader?.close());
   const { cache } = ctx;
   const pass: FeedPass<FeedCache> = { ctx, snapshot: true, removed: removedOf(read) };
   load.beforeRemovals();
