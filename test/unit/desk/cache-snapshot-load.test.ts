@@ -13,7 +13,8 @@ import { removeFeedRows } from '@desk/sync/feed-read';
 import { makeDataDir } from '@test/support/registry';
 import { searchEntriesById } from '@test/support/search-entries';
 import { project as fullProject } from '@test/support/search-caches';
-import { ACCOUNT_SEARCH, creditColumns } from '@desk/resources/inventories/writers';
+import { ACCOUNT_SEARCH } from '@desk/resources/inventories/writers';
+import { creditColumns } from '@desk/resources/inventories/credit-rows';
 
 const work = makeDataDir('desk-snapshot-load-');
 afterAll(() => work.remove());

@@ -5,7 +5,8 @@ import type { Q } from '@desk/cache/writers';
 import { hashJson, hashJsonBytes } from '@desk/cache/rows';
 import type { PreparedItem } from '@desk/sync/worker/page-prep';
 import type { FeedPage, LoadBase } from '@desk/resources/feed-part';
-import { ACCOUNT_SEARCH, creditColumns, highestRowid, insertCredit, putSummary, type CreditColumns } from './writers';
+import { ACCOUNT_SEARCH, highestRowid, putSummary } from './writers';
+import { creditColumns, insertCredit, type CreditColumns } from './credit-rows';
 import { inventoryItem, type FeedInventory } from './feed-item';
 
 export const dropAccountCredits = (v: { account: InventoryAccount }, q: Q) =>
