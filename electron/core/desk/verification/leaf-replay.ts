@@ -7,7 +7,7 @@ import { CompactRange } from '@shared/transparency/compact-range';
 import { leafHash } from '@shared/transparency/merkle';
 import { LogVerificationError, type Get, type LogFailureKind, type ServedLeaf } from '@shared/transparency/verifier';
 import { sha256 } from '@platform/log-crypto';
-import { movementOfLeaf, type KeptMovement } from './leaves';
+import { addMovementOfLeaf, emptyMovements, type MovementColumns } from './leaves';
 import { fetchLeavesAhead } from './transport';
 
 /** Served leaves kept as evidence when the new ones do not give the signed root (a first sync's whole log is not). */
@@ -29,7 +29,7 @@ export type LeavesReplayed =
   | { ok: false; kind: Exclude<LogFailureKind, 'unreachable'>; message: string; served: ServedLeaf[] };
 
 /** Replays `job`, handing each page's movements to `keep`; throws when the registry cannot be reached. */
-export type ReplayLeaves = (job: LeafJob, keep: (movements: KeptMovement[]) => void) => Promise<LeavesReplayed>;
+export type ReplayLeaves = (job: LeafJob, keep: (movements: MovementColumns) => void) => Promise<LeavesReplayed>;
 
 /** The replay on this thread, through `get`. */
 export const replayLeavesHere =
@@ -40,13 +40,12 @@ export const replayLeavesHere =
     const served: ServedLeaf[] = [];
     try {
       await fetchLeavesAhead(get, from, to, (leaves, start) => {
-        const movements: KeptMovement[] = [];
+        const movements = emptyMovements(leaves.length);
         leaves.forEach((leaf, i) => {
           if (leaf.index !== start + i) throw new LogVerificationError('replay', `entry ${start + i} was served as ${leaf.index}`);
           const bytes = fromBase64(leaf.data) ?? new Uint8Array(0);
           range.appendLeafHash(leafHash(bytes, sha256));
-          const movement = movementOfLeaf(leaf, bytes);
-          if (movement) movements.push(movement);
+          addMovementOfLeaf(movements, leaf, bytes);
           if (served.length < EVIDENCE_LEAVES) served.push(leaf);
         });
         keep(movements);

@@ -8,7 +8,7 @@
 import { Worker, type MessagePort } from 'node:worker_threads';
 import { LogVerificationError, type Get, type LogFailureKind } from '@shared/transparency/verifier';
 import { replayLeavesHere, type LeafJob, type LeavesReplayed, type ReplayLeaves } from '@desk/verification/leaf-replay';
-import type { KeptMovement } from '@desk/verification/leaves';
+import { movementBuffers, type MovementColumns } from '@desk/verification/leaves';
 import type { PageReaderThread } from '../context';
 import type { WireError } from './protocol';
 import { fromWireError, toWireError } from './wire-error';
@@ -32,7 +32,7 @@ const REPLAY_LIMITS = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16
 
 type ToReplay = { type: 'replay'; job: LeafJob } | { type: 'kept' };
 type FromReplay =
-  | { type: 'movements'; movements: KeptMovement[] }
+  | { type: 'movements'; movements: MovementColumns }
   | { type: 'done'; replayed: LeavesReplayed }
   | { type: 'failed'; error: WireError; logKind?: LogFailureKind };
 
@@ -59,7 +59,8 @@ export function serveLeafReplay(port: MessagePort, get: Get): void {
     }
     replayLeavesHere(heldGet)(message.job, (movements) => {
       unkept++;
-      post({ type: 'movements', movements });
+      // (the columns' numbers handed over, not copied: the replay makes new ones for each page)
+      port.postMessage({ type: 'movements', movements } satisfies FromReplay, movementBuffers(movements));
     }).then(
       (replayed) => post({ type: 'done', replayed }),
       (error: unknown) =>
@@ -83,7 +84,7 @@ function replayOnThread(
   { script, workerData }: PageReaderThread,
   baseUrl: string,
   job: LeafJob,
-  keep: (movements: KeptMovement[]) => void,
+  keep: (movements: MovementColumns) => void,
 ): Promise<LeavesReplayed> {
   const data = { ...workerData, leafReplay: { baseUrl } };
   const worker =
