@@ -43,6 +43,19 @@ function timed(inner: HistoryCheck, spent: { ms: number }): HistoryCheck {
           }
         },
         threw: (error) => started.threw(error),
+        // the pieces the check does in the load's idle turns before its keep are its time too
+        aheadOfKeep() {
+          const piece = started.aheadOfKeep();
+          if (!piece) return null;
+          return () => {
+            const t0 = performance.now();
+            try {
+              piece();
+            } finally {
+              spent.ms += performance.now() - t0;
+            }
+          };
+        },
       };
     },
     keepFailure: (failure) => inner.keepFailure(failure),

@@ -47,6 +47,8 @@ export interface StepContext<Cache extends CoreCache = CoreCache> {
    * history, checked beside the download, is kept first (a failure throws; the pass keeps nothing).
    */
   beforeKeep?: () => Promise<void>;
+  /** Work the history's check may do before `beforeKeep`, in a first sync's load (BesideCheck.aheadOfKeep). */
+  aheadOfKeep?: () => (() => void) | null;
 }
 
 /** How the sync's thread starts another of its kind: its built script, or its source through tsx. */

@@ -26,7 +26,9 @@ export async function readIntoSnapshot(ctx: StepContext<DeskCache>, start: strin
       await ctx.beforeKeep?.();
     },
   };
-  const read = await readPages(pagesCtx, start, limit, load.kinds, (ended) => load.idleWork(ended), reader).finally(() => reader?.close());
+  // The load's own idle work first (search entries, indexes of kinds whose pages have ended), then the history's.
+  const idleWork = (ended: ReadonlySet<string>) => load.idleWork(ended) ?? ctx.aheadOfKeep?.() ?? null;
+  const read = await readPages(pagesCtx, start, limit, load.kinds, idleWork, reader).finally(() => reader?.close());
   const { cache } = ctx;
   const pass: FeedPass<FeedCache> = { ctx, snapshot: true, removed: removedOf(read) };
   load.beforeRemovals();

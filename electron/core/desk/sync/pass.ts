@@ -58,7 +58,7 @@ async function openPass(pass: Pass, feedFirst: boolean): Promise<{ ctx: StepCont
       ...contextBase(pass),
       installations,
       examinerRead: probed.examinerRead,
-      ...(beside ? { beforeKeep: beside.keep } : {}),
+      ...(beside ? { beforeKeep: beside.keep, aheadOfKeep: beside.aheadOfKeep } : {}),
     };
     setOnline(pass.engine, true);
     return { ctx, beside };

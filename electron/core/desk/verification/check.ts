@@ -77,8 +77,12 @@ export async function checkHistory(options: CheckOptions): Promise<CheckOutcome>
   }
 }
 
-/** What a replay found, kept when called (synchronous): the outcome, or HistoryChanged with its evidence not kept yet. */
-export type KeepOutcome = () => CheckOutcome;
+/**
+ * What a replay found, kept when called (synchronous): the outcome, or HistoryChanged with its
+ * evidence not kept yet. `rootVerified`: the replayed leaves gave the signed root, and their
+ * movements wait in the replay's table (store.ts moveVerifiedAhead may move them before the keep).
+ */
+export type KeepOutcome = (() => CheckOutcome) & { rootVerified?: true };
 
 /**
  * Downloads and hashes what the check needs; writes nothing but the replay's temporary table. Throws
@@ -145,14 +149,15 @@ export async function replayHistory({ get, db, now, leaves }: CheckOptions): Pro
   }
   const verifiedFrontier = replayed.frontier;
   const verifiedKey = keyText;
-  return () => {
+  const keep = () => {
     // the records synced while these leaves were not verified yet must be theirs (keep-verified.ts)
     const differing = keepVerifiedIfMatching(db, { key: verifiedKey, checkpoint: latest, frontier: verifiedFrontier, at: now() }, from);
     if (differing.length > 0) {
       return fail({ kind: 'content', message: contentMessage(differing), ...pair, proof: JSON.stringify({ mismatches: differing }) });
     }
-    return { outcome: 'verified', size: latest.size, newEntries: latest.size - from };
+    return { outcome: 'verified' as const, size: latest.size, newEntries: latest.size - from };
   };
+  return Object.assign(keep, { rootVerified: true as const });
 }
 
 function unverifiable(db: SqliteDatabase<CacheTables>, now: () => number, reason: string): CheckOutcome {

@@ -79,7 +79,8 @@ function createGuardTriggers(db: Db): void {
 /**
  * Lifts this connection's guard for a first sync's load while the cache holds no verified movement
  * (so no write can differ from one), inside the load's transaction; answers the function that puts
- * it back (once; nothing when nothing was lifted), to be called before any movement is kept.
+ * it back (once; nothing when nothing was lifted), to be called before the movements are kept.
+ * Moved in ahead of their keep (store.ts moveVerifiedAhead), they are not kept until it either.
  *
  * A trigger costs each row it watches even when it never fires: 100,000 retirements took
  * 0.83-0.91 s of CPU to insert with it, 0.46-0.51 s without (bench/README.md, sync), on the thread

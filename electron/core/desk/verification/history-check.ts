@@ -8,7 +8,7 @@ import type { DeskCache } from '../cache';
 import { HISTORY_CHANGED, HistoryChanged, keepFailure, replayHistory, type CheckOutcome } from './check';
 import { guardVerifiedRecords, settleRefusals } from './guard';
 import { matchSynced } from './match';
-import { keepEvidence, readState, saveOutcome } from './store';
+import { keepEvidence, moveVerifiedAhead, readState, saveOutcome } from './store';
 import { transparencyGet } from './transport';
 import type { ReplayLeaves } from './leaf-replay';
 import type { Get } from '@shared/transparency/verifier';
@@ -39,6 +39,12 @@ export interface BesideCheck {
   keep(): Promise<void>;
   /** Whether `error` is the one `keep` threw (the check failed, not the run). */
   threw(error: unknown): boolean;
+  /**
+   * Work that may run before `keep`, inside a first sync's load (its one transaction), in the run's
+   * idle turns, a piece at a time: once the replay's root is verified, its movements moved to where
+   * the keep would put them (store.ts moveVerifiedAhead). Null when there is none (now).
+   */
+  aheadOfKeep(): (() => void) | null;
 }
 
 export function createHistoryCheck(options: {
@@ -92,6 +98,11 @@ export function createHistoryCheck(options: {
       const replaying = replay();
       // awaited by keep; a failure before then (or a replay dropped unkept) must not count as unhandled
       replaying.catch(() => {});
+      let rootVerified = false;
+      void replaying.then(
+        (keep) => (rootVerified = keep.rootVerified === true),
+        () => {},
+      );
       let kept: Promise<void> | null = null;
       let failure: { error: unknown } | null = null;
       return {
@@ -105,6 +116,7 @@ export function createHistoryCheck(options: {
               throw error;
             })),
         threw: (error) => failure !== null && failure.error === error,
+        aheadOfKeep: () => (rootVerified && kept === null ? moveVerifiedAhead(db) : null),
       };
     },
     keepFailure(failure) {

@@ -3,7 +3,7 @@
 // reference, same amount in grams, the same time within a second: the registry stamps the two rows
 // one after the other); a back-office movement is its leaf's row, column for column. A record newer
 // than the verified checkpoint is pending: the next sync's checkpoint covers it.
-import { sql, type Selectable } from 'kysely';
+import { sql, type RawBuilder, type Selectable } from 'kysely';
 import type { SqliteDatabase } from '@platform/db/database';
 import type { CacheTables } from '../cache/schema';
 
@@ -64,7 +64,7 @@ const tracking = (db: Db): boolean => hasTempTable(db, 'hv_touched');
  * Notes the retirements that movements about to be verified name (`movements`: a table shaped like
  * hv_movements), with whether each is pending now. Called before they join hv_movements.
  */
-export function touchReferencesOf(db: Db, movements: ReturnType<typeof sql.table>): void {
+export function touchReferencesOf(db: Db, movements: RawBuilder<unknown>): void {
   if (!tracking(db)) return;
   db.run(
     sql`INSERT OR IGNORE INTO ${TOUCHED} (id, was_pending)

@@ -6,7 +6,7 @@ import type { SqliteDatabase } from '@platform/db/database';
 import type { CacheTables } from '../cache/schema';
 import type { VerifiedCheckpoint } from '@shared/transparency/verifier';
 import type { KeptMovement, MovementColumns } from './leaves';
-import { withIndexesBuiltAfter } from '@desk/cache/bulk-indexes';
+import { buildIndexes, secondaryIndexesOf, withIndexesBuiltAfter } from '@desk/cache/bulk-indexes';
 import { hasTempTable, touchReferencesOf } from './match';
 
 type Db = SqliteDatabase<CacheTables>;
@@ -29,6 +29,7 @@ const REPLAY = sql.table('temp.hv_replay');
 
 /** Starts a replay: an empty temporary table shaped like hv_movements. */
 export function startReplay(db: Db): void {
+  movingAhead.delete(db);
   db.run(sql`CREATE TEMP TABLE IF NOT EXISTS hv_replay AS SELECT * FROM main.hv_movements WHERE 0`);
   db.run(sql`DELETE FROM ${REPLAY}`);
 }
@@ -65,6 +66,72 @@ const putReplayed = (v: KeptMovement) =>
 
 const replayStarted = (db: Db): boolean => hasTempTable(db, 'hv_replay');
 
+// A first sync's load is one transaction, and its keep (saveVerified) waits for the last page: moving
+// the verified replay's ~300,000 movements into hv_movements and building its index then took the
+// sync's thread 0.3-0.4 s at --scale 100 with the registry done and the other core idle. Once the
+// replay's root is verified they may move while the pages still come (the sync's idle turns, a
+// piece at a time): inside the load's transaction they are kept only with it, and a keep that finds
+// a record differing rolls the whole load back, as a failure of the replay does. The load's
+// retirements are matched at the keep against every movement either way (keep-verified.ts).
+
+/** Movements moved per piece: about 50 ms of the sync's thread each. */
+const MOVE_PIECE = 50_000;
+
+/** A move ahead under way on a connection: hv_movements' indexes it dropped, built again at its end. */
+const movingAhead = new WeakMap<Db, { indexes: { name: string; sql: string }[] | null; done: boolean }>();
+
+/**
+ * The next piece of moving a replay's movements into hv_movements ahead of its keep, or null when
+ * there is none: only inside a transaction (a first sync's load), only into an empty hv_movements.
+ * Asked only once the replay's root is verified (history-check.ts); saveVerified moves what is left.
+ */
+export function moveVerifiedAhead(db: Db): (() => void) | null {
+  if (!db.raw.inTransaction || !replayStarted(db)) return null;
+  const moving = movingAhead.get(db);
+  if (moving?.done) return null;
+  return () => {
+    if (!moving) {
+      const empty = db.first(db.q.selectFrom('hv_movements').select('id').limit(1)) === undefined;
+      // Into rows already there, each index takes them at random places anyway: left to the keep.
+      if (!empty) return void movingAhead.set(db, { indexes: null, done: true });
+      const indexes = secondaryIndexesOf(db, 'hv_movements');
+      for (const index of indexes) db.run(sql`DROP INDEX ${sql.id(index.name)}`);
+      movingAhead.set(db, { indexes, done: false });
+    }
+    movePiece(db, false);
+  };
+}
+
+/**
+ * Moves the next piece; once none is left, builds the dropped indexes and marks the move done. In
+ * the load's idle turns (`atKeep` false) the registry is busy on the other core: the index's sort
+ * stays on this thread, as the load's own idle builds do (bulk-indexes.ts buildIndexes is for a
+ * commit's, with the registry done).
+ */
+function movePiece(db: Db, atKeep: boolean): void {
+  const moving = movingAhead.get(db)!;
+  const first = db.first(sql<{ r: number | null }>`SELECT min(rowid) AS r FROM ${REPLAY}`)!.r;
+  if (first === null) {
+    const indexes = moving.indexes ?? [];
+    if (atKeep) buildIndexes(db, indexes);
+    else for (const index of indexes) db.raw.exec(index.sql);
+    moving.done = true;
+    return;
+  }
+  const piece = sql`(SELECT * FROM ${REPLAY} WHERE rowid < ${first + MOVE_PIECE})`;
+  touchReferencesOf(db, piece);
+  db.run(sql`INSERT OR IGNORE INTO main.hv_movements SELECT * FROM ${piece}`);
+  db.run(sql`DELETE FROM ${REPLAY} WHERE rowid < ${first + MOVE_PIECE}`);
+}
+
+/** Finishes a move ahead under way (its remaining pieces, the indexes): nothing when none is. */
+function finishMovingAhead(db: Db): void {
+  const moving = movingAhead.get(db);
+  if (!moving) return;
+  while (!moving.done) movePiece(db, true);
+  movingAhead.delete(db);
+}
+
 export function readState(db: Db): HistoryState | undefined {
   return db.first(db.q.selectFrom('hv_state').selectAll());
 }
@@ -73,6 +140,7 @@ export function readState(db: Db): HistoryState | undefined {
 export function saveVerified(db: Db, v: { key: string; checkpoint: VerifiedCheckpoint; frontier: string[]; at: number }): void {
   db.transaction(() => {
     if (replayStarted(db)) {
+      finishMovingAhead(db);
       touchReferencesOf(db, REPLAY);
       // A first check moves every movement of the log (about 300,000 at --scale 100): into an empty
       // table, its index of references is built once after them rather than taking each at a random place.
