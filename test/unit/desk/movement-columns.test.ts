@@ -123,13 +123,24 @@ describe("a replayed page's movements in columns", () => {
     expect(columns.createdAt.length).toBe(0);
   });
 
-  it('is kept in the temporary table row for row', () => {
+  it('is kept in the temporary table row for row, many rows to a statement', () => {
     const cache = openDeskCache(join(work.dir, 'kept.sqlite'));
     startReplay(cache.db);
     keepReplayed(cache.db, pageOfLeaves());
     keepReplayed(cache.db, emptyMovements(0));
-    const kept = cache.db.raw.prepare('SELECT * FROM temp.hv_replay ORDER BY leaf').all();
-    expect(kept).toEqual(expectedRows);
+    // 250 movements: two statements of 100 rows, then 50 of one
+    const leaves = Array.from({ length: 250 }, (_, i) => served(100 + i, 'movement', String(20 + i), movementRow(20 + i)));
+    const many = emptyMovements(leaves.length);
+    for (const { leaf, bytes } of leaves) addMovementOfLeaf(many, leaf, bytes);
+    keepReplayed(cache.db, many);
+    const kept = cache.db.raw.prepare('SELECT * FROM temp.hv_replay ORDER BY leaf').all() as KeptMovement[];
+    expect(kept.slice(0, 2)).toEqual(expectedRows);
+    expect(kept.slice(2)).toEqual(Array.from({ length: 250 }, (_, i) => rowAt(many, i)));
+    expect(kept[251]).toMatchObject({ id: 269, leaf: 349, reference: 'retirement-269', amount: 12_345_678_901 });
+    // the numbers are stored as integers, as the cache's movements are
+    const types =
+      "SELECT DISTINCT typeof(id) || ' ' || typeof(leaf) || ' ' || typeof(amount) || ' ' || typeof(created_at) FROM temp.hv_replay";
+    expect(cache.db.raw.prepare(types).pluck().all()).toEqual(['integer integer integer integer']);
     cache.close();
   });
 });

@@ -5,7 +5,7 @@ import { sql, type Selectable } from 'kysely';
 import type { SqliteDatabase } from '@platform/db/database';
 import type { CacheTables } from '../cache/schema';
 import type { VerifiedCheckpoint } from '@shared/transparency/verifier';
-import type { KeptMovement, MovementColumns } from './leaves';
+import type { MovementColumns } from './leaves';
 import { buildIndexes, secondaryIndexesOf, withIndexesBuiltAfter } from '@desk/cache/bulk-indexes';
 import { hasTempTable, touchReferencesOf } from './match';
 
@@ -37,21 +37,20 @@ export function startReplay(db: Db): void {
 /** Keeps replayed leaves' movements until the replay is verified (or dropped by the next one). */
 export function keepReplayed(db: Db, movements: MovementColumns): void {
   if (movements.count === 0) return;
-  const insert = db.prepared(putReplayed);
   const keepAll = () => {
-    // one row object, refilled for each movement (a first sync keeps ~300,000 at --scale 100)
-    const row = {} as KeptMovement;
-    for (let i = 0; i < movements.count; i++) {
-      row.id = movements.id[i]!;
-      row.leaf = movements.leaf[i]!;
-      row.credit_id = movements.creditId[i]!;
-      row.kind = movements.kind[i]!;
-      row.from_account = movements.fromAccount[i]!;
-      row.to_account = movements.toAccount[i]!;
-      row.amount = movements.amount[i]!;
-      row.created_at = movements.createdAt[i]!;
-      row.reference = movements.reference[i]!;
-      insert.run(row);
+    // Up to ROWS_PER_INSERT movements per statement (a first sync keeps ~281,000 at --scale 100);
+    // the rest one at a time. One values object, refilled: the n-th value of a statement at key n.
+    const full = movements.count - (movements.count % ROWS_PER_INSERT);
+    const values: Record<number, unknown> = {};
+    const many = db.prepared(insertMany);
+    for (let i = 0; i < full; i += ROWS_PER_INSERT) {
+      for (let j = 0; j < ROWS_PER_INSERT; j++) putRow(values, j, movements, i + j);
+      many.run(values);
+    }
+    const one = db.prepared(insertOne);
+    for (let i = full; i < movements.count; i++) {
+      putRow(values, 0, movements, i);
+      one.run(values);
     }
   };
   // Inside a first sync's load (one transaction for the whole run, which a failed replay rolls back
@@ -60,9 +59,39 @@ export function keepReplayed(db: Db, movements: MovementColumns): void {
   else db.transaction(keepAll);
 }
 
-const putReplayed = (v: KeptMovement) =>
-  sql`INSERT INTO ${REPLAY} (id, leaf, credit_id, kind, from_account, to_account, amount, created_at, reference)
-    VALUES (${v.id}, ${v.leaf}, ${v.credit_id}, ${v.kind}, ${v.from_account}, ${v.to_account}, ${v.amount}, ${v.created_at}, ${v.reference})`;
+/**
+ * Movements per INSERT: each call binds and steps on its own, and 281,000 movements took the sync's
+ * thread 0.32-0.36 s in statements of 100 rows against 0.56-0.60 s one row at a time.
+ */
+const ROWS_PER_INSERT = 100;
+/** The columns of a movement, in the order its values are put (putRow). */
+const MOVEMENT_COLUMNS = 9;
+
+/** An INSERT of `rows` movements into the replay's table; the value of row r, column c at key r * 9 + c. */
+const insertRows = (rows: number) => (v: Record<number, unknown>) =>
+  sql`INSERT INTO ${REPLAY} (id, leaf, credit_id, kind, from_account, to_account, amount, created_at, reference) VALUES ${sql.join(
+    Array.from(
+      { length: rows },
+      (_, r) => sql`(${sql.join(Array.from({ length: MOVEMENT_COLUMNS }, (_, c) => v[r * MOVEMENT_COLUMNS + c]))})`,
+    ),
+  )}`;
+// (built once each: a prepared query is compiled once per build function)
+const insertMany = insertRows(ROWS_PER_INSERT);
+const insertOne = insertRows(1);
+
+/** Puts movement `i`'s values as row `row` of an insertRows statement. */
+function putRow(values: Record<number, unknown>, row: number, m: MovementColumns, i: number): void {
+  const at = row * MOVEMENT_COLUMNS;
+  values[at] = m.id[i];
+  values[at + 1] = m.leaf[i];
+  values[at + 2] = m.creditId[i];
+  values[at + 3] = m.kind[i];
+  values[at + 4] = m.fromAccount[i];
+  values[at + 5] = m.toAccount[i];
+  values[at + 6] = m.amount[i];
+  values[at + 7] = m.createdAt[i];
+  values[at + 8] = m.reference[i];
+}
 
 const replayStarted = (db: Db): boolean => hasTempTable(db, 'hv_replay');
 
