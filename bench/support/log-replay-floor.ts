@@ -3,10 +3,9 @@
 // feed's floor in sync.bench.ts adds this when asked, so that a first sync with its history check
 // is set beside a floor that does the same network and hashing work and nothing else: no parsing
 // of the leaves' rows, no matching, no writes.
-import { fromBase64 } from '@shared/transparency/bytes';
 import { CompactRange } from '@shared/transparency/compact-range';
 import { leafHash } from '@shared/transparency/merkle';
-import { sha256 } from '@platform/log-crypto';
+import { base64Bytes, sha256 } from '@platform/log-crypto';
 import { transparencyGet } from '@desk/verification/transport';
 
 /** Pages of 1,000 leaves (the registry's largest), eight asked ahead, as the desk asks them. */
@@ -40,7 +39,7 @@ export async function replayLogFloor(baseUrl: string): Promise<{ requests: numbe
     if (i + AHEAD < starts.length) pending.push(ask(starts[i + AHEAD]!));
     // a short page would need asking again; the registry's pages of 1,000 are never short
     if (leaves.length !== Math.min(PAGE, size - starts[i]!)) throw new Error(`leaves from ${starts[i]}: a short page`);
-    for (const leaf of leaves) range.appendLeafHash(leafHash(fromBase64(leaf.data) ?? new Uint8Array(0), sha256));
+    for (const leaf of leaves) range.appendLeafHash(leafHash(base64Bytes(leaf.data) ?? new Uint8Array(0), sha256));
   }
   return { requests: starts.length + 1, leaves: range.size };
 }

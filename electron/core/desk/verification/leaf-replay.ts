@@ -2,11 +2,11 @@
 // page says they are, and hashed onto the verified frontier; each movement leaf's row handed on to
 // be kept until the check passes. It touches no database, so it runs on the sync's thread or on a
 // thread of its own (sync/worker/replay-thread.ts) beside the sync's own work.
-import { fromBase64, toBase64 } from '@shared/transparency/bytes';
+import { toBase64 } from '@shared/transparency/bytes';
 import { CompactRange } from '@shared/transparency/compact-range';
 import { leafHash } from '@shared/transparency/merkle';
 import { LogVerificationError, type Get, type LogFailureKind, type ServedLeaf } from '@shared/transparency/verifier';
-import { sha256 } from '@platform/log-crypto';
+import { base64Bytes, sha256 } from '@platform/log-crypto';
 import { addMovementOfLeaf, emptyMovements, type MovementColumns } from './leaves';
 import { fetchLeavesAhead } from './transport';
 
@@ -43,7 +43,7 @@ export const replayLeavesHere =
         const movements = emptyMovements(leaves.length);
         leaves.forEach((leaf, i) => {
           if (leaf.index !== start + i) throw new LogVerificationError('replay', `entry ${start + i} was served as ${leaf.index}`);
-          const bytes = fromBase64(leaf.data) ?? new Uint8Array(0);
+          const bytes = base64Bytes(leaf.data) ?? new Uint8Array(0);
           range.appendLeafHash(leafHash(bytes, sha256));
           addMovementOfLeaf(movements, leaf, bytes);
           if (served.length < EVIDENCE_LEAVES) served.push(leaf);
