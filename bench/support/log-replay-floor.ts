@@ -8,9 +8,9 @@ import { leafHash } from '@shared/transparency/merkle';
 import { base64Bytes, sha256 } from '@platform/log-crypto';
 import { transparencyGet } from '@desk/verification/transport';
 
-/** Pages of 1,000 leaves (the registry's largest), eight asked ahead, as the desk asks them. */
+/** Pages of 1,000 leaves (the registry's largest), sixteen asked ahead, as the desk asks them (desk/verification/transport.ts). */
 const PAGE = 1000;
-const AHEAD = 8;
+const AHEAD = 16;
 
 /** Replays the whole log at `baseUrl`; the requests it made. */
 export async function replayLogFloor(baseUrl: string): Promise<{ requests: number; leaves: number }> {
