@@ -16,6 +16,13 @@ export function secondaryIndexesOf(db: Db, table: string): { name: string; sql: 
   );
 }
 
+/** Drops the table's secondary indexes (inside the caller's transaction); answers them, to build again. */
+export function dropSecondaryIndexes(db: Db, table: string): { name: string; sql: string }[] {
+  const indexes = secondaryIndexesOf(db, table);
+  for (const index of indexes) db.run(sql`DROP INDEX ${sql.id(index.name)}`);
+  return indexes;
+}
+
 /**
  * How much of the page cache's memory (KiB) each sort of an index build holds before SQLite writes
  * it out as a sorted run for its helper thread to sort and merge (PRAGMA cache_size sets both).
@@ -28,9 +35,14 @@ const SORT_RUN_KIB = 2_048;
  * helper sorts and writes each run while the caller reads the next keys. At the end of a first
  * sync, when the registry is done and the other core idles, 100,000 retirements' seven indexes took
  * 0.61-0.69 s instead of 0.80-0.85 s (for 5-10 % more CPU; bench/README.md, sync). The page cache's
- * size and the thread count are put back after, a failed build included.
+ * size and the thread count are put back after, a failed build included. `sortHelper: false`: on
+ * the calling thread alone, for builds while the registry makes pages on the other core.
  */
-export function buildIndexes(db: Pick<Db, 'raw'>, indexes: readonly { sql: string }[]): void {
+export function buildIndexes(db: Pick<Db, 'raw'>, indexes: readonly { sql: string }[], { sortHelper = true } = {}): void {
+  if (!sortHelper) {
+    for (const index of indexes) db.raw.exec(index.sql);
+    return;
+  }
   if (indexes.length === 0) return;
   const cacheSize = db.raw.pragma('cache_size', { simple: true }) as number;
   const threads = db.raw.pragma('threads', { simple: true }) as number;
@@ -53,8 +65,7 @@ export function withIndexesBuiltAfter<T>(db: Db, table: string, empty: string, w
   if (!db.raw.inTransaction) throw new Error('withIndexesBuiltAfter runs inside a transaction');
   // The table and the condition are the caller's constants, which no builder of the schema's types can take.
   if (db.first(sql<{ one: 1 }>`SELECT 1 AS one FROM ${sql.table(table)} WHERE ${sql.raw(empty)} LIMIT 1`) !== undefined) return write();
-  const indexes = secondaryIndexesOf(db, table);
-  for (const index of indexes) db.run(sql`DROP INDEX ${sql.id(index.name)}`);
+  const indexes = dropSecondaryIndexes(db, table);
   const result = write();
   buildIndexes(db, indexes);
   return result;

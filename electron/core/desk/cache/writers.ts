@@ -7,7 +7,7 @@ import { sql, type Kysely, type NotNull } from 'kysely';
 import type { SqliteDatabase } from '@platform/db/database';
 import type { CacheTables } from './schema';
 import { checkpointInBackground, holdAutocheckpoints } from './deferred-checkpoint';
-import { secondaryIndexesOf } from './bulk-indexes';
+import { dropSecondaryIndexes } from './bulk-indexes';
 import type { CacheResource, FeedCursorKey, StagedRow } from './types';
 
 export interface PageHash {
@@ -165,9 +165,7 @@ export function createWriterBase(db: Db, now: () => number) {
     db.run(sql`BEGIN IMMEDIATE`);
     try {
       db.prepared(dropStaging).run({ resource });
-      const indexes = secondaryIndexesOf(db, table);
-      for (const index of indexes) db.run(sql`DROP INDEX ${sql.id(index.name)}`);
-      return indexes;
+      return dropSecondaryIndexes(db, table);
     } catch (error) {
       db.run(sql`ROLLBACK`);
       throw error;

@@ -11,7 +11,7 @@ import { sql } from 'kysely';
 import type { SqliteDatabase } from '@platform/db/database';
 import type { CacheTables } from '../cache/schema';
 import { HISTORY_CHANGED } from './check';
-import { keepEvidence, readState, saveOutcome } from './store';
+import { holdsVerifiedMovements, keepEvidence, readState, saveOutcome } from './store';
 import type { Mismatch } from './match';
 import { contentMessage } from './new-leaves';
 
@@ -90,7 +90,7 @@ function createGuardTriggers(db: Db): void {
  */
 export function liftGuardWhileNothingVerified(db: Db): () => void {
   if (!refusals.has(db) || !db.raw.inTransaction) return () => {};
-  if (db.first(db.q.selectFrom('hv_movements').select('id').limit(1)) !== undefined) return () => {};
+  if (holdsVerifiedMovements(db)) return () => {};
   for (const { table } of GUARDED) for (const event of EVENTS) db.run(sql`DROP TRIGGER IF EXISTS temp.${triggerName(table, event)}`);
   let lifted = true;
   return () => {

@@ -6,7 +6,7 @@ import type { SqliteDatabase } from '@platform/db/database';
 import type { CacheTables } from '../cache/schema';
 import type { VerifiedCheckpoint } from '@shared/transparency/verifier';
 import type { MovementColumns } from './leaves';
-import { buildIndexes, secondaryIndexesOf, withIndexesBuiltAfter } from '@desk/cache/bulk-indexes';
+import { buildIndexes, dropSecondaryIndexes, withIndexesBuiltAfter } from '@desk/cache/bulk-indexes';
 import { hasTempTable, touchReferencesOf } from './match';
 
 type Db = SqliteDatabase<CacheTables>;
@@ -95,6 +95,9 @@ function putRow(values: Record<number, unknown>, row: number, m: MovementColumns
 
 const replayStarted = (db: Db): boolean => hasTempTable(db, 'hv_replay');
 
+/** Whether the cache holds any verified movement (hv_movements has a row). */
+export const holdsVerifiedMovements = (db: Db): boolean => db.first(db.q.selectFrom('hv_movements').select('id').limit(1)) !== undefined;
+
 // A first sync's load is one transaction, and its keep (saveVerified) waits for the last page: moving
 // the verified replay's ~300,000 movements into hv_movements and building its index then took the
 // sync's thread 0.3-0.4 s at --scale 100 with the registry done and the other core idle. Once the
@@ -120,12 +123,9 @@ export function moveVerifiedAhead(db: Db): (() => void) | null {
   if (moving?.done) return null;
   return () => {
     if (!moving) {
-      const empty = db.first(db.q.selectFrom('hv_movements').select('id').limit(1)) === undefined;
       // Into rows already there, each index takes them at random places anyway: left to the keep.
-      if (!empty) return void movingAhead.set(db, { indexes: null, done: true });
-      const indexes = secondaryIndexesOf(db, 'hv_movements');
-      for (const index of indexes) db.run(sql`DROP INDEX ${sql.id(index.name)}`);
-      movingAhead.set(db, { indexes, done: false });
+      if (holdsVerifiedMovements(db)) return void movingAhead.set(db, { indexes: null, done: true });
+      movingAhead.set(db, { indexes: dropSecondaryIndexes(db, 'hv_movements'), done: false });
     }
     movePiece(db, false);
   };
@@ -134,16 +134,14 @@ export function moveVerifiedAhead(db: Db): (() => void) | null {
 /**
  * Moves the next piece; once none is left, builds the dropped indexes and marks the move done. In
  * the load's idle turns (`atKeep` false) the registry is busy on the other core: the index's sort
- * stays on this thread, as the load's own idle builds do (bulk-indexes.ts buildIndexes is for a
- * commit's, with the registry done).
+ * stays on this thread, as the load's own idle builds do; at the keep the registry is done, and a
+ * sort helper may take the idle core.
  */
 function movePiece(db: Db, atKeep: boolean): void {
   const moving = movingAhead.get(db)!;
   const first = db.first(sql<{ r: number | null }>`SELECT min(rowid) AS r FROM ${REPLAY}`)!.r;
   if (first === null) {
-    const indexes = moving.indexes ?? [];
-    if (atKeep) buildIndexes(db, indexes);
-    else for (const index of indexes) db.raw.exec(index.sql);
+    buildIndexes(db, moving.indexes ?? [], { sortHelper: atKeep });
     moving.done = true;
     return;
   }
