@@ -77,7 +77,12 @@ function requestOf(op: Operation): fc.Arbitrary<{ path: Record<string, string>; 
       .filter((p) => p.in === 'path')
       .map((p) => [
         p.name,
-        fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...(pools[p.name] ?? ['x'])) }, fc.string({ minLength: 1, maxLength: 12 })),
+        fc.oneof(
+          { weight: 4, arbitrary: fc.constantFrom(...(pools[p.name] ?? ['x'])) },
+          // '.' and '..' are dot segments: a URL drops them before the request leaves (RFC 3986,
+          // 5.2.4), so no client can send one as an id; the request would be another path's
+          fc.string({ minLength: 1, maxLength: 12 }).filter((id) => id !== '.' && id !== '..'),
+        ),
       ]),
   );
   const schema = op.requestBody?.content['application/json'].schema;
