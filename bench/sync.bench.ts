@@ -157,13 +157,8 @@ function roundsOf(text: string | undefined): number {
   return rounds;
 }
 
-/** The middle value (the mean of the two middle ones for an even count; NaN for none: not run). */
-function median(values: number[]): number {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
+/** The median round's figure (nearest rank, as every bench's p50: a round's own value; NaN for none, not run). */
+const median = (values: number[]): number => percentile(values, 50);
 
 /** The figures of the first sync from the changes feed, its re-syncs and the polling desks. */
 function feedFigures(scale: number, { feedFloor, feedRounds, checksHistory, feedFirst, pollCpuPercent }: SyncRuns): BenchFigure[] {
