@@ -96,8 +96,9 @@ export function createHistoryCheck(options: {
       matchedAll = false;
       settleRefusals(db, now());
       const replaying = replay();
-      // awaited by keep; a failure before then (or a replay dropped unkept) must not count as unhandled
-      replaying.catch(() => {});
+      // Whether the replay's root is verified (its movements may then move ahead of the keep). The
+      // rejection handler also makes a failure before keep awaits it (or a replay dropped unkept)
+      // not count as unhandled.
       let rootVerified = false;
       void replaying.then(
         (keep) => (rootVerified = keep.rootVerified === true),
