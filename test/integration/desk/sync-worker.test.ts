@@ -219,9 +219,10 @@ describe('the sync in a worker thread', () => {
   it('replays the history on a thread of its own: verified, then a rewritten record refused', async () => {
     world = await startDeskWorld({ projects: 5, retirements: 40 });
     const w = world;
-    // Every replay on its thread, however short (in the app only those of 10,000 leaves or more).
-    // Through the seed interface: the feed's first sync would start its page reader's thread too.
-    const engine = workerEngine(w, { replayThreadLeaves: 1 });
+    // Every replay on its thread, however short (in the app only those of 10,000 leaves or more, on a
+    // machine of two cores or more: helper-threads.ts). Through the seed interface: the feed's first
+    // sync may start its page reader's thread too.
+    const engine = workerEngine(w, { replayThread: true, replayThreadLeaves: 1 });
     expect((await engine.run()).ok).toBe(true);
     const entries = logSize(w.t.registry);
     expect(historyStatus(w.cache.db)).toMatchObject({ state: 'verified', entries, pending: 0, evidence: 0 });
@@ -248,7 +249,8 @@ describe('the sync in a worker thread', () => {
     world = await startDeskWorld({ projects: 30, retirements: 250 });
     const file = join(world.cacheDir.dir, 'cache.sqlite');
     const before = statSync(file).size;
-    const engine = workerEngine(world, { tuning: { feed: true } });
+    // (its pages read on the reader's thread, which this machine may have no core free for by default)
+    const engine = workerEngine(world, { tuning: { feed: true }, pageReaderThread: true });
     const result = await engine.run();
     expect(result.results.retirements).toMatchObject({ status: 'ok', note: expect.stringMatching(/loaded directly/) });
     await engine.close();

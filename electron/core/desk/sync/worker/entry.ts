@@ -78,7 +78,7 @@ const tokens: TokenManager = {
   onClear: () => () => {},
 };
 
-/** The registry's history check (the engine's default), its long replays on a thread of their own. */
+/** The registry's history check (the engine's default), its long replays on a thread of their own when `thread` is given. */
 const historyCheck = (cache: DeskCache, thread: PageReaderThread | undefined) =>
   createHistoryCheck({
     baseUrl: data.baseUrl,
@@ -109,9 +109,12 @@ const serveEngine = () => {
     clock,
     installations: () => installations,
     ...(data.tuning ? { tuning: data.tuning } : {}),
-    // A first sync's feed pages are prepared, and a long history replayed, by threads started from this same script.
+    // A first sync's feed pages are prepared, and a long history replayed, by threads started from this
+    // same script, each where the machine has a core free for it (the host decides: helper-threads.ts).
     history:
-      data.verifyHistory === false ? false : historyCheck(cache, data.script ? { script: data.script, workerData: data } : undefined),
+      data.verifyHistory === false
+        ? false
+        : historyCheck(cache, data.script && !data.noReplayThread ? { script: data.script, workerData: data } : undefined),
     ...(data.script && !data.noPageReader ? { pageReaderThread: { script: data.script, workerData: data } } : {}),
   });
 

@@ -28,9 +28,17 @@ export interface SyncWorkerSettings {
    * starts from this folder's TypeScript source through tsx (the web desk and the tests).
    */
   workerFile?: string;
-  /** Replays of at least this many leaves run on a thread of their own (replay-thread.ts; tests set 1). */
+  /**
+   * Whether a long history replay runs on a thread of its own (replay-thread.ts). Default: on a
+   * machine of two cores or more (helper-threads.ts).
+   */
+  replayThread?: boolean;
+  /** Replays of at least this many leaves are long (default REPLAY_THREAD_LEAVES; tests set 1). */
   replayThreadLeaves?: number;
-  /** False: a first sync's feed pages are read on the sync's thread (the bench measures what the reader saves). */
+  /**
+   * Whether a first sync's feed pages are read on a thread of their own (page-reader.ts). Default:
+   * where the machine has a core free for it (helper-threads.ts).
+   */
   pageReaderThread?: boolean;
 }
 

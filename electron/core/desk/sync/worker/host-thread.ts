@@ -7,6 +7,7 @@ import { CHECKPOINT_WORKER_LIMITS, SYNC_YOUNG_GENERATION_MB } from './host-optio
 import { onMessage } from './host-messages';
 import { clockOffsetMs, send, type Host, type PendingRun } from './host-state';
 import { helperScript, sourceScript } from './page-reader';
+import { helperThreadsFor } from './helper-threads';
 import type { SyncWorkerData, WorkerToHost } from './protocol';
 
 /** Starts a worker running this folder's entry: the sync's, or (`extra`) one with another job. */
@@ -16,6 +17,7 @@ export function startWorker(
   limits?: { maxOldGenerationSizeMb: number; maxYoungGenerationSizeMb: number },
 ): Worker {
   const { options } = host;
+  const helpers = helperThreadsFor(options.baseUrl);
   const data: SyncWorkerData = {
     cacheFile: options.cacheFile,
     baseUrl: options.baseUrl,
@@ -23,7 +25,8 @@ export function startWorker(
     ...(options.tuning ? { tuning: options.tuning } : {}),
     ...(options.verifyHistory === false ? { verifyHistory: false } : {}),
     ...(options.replayThreadLeaves !== undefined ? { replayThreadLeaves: options.replayThreadLeaves } : {}),
-    ...(options.pageReaderThread === false ? { noPageReader: true } : {}),
+    ...(!(options.replayThread ?? helpers.replay) ? { noReplayThread: true } : {}),
+    ...(!(options.pageReaderThread ?? helpers.pageReader) ? { noPageReader: true } : {}),
     ...extra,
   };
   const resourceLimits = limits ?? { maxOldGenerationSizeMb: host.heapLimitMb, maxYoungGenerationSizeMb: SYNC_YOUNG_GENERATION_MB };

@@ -2,7 +2,8 @@
 // A first sync into an empty cache is bound by the sync thread's CPU where the registry makes pages
 // faster than the desk writes them (the retirement pages at --scale 100, about 1 MB each), and
 // reading, checking, serializing and hashing the items was about a quarter of it; on a second
-// thread it runs beside the writes of the page before (bench/README.md, sync).
+// thread it runs beside the writes of the page before (bench/README.md, sync), where the machine
+// has a core free for it (helper-threads.ts).
 //
 // The page's bytes cross in a SharedArrayBuffer (no copy); the reader answers with the envelope
 // first (its cursor lets the next page be asked for at once), then the prepared items.

@@ -26,7 +26,9 @@ export interface SyncWorkerData {
   leafReplay?: { baseUrl: string };
   /** Replays of at least this many leaves run on a thread of their own (default REPLAY_THREAD_LEAVES). */
   replayThreadLeaves?: number;
-  /** A first sync's feed pages are read on the sync's thread (a bench's comparison). */
+  /** A long history replay runs on the sync's thread (no core free for its own: helper-threads.ts). */
+  noReplayThread?: boolean;
+  /** A first sync's feed pages are read on the sync's thread (no core free for a reader: helper-threads.ts). */
   noPageReader?: boolean;
 }
 

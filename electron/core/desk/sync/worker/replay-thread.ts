@@ -1,6 +1,7 @@
 // The history check's leaf replay (verification/leaf-replay.ts: download, check and hash every new
-// leaf of the registry's log) on a thread of its own, so a first sync's replay runs on the second
-// core beside the sync's own parsing and writing rather than taking turns with it on one thread.
+// leaf of the registry's log) on a thread of its own, so a first sync's replay runs on a core of its
+// own beside the sync's own parsing and writing rather than taking turns with it on one thread
+// (on a machine of two cores or more: helper-threads.ts).
 // Only the leaves cross: the movements they record, page by page, which the sync's thread keeps in
 // its connection's temporary table as before; nothing is kept for good before the check passes
 // (history-check.ts). A small replay (a re-sync's new leaves) stays on the sync's thread, where
