@@ -11,7 +11,8 @@
 // `SYNC_BENCH_FEED_ONLY=1` skips the seed interface's runs (minutes at scale 100);
 // `SYNC_BENCH_SEED_ONLY=1` the feed's (and the polling);
 // `SYNC_BENCH_HISTORY=off` syncs without the desk's check of the registry's history;
-// `SYNC_BENCH_THREADS=here|no-reader|no-replay` keeps the sync worker's helper threads off.
+// `SYNC_BENCH_THREADS=both|here|no-reader|no-replay` sets the sync worker's helper threads (default:
+// the desk's, a thread where a core is free for it).
 import type { BenchFigure, BenchSuite } from './types';
 import { runChildOf } from './support/sync-bench-process';
 import type { ChildJob, ChildResult } from './support/sync-bench-job';

@@ -23,8 +23,9 @@ export async function childSync(job: ChildJob): Promise<Omit<ChildResult, 'maxRs
     tuning: { feed: job.feed ?? true },
     // SYNC_BENCH_HISTORY=off: the sync without the registry's history check (which the floors do not make).
     ...(process.env.SYNC_BENCH_HISTORY === 'off' ? { verifyHistory: false } : {}),
-    // SYNC_BENCH_THREADS=here: the history replay and the feed's page reader on the sync's thread
-    // (=no-reader or =no-replay: only that one), to measure what each thread saves.
+    // SYNC_BENCH_THREADS sets the helper threads instead of the desk's default (where a core is free:
+    // helper-threads.ts): =both, each on a thread of its own; =here, both on the sync's thread;
+    // =no-reader or =no-replay, only that one on the sync's thread. To measure what each thread gives.
     ...threadsOf(process.env.SYNC_BENCH_THREADS),
   });
   const trace = process.env.SYNC_BENCH_TRACE ? traceMemory(engine) : { phase: () => {}, stop: () => {} };
@@ -84,12 +85,11 @@ export async function childSync(job: ChildJob): Promise<Omit<ChildResult, 'maxRs
 }
 
 /** The sync worker's threads as `SYNC_BENCH_THREADS` says (unset: as the app runs them). */
-function threadsOf(setting: string | undefined): { replayThreadLeaves?: number; pageReaderThread?: boolean } {
+function threadsOf(setting: string | undefined): { replayThread?: boolean; pageReaderThread?: boolean } {
   if (setting === undefined) return {};
-  return {
-    ...(setting === 'here' || setting === 'no-replay' ? { replayThreadLeaves: Number.MAX_SAFE_INTEGER } : {}),
-    ...(setting === 'here' || setting === 'no-reader' ? { pageReaderThread: false } : {}),
-  };
+  if (!['both', 'here', 'no-reader', 'no-replay'].includes(setting))
+    throw new Error(`SYNC_BENCH_THREADS=${setting}: expected both, here, no-reader or no-replay`);
+  return { replayThread: setting === 'both' || setting === 'no-reader', pageReaderThread: setting === 'both' || setting === 'no-replay' };
 }
 
 /**
