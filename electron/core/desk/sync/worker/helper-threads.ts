@@ -6,7 +6,7 @@
 //   the seed interface took 31.9 s with it, 35.5 s without, on two cores shared with the registry);
 // - the page reader's prepared items are copied across and collected in two heaps: on two cores
 //   shared with a registry on the same machine, the --scale 100 first sync from the feed took
-//   1.5-2.2 s more of the desk's CPU with it and was no faster, and peaked 20-30 MB higher. It has
+//   1.5-2.5 s more of the desk's CPU with it, about 1 s longer, and peaked 20-25 MB higher. It has
 //   its thread only where a core is left for it beside the sync's, the replay's and, when the
 //   registry is on this machine, the registry's (bench/README.md, item 4, s96).
 import { availableParallelism } from 'node:os';
