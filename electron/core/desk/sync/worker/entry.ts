@@ -103,19 +103,17 @@ const serveEngine = () => {
     ...DESK_CLIENT_SETTINGS,
   });
   let installations: InstallationRef[] = [];
+  // A first sync's feed pages are prepared, and a long history replayed, by threads started from this
+  // same script, each where the machine has a core free for it (the host decides: helper-threads.ts).
+  const helper: PageReaderThread | undefined = data.script ? { script: data.script, workerData: data } : undefined;
   const engine: SyncEngine = createSyncEngine({
     client,
     cache,
     clock,
     installations: () => installations,
     ...(data.tuning ? { tuning: data.tuning } : {}),
-    // A first sync's feed pages are prepared, and a long history replayed, by threads started from this
-    // same script, each where the machine has a core free for it (the host decides: helper-threads.ts).
-    history:
-      data.verifyHistory === false
-        ? false
-        : historyCheck(cache, data.script && !data.noReplayThread ? { script: data.script, workerData: data } : undefined),
-    ...(data.script && !data.noPageReader ? { pageReaderThread: { script: data.script, workerData: data } } : {}),
+    history: data.verifyHistory === false ? false : historyCheck(cache, data.noReplayThread ? undefined : helper),
+    ...(helper && !data.noPageReader ? { pageReaderThread: helper } : {}),
   });
 
   function state(): EngineState {
