@@ -1,7 +1,7 @@
 // Retirement certificates are checked as a reader would: the PDF is written to disk and read back
 // with poppler (pdftotext, pdfinfo, pdffonts), and every printed value is compared with the input.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -148,6 +148,40 @@ describe('renderCertificatePdf', () => {
     const projectRoot = join(import.meta.dirname, '..', '..', '..');
     const child = execFileSync(process.execPath, ['--import', 'tsx', script], { cwd: projectRoot, encoding: 'utf8' });
     expect(Buffer.from(child, 'base64').equals(Buffer.from(here))).toBe(true);
+  });
+
+  it("keeps every letter's text after a certificate that set it only as part of an accented one", async () => {
+    // The fonts' glyphs are kept for the process's life; a glyph first reached as part of another
+    // (the z inside ž) must not lose its character for every later certificate's text.
+    const freshFonts = () => {
+      const dir = mkdtempSync(join(workDir, 'fonts-'));
+      cpSync(join(resolveResourcesDir(), 'fonts'), join(dir, 'fonts'), { recursive: true });
+      return dir;
+    };
+    const accented = 'ŽžŹźŻżÉéÁáŚśĆćŃńÓóÚúÝýÇçÑñÄäÖöÜüÅåÈèÂâ';
+    const plain: CertificateInput = {
+      ...varied,
+      beneficiary: 'lazy zebra size ABCDEFGHIJKLMNOPQRSTUVWXYZ',
+      reason: 'abcdefghijklmnopqrstuvwxyz',
+      comment: 'quiz jazz fizz buzz',
+      retiringOrganization: 'Zenith Zone Company',
+      projectName: 'Azure Zephyr Plaza',
+    };
+    const warm = freshFonts();
+    await renderCertificatePdf(
+      { ...varied, beneficiary: accented, reason: accented, comment: accented, retiringOrganization: accented },
+      { resourcesDir: warm },
+    );
+    const after = await renderCertificatePdf(plain, { resourcesDir: warm });
+    const path = join(workDir, 'after-accented.pdf');
+    writeFileSync(path, after);
+    // (spaces aside: pdftotext may see one in a wide kerning pair, as between X and Y)
+    const letters = (text: string) => text.replace(/\s+/g, '');
+    const text = readableText(path);
+    for (const field of [plain.beneficiary, plain.reason, plain.comment, plain.retiringOrganization, plain.projectName])
+      expect(letters(text), text).toContain(letters(field));
+    // and the same bytes as a catalogue that never set the accented letters
+    expect(Buffer.from(after).equals(Buffer.from(await renderCertificatePdf(plain, { resourcesDir: freshFonts() })))).toBe(true);
   });
 
   it('makes the verify URL a clickable link and fills the metadata from the input', async () => {

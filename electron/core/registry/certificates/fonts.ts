@@ -12,8 +12,15 @@ interface FontkitFace {
   hasGlyphForCodePoint(codePoint: number): boolean;
   layout(text: unknown, ...rest: unknown[]): GlyphRun;
   createSubset(): FontSubset;
-  getGlyph(id: number): { _decode?: () => unknown };
+  getGlyph(id: number, codePoints?: number[]): FontkitGlyph;
   _variationProcessor?: unknown;
+}
+
+/** The part of fontkit's glyph this module uses. */
+interface FontkitGlyph {
+  /** The characters the glyph stands for: what pdfkit writes into the PDF's text for it. */
+  codePoints: number[];
+  _decode?: () => unknown;
 }
 
 /** fontkit's subset of a face, as a document embeds it; TrueType ones add each glyph with _addGlyph. */
@@ -164,6 +171,16 @@ function withLayoutMemory(face: FontkitFace): FontkitFace {
     if (layouts.size >= LAYOUTS_KEPT) layouts.clear();
     layouts.set(key, copyRun(run));
     return run;
+  };
+  // fontkit makes one glyph object per glyph id for the face's life, with the characters it was
+  // first asked for. A subset reaches the parts of a composite glyph by id alone (the z inside ž),
+  // so a glyph first reached that way had none, and pdfkit, which takes a glyph's characters for
+  // the PDF's text layer, wrote none for it in every later certificate: their copied or searched
+  // text lost the letter (a checkpoint root, a proof URL). The first characters asked for are kept.
+  memory.getGlyph = function (this: FontkitFace, id: number, codePoints?: number[]) {
+    const glyph = face.getGlyph.call(this, id, codePoints);
+    if (glyph && glyph.codePoints.length === 0 && codePoints && codePoints.length > 0) glyph.codePoints = codePoints;
+    return glyph;
   };
   memory.createSubset = function (this: FontkitFace) {
     const subset = face.createSubset.call(this);
