@@ -57,6 +57,7 @@ const CACHE_COLUMNS = {
     reference: 'TEXT NULL',
   },
   hv_pin: { one: 'INTEGER', verifier_key: 'TEXT NULL', pinned_at: 'INTEGER', reason: 'TEXT' },
+  deferred_indexes: { name: 'TEXT', table_name: 'TEXT', sql: 'TEXT' },
   hv_evidence: {
     id: 'INTEGER',
     found_at: 'INTEGER',

@@ -79,4 +79,6 @@ export interface CacheTables
     latest_checkpoint: string | null;
     proof: string | null;
   };
+  /** Indexes a first sync's load left to build after its commit (migration 0009; cache/deferred-indexes.ts). */
+  deferred_indexes: { name: string; table_name: string; sql: string };
 }
