@@ -38,6 +38,9 @@ export function setCheckpointElsewhere(db: Db, checkpoint: () => Promise<void>):
   elsewhere.set(db.raw, checkpoint);
 }
 
+/** Whether this connection's first load is checkpointed by another thread (which builds its deferred indexes too). */
+export const checkpointedElsewhere = (db: Db): boolean => elsewhere.has(db.raw);
+
 /**
  * The whole checkpoint on a connection of its own (the thread that calls it waits for the disk):
  * what the worker started for a first load's checkpoint does.

@@ -17,6 +17,7 @@ import type { SqliteDatabase } from '@platform/db/database';
 import type { CacheTables } from '@desk/cache/schema';
 import type { Memoized } from '@desk/cache/memo';
 import { countMatches, matchedRowids, searchPlan, textCondition, textShape, type Fragment } from './search';
+import { indexReady } from '@desk/cache/deferred-indexes';
 
 export interface InventoryQueryHelpers {
   /** Validates input against a desk schema; throws CacheInputError listing every problem. */
@@ -137,6 +138,12 @@ export function createInventoryQueries(db: SqliteDatabase<CacheTables>, helpers:
     asOf: string | null;
   } {
     const input = parseSearch(rawInput);
+    // One read: whether the sort index is there (a first sync's load may have left it to build after
+    // its commit: cache/deferred-indexes.ts) and the rows read through it, from one state of the cache.
+    return db.raw.transaction(() => searchIn(input)).deferred();
+  }
+
+  function searchIn(input: ReturnType<typeof parseSearch>): ReturnType<typeof searchInventoryCredits> {
     const plan = searchPlan(input);
     const { sort, order } = plan;
     const shape = plan.match ? textShape(db, plan) : null;
@@ -155,7 +162,7 @@ export function createInventoryQueries(db: SqliteDatabase<CacheTables>, helpers:
       input.filters.projectId === undefined &&
       (whole || helpers.walkSortIndex(counted.total, countCredits(input.account), input.offset, input.limit));
     let pageRowids: Fragment;
-    if (dense)
+    if (dense && indexReady(db, sort.index))
       pageRowids = sql`SELECT c.rowid FROM inventory_credits c INDEXED BY ${sql.raw(sort.index)} WHERE ${where} ORDER BY ${order} ${page}`;
     else if (shape)
       pageRowids = sql`SELECT c.rowid FROM inventory_credits c WHERE c.rowid IN (${matchedRowids(plan, shape)}) ORDER BY ${order} ${page}`;

@@ -6,6 +6,7 @@ import { retirementFilters, retirementSearchInput, type RetirementRow, type Reti
 import type { Retirement } from '@shared/registry/resources';
 import type { CacheTables } from '@desk/cache/schema';
 import { searchText } from '@desk/cache/fts-query';
+import { indexReady } from '@desk/cache/deferred-indexes';
 import { allOf, orderBy, walkSortIndex, type FacetValue, type QueryBase } from '@desk/cache/queries';
 
 // Each retirement sort walks its own index (migration 0003), which also holds the filter columns.
@@ -59,6 +60,15 @@ export function createRetirementQueries(base: QueryBase) {
     asOf: string | null;
   } {
     const input = base.parseInput(retirementSearchInput, rawInput);
+    // One read: whether a sort index is there (a first sync's load may have left it to build after
+    // its commit: cache/deferred-indexes.ts) and the rows read through it, from one state of the cache.
+    return db.raw.transaction(() => searchIn(input)).deferred();
+  }
+
+  /** A source of the retirements walking `index`, or the table itself while the index is not built. */
+  const walking = (index: string) => (indexReady(db, index) ? `retirements r INDEXED BY ${index}` : 'retirements r');
+
+  function searchIn(input: z.output<typeof retirementSearchInput>): ReturnType<typeof searchRetirements> {
     const f = input.filters;
     const filters: RawBuilder<unknown>[] = [];
     if (f.claimed !== undefined) filters.push(sql`r.is_claimed = ${f.claimed ? 1 : 0}`);
@@ -99,9 +109,9 @@ export function createRetirementQueries(base: QueryBase) {
         f.projectId === undefined && (where.length === 0 || walkSortIndex(counted.total, countRetirements(), input.offset, input.limit));
       const source = sql.raw(
         text.kind === 'initial' && f.projectId === undefined
-          ? 'retirements r INDEXED BY retirements_by_beneficiary'
+          ? walking('retirements_by_beneficiary')
           : dense
-            ? `retirements r INDEXED BY ${sort.index}`
+            ? walking(sort.index)
             : 'retirements r',
       );
       records = db.all(

@@ -1,0 +1,112 @@
+// A first sync's load drops the secondary indexes of the tables it fills in bulk and builds them
+// again by a sort each (snapshot-writers.ts). The last of them, the retirements' seven, could only
+// be built once the last page had come: at --scale 100 that was a second of the sync's thread at
+// its very end, with the registry done and the desk waiting for nothing else (bench/README.md, sync).
+//
+// Those the load has not built by its commit are left to be built after it: the commit records
+// them in deferred_indexes (migration 0009), in its own transaction, and the desk reports the sync
+// done. They are then built in the background, before the load's WAL is checkpointed: on the
+// checkpoint's own worker and connection where the sync runs in its worker thread, otherwise on
+// the load's connection a turn later. A desk that stops first finds them at its next sync run
+// (sync/pass.ts), which builds them before anything else.
+//
+// Until then the cache is whole and every read answers the same rows; a sort the index serves
+// reads the table instead (a search that names an index asks `indexReady` first, in the same read).
+// Each build is one transaction: the indexes created, their tables analyzed, their rows removed.
+import { sql } from 'kysely';
+import { openBetterSqlite3 } from '@platform/db/open';
+import { SqliteDatabase } from '@platform/db/database';
+import type { CacheTables } from './schema';
+import { buildIndexes } from './bulk-indexes';
+import { checkpointedElsewhere, checkpointInBackground } from './deferred-checkpoint';
+
+type Db = SqliteDatabase<CacheTables>;
+
+/** An index as SQLite's catalog holds it: its name, its table, and the statement that creates it. */
+export interface IndexDefinition {
+  name: string;
+  tbl_name: string;
+  sql: string;
+}
+
+/** Records indexes the caller's transaction has dropped, to be built after it commits. */
+export function deferIndexes(db: Db, indexes: readonly IndexDefinition[]): void {
+  if (!db.raw.inTransaction) throw new Error('deferIndexes runs inside the transaction that dropped them');
+  for (const index of indexes)
+    db.run(
+      db.q
+        .insertInto('deferred_indexes')
+        .values({ name: index.name, table_name: index.tbl_name, sql: index.sql })
+        .onConflict((oc) =>
+          oc.column('name').doUpdateSet((eb) => ({ table_name: eb.ref('excluded.table_name'), sql: eb.ref('excluded.sql') })),
+        ),
+    );
+}
+
+/** Whether an index exists in the cache (inside a read, consistent with the statements after it). */
+export function indexReady(db: Pick<Db, 'first'>, name: string): boolean {
+  // A read of SQLite's catalog, which is no table of the cache's schema.
+  return db.first(sql<{ one: 1 }>`SELECT 1 AS one FROM sqlite_schema WHERE type = 'index' AND name = ${name}`) !== undefined;
+}
+
+/**
+ * Builds the deferred indexes, if any, in one write transaction (waiting for another writer up to
+ * the connection's busy timeout): each index that does not exist yet, then ANALYZE of their tables
+ * (the planner's statistics the load left out for them), and their rows removed. Answers the names
+ * built. Nothing while this connection is inside a transaction (the caller's, which the build may
+ * not join): they wait for the next call.
+ */
+export function buildDeferredIndexes(db: Db): string[] {
+  if (db.raw.inTransaction || db.first(db.q.selectFrom('deferred_indexes').select('name').limit(1)) === undefined) return [];
+  return db.transaction(() => {
+    // Read again inside the write lock: another connection may have built them meanwhile.
+    const deferred = db.all(db.q.selectFrom('deferred_indexes').select(['name', 'table_name', 'sql']).orderBy('name'));
+    const missing = deferred.filter((index) => !indexReady(db, index.name));
+    // With the sort helper: nothing else of the sync is left to run on the other core.
+    buildIndexes(db, missing);
+    for (const table of new Set(deferred.map((index) => index.table_name))) db.run(sql`ANALYZE ${sql.table(table)}`);
+    db.run(db.q.deleteFrom('deferred_indexes'));
+    return missing.map((index) => index.name);
+  });
+}
+
+/**
+ * Builds the deferred indexes of the cache file on a connection of its own, without a checkpoint
+ * at its commit (the caller's checkpoint follows: deferred-checkpoint.ts's checkpointWal). A build
+ * that fails (the file gone, a writer holding the lock past the busy timeout) is left to the next
+ * sync run.
+ */
+export function buildDeferredIndexesIn(file: string): void {
+  let raw: ReturnType<typeof openBetterSqlite3> | null = null;
+  try {
+    raw = openBetterSqlite3(file, { fileMustExist: true });
+    raw.pragma('busy_timeout = 5000');
+    raw.pragma('synchronous = NORMAL');
+    raw.pragma('wal_autocheckpoint = 0');
+    // The cache connection's own ANALYZE bound (cache/index.ts).
+    raw.pragma('analysis_limit = 1000');
+    buildDeferredIndexes(new SqliteDatabase<CacheTables>(raw));
+  } catch {
+    // Left in deferred_indexes: the next sync run builds them.
+  } finally {
+    raw?.close();
+  }
+}
+
+/**
+ * After a load's commit: its deferred indexes built, then its WAL checkpointed, in the background
+ * (settles when both are done; never rejects). Where another thread checkpoints the load, that
+ * thread builds them first (sync/worker/entry.ts); here, on the load's connection, a turn later,
+ * once the sync has carried on.
+ */
+export async function buildIndexesThenCheckpoint(db: Db): Promise<void> {
+  if (!checkpointedElsewhere(db)) {
+    await new Promise((resolve) => setImmediate(resolve));
+    try {
+      if (db.raw.open) buildDeferredIndexes(db);
+    } catch {
+      // Left in deferred_indexes: the next sync run builds them.
+    }
+  }
+  return checkpointInBackground(db);
+}
