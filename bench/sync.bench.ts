@@ -221,7 +221,7 @@ function feedFigures(scale: number, { feedFloor, feedRounds, checksHistory, feed
     },
     {
       suite: 'sync',
-      name: "first sync's checkpoint, in the background after it (wall)",
+      name: "first sync's deferred indexes and checkpoint, in the background after it (wall)",
       value: (feedFirst.checkpointMs ?? NaN) / 1000,
       unit: 's',
     },

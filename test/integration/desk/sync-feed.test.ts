@@ -10,6 +10,9 @@ import { openDeskCache, type DeskCache } from '@desk/cache';
 import { createSyncEngine } from '@desk/sync/engine';
 import { helperScript } from '@desk/sync/worker/page-reader';
 import { hashJson } from '@desk/cache/rows';
+import { dropSecondaryIndexes, secondaryIndexesOf } from '@desk/cache/bulk-indexes';
+import { deferIndexes } from '@desk/cache/deferred-indexes';
+import { INVENTORY_SORT_FIELDS } from '@shared/desk/api';
 import type { SyncEngine } from '@desk/sync/types';
 import { makeDataDir } from '@test/support/registry';
 import { startDeskWorld, type DeskWorld } from '@test/support/desk-support';
@@ -102,6 +105,46 @@ describe('sync from the changes feed', () => {
     expect(feedRows.retirements).toHaveLength(120);
     expect(feedRows.vintages.length, 'a credits answer with vintages to compare').toBeGreaterThan(0);
     expect(feedRows).toEqual(rows(seedCache));
+  });
+
+  it('builds at its next run the indexes a desk that stopped left to build after its first load', async () => {
+    const { db } = world.cache;
+    const tables = ['retirements', 'inventory_credits'];
+    // Built after the first sync's commit (cache/deferred-indexes.ts); as a desk stopped before
+    // that build leaves them: dropped, and recorded with the load's own function.
+    // (by name: a build creates them in that order)
+    const indexesOf = (table: string) => secondaryIndexesOf(db, table).sort((a, b) => a.name.localeCompare(b.name));
+    const built = tables.map(indexesOf);
+    expect(built.map((indexes) => indexes.length)).toEqual([7, 7]);
+    // Every sort of both lists, which walk those indexes once built: the same rows without them.
+    const lists = () => [
+      ...(['createdAt', 'amount', 'beneficiary', 'project'] as const).map((field) =>
+        world.cache.searchRetirements({ sort: { field, direction: 'asc' }, limit: 50 }),
+      ),
+      ...INVENTORY_SORT_FIELDS.map((field) =>
+        world.cache.searchInventoryCredits({ account: 'buffer', sort: { field, direction: 'desc' }, limit: 50 }),
+      ),
+    ];
+    const withIndexes = lists();
+    expect(withIndexes[0]!.total).toBe(120);
+    expect(withIndexes[4]!.total).toBeGreaterThan(0);
+    db.transaction(() =>
+      tables.forEach((table, i) => {
+        dropSecondaryIndexes(db, table);
+        deferIndexes(
+          db,
+          built[i]!.map((index) => ({ ...index, tbl_name: table })),
+        );
+      }),
+    );
+    expect(lists()).toEqual(withIndexes);
+
+    const next = await world.engine.run();
+    expect(next.ok, JSON.stringify(next.results)).toBe(true);
+    expect(tables.map(indexesOf)).toEqual(built);
+    expect(db.raw.prepare('SELECT count(*) FROM deferred_indexes').pluck().get()).toBe(0);
+    // The same rows (the run moved only the answers' asOf).
+    expect(lists()).toEqual(withIndexes.map((answer) => ({ ...answer, asOf: expect.any(String) })));
   });
 
   it('re-syncs only what changed since its cursor, removals included, and still matches', async () => {

@@ -1,7 +1,7 @@
 // The sync engine in its worker thread (electron/core/desk/sync/worker): the same results as on
 // the main thread, tokens asked of the main thread, out-of-memory retried with a larger heap or
 // reported with the cache intact, a close in the middle of a run leaving the cache usable, a
-// first sync's load checkpointed by a worker of its own, and the history replayed on a thread of its own.
+// first sync's load checkpointed by a worker of its own (its deferred indexes built first), and the history replayed on a thread of its own.
 import { afterEach, describe, expect, it } from 'vitest';
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -261,6 +261,11 @@ describe('the sync in a worker thread', () => {
     expect(statSync(`${file}-wal`).size).toBeLessThan(1000 * pageSize);
     expect(statSync(file).size).toBeGreaterThan(before + 500_000);
     expect(world.cache.searchRetirements({ limit: 10 }).total).toBe(250);
+    // The retirements' indexes, which the load left to build after its commit, were built by that
+    // worker before it checkpointed (cache/deferred-indexes.ts).
+    const raw = world.cache.db.raw;
+    expect(raw.prepare('SELECT count(*) FROM deferred_indexes').pluck().get()).toBe(0);
+    expect(raw.prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name LIKE 'retirements_by_%'").pluck().get()).toBe(7);
   });
 
   it('starts its helper threads from the built helper, which holds none of the engine', () => {

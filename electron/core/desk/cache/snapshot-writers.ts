@@ -16,8 +16,9 @@ import { FEED_KINDS, type FeedCache, type RESOURCE_KINDS } from '@desk/resources
 import type { CacheTables } from './schema';
 import type { CacheResource } from './types';
 import { syncSuccess } from './writers';
-import { checkpointInBackground, holdAutocheckpoints, release } from './deferred-checkpoint';
-import { buildIndexes, secondaryIndexesOf } from './bulk-indexes';
+import { holdAutocheckpoints, release } from './deferred-checkpoint';
+import { secondaryIndexesOf } from './bulk-indexes';
+import { buildIndexesThenCheckpoint, deferIndexes } from './deferred-indexes';
 import { holdFtsMerges } from './fts-bulk-load';
 
 type Db = SqliteDatabase<CacheTables>;
@@ -27,7 +28,8 @@ export type LoadParts = { [K in Kind as K['folder']]?: ReturnType<NonNullable<K[
 
 /**
  * The secondary indexes of the tables the kinds load in bulk (their feed parts' `bulkIndexed`):
- * dropped for the load and built again at its end, inside its transaction. Building an index sorts
+ * dropped for the load and built again while it waits for pages, inside its transaction, or, those
+ * whose rows came to the end, after its commit (deferred-indexes.ts). Building an index sorts
  * its rows once; keeping it during the load would insert every row into each of them at a random
  * place (retirements have seven), which at --scale 100 costs more than the rows themselves. Unique
  * indexes and keys stay.
@@ -130,20 +132,21 @@ export function beginSnapshotLoad(db: Db, now: () => number) {
     },
 
     /**
-     * Builds the indexes again (the registry is done: with a sort helper on the idle core),
-     * refreshes the planner statistics of what was loaded and commits the load; the WAL is then
-     * checkpointed in the background, which the answer settles with (nothing needs to wait for it:
-     * closing the cache finishes it).
+     * Records the indexes not built yet to be built after the commit (deferred-indexes.ts),
+     * refreshes the planner statistics of the tables whose indexes are all there and commits the
+     * load; the deferred indexes are then built and the WAL checkpointed in the background, which
+     * the answer settles with (nothing needs to wait for it: closing the cache finishes the
+     * checkpoint, and the next sync run the indexes).
      */
     commit(): Promise<void> {
-      buildIndexes(
-        db,
-        indexes.filter((index) => !built.has(index.name)),
-      );
+      const deferred = indexes.filter((index) => !built.has(index.name));
+      deferIndexes(db, deferred);
       restoreFtsMerges();
-      for (const { feed } of loaded) for (const table of feed.analyzed) db.run(sql`ANALYZE ${sql.table(table)}`);
+      const analyzedLater = new Set(deferred.map((index) => index.tbl_name));
+      for (const { feed } of loaded)
+        for (const table of feed.analyzed) if (!analyzedLater.has(table)) db.run(sql`ANALYZE ${sql.table(table)}`);
       db.run(sql`COMMIT`);
-      return checkpointInBackground(db);
+      return buildIndexesThenCheckpoint(db);
     },
 
     rollback(): void {

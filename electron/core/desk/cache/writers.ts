@@ -8,6 +8,7 @@ import type { SqliteDatabase } from '@platform/db/database';
 import type { CacheTables } from './schema';
 import { checkpointInBackground, holdAutocheckpoints } from './deferred-checkpoint';
 import { dropSecondaryIndexes } from './bulk-indexes';
+import { buildDeferredIndexes } from './deferred-indexes';
 import type { CacheResource, FeedCursorKey, StagedRow } from './types';
 
 export interface PageHash {
@@ -255,6 +256,13 @@ export function createCacheWriters(base: WriterBase) {
 
     /** A cursor of the feed by its key (cache queries' feedCursorOf); null forgets it. */
     setFeedCursorOf: base.setFeedCursorOf,
+
+    /**
+     * Builds the indexes a first sync's load left to build after it (deferred-indexes.ts), if a
+     * desk stopped before its background build; answers their names. Waits for another writer up
+     * to the busy timeout, and throws SQLITE_BUSY past it (the indexes then wait for the next call).
+     */
+    buildDeferredIndexes: () => buildDeferredIndexes(db),
 
     /** Marks resources synced with nothing to write (a changes-feed run that found no change), in one transaction. */
     markSynced(resources: readonly CacheResource[]): void {

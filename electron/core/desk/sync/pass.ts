@@ -68,10 +68,24 @@ async function openPass(pass: Pass, feedFirst: boolean): Promise<{ ctx: StepCont
   }
 }
 
+/**
+ * Builds the indexes a first sync's load left to build after it, if the desk stopped before its
+ * background build did (cache/deferred-indexes.ts): the run's lists sort by them. A writer that
+ * holds the cache past the busy timeout leaves them to the next run.
+ */
+function buildLeftIndexes(engine: PassEngine): void {
+  try {
+    engine.cache.write.buildDeferredIndexes();
+  } catch {
+    // Still deferred: the cache answers every read without them, only slower to sort.
+  }
+}
+
 /** One run of the engine over `resources`: the feed first where it serves, then the seed steps. */
 export async function runPass(engine: PassEngine, resources: Set<SyncResource>): Promise<SyncRunResult> {
   const { clock, tuning, state } = engine;
   const startedAt = clock.now();
+  buildLeftIndexes(engine);
   const pass: Pass = {
     engine,
     resources,
