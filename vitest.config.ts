@@ -66,6 +66,7 @@ const SHARED_ON_SQLITE = readdirSync(join(import.meta.dirname, 'test/integration
 // stays in the integration project, a fresh worker per file.
 const DESK_PROCESS_FREE = [
   'back-office',
+  'cache-deferred-indexes',
   'client',
   'connections',
   'connection-tokens',
