@@ -1,7 +1,8 @@
 // The sync engine in its worker thread (electron/core/desk/sync/worker): the same results as on
 // the main thread, tokens asked of the main thread, out-of-memory retried with a larger heap or
 // reported with the cache intact, a close in the middle of a run leaving the cache usable, a
-// first sync's load checkpointed by a worker of its own (its deferred indexes built first), and the history replayed on a thread of its own.
+// first sync's load checkpointed by a worker of its own (its deferred indexes built first), and
+// the history replayed on a thread of its own.
 import { afterEach, describe, expect, it } from 'vitest';
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
