@@ -2,17 +2,19 @@
 // (cache/deferred-indexes.ts). Checked on real cache files: the commit records the retirements'
 // seven indexes instead of building them, every sort of the retirements list answers the same rows
 // before and after they are built, the background build creates and analyzes them, a load that
-// rolls back records nothing, and a cache closed before the build keeps them recorded for the next
-// build, which a second build then finds done.
+// rolls back records nothing, and a cache closed before the build, or a desk killed right after its
+// commit, keeps them recorded for the next build, which a second build then finds done.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Retirement } from '@shared/registry/resources';
 import type { RetirementSearchInput } from '@shared/desk/api';
 import { openDeskCache, type DeskCache } from '@desk/cache';
-import { beginSnapshotLoad } from '@desk/cache/snapshot-writers';
-import { retirementColumns } from '@desk/cache/rows';
 import { makeDataDir } from '@test/support/registry';
+import { loadRetirements } from '@test/support/snapshot-retirements';
 
+const ROOT = join(import.meta.dirname, '..', '..', '..');
+const SUPPORT = join(ROOT, 'test', 'support');
 const work = makeDataDir('desk-deferred-indexes-');
 afterAll(() => work.remove());
 
@@ -32,34 +34,7 @@ const RETIREMENT_INDEXES = [
   'retirements_by_vintage',
 ];
 
-/** A load of `n` retirements, finished (not committed). */
-function load(cache: DeskCache, n: number) {
-  const snapshot = beginSnapshotLoad(cache.db, () => 0);
-  for (let i = 0; i < n; i++) {
-    const retirement = {
-      id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
-      isClaimed: i % 3 === 0,
-      createdAt: new Date(Date.UTC(2026, 0, 1) + (i % 97) * 3_600_000).toISOString(),
-      amount: (i * 7919) % 1000,
-      beneficiary: ['Ålesund Kommune', 'acme', 'Zürich AG', 'bravo', 'Łódź'][i % 5]!,
-      reason: 'Travel',
-      comment: '',
-      organizationId: 'o-1',
-      serialization: `S-${i}`,
-      organizationOwner: { fullName: 'Org', logo: '', id: 'o-1', publicUrl: '' },
-      vintage: String(2018 + (i % 5)),
-      project: { id: `p-${i % 13}`, fullName: `Project ${(i * 31) % 13}`, num: String(i % 13) },
-    } as Retirement;
-    snapshot.parts.retirements!.retirement({
-      id: retirement.id,
-      json: JSON.stringify(retirement),
-      hash: `h${i}`,
-      columns: retirementColumns(retirement),
-    });
-  }
-  snapshot.finish(false);
-  return snapshot;
-}
+const load = loadRetirements;
 
 const indexesOf = (cache: DeskCache) =>
   cache.db.raw
@@ -143,6 +118,35 @@ describe("a first sync's deferred indexes", () => {
     expect(deferred(reopened)).toEqual([]);
     expect(answers(reopened)).toEqual(before);
     expect(reopened.db.raw.pragma('integrity_check', { simple: true })).toBe('ok');
+    reopened.close();
+  });
+
+  it('stay recorded when the desk is killed right after the commit, and are built by the next', async () => {
+    const file = join(work.dir, `cache-${files++}.sqlite`);
+    // A process of its own commits a load and blocks before its build's turn; then it is killed.
+    const child = spawn(process.execPath, ['--import', 'tsx', join(SUPPORT, 'load-then-die.ts'), file, '400'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const exited = once(child, 'exit');
+    let out = '';
+    for await (const chunk of child.stdout) {
+      out += String(chunk);
+      if (out.includes('committed')) break;
+    }
+    expect(out).toContain('committed');
+    child.kill('SIGKILL');
+    expect((await exited)[1]).toBe('SIGKILL');
+
+    const reopened = openDeskCache(file);
+    expect(reopened.db.raw.pragma('integrity_check', { simple: true })).toBe('ok');
+    expect(reopened.searchRetirements({ limit: 10 }).total).toBe(400);
+    expect(indexesOf(reopened)).toEqual([]);
+    expect(deferred(reopened)).toEqual(RETIREMENT_INDEXES);
+    const before = answers(reopened);
+    reopened.write.buildDeferredIndexes();
+    expect(indexesOf(reopened)).toEqual(RETIREMENT_INDEXES);
+    expect(answers(reopened)).toEqual(before);
     reopened.close();
   });
 
