@@ -34,8 +34,6 @@ const RETIREMENT_INDEXES = [
   'retirements_by_vintage',
 ];
 
-const load = loadRetirements;
-
 const indexesOf = (cache: DeskCache) =>
   cache.db.raw
     .prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'retirements' AND sql IS NOT NULL ORDER BY name")
@@ -69,7 +67,7 @@ describe("a first sync's deferred indexes", () => {
   it('are recorded at the commit, the lists answering the same rows before and after the build', async () => {
     const { cache } = newCache();
     const every = allIndexes(cache);
-    const done = load(cache, 1500).commit();
+    const done = loadRetirements(cache, 1500).commit();
     // Committed without them: recorded, not built, their table not analyzed yet.
     expect(indexesOf(cache)).toEqual([]);
     expect(deferred(cache)).toEqual(RETIREMENT_INDEXES);
@@ -96,7 +94,7 @@ describe("a first sync's deferred indexes", () => {
 
   it('are not recorded by a load that rolls back', () => {
     const { cache } = newCache();
-    const snapshot = load(cache, 10);
+    const snapshot = loadRetirements(cache, 10);
     snapshot.rollback();
     expect(indexesOf(cache)).toEqual(RETIREMENT_INDEXES);
     expect(deferred(cache)).toEqual([]);
@@ -105,7 +103,7 @@ describe("a first sync's deferred indexes", () => {
 
   it('stay recorded when the cache closes before the build, and are built by the next', async () => {
     const { file, cache } = newCache();
-    const done = load(cache, 300).commit();
+    const done = loadRetirements(cache, 300).commit();
     cache.close();
     await done;
 
@@ -152,7 +150,7 @@ describe("a first sync's deferred indexes", () => {
 
   it('wait while the connection is inside a transaction, and are built once by two connections', async () => {
     const { file, cache } = newCache();
-    const done = load(cache, 50).commit();
+    const done = loadRetirements(cache, 50).commit();
     cache.close();
     await done;
 
