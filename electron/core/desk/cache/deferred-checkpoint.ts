@@ -25,8 +25,9 @@
 import { fsyncSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { sql } from 'kysely';
-import { SqliteDatabase } from '@platform/db/database';
+import { SQLITE_BUSY_TIMEOUT_MS, SqliteDatabase } from '@platform/db/database';
 import { openBetterSqlite3 } from '@platform/db/open';
+import type { CacheTables } from './schema';
 
 type Db = Pick<SqliteDatabase<unknown>, 'raw'>;
 
@@ -43,13 +44,15 @@ export const checkpointedElsewhere = (db: Db): boolean => elsewhere.has(db.raw);
 
 /**
  * The whole checkpoint on a connection of its own (the thread that calls it waits for the disk):
- * what the worker started for a first load's checkpoint does.
+ * what the worker started for a first load's checkpoint does. `before` runs on that connection
+ * first (the load's deferred indexes: deferred-indexes.ts), so the checkpoint copies what it wrote.
  */
-export function checkpointWal(file: string): void {
+export function checkpointWal(file: string, before?: (db: SqliteDatabase<CacheTables>) => void): void {
   const db = openBetterSqlite3(file, { fileMustExist: true });
   try {
-    db.pragma('busy_timeout = 5000');
+    db.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
     db.pragma('synchronous = NORMAL');
+    before?.(new SqliteDatabase<CacheTables>(db));
     db.pragma('wal_checkpoint(PASSIVE)');
   } finally {
     db.close();

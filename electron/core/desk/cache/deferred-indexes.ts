@@ -14,8 +14,7 @@
 // reads the table instead (a search that names an index asks `indexReady` first, in the same read).
 // Each build is one transaction: the indexes created, their tables analyzed, their rows removed.
 import { sql } from 'kysely';
-import { openBetterSqlite3 } from '@platform/db/open';
-import { SqliteDatabase } from '@platform/db/database';
+import type { SqliteDatabase } from '@platform/db/database';
 import type { CacheTables } from './schema';
 import { buildIndexes } from './bulk-indexes';
 import { checkpointedElsewhere, checkpointInBackground } from './deferred-checkpoint';
@@ -70,26 +69,22 @@ export function buildDeferredIndexes(db: Db): string[] {
   });
 }
 
+/** ANALYZE's bound on the index rows it reads per index (PRAGMA analysis_limit), on every cache connection. */
+export const ANALYSIS_LIMIT = 1000;
+
 /**
- * Builds the deferred indexes of the cache file on a connection of its own, without a checkpoint
- * at its commit (the caller's checkpoint follows: deferred-checkpoint.ts's checkpointWal). A build
- * that fails (the file gone, a writer holding the lock past the busy timeout) is left to the next
- * sync run.
+ * Builds the deferred indexes on a connection opened for the load's checkpoint (checkpointWal's
+ * `before`, in the worker that makes it). A build that fails (a writer holding the lock past the
+ * busy timeout) is left to the next sync run, and the checkpoint goes on.
  */
-export function buildDeferredIndexesIn(file: string): void {
-  let raw: ReturnType<typeof openBetterSqlite3> | null = null;
+export function buildDeferredIndexesOn(db: Db): void {
   try {
-    raw = openBetterSqlite3(file, { fileMustExist: true });
-    raw.pragma('busy_timeout = 5000');
-    raw.pragma('synchronous = NORMAL');
-    raw.pragma('wal_autocheckpoint = 0');
-    // The cache connection's own ANALYZE bound (cache/index.ts).
-    raw.pragma('analysis_limit = 1000');
-    buildDeferredIndexes(new SqliteDatabase<CacheTables>(raw));
+    // One checkpoint, the caller's, after the build: none at its commit.
+    db.raw.pragma('wal_autocheckpoint = 0');
+    db.raw.pragma(`analysis_limit = ${ANALYSIS_LIMIT}`);
+    buildDeferredIndexes(db);
   } catch {
     // Left in deferred_indexes: the next sync run builds them.
-  } finally {
-    raw?.close();
   }
 }
 

@@ -12,6 +12,7 @@ import { createCacheQueries, createQueryBase } from './queries';
 import { createCacheWriters, createWriterBase } from './writers';
 import { createResourceQueries, createResourceWriters } from '@desk/resources';
 import { setCheckpointElsewhere, settleBackgroundCheckpoint } from './deferred-checkpoint';
+import { ANALYSIS_LIMIT } from './deferred-indexes';
 
 export { CacheInputError } from './queries';
 export { toFtsPrefixQuery, searchText } from './fts-query';
@@ -73,7 +74,7 @@ export function openDeskCache(file: string, options: DeskCacheOptions = {}): Des
   // number of index rows so refreshing planner statistics after a sync takes milliseconds.
   db.raw.pragma('cache_size = -16000');
   db.raw.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
-  db.raw.pragma('analysis_limit = 1000');
+  db.raw.pragma(`analysis_limit = ${ANALYSIS_LIMIT}`);
   if (options.checkpointElsewhere) setCheckpointElsewhere(db, options.checkpointElsewhere);
   return {
     db,

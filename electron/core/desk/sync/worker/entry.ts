@@ -12,7 +12,7 @@ import { createGrantCache } from '@desk/client/grant-cache';
 import type { TokenGrant, TokenManager, TokenScope } from '@desk/client/tokens';
 import { openDeskCache } from '@desk/cache';
 import { checkpointWal } from '@desk/cache/deferred-checkpoint';
-import { buildDeferredIndexesIn } from '@desk/cache/deferred-indexes';
+import { buildDeferredIndexesOn } from '@desk/cache/deferred-indexes';
 import { DESK_CLIENT_SETTINGS } from '@desk/client-settings';
 import { createSyncEngine } from '../engine';
 import type { SyncEngine } from '../types';
@@ -168,10 +168,8 @@ const serveEngine = () => {
 // after its load (deferred-indexes.ts, deferred-checkpoint.ts) does that and ends; one started by
 // the sync's thread to prepare a first sync's feed pages (page-reader.ts) does that, and so does
 // one started to replay a long history (replay-thread.ts); every other serves the engine.
-if (data.checkpointOnly) {
-  // The load's deferred indexes first (deferred-indexes.ts): the checkpoint then copies them too.
-  buildDeferredIndexesIn(data.cacheFile);
-  checkpointWal(data.cacheFile);
-} else if (data.pageReader) servePageReader(port, data.pageReader.examinerRead);
+// (the load's deferred indexes first, on the checkpoint's connection: it then copies them too)
+if (data.checkpointOnly) checkpointWal(data.cacheFile, buildDeferredIndexesOn);
+else if (data.pageReader) servePageReader(port, data.pageReader.examinerRead);
 else if (data.leafReplay) serveLeafReplay(port, transparencyGet(data.leafReplay.baseUrl));
 else serveEngine();
