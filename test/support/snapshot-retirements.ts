@@ -7,7 +7,9 @@ import type { DeskCache } from '@desk/cache';
 import { beginSnapshotLoad } from '@desk/cache/snapshot-writers';
 import { retirementColumns } from '@desk/cache/rows';
 
-export function loadRetirements(cache: DeskCache, n: number) {
+/** `projectNamePadding`: that many more characters in each project name (larger rows, for tests of the WAL's size). */
+export function loadRetirements(cache: DeskCache, n: number, { projectNamePadding = 0 } = {}) {
+  const padding = projectNamePadding > 0 ? ` ${'x'.repeat(projectNamePadding)}` : '';
   const snapshot = beginSnapshotLoad(cache.db, () => 0);
   for (let i = 0; i < n; i++) {
     const retirement = {
@@ -22,7 +24,7 @@ export function loadRetirements(cache: DeskCache, n: number) {
       serialization: `S-${i}`,
       organizationOwner: { fullName: 'Org', logo: '', id: 'o-1', publicUrl: '' },
       vintage: String(2018 + (i % 5)),
-      project: { id: `p-${i % 13}`, fullName: `Project ${(i * 31) % 13}`, num: String(i % 13) },
+      project: { id: `p-${i % 13}`, fullName: `Project ${(i * 31) % 13}${padding}`, num: String(i % 13) },
     } as Retirement;
     snapshot.parts.retirements!.retirement({
       id: retirement.id,

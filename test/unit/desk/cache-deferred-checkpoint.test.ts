@@ -6,11 +6,9 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Retirement } from '@shared/registry/resources';
 import { openDeskCache, type DeskCache } from '@desk/cache';
-import { beginSnapshotLoad } from '@desk/cache/snapshot-writers';
-import { retirementColumns } from '@desk/cache/rows';
 import { makeDataDir } from '@test/support/registry';
+import { loadRetirements } from '@test/support/snapshot-retirements';
 
 const work = makeDataDir('desk-deferred-checkpoint-');
 afterAll(() => work.remove());
@@ -21,23 +19,8 @@ const newCache = () => {
   return { file, cache: openDeskCache(file) };
 };
 
-/** A load of `n` retirements (about 1 kB each with their search entries), committed. */
-function load(cache: DeskCache, n: number) {
-  const snapshot = beginSnapshotLoad(cache.db, () => 0);
-  for (let i = 0; i < n; i++) {
-    const retirement = {
-      id: `r-${i}`,
-      isClaimed: false,
-      createdAt: '2026-01-01T00:00:00.000Z',
-      amount: i,
-      project: { id: `p-${i % 50}`, fullName: `Project ${i % 50} ${'x'.repeat(400)}`, num: String(i % 50) },
-    } as Retirement;
-    const json = JSON.stringify(retirement);
-    snapshot.parts.retirements!.retirement({ id: retirement.id, json, hash: `h${i}`, columns: retirementColumns(retirement) });
-  }
-  snapshot.finish(false);
-  return snapshot;
-}
+/** A load of `n` retirements (about 1 kB each with their search entries), finished. */
+const load = (cache: DeskCache, n: number) => loadRetirements(cache, n, { projectNamePadding: 400 });
 
 const autocheckpoint = (cache: DeskCache) => cache.db.raw.pragma('wal_autocheckpoint', { simple: true });
 const count = (cache: DeskCache) => cache.db.raw.prepare('SELECT count(*) FROM retirements').pluck().get();
