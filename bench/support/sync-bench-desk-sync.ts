@@ -39,8 +39,8 @@ export async function childSync(job: ChildJob): Promise<Omit<ChildResult, 'maxRs
   const wallMs = performance.now() - started;
   const cpuMs = cpuMsSince(cpuStarted);
   // A first load's deferred indexes are built and its WAL checkpointed after the sync, in a worker
-  // of its own (cache/deferred-indexes.ts, deferred-checkpoint.ts); a running desk re-syncs minutes later, so the re-syncs start
-  // once it has ended, and its time is a figure of its own.
+  // of its own (cache/deferred-indexes.ts, deferred-checkpoint.ts); a running desk re-syncs minutes
+  // later, so the re-syncs start once it has ended, and its time is a figure of its own.
   if (job.markFirstSync) process.stderr.write(`${FIRST_SYNC_MARK}\n`);
   trace.phase('checkpoint');
   await engine.background();
