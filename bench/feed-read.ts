@@ -74,7 +74,7 @@ function readOnce(): void {
     const mainStarted = mainThreadCpu();
     for (;;) {
       const t0 = cpuNow();
-      const page = changesSince(registry, viewer, cursor === null ? null : decodeCursor(registry, cursor), limit, kinds);
+      const page = changesSince(registry, viewer, cursor === null ? null : decodeCursor(registry, cursor), limit, { kinds });
       const t1 = cpuNow();
       const text = jsonText(page).bytes;
       const t2 = cpuNow();

@@ -1,7 +1,7 @@
 // Beyond the seed interface: the changes feed the desk syncs from.
 import { z } from 'zod';
 import { DEFAULT_FEED_LIMIT, FEED_KEY_KINDS, MAX_FEED_LIMIT } from '../vocabulary';
-import { queryInt, noParams, define, anyToken } from './define';
+import { queryInt, noParams, define, anyToken, idString } from './define';
 import { changesResponse } from './responses';
 
 export const changesEndpoints = {
@@ -38,6 +38,14 @@ export const changesEndpoints = {
         .optional()
         .meta({
           description: `Only these kinds of resource (comma-separated: ${FEED_KEY_KINDS.join(', ')}); absent: all. A cursor goes on with the kinds it was read with.`,
+        }),
+      organizationId: idString('organizationId')
+        .optional()
+        .meta({
+          description:
+            "Only this organization's record and warehouse among the organization and warehouse keys (the other kinds are not narrowed): " +
+            'an installation reads what only its own token may see, without a second copy of every public organization. ' +
+            'A cursor goes on with the organization it was read with.',
         }),
     }),
     response: (s) => changesResponse(s),

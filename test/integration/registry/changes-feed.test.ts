@@ -15,10 +15,12 @@ import { buildReadScenario, type ReadScenario } from '@test/support/read-scenari
 let t: TestRegistry;
 let s: ReadScenario;
 const tokens: Record<string, string> = {};
+let appId: string;
 
 beforeAll(async () => {
   t = await startTestRegistry({ setup: (r) => void (s = buildReadScenario(r)) });
   const app = createTestApp(t.registry);
+  appId = app.id;
   const examiner = createTestApp(t.registry, { examinerRead: true, name: 'Examiner app' });
   tokens.app = await appToken(t, app);
   tokens.examiner = await appToken(t, examiner);
@@ -86,11 +88,17 @@ const schema = endpoints.getChanges.response(strict);
 type Page = ReturnType<typeof schema.parse>;
 
 /** Reads the feed from `cursor` to its end in small pages, applying every item and removal to `view`. */
-async function readFeed(token: string, view: View, cursor = '', kinds = ''): Promise<{ cursor: string; pages: Page[] }> {
+async function readFeed(
+  token: string,
+  view: View,
+  cursor = '',
+  kinds = '',
+  organizationId = '',
+): Promise<{ cursor: string; pages: Page[] }> {
   const pages: Page[] = [];
   for (;;) {
     const { status, body } = await json(
-      `/sync/v1/changes?limit=7&cursor=${encodeURIComponent(cursor)}${kinds && `&kinds=${kinds}`}`,
+      `/sync/v1/changes?limit=7&cursor=${encodeURIComponent(cursor)}${kinds && `&kinds=${kinds}`}${organizationId && `&organizationId=${organizationId}`}`,
       token,
     );
     expect(status, JSON.stringify(body)).toBe(200);
@@ -215,6 +223,50 @@ describe('GET /sync/v1/changes', () => {
     const refused = await json('/sync/v1/changes?kinds=project,gizmo', tokens.app!);
     expect(refused.status).toBe(400);
     expect(JSON.stringify(refused.body)).toMatch(/kinds/);
+  });
+
+  it("answers only one organization's record and warehouse when asked, as an installation reads its own", async () => {
+    const ofOrganization = (view: View, id: string) =>
+      sorted(new Map([...view].filter(([key]) => key === `organization:${id}` || key === `warehouse:${id}`)));
+    // (A's installation may read its warehouse, C's only C's record, which is not public)
+    const cases = [
+      { kind: 'warehouseView', id: s.orgA, keys: [`organization:${s.orgA}`, `warehouse:${s.orgA}`] },
+      { kind: 'infoOnly', id: s.orgC, keys: [`organization:${s.orgC}`] },
+      { kind: 'warehouseView', id: s.orgC, keys: [] },
+    ];
+    for (const { kind, id, keys } of cases) {
+      const view: View = new Map();
+      const { cursor, pages } = await readFeed(tokens[kind]!, view, '', 'warehouse,organization', id);
+      expect([...sorted(view).keys()], `${kind} ${id}`).toEqual(keys);
+      expect(sorted(view), `${kind} ${id}`).toEqual(ofOrganization(await seedView(tokens[kind]!), id));
+      expect(pages, `${kind} ${id}: one page, whatever the other organizations`).toHaveLength(1);
+      // later changes: B's record twice (its state as before), a reservation in A's warehouse,
+      ops.setOrganizationVerified(t.registry, { organizationId: s.orgB, verified: false });
+      ops.setOrganizationVerified(t.registry, { organizationId: s.orgB, verified: true });
+      reserveCredits(t.registry, { organizationId: s.orgA, appId, creditId: s.creditId, amount: 1 });
+      // and it lapses: A's warehouse changes with time alone, for a reader of A only
+      t.clock.advance(11 * 60 * 1000);
+      const later = await readFeed(tokens[kind]!, view, cursor, 'warehouse,organization', id);
+      const keysLater = later.pages.flatMap((p) =>
+        p.changes.map((c) =>
+          c.type === 'warehouse'
+            ? `warehouse:${c.organizationId}`
+            : c.type === 'organization'
+              ? `organization:${c.organization.id}`
+              : c.type,
+        ),
+      );
+      expect(keysLater, `${kind} ${id}`).toEqual(keys.filter((key) => key.startsWith('warehouse:')));
+      expect(sorted(view), `${kind} ${id}`).toEqual(ofOrganization(await seedView(tokens[kind]!), id));
+    }
+    // the other kinds are not narrowed
+    const app: View = new Map();
+    await readFeed(tokens.app!, app, '', 'project,organization', s.orgB);
+    expect([...app.keys()].filter((key) => key.startsWith('organization:'))).toEqual([`organization:${s.orgB}`]);
+    expect([...app.keys()].filter((key) => key.startsWith('project:')).length).toBeGreaterThan(1);
+    const refused = await json('/sync/v1/changes?organizationId=', tokens.app!);
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body)).toMatch(/organizationId must not be empty/);
   });
 
   it('reads a page from the sequence index, whatever the kinds (SQLite)', () => {

@@ -72,16 +72,22 @@ const ACCOUNT_NAMES: Record<RegistryAccountKind, 'buffer' | 'adjustment' | 'orga
   registry: 'organization',
 };
 
+/** What a page is narrowed to: `kinds` (all by default), and `organizationId`'s record and warehouse alone among those kinds. */
+export interface FeedNarrowing {
+  kinds?: readonly FeedKeyKind[] | undefined;
+  organizationId?: string | undefined;
+}
+
 /**
  * A page of the feed: at most `limit` changed keys after `cursor` (null: a snapshot from the start),
- * of the `kinds` asked for (all by default).
+ * narrowed as asked.
  */
 export function changesSince(
   ctx: RegistryContext,
   viewer: FeedViewer,
   cursor: FeedCursor | null,
   limit: number,
-  kinds: readonly FeedKeyKind[] = FEED_KEY_KINDS,
+  { kinds = FEED_KEY_KINDS, organizationId: onlyOrganization }: FeedNarrowing = {},
 ): FeedPage {
   // One read transaction: every query of the page sees the same state of the registry.
   return ctx.db.transaction(() => {
@@ -91,7 +97,7 @@ export function changesSince(
     // Only final changes (below `finalBelow`): one a transaction still open may commit is read next time.
     // Warehouse keys other than the caller's own organization's are never its business.
     const rows: { kind: string; key: string; seq: number }[] = ctx.db.all(
-      feedPageQuery({ after: start, finalBelow, organizationId: viewer.organizationId, kinds, limit: limit + 1 }),
+      feedPageQuery({ after: start, finalBelow, organizationId: viewer.organizationId, kinds, onlyOrganization, limit: limit + 1 }),
     );
     let more = rows.length > limit;
     if (more) rows.pop();
@@ -108,7 +114,8 @@ export function changesSince(
 
     const warehouses = new Set(ids('warehouse'));
     // Reservations lapse with time, not with a write: a warehouse where one lapsed since the cursor changed.
-    if (cursor && viewer.organizationId && kinds.includes('warehouse') && start.at < now) {
+    const ownWarehouseAsked = kinds.includes('warehouse') && (onlyOrganization === undefined || onlyOrganization === viewer.organizationId);
+    if (cursor && viewer.organizationId && ownWarehouseAsked && start.at < now) {
       const lapsed = ctx.db.prepared(lapsedReservation).first({ organizationId: viewer.organizationId, after: start.at, upTo: now });
       if (lapsed) warehouses.add(viewer.organizationId);
     }

@@ -66,7 +66,8 @@ export function currentSequence(ctx: RegistryContext): number {
 
 /**
  * A page's keys: after the cursor's (seq, kind, key) and below the final bound (feedBounds), the
- * caller's warehouse only, of the kinds asked for. The kinds filter is on `kind || ''`, not `kind`: on `kind` SQLite would pick the
+ * caller's warehouse only, of the kinds asked for, and of organization and warehouse keys only
+ * `onlyOrganization`'s when given (an installation's own). The kinds filter is on `kind || ''`, not `kind`: on `kind` SQLite would pick the
  * primary key (kind, key) over the sequence index and sort every key of those kinds for each page
  * (far slower a poll at --scale 100: bench/README.md); PostgreSQL plans it the same either way.
  */
@@ -75,13 +76,17 @@ export function feedPageQuery(page: {
   finalBelow: number;
   organizationId: string | null;
   kinds: readonly FeedKeyKind[];
+  onlyOrganization?: string | undefined;
   limit: number;
 }) {
   // One value per kind the feed has, unused ones repeating the first asked for: one statement whatever the kinds.
   const kinds = FEED_KEY_KINDS.map((_, i) => page.kinds[i] ?? page.kinds[0] ?? '');
   const { after } = page;
+  // No organization id is empty (idString): '' stands for "not narrowed", one statement either way.
+  const only = page.onlyOrganization ?? '';
   return sql<{ kind: FeedKeyKind; key: string; seq: number }>`SELECT kind, key, seq FROM feed_changes
     WHERE (seq, kind, key) > (${after.seq}, ${after.kind}, ${after.key}) AND seq < ${page.finalBelow}
       AND (kind <> 'warehouse' OR key = ${page.organizationId}) AND (kind || '') IN (${sql.join(kinds)})
+      AND (kind NOT IN ('organization', 'warehouse') OR ${only} = '' OR key = ${only})
     ORDER BY seq, kind, key LIMIT ${page.limit}`;
 }

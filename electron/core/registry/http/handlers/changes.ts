@@ -20,6 +20,6 @@ export const changesHandlers: Pick<Handlers, 'getChanges'> = {
   getChanges: ({ registry, query, caller }) => {
     const cursor = query.cursor ? decodeCursor(registry, query.cursor) : null;
     const kinds = query.kinds ? [...new Set(query.kinds.split(',') as FeedKeyKind[])] : undefined;
-    return jsonText(changesSince(registry, viewerOf(caller), cursor, query.limit, kinds));
+    return jsonText(changesSince(registry, viewerOf(caller), cursor, query.limit, { kinds, organizationId: query.organizationId }));
   },
 };
