@@ -84,6 +84,7 @@ const DESK_PROCESS_FREE = [
   'sync-failures',
   'sync-examiner-grant',
   'sync-feed',
+  'sync-installation-feed',
   'feed-page-reader',
   'sync-prefetch',
   'tokens',
