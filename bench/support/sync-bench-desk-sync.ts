@@ -38,8 +38,8 @@ export async function childSync(job: ChildJob): Promise<Omit<ChildResult, 'maxRs
   loopDelay.disable();
   const wallMs = performance.now() - started;
   const cpuMs = cpuMsSince(cpuStarted);
-  // A first load's deferred indexes are built and its WAL checkpointed after the sync, in a worker
-  // of its own (cache/deferred-indexes.ts, deferred-checkpoint.ts); a running desk re-syncs minutes
+  // A first load's deferred indexes are built and its WAL checkpointed after the sync, on its idle
+  // worker thread (cache/deferred-indexes.ts, deferred-checkpoint.ts); a running desk re-syncs minutes
   // later, so the re-syncs start once it has ended, and its time is a figure of its own.
   if (job.markFirstSync) process.stderr.write(`${FIRST_SYNC_MARK}\n`);
   trace.phase('checkpoint');

@@ -48,7 +48,7 @@ export interface ChildResult {
   error?: string;
   /** Wall time of each re-sync of `resyncs`. */
   resyncMs?: number[];
-  /** How long the first sync's checkpoint ran on after it (in a worker of its own). */
+  /** How long the first sync's deferred indexes and checkpoint ran on after it (on the sync's thread, idle by then). */
   checkpointMs?: number;
 }
 

@@ -1,8 +1,9 @@
 // The sync engine in its worker thread (electron/core/desk/sync/worker): the same results as on
 // the main thread, tokens asked of the main thread, out-of-memory retried with a larger heap or
 // reported with the cache intact, a close in the middle of a run leaving the cache usable, a
-// first sync's load checkpointed by a worker of its own (its deferred indexes built first), and
-// the history replayed on a thread of its own.
+// first sync's load checkpointed by its idle thread once the run has answered (its deferred
+// indexes built first; host-checkpoints.test.ts has the other cases), and the history replayed on
+// a thread of its own.
 import { afterEach, describe, expect, it } from 'vitest';
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -246,7 +247,7 @@ describe('the sync in a worker thread', () => {
     // (the sync worker and then its replay thread each compile their TypeScript through tsx: ~20 s at load 18)
   }, 60_000);
 
-  it('checkpoints a first sync from the feed in a worker of its own, and waits for it when closed', async () => {
+  it('checkpoints a first sync from the feed once the run has answered, and waits for it when closed', async () => {
     world = await startDeskWorld({ projects: 30, retirements: 250 });
     const file = join(world.cacheDir.dir, 'cache.sqlite');
     const before = statSync(file).size;
@@ -256,14 +257,14 @@ describe('the sync in a worker thread', () => {
     expect(result.results.retirements).toMatchObject({ status: 'ok', note: expect.stringMatching(/loaded directly/) });
     await engine.close();
     // The load went into the WAL at its commit; the database file holds it once the checkpoint
-    // worker has run (the WAL is too small for an automatic checkpoint, and the main thread's
-    // connection, still open, has written nothing).
+    // has run (the WAL is too small for an automatic checkpoint, and the main thread's connection,
+    // still open, has written nothing).
     const pageSize = world.cache.db.raw.pragma('page_size', { simple: true }) as number;
     expect(statSync(`${file}-wal`).size).toBeLessThan(1000 * pageSize);
     expect(statSync(file).size).toBeGreaterThan(before + 500_000);
     expect(world.cache.searchRetirements({ limit: 10 }).total).toBe(250);
-    // The retirements' indexes, which the load left to build after its commit, were built by that
-    // worker before it checkpointed (cache/deferred-indexes.ts).
+    // The retirements' indexes, which the load left to build after its commit, were built before
+    // the checkpoint (cache/deferred-indexes.ts).
     const raw = world.cache.db.raw;
     expect(raw.prepare('SELECT count(*) FROM deferred_indexes').pluck().get()).toBe(0);
     expect(raw.prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name LIKE 'retirements_by_%'").pluck().get()).toBe(7);

@@ -18,10 +18,11 @@
 // every write), and a load that fails before its COMMIT never reaches a checkpoint. Closing the
 // cache meanwhile finishes what is under way synchronously (cache/index.ts).
 //
-// Where the sync runs in its worker thread, the checkpoint is not made on that thread at all: a
-// short-lived worker of its own (started by the host, sync/worker/host.ts) runs SQLite's ordinary
-// PASSIVE checkpoint on its own connection (`checkpointWal`), disk waits included, so the sync's
-// thread never waits for the copy either; automatic checkpoints come back once it has ended.
+// Where the sync runs in its worker thread, the checkpoint waits until the run has answered; then
+// SQLite's ordinary PASSIVE checkpoint runs on a connection of its own (`checkpointWal`), disk
+// waits included: on the sync's thread, idle by then, or on a short-lived worker the host starts
+// when that thread has ended or runs again (sync/worker/host-checkpoints.ts). Automatic
+// checkpoints come back once it has ended.
 import { fsyncSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { sql } from 'kysely';

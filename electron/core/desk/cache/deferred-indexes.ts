@@ -5,9 +5,10 @@
 //
 // Those the load has not built by its commit are left to be built after it: the commit records
 // them in deferred_indexes (migration 0009), in its own transaction, and the desk reports the sync
-// done. They are then built in the background, before the load's WAL is checkpointed: on the
-// checkpoint's own worker and connection where the sync runs in its worker thread, otherwise on
-// the load's connection a turn later. A desk that stops first finds them at its next sync run
+// done. They are then built in the background, before the load's WAL is checkpointed: where the
+// sync runs in its worker thread, by whichever thread checkpoints once the run has answered (the
+// sync's own, idle, on the load's connection; or a worker of the host's), otherwise on the load's
+// connection a turn later. A desk that stops first finds them at its next sync run
 // (sync/pass.ts), which builds them before anything else.
 //
 // Until then the cache is whole and every read answers the same rows; a sort the index serves

@@ -44,7 +44,7 @@ function askHost(op: 'get' | 'grant' | 'appJwt', scope?: TokenScope): Promise<st
     post({ type: 'token', id, op, ...(scope ? { scope } : {}) });
   });
 }
-// Checkpoints asked of the host (a worker of its own does it), settled by its 'checkpoint-done'.
+// Checkpoints asked of the host, settled once made: here ('checkpoint-here') or by a worker of the host's ('checkpoint-done').
 let nextCheckpoint = 0;
 const checkpoints = new Map<number, () => void>();
 function askHostToCheckpoint(): Promise<void> {
@@ -92,7 +92,8 @@ const historyCheck = (cache: DeskCache, thread: PageReaderThread | undefined) =>
 const serveEngine = () => {
   const cache = openDeskCache(data.cacheFile, {
     clock,
-    // A first sync's load is checkpointed by a worker of its own, started by the host.
+    // A first sync's load is checkpointed once the run has answered: by this thread, when the host
+    // finds it idle (checkpoint-here, below), or by a worker the host starts.
     checkpointElsewhere: () => askHostToCheckpoint(),
   });
   // node:http(s) for every registry: a third of fetch's CPU per request, one inflate per compressed answer.
@@ -151,6 +152,19 @@ const serveEngine = () => {
       case 'checkpoint-done':
         checkpoints.get(message.id)?.();
         checkpoints.delete(message.id);
+        break;
+      case 'checkpoint-here':
+        // No run is left: the load's deferred indexes built on this connection (its page cache is
+        // the next run's), then the WAL checkpointed on a connection of its own, both on this thread.
+        try {
+          cache.write.buildDeferredIndexes();
+          checkpointWal(data.cacheFile, buildDeferredIndexesOn);
+        } catch {
+          // Not made (the cache busy past the busy timeout): automatic checkpoints and the next run take over.
+        }
+        checkpoints.get(message.id)?.();
+        checkpoints.delete(message.id);
+        post({ type: 'checkpointed', id: message.id });
         break;
       case 'close':
         // Transactions are synchronous, so none is open between messages. When no run is going the

@@ -55,6 +55,9 @@ export function onMessage(host: Host, from: Worker, message: WorkerToHost) {
     case 'checkpoint':
       host.checkpoints.request(from, message.id);
       break;
+    case 'checkpointed':
+      host.checkpoints.madeHere(message.id);
+      break;
     case 'closed':
       void from.terminate();
       break;

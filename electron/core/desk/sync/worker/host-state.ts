@@ -20,6 +20,8 @@ export interface HostCheckpoints {
   request(from: Worker, id: number): void;
   /** Starts those asked for during runs (none is left, or none will end). */
   startAfterRuns(): void;
+  /** The sync worker made checkpoint `id` itself. */
+  madeHere(id: number): void;
   /** Settles once the checkpoints started so far have ended. */
   ended(): Promise<void>;
 }

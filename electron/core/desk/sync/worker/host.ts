@@ -30,7 +30,7 @@ export {
 
 /** The engine in its worker, and what it leaves running in the background after a run. */
 export interface WorkerSyncEngine extends SyncEngine {
-  /** Settles once what runs have left running has ended: a first sync's checkpoint, in a worker of its own. */
+  /** Settles once what runs have left running has ended: a first sync's deferred indexes and checkpoint. */
   background(): Promise<void>;
 }
 
@@ -48,6 +48,7 @@ export function createWorkerSyncEngine(options: WorkerSyncEngineOptions): Worker
     checkpoints: hostCheckpoints(
       () => startCheckpointer(host),
       () => host.pending.size > 0,
+      () => host.worker,
     ),
     emit,
     status: () => syncStatusOf(host.state, options.cache.lastSuccess()),
@@ -95,11 +96,13 @@ export function createWorkerSyncEngine(options: WorkerSyncEngineOptions): Worker
       interval.stop();
       stopHearingClears();
       host.closed = true;
-      // A checkpoint under way is let finish (it takes seconds at most): it is SQLite's own, on its own connection.
+      // A checkpoint under way is let finish (it takes seconds at most): it is SQLite's own, on its own
+      // connection. One the sync worker makes itself ends before the worker is asked to close.
       host.checkpoints.startAfterRuns();
       const checkpoints = host.checkpoints.ended();
       const current = host.worker;
       if (!current) return void (await checkpoints);
+      if (host.pending.size === 0) await checkpoints;
       const gone = new Promise<void>((resolve) => current.once('exit', () => resolve()));
       send(current, { type: 'close' });
       // The worker answers 'closed' at once (then is terminated); one that does not is ended anyway.

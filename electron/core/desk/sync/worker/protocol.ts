@@ -48,6 +48,8 @@ export type HostToWorker =
   | { type: 'token-reply'; id: number; ok: true; value: string | TokenGrant }
   | { type: 'token-reply'; id: number; ok: false; error: WireError }
   | { type: 'checkpoint-done'; id: number }
+  /** No run is left and this worker is idle: it checkpoints its load itself, then answers 'checkpointed'. */
+  | { type: 'checkpoint-here'; id: number }
   /** The host's tokens were cleared (the key re-imported): the worker drops the grants it keeps. */
   | { type: 'tokens-cleared' }
   | { type: 'close' };
@@ -64,4 +66,5 @@ export type WorkerToHost =
   | { type: 'token-invalidate'; scope: TokenScope; token?: string }
   | { type: 'token-clear' }
   | { type: 'checkpoint'; id: number }
+  | { type: 'checkpointed'; id: number }
   | { type: 'closed' };
