@@ -97,7 +97,7 @@ export async function startDeskWorld(
   const clock = options.deskClock ?? t.clock;
   const requests = new Map<string, number>();
   const countingFetch: FetchLike = (input, init) => {
-    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
+    const url = urlOf(input);
     requests.set(url.pathname, (requests.get(url.pathname) ?? 0) + 1);
     return fetch(input, init);
   };
@@ -152,4 +152,21 @@ export async function startDeskWorld(
       await t.close().catch(() => {});
     },
   };
+}
+
+/** The URL a fetch was asked for, however it was given. */
+export const urlOf = (input: Request | string | URL): URL =>
+  new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
+
+/**
+ * A client of the world's registry, with its tokens and clock, whose requests go through `send`
+ * (given each one's URL): to count, change or answer them.
+ */
+export function clientThrough(world: DeskWorld, send: (url: URL, init: RequestInit | undefined) => Promise<Response>) {
+  return createRegistryClient({
+    baseUrl: world.t.url,
+    tokens: world.tokens,
+    clock: world.t.clock,
+    fetch: (input, init) => send(urlOf(input), init),
+  });
 }

@@ -5,7 +5,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as ops from '@registry/operations';
-import { createRegistryClient } from '@desk/client/registry-client';
 import { openDeskCache, type DeskCache } from '@desk/cache';
 import { createSyncEngine } from '@desk/sync/engine';
 import { helperScript } from '@desk/sync/worker/page-reader';
@@ -15,7 +14,7 @@ import { deferIndexes } from '@desk/cache/deferred-indexes';
 import { INVENTORY_SORT_FIELDS } from '@shared/desk/api';
 import type { SyncEngine } from '@desk/sync/types';
 import { makeDataDir } from '@test/support/registry';
-import { startDeskWorld, type DeskWorld } from '@test/support/desk-support';
+import { clientThrough, startDeskWorld, type DeskWorld } from '@test/support/desk-support';
 import { searchEntriesById } from '@test/support/search-entries';
 
 let world: DeskWorld;
@@ -191,18 +190,12 @@ describe('sync from the changes feed', () => {
     // A client whose feed pages go through `spoil` (which answers whether it changed the page).
     const spoiling = (spoil: (page: { changes: Record<string, unknown>[] }, n: number) => boolean) => {
       let pages = 0;
-      return createRegistryClient({
-        baseUrl: world.t.url,
-        tokens: world.tokens,
-        clock: world.t.clock,
-        fetch: async (input, init) => {
-          const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
-          const response = await fetch(input, init);
-          if (url.pathname !== '/sync/v1/changes') return response;
-          const page = (await response.json()) as { changes: Record<string, unknown>[] };
-          spoil(page, ++pages);
-          return new Response(JSON.stringify(page), { status: 200, headers: { 'content-type': 'application/json' } });
-        },
+      return clientThrough(world, async (url, init) => {
+        const response = await fetch(url, init);
+        if (url.pathname !== '/sync/v1/changes') return response;
+        const page = (await response.json()) as { changes: Record<string, unknown>[] };
+        spoil(page, ++pages);
+        return new Response(JSON.stringify(page), { status: 200, headers: { 'content-type': 'application/json' } });
       });
     };
     // The second page carries an item that breaks the contract.
@@ -284,21 +277,15 @@ describe('sync from the changes feed', () => {
 
   it('probes a registry without the feed once per connection and syncs it through the seed interface', async () => {
     let probes = 0;
-    const client = createRegistryClient({
-      baseUrl: world.t.url,
-      tokens: world.tokens,
-      clock: world.t.clock,
-      // A registry like the public one the seed interface describes: no such path.
-      fetch: (input, init) => {
-        const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
-        if (url.pathname === '/sync/v1/changes') {
-          probes++;
-          return Promise.resolve(
-            new Response(JSON.stringify({ statusCode: 404, message: 'Not Found', error: 'Not Found' }), { status: 404 }),
-          );
-        }
-        return fetch(input, init);
-      },
+    // A registry like the public one the seed interface describes: no such path.
+    const client = clientThrough(world, (url, init) => {
+      if (url.pathname === '/sync/v1/changes') {
+        probes++;
+        return Promise.resolve(
+          new Response(JSON.stringify({ statusCode: 404, message: 'Not Found', error: 'Not Found' }), { status: 404 }),
+        );
+      }
+      return fetch(url, init);
     });
     const dir = makeDataDir('desk-cache-nofeed-');
     dirs.push(dir);

@@ -5,11 +5,10 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as ops from '@registry/operations';
-import { createRegistryClient } from '@desk/client/registry-client';
 import { openDeskCache, type DeskCache } from '@desk/cache';
 import { createSyncEngine } from '@desk/sync/engine';
 import { makeDataDir } from '@test/support/registry';
-import { startDeskWorld, type DeskWorld } from '@test/support/desk-support';
+import { clientThrough, startDeskWorld, type DeskWorld } from '@test/support/desk-support';
 
 let world: DeskWorld;
 const dirs: { remove(): void }[] = [];
@@ -40,18 +39,12 @@ describe("an installation's feed", () => {
     expect(again.ok, JSON.stringify(again.results)).toBe(true);
     const firstSync = async (rewrite: (url: URL) => void) => {
       const installationPages: URLSearchParams[] = [];
-      const client = createRegistryClient({
-        baseUrl: world.t.url,
-        tokens: world.tokens,
-        clock: world.t.clock,
-        fetch: (input, init) => {
-          const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
-          if (url.pathname === '/sync/v1/changes' && url.searchParams.has('kinds')) {
-            rewrite(url);
-            installationPages.push(url.searchParams);
-          }
-          return fetch(url, init);
-        },
+      const client = clientThrough(world, (url, init) => {
+        if (url.pathname === '/sync/v1/changes' && url.searchParams.has('kinds')) {
+          rewrite(url);
+          installationPages.push(url.searchParams);
+        }
+        return fetch(url, init);
       });
       const dir = makeDataDir('desk-cache-installation-');
       dirs.push(dir);
