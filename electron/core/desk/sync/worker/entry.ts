@@ -54,6 +54,11 @@ function askHostToCheckpoint(): Promise<void> {
     post({ type: 'checkpoint', id });
   });
 }
+/** Checkpoint `id` is made: the load that asked for it gets its automatic checkpoints back. */
+function checkpointMade(id: number): void {
+  checkpoints.get(id)?.();
+  checkpoints.delete(id);
+}
 
 // The host's grants, kept here by the rules the host's manager keeps them by (grant-cache.ts):
 // asking the host for the token of every request was a round trip through the main thread per
@@ -150,20 +155,24 @@ const serveEngine = () => {
         grants.clear();
         break;
       case 'checkpoint-done':
-        checkpoints.get(message.id)?.();
-        checkpoints.delete(message.id);
+        checkpointMade(message.id);
         break;
       case 'checkpoint-here':
         // No run is left: the load's deferred indexes built on this connection (its page cache is
         // the next run's), then the WAL checkpointed on a connection of its own, both on this thread.
+        // Either may fail on a cache busy past the busy timeout; the other is still made. Indexes
+        // not built wait for the next run; a checkpoint not made, for automatic ones.
         try {
           cache.write.buildDeferredIndexes();
-          checkpointWal(data.cacheFile, buildDeferredIndexesOn);
         } catch {
-          // Not made (the cache busy past the busy timeout): automatic checkpoints and the next run take over.
+          // Left in deferred_indexes.
         }
-        checkpoints.get(message.id)?.();
-        checkpoints.delete(message.id);
+        try {
+          checkpointWal(data.cacheFile);
+        } catch {
+          // Not made.
+        }
+        checkpointMade(message.id);
         post({ type: 'checkpointed', id: message.id });
         break;
       case 'close':
