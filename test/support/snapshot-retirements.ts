@@ -36,3 +36,13 @@ export function loadRetirements(cache: DeskCache, n: number, { projectNamePaddin
   snapshot.finish(false);
   return snapshot;
 }
+
+/**
+ * Commits `load` and closes its cache at once, before the work its commit leaves for after it
+ * (deferred indexes, checkpoint); settles once that work has ended or been given up.
+ */
+export async function commitAndCloseAtOnce(cache: DeskCache, load: ReturnType<typeof loadRetirements>): Promise<void> {
+  const done = load.commit();
+  cache.close();
+  await done;
+}

@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { RetirementSearchInput } from '@shared/desk/api';
 import { openDeskCache, type DeskCache } from '@desk/cache';
 import { makeDataDir } from '@test/support/registry';
-import { loadRetirements } from '@test/support/snapshot-retirements';
+import { commitAndCloseAtOnce, loadRetirements } from '@test/support/snapshot-retirements';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const SUPPORT = join(ROOT, 'test', 'support');
@@ -19,8 +19,9 @@ const work = makeDataDir('desk-deferred-indexes-');
 afterAll(() => work.remove());
 
 let files = 0;
+const newFile = () => join(work.dir, `cache-${files++}.sqlite`);
 const newCache = () => {
-  const file = join(work.dir, `cache-${files++}.sqlite`);
+  const file = newFile();
   return { file, cache: openDeskCache(file) };
 };
 
@@ -103,9 +104,7 @@ describe("a first sync's deferred indexes", () => {
 
   it('stay recorded when the cache closes before the build, and are built by the next', async () => {
     const { file, cache } = newCache();
-    const done = loadRetirements(cache, 300).commit();
-    cache.close();
-    await done;
+    await commitAndCloseAtOnce(cache, loadRetirements(cache, 300));
 
     const reopened = openDeskCache(file);
     expect(indexesOf(reopened)).toEqual([]);
@@ -120,7 +119,7 @@ describe("a first sync's deferred indexes", () => {
   });
 
   it('stay recorded when the desk is killed right after the commit, and are built by the next', async () => {
-    const file = join(work.dir, `cache-${files++}.sqlite`);
+    const file = newFile();
     // A process of its own commits a load and blocks before its build's turn; then it is killed.
     const child = spawn(process.execPath, ['--import', 'tsx', join(SUPPORT, 'load-then-die.ts'), file, '400'], {
       cwd: ROOT,
@@ -150,9 +149,7 @@ describe("a first sync's deferred indexes", () => {
 
   it('wait while the connection is inside a transaction, and are built once by two connections', async () => {
     const { file, cache } = newCache();
-    const done = loadRetirements(cache, 50).commit();
-    cache.close();
-    await done;
+    await commitAndCloseAtOnce(cache, loadRetirements(cache, 50));
 
     const first = openDeskCache(file);
     const second = openDeskCache(file);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDeskCache, type DeskCache } from '@desk/cache';
 import { makeDataDir } from '@test/support/registry';
-import { loadRetirements } from '@test/support/snapshot-retirements';
+import { commitAndCloseAtOnce, loadRetirements } from '@test/support/snapshot-retirements';
 
 const work = makeDataDir('desk-deferred-checkpoint-');
 afterAll(() => work.remove());
@@ -80,9 +80,7 @@ describe('the first load checkpoint, deferred', () => {
 
   it('leaves a whole cache when it is closed while the checkpoint runs', async () => {
     const { file, cache } = newCache();
-    const done = load(cache, 2000).commit();
-    cache.close();
-    await done;
+    await commitAndCloseAtOnce(cache, load(cache, 2000));
     const reopened = openDeskCache(file);
     expect(count(reopened)).toBe(2000);
     expect(reopened.db.raw.pragma('integrity_check', { simple: true })).toBe('ok');
