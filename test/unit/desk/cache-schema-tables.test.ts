@@ -171,6 +171,7 @@ const CACHE_COLUMNS = {
     start_date: 'TEXT',
     row_hash: 'TEXT',
     json: 'TEXT',
+    proponent_ids: 'TEXT',
     rowid: 'ROWID',
   },
   projects_internal_fts: {

@@ -32,6 +32,7 @@ export function projectColumns(p: Project): ProjectColumns {
     type_id: p.type.id,
     type_title: p.type.title,
     proponents: p.proponents.map((o) => o.fullName).join(', '),
+    proponent_ids: JSON.stringify(p.proponents.map((o) => o.id)),
     start_date: p.startDate,
   };
 }

@@ -8,6 +8,7 @@ import { migration0006 } from './0006-history-verification';
 import { migration0007 } from './0007-history-pin';
 import { migration0008 } from './0008-history-reference-index';
 import { migration0009 } from './0009-deferred-indexes';
+import { migration0010 } from './0010-project-proponent-ids';
 
 /** The desk cache's schema steps, in order; a cache newer than the last is refused. */
 export const cacheMigrations: readonly Migration[] = [
@@ -20,4 +21,5 @@ export const cacheMigrations: readonly Migration[] = [
   migration0007,
   migration0008,
   migration0009,
+  migration0010,
 ];

@@ -256,10 +256,12 @@ export function createProjectQueries(base: QueryBase) {
   /** Organization ids the cache knows as proponents of projects. */
   function proponentIds(): string[] {
     // Internal projects, when the cache holds them, are every project (the public ones included):
-    // reading one scope's JSON, not both, halves the work (a tenth of a second at --scale 100).
+    // one scope is read, not both. Its rows' id lists come from their index alone (migration
+    // 0010), each distinct list once: 4-6 ms at --scale 100, against 0.1 s from each row's JSON.
     const rows = db.all(
-      sql<{ id: string }>`SELECT DISTINCT json_extract(o.value, '$.id') AS id FROM projects p, json_each(p.json, '$.proponents') o
-         WHERE p.scope = (SELECT CASE WHEN EXISTS (SELECT 1 FROM projects WHERE scope = 'internal') THEN 'internal' ELSE 'public' END)`,
+      sql<{ id: string }>`SELECT DISTINCT o.value AS id FROM (SELECT DISTINCT proponent_ids FROM projects
+           WHERE scope = (SELECT CASE WHEN EXISTS (SELECT 1 FROM projects WHERE scope = 'internal') THEN 'internal' ELSE 'public' END)) p,
+         json_each(p.proponent_ids) o`,
     );
     return rows.map((r) => r.id);
   }

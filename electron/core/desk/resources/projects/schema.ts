@@ -26,6 +26,8 @@ export interface ProjectTables {
     type_title: string;
     /** The proponents' names, comma-separated. */
     proponents: string;
+    /** The proponents' organization ids, a JSON array in the project's order (migration 0010). */
+    proponent_ids: string;
     start_date: string;
     row_hash: string;
     json: string;

@@ -31,6 +31,7 @@ const projectFields = (v: NewProject) => ({
   type_id: v.type_id,
   type_title: v.type_title,
   proponents: v.proponents,
+  proponent_ids: v.proponent_ids,
   start_date: v.start_date,
   row_hash: v.row_hash,
   json: v.json,
