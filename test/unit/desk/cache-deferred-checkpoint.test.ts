@@ -5,8 +5,10 @@
 // load that rolls back), and closing the cache while it runs leaves a whole cache.
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDeskCache, type DeskCache } from '@desk/cache';
+import { checkpointWal, setCheckpointElsewhere } from '@desk/cache/deferred-checkpoint';
 import { makeDataDir } from '@test/support/registry';
 import { commitAndCloseAtOnce, loadRetirements } from '@test/support/snapshot-retirements';
 
@@ -86,5 +88,53 @@ describe('the first load checkpoint, deferred', () => {
     expect(reopened.db.raw.pragma('integrity_check', { simple: true })).toBe('ok');
     expect(autocheckpoint(reopened)).toBe(1000);
     reopened.close();
+  });
+});
+
+// Where the sync runs in its worker thread, the checkpoint is checkpointWal on a connection of its
+// own (sync/worker/entry.ts): here on this thread, as the host's checkpointer worker would.
+describe('the first load checkpoint on a connection of its own', () => {
+  const walSize = (file: string) => statSync(`${file}-wal`).size;
+
+  it('copies the WAL into the database file and cuts it to nothing, so no later write has to', async () => {
+    const { file, cache } = newCache();
+    setCheckpointElsewhere(cache.db, () => Promise.resolve(checkpointWal(file)));
+    const rows = 6000;
+    const before = statSync(file).size;
+    await load(cache, rows).commit();
+    expect(walSize(file)).toBe(0);
+    expect(statSync(file).size).toBeGreaterThan(before + rows * 500);
+    expect(count(cache)).toBe(rows);
+    expect(autocheckpoint(cache)).toBe(1000);
+    cache.db.raw.prepare('UPDATE sync_state SET total = 1').run();
+    expect(walSize(file)).toBeLessThan(1 << 20);
+    cache.close();
+    const reopened = openDeskCache(file);
+    expect(count(reopened)).toBe(rows);
+    expect(reopened.db.raw.pragma('integrity_check', { simple: true })).toBe('ok');
+    reopened.close();
+  });
+
+  it('leaves the WAL whole to a reader still on the load’s snapshot, and the cache whole', async () => {
+    const { file, cache } = newCache();
+    const reader = new BetterSqlite3(file, { readonly: true });
+    const rows = 3000;
+    setCheckpointElsewhere(cache.db, () => {
+      // A read transaction begun after the commit reads the load from the WAL.
+      reader.exec('BEGIN');
+      expect(reader.prepare('SELECT count(*) FROM retirements').pluck().get()).toBe(rows);
+      checkpointWal(file);
+      return Promise.resolve();
+    });
+    await load(cache, rows).commit();
+    // Copied, but not cut under the reader's feet: its snapshot still reads every row.
+    expect(walSize(file)).toBeGreaterThan(rows * 500);
+    expect(reader.prepare('SELECT count(*) FROM retirements').pluck().get()).toBe(rows);
+    reader.exec('COMMIT');
+    reader.close();
+    cache.db.raw.prepare('UPDATE sync_state SET total = 1').run();
+    expect(count(cache)).toBe(rows);
+    expect(cache.db.raw.pragma('integrity_check', { simple: true })).toBe('ok');
+    cache.close();
   });
 });

@@ -44,9 +44,21 @@ export function setCheckpointElsewhere(db: Db, checkpoint: () => Promise<void>):
 export const checkpointedElsewhere = (db: Db): boolean => elsewhere.has(db.raw);
 
 /**
+ * How long `checkpointWal` waits for readers of the copied WAL before it cuts the file: a read of
+ * the lists is a few ms; one longer leaves the cut to the next write.
+ */
+export const WAL_CUT_WAIT_MS = 1_000;
+
+/**
  * The whole checkpoint on a connection of its own (the thread that calls it waits for the disk):
  * what the worker started for a first load's checkpoint does. `before` runs on that connection
  * first (the load's deferred indexes: deferred-indexes.ts), so the checkpoint copies what it wrote.
+ *
+ * The WAL is then cut to nothing (a TRUNCATE checkpoint, with every frame already copied). Left
+ * whole, it would be cut by the next write on any connection, down to the cache's
+ * journal_size_limit (cache/index.ts), on that write's thread: after a --scale 100 first load, a
+ * WAL of over 500 MB took 0.2 s to cut, the first re-sync's (bench/README.md, sync). Readers still
+ * on the old snapshot are waited for up to WAL_CUT_WAIT_MS; past that the cut is left to that write.
  */
 export function checkpointWal(file: string, before?: (db: SqliteDatabase<CacheTables>) => void): void {
   const db = openBetterSqlite3(file, { fileMustExist: true });
@@ -55,6 +67,8 @@ export function checkpointWal(file: string, before?: (db: SqliteDatabase<CacheTa
     db.pragma('synchronous = NORMAL');
     before?.(new SqliteDatabase<CacheTables>(db));
     db.pragma('wal_checkpoint(PASSIVE)');
+    db.pragma(`busy_timeout = ${WAL_CUT_WAIT_MS}`);
+    db.pragma('wal_checkpoint(TRUNCATE)');
   } finally {
     db.close();
   }
