@@ -13,12 +13,20 @@
 //
 // Until then the cache is whole and every read answers the same rows; a sort the index serves
 // reads the table instead (a search that names an index asks `indexReady` first, in the same read).
-// Each build is one transaction: the indexes created, their tables analyzed, their rows removed.
+//
+// A search table (FTS5) can be left the same way: the retirements' search entries, a second of the
+// sync's thread at --scale 100, where the retirement pages keep it busy. Its row here holds the
+// statement that fills it from its table's rows. A text search has no other way to answer the same
+// rows, so while its entries are pending it refuses (SearchEntriesPending, asked with `searchReady`
+// in the same read) and the desk's method waits for them (methods/searchable.ts); the build makes
+// them first, before any index.
+// Each build is one transaction: the entries made, the indexes created, their tables analyzed, their rows removed.
 import { sql } from 'kysely';
 import type { SqliteDatabase } from '@platform/db/database';
 import type { CacheTables } from './schema';
 import { buildIndexes } from './bulk-indexes';
 import { checkpointedElsewhere, checkpointInBackground } from './deferred-checkpoint';
+import { withFtsMergesHeld } from './fts-bulk-load';
 
 type Db = SqliteDatabase<CacheTables>;
 
@@ -43,6 +51,41 @@ export function deferIndexes(db: Db, indexes: readonly IndexDefinition[]): void 
     );
 }
 
+/** Search entries left to make after the load: the search table, the table they come from, and the statement that fills it. */
+export interface DeferredSearch {
+  table: string;
+  of: string;
+  /**
+   * One statement without parameters that makes the entries of every row that has none (a row
+   * written through between the load's commit and the build has its own already).
+   */
+  fill: string;
+}
+
+/** Records search entries to be made after the caller's transaction (the load's) commits. */
+export function deferSearchEntries(db: Db, search: DeferredSearch): void {
+  deferIndexes(db, [{ name: search.table, tbl_name: search.of, sql: search.fill }]);
+}
+
+/** A text search while its table's entries are still to be made (see searchReady). */
+export class SearchEntriesPending extends Error {
+  constructor(readonly table: string) {
+    super(`the search entries of ${table} are still being made`);
+    this.name = 'SearchEntriesPending';
+  }
+}
+
+/** Whether a search table has its entries (inside a read, consistent with the statements after it). */
+export function searchReady(db: Pick<Db, 'first' | 'q'>, table: string): boolean {
+  return db.first(db.q.selectFrom('deferred_indexes').select('name').where('name', '=', table)) === undefined;
+}
+
+/** Whether a deferred row is a search table's (an FTS5 virtual table) rather than an index. */
+const isSearchTable = (db: Db, name: string) =>
+  db.first(
+    sql<{ one: 1 }>`SELECT 1 AS one FROM sqlite_schema WHERE type = 'table' AND name = ${name} AND sql LIKE 'CREATE VIRTUAL TABLE%'`,
+  ) !== undefined;
+
 /** Whether an index exists in the cache (inside a read, consistent with the statements after it). */
 export function indexReady(db: Pick<Db, 'first'>, name: string): boolean {
   // A read of SQLite's catalog, which is no table of the cache's schema.
@@ -50,23 +93,27 @@ export function indexReady(db: Pick<Db, 'first'>, name: string): boolean {
 }
 
 /**
- * Builds the deferred indexes, if any, in one write transaction (waiting for another writer up to
- * the connection's busy timeout): each index that does not exist yet, then ANALYZE of their tables
- * (the planner's statistics the load left out for them), and their rows removed. Answers the names
- * built. Nothing while this connection is inside a transaction (the caller's, which the build may
- * not join): they wait for the next call.
+ * Builds what the load deferred, if anything, in one write transaction (waiting for another writer
+ * up to the connection's busy timeout): the search entries first (a text search waits for them),
+ * then each index that does not exist yet, ANALYZE of their tables (the planner's statistics the
+ * load left out for them), and their rows removed. Answers the names built. Nothing while this
+ * connection is inside a transaction (the caller's, which the build may not join): they wait for
+ * the next call.
  */
 export function buildDeferredIndexes(db: Db): string[] {
   if (db.raw.inTransaction || db.first(db.q.selectFrom('deferred_indexes').select('name').limit(1)) === undefined) return [];
   return db.transaction(() => {
     // Read again inside the write lock: another connection may have built them meanwhile.
     const deferred = db.all(db.q.selectFrom('deferred_indexes').select(['name', 'table_name', 'sql']).orderBy('name'));
-    const missing = deferred.filter((index) => !indexReady(db, index.name));
+    const searches = deferred.filter((row) => isSearchTable(db, row.name));
+    // A bulk fill, without FTS5's merging after each write (fts-bulk-load.ts).
+    for (const search of searches) withFtsMergesHeld(db, [search.name], () => db.raw.exec(search.sql));
+    const missing = deferred.filter((row) => !searches.includes(row) && !indexReady(db, row.name));
     // With the sort helper: nothing else of the sync is left to run on the other core.
     buildIndexes(db, missing);
-    for (const table of new Set(deferred.map((index) => index.table_name))) db.run(sql`ANALYZE ${sql.table(table)}`);
+    for (const table of new Set(deferred.map((row) => row.table_name))) db.run(sql`ANALYZE ${sql.table(table)}`);
     db.run(db.q.deleteFrom('deferred_indexes'));
-    return missing.map((index) => index.name);
+    return [...searches, ...missing].map((row) => row.name);
   });
 }
 

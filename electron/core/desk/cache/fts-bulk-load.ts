@@ -1,4 +1,5 @@
-// A first load writes every search entry of the cache in one transaction (snapshot-writers.ts).
+// A first load writes every search entry of the cache in one transaction (snapshot-writers.ts), or
+// leaves a table's to a bulk fill after its commit (the retirements': deferred-indexes.ts).
 // FTS5 keeps a table's entries as segments and, after each write, does some merging of them
 // (automerge); during a bulk load that merging was about a third of the CPU of the retirements'
 // search entries (100,000 at --scale 100: 1.37-1.83 s with it, 0.93-1.28 s without; bench/README.md,
@@ -13,9 +14,8 @@ import { INVENTORY_ACCOUNTS } from '@shared/desk/api';
 import type { SqliteDatabase } from '@platform/db/database';
 import type { CacheTables } from './schema';
 
-/** Every search table a first load fills. */
+/** Every search table a first load fills (the retirements' is filled after it). */
 const LOADED_FTS_TABLES = [
-  'retirements_fts',
   'projects_public_fts',
   'projects_internal_fts',
   ...INVENTORY_ACCOUNTS.map((account) => `inventory_${account}_fts`),
@@ -29,10 +29,24 @@ const AUTOMERGE = { default: 4, duringLoad: 0 };
 const setAutomerge = (table: string, value: number) =>
   sql<never>`INSERT INTO ${sql.table(table)} (${sql.ref(table)}, rank) VALUES ('automerge', ${sql.lit(value)})`;
 
-/** Turns FTS5's merging off in the load's transaction; the answer turns it back on (before the commit). */
-export function holdFtsMerges(db: SqliteDatabase<CacheTables>): () => void {
-  for (const table of LOADED_FTS_TABLES) db.run(setAutomerge(table, AUTOMERGE.duringLoad));
+/** Turns FTS5's merging off in the caller's transaction for `tables`; the answer turns it back on (before the commit). */
+function holdMerges(db: SqliteDatabase<CacheTables>, tables: readonly string[]): () => void {
+  for (const table of tables) db.run(setAutomerge(table, AUTOMERGE.duringLoad));
   return () => {
-    for (const table of LOADED_FTS_TABLES) db.run(setAutomerge(table, AUTOMERGE.default));
+    for (const table of tables) db.run(setAutomerge(table, AUTOMERGE.default));
   };
+}
+
+/** Turns FTS5's merging off in the load's transaction; the answer turns it back on (before the commit). */
+export const holdFtsMerges = (db: SqliteDatabase<CacheTables>) => holdMerges(db, LOADED_FTS_TABLES);
+
+/**
+ * Runs `fill` (a bulk write of search entries, inside the caller's transaction) with FTS5's merging
+ * of `tables` off, and on again after it: the search entries a load deferred (deferred-indexes.ts).
+ */
+export function withFtsMergesHeld<T>(db: SqliteDatabase<CacheTables>, tables: readonly string[], fill: () => T): T {
+  const restore = holdMerges(db, tables);
+  const result = fill();
+  restore();
+  return result;
 }

@@ -3,6 +3,7 @@ import { exportCsv } from '@desk/csv-export';
 import { auditEntries, type AuditPageRead } from '@desk/audit-entries';
 import { warehouseView } from '@desk/warehouse-view';
 import type { MethodGroup, ServiceContext } from './context';
+import { whenSearchable } from './searchable';
 
 /** export.csv: a CSV of what a screen lists, kept as a file to save. */
 export function exportMethods(ctx: ServiceContext): MethodGroup<'export'> {
@@ -10,6 +11,10 @@ export function exportMethods(ctx: ServiceContext): MethodGroup<'export'> {
   return {
     'export.csv': async (input) => {
       const runtime = connections.requireActive();
+      // Retirements searched by text right after a first sync: once their search entries are there
+      // (searchable.ts), every page after can be read.
+      if (input.list === 'retirements')
+        await whenSearchable(() => runtime.cache.searchRetirements({ ...input.search, offset: 0, limit: 1 }));
       const csv = await exportCsv(
         {
           searchProjects: (search) => runtime.cache.searchProjects(search),

@@ -5,13 +5,15 @@ import { finalizeHints } from '@desk/finalize-hints';
 import { certificateBundle } from '@desk/certificate-bundle';
 import * as writes from '@desk/writes';
 import type { MethodGroup, ServiceContext } from './context';
+import { whenSearchable } from './searchable';
 
 /** retirements.*: read from the cache; finalize and certificates go to the registry. */
 export function retirementMethods(ctx: ServiceContext): MethodGroup<'retirements'> {
   const { cache, fresh, writeContext, connections, paths, artifacts, clock } = ctx;
   return {
-    'retirements.search': (input) => fresh(cache().searchRetirements(input)),
-    'retirements.facets': (input) => cache().retirementFacets(input.query, input.filters),
+    // Text searched right after a first sync waits for its search entries (searchable.ts).
+    'retirements.search': async (input) => fresh(await whenSearchable(() => cache().searchRetirements(input))),
+    'retirements.facets': (input) => whenSearchable(() => cache().retirementFacets(input.query, input.filters)),
     'retirements.get': (input) => {
       const found = cache().getRetirement(input.id);
       if (!found) throw new DeskFailure('not_found', `Retirement ${input.id} is not in the desk's data (it may not be synced yet)`);

@@ -1,12 +1,12 @@
 // The retirements as a feed snapshot loads them into an empty cache (cache/snapshot-writers.ts).
 import { dropPageHashes, type Q } from '@desk/cache/writers';
+import { deferSearchEntries } from '@desk/cache/deferred-indexes';
 import type { PreparedItem } from '@desk/sync/worker/page-prep';
 import type { LoadBase } from '@desk/resources/feed-part';
-import { insertRetirement, putRetirementSearchBetween } from './writers';
+import { insertRetirement, putMissingRetirementSearch } from './writers';
 import type { RetirementColumns } from '@desk/cache/rows';
 
-export const dropRetirement = (v: { rowid: number }, q: Q) => q.deleteFrom('retirements').where('rowid', '=', v.rowid);
-export const dropRetirementSearch = (v: { rowid: number }, q: Q) => q.deleteFrom('retirements_fts').where('rowid', '=', v.rowid);
+const dropRetirement = (v: { rowid: number }, q: Q) => q.deleteFrom('retirements').where('rowid', '=', v.rowid);
 
 /** A retirement as the load takes it, its columns made beforehand. */
 export interface LoadedRetirement {
@@ -17,35 +17,24 @@ export interface LoadedRetirement {
 }
 
 /**
- * The retirements loaded as they arrive (one sent again replaces the first copy); their search
- * entries are made together, by `idleWork` or `finish` (putRetirementSearchBetween).
+ * The retirements loaded as they arrive (one sent again replaces the first copy). Their search
+ * entries are left to be made after the load's commit, in one statement (deferred-indexes.ts): the
+ * retirement pages come last and keep the sync's thread busy, and at --scale 100 the entries were
+ * a second of it there (bench/README.md, sync).
  */
 export function loadRetirements(base: LoadBase) {
   const { db } = base;
   const rowids = new Map<string, number>();
-  const search = db.prepared(putRetirementSearchBetween);
   let count = 0;
-  // The retirements that have their search entries (rowids up to `searched`), the highest loaded so far.
-  let searched = 0;
-  let highest = 0;
-  const putSearch = (upTo: number) => {
-    if (upTo > searched) search.run({ after: searched, upTo });
-    searched = Math.max(searched, upTo);
-  };
 
   function retirement(row: LoadedRetirement): void {
-    // A retirement sent again whose first copy has its search entry (or whose rowid is one that had) is searched now.
     const previous = rowids.get(row.id);
-    if (previous !== undefined) {
-      if (previous <= searched) db.prepared(dropRetirementSearch).run({ rowid: previous });
-      db.prepared(dropRetirement).run({ rowid: previous });
-    } else count++;
+    if (previous !== undefined) db.prepared(dropRetirement).run({ rowid: previous });
+    else count++;
     const rowid = Number(
       db.prepared(insertRetirement).run({ id: row.id, ...row.columns, row_hash: row.hash, json: row.json }).lastInsertRowid,
     );
     rowids.set(row.id, rowid);
-    if (rowid <= searched) search.run({ after: rowid - 1, upTo: rowid });
-    highest = Math.max(highest, rowid);
   }
 
   return {
@@ -55,13 +44,11 @@ export function loadRetirements(base: LoadBase) {
       retirement(item);
       return true;
     },
-    idleWork(): (() => void) | null {
-      if (highest <= searched) return null;
-      const upTo = highest;
-      return () => putSearch(upTo);
-    },
     finish() {
-      putSearch(highest);
+      if (rowids.size > 0) {
+        const fill = putMissingRetirementSearch(db.q).compile();
+        deferSearchEntries(db, { table: 'retirements_fts', of: 'retirements', fill: fill.sql });
+      }
       db.prepared(dropPageHashes).run({ resource: 'retirements' });
       base.markSuccess('retirements');
       return { retirements: count };

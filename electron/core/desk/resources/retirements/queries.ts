@@ -6,7 +6,7 @@ import { retirementFilters, retirementSearchInput, type RetirementRow, type Reti
 import type { Retirement } from '@shared/registry/resources';
 import type { CacheTables } from '@desk/cache/schema';
 import { searchText } from '@desk/cache/fts-query';
-import { indexReady } from '@desk/cache/deferred-indexes';
+import { indexReady, searchReady, SearchEntriesPending } from '@desk/cache/deferred-indexes';
 import { allOf, orderBy, walkSortIndex, type FacetValue, type QueryBase } from '@desk/cache/queries';
 
 // Each retirement sort walks its own index (migration 0003), which also holds the filter columns.
@@ -65,6 +65,17 @@ export function createRetirementQueries(base: QueryBase) {
     return db.raw.transaction(() => searchIn(input)).deferred();
   }
 
+  /**
+   * The condition a search box's text puts on retirements, in the caller's read. Text matched by
+   * words needs the search entries, which a first sync's load leaves to make after its commit
+   * (cache/deferred-indexes.ts): until they are made such a search refuses, and the desk's method
+   * waits for them (methods/searchable.ts).
+   */
+  function conditionOf(text: ReturnType<typeof searchText>): RawBuilder<unknown> | null {
+    if (text.kind === 'match' && !searchReady(db, 'retirements_fts')) throw new SearchEntriesPending('retirements_fts');
+    return textCondition(text);
+  }
+
   /** A source of the retirements walking `index`, or the table itself while the index is not built. */
   const walking = (index: string) => (indexReady(db, index) ? `retirements r INDEXED BY ${index}` : 'retirements r');
 
@@ -79,7 +90,7 @@ export function createRetirementQueries(base: QueryBase) {
     const idQuery = RETIREMENT_ID.test(input.query.trim()) ? input.query.trim().toLowerCase() : null;
     const text: ReturnType<typeof searchText> = idQuery ? { kind: 'none' } : searchText(input.query);
     if (idQuery) where.push(sql`r.id = ${idQuery}`);
-    const condition = textCondition(text);
+    const condition = conditionOf(text);
     if (condition) where.push(condition);
     const whereSql = where.length > 0 ? sql`WHERE ${allOf(where)}` : sql``;
     // Exact counts where they are cheap: the whole table, or the FTS table alone for text without
@@ -129,10 +140,15 @@ export function createRetirementQueries(base: QueryBase) {
    */
   function retirementFacets(query = '', rawFilters: z.input<typeof retirementFilters> = {}): { vintages: FacetValue[] } {
     const f = base.parseInput(retirementFilters, rawFilters);
+    // One read: whether the search entries are there, and the counts through them.
+    return db.raw.transaction(() => facetsIn(query, f)).deferred();
+  }
+
+  function facetsIn(query: string, f: z.output<typeof retirementFilters>): { vintages: FacetValue[] } {
     const conditions: RawBuilder<unknown>[] = [];
     if (f.claimed !== undefined) conditions.push(sql`r.is_claimed = ${f.claimed ? 1 : 0}`);
     if (f.projectId) conditions.push(sql`r.project_id = ${f.projectId}`);
-    const condition = textCondition(searchText(query));
+    const condition = conditionOf(searchText(query));
     if (condition) conditions.push(condition);
     const count = () =>
       db.all(

@@ -64,12 +64,15 @@ const SEARCH_COLUMNS = ['rowid', 'beneficiary', 'serialization', 'project'] as c
 /** The search entries of every retirement, in one statement (a pass loaded into an empty table). */
 const putAllRetirementSearch = (_v: Record<string, never>, q: Q) =>
   q.insertInto('retirements_fts').columns(SEARCH_COLUMNS).expression(searchOfRows(q));
-/** The search entries of the retirements whose rowids are above `after`, up to `upTo` (a feed snapshot's load). */
-export const putRetirementSearchBetween = (v: { after: number; upTo: number }, q: Q) =>
+/**
+ * The search entries of every retirement that has none: those a feed snapshot's load left to make
+ * after its commit (deferred-indexes.ts), but not one written through meanwhile, which has its own.
+ */
+export const putMissingRetirementSearch = (q: Q) =>
   q
     .insertInto('retirements_fts')
     .columns(SEARCH_COLUMNS)
-    .expression(searchOfRows(q).where('rowid', '>', v.after).where('rowid', '<=', v.upTo));
+    .expression(searchOfRows(q).where('rowid', 'not in', q.selectFrom('retirements_fts').select('rowid')));
 
 export function createRetirementWriters(base: WriterBase) {
   const { db, markSuccess, replacePageHashes, changedRows, refreshPlannerStatistics, beginLoad } = base;
