@@ -47,6 +47,8 @@ export function loadRetirements(base: LoadBase) {
     finish() {
       if (rowids.size > 0) {
         const fill = putMissingRetirementSearch(db.q).compile();
+        // Kept as text and run as it is after the commit, so it binds nothing.
+        if (fill.parameters.length > 0) throw new Error("the retirements' search fill binds parameters");
         deferSearchEntries(db, { table: 'retirements_fts', of: 'retirements', fill: fill.sql });
       }
       db.prepared(dropPageHashes).run({ resource: 'retirements' });
