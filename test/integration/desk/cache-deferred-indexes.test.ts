@@ -3,10 +3,11 @@
 // commit records the retirements' seven indexes and their search table instead of building them,
 // every sort of the retirements list answers the same rows before and after they are built, a text
 // search refuses until its entries are made and then finds what a search of a cache synced through
-// the seed's interface finds, the background build makes them and analyzes the table, a retirement
-// written through before the build keeps one entry, a load that rolls back records nothing, and a
-// cache closed before the build, or a desk killed right after its commit, keeps them recorded for
-// the next build, which a second build then finds done.
+// the seed's interface finds, the background build makes them (in a transaction of their own, kept
+// when the indexes after them fail) and analyzes the table, a retirement written through before
+// the build keeps one entry, a load that rolls back records nothing, and a cache closed before the
+// build, or a desk killed right after its commit, keeps them recorded for the next build, which a
+// second build then finds done.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
@@ -143,6 +144,25 @@ describe("a first sync's deferred indexes", () => {
     expect(reopened.searchRetirements({ query: (existing as { beneficiary: string }).beneficiary, limit: 50 }).total).toBe(7);
     expect(reopened.db.raw.prepare('SELECT count(*) FROM retirements_fts').pluck().get()).toBe(41);
     expect(() => reopened.db.raw.exec("INSERT INTO retirements_fts (retirements_fts) VALUES ('integrity-check')")).not.toThrow();
+    reopened.close();
+  });
+
+  it('make the search entries in a transaction of their own, kept when the indexes after them fail', async () => {
+    const { file, cache } = newCache();
+    await commitAndCloseAtOnce(cache, loadRetirements(cache, 60));
+    const reopened = openDeskCache(file);
+    // An index the build cannot make: its step fails after the entries' step.
+    reopened.db.raw.exec(
+      `INSERT INTO deferred_indexes (name, table_name, sql) VALUES ('broken', 'retirements', 'CREATE INDEX broken ON gone (x)')`,
+    );
+    expect(() => reopened.write.buildDeferredIndexes()).toThrow(/no such table: (main\.)?gone/);
+    expect(reopened.searchRetirements({ query: 'acme', limit: 100 }).total).toBe(12);
+    expect(deferred(reopened)).toEqual(['broken', ...RETIREMENT_INDEXES]);
+    expect(indexesOf(reopened)).toEqual([]);
+
+    reopened.db.raw.exec(`DELETE FROM deferred_indexes WHERE name = 'broken'`);
+    expect(reopened.write.buildDeferredIndexes()).toEqual(expect.arrayContaining(RETIREMENT_INDEXES));
+    expect(indexesOf(reopened)).toEqual(RETIREMENT_INDEXES);
     reopened.close();
   });
 

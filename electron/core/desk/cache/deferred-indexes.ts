@@ -19,8 +19,9 @@
 // statement that fills it from its table's rows. A text search has no other way to answer the same
 // rows, so while its entries are pending it refuses (SearchEntriesPending, asked with `searchReady`
 // in the same read) and the desk's method waits for them (methods/searchable.ts); the build makes
-// them first, before any index.
-// Each build is one transaction: the entries made, the indexes created, their tables analyzed, their rows removed.
+// them first, in a transaction of their own, before any index.
+// Each step of a build is one transaction: the entries made (or the indexes created), their tables
+// analyzed, their rows removed.
 import { sql } from 'kysely';
 import type { SqliteDatabase } from '@platform/db/database';
 import type { CacheTables } from './schema';
@@ -92,29 +93,43 @@ export function indexReady(db: Pick<Db, 'first'>, name: string): boolean {
   return db.first(sql<{ one: 1 }>`SELECT 1 AS one FROM sqlite_schema WHERE type = 'index' AND name = ${name}`) !== undefined;
 }
 
+/** Every row of deferred_indexes, by name. */
+const deferredRows = (db: Db) => db.all(db.q.selectFrom('deferred_indexes').select(['name', 'table_name', 'sql']).orderBy('name'));
+
 /**
- * Builds what the load deferred, if anything, in one write transaction (waiting for another writer
- * up to the connection's busy timeout): the search entries first (a text search waits for them),
- * then each index that does not exist yet, ANALYZE of their tables (the planner's statistics the
- * load left out for them), and their rows removed. Answers the names built. Nothing while this
- * connection is inside a transaction (the caller's, which the build may not join): they wait for
- * the next call.
+ * Builds what the load deferred, if anything, in two write transactions (each waiting for another
+ * writer up to the connection's busy timeout). First the search entries, so that a search by words
+ * waits for them alone. Then each index that does not exist yet. Each transaction runs ANALYZE of
+ * its tables (the planner's statistics the load left out for them) and removes its rows. Answers
+ * the names built. Nothing while this connection is inside a transaction (the caller's, which the
+ * build may not join): they wait for the next call.
  */
 export function buildDeferredIndexes(db: Db): string[] {
   if (db.raw.inTransaction || db.first(db.q.selectFrom('deferred_indexes').select('name').limit(1)) === undefined) return [];
-  return db.transaction(() => {
+  const searched = db.transaction(() => {
     // Read again inside the write lock: another connection may have built them meanwhile.
-    const deferred = db.all(db.q.selectFrom('deferred_indexes').select(['name', 'table_name', 'sql']).orderBy('name'));
-    const searches = deferred.filter((row) => isSearchTable(db, row.name));
+    const searches = deferredRows(db).filter((row) => isSearchTable(db, row.name));
     // A bulk fill, without FTS5's merging after each write (fts-bulk-load.ts).
     for (const search of searches) withFtsMergesHeld(db, [search.name], () => db.raw.exec(search.sql));
-    const missing = deferred.filter((row) => !searches.includes(row) && !indexReady(db, row.name));
+    return finish(db, searches);
+  });
+  const indexed = db.transaction(() => {
+    const deferred = deferredRows(db).filter((row) => !isSearchTable(db, row.name));
+    const missing = deferred.filter((row) => !indexReady(db, row.name));
     // With the sort helper: nothing else of the sync is left to run on the other core.
     buildIndexes(db, missing);
-    for (const table of new Set(deferred.map((row) => row.table_name))) db.run(sql`ANALYZE ${sql.table(table)}`);
-    db.run(db.q.deleteFrom('deferred_indexes'));
-    return [...searches, ...missing].map((row) => row.name);
+    finish(db, deferred);
+    return missing.map((row) => row.name);
   });
+  return [...searched, ...indexed];
+}
+
+/** Analyzes the tables of the rows built and removes the rows; answers their names. */
+function finish(db: Db, built: readonly { name: string; table_name: string }[]): string[] {
+  const names = built.map((row) => row.name);
+  for (const table of new Set(built.map((row) => row.table_name))) db.run(sql`ANALYZE ${sql.table(table)}`);
+  if (names.length > 0) db.run(db.q.deleteFrom('deferred_indexes').where('name', 'in', names));
+  return names;
 }
 
 /** ANALYZE's bound on the index rows it reads per index (PRAGMA analysis_limit), on every cache connection. */
